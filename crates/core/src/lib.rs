@@ -1,0 +1,54 @@
+//! # sevenbag-core: the deterministic rules of Sevenbag
+//!
+//! A match's state is a pure function of its [`MatchHeader`] (rules, seed, both players'
+//! [`Handling`]) and the per-frame [`Input`] of each player. Every client, spectator, the server
+//! and replay playback run this crate and reach the same state bit for bit, checked by
+//! [`Match::state_hash`].
+//!
+//! ## Determinism contract
+//! - No floats, no clocks, no I/O, no threads, no `HashMap` iteration.
+//! - Randomness only from ChaCha8 (`rand_chacha`) keyed from the match seed, with our own
+//!   bounded sampling ([`rng`]); never `rand`'s shuffles or ranges, whose values may change.
+//! - Golden vectors in `tests/golden.rs` pin piece sequences and the final hash of a scripted
+//!   match; changing any of them is a deliberate, documented rules change.
+//!
+//! ## Layout
+//! - [`piece`]: `PieceKind`, `Rotation`, `Piece` and the cell table.
+//! - [`board`]: the 10 × 40 bit-row board.
+//! - [`srs`]: the SRS offset tables and 180° kicks.
+//! - [`rng`], [`bag`]: ChaCha streams and the randomizers.
+//! - [`rules`]: `Rules`, presets, `Handling`, `MatchHeader`.
+//! - [`input`]: the per-frame key mask.
+//! - [`attack`], [`garbage`]: clears to lines sent, and incoming garbage.
+//! - [`player`]: one board stepped one frame at a time.
+//! - [`versus`]: the two-player `Match`, rounds and the result.
+//! - [`hash`]: the FNV-1a state hash over canonical bytes.
+//!
+//! ## Snapshot size
+//! `Match` is heap-free; `size_of::<Match>()` is printed by the `core` benchmark and recorded in
+//! BENCHMARKS.md (about 1.3 KB), so a rollback snapshot is one memcpy.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod attack;
+pub mod bag;
+pub mod board;
+pub mod garbage;
+pub mod hash;
+pub mod input;
+pub mod piece;
+pub mod player;
+pub mod rng;
+pub mod rules;
+pub mod srs;
+pub mod versus;
+
+pub use attack::{AttackResult, Clear, Spin};
+pub use bag::{PREVIEW, PieceQueue, Randomizer, sequence};
+pub use board::{Board, CellKind, HEIGHT, VISIBLE_HEIGHT, WIDTH};
+pub use hash::StateHasher;
+pub use input::Input;
+pub use piece::{Piece, PieceKind, Rotation};
+pub use player::{LockEvent, Player, PlayerEvents, Stats, StepContext, TopOut};
+pub use rules::{Handling, HeaderError, MatchHeader, Preset, Rules, RulesError};
+pub use versus::{Frame, Match, MatchEvents, Phase, Seat};

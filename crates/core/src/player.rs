@@ -1,0 +1,708 @@
+//! One player's board and everything that moves on it, advanced one frame at a time.
+//!
+//! Order of work in a frame ([`Player::step`]): spawn a piece if none is active (with IHS/IRS from
+//! the keys held), then hold, rotations (CW, CCW, 180), sideways movement (DAS/ARR/DCD), hard drop,
+//! soft drop and gravity, and last the lock delay. A piece that locks leaves the board empty of an
+//! active piece until the next frame, when the next one spawns.
+
+use crate::attack::{AttackResult, Chain, Clear, Spin};
+use crate::bag::{PREVIEW, PieceQueue};
+use crate::board::{Board, VISIBLE_HEIGHT, WIDTH};
+use crate::garbage::GarbageQueue;
+use crate::hash::StateHasher;
+use crate::input::Input;
+use crate::piece::{Piece, PieceKind, Rotation};
+use crate::rng::{ChaChaStream, StreamId};
+use crate::rules::{CELL, Handling, MAX_GRAVITY, Rules};
+use crate::srs;
+
+/// Why a player lost the round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum TopOut {
+    /// A new piece overlapped the stack where it spawns.
+    BlockOut,
+    /// A piece locked wholly above the visible field (only when the rule is on).
+    LockOut,
+    /// Rising garbage pushed a block above the top row.
+    GarbageOut,
+}
+
+/// Counters kept for the stats panel; rates are derived, in hundredths, with integer maths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Stats {
+    /// Pieces locked.
+    pub pieces: u32,
+    /// Lines cleared.
+    pub lines: u32,
+    /// Lines of attack produced (before cancelling).
+    pub attack: u32,
+    /// Lines of attack that reached the opponent after cancelling.
+    pub sent: u32,
+    /// Garbage lines that rose on this board.
+    pub garbage_received: u32,
+    /// Garbage lines this player cleared.
+    pub garbage_cleared: u32,
+    /// Frames of play this round.
+    pub frames: u32,
+    /// Highest combo count reached.
+    pub max_combo: u8,
+    /// T-spin clears (minis included).
+    pub t_spins: u32,
+    /// Four-line clears.
+    pub quads: u32,
+    /// Perfect clears.
+    pub perfect_clears: u32,
+}
+
+impl Stats {
+    fn per_second_x100(&self, count: u32, scale: u64) -> u32 {
+        if self.frames == 0 {
+            return 0;
+        }
+        (u64::from(count) * scale * 100 * 60 / u64::from(self.frames)) as u32
+    }
+
+    /// Pieces per second, ×100.
+    pub fn pps_x100(&self) -> u32 {
+        self.per_second_x100(self.pieces, 1)
+    }
+
+    /// Attack per minute, ×100.
+    pub fn apm_x100(&self) -> u32 {
+        self.per_second_x100(self.attack, 60)
+    }
+
+    /// TETR.IO's VS score, ×100: (attack + garbage cleared) × 100 per second.
+    pub fn vs_x100(&self) -> u32 {
+        self.per_second_x100(self.attack + self.garbage_cleared, 100)
+    }
+}
+
+/// A lock and what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LockEvent {
+    /// The piece where it locked.
+    pub piece: Piece,
+    /// What it cleared.
+    pub clear: Clear,
+    /// Attack produced, with bonuses.
+    pub attack: AttackResult,
+    /// Lines of that attack that cancelled incoming garbage.
+    pub cancelled: u16,
+    /// Lines sent on to the opponent.
+    pub sent: u16,
+    /// Back-to-back count after the lock.
+    pub b2b: u16,
+}
+
+/// What happened on one board during the last frame, for sounds and effects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PlayerEvents {
+    /// A piece of this kind spawned.
+    pub spawned: Option<PieceKind>,
+    /// The hold key swapped pieces.
+    pub held: bool,
+    /// The piece moved sideways.
+    pub moved: bool,
+    /// The piece rotated.
+    pub rotated: bool,
+    /// The piece was hard dropped.
+    pub hard_dropped: bool,
+    /// The piece locked.
+    pub locked: Option<LockEvent>,
+    /// Garbage lines that rose.
+    pub garbage_risen: u8,
+    /// The player lost the round.
+    pub topped_out: Option<TopOut>,
+}
+
+/// Auto-shift state: which way is held and how long.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Shift {
+    /// −1 left, 0 none, 1 right.
+    dir: i8,
+    /// Frames the direction has been held since its press (saturating).
+    held: u8,
+    /// The DAS delay has passed.
+    charged: bool,
+    /// Frames since the last auto-repeat move.
+    arr: u8,
+    /// Frames of DAS cut left.
+    cut: u8,
+}
+
+/// One board and its piece, queue, hold, garbage and counters. `Copy`, heap-free.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Player {
+    handling: Handling,
+    board: Board,
+    active: Option<Piece>,
+    hold: Option<PieceKind>,
+    hold_used: bool,
+    queue: PieceQueue,
+    garbage: GarbageQueue,
+    chain: Chain,
+    previous: Input,
+    shift: Shift,
+    gravity: u32,
+    lock_timer: u16,
+    ground_moves: u8,
+    /// Kick index of the last action if it was a rotation (255 for a 180° rotation).
+    spin_kick: Option<u8>,
+    topped_out: Option<TopOut>,
+    outgoing: u16,
+    stats: Stats,
+    events: PlayerEvents,
+}
+
+/// The frame-dependent facts a player step needs from its match.
+#[derive(Clone, Copy, Debug)]
+pub struct StepContext<'a> {
+    /// The room's rules.
+    pub rules: &'a Rules,
+    /// The match frame being simulated (garbage travel is timed against it).
+    pub frame: u32,
+    /// Frames since this round's play began (gravity rises with it).
+    pub play_frame: u32,
+}
+
+/// The 180° kick marker in `spin_kick`: never upgrades a mini.
+const FLIP_KICK: u8 = 255;
+
+impl Player {
+    /// A fresh board for seat `seat` in round `round` of a match with `seed`.
+    pub fn new(rules: &Rules, handling: Handling, seed: u64, round: u32, seat: u8) -> Player {
+        Player {
+            handling,
+            board: Board::new(),
+            active: None,
+            hold: None,
+            hold_used: false,
+            queue: PieceQueue::new(rules.randomizer, seed, round),
+            garbage: GarbageQueue::new(ChaChaStream::new(seed, StreamId::Holes { round, seat })),
+            chain: Chain::default(),
+            previous: Input::NONE,
+            shift: Shift::default(),
+            gravity: 0,
+            lock_timer: 0,
+            ground_moves: 0,
+            spin_kick: None,
+            topped_out: None,
+            outgoing: 0,
+            stats: Stats::default(),
+            events: PlayerEvents::default(),
+        }
+    }
+
+    /// The locked cells.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The falling piece, if one is in play.
+    pub fn active(&self) -> Option<Piece> {
+        self.active
+    }
+
+    /// Where the falling piece would land on a hard drop.
+    pub fn ghost(&self) -> Option<Piece> {
+        self.active.map(|p| self.board.drop_position(&p))
+    }
+
+    /// The held piece.
+    pub fn hold(&self) -> Option<PieceKind> {
+        self.hold
+    }
+
+    /// Whether hold was already used for the current piece.
+    pub fn hold_used(&self) -> bool {
+        self.hold_used
+    }
+
+    /// The next pieces, nearest first.
+    pub fn next(&self) -> [PieceKind; PREVIEW] {
+        self.queue.preview()
+    }
+
+    /// The incoming garbage queue.
+    pub fn garbage(&self) -> &GarbageQueue {
+        &self.garbage
+    }
+
+    /// Counters for the stats panel.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Current combo count (`None` when the last lock cleared nothing).
+    pub fn combo(&self) -> Option<u8> {
+        self.chain.combo
+    }
+
+    /// Current back-to-back count.
+    pub fn b2b(&self) -> u16 {
+        self.chain.b2b
+    }
+
+    /// What happened during the last frame.
+    pub fn events(&self) -> &PlayerEvents {
+        &self.events
+    }
+
+    /// Why this player lost, if they did.
+    pub fn topped_out(&self) -> Option<TopOut> {
+        self.topped_out
+    }
+
+    /// This player's handling.
+    pub fn handling(&self) -> &Handling {
+        &self.handling
+    }
+
+    /// The keys held on the last frame.
+    pub fn last_input(&self) -> Input {
+        self.previous
+    }
+
+    /// Attack produced on the last frame that goes to the opponent (after cancelling).
+    pub fn outgoing(&self) -> u16 {
+        self.outgoing
+    }
+
+    /// Queues garbage sent by the opponent at `frame`.
+    pub fn receive(&mut self, lines: u16, frame: u32, travel: u16) {
+        self.garbage.push(lines, frame, travel);
+    }
+
+    /// A frame outside play (countdown, break): keys are remembered so that a key held through
+    /// the countdown is not a press when play begins, and events are cleared.
+    pub fn idle(&mut self, input: Input) {
+        self.previous = input;
+        self.events = PlayerEvents::default();
+        self.outgoing = 0;
+    }
+
+    /// Advances one frame of play with the keys held in `input`.
+    pub fn step(&mut self, input: Input, ctx: StepContext<'_>) {
+        self.events = PlayerEvents::default();
+        self.outgoing = 0;
+        let mut pressed = input.pressed_since(self.previous);
+        self.previous = input;
+        if self.topped_out.is_some() {
+            return;
+        }
+        self.stats.frames += 1;
+        if self.active.is_none() {
+            let consumed = self.spawn_next(input, ctx.rules);
+            pressed = Input(pressed.0 & !consumed.0);
+            if self.topped_out.is_some() {
+                return;
+            }
+        }
+        if pressed.contains(Input::HOLD) && !self.hold_used {
+            self.hold_piece();
+            if self.topped_out.is_some() {
+                return;
+            }
+        }
+        if pressed.contains(Input::ROTATE_CW) {
+            self.rotate(Rotation::cw);
+        }
+        if pressed.contains(Input::ROTATE_CCW) {
+            self.rotate(Rotation::ccw);
+        }
+        if pressed.contains(Input::ROTATE_180) && ctx.rules.allow_180 {
+            self.rotate(Rotation::flip);
+        }
+        self.auto_shift(input, pressed);
+        if pressed.contains(Input::HARD_DROP) {
+            self.hard_drop(ctx);
+            return;
+        }
+        self.fall(input, ctx);
+        self.lock_delay(ctx);
+    }
+
+    /// Takes the next piece from the queue (applying IHS and IRS) and spawns it. Returns the keys
+    /// whose presses the spawn used up.
+    fn spawn_next(&mut self, input: Input, rules: &Rules) -> Input {
+        let mut consumed = Input::NONE;
+        let mut kind = self.queue.pop();
+        self.hold_used = false;
+        if self.handling.ihs && input.contains(Input::HOLD) {
+            let held = self.hold.replace(kind);
+            kind = held.unwrap_or_else(|| self.queue.pop());
+            self.hold_used = true;
+            self.events.held = true;
+            consumed = consumed.with(Input::HOLD);
+        }
+        let Some(mut piece) = self.spawn_piece(kind) else {
+            return consumed;
+        };
+        if self.handling.irs {
+            let irs = [
+                (Input::ROTATE_CW, piece.rotation.cw()),
+                (Input::ROTATE_CCW, piece.rotation.ccw()),
+                (Input::ROTATE_180, piece.rotation.flip()),
+            ];
+            for (key, to) in irs {
+                if input.contains(key) && (key != Input::ROTATE_180 || rules.allow_180) {
+                    consumed = consumed.with(Input::ROTATE_CW | Input::ROTATE_CCW | Input::ROTATE_180);
+                    if let Some((rotated, _)) = self.try_rotate(&piece, to) {
+                        piece = rotated;
+                        self.active = Some(piece);
+                    }
+                    break;
+                }
+            }
+        }
+        consumed
+    }
+
+    /// Puts a new piece of `kind` at the spawn position, or tops out (block out).
+    fn spawn_piece(&mut self, kind: PieceKind) -> Option<Piece> {
+        let mut piece = Piece::spawn(kind);
+        if self.board.collides(&piece) {
+            self.top_out(TopOut::BlockOut);
+            return None;
+        }
+        if !self.board.grounded(&piece) {
+            piece = piece.shifted(0, -1);
+        }
+        self.active = Some(piece);
+        self.gravity = 0;
+        self.lock_timer = 0;
+        self.ground_moves = 0;
+        self.spin_kick = None;
+        self.shift.cut = self.handling.dcd;
+        self.events.spawned = Some(kind);
+        Some(piece)
+    }
+
+    fn hold_piece(&mut self) {
+        let Some(current) = self.active else { return };
+        let next = self.hold.replace(current.kind).unwrap_or_else(|| self.queue.pop());
+        self.hold_used = true;
+        self.events.held = true;
+        self.spawn_piece(next);
+    }
+
+    fn try_rotate(&self, piece: &Piece, to: Rotation) -> Option<(Piece, u8)> {
+        let turned = Piece { rotation: to, ..*piece };
+        srs::kicks(piece.kind, piece.rotation, to)
+            .as_slice()
+            .iter()
+            .enumerate()
+            .map(|(i, &(dx, dy))| (turned.shifted(dx, dy), i as u8))
+            .find(|(p, _)| !self.board.collides(p))
+    }
+
+    fn rotate(&mut self, turn: fn(Rotation) -> Rotation) {
+        let Some(piece) = self.active else { return };
+        let to = turn(piece.rotation);
+        let grounded = self.board.grounded(&piece);
+        if let Some((rotated, kick)) = self.try_rotate(&piece, to) {
+            self.active = Some(rotated);
+            self.spin_kick = Some(if to == piece.rotation.flip() { FLIP_KICK } else { kick });
+            self.events.rotated = true;
+            self.shift.cut = self.handling.dcd;
+            self.after_move(grounded);
+        }
+    }
+
+    /// Restarts the lock delay after a successful move or rotation made on the ground.
+    fn after_move(&mut self, was_grounded: bool) {
+        if was_grounded {
+            self.ground_moves = self.ground_moves.saturating_add(1);
+            self.lock_timer = 0;
+        }
+    }
+
+    /// Moves sideways by `dx` up to `steps` cells; returns whether it moved at all.
+    fn slide(&mut self, dx: i8, steps: i8) -> bool {
+        let Some(mut piece) = self.active else { return false };
+        let grounded = self.board.grounded(&piece);
+        let mut moved = false;
+        for _ in 0..steps {
+            let next = piece.shifted(dx, 0);
+            if self.board.collides(&next) {
+                break;
+            }
+            piece = next;
+            moved = true;
+        }
+        if moved {
+            self.active = Some(piece);
+            self.spin_kick = None;
+            self.events.moved = true;
+            self.after_move(grounded);
+        }
+        moved
+    }
+
+    /// DAS/ARR/DCD. The most recently pressed direction wins; releasing it hands over to the
+    /// other if that is still held, which restarts its DAS without an immediate move.
+    fn auto_shift(&mut self, input: Input, pressed: Input) {
+        let left = input.contains(Input::LEFT);
+        let right = input.contains(Input::RIGHT);
+        let press = if pressed.contains(Input::LEFT) {
+            -1
+        } else if pressed.contains(Input::RIGHT) {
+            1
+        } else {
+            0
+        };
+        if press != 0 {
+            self.shift = Shift { dir: press, held: 0, charged: false, arr: 0, cut: self.shift.cut };
+            self.slide(press, 1);
+            return;
+        }
+        let still_held = match self.shift.dir {
+            -1 => left,
+            1 => right,
+            _ => false,
+        };
+        if !still_held {
+            let dir = if left { -1 } else if right { 1 } else { 0 };
+            self.shift = Shift { dir, held: 0, charged: false, arr: 0, cut: 0 };
+            return;
+        }
+        self.shift.held = self.shift.held.saturating_add(1);
+        let first_charge = !self.shift.charged && self.shift.held >= self.handling.das;
+        if !self.shift.charged && !first_charge {
+            return;
+        }
+        self.shift.charged = true;
+        if self.shift.cut > 0 {
+            self.shift.cut -= 1;
+            return;
+        }
+        let dir = self.shift.dir;
+        if self.handling.arr == 0 {
+            self.slide(dir, WIDTH);
+        } else if first_charge {
+            self.shift.arr = 0;
+            self.slide(dir, 1);
+        } else {
+            self.shift.arr = self.shift.arr.saturating_add(1);
+            if self.shift.arr >= self.handling.arr {
+                self.shift.arr = 0;
+                self.slide(dir, 1);
+            }
+        }
+    }
+
+    /// Soft drop and gravity: moves the piece down by the rows its accumulator has gathered.
+    fn fall(&mut self, input: Input, ctx: StepContext<'_>) {
+        let Some(mut piece) = self.active else { return };
+        let base = ctx.rules.gravity_at(ctx.play_frame);
+        let soft = input.contains(Input::SOFT_DROP);
+        if soft && self.handling.sdf == 0 {
+            let landed = self.board.drop_position(&piece);
+            if landed != piece {
+                self.active = Some(landed);
+                self.spin_kick = None;
+                self.lock_timer = 0;
+            }
+            self.gravity = 0;
+            return;
+        }
+        let g = if soft {
+            base.saturating_mul(u32::from(self.handling.sdf)).min(MAX_GRAVITY)
+        } else {
+            base
+        };
+        if self.board.grounded(&piece) {
+            self.gravity = 0;
+            return;
+        }
+        self.gravity += g;
+        while self.gravity >= CELL {
+            if self.board.grounded(&piece) {
+                self.gravity = 0;
+                break;
+            }
+            piece = piece.shifted(0, -1);
+            self.gravity -= CELL;
+            self.spin_kick = None;
+            self.lock_timer = 0;
+        }
+        self.active = Some(piece);
+    }
+
+    fn lock_delay(&mut self, ctx: StepContext<'_>) {
+        let Some(piece) = self.active else { return };
+        if !self.board.grounded(&piece) {
+            self.lock_timer = 0;
+            return;
+        }
+        self.lock_timer += 1;
+        let out_of_resets = self.ground_moves > ctx.rules.max_lock_resets;
+        if out_of_resets || self.lock_timer >= ctx.rules.lock_delay {
+            self.lock(piece, ctx);
+        }
+    }
+
+    fn hard_drop(&mut self, ctx: StepContext<'_>) {
+        let Some(piece) = self.active else { return };
+        let landed = self.board.drop_position(&piece);
+        if landed != piece {
+            self.spin_kick = None;
+        }
+        self.events.hard_dropped = true;
+        self.lock(landed, ctx);
+    }
+
+    /// The T-spin kind of `piece` locking now (3-corner rule, SPEC §5).
+    fn spin_of(&self, piece: &Piece) -> Spin {
+        let Some(kick) = self.spin_kick else { return Spin::None };
+        if piece.kind != PieceKind::T {
+            return Spin::None;
+        }
+        // Corners clockwise from top-left; the front pair for each state comes first.
+        let corners = [(-1, 1), (1, 1), (1, -1), (-1, -1)];
+        let filled = corners.map(|(dx, dy)| self.board.occupied(piece.x + dx, piece.y + dy));
+        if filled.iter().filter(|&&f| f).count() < 3 {
+            return Spin::None;
+        }
+        let front = piece.rotation.index();
+        if (filled[front] && filled[(front + 1) % 4]) || kick == 4 {
+            Spin::Full
+        } else {
+            Spin::Mini
+        }
+    }
+
+    fn lock(&mut self, piece: Piece, ctx: StepContext<'_>) {
+        let spin = self.spin_of(&piece);
+        self.board.place(&piece);
+        self.active = None;
+        self.hold_used = false;
+        let cleared = self.board.clear_lines();
+        let clear = Clear { lines: cleared.lines, spin, perfect: cleared.lines > 0 && self.board.is_empty() };
+        let attack = self.chain.apply(clear);
+        let sent = self.garbage.cancel(attack.lines);
+        self.outgoing = sent;
+        let stats = &mut self.stats;
+        stats.pieces += 1;
+        stats.lines += u32::from(cleared.lines);
+        stats.garbage_cleared += u32::from(cleared.garbage);
+        stats.attack += u32::from(attack.lines);
+        stats.sent += u32::from(sent);
+        stats.max_combo = stats.max_combo.max(attack.combo.unwrap_or(0));
+        stats.t_spins += u32::from(clear.lines > 0 && spin != Spin::None);
+        stats.quads += u32::from(clear.lines == 4);
+        stats.perfect_clears += u32::from(clear.perfect);
+        self.events.locked = Some(LockEvent {
+            piece,
+            clear,
+            attack,
+            cancelled: attack.lines - sent,
+            sent,
+            b2b: self.chain.b2b,
+        });
+        if cleared.lines > 0 {
+            return;
+        }
+        if ctx.rules.lock_out && piece.cells().iter().all(|&(_, y)| y >= VISIBLE_HEIGHT) {
+            self.top_out(TopOut::LockOut);
+            return;
+        }
+        let board = &mut self.board;
+        let mut overflow = false;
+        let risen = self.garbage.rise(ctx.frame, ctx.rules.garbage_cap, ctx.rules.messiness, |hole| {
+            overflow |= !board.push_garbage(1, hole);
+        });
+        self.events.garbage_risen = risen;
+        self.stats.garbage_received += u32::from(risen);
+        if overflow {
+            self.top_out(TopOut::GarbageOut);
+        }
+    }
+
+    fn top_out(&mut self, why: TopOut) {
+        self.topped_out = Some(why);
+        self.active = None;
+        self.events.topped_out = Some(why);
+    }
+
+    /// Feeds the canonical bytes of this player to `out` (see [`crate::Match::state_hash`]).
+    pub(crate) fn write_canonical(&self, out: &mut StateHasher) {
+        for row in self.board.colour_rows() {
+            out.u64(*row);
+        }
+        match self.active {
+            None => out.u8(0),
+            Some(p) => {
+                out.u8(1);
+                out.u8(p.kind.index() as u8);
+                out.u8(p.rotation.index() as u8);
+                out.i8(p.x);
+                out.i8(p.y);
+            }
+        }
+        match self.hold {
+            None => out.u8(0),
+            Some(k) => {
+                out.u8(1);
+                out.u8(k.index() as u8);
+            }
+        }
+        out.bool(self.hold_used);
+        self.queue.write_canonical(out);
+        self.garbage.write_canonical(out);
+        match self.chain.combo {
+            None => out.u8(0),
+            Some(c) => {
+                out.u8(1);
+                out.u8(c);
+            }
+        }
+        out.u16(self.chain.b2b);
+        out.u8(self.previous.0);
+        out.i8(self.shift.dir);
+        out.u8(self.shift.held);
+        out.bool(self.shift.charged);
+        out.u8(self.shift.arr);
+        out.u8(self.shift.cut);
+        out.u32(self.gravity);
+        out.u16(self.lock_timer);
+        out.u8(self.ground_moves);
+        match self.spin_kick {
+            None => out.u8(0),
+            Some(k) => {
+                out.u8(1);
+                out.u8(k);
+            }
+        }
+        out.u8(match self.topped_out {
+            None => 0,
+            Some(TopOut::BlockOut) => 1,
+            Some(TopOut::LockOut) => 2,
+            Some(TopOut::GarbageOut) => 3,
+        });
+        let s = &self.stats;
+        for v in [s.pieces, s.lines, s.attack, s.sent, s.garbage_received, s.garbage_cleared, s.frames] {
+            out.u32(v);
+        }
+    }
+
+    /// Test and tool hook: replaces the board (the active piece is kept if it still fits).
+    pub fn set_board(&mut self, board: Board) {
+        self.board = board;
+        if let Some(p) = self.active
+            && board.collides(&p)
+        {
+            self.active = None;
+        }
+    }
+
+    /// Test and tool hook: puts `piece` in play as if it had just spawned there.
+    pub fn set_active(&mut self, piece: Piece) {
+        self.active = Some(piece);
+        self.lock_timer = 0;
+        self.ground_moves = 0;
+        self.spin_kick = None;
+        self.gravity = 0;
+    }
+}
