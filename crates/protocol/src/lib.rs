@@ -1,5 +1,29 @@
-//! Sevenbag's wire protocol: one message enum per direction and the codec that frames them.
+//! # sevenbag-protocol: the wire between clients and the server
 //!
-//! Every WebSocket binary message between a client and the server is one value of these enums,
-//! encoded with bincode 2 under a size limit; the protocol version travels in the first message.
+//! Every WebSocket binary message is one value of [`ClientMessage`] (client → server) or
+//! [`ServerMessage`] (server → client), encoded by [`codec`] with bincode 2 (serde path,
+//! standard config, little-endian varints) under a size limit. The first message of a connection
+//! is [`ClientMessage::Hello`] carrying [`PROTOCOL_VERSION`]; a server of another version answers
+//! with [`ServerMessage::Error`] and closes.
+//!
+//! Inputs travel as changes: an [`InputChange`] is sent only for frames where a player's key mask
+//! differs from the frame before, plus "confirmed through frame F" so idle frames cost nothing
+//! but the periodic confirmation.
+//!
+//! ## Layout
+//! - [`messages`]: the two enums and the types they carry.
+//! - [`codec`]: encode/decode with limits, and [`DecodeError`].
+//! - [`inputs`]: expanding change lists into per-frame masks and back.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod codec;
+pub mod inputs;
+pub mod messages;
+
+pub use codec::{DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode};
+pub use inputs::{InputLog, InputLogError};
+pub use messages::*;
+
+/// The protocol version this build speaks; bumped on any change to the messages.
+pub const PROTOCOL_VERSION: u32 = 1;

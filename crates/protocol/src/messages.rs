@@ -1,0 +1,361 @@
+//! The messages: one enum per direction, and the records they carry.
+//!
+//! Enums are serde's default externally tagged form (bincode cannot decode internally tagged
+//! enums). Strings and vectors are bounded by the codec's byte limit and checked again by the
+//! server ([`MAX_NAME_CHARS`], [`MAX_CHANGES_PER_MESSAGE`]).
+
+use serde::{Deserialize, Serialize};
+use sevenbag_core::{Handling, Input, MatchHeader, Preset, Randomizer, Seat};
+
+/// Longest player name, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+/// Most input changes one [`ClientMessage::Inputs`] may carry.
+pub const MAX_CHANGES_PER_MESSAGE: usize = 256;
+/// Room codes are this many characters from [`ROOM_CODE_ALPHABET`].
+pub const ROOM_CODE_LEN: usize = 5;
+/// Room code characters: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, so codes read aloud unambiguously.
+pub const ROOM_CODE_ALPHABET: &[u8] = b"ACDEFGHJKMNPQRTUVWXY34679";
+
+/// One player's key mask changed to `input` from frame `frame` on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct InputChange {
+    /// First frame with the new mask.
+    pub frame: u32,
+    /// Keys held from that frame on.
+    pub input: Input,
+}
+
+/// A room's options, chosen by its creator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RoomOptions {
+    /// Rules preset the room starts from.
+    pub preset: Preset,
+    /// Round wins needed to win (1..=99).
+    pub first_to: u8,
+    /// Randomizer override.
+    pub randomizer: Randomizer,
+    /// 180° rotation on or off.
+    pub allow_180: bool,
+    /// Garbage travel in frames (at least the prediction window).
+    pub garbage_travel: u16,
+    /// Garbage lines that may rise per piece.
+    pub garbage_cap: u8,
+    /// Percent chance each garbage line re-rolls its hole.
+    pub messiness: u8,
+    /// Seconds a dropped player may take to reconnect before forfeiting.
+    pub reconnect_seconds: u8,
+}
+
+impl Default for RoomOptions {
+    fn default() -> Self {
+        RoomOptions::from_preset(Preset::Versus)
+    }
+}
+
+impl RoomOptions {
+    /// The options of a preset, unchanged.
+    pub fn from_preset(preset: Preset) -> RoomOptions {
+        let r = preset.rules();
+        RoomOptions {
+            preset,
+            first_to: r.first_to,
+            randomizer: r.randomizer,
+            allow_180: r.allow_180,
+            garbage_travel: r.garbage_travel,
+            garbage_cap: r.garbage_cap,
+            messiness: r.messiness,
+            reconnect_seconds: 15,
+        }
+    }
+
+    /// The core rules these options describe.
+    pub fn rules(&self) -> sevenbag_core::Rules {
+        sevenbag_core::Rules {
+            first_to: self.first_to,
+            randomizer: self.randomizer,
+            allow_180: self.allow_180,
+            garbage_travel: self.garbage_travel,
+            garbage_cap: self.garbage_cap,
+            messiness: self.messiness,
+            ..self.preset.rules()
+        }
+    }
+}
+
+/// How a client joins a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum JoinRole {
+    /// Take a free seat.
+    Player,
+    /// Watch only.
+    Spectator,
+}
+
+/// Messages from a client to the server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClientMessage {
+    /// First message of every connection.
+    Hello {
+        /// Must equal the server's [`crate::PROTOCOL_VERSION`].
+        version: u32,
+        /// Display name (1..=24 characters).
+        name: String,
+        /// The handling this player plays with; it goes into the match header.
+        handling: Handling,
+        /// A token from [`ServerMessage::Joined`] to take back a dropped seat.
+        resume: Option<u64>,
+    },
+    /// Create a room and take its first seat.
+    CreateRoom {
+        /// The room's options.
+        options: RoomOptions,
+    },
+    /// Join a room by code.
+    JoinRoom {
+        /// The room code (case-insensitive).
+        code: String,
+        /// Player or spectator.
+        role: JoinRole,
+    },
+    /// Wait for another quick-match player and start a versus room with them.
+    QuickMatch,
+    /// Leave the current room (a player forfeits a match in progress).
+    LeaveRoom,
+    /// Ready for the next match (or rematch).
+    Ready,
+    /// This player's key changes, and that every frame up to `confirmed` (exclusive) is final.
+    Inputs {
+        /// Changes in increasing frame order, all below `confirmed`.
+        changes: Vec<InputChange>,
+        /// Frames `0..confirmed` are final for this player.
+        confirmed: u32,
+    },
+    /// The client's state hash after simulating frames `0..frame`.
+    StateHash {
+        /// Frames simulated.
+        frame: u32,
+        /// [`sevenbag_core::Match::state_hash`] at that point.
+        hash: u64,
+    },
+    /// Clock probe; the server answers [`ServerMessage::Pong`].
+    Ping {
+        /// Opaque value echoed back.
+        nonce: u64,
+    },
+    /// Answer to [`ServerMessage::Ping`].
+    Pong {
+        /// The server's nonce.
+        nonce: u64,
+    },
+    /// Ask for the list of replays the server keeps.
+    ListReplays,
+    /// Ask for one replay's bytes.
+    GetReplay {
+        /// Replay id from [`ServerMessage::Replays`].
+        id: String,
+    },
+}
+
+/// Who is in a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    /// Display name.
+    pub name: String,
+    /// Ready for the next match.
+    pub ready: bool,
+    /// Connection state.
+    pub status: SeatStatus,
+}
+
+/// A seated player's connection state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SeatStatus {
+    /// Connected.
+    Connected,
+    /// Dropped; may come back for this many more seconds.
+    Reconnecting {
+        /// Seconds left.
+        seconds_left: u8,
+    },
+    /// Left or timed out; the match was forfeited.
+    Forfeited,
+}
+
+/// Why a round or match ended the way it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EndReason {
+    /// Decided on the boards.
+    TopOut,
+    /// The loser left or did not reconnect in time.
+    Forfeit,
+    /// The server is shutting down.
+    Shutdown,
+}
+
+/// A machine-readable error kind; the message text says it for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ErrorCode {
+    /// The client speaks another protocol version.
+    Version,
+    /// A message could not be decoded or was out of place.
+    BadMessage,
+    /// A message over the size limit.
+    TooLarge,
+    /// Text frames are not part of the protocol.
+    TextFrame,
+    /// No room has that code.
+    NoSuchRoom,
+    /// The room's seats are taken.
+    RoomFull,
+    /// Inputs for a seat that is not yours, or frames out of range.
+    BadInput,
+    /// Too many messages too fast.
+    RateLimited,
+    /// The client did not keep up with what it was sent.
+    SlowReader,
+    /// Nothing heard for too long.
+    Timeout,
+    /// The server is full.
+    ServerFull,
+    /// The server is shutting down.
+    Shutdown,
+    /// A resume token that matches no seat.
+    BadResume,
+    /// A replay that does not exist.
+    NoSuchReplay,
+}
+
+/// Messages from the server to a client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ServerMessage {
+    /// Answer to a good hello.
+    Welcome {
+        /// The server's protocol version.
+        version: u32,
+        /// The server's name and build, for display.
+        server: String,
+    },
+    /// Something went wrong; if `fatal`, the server closes the connection after this.
+    Error {
+        /// What kind of error.
+        code: ErrorCode,
+        /// What happened, for people.
+        message: String,
+        /// The connection is being closed.
+        fatal: bool,
+    },
+    /// You are in a room.
+    Joined {
+        /// The room code.
+        code: String,
+        /// Your seat, or `None` as a spectator.
+        seat: Option<Seat>,
+        /// Token to reconnect to this seat.
+        resume: u64,
+        /// The room's options.
+        options: RoomOptions,
+    },
+    /// Who sits where, and who is ready.
+    RoomState {
+        /// Seats 0 and 1.
+        seats: [Option<SeatInfo>; 2],
+        /// Spectators watching.
+        spectators: u16,
+    },
+    /// A match begins: simulate it from this header. Frame 0 is `start_in_ms` from now.
+    MatchStart {
+        /// Rules, seed and handlings.
+        header: MatchHeader,
+        /// Names of seats 0 and 1.
+        names: [String; 2],
+        /// Milliseconds until frame 0.
+        start_in_ms: u32,
+    },
+    /// The match so far, for spectators, late joiners and reconnecting players; then live.
+    MatchLog {
+        /// Rules, seed and handlings.
+        header: MatchHeader,
+        /// Names of seats 0 and 1.
+        names: [String; 2],
+        /// Each seat's changes so far.
+        changes: [Vec<InputChange>; 2],
+        /// Each seat's confirmed frame count.
+        confirmed: [u32; 2],
+        /// The frame the server's clock is at now (to pace the fast-forward).
+        now_frame: u32,
+    },
+    /// A player's inputs, relayed as they arrive.
+    Inputs {
+        /// Whose inputs.
+        seat: Seat,
+        /// Changes in increasing frame order.
+        changes: Vec<InputChange>,
+        /// Frames `0..confirmed` are final for that seat.
+        confirmed: u32,
+    },
+    /// A seat's connection state changed.
+    SeatStatus {
+        /// Which seat.
+        seat: Seat,
+        /// Its new state.
+        status: SeatStatus,
+    },
+    /// The server's simulation ended a round.
+    RoundOver {
+        /// Round number, from 0.
+        round: u32,
+        /// Winner (`None` for a draw).
+        winner: Option<Seat>,
+        /// Round wins so far.
+        wins: [u8; 2],
+        /// The frame at which the server saw it.
+        frame: u32,
+    },
+    /// The match is over.
+    MatchOver {
+        /// The winner.
+        winner: Seat,
+        /// How it ended.
+        reason: EndReason,
+        /// Replay id under which the server keeps it.
+        replay: Option<String>,
+    },
+    /// The server's hash disagreed with yours at `frame`: the server's result stands.
+    Desync {
+        /// Frame of the compared hash.
+        frame: u32,
+        /// The server's hash.
+        server_hash: u64,
+        /// Your hash.
+        your_hash: u64,
+    },
+    /// Clock probe; answer with [`ClientMessage::Pong`].
+    Ping {
+        /// Echo this back.
+        nonce: u64,
+    },
+    /// Answer to [`ClientMessage::Ping`], with the server's clock.
+    Pong {
+        /// The client's nonce.
+        nonce: u64,
+        /// Server time in milliseconds since its own epoch.
+        server_ms: u64,
+    },
+    /// Replays the server keeps, newest first.
+    Replays {
+        /// (id, one-line summary) pairs.
+        list: Vec<(String, String)>,
+    },
+    /// One replay file's bytes.
+    Replay {
+        /// The replay id.
+        id: String,
+        /// The file, in the replay format.
+        bytes: Vec<u8>,
+    },
+    /// The server is going away.
+    Shutdown {
+        /// Why, for people.
+        reason: String,
+    },
+}

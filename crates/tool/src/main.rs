@@ -1,0 +1,45 @@
+//! `sevenbag-tool`: piece sequences, scripted simulation, bot inspection, replays and load tests.
+//!
+//! Each family of subcommands lives in its own module, which owns its clap `Subcommand` enum
+//! and its `run` function; this file only parses and dispatches, and maps errors to exit codes.
+
+mod bot_cmds;
+mod core_cmds;
+mod net_cmds;
+
+use clap::Parser;
+
+/// Command-line interface of `sevenbag-tool`.
+#[derive(Parser, Debug)]
+#[command(name = "sevenbag-tool", version, about = "Sevenbag's developer and operator tool")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Every subcommand, grouped by the module that implements it.
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    #[command(flatten)]
+    Core(core_cmds::CoreCommand),
+    #[command(flatten)]
+    Bot(bot_cmds::BotCommand),
+    #[command(flatten)]
+    Net(net_cmds::NetCommand),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Core(c) => core_cmds::run(c),
+        Command::Bot(c) => bot_cmds::run(c),
+        Command::Net(c) => net_cmds::run(c),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
