@@ -16,7 +16,13 @@ async fn main() {
     loop {
         clear_background(Color::from_rgba(18, 18, 28, 255));
         draw_text("Sevenbag", 40.0, 80.0, 64.0, WHITE);
-        draw_text("The game client is under construction.", 40.0, 130.0, 28.0, GRAY);
+        draw_text(
+            "The game client is under construction.",
+            40.0,
+            130.0,
+            28.0,
+            GRAY,
+        );
         next_frame().await;
     }
 }

@@ -81,13 +81,21 @@ impl Chain {
         let combo = self.combo.map_or(0, |c| c.saturating_add(1));
         self.combo = Some(combo);
         let b2b_bonus = clear.is_difficult() && self.b2b > 0;
-        self.b2b = if clear.is_difficult() { self.b2b.saturating_add(1) } else { 0 };
+        self.b2b = if clear.is_difficult() {
+            self.b2b.saturating_add(1)
+        } else {
+            0
+        };
         let mut lines = clear.base_attack() + COMBO_TABLE[usize::from(combo.min(10))];
         lines += u16::from(b2b_bonus);
         if clear.perfect {
             lines += PERFECT_CLEAR_BONUS;
         }
-        AttackResult { lines, b2b_bonus, combo: Some(combo) }
+        AttackResult {
+            lines,
+            b2b_bonus,
+            combo: Some(combo),
+        }
     }
 }
 
@@ -96,7 +104,11 @@ mod tests {
     use super::*;
 
     fn clear(lines: u8, spin: Spin) -> Clear {
-        Clear { lines, spin, perfect: false }
+        Clear {
+            lines,
+            spin,
+            perfect: false,
+        }
     }
 
     fn first(c: Clear) -> u16 {
@@ -126,15 +138,32 @@ mod tests {
 
     #[test]
     fn spins_without_lines_send_nothing_and_keep_the_chain() {
-        let mut chain = Chain { combo: None, b2b: 3 };
+        let mut chain = Chain {
+            combo: None,
+            b2b: 3,
+        };
         assert_eq!(chain.apply(clear(0, Spin::Full)).lines, 0);
         assert_eq!(chain.b2b, 3);
     }
 
     #[test]
     fn perfect_clear_adds_ten() {
-        assert_eq!(first(Clear { lines: 4, spin: Spin::None, perfect: true }), 14);
-        assert_eq!(first(Clear { lines: 1, spin: Spin::None, perfect: true }), 10);
+        assert_eq!(
+            first(Clear {
+                lines: 4,
+                spin: Spin::None,
+                perfect: true
+            }),
+            14
+        );
+        assert_eq!(
+            first(Clear {
+                lines: 1,
+                spin: Spin::None,
+                perfect: true
+            }),
+            10
+        );
     }
 
     #[test]
@@ -173,7 +202,9 @@ mod tests {
     #[test]
     fn combo_follows_the_table_and_caps_at_ten() {
         let mut chain = Chain::default();
-        let sent: Vec<u16> = (0..13).map(|_| chain.apply(clear(1, Spin::None)).lines).collect();
+        let sent: Vec<u16> = (0..13)
+            .map(|_| chain.apply(clear(1, Spin::None)).lines)
+            .collect();
         assert_eq!(sent, vec![0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5]);
     }
 

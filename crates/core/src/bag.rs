@@ -25,8 +25,12 @@ pub enum Randomizer {
 
 impl Randomizer {
     /// Every randomizer, for listings.
-    pub const ALL: [Randomizer; 4] =
-        [Randomizer::SevenBag, Randomizer::FourteenBag, Randomizer::Classic, Randomizer::History];
+    pub const ALL: [Randomizer; 4] = [
+        Randomizer::SevenBag,
+        Randomizer::FourteenBag,
+        Randomizer::Classic,
+        Randomizer::History,
+    ];
 
     /// The short name used on command lines and in room options.
     pub const fn name(self) -> &'static str {

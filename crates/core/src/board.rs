@@ -61,8 +61,9 @@ impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let top = self.stack_height().max(1);
         for y in (0..top).rev() {
-            let line: String =
-                (0..WIDTH).map(|x| if self.occupied(x, y) { '#' } else { '.' }).collect();
+            let line: String = (0..WIDTH)
+                .map(|x| if self.occupied(x, y) { '#' } else { '.' })
+                .collect();
             writeln!(f, "{line}")?;
         }
         Ok(())
@@ -72,7 +73,10 @@ impl std::fmt::Debug for Board {
 impl Board {
     /// An empty board.
     pub const fn new() -> Board {
-        Board { rows: [0; HEIGHT as usize], colours: [0; HEIGHT as usize] }
+        Board {
+            rows: [0; HEIGHT as usize],
+            colours: [0; HEIGHT as usize],
+        }
     }
 
     /// Builds a board from text rows, top row first: `#`, `G` or a piece letter fill a cell,
@@ -204,12 +208,18 @@ impl Board {
 
     /// One more than the highest filled row (0 for an empty board).
     pub fn stack_height(&self) -> i8 {
-        self.rows.iter().rposition(|&r| r != 0).map_or(0, |y| y as i8 + 1)
+        self.rows
+            .iter()
+            .rposition(|&r| r != 0)
+            .map_or(0, |y| y as i8 + 1)
     }
 
     /// Height of column x: one more than its highest filled cell.
     pub fn column_height(&self, x: i8) -> i8 {
-        self.rows.iter().rposition(|&r| r >> x & 1 == 1).map_or(0, |y| y as i8 + 1)
+        self.rows
+            .iter()
+            .rposition(|&r| r >> x & 1 == 1)
+            .map_or(0, |y| y as i8 + 1)
     }
 
     /// The packed colour rows, for canonical hashing.

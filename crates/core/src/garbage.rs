@@ -36,7 +36,11 @@ pub struct GarbageQueue {
 impl GarbageQueue {
     /// An empty queue whose hole columns come from `holes`.
     pub fn new(holes: ChaChaStream) -> GarbageQueue {
-        GarbageQueue { entries: [GarbageEntry::default(); MAX_ENTRIES], len: 0, holes }
+        GarbageQueue {
+            entries: [GarbageEntry::default(); MAX_ENTRIES],
+            len: 0,
+            holes,
+        }
     }
 
     /// The queued attacks, oldest first.
@@ -51,7 +55,11 @@ impl GarbageQueue {
 
     /// Lines that may rise at `frame` (their travel is over).
     pub fn ready(&self, frame: u32) -> u32 {
-        self.entries().iter().filter(|e| e.ready_at <= frame).map(|e| u32::from(e.lines)).sum()
+        self.entries()
+            .iter()
+            .filter(|e| e.ready_at <= frame)
+            .map(|e| u32::from(e.lines))
+            .sum()
     }
 
     /// Queues an attack of `lines` sent at `frame`, arriving `travel` frames later.
@@ -67,7 +75,12 @@ impl GarbageQueue {
             return;
         }
         let hole = self.holes.with(|r| below(r, WIDTH as u32)) as i8;
-        self.entries[self.len as usize] = GarbageEntry { lines, ready_at, hole, started: false };
+        self.entries[self.len as usize] = GarbageEntry {
+            lines,
+            ready_at,
+            hole,
+            started: false,
+        };
         self.len += 1;
     }
 

@@ -24,7 +24,9 @@ impl StateHasher {
 
     /// A hasher with no bytes fed yet.
     pub const fn new() -> StateHasher {
-        StateHasher { state: Self::OFFSET }
+        StateHasher {
+            state: Self::OFFSET,
+        }
     }
 
     /// Feeds raw bytes.

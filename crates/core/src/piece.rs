@@ -43,7 +43,11 @@ impl PieceKind {
 
     /// The kind at `index` in [`PieceKind::ALL`], if in range.
     pub const fn from_index(index: usize) -> Option<PieceKind> {
-        if index < 7 { Some(Self::ALL[index]) } else { None }
+        if index < 7 {
+            Some(Self::ALL[index])
+        } else {
+            None
+        }
     }
 
     /// The guideline letter of the kind.
@@ -53,7 +57,9 @@ impl PieceKind {
 
     /// The kind named by a guideline letter (either case).
     pub fn from_letter(letter: char) -> Option<PieceKind> {
-        Self::ALL.into_iter().find(|k| k.letter() == letter.to_ascii_uppercase())
+        Self::ALL
+            .into_iter()
+            .find(|k| k.letter() == letter.to_ascii_uppercase())
     }
 
     /// The cells of this kind in `rotation`, relative to its rotation centre (y up).
@@ -77,7 +83,12 @@ pub enum Rotation {
 
 impl Rotation {
     /// All four states in clockwise order from spawn.
-    pub const ALL: [Rotation; 4] = [Rotation::Spawn, Rotation::Right, Rotation::Flip, Rotation::Left];
+    pub const ALL: [Rotation; 4] = [
+        Rotation::Spawn,
+        Rotation::Right,
+        Rotation::Flip,
+        Rotation::Left,
+    ];
 
     /// The state one clockwise turn on.
     pub const fn cw(self) -> Rotation {
@@ -159,17 +170,28 @@ impl Piece {
 
     /// A piece of `kind` at the spawn position in state 0.
     pub const fn spawn(kind: PieceKind) -> Piece {
-        Piece { kind, rotation: Rotation::Spawn, x: Self::SPAWN_X, y: Self::SPAWN_Y }
+        Piece {
+            kind,
+            rotation: Rotation::Spawn,
+            x: Self::SPAWN_X,
+            y: Self::SPAWN_Y,
+        }
     }
 
     /// The four board cells the piece covers.
     pub fn cells(&self) -> [(i8, i8); 4] {
-        self.kind.cells(self.rotation).map(|(dx, dy)| (self.x + dx, self.y + dy))
+        self.kind
+            .cells(self.rotation)
+            .map(|(dx, dy)| (self.x + dx, self.y + dy))
     }
 
     /// The same piece moved by (dx, dy).
     pub const fn shifted(self, dx: i8, dy: i8) -> Piece {
-        Piece { x: self.x + dx, y: self.y + dy, ..self }
+        Piece {
+            x: self.x + dx,
+            y: self.y + dy,
+            ..self
+        }
     }
 }
 

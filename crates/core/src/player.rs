@@ -347,7 +347,8 @@ impl Player {
             ];
             for (key, to) in irs {
                 if input.contains(key) && (key != Input::ROTATE_180 || rules.allow_180) {
-                    consumed = consumed.with(Input::ROTATE_CW | Input::ROTATE_CCW | Input::ROTATE_180);
+                    consumed =
+                        consumed.with(Input::ROTATE_CW | Input::ROTATE_CCW | Input::ROTATE_180);
                     if let Some((rotated, _)) = self.try_rotate(&piece, to) {
                         piece = rotated;
                         self.active = Some(piece);
@@ -381,14 +382,20 @@ impl Player {
 
     fn hold_piece(&mut self) {
         let Some(current) = self.active else { return };
-        let next = self.hold.replace(current.kind).unwrap_or_else(|| self.queue.pop());
+        let next = self
+            .hold
+            .replace(current.kind)
+            .unwrap_or_else(|| self.queue.pop());
         self.hold_used = true;
         self.events.held = true;
         self.spawn_piece(next);
     }
 
     fn try_rotate(&self, piece: &Piece, to: Rotation) -> Option<(Piece, u8)> {
-        let turned = Piece { rotation: to, ..*piece };
+        let turned = Piece {
+            rotation: to,
+            ..*piece
+        };
         srs::kicks(piece.kind, piece.rotation, to)
             .as_slice()
             .iter()
@@ -403,7 +410,11 @@ impl Player {
         let grounded = self.board.grounded(&piece);
         if let Some((rotated, kick)) = self.try_rotate(&piece, to) {
             self.active = Some(rotated);
-            self.spin_kick = Some(if to == piece.rotation.flip() { FLIP_KICK } else { kick });
+            self.spin_kick = Some(if to == piece.rotation.flip() {
+                FLIP_KICK
+            } else {
+                kick
+            });
             self.events.rotated = true;
             self.shift.cut = self.handling.dcd;
             self.after_move(grounded);
@@ -420,7 +431,9 @@ impl Player {
 
     /// Moves sideways by `dx` up to `steps` cells; returns whether it moved at all.
     fn slide(&mut self, dx: i8, steps: i8) -> bool {
-        let Some(mut piece) = self.active else { return false };
+        let Some(mut piece) = self.active else {
+            return false;
+        };
         let grounded = self.board.grounded(&piece);
         let mut moved = false;
         for _ in 0..steps {
@@ -453,7 +466,13 @@ impl Player {
             0
         };
         if press != 0 {
-            self.shift = Shift { dir: press, held: 0, charged: false, arr: 0, cut: self.shift.cut };
+            self.shift = Shift {
+                dir: press,
+                held: 0,
+                charged: false,
+                arr: 0,
+                cut: self.shift.cut,
+            };
             self.slide(press, 1);
             return;
         }
@@ -463,8 +482,20 @@ impl Player {
             _ => false,
         };
         if !still_held {
-            let dir = if left { -1 } else if right { 1 } else { 0 };
-            self.shift = Shift { dir, held: 0, charged: false, arr: 0, cut: 0 };
+            let dir = if left {
+                -1
+            } else if right {
+                1
+            } else {
+                0
+            };
+            self.shift = Shift {
+                dir,
+                held: 0,
+                charged: false,
+                arr: 0,
+                cut: 0,
+            };
             return;
         }
         self.shift.held = self.shift.held.saturating_add(1);
@@ -508,7 +539,8 @@ impl Player {
             return;
         }
         let g = if soft {
-            base.saturating_mul(u32::from(self.handling.sdf)).min(MAX_GRAVITY)
+            base.saturating_mul(u32::from(self.handling.sdf))
+                .min(MAX_GRAVITY)
         } else {
             base
         };
@@ -555,7 +587,9 @@ impl Player {
 
     /// The T-spin kind of `piece` locking now (3-corner rule, SPEC §5).
     fn spin_of(&self, piece: &Piece) -> Spin {
-        let Some(kick) = self.spin_kick else { return Spin::None };
+        let Some(kick) = self.spin_kick else {
+            return Spin::None;
+        };
         if piece.kind != PieceKind::T {
             return Spin::None;
         }
@@ -579,7 +613,11 @@ impl Player {
         self.active = None;
         self.hold_used = false;
         let cleared = self.board.clear_lines();
-        let clear = Clear { lines: cleared.lines, spin, perfect: cleared.lines > 0 && self.board.is_empty() };
+        let clear = Clear {
+            lines: cleared.lines,
+            spin,
+            perfect: cleared.lines > 0 && self.board.is_empty(),
+        };
         let attack = self.chain.apply(clear);
         let sent = self.garbage.cancel(attack.lines);
         self.outgoing = sent;
@@ -610,9 +648,14 @@ impl Player {
         }
         let board = &mut self.board;
         let mut overflow = false;
-        let risen = self.garbage.rise(ctx.frame, ctx.rules.garbage_cap, ctx.rules.messiness, |hole| {
-            overflow |= !board.push_garbage(1, hole);
-        });
+        let risen = self.garbage.rise(
+            ctx.frame,
+            ctx.rules.garbage_cap,
+            ctx.rules.messiness,
+            |hole| {
+                overflow |= !board.push_garbage(1, hole);
+            },
+        );
         self.events.garbage_risen = risen;
         self.stats.garbage_received += u32::from(risen);
         if overflow {
@@ -682,7 +725,15 @@ impl Player {
             Some(TopOut::GarbageOut) => 3,
         });
         let s = &self.stats;
-        for v in [s.pieces, s.lines, s.attack, s.sent, s.garbage_received, s.garbage_cleared, s.frames] {
+        for v in [
+            s.pieces,
+            s.lines,
+            s.attack,
+            s.sent,
+            s.garbage_received,
+            s.garbage_cleared,
+            s.frames,
+        ] {
             out.u32(v);
         }
     }

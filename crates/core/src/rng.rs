@@ -50,7 +50,11 @@ pub struct ChaChaStream {
 impl ChaChaStream {
     /// The start of stream `id` for match seed `seed`.
     pub const fn new(seed: u64, id: StreamId) -> ChaChaStream {
-        ChaChaStream { seed, stream: id.number(), word_pos: 0 }
+        ChaChaStream {
+            seed,
+            stream: id.number(),
+            word_pos: 0,
+        }
     }
 
     /// Runs `f` on the stream's generator positioned where the last use left it.

@@ -89,7 +89,11 @@ impl Preset {
                 garbage_cap: 4,
                 ..versus
             },
-            Preset::Chaos => Rules { messiness: 100, garbage_cap: 12, ..versus },
+            Preset::Chaos => Rules {
+                messiness: 100,
+                garbage_cap: 12,
+                ..versus
+            },
         }
     }
 }
@@ -195,7 +199,14 @@ pub struct Handling {
 
 impl Default for Handling {
     fn default() -> Self {
-        Handling { das: 10, arr: 2, dcd: 0, sdf: 20, irs: true, ihs: true }
+        Handling {
+            das: 10,
+            arr: 2,
+            dcd: 0,
+            sdf: 20,
+            irs: true,
+            ihs: true,
+        }
     }
 }
 
@@ -228,7 +239,11 @@ pub struct MatchHeader {
 impl MatchHeader {
     /// Versus rules and default handling for both players.
     pub fn versus(seed: u64) -> MatchHeader {
-        MatchHeader { rules: Rules::versus(), seed, handling: [Handling::default(); 2] }
+        MatchHeader {
+            rules: Rules::versus(),
+            seed,
+            handling: [Handling::default(); 2],
+        }
     }
 
     /// Checks rules and both handlings.
@@ -275,7 +290,10 @@ mod tests {
 
     #[test]
     fn travel_below_the_prediction_window_is_refused() {
-        let r = Rules { garbage_travel: 5, ..Rules::versus() };
+        let r = Rules {
+            garbage_travel: 5,
+            ..Rules::versus()
+        };
         assert_eq!(r.validate(), Err(RulesError::GarbageTravel(5)));
     }
 }

@@ -48,7 +48,10 @@ impl Kicks {
     }
 
     fn from_slice(tests: &[(i8, i8)]) -> Kicks {
-        let mut kicks = Kicks { tests: [(0, 0); 6], len: tests.len() as u8 };
+        let mut kicks = Kicks {
+            tests: [(0, 0); 6],
+            len: tests.len() as u8,
+        };
         kicks.tests[..tests.len()].copy_from_slice(tests);
         kicks
     }
@@ -65,7 +68,11 @@ pub fn kicks(kind: PieceKind, from: Rotation, to: Rotation) -> Kicks {
         let (a, b) = (O_OFFSETS[from.index()], O_OFFSETS[to.index()]);
         return Kicks::from_slice(&[(a.0 - b.0, a.1 - b.1)]);
     }
-    let table = if kind == PieceKind::I { &I_OFFSETS } else { &JLSTZ_OFFSETS };
+    let table = if kind == PieceKind::I {
+        &I_OFFSETS
+    } else {
+        &JLSTZ_OFFSETS
+    };
     if to == from.flip() {
         let basic = offset_kicks(table, from, to)[0];
         if kind == PieceKind::I {
@@ -102,7 +109,11 @@ mod tests {
         ];
         for kind in [J, L, S, T, Z] {
             for (from, to, expected) in rows {
-                assert_eq!(k(kind, from, to), expected.to_vec(), "{kind:?} {from:?}->{to:?}");
+                assert_eq!(
+                    k(kind, from, to),
+                    expected.to_vec(),
+                    "{kind:?} {from:?}->{to:?}"
+                );
             }
         }
     }
@@ -131,8 +142,11 @@ mod tests {
                 let tests = k(O, from, to);
                 assert_eq!(tests.len(), 1);
                 let cells = |r: Rotation, d: (i8, i8)| {
-                    let mut c: Vec<_> =
-                        O.cells(r).iter().map(|&(x, y)| (x + d.0, y + d.1)).collect();
+                    let mut c: Vec<_> = O
+                        .cells(r)
+                        .iter()
+                        .map(|&(x, y)| (x + d.0, y + d.1))
+                        .collect();
                     c.sort();
                     c
                 };
@@ -143,10 +157,22 @@ mod tests {
 
     #[test]
     fn flip_kicks_follow_the_basic_rotation() {
-        assert_eq!(k(T, Spawn, Flip), vec![(0, 0), (0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0)]);
-        assert_eq!(k(T, Flip, Spawn), vec![(0, 0), (0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0)]);
-        assert_eq!(k(S, Right, Left), vec![(0, 0), (1, 0), (1, 2), (1, 1), (0, 2), (0, 1)]);
-        assert_eq!(k(Z, Left, Right), vec![(0, 0), (-1, 0), (-1, 2), (-1, 1), (0, 2), (0, 1)]);
+        assert_eq!(
+            k(T, Spawn, Flip),
+            vec![(0, 0), (0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0)]
+        );
+        assert_eq!(
+            k(T, Flip, Spawn),
+            vec![(0, 0), (0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0)]
+        );
+        assert_eq!(
+            k(S, Right, Left),
+            vec![(0, 0), (1, 0), (1, 2), (1, 1), (0, 2), (0, 1)]
+        );
+        assert_eq!(
+            k(Z, Left, Right),
+            vec![(0, 0), (-1, 0), (-1, 2), (-1, 1), (0, 2), (0, 1)]
+        );
     }
 
     #[test]

@@ -8,7 +8,9 @@ use crate::player::{Player, StepContext};
 use crate::rules::MatchHeader;
 
 /// A frame number of a match (60 per second, from 0).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Frame(pub u32);
 
 /// One of the two players of a match.
@@ -104,7 +106,9 @@ impl Match {
         Match {
             header,
             frame: Frame(0),
-            phase: Phase::Countdown { go_at: u32::from(header.rules.countdown_frames) },
+            phase: Phase::Countdown {
+                go_at: u32::from(header.rules.countdown_frames),
+            },
             round: 0,
             play_start: 0,
             wins: [0; 2],
@@ -212,7 +216,11 @@ impl Match {
 
     fn play(&mut self, inputs: [Input; 2]) {
         let f = self.frame.0;
-        let ctx = StepContext { rules: &self.header.rules, frame: f, play_frame: f - self.play_start };
+        let ctx = StepContext {
+            rules: &self.header.rules,
+            frame: f,
+            play_frame: f - self.play_start,
+        };
         for (p, input) in self.players.iter_mut().zip(inputs) {
             p.step(input, ctx);
         }
@@ -220,7 +228,10 @@ impl Match {
         let sent = [self.players[0].outgoing(), self.players[1].outgoing()];
         self.players[1].receive(sent[0], f, travel);
         self.players[0].receive(sent[1], f, travel);
-        let lost = [self.players[0].topped_out().is_some(), self.players[1].topped_out().is_some()];
+        let lost = [
+            self.players[0].topped_out().is_some(),
+            self.players[1].topped_out().is_some(),
+        ];
         let winner = match lost {
             [false, false] => return,
             [true, true] => None,

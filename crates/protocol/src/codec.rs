@@ -48,7 +48,10 @@ pub fn encode<M: Serialize>(message: &M) -> Result<Vec<u8>, EncodeError> {
 
 fn decode<M: serde::de::DeserializeOwned>(bytes: &[u8], limit: usize) -> Result<M, DecodeError> {
     if bytes.len() > limit {
-        return Err(DecodeError::TooLarge { got: bytes.len(), limit });
+        return Err(DecodeError::TooLarge {
+            got: bytes.len(),
+            limit,
+        });
     }
     let (message, used) = bincode::serde::decode_from_slice(bytes, config())?;
     if used != bytes.len() {

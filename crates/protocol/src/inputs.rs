@@ -78,15 +78,24 @@ impl InputLog {
     pub fn extend(&mut self, changes: &[InputChange], confirmed: u32) -> Result<(), InputLogError> {
         let have = self.confirmed();
         if confirmed < have {
-            return Err(InputLogError::Backwards { from: have, to: confirmed });
+            return Err(InputLogError::Backwards {
+                from: have,
+                to: confirmed,
+            });
         }
         let mut prev: Option<u32> = None;
         for c in changes {
             if c.frame < have {
-                return Err(InputLogError::Rewrite { frame: c.frame, confirmed: have });
+                return Err(InputLogError::Rewrite {
+                    frame: c.frame,
+                    confirmed: have,
+                });
             }
             if c.frame >= confirmed || prev.is_some_and(|p| c.frame <= p) {
-                return Err(InputLogError::Order { frame: c.frame, confirmed });
+                return Err(InputLogError::Order {
+                    frame: c.frame,
+                    confirmed,
+                });
             }
             prev = Some(c.frame);
         }
@@ -109,7 +118,10 @@ impl InputLog {
     }
 
     /// Builds a log from a full change list and confirmation (for replays and match logs).
-    pub fn from_changes(changes: &[InputChange], confirmed: u32) -> Result<InputLog, InputLogError> {
+    pub fn from_changes(
+        changes: &[InputChange],
+        confirmed: u32,
+    ) -> Result<InputLog, InputLogError> {
         let mut log = InputLog::new();
         log.extend(changes, confirmed)?;
         Ok(log)
@@ -121,7 +133,10 @@ impl InputLog {
         let mut out = Vec::new();
         for (i, &m) in masks.iter().enumerate() {
             if m != last {
-                out.push(InputChange { frame: from + i as u32, input: m });
+                out.push(InputChange {
+                    frame: from + i as u32,
+                    input: m,
+                });
                 last = m;
             }
         }

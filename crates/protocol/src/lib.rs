@@ -21,7 +21,9 @@ pub mod codec;
 pub mod inputs;
 pub mod messages;
 
-pub use codec::{DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode};
+pub use codec::{
+    DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode,
+};
 pub use inputs::{InputLog, InputLogError};
 pub use messages::*;
 

@@ -25,15 +25,23 @@ pub struct BagArgs {
 }
 
 fn parse_randomizer(s: &str) -> Result<Randomizer, String> {
-    Randomizer::from_name(s).ok_or_else(|| format!("unknown randomizer {s:?}: use 7bag, 14bag, random or history"))
+    Randomizer::from_name(s)
+        .ok_or_else(|| format!("unknown randomizer {s:?}: use 7bag, 14bag, random or history"))
 }
 
 /// Runs a core subcommand.
 pub fn run(command: CoreCommand) -> anyhow::Result<()> {
     match command {
         CoreCommand::Bag(args) => {
-            anyhow::ensure!(args.count <= 1_000_000, "--count {} is too large (at most 1000000)", args.count);
-            let letters: String = sequence(args.randomizer, args.seed, args.count).iter().map(|p| p.letter()).collect();
+            anyhow::ensure!(
+                args.count <= 1_000_000,
+                "--count {} is too large (at most 1000000)",
+                args.count
+            );
+            let letters: String = sequence(args.randomizer, args.seed, args.count)
+                .iter()
+                .map(|p| p.letter())
+                .collect();
             println!("{letters}");
             Ok(())
         }

@@ -11,7 +11,11 @@ use clap::Parser;
 
 /// Command-line interface of `sevenbag-tool`.
 #[derive(Parser, Debug)]
-#[command(name = "sevenbag-tool", version, about = "Sevenbag's developer and operator tool")]
+#[command(
+    name = "sevenbag-tool",
+    version,
+    about = "Sevenbag's developer and operator tool"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
