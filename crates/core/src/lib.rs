@@ -49,6 +49,6 @@ pub use board::{Board, CellKind, HEIGHT, VISIBLE_HEIGHT, WIDTH};
 pub use hash::StateHasher;
 pub use input::Input;
 pub use piece::{Piece, PieceKind, Rotation};
-pub use player::{LockEvent, Player, PlayerEvents, Stats, StepContext, TopOut};
+pub use player::{FLIP_KICK, LockEvent, Player, PlayerEvents, Stats, StepContext, TopOut, t_spin};
 pub use rules::{Handling, HeaderError, MatchHeader, Preset, Rules, RulesError};
 pub use versus::{Frame, Match, MatchEvents, Phase, Seat};

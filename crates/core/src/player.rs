@@ -166,8 +166,30 @@ pub struct StepContext<'a> {
     pub play_frame: u32,
 }
 
-/// The 180° kick marker in `spin_kick`: never upgrades a mini.
-const FLIP_KICK: u8 = 255;
+/// The kick index recorded for a 180° rotation: it never upgrades a mini.
+pub const FLIP_KICK: u8 = 255;
+
+/// The T-spin kind of `piece` locking on `board` when the last action was a rotation that used
+/// kick test `kick` (0-based; [`FLIP_KICK`] for 180°). The 3-corner rule of SPEC §5: at least 3 of
+/// the 4 diagonal corners of the T's centre filled (walls and floor count); full if both corners
+/// on the pointed side are filled or the rotation used kick index 4, otherwise mini.
+pub fn t_spin(board: &Board, piece: &Piece, kick: u8) -> Spin {
+    if piece.kind != PieceKind::T {
+        return Spin::None;
+    }
+    // Corners clockwise from top-left; state k points at corners k and k + 1.
+    let corners = [(-1, 1), (1, 1), (1, -1), (-1, -1)];
+    let filled = corners.map(|(dx, dy)| board.occupied(piece.x + dx, piece.y + dy));
+    if filled.iter().filter(|&&f| f).count() < 3 {
+        return Spin::None;
+    }
+    let front = piece.rotation.index();
+    if (filled[front] && filled[(front + 1) % 4]) || kick == 4 {
+        Spin::Full
+    } else {
+        Spin::Mini
+    }
+}
 
 impl Player {
     /// A fresh board for seat `seat` in round `round` of a match with `seed`.
@@ -587,23 +609,9 @@ impl Player {
 
     /// The T-spin kind of `piece` locking now (3-corner rule, SPEC §5).
     fn spin_of(&self, piece: &Piece) -> Spin {
-        let Some(kick) = self.spin_kick else {
-            return Spin::None;
-        };
-        if piece.kind != PieceKind::T {
-            return Spin::None;
-        }
-        // Corners clockwise from top-left; the front pair for each state comes first.
-        let corners = [(-1, 1), (1, 1), (1, -1), (-1, -1)];
-        let filled = corners.map(|(dx, dy)| self.board.occupied(piece.x + dx, piece.y + dy));
-        if filled.iter().filter(|&&f| f).count() < 3 {
-            return Spin::None;
-        }
-        let front = piece.rotation.index();
-        if (filled[front] && filled[(front + 1) % 4]) || kick == 4 {
-            Spin::Full
-        } else {
-            Spin::Mini
+        match self.spin_kick {
+            Some(kick) => t_spin(&self.board, piece, kick),
+            None => Spin::None,
         }
     }
 

@@ -6,6 +6,7 @@
 mod bot_cmds;
 mod core_cmds;
 mod net_cmds;
+mod replay_cmds;
 
 use clap::Parser;
 
@@ -30,6 +31,8 @@ enum Command {
     Bot(bot_cmds::BotCommand),
     #[command(flatten)]
     Net(net_cmds::NetCommand),
+    #[command(flatten)]
+    Replay(replay_cmds::ReplayCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -38,6 +41,7 @@ fn main() -> std::process::ExitCode {
         Command::Core(c) => core_cmds::run(c),
         Command::Bot(c) => bot_cmds::run(c),
         Command::Net(c) => net_cmds::run(c),
+        Command::Replay(c) => replay_cmds::run(c),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
