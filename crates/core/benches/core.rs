@@ -1,1 +1,197 @@
-fn main() {}
+//! The core benchmark: how fast a two-player match simulates, what a rollback snapshot costs.
+//!
+//! A plain `harness = false` binary (no criterion): it prints one figure per line.
+//! Run with `cargo bench -p sevenbag-core --bench core`; the figures go into BENCHMARKS.md.
+//!
+//! Inputs imitate a human at two to three pieces a second: keys are held for runs of frames
+//! (a direction for a few frames, taps of rotation keys, a little soft drop), and a hard drop
+//! comes every 20–30 frames. The tape is generated up front from a fixed xorshift seed so the
+//! generator's cost is not measured. Rounds end by topping out and start again; a decided match
+//! is replaced by a fresh one, so the figure covers countdowns, round breaks and play.
+
+use std::hint::black_box;
+use std::mem::size_of;
+use std::time::{Duration, Instant};
+
+use sevenbag_core::{Input, Match, MatchHeader, Phase};
+
+/// Frames of input on the tape (per seat); the match cycles through it.
+const TAPE_FRAMES: usize = 1 << 16;
+/// Frames simulated for one throughput measurement.
+const THROUGHPUT_FRAMES: u32 = 10_000_000;
+/// Each figure is measured this many times and the best is printed: the machine is shared, and
+/// the best run is the one least disturbed by other work.
+const REPEATS: usize = 3;
+/// The netplay prediction window: frames re-simulated in one rollback.
+const ROLLBACK_FRAMES: usize = 12;
+
+/// A small deterministic generator for the input tape (xorshift64*).
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// One seat's inputs: per piece, a short pause, a rotation tap, a held or tapped direction,
+/// sometimes a little soft drop, then a hard-drop tap.
+fn human_tape(rng: &mut XorShift, frames: usize) -> Vec<Input> {
+    let mut tape = Vec::with_capacity(frames + 64);
+    while tape.len() < frames {
+        let pause = 2 + rng.below(6) as usize;
+        tape.extend(std::iter::repeat_n(Input::NONE, pause));
+        let rotation = [
+            Input::NONE,
+            Input::ROTATE_CW,
+            Input::ROTATE_CCW,
+            Input::ROTATE_180,
+        ][rng.below(4) as usize];
+        if rotation != Input::NONE {
+            tape.extend([rotation, rotation, Input::NONE]);
+        }
+        let dir = if rng.below(2) == 0 {
+            Input::LEFT
+        } else {
+            Input::RIGHT
+        };
+        let held = 1 + rng.below(14) as usize;
+        tape.extend(std::iter::repeat_n(dir, held));
+        tape.push(Input::NONE);
+        if rng.below(4) == 0 {
+            let soft = 2 + rng.below(8) as usize;
+            tape.extend(std::iter::repeat_n(Input::SOFT_DROP, soft));
+        }
+        if rng.below(8) == 0 {
+            tape.extend([Input::HOLD, Input::NONE]);
+        }
+        tape.extend([Input::HARD_DROP, Input::HARD_DROP, Input::NONE]);
+    }
+    tape.truncate(frames);
+    tape
+}
+
+/// Versus rules with a short countdown and round break, so nearly every frame is play.
+fn header(seed: u64) -> MatchHeader {
+    let mut header = MatchHeader::versus(seed);
+    header.rules.first_to = 99;
+    header.rules.countdown_frames = 10;
+    header.rules.round_break_frames = 10;
+    header
+}
+
+/// What a run went through.
+#[derive(Default)]
+struct RunStats {
+    rounds: u32,
+    play_frames: u32,
+}
+
+/// Runs `frames` frames from `m`, restarting decided matches.
+fn run(m: &mut Match, tapes: &[Vec<Input>; 2], start: usize, frames: u32) -> RunStats {
+    let mut stats = RunStats::default();
+    for i in start..start + frames as usize {
+        let inputs = [tapes[0][i % TAPE_FRAMES], tapes[1][i % TAPE_FRAMES]];
+        stats.play_frames += u32::from(m.phase() == Phase::Playing);
+        m.step(inputs);
+        if m.events().round_over.is_some() {
+            stats.rounds += 1;
+        }
+        if let Phase::MatchOver { .. } = m.phase() {
+            *m = Match::new(header(u64::from(stats.rounds)));
+        }
+    }
+    stats
+}
+
+/// Runs `measure` [`REPEATS`] times and keeps the fastest.
+fn best_of<T>(mut measure: impl FnMut() -> (Duration, T)) -> (Duration, T) {
+    let mut best = measure();
+    for _ in 1..REPEATS {
+        let next = measure();
+        if next.0 < best.0 {
+            best = next;
+        }
+    }
+    best
+}
+
+fn per_item(elapsed: Duration, items: u64) -> f64 {
+    elapsed.as_nanos() as f64 / items as f64
+}
+
+fn main() {
+    let mut rng = XorShift(0x5eed_f00d);
+    let tapes = [
+        human_tape(&mut rng, TAPE_FRAMES),
+        human_tape(&mut rng, TAPE_FRAMES),
+    ];
+
+    // Warm up, then the throughput figure.
+    let mut m = Match::new(header(1));
+    run(&mut m, &tapes, 0, 200_000);
+    let (elapsed, stats) = best_of(|| {
+        let mut m = Match::new(header(1));
+        let start = Instant::now();
+        let stats = run(&mut m, &tapes, 0, THROUGHPUT_FRAMES);
+        let elapsed = start.elapsed();
+        black_box(m.state_hash());
+        (elapsed, stats)
+    });
+    let fps = f64::from(THROUGHPUT_FRAMES) / elapsed.as_secs_f64();
+    println!(
+        "match throughput: {:.2} million two-player frames/s \
+         ({} frames in {:.2} s, {}% of them play, {} rounds ended, {} frames a round)",
+        fps / 1e6,
+        THROUGHPUT_FRAMES,
+        elapsed.as_secs_f64(),
+        u64::from(stats.play_frames) * 100 / u64::from(THROUGHPUT_FRAMES),
+        stats.rounds,
+        THROUGHPUT_FRAMES / stats.rounds.max(1)
+    );
+
+    // Snapshots taken mid-play, for clone and rollback.
+    let mut m = Match::new(header(7));
+    let mut snapshots = Vec::new();
+    let mut frame = 0usize;
+    while snapshots.len() < 64 {
+        run(&mut m, &tapes, frame, 97);
+        frame += 97;
+        if m.phase() == Phase::Playing {
+            snapshots.push((m.clone(), frame));
+        }
+    }
+
+    let clones: u64 = 2_000_000;
+    let start = Instant::now();
+    for i in 0..clones {
+        let snap = &snapshots[i as usize % snapshots.len()].0;
+        black_box(black_box(snap).clone());
+    }
+    println!("Match clone: {:.1} ns", per_item(start.elapsed(), clones));
+
+    let rollbacks: u64 = 200_000;
+    let start = Instant::now();
+    for i in 0..rollbacks {
+        let (snap, at) = &snapshots[i as usize % snapshots.len()];
+        let mut m = black_box(snap).clone();
+        for k in 0..ROLLBACK_FRAMES {
+            let j = (at + k) % TAPE_FRAMES;
+            m.step([tapes[0][j], tapes[1][j]]);
+        }
+        black_box(&m);
+    }
+    println!(
+        "rollback (restore + re-simulate {ROLLBACK_FRAMES} frames): {:.2} µs",
+        per_item(start.elapsed(), rollbacks) / 1000.0
+    );
+
+    println!("size_of::<Match>(): {} bytes", size_of::<Match>());
+}

@@ -521,15 +521,16 @@ impl Player {
             return;
         }
         self.shift.held = self.shift.held.saturating_add(1);
-        let first_charge = !self.shift.charged && self.shift.held >= self.handling.das;
-        if !self.shift.charged && !first_charge {
+        if !self.shift.charged && self.shift.held < self.handling.das {
             return;
         }
-        self.shift.charged = true;
+        // A pending cut delays auto-shift, including the first move of a fresh charge.
         if self.shift.cut > 0 {
             self.shift.cut -= 1;
             return;
         }
+        let first_charge = !self.shift.charged;
+        self.shift.charged = true;
         let dir = self.shift.dir;
         if self.handling.arr == 0 {
             self.slide(dir, WIDTH);

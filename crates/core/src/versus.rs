@@ -258,7 +258,9 @@ impl Match {
     /// 0 empty, 1..=7 piece I O T S Z J L, 8 garbage), active piece, hold, hold used, queue
     /// (randomizer, stream position, buffered pieces, history), garbage (entries, stream
     /// position), combo, back-to-back, last keys, auto-shift state, gravity, lock timer, ground
-    /// moves, spin kick, top out, and the stats counters. Per-frame events are not hashed.
+    /// moves, spin kick, top out, and the stats counters pieces, lines, attack, sent, garbage
+    /// received, garbage cleared and frames (u32 each; max combo, T-spin, quad and perfect-clear
+    /// counts are not hashed). Per-frame events are not hashed.
     pub fn state_hash(&self) -> u64 {
         let mut h = StateHasher::new();
         h.u32(self.frame.0);

@@ -1,0 +1,122 @@
+//! Runs the built `sevenbag-tool` binary: `bag` against the golden letters, `sim` against the
+//! golden match, and the clean failures for bad arguments and bad scripts.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The first 70 pieces of the 7-bag for seed 0 (pinned in crates/core/tests/golden.rs).
+const SEVEN_BAG_SEED_0: &str =
+    "TIOJZSLIJLOTSZJILTOZSLSTZOJIIZJLTOSSZLJITOJZTLOSIOJTSZLIJOSLITZSIZTLJO";
+/// The final state hash of the golden script (pinned in crates/core/tests/golden.rs).
+const GOLDEN_HASH: &str = "b7330cdbeb38fdc7";
+/// The golden script, in the core's test data.
+const GOLDEN_SCRIPT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../core/tests/data/golden_match.script"
+);
+
+fn tool(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sevenbag-tool"))
+        .args(args)
+        .output()
+        .expect("run sevenbag-tool")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts a clean failure: non-zero exit, no panic, and `needle` in the message.
+fn assert_fails_with(out: &Output, needle: &str) {
+    let err = stderr(out);
+    assert!(
+        !out.status.success(),
+        "should fail; stdout: {}",
+        stdout(out)
+    );
+    assert!(!err.contains("panicked"), "panicked: {err}");
+    assert!(err.contains(needle), "expected {needle:?} in: {err}");
+}
+
+/// Writes `text` to a fresh file under the test's scratch directory.
+fn scratch(name: &str, text: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, text).expect("write scratch file");
+    path
+}
+
+#[test]
+fn bag_prints_the_golden_pieces_for_seed_0() {
+    let out = tool(&["bag", "--seed", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), SEVEN_BAG_SEED_0);
+}
+
+#[test]
+fn bag_refuses_an_unknown_randomizer() {
+    let out = tool(&["bag", "--seed", "0", "--randomizer", "8bag"]);
+    assert_fails_with(&out, "unknown randomizer");
+}
+
+#[test]
+fn sim_on_the_golden_script_prints_the_golden_hash() {
+    let out = tool(&["sim", "--script", GOLDEN_SCRIPT]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with(&format!("hash {GOLDEN_HASH}\n")), "{text}");
+    assert!(text.contains("\nframe 3600\n"), "{text}");
+    assert!(text.contains("\nphase playing\n"), "{text}");
+    assert!(text.contains("\nwins 1 0\n"), "{text}");
+    assert!(text.contains("\np1 pieces 35 "), "{text}");
+    assert!(text.contains("\np2 pieces 38 "), "{text}");
+}
+
+#[test]
+fn sim_can_print_the_hash_along_the_way() {
+    let path = scratch("short.script", "seed 3\nframes 120\n0 - -\n100 H H\n");
+    let out = tool(&[
+        "sim",
+        "--script",
+        path.to_str().unwrap(),
+        "--hash-every",
+        "60",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("frame 60 hash "), "{text}");
+    assert!(text.contains("\nframe 120 hash "), "{text}");
+    assert!(text.contains("\nphase countdown"), "{text}");
+}
+
+#[test]
+fn sim_reports_a_missing_script_file() {
+    let out = tool(&["sim", "--script", "/no/such/dir/missing.script"]);
+    assert_fails_with(&out, "cannot read script");
+}
+
+#[test]
+fn sim_reports_the_line_of_a_malformed_script() {
+    let path = scratch(
+        "malformed.script",
+        "seed 1\nframes 100\n0 - -\n# fine so far\n10 LX -\n",
+    );
+    let out = tool(&["sim", "--script", path.to_str().unwrap()]);
+    assert_fails_with(&out, "line 5: player 1: unknown key `X`");
+}
+
+#[test]
+fn sim_reports_a_script_without_a_seed() {
+    let path = scratch("seedless.script", "frames 100\n");
+    let out = tool(&["sim", "--script", path.to_str().unwrap()]);
+    assert_fails_with(&out, "no `seed N` line");
+}
+
+#[test]
+fn sim_requires_a_script_argument() {
+    let out = tool(&["sim"]);
+    assert_fails_with(&out, "--script");
+}
