@@ -110,7 +110,8 @@ impl Rules {
         Rules {
             randomizer: Randomizer::SevenBag,
             allow_180: true,
-            gravity: CELL / 60,
+            // Rounded up so a piece falls exactly one row every 60 frames (1092 would take 61).
+            gravity: CELL.div_ceil(60),
             gravity_rise_after: 120 * FPS,
             gravity_rise_per_second: CELL / 600,
             lock_delay: 30,
@@ -282,9 +283,9 @@ mod tests {
     #[test]
     fn gravity_rises_after_two_minutes() {
         let r = Rules::versus();
-        assert_eq!(r.gravity_at(0), CELL / 60);
-        assert_eq!(r.gravity_at(120 * 60 + 59), CELL / 60);
-        assert_eq!(r.gravity_at(121 * 60), CELL / 60 + CELL / 600);
+        assert_eq!(r.gravity_at(0), CELL.div_ceil(60));
+        assert_eq!(r.gravity_at(120 * 60 + 59), CELL.div_ceil(60));
+        assert_eq!(r.gravity_at(121 * 60), CELL.div_ceil(60) + CELL / 600);
         assert_eq!(r.gravity_at(u32::MAX), MAX_GRAVITY);
     }
 

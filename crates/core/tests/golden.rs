@@ -31,7 +31,7 @@ const SEVEN_BAG_SEED_DEADBEEF: &str =
 /// The golden script, as committed.
 const GOLDEN_SCRIPT: &str = include_str!("data/golden_match.script");
 /// Its final `Match::state_hash`.
-const GOLDEN_HASH: u64 = 0xb733_0cdb_eb38_fdc7;
+const GOLDEN_HASH: u64 = 0x2e61_26b8_28bb_6b84;
 /// Its final frame (frames simulated).
 const GOLDEN_FRAME: u32 = 3_600;
 /// Rounds won by each seat at the end.

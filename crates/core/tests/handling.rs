@@ -135,14 +135,14 @@ fn both_directions_pressed_on_one_frame_go_left() {
 }
 
 #[test]
-fn default_gravity_takes_61_frames_for_the_first_row() {
-    // 1/60 cell a frame is CELL / 60 = 1092 units, rounded down, so 60 frames fall just short.
+fn default_gravity_falls_one_row_every_60_frames() {
+    // 1/60 cell a frame is CELL / 60 rounded up (1093 units), so the 60th frame drops a row.
     let g = Rules::versus().gravity;
-    assert_eq!(g, 1092);
+    assert_eq!(g, 1093);
     let mut solo = Solo::versus();
     solo.put(T, Spawn, 4, 19);
 
-    solo.steps(Input::NONE, 60);
+    solo.steps(Input::NONE, 59);
     assert_eq!(solo.active().y, 19);
     solo.step(Input::NONE);
     assert_eq!(solo.active().y, 18);
@@ -163,8 +163,8 @@ fn soft_drop_falls_sdf_times_as_fast_as_gravity() {
             "frame {frames}"
         );
     }
-    // About 20 rows a second: 9 rows in 30 frames.
-    assert_eq!(solo.active().y, 21);
+    // 20 rows a second: 10 rows in 30 frames.
+    assert_eq!(solo.active().y, 20);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 const SEVEN_BAG_SEED_0: &str =
     "TIOJZSLIJLOTSZJILTOZSLSTZOJIIZJLTOSSZLJITOJZTLOSIOJTSZLIJOSLITZSIZTLJO";
 /// The final state hash of the golden script (pinned in crates/core/tests/golden.rs).
-const GOLDEN_HASH: &str = "b7330cdbeb38fdc7";
+const GOLDEN_HASH: &str = "2e6126b828bb6b84";
 /// The golden script, in the core's test data.
 const GOLDEN_SCRIPT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
