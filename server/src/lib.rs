@@ -1,3 +1,185 @@
-//! The Sevenbag server: accepts WebSocket connections, runs rooms, relays inputs to opponents and
-//! spectators, simulates every match as the authority on results and keeps replays.
+//! # sevenbag-server: the relay server
+//!
+//! Accepts WebSocket connections, runs rooms, relays each player's inputs at once to the
+//! opponent and to spectators, simulates every match itself as the authority on results, and
+//! keeps a replay of every match. The session flow it implements is `docs/PROTOCOL.md`;
+//! operating it is `docs/SERVER.md`.
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! // In tests and in the game's LAN host: a server on 127.0.0.1 and a free port.
+//! let server = sevenbag_server::spawn(sevenbag_server::Config::default()).await?;
+//! println!("connect to {}", server.url());
+//! server.shutdown().await.ok();
+//! # Ok(()) }
+//! ```
+//!
+//! ## Layout
+//! - [`Config`], [`Limits`], [`run`], [`spawn`], [`ServerHandle`]: this file and `limits.rs`.
+//! - `server.rs`: the accept loop (`TCP_NODELAY`, connection permits) and shared state.
+//! - `client.rs`: one task per connection: handshake, message handling, how a connection ends.
+//! - `connection.rs`: WebSocket frames ↔ messages, size limits, the lingering close.
+//! - `relay.rs`: bounded per-client send queues; a slow reader is cut, never awaited.
+//! - `lobby.rs`: room codes, resume tokens, the quick-match queue.
+//! - `room.rs`: one task per room, owning its seats, spectators and match.
+//! - `replay.rs`: the replay directory (atomic writes, listing, reads).
+//! - `limits.rs`: limits and the token bucket; `shutdown.rs`: the shutdown signal and task
+//!   tracking.
+//!
+//! ## Design: nobody waits on a client
+//! Rooms and the lobby never `await` anything a client controls. Messages to clients go through
+//! bounded queues with `try_send`; a client that falls behind is disconnected with `SlowReader`
+//! (see `relay.rs`). The only waits are on the server's own tasks (a room's inbox, a replay
+//! write), so one bad connection cannot stall anyone else.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod client;
+mod connection;
+mod limits;
+mod lobby;
+mod relay;
+mod replay;
+mod room;
+mod server;
+mod shutdown;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::{oneshot, watch};
+use tokio::task::JoinHandle;
+use tracing::info;
+
+pub use limits::Limits;
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where replays are written (created if missing).
+    pub replay_dir: PathBuf,
+    /// Limits on clients.
+    pub limits: Limits,
+    /// Shown to clients in `Welcome`.
+    pub server_name: String,
+    /// Time from `MatchStart` to frame 0 (`start_in_ms`).
+    pub start_delay: Duration,
+    /// Test/LAN option: overrides every room's `countdown_frames` (the in-game "3, 2, 1").
+    pub countdown_frames: Option<u16>,
+    /// Test/LAN option: overrides every room's `round_break_frames`.
+    pub round_break_frames: Option<u16>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            replay_dir: PathBuf::from("./replays"),
+            limits: Limits::default(),
+            server_name: "sevenbag".to_string(),
+            start_delay: Duration::from_millis(1000),
+            countdown_frames: None,
+            round_break_frames: None,
+        }
+    }
+}
+
+/// Why the server could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The replay directory could not be created or read.
+    #[error("cannot use replay directory {path}: {source}")]
+    ReplayDir {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The server task panicked or was cancelled.
+    #[error("server task failed: {0}")]
+    Task(String),
+}
+
+/// Runs the server on `listener` until `shutdown` completes, then tells every client
+/// (`Shutdown`), writes the replays of unfinished matches, and returns once every task is done.
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), ServerError> {
+    let replays =
+        replay::ReplayStore::open(&config.replay_dir).map_err(|source| ServerError::ReplayDir {
+            path: config.replay_dir.clone(),
+            source,
+        })?;
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    let (tasks, mut all_done) = shutdown::Tasks::new();
+    let replay_dir = config.replay_dir.display().to_string();
+    let shared = Arc::new(server::Shared::new(config, replays, shutdown_rx, tasks));
+    info!(addr = ?listener.local_addr().ok(), replay_dir, "listening");
+
+    tokio::select! {
+        // The accept loop only ends if the tracker is closed, which happens below.
+        _ = server::accept_loop(&shared, listener) => {}
+        _ = shutdown => info!("shutting down"),
+    }
+    // 1. Every connection and room task sees the signal (the listener is already dropped).
+    let _ = shutdown_tx.send(true);
+    // 2. No new task may start, and our own sender goes away...
+    shared.tasks.close();
+    // 3. ...so this returns `None` exactly when the last task (and its replay write) is done.
+    let _ = all_done.recv().await;
+    info!("server stopped");
+    Ok(())
+}
+
+/// A server started by [`spawn`]. Dropping it signals shutdown without waiting.
+#[derive(Debug)]
+pub struct ServerHandle {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<Result<(), ServerError>>>,
+}
+
+impl ServerHandle {
+    /// The address the server listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `ws://127.0.0.1:PORT/`.
+    pub fn url(&self) -> String {
+        format!("ws://{}/", self.addr)
+    }
+
+    /// Shuts the server down and waits until every client was told and every replay written.
+    pub async fn shutdown(mut self) -> Result<(), ServerError> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        match self.task.take() {
+            Some(task) => task.await.map_err(|e| ServerError::Task(e.to_string()))?,
+            None => Ok(()),
+        }
+    }
+}
+
+/// Binds `127.0.0.1:0`, starts [`run`] on a task, and returns its handle.
+pub async fn spawn(config: Config) -> std::io::Result<ServerHandle> {
+    std::fs::create_dir_all(&config.replay_dir)?;
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    let (stop, stopped) = oneshot::channel::<()>();
+    // The stop signal fires on `send` or when the handle (and so the sender) is dropped.
+    let task = tokio::spawn(run(listener, config, async move {
+        let _ = stopped.await;
+    }));
+    Ok(ServerHandle {
+        addr,
+        stop: Some(stop),
+        task: Some(task),
+    })
+}

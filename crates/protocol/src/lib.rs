@@ -14,18 +14,25 @@
 //! - [`messages`]: the two enums and the types they carry.
 //! - [`codec`]: encode/decode with limits, and [`DecodeError`].
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
+//! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
+//!   are confirmed, shared by the server and playback) and [`verify`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod codec;
 pub mod inputs;
 pub mod messages;
+pub mod replay;
 
 pub use codec::{
     DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode,
 };
 pub use inputs::{InputLog, InputLogError};
 pub use messages::*;
+pub use replay::{
+    ConfirmedSim, FrameHash, HASH_INTERVAL, MatchResult, Replay, ReplayError, RoundRecord,
+    SeatInputs, SimEvent, VerifyReport, verify,
+};
 
 /// The protocol version this build speaks; bumped on any change to the messages.
 pub const PROTOCOL_VERSION: u32 = 1;

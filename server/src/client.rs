@@ -1,0 +1,551 @@
+//! One task per connection: the handshake, then every message the client sends, in order.
+//!
+//! The task owns the WebSocket's reading half; a writer task (`relay::write_loop`) owns the
+//! sending half and drains the client's [`Outbox`]. The reader never writes to the socket
+//! itself: replies go through the outbox like everything else, so ordering is simple (one
+//! queue) and a slow reader is detected in one place.
+//!
+//! # How a connection ends
+//! Whatever ends it — the client closing, a hostile frame, a timeout, a slow reader detected
+//! by a room, a server shutdown — ends up as one [`Cut`] on the outbox. Then, in order:
+//! 1. the task leaves its room (a seated player in a match gets the reconnect window) and the
+//!    quick-match queue,
+//! 2. the writer delivers the cut's `Error`/`Shutdown` message and a Close frame (bounded),
+//! 3. the socket is closed lingering (`connection::linger`), and
+//! 4. one log line says who, why and with which error code.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::stream::SplitStream;
+use futures_util::{SinkExt, StreamExt};
+use sevenbag_core::Handling;
+use sevenbag_protocol::{
+    ClientMessage, ErrorCode, JoinRole, MAX_NAME_CHARS, PROTOCOL_VERSION, RoomOptions,
+    ServerMessage,
+};
+use tokio::net::TcpStream;
+use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
+use tracing::{debug, info};
+
+use crate::connection::{self, Incoming, Ws};
+use crate::limits::TokenBucket;
+use crate::lobby::{self, Control, Membership};
+use crate::relay::{self, ClientId, Cut, Outbox};
+use crate::room::{Member, RoomCommand};
+use crate::server::Shared;
+use crate::shutdown::{Shutdown, TaskGuard};
+
+/// How long a connection waits for a room to answer a join or resume. A room answers at once
+/// unless it is busy writing a replay; this only bounds the wait if it has just closed.
+const ROOM_REPLY_TIMEOUT: Duration = Duration::from_secs(5);
+/// Most bytes read and thrown away while closing a connection.
+const LINGER_BYTES: usize = 1024 * 1024;
+
+/// What the client told us in its `Hello`.
+#[derive(Clone, Debug)]
+struct Greeting {
+    name: String,
+    handling: Handling,
+}
+
+/// A connection's state, owned by its task.
+struct Client {
+    shared: Arc<Shared>,
+    id: ClientId,
+    peer: SocketAddr,
+    outbox: Outbox,
+    hello: Option<Greeting>,
+    room: Option<Membership>,
+    queued: bool,
+    /// Quick match tells a queued client its room through here.
+    control_tx: mpsc::Sender<Control>,
+    control_rx: mpsc::Receiver<Control>,
+    /// Every frame the client sends takes a token.
+    messages: TokenBucket,
+    /// Client `Ping`s beyond this rate go unanswered.
+    pings: TokenBucket,
+    next_nonce: u64,
+}
+
+/// Serves one accepted socket from handshake to close.
+pub(crate) async fn serve(
+    shared: Arc<Shared>,
+    socket: TcpStream,
+    peer: SocketAddr,
+    _permit: OwnedSemaphorePermit,
+    _guard: TaskGuard,
+) {
+    let limits = shared.config.limits.clone();
+    let id = shared.next_client_id();
+    let mut shutdown = Shutdown::new(shared.shutdown.clone());
+
+    // The HTTP upgrade counts against the hello timeout, and gives way to a shutdown.
+    let ws = tokio::select! {
+        accepted = tokio::time::timeout(limits.hello_timeout, connection::accept(socket, &limits)) => {
+            match accepted {
+                Ok(Ok(ws)) => ws,
+                Ok(Err(e)) => {
+                    info!(client = id, %peer, error = %e, "WebSocket handshake failed");
+                    return;
+                }
+                Err(_) => {
+                    info!(client = id, %peer, "WebSocket handshake timed out");
+                    return;
+                }
+            }
+        }
+        _ = shutdown.recv() => return,
+    };
+    debug!(client = id, %peer, "connected");
+    let (sink, mut stream) = ws.split();
+    let (outbox, queue) = relay::queue(id, &limits);
+    let writer = tokio::spawn(relay::write_loop(sink, queue, limits.close_grace));
+
+    let now = Instant::now();
+    let (control_tx, control_rx) = mpsc::channel(4);
+    let mut client = Client {
+        shared: shared.clone(),
+        id,
+        peer,
+        outbox: outbox.clone(),
+        hello: None,
+        room: None,
+        queued: false,
+        control_tx,
+        control_rx,
+        messages: TokenBucket::new(limits.messages_per_second, limits.message_burst, now),
+        pings: TokenBucket::new(
+            limits.client_pings_per_second,
+            limits.client_pings_per_second,
+            now,
+        ),
+        next_nonce: 1,
+    };
+    client.run(&mut stream, &mut shutdown).await;
+    let shutting_down = shutdown.is_shutdown();
+    client.leave_everything(shutting_down).await;
+
+    // If nothing cut the connection, the client closed it: stop the writer quietly.
+    outbox.cut(Cut::gone());
+    let cut = outbox.current_cut().unwrap_or_else(Cut::gone);
+
+    // The writer gives up on its farewell after `close_grace`; this bound is a backstop.
+    let mut writer = writer;
+    let sink = tokio::select! {
+        joined = &mut writer => joined.ok(),
+        _ = tokio::time::sleep(limits.close_grace * 2 + Duration::from_secs(1)) => {
+            writer.abort();
+            None
+        }
+    };
+    if let Some(Ok(mut ws)) = sink.map(|sink| stream.reunite(sink)) {
+        // Sends a pending reply to the client's own Close frame, if there is one.
+        let _ = tokio::time::timeout(limits.close_grace, ws.flush()).await;
+        connection::linger(ws, limits.close_grace, LINGER_BYTES).await;
+    }
+
+    match cut.code() {
+        Some(code) => info!(client = id, %peer, ?code, reason = cut.reason(), "connection closed"),
+        None => debug!(client = id, %peer, "connection closed by the client"),
+    }
+}
+
+impl Client {
+    /// Reads and handles messages until the connection is cut or closed.
+    async fn run(&mut self, stream: &mut SplitStream<Ws>, shutdown: &mut Shutdown) {
+        let limits = self.shared.config.limits.clone();
+        let mut cut = self.outbox.watch_cut();
+        let started = Instant::now();
+        let mut last_heard = started;
+        let mut ping = tokio::time::interval_at(
+            (started + limits.ping_interval).into(),
+            limits.ping_interval,
+        );
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let (deadline, why) = if self.hello.is_none() {
+                (started + limits.hello_timeout, "no Hello")
+            } else {
+                (last_heard + limits.idle_timeout, "nothing heard")
+            };
+            tokio::select! {
+                // Order matters: shutdown and cuts first, then control (so a quick-match seat
+                // is known before the client's next message is handled), then the socket.
+                biased;
+                _ = shutdown.recv() => {
+                    self.outbox.cut(Cut::shutdown("the server is shutting down"));
+                    return;
+                }
+                _ = relay::cut_happened(&mut cut) => return,
+                Some(control) = self.control_rx.recv() => self.on_control(control),
+                item = stream.next() => {
+                    let now = Instant::now();
+                    last_heard = now;
+                    match connection::classify(item, &limits, self.hello.is_some()) {
+                        Ok(Incoming::Closed) => return,
+                        Ok(incoming) => {
+                            if !self.messages.take(now) {
+                                self.outbox.cut(Cut::error(
+                                    ErrorCode::RateLimited,
+                                    format!(
+                                        "more than {} messages per second (burst {})",
+                                        limits.messages_per_second, limits.message_burst
+                                    ),
+                                ));
+                                return;
+                            }
+                            if let Incoming::Message(message) = incoming {
+                                self.handle(message).await;
+                            }
+                        }
+                        Err(cut) => {
+                            self.outbox.cut(*cut);
+                            return;
+                        }
+                    }
+                }
+                _ = ping.tick() => {
+                    // Not before `Hello`: the answer would be a message before `Hello`.
+                    if self.hello.is_some() {
+                        self.next_nonce += 1;
+                        self.outbox.send(&ServerMessage::Ping { nonce: self.next_nonce });
+                    }
+                }
+                _ = tokio::time::sleep_until(deadline.into()) => {
+                    let secs = if self.hello.is_none() { limits.hello_timeout } else { limits.idle_timeout };
+                    self.outbox.cut(Cut::error(
+                        ErrorCode::Timeout,
+                        format!("{why} for {:.1} s", secs.as_secs_f64()),
+                    ));
+                    return;
+                }
+            }
+        }
+    }
+
+    fn on_control(&mut self, control: Control) {
+        match control {
+            Control::Seated(membership) => {
+                self.queued = false;
+                self.room = Some(membership);
+            }
+        }
+    }
+
+    /// A non-fatal error: the client stays connected.
+    fn error(&self, code: ErrorCode, message: impl Into<String>) {
+        self.outbox.send(&ServerMessage::Error {
+            code,
+            message: message.into(),
+            fatal: false,
+        });
+    }
+
+    fn member(&self) -> Option<Member> {
+        let hello = self.hello.as_ref()?;
+        Some(Member {
+            client: self.id,
+            name: hello.name.clone(),
+            handling: hello.handling,
+            outbox: self.outbox.clone(),
+        })
+    }
+
+    async fn handle(&mut self, message: ClientMessage) {
+        if self.hello.is_none() {
+            match message {
+                ClientMessage::Hello {
+                    version,
+                    name,
+                    handling,
+                    resume,
+                } => self.hello(version, name, handling, resume).await,
+                _ => self.outbox.cut(Cut::error(
+                    ErrorCode::BadMessage,
+                    "the first message must be Hello",
+                )),
+            }
+            return;
+        }
+        match message {
+            ClientMessage::Hello { .. } => {
+                self.error(ErrorCode::BadMessage, "Hello was already received")
+            }
+            ClientMessage::CreateRoom { options } => self.create_room(options),
+            ClientMessage::JoinRoom { code, role } => self.join_room(&code, role).await,
+            ClientMessage::QuickMatch => self.quick_match(),
+            ClientMessage::LeaveRoom => self.leave().await,
+            ClientMessage::Ready => {
+                if self.room.is_some() {
+                    self.send_room(RoomCommand::Ready { client: self.id }).await;
+                } else {
+                    self.error(ErrorCode::BadMessage, "Ready outside a room");
+                }
+            }
+            ClientMessage::Inputs { changes, confirmed } => {
+                // The seat is the connection's: a client cannot name another. A spectator is
+                // refused by the room (it knows who is watching).
+                if self.room.is_none() {
+                    self.outbox.cut(Cut::error(
+                        ErrorCode::BadInput,
+                        "inputs from a client that is not in a match",
+                    ));
+                    return;
+                }
+                self.send_room(RoomCommand::Inputs {
+                    client: self.id,
+                    changes,
+                    confirmed,
+                })
+                .await;
+            }
+            ClientMessage::StateHash { frame, hash } => {
+                if self.room.as_ref().is_some_and(|m| m.seat.is_some()) {
+                    self.send_room(RoomCommand::StateHash {
+                        client: self.id,
+                        frame,
+                        hash,
+                    })
+                    .await;
+                }
+            }
+            ClientMessage::Ping { nonce } => {
+                if self.pings.take(Instant::now()) {
+                    let server_ms = self.shared.epoch.elapsed().as_millis() as u64;
+                    self.outbox.send(&ServerMessage::Pong { nonce, server_ms });
+                } else {
+                    debug!(client = self.id, "client ping over its rate; not answered");
+                }
+            }
+            ClientMessage::Pong { .. } => {}
+            ClientMessage::ListReplays => {
+                let list = self
+                    .shared
+                    .replays
+                    .list(self.shared.config.limits.max_replay_list);
+                self.outbox.send(&ServerMessage::Replays { list });
+            }
+            ClientMessage::GetReplay { id } => match self.shared.replays.get(&id).await {
+                Ok(bytes) => {
+                    self.outbox.send(&ServerMessage::Replay { id, bytes });
+                }
+                Err(e) => self.error(ErrorCode::NoSuchReplay, e.to_string()),
+            },
+        }
+    }
+
+    async fn hello(&mut self, version: u32, name: String, handling: Handling, resume: Option<u64>) {
+        if version != PROTOCOL_VERSION {
+            self.outbox.cut(connection::version_mismatch(version));
+            return;
+        }
+        let name = name.trim();
+        let chars = name.chars().count();
+        if chars == 0 || chars > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+            self.outbox.cut(Cut::error(
+                ErrorCode::BadMessage,
+                format!("a name is 1 to {MAX_NAME_CHARS} characters, without control characters"),
+            ));
+            return;
+        }
+        if let Err(e) = handling.validate() {
+            self.outbox
+                .cut(Cut::error(ErrorCode::BadMessage, e.to_string()));
+            return;
+        }
+        self.hello = Some(Greeting {
+            name: name.to_string(),
+            handling,
+        });
+        let server = format!(
+            "{} (sevenbag-server {})",
+            self.shared.config.server_name,
+            env!("CARGO_PKG_VERSION")
+        );
+        self.outbox.send(&ServerMessage::Welcome {
+            version: PROTOCOL_VERSION,
+            server,
+        });
+        debug!(client = self.id, peer = %self.peer, name, "hello");
+        if let Some(token) = resume {
+            self.resume(token).await;
+        }
+    }
+
+    async fn resume(&mut self, token: u64) {
+        let Some(member) = self.member() else { return };
+        let refused = || {
+            (
+                ErrorCode::BadResume,
+                "unknown or expired resume token; you are connected with no room",
+            )
+        };
+        let Some((code, handle)) = lobby::room_for_token(&self.shared, token) else {
+            let (c, m) = refused();
+            self.error(c, m);
+            return;
+        };
+        let (reply, answer) = oneshot::channel();
+        let command = RoomCommand::Resume {
+            token,
+            member,
+            reply,
+        };
+        let seat = match handle.send(command).await {
+            Ok(()) => tokio::time::timeout(ROOM_REPLY_TIMEOUT, answer)
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .flatten(),
+            Err(_) => None,
+        };
+        match seat {
+            Some(seat) => {
+                self.room = Some(Membership {
+                    code,
+                    handle,
+                    seat: Some(seat),
+                })
+            }
+            None => {
+                let (c, m) = refused();
+                self.error(c, m);
+            }
+        }
+    }
+
+    fn in_room_error(&self) -> bool {
+        if let Some(m) = &self.room {
+            self.error(
+                ErrorCode::BadMessage,
+                format!("you are in room {}; send LeaveRoom first", m.code),
+            );
+            return true;
+        }
+        false
+    }
+
+    fn create_room(&mut self, options: RoomOptions) {
+        if self.in_room_error() {
+            return;
+        }
+        if let Err(e) = options.rules().validate() {
+            self.error(ErrorCode::BadMessage, format!("bad room options: {e}"));
+            return;
+        }
+        let Some(member) = self.member() else { return };
+        self.unqueue();
+        match lobby::create_room(&self.shared, options, member) {
+            Ok(membership) => self.room = Some(membership),
+            Err((code, message)) => self.error(code, message),
+        }
+    }
+
+    async fn join_room(&mut self, code: &str, role: JoinRole) {
+        if self.in_room_error() {
+            return;
+        }
+        let Some(member) = self.member() else { return };
+        let no_room = |code: &str| {
+            (
+                ErrorCode::NoSuchRoom,
+                format!("no room {:?}", code.chars().take(16).collect::<String>()),
+            )
+        };
+        let Some((code, handle)) = lobby::normalise_code(code)
+            .and_then(|c| lobby::find_room(&self.shared, &c).map(|h| (c, h)))
+        else {
+            let (c, m) = no_room(code);
+            self.error(c, m);
+            return;
+        };
+        self.unqueue();
+        let (reply, answer) = oneshot::channel();
+        let sent = handle
+            .send(RoomCommand::Join {
+                member,
+                role,
+                reply,
+            })
+            .await;
+        let result = match sent {
+            Ok(()) => tokio::time::timeout(ROOM_REPLY_TIMEOUT, answer)
+                .await
+                .ok()
+                .and_then(Result::ok),
+            Err(_) => None,
+        };
+        match result {
+            Some(Ok(seat)) => self.room = Some(Membership { code, handle, seat }),
+            Some(Err((c, m))) => self.error(c, m),
+            None => {
+                let (c, m) = no_room(&code);
+                self.error(c, m);
+            }
+        }
+    }
+
+    fn quick_match(&mut self) {
+        if self.in_room_error() || self.queued {
+            return;
+        }
+        let Some(member) = self.member() else { return };
+        match lobby::quick_match(&self.shared, member, self.control_tx.clone()) {
+            Ok(Some(membership)) => self.room = Some(membership),
+            Ok(None) => self.queued = true,
+            Err((code, message)) => self.error(code, message),
+        }
+    }
+
+    fn unqueue(&mut self) {
+        if self.queued {
+            lobby::unqueue(&self.shared, self.id);
+            self.queued = false;
+        }
+    }
+
+    async fn leave(&mut self) {
+        if self.queued {
+            self.unqueue();
+            return;
+        }
+        match self.room.take() {
+            Some(m) => {
+                let _ = m.handle.send(RoomCommand::Leave { client: self.id }).await;
+            }
+            None => self.error(ErrorCode::BadMessage, "LeaveRoom outside a room"),
+        }
+    }
+
+    /// Sends a command to the client's room; if the room has closed, says so.
+    async fn send_room(&mut self, command: RoomCommand) {
+        let Some(m) = &self.room else { return };
+        // Waiting here when the room's inbox is full is deliberate: it stops reading this
+        // client's socket, which is where the pressure belongs.
+        if m.handle.send(command).await.is_err() {
+            let code = m.code.clone();
+            self.room = None;
+            self.error(ErrorCode::NoSuchRoom, format!("room {code} has closed"));
+        }
+    }
+
+    /// The connection is ending: out of the queue, and out of the room.
+    async fn leave_everything(&mut self, shutting_down: bool) {
+        self.unqueue();
+        // Also take a seat that quick match assigned just now.
+        while let Ok(control) = self.control_rx.try_recv() {
+            self.on_control(control);
+        }
+        if let Some(m) = self.room.take() {
+            if shutting_down {
+                return;
+            }
+            let command = RoomCommand::Disconnected { client: self.id };
+            // Bounded: a room that has closed drops the command at once; a busy one takes it
+            // within milliseconds. The bound only guards against a stuck room.
+            let _ = tokio::time::timeout(ROOM_REPLY_TIMEOUT, m.handle.send(command)).await;
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Every limit the server enforces, in one struct, and the token bucket that rate-limits clients.
+//!
+//! The defaults are the ones `docs/PROTOCOL.md` ("Limits") promises; each is also a flag of the
+//! binary. Durations are plain fields so tests can shrink them (a 15 s idle timeout would make a
+//! test of it take 15 s).
+
+use std::time::{Duration, Instant};
+
+/// Limits on what clients may send and how much the server will hold for them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest WebSocket message (and frame) a client may send, in bytes.
+    pub max_message_bytes: usize,
+    /// Most input changes in one `Inputs` message.
+    pub max_changes_per_message: usize,
+    /// Messages per second a connection may send, sustained (token bucket refill rate).
+    pub messages_per_second: u32,
+    /// Messages a connection may send in a burst (token bucket size).
+    pub message_burst: u32,
+    /// Client `Ping`s answered per second; extra pings are ignored (not an error).
+    pub client_pings_per_second: u32,
+    /// Messages queued for one client before it is cut as a slow reader.
+    pub send_queue: usize,
+    /// Bytes queued for one client before it is cut as a slow reader (a single message larger
+    /// than this is still accepted when the queue is empty).
+    pub send_queue_bytes: usize,
+    /// Concurrent connections; more are refused with `ServerFull`.
+    pub max_connections: usize,
+    /// Rooms open at once; more `CreateRoom`s are refused with `ServerFull`.
+    pub max_rooms: usize,
+    /// Spectators in one room.
+    pub max_spectators: usize,
+    /// How far (in frames) a player's confirmation may run past the server's match clock.
+    pub max_frames_ahead: u32,
+    /// Time allowed for the WebSocket handshake plus the `Hello`.
+    pub hello_timeout: Duration,
+    /// The server pings every connection this often.
+    pub ping_interval: Duration,
+    /// A connection silent (no frame at all) this long is dropped with `Timeout`.
+    pub idle_timeout: Duration,
+    /// How long the server keeps trying to deliver a final `Error`/`Shutdown` and Close frame,
+    /// and then waits for the client to close, before it drops the socket.
+    pub close_grace: Duration,
+    /// Most replays listed by `ListReplays` (newest first).
+    pub max_replay_list: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_message_bytes: 64 * 1024,
+            max_changes_per_message: sevenbag_protocol::MAX_CHANGES_PER_MESSAGE,
+            messages_per_second: 120,
+            message_burst: 240,
+            client_pings_per_second: 4,
+            send_queue: 1024,
+            send_queue_bytes: 16 * 1024 * 1024,
+            max_connections: 10_000,
+            max_rooms: 5_000,
+            max_spectators: 256,
+            max_frames_ahead: 120,
+            hello_timeout: Duration::from_secs(10),
+            ping_interval: Duration::from_secs(5),
+            idle_timeout: Duration::from_secs(15),
+            close_grace: Duration::from_secs(2),
+            max_replay_list: 200,
+        }
+    }
+}
+
+/// A token bucket: `rate` tokens per second up to `burst`; each event takes one.
+///
+/// Why a bucket and not a fixed window: a client may legitimately send a burst (reconnecting
+/// and catching up on inputs) but not sustain it, and a bucket expresses exactly that.
+#[derive(Clone, Debug)]
+pub struct TokenBucket {
+    rate: f64,
+    burst: f64,
+    tokens: f64,
+    last: Instant,
+}
+
+impl TokenBucket {
+    /// A full bucket.
+    pub fn new(rate: u32, burst: u32, now: Instant) -> TokenBucket {
+        let burst = f64::from(burst.max(1));
+        TokenBucket {
+            rate: f64::from(rate),
+            burst,
+            tokens: burst,
+            last: now,
+        }
+    }
+
+    /// Takes one token if there is one; `false` means the event is over the limit.
+    pub fn take(&mut self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn burst_then_refill() {
+        let t0 = Instant::now();
+        let mut b = TokenBucket::new(10, 5, t0);
+        for _ in 0..5 {
+            assert!(b.take(t0));
+        }
+        assert!(!b.take(t0));
+        // 100 ms at 10/s refills one token.
+        assert!(b.take(t0 + Duration::from_millis(100)));
+        assert!(!b.take(t0 + Duration::from_millis(100)));
+        // A long pause refills only up to the burst.
+        let later = t0 + Duration::from_secs(60);
+        for _ in 0..5 {
+            assert!(b.take(later));
+        }
+        assert!(!b.take(later));
+    }
+}

@@ -1,0 +1,274 @@
+//! The lobby: which rooms exist (by code), which resume token belongs to which room, and the
+//! quick-match queue.
+//!
+//! Like mini-redis's `Db`, this is plain data behind a `std::sync::Mutex`, not a task: every
+//! critical section is a few map operations and never awaits, so a blocking mutex is cheaper
+//! than a message round trip and cannot deadlock against the room tasks (rooms lock it briefly
+//! to register tokens and to remove themselves; nothing holds it while waiting on a room).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use sevenbag_core::Seat;
+use sevenbag_protocol::{ErrorCode, ROOM_CODE_ALPHABET, ROOM_CODE_LEN, RoomOptions};
+use tokio::sync::mpsc;
+
+use crate::relay::ClientId;
+use crate::room::{self, Member, RoomHandle, Start};
+use crate::server::Shared;
+
+/// A client's place in a room, as its connection task keeps it.
+#[derive(Clone, Debug)]
+pub(crate) struct Membership {
+    /// The room's code.
+    pub(crate) code: String,
+    /// Where to send room commands.
+    pub(crate) handle: RoomHandle,
+    /// The client's seat, or `None` for a spectator.
+    pub(crate) seat: Option<Seat>,
+}
+
+/// Messages to a connection task from outside its own request handling.
+#[derive(Debug)]
+pub(crate) enum Control {
+    /// Quick match paired this (queued) client into a room.
+    Seated(Membership),
+}
+
+/// A quick-match player waiting for an opponent.
+#[derive(Debug)]
+struct Waiting {
+    member: Member,
+    control: mpsc::Sender<Control>,
+}
+
+/// A registered room.
+#[derive(Debug)]
+struct RoomEntry {
+    /// Distinguishes this room from a later one that reuses its code.
+    id: u64,
+    handle: RoomHandle,
+}
+
+/// Rooms, tokens and the quick-match queue.
+#[derive(Debug, Default)]
+pub(crate) struct Lobby {
+    rooms: HashMap<String, RoomEntry>,
+    tokens: HashMap<u64, String>,
+    waiting: Option<Waiting>,
+}
+
+/// An error for the client: its code and text.
+pub(crate) type Refusal = (ErrorCode, String);
+
+fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Lobby> {
+    // A panic while holding the lock cannot leave the maps half-updated in a way that matters
+    // more than refusing service, so a poisoned lock is simply taken over.
+    shared.lobby.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// 64 bits from the OS's entropy source (match seeds, resume tokens, room codes).
+pub(crate) fn random_u64() -> u64 {
+    match getrandom::u64() {
+        Ok(v) => v,
+        Err(e) => {
+            // Practically unreachable on supported systems; keep serving with a weaker value.
+            static COUNTER: AtomicU64 = AtomicU64::new(0);
+            tracing::error!(error = %e, "OS entropy unavailable; using a clock-derived value");
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            splitmix(nanos ^ COUNTER.fetch_add(1, Ordering::Relaxed).rotate_left(32))
+        }
+    }
+}
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+fn random_code() -> String {
+    let mut v = random_u64();
+    let n = ROOM_CODE_ALPHABET.len() as u64;
+    (0..ROOM_CODE_LEN)
+        .map(|_| {
+            let c = ROOM_CODE_ALPHABET[(v % n) as usize];
+            v /= n;
+            c as char
+        })
+        .collect()
+}
+
+/// Normalises a typed code (trim, upper case); `None` if it cannot be a room code.
+pub(crate) fn normalise_code(code: &str) -> Option<String> {
+    let code = code.trim().to_ascii_uppercase();
+    (code.len() == ROOM_CODE_LEN && code.bytes().all(|b| ROOM_CODE_ALPHABET.contains(&b)))
+        .then_some(code)
+}
+
+static NEXT_ROOM_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Registers a new room under a fresh code and starts its task.
+fn open_room(
+    shared: &Arc<Shared>,
+    lobby: &mut Lobby,
+    options: RoomOptions,
+    start: Start,
+) -> Result<Membership, Refusal> {
+    if lobby.rooms.len() >= shared.config.limits.max_rooms {
+        return Err((
+            ErrorCode::ServerFull,
+            "the server has no room for more rooms; try again later".into(),
+        ));
+    }
+    // 25^5 ≈ 9.8 million codes against at most a few thousand rooms: a free one is found in a
+    // try or two. The bound only keeps the loop finite.
+    let code = (0..64)
+        .map(|_| random_code())
+        .find(|c| !lobby.rooms.contains_key(c))
+        .ok_or((ErrorCode::ServerFull, "no free room code".to_string()))?;
+    let id = NEXT_ROOM_ID.fetch_add(1, Ordering::Relaxed);
+    let handle = room::spawn(shared.clone(), id, code.clone(), options, start).ok_or((
+        ErrorCode::Shutdown,
+        "the server is shutting down".to_string(),
+    ))?;
+    lobby.rooms.insert(
+        code.clone(),
+        RoomEntry {
+            id,
+            handle: handle.clone(),
+        },
+    );
+    Ok(Membership {
+        code,
+        handle,
+        seat: Some(Seat::First),
+    })
+}
+
+/// Creates a room with `creator` in seat First.
+pub(crate) fn create_room(
+    shared: &Arc<Shared>,
+    options: RoomOptions,
+    creator: Member,
+) -> Result<Membership, Refusal> {
+    let mut lobby = lock(shared);
+    open_room(shared, &mut lobby, options, Start::Created(creator))
+}
+
+/// The room with this (normalised) code.
+pub(crate) fn find_room(shared: &Shared, code: &str) -> Option<RoomHandle> {
+    lock(shared).rooms.get(code).map(|r| r.handle.clone())
+}
+
+/// The room a resume token belongs to.
+pub(crate) fn room_for_token(shared: &Shared, token: u64) -> Option<(String, RoomHandle)> {
+    let lobby = lock(shared);
+    let code = lobby.tokens.get(&token)?;
+    let room = lobby.rooms.get(code)?;
+    Some((code.clone(), room.handle.clone()))
+}
+
+/// Records that `token` resumes a seat in room `code`.
+pub(crate) fn register_token(shared: &Shared, token: u64, code: &str) {
+    lock(shared).tokens.insert(token, code.to_string());
+}
+
+/// Forgets a token (its seat was vacated).
+pub(crate) fn unregister_token(shared: &Shared, token: u64) {
+    lock(shared).tokens.remove(&token);
+}
+
+/// Removes room `code` if it is still the room with `id` (called by the room as it ends).
+pub(crate) fn remove_room(shared: &Shared, code: &str, id: u64) {
+    let mut lobby = lock(shared);
+    if lobby.rooms.get(code).is_some_and(|r| r.id == id) {
+        lobby.rooms.remove(code);
+        lobby.tokens.retain(|_, c| c != code);
+    }
+}
+
+/// Queues `me` for quick match, or pairs it with the waiting player. `Ok(Some)` when paired now
+/// (the waiting player hears through its control channel), `Ok(None)` when queued.
+pub(crate) fn quick_match(
+    shared: &Arc<Shared>,
+    me: Member,
+    control: mpsc::Sender<Control>,
+) -> Result<Option<Membership>, Refusal> {
+    let mut lobby = lock(shared);
+    // A waiting player whose connection has since closed is discarded, not paired.
+    let waiting = lobby
+        .waiting
+        .take()
+        .filter(|w| !w.member.outbox.is_cut() && w.member.client != me.client);
+    let Some(first) = waiting else {
+        lobby.waiting = Some(Waiting {
+            member: me,
+            control,
+        });
+        return Ok(None);
+    };
+    let first_control = first.control.clone();
+    let first_outbox = first.member.outbox.clone();
+    let membership = match open_room(
+        shared,
+        &mut lobby,
+        RoomOptions::default(),
+        Start::Quick([first.member, me]),
+    ) {
+        Ok(m) => m,
+        Err((code, message)) => {
+            // Both players hear it; the waiting one is no longer queued.
+            first_outbox.send(&sevenbag_protocol::ServerMessage::Error {
+                code,
+                message: message.clone(),
+                fatal: false,
+            });
+            return Err((code, message));
+        }
+    };
+    // The first player's connection learns its room before the room's first message can
+    // reach its client (the room task has not run yet), so its next request finds it seated.
+    if first_control
+        .try_send(Control::Seated(membership.clone()))
+        .is_err()
+    {
+        tracing::warn!(room = %membership.code, "quick-match player vanished while being seated");
+    }
+    Ok(Some(Membership {
+        seat: Some(Seat::Second),
+        ..membership
+    }))
+}
+
+/// Takes `client` out of the quick-match queue.
+pub(crate) fn unqueue(shared: &Shared, client: ClientId) {
+    let mut lobby = lock(shared);
+    if lobby
+        .waiting
+        .as_ref()
+        .is_some_and(|w| w.member.client == client)
+    {
+        lobby.waiting = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_use_the_alphabet_and_normalise() {
+        for _ in 0..100 {
+            let code = random_code();
+            assert_eq!(normalise_code(&code.to_lowercase()), Some(code));
+        }
+        assert_eq!(normalise_code("ABCDE"), None, "B is not in the alphabet");
+        assert_eq!(normalise_code("ACDE"), None);
+        assert_eq!(normalise_code(" acdef "), Some("ACDEF".into()));
+    }
+}

@@ -1,0 +1,332 @@
+//! Per-client send queues: how anything in the server sends to a client without ever waiting
+//! for it.
+//!
+//! Every connection has one [`Outbox`] (cloned into the rooms it is in) feeding one writer task
+//! ([`write_loop`]) that owns the WebSocket's sending half.
+//!
+//! # Backpressure, and why a slow reader is cut instead of awaited
+//! A room relays one player's inputs to the opponent and to every spectator. If the room
+//! `await`ed a full queue, one spectator on a bad connection would stall the relay for both
+//! players and everyone else watching. So senders only ever [`Outbox::send`], which uses
+//! `try_send`: when a client's queue is full (it has fallen [`Limits::send_queue`] messages or
+//! [`Limits::send_queue_bytes`] bytes behind) the client is **cut** with `SlowReader`, and the
+//! sender moves on. The memory a client can pin is therefore bounded by those two limits.
+//!
+//! # Cutting
+//! A [`Cut`] is stored once (the first reason wins) in a `watch` channel that both the writer
+//! and the connection's reader task watch. The writer stops sending queued messages at once,
+//! even in the middle of a send blocked on a full socket, then spends at most
+//! [`Limits::close_grace`] delivering the final message (`Error` or `Shutdown`) and a Close frame
+//! with a reason. The reader stops handling messages and tidies up (`crate::client`).
+//!
+//! [`Limits::send_queue`]: crate::Limits::send_queue
+//! [`Limits::send_queue_bytes`]: crate::Limits::send_queue_bytes
+//! [`Limits::close_grace`]: crate::Limits::close_grace
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use futures_util::{Sink, SinkExt};
+use sevenbag_protocol::{ErrorCode, ServerMessage};
+use tokio::sync::{mpsc, watch};
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::{Bytes, Message};
+
+use crate::Limits;
+
+/// A connection's id, unique for the life of the server (used in logs and room membership).
+pub(crate) type ClientId = u64;
+
+/// Why and how a connection is being closed.
+#[derive(Clone, Debug)]
+pub(crate) struct Cut {
+    /// The last message the client gets (`Error` or `Shutdown`); `None` if the peer is gone.
+    pub(crate) last: Option<ServerMessage>,
+    /// The Close frame's code and reason; `None` to just drop the socket.
+    pub(crate) close: Option<(CloseCode, String)>,
+}
+
+impl Cut {
+    /// A fatal error: `Error { code, message, fatal: true }`, then Close with the message.
+    pub(crate) fn error(code: ErrorCode, message: impl Into<String>) -> Cut {
+        let message = message.into();
+        let close_code = match code {
+            ErrorCode::TooLarge => CloseCode::Size,
+            ErrorCode::TextFrame => CloseCode::Unsupported,
+            ErrorCode::Shutdown => CloseCode::Away,
+            ErrorCode::ServerFull => CloseCode::Again,
+            _ => CloseCode::Policy,
+        };
+        Cut {
+            close: Some((close_code, close_reason(&message))),
+            last: Some(ServerMessage::Error {
+                code,
+                message,
+                fatal: true,
+            }),
+        }
+    }
+
+    /// The server is shutting down: `Shutdown { reason }`, then Close (going away).
+    pub(crate) fn shutdown(reason: &str) -> Cut {
+        Cut {
+            last: Some(ServerMessage::Shutdown {
+                reason: reason.to_string(),
+            }),
+            close: Some((CloseCode::Away, close_reason(reason))),
+        }
+    }
+
+    /// The peer closed or vanished: nothing left to say.
+    pub(crate) fn gone() -> Cut {
+        Cut {
+            last: None,
+            close: None,
+        }
+    }
+
+    /// The error code, if this cut is for an error.
+    pub(crate) fn code(&self) -> Option<ErrorCode> {
+        match &self.last {
+            Some(ServerMessage::Error { code, .. }) => Some(*code),
+            Some(ServerMessage::Shutdown { .. }) => Some(ErrorCode::Shutdown),
+            _ => None,
+        }
+    }
+
+    /// The reason for logs.
+    pub(crate) fn reason(&self) -> &str {
+        match &self.last {
+            Some(ServerMessage::Error { message, .. }) => message,
+            Some(ServerMessage::Shutdown { reason }) => reason,
+            _ => "peer closed the connection",
+        }
+    }
+}
+
+/// A Close frame's reason must fit in 123 bytes; cut at a character boundary.
+fn close_reason(text: &str) -> String {
+    let mut end = text.len().min(123);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
+}
+
+/// Encodes a server message once, so a broadcast can share the bytes between recipients.
+///
+/// Returns `None` (and logs) if the message cannot be encoded, which only happens if the server
+/// builds a message over the codec's limit: a server bug, not a client's doing.
+pub(crate) fn encode(message: &ServerMessage) -> Option<Bytes> {
+    match sevenbag_protocol::encode(message) {
+        Ok(bytes) => Some(Bytes::from(bytes)),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot encode a server message");
+            None
+        }
+    }
+}
+
+/// State shared by every clone of an [`Outbox`] and its writer.
+#[derive(Debug)]
+struct Shared {
+    /// Bytes queued and not yet handed to the socket.
+    queued_bytes: AtomicUsize,
+    /// [`Limits::send_queue_bytes`](crate::Limits::send_queue_bytes).
+    max_bytes: usize,
+    /// The cut, once decided. Set once: the first reason is the one the client hears.
+    cut: watch::Sender<Option<Cut>>,
+}
+
+/// The sending side of one client's queue. Cheap to clone; never blocks.
+#[derive(Clone, Debug)]
+pub(crate) struct Outbox {
+    /// The connection this queue belongs to.
+    id: ClientId,
+    /// Bounded by [`Limits::send_queue`](crate::Limits::send_queue): `try_send` failing with
+    /// `Full` is how a slow reader is detected.
+    tx: mpsc::Sender<Bytes>,
+    shared: Arc<Shared>,
+}
+
+/// What the writer task needs: the receiving end of the queue.
+pub(crate) struct Queue {
+    rx: mpsc::Receiver<Bytes>,
+    shared: Arc<Shared>,
+}
+
+/// A new client queue sized by `limits`.
+pub(crate) fn queue(id: ClientId, limits: &Limits) -> (Outbox, Queue) {
+    let (tx, rx) = mpsc::channel(limits.send_queue.max(1));
+    let (cut, _) = watch::channel(None);
+    let shared = Arc::new(Shared {
+        queued_bytes: AtomicUsize::new(0),
+        max_bytes: limits.send_queue_bytes,
+        cut,
+    });
+    (
+        Outbox {
+            id,
+            tx,
+            shared: shared.clone(),
+        },
+        Queue { rx, shared },
+    )
+}
+
+impl Outbox {
+    /// The connection's id.
+    pub(crate) fn id(&self) -> ClientId {
+        self.id
+    }
+
+    /// Queues a message; `false` if it was not queued (client cut or gone).
+    pub(crate) fn send(&self, message: &ServerMessage) -> bool {
+        match encode(message) {
+            Some(bytes) => self.send_bytes(bytes),
+            None => false,
+        }
+    }
+
+    /// Queues pre-encoded bytes (a broadcast); never waits. A full queue cuts the client.
+    pub(crate) fn send_bytes(&self, bytes: Bytes) -> bool {
+        if self.is_cut() {
+            return false;
+        }
+        let len = bytes.len();
+        let before = self.shared.queued_bytes.fetch_add(len, Ordering::Relaxed);
+        // The byte limit applies to what is already waiting, so one large message (a replay
+        // download) still goes out to a client that is keeping up.
+        if before > 0 && before + len > self.shared.max_bytes {
+            self.shared.queued_bytes.fetch_sub(len, Ordering::Relaxed);
+            self.cut(slow_reader(format!("{before} bytes waiting")));
+            return false;
+        }
+        match self.tx.try_send(bytes) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.shared.queued_bytes.fetch_sub(len, Ordering::Relaxed);
+                self.cut(slow_reader(format!(
+                    "{} messages waiting",
+                    self.tx.max_capacity()
+                )));
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                // The writer has finished: the connection is closing, nothing to do.
+                self.shared.queued_bytes.fetch_sub(len, Ordering::Relaxed);
+                false
+            }
+        }
+    }
+
+    /// Cuts the connection for `cut`, unless it was already cut (the first reason stands).
+    pub(crate) fn cut(&self, cut: Cut) {
+        self.shared.cut.send_if_modified(|current| {
+            if current.is_none() {
+                *current = Some(cut);
+                true
+            } else {
+                false
+            }
+        });
+    }
+
+    /// Whether the connection has been cut.
+    pub(crate) fn is_cut(&self) -> bool {
+        self.shared.cut.borrow().is_some()
+    }
+
+    /// The cut, if any.
+    pub(crate) fn current_cut(&self) -> Option<Cut> {
+        self.shared.cut.borrow().clone()
+    }
+
+    /// A receiver that sees the cut when it happens.
+    pub(crate) fn watch_cut(&self) -> watch::Receiver<Option<Cut>> {
+        self.shared.cut.subscribe()
+    }
+}
+
+/// Waits until the connection is cut. (The `watch` guard is dropped here, not held across the
+/// caller's awaits, which would make the caller's future `!Send`.)
+pub(crate) async fn cut_happened(rx: &mut watch::Receiver<Option<Cut>>) {
+    let _ = rx.wait_for(Option::is_some).await;
+}
+
+fn slow_reader(detail: String) -> Cut {
+    Cut::error(
+        ErrorCode::SlowReader,
+        format!("you are not reading fast enough ({detail}); disconnecting"),
+    )
+}
+
+/// The writer task: sends queued messages in order until the connection is cut, then delivers
+/// the cut's last message and Close frame within `grace`. Returns the sink so the connection
+/// can reunite it with the reading half for a lingering close.
+pub(crate) async fn write_loop<S>(mut sink: S, queue: Queue, grace: Duration) -> S
+where
+    S: Sink<Message> + Unpin,
+{
+    let Queue { mut rx, shared } = queue;
+    let mut cut_rx = shared.cut.subscribe();
+    loop {
+        let bytes = tokio::select! {
+            // `biased`: a cut wins over queued messages, which a cut client no longer gets.
+            biased;
+            _ = cut_happened(&mut cut_rx) => break,
+            next = rx.recv() => match next {
+                Some(bytes) => bytes,
+                // Every outbox is gone: nobody can send any more, so we are done.
+                None => break,
+            },
+        };
+        let len = bytes.len();
+        tokio::select! {
+            biased;
+            // A send blocked on a full socket is abandoned when the client is cut. If the
+            // frame was partly written, tungstenite keeps the rest in its buffer and writes
+            // it before the next frame, so the stream stays well-formed.
+            _ = cut_happened(&mut cut_rx) => break,
+            sent = sink.send(Message::Binary(bytes)) => {
+                shared.queued_bytes.fetch_sub(len, Ordering::Relaxed);
+                if sent.is_err() {
+                    // The socket failed: the peer is gone. Tell everyone who holds an outbox.
+                    shared.cut.send_if_modified(|c| {
+                        if c.is_none() {
+                            *c = Some(Cut::gone());
+                            true
+                        } else {
+                            false
+                        }
+                    });
+                    break;
+                }
+            }
+        }
+    }
+    // From here on `try_send`s fail as `Closed`, and nothing queued is sent.
+    rx.close();
+    let cut = shared.cut.borrow().clone();
+    if let Some(cut) = cut {
+        let last = cut.last.as_ref().and_then(encode);
+        let farewell = async {
+            if let Some(bytes) = last {
+                sink.send(Message::Binary(bytes)).await.ok()?;
+            }
+            if let Some((code, reason)) = cut.close {
+                let frame = CloseFrame {
+                    code,
+                    reason: reason.into(),
+                };
+                sink.send(Message::Close(Some(frame))).await.ok()?;
+            }
+            Some(())
+        };
+        // Bounded: a client that does not read at all never gets these, and we do not wait.
+        let _ = tokio::time::timeout(grace, farewell).await;
+    }
+    sink
+}

@@ -1,0 +1,209 @@
+//! The replay directory: atomic writes, the in-memory index behind `ListReplays`, and reads for
+//! `GetReplay`.
+//!
+//! Files are `<id>.sbrp` in the format of `sevenbag_protocol::replay` (`docs/REPLAY.md`). A
+//! replay is written to a hidden temporary file in the same directory, synced, and renamed into
+//! place, so a reader (or a crash) never sees half a file.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use sevenbag_protocol::replay::REPLAY_EXTENSION;
+use sevenbag_protocol::{MAX_MESSAGE_BYTES, Replay};
+use tracing::{error, warn};
+
+/// Longest replay id accepted in `GetReplay`.
+const MAX_ID_LEN: usize = 100;
+/// Room for the rest of a `Replay` message around the file's bytes.
+const MESSAGE_OVERHEAD: usize = 1024;
+
+/// One listed replay.
+#[derive(Clone, Debug)]
+struct Entry {
+    id: String,
+    summary: String,
+    created_unix: u64,
+}
+
+/// The replay directory and its index.
+#[derive(Debug)]
+pub(crate) struct ReplayStore {
+    dir: PathBuf,
+    /// Oldest first. Loaded at startup, appended as matches finish.
+    index: Mutex<Vec<Entry>>,
+}
+
+/// Why `GetReplay` failed, for the client.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum GetError {
+    /// No such replay (or a malformed id).
+    #[error("no replay {0:?}")]
+    NotFound(String),
+    /// The file is too large to send in one message.
+    #[error("replay {0:?} is too large to send")]
+    TooLarge(String),
+    /// It exists but could not be read.
+    #[error("replay {0:?} could not be read")]
+    Unreadable(String),
+}
+
+/// Ids are what the server makes them: letters, digits, `-` and `_`. Anything else (a path
+/// separator, `..`) is refused before it gets near the file system.
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_ID_LEN
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+impl ReplayStore {
+    /// Opens (creating if needed) `dir` and indexes the replays already in it. Files that do
+    /// not decode are skipped with a warning.
+    pub(crate) fn open(dir: &Path) -> std::io::Result<ReplayStore> {
+        std::fs::create_dir_all(dir)?;
+        let mut index = Vec::new();
+        for entry in std::fs::read_dir(dir)? {
+            let Ok(entry) = entry else { continue };
+            let path = entry.path();
+            let Some(id) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(&format!(".{REPLAY_EXTENSION}")))
+                .filter(|id| valid_id(id))
+            else {
+                continue;
+            };
+            let replay = std::fs::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| Replay::decode(&bytes).map_err(|e| e.to_string()));
+            match replay {
+                Ok(replay) => index.push(Entry {
+                    id: id.to_string(),
+                    summary: replay.summary(),
+                    created_unix: replay.created_unix,
+                }),
+                Err(e) => warn!(path = %path.display(), error = %e, "skipping unreadable replay"),
+            }
+        }
+        index.sort_by(|a, b| (a.created_unix, &a.id).cmp(&(b.created_unix, &b.id)));
+        Ok(ReplayStore {
+            dir: dir.to_path_buf(),
+            index: Mutex::new(index),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Entry>> {
+        self.index.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Writes `replay` under an id derived from `base`; returns the id, or `None` (logged) if
+    /// the write failed.
+    pub(crate) async fn save(&self, base: &str, replay: &Replay) -> Option<String> {
+        let bytes = match replay.encode() {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                error!(error = %e, "cannot encode replay");
+                return None;
+            }
+        };
+        let base: String = base
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .take(MAX_ID_LEN - 8)
+            .collect();
+        // Reserve the id in the index first, so two rooms finishing at once cannot pick the
+        // same one; a failed write takes it out again.
+        let id = {
+            let mut index = self.lock();
+            let taken = |id: &str| index.iter().any(|e| e.id == id) || self.path_of(id).exists();
+            let mut id = base.clone();
+            let mut n = 2;
+            while taken(&id) {
+                id = format!("{base}_{n}");
+                n += 1;
+            }
+            index.push(Entry {
+                id: id.clone(),
+                summary: replay.summary(),
+                created_unix: replay.created_unix,
+            });
+            id
+        };
+        let path = self.path_of(&id);
+        let tmp = self.dir.join(format!(".{id}.{REPLAY_EXTENSION}.tmp"));
+        let written = tokio::task::spawn_blocking(move || write_atomically(&tmp, &path, &bytes))
+            .await
+            .map_err(|e| std::io::Error::other(e.to_string()))
+            .and_then(|r| r);
+        match written {
+            Ok(()) => Some(id),
+            Err(e) => {
+                error!(id, dir = %self.dir.display(), error = %e, "cannot write replay");
+                self.lock().retain(|e| e.id != id);
+                None
+            }
+        }
+    }
+
+    fn path_of(&self, id: &str) -> PathBuf {
+        self.dir.join(format!("{id}.{REPLAY_EXTENSION}"))
+    }
+
+    /// Up to `max` replays, newest first, as (id, summary).
+    pub(crate) fn list(&self, max: usize) -> Vec<(String, String)> {
+        self.lock()
+            .iter()
+            .rev()
+            .take(max)
+            .map(|e| (e.id.clone(), e.summary.clone()))
+            .collect()
+    }
+
+    /// The bytes of replay `id`.
+    pub(crate) async fn get(&self, id: &str) -> Result<Vec<u8>, GetError> {
+        if !valid_id(id) {
+            return Err(GetError::NotFound(id.chars().take(MAX_ID_LEN).collect()));
+        }
+        let path = self.path_of(id);
+        let meta = match tokio::fs::metadata(&path).await {
+            Ok(meta) if meta.is_file() => meta,
+            _ => return Err(GetError::NotFound(id.to_string())),
+        };
+        if meta.len() > (MAX_MESSAGE_BYTES - MESSAGE_OVERHEAD) as u64 {
+            return Err(GetError::TooLarge(id.to_string()));
+        }
+        tokio::fs::read(&path).await.map_err(|e| {
+            warn!(id, error = %e, "cannot read replay");
+            GetError::Unreadable(id.to_string())
+        })
+    }
+}
+
+fn write_atomically(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let result = (|| {
+        let mut file = std::fs::File::create(tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_cannot_escape_the_directory() {
+        assert!(valid_id("1700000000-ACDEF-1"));
+        assert!(!valid_id("../etc/passwd"));
+        assert!(!valid_id("a/b"));
+        assert!(!valid_id(""));
+        assert!(!valid_id(&"x".repeat(MAX_ID_LEN + 1)));
+    }
+}
