@@ -32,6 +32,10 @@ pub struct Limits {
     pub max_spectators: usize,
     /// How far (in frames) a player's confirmation may run past the server's match clock.
     pub max_frames_ahead: u32,
+    /// How far (in frames) a connected player's confirmation may fall behind the server's match
+    /// clock before they count as gone and forfeit (a client that stops sending inputs would
+    /// otherwise stall the match for everyone).
+    pub max_frames_behind: u32,
     /// Time allowed for the WebSocket handshake plus the `Hello`.
     pub hello_timeout: Duration,
     /// The server pings every connection this often.
@@ -59,6 +63,7 @@ impl Default for Limits {
             max_rooms: 5_000,
             max_spectators: 256,
             max_frames_ahead: 120,
+            max_frames_behind: 900,
             hello_timeout: Duration::from_secs(10),
             ping_interval: Duration::from_secs(5),
             idle_timeout: Duration::from_secs(15),

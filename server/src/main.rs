@@ -54,6 +54,9 @@ struct Args {
     /// How many frames a player's inputs may run ahead of the server's match clock.
     #[arg(long, default_value_t = Limits::default().max_frames_ahead)]
     max_frames_ahead: u32,
+    /// Frames a connected player's inputs may lag the match clock before they forfeit.
+    #[arg(long, default_value_t = Limits::default().max_frames_behind)]
+    max_frames_behind: u32,
     /// Seconds allowed for the handshake and Hello.
     #[arg(long, default_value_t = Limits::default().hello_timeout.as_secs_f64())]
     hello_timeout: f64,
@@ -94,6 +97,7 @@ impl Args {
             max_rooms: self.max_rooms,
             max_spectators: self.max_spectators,
             max_frames_ahead: self.max_frames_ahead,
+            max_frames_behind: self.max_frames_behind,
             hello_timeout: seconds("hello-timeout", self.hello_timeout)?,
             ping_interval: seconds("ping-interval", self.ping_interval)?,
             idle_timeout: seconds("idle-timeout", self.idle_timeout)?,

@@ -256,6 +256,9 @@ impl Room {
                 self.maybe_start();
             }
         }
+        // Once a second while a match runs: has a connected player stopped sending inputs?
+        let mut stall_check = tokio::time::interval(Duration::from_secs(1));
+        stall_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         loop {
             let deadline = self.seats.iter().flatten().filter_map(|s| s.deadline).min();
             tokio::select! {
@@ -271,6 +274,9 @@ impl Room {
                 },
                 _ = sleep_until_opt(deadline), if deadline.is_some() => {
                     self.expire(Instant::now()).await;
+                }
+                _ = stall_check.tick(), if self.running.is_some() => {
+                    self.check_stalled(Instant::now()).await;
                 }
             }
             if self.is_abandoned() {
@@ -491,6 +497,40 @@ impl Room {
                 info!(room = %self.code, ?seat, "reconnect window passed: forfeit");
                 self.forfeit(seat).await;
             }
+        }
+    }
+
+    /// A connected player whose confirmed inputs lag the match clock by more than
+    /// `max_frames_behind` has stopped playing: they forfeit, as a dropped player would once
+    /// their window passed, so one idle client cannot stall a match (and its spectators) forever.
+    async fn check_stalled(&mut self, now: Instant) {
+        let Some(running) = &self.running else {
+            return;
+        };
+        let clock = running.clock_frame(now);
+        let limit = self.shared.config.limits.max_frames_behind;
+        for seat in Seat::BOTH {
+            let Some(conn) = self.seats[seat.index()]
+                .as_ref()
+                .and_then(|s| s.conn.as_ref())
+            else {
+                continue;
+            };
+            let confirmed = running.sim.log(seat).confirmed();
+            if clock.saturating_sub(confirmed) <= limit {
+                continue;
+            }
+            warn!(room = %self.code, ?seat, clock, confirmed, "player stopped sending inputs: forfeit");
+            conn.send(&ServerMessage::Error {
+                code: ErrorCode::Timeout,
+                message: format!(
+                    "no inputs from you for {} s of match time: you forfeit the match",
+                    (clock - confirmed) / 60
+                ),
+                fatal: false,
+            });
+            self.forfeit(seat).await;
+            return;
         }
     }
 

@@ -370,3 +370,41 @@ async fn connections_over_the_limit_are_refused_with_server_full() {
     assert_eq!(second.error().await, (ErrorCode::ServerFull, true));
     stop(server, dir).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connected_player_who_stops_sending_inputs_forfeits() {
+    let mut config = config();
+    config.limits.max_frames_behind = 60;
+    let (server, dir) = start(config).await;
+    let addr = server.addr();
+    let (mut a, mut b, _, _) = started_match(addr, RoomOptions::default()).await;
+    // Ann keeps confirming as the clock runs; Ben stays connected (answers pings) but sends no
+    // inputs. About two seconds in, Ben is more than 60 frames behind the match clock.
+    let started = tokio::time::Instant::now();
+    let mut confirmed = 0u32;
+    let over = loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no forfeit within 10 s"
+        );
+        confirmed += 6;
+        a.send(ClientMessage::Inputs {
+            changes: vec![],
+            confirmed,
+        })
+        .await;
+        let next = tokio::time::timeout(Duration::from_millis(100), a.recv()).await;
+        if let Ok(ServerMessage::MatchOver { winner, reason, .. }) = next {
+            break (winner, reason);
+        }
+    };
+    assert_eq!(over, (Seat::First, EndReason::Forfeit));
+    let told = b
+        .until(|m| match m {
+            ServerMessage::Error { code, .. } => Some(*code),
+            _ => None,
+        })
+        .await;
+    assert_eq!(told, ErrorCode::Timeout);
+    stop(server, dir).await;
+}
