@@ -1,28 +1,279 @@
-//! Sevenbag, the game. For now a placeholder window; the real client arrives with its issue.
+//! # Sevenbag, the game
+//!
+//! A macroquad front end: menus, settings, and the versus match view. The client never computes
+//! rules: it feeds each seat's [`sevenbag_core::Input`] to a [`sevenbag_core::Match`] (through a
+//! [`session::Session`]) and draws the match's views.
+//!
+//! ## Layout
+//! - `main.rs` — flags, window, the tick loop (zemeroth's order: layout, input, update, draw).
+//! - [`cli`] — flags.
+//! - [`screen`] — `Screen`, `Transition`, the stack and the shared context.
+//! - [`screens`] — one file per screen.
+//! - [`session`] — where a match comes from (offline now; online and replays in phase 2).
+//! - [`opponent`] — automatic players behind one trait.
+//! - [`input`] and [`keys`] — key maps, the press latch, key names.
+//! - [`clock`] — the fixed 60 Hz simulation step.
+//! - [`layout`] — pure screen geometry.
+//! - [`render`] — drawing.
+//! - [`fx`] — popups and flashes made from match events.
+//! - [`config`] — settings and their TOML file.
+//! - [`sfx`] and [`audio`] — generated sound effects and playing them.
+//! - [`screenshot`] — `--screenshot` and `--check-screenshot`.
 
+mod audio;
+mod cli;
+mod clock;
+mod config;
+mod fx;
+mod input;
+mod keys;
+mod layout;
+mod opponent;
+mod render;
+mod screen;
+mod screens;
+mod screenshot;
+mod session;
+// Without the `audio` feature the sounds are named but never synthesised.
+#[cfg_attr(not(feature = "audio"), allow(dead_code))]
+mod sfx;
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use anyhow::Context as _;
+use clap::Parser;
 use macroquad::prelude::*;
+use sevenbag_core::MatchHeader;
 
-fn window_conf() -> Conf {
+use crate::cli::{Args, StartScreen};
+use crate::clock::{FixedClock, STEP};
+use crate::input::Keyboard;
+use crate::opponent::Opponent;
+use crate::render::theme;
+use crate::screen::{Ctx, FrameIo, Mouse, Screen, Stack};
+use crate::screens::lobby::{LobbyKind, LobbyScreen};
+use crate::screens::menu::MenuScreen;
+use crate::screens::play::PlayScreen;
+use crate::screens::replays::ReplayScreen;
+use crate::screens::settings::SettingsScreen;
+use crate::screens::setup::{SetupKind, SetupScreen};
+
+/// Who plays the demo: swapping the automatic players is this one line.
+const DEMO_PLAYERS: [Opponent; 2] = [
+    Opponent::Bot(sevenbag_bot::Level::Hard),
+    Opponent::Bot(sevenbag_bot::Level::Medium),
+];
+
+/// The process exit code, set by the game loop (the window owns the thread until it closes).
+static EXIT: AtomicU8 = AtomicU8::new(0);
+
+fn window_conf(size: Option<(i32, i32)>) -> Conf {
+    let (window_width, window_height) = size.unwrap_or((1280, 720));
     Conf {
         window_title: "Sevenbag".to_owned(),
-        window_width: 1280,
-        window_height: 720,
+        window_width,
+        window_height,
+        window_resizable: true,
+        high_dpi: true,
+        sample_count: 1,
         ..Default::default()
     }
 }
 
-#[macroquad::main(window_conf)]
-async fn main() {
-    loop {
-        clear_background(Color::from_rgba(18, 18, 28, 255));
-        draw_text("Sevenbag", 40.0, 80.0, 64.0, WHITE);
-        draw_text(
-            "The game client is under construction.",
-            40.0,
-            130.0,
-            28.0,
-            GRAY,
+fn main() -> ExitCode {
+    let args = Args::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    if let Some(path) = &args.check_screenshot {
+        return match check_screenshot(path) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    #[cfg(feature = "audio")]
+    audio::quiet_missing_device();
+    macroquad::Window::from_config(window_conf(args.window_size), run(args));
+    ExitCode::from(EXIT.load(Ordering::SeqCst))
+}
+
+/// `--check-screenshot`: prints what each board area shows; true when both pass.
+fn check_screenshot(path: &std::path::Path) -> anyhow::Result<bool> {
+    let reports = screenshot::check_file(path)
+        .with_context(|| format!("reading screenshot {}", path.display()))?;
+    let mut ok = true;
+    for (side, r) in ["left", "right"].iter().zip(&reports) {
+        let kinds: String = r.kinds.iter().map(|k| k.letter()).collect();
+        println!(
+            "{side} board: {} distinct colours, {} piece colours ({kinds}), {} garbage cells, {} empty cells",
+            r.distinct_colours,
+            r.kinds.len(),
+            r.garbage_cells,
+            r.empty_cells
         );
+        ok &= r.passes();
+    }
+    println!(
+        "{}",
+        if ok {
+            "ok: both boards show pieces".to_owned()
+        } else {
+            format!(
+                "FAIL: each board needs at least {} piece colours",
+                screenshot::MIN_KINDS
+            )
+        }
+    );
+    Ok(ok)
+}
+
+/// A seed for a new offline match.
+pub fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    // SplitMix64 finaliser: spreads nearby clock values apart.
+    let mut z = nanos.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The screens the game opens with, bottom first.
+fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
+    let menu = || Screen::Menu(MenuScreen::new());
+    if args.demo {
+        let header = MatchHeader::versus(args.seed);
+        let demo = PlayScreen::demo(header, DEMO_PLAYERS);
+        return vec![menu(), Screen::Play(Box::new(demo))];
+    }
+    let top = match args.screen {
+        None | Some(StartScreen::Menu) => return vec![menu()],
+        Some(StartScreen::Settings) => Screen::Settings(Box::new(SettingsScreen::new(ctx))),
+        Some(StartScreen::Practice) => Screen::Setup(SetupScreen::new(SetupKind::Practice)),
+        Some(StartScreen::Local) => Screen::Setup(SetupScreen::new(SetupKind::Local)),
+        Some(StartScreen::Lobby) => Screen::Lobby(LobbyScreen::new(LobbyKind::JoinRoom)),
+        Some(StartScreen::Replays) => Screen::Replay(ReplayScreen::new()),
+        Some(StartScreen::Play) => {
+            let mut header = MatchHeader::versus(args.seed);
+            header.handling[0] = ctx.config.handling;
+            Screen::Play(Box::new(PlayScreen::practice(
+                header,
+                Opponent::Stacker,
+                &ctx.config,
+            )))
+        }
+    };
+    vec![menu(), top]
+}
+
+async fn run(args: Args) {
+    let config_path = args.config.clone().or_else(config::default_path);
+    let (config, problem) = config::load_or_default(config_path.as_deref());
+    let audio = audio::Audio::load(config.volume).await;
+    let mut ctx = Ctx {
+        config,
+        config_path,
+        notice: None,
+        audio,
+        gfx: render::gfx::Gfx::load(),
+        time: 0.0,
+        backdrop: render::backdrop::Backdrop::new(),
+    };
+    if let Some(problem) = problem {
+        ctx.notify(problem, theme::BAD);
+    }
+    let mut stack = Stack::new(first_screens(&args, &ctx));
+    let capture = args.frames.is_some();
+    let mut clock = if capture {
+        FixedClock::one_per_frame()
+    } else {
+        FixedClock::real_time()
+    };
+    let mut last_mouse = Vec2::from(mouse_position());
+    let mut frames = 0u64;
+    loop {
+        // 1. Resize and layout: read the window size; every screen lays itself out from it.
+        ctx.gfx.refresh();
+        let (width, height) = (screen_width(), screen_height());
+        // 2. Input: sample keyboard and mouse once; the clock says how many 60 Hz steps are due.
+        let dt = if capture {
+            STEP as f32
+        } else {
+            get_frame_time()
+        };
+        let pos = Vec2::from(mouse_position());
+        let io = FrameIo {
+            keyboard: Keyboard::sample(),
+            mouse: Mouse {
+                pos,
+                moved: pos != last_mouse,
+                clicked: is_mouse_button_pressed(MouseButton::Left),
+                wheel: mouse_wheel().1,
+            },
+            dt,
+            steps: clock.advance(f64::from(dt)),
+            width,
+            height,
+        };
+        last_mouse = pos;
+        // 3. Update: the top screen runs the due simulation steps and returns a transition.
+        ctx.time += dt;
+        if let Some(n) = &mut ctx.notice {
+            n.left -= dt;
+            if n.left <= 0.0 {
+                ctx.notice = None;
+            }
+        }
+        let Some(top) = stack.top_mut() else { break };
+        let transition = top.update(&mut ctx, &io);
+        if !stack.apply(transition) {
+            break;
+        }
+        // 4. Draw: the top screen, then any notice over it.
+        if let Some(top) = stack.top() {
+            top.draw(&ctx, &io);
+        }
+        if let Some(n) = &ctx.notice {
+            let unit = layout::list_layout(width, height, 1).unit;
+            render::widgets::notice(&ctx.gfx, width, height, unit, &n.text, n.colour);
+        }
+        frames += 1;
+        if args.frames.is_some_and(|n| frames >= n) {
+            if let Some(path) = &args.screenshot {
+                save_screenshot(path);
+            }
+            break;
+        }
         next_frame().await;
+    }
+}
+
+/// Saves the frame just drawn; a failure sets a non-zero exit code.
+fn save_screenshot(path: &std::path::Path) {
+    let img = get_screen_data();
+    match screenshot::save_frame(
+        &img.bytes,
+        u32::from(img.width),
+        u32::from(img.height),
+        path,
+    ) {
+        Ok(()) => tracing::info!(path = %path.display(), "screenshot saved"),
+        Err(e) => {
+            eprintln!(
+                "error: could not save the screenshot to {}: {e}",
+                path.display()
+            );
+            EXIT.store(1, Ordering::SeqCst);
+        }
     }
 }

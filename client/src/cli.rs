@@ -1,0 +1,110 @@
+//! Command-line flags (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+/// Sevenbag: head-to-head block stacking.
+#[derive(Parser, Debug, Default)]
+#[command(name = "sevenbag", version, about)]
+pub struct Args {
+    /// Watch a match between two automatic players (offline).
+    #[arg(long)]
+    pub demo: bool,
+
+    /// Exit after this many rendered frames. The simulation then advances exactly one 60 Hz
+    /// frame per rendered frame, so captures are deterministic however fast the display runs.
+    #[arg(long, value_name = "N")]
+    pub frames: Option<u64>,
+
+    /// Save the last rendered frame as a PNG (use with --frames).
+    #[arg(long, value_name = "PATH")]
+    pub screenshot: Option<PathBuf>,
+
+    /// Check a screenshot of a match without opening a window: print the colours found in each
+    /// board area and exit non-zero unless both boards show at least 3 piece colours.
+    #[arg(long, value_name = "PATH")]
+    pub check_screenshot: Option<PathBuf>,
+
+    /// Read and write settings here instead of the platform's config directory.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    /// Seed of the demo match (the default makes captures repeatable).
+    #[arg(long, value_name = "N", default_value_t = 2024)]
+    pub seed: u64,
+
+    /// Initial window size in logical pixels, as WIDTHxHEIGHT (for screenshots and testing).
+    #[arg(long, value_name = "WxH", value_parser = parse_size, hide = true)]
+    pub window_size: Option<(i32, i32)>,
+
+    /// Open this screen first (for screenshots and testing).
+    #[arg(long, value_enum, hide = true)]
+    pub screen: Option<StartScreen>,
+}
+
+/// Parses "1280x720".
+fn parse_size(s: &str) -> Result<(i32, i32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT, got {s:?}"))?;
+    let w: i32 = w.trim().parse().map_err(|e| format!("width: {e}"))?;
+    let h: i32 = h.trim().parse().map_err(|e| format!("height: {e}"))?;
+    if !(320..=8192).contains(&w) || !(240..=8192).contains(&h) {
+        return Err(format!("{w}x{h} is not a usable window size"));
+    }
+    Ok((w, h))
+}
+
+/// Screens `--screen` can open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StartScreen {
+    /// The main menu.
+    Menu,
+    /// Settings.
+    Settings,
+    /// Practice setup.
+    Practice,
+    /// Local two-player setup.
+    Local,
+    /// The join-room form.
+    Lobby,
+    /// The replay list.
+    Replays,
+    /// A practice match against the random stacker, already running.
+    Play,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn flags_parse() {
+        Args::command().debug_assert();
+        let a = Args::parse_from([
+            "sevenbag",
+            "--demo",
+            "--frames",
+            "600",
+            "--screenshot",
+            "/tmp/x.png",
+        ]);
+        assert!(a.demo);
+        assert_eq!(a.frames, Some(600));
+        assert_eq!(a.screenshot, Some(PathBuf::from("/tmp/x.png")));
+        let b = Args::parse_from(["sevenbag", "--check-screenshot", "/tmp/x.png"]);
+        assert_eq!(b.check_screenshot, Some(PathBuf::from("/tmp/x.png")));
+        let c = Args::parse_from([
+            "sevenbag",
+            "--screen",
+            "settings",
+            "--window-size",
+            "800x600",
+        ]);
+        assert_eq!(c.screen, Some(StartScreen::Settings));
+        assert_eq!(c.window_size, Some((800, 600)));
+        assert!(Args::try_parse_from(["sevenbag", "--window-size", "12"]).is_err());
+    }
+}

@@ -1,0 +1,77 @@
+//! The fixed 60 Hz simulation clock, independent of the display rate.
+//!
+//! Each rendered frame adds its real duration to an accumulator and runs as many whole 1/60 s
+//! simulation steps as fit. A long hitch is capped so the game never spirals trying to catch up.
+//! In capture mode (`--frames`) the clock instead yields exactly one step per rendered frame, so
+//! a screenshot after N frames always shows simulation frame N, however fast Xvfb renders.
+
+/// Seconds per simulation step.
+pub const STEP: f64 = 1.0 / 60.0;
+/// Most steps run in one rendered frame (a quarter second); beyond that time is dropped.
+pub const MAX_STEPS: u32 = 15;
+
+/// The accumulator.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FixedClock {
+    acc: f64,
+    lockstep: bool,
+}
+
+impl FixedClock {
+    /// A clock driven by real time.
+    pub fn real_time() -> FixedClock {
+        FixedClock::default()
+    }
+
+    /// A clock that steps once per rendered frame (deterministic captures).
+    pub fn one_per_frame() -> FixedClock {
+        FixedClock {
+            acc: 0.0,
+            lockstep: true,
+        }
+    }
+
+    /// Adds `dt` seconds of real time and returns how many steps to simulate now.
+    pub fn advance(&mut self, dt: f64) -> u32 {
+        if self.lockstep {
+            return 1;
+        }
+        self.acc += dt.clamp(0.0, 1.0);
+        let steps = (self.acc / STEP).floor() as u32;
+        self.acc -= f64::from(steps) * STEP;
+        if steps > MAX_STEPS {
+            self.acc = 0.0;
+            return MAX_STEPS;
+        }
+        steps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sixty_steps_a_second_at_any_frame_rate() {
+        for fps in [30.0, 59.94, 60.0, 75.0, 144.0, 240.0, 1000.0] {
+            let mut clock = FixedClock::real_time();
+            let frames = (fps * 10.0) as u32;
+            let steps: u32 = (0..frames).map(|_| clock.advance(1.0 / fps)).sum();
+            assert!((599..=601).contains(&steps), "{fps} fps gave {steps} steps");
+        }
+    }
+
+    #[test]
+    fn hitches_are_capped() {
+        let mut clock = FixedClock::real_time();
+        assert_eq!(clock.advance(5.0), MAX_STEPS);
+        assert_eq!(clock.advance(0.0), 0);
+    }
+
+    #[test]
+    fn capture_mode_steps_once_per_frame() {
+        let mut clock = FixedClock::one_per_frame();
+        assert_eq!(clock.advance(0.0), 1);
+        assert_eq!(clock.advance(0.5), 1);
+    }
+}

@@ -1,0 +1,161 @@
+//! One well: grid, locked cells, ghost, falling piece, and the flashes of clears and drops.
+
+use macroquad::prelude::*;
+use sevenbag_core::{Piece, Player, VISIBLE_HEIGHT, WIDTH};
+
+use super::cells::{Style, block};
+use super::theme::{self, alpha, mix};
+use crate::fx::{ROW_FLASH, SeatFx};
+
+/// Rows above the visible field that are still drawn (a freshly spawned piece pokes into them).
+const OVERFLOW_ROWS: i8 = 3;
+
+/// Screen position of the top-left corner of board cell `(x, y)` in the well `r`.
+fn cell_pos(r: Rect, cell: f32, x: i8, y: i8) -> (f32, f32) {
+    (
+        r.x + f32::from(x) * cell,
+        r.bottom() - f32::from(y + 1) * cell,
+    )
+}
+
+/// Draws the well of `player` in `r` (cells of side `cell`).
+pub fn draw_board(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time: f32) {
+    let board = player.board();
+    let dead = player.topped_out().is_some();
+    let danger = (f32::from(board.stack_height()) - 13.0).clamp(0.0, 5.0) / 5.0;
+
+    // A soft shadow around the well, then the well and its faint grid.
+    for i in 1..=4 {
+        let g = cell * 0.12 * i as f32;
+        draw_rectangle(
+            r.x - g,
+            r.y - g * 0.5,
+            r.w + 2.0 * g,
+            r.h + g * 1.5,
+            alpha(BLACK, 0.07),
+        );
+    }
+    draw_rectangle(r.x, r.y, r.w, r.h, theme::WELL);
+    for x in 1..WIDTH {
+        let gx = r.x + f32::from(x) * cell;
+        draw_rectangle(gx, r.y, 1.0, r.h, theme::GRID);
+    }
+    for y in 1..VISIBLE_HEIGHT {
+        let gy = r.y + f32::from(y) * cell;
+        draw_rectangle(r.x, gy, r.w, 1.0, theme::GRID);
+    }
+    // The frame: open at the top, glowing red as the stack nears the ceiling.
+    let pulse = 0.5 + 0.5 * (time * 6.0).sin();
+    let frame = mix(theme::FRAME, theme::BAD, danger * (0.6 + 0.4 * pulse));
+    let t = (cell * 0.14).round().max(2.0);
+    draw_rectangle(r.x - t, r.y, t, r.h + t, frame);
+    draw_rectangle(r.right(), r.y, t, r.h + t, frame);
+    draw_rectangle(r.x - t, r.bottom(), r.w + 2.0 * t, t, frame);
+    if danger > 0.0 {
+        draw_rectangle(
+            r.x,
+            r.y,
+            r.w,
+            cell * 2.0,
+            alpha(theme::BAD, 0.10 * danger * pulse),
+        );
+    }
+
+    // Locked cells, including the few rows above the visible field.
+    let style = if dead { Style::Dim } else { Style::Solid };
+    for y in 0..VISIBLE_HEIGHT + OVERFLOW_ROWS {
+        for x in 0..WIDTH {
+            if let Some(kind) = board.cell(x, y) {
+                let (px, py) = cell_pos(r, cell, x, y);
+                block(px, py, cell, theme::cell_fill(kind), style);
+            }
+        }
+    }
+
+    // Hard-drop trail, under the pieces.
+    if let Some((from, to, age)) = fx.trail {
+        draw_trail(r, cell, &from, &to, 1.0 - age / 0.2);
+    }
+
+    // Ghost, then the falling piece on top of it.
+    if let (Some(active), Some(ghost)) = (player.active(), player.ghost()) {
+        let colour = theme::piece_colour(active.kind);
+        if ghost != active {
+            for (x, y) in ghost.cells() {
+                if y < VISIBLE_HEIGHT + OVERFLOW_ROWS {
+                    let (px, py) = cell_pos(r, cell, x, y);
+                    block(px, py, cell, colour, Style::Ghost);
+                }
+            }
+        }
+        for (x, y) in active.cells() {
+            if y < VISIBLE_HEIGHT + OVERFLOW_ROWS {
+                let (px, py) = cell_pos(r, cell, x, y);
+                block(px, py, cell, colour, Style::Solid);
+            }
+        }
+    }
+
+    // A brief white flash on the piece that just locked.
+    if let Some((piece, age)) = fx.lock {
+        let a = (1.0 - age / 0.15).max(0.0) * 0.45;
+        for (x, y) in piece.cells() {
+            if y < VISIBLE_HEIGHT + OVERFLOW_ROWS {
+                let (px, py) = cell_pos(r, cell, x, y);
+                draw_rectangle(px, py, cell, cell, alpha(WHITE, a));
+            }
+        }
+    }
+
+    // Cleared rows: a bright bar that fades and thins out.
+    for &(y, age) in &fx.rows {
+        if y >= VISIBLE_HEIGHT {
+            continue;
+        }
+        let k = (age / ROW_FLASH).clamp(0.0, 1.0);
+        let (_, py) = cell_pos(r, cell, 0, y);
+        let h = cell * (1.0 - 0.7 * k);
+        let grow = cell * 0.4 * k;
+        draw_rectangle(
+            r.x - grow,
+            py + (cell - h) / 2.0,
+            r.w + 2.0 * grow,
+            h,
+            alpha(WHITE, 0.85 * (1.0 - k)),
+        );
+    }
+
+    if dead {
+        draw_rectangle(r.x, r.y, r.w, r.h, alpha(BLACK, 0.35));
+    }
+}
+
+fn draw_trail(r: Rect, cell: f32, from: &Piece, to: &Piece, strength: f32) {
+    if strength <= 0.0 || from.y <= to.y {
+        return;
+    }
+    let colour = theme::piece_colour(to.kind);
+    let dy = from.y - to.y;
+    for (x, y) in to.cells() {
+        // Only the top cell of each column leaves a streak.
+        if to.cells().iter().any(|&(ox, oy)| ox == x && oy > y) {
+            continue;
+        }
+        let top = (y + dy).min(VISIBLE_HEIGHT - 1);
+        let (px, py_top) = cell_pos(r, cell, x, top);
+        let (_, py_land) = cell_pos(r, cell, x, y);
+        let steps = 8;
+        let h = py_land - py_top;
+        for i in 0..steps {
+            let k = i as f32 / steps as f32;
+            let a = strength * 0.28 * k;
+            draw_rectangle(
+                px + cell * 0.1,
+                py_top + h * k,
+                cell * 0.8,
+                h / steps as f32 + 1.0,
+                alpha(colour, a),
+            );
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! One board cell and small piece pictures: the bevelled block every view is built from.
+
+use macroquad::prelude::*;
+use sevenbag_core::{PieceKind, Rotation};
+
+use super::theme::{self, alpha, mix};
+
+/// How a block is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// A locked or falling block: flat fill with a light top-left and a dark bottom-right edge.
+    Solid,
+    /// The ghost: a translucent tint with a bright outline.
+    Ghost,
+    /// A block on a board that has topped out, or a used hold piece: grey and dark.
+    Dim,
+}
+
+/// Draws one block of colour `c` with its top-left corner at `(x, y)` and side `s`.
+pub fn block(x: f32, y: f32, s: f32, c: Color, style: Style) {
+    match style {
+        Style::Solid => {
+            let edge = (s * 0.13).round().max(1.0);
+            draw_rectangle(x, y, s, s, c);
+            // Top and left: lit. Bottom and right: shaded. The centre keeps the flat colour.
+            draw_rectangle(x, y, s, edge, mix(c, WHITE, 0.38));
+            draw_rectangle(x, y + edge, edge, s - edge, mix(c, WHITE, 0.2));
+            draw_rectangle(x + edge, y + s - edge, s - edge, edge, mix(c, BLACK, 0.35));
+            draw_rectangle(
+                x + s - edge,
+                y + edge,
+                edge,
+                s - 2.0 * edge,
+                mix(c, BLACK, 0.22),
+            );
+        }
+        Style::Ghost => {
+            // Lifted toward white so dark colours (J, T) still read on the black well.
+            let t = (s * 0.08).round().max(1.0);
+            let lit = mix(c, WHITE, 0.3);
+            draw_rectangle(x, y, s, s, alpha(c, 0.18));
+            draw_rectangle_lines(
+                x + t / 2.0,
+                y + t / 2.0,
+                s - t,
+                s - t,
+                t * 2.0,
+                alpha(lit, 0.7),
+            );
+        }
+        Style::Dim => {
+            let grey = mix(c, theme::GARBAGE, 0.75);
+            block(x, y, s, mix(grey, BLACK, 0.45), Style::Solid);
+        }
+    }
+}
+
+/// Draws a piece of `kind` in spawn orientation centred on `(cx, cy)` with blocks of side `s`.
+pub fn piece_picture(kind: PieceKind, cx: f32, cy: f32, s: f32, style: Style) {
+    let cells = kind.cells(Rotation::Spawn);
+    let (min_x, max_x) = cells.iter().fold((i8::MAX, i8::MIN), |(lo, hi), &(x, _)| {
+        (lo.min(x), hi.max(x))
+    });
+    let (min_y, max_y) = cells.iter().fold((i8::MAX, i8::MIN), |(lo, hi), &(_, y)| {
+        (lo.min(y), hi.max(y))
+    });
+    let w = f32::from(max_x - min_x + 1) * s;
+    let h = f32::from(max_y - min_y + 1) * s;
+    let left = (cx - w / 2.0).round();
+    let top = (cy - h / 2.0).round();
+    let colour = theme::piece_colour(kind);
+    for (x, y) in cells {
+        let px = left + f32::from(x - min_x) * s;
+        // y grows up in the rules, down on screen.
+        let py = top + f32::from(max_y - y) * s;
+        block(px, py, s, colour, style);
+    }
+}

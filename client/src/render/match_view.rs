@@ -1,0 +1,248 @@
+//! The whole match view: both panels, the title, the middle strip, countdown and result banners.
+
+use macroquad::prelude::*;
+use sevenbag_core::{Phase, Seat};
+
+use super::board::draw_board;
+use super::gfx::{Align, Gfx, Weight, center};
+use super::side::{draw_hold, draw_meter, draw_next, draw_plate, draw_popups, draw_stats};
+use super::theme::{self, alpha};
+use super::{Scene, seat_colour};
+use crate::layout::MatchLayout;
+
+/// Draws the match described by `scene` laid out by `l`.
+pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
+    let m = scene.m;
+    let cell = l.cell;
+    let first_to = m.header().rules.first_to;
+    let wins = m.wins();
+    for seat in Seat::BOTH {
+        let i = seat.index();
+        let p = &l.panels[i];
+        let fx = &scene.fx.seats[i];
+        // Garbage shakes the well and its meter a little.
+        let shake = if fx.shake > 0.0 {
+            (scene.time * 90.0).sin() * cell * 0.18 * (fx.shake / 0.22)
+        } else {
+            0.0
+        };
+        let board = Rect::new(p.board.x, p.board.y + shake.abs(), p.board.w, p.board.h);
+        let meter = Rect::new(p.meter.x, p.meter.y + shake.abs(), p.meter.w, p.meter.h);
+        draw_board(board, cell, m.player(seat), fx, scene.time);
+        draw_meter(gfx, meter, cell, m, seat, scene.time);
+        draw_hold(gfx, p.hold, cell, m, seat);
+        draw_next(gfx, p.next, cell, m, seat);
+        draw_stats(gfx, p.stats, cell, m, seat);
+        draw_popups(gfx, p.popups, cell, fx);
+        draw_plate(
+            gfx,
+            p,
+            cell,
+            &scene.names[i],
+            wins[i],
+            first_to,
+            &scene.net.peers[i],
+            scene.net,
+            scene.local[i],
+        );
+        if let Some(pc) = &fx.perfect {
+            let c = center(p.board);
+            let size = (cell * 1.1 * pc.pop()).round();
+            let col = alpha(pc.colour, pc.opacity());
+            gfx.banner("PERFECT", c.x, c.y - size * 0.6, size, col);
+            gfx.banner("CLEAR", c.x, c.y + size * 0.6, size, col);
+        }
+    }
+    draw_title(gfx, l, scene);
+    draw_middle(gfx, l, scene);
+    draw_banners(gfx, l, scene);
+}
+
+fn draw_title(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
+    let c = center(l.title);
+    gfx.text_mid(
+        scene.title,
+        c.x,
+        c.y,
+        (l.cell * 0.5).round(),
+        Weight::Bold,
+        Align::Center,
+        theme::TEXT_DIM,
+    );
+}
+
+fn draw_middle(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
+    let m = scene.m;
+    let c = center(l.middle);
+    let cell = l.cell;
+    let wins = m.wins();
+    gfx.text_mid(
+        &format!("ROUND {}", m.round() + 1),
+        c.x,
+        c.y - cell * 1.6,
+        (cell * 0.42).round(),
+        Weight::Bold,
+        Align::Center,
+        theme::TEXT_FAINT,
+    );
+    gfx.banner("VS", c.x, c.y, (cell * 1.0).round(), theme::TEXT_DIM);
+    let score = (cell * 0.8).round();
+    let gap = cell * 0.5;
+    gfx.text_mid(
+        &wins[0].to_string(),
+        c.x - gap,
+        c.y + cell * 1.5,
+        score,
+        Weight::Bold,
+        Align::Right,
+        seat_colour(scene.local[0]),
+    );
+    gfx.text_mid(
+        "–",
+        c.x,
+        c.y + cell * 1.5,
+        score * 0.8,
+        Weight::Regular,
+        Align::Center,
+        theme::TEXT_FAINT,
+    );
+    gfx.text_mid(
+        &wins[1].to_string(),
+        c.x + gap,
+        c.y + cell * 1.5,
+        score,
+        Weight::Bold,
+        Align::Left,
+        seat_colour(scene.local[1]),
+    );
+    gfx.text_mid(
+        &format!("FIRST TO {}", m.header().rules.first_to),
+        c.x,
+        c.y + cell * 2.6,
+        (cell * 0.36).round(),
+        Weight::Bold,
+        Align::Center,
+        theme::TEXT_FAINT,
+    );
+}
+
+/// Countdown, "GO!", round and match results, drawn over the wells.
+fn draw_banners(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
+    let m = scene.m;
+    let cell = l.cell;
+    let boards = l.panels.map(|p| p.board);
+    if let Some(left) = m.countdown_left() {
+        let n = left.div_ceil(60);
+        if (1..=3).contains(&n) {
+            // Each number shrinks from big to its resting size during its second.
+            let k = (left as f32 % 60.0) / 60.0;
+            let size = (cell * (3.6 + 1.6 * k)).round();
+            for b in boards {
+                let c = center(b);
+                gfx.banner(
+                    &n.to_string(),
+                    c.x,
+                    c.y,
+                    size,
+                    alpha(theme::TEXT, 0.4 + 0.6 * k.max(0.2)),
+                );
+            }
+        }
+        if n >= 1 {
+            for b in boards {
+                let c = center(b);
+                gfx.banner(
+                    &format!("ROUND {}", m.round() + 1),
+                    c.x,
+                    c.y - cell * 4.5,
+                    (cell * 0.9).round(),
+                    theme::TEXT_DIM,
+                );
+            }
+        }
+    }
+    if let Some(go) = scene.fx.go {
+        let a = (1.0 - go / 0.8).max(0.0);
+        for b in boards {
+            let c = center(b);
+            gfx.banner(
+                "GO!",
+                c.x,
+                c.y,
+                (cell * (3.2 + go * 2.0)).round(),
+                alpha(theme::ACCENT, a),
+            );
+        }
+    }
+    match m.phase() {
+        Phase::RoundOver { winner, next_at } => {
+            for seat in Seat::BOTH {
+                let c = center(boards[seat.index()]);
+                let (text, col) = if winner == Some(seat) {
+                    ("ROUND WON", theme::GOOD)
+                } else if winner.is_none() {
+                    ("DRAW", theme::TEXT_DIM)
+                } else {
+                    ("TOPPED OUT", theme::BAD)
+                };
+                gfx.banner(text, c.x, c.y, (cell * 1.0).round(), col);
+            }
+            let secs = next_at.saturating_sub(m.frame().0).div_ceil(60);
+            let c = center(l.middle);
+            gfx.text_mid(
+                &format!("NEXT IN {secs}"),
+                c.x,
+                l.middle.bottom() - cell * 1.0,
+                (cell * 0.4).round(),
+                Weight::Bold,
+                Align::Center,
+                theme::TEXT_DIM,
+            );
+        }
+        Phase::MatchOver { winner } => {
+            for seat in Seat::BOTH {
+                let c = center(boards[seat.index()]);
+                if seat == winner {
+                    let text = if scene.local[seat.index()] && !scene.local[seat.other().index()] {
+                        "VICTORY"
+                    } else {
+                        "WINNER"
+                    };
+                    gfx.banner(
+                        text,
+                        c.x,
+                        c.y - cell * 0.6,
+                        (cell * 1.5).round(),
+                        theme::ACCENT,
+                    );
+                } else {
+                    let text = if scene.local[seat.index()] && !scene.local[seat.other().index()] {
+                        "DEFEAT"
+                    } else {
+                        "TOPPED OUT"
+                    };
+                    gfx.banner(
+                        text,
+                        c.x,
+                        c.y - cell * 0.6,
+                        (cell * 1.2).round(),
+                        theme::BAD,
+                    );
+                }
+                let score = format!(
+                    "{} – {}",
+                    m.wins()[seat.index()],
+                    m.wins()[seat.other().index()]
+                );
+                gfx.banner(
+                    &score,
+                    c.x,
+                    c.y + cell * 0.8,
+                    (cell * 0.8).round(),
+                    theme::TEXT,
+                );
+            }
+        }
+        _ => {}
+    }
+}

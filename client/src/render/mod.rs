@@ -1,0 +1,76 @@
+//! Drawing. Everything here reads state and draws it; nothing here changes the game.
+//!
+//! - [`theme`] — colours.
+//! - [`backdrop`] — pieces drifting behind the menus.
+//! - [`gfx`] — fonts, crisp text, shared shapes.
+//! - [`cells`] — the bevelled block and piece pictures.
+//! - [`board`] — one well with its cells, ghost, active piece and flashes.
+//! - [`side`] — hold, next, garbage meter, stats, popups and name plate around a well.
+//! - [`showcase`] — the decorative well on the menus.
+//! - [`match_view`] — both panels, the title, the middle strip and the banners.
+//! - [`widgets`] — menu rows, value rows and text fields for the list screens.
+
+pub mod backdrop;
+pub mod board;
+pub mod cells;
+pub mod gfx;
+pub mod match_view;
+pub mod showcase;
+pub mod side;
+pub mod theme;
+pub mod widgets;
+
+use macroquad::color::Color;
+use sevenbag_core::Match;
+
+use crate::fx::MatchFx;
+use crate::session::NetStatus;
+
+/// What the match view draws: the match and everything around it.
+pub struct Scene<'a> {
+    /// The match.
+    pub m: &'a Match,
+    /// Its effects.
+    pub fx: &'a MatchFx,
+    /// Player names, left then right.
+    pub names: &'a [String; 2],
+    /// The connection readout.
+    pub net: &'a NetStatus,
+    /// The title line ("PRACTICE · BOT · MEDIUM").
+    pub title: &'a str,
+    /// Seats played on this keyboard.
+    pub local: [bool; 2],
+    /// Seconds since the screen opened, for pulsing.
+    pub time: f32,
+}
+
+/// Formats a ×100 integer rate as "1.23".
+pub fn hundredths(v: u32) -> String {
+    format!("{}.{:02}", v / 100, v % 100)
+}
+
+/// Formats frames as "m:ss.cc".
+pub fn clock(frames: u32) -> String {
+    let cs = frames * 100 / 60;
+    format!("{}:{:02}.{:02}", cs / 6000, cs / 100 % 60, cs % 100)
+}
+
+/// The colour a seat's accents use: the local player's blue, the other's warm accent.
+pub fn seat_colour(local: bool) -> Color {
+    if local { theme::ACCENT2 } else { theme::ACCENT }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_formats() {
+        assert_eq!(hundredths(123), "1.23");
+        assert_eq!(hundredths(5), "0.05");
+        assert_eq!(hundredths(0), "0.00");
+        assert_eq!(hundredths(10_000), "100.00");
+        assert_eq!(clock(0), "0:00.00");
+        assert_eq!(clock(60 * 83 + 30), "1:23.50");
+    }
+}

@@ -1,0 +1,246 @@
+//! Everything around one well: hold, next queue, garbage meter, stats, popups and name plate.
+
+use macroquad::prelude::*;
+use sevenbag_core::{Match, Seat};
+
+use super::cells::{Style, piece_picture};
+use super::gfx::{Align, Gfx, Weight, fill, panel};
+use super::theme::{self, alpha};
+use super::{clock, hundredths, seat_colour};
+use crate::fx::{Popup, SeatFx};
+use crate::layout::PanelLayout;
+use crate::session::{NetStatus, Peer};
+
+/// Size of the preview blocks relative to a board cell.
+const PREVIEW: f32 = 0.78;
+
+/// Draws the hold box.
+pub fn draw_hold(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
+    let p = m.player(seat);
+    panel(gfx, r, Some("HOLD"), cell);
+    if let Some(kind) = p.hold() {
+        let style = if p.hold_used() {
+            Style::Dim
+        } else {
+            Style::Solid
+        };
+        let cy = r.y + cell * 1.1 + (r.h - cell * 1.1) / 2.0;
+        piece_picture(kind, r.x + r.w / 2.0, cy, (cell * PREVIEW).round(), style);
+    }
+}
+
+/// Draws the next queue (five pieces, nearest on top and a little larger).
+pub fn draw_next(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
+    panel(gfx, r, Some("NEXT"), cell);
+    let slot = (r.h - cell * 1.2) / 5.0;
+    for (i, kind) in m.player(seat).next().iter().enumerate() {
+        let cy = r.y + cell * 1.2 + slot * (i as f32 + 0.5);
+        let s = if i == 0 { PREVIEW * 1.08 } else { PREVIEW };
+        piece_picture(*kind, r.x + r.w / 2.0, cy, (cell * s).round(), Style::Solid);
+    }
+}
+
+/// Draws the incoming-garbage meter: lines ready to rise in red at the bottom, lines still
+/// travelling in orange above them, and the total beside it.
+pub fn draw_meter(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat, time: f32) {
+    fill(r, theme::WELL);
+    super::gfx::outline(r, 1.0, alpha(theme::FRAME, 0.5));
+    let (total, ready) = m.incoming(seat);
+    let shown = total.min(20) as f32;
+    let ready = ready.min(total).min(20) as f32;
+    if shown > 0.0 {
+        let queued_h = (shown - ready) * cell;
+        let ready_h = ready * cell;
+        let pulse = 0.75 + 0.25 * (time * 10.0).sin();
+        fill(
+            Rect::new(r.x, r.bottom() - ready_h, r.w, ready_h),
+            alpha(theme::GARBAGE_READY, pulse),
+        );
+        fill(
+            Rect::new(r.x, r.bottom() - ready_h - queued_h, r.w, queued_h),
+            theme::GARBAGE_QUEUED,
+        );
+        // Separators between lines.
+        for i in 1..shown as u32 {
+            fill(
+                Rect::new(r.x, r.bottom() - i as f32 * cell, r.w, 1.0),
+                alpha(BLACK, 0.45),
+            );
+        }
+        let top = r.bottom() - shown * cell;
+        gfx.text(
+            &total.to_string(),
+            r.x + r.w / 2.0,
+            top - cell * 0.2,
+            (cell * 0.62).round(),
+            Weight::Bold,
+            Align::Center,
+            if ready > 0.0 {
+                theme::GARBAGE_READY
+            } else {
+                theme::GARBAGE_QUEUED
+            },
+        );
+    }
+}
+
+/// Draws the stats column: PPS, APM, VS and the round time, right-aligned toward the board.
+pub fn draw_stats(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
+    let s = m.player(seat).stats();
+    let rows = [
+        ("PIECES", format!("{}", s.pieces)),
+        ("PPS", hundredths(s.pps_x100())),
+        ("APM", hundredths(s.apm_x100())),
+        ("VS", hundredths(s.vs_x100())),
+    ];
+    let x = r.right() - cell * 0.1;
+    let row_h = cell * 1.45;
+    let mut y = r.y;
+    for (label, value) in rows {
+        gfx.text(
+            label,
+            x,
+            y + cell * 0.5,
+            (cell * 0.42).round(),
+            Weight::Bold,
+            Align::Right,
+            theme::TEXT_FAINT,
+        );
+        gfx.text(
+            &value,
+            x,
+            y + cell * 1.25,
+            (cell * 0.72).round(),
+            Weight::Bold,
+            Align::Right,
+            theme::TEXT,
+        );
+        y += row_h;
+    }
+    gfx.text(
+        "TIME",
+        x,
+        y + cell * 0.5,
+        (cell * 0.42).round(),
+        Weight::Bold,
+        Align::Right,
+        theme::TEXT_FAINT,
+    );
+    gfx.text(
+        &clock(s.frames),
+        x,
+        y + cell * 1.2,
+        (cell * 0.6).round(),
+        Weight::Regular,
+        Align::Right,
+        theme::TEXT_DIM,
+    );
+}
+
+fn popup(gfx: &Gfx, p: &Popup, x: f32, y: f32, size: f32) {
+    let size = (size * p.pop()).round();
+    let c = alpha(p.colour, p.opacity());
+    gfx.text(&p.text, x, y, size, Weight::Bold, Align::Right, c);
+}
+
+/// Draws the clear-kind, back-to-back, combo and attack popups, right-aligned toward the board.
+pub fn draw_popups(gfx: &Gfx, r: Rect, cell: f32, fx: &SeatFx) {
+    let x = r.right() - cell * 0.1;
+    let mut y = r.y + cell * 0.9;
+    if let Some(p) = &fx.clear {
+        // Long names break after the spin: "T-SPIN" / "MINI DOUBLE".
+        let (first, rest) = match p.text.split_once(' ') {
+            Some((a, b)) if p.text.starts_with("T-SPIN") => (a.to_owned(), Some(b.to_owned())),
+            _ => (p.text.clone(), None),
+        };
+        let size = cell * 0.82;
+        let first = Popup {
+            text: first,
+            ..p.clone()
+        };
+        popup(gfx, &first, x, y, size);
+        y += size * 1.1;
+        if let Some(rest) = rest {
+            let rest = Popup {
+                text: gfx.fit(&rest, r.w, size * 0.8, Weight::Bold),
+                ..p.clone()
+            };
+            popup(gfx, &rest, x, y, size * 0.8);
+            y += size;
+        }
+    }
+    y += cell * 0.3;
+    for (p, size) in [(&fx.b2b, 0.62), (&fx.combo, 0.62), (&fx.sent, 0.9)] {
+        if let Some(p) = p {
+            popup(gfx, p, x, y, cell * size);
+            y += cell * (size + 0.45);
+        }
+    }
+}
+
+/// Draws the name plate (name, round-win pips) and the connection line under the board.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_plate(
+    gfx: &Gfx,
+    p: &PanelLayout,
+    cell: f32,
+    name: &str,
+    wins: u8,
+    first_to: u8,
+    peer: &Peer,
+    net: &NetStatus,
+    local: bool,
+) {
+    let b = p.board;
+    let size = (cell * 0.75).round();
+    let cy = p.name.y + p.name.h / 2.0;
+    // Pips: filled for rounds won, hollow for rounds still needed.
+    let pip_r = (cell * 0.22).max(3.0);
+    let pip_gap = pip_r * 2.8;
+    let shown = first_to.min(9);
+    let pips_w = f32::from(shown) * pip_gap;
+    let name = gfx.fit(name, b.w - pips_w - cell * 0.4, size, Weight::Bold);
+    draw_rectangle(
+        b.x - cell * 0.25,
+        cy - size * 0.55,
+        cell * 0.12,
+        size * 1.1,
+        seat_colour(local),
+    );
+    gfx.text_mid(&name, b.x, cy, size, Weight::Bold, Align::Left, theme::TEXT);
+    for i in 0..shown {
+        let x = b.right() - pip_r - f32::from(shown - 1 - i) * pip_gap;
+        if i < wins {
+            draw_circle(x, cy, pip_r, theme::ACCENT);
+        } else {
+            draw_circle_lines(x, cy, pip_r, 1.5, theme::TEXT_FAINT);
+        }
+    }
+    let small = (cell * 0.46).round();
+    let ny = p.net.y + p.net.h / 2.0;
+    let tag_colour = match peer {
+        Peer::Connected | Peer::Local => theme::GOOD,
+        Peer::Bot => theme::TEXT_DIM,
+        Peer::Reconnecting { .. } => theme::GARBAGE_QUEUED,
+        Peer::Left => theme::BAD,
+    };
+    draw_circle(b.x + small * 0.35, ny, small * 0.25, tag_colour);
+    gfx.text_mid(
+        &peer.tag(),
+        b.x + small,
+        ny,
+        small,
+        Weight::Bold,
+        Align::Left,
+        tag_colour,
+    );
+    gfx.text_mid(
+        &net.readout(),
+        b.right(),
+        ny,
+        small,
+        Weight::Regular,
+        Align::Right,
+        theme::TEXT_FAINT,
+    );
+}

@@ -1,0 +1,530 @@
+//! The pieces of the list screens: title, rows, value rows, side panel, footer and notices.
+
+use macroquad::prelude::*;
+use sevenbag_core::PieceKind;
+
+use super::cells::{Style, block};
+use super::gfx::{Align, Gfx, Weight, fill, outline};
+use super::theme::{self, alpha, mix};
+
+/// Draws the game's logo: "SEVENBAG" with each letter on a piece colour, and a subtitle.
+pub fn logo(gfx: &Gfx, r: Rect, unit: f32, subtitle: &str) {
+    let size = (unit * 3.2).round();
+    let word = "SEVENBAG";
+    let mut x = r.x;
+    let base = r.y + size * 0.95;
+    for (i, ch) in word.chars().enumerate() {
+        let kind = PieceKind::ALL[i % 7];
+        let s = ch.to_string();
+        let w = gfx.width(&s, size, Weight::Bold);
+        gfx.text(
+            &s,
+            x + unit * 0.12,
+            base + unit * 0.12,
+            size,
+            Weight::Bold,
+            Align::Left,
+            alpha(BLACK, 0.5),
+        );
+        gfx.text(
+            &s,
+            x,
+            base,
+            size,
+            Weight::Bold,
+            Align::Left,
+            mix(theme::piece_colour(kind), WHITE, 0.15),
+        );
+        x += w + unit * 0.1;
+    }
+    // A tiny T-piece mark after the word.
+    let s = (unit * 0.7).round();
+    let tx = x + unit * 0.6;
+    let ty = base - s * 2.0;
+    for (dx, dy) in [(0.0, 1.0), (1.0, 1.0), (2.0, 1.0), (1.0, 0.0)] {
+        block(
+            tx + dx * s,
+            ty + dy * s,
+            s,
+            theme::piece_colour(PieceKind::T),
+            Style::Solid,
+        );
+    }
+    gfx.text(
+        subtitle,
+        r.x,
+        base + unit * 1.5,
+        (unit * 0.85).round(),
+        Weight::Regular,
+        Align::Left,
+        theme::TEXT_DIM,
+    );
+}
+
+/// Draws a screen heading with an optional subtitle.
+pub fn heading(gfx: &Gfx, r: Rect, unit: f32, title: &str, subtitle: &str) {
+    let size = (unit * 2.2).round();
+    gfx.text(
+        title,
+        r.x,
+        r.y + size,
+        size,
+        Weight::Bold,
+        Align::Left,
+        theme::TEXT,
+    );
+    draw_rectangle(
+        r.x,
+        r.y + size + unit * 0.5,
+        unit * 3.0,
+        unit * 0.2,
+        theme::ACCENT,
+    );
+    gfx.text(
+        subtitle,
+        r.x,
+        r.y + size + unit * 1.8,
+        (unit * 0.85).round(),
+        Weight::Regular,
+        Align::Left,
+        theme::TEXT_DIM,
+    );
+}
+
+/// The state of one row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowState {
+    /// The keyboard/mouse cursor is on it.
+    pub selected: bool,
+    /// It can be used (online entries in an offline build still can: they explain themselves).
+    pub enabled: bool,
+}
+
+fn row_back(r: Rect, unit: f32, state: RowState, time: f32) {
+    if state.selected {
+        let glow = 0.5 + 0.5 * (time * 4.0).sin();
+        fill(r, alpha(mix(theme::PANEL, theme::ACCENT, 0.12), 0.95));
+        outline(r, 1.0, alpha(theme::ACCENT, 0.35 + 0.25 * glow));
+        draw_rectangle(r.x, r.y, unit * 0.22, r.h, theme::ACCENT);
+    } else {
+        fill(r, alpha(theme::PANEL, 0.75));
+    }
+}
+
+/// A menu entry: label on the left, a small tag on the right.
+pub fn menu_row(gfx: &Gfx, r: Rect, unit: f32, label: &str, tag: &str, state: RowState, time: f32) {
+    row_back(r, unit, state, time);
+    let cy = r.y + r.h / 2.0;
+    let size = (unit * 1.0).round();
+    let colour = match (state.selected, state.enabled) {
+        (true, _) => theme::TEXT,
+        (false, true) => mix(theme::TEXT, theme::TEXT_DIM, 0.35),
+        (false, false) => theme::TEXT_FAINT,
+    };
+    let x = r.x + unit * (if state.selected { 1.0 } else { 0.8 });
+    gfx.text_mid(label, x, cy, size, Weight::Bold, Align::Left, colour);
+    if !tag.is_empty() {
+        let small = (unit * 0.6).round();
+        let tw = gfx.width(tag, small, Weight::Bold) + unit * 0.8;
+        let tag_r = Rect::new(
+            r.right() - tw - unit * 0.6,
+            cy - small * 0.85,
+            tw,
+            small * 1.7,
+        );
+        outline(tag_r, 1.0, alpha(theme::TEXT_FAINT, 0.8));
+        gfx.text_mid(
+            tag,
+            tag_r.x + tag_r.w / 2.0,
+            cy,
+            small,
+            Weight::Bold,
+            Align::Center,
+            theme::TEXT_DIM,
+        );
+    }
+}
+
+/// A setting: label on the left, value on the right with ‹ › hints when selected.
+#[allow(clippy::too_many_arguments)]
+pub fn value_row(
+    gfx: &Gfx,
+    r: Rect,
+    unit: f32,
+    label: &str,
+    value: &str,
+    state: RowState,
+    editing: bool,
+    time: f32,
+) {
+    row_back(r, unit, state, time);
+    let cy = r.y + r.h / 2.0;
+    let size = (unit * 0.85).round();
+    let colour = if state.selected {
+        theme::TEXT
+    } else {
+        mix(theme::TEXT, theme::TEXT_DIM, 0.4)
+    };
+    gfx.text_mid(
+        label,
+        r.x + unit * 0.9,
+        cy,
+        size,
+        Weight::Regular,
+        Align::Left,
+        colour,
+    );
+    let vx = r.right() - unit * 0.9;
+    let value_colour = if editing {
+        theme::ACCENT
+    } else if state.selected {
+        theme::ACCENT2
+    } else {
+        theme::TEXT
+    };
+    let cursor = editing && (time * 2.0).fract() < 0.5;
+    if value.is_empty() {
+        // An empty field shows a hint, and the cursor after it while typing.
+        let hint = if editing { "type here" } else { "—" };
+        let cw = if editing {
+            gfx.width("▏", size, Weight::Bold)
+        } else {
+            0.0
+        };
+        gfx.text_mid(
+            hint,
+            vx - cw,
+            cy,
+            size,
+            Weight::Regular,
+            Align::Right,
+            theme::TEXT_FAINT,
+        );
+        if cursor {
+            gfx.text_mid("▏", vx, cy, size, Weight::Bold, Align::Right, value_colour);
+        }
+        return;
+    }
+    let shown = if cursor {
+        format!("{value}▏")
+    } else {
+        value.to_owned()
+    };
+    let max_w = r.w * 0.5;
+    let shown = gfx.fit(&shown, max_w, size, Weight::Bold);
+    gfx.text_mid(
+        &shown,
+        vx,
+        cy,
+        size,
+        Weight::Bold,
+        Align::Right,
+        value_colour,
+    );
+}
+
+/// A section header inside a list.
+pub fn section_row(gfx: &Gfx, r: Rect, unit: f32, text: &str) {
+    let cy = r.y + r.h * 0.6;
+    let size = (unit * 0.62).round();
+    gfx.text_mid(
+        text,
+        r.x + unit * 0.2,
+        cy,
+        size,
+        Weight::Bold,
+        Align::Left,
+        theme::ACCENT,
+    );
+    let w = gfx.width(text, size, Weight::Bold);
+    draw_rectangle(
+        r.x + w + unit * 0.8,
+        cy,
+        r.w - w - unit,
+        1.0,
+        alpha(theme::FRAME, 0.7),
+    );
+}
+
+/// Breaks `text` into lines no wider than `max_w` (paragraphs split on '\n').
+pub fn wrap(gfx: &Gfx, text: &str, max_w: f32, size: f32) -> Vec<String> {
+    let mut lines = Vec::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        for word in para.split_whitespace() {
+            let candidate = if line.is_empty() {
+                word.to_owned()
+            } else {
+                format!("{line} {word}")
+            };
+            if !line.is_empty() && gfx.width(&candidate, size, Weight::Regular) > max_w {
+                lines.push(std::mem::take(&mut line));
+                line = word.to_owned();
+            } else {
+                line = candidate;
+            }
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// The description panel beside a list: a heading and wrapped body text. The panel is only as
+/// tall as its text (within `r`); returns the rectangle it used.
+pub fn side_panel(gfx: &Gfx, r: Rect, unit: f32, heading: &str, body: &str) -> Rect {
+    if r.w < unit * 8.0 {
+        return Rect::new(r.x, r.y, r.w, 0.0);
+    }
+    let pad = unit * 1.0;
+    let hsize = (unit * 1.1).round();
+    let size = (unit * 0.8).round();
+    let line_h = size * 1.45;
+    let lines = wrap(gfx, body, r.w - 2.0 * pad, size);
+    let content = pad + hsize + unit * 1.6 + line_h * lines.len() as f32 + pad;
+    let used = Rect::new(r.x, r.y, r.w, content.clamp(unit * 6.0, r.h));
+    fill(used, alpha(theme::PANEL, 0.8));
+    outline(used, 1.0, alpha(theme::FRAME, 0.6));
+    draw_rectangle(
+        used.x,
+        used.y,
+        used.w,
+        unit * 0.12,
+        alpha(theme::ACCENT, 0.6),
+    );
+    gfx.text(
+        heading,
+        r.x + pad,
+        r.y + pad + hsize,
+        hsize,
+        Weight::Bold,
+        Align::Left,
+        theme::TEXT,
+    );
+    let mut y = r.y + pad + hsize + unit * 1.6;
+    for line in lines {
+        if y > used.bottom() - pad * 0.5 {
+            break;
+        }
+        gfx.text(
+            &line,
+            r.x + pad,
+            y,
+            size,
+            Weight::Regular,
+            Align::Left,
+            theme::TEXT_DIM,
+        );
+        y += line_h;
+    }
+    used
+}
+
+/// The hint line at the bottom of a list screen.
+pub fn footer(gfx: &Gfx, r: Rect, unit: f32, hints: &str, right: &str) {
+    draw_rectangle(r.x, r.y, r.w, 1.0, alpha(theme::FRAME, 0.5));
+    let cy = r.y + r.h / 2.0 + unit * 0.2;
+    let size = (unit * 0.7).round();
+    gfx.text_mid(
+        hints,
+        r.x,
+        cy,
+        size,
+        Weight::Regular,
+        Align::Left,
+        theme::TEXT_FAINT,
+    );
+    gfx.text_mid(
+        right,
+        r.right(),
+        cy,
+        size,
+        Weight::Regular,
+        Align::Right,
+        theme::TEXT_FAINT,
+    );
+}
+
+/// A message box centred near the bottom of the window (errors and confirmations).
+pub fn notice(gfx: &Gfx, w: f32, h: f32, unit: f32, text: &str, colour: Color) {
+    let size = (unit * 0.8).round();
+    let max_w = (w * 0.8).min(unit * 50.0);
+    let lines = wrap(gfx, text, max_w - unit * 2.0, size);
+    let line_h = size * 1.4;
+    let box_w = lines
+        .iter()
+        .map(|l| gfx.width(l, size, Weight::Regular))
+        .fold(0.0, f32::max)
+        + unit * 2.0;
+    let box_h = line_h * lines.len() as f32 + unit * 1.2;
+    let r = Rect::new((w - box_w) / 2.0, h - box_h - unit * 3.6, box_w, box_h);
+    fill(r, alpha(mix(theme::PANEL, colour, 0.12), 0.97));
+    outline(r, 1.0, colour);
+    draw_rectangle(r.x, r.y, unit * 0.2, r.h, colour);
+    let mut y = r.y + unit * 0.6 + size;
+    for line in lines {
+        gfx.text(
+            &line,
+            r.x + unit,
+            y,
+            size,
+            Weight::Regular,
+            Align::Left,
+            theme::TEXT,
+        );
+        y += line_h;
+    }
+}
+
+/// Where a modal box and its option rows go (pure, so a screen can hit-test before drawing).
+pub fn modal_layout(w: f32, h: f32, unit: f32, rows: usize) -> (Rect, Vec<Rect>) {
+    let row_h = unit * 2.2;
+    let box_w = (unit * 24.0).min(w * 0.9);
+    let box_h = unit * 4.5 + row_h * rows as f32;
+    let r = Rect::new(
+        ((w - box_w) / 2.0).round(),
+        ((h - box_h) / 2.0).round(),
+        box_w,
+        box_h,
+    );
+    let rows = (0..rows)
+        .map(|i| {
+            Rect::new(
+                r.x + unit,
+                r.y + unit * 3.6 + row_h * i as f32,
+                r.w - 2.0 * unit,
+                row_h - unit * 0.35,
+            )
+        })
+        .collect();
+    (r, rows)
+}
+
+/// A modal box in the middle of the screen with a title and a column of options.
+#[allow(clippy::too_many_arguments)]
+pub fn modal(
+    gfx: &Gfx,
+    w: f32,
+    h: f32,
+    unit: f32,
+    title: &str,
+    options: &[&str],
+    selected: usize,
+    time: f32,
+) {
+    draw_rectangle(0.0, 0.0, w, h, alpha(BLACK, 0.6));
+    let (r, rows) = modal_layout(w, h, unit, options.len());
+    fill(r, theme::PANEL);
+    outline(r, 1.0, theme::FRAME);
+    let tsize = (unit * 1.6).round();
+    gfx.text(
+        title,
+        r.x + r.w / 2.0,
+        r.y + unit * 1.2 + tsize,
+        tsize,
+        Weight::Bold,
+        Align::Center,
+        theme::TEXT,
+    );
+    for (i, (label, rr)) in options.iter().zip(rows).enumerate() {
+        menu_row(
+            gfx,
+            rr,
+            unit,
+            label,
+            "",
+            RowState {
+                selected: i == selected,
+                enabled: true,
+            },
+            time,
+        );
+    }
+}
+
+/// A key binding row: the action on the left, two key caps on the right. `slot` is the cap the
+/// cursor is on (when the row is selected); `capturing` makes that cap blink "press a key".
+#[allow(clippy::too_many_arguments)]
+pub fn key_row(
+    gfx: &Gfx,
+    r: Rect,
+    unit: f32,
+    label: &str,
+    keys: [Option<String>; 2],
+    slot: usize,
+    capturing: bool,
+    state: RowState,
+    time: f32,
+) {
+    row_back(r, unit, state, time);
+    let cy = r.y + r.h / 2.0;
+    let size = (unit * 0.85).round();
+    let colour = if state.selected {
+        theme::TEXT
+    } else {
+        mix(theme::TEXT, theme::TEXT_DIM, 0.4)
+    };
+    gfx.text_mid(
+        label,
+        r.x + unit * 0.9,
+        cy,
+        size,
+        Weight::Regular,
+        Align::Left,
+        colour,
+    );
+    for (i, rect) in key_caps(r, unit).into_iter().enumerate() {
+        let on = state.selected && i == slot;
+        let blink = capturing && on && (time * 3.0).fract() < 0.5;
+        let back = if on {
+            alpha(theme::ACCENT2, 0.18)
+        } else {
+            alpha(theme::WELL, 0.8)
+        };
+        fill(rect, back);
+        outline(
+            rect,
+            1.0,
+            if on {
+                theme::ACCENT2
+            } else {
+                alpha(theme::FRAME, 0.9)
+            },
+        );
+        let (text, c) = if capturing && on {
+            (
+                "press a key".to_owned(),
+                if blink {
+                    theme::ACCENT
+                } else {
+                    theme::TEXT_DIM
+                },
+            )
+        } else {
+            match &keys[i] {
+                Some(k) => (k.clone(), theme::TEXT),
+                None => ("—".to_owned(), theme::TEXT_FAINT),
+            }
+        };
+        let small = (unit * 0.72).round();
+        let text = gfx.fit(&text, rect.w - unit * 0.4, small, Weight::Bold);
+        gfx.text_mid(
+            &text,
+            rect.x + rect.w / 2.0,
+            cy,
+            small,
+            Weight::Bold,
+            Align::Center,
+            c,
+        );
+    }
+}
+
+/// Where the two key caps of a key row go (for drawing and for mouse hits).
+pub fn key_caps(r: Rect, unit: f32) -> [Rect; 2] {
+    let w = (unit * 6.0).min(r.w * 0.22);
+    let h = r.h - unit * 0.3;
+    let y = r.y + unit * 0.15;
+    let x2 = r.right() - unit * 0.6 - w;
+    let x1 = x2 - unit * 0.5 - w;
+    [Rect::new(x1, y, w, h), Rect::new(x2, y, w, h)]
+}

@@ -1,0 +1,196 @@
+//! Screens and the stack that holds them (zemeroth's idea, as enums).
+//!
+//! A screen never touches the stack: its `update` returns a [`Transition`] and [`Stack::apply`]
+//! carries it out. Every screen gets the shared [`Ctx`] (settings, fonts, sound) and the frame's
+//! [`FrameIo`] (keyboard, mouse, elapsed time, simulation steps due, window size).
+
+use std::path::PathBuf;
+
+use macroquad::color::Color;
+use macroquad::math::{Rect, Vec2};
+
+use crate::audio::Audio;
+use crate::config::Config;
+use crate::input::Keyboard;
+use crate::render::gfx::Gfx;
+use crate::screens::{
+    lobby::LobbyScreen, menu::MenuScreen, play::PlayScreen, replays::ReplayScreen,
+    settings::SettingsScreen, setup::SetupScreen,
+};
+use crate::sfx::Sfx;
+
+/// What a screen asks the stack to do after its update.
+pub enum Transition {
+    /// Stay.
+    None,
+    /// Open a screen on top of this one.
+    Push(Screen),
+    /// Close this screen and go back to the one below.
+    Pop,
+    /// Swap this screen for another.
+    Replace(Screen),
+    /// Close the game.
+    Quit,
+}
+
+/// Every screen of the game.
+pub enum Screen {
+    /// The main menu.
+    Menu(MenuScreen),
+    /// Choosing an online room or LAN game (online play arrives in phase 2).
+    Lobby(LobbyScreen),
+    /// Setting up an offline match (practice vs bot, local two players).
+    Setup(SetupScreen),
+    /// A match being played or watched.
+    Play(Box<PlayScreen>),
+    /// Replay files.
+    Replay(ReplayScreen),
+    /// Settings.
+    Settings(Box<SettingsScreen>),
+}
+
+impl Screen {
+    /// Handles one frame of input and time.
+    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        match self {
+            Screen::Menu(s) => s.update(ctx, io),
+            Screen::Lobby(s) => s.update(ctx, io),
+            Screen::Setup(s) => s.update(ctx, io),
+            Screen::Play(s) => s.update(ctx, io),
+            Screen::Replay(s) => s.update(ctx, io),
+            Screen::Settings(s) => s.update(ctx, io),
+        }
+    }
+
+    /// Draws the screen.
+    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        match self {
+            Screen::Menu(s) => s.draw(ctx, io),
+            Screen::Lobby(s) => s.draw(ctx, io),
+            Screen::Setup(s) => s.draw(ctx, io),
+            Screen::Play(s) => s.draw(ctx, io),
+            Screen::Replay(s) => s.draw(ctx, io),
+            Screen::Settings(s) => s.draw(ctx, io),
+        }
+    }
+}
+
+/// The screens, bottom to top; only the top one updates and draws.
+pub struct Stack {
+    screens: Vec<Screen>,
+}
+
+impl Stack {
+    /// A stack holding `screens` (the last is on top).
+    pub fn new(screens: Vec<Screen>) -> Stack {
+        Stack { screens }
+    }
+
+    /// The screen on top.
+    pub fn top_mut(&mut self) -> Option<&mut Screen> {
+        self.screens.last_mut()
+    }
+
+    /// The screen on top.
+    pub fn top(&self) -> Option<&Screen> {
+        self.screens.last()
+    }
+
+    /// Carries out `t`. Returns false when the game should close (a Quit, or the last screen
+    /// popped).
+    pub fn apply(&mut self, t: Transition) -> bool {
+        match t {
+            Transition::None => {}
+            Transition::Push(s) => self.screens.push(s),
+            Transition::Pop => {
+                self.screens.pop();
+            }
+            Transition::Replace(s) => {
+                self.screens.pop();
+                self.screens.push(s);
+            }
+            Transition::Quit => return false,
+        }
+        !self.screens.is_empty()
+    }
+}
+
+/// The mouse as seen on one rendered frame.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mouse {
+    /// Pointer position in logical pixels.
+    pub pos: Vec2,
+    /// The pointer moved this frame.
+    pub moved: bool,
+    /// The left button was pressed this frame.
+    pub clicked: bool,
+    /// Wheel movement this frame (positive = up).
+    pub wheel: f32,
+}
+
+impl Mouse {
+    /// True when the pointer is over `r`.
+    pub fn over(&self, r: Rect) -> bool {
+        r.contains(self.pos)
+    }
+}
+
+/// One rendered frame's input and timing, sampled once in the input step of the tick.
+#[derive(Clone, Debug, Default)]
+pub struct FrameIo {
+    /// Keyboard state.
+    pub keyboard: Keyboard,
+    /// Mouse state.
+    pub mouse: Mouse,
+    /// Real seconds since the last frame.
+    pub dt: f32,
+    /// Simulation steps due this frame (from the fixed 60 Hz clock).
+    pub steps: u32,
+    /// Window width in logical pixels.
+    pub width: f32,
+    /// Window height in logical pixels.
+    pub height: f32,
+}
+
+/// A message shown at the bottom of the screen for a few seconds.
+pub struct Notice {
+    /// The text.
+    pub text: String,
+    /// Its accent colour.
+    pub colour: Color,
+    /// Seconds left.
+    pub left: f32,
+}
+
+/// What every screen shares.
+pub struct Ctx {
+    /// The settings in force.
+    pub config: Config,
+    /// Where settings are saved (`None` when the system has no config directory).
+    pub config_path: Option<PathBuf>,
+    /// The notice on screen, if any.
+    pub notice: Option<Notice>,
+    /// Sound effects.
+    pub audio: Audio,
+    /// Fonts and text drawing.
+    pub gfx: Gfx,
+    /// Seconds since start (for animations).
+    pub time: f32,
+    /// The drifting pieces behind the menus.
+    pub backdrop: crate::render::backdrop::Backdrop,
+}
+
+impl Ctx {
+    /// Shows `text` for a few seconds.
+    pub fn notify(&mut self, text: impl Into<String>, colour: Color) {
+        let text = text.into();
+        tracing::info!(%text, "notice");
+        let left = 3.0 + text.len() as f32 / 25.0;
+        self.notice = Some(Notice { text, colour, left });
+    }
+
+    /// Plays a sound effect.
+    pub fn play(&self, sfx: Sfx) {
+        self.audio.play(sfx);
+    }
+}

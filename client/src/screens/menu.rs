@@ -1,0 +1,211 @@
+//! The main menu: every way to play, keyboard-navigable and clickable.
+
+use macroquad::math::Rect;
+
+use crate::layout::list_layout;
+use crate::render::gfx::background;
+use crate::render::showcase::draw_showcase;
+use crate::render::widgets::{RowState, footer, logo, menu_row, side_panel};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::screens::list::{ListEvent, ListNav};
+use crate::screens::lobby::{LobbyKind, LobbyScreen};
+use crate::screens::replays::ReplayScreen;
+use crate::screens::settings::SettingsScreen;
+use crate::screens::setup::{SetupKind, SetupScreen};
+use crate::sfx::Sfx;
+
+/// The menu's entries (zemeroth's per-screen `Message`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Item {
+    QuickMatch,
+    CreateRoom,
+    JoinRoom,
+    Spectate,
+    LanHost,
+    LanJoin,
+    Practice,
+    Local,
+    Replays,
+    Settings,
+    Quit,
+}
+
+const ITEMS: [Item; 11] = [
+    Item::QuickMatch,
+    Item::CreateRoom,
+    Item::JoinRoom,
+    Item::Spectate,
+    Item::LanHost,
+    Item::LanJoin,
+    Item::Practice,
+    Item::Local,
+    Item::Replays,
+    Item::Settings,
+    Item::Quit,
+];
+
+impl Item {
+    fn label(self) -> &'static str {
+        match self {
+            Item::QuickMatch => "Quick match",
+            Item::CreateRoom => "Create room",
+            Item::JoinRoom => "Join room by code",
+            Item::Spectate => "Spectate by code",
+            Item::LanHost => "LAN: host a game",
+            Item::LanJoin => "LAN: join a game",
+            Item::Practice => "Practice vs bot",
+            Item::Local => "Local 2 players",
+            Item::Replays => "Replays",
+            Item::Settings => "Settings",
+            Item::Quit => "Quit",
+        }
+    }
+
+    fn tag(self) -> &'static str {
+        match self {
+            Item::QuickMatch | Item::CreateRoom | Item::JoinRoom | Item::Spectate => "ONLINE",
+            Item::LanHost | Item::LanJoin => "LAN",
+            Item::Practice | Item::Local => "OFFLINE",
+            _ => "",
+        }
+    }
+
+    fn about(self) -> (&'static str, &'static str) {
+        match self {
+            Item::QuickMatch => (
+                "Quick match",
+                "Get paired with the next player waiting on your server and play a first-to-3 versus match.\n\nBoth of you get the same pieces; lines you clear become garbage on the other board.",
+            ),
+            Item::CreateRoom => (
+                "Create room",
+                "Open a private room with your own rules and get a short code to share with a friend. Spectators can join with the same code.",
+            ),
+            Item::JoinRoom => (
+                "Join room",
+                "Type the code a friend gave you to join their room.",
+            ),
+            Item::Spectate => (
+                "Spectate",
+                "Watch a match live by its room code. Late arrivals catch up instantly from the match log.",
+            ),
+            Item::LanHost => (
+                "Host on your network",
+                "Start a game server on this computer so players on the same network can join you directly, no internet needed.",
+            ),
+            Item::LanJoin => (
+                "Join on your network",
+                "Connect to a game hosted on another computer of your network by its address.",
+            ),
+            Item::Practice => (
+                "Practice vs bot",
+                "A versus match against an automatic opponent, right here and offline. Pick its strength, the rules and how many rounds win.",
+            ),
+            Item::Local => (
+                "Local 2 players",
+                "Two players, one keyboard. Left player: A D move, S soft drop, W hard drop, Q E rotate, R 180°, Left Shift hold. Right player: arrows, ↑ hard drop, , . rotate, / 180°, Right Shift hold. Change them in Settings.",
+            ),
+            Item::Replays => ("Replays", "Watch finished matches again, frame for frame."),
+            Item::Settings => (
+                "Settings",
+                "Your name, the server, handling (DAS, ARR, DCD, SDF), volume and key bindings.",
+            ),
+            Item::Quit => ("Quit", "Close Sevenbag. Your settings are already saved."),
+        }
+    }
+}
+
+/// The main menu.
+#[derive(Default)]
+pub struct MenuScreen {
+    nav: ListNav,
+}
+
+impl MenuScreen {
+    /// A menu with the cursor on Practice (the entry that works in every build).
+    pub fn new() -> MenuScreen {
+        let practice = ITEMS.iter().position(|i| *i == Item::Practice).unwrap_or(0);
+        MenuScreen {
+            nav: ListNav { selected: practice },
+        }
+    }
+
+    /// Handles the frame.
+    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        ctx.backdrop.advance(io.dt, io.width, io.height);
+        let layout = list_layout(io.width, io.height, ITEMS.len());
+        let before = self.nav.selected;
+        let event = self.nav.handle(io, &layout, ITEMS.len(), &|_| true, false);
+        if self.nav.selected != before {
+            ctx.play(Sfx::Move);
+        }
+        let item = match event {
+            ListEvent::Activate(i) => ITEMS[i],
+            ListEvent::Back => {
+                // Escape goes to Quit first; a second Escape (or Enter) leaves.
+                let quit = ITEMS.len() - 1;
+                if self.nav.selected == quit {
+                    return Transition::Quit;
+                }
+                self.nav.selected = quit;
+                return Transition::None;
+            }
+            _ => return Transition::None,
+        };
+        ctx.play(Sfx::Select);
+        let lobby = |kind| Transition::Push(Screen::Lobby(LobbyScreen::new(kind)));
+        match item {
+            Item::QuickMatch => lobby(LobbyKind::QuickMatch),
+            Item::CreateRoom => lobby(LobbyKind::CreateRoom),
+            Item::JoinRoom => lobby(LobbyKind::JoinRoom),
+            Item::Spectate => lobby(LobbyKind::Spectate),
+            Item::LanHost => lobby(LobbyKind::LanHost),
+            Item::LanJoin => lobby(LobbyKind::LanJoin),
+            Item::Practice => {
+                Transition::Push(Screen::Setup(SetupScreen::new(SetupKind::Practice)))
+            }
+            Item::Local => Transition::Push(Screen::Setup(SetupScreen::new(SetupKind::Local))),
+            Item::Replays => Transition::Push(Screen::Replay(ReplayScreen::new())),
+            Item::Settings => {
+                Transition::Push(Screen::Settings(Box::new(SettingsScreen::new(ctx))))
+            }
+            Item::Quit => Transition::Quit,
+        }
+    }
+
+    /// Draws the menu.
+    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        let gfx = &ctx.gfx;
+        background(io.width, io.height);
+        ctx.backdrop.draw();
+        let l = list_layout(io.width, io.height, ITEMS.len());
+        logo(gfx, l.title, l.unit, "head-to-head block stacking");
+        for (i, r) in self.nav.visible(&l, ITEMS.len()) {
+            let item = ITEMS[i];
+            let state = RowState {
+                selected: i == self.nav.selected,
+                enabled: true,
+            };
+            menu_row(gfx, r, l.unit, item.label(), item.tag(), state, ctx.time);
+        }
+        let (title, body) = ITEMS[self.nav.selected].about();
+        let used = side_panel(gfx, l.side, l.unit, title, body);
+        let below = Rect::new(
+            l.side.x,
+            used.bottom() + l.unit,
+            l.side.w,
+            l.side.bottom() - used.bottom() - l.unit,
+        );
+        draw_showcase(below, l.unit, ctx.time);
+        footer(
+            gfx,
+            l.footer,
+            l.unit,
+            "↑ ↓ choose   Enter select   Esc quit",
+            &format!(
+                "{} · v{}",
+                ctx.config.player_name,
+                env!("CARGO_PKG_VERSION")
+            ),
+        );
+    }
+}

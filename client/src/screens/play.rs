@@ -1,0 +1,300 @@
+//! The match screen: plays or watches any [`Session`] and draws it with the match view.
+//!
+//! Per frame: hand the keyboard to the session, run the simulation steps the fixed clock says are
+//! due (bracketing each with the effects' before/after hooks, since events last one frame), age the
+//! effects, then handle pause, rematch and leaving.
+
+use macroquad::input::KeyCode;
+use sevenbag_core::{MatchHeader, Phase, Seat};
+
+use crate::config::Config;
+use crate::fx::MatchFx;
+use crate::layout::{list_layout, match_layout};
+use crate::opponent::Opponent;
+use crate::render::Scene;
+use crate::render::gfx::{Align, Weight, background, center, fill, outline};
+use crate::render::match_view::draw_match;
+use crate::render::theme;
+use crate::render::widgets::{modal, modal_layout};
+use crate::screen::{Ctx, FrameIo, Transition};
+use crate::session::{Control, LocalSession, Session};
+use crate::sfx::Sfx;
+
+/// What kind of match this is (for the title and what Escape does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayMode {
+    /// You against an automatic opponent.
+    Practice,
+    /// Two people on one keyboard.
+    Local,
+    /// Two automatic players; restarts by itself.
+    Demo,
+}
+
+const PAUSE_OPTIONS: [&str; 3] = ["Resume", "Restart match", "Leave to menu"];
+
+/// The match screen.
+pub struct PlayScreen {
+    session: Box<dyn Session>,
+    mode: PlayMode,
+    fx: MatchFx,
+    names: [String; 2],
+    title: String,
+    /// The pause menu's selection, while paused.
+    paused: Option<usize>,
+    /// Seconds since the match ended (demo restarts on its own).
+    over_for: f32,
+    /// Seconds since the screen opened.
+    time: f32,
+}
+
+impl PlayScreen {
+    /// A screen for any session.
+    pub fn new(
+        session: Box<dyn Session>,
+        mode: PlayMode,
+        names: [String; 2],
+        title: String,
+    ) -> PlayScreen {
+        PlayScreen {
+            session,
+            mode,
+            fx: MatchFx::default(),
+            names,
+            title,
+            paused: None,
+            over_for: 0.0,
+            time: 0.0,
+        }
+    }
+
+    /// You (left, keyboard) against `opponent` (right).
+    pub fn practice(header: MatchHeader, opponent: Opponent, config: &Config) -> PlayScreen {
+        let session = LocalSession::new(
+            header,
+            [
+                Control::keys(config.keys),
+                Control::Auto(opponent.player(header.seed ^ 0x5EED)),
+            ],
+        );
+        PlayScreen::new(
+            Box::new(session),
+            PlayMode::Practice,
+            [config.player_name.clone(), opponent.label()],
+            format!("PRACTICE  ·  VS {}", opponent.label().to_uppercase()),
+        )
+    }
+
+    /// Two people on one keyboard.
+    pub fn local(header: MatchHeader, config: &Config) -> PlayScreen {
+        let session = LocalSession::new(
+            header,
+            [
+                Control::keys(config.local_left),
+                Control::keys(config.local_right),
+            ],
+        );
+        PlayScreen::new(
+            Box::new(session),
+            PlayMode::Local,
+            [config.player_name.clone(), "Player 2".to_owned()],
+            "LOCAL  ·  2 PLAYERS".to_owned(),
+        )
+    }
+
+    /// Two automatic players.
+    pub fn demo(header: MatchHeader, players: [Opponent; 2]) -> PlayScreen {
+        let session = LocalSession::new(
+            header,
+            [
+                Control::Auto(players[0].player(header.seed ^ 0xA)),
+                Control::Auto(players[1].player(header.seed ^ 0xB)),
+            ],
+        );
+        PlayScreen::new(
+            Box::new(session),
+            PlayMode::Demo,
+            [players[0].label(), players[1].label()],
+            "DEMO  ·  ESC FOR THE MENU".to_owned(),
+        )
+    }
+
+    fn me(&self) -> Option<Seat> {
+        match self.session.local_seats() {
+            [true, false] => Some(Seat::First),
+            [false, true] => Some(Seat::Second),
+            _ => None,
+        }
+    }
+
+    fn rematch(&mut self) {
+        self.session.rematch(crate::random_seed());
+        self.fx = MatchFx::default();
+        self.over_for = 0.0;
+    }
+
+    /// Handles the frame.
+    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        self.time += io.dt;
+        let kb = &io.keyboard;
+        if let Some(sel) = self.paused {
+            return self.update_pause(ctx, io, sel);
+        }
+        let over = matches!(self.session.current().phase(), Phase::MatchOver { .. });
+        if kb.pressed(KeyCode::Escape) {
+            if self.mode == PlayMode::Demo || over || !self.session.can_pause() {
+                return Transition::Pop;
+            }
+            self.paused = Some(0);
+            return Transition::None;
+        }
+        if over {
+            self.over_for += io.dt;
+            let again = kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter])
+                || (io.mouse.clicked && io.mouse.over(rematch_box(io)));
+            if again || (self.mode == PlayMode::Demo && self.over_for > 5.0) {
+                ctx.play(Sfx::Select);
+                self.rematch();
+            }
+        }
+        // Simulate: the keys of this rendered frame, then each due step.
+        self.session.sample(kb);
+        let loud = self.session.local_seats();
+        let loud = if loud == [false, false] {
+            [true, false]
+        } else {
+            loud
+        };
+        let me = self.me();
+        let mut sounds = Vec::new();
+        for _ in 0..io.steps {
+            self.fx.before_step(self.session.current());
+            self.session.step();
+            self.fx
+                .after_step(self.session.current(), loud, me, &mut sounds);
+        }
+        self.fx.advance(io.dt);
+        sounds.dedup();
+        for s in sounds {
+            ctx.play(s);
+        }
+        Transition::None
+    }
+
+    fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, mut sel: usize) -> Transition {
+        let kb = &io.keyboard;
+        let unit = list_layout(io.width, io.height, 1).unit;
+        let (_, rows) = modal_layout(io.width, io.height, unit, PAUSE_OPTIONS.len());
+        let n = PAUSE_OPTIONS.len();
+        if kb.pressed(KeyCode::Up) {
+            sel = (sel + n - 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        if kb.pressed(KeyCode::Down) {
+            sel = (sel + 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        let mut chosen = None;
+        for (i, r) in rows.iter().enumerate() {
+            if io.mouse.over(*r) {
+                if io.mouse.moved {
+                    sel = i;
+                }
+                if io.mouse.clicked {
+                    chosen = Some(i);
+                }
+            }
+        }
+        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter, KeyCode::Space]) {
+            chosen = Some(sel);
+        }
+        if kb.pressed(KeyCode::Escape) {
+            chosen = Some(0);
+        }
+        self.paused = Some(sel);
+        match chosen {
+            Some(0) => self.paused = None,
+            Some(1) => {
+                self.paused = None;
+                self.rematch();
+            }
+            Some(_) => return Transition::Pop,
+            None => {}
+        }
+        // Keys held while paused must not count as presses when play resumes.
+        self.session.sample(&crate::input::Keyboard::default());
+        Transition::None
+    }
+
+    /// Draws the screen.
+    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        let gfx = &ctx.gfx;
+        background(io.width, io.height);
+        let l = match_layout(io.width, io.height);
+        let m = self.session.current();
+        let net = self.session.net();
+        let scene = Scene {
+            m,
+            fx: &self.fx,
+            names: &self.names,
+            net: &net,
+            title: &self.title,
+            local: self.session.local_seats(),
+            time: self.time,
+        };
+        draw_match(gfx, &l, &scene);
+        if matches!(m.phase(), Phase::MatchOver { .. }) && self.paused.is_none() {
+            let r = rematch_box(io);
+            fill(r, theme::PANEL);
+            outline(r, 1.0, theme::ACCENT);
+            let c = center(r);
+            let unit = l.cell;
+            let (line1, line2) = if self.mode == PlayMode::Demo {
+                ("NEXT DEMO MATCH SOON", "Esc  menu")
+            } else {
+                ("REMATCH?", "Enter  play again      Esc  menu")
+            };
+            gfx.text_mid(
+                line1,
+                c.x,
+                c.y - unit * 0.45,
+                (unit * 0.8).round(),
+                Weight::Bold,
+                Align::Center,
+                theme::ACCENT,
+            );
+            gfx.text_mid(
+                line2,
+                c.x,
+                c.y + unit * 0.55,
+                (unit * 0.5).round(),
+                Weight::Regular,
+                Align::Center,
+                theme::TEXT_DIM,
+            );
+        }
+        if let Some(sel) = self.paused {
+            let unit = list_layout(io.width, io.height, 1).unit;
+            modal(
+                gfx,
+                io.width,
+                io.height,
+                unit,
+                "PAUSED",
+                &PAUSE_OPTIONS,
+                sel,
+                ctx.time,
+            );
+        }
+    }
+}
+
+/// Where the rematch prompt goes: across the top of the view, between the two wells, where the
+/// title usually is (the match is over, so nothing is falling there).
+fn rematch_box(io: &FrameIo) -> macroquad::math::Rect {
+    let l = match_layout(io.width, io.height);
+    let w = l.cell * 13.0;
+    let h = l.cell * 2.3;
+    let c = center(l.middle);
+    macroquad::math::Rect::new(c.x - w / 2.0, l.view.y + l.cell * 0.3, w, h)
+}

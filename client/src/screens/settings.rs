@@ -1,0 +1,489 @@
+//! Settings: name, server, handling, volume and three key maps, saved to the TOML file.
+//!
+//! The screen edits a draft copy; "Save" (or Escape) validates, writes the file and puts the
+//! draft in force; "Discard" drops it. Key rows capture the next key pressed ("press a key").
+
+use macroquad::input::KeyCode;
+use sevenbag_core::Handling;
+
+use crate::config::{Config, MAX_ADDRESS, MAX_NAME, clean_name};
+use crate::input::{Action, KeyMap};
+use crate::keys::{key_label, key_name};
+use crate::layout::list_layout;
+use crate::render::gfx::background;
+use crate::render::theme;
+use crate::render::widgets::{
+    RowState, footer, heading, key_caps, key_row, menu_row, section_row, side_panel, value_row,
+};
+use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screens::list::{ListEvent, ListNav};
+use crate::sfx::Sfx;
+
+/// Which key map a key row edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MapId {
+    Solo,
+    LocalLeft,
+    LocalRight,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Row {
+    Section(&'static str),
+    Name,
+    Server,
+    Das,
+    Arr,
+    Dcd,
+    Sdf,
+    Irs,
+    Ihs,
+    Volume,
+    Key(MapId, Action),
+    Save,
+    Discard,
+    Defaults,
+}
+
+fn rows() -> Vec<Row> {
+    let mut v = vec![
+        Row::Section("PLAYER"),
+        Row::Name,
+        Row::Server,
+        Row::Section("HANDLING"),
+        Row::Das,
+        Row::Arr,
+        Row::Dcd,
+        Row::Sdf,
+        Row::Irs,
+        Row::Ihs,
+        Row::Section("AUDIO"),
+        Row::Volume,
+    ];
+    for (title, map) in [
+        ("KEYS · SOLO AND ONLINE", MapId::Solo),
+        ("KEYS · LOCAL LEFT PLAYER", MapId::LocalLeft),
+        ("KEYS · LOCAL RIGHT PLAYER", MapId::LocalRight),
+    ] {
+        v.push(Row::Section(title));
+        v.extend(Action::ALL.into_iter().map(|a| Row::Key(map, a)));
+    }
+    v.extend([Row::Section(""), Row::Save, Row::Discard, Row::Defaults]);
+    v
+}
+
+/// The settings screen.
+pub struct SettingsScreen {
+    draft: Config,
+    rows: Vec<Row>,
+    nav: ListNav,
+    /// Which key cap of a key row the cursor is on.
+    slot: usize,
+    /// Waiting for a key for this row and slot.
+    capture: Option<(MapId, Action, usize)>,
+}
+
+impl SettingsScreen {
+    /// A settings screen editing a copy of the settings in force.
+    pub fn new(ctx: &Ctx) -> SettingsScreen {
+        SettingsScreen {
+            draft: ctx.config.clone(),
+            rows: rows(),
+            nav: ListNav { selected: 1 },
+            slot: 0,
+            capture: None,
+        }
+    }
+
+    fn map_mut(&mut self, id: MapId) -> &mut KeyMap {
+        match id {
+            MapId::Solo => &mut self.draft.keys,
+            MapId::LocalLeft => &mut self.draft.local_left,
+            MapId::LocalRight => &mut self.draft.local_right,
+        }
+    }
+
+    fn map(&self, id: MapId) -> &KeyMap {
+        match id {
+            MapId::Solo => &self.draft.keys,
+            MapId::LocalLeft => &self.draft.local_left,
+            MapId::LocalRight => &self.draft.local_right,
+        }
+    }
+
+    fn save(&mut self, ctx: &mut Ctx) -> bool {
+        self.draft.player_name = clean_name(&self.draft.player_name);
+        if self.draft.handling.validate().is_err() {
+            ctx.notify("Handling out of range.", theme::BAD);
+            return false;
+        }
+        ctx.config = self.draft.clone();
+        ctx.audio.set_volume(ctx.config.volume);
+        match &ctx.config_path {
+            Some(path) => match ctx.config.save(path) {
+                Ok(()) => {
+                    ctx.notify(format!("Settings saved to {}", path.display()), theme::GOOD);
+                    true
+                }
+                Err(e) => {
+                    ctx.notify(
+                        format!("Settings are in use but could not be saved: {e}"),
+                        theme::BAD,
+                    );
+                    true
+                }
+            },
+            None => {
+                ctx.notify(
+                    "Settings are in use for this session (no config directory to save to).",
+                    theme::GARBAGE_QUEUED,
+                );
+                true
+            }
+        }
+    }
+
+    /// Handles the frame.
+    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        ctx.backdrop.advance(io.dt, io.width, io.height);
+        let kb = &io.keyboard;
+        if let Some((map, action, slot)) = self.capture {
+            // The next key pressed becomes the binding; Escape cancels.
+            if kb.pressed(KeyCode::Escape) {
+                self.capture = None;
+            } else if let Some(key) = kb.pressed.iter().copied().next() {
+                if key_name(key).is_some() {
+                    self.map_mut(map).bind(action, slot, key);
+                    ctx.play(Sfx::Select);
+                } else {
+                    ctx.notify("That key cannot be bound.", theme::BAD);
+                }
+                self.capture = None;
+            }
+            return Transition::None;
+        }
+        let layout = list_layout(io.width, io.height, self.rows.len());
+        let row = self.rows[self.nav.selected];
+        let typing = matches!(row, Row::Name | Row::Server);
+        if typing {
+            let (text, max) = match row {
+                Row::Name => (&mut self.draft.player_name, MAX_NAME),
+                _ => (&mut self.draft.server, MAX_ADDRESS),
+            };
+            for c in &kb.chars {
+                if !c.is_control() && text.chars().count() < max {
+                    text.push(*c);
+                }
+            }
+            if kb.pressed(KeyCode::Backspace) {
+                text.pop();
+            }
+        }
+        let rows = &self.rows;
+        let before = self.nav.selected;
+        let event = self.nav.handle(
+            io,
+            &layout,
+            rows.len(),
+            &|i| !matches!(rows[i], Row::Section(_)),
+            typing,
+        );
+        if before != self.nav.selected {
+            ctx.play(Sfx::Move);
+        }
+        // The row the event is about (the cursor row, or the row clicked).
+        let target = match event {
+            ListEvent::Adjust(i, _) | ListEvent::Activate(i) => self.rows[i],
+            _ => row,
+        };
+        let h = &mut self.draft.handling;
+        let adjust =
+            |v: &mut u8, d: i32, max: u8| *v = (i32::from(*v) + d).clamp(0, i32::from(max)) as u8;
+        match event {
+            ListEvent::Back => {
+                if self.save(ctx) {
+                    return Transition::Pop;
+                }
+            }
+            ListEvent::Adjust(_, d) => match target {
+                Row::Das => adjust(&mut h.das, d, 60),
+                Row::Arr => adjust(&mut h.arr, d, 30),
+                Row::Dcd => adjust(&mut h.dcd, d, 30),
+                Row::Sdf => adjust(&mut h.sdf, d, 60),
+                Row::Irs => h.irs = !h.irs,
+                Row::Ihs => h.ihs = !h.ihs,
+                Row::Volume => {
+                    adjust(&mut self.draft.volume, d * 5, 100);
+                    ctx.audio.set_volume(self.draft.volume);
+                    ctx.play(Sfx::Move);
+                }
+                Row::Key(..) => self.slot = if d < 0 { 0 } else { 1 },
+                _ => {}
+            },
+            ListEvent::Activate(i) => match target {
+                Row::Key(map, action) => {
+                    if io.mouse.clicked {
+                        let caps = key_caps(self.row_rect(&layout, i), layout.unit);
+                        if let Some(s) = caps.iter().position(|r| io.mouse.over(*r)) {
+                            self.slot = s;
+                        }
+                    }
+                    self.capture = Some((map, action, self.slot));
+                }
+                Row::Irs => h.irs = !h.irs,
+                Row::Ihs => h.ihs = !h.ihs,
+                Row::Save if self.save(ctx) => return Transition::Pop,
+                Row::Discard => return Transition::Pop,
+                Row::Defaults => {
+                    let (name, server) =
+                        (self.draft.player_name.clone(), self.draft.server.clone());
+                    self.draft = Config {
+                        player_name: name,
+                        server,
+                        ..Config::default()
+                    };
+                    ctx.notify(
+                        "Handling, volume and keys reset to defaults (not saved yet).",
+                        theme::ACCENT2,
+                    );
+                }
+                Row::Name | Row::Server => {
+                    let rows = self.rows.clone();
+                    self.nav
+                        .step(1, rows.len(), &|i| !matches!(rows[i], Row::Section(_)));
+                }
+                _ => {}
+            },
+            ListEvent::None => {
+                if let Row::Key(map, action) = row
+                    && kb.pressed_any(&[KeyCode::Delete, KeyCode::Backspace])
+                {
+                    let slot = self.slot;
+                    self.map_mut(map).clear(action, slot);
+                }
+            }
+        }
+        Transition::None
+    }
+
+    fn row_rect(&self, layout: &crate::layout::ListLayout, i: usize) -> macroquad::math::Rect {
+        self.nav
+            .visible(layout, self.rows.len())
+            .into_iter()
+            .find(|(j, _)| *j == i)
+            .map_or(layout.row(0), |(_, r)| r)
+    }
+
+    /// Draws the screen.
+    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        let gfx = &ctx.gfx;
+        background(io.width, io.height);
+        ctx.backdrop.draw();
+        let l = list_layout(io.width, io.height, self.rows.len());
+        heading(
+            gfx,
+            l.title,
+            l.unit,
+            "Settings",
+            "Saved to your config directory when you leave",
+        );
+        let h = self.draft.handling;
+        let ms = |f: u8| format!("{f} f  ({} ms)", u32::from(f) * 1000 / 60);
+        let on = |b: bool| if b { "on".to_owned() } else { "off".to_owned() };
+        for (i, r) in self.nav.visible(&l, self.rows.len()) {
+            let row = self.rows[i];
+            let selected = i == self.nav.selected;
+            let state = RowState {
+                selected,
+                enabled: true,
+            };
+            let arrows = |v: String| {
+                if selected {
+                    format!("‹  {v}  ›")
+                } else {
+                    v
+                }
+            };
+            let t = ctx.time;
+            match row {
+                Row::Section(title) => section_row(gfx, r, l.unit, title),
+                Row::Name => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "Name",
+                    &self.draft.player_name,
+                    state,
+                    selected,
+                    t,
+                ),
+                Row::Server => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "Server",
+                    &self.draft.server,
+                    state,
+                    selected,
+                    t,
+                ),
+                Row::Das => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "DAS  delayed auto shift",
+                    &arrows(ms(h.das)),
+                    state,
+                    false,
+                    t,
+                ),
+                Row::Arr => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "ARR  auto repeat rate",
+                    &arrows(if h.arr == 0 {
+                        "0  (instant)".into()
+                    } else {
+                        ms(h.arr)
+                    }),
+                    state,
+                    false,
+                    t,
+                ),
+                Row::Dcd => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "DCD  DAS cut delay",
+                    &arrows(ms(h.dcd)),
+                    state,
+                    false,
+                    t,
+                ),
+                Row::Sdf => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "SDF  soft drop factor",
+                    &arrows(if h.sdf == 0 {
+                        "instant".into()
+                    } else {
+                        format!("{}×", h.sdf)
+                    }),
+                    state,
+                    false,
+                    t,
+                ),
+                Row::Irs => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "IRS  initial rotation",
+                    &arrows(on(h.irs)),
+                    state,
+                    false,
+                    t,
+                ),
+                Row::Ihs => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "IHS  initial hold",
+                    &arrows(on(h.ihs)),
+                    state,
+                    false,
+                    t,
+                ),
+                Row::Volume => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "Volume",
+                    &arrows(format!("{}%", self.draft.volume)),
+                    state,
+                    false,
+                    t,
+                ),
+                Row::Key(map, action) => {
+                    let keys = self.map(map).keys(action).map(|k| k.map(key_label));
+                    let capturing = self
+                        .capture
+                        .is_some_and(|(m, a, _)| m == map && a == action);
+                    key_row(
+                        gfx,
+                        r,
+                        l.unit,
+                        action.label(),
+                        keys,
+                        self.slot,
+                        capturing,
+                        state,
+                        t,
+                    );
+                }
+                Row::Save => menu_row(gfx, r, l.unit, "Save and go back", "Esc", state, t),
+                Row::Discard => menu_row(gfx, r, l.unit, "Discard changes", "", state, t),
+                Row::Defaults => menu_row(gfx, r, l.unit, "Restore defaults", "", state, t),
+            }
+        }
+        let (title, body) = help(self.rows[self.nav.selected], &self.draft.handling);
+        side_panel(gfx, l.side, l.unit, title, &body);
+        let hints = if self.capture.is_some() {
+            "Press the key to bind   Esc cancel"
+        } else {
+            match self.rows[self.nav.selected] {
+                Row::Key(..) => "↑ ↓ choose   ← → key slot   Enter rebind   Del clear   Esc save",
+                Row::Name | Row::Server => {
+                    "Type to edit   Backspace delete   ↑ ↓ choose   Esc save"
+                }
+                _ => "↑ ↓ choose   ← → change   Enter select   Esc save and back",
+            }
+        };
+        footer(
+            gfx,
+            l.footer,
+            l.unit,
+            hints,
+            "Esc always opens the menu in a match",
+        );
+    }
+}
+
+fn help(row: Row, h: &Handling) -> (&'static str, String) {
+    match row {
+        Row::Name => ("Name", "Shown to opponents and spectators. Up to 16 characters.".into()),
+        Row::Server => ("Server", "The Sevenbag server for online play, as host:port. LAN games use the host's address instead.".into()),
+        Row::Das => ("DAS", format!("How long a direction key is held before the piece starts sliding on its own. 0–60 frames; now {} frames. Lower is faster; 6–10 is common.", h.das)),
+        Row::Arr => ("ARR", "Frames between steps once the piece slides. 0 sends it straight to the wall; 0–30.".into()),
+        Row::Dcd => ("DCD", "After a rotation, hold or new piece, sliding waits this many frames, so a slide does not carry over by accident. 0–30.".into()),
+        Row::Sdf => ("SDF", "How many times faster than gravity soft drop falls. 0 means instantly to the floor; 1–60 otherwise.".into()),
+        Row::Irs => ("IRS", "A rotate key held when a piece appears rotates it right away.".into()),
+        Row::Ihs => ("IHS", "The hold key held when a piece appears holds it right away.".into()),
+        Row::Volume => ("Volume", "Sound effects volume. Builds without the audio feature are silent.".into()),
+        Row::Key(_, action) => (action.label(), "Enter (or click a key cap) and press the new key. Each key does one thing per key map: binding it here removes it elsewhere in the same map. Escape is always the menu key.".into()),
+        Row::Save => ("Save", "Write the settings file and use these settings from now on.".into()),
+        Row::Discard => ("Discard", "Leave without keeping any change made on this screen.".into()),
+        Row::Defaults => ("Defaults", "Guideline keys, default handling (DAS 10, ARR 2, DCD 0, SDF 20) and volume. Name and server stay.".into()),
+        Row::Section(_) => ("", String::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_of_every_map_has_a_row() {
+        let rows = rows();
+        for map in [MapId::Solo, MapId::LocalLeft, MapId::LocalRight] {
+            for a in Action::ALL {
+                assert!(rows.contains(&Row::Key(map, a)));
+            }
+        }
+        assert!(
+            !matches!(rows[1], Row::Section(_)),
+            "the cursor starts on a real row"
+        );
+    }
+}

@@ -1,0 +1,262 @@
+//! Setting up an offline match: the opponent, the rules preset and how many rounds win.
+
+use sevenbag_core::{MatchHeader, Preset};
+
+use crate::input::{Action, KeyMap};
+use crate::keys::key_label;
+use crate::layout::list_layout;
+use crate::opponent::Opponent;
+use crate::render::gfx::background;
+use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::screens::list::{ListEvent, ListNav};
+use crate::screens::play::PlayScreen;
+use crate::sfx::Sfx;
+
+/// Which offline mode is being set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupKind {
+    /// You against an automatic opponent.
+    Practice,
+    /// Two people on one keyboard.
+    Local,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Row {
+    Opponent,
+    Rules,
+    FirstTo,
+    Start,
+    Back,
+}
+
+const FIRST_TO: [u8; 6] = [1, 2, 3, 4, 5, 7];
+
+/// The setup screen.
+pub struct SetupScreen {
+    kind: SetupKind,
+    nav: ListNav,
+    opponent: usize,
+    preset: usize,
+    first_to: usize,
+}
+
+impl SetupScreen {
+    /// A setup screen for `kind`, with the medium bot, versus rules and first to 3.
+    pub fn new(kind: SetupKind) -> SetupScreen {
+        let medium = Opponent::all()
+            .iter()
+            .position(|o| *o == Opponent::Bot(sevenbag_bot::Level::Medium))
+            .unwrap_or(0);
+        SetupScreen {
+            kind,
+            nav: ListNav::default(),
+            opponent: medium,
+            preset: 0,
+            first_to: 2,
+        }
+    }
+
+    fn rows(&self) -> Vec<Row> {
+        match self.kind {
+            SetupKind::Practice => vec![
+                Row::Opponent,
+                Row::Rules,
+                Row::FirstTo,
+                Row::Start,
+                Row::Back,
+            ],
+            SetupKind::Local => vec![Row::Rules, Row::FirstTo, Row::Start, Row::Back],
+        }
+    }
+
+    fn header(&self, seed: u64, ctx: &Ctx) -> MatchHeader {
+        let mut header = MatchHeader::versus(seed);
+        header.rules = Preset::ALL[self.preset].rules();
+        header.rules.first_to = FIRST_TO[self.first_to];
+        header.handling = [ctx.config.handling; 2];
+        header
+    }
+
+    /// Handles the frame.
+    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        ctx.backdrop.advance(io.dt, io.width, io.height);
+        let rows = self.rows();
+        let layout = list_layout(io.width, io.height, rows.len());
+        let before = self.nav.selected;
+        let event = self.nav.handle(io, &layout, rows.len(), &|_| true, false);
+        if before != self.nav.selected {
+            ctx.play(Sfx::Move);
+        }
+        let cycle =
+            |v: &mut usize, n: usize, d: i32| *v = (*v as i32 + d).rem_euclid(n as i32) as usize;
+        match event {
+            ListEvent::Back => Transition::Pop,
+            ListEvent::Adjust(i, _) | ListEvent::Activate(i)
+                if rows[i] != Row::Start && rows[i] != Row::Back =>
+            {
+                let d = if let ListEvent::Adjust(_, d) = event {
+                    d
+                } else {
+                    1
+                };
+                match rows[i] {
+                    Row::Opponent => cycle(&mut self.opponent, Opponent::all().len(), d),
+                    Row::Rules => cycle(&mut self.preset, Preset::ALL.len(), d),
+                    Row::FirstTo => cycle(&mut self.first_to, FIRST_TO.len(), d),
+                    _ => {}
+                }
+                ctx.play(Sfx::Move);
+                Transition::None
+            }
+            ListEvent::Activate(i) if rows[i] == Row::Back => Transition::Pop,
+            ListEvent::Activate(_) => {
+                ctx.play(Sfx::Select);
+                let seed = crate::random_seed();
+                let header = self.header(seed, ctx);
+                let play = match self.kind {
+                    SetupKind::Practice => {
+                        PlayScreen::practice(header, Opponent::all()[self.opponent], &ctx.config)
+                    }
+                    SetupKind::Local => PlayScreen::local(header, &ctx.config),
+                };
+                Transition::Replace(Screen::Play(Box::new(play)))
+            }
+            _ => Transition::None,
+        }
+    }
+
+    /// Draws the screen.
+    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        let gfx = &ctx.gfx;
+        background(io.width, io.height);
+        ctx.backdrop.draw();
+        let rows = self.rows();
+        let l = list_layout(io.width, io.height, rows.len());
+        let (title, subtitle) = match self.kind {
+            SetupKind::Practice => (
+                "Practice vs bot",
+                "An offline versus match against an automatic opponent",
+            ),
+            SetupKind::Local => ("Local 2 players", "Two players, one keyboard, same pieces"),
+        };
+        heading(gfx, l.title, l.unit, title, subtitle);
+        for (i, r) in self.nav.visible(&l, rows.len()) {
+            let state = RowState {
+                selected: i == self.nav.selected,
+                enabled: true,
+            };
+            let value = |v: String| {
+                if state.selected {
+                    format!("‹  {v}  ›")
+                } else {
+                    v
+                }
+            };
+            match rows[i] {
+                Row::Opponent => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "Opponent",
+                    &value(Opponent::all()[self.opponent].label()),
+                    state,
+                    false,
+                    ctx.time,
+                ),
+                Row::Rules => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "Rules",
+                    &value(rules_label(Preset::ALL[self.preset])),
+                    state,
+                    false,
+                    ctx.time,
+                ),
+                Row::FirstTo => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "First to",
+                    &value(format!("{} rounds", FIRST_TO[self.first_to])),
+                    state,
+                    false,
+                    ctx.time,
+                ),
+                Row::Start => menu_row(gfx, r, l.unit, "Start match", "", state, ctx.time),
+                Row::Back => menu_row(gfx, r, l.unit, "Back", "", state, ctx.time),
+            }
+        }
+        let body = match self.kind {
+            SetupKind::Practice => format!(
+                "{}\n\nYour keys: {}\n\nEsc pauses the match.",
+                preset_about(Preset::ALL[self.preset]),
+                keys_summary(&ctx.config.keys)
+            ),
+            SetupKind::Local => format!(
+                "{}\n\nLeft player: {}\n\nRight player: {}",
+                preset_about(Preset::ALL[self.preset]),
+                keys_summary(&ctx.config.local_left),
+                keys_summary(&ctx.config.local_right)
+            ),
+        };
+        side_panel(gfx, l.side, l.unit, "Match", &body);
+        footer(
+            gfx,
+            l.footer,
+            l.unit,
+            "↑ ↓ choose   ← → change   Enter start   Esc back",
+            "offline",
+        );
+    }
+}
+
+fn rules_label(p: Preset) -> String {
+    let name = p.name();
+    let mut c = name.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
+}
+
+fn preset_about(p: Preset) -> &'static str {
+    match p {
+        Preset::Versus => {
+            "Versus: 7-bag, 180° rotation, up to 8 garbage lines rise at once, clean garbage."
+        }
+        Preset::Classic => {
+            "Classic: memoryless random pieces, no 180° rotation, at most 4 garbage lines at once."
+        }
+        Preset::Chaos => "Chaos: messy garbage (every hole moves) and up to 12 lines at once.",
+    }
+}
+
+/// "move ← →, soft ↓, hard Space, ..." for the side panel.
+pub fn keys_summary(map: &KeyMap) -> String {
+    let names = |a: Action| {
+        let keys: Vec<String> = map
+            .keys(a)
+            .iter()
+            .flatten()
+            .map(|k| key_label(*k))
+            .collect();
+        if keys.is_empty() {
+            "—".to_owned()
+        } else {
+            keys.join("/")
+        }
+    };
+    format!(
+        "move {} {}, soft drop {}, hard drop {}, rotate {} {} {}, hold {}",
+        names(Action::MoveLeft),
+        names(Action::MoveRight),
+        names(Action::SoftDrop),
+        names(Action::HardDrop),
+        names(Action::RotateCcw),
+        names(Action::RotateCw),
+        names(Action::Rotate180),
+        names(Action::Hold)
+    )
+}

@@ -1,0 +1,234 @@
+//! Where a match comes from: the seam between the match screen and offline, online or replay play.
+//!
+//! The match screen owns a `Box<dyn Session>` and only ever (1) hands it the keyboard once per
+//! rendered frame, (2) asks it to advance one simulation frame at a time, and (3) reads the
+//! [`Match`] and a [`NetStatus`] to draw. [`LocalSession`] is the offline kind (practice, local
+//! two players, the demo); the online session, LAN and replay playback implement the same trait in
+//! phase 2, so the screen and renderer do not change.
+
+use sevenbag_core::{Input, Match, MatchHeader, Seat};
+
+use crate::input::{KeyMap, Keyboard, Latch};
+use crate::opponent::AutoPlayer;
+
+/// How a player is connected, for the name plate.
+// The network variants are built by the online session (phase 2); the plate already draws them.
+#[allow(dead_code)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Peer {
+    /// Playing on this keyboard.
+    Local,
+    /// An automatic player on this machine.
+    Bot,
+    /// Connected over the network.
+    Connected,
+    /// The connection dropped; the player may come back within this many seconds.
+    Reconnecting {
+        /// Seconds left before a forfeit.
+        seconds_left: u32,
+    },
+    /// Left the match.
+    Left,
+}
+
+impl Peer {
+    /// A short tag for the name plate.
+    pub fn tag(&self) -> String {
+        match self {
+            Peer::Local => "LOCAL".into(),
+            Peer::Bot => "BOT".into(),
+            Peer::Connected => "ONLINE".into(),
+            Peer::Reconnecting { seconds_left } => format!("RECONNECTING {seconds_left}s"),
+            Peer::Left => "LEFT".into(),
+        }
+    }
+}
+
+/// The network readout under the boards. Offline play fills it with [`NetStatus::offline`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetStatus {
+    /// `None` offline; otherwise the round-trip time to the server in milliseconds, if measured.
+    pub online: Option<Option<u32>>,
+    /// Frames re-simulated by the last rollback.
+    pub rollback_frames: u32,
+    /// Frames we waited for the opponent's inputs (prediction window full).
+    pub stalls: u32,
+    /// Each seat's connection.
+    pub peers: [Peer; 2],
+}
+
+impl NetStatus {
+    /// The readout of an offline match with these peers.
+    pub fn offline(peers: [Peer; 2]) -> NetStatus {
+        NetStatus {
+            online: None,
+            rollback_frames: 0,
+            stalls: 0,
+            peers,
+        }
+    }
+
+    /// The one-line readout: "offline", or "ping 42 ms · rollback 3 f · stalls 0".
+    pub fn readout(&self) -> String {
+        match self.online {
+            None => "offline".to_owned(),
+            Some(ping) => {
+                let ping = ping.map_or("—".to_owned(), |p| format!("{p} ms"));
+                format!(
+                    "ping {ping} · rollback {} f · stalls {}",
+                    self.rollback_frames, self.stalls
+                )
+            }
+        }
+    }
+}
+
+/// A source of a match the screen can play or watch.
+pub trait Session {
+    /// Records one rendered frame of keyboard state for the local seats.
+    fn sample(&mut self, keyboard: &Keyboard);
+    /// Advances one simulation frame.
+    fn step(&mut self);
+    /// The match as it stands (for an online session: including predicted frames).
+    fn current(&self) -> &Match;
+    /// Connection facts for the readout.
+    fn net(&self) -> NetStatus;
+    /// Whether the session may stop time (offline only).
+    fn can_pause(&self) -> bool;
+    /// Starts a new match with the same players after the last one ended.
+    fn rematch(&mut self, seed: u64);
+    /// Seats played on this keyboard (their sounds play, their wins are "yours").
+    fn local_seats(&self) -> [bool; 2];
+}
+
+/// Who controls a seat of an offline match.
+pub enum Control {
+    /// A person on this keyboard with this key map.
+    Keys(KeyMap, Latch),
+    /// An automatic player.
+    Auto(Box<dyn AutoPlayer>),
+}
+
+impl Control {
+    /// A keyboard seat.
+    pub fn keys(map: KeyMap) -> Control {
+        Control::Keys(map, Latch::default())
+    }
+}
+
+/// An offline match: both seats simulated here, each driven by keys or an automatic player.
+pub struct LocalSession {
+    header: MatchHeader,
+    current: Match,
+    controls: [Control; 2],
+}
+
+impl LocalSession {
+    /// A new offline match of `header` between `controls`.
+    pub fn new(header: MatchHeader, controls: [Control; 2]) -> LocalSession {
+        LocalSession {
+            header,
+            current: Match::new(header),
+            controls,
+        }
+    }
+
+    fn input(&mut self, seat: Seat) -> Input {
+        let m = &self.current;
+        match &mut self.controls[seat.index()] {
+            Control::Keys(_, latch) => latch.take(),
+            Control::Auto(player) => player.next_input(m, seat),
+        }
+    }
+}
+
+impl Session for LocalSession {
+    fn sample(&mut self, keyboard: &Keyboard) {
+        for control in &mut self.controls {
+            if let Control::Keys(map, latch) = control {
+                latch.sample(map, keyboard);
+            }
+        }
+    }
+
+    fn step(&mut self) {
+        let inputs = [self.input(Seat::First), self.input(Seat::Second)];
+        self.current.step(inputs);
+    }
+
+    fn current(&self) -> &Match {
+        &self.current
+    }
+
+    fn net(&self) -> NetStatus {
+        let peer = |c: &Control| match c {
+            Control::Keys(..) => Peer::Local,
+            Control::Auto(_) => Peer::Bot,
+        };
+        NetStatus::offline([peer(&self.controls[0]), peer(&self.controls[1])])
+    }
+
+    fn can_pause(&self) -> bool {
+        true
+    }
+
+    fn rematch(&mut self, seed: u64) {
+        self.header.seed = seed;
+        self.current = Match::new(self.header);
+        for control in &mut self.controls {
+            if let Control::Keys(_, latch) = control {
+                latch.reset();
+            }
+        }
+    }
+
+    fn local_seats(&self) -> [bool; 2] {
+        self.controls
+            .each_ref()
+            .map(|c| matches!(c, Control::Keys(..)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::opponent::Stacker;
+    use macroquad::input::KeyCode;
+
+    #[test]
+    fn a_latched_tap_reaches_the_match() {
+        let mut header = MatchHeader::versus(3);
+        header.rules.countdown_frames = 1;
+        let mut s = LocalSession::new(
+            header,
+            [
+                Control::keys(KeyMap::guideline()),
+                Control::Auto(Box::new(Stacker::new(1, 4))),
+            ],
+        );
+        // Let the countdown end and the first piece spawn.
+        for _ in 0..3 {
+            s.step();
+        }
+        assert!(s.current().player(Seat::First).active().is_some());
+        let tap = Keyboard {
+            pressed: [KeyCode::Space].into_iter().collect(),
+            ..Keyboard::default()
+        };
+        s.sample(&tap);
+        s.step();
+        assert_eq!(s.current().player(Seat::First).stats().pieces, 1);
+        assert_eq!(s.local_seats(), [true, false]);
+        assert_eq!(s.net().readout(), "offline");
+        s.rematch(9);
+        assert_eq!(s.current().frame().0, 0);
+    }
+
+    #[test]
+    fn online_readout() {
+        let mut n = NetStatus::offline([Peer::Local, Peer::Connected]);
+        n.online = Some(Some(42));
+        n.rollback_frames = 3;
+        assert_eq!(n.readout(), "ping 42 ms · rollback 3 f · stalls 0");
+    }
+}
