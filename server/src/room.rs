@@ -500,35 +500,46 @@ impl Room {
         }
     }
 
-    /// A connected player whose confirmed inputs lag the match clock by more than
-    /// `max_frames_behind` has stopped playing: they forfeit, as a dropped player would once
-    /// their window passed, so one idle client cannot stall a match (and its spectators) forever.
+    /// A connected player who holds the match up forfeits, as a dropped player would once their
+    /// window passed, so one idle client cannot stall a match (and its spectators) forever.
+    ///
+    /// Holding up means: confirmed more than `max_frames_behind` frames behind the match clock
+    /// *and* behind the opponent. The opponent of an idle player also falls behind the clock
+    /// (their client stalls at its prediction window), but stays ahead of the idle one; and while
+    /// the opponent is away reconnecting, nobody is judged: the reconnect window decides.
     async fn check_stalled(&mut self, now: Instant) {
         let Some(running) = &self.running else {
             return;
         };
+        if self
+            .seats
+            .iter()
+            .any(|s| s.as_ref().is_none_or(|s| s.conn.is_none()))
+        {
+            return;
+        }
         let clock = running.clock_frame(now);
         let limit = self.shared.config.limits.max_frames_behind;
+        let confirmed = Seat::BOTH.map(|s| running.sim.log(s).confirmed());
         for seat in Seat::BOTH {
-            let Some(conn) = self.seats[seat.index()]
-                .as_ref()
-                .and_then(|s| s.conn.as_ref())
-            else {
-                continue;
-            };
-            let confirmed = running.sim.log(seat).confirmed();
-            if clock.saturating_sub(confirmed) <= limit {
+            let mine = confirmed[seat.index()];
+            if clock.saturating_sub(mine) <= limit || mine >= confirmed[seat.other().index()] {
                 continue;
             }
-            warn!(room = %self.code, ?seat, clock, confirmed, "player stopped sending inputs: forfeit");
-            conn.send(&ServerMessage::Error {
-                code: ErrorCode::Timeout,
-                message: format!(
-                    "no inputs from you for {} s of match time: you forfeit the match",
-                    (clock - confirmed) / 60
-                ),
-                fatal: false,
-            });
+            warn!(room = %self.code, ?seat, clock, confirmed = mine, "player stopped sending inputs: forfeit");
+            if let Some(conn) = self.seats[seat.index()]
+                .as_ref()
+                .and_then(|s| s.conn.as_ref())
+            {
+                conn.send(&ServerMessage::Error {
+                    code: ErrorCode::Timeout,
+                    message: format!(
+                        "no inputs from you for {} s of match time: you forfeit the match",
+                        (clock - mine) / 60
+                    ),
+                    fatal: false,
+                });
+            }
             self.forfeit(seat).await;
             return;
         }

@@ -408,3 +408,33 @@ async fn a_connected_player_who_stops_sending_inputs_forfeits() {
     assert_eq!(told, ErrorCode::Timeout);
     stop(server, dir).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_opponent_waiting_out_a_reconnect_window_is_not_taken_for_idle() {
+    let mut config = config();
+    config.limits.max_frames_behind = 30;
+    let (server, dir) = start(config).await;
+    let addr = server.addr();
+    let options = RoomOptions {
+        reconnect_seconds: 3,
+        ..RoomOptions::default()
+    };
+    let (mut a, b, _, _) = started_match(addr, options).await;
+    // Ann plays to frame 12 and stalls there (her window); Ben drops. The clock runs far past
+    // 30 frames behind Ann, but Ben is away reconnecting, so only his window may decide.
+    a.send(ClientMessage::Inputs {
+        changes: vec![],
+        confirmed: 12,
+    })
+    .await;
+    drop(b);
+    let over = a
+        .until(|m| match m {
+            ServerMessage::MatchOver { winner, reason, .. } => Some((*winner, *reason)),
+            ServerMessage::Error { code, .. } => panic!("Ann was cut: {code:?}"),
+            _ => None,
+        })
+        .await;
+    assert_eq!(over, (Seat::First, EndReason::Forfeit));
+    stop(server, dir).await;
+}

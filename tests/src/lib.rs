@@ -1,2 +1,23 @@
 //! End-to-end tests for Sevenbag live in `tests/tests/`; this library holds their shared helpers.
+//!
+//! - [`start_server`] → [`TestServer`]: the real server library on `127.0.0.1:0` with a fresh
+//!   temporary replay directory (removed on drop). Shut it down explicitly with
+//!   [`TestServer::shutdown`] to wait for replays to flush; dropping it only signals.
+//! - [`fast_config`]: short countdowns, start delay and timeouts so matches take seconds.
+//! - [`RawClient`]: a minimal protocol client over a real WebSocket (no netplay session): send
+//!   and receive messages with timeouts, and send what a good client never would (raw bytes,
+//!   text frames, oversized frames, floods) for hostile tests.
+//! - [`scripted`]: two [`RawClient`]s play a match with simple scripted inputs (a hard drop every
+//!   `period` frames), paced to the server's clock, reporting hashes as a real client does.
+//! - [`proxy`]: a latency/loss TCP proxy (owned by the netplay tests).
+//!
+//! Every helper only touches 127.0.0.1, and every wait and loop is bounded in time and count.
 #![deny(missing_docs)]
+
+pub mod proxy;
+mod raw;
+pub mod scripted;
+mod server;
+
+pub use raw::{Event, RawClient, raw_tcp_exchange};
+pub use server::{TestServer, fast_config, init_tracing, start_server};

@@ -9,7 +9,9 @@
 //! (garbage rose, a frame was skipped, a rollback changed the past) throws the plan away.
 
 use sevenbag_core::attack::Chain;
-use sevenbag_core::{Board, Input, Match, Phase, Piece, PieceKind, Player, Rules, Seat};
+use sevenbag_core::{
+    Board, Input, Match, Phase, Piece, PieceKind, Player, Randomizer, Rules, Seat,
+};
 
 use crate::bitboard::BitBoard;
 use crate::eltetris;
@@ -17,6 +19,7 @@ use crate::eval::Weights;
 use crate::inputs::{CompileOptions, Target, compile};
 use crate::level::{BotConfig, Level, Planner};
 use crate::movegen::{Placement, spawn_position};
+use crate::pc::{PcQuery, PcSearch};
 use crate::search::{Incoming, MAX_INCOMING, Root, Searcher};
 use crate::sim::{PlayerSim, Sim};
 
@@ -77,6 +80,11 @@ pub struct Bot {
     config: BotConfig,
     weights: Weights,
     searcher: Searcher,
+    /// The perfect-clear search, when it is on.
+    pc: Option<Box<PcSearch>>,
+    /// Every piece seen in the queue, by its index in the player's sequence (for 7-bag
+    /// deduction).
+    seen: Vec<Option<PieceKind>>,
     plan: Option<Plan>,
     /// The frame the current piece spawned on, for the speed cap.
     spawn_frame: Option<u32>,
@@ -86,7 +94,7 @@ pub struct Bot {
 impl Bot {
     /// A bot playing at `level`.
     pub fn new(level: Level) -> Bot {
-        Bot::with_config(level.config())
+        Bot::with_config(level.config()).with_perfect_clears(level == Level::Max)
     }
 
     /// A bot with an explicit planner and speed cap.
@@ -95,6 +103,8 @@ impl Bot {
             config,
             weights: config.weights,
             searcher: Searcher::new(),
+            pc: None,
+            seen: Vec::new(),
             plan: None,
             spawn_frame: None,
             stats: BotStats::default(),
@@ -108,6 +118,14 @@ impl Bot {
             weights: Weights::DEFAULT,
             pps_cap_x100,
         })
+    }
+
+    /// Turns the perfect-clear search on or off (on for [`Level::Max`]): on a low board the bot
+    /// first looks for placements of the known pieces that empty the board within six rows
+    /// (module [`crate::pc`]), and plays them when found. Search planners only.
+    pub fn with_perfect_clears(mut self, on: bool) -> Bot {
+        self.pc = on.then(|| Box::new(PcSearch::new()));
+        self
     }
 
     /// Replaces the evaluation weights (for tuning).
@@ -226,6 +244,56 @@ impl Bot {
         }
     }
 
+    /// The first placement of a perfect clear from here, if the perfect-clear search is on, the
+    /// board is low enough and one is found.
+    fn perfect_clear(&mut self, player: &Player, rules: &Rules) -> Option<Placement> {
+        let pc = self.pc.as_mut()?;
+        let board = BitBoard::from_board(player.board());
+        let next = player.next();
+        let (current, hold_allowed, queue) = match player.active() {
+            Some(p) => (p, !player.hold_used(), &next[..]),
+            None => (spawn_position(&board, next[0])?, true, &next[1..]),
+        };
+        // Index of the current piece in the player's sequence: every piece placed, plus the one
+        // in hold.
+        let index = player.stats().pieces as usize + usize::from(player.hold().is_some());
+        if index == 0 {
+            self.seen.clear();
+        }
+        let mut sequence = vec![current.kind];
+        sequence.extend_from_slice(queue);
+        if self.seen.len() < index + sequence.len() {
+            self.seen.resize(index + sequence.len(), None);
+        }
+        for (i, &k) in sequence.iter().enumerate() {
+            self.seen[index + i] = Some(k);
+        }
+        if board.max_height() > crate::pc::MAX_LINES as i8 {
+            return None;
+        }
+        // Under a 7-bag, the last piece of a bag is known once the other six have been seen.
+        if rules.randomizer == Randomizer::SevenBag {
+            let last = index + sequence.len() - 1;
+            let bag = &self.seen[last / 7 * 7..=last];
+            if bag.len() == 6 && bag.iter().all(Option::is_some) {
+                let rest = PieceKind::ALL
+                    .into_iter()
+                    .find(|k| !bag.contains(&Some(*k)));
+                sequence.extend(rest);
+            }
+        }
+        let found = pc.find(&PcQuery {
+            board,
+            current,
+            hold: player.hold(),
+            hold_allowed,
+            sequence: &sequence,
+            allow_180: rules.allow_180,
+        });
+        self.stats.nodes += pc.expanded;
+        found
+    }
+
     fn make_plan(&mut self, player: &Player, rules: &Rules, frame: u32) -> Plan {
         self.stats.plans += 1;
         let sim = PlayerSim::new(player, rules, frame);
@@ -234,8 +302,24 @@ impl Bot {
             .config
             .min_frames_per_piece()
             .saturating_sub(since_spawn);
-        let ranked = self.rank(player, rules, frame);
-        for placement in ranked.iter().take(CANDIDATES) {
+        // A perfect-clear placement comes first; the beam search runs only if there is none or
+        // it cannot be reached.
+        let mut ranked: Vec<Placement> = self.perfect_clear(player, rules).into_iter().collect();
+        let mut searched = false;
+        let mut tried = 0;
+        loop {
+            if tried == ranked.len() {
+                if searched {
+                    break;
+                }
+                searched = true;
+                ranked.extend(self.rank(player, rules, frame).into_iter().take(CANDIDATES));
+                if tried == ranked.len() {
+                    break;
+                }
+            }
+            let placement = &ranked[tried];
+            tried += 1;
             let target = Target::from(placement);
             let Some(mut inputs) = compile(&sim, &target, CompileOptions::default()) else {
                 self.stats.compile_failures += 1;

@@ -39,6 +39,7 @@
 //! - [`inputs`]: paths to per-frame key masks.
 //! - [`eval`]: weights, static board value, placement rewards.
 //! - [`search`]: beam search over the queue.
+//! - [`pc`]: perfect-clear search over the known pieces (Max).
 //! - [`eltetris`]: the baseline opponent.
 //! - [`level`]: levels and bot configuration.
 //! - [`bot`]: the per-frame driver.
@@ -54,6 +55,7 @@ pub mod eval;
 pub mod inputs;
 pub mod level;
 pub mod movegen;
+pub mod pc;
 pub mod search;
 pub mod sim;
 

@@ -1,4 +1,63 @@
-//! Sevenbag netplay: a transport-agnostic session that predicts the opponent, snapshots the match
-//! every frame and rolls back when real inputs differ (lockstep is the window-0 case), plus a
-//! headless client that plays or spectates through a server.
+/*!
+# sevenbag-netplay: rollback sessions, pacing, the network task and headless clients
+
+Every client simulates the whole match from the [`MatchHeader`](sevenbag_core::MatchHeader) and
+both players' inputs (SPEC §6). This crate is what sits between those inputs and the wire:
+
+- [`Session`] is one client's view of a match: our keys applied at once (after an optional input
+  delay), the opponent's predicted by repeating their last mask, a snapshot of every predicted
+  frame, and a rollback plus re-simulation when the real inputs differ. When the next frame
+  would be more than the prediction window past the opponent's confirmed inputs it stalls;
+  a window of 0 is plain lockstep through the same code. It also keeps a *confirmed* match,
+  stepped only on final inputs, which gives the state hashes the server checks and results that
+  never roll back. Spectators are sessions without a local seat; late joiners, reconnecting
+  players and desync recovery build a session from the server's match log.
+- [`Clock`] measures round trip and server clock offset from pings; [`Pacer`] says which frame
+  is due now (frame 0 at the server's announced instant) and balances frame advantage so
+  neither player runs ahead of the other.
+- [`NetHandle`] is the WebSocket on a tokio task ([`connect`]): a sender of
+  [`ClientMessage`](sevenbag_protocol::ClientMessage)s and a receiver of [`NetEvent`]s that a
+  render loop polls without blocking.
+- [`HeadlessClient`] glues the three together and plays in real time with any [`InputSource`]
+  ([`RandomInputs`], [`ScriptedInputs`], [`Idle`], or a bot supplied from outside): the
+  end-to-end tests and the load tester are built on it, and the GUI does the same with its own
+  loop (see `docs/NETPLAY.md`).
+
+## One design decision
+
+The session is synchronous and knows nothing of sockets or clocks: it takes server messages and
+one local input per frame, and hands back messages to send. Time enters only through
+[`Pacer`] and [`Clock`], whose methods take the current [`Instant`](std::time::Instant) as an
+argument. So the rollback logic is tested deterministically in memory (two sessions relaying
+through queues with artificial delay, `tests/session.rs`), and the same code runs in the GUI's
+frame loop, on a tokio task, or in a test without a single sleep.
+
+## Layout
+- [`session`]: `Session`, its options, stats and errors.
+- [`clock`]: `Clock` (RTT and offset) and `Pacer` (which frame is due).
+- [`net`]: the network task and `NetHandle`.
+- [`inputs`]: `InputSource` and the random, scripted and idle sources.
+- [`headless`]: `HeadlessClient` and the relay-latency probe.
+*/
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod clock;
+pub mod headless;
+pub mod inputs;
+pub mod net;
+pub mod session;
+
+pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
+pub use headless::{
+    ClientStats, DesyncNotice, HeadlessClient, HeadlessConfig, HeadlessError, LOBBY_TIMEOUT,
+    MatchResult, RelayProbe, RoomInfo, RoundResult, ServerError,
+};
+pub use inputs::{Idle, InputSource, RandomInputs, ScriptedInputs};
+pub use net::{
+    CONNECT_TIMEOUT, Hello, NetError, NetEvent, NetHandle, NetSender, NetStats, connect, connect_on,
+};
+pub use session::{
+    CONFIRM_INTERVAL, DEFAULT_WINDOW, HASH_INTERVAL, MAX_INPUT_DELAY, RoundEnd, Session,
+    SessionError, SessionOptions, SessionStats, Step,
+};

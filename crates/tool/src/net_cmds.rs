@@ -1,10 +1,590 @@
-//! Online subcommands (`replay verify`, `loadtest`): filled in by the online issue.
+//! Online subcommands: `loadtest` runs many concurrent matches of headless clients against a
+//! server and reports relay latency, traffic and the server's CPU and memory.
+//!
+//! Each match is two [`HeadlessClient`]s with random inputs in a fresh first-to-99 room (so it
+//! lasts the whole run), each on its own tokio task, exactly as a player's client would run.
+//! Matches start staggered over a ramp; the measurement window opens a second after every match
+//! is set up and lasts `--seconds`. Relay latency is measured on this machine's clock: both players of a match
+//! share a [`RelayProbe`] that notes when each `Inputs` batch was handed to the sender's network
+//! task and when the opponent's client took the relayed copy, keyed by (seat, confirmed frame).
+//! Server CPU and memory come from `/proc/PID/stat` and `/proc/PID/status`, for a server started
+//! with `--spawn-server` or named with `--server-pid`.
 
-/// Subcommands that work with servers and replays.
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail};
+use clap::Args;
+use sevenbag_netplay::{
+    HeadlessClient, HeadlessConfig, HeadlessError, NetStats, RandomInputs, RelayProbe, SessionStats,
+};
+use sevenbag_protocol::{JoinRole, RoomOptions};
+
+/// Subcommands that work with servers.
 #[derive(clap::Subcommand, Debug)]
-pub enum NetCommand {}
+pub enum NetCommand {
+    /// Run N concurrent matches of headless clients with random inputs against a server and
+    /// report relay latency, messages and bytes per second, and the server's CPU and RSS.
+    Loadtest(LoadtestArgs),
+}
+
+/// Arguments of `loadtest`.
+#[derive(Args, Debug)]
+pub struct LoadtestArgs {
+    /// Server to load, `ws://127.0.0.1:PORT/` (loopback only).
+    #[arg(long, conflicts_with = "spawn_server")]
+    server: Option<String>,
+    /// Start a `sevenbag-server` on a free loopback port for the run (preferred: its CPU and
+    /// memory are then measured too).
+    #[arg(long)]
+    spawn_server: bool,
+    /// The server binary for `--spawn-server` (default: `sevenbag-server` next to this tool).
+    #[arg(long)]
+    server_bin: Option<PathBuf>,
+    /// PID of the server given with `--server`, to read its CPU time and memory.
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// Concurrent matches (two clients each).
+    #[arg(long, default_value_t = 10)]
+    matches: usize,
+    /// Length of the measurement window, in seconds.
+    #[arg(long, default_value_t = 20)]
+    seconds: u64,
+    /// Seconds over which match starts are spread (default: matches / 200, 1 to 20).
+    #[arg(long)]
+    ramp_seconds: Option<f64>,
+    /// Random play: least frames between hard drops.
+    #[arg(long, default_value_t = 8)]
+    drop_min: u32,
+    /// Random play: most frames between hard drops.
+    #[arg(long, default_value_t = 24)]
+    drop_max: u32,
+    /// Frames each client simulates per wake-up (1 = 60 Hz like the game; 2 halves the load
+    /// generator's timer wake-ups, leaving more CPU to the server). Messages are handled on
+    /// arrival either way.
+    #[arg(long, default_value_t = 2)]
+    tick_frames: u32,
+}
 
 /// Runs an online subcommand.
 pub fn run(command: NetCommand) -> anyhow::Result<()> {
-    match command {}
+    match command {
+        NetCommand::Loadtest(args) => loadtest(args),
+    }
+}
+
+/// Longest window accepted, so a typo cannot load the machine for hours.
+const MAX_SECONDS: u64 = 600;
+/// Most matches accepted (the server's default room limit).
+const MAX_MATCHES: usize = 5_000;
+
+fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        (1..=MAX_MATCHES).contains(&args.matches),
+        "--matches must be 1..={MAX_MATCHES}"
+    );
+    anyhow::ensure!(
+        (1..=MAX_SECONDS).contains(&args.seconds),
+        "--seconds must be 1..={MAX_SECONDS}"
+    );
+    anyhow::ensure!(
+        args.drop_min >= 1 && args.drop_max >= args.drop_min,
+        "bad drop interval"
+    );
+    let ramp = args
+        .ramp_seconds
+        .unwrap_or((args.matches as f64 / 200.0).clamp(1.0, 20.0));
+    anyhow::ensure!(
+        (0.0..=120.0).contains(&ramp),
+        "--ramp-seconds must be 0..=120"
+    );
+
+    let mut spawned = None;
+    let (url, server_pid) = match (&args.server, args.spawn_server) {
+        (Some(url), false) => {
+            anyhow::ensure!(
+                url.starts_with("ws://127.") || url.starts_with("ws://localhost"),
+                "load tests run against loopback servers only (ws://127.x.x.x or localhost)"
+            );
+            (url.clone(), args.server_pid)
+        }
+        (None, true) => {
+            let server = SpawnedServer::start(args.server_bin.clone(), args.matches)?;
+            let url = server.url.clone();
+            let pid = server.child.id();
+            spawned = Some(server);
+            (url, Some(pid))
+        }
+        _ => bail!("give either --server URL or --spawn-server"),
+    };
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the tokio runtime")?;
+    let report = runtime.block_on(drive(&args, &url, ramp, server_pid));
+    drop(spawned);
+    let report = report?;
+    println!("{report}");
+    Ok(())
+}
+
+/// A server process started for the run; killed when dropped.
+struct SpawnedServer {
+    child: Child,
+    url: String,
+    replay_dir: PathBuf,
+}
+
+impl SpawnedServer {
+    fn start(bin: Option<PathBuf>, matches: usize) -> anyhow::Result<SpawnedServer> {
+        let bin = match bin {
+            Some(bin) => bin,
+            None => std::env::current_exe()
+                .context("cannot find this tool's own path")?
+                .with_file_name("sevenbag-server"),
+        };
+        anyhow::ensure!(
+            bin.exists(),
+            "no server binary at {} (build it: cargo build --release -p sevenbag-server, or pass --server-bin)",
+            bin.display()
+        );
+        // A free port: bind :0, note it, let it go (the server binds it a moment later).
+        let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let replay_dir =
+            std::env::temp_dir().join(format!("sevenbag-loadtest-{}", std::process::id()));
+        std::fs::create_dir_all(&replay_dir)?;
+        let log = std::fs::File::create(replay_dir.join("server.log"))?;
+        let child = Command::new(&bin)
+            .arg("--bind")
+            .arg(format!("127.0.0.1:{port}"))
+            .arg("--replay-dir")
+            .arg(&replay_dir)
+            .arg("--max-connections")
+            .arg((2 * matches + 100).max(10_000).to_string())
+            .arg("--max-rooms")
+            .arg((matches + 10).max(5_000).to_string())
+            .env(
+                "RUST_LOG",
+                std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
+            )
+            .stdin(Stdio::null())
+            .stdout(log.try_clone()?)
+            .stderr(log)
+            .spawn()
+            .with_context(|| format!("cannot start {}", bin.display()))?;
+        let server = SpawnedServer {
+            child,
+            url: format!("ws://127.0.0.1:{port}/"),
+            replay_dir,
+        };
+        // Wait (bounded) until it accepts connections.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            anyhow::ensure!(
+                Instant::now() < deadline,
+                "the server did not start listening in 10 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        eprintln!(
+            "started {} (pid {}) on {}",
+            bin.display(),
+            server.child.id(),
+            server.url
+        );
+        Ok(server)
+    }
+}
+
+impl Drop for SpawnedServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.replay_dir);
+    }
+}
+
+/// What one player measured during the window.
+#[derive(Debug, Default)]
+struct PlayerOutcome {
+    /// Took part for the whole window.
+    ok: bool,
+    error: Option<String>,
+    traffic: NetStats,
+    session: SessionStats,
+    desyncs: usize,
+    server_errors: usize,
+}
+
+/// Where the run is: players take their before/after readings when this changes.
+const WARMUP: u8 = 0;
+const MEASURING: u8 = 1;
+const DONE: u8 = 2;
+
+/// Runs every match and gathers the report.
+async fn drive(
+    args: &LoadtestArgs,
+    url: &str,
+    ramp: f64,
+    server_pid: Option<u32>,
+) -> anyhow::Result<Report> {
+    let t0 = Instant::now();
+    let phase = Arc::new(AtomicU8::new(WARMUP));
+    let settled = Arc::new(AtomicUsize::new(0));
+    let mut probes = Vec::with_capacity(args.matches);
+    let mut tasks = Vec::with_capacity(args.matches);
+    for i in 0..args.matches {
+        let probe = Arc::new(RelayProbe::new());
+        probes.push(Arc::clone(&probe));
+        let start = t0 + Duration::from_secs_f64(ramp * i as f64 / args.matches as f64);
+        let url = url.to_owned();
+        let drops = (args.drop_min, args.drop_max);
+        let tick_frames = args.tick_frames;
+        let phase = Arc::clone(&phase);
+        let settled = Arc::clone(&settled);
+        // One task sets the match up, then each player plays on its own task.
+        tasks.push(tokio::spawn(async move {
+            tokio::time::sleep_until(start.into()).await;
+            let setup = setup(&url, i, probe, tick_frames).await;
+            settled.fetch_add(1, Ordering::Relaxed);
+            match setup {
+                Ok((a, b)) => {
+                    let pa = tokio::spawn(play(a, i as u64 * 2, drops, Arc::clone(&phase)));
+                    let pb = tokio::spawn(play(b, i as u64 * 2 + 1, drops, phase));
+                    let a = pa.await.unwrap_or_else(|e| failed(e.to_string()));
+                    let b = pb.await.unwrap_or_else(|e| failed(e.to_string()));
+                    vec![a, b]
+                }
+                Err(e) => vec![failed(format!("setup: {e}")), failed(format!("setup: {e}"))],
+            }
+        }));
+    }
+
+    // Wait (bounded) until every match is set up, then a second for them to settle.
+    let setup_deadline = t0 + Duration::from_secs_f64(ramp) + SETUP_GRACE;
+    while settled.load(Ordering::Relaxed) < args.matches && Instant::now() < setup_deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let late = args.matches - settled.load(Ordering::Relaxed);
+    if late > 0 {
+        eprintln!("{late} matches still setting up; measuring without them");
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+
+    // The window: forget latencies from the ramp, note CPU times at both ends.
+    for p in &probes {
+        p.take_samples();
+    }
+    let cpu_start = server_pid.and_then(|pid| ProcStats::read(pid).ok());
+    let self_start = ProcStats::read_self().ok();
+    phase.store(MEASURING, Ordering::Relaxed);
+    let window_end = Instant::now() + Duration::from_secs(args.seconds);
+    let mut rss_peak = 0u64;
+    while Instant::now() < window_end {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        if let Some(s) = server_pid.and_then(|pid| ProcStats::read(pid).ok()) {
+            rss_peak = rss_peak.max(s.rss_kib);
+        }
+    }
+    phase.store(DONE, Ordering::Relaxed);
+    let cpu_end = server_pid.and_then(|pid| ProcStats::read(pid).ok());
+    let self_end = ProcStats::read_self().ok();
+    let mut latencies: Vec<u32> = Vec::new();
+    for p in &probes {
+        latencies.extend(p.take_samples());
+    }
+
+    let mut players = Vec::with_capacity(args.matches * 2);
+    for t in tasks {
+        // Players notice the end within a frame or two; a stuck one is not waited for long.
+        match tokio::time::timeout(Duration::from_secs(10), t).await {
+            Ok(Ok(outcomes)) => players.extend(outcomes),
+            Ok(Err(e)) => players.push(failed(e.to_string())),
+            Err(_) => players.push(failed("did not stop".into())),
+        }
+    }
+    Ok(Report::build(
+        args,
+        ramp,
+        latencies,
+        players,
+        cpu_start.zip(cpu_end),
+        self_start.zip(self_end),
+        rss_peak,
+    ))
+}
+
+/// How long after the ramp match setups may still finish.
+const SETUP_GRACE: Duration = Duration::from_secs(30);
+
+fn failed(error: String) -> PlayerOutcome {
+    PlayerOutcome {
+        error: Some(error),
+        ..PlayerOutcome::default()
+    }
+}
+
+/// Connects both players of match `i`, puts them in a room and readies them.
+async fn setup(
+    url: &str,
+    i: usize,
+    probe: Arc<RelayProbe>,
+    frames_per_tick: u32,
+) -> Result<(HeadlessClient, HeadlessClient), HeadlessError> {
+    let config = |name: String| HeadlessConfig {
+        probe: Some(Arc::clone(&probe)),
+        frames_per_tick,
+        ..HeadlessConfig::new(name)
+    };
+    let mut a = HeadlessClient::connect(url, config(format!("load-{i}-a"))).await?;
+    let options = RoomOptions {
+        first_to: 99,
+        ..RoomOptions::default()
+    };
+    let code = a.create_room(options).await?;
+    let mut b = HeadlessClient::connect(url, config(format!("load-{i}-b"))).await?;
+    b.join_room(&code, JoinRole::Player).await?;
+    a.ready()?;
+    b.ready()?;
+    Ok((a, b))
+}
+
+/// Plays until the run is over, noting traffic and session counters over the window.
+async fn play(
+    mut client: HeadlessClient,
+    seed: u64,
+    (drop_min, drop_max): (u32, u32),
+    phase: Arc<AtomicU8>,
+) -> PlayerOutcome {
+    let mut keys = RandomInputs::new(seed).with_drop_every(drop_min, drop_max);
+    let limit = Duration::from_secs(MAX_SECONDS);
+    let first = client
+        .run_until(&mut keys, limit, |c| {
+            phase.load(Ordering::Relaxed) >= MEASURING || !c.is_connected()
+        })
+        .await;
+    let measured = phase.load(Ordering::Relaxed) == MEASURING;
+    let before = client.stats();
+    let second = client
+        .run_until(&mut keys, limit, |c| {
+            phase.load(Ordering::Relaxed) >= DONE || !c.is_connected()
+        })
+        .await;
+    let after = client.stats();
+    let mut outcome = PlayerOutcome {
+        ok: measured && client.is_connected() && before.session.frames > 0,
+        error: None,
+        traffic: NetStats {
+            messages_out: after.net.messages_out - before.net.messages_out,
+            bytes_out: after.net.bytes_out - before.net.bytes_out,
+            messages_in: after.net.messages_in - before.net.messages_in,
+            bytes_in: after.net.bytes_in - before.net.bytes_in,
+        },
+        session: SessionStats {
+            frames: after.session.frames - before.session.frames,
+            rollbacks: after.session.rollbacks - before.session.rollbacks,
+            resimulated_frames: after.session.resimulated_frames
+                - before.session.resimulated_frames,
+            stall_frames: after.session.stall_frames - before.session.stall_frames,
+            max_rollback_depth: after.session.max_rollback_depth,
+            rebuilds: after.session.rebuilds,
+            desyncs: after.session.desyncs,
+        },
+        desyncs: client.desyncs().len(),
+        server_errors: client.errors().len(),
+    };
+    if !outcome.ok {
+        outcome.error = Some(format!(
+            "{}: {:?} / {:?} / {:?}",
+            client.names()[0],
+            first.err(),
+            second.err(),
+            client.disconnect_reason()
+        ));
+    }
+    let _ = client.leave();
+    outcome
+}
+
+/// CPU time and memory of a process, from /proc.
+#[derive(Clone, Copy, Debug)]
+struct ProcStats {
+    /// utime + stime, in clock ticks (USER_HZ, 100 on Linux).
+    cpu_ticks: u64,
+    rss_kib: u64,
+    at: Instant,
+}
+
+impl ProcStats {
+    fn read(pid: u32) -> anyhow::Result<ProcStats> {
+        Self::read_path(&format!("/proc/{pid}"))
+    }
+
+    fn read_self() -> anyhow::Result<ProcStats> {
+        Self::read_path("/proc/self")
+    }
+
+    fn read_path(dir: &str) -> anyhow::Result<ProcStats> {
+        let stat = std::fs::read_to_string(format!("{dir}/stat"))?;
+        // Fields after the command name (which may hold spaces) start after the last ')'.
+        let rest = stat
+            .rsplit_once(')')
+            .map(|(_, r)| r)
+            .context("odd /proc stat")?;
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // utime and stime are fields 14 and 15 of the whole line: 11 and 12 after ')'.
+        let ticks = |i: usize| -> anyhow::Result<u64> {
+            Ok(fields.get(i).context("short /proc stat")?.parse()?)
+        };
+        let cpu_ticks = ticks(11)? + ticks(12)?;
+        let status = std::fs::read_to_string(format!("{dir}/status"))?;
+        let rss_kib = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        Ok(ProcStats {
+            cpu_ticks,
+            rss_kib,
+            at: Instant::now(),
+        })
+    }
+
+    /// CPU used between two readings, in percent of one core.
+    fn cpu_percent(a: ProcStats, b: ProcStats) -> f64 {
+        let secs = b.at.duration_since(a.at).as_secs_f64().max(1e-9);
+        (b.cpu_ticks.saturating_sub(a.cpu_ticks)) as f64 / 100.0 / secs * 100.0
+    }
+}
+
+/// The numbers printed at the end.
+#[derive(Debug)]
+struct Report {
+    text: String,
+}
+
+impl Report {
+    fn build(
+        args: &LoadtestArgs,
+        ramp: f64,
+        mut latencies: Vec<u32>,
+        players: Vec<PlayerOutcome>,
+        server: Option<(ProcStats, ProcStats)>,
+        generator: Option<(ProcStats, ProcStats)>,
+        rss_peak: u64,
+    ) -> Report {
+        use std::fmt::Write as _;
+        let secs = args.seconds as f64;
+        let ok: Vec<&PlayerOutcome> = players.iter().filter(|p| p.ok).collect();
+        let n = ok.len().max(1) as f64;
+        let sum = |f: &dyn Fn(&PlayerOutcome) -> u64| ok.iter().map(|p| f(p)).sum::<u64>();
+        latencies.sort_unstable();
+        let pct = |p: f64| -> f64 {
+            if latencies.is_empty() {
+                return f64::NAN;
+            }
+            let i = ((latencies.len() as f64 - 1.0) * p).round() as usize;
+            f64::from(latencies[i]) / 1000.0
+        };
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "loadtest: {} matches ({} players), {} s window after a {:.1} s ramp",
+            args.matches,
+            players.len(),
+            args.seconds,
+            ramp
+        );
+        let _ = writeln!(
+            t,
+            "players in the window: {} ok, {} failed",
+            ok.len(),
+            players.len() - ok.len()
+        );
+        for p in players.iter().filter_map(|p| p.error.as_ref()).take(5) {
+            let _ = writeln!(t, "  failure: {p}");
+        }
+        let _ = writeln!(
+            t,
+            "relay latency (send -> opponent receive): {} samples, p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms, max {:.2} ms",
+            latencies.len(),
+            pct(0.5),
+            pct(0.99),
+            pct(0.999),
+            pct(1.0)
+        );
+        let out_msgs = sum(&|p| p.traffic.messages_out) as f64;
+        let in_msgs = sum(&|p| p.traffic.messages_in) as f64;
+        let _ = writeln!(
+            t,
+            "messages/s: {:.0} client->server, {:.0} server->client ({:.1} / {:.1} per player)",
+            out_msgs / secs,
+            in_msgs / secs,
+            out_msgs / secs / n,
+            in_msgs / secs / n
+        );
+        let _ = writeln!(
+            t,
+            "bytes per player per second (WebSocket frames): {:.0} B/s up, {:.0} B/s down",
+            sum(&|p| p.traffic.bytes_out) as f64 / secs / n,
+            sum(&|p| p.traffic.bytes_in) as f64 / secs / n
+        );
+        let frames = sum(&|p| p.session.frames) as f64;
+        let _ = writeln!(
+            t,
+            "frames/s per player: {:.1}; rollbacks/s per player: {:.2} (re-simulated {:.1} frames/s); stall frames/s per player: {:.2}; max rollback depth {}",
+            frames / secs / n,
+            sum(&|p| p.session.rollbacks) as f64 / secs / n,
+            sum(&|p| p.session.resimulated_frames) as f64 / secs / n,
+            sum(&|p| p.session.stall_frames) as f64 / secs / n,
+            ok.iter()
+                .map(|p| p.session.max_rollback_depth)
+                .max()
+                .unwrap_or(0)
+        );
+        let _ = writeln!(
+            t,
+            "desyncs: {}, server errors: {}",
+            players.iter().map(|p| p.desyncs).sum::<usize>(),
+            players.iter().map(|p| p.server_errors).sum::<usize>()
+        );
+        match server {
+            Some((a, b)) => {
+                let _ = writeln!(
+                    t,
+                    "server: CPU {:.1}% of one core, RSS {:.1} MiB at the end (peak seen {:.1} MiB)",
+                    ProcStats::cpu_percent(a, b),
+                    b.rss_kib as f64 / 1024.0,
+                    rss_peak.max(b.rss_kib) as f64 / 1024.0
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    t,
+                    "server: not measured (use --spawn-server or --server-pid)"
+                );
+            }
+        }
+        if let Some((a, b)) = generator {
+            let _ = writeln!(
+                t,
+                "load generator: CPU {:.1}% of one core, RSS {:.1} MiB",
+                ProcStats::cpu_percent(a, b),
+                b.rss_kib as f64 / 1024.0
+            );
+        }
+        Report { text: t }
+    }
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text.trim_end())
+    }
 }

@@ -1,0 +1,911 @@
+//! A headless client: a [`Session`], a [`Pacer`] and a [`NetHandle`] glued together on tokio.
+//!
+//! [`HeadlessClient`] does what the GUI does, minus drawing: connect, create or join a room
+//! (as a player or a spectator) or quick-match, ready up, then play in real time at 60 frames a
+//! second with keys from any [`InputSource`], or watch. It keeps the views the GUI draws
+//! (predicted and confirmed match, names, wins, seat statuses, ping, rollbacks, stalls) and the
+//! results the server announced, so tests can compare them across clients. It can drop its
+//! connection on purpose and come back with its resume token.
+//!
+//! Every wait is bounded: each method that waits takes or uses a timeout and fails with
+//! [`HeadlessError::Timeout`] rather than hang.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use sevenbag_core::{Handling, Input, Match, Seat};
+use sevenbag_protocol::{
+    ClientMessage, EndReason, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
+};
+
+use crate::clock::{Clock, Pacer};
+use crate::inputs::{Idle, InputSource};
+use crate::net::{Hello, NetError, NetEvent, NetHandle, NetStats, connect};
+use crate::session::{RoundEnd, Session, SessionError, SessionOptions, SessionStats, Step};
+
+/// How long the lobby steps (welcome, joining a room) may take.
+pub const LOBBY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How a headless client introduces itself and plays.
+#[derive(Clone, Debug)]
+pub struct HeadlessConfig {
+    /// Display name.
+    pub name: String,
+    /// Handling sent in `Hello`.
+    pub handling: Handling,
+    /// Prediction window and input delay when playing.
+    pub session: SessionOptions,
+    /// Raise the input delay at the start of each match to what the measured round trip needs
+    /// ([`SessionOptions::for_round_trip`]); `session.input_delay` is then the least delay.
+    pub auto_input_delay: bool,
+    /// Prediction window when spectating (0: show only confirmed frames).
+    pub spectate_window: u32,
+    /// How often to ping the server for the round trip (the server allows 4 a second).
+    pub ping_every: Duration,
+    /// Relay-latency probe shared with the opponent's client (load testing).
+    pub probe: Option<Arc<RelayProbe>>,
+    /// Frames simulated per wake-up when nothing else happens: 1 runs at 60 Hz like the GUI;
+    /// the load tester uses 2 (30 wake-ups a second, two frames each) to spend less CPU per
+    /// client. Incoming messages are always handled the moment they arrive.
+    pub frames_per_tick: u32,
+}
+
+impl HeadlessConfig {
+    /// Defaults with this name: default handling and session options (input delay raised to
+    /// what the round trip needs), ping every second.
+    pub fn new(name: impl Into<String>) -> HeadlessConfig {
+        HeadlessConfig {
+            name: name.into(),
+            handling: Handling::default(),
+            session: SessionOptions::default(),
+            auto_input_delay: true,
+            spectate_window: 0,
+            ping_every: Duration::from_secs(1),
+            probe: None,
+            frames_per_tick: 1,
+        }
+    }
+}
+
+/// A headless client failed to do what it was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum HeadlessError {
+    /// The wait ran out.
+    #[error("timed out after {0:?}")]
+    Timeout(Duration),
+    /// The connection ended.
+    #[error("disconnected: {0}")]
+    Disconnected(String),
+    /// The server refused the request.
+    #[error("server error {code:?}: {message}")]
+    Server {
+        /// The server's error kind.
+        code: ErrorCode,
+        /// The server's explanation.
+        message: String,
+    },
+    /// Not in a room, or no resume token to reconnect with.
+    #[error("{0}")]
+    State(&'static str),
+    /// Sending failed.
+    #[error(transparent)]
+    Net(#[from] NetError),
+}
+
+/// The room we are in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomInfo {
+    /// Room code.
+    pub code: String,
+    /// Our seat, or `None` as a spectator.
+    pub seat: Option<Seat>,
+    /// Token to reconnect to our seat.
+    pub resume: u64,
+    /// The room's options.
+    pub options: RoomOptions,
+}
+
+/// A round result the server announced (`RoundOver`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundResult {
+    /// Round number, from 0.
+    pub round: u32,
+    /// Winner (`None` for a draw).
+    pub winner: Option<Seat>,
+    /// Round wins so far.
+    pub wins: [u8; 2],
+    /// The frame at which the server saw it.
+    pub frame: u32,
+}
+
+/// The match result the server announced (`MatchOver`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchResult {
+    /// Match winner.
+    pub winner: Seat,
+    /// How it ended.
+    pub reason: EndReason,
+    /// Replay id, if the server kept one.
+    pub replay: Option<String>,
+}
+
+/// A server error we were sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerError {
+    /// The kind.
+    pub code: ErrorCode,
+    /// The text.
+    pub message: String,
+    /// Whether the server closed the connection.
+    pub fatal: bool,
+}
+
+/// A `Desync` notice: the server's hash and ours at a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DesyncNotice {
+    /// The frame compared.
+    pub frame: u32,
+    /// The server's hash.
+    pub server_hash: u64,
+    /// Ours.
+    pub your_hash: u64,
+}
+
+/// What the net-stats overlay shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ClientStats {
+    /// Smoothed round trip to the server.
+    pub ping: Option<Duration>,
+    /// Rollbacks, stalls and friends of the current match.
+    pub session: SessionStats,
+    /// Traffic over every connection so far (reconnects included).
+    pub net: NetStats,
+    /// Smoothed frame advantage over the opponent (frames, positive = ahead).
+    pub advantage: f64,
+}
+
+/// Relay-latency measurement for the load tester: both players of a match share one probe; the
+/// sender notes when each `Inputs` batch left, keyed by (seat, confirmed), and the opponent looks
+/// it up on receipt. Works because both clients run on the same machine and clock.
+#[derive(Debug, Default)]
+pub struct RelayProbe {
+    inner: Mutex<ProbeInner>,
+}
+
+#[derive(Debug, Default)]
+struct ProbeInner {
+    sent: HashMap<(Seat, u32), Instant>,
+    /// Latencies measured, in microseconds.
+    samples: Vec<u32>,
+}
+
+impl RelayProbe {
+    /// An empty probe.
+    pub fn new() -> RelayProbe {
+        RelayProbe::default()
+    }
+
+    /// A batch of `seat` confirming `confirmed` left at `at`.
+    pub fn sent(&self, seat: Seat, confirmed: u32, at: Instant) {
+        if let Ok(mut inner) = self.inner.lock() {
+            inner.sent.insert((seat, confirmed), at);
+        }
+    }
+
+    /// The opponent received that batch at `at`.
+    pub fn received(&self, seat: Seat, confirmed: u32, at: Instant) {
+        if let Ok(mut inner) = self.inner.lock()
+            && let Some(sent) = inner.sent.remove(&(seat, confirmed))
+        {
+            let micros = at.saturating_duration_since(sent).as_micros();
+            inner
+                .samples
+                .push(u32::try_from(micros).unwrap_or(u32::MAX));
+        }
+    }
+
+    /// Takes the latencies measured so far (microseconds) and forgets batches in flight.
+    pub fn take_samples(&self) -> Vec<u32> {
+        match self.inner.lock() {
+            Ok(mut inner) => {
+                inner.sent.clear();
+                std::mem::take(&mut inner.samples)
+            }
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+/// A client without a window (see the module docs).
+#[derive(Debug)]
+pub struct HeadlessClient {
+    url: String,
+    config: HeadlessConfig,
+    net: NetHandle,
+    /// The event channel still delivers (false once the task's last event was taken).
+    channel_open: bool,
+    /// Welcomed and not disconnected since.
+    connected: bool,
+    disconnect_reason: Option<String>,
+    server: String,
+    /// Traffic of earlier connections (reconnects), added to the live one's.
+    past_traffic: NetStats,
+    clock: Clock,
+    next_ping: Instant,
+    room: Option<RoomInfo>,
+    seats: [Option<SeatInfo>; 2],
+    spectators: u16,
+    names: [String; 2],
+    session: Option<Session>,
+    pacer: Option<Pacer>,
+    /// A match is running: frames are simulated on the pacer's clock.
+    live: bool,
+    /// Reconnected mid-match: nothing is sent until the server's match log says where our
+    /// inputs stopped (a batch sent before it would leave a gap the server would fill wrongly).
+    awaiting_log: bool,
+    matches_started: u32,
+    rounds: Vec<RoundResult>,
+    match_result: Option<MatchResult>,
+    desyncs: Vec<DesyncNotice>,
+    errors: Vec<ServerError>,
+    session_errors: Vec<SessionError>,
+    replays: Vec<(String, String)>,
+    replay: Option<(String, Vec<u8>)>,
+}
+
+impl HeadlessClient {
+    /// Connects to `url` and waits for the server's `Welcome`.
+    pub async fn connect(
+        url: &str,
+        config: HeadlessConfig,
+    ) -> Result<HeadlessClient, HeadlessError> {
+        let hello = Hello {
+            name: config.name.clone(),
+            handling: config.handling,
+            resume: None,
+        };
+        let now = Instant::now();
+        let mut client = HeadlessClient {
+            url: url.to_owned(),
+            net: connect(url, hello),
+            channel_open: true,
+            connected: false,
+            disconnect_reason: None,
+            server: String::new(),
+            past_traffic: NetStats::default(),
+            clock: Clock::new(now),
+            next_ping: now,
+            room: None,
+            seats: [None, None],
+            spectators: 0,
+            names: [String::new(), String::new()],
+            session: None,
+            pacer: None,
+            live: false,
+            awaiting_log: false,
+            matches_started: 0,
+            rounds: Vec::new(),
+            match_result: None,
+            desyncs: Vec::new(),
+            errors: Vec::new(),
+            session_errors: Vec::new(),
+            replays: Vec::new(),
+            replay: None,
+            config,
+        };
+        client.await_reply(LOBBY_TIMEOUT, |c| c.connected).await?;
+        Ok(client)
+    }
+
+    /// Creates a room with `options` and takes its first seat; returns the room code.
+    pub async fn create_room(&mut self, options: RoomOptions) -> Result<String, HeadlessError> {
+        self.room = None;
+        self.net.send(ClientMessage::CreateRoom { options })?;
+        self.await_reply(LOBBY_TIMEOUT, |c| c.room.is_some())
+            .await?;
+        Ok(self
+            .room
+            .as_ref()
+            .map(|r| r.code.clone())
+            .unwrap_or_default())
+    }
+
+    /// Joins room `code` as a player or spectator; returns our seat (`None` as a spectator).
+    pub async fn join_room(
+        &mut self,
+        code: &str,
+        role: JoinRole,
+    ) -> Result<Option<Seat>, HeadlessError> {
+        self.room = None;
+        self.net.send(ClientMessage::JoinRoom {
+            code: code.to_owned(),
+            role,
+        })?;
+        self.await_reply(LOBBY_TIMEOUT, |c| c.room.is_some())
+            .await?;
+        Ok(self.seat())
+    }
+
+    /// Queues for a quick match and waits up to `timeout` to be seated; the match then starts
+    /// without `Ready`.
+    pub async fn quick_match(&mut self, timeout: Duration) -> Result<Option<Seat>, HeadlessError> {
+        self.room = None;
+        self.net.send(ClientMessage::QuickMatch)?;
+        self.await_reply(timeout, |c| c.room.is_some()).await?;
+        Ok(self.seat())
+    }
+
+    /// Says we are ready for the next match.
+    pub fn ready(&mut self) -> Result<(), HeadlessError> {
+        Ok(self.net.send(ClientMessage::Ready)?)
+    }
+
+    /// Leaves the room (a player forfeits a running match).
+    pub fn leave(&mut self) -> Result<(), HeadlessError> {
+        self.live = false;
+        self.room = None;
+        Ok(self.net.send(ClientMessage::LeaveRoom)?)
+    }
+
+    /// Sends any message as is.
+    pub fn send(&mut self, message: ClientMessage) -> Result<(), HeadlessError> {
+        Ok(self.net.send(message)?)
+    }
+
+    /// Plays (or watches) the running match, or the next one if none is running, until the
+    /// server announces its result; keys come from `input`; at most `timeout`.
+    pub async fn play_match<I: InputSource + ?Sized>(
+        &mut self,
+        input: &mut I,
+        timeout: Duration,
+    ) -> Result<MatchResult, HeadlessError> {
+        let target = self.matches_started + u32::from(!self.live);
+        self.run_until(input, timeout, |c| {
+            c.matches_started >= target && !c.live && c.match_result.is_some()
+        })
+        .await?;
+        self.match_result
+            .clone()
+            .ok_or(HeadlessError::State("no match result"))
+    }
+
+    /// Runs the client (events, pings, frames with keys from `input`) until `done` holds, for at
+    /// most `timeout`. A lost connection does not stop it: the session stalls, as the GUI's would.
+    pub async fn run_until<I, F>(
+        &mut self,
+        input: &mut I,
+        timeout: Duration,
+        mut done: F,
+    ) -> Result<(), HeadlessError>
+    where
+        I: InputSource + ?Sized,
+        F: FnMut(&HeadlessClient) -> bool,
+    {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if done(self) {
+                return Ok(());
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(HeadlessError::Timeout(timeout));
+            }
+            let wake = self.next_wake(now).min(deadline);
+            let open = self.channel_open;
+            tokio::select! {
+                event = self.net.recv(), if open => match event {
+                    Some(event) => self.on_event(event, Instant::now()),
+                    None => self.channel_open = false,
+                },
+                _ = tokio::time::sleep_until(wake.into()) => {}
+            }
+            while let Some(event) = self.net.try_recv() {
+                self.on_event(event, Instant::now());
+            }
+            self.tick(Instant::now(), input);
+        }
+    }
+
+    /// Runs with no keys held (a running match is played idle) until `done` holds.
+    pub async fn wait_for<F>(&mut self, timeout: Duration, done: F) -> Result<(), HeadlessError>
+    where
+        F: FnMut(&HeadlessClient) -> bool,
+    {
+        self.run_until(&mut Idle, timeout, done).await
+    }
+
+    /// Drops the connection without a word (as a network failure would). The session is kept
+    /// and keeps stalling until [`HeadlessClient::reconnect`].
+    pub fn drop_connection(&mut self) {
+        self.net.abort();
+        self.connected = false;
+    }
+
+    /// Connects again with our resume token and waits for `Welcome`; the server then sends
+    /// `Joined` and the match log, which the run loop applies.
+    pub async fn reconnect(&mut self) -> Result<(), HeadlessError> {
+        let resume = self
+            .room
+            .as_ref()
+            .map(|r| r.resume)
+            .ok_or(HeadlessError::State("no resume token: not in a room"))?;
+        let hello = Hello {
+            name: self.config.name.clone(),
+            handling: self.config.handling,
+            resume: Some(resume),
+        };
+        let old = self.net.stats();
+        self.past_traffic = add_traffic(self.past_traffic, old);
+        self.net = connect(&self.url, hello);
+        self.awaiting_log = self.live;
+        self.channel_open = true;
+        self.connected = false;
+        self.disconnect_reason = None;
+        self.await_reply(LOBBY_TIMEOUT, |c| c.connected).await
+    }
+
+    /// Asks for replay `id` and waits for its bytes.
+    pub async fn fetch_replay(&mut self, id: &str) -> Result<Vec<u8>, HeadlessError> {
+        self.replay = None;
+        self.net
+            .send(ClientMessage::GetReplay { id: id.to_owned() })?;
+        self.await_reply(LOBBY_TIMEOUT, |c| c.replay.is_some())
+            .await?;
+        Ok(self
+            .replay
+            .take()
+            .map(|(_, bytes)| bytes)
+            .unwrap_or_default())
+    }
+
+    /// The room we are in.
+    pub fn room(&self) -> Option<&RoomInfo> {
+        self.room.as_ref()
+    }
+
+    /// Our seat (`None` as a spectator or outside a room).
+    pub fn seat(&self) -> Option<Seat> {
+        self.room.as_ref().and_then(|r| r.seat)
+    }
+
+    /// The current (or last) match's session.
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    /// The match to draw: predicted.
+    pub fn predicted(&self) -> Option<&Match> {
+        self.session.as_ref().map(Session::predicted)
+    }
+
+    /// The confirmed match (never rolls back).
+    pub fn confirmed(&self) -> Option<&Match> {
+        self.session.as_ref().map(Session::confirmed)
+    }
+
+    /// Players' names, seat 0 and 1.
+    pub fn names(&self) -> &[String; 2] {
+        &self.names
+    }
+
+    /// Round wins: the server's latest count, else the confirmed match's.
+    pub fn wins(&self) -> [u8; 2] {
+        match self.rounds.last() {
+            Some(r) => r.wins,
+            None => self.confirmed().map(Match::wins).unwrap_or_default(),
+        }
+    }
+
+    /// Seats as the room last described them (with status updates applied).
+    pub fn seats(&self) -> &[Option<SeatInfo>; 2] {
+        &self.seats
+    }
+
+    /// Connection status of both seats.
+    pub fn seat_statuses(&self) -> [Option<SeatStatus>; 2] {
+        [0, 1].map(|i| self.seats[i].as_ref().map(|s| s.status))
+    }
+
+    /// Spectators in the room.
+    pub fn spectators(&self) -> u16 {
+        self.spectators
+    }
+
+    /// Ping, rollbacks, stalls, traffic.
+    pub fn stats(&self) -> ClientStats {
+        ClientStats {
+            ping: self.clock.rtt(),
+            session: self
+                .session
+                .as_ref()
+                .map(Session::stats)
+                .unwrap_or_default(),
+            net: add_traffic(self.past_traffic, self.net.stats()),
+            advantage: self
+                .pacer
+                .as_ref()
+                .map(Pacer::advantage)
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Rounds the server announced in the current match.
+    pub fn round_results(&self) -> &[RoundResult] {
+        &self.rounds
+    }
+
+    /// The match result, once the server announced it.
+    pub fn match_result(&self) -> Option<&MatchResult> {
+        self.match_result.as_ref()
+    }
+
+    /// Whether a match is being played or watched right now.
+    pub fn is_live(&self) -> bool {
+        self.live
+    }
+
+    /// Matches started since we connected.
+    pub fn matches_started(&self) -> u32 {
+        self.matches_started
+    }
+
+    /// Our state hashes of the current match: (frame, hash) every 60 frames.
+    pub fn hashes(&self) -> &[(u32, u64)] {
+        self.session
+            .as_ref()
+            .map(Session::hashes)
+            .unwrap_or_default()
+    }
+
+    /// Rounds ended in our confirmed match, with the hash at each end.
+    pub fn round_ends(&self) -> &[RoundEnd] {
+        self.session
+            .as_ref()
+            .map(Session::round_ends)
+            .unwrap_or_default()
+    }
+
+    /// Desync notices received.
+    pub fn desyncs(&self) -> &[DesyncNotice] {
+        &self.desyncs
+    }
+
+    /// Server errors received.
+    pub fn errors(&self) -> &[ServerError] {
+        &self.errors
+    }
+
+    /// Relayed inputs or logs the session refused.
+    pub fn session_errors(&self) -> &[SessionError] {
+        &self.session_errors
+    }
+
+    /// Whether we are welcomed and not disconnected.
+    pub fn is_connected(&self) -> bool {
+        self.connected
+    }
+
+    /// Why the last connection ended, if it did.
+    pub fn disconnect_reason(&self) -> Option<&str> {
+        self.disconnect_reason.as_deref()
+    }
+
+    /// The server's name, from `Welcome`.
+    pub fn server_name(&self) -> &str {
+        &self.server
+    }
+
+    /// The replay list from the last `Replays`.
+    pub fn replay_list(&self) -> &[(String, String)] {
+        &self.replays
+    }
+
+    /// Runs until `done`, failing early on a new server error or a lost connection.
+    async fn await_reply<F>(&mut self, timeout: Duration, mut done: F) -> Result<(), HeadlessError>
+    where
+        F: FnMut(&HeadlessClient) -> bool,
+    {
+        let errors = self.errors.len();
+        self.run_until(&mut Idle, timeout, |c| {
+            done(c) || c.errors.len() > errors || !c.channel_open || c.disconnect_reason.is_some()
+        })
+        .await?;
+        if done(self) {
+            return Ok(());
+        }
+        if let Some(e) = self.errors.get(errors) {
+            return Err(HeadlessError::Server {
+                code: e.code,
+                message: e.message.clone(),
+            });
+        }
+        Err(HeadlessError::Disconnected(
+            self.disconnect_reason
+                .clone()
+                .unwrap_or_else(|| "connection closed".into()),
+        ))
+    }
+
+    /// When the run loop must next wake without an event: the next ping or the next frame.
+    fn next_wake(&self, now: Instant) -> Instant {
+        let mut wake = if self.connected {
+            self.next_ping
+        } else {
+            now + Duration::from_millis(100)
+        };
+        if let (true, Some(session), Some(pacer)) = (self.live, &self.session, &self.pacer) {
+            let ahead = self
+                .config
+                .frames_per_tick
+                .clamp(1, crate::clock::MAX_CATCH_UP)
+                - 1;
+            wake = wake.min(pacer.next_due(session.frame() + ahead));
+        }
+        wake.max(now)
+    }
+
+    /// One pass of the loop: ping if due, simulate the frames the pacer says are due, send what
+    /// the session produced.
+    fn tick<I: InputSource + ?Sized>(&mut self, now: Instant, input: &mut I) {
+        if self.connected && now >= self.next_ping {
+            let ping = self.clock.ping(now);
+            let _ = self.net.send(ping);
+            self.next_ping = now + self.config.ping_every;
+        }
+        let (true, Some(session), Some(pacer)) = (self.live, &mut self.session, &mut self.pacer)
+        else {
+            return;
+        };
+        let due = pacer.frames_due(now, session.frame());
+        for _ in 0..due {
+            let keys = match session.local_seat() {
+                Some(seat) if session.needs_input() => input.next_input(session.predicted(), seat),
+                _ => Input::NONE,
+            };
+            if session.advance(keys) == Step::Stalled {
+                // The clock waits with us rather than race once inputs arrive.
+                pacer.stalled(now, session.frame());
+                break;
+            }
+            if session.local_seat().is_some() {
+                pacer.balance(
+                    session.frame(),
+                    session.remote_confirmed(),
+                    self.clock.rtt(),
+                );
+            }
+        }
+        let seat = session.local_seat();
+        while let Some(message) = session.poll_outgoing() {
+            if !self.connected || self.awaiting_log {
+                // Lost with the connection; a resume sends everything past the server's log.
+                continue;
+            }
+            if let (Some(probe), Some(seat), ClientMessage::Inputs { confirmed, .. }) =
+                (&self.config.probe, seat, &message)
+            {
+                probe.sent(seat, *confirmed, Instant::now());
+            }
+            if self.net.send(message).is_err() {
+                self.connected = false;
+            }
+        }
+    }
+
+    fn on_event(&mut self, event: NetEvent, at: Instant) {
+        match event {
+            NetEvent::Connected => tracing::debug!(url = %self.url, "connected"),
+            NetEvent::Welcome { server, .. } => {
+                self.server = server;
+                self.connected = true;
+                self.next_ping = at;
+            }
+            NetEvent::Message(message) => self.on_message(message, at),
+            NetEvent::Error(e) => tracing::warn!("network: {e}"),
+            NetEvent::Disconnected(reason) => {
+                tracing::debug!(name = %self.config.name, %reason, "disconnected");
+                self.connected = false;
+                self.disconnect_reason = Some(reason);
+            }
+        }
+    }
+
+    fn on_message(&mut self, message: ServerMessage, at: Instant) {
+        match message {
+            ServerMessage::Error {
+                code,
+                message,
+                fatal,
+            } => {
+                tracing::debug!(name = %self.config.name, ?code, %message, fatal, "server error");
+                if code == ErrorCode::BadResume {
+                    // Our seat is gone: we are connected, in no room.
+                    self.room = None;
+                    self.live = false;
+                    self.awaiting_log = false;
+                }
+                self.errors.push(ServerError {
+                    code,
+                    message,
+                    fatal,
+                });
+            }
+            ServerMessage::Joined {
+                code,
+                seat,
+                resume,
+                options,
+            } => {
+                self.room = Some(RoomInfo {
+                    code,
+                    seat,
+                    resume,
+                    options,
+                });
+            }
+            ServerMessage::RoomState { seats, spectators } => {
+                for (i, seat) in seats.iter().enumerate() {
+                    if let Some(info) = seat {
+                        self.names[i] = info.name.clone();
+                    }
+                }
+                self.seats = seats;
+                self.spectators = spectators;
+            }
+            ServerMessage::MatchStart {
+                header,
+                names,
+                start_in_ms,
+            } => {
+                let seat = self.seat();
+                let options = self.session_options(seat);
+                self.session = Some(Session::new(header, seat, options));
+                self.pacer = Some(Pacer::from_match_start(
+                    at,
+                    start_in_ms,
+                    self.clock.rtt(),
+                    options.window,
+                ));
+                self.start_match(names);
+            }
+            ServerMessage::MatchLog {
+                header,
+                ref names,
+                ref changes,
+                confirmed,
+                now_frame,
+            } => {
+                self.awaiting_log = false;
+                let same = self.session.as_ref().is_some_and(|s| *s.header() == header);
+                if same && let Some(session) = &mut self.session {
+                    // Our own session, after a reconnect or a desync: rebuild, keep the clock.
+                    if let Err(e) = session.handle(&message) {
+                        tracing::warn!("match log refused: {e}");
+                        self.session_errors.push(e);
+                    }
+                    return;
+                }
+                let seat = self.seat();
+                let options = self.session_options(seat);
+                match Session::from_log(header, seat, options, changes, confirmed) {
+                    Ok(session) => {
+                        self.session = Some(session);
+                        self.pacer = Some(Pacer::from_now_frame(
+                            at,
+                            now_frame,
+                            self.clock.rtt(),
+                            options.window,
+                        ));
+                        self.start_match(names.clone());
+                    }
+                    Err(e) => {
+                        tracing::warn!("match log refused: {e}");
+                        self.session_errors.push(e);
+                    }
+                }
+            }
+            ServerMessage::Inputs {
+                seat, confirmed, ..
+            } => {
+                if let (Some(probe), Some(own)) = (&self.config.probe, self.seat())
+                    && own != seat
+                {
+                    probe.received(seat, confirmed, at);
+                }
+                if let Some(session) = &mut self.session
+                    && let Err(e) = session.handle(&message)
+                {
+                    tracing::warn!("relayed inputs refused: {e}");
+                    self.session_errors.push(e);
+                }
+            }
+            ServerMessage::Desync {
+                frame,
+                server_hash,
+                your_hash,
+            } => {
+                self.desyncs.push(DesyncNotice {
+                    frame,
+                    server_hash,
+                    your_hash,
+                });
+                if let Some(session) = &mut self.session {
+                    let _ = session.handle(&message);
+                }
+            }
+            ServerMessage::SeatStatus { seat, status } => {
+                if let Some(info) = &mut self.seats[seat.index()] {
+                    info.status = status;
+                }
+            }
+            ServerMessage::RoundOver {
+                round,
+                winner,
+                wins,
+                frame,
+            } => self.rounds.push(RoundResult {
+                round,
+                winner,
+                wins,
+                frame,
+            }),
+            ServerMessage::MatchOver {
+                winner,
+                reason,
+                replay,
+            } => {
+                self.match_result = Some(MatchResult {
+                    winner,
+                    reason,
+                    replay,
+                });
+                self.live = false;
+            }
+            ServerMessage::Pong { nonce, server_ms } => {
+                self.clock.pong(nonce, server_ms, at);
+            }
+            ServerMessage::Replays { list } => self.replays = list,
+            ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
+            ServerMessage::Shutdown { reason } => {
+                tracing::info!(%reason, "server shutting down");
+                self.live = false;
+            }
+            // The net task handles these itself.
+            ServerMessage::Welcome { .. } | ServerMessage::Ping { .. } => {}
+        }
+    }
+
+    fn session_options(&self, seat: Option<Seat>) -> SessionOptions {
+        match seat {
+            Some(_) if self.config.auto_input_delay => {
+                let mut options = self.config.session;
+                let needed = SessionOptions::for_round_trip(self.clock.rtt(), options.window);
+                options.input_delay = options.input_delay.max(needed.input_delay);
+                options
+            }
+            Some(_) => self.config.session,
+            None => SessionOptions {
+                window: self.config.spectate_window,
+                input_delay: 0,
+            },
+        }
+    }
+
+    fn start_match(&mut self, names: [String; 2]) {
+        self.names = names;
+        self.rounds.clear();
+        self.match_result = None;
+        self.live = true;
+        self.matches_started += 1;
+    }
+}
+
+fn add_traffic(a: NetStats, b: NetStats) -> NetStats {
+    NetStats {
+        messages_out: a.messages_out + b.messages_out,
+        bytes_out: a.bytes_out + b.bytes_out,
+        messages_in: a.messages_in + b.messages_in,
+        bytes_in: a.bytes_in + b.bytes_in,
+    }
+}

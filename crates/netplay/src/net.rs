@@ -1,0 +1,431 @@
+//! The network task: one WebSocket to the server on a tokio task, behind two channels.
+//!
+//! [`connect`] spawns the task and returns a [`NetHandle`] at once; the connection's progress
+//! arrives as [`NetEvent`]s. The handle is built for two kinds of callers:
+//! - a render loop that must never block polls [`NetHandle::try_recv`] once per frame and sends
+//!   with [`NetHandle::send`] (both plain, non-async calls);
+//! - tokio code awaits [`NetHandle::recv`].
+//!
+//! The task encodes and decodes messages ([`sevenbag_protocol::codec`]), answers the server's
+//! `Ping` with `Pong` itself (so a client that is busy loading still looks alive), sets
+//! `TCP_NODELAY` (an input batch is a few bytes; Nagle would hold it for the previous one's ACK),
+//! and counts bytes and messages both ways for the net-stats overlay and the load tester.
+//!
+//! Both channels are unbounded on purpose: outgoing traffic is a few dozen small messages a second
+//! produced by our own frame loop, and incoming traffic is bounded by the server's per-connection
+//! send queue (it cuts readers that fall behind), so neither side can grow without limit.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use sevenbag_core::Handling;
+use sevenbag_protocol::{
+    ClientMessage, DecodeError, EncodeError, PROTOCOL_VERSION, ServerMessage, decode_server, encode,
+};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{self, Message, client::IntoClientRequest};
+
+/// How long connecting (TCP and the WebSocket handshake) may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What the first message of a connection says about us.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hello {
+    /// Display name (1..=24 characters).
+    pub name: String,
+    /// Our handling; it goes into the match header.
+    pub handling: Handling,
+    /// A resume token from `Joined`, to take back a dropped seat.
+    pub resume: Option<u64>,
+}
+
+impl Hello {
+    /// A hello with default handling and no resume token.
+    pub fn new(name: impl Into<String>) -> Hello {
+        Hello {
+            name: name.into(),
+            handling: Handling::default(),
+            resume: None,
+        }
+    }
+
+    /// The wire message.
+    pub fn message(&self) -> ClientMessage {
+        ClientMessage::Hello {
+            version: PROTOCOL_VERSION,
+            name: self.name.clone(),
+            handling: self.handling,
+            resume: self.resume,
+        }
+    }
+}
+
+/// Something the network task has to report.
+#[derive(Debug)]
+pub enum NetEvent {
+    /// The WebSocket is open and our `Hello` is on its way.
+    Connected,
+    /// The server accepted our `Hello`.
+    Welcome {
+        /// The server's protocol version.
+        version: u32,
+        /// The server's name and build.
+        server: String,
+    },
+    /// Any other server message (the server's `Ping` is answered by the task and not reported).
+    Message(ServerMessage),
+    /// A problem that did not end the connection (a message that did not decode, a text frame).
+    Error(NetError),
+    /// The connection is gone, with why; this is the last event.
+    Disconnected(String),
+}
+
+/// A network failure.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// The URL is not a `ws://host:port/` address.
+    #[error("bad server address {url:?}: {reason}")]
+    BadUrl {
+        /// The address given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// TCP connect failed.
+    #[error("cannot connect: {0}")]
+    Connect(#[from] std::io::Error),
+    /// Connecting took longer than [`CONNECT_TIMEOUT`].
+    #[error("connecting timed out after {0:?}")]
+    Timeout(Duration),
+    /// The WebSocket layer failed.
+    #[error("websocket: {0}")]
+    WebSocket(#[from] tungstenite::Error),
+    /// The server sent bytes that are not a message.
+    #[error("undecodable message from the server: {0}")]
+    Decode(#[from] DecodeError),
+    /// A message could not be encoded.
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+    /// The server sent a text frame, which the protocol does not use.
+    #[error("the server sent a text frame")]
+    TextFrame,
+    /// The connection is closed: nothing can be sent.
+    #[error("not connected")]
+    Closed,
+}
+
+/// Traffic counters of one connection, at the WebSocket level (payload plus frame header; TCP/IP
+/// headers not included).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NetStats {
+    /// Messages sent.
+    pub messages_out: u64,
+    /// Bytes sent.
+    pub bytes_out: u64,
+    /// Messages received.
+    pub messages_in: u64,
+    /// Bytes received.
+    pub bytes_in: u64,
+}
+
+/// The live counters behind [`NetStats`], shared with the task.
+#[derive(Debug, Default)]
+struct Counters {
+    messages_out: AtomicU64,
+    bytes_out: AtomicU64,
+    messages_in: AtomicU64,
+    bytes_in: AtomicU64,
+}
+
+impl Counters {
+    fn sent(&self, payload: usize) {
+        self.messages_out.fetch_add(1, Ordering::Relaxed);
+        // Client frames are masked: 4 more header bytes than the server's.
+        let bytes = payload + frame_header(payload) + 4;
+        self.bytes_out.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    fn received(&self, payload: usize) {
+        self.messages_in.fetch_add(1, Ordering::Relaxed);
+        let bytes = payload + frame_header(payload);
+        self.bytes_in.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    fn snapshot(&self) -> NetStats {
+        NetStats {
+            messages_out: self.messages_out.load(Ordering::Relaxed),
+            bytes_out: self.bytes_out.load(Ordering::Relaxed),
+            messages_in: self.messages_in.load(Ordering::Relaxed),
+            bytes_in: self.bytes_in.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// Size of an unmasked WebSocket frame header for a payload of `len` bytes (RFC 6455 §5.2).
+fn frame_header(len: usize) -> usize {
+    match len {
+        0..=125 => 2,
+        126..=65535 => 4,
+        _ => 10,
+    }
+}
+
+/// What the handle asks of the task.
+#[derive(Debug)]
+enum Command {
+    /// Send this message.
+    Send(ClientMessage),
+    /// Close politely (a WebSocket Close frame) and end.
+    Close,
+    /// Drop the socket without a word, as a lost connection would.
+    Abort,
+}
+
+/// A cheap, cloneable way to send on a connection from anywhere.
+#[derive(Clone, Debug)]
+pub struct NetSender {
+    commands: mpsc::UnboundedSender<Command>,
+}
+
+impl NetSender {
+    /// Queues a message; fails only once the connection is gone.
+    pub fn send(&self, message: ClientMessage) -> Result<(), NetError> {
+        self.commands
+            .send(Command::Send(message))
+            .map_err(|_| NetError::Closed)
+    }
+}
+
+/// One connection to a server (see the module docs). Dropping it closes the connection.
+#[derive(Debug)]
+pub struct NetHandle {
+    sender: NetSender,
+    events: mpsc::UnboundedReceiver<NetEvent>,
+    counters: Arc<Counters>,
+    task: tokio::task::AbortHandle,
+}
+
+/// Connects to `url` (`ws://host:port/`) on the current tokio runtime and sends `hello` first.
+///
+/// Returns at once; watch for [`NetEvent::Connected`] and [`NetEvent::Welcome`], or
+/// [`NetEvent::Disconnected`] if it fails. Must be called from within a tokio runtime; from a
+/// plain thread use [`connect_on`].
+pub fn connect(url: &str, hello: Hello) -> NetHandle {
+    connect_on(&tokio::runtime::Handle::current(), url, hello)
+}
+
+/// [`connect`] on the given runtime, for callers outside it (a render loop's thread).
+pub fn connect_on(runtime: &tokio::runtime::Handle, url: &str, hello: Hello) -> NetHandle {
+    let (command_tx, command_rx) = mpsc::unbounded_channel();
+    let (event_tx, event_rx) = mpsc::unbounded_channel();
+    let counters = Arc::new(Counters::default());
+    let task = runtime.spawn(run(
+        url.to_owned(),
+        hello.message(),
+        command_rx,
+        event_tx,
+        Arc::clone(&counters),
+    ));
+    NetHandle {
+        sender: NetSender {
+            commands: command_tx,
+        },
+        events: event_rx,
+        counters,
+        task: task.abort_handle(),
+    }
+}
+
+impl NetHandle {
+    /// Queues a message for the server (non-blocking).
+    pub fn send(&self, message: ClientMessage) -> Result<(), NetError> {
+        self.sender.send(message)
+    }
+
+    /// A cloneable sender for the same connection.
+    pub fn sender(&self) -> NetSender {
+        self.sender.clone()
+    }
+
+    /// The next event if one is waiting (non-blocking, usable outside tokio).
+    pub fn try_recv(&mut self) -> Option<NetEvent> {
+        self.events.try_recv().ok()
+    }
+
+    /// Waits for the next event; `None` once the task has ended and every event was taken.
+    pub async fn recv(&mut self) -> Option<NetEvent> {
+        self.events.recv().await
+    }
+
+    /// Closes the connection politely (queued after messages already sent).
+    pub fn close(&self) {
+        let _ = self.sender.commands.send(Command::Close);
+    }
+
+    /// Drops the socket at once without a Close frame, as a cut cable would.
+    pub fn abort(&self) {
+        let _ = self.sender.commands.send(Command::Abort);
+    }
+
+    /// Traffic so far.
+    pub fn stats(&self) -> NetStats {
+        self.counters.snapshot()
+    }
+
+    /// Whether the task is still running.
+    pub fn is_open(&self) -> bool {
+        !self.task.is_finished()
+    }
+}
+
+impl Drop for NetHandle {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// The task body: connect, then shuttle messages until either side ends; always reports
+/// `Disconnected` last.
+async fn run(
+    url: String,
+    hello: ClientMessage,
+    commands: mpsc::UnboundedReceiver<Command>,
+    events: mpsc::UnboundedSender<NetEvent>,
+    counters: Arc<Counters>,
+) {
+    let reason = match pump(&url, hello, commands, &events, &counters).await {
+        Ok(reason) => reason,
+        Err(e) => e.to_string(),
+    };
+    tracing::debug!(%url, %reason, "disconnected");
+    let _ = events.send(NetEvent::Disconnected(reason));
+}
+
+/// WebSocket settings: tungstenite zero-fills its whole read buffer (128 KiB by default) before
+/// every socket read, which made `memset` a quarter of a load-test client's CPU. Our messages are
+/// a few bytes (a replay download is the large exception, and the buffer grows for it), so
+/// 4 KiB reads are plenty.
+fn ws_config() -> WebSocketConfig {
+    WebSocketConfig::default().read_buffer_size(READ_BUFFER)
+}
+
+/// Bytes read from the socket at a time.
+const READ_BUFFER: usize = 4 * 1024;
+
+/// Opens the connection (TCP with `TCP_NODELAY`, then the WebSocket handshake).
+async fn open(url: &str) -> Result<tokio_tungstenite::WebSocketStream<TcpStream>, NetError> {
+    let bad = |reason: &str| NetError::BadUrl {
+        url: url.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let request = url.into_client_request().map_err(|e| bad(&e.to_string()))?;
+    let host = request.uri().host().ok_or_else(|| bad("no host"))?;
+    // IPv6 literals arrive in brackets from the URI.
+    let host = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_owned();
+    let port = request.uri().port_u16().unwrap_or(80);
+    let connecting = async {
+        let tcp = TcpStream::connect((host.as_str(), port)).await?;
+        tcp.set_nodelay(true)?;
+        let (ws, _response) =
+            tokio_tungstenite::client_async_with_config(request, tcp, Some(ws_config())).await?;
+        Ok::<_, NetError>(ws)
+    };
+    tokio::time::timeout(CONNECT_TIMEOUT, connecting)
+        .await
+        .map_err(|_| NetError::Timeout(CONNECT_TIMEOUT))?
+}
+
+/// Moves messages both ways until the connection ends; returns why it ended.
+async fn pump(
+    url: &str,
+    hello: ClientMessage,
+    mut commands: mpsc::UnboundedReceiver<Command>,
+    events: &mpsc::UnboundedSender<NetEvent>,
+    counters: &Counters,
+) -> Result<String, NetError> {
+    let ws = open(url).await?;
+    let (mut sink, mut stream) = ws.split();
+    if events.send(NetEvent::Connected).is_err() {
+        return Ok("handle dropped".into());
+    }
+    let bytes = encode(&hello)?;
+    counters.sent(bytes.len());
+    sink.send(Message::binary(bytes)).await?;
+    loop {
+        tokio::select! {
+            command = commands.recv() => {
+                let mut next = command;
+                // Feed everything already queued, then flush once: one syscall per burst.
+                loop {
+                    match next {
+                        Some(Command::Send(message)) => {
+                            let bytes = encode(&message)?;
+                            counters.sent(bytes.len());
+                            sink.feed(Message::binary(bytes)).await?;
+                        }
+                        Some(Command::Close) => {
+                            let _ = sink.close().await;
+                            return Ok("closed by us".into());
+                        }
+                        Some(Command::Abort) => return Ok("dropped by us".into()),
+                        None => {
+                            let _ = sink.close().await;
+                            return Ok("handle dropped".into());
+                        }
+                    }
+                    match commands.try_recv() {
+                        Ok(command) => next = Some(command),
+                        Err(_) => break,
+                    }
+                }
+                sink.flush().await?;
+            }
+            frame = stream.next() => {
+                let frame = match frame {
+                    None => return Ok("connection closed by the server".into()),
+                    Some(frame) => frame?,
+                };
+                let event = match frame {
+                    Message::Binary(bytes) => {
+                        counters.received(bytes.len());
+                        match decode_server(&bytes) {
+                            Ok(ServerMessage::Ping { nonce }) => {
+                                let bytes = encode(&ClientMessage::Pong { nonce })?;
+                                counters.sent(bytes.len());
+                                sink.send(Message::binary(bytes)).await?;
+                                continue;
+                            }
+                            Ok(ServerMessage::Welcome { version, server }) => {
+                                NetEvent::Welcome { version, server }
+                            }
+                            Ok(message) => NetEvent::Message(message),
+                            Err(e) => {
+                                tracing::warn!("undecodable message from the server: {e}");
+                                NetEvent::Error(NetError::Decode(e))
+                            }
+                        }
+                    }
+                    Message::Text(_) => NetEvent::Error(NetError::TextFrame),
+                    Message::Close(close) => {
+                        let reason = close
+                            .map(|c| format!("closed by the server: {}", c.reason))
+                            .unwrap_or_else(|| "closed by the server".into());
+                        return Ok(reason);
+                    }
+                    // Control frames: tungstenite answers pings itself.
+                    _ => continue,
+                };
+                if events.send(event).is_err() {
+                    return Ok("handle dropped".into());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! A real server for a test: [`start_server`] and [`TestServer`].
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use sevenbag_server::{Config, Limits, ServerError, ServerHandle};
+
+/// A running test server. Dropping it signals shutdown and removes its replay directory.
+#[derive(Debug)]
+pub struct TestServer {
+    handle: Option<ServerHandle>,
+    addr: SocketAddr,
+    replay_dir: PathBuf,
+}
+
+/// Logs for tests: `RUST_LOG` if set (e.g. `RUST_LOG=sevenbag_server=debug`), else warnings.
+/// Safe to call any number of times.
+pub fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_test_writer()
+        .try_init();
+}
+
+/// A configuration for fast tests: 10-frame countdowns and round breaks, frame 0 100 ms after
+/// `MatchStart`, short ping/idle/hello timeouts, and 1 s (not 2 s) for a closing connection's
+/// farewell, so shutdown with idle clients is quick. Limits are otherwise the defaults.
+pub fn fast_config() -> Config {
+    Config {
+        limits: Limits {
+            ping_interval: Duration::from_millis(500),
+            idle_timeout: Duration::from_secs(3),
+            hello_timeout: Duration::from_secs(3),
+            close_grace: Duration::from_secs(1),
+            ..Limits::default()
+        },
+        start_delay: Duration::from_millis(100),
+        countdown_frames: Some(10),
+        round_break_frames: Some(10),
+        ..Config::default()
+    }
+}
+
+fn temp_dir() -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    std::env::temp_dir().join(format!(
+        "sevenbag-test-{}-{}-{nanos}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
+/// Starts the server library on `127.0.0.1:0` with `config`, except that `replay_dir` is always
+/// a fresh temporary directory. Panics if the server cannot start (this is test code).
+pub async fn start_server(mut config: Config) -> TestServer {
+    init_tracing();
+    let replay_dir = temp_dir();
+    config.replay_dir = replay_dir.clone();
+    let handle = sevenbag_server::spawn(config)
+        .await
+        .unwrap_or_else(|e| panic!("test server could not start: {e}"));
+    TestServer {
+        addr: handle.addr(),
+        handle: Some(handle),
+        replay_dir,
+    }
+}
+
+impl TestServer {
+    /// The server's address (still known after shutdown, when nothing listens on it).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `ws://127.0.0.1:PORT/`.
+    pub fn url(&self) -> String {
+        format!("ws://{}/", self.addr)
+    }
+
+    /// The server's (temporary) replay directory.
+    pub fn replay_dir(&self) -> &Path {
+        &self.replay_dir
+    }
+
+    /// The replay files currently in the directory (`*.sbrp`), sorted.
+    pub fn replay_files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.replay_dir)
+            .map(|dir| {
+                dir.filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "sbrp"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files
+    }
+
+    /// Shuts the server down and waits for every client to be told and every replay to be
+    /// written (bounded to 30 s). It takes `&mut self`, not `self`, so the replay directory
+    /// (removed on drop) can still be read afterwards. Calling it twice is harmless.
+    pub async fn shutdown(&mut self) -> Result<(), ServerError> {
+        let Some(handle) = self.handle.take() else {
+            return Ok(());
+        };
+        match tokio::time::timeout(Duration::from_secs(30), handle.shutdown()).await {
+            Ok(result) => result,
+            Err(_) => Err(ServerError::Task("shutdown took over 30 s".into())),
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        // Dropping the handle signals shutdown; the server task ends with the test's runtime.
+        self.handle.take();
+        let _ = std::fs::remove_dir_all(&self.replay_dir);
+    }
+}
