@@ -94,6 +94,15 @@ impl PieceQueue {
         std::array::from_fn(|i| self.upcoming[i])
     }
 
+    /// Puts `piece` in front of the queue, so it is the next one taken. An analysis hook for the
+    /// bot and tools (a match never calls it); when the buffer is full the last piece is dropped.
+    pub fn push_front(&mut self, piece: PieceKind) {
+        let len = (self.len as usize).min(BUFFER - 1);
+        self.upcoming.copy_within(0..len, 1);
+        self.upcoming[0] = piece;
+        self.len = len as u8 + 1;
+    }
+
     /// The randomizer this queue draws with.
     pub fn randomizer(&self) -> Randomizer {
         self.randomizer

@@ -757,6 +757,27 @@ impl Player {
         }
     }
 
+    /// Analysis hook (bot, tools, tests; a match never calls it): what a hold would bring in.
+    /// `Some(kind)` puts `kind` in the hold slot, usable; `None` empties it and marks hold as used
+    /// for the current piece.
+    pub fn set_hold(&mut self, hold: Option<PieceKind>) {
+        self.hold = hold;
+        self.hold_used = hold.is_none();
+    }
+
+    /// Analysis hook: no piece in play, and the next frame spawns `kind` (put in front of the
+    /// queue), as on the frame after a lock; `previous` is taken as the keys held on the frame
+    /// before, so edges, IRS and IHS work as in a match.
+    pub fn set_spawn_next(&mut self, kind: PieceKind, previous: Input) {
+        self.queue.push_front(kind);
+        self.active = None;
+        self.previous = previous;
+        self.lock_timer = 0;
+        self.ground_moves = 0;
+        self.spin_kick = None;
+        self.gravity = 0;
+    }
+
     /// Test and tool hook: puts `piece` in play as if it had just spawned there.
     pub fn set_active(&mut self, piece: Piece) {
         self.active = Some(piece);

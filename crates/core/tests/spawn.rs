@@ -103,3 +103,25 @@ fn garbage_pushing_a_block_above_row_39_is_a_garbage_out() {
     assert_eq!(events.garbage_risen, 1);
     assert_eq!(events.topped_out, Some(TopOut::GarbageOut));
 }
+
+#[test]
+fn the_spawn_next_hook_spawns_that_piece_on_the_next_frame() {
+    use sevenbag_core::{Handling, Player, Rules, StepContext};
+    let rules = Rules::versus();
+    let mut player = Player::new(&rules, Handling::default(), 0, 0, 0);
+    let upcoming = player.next()[0];
+    player.set_spawn_next(sevenbag_core::PieceKind::Z, Input::NONE);
+    player.step(
+        Input::NONE,
+        StepContext {
+            rules: &rules,
+            frame: 0,
+            play_frame: 0,
+        },
+    );
+    assert_eq!(
+        player.active().map(|p| p.kind),
+        Some(sevenbag_core::PieceKind::Z)
+    );
+    assert_eq!(player.next()[0], upcoming);
+}
