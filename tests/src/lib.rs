@@ -9,11 +9,14 @@
 //!   text frames, oversized frames, floods) for hostile tests.
 //! - [`scripted`]: two [`RawClient`]s play a match with simple scripted inputs (a hard drop every
 //!   `period` frames), paced to the server's clock, reporting hashes as a real client does.
+//! - [`players`]: headless netplay players: the e2e server settings, a two-player room with an
+//!   optional spectator, and a whole match played on its own task.
 //! - [`proxy`]: a latency/loss TCP proxy (owned by the netplay tests).
 //!
 //! Every helper only touches 127.0.0.1, and every wait and loop is bounded in time and count.
 #![deny(missing_docs)]
 
+pub mod players;
 pub mod proxy;
 mod raw;
 pub mod scripted;

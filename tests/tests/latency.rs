@@ -5,45 +5,23 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use sevenbag_netplay::{HeadlessClient, HeadlessConfig, Idle, RandomInputs};
-use sevenbag_protocol::{EndReason, JoinRole, RoomOptions};
-use sevenbag_server::Config;
+use sevenbag_protocol::{EndReason, RoomOptions};
+use sevenbag_tests::players::{finished, match_config, play, room};
 use sevenbag_tests::proxy::{Proxy, ProxyConfig};
 
 const MATCH_TIMEOUT: Duration = Duration::from_secs(50);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn results_survive_50_to_150_ms_of_jittery_latency() {
-    let server = sevenbag_tests::start_server(Config {
-        countdown_frames: Some(30),
-        round_break_frames: Some(30),
-        start_delay: Duration::from_millis(600),
-        ..sevenbag_tests::fast_config()
-    })
-    .await;
+    let server = sevenbag_tests::start_server(match_config(Duration::from_millis(600))).await;
     let proxy = Proxy::start(server.addr(), ProxyConfig::default())
         .await
         .expect("proxy");
-    let url = proxy.url();
-
-    let mut alice = HeadlessClient::connect(&url, HeadlessConfig::new("alice"))
-        .await
-        .expect("connect");
     let options = RoomOptions {
         first_to: 2,
         ..RoomOptions::default()
     };
-    let code = alice.create_room(options).await.expect("room");
-    let mut bob = HeadlessClient::connect(&url, HeadlessConfig::new("bob"))
-        .await
-        .expect("connect");
-    bob.join_room(&code, JoinRole::Player).await.expect("join");
-    let mut eve = HeadlessClient::connect(&url, HeadlessConfig::new("eve"))
-        .await
-        .expect("connect");
-    eve.join_room(&code, JoinRole::Spectator)
-        .await
-        .expect("watch");
+    let (mut alice, mut bob, eve, _) = room(&proxy.url(), options, true).await;
     // A few pings so the pacers know the round trip before the match starts.
     for c in [&mut alice, &mut bob] {
         c.wait_for(Duration::from_secs(5), |c| c.stats().ping.is_some())
@@ -53,27 +31,12 @@ async fn results_survive_50_to_150_ms_of_jittery_latency() {
     alice.ready().expect("ready");
     bob.ready().expect("ready");
 
-    let play = |mut client: HeadlessClient, seed: Option<u64>| {
-        tokio::spawn(async move {
-            let result = match seed {
-                Some(seed) => {
-                    let mut keys = RandomInputs::new(seed).with_drop_every(4, 12);
-                    client.play_match(&mut keys, MATCH_TIMEOUT).await
-                }
-                None => client.play_match(&mut Idle, MATCH_TIMEOUT).await,
-            };
-            (client, result)
-        })
-    };
-    let (a, b, e) = tokio::join!(play(alice, Some(21)), play(bob, Some(22)), play(eve, None));
-    let clients: Vec<HeadlessClient> = [a, b, e]
-        .into_iter()
-        .map(|joined| {
-            let (client, result) = joined.expect("task");
-            result.expect("match finished");
-            client
-        })
-        .collect();
+    let clients = finished(vec![
+        play(alice, Some(21), (4, 12), MATCH_TIMEOUT),
+        play(bob, Some(22), (4, 12), MATCH_TIMEOUT),
+        play(eve.expect("spectator"), None, (4, 12), MATCH_TIMEOUT),
+    ])
+    .await;
 
     let result = clients[0].match_result().cloned().expect("result");
     assert_eq!(result.reason, EndReason::TopOut);

@@ -6,75 +6,34 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use sevenbag_netplay::{HeadlessClient, HeadlessConfig, Idle, RandomInputs};
-use sevenbag_protocol::{EndReason, JoinRole, Replay, RoomOptions};
+use sevenbag_protocol::{EndReason, Replay, RoomOptions};
 use sevenbag_server::Config;
+use sevenbag_tests::players::{connect, finished, match_config, play, room};
 
 /// Every wait in this test is bounded by this.
 const MATCH_TIMEOUT: Duration = Duration::from_secs(45);
 
-/// The harness's fast settings, with half-second countdowns and breaks.
 fn config() -> Config {
-    Config {
-        countdown_frames: Some(30),
-        round_break_frames: Some(30),
-        start_delay: Duration::from_millis(300),
-        ..sevenbag_tests::fast_config()
-    }
+    match_config(Duration::from_millis(300))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_and_a_spectator_agree_on_every_round() {
     let server = sevenbag_tests::start_server(config()).await;
-    let url = server.url();
-
-    let mut alice = HeadlessClient::connect(&url, HeadlessConfig::new("alice"))
-        .await
-        .expect("alice connects");
     let options = RoomOptions {
         first_to: 2,
         ..RoomOptions::default()
     };
-    let code = alice.create_room(options).await.expect("room created");
-    let mut bob = HeadlessClient::connect(&url, HeadlessConfig::new("bob"))
-        .await
-        .expect("bob connects");
-    bob.join_room(&code, JoinRole::Player)
-        .await
-        .expect("bob joins");
-    let mut eve = HeadlessClient::connect(&url, HeadlessConfig::new("eve"))
-        .await
-        .expect("eve connects");
-    assert_eq!(
-        eve.join_room(&code, JoinRole::Spectator)
-            .await
-            .expect("eve watches"),
-        None
-    );
+    let (mut alice, mut bob, eve, _) = room(&server.url(), options, true).await;
     alice.ready().expect("ready");
     bob.ready().expect("ready");
 
-    let play = |mut client: HeadlessClient, seed: Option<u64>| {
-        tokio::spawn(async move {
-            let result = match seed {
-                Some(seed) => {
-                    let mut keys = RandomInputs::new(seed).with_drop_every(2, 8);
-                    client.play_match(&mut keys, MATCH_TIMEOUT).await
-                }
-                None => client.play_match(&mut Idle, MATCH_TIMEOUT).await,
-            };
-            (client, result)
-        })
-    };
-    let (a, b, e) = tokio::join!(play(alice, Some(1)), play(bob, Some(2)), play(eve, None));
-    let clients: Vec<HeadlessClient> = [a, b, e]
-        .into_iter()
-        .map(|joined| {
-            let (client, result) = joined.expect("client task");
-            result.expect("match finished");
-            client
-        })
-        .collect();
+    let clients = finished(vec![
+        play(alice, Some(1), (2, 8), MATCH_TIMEOUT),
+        play(bob, Some(2), (2, 8), MATCH_TIMEOUT),
+        play(eve.expect("spectator"), None, (2, 8), MATCH_TIMEOUT),
+    ])
+    .await;
 
     let result = clients[0].match_result().cloned().expect("result");
     assert_eq!(result.reason, EndReason::TopOut);
@@ -136,12 +95,8 @@ async fn two_players_and_a_spectator_agree_on_every_round() {
 async fn quick_match_seats_two_waiting_players_and_starts_at_once() {
     let server = sevenbag_tests::start_server(config()).await;
     let url = server.url();
-    let mut first = HeadlessClient::connect(&url, HeadlessConfig::new("q1"))
-        .await
-        .expect("connect");
-    let mut second = HeadlessClient::connect(&url, HeadlessConfig::new("q2"))
-        .await
-        .expect("connect");
+    let mut first = connect(&url, "q1").await;
+    let mut second = connect(&url, "q2").await;
     first
         .send(sevenbag_protocol::ClientMessage::QuickMatch)
         .expect("queue");

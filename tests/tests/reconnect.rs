@@ -4,39 +4,26 @@
 use std::time::Duration;
 
 use sevenbag_core::Seat;
-use sevenbag_netplay::{HeadlessClient, HeadlessConfig, RandomInputs};
-use sevenbag_protocol::{EndReason, JoinRole, RoomOptions, SeatStatus};
+use sevenbag_netplay::{HeadlessClient, RandomInputs};
+use sevenbag_protocol::{EndReason, RoomOptions, SeatStatus};
 use sevenbag_server::Config;
+use sevenbag_tests::players::{match_config, room};
 
 const MATCH_TIMEOUT: Duration = Duration::from_secs(45);
 
 fn config() -> Config {
-    Config {
-        countdown_frames: Some(30),
-        round_break_frames: Some(30),
-        start_delay: Duration::from_millis(300),
-        ..sevenbag_tests::fast_config()
-    }
+    match_config(Duration::from_millis(300))
 }
 
 /// Two players in a fresh room with a `reconnect_seconds` window, both ready.
 async fn pair(url: &str, reconnect_seconds: u8) -> (HeadlessClient, HeadlessClient) {
-    let mut alice = HeadlessClient::connect(url, HeadlessConfig::new("alice"))
-        .await
-        .expect("connect");
     let options = RoomOptions {
         first_to: 2,
         reconnect_seconds,
         ..RoomOptions::default()
     };
-    let code = alice.create_room(options).await.expect("room");
-    let mut bob = HeadlessClient::connect(url, HeadlessConfig::new("bob"))
-        .await
-        .expect("connect");
-    assert_eq!(
-        bob.join_room(&code, JoinRole::Player).await.expect("join"),
-        Some(Seat::Second)
-    );
+    let (mut alice, mut bob, _, _) = room(url, options, false).await;
+    assert_eq!(bob.seat(), Some(Seat::Second));
     alice.ready().expect("ready");
     bob.ready().expect("ready");
     (alice, bob)

@@ -4,54 +4,32 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use sevenbag_netplay::{HeadlessClient, HeadlessConfig, Idle, RandomInputs};
+use sevenbag_netplay::Idle;
 use sevenbag_protocol::{JoinRole, RoomOptions};
-use sevenbag_server::Config;
+use sevenbag_tests::players::{connect, match_config, play, room};
 
 const MATCH_TIMEOUT: Duration = Duration::from_secs(45);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_joining_mid_match_converges_to_the_same_hashes() {
-    let server = sevenbag_tests::start_server(Config {
-        countdown_frames: Some(30),
-        round_break_frames: Some(30),
-        start_delay: Duration::from_millis(300),
-        ..sevenbag_tests::fast_config()
-    })
-    .await;
+    let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
     let url = server.url();
-    let mut alice = HeadlessClient::connect(&url, HeadlessConfig::new("alice"))
-        .await
-        .expect("connect");
     let options = RoomOptions {
         first_to: 2,
         ..RoomOptions::default()
     };
-    let code = alice.create_room(options).await.expect("room");
-    let mut bob = HeadlessClient::connect(&url, HeadlessConfig::new("bob"))
-        .await
-        .expect("connect");
-    bob.join_room(&code, JoinRole::Player).await.expect("join");
+    let (mut alice, mut bob, _, code) = room(&url, options, false).await;
     alice.ready().expect("ready");
     bob.ready().expect("ready");
 
-    let play = |mut client: HeadlessClient, seed: u64| {
-        tokio::spawn(async move {
-            // Slower drops than the match test, so the match is surely still on when the
-            // spectator arrives.
-            let mut keys = RandomInputs::new(seed).with_drop_every(4, 12);
-            let result = client.play_match(&mut keys, MATCH_TIMEOUT).await;
-            (client, result)
-        })
-    };
-    let a = play(alice, 11);
-    let b = play(bob, 12);
+    // Slower drops than the match test, so the match is surely still on when the spectator
+    // arrives.
+    let a = play(alice, Some(11), (4, 12), MATCH_TIMEOUT);
+    let b = play(bob, Some(12), (4, 12), MATCH_TIMEOUT);
 
     // Let the match run for a while (300 ms to frame 0, then about 2.5 s of play).
     tokio::time::sleep(Duration::from_millis(3000)).await;
-    let mut eve = HeadlessClient::connect(&url, HeadlessConfig::new("eve"))
-        .await
-        .expect("connect");
+    let mut eve = connect(&url, "eve").await;
     eve.join_room(&code, JoinRole::Spectator)
         .await
         .expect("watch");
