@@ -16,9 +16,9 @@
 //!    back-to-back, combo, T slots, incoming garbage). Budgets are counted in nodes, never in
 //!    time, so the same position always gets the same move.
 //! 3. [`inputs`] turns the chosen placement into per-frame masks under the player's DAS, ARR,
-//!    SDF and the room's gravity, checking every frame on a [`sim::Sim`]; the [`Bot`] driver
-//!    uses a copy of the real [`Player`](sevenbag_core::Player), so its plan is exact, and it
-//!    replans whenever the game is not where the plan expected.
+//!    SDF and the room's gravity, checking every frame on a [`PlayerSim`], a copy of a core
+//!    [`Player`](sevenbag_core::Player) (the [`Bot`] driver copies the real one, so its plan is
+//!    exact); the driver replans whenever the game is not where the plan expected.
 //!
 //! [`Level`] sets a pieces-per-second cap, a planner and weights. [`eltetris`] is the classic
 //! one-piece El-Tetris player, kept as the yardstick (and the Beginner level); [`arena`] plays
@@ -35,7 +35,7 @@
 //! ## Layout
 //! - [`bitboard`]: the `[u64; 10]` column board, collision, drops, clears.
 //! - [`movegen`]: placements and shortest abstract paths.
-//! - [`sim`]: frame-exact piece simulators (core `Player` copy, and a board-only mirror).
+//! - [`sim`]: the frame-exact piece simulator (a copy of the core `Player`).
 //! - [`inputs`]: paths to per-frame key masks.
 //! - [`eval`]: weights, static board value, placement rewards.
 //! - [`search`]: beam search over the queue.
@@ -67,4 +67,4 @@ pub use inputs::{CompileOptions, Target, compile};
 pub use level::{BOT_HANDLING, BotConfig, Level, Planner};
 pub use movegen::{Move, MoveGen, Placement, find_moves, spawn_position};
 pub use search::{Budget, Choice, Root, Searcher};
-pub use sim::{MirrorSim, PlayerSim, Sim, Step};
+pub use sim::{PlayerSim, Sim, Step};

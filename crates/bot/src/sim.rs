@@ -1,17 +1,13 @@
-//! Frame-exact simulators of one piece's life, for turning plans into key masks.
+//! The frame-exact simulator of one piece's life, for turning plans into key masks.
 //!
 //! [`Sim`] is what the input compiler drives: it steps one frame with a key mask and reports a
-//! lock. [`PlayerSim`] wraps a copy of the core's own [`Player`] (exact by construction, hidden
-//! state included: DAS charge, gravity, lock timer); the bot driver uses it. [`MirrorSim`] repeats
-//! the core's per-frame piece logic (spawn with IHS/IRS, hold, rotation, DAS/ARR/DCD, soft drop,
-//! gravity, lock delay) from nothing but a board, so tools and tests can ask for the inputs of
-//! a placement without a match; the property tests check it against the core.
+//! lock. [`PlayerSim`] is its implementation: a copy of the core's own [`Player`], stepped by the
+//! core, so it is exact by construction, hidden state included (DAS charge, gravity, lock
+//! timer). The bot driver copies the real player of a match; tools and tests build one from
+//! nothing but a board with [`PlayerSim::with_active`] or [`PlayerSim::before_spawn`], which use
+//! the core's analysis hooks. The bot holds no copy of the rules' per-frame logic.
 
-use sevenbag_core::rules::CELL;
-use sevenbag_core::{
-    Board, FLIP_KICK, Handling, Input, Piece, PieceKind, Player, Rotation, Rules, Spin,
-    StepContext, srs, t_spin,
-};
+use sevenbag_core::{Board, Handling, Input, Piece, PieceKind, Player, Rules, Spin, StepContext};
 
 /// What one simulated frame did to the piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +63,50 @@ impl PlayerSim {
             play_frame: player.stats().frames,
         }
     }
+
+    /// A piece already in play at `piece` on `board`, as the core's [`Player::set_active`]
+    /// leaves it (no key held before, nothing charged), at match and play frame 0. `hold` is
+    /// what a hold would swap in: `Some(kind)` puts `kind` in the hold slot, usable; `None` means
+    /// hold is used for this piece. The queue behind it is that of seed 0.
+    pub fn with_active(
+        board: &Board,
+        piece: Piece,
+        hold: Option<PieceKind>,
+        rules: &Rules,
+        handling: Handling,
+    ) -> PlayerSim {
+        let mut player = Player::new(rules, handling, 0, 0, 0);
+        player.set_board(*board);
+        player.set_active(piece);
+        player.set_hold(hold);
+        PlayerSim::new(&player, rules, 0)
+    }
+
+    /// No piece in play on `board`; the next step spawns `kind` (with IHS and IRS as the keys
+    /// and handling say) after a frame where `previous` keys were held and no direction key
+    /// had been charged, at match and play frame 0. `hold`: `Some(kind)` puts `kind` in the hold
+    /// slot; `None` leaves the slot empty, so a hold (IHS included) would bring the next piece
+    /// of seed 0's queue, as in the core ([`Sim::hold_brings`] reports which).
+    pub fn before_spawn(
+        board: &Board,
+        kind: PieceKind,
+        hold: Option<PieceKind>,
+        rules: &Rules,
+        handling: Handling,
+        previous: Input,
+    ) -> PlayerSim {
+        let mut player = Player::new(rules, handling, 0, 0, 0);
+        player.set_board(*board);
+        player.set_hold(hold);
+        player.set_spawn_next(kind, previous);
+        PlayerSim::new(&player, rules, 0)
+    }
+
+    /// Sets the frames of play so far (gravity rises after two minutes).
+    pub fn with_play_frame(mut self, play_frame: u32) -> PlayerSim {
+        self.play_frame = play_frame;
+        self
+    }
 }
 
 impl Sim for PlayerSim {
@@ -111,389 +151,6 @@ impl Sim for PlayerSim {
         }
         if self.player.topped_out().is_some() {
             return Step::ToppedOut;
-        }
-        Step::Moving
-    }
-}
-
-/// A rotation as a function from state to state.
-type Turn = fn(Rotation) -> Rotation;
-
-/// Auto-shift state, as the core keeps it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Shift {
-    dir: i8,
-    held: u8,
-    charged: bool,
-    arr: u8,
-    cut: u8,
-}
-
-/// A board-only model of the core's per-frame piece logic (see the module docs).
-#[derive(Clone, Debug)]
-pub struct MirrorSim {
-    board: Board,
-    rules: Rules,
-    handling: Handling,
-    play_frame: u32,
-    active: Option<Piece>,
-    upcoming: PieceKind,
-    hold: Option<PieceKind>,
-    hold_used: bool,
-    previous: Input,
-    shift: Shift,
-    gravity: u32,
-    lock_timer: u16,
-    ground_moves: u8,
-    spin_kick: Option<u8>,
-    done: bool,
-}
-
-impl MirrorSim {
-    /// A piece of `kind` about to spawn on `board` (next frame), with `hold` the kind a hold
-    /// would swap in, after a frame where `previous` keys were held and no direction key was.
-    pub fn before_spawn(
-        board: &Board,
-        kind: PieceKind,
-        hold: Option<PieceKind>,
-        rules: &Rules,
-        handling: Handling,
-        previous: Input,
-    ) -> MirrorSim {
-        MirrorSim {
-            board: *board,
-            rules: *rules,
-            handling,
-            play_frame: 0,
-            active: None,
-            upcoming: kind,
-            hold,
-            hold_used: false,
-            previous,
-            shift: Shift::default(),
-            gravity: 0,
-            lock_timer: 0,
-            ground_moves: 0,
-            spin_kick: None,
-            done: false,
-        }
-    }
-
-    /// A piece already in play at `piece`, as the core's `Player::set_active` leaves it (no
-    /// key held before, nothing charged), with `hold` the kind a hold would swap in.
-    pub fn with_active(
-        board: &Board,
-        piece: Piece,
-        hold: Option<PieceKind>,
-        rules: &Rules,
-        handling: Handling,
-    ) -> MirrorSim {
-        MirrorSim {
-            active: Some(piece),
-            ..MirrorSim::before_spawn(board, piece.kind, hold, rules, handling, Input::NONE)
-        }
-    }
-
-    /// Sets the frames of play so far (gravity rises after two minutes).
-    pub fn with_play_frame(mut self, play_frame: u32) -> MirrorSim {
-        self.play_frame = play_frame;
-        self
-    }
-
-    fn spawn(&mut self, kind: PieceKind) -> bool {
-        let mut piece = Piece::spawn(kind);
-        if self.board.collides(&piece) {
-            self.done = true;
-            self.active = None;
-            return false;
-        }
-        if !self.board.grounded(&piece) {
-            piece = piece.shifted(0, -1);
-        }
-        self.active = Some(piece);
-        self.gravity = 0;
-        self.lock_timer = 0;
-        self.ground_moves = 0;
-        self.spin_kick = None;
-        self.shift.cut = self.handling.dcd;
-        true
-    }
-
-    fn try_rotate(&self, piece: &Piece, to: Rotation) -> Option<(Piece, u8)> {
-        let turned = Piece {
-            rotation: to,
-            ..*piece
-        };
-        srs::kicks(piece.kind, piece.rotation, to)
-            .as_slice()
-            .iter()
-            .enumerate()
-            .map(|(i, &(dx, dy))| (turned.shifted(dx, dy), i as u8))
-            .find(|(p, _)| !self.board.collides(p))
-    }
-
-    fn after_move(&mut self, was_grounded: bool) {
-        if was_grounded {
-            self.ground_moves = self.ground_moves.saturating_add(1);
-            self.lock_timer = 0;
-        }
-    }
-
-    fn rotate(&mut self, to_of: fn(Rotation) -> Rotation) {
-        let Some(piece) = self.active else { return };
-        let to = to_of(piece.rotation);
-        let grounded = self.board.grounded(&piece);
-        if let Some((rotated, kick)) = self.try_rotate(&piece, to) {
-            self.active = Some(rotated);
-            self.spin_kick = Some(if to == piece.rotation.flip() {
-                FLIP_KICK
-            } else {
-                kick
-            });
-            self.shift.cut = self.handling.dcd;
-            self.after_move(grounded);
-        }
-    }
-
-    fn slide(&mut self, dx: i8, steps: i8) {
-        let Some(mut piece) = self.active else { return };
-        let grounded = self.board.grounded(&piece);
-        let mut moved = false;
-        for _ in 0..steps {
-            let next = piece.shifted(dx, 0);
-            if self.board.collides(&next) {
-                break;
-            }
-            piece = next;
-            moved = true;
-        }
-        if moved {
-            self.active = Some(piece);
-            self.spin_kick = None;
-            self.after_move(grounded);
-        }
-    }
-
-    fn auto_shift(&mut self, input: Input, pressed: Input) {
-        let left = input.contains(Input::LEFT);
-        let right = input.contains(Input::RIGHT);
-        let press = if pressed.contains(Input::LEFT) {
-            -1
-        } else if pressed.contains(Input::RIGHT) {
-            1
-        } else {
-            0
-        };
-        if press != 0 {
-            self.shift = Shift {
-                dir: press,
-                held: 0,
-                charged: false,
-                arr: 0,
-                cut: self.shift.cut,
-            };
-            self.slide(press, 1);
-            return;
-        }
-        let still_held = match self.shift.dir {
-            -1 => left,
-            1 => right,
-            _ => false,
-        };
-        if !still_held {
-            let dir = if left {
-                -1
-            } else if right {
-                1
-            } else {
-                0
-            };
-            self.shift = Shift {
-                dir,
-                ..Shift::default()
-            };
-            return;
-        }
-        self.shift.held = self.shift.held.saturating_add(1);
-        let first_charge = !self.shift.charged && self.shift.held >= self.handling.das;
-        if !self.shift.charged && !first_charge {
-            return;
-        }
-        self.shift.charged = true;
-        if self.shift.cut > 0 {
-            self.shift.cut -= 1;
-            return;
-        }
-        let dir = self.shift.dir;
-        if self.handling.arr == 0 {
-            self.slide(dir, 10);
-        } else if first_charge {
-            self.shift.arr = 0;
-            self.slide(dir, 1);
-        } else {
-            self.shift.arr = self.shift.arr.saturating_add(1);
-            if self.shift.arr >= self.handling.arr {
-                self.shift.arr = 0;
-                self.slide(dir, 1);
-            }
-        }
-    }
-
-    fn lock(&mut self, piece: Piece) -> Step {
-        let spin = match self.spin_kick {
-            Some(kick) => t_spin(&self.board, &piece, kick),
-            None => Spin::None,
-        };
-        self.active = None;
-        self.done = true;
-        Step::Locked(piece, spin)
-    }
-}
-
-impl Sim for MirrorSim {
-    fn board(&self) -> &Board {
-        &self.board
-    }
-    fn active(&self) -> Option<Piece> {
-        self.active
-    }
-    fn upcoming(&self) -> PieceKind {
-        self.upcoming
-    }
-    fn hold_brings(&self) -> Option<PieceKind> {
-        if self.hold_used { None } else { self.hold }
-    }
-    fn previous(&self) -> Input {
-        self.previous
-    }
-    fn handling(&self) -> Handling {
-        self.handling
-    }
-    fn allow_180(&self) -> bool {
-        self.rules.allow_180
-    }
-
-    fn step(&mut self, input: Input) -> Step {
-        let mut pressed = input.pressed_since(self.previous);
-        self.previous = input;
-        if self.done {
-            return Step::ToppedOut;
-        }
-        let play_frame = self.play_frame;
-        self.play_frame += 1;
-        if self.active.is_none() {
-            let mut kind = self.upcoming;
-            if self.handling.ihs
-                && input.contains(Input::HOLD)
-                && let Some(h) = self.hold
-            {
-                self.hold = Some(kind);
-                kind = h;
-                self.hold_used = true;
-                pressed = Input(pressed.0 & !Input::HOLD.0);
-            }
-            if !self.spawn(kind) {
-                return Step::ToppedOut;
-            }
-            if self.handling.irs {
-                let irs: [(Input, Turn); 3] = [
-                    (Input::ROTATE_CW, Rotation::cw),
-                    (Input::ROTATE_CCW, Rotation::ccw),
-                    (Input::ROTATE_180, Rotation::flip),
-                ];
-                for (key, to_of) in irs {
-                    if input.contains(key) && (key != Input::ROTATE_180 || self.rules.allow_180) {
-                        let all = Input::ROTATE_CW | Input::ROTATE_CCW | Input::ROTATE_180;
-                        pressed = Input(pressed.0 & !all.0);
-                        if let Some(piece) = self.active
-                            && let Some((rotated, _)) =
-                                self.try_rotate(&piece, to_of(piece.rotation))
-                        {
-                            self.active = Some(rotated);
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-        if pressed.contains(Input::HOLD)
-            && !self.hold_used
-            && let (Some(current), Some(h)) = (self.active, self.hold)
-        {
-            self.hold = Some(current.kind);
-            self.hold_used = true;
-            if !self.spawn(h) {
-                return Step::ToppedOut;
-            }
-        }
-        if pressed.contains(Input::ROTATE_CW) {
-            self.rotate(Rotation::cw);
-        }
-        if pressed.contains(Input::ROTATE_CCW) {
-            self.rotate(Rotation::ccw);
-        }
-        if pressed.contains(Input::ROTATE_180) && self.rules.allow_180 {
-            self.rotate(Rotation::flip);
-        }
-        self.auto_shift(input, pressed);
-        let Some(mut piece) = self.active else {
-            return Step::Moving;
-        };
-        if pressed.contains(Input::HARD_DROP) {
-            let landed = self.board.drop_position(&piece);
-            if landed != piece {
-                self.spin_kick = None;
-            }
-            return self.lock(landed);
-        }
-        // Soft drop and gravity.
-        let base = self.rules.gravity_at(play_frame);
-        let soft = input.contains(Input::SOFT_DROP);
-        if soft && self.handling.sdf == 0 {
-            let landed = self.board.drop_position(&piece);
-            if landed != piece {
-                self.active = Some(landed);
-                self.spin_kick = None;
-                self.lock_timer = 0;
-            }
-            self.gravity = 0;
-        } else {
-            let g = if soft {
-                base.saturating_mul(u32::from(self.handling.sdf))
-                    .min(sevenbag_core::rules::MAX_GRAVITY)
-            } else {
-                base
-            };
-            if self.board.grounded(&piece) {
-                self.gravity = 0;
-            } else {
-                self.gravity += g;
-                while self.gravity >= CELL {
-                    if self.board.grounded(&piece) {
-                        self.gravity = 0;
-                        break;
-                    }
-                    piece = piece.shifted(0, -1);
-                    self.gravity -= CELL;
-                    self.spin_kick = None;
-                    self.lock_timer = 0;
-                }
-                self.active = Some(piece);
-            }
-        }
-        // Lock delay.
-        let Some(piece) = self.active else {
-            return Step::Moving;
-        };
-        if !self.board.grounded(&piece) {
-            self.lock_timer = 0;
-            return Step::Moving;
-        }
-        self.lock_timer += 1;
-        if self.ground_moves > self.rules.max_lock_resets
-            || self.lock_timer >= self.rules.lock_delay
-        {
-            return self.lock(piece);
         }
         Step::Moving
     }

@@ -2,7 +2,7 @@
 //! tucks), never lists the same cells twice, and its paths compile to keys the core accepts.
 
 use sevenbag_bot::movegen::{Move, MoveGen, StartClass};
-use sevenbag_bot::{BitBoard, MirrorSim, Placement, Target, compile, find_moves, spawn_position};
+use sevenbag_bot::{BitBoard, Placement, PlayerSim, Target, compile, find_moves, spawn_position};
 use sevenbag_core::{
     Board, Handling, Input, Piece, PieceKind, Player, Rotation, Rules, Spin, StepContext,
 };
@@ -52,7 +52,7 @@ fn play_on_core(
 
 fn inputs_for(board: &Board, p: &Placement, handling: Handling) -> Vec<Input> {
     let start = spawn_position(&BitBoard::from_board(board), p.piece.kind).expect("spawn is free");
-    let sim = MirrorSim::with_active(board, start, None, &Rules::versus(), handling);
+    let sim = PlayerSim::with_active(board, start, None, &Rules::versus(), handling);
     compile(&sim, &Target::from(p), Default::default()).expect("placement compiles")
 }
 

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use clap::Args;
-use sevenbag_bot::{BOT_HANDLING, Bot, Level, MirrorSim, Target, compile, find_moves, play_game};
+use sevenbag_bot::{BOT_HANDLING, Bot, Level, PlayerSim, Target, compile, find_moves, play_game};
 use sevenbag_core::{Board, Handling, Input, MatchHeader, PieceKind, Preset, Seat, Spin};
 
 /// Subcommands that inspect and measure the bot.
@@ -189,7 +189,7 @@ fn movegen(args: MovegenArgs) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("bad handling: {e}"))?;
     let mut placements = find_moves(&board, args.piece, args.hold, rules.allow_180);
     placements.sort_by_key(|p| (p.hold, p.piece.rotation, p.piece.x, p.piece.y));
-    let sim = MirrorSim::before_spawn(&board, args.piece, args.hold, &rules, handling, Input::NONE);
+    let sim = PlayerSim::before_spawn(&board, args.piece, args.hold, &rules, handling, Input::NONE);
     for p in &placements {
         let inputs = compile(&sim, &Target::from(p), Default::default());
         let count = inputs
