@@ -31,6 +31,15 @@ pub struct Args {
     pub config: Option<PathBuf>,
 
     /// Seed of the demo match (the default makes captures repeatable).
+    /// With `--demo`: play the demo through an embedded server on 127.0.0.1, exercising the
+    /// real online code (connection, rooms, rollback sessions, pacing).
+    #[arg(long, requires = "demo")]
+    pub online: bool,
+
+    /// Play this replay file.
+    #[arg(long, value_name = "PATH")]
+    pub replay: Option<PathBuf>,
+
     #[arg(long, value_name = "N", default_value_t = 2024)]
     pub seed: u64,
 
@@ -69,6 +78,10 @@ pub enum StartScreen {
     Local,
     /// The join-room form.
     Lobby,
+    /// The create-room form.
+    Create,
+    /// A room created on an embedded server on 127.0.0.1 (the lobby with its code).
+    Room,
     /// The replay list.
     Replays,
     /// A practice match against the random stacker, already running.

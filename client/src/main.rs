@@ -9,7 +9,11 @@
 //! - [`cli`] — flags.
 //! - [`screen`] — `Screen`, `Transition`, the stack and the shared context.
 //! - [`screens`] — one file per screen.
-//! - [`session`] — where a match comes from (offline now; online and replays in phase 2).
+//! - [`session`] — where a match comes from: offline, online ([`online`]) or a replay ([`replay`]).
+//! - [`online`] — the connection, lobby state and rollback session, without macroquad.
+//! - [`demo_online`] — `--demo --online` through an embedded server.
+//! - [`lan`] — the LAN beacon and the in-process server.
+//! - [`replay`] — replay files and playback.
 //! - [`opponent`] — automatic players behind one trait.
 //! - [`input`] and [`keys`] — key maps, the press latch, key names.
 //! - [`clock`] — the fixed 60 Hz simulation step.
@@ -24,12 +28,16 @@ mod audio;
 mod cli;
 mod clock;
 mod config;
+mod demo_online;
 mod fx;
 mod input;
 mod keys;
+mod lan;
 mod layout;
+mod online;
 mod opponent;
 mod render;
+mod replay;
 mod screen;
 mod screens;
 mod screenshot;
@@ -54,8 +62,7 @@ use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Mouse, Screen, Stack};
 use crate::screens::lobby::{LobbyKind, LobbyScreen};
 use crate::screens::menu::MenuScreen;
-use crate::screens::play::PlayScreen;
-use crate::screens::replays::ReplayScreen;
+use crate::screens::play::{PlayMode, PlayScreen};
 use crate::screens::settings::SettingsScreen;
 use crate::screens::setup::{SetupKind, SetupScreen};
 
@@ -151,10 +158,39 @@ pub fn random_seed() -> u64 {
 /// The screens the game opens with, bottom first.
 fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
     let menu = || Screen::Menu(MenuScreen::new());
+    if args.demo && args.online {
+        match demo_online::OnlineDemo::start(DEMO_PLAYERS) {
+            Ok(session) => {
+                let names = DEMO_PLAYERS.map(Opponent::label);
+                let demo = PlayScreen::new(
+                    Box::new(session),
+                    PlayMode::Demo,
+                    names,
+                    "ONLINE DEMO".to_owned(),
+                );
+                return vec![menu(), Screen::Play(Box::new(demo))];
+            }
+            Err(e) => eprintln!("error: the online demo could not start: {e}"),
+        }
+    }
     if args.demo {
         let header = MatchHeader::versus(args.seed);
         let demo = PlayScreen::demo(header, DEMO_PLAYERS);
         return vec![menu(), Screen::Play(Box::new(demo))];
+    }
+    if let Some(path) = &args.replay {
+        let replays = || Screen::Replay(Box::default());
+        return match replay::load(path).and_then(replay::ReplaySession::new) {
+            Ok(s) => {
+                let names = s.replay().names.clone();
+                let play = PlayScreen::new(Box::new(s), PlayMode::Replay, names, "REPLAY".into());
+                vec![menu(), replays(), Screen::Play(Box::new(play))]
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                vec![menu(), replays()]
+            }
+        };
     }
     let top = match args.screen {
         None | Some(StartScreen::Menu) => return vec![menu()],
@@ -162,7 +198,36 @@ fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
         Some(StartScreen::Practice) => Screen::Setup(SetupScreen::new(SetupKind::Practice)),
         Some(StartScreen::Local) => Screen::Setup(SetupScreen::new(SetupKind::Local)),
         Some(StartScreen::Lobby) => Screen::Lobby(LobbyScreen::new(LobbyKind::JoinRoom)),
-        Some(StartScreen::Replays) => Screen::Replay(ReplayScreen::new()),
+        Some(StartScreen::Create) => Screen::Lobby(LobbyScreen::new(LobbyKind::CreateRoom)),
+        Some(StartScreen::Room) => {
+            let dir = std::env::temp_dir().join(format!("sevenbag-room-{}", std::process::id()));
+            match lan::HostedServer::start_on(std::net::Ipv4Addr::LOCALHOST, 0, dir) {
+                Ok(server) => {
+                    let online = online::Online::connect(
+                        &format!("127.0.0.1:{}", server.port()),
+                        &ctx.config.player_name,
+                        ctx.config.handling,
+                        ctx.config.keys,
+                        online::Request::Create(sevenbag_protocol::RoomOptions::default()),
+                    );
+                    let hosting = screens::online::LanHosting {
+                        address: format!("127.0.0.1:{}", server.port()),
+                        beacon: None,
+                        server,
+                    };
+                    Screen::Online(Box::new(screens::online::OnlineScreen::new(
+                        online,
+                        "Room",
+                        Some(hosting),
+                    )))
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return vec![menu()];
+                }
+            }
+        }
+        Some(StartScreen::Replays) => Screen::Replay(Box::default()),
         Some(StartScreen::Play) => {
             let mut header = MatchHeader::versus(args.seed);
             header.handling[0] = ctx.config.handling;

@@ -14,8 +14,8 @@ use crate::config::Config;
 use crate::input::Keyboard;
 use crate::render::gfx::Gfx;
 use crate::screens::{
-    lobby::LobbyScreen, menu::MenuScreen, play::PlayScreen, replays::ReplayScreen,
-    settings::SettingsScreen, setup::SetupScreen,
+    lobby::LobbyScreen, menu::MenuScreen, online::OnlineScreen, play::PlayScreen,
+    replays::ReplayScreen, settings::SettingsScreen, setup::SetupScreen,
 };
 use crate::sfx::Sfx;
 
@@ -37,14 +37,16 @@ pub enum Transition {
 pub enum Screen {
     /// The main menu.
     Menu(MenuScreen),
-    /// Choosing an online room or LAN game (online play arrives in phase 2).
+    /// Choosing an online room or LAN game.
     Lobby(LobbyScreen),
+    /// Connected: waiting, the room, and its matches.
+    Online(Box<OnlineScreen>),
     /// Setting up an offline match (practice vs bot, local two players).
     Setup(SetupScreen),
     /// A match being played or watched.
     Play(Box<PlayScreen>),
-    /// Replay files.
-    Replay(ReplayScreen),
+    /// Replay files, downloads and playback.
+    Replay(Box<ReplayScreen>),
     /// Settings.
     Settings(Box<SettingsScreen>),
 }
@@ -55,6 +57,7 @@ impl Screen {
         match self {
             Screen::Menu(s) => s.update(ctx, io),
             Screen::Lobby(s) => s.update(ctx, io),
+            Screen::Online(s) => s.update(ctx, io),
             Screen::Setup(s) => s.update(ctx, io),
             Screen::Play(s) => s.update(ctx, io),
             Screen::Replay(s) => s.update(ctx, io),
@@ -67,6 +70,7 @@ impl Screen {
         match self {
             Screen::Menu(s) => s.draw(ctx, io),
             Screen::Lobby(s) => s.draw(ctx, io),
+            Screen::Online(s) => s.draw(ctx, io),
             Screen::Setup(s) => s.draw(ctx, io),
             Screen::Play(s) => s.draw(ctx, io),
             Screen::Replay(s) => s.draw(ctx, io),

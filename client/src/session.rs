@@ -3,8 +3,9 @@
 //! The match screen owns a `Box<dyn Session>` and only ever (1) hands it the keyboard once per
 //! rendered frame, (2) asks it to advance one simulation frame at a time, and (3) reads the
 //! [`Match`] and a [`NetStatus`] to draw. [`LocalSession`] is the offline kind (practice, local
-//! two players, the demo); the online session, LAN and replay playback implement the same trait in
-//! phase 2, so the screen and renderer do not change.
+//! two players, the demo); [`crate::online::Online`] (online and LAN) and
+//! [`crate::replay::ReplaySession`] implement the same trait, so the screen and renderer do not
+//! change.
 
 use sevenbag_core::{Input, Match, MatchHeader, Seat};
 
@@ -12,8 +13,6 @@ use crate::input::{KeyMap, Keyboard, Latch};
 use crate::opponent::AutoPlayer;
 
 /// How a player is connected, for the name plate.
-// The network variants are built by the online session (phase 2); the plate already draws them.
-#[allow(dead_code)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Peer {
     /// Playing on this keyboard.
@@ -29,6 +28,8 @@ pub enum Peer {
     },
     /// Left the match.
     Left,
+    /// Recorded: a replay being played back.
+    Recorded,
 }
 
 impl Peer {
@@ -40,6 +41,7 @@ impl Peer {
             Peer::Connected => "ONLINE".into(),
             Peer::Reconnecting { seconds_left } => format!("RECONNECTING {seconds_left}s"),
             Peer::Left => "LEFT".into(),
+            Peer::Recorded => "REPLAY".into(),
         }
     }
 }
@@ -87,8 +89,15 @@ impl NetStatus {
 pub trait Session {
     /// Records one rendered frame of keyboard state for the local seats.
     fn sample(&mut self, keyboard: &Keyboard);
-    /// Advances one simulation frame.
-    fn step(&mut self);
+    /// Called once per rendered frame before stepping, with the steps the fixed 60 Hz clock says
+    /// are due; returns how many to run. Offline sessions run the clock's steps; an online one
+    /// polls the network and runs what its pacer says; a replay scales by its speed.
+    fn pump(&mut self, clock_steps: u32) -> u32 {
+        clock_steps
+    }
+    /// Advances one simulation frame; false when nothing was simulated (an online stall, the
+    /// end of a replay), so the effects do not read the same frame twice.
+    fn step(&mut self) -> bool;
     /// The match as it stands (for an online session: including predicted frames).
     fn current(&self) -> &Match;
     /// Connection facts for the readout.
@@ -99,6 +108,22 @@ pub trait Session {
     fn rematch(&mut self, seed: u64);
     /// Seats played on this keyboard (their sounds play, their wins are "yours").
     fn local_seats(&self) -> [bool; 2];
+    /// The title line over the boards, when the session has its own (replay position).
+    fn title(&self) -> Option<String> {
+        None
+    }
+    /// The players' names, when the session knows them better than the screen (online).
+    fn names(&self) -> Option<[String; 2]> {
+        None
+    }
+    /// The online controller behind this session, if it is one.
+    fn online(&self) -> Option<&crate::online::Online> {
+        None
+    }
+    /// The online controller behind this session, if it is one.
+    fn online_mut(&mut self) -> Option<&mut crate::online::Online> {
+        None
+    }
 }
 
 /// Who controls a seat of an offline match.
@@ -151,9 +176,10 @@ impl Session for LocalSession {
         }
     }
 
-    fn step(&mut self) {
+    fn step(&mut self) -> bool {
         let inputs = [self.input(Seat::First), self.input(Seat::Second)];
         self.current.step(inputs);
+        true
     }
 
     fn current(&self) -> &Match {

@@ -223,6 +223,7 @@ pub fn draw_plate(
         Peer::Bot => theme::TEXT_DIM,
         Peer::Reconnecting { .. } => theme::GARBAGE_QUEUED,
         Peer::Left => theme::BAD,
+        Peer::Recorded => theme::TEXT_DIM,
     };
     draw_circle(b.x + small * 0.35, ny, small * 0.25, tag_colour);
     gfx.text_mid(

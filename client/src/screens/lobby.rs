@@ -1,15 +1,22 @@
-//! Online and LAN entry screens: the forms are real (codes, addresses), the connection arrives
-//! with the online build (phase 2), and until then "Go" explains that clearly and stays usable.
+//! Online and LAN entry forms: quick match, create room (every room option), join or spectate by
+//! code, host or join on the LAN. "Go" opens the [`OnlineScreen`] with a live connection.
+
+use std::time::Instant;
 
 use macroquad::input::KeyCode;
-use sevenbag_core::Preset;
+use sevenbag_core::rules::MIN_GARBAGE_TRAVEL;
+use sevenbag_core::{Preset, Randomizer};
+use sevenbag_protocol::RoomOptions;
 
+use crate::lan::{BeaconListener, BeaconSender, DEFAULT_GAME_PORT, HostedServer, LanHost};
 use crate::layout::list_layout;
+use crate::online::{Online, Request};
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
-use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::screens::list::{ListEvent, ListNav};
+use crate::screens::online::{LanHosting, OnlineScreen};
 use crate::sfx::Sfx;
 
 /// Which online or LAN action this screen sets up.
@@ -35,7 +42,15 @@ enum Row {
     Code,
     Address,
     Port,
-    Rules,
+    Host(usize),
+    Preset,
+    FirstTo,
+    Randomizer,
+    Allow180,
+    Travel,
+    Cap,
+    Messiness,
+    Reconnect,
     Go,
     Back,
 }
@@ -50,7 +65,9 @@ pub struct LobbyScreen {
     code: String,
     address: String,
     port: u16,
-    preset: usize,
+    options: RoomOptions,
+    listener: Option<Result<BeaconListener, String>>,
+    hosts: Vec<LanHost>,
 }
 
 impl LobbyScreen {
@@ -61,21 +78,49 @@ impl LobbyScreen {
             nav: ListNav::default(),
             code: String::new(),
             address: String::new(),
-            port: 7070,
-            preset: 0,
+            port: DEFAULT_GAME_PORT,
+            options: RoomOptions::default(),
+            listener: None,
+            hosts: Vec::new(),
         }
     }
 
+    fn option_rows() -> [Row; 9] {
+        [
+            Row::Preset,
+            Row::FirstTo,
+            Row::Randomizer,
+            Row::Allow180,
+            Row::Travel,
+            Row::Cap,
+            Row::Messiness,
+            Row::Reconnect,
+            Row::Go,
+        ]
+    }
+
     fn rows(&self) -> Vec<Row> {
-        match self.kind {
-            LobbyKind::QuickMatch => vec![Row::Server, Row::Go, Row::Back],
-            LobbyKind::CreateRoom => vec![Row::Server, Row::Rules, Row::Go, Row::Back],
-            LobbyKind::JoinRoom | LobbyKind::Spectate => {
-                vec![Row::Code, Row::Server, Row::Go, Row::Back]
+        let mut v = match self.kind {
+            LobbyKind::QuickMatch => vec![Row::Server, Row::Go],
+            LobbyKind::CreateRoom => {
+                let mut v = vec![Row::Server];
+                v.extend(Self::option_rows());
+                v
             }
-            LobbyKind::LanHost => vec![Row::Port, Row::Rules, Row::Go, Row::Back],
-            LobbyKind::LanJoin => vec![Row::Address, Row::Go, Row::Back],
-        }
+            LobbyKind::JoinRoom | LobbyKind::Spectate => vec![Row::Code, Row::Server, Row::Go],
+            LobbyKind::LanHost => {
+                let mut v = vec![Row::Port];
+                v.extend(Self::option_rows());
+                v
+            }
+            LobbyKind::LanJoin => {
+                let mut v: Vec<Row> = (0..self.hosts.len()).map(Row::Host).collect();
+                v.extend([Row::Address, Row::Code, Row::Go]);
+                v
+            }
+        };
+        v.push(Row::Back);
+        v
     }
 
     fn texts(&self) -> (&'static str, &'static str, &'static str) {
@@ -99,18 +144,177 @@ impl LobbyScreen {
             ),
             LobbyKind::LanJoin => (
                 "Join on LAN",
-                "Connect to a host on your network",
-                "Connect",
+                "Games announced on your network, or an address",
+                "Connect to the address",
             ),
         }
+    }
+
+    fn adjust(&mut self, row: Row, d: i32) {
+        let o = &mut self.options;
+        let cycle = |v: usize, n: usize| (v as i32 + d).rem_euclid(n as i32) as usize;
+        match row {
+            Row::Preset => {
+                let i = Preset::ALL.iter().position(|p| *p == o.preset).unwrap_or(0);
+                let reconnect = o.reconnect_seconds;
+                *o = RoomOptions::from_preset(Preset::ALL[cycle(i, Preset::ALL.len())]);
+                o.reconnect_seconds = reconnect;
+            }
+            Row::FirstTo => o.first_to = (i32::from(o.first_to) + d).clamp(1, 9) as u8,
+            Row::Randomizer => {
+                let i = Randomizer::ALL
+                    .iter()
+                    .position(|r| *r == o.randomizer)
+                    .unwrap_or(0);
+                o.randomizer = Randomizer::ALL[cycle(i, Randomizer::ALL.len())];
+            }
+            Row::Allow180 => o.allow_180 = !o.allow_180,
+            Row::Travel => {
+                o.garbage_travel = (i32::from(o.garbage_travel) + 6 * d)
+                    .clamp(i32::from(MIN_GARBAGE_TRAVEL), 240)
+                    as u16
+            }
+            Row::Cap => o.garbage_cap = (i32::from(o.garbage_cap) + d).clamp(1, 40) as u8,
+            Row::Messiness => o.messiness = (i32::from(o.messiness) + 10 * d).clamp(0, 100) as u8,
+            Row::Reconnect => {
+                o.reconnect_seconds = (i32::from(o.reconnect_seconds) + 5 * d).clamp(0, 120) as u8
+            }
+            Row::Port => self.port = (i32::from(self.port) + d).clamp(1024, 65535) as u16,
+            _ => {}
+        }
+    }
+
+    fn connect(&self, ctx: &Ctx, address: &str, request: Request) -> Online {
+        Online::connect(
+            address,
+            &ctx.config.player_name,
+            ctx.config.handling,
+            ctx.config.keys,
+            request,
+        )
+    }
+
+    fn go(&mut self, ctx: &mut Ctx, host: Option<usize>) -> Transition {
+        let code = self.code.trim().to_owned();
+        let server = ctx.config.server.clone();
+        let (online, title, lan) = match self.kind {
+            LobbyKind::QuickMatch => (
+                self.connect(ctx, &server, Request::QuickMatch),
+                "Quick match",
+                None,
+            ),
+            LobbyKind::CreateRoom => {
+                if let Err(e) = self.options.rules().validate() {
+                    ctx.notify(format!("These options are not valid: {e}"), theme::BAD);
+                    return Transition::None;
+                }
+                (
+                    self.connect(ctx, &server, Request::Create(self.options)),
+                    "Room",
+                    None,
+                )
+            }
+            LobbyKind::JoinRoom | LobbyKind::Spectate if code.is_empty() => {
+                ctx.notify("Type the room code first.", theme::GARBAGE_QUEUED);
+                return Transition::None;
+            }
+            LobbyKind::JoinRoom => (
+                self.connect(ctx, &server, Request::Join(code)),
+                "Room",
+                None,
+            ),
+            LobbyKind::Spectate => (
+                self.connect(ctx, &server, Request::Spectate(code)),
+                "Spectating",
+                None,
+            ),
+            LobbyKind::LanHost => {
+                let dir = crate::replay::save_dir()
+                    .unwrap_or_else(|| std::path::PathBuf::from("replays"));
+                let server = match HostedServer::start(self.port, dir) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        ctx.notify(e, theme::BAD);
+                        return Transition::None;
+                    }
+                };
+                let port = server.port();
+                if port != self.port {
+                    ctx.notify(
+                        format!("Port {} is busy; hosting on port {port}.", self.port),
+                        theme::GARBAGE_QUEUED,
+                    );
+                }
+                let ip = crate::lan::lan_ip()
+                    .map_or_else(|| "this computer's address".to_owned(), |ip| ip.to_string());
+                let online = self.connect(
+                    ctx,
+                    &format!("127.0.0.1:{port}"),
+                    Request::Create(self.options),
+                );
+                let hosting = LanHosting {
+                    address: format!("{ip}:{port}"),
+                    beacon: BeaconSender::broadcast().ok(),
+                    server,
+                };
+                (online, "LAN host", Some(hosting))
+            }
+            LobbyKind::LanJoin => {
+                let (address, code) = match host.and_then(|i| self.hosts.get(i)) {
+                    Some(h) => (h.addr.to_string(), h.beacon.code.clone()),
+                    None if self.address.trim().is_empty() => {
+                        ctx.notify(
+                            "Pick a game above, or type the host's address (for example 192.168.1.20:7878).",
+                            theme::GARBAGE_QUEUED,
+                        );
+                        return Transition::None;
+                    }
+                    None => {
+                        let a = self.address.trim();
+                        let a = if a.contains(':') {
+                            a.to_owned()
+                        } else {
+                            format!("{a}:{DEFAULT_GAME_PORT}")
+                        };
+                        (a, self.code.trim().to_owned())
+                    }
+                };
+                if code.is_empty() {
+                    ctx.notify(
+                        "Type the room code the host shows (the LAN host screen shows it big).",
+                        theme::GARBAGE_QUEUED,
+                    );
+                    return Transition::None;
+                }
+                (
+                    self.connect(ctx, &address, Request::Join(code)),
+                    "LAN game",
+                    None,
+                )
+            }
+        };
+        ctx.play(Sfx::Select);
+        Transition::Push(Screen::Online(Box::new(OnlineScreen::new(
+            online, title, lan,
+        ))))
     }
 
     /// Handles the frame.
     pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
+        if self.kind == LobbyKind::LanJoin {
+            let listener = self
+                .listener
+                .get_or_insert_with(|| BeaconListener::open().map_err(|e| e.to_string()));
+            if let Ok(l) = listener {
+                l.poll(Instant::now());
+                self.hosts = l.hosts();
+            }
+        }
         let rows = self.rows();
         let layout = list_layout(io.width, io.height, rows.len());
-        let row = rows[self.nav.selected.min(rows.len() - 1)];
+        self.nav.selected = self.nav.selected.min(rows.len() - 1);
+        let row = rows[self.nav.selected];
         let kb = &io.keyboard;
         let typing = matches!(row, Row::Code | Row::Address | Row::Server);
         match row {
@@ -157,43 +361,19 @@ impl LobbyScreen {
         match event {
             ListEvent::Back => Transition::Pop,
             ListEvent::Adjust(i, d) => {
-                match rows[i] {
-                    Row::Rules => {
-                        self.preset =
-                            (self.preset as i32 + d).rem_euclid(Preset::ALL.len() as i32) as usize
-                    }
-                    Row::Port => self.port = (i32::from(self.port) + d).clamp(1024, 65535) as u16,
-                    _ => {}
-                }
+                self.adjust(rows[i], d);
                 Transition::None
             }
             ListEvent::Activate(i) => match rows[i] {
                 Row::Back => Transition::Pop,
-                Row::Go => {
-                    if matches!(self.kind, LobbyKind::JoinRoom | LobbyKind::Spectate)
-                        && self.code.is_empty()
-                    {
-                        ctx.notify("Type the room code first.", theme::GARBAGE_QUEUED);
-                    } else if self.kind == LobbyKind::LanJoin && self.address.is_empty() {
-                        ctx.notify(
-                            "Type the host's address first (for example 192.168.1.20:7070).",
-                            theme::GARBAGE_QUEUED,
-                        );
-                    } else {
-                        ctx.play(Sfx::Select);
-                        ctx.notify(
-                            "Online and LAN play come with the online build of Sevenbag; this build plays offline. Try Practice vs bot or Local 2 players meanwhile.",
-                            theme::ACCENT2,
-                        );
-                    }
-                    Transition::None
-                }
-                Row::Rules => {
-                    self.preset = (self.preset + 1) % Preset::ALL.len();
-                    Transition::None
-                }
-                _ => {
+                Row::Go => self.go(ctx, None),
+                Row::Host(h) => self.go(ctx, Some(h)),
+                Row::Code | Row::Address | Row::Server => {
                     self.nav.step(1, rows.len(), &|_| true);
+                    Transition::None
+                }
+                r => {
+                    self.adjust(r, 1);
                     Transition::None
                 }
             },
@@ -210,6 +390,7 @@ impl LobbyScreen {
         let l = list_layout(io.width, io.height, rows.len());
         let (title, subtitle, go) = self.texts();
         heading(gfx, l.title, l.unit, title, subtitle);
+        let o = &self.options;
         for (i, r) in self.nav.visible(&l, rows.len()) {
             let selected = i == self.nav.selected;
             let state = RowState {
@@ -217,6 +398,16 @@ impl LobbyScreen {
                 enabled: true,
             };
             let t = ctx.time;
+            let arrows = |v: String| {
+                if selected {
+                    format!("‹  {v}  ›")
+                } else {
+                    v
+                }
+            };
+            let value = |label: &str, v: String| {
+                value_row(gfx, r, l.unit, label, &arrows(v), state, false, t)
+            };
             match rows[i] {
                 Row::Server => value_row(
                     gfx,
@@ -239,46 +430,82 @@ impl LobbyScreen {
                     selected,
                     t,
                 ),
-                Row::Port => value_row(
-                    gfx,
-                    r,
-                    l.unit,
-                    "Port",
-                    &format!("‹  {}  ›", self.port),
-                    state,
-                    false,
-                    t,
-                ),
-                Row::Rules => {
-                    let name = Preset::ALL[self.preset].name();
-                    value_row(
-                        gfx,
-                        r,
-                        l.unit,
-                        "Rules",
-                        &format!("‹  {name}  ›"),
-                        state,
-                        false,
-                        t,
-                    )
+                Row::Port => value("Port", self.port.to_string()),
+                Row::Host(h) => {
+                    let (label, tag) = self.hosts.get(h).map_or_else(
+                        || (String::new(), String::new()),
+                        |h| {
+                            (
+                                format!("{} · room {}", h.beacon.name, h.beacon.code),
+                                h.addr.to_string(),
+                            )
+                        },
+                    );
+                    menu_row(gfx, r, l.unit, &label, &tag, state, t)
                 }
-                Row::Go => menu_row(gfx, r, l.unit, go, "ONLINE BUILD", state, t),
-                Row::Back => menu_row(gfx, r, l.unit, "Back", "", state, t),
+                Row::Preset => value("Rules", capitalise(o.preset.name())),
+                Row::FirstTo => value("First to", format!("{} rounds", o.first_to)),
+                Row::Randomizer => value("Randomizer", o.randomizer.name().to_owned()),
+                Row::Allow180 => value("180° rotation", on(o.allow_180)),
+                Row::Travel => value("Garbage travel", format!("{} frames", o.garbage_travel)),
+                Row::Cap => value("Garbage cap", format!("{} lines", o.garbage_cap)),
+                Row::Messiness => value("Messiness", format!("{}%", o.messiness)),
+                Row::Reconnect => value("Reconnect window", format!("{} s", o.reconnect_seconds)),
+                Row::Go => menu_row(gfx, r, l.unit, go, "ENTER", state, t),
+                Row::Back => menu_row(gfx, r, l.unit, "Back", "ESC", state, t),
             }
         }
-        side_panel(
-            gfx,
-            l.side,
-            l.unit,
-            "Coming with the online build",
-            "This build of Sevenbag plays offline only: the network client and the LAN host are being finished.\n\nEverything you set here is kept, and the same match screen, rules and bot are used online, so what you practise now is exactly what you will play.",
-        );
+        let (head, body) = self.help(rows[self.nav.selected.min(rows.len() - 1)], ctx);
+        side_panel(gfx, l.side, l.unit, head, &body);
+        let right = match self.kind {
+            LobbyKind::LanHost | LobbyKind::LanJoin => "LAN".to_owned(),
+            _ => ctx.config.server.clone(),
+        };
         footer(
             gfx,
             l.footer,
             l.unit,
-            "↑ ↓ choose   type to edit   Enter select   Esc back",
-            "offline build",
+            "↑ ↓ choose   ← → change   type to edit   Enter select   Esc back",
+            &right,
         );
     }
+
+    fn help(&self, row: Row, ctx: &Ctx) -> (&'static str, String) {
+        let name = &ctx.config.player_name;
+        match row {
+            Row::Server => ("Server", format!("The Sevenbag server, as host:port. You play as {name} with your handling from Settings.")),
+            Row::Code => ("Room code", "Five letters or digits, as the room's creator sees them. Case does not matter.".into()),
+            Row::Address => ("Host address", "The address the LAN host shows, like 192.168.1.20:7878 (the port defaults to 7878).".into()),
+            Row::Port => ("Port", format!("The TCP port your game server listens on (default {DEFAULT_GAME_PORT}). If it is busy another one is picked. Others find you through a beacon on UDP port {}.", crate::lan::BEACON_PORT)),
+            Row::Host(_) => ("Game on your network", "Heard through its beacon in the last few seconds. Enter joins it.".into()),
+            Row::Preset => ("Rules", "Versus: 7-bag, 180°, cap 8. Classic: memoryless pieces, no 180°, cap 4. Chaos: messy garbage, cap 12. Changing it resets the options below to the preset.".into()),
+            Row::FirstTo => ("First to", "Round wins needed to take the match.".into()),
+            Row::Randomizer => ("Randomizer", "7bag: every piece once per 7. 14bag: two of each per 14. random: memoryless. history: TGM-style rerolls.".into()),
+            Row::Allow180 => ("180° rotation", "Whether the rotate 180° key works in this room.".into()),
+            Row::Travel => ("Garbage travel", format!("Frames before sent lines can rise on the other board. At least {MIN_GARBAGE_TRAVEL} (the prediction window), so a correction never changes your own board.")),
+            Row::Cap => ("Garbage cap", "Most garbage lines that rise at once after a piece locks.".into()),
+            Row::Messiness => ("Messiness", "Chance that each garbage line moves its hole: 0% is clean stacks, 100% is every line different.".into()),
+            Row::Reconnect => ("Reconnect window", "Seconds a dropped player may take to come back before forfeiting.".into()),
+            Row::Go | Row::Back => match self.kind {
+                LobbyKind::LanJoin => ("Join on LAN", match &self.listener {
+                    Some(Err(e)) => format!("Cannot listen for games on UDP port {}: {e}. Type the host's address and room code instead.", crate::lan::BEACON_PORT),
+                    _ if self.hosts.is_empty() => "Listening for games on your network… none yet. Or type the host's address and the room code.".into(),
+                    _ => format!("{} game(s) found on your network.", self.hosts.len()),
+                }),
+                LobbyKind::LanHost => ("Host on LAN", "Starts a game server on this computer, creates a room on it and announces it on your network. Your friends pick it under LAN: join a game.".into()),
+                _ => ("Online", format!("Connecting to {} as {name}.", ctx.config.server)),
+            },
+        }
+    }
+}
+
+fn on(b: bool) -> String {
+    if b { "on" } else { "off" }.to_owned()
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
 }

@@ -9,7 +9,6 @@ use crate::render::widgets::{RowState, footer, logo, menu_row, side_panel};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::lobby::{LobbyKind, LobbyScreen};
-use crate::screens::replays::ReplayScreen;
 use crate::screens::settings::SettingsScreen;
 use crate::screens::setup::{SetupKind, SetupScreen};
 use crate::sfx::Sfx;
@@ -164,7 +163,7 @@ impl MenuScreen {
                 Transition::Push(Screen::Setup(SetupScreen::new(SetupKind::Practice)))
             }
             Item::Local => Transition::Push(Screen::Setup(SetupScreen::new(SetupKind::Local))),
-            Item::Replays => Transition::Push(Screen::Replay(ReplayScreen::new())),
+            Item::Replays => Transition::Push(Screen::Replay(Box::default())),
             Item::Settings => {
                 Transition::Push(Screen::Settings(Box::new(SettingsScreen::new(ctx))))
             }

@@ -4,13 +4,15 @@
 //! - [`setup`] — practice-vs-bot and local two-player setup.
 //! - [`play`] — the match screen, for every kind of [`crate::session::Session`].
 //! - [`settings`] — name, server, handling, volume and key bindings.
-//! - [`lobby`] — online rooms, spectating and LAN (forms now, connections in phase 2).
-//! - [`replays`] — replay files (playback in phase 2).
+//! - [`lobby`] — the online and LAN forms (quick match, room options, codes, LAN hosts).
+//! - [`online`] — a live connection: waiting, the room card, then the match view.
+//! - [`replays`] — replay files, downloads from the server, and playback.
 //! - [`list`] — keyboard and mouse navigation of a list of rows.
 
 pub mod list;
 pub mod lobby;
 pub mod menu;
+pub mod online;
 pub mod play;
 pub mod replays;
 pub mod settings;

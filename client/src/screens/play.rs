@@ -29,6 +29,10 @@ pub enum PlayMode {
     Local,
     /// Two automatic players; restarts by itself.
     Demo,
+    /// Played or watched through a server (the online screen wraps this one).
+    Online,
+    /// A recorded match played back.
+    Replay,
 }
 
 const PAUSE_OPTIONS: [&str; 3] = ["Resume", "Restart match", "Leave to menu"];
@@ -119,6 +123,22 @@ impl PlayScreen {
         )
     }
 
+    /// The session being played.
+    pub fn session(&self) -> &dyn Session {
+        self.session.as_ref()
+    }
+
+    /// The session being played.
+    pub fn session_mut(&mut self) -> &mut dyn Session {
+        self.session.as_mut()
+    }
+
+    /// Forgets the effects of the last match (a new online match starts in the same view).
+    pub fn reset_fx(&mut self) {
+        self.fx = MatchFx::default();
+        self.over_for = 0.0;
+    }
+
     fn me(&self) -> Option<Seat> {
         match self.session.local_seats() {
             [true, false] => Some(Seat::First),
@@ -167,9 +187,12 @@ impl PlayScreen {
         };
         let me = self.me();
         let mut sounds = Vec::new();
-        for _ in 0..io.steps {
+        let steps = self.session.pump(io.steps);
+        for _ in 0..steps {
             self.fx.before_step(self.session.current());
-            self.session.step();
+            if !self.session.step() {
+                break;
+            }
             self.fx
                 .after_step(self.session.current(), loud, me, &mut sounds);
         }
@@ -233,12 +256,14 @@ impl PlayScreen {
         let l = match_layout(io.width, io.height);
         let m = self.session.current();
         let net = self.session.net();
+        let title = self.session.title().unwrap_or_else(|| self.title.clone());
+        let names = self.session.names().unwrap_or_else(|| self.names.clone());
         let scene = Scene {
             m,
             fx: &self.fx,
-            names: &self.names,
+            names: &names,
             net: &net,
-            title: &self.title,
+            title: &title,
             local: self.session.local_seats(),
             time: self.time,
         };
@@ -249,10 +274,29 @@ impl PlayScreen {
             outline(r, 1.0, theme::ACCENT);
             let c = center(r);
             let unit = l.cell;
-            let (line1, line2) = if self.mode == PlayMode::Demo {
-                ("NEXT DEMO MATCH SOON", "Esc  menu")
-            } else {
-                ("REMATCH?", "Enter  play again      Esc  menu")
+            let ready = self
+                .session
+                .online()
+                .is_some_and(crate::online::Online::ready_sent);
+            let spectator = self
+                .session
+                .online()
+                .is_some_and(crate::online::Online::is_spectator);
+            let (line1, line2) = match self.mode {
+                PlayMode::Demo => ("NEXT DEMO MATCH SOON", "Esc  menu"),
+                PlayMode::Replay => (
+                    "END OF REPLAY",
+                    "Enter  watch again   ← →  seek   Esc  list",
+                ),
+                PlayMode::Online if spectator => {
+                    ("MATCH OVER", "Waiting for the next match   Esc  leave")
+                }
+                PlayMode::Online if ready => ("READY", "Waiting for your opponent   Esc  leave"),
+                PlayMode::Online => (
+                    "REMATCH?",
+                    "Enter  ready again   S  save replay   Esc  leave",
+                ),
+                _ => ("REMATCH?", "Enter  play again      Esc  menu"),
             };
             gfx.text_mid(
                 line1,

@@ -1,0 +1,127 @@
+//! `--demo --online`: the demo bots playing through a real server on 127.0.0.1.
+//!
+//! An embedded server ([`HostedServer`] on loopback, ephemeral port) and two [`Online`]
+//! controllers, each driven by an automatic player: the first creates a room, the second joins
+//! it by code, both ready up (again after every match). The screen draws the first one, so the
+//! demo exercises the connection, the room flow, the rollback session and the pacer.
+
+use std::net::Ipv4Addr;
+use std::time::Instant;
+
+use sevenbag_core::{Handling, Match};
+use sevenbag_protocol::RoomOptions;
+
+use crate::input::{KeyMap, Keyboard};
+use crate::lan::HostedServer;
+use crate::online::{Online, Request, Stage};
+use crate::opponent::Opponent;
+use crate::session::{NetStatus, Session};
+
+/// The demo's session (see the module docs).
+pub struct OnlineDemo {
+    // Dropped last: stops the server once both clients are gone.
+    shown: Online,
+    other: Option<Online>,
+    other_player: Opponent,
+    _server: HostedServer,
+    addr: String,
+}
+
+impl OnlineDemo {
+    /// Starts the server and the first client.
+    pub fn start(players: [Opponent; 2]) -> Result<OnlineDemo, String> {
+        let dir = std::env::temp_dir().join(format!("sevenbag-demo-{}", std::process::id()));
+        let server = HostedServer::start_on(Ipv4Addr::LOCALHOST, 0, dir)?;
+        let addr = format!("127.0.0.1:{}", server.port());
+        let shown = Online::connect(
+            &addr,
+            &players[0].label(),
+            Handling::default(),
+            KeyMap::guideline(),
+            Request::Create(RoomOptions::default()),
+        )
+        .with_auto(players[0].player(0xA));
+        Ok(OnlineDemo {
+            shown,
+            other: None,
+            other_player: players[1],
+            _server: server,
+            addr,
+        })
+    }
+
+    fn drive_other(&mut self) {
+        if self.other.is_none()
+            && let Some(code) = self.shown.code()
+        {
+            let o = Online::connect(
+                &self.addr,
+                &self.other_player.label(),
+                Handling::default(),
+                KeyMap::guideline(),
+                Request::Join(code.to_owned()),
+            )
+            .with_auto(self.other_player.player(0xB));
+            self.other = Some(o);
+        }
+        if let Some(o) = &mut self.other {
+            o.poll(Instant::now());
+            while o.frames_due() > 0 && Session::step(o) {}
+            if o.stage() == &Stage::InRoom {
+                o.ready();
+            }
+        }
+        if self.shown.stage() == &Stage::InRoom {
+            self.shown.ready();
+        }
+    }
+}
+
+impl Session for OnlineDemo {
+    fn sample(&mut self, _keyboard: &Keyboard) {}
+
+    fn pump(&mut self, clock_steps: u32) -> u32 {
+        let due = self.shown.pump(clock_steps);
+        self.drive_other();
+        due
+    }
+
+    fn step(&mut self) -> bool {
+        Session::step(&mut self.shown)
+    }
+
+    fn current(&self) -> &Match {
+        self.shown.current()
+    }
+
+    fn net(&self) -> NetStatus {
+        let mut status = self.shown.status();
+        status.peers[0] = crate::session::Peer::Bot;
+        status
+    }
+
+    fn can_pause(&self) -> bool {
+        false
+    }
+
+    fn rematch(&mut self, _seed: u64) {
+        self.shown.ready();
+    }
+
+    fn local_seats(&self) -> [bool; 2] {
+        [false, false]
+    }
+
+    fn title(&self) -> Option<String> {
+        let stage = match self.shown.stage() {
+            Stage::Failed(e) => return Some(format!("ONLINE DEMO  ·  {e}")),
+            _ if !self.shown.is_live() && self.shown.matches_started() == 0 => "CONNECTING",
+            _ => "ESC FOR THE MENU",
+        };
+        Some(format!("ONLINE DEMO  ·  {stage}"))
+    }
+
+    fn names(&self) -> Option<[String; 2]> {
+        Some(self.shown.names())
+    }
+}

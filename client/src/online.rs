@@ -1,0 +1,965 @@
+//! The online controller: one connection to a Sevenbag server, the lobby it sees and the match
+//! it plays or watches. No macroquad in here, so the tests drive it headlessly.
+//!
+//! [`Online`] owns a [`NetHandle`] (the WebSocket task runs on the shared background runtime,
+//! [`runtime`]), tracks the room (code, seats, ready flags, spectators) and, once the server
+//! sends `MatchStart` or a `MatchLog`, a netplay [`Session`] paced by a [`Pacer`]. Each rendered
+//! frame the screen calls [`Online::poll`] (events, pings; never blocks) and then advances as
+//! many frames as are due; [`Online::tick`] does both in one call with keys from a closure, the
+//! way `sevenbag_netplay::HeadlessClient::tick` does. It implements the screen's
+//! [`crate::session::Session`] trait, so the match view draws online play unchanged.
+
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use sevenbag_core::{Handling, Input, Match, MatchHeader, Seat};
+use sevenbag_netplay::{
+    Clock, DEFAULT_WINDOW, Hello, NetEvent, NetHandle, Pacer, Session, SessionOptions, Step,
+};
+use sevenbag_protocol::{
+    ClientMessage, EndReason, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
+};
+
+use crate::input::{KeyMap, Keyboard, Latch};
+use crate::opponent::AutoPlayer;
+use crate::session::{NetStatus, Peer};
+
+/// The process's network runtime: one tokio worker thread, started on first use. The render loop
+/// never blocks on it; it only polls channels.
+pub fn runtime() -> Result<&'static tokio::runtime::Runtime, String> {
+    static RUNTIME: OnceLock<Result<tokio::runtime::Runtime, String>> = OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name("sevenbag-net")
+                .enable_all()
+                .build()
+                .map_err(|e| format!("cannot start the network thread: {e}"))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// `host:port` (or a full `ws://` URL) as the WebSocket URL the netplay task wants.
+pub fn server_url(address: &str) -> String {
+    let a = address.trim();
+    if a.starts_with("ws://") || a.starts_with("wss://") {
+        a.to_owned()
+    } else {
+        format!("ws://{a}/")
+    }
+}
+
+/// What the connection is for, sent as soon as the server welcomes us.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Matchmaking.
+    QuickMatch,
+    /// A new room with these options.
+    Create(RoomOptions),
+    /// Take a seat in room `code`.
+    Join(String),
+    /// Watch room `code`.
+    Spectate(String),
+    /// Only the server's replay list (the replay screen's download).
+    ListReplays,
+}
+
+/// Where the connection stands, for the lobby screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Connecting and saying hello.
+    Connecting,
+    /// Welcomed; the request is on its way (quick match: waiting for an opponent).
+    Waiting,
+    /// In a room (a match may be running: see [`Online::is_live`]).
+    InRoom,
+    /// Connected for the replay list only.
+    Browsing,
+    /// Something went wrong: the message says what, for people. The connection may be gone.
+    Failed(String),
+}
+
+/// The server's verdict on the last match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Who won.
+    pub winner: Seat,
+    /// How it ended.
+    pub reason: EndReason,
+    /// The replay id the server keeps it under.
+    pub replay: Option<String>,
+}
+
+/// Who plays our seat: the keyboard through a latch, or an automatic player (the online demo).
+enum Driver {
+    Keys(KeyMap, Latch),
+    Auto(Box<dyn AutoPlayer>),
+}
+
+/// One connection to a server and everything it shows (see the module docs).
+pub struct Online {
+    url: String,
+    request: Request,
+    /// `None` when the network thread could not start (the stage says so).
+    net: Option<NetHandle>,
+    welcomed: bool,
+    server_name: String,
+    stage: Stage,
+    clock: Clock,
+    next_ping: Instant,
+    code: Option<String>,
+    seat: Option<Seat>,
+    resume: Option<u64>,
+    options: Option<RoomOptions>,
+    seats: [Option<SeatInfo>; 2],
+    spectators: u16,
+    names: [String; 2],
+    session: Option<Session>,
+    pacer: Option<Pacer>,
+    input_delay: u32,
+    live: bool,
+    matches: u32,
+    wins: Option<[u8; 2]>,
+    outcome: Option<Outcome>,
+    ready_sent: bool,
+    /// The last notice worth showing once (non-fatal server errors, shutdown).
+    notices: Vec<String>,
+    replay_list: Vec<(String, String)>,
+    replay: Option<(String, Vec<u8>)>,
+    driver: Driver,
+    /// Frames due this rendered frame that are still to be stepped.
+    due: u32,
+    /// Shown before the first match (the view needs a `Match` to draw).
+    idle: Match,
+}
+
+impl std::fmt::Debug for Online {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Online")
+            .field("url", &self.url)
+            .field("stage", &self.stage)
+            .field("code", &self.code)
+            .field("seat", &self.seat)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Online {
+    /// Connects to `address` (`host:port` or a `ws://` URL) as `name` with `handling`, and makes
+    /// `request` once welcomed. Returns at once; nothing here waits on the network.
+    pub fn connect(
+        address: &str,
+        name: &str,
+        handling: Handling,
+        keys: KeyMap,
+        request: Request,
+    ) -> Online {
+        let url = server_url(address);
+        let name = if name.trim().is_empty() {
+            "Player".to_owned()
+        } else {
+            name.trim().chars().take(24).collect()
+        };
+        let hello = Hello {
+            name,
+            handling,
+            resume: None,
+        };
+        let (net, stage) = match runtime() {
+            Ok(rt) => (
+                Some(sevenbag_netplay::connect_on(rt.handle(), &url, hello)),
+                Stage::Connecting,
+            ),
+            Err(e) => (None, Stage::Failed(e)),
+        };
+        let now = Instant::now();
+        Online {
+            url,
+            request,
+            net,
+            welcomed: false,
+            server_name: String::new(),
+            stage,
+            clock: Clock::new(now),
+            next_ping: now,
+            code: None,
+            seat: None,
+            resume: None,
+            options: None,
+            seats: [None, None],
+            spectators: 0,
+            names: [String::new(), String::new()],
+            session: None,
+            pacer: None,
+            input_delay: 0,
+            live: false,
+            matches: 0,
+            wins: None,
+            outcome: None,
+            ready_sent: false,
+            notices: Vec::new(),
+            replay_list: Vec::new(),
+            replay: None,
+            driver: Driver::Keys(keys, Latch::default()),
+            due: 0,
+            idle: Match::new(MatchHeader::versus(0)),
+        }
+    }
+
+    /// Lets an automatic player press our keys instead of the keyboard (the online demo).
+    pub fn with_auto(mut self, player: Box<dyn AutoPlayer>) -> Online {
+        self.driver = Driver::Auto(player);
+        self
+    }
+
+    /// The server URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Where we stand.
+    pub fn stage(&self) -> &Stage {
+        &self.stage
+    }
+
+    /// The server's name from `Welcome`.
+    pub fn server_name(&self) -> &str {
+        &self.server_name
+    }
+
+    /// The room code, once in a room.
+    pub fn code(&self) -> Option<&str> {
+        self.code.as_deref()
+    }
+
+    /// Our seat (`None` as a spectator or outside a room).
+    pub fn seat(&self) -> Option<Seat> {
+        self.seat
+    }
+
+    /// Whether we watch rather than play.
+    pub fn is_spectator(&self) -> bool {
+        self.code.is_some() && self.seat.is_none()
+    }
+
+    /// The room's options.
+    pub fn options(&self) -> Option<&RoomOptions> {
+        self.options.as_ref()
+    }
+
+    /// The seats as the room last described them.
+    pub fn seats(&self) -> &[Option<SeatInfo>; 2] {
+        &self.seats
+    }
+
+    /// Spectators in the room.
+    pub fn spectators(&self) -> u16 {
+        self.spectators
+    }
+
+    /// Players' names, seat 0 and 1.
+    pub fn names(&self) -> [String; 2] {
+        [0, 1].map(|i| {
+            if !self.names[i].is_empty() {
+                self.names[i].clone()
+            } else {
+                self.seats[i]
+                    .as_ref()
+                    .map_or_else(|| "—".to_owned(), |s| s.name.clone())
+            }
+        })
+    }
+
+    #[allow(dead_code)] // the match view reads wins from the `Match`; kept for other views
+    /// Round wins: the server's count once it announced one, else the confirmed match's.
+    pub fn wins(&self) -> [u8; 2] {
+        self.wins.unwrap_or_else(|| {
+            self.session
+                .as_ref()
+                .map(|s| s.confirmed().wins())
+                .unwrap_or_default()
+        })
+    }
+
+    #[cfg_attr(not(test), allow(dead_code))] // the tests read it
+    /// The netplay session of the current (or last) match.
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    /// A match is being played or watched right now.
+    pub fn is_live(&self) -> bool {
+        self.live
+    }
+
+    /// Matches started on this connection.
+    pub fn matches_started(&self) -> u32 {
+        self.matches
+    }
+
+    /// The server's result of the last match.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// We sent `Ready` and wait for the next `MatchStart`.
+    pub fn ready_sent(&self) -> bool {
+        self.ready_sent
+    }
+
+    /// The round trip to the server, once measured.
+    pub fn ping(&self) -> Option<Duration> {
+        self.clock.rtt()
+    }
+
+    /// The server's replay list (after [`Request::ListReplays`] or [`Online::list_replays`]).
+    pub fn replay_list(&self) -> &[(String, String)] {
+        &self.replay_list
+    }
+
+    /// Takes a replay the server sent (id and file bytes).
+    pub fn take_replay(&mut self) -> Option<(String, Vec<u8>)> {
+        self.replay.take()
+    }
+
+    /// Takes the notices to show once.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
+    }
+
+    /// Each seat's connection as the name plate shows it.
+    pub fn peers(&self) -> [Peer; 2] {
+        [Seat::First, Seat::Second].map(|seat| {
+            if self.seat == Some(seat) {
+                return Peer::Local;
+            }
+            match self.seats[seat.index()].as_ref().map(|s| s.status) {
+                Some(SeatStatus::Connected) => Peer::Connected,
+                Some(SeatStatus::Reconnecting { seconds_left }) => Peer::Reconnecting {
+                    seconds_left: u32::from(seconds_left),
+                },
+                Some(SeatStatus::Forfeited) | None => Peer::Left,
+            }
+        })
+    }
+
+    /// The readout under the boards.
+    pub fn status(&self) -> NetStatus {
+        let stats = self
+            .session
+            .as_ref()
+            .map(Session::stats)
+            .unwrap_or_default();
+        NetStatus {
+            online: Some(self.ping().map(|d| d.as_millis() as u32)),
+            rollback_frames: stats.max_rollback_depth,
+            stalls: u32::try_from(stats.stall_frames).unwrap_or(u32::MAX),
+            peers: self.peers(),
+        }
+    }
+
+    /// Says we are ready for the next match (also the rematch). Once per match.
+    pub fn ready(&mut self) {
+        if self.seat.is_some() && !self.ready_sent && !self.live {
+            self.send(ClientMessage::Ready);
+            self.ready_sent = true;
+        }
+    }
+
+    /// Asks for replay `id`; it arrives through [`Online::take_replay`].
+    pub fn fetch_replay(&mut self, id: &str) {
+        self.send(ClientMessage::GetReplay { id: id.to_owned() });
+    }
+
+    /// Leaves the room (forfeiting a running match) and closes the connection politely.
+    pub fn leave(&mut self) {
+        if self.code.is_some() || matches!(self.stage, Stage::Waiting) {
+            self.send(ClientMessage::LeaveRoom);
+        }
+        self.live = false;
+        if let Some(net) = &self.net {
+            net.close();
+        }
+    }
+
+    fn send(&mut self, message: ClientMessage) {
+        let sent = self.net.as_ref().is_some_and(|n| n.send(message).is_ok());
+        if !sent && !matches!(self.stage, Stage::Failed(_)) {
+            self.fail("The connection to the server is closed.".to_owned());
+        }
+    }
+
+    fn fail(&mut self, message: String) {
+        tracing::info!(%message, "online");
+        self.stage = Stage::Failed(message);
+    }
+
+    /// Handles every network event that arrived and sends a ping when due; then works out how
+    /// many match frames are due now (see [`Online::frames_due`]). Never blocks.
+    pub fn poll(&mut self, now: Instant) {
+        while let Some(event) = self.net.as_mut().and_then(NetHandle::try_recv) {
+            self.on_event(event, now);
+        }
+        if self.welcomed && now >= self.next_ping && !matches!(self.stage, Stage::Failed(_)) {
+            let ping = self.clock.ping(now);
+            self.send(ping);
+            self.next_ping = now + Duration::from_secs(1);
+        }
+        self.due = match (self.live, &self.session, &self.pacer) {
+            (true, Some(s), Some(p)) => p.frames_due(now, s.frame()),
+            _ => 0,
+        };
+    }
+
+    /// Frames due this rendered frame (set by [`Online::poll`]; each [`Online::advance`] takes one).
+    pub fn frames_due(&self) -> u32 {
+        self.due
+    }
+
+    /// Simulates one due frame with `keys` chosen for our seat (asked only when the session
+    /// uses them), then sends what the session produced. False when nothing was simulated (no
+    /// frame due, or a stall at the prediction window).
+    pub fn advance(&mut self, now: Instant, keys: &mut dyn FnMut(&Match, Seat) -> Input) -> bool {
+        if self.due == 0 {
+            return false;
+        }
+        let (Some(session), Some(pacer)) = (&mut self.session, &mut self.pacer) else {
+            return false;
+        };
+        let input = match session.local_seat() {
+            Some(seat) if session.needs_input() => keys(session.predicted(), seat),
+            _ => Input::NONE,
+        };
+        let stepped = if session.advance(input) == Step::Stalled {
+            pacer.stalled(now, session.frame());
+            self.due = 0;
+            false
+        } else {
+            if session.local_seat().is_some() {
+                pacer.balance(
+                    session.frame(),
+                    session.remote_confirmed().saturating_sub(self.input_delay),
+                    self.clock.rtt(),
+                );
+            }
+            self.due -= 1;
+            true
+        };
+        self.flush();
+        stepped
+    }
+
+    fn flush(&mut self) {
+        let Some(session) = &mut self.session else {
+            return;
+        };
+        let mut out = Vec::new();
+        while let Some(m) = session.poll_outgoing() {
+            out.push(m);
+        }
+        if let Some(net) = &self.net {
+            for m in out {
+                if net.send(m).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+
+    #[cfg_attr(not(test), allow(dead_code))] // the tests read it
+    /// One rendered frame in one call: [`Online::poll`], then every due frame with keys from
+    /// `keys`. Returns the frames simulated.
+    pub fn tick(&mut self, now: Instant, keys: &mut dyn FnMut(&Match, Seat) -> Input) -> u32 {
+        self.poll(now);
+        let mut n = 0;
+        while self.due > 0 {
+            if !self.advance(now, keys) {
+                break;
+            }
+            n += 1;
+        }
+        n
+    }
+
+    fn on_event(&mut self, event: NetEvent, at: Instant) {
+        match event {
+            NetEvent::Connected => {}
+            NetEvent::Welcome { server, .. } => {
+                self.welcomed = true;
+                self.server_name = server;
+                self.next_ping = at;
+                let request = match &self.request {
+                    Request::QuickMatch => ClientMessage::QuickMatch,
+                    Request::Create(options) => ClientMessage::CreateRoom { options: *options },
+                    Request::Join(code) => ClientMessage::JoinRoom {
+                        code: code.trim().to_owned(),
+                        role: JoinRole::Player,
+                    },
+                    Request::Spectate(code) => ClientMessage::JoinRoom {
+                        code: code.trim().to_owned(),
+                        role: JoinRole::Spectator,
+                    },
+                    Request::ListReplays => ClientMessage::ListReplays,
+                };
+                self.stage = if self.request == Request::ListReplays {
+                    Stage::Browsing
+                } else {
+                    Stage::Waiting
+                };
+                self.send(request);
+            }
+            NetEvent::Message(m) => self.on_message(m, at),
+            NetEvent::Error(e) => tracing::warn!("network: {e}"),
+            NetEvent::Disconnected(reason) => {
+                self.live = false;
+                if matches!(self.stage, Stage::Failed(_)) {
+                    return;
+                }
+                let text = if self.welcomed {
+                    format!("Disconnected from the server: {reason}.")
+                } else {
+                    format!("Cannot reach the server at {}: {reason}.", self.url)
+                };
+                self.fail(text);
+            }
+        }
+    }
+
+    fn on_message(&mut self, message: ServerMessage, at: Instant) {
+        match message {
+            ServerMessage::Error {
+                code,
+                message,
+                fatal,
+            } => {
+                let text = error_text(code, &message);
+                let in_lobby = self.code.is_none();
+                if fatal || (in_lobby && code != ErrorCode::NoSuchReplay) {
+                    self.live = false;
+                    self.fail(text);
+                } else {
+                    self.notices.push(text);
+                }
+            }
+            ServerMessage::Joined {
+                code,
+                seat,
+                resume,
+                options,
+            } => {
+                self.code = Some(code);
+                self.seat = seat;
+                self.resume = Some(resume);
+                self.options = Some(options);
+                self.stage = Stage::InRoom;
+            }
+            ServerMessage::RoomState { seats, spectators } => {
+                // Ready flags clear after a match: we may ready again.
+                let me_ready = self
+                    .seat
+                    .and_then(|s| seats[s.index()].as_ref())
+                    .is_some_and(|s| s.ready);
+                if !me_ready && !self.live && self.outcome.is_some() {
+                    self.ready_sent = false;
+                }
+                if me_ready {
+                    self.ready_sent = true;
+                }
+                self.seats = seats;
+                self.spectators = spectators;
+            }
+            ServerMessage::MatchStart {
+                header,
+                names,
+                start_in_ms,
+            } => {
+                let options = self.session_options();
+                self.session = Some(Session::new(header, self.seat, options));
+                self.pacer = Some(Pacer::from_match_start(
+                    at,
+                    start_in_ms,
+                    self.clock.rtt(),
+                    options.window,
+                ));
+                self.start_match(names, options);
+            }
+            ServerMessage::MatchLog {
+                header,
+                ref names,
+                ref changes,
+                confirmed,
+                now_frame,
+            } => {
+                let same = self.session.as_ref().is_some_and(|s| *s.header() == header);
+                if same && let Some(session) = &mut self.session {
+                    if let Err(e) = session.handle(&message) {
+                        tracing::warn!("match log refused: {e}");
+                    }
+                    return;
+                }
+                let options = self.session_options();
+                match Session::from_log(header, self.seat, options, changes, confirmed) {
+                    Ok(session) => {
+                        self.session = Some(session);
+                        self.pacer = Some(Pacer::from_now_frame(
+                            at,
+                            now_frame,
+                            self.clock.rtt(),
+                            options.window,
+                        ));
+                        self.start_match(names.clone(), options);
+                    }
+                    Err(e) => self.notices.push(format!("The match log was refused: {e}")),
+                }
+            }
+            ServerMessage::Inputs { .. } | ServerMessage::Desync { .. } => {
+                if let Some(session) = &mut self.session
+                    && let Err(e) = session.handle(&message)
+                {
+                    tracing::warn!("relayed inputs refused: {e}");
+                }
+            }
+            ServerMessage::SeatStatus { seat, status } => {
+                if let Some(info) = &mut self.seats[seat.index()] {
+                    info.status = status;
+                }
+            }
+            ServerMessage::RoundOver { wins, .. } => self.wins = Some(wins),
+            ServerMessage::MatchOver {
+                winner,
+                reason,
+                replay,
+            } => {
+                self.outcome = Some(Outcome {
+                    winner,
+                    reason,
+                    replay,
+                });
+                self.live = false;
+                self.ready_sent = false;
+                self.flush();
+            }
+            ServerMessage::Pong { nonce, server_ms } => {
+                self.clock.pong(nonce, server_ms, at);
+            }
+            ServerMessage::Replays { list } => self.replay_list = list,
+            ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
+            ServerMessage::Shutdown { reason } => {
+                self.live = false;
+                self.fail(format!("The server is shutting down: {reason}."));
+            }
+            ServerMessage::Welcome { .. } | ServerMessage::Ping { .. } => {}
+        }
+    }
+
+    fn session_options(&self) -> SessionOptions {
+        match self.seat {
+            Some(_) => SessionOptions::for_round_trip(self.clock.rtt(), DEFAULT_WINDOW),
+            // Spectators predict both seats a little, for a smooth picture.
+            None => SessionOptions {
+                window: 6,
+                input_delay: 0,
+            },
+        }
+    }
+
+    fn start_match(&mut self, names: [String; 2], options: SessionOptions) {
+        self.names = names;
+        self.input_delay = options.input_delay;
+        self.wins = None;
+        self.outcome = None;
+        self.ready_sent = false;
+        self.live = true;
+        self.matches += 1;
+        if let Driver::Keys(_, latch) = &mut self.driver {
+            latch.reset();
+        }
+    }
+
+    /// The match to draw: predicted, or a blank one before the first match.
+    pub fn current(&self) -> &Match {
+        self.session.as_ref().map_or(&self.idle, Session::predicted)
+    }
+}
+
+/// A server error as a sentence for the screen.
+pub fn error_text(code: ErrorCode, message: &str) -> String {
+    match code {
+        ErrorCode::NoSuchRoom => "No room has that code. Check it and try again.".to_owned(),
+        ErrorCode::RoomFull => "That room is full.".to_owned(),
+        ErrorCode::ServerFull => "The server is full. Try again later.".to_owned(),
+        ErrorCode::Version => format!("Version mismatch: {message}."),
+        ErrorCode::NoSuchReplay => "The server no longer has that replay.".to_owned(),
+        _ => format!("Server error ({code:?}): {message}"),
+    }
+}
+
+impl crate::session::Session for Online {
+    fn sample(&mut self, keyboard: &Keyboard) {
+        if let Driver::Keys(map, latch) = &mut self.driver {
+            latch.sample(map, keyboard);
+        }
+    }
+
+    fn pump(&mut self, _clock_steps: u32) -> u32 {
+        self.poll(Instant::now());
+        self.due
+    }
+
+    fn step(&mut self) -> bool {
+        let mut driver = std::mem::replace(&mut self.driver, Driver::Auto(Box::new(NoKeys)));
+        let stepped = self.advance(Instant::now(), &mut |m, seat| match &mut driver {
+            Driver::Keys(_, latch) => latch.take(),
+            Driver::Auto(p) => p.next_input(m, seat),
+        });
+        self.driver = driver;
+        stepped
+    }
+
+    fn current(&self) -> &Match {
+        Online::current(self)
+    }
+
+    fn net(&self) -> NetStatus {
+        self.status()
+    }
+
+    fn can_pause(&self) -> bool {
+        false
+    }
+
+    fn rematch(&mut self, _seed: u64) {
+        self.ready();
+    }
+
+    fn local_seats(&self) -> [bool; 2] {
+        [Seat::First, Seat::Second].map(|s| self.seat == Some(s))
+    }
+
+    fn names(&self) -> Option<[String; 2]> {
+        Some(Online::names(self))
+    }
+
+    fn online(&self) -> Option<&Online> {
+        Some(self)
+    }
+
+    fn online_mut(&mut self) -> Option<&mut Online> {
+        Some(self)
+    }
+}
+
+/// No keys: a placeholder driver while the real one is borrowed.
+struct NoKeys;
+
+impl AutoPlayer for NoKeys {
+    fn next_input(&mut self, _m: &Match, _seat: Seat) -> Input {
+        Input::NONE
+    }
+}
+
+impl Drop for Online {
+    fn drop(&mut self) {
+        if let Some(net) = &self.net {
+            net.close();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    /// A scripted key pattern: shifts, rotations and a hard drop every 24 frames, varied by seat.
+    fn script(frame: u32, seat: Seat) -> Input {
+        let phase = (frame + 7 * seat.index() as u32) % 24;
+        match phase {
+            0..=2 => Input::LEFT,
+            6 if frame % 48 < 24 => Input::ROTATE_CW,
+            9..=10 => Input::RIGHT,
+            18 => Input::HARD_DROP,
+            _ => Input::NONE,
+        }
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("sevenbag-client-{}-{name}", std::process::id()))
+    }
+
+    fn server(name: &str) -> sevenbag_server::ServerHandle {
+        let rt = runtime().expect("runtime");
+        let config = sevenbag_server::Config {
+            replay_dir: temp_dir(name),
+            start_delay: Duration::from_millis(200),
+            countdown_frames: Some(30),
+            ..sevenbag_server::Config::default()
+        };
+        rt.block_on(sevenbag_server::spawn(config)).expect("server")
+    }
+
+    fn connect(addr: &str, name: &str, request: Request) -> Online {
+        Online::connect(
+            addr,
+            name,
+            Handling::default(),
+            KeyMap::guideline(),
+            request,
+        )
+    }
+
+    /// Polls `clients` (playing their frames with the script) until `done` or the timeout.
+    fn run(clients: &mut [&mut Online], secs: u64, mut done: impl FnMut(&[&mut Online]) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        while !done(clients) {
+            assert!(Instant::now() < deadline, "timed out: {clients:?}");
+            for c in clients.iter_mut() {
+                let now = Instant::now();
+                c.tick(now, &mut |m, seat| script(m.frame().0, seat));
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    #[test]
+    fn two_controllers_play_and_agree() {
+        let server = server("play");
+        let addr = server.addr().to_string();
+        let mut alice = connect(&addr, "alice", Request::Create(RoomOptions::default()));
+        run(&mut [&mut alice], 10, |c| c[0].code().is_some());
+        assert_eq!(alice.seat(), Some(Seat::First));
+        let code = alice.code().unwrap_or_default().to_owned();
+        assert_eq!(code.len(), sevenbag_protocol::ROOM_CODE_LEN);
+        let mut bob = connect(&addr, "bob", Request::Join(code.to_lowercase()));
+        let mut watcher = connect(&addr, "eve", Request::Spectate(code.clone()));
+        run(&mut [&mut alice, &mut bob, &mut watcher], 10, |c| {
+            c.iter().all(|o| o.stage() == &Stage::InRoom) && c[0].seats()[1].is_some()
+        });
+        assert_eq!(bob.seat(), Some(Seat::Second));
+        assert!(watcher.is_spectator());
+        alice.ready();
+        bob.ready();
+        // A few hundred frames of scripted play, confirmed on both sides.
+        run(&mut [&mut alice, &mut bob, &mut watcher], 30, |c| {
+            c.iter()
+                .all(|o| o.session().is_some_and(|s| s.confirmed().frame().0 >= 300))
+        });
+        assert!(alice.is_live() && bob.is_live());
+        assert_eq!(alice.names(), ["alice".to_owned(), "bob".to_owned()]);
+        let (a, b, w) = (
+            alice
+                .session()
+                .map(|s| s.hashes().to_vec())
+                .unwrap_or_default(),
+            bob.session()
+                .map(|s| s.hashes().to_vec())
+                .unwrap_or_default(),
+            watcher.session().map(|s| s.confirmed().state_hash()),
+        );
+        let n = a.len().min(b.len());
+        assert!(n >= 4, "hashes every 60 frames: {a:?} {b:?}");
+        assert_eq!(a[..n], b[..n], "both players' confirmed matches agree");
+        assert!(w.is_some());
+        assert!(
+            alice.current().player(Seat::First).stats().pieces > 3,
+            "the script placed pieces"
+        );
+        let status = alice.status();
+        assert_eq!(status.peers[0], Peer::Local);
+        assert_eq!(status.peers[1], Peer::Connected);
+        assert!(status.online.is_some());
+        // Bob leaves mid-match: alice is told, by the server, that she won by forfeit.
+        bob.leave();
+        run(&mut [&mut alice], 10, |c| c[0].outcome().is_some());
+        let outcome = alice.outcome().cloned();
+        let outcome = outcome.expect("an outcome");
+        assert_eq!(
+            (outcome.winner, outcome.reason),
+            (Seat::First, EndReason::Forfeit)
+        );
+        // The server kept a replay: fetch it, save it, play it back and seek in it.
+        let id = outcome.replay.expect("a replay id");
+        alice.fetch_replay(&id);
+        let mut fetched = None;
+        run(&mut [&mut alice], 10, |c| {
+            fetched = fetched.take().or_else(|| c[0].replay.clone());
+            fetched.is_some()
+        });
+        let (got, bytes) = fetched.expect("replay bytes");
+        assert_eq!(got, id);
+        let dir = temp_dir("saved");
+        let path = crate::replay::save(&dir, &id, &bytes).expect("saved");
+        let mut playback = crate::replay::load(&path)
+            .and_then(crate::replay::ReplaySession::new)
+            .expect("a playable replay");
+        assert_eq!(
+            playback.replay().names,
+            ["alice".to_owned(), "bob".to_owned()]
+        );
+        playback.seek(240);
+        let h240 = crate::session::Session::current(&playback).state_hash();
+        assert_eq!(
+            Some(h240),
+            a.iter().find(|(f, _)| *f == 240).map(|(_, h)| *h)
+        );
+        playback.seek(60);
+        playback.seek(240);
+        assert_eq!(
+            crate::session::Session::current(&playback).state_hash(),
+            h240,
+            "seeking back and forth"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        drop(server);
+    }
+
+    #[test]
+    fn unreachable_server_is_a_readable_error() {
+        // A port nobody listens on: bind one, then free it.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("free port");
+        let mut o = connect(&format!("127.0.0.1:{port}"), "ana", Request::QuickMatch);
+        run(&mut [&mut o], 15, |c| {
+            matches!(c[0].stage(), Stage::Failed(_))
+        });
+        let Stage::Failed(msg) = o.stage() else {
+            unreachable!()
+        };
+        assert!(
+            msg.starts_with("Cannot reach the server at ws://127.0.0.1:"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn wrong_room_code_is_a_readable_error() {
+        let server = server("nosuchroom");
+        let mut o = connect(
+            &server.addr().to_string(),
+            "ana",
+            Request::Join("QQQQQ".into()),
+        );
+        run(&mut [&mut o], 10, |c| {
+            matches!(c[0].stage(), Stage::Failed(_))
+        });
+        assert_eq!(
+            o.stage(),
+            &Stage::Failed("No room has that code. Check it and try again.".into())
+        );
+    }
+
+    #[test]
+    fn urls_and_errors_read_well() {
+        assert_eq!(server_url("127.0.0.1:7878"), "ws://127.0.0.1:7878/");
+        assert_eq!(server_url(" ws://h:1/ "), "ws://h:1/");
+        assert_eq!(
+            error_text(ErrorCode::Version, "server is version 2, you have 1"),
+            "Version mismatch: server is version 2, you have 1."
+        );
+        assert_eq!(error_text(ErrorCode::RoomFull, ""), "That room is full.");
+    }
+}

@@ -1,0 +1,507 @@
+//! The online screen: waiting, the room (code, seats, ready), then the match view, for quick
+//! match, rooms, spectating and LAN. It owns the [`PlayScreen`] whose session is the
+//! [`Online`] controller, so the lobby and the match share one connection.
+
+use std::time::Instant;
+
+use macroquad::input::KeyCode;
+use macroquad::math::Rect;
+use macroquad::shapes::draw_rectangle;
+use sevenbag_core::Phase;
+use sevenbag_protocol::{EndReason, SeatStatus};
+
+use crate::lan::{Beacon, BeaconSender, HostedServer};
+use crate::layout::list_layout;
+use crate::online::{Online, Stage};
+use crate::render::gfx::{Align, Weight, background, fill, outline};
+use crate::render::theme::{self, alpha};
+use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, wrap};
+use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screens::play::{PlayMode, PlayScreen};
+use crate::sfx::Sfx;
+
+/// A LAN host's extras: the server it runs and its beacon.
+pub struct LanHosting {
+    /// The in-process server (stops when dropped).
+    pub server: HostedServer,
+    /// The address others type, `ip:port`.
+    pub address: String,
+    /// The beacon sender, if the socket opened.
+    pub beacon: Option<BeaconSender>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Row {
+    Ready,
+    Leave,
+}
+
+/// The screen.
+pub struct OnlineScreen {
+    play: PlayScreen,
+    title: String,
+    lan: Option<LanHosting>,
+    selected: usize,
+    matches_seen: u32,
+    saving: bool,
+}
+
+impl OnlineScreen {
+    /// A screen over `online`, titled `title` ("Quick match", "Room", ...).
+    pub fn new(online: Online, title: &str, lan: Option<LanHosting>) -> OnlineScreen {
+        let play = PlayScreen::new(
+            Box::new(online),
+            PlayMode::Online,
+            [String::new(), String::new()],
+            format!("ONLINE  ·  {}", title.to_uppercase()),
+        );
+        OnlineScreen {
+            play,
+            title: title.to_owned(),
+            lan,
+            selected: 0,
+            matches_seen: 0,
+            saving: false,
+        }
+    }
+
+    fn online(&self) -> &Online {
+        self.play
+            .session()
+            .online()
+            .expect("an online screen always holds an online session")
+    }
+
+    fn online_mut(&mut self) -> &mut Online {
+        self.play
+            .session_mut()
+            .online_mut()
+            .expect("an online screen always holds an online session")
+    }
+
+    /// Whether the match view is up (a match running, or just over and not readied again).
+    fn in_match(&self) -> bool {
+        let o = self.online();
+        !matches!(o.stage(), Stage::Failed(_))
+            && o.matches_started() > 0
+            && (o.is_live() || !o.ready_sent())
+    }
+
+    fn rows(&self) -> Vec<Row> {
+        let o = self.online();
+        match o.stage() {
+            Stage::InRoom if o.seat().is_some() => vec![Row::Ready, Row::Leave],
+            _ => vec![Row::Leave],
+        }
+    }
+
+    fn leave(&mut self) -> Transition {
+        self.online_mut().leave();
+        Transition::Pop
+    }
+
+    /// Handles the frame.
+    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        for n in self.online_mut().take_notices() {
+            ctx.notify(n, theme::BAD);
+        }
+        if let Some((id, bytes)) = self.online_mut().take_replay()
+            && self.saving
+        {
+            self.saving = false;
+            match crate::replay::save_dir()
+                .ok_or_else(|| "this system has no data folder".to_owned())
+                .and_then(|d| crate::replay::save(&d, &id, &bytes))
+            {
+                Ok(path) => ctx.notify(format!("Replay saved to {}", path.display()), theme::GOOD),
+                Err(e) => ctx.notify(e, theme::BAD),
+            }
+        }
+        let started = self.online().matches_started();
+        if started != self.matches_seen {
+            self.matches_seen = started;
+            self.play.reset_fx();
+        }
+        if let Some(lan) = &mut self.lan {
+            let o = self.play.session().online();
+            if let (Some(o), Some(beacon)) = (o, &mut lan.beacon)
+                && let (Some(code), Stage::InRoom) = (o.code(), o.stage())
+                && !o.is_live()
+            {
+                let port = lan.server.port();
+                let b = Beacon {
+                    protocol: sevenbag_protocol::PROTOCOL_VERSION,
+                    port,
+                    code: code.to_owned(),
+                    name: o.names()[0].clone(),
+                };
+                beacon.tick(Instant::now(), &b);
+            }
+        }
+        if self.in_match() {
+            let kb = &io.keyboard;
+            let o = self.online();
+            let over = o.outcome().is_some();
+            let replay = o.outcome().and_then(|r| r.replay.clone());
+            let forfeit = over
+                && !matches!(o.current().phase(), Phase::MatchOver { .. })
+                && o.seat().is_some();
+            if over && kb.pressed(KeyCode::S) {
+                if let Some(id) = replay {
+                    self.saving = true;
+                    self.online_mut().fetch_replay(&id);
+                    ctx.notify("Fetching the replay from the server…", theme::ACCENT2);
+                } else {
+                    ctx.notify("The server kept no replay of this match.", theme::BAD);
+                }
+            }
+            if forfeit && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
+                self.online_mut().ready();
+            }
+            return match self.play.update(ctx, io) {
+                Transition::Pop => self.leave(),
+                t => t,
+            };
+        }
+        // Lobby: keep the connection going, then the rows.
+        self.play.session_mut().pump(0);
+        let rows = self.rows();
+        self.selected = self.selected.min(rows.len() - 1);
+        let kb = &io.keyboard;
+        if kb.pressed(KeyCode::Escape) {
+            return self.leave();
+        }
+        let n = rows.len();
+        if kb.pressed(KeyCode::Up) {
+            self.selected = (self.selected + n - 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        if kb.pressed(KeyCode::Down) || kb.pressed(KeyCode::Tab) {
+            self.selected = (self.selected + 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        let l = list_layout(io.width, io.height, n);
+        let mut chosen = None;
+        for (i, _) in rows.iter().enumerate() {
+            let r = l.row(i);
+            if io.mouse.over(r) {
+                if io.mouse.moved {
+                    self.selected = i;
+                }
+                if io.mouse.clicked {
+                    chosen = Some(i);
+                }
+            }
+        }
+        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter, KeyCode::Space]) {
+            chosen = Some(self.selected);
+        }
+        match chosen.map(|i| rows[i]) {
+            Some(Row::Ready) => {
+                ctx.play(Sfx::Select);
+                self.online_mut().ready();
+                Transition::None
+            }
+            Some(Row::Leave) => self.leave(),
+            None => Transition::None,
+        }
+    }
+
+    /// Draws the screen.
+    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        if self.in_match() {
+            self.play.draw(ctx, io);
+            self.draw_result(ctx, io);
+            return;
+        }
+        let gfx = &ctx.gfx;
+        background(io.width, io.height);
+        ctx.backdrop.draw();
+        let o = self.online();
+        let rows = self.rows();
+        let l = list_layout(io.width, io.height, rows.len());
+        let subtitle = match o.stage() {
+            Stage::Connecting => format!("Connecting to {}", o.url()),
+            Stage::Waiting | Stage::Browsing => format!("Connected to {}", o.server_name()),
+            Stage::InRoom if o.is_spectator() => {
+                "Watching — the match appears when it starts".into()
+            }
+            Stage::InRoom => "Share the code; the match starts when both players are ready".into(),
+            Stage::Failed(_) => "Something went wrong".into(),
+        };
+        heading(gfx, l.title, l.unit, &self.title, &subtitle);
+        for (i, row) in rows.iter().enumerate() {
+            let r = l.row(i);
+            let state = RowState {
+                selected: i == self.selected,
+                enabled: true,
+            };
+            match row {
+                Row::Ready if o.ready_sent() => menu_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "Ready — waiting for opponent",
+                    "✓",
+                    state,
+                    ctx.time,
+                ),
+                Row::Ready => menu_row(gfx, r, l.unit, "I'm ready", "ENTER", state, ctx.time),
+                Row::Leave => {
+                    let label = match o.stage() {
+                        Stage::Failed(_) => "Back",
+                        Stage::InRoom => "Leave room",
+                        _ => "Cancel",
+                    };
+                    menu_row(gfx, r, l.unit, label, "ESC", state, ctx.time)
+                }
+            }
+        }
+        match o.stage() {
+            Stage::Failed(msg) => {
+                side_panel(gfx, l.side, l.unit, "Could not continue", msg);
+            }
+            Stage::InRoom => self.draw_room(ctx, l.side, l.unit),
+            _ => {
+                let dots = ".".repeat(1 + (ctx.time * 2.0) as usize % 3);
+                let (head, body) = match o.stage() {
+                    Stage::Connecting => (
+                        format!("Connecting{dots}"),
+                        format!("Saying hello to {}.", o.url()),
+                    ),
+                    _ => (
+                        format!("Looking for an opponent{dots}"),
+                        "You will be paired with the next player who asks for a quick match on this server. The match starts by itself.".to_owned(),
+                    ),
+                };
+                side_panel(gfx, l.side, l.unit, &head, &body);
+            }
+        }
+        let ping = o.ping().map_or("ping —".to_owned(), |p| {
+            format!("ping {} ms", p.as_millis())
+        });
+        footer(
+            gfx,
+            l.footer,
+            l.unit,
+            "↑ ↓ choose   Enter select   Esc leave",
+            &ping,
+        );
+    }
+
+    /// The room card: the code in big letters, the address, both seats and the watchers.
+    fn draw_room(&self, ctx: &Ctx, r: Rect, unit: f32) {
+        let gfx = &ctx.gfx;
+        let o = self.online();
+        if r.w < unit * 8.0 {
+            return;
+        }
+        let pad = unit;
+        fill(r, alpha(theme::PANEL, 0.85));
+        outline(r, 1.0, alpha(theme::FRAME, 0.6));
+        draw_rectangle(r.x, r.y, r.w, unit * 0.12, alpha(theme::ACCENT, 0.6));
+        let cx = r.x + r.w / 2.0;
+        let mut y = r.y + pad + unit * 0.6;
+        gfx.text(
+            "ROOM CODE",
+            cx,
+            y,
+            (unit * 0.6).round(),
+            Weight::Bold,
+            Align::Center,
+            theme::TEXT_DIM,
+        );
+        y += unit * 0.8;
+        let code = o.code().unwrap_or("—");
+        let size = (unit * 4.2).round().min(r.w / 5.0);
+        let spaced: String = code
+            .chars()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let code_box = Rect::new(r.x + pad, y, r.w - 2.0 * pad, size * 1.35);
+        fill(code_box, theme::WELL);
+        outline(code_box, 1.0, alpha(theme::ACCENT, 0.5));
+        gfx.text_mid(
+            &spaced,
+            cx,
+            code_box.y + code_box.h / 2.0,
+            size,
+            Weight::Bold,
+            Align::Center,
+            theme::ACCENT,
+        );
+        y = code_box.bottom() + unit * 1.1;
+        let small = (unit * 0.75).round();
+        let where_ = match &self.lan {
+            Some(lan) => format!("LAN address  {}", lan.address),
+            None => format!("Server  {}", o.url()),
+        };
+        gfx.text(
+            &gfx.fit(&where_, r.w - 2.0 * pad, small, Weight::Regular),
+            cx,
+            y,
+            small,
+            Weight::Regular,
+            Align::Center,
+            theme::TEXT,
+        );
+        y += unit * 1.2;
+        if let Some(opts) = o.options() {
+            let line = format!(
+                "{} · first to {} · {} · 180° {} · garbage travel {} f, cap {}, messiness {}% · reconnect {} s",
+                opts.preset.name(),
+                opts.first_to,
+                opts.randomizer.name(),
+                if opts.allow_180 { "on" } else { "off" },
+                opts.garbage_travel,
+                opts.garbage_cap,
+                opts.messiness,
+                opts.reconnect_seconds
+            );
+            for l in wrap(gfx, &line, r.w - 2.0 * pad, (unit * 0.6).round()) {
+                gfx.text(
+                    &l,
+                    cx,
+                    y,
+                    (unit * 0.6).round(),
+                    Weight::Regular,
+                    Align::Center,
+                    theme::TEXT_DIM,
+                );
+                y += unit * 0.85;
+            }
+        }
+        y += unit * 0.6;
+        let seat_h = unit * 2.2;
+        for (i, seat) in o.seats().iter().enumerate() {
+            let sr = Rect::new(r.x + pad, y, r.w - 2.0 * pad, seat_h);
+            let mine = o.seat().map(|s| s.index()) == Some(i);
+            fill(
+                sr,
+                if mine {
+                    alpha(theme::ACCENT2, 0.10)
+                } else {
+                    theme::WELL
+                },
+            );
+            outline(sr, 1.0, alpha(theme::FRAME, 0.7));
+            let mid = sr.y + sr.h / 2.0;
+            gfx.text_mid(
+                &format!("{}", i + 1),
+                sr.x + unit * 0.8,
+                mid,
+                (unit * 0.9).round(),
+                Weight::Bold,
+                Align::Center,
+                theme::TEXT_FAINT,
+            );
+            let (name, tag, colour) = match seat {
+                None => (
+                    "empty seat".to_owned(),
+                    "WAITING".to_owned(),
+                    theme::TEXT_FAINT,
+                ),
+                Some(s) => {
+                    let (tag, colour) = match s.status {
+                        SeatStatus::Reconnecting { seconds_left } => (
+                            format!("RECONNECTING {seconds_left}s"),
+                            theme::GARBAGE_QUEUED,
+                        ),
+                        SeatStatus::Forfeited => ("LEFT".to_owned(), theme::BAD),
+                        SeatStatus::Connected if s.ready => ("READY".to_owned(), theme::GOOD),
+                        SeatStatus::Connected => ("NOT READY".to_owned(), theme::TEXT_DIM),
+                    };
+                    let you = if mine { "  (you)" } else { "" };
+                    (format!("{}{you}", s.name), tag, colour)
+                }
+            };
+            let name_c = if seat.is_some() {
+                theme::TEXT
+            } else {
+                theme::TEXT_FAINT
+            };
+            gfx.text_mid(
+                &name,
+                sr.x + unit * 1.8,
+                mid,
+                (unit * 0.85).round(),
+                Weight::Bold,
+                Align::Left,
+                name_c,
+            );
+            gfx.text_mid(
+                &tag,
+                sr.right() - unit * 0.8,
+                mid,
+                (unit * 0.6).round(),
+                Weight::Bold,
+                Align::Right,
+                colour,
+            );
+            y += seat_h + unit * 0.4;
+        }
+        let watchers = match o.spectators() {
+            0 => "no spectators".to_owned(),
+            1 => "1 spectator".to_owned(),
+            n => format!("{n} spectators"),
+        };
+        gfx.text(
+            &watchers,
+            cx,
+            y + unit * 0.8,
+            small,
+            Weight::Regular,
+            Align::Center,
+            theme::TEXT_DIM,
+        );
+    }
+
+    /// Over the match view: the server's verdict when the boards do not show it (a forfeit), and
+    /// a disconnect.
+    fn draw_result(&self, ctx: &Ctx, io: &FrameIo) {
+        let o = self.online();
+        let Some(out) = o.outcome() else { return };
+        if out.reason == EndReason::TopOut {
+            return;
+        }
+        let names = o.names();
+        let unit = list_layout(io.width, io.height, 1).unit;
+        let text = match out.reason {
+            EndReason::Forfeit => format!(
+                "{} WINS BY FORFEIT",
+                names[out.winner.index()].to_uppercase()
+            ),
+            _ => "MATCH ENDED".to_owned(),
+        };
+        let w = io.width.min(unit * 34.0);
+        let r = Rect::new((io.width - w) / 2.0, io.height * 0.4, w, unit * 4.0);
+        fill(r, alpha(theme::PANEL, 0.95));
+        outline(r, 1.0, theme::ACCENT);
+        ctx.gfx.banner(
+            &text,
+            r.x + r.w / 2.0,
+            r.y + unit * 1.4,
+            (unit * 1.3).round(),
+            theme::ACCENT,
+        );
+        let hint = if o.seat().is_some() {
+            if o.ready_sent() {
+                "Ready — waiting for your opponent   Esc leave"
+            } else {
+                "Enter  ready again   S  save replay   Esc  leave"
+            }
+        } else {
+            "Esc  leave"
+        };
+        ctx.gfx.text_mid(
+            hint,
+            r.x + r.w / 2.0,
+            r.y + unit * 2.9,
+            (unit * 0.6).round(),
+            Weight::Regular,
+            Align::Center,
+            theme::TEXT_DIM,
+        );
+    }
+}
