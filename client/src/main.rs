@@ -11,6 +11,7 @@
 //! - [`screens`] — one file per screen.
 //! - [`session`] — where a match comes from: offline, online ([`online`]) or a replay ([`replay`]).
 //! - [`online`] — the connection, lobby state and rollback session, without macroquad.
+//! - [`reconnect`] — the clock of an automatic reconnect after a dropped connection.
 //! - [`demo_online`] — `--demo --online` through an embedded server.
 //! - [`lan`] — the LAN beacon and the in-process server.
 //! - [`replay`] — replay files and playback.
@@ -36,6 +37,7 @@ mod lan;
 mod layout;
 mod online;
 mod opponent;
+mod reconnect;
 mod render;
 mod replay;
 mod screen;

@@ -8,6 +8,13 @@
 //! many frames as are due; [`Online::tick`] does both in one call with keys from a closure, the
 //! way `sevenbag_netplay::HeadlessClient::tick` does. It implements the screen's
 //! [`crate::session::Session`] trait, so the match view draws online play unchanged.
+//!
+//! When the connection of a seated player drops during a match (not after [`Online::leave`]),
+//! the controller reconnects by itself: it keeps the match and its session, tries a new
+//! connection with the resume token from `Joined` every second (see [`crate::reconnect`]) until
+//! the room's `reconnect_seconds` pass, sends nothing until the server's `MatchLog` has rebuilt
+//! the session, and then carries on. If the window passes or the server answers `BadResume`,
+//! the stage becomes [`Stage::Failed`] with [`crate::reconnect::FORFEITED`].
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -22,6 +29,7 @@ use sevenbag_protocol::{
 
 use crate::input::{KeyMap, Keyboard, Latch};
 use crate::opponent::AutoPlayer;
+use crate::reconnect::{FORFEITED, Reconnect};
 use crate::session::{NetStatus, Peer};
 
 /// The process's network runtime: one tokio worker thread, started on first use. The render loop
@@ -102,6 +110,10 @@ enum Driver {
 pub struct Online {
     url: String,
     request: Request,
+    /// Our `Hello` (name and handling), kept for reconnecting.
+    hello: Hello,
+    /// Set while the connection is lost mid-match and we try to take our seat back.
+    reconnect: Option<Reconnect>,
     /// `None` when the network thread could not start (the stage says so).
     net: Option<NetHandle>,
     welcomed: bool,
@@ -169,7 +181,11 @@ impl Online {
         };
         let (net, stage) = match runtime() {
             Ok(rt) => (
-                Some(sevenbag_netplay::connect_on(rt.handle(), &url, hello)),
+                Some(sevenbag_netplay::connect_on(
+                    rt.handle(),
+                    &url,
+                    hello.clone(),
+                )),
                 Stage::Connecting,
             ),
             Err(e) => (None, Stage::Failed(e)),
@@ -178,6 +194,8 @@ impl Online {
         Online {
             url,
             request,
+            hello,
+            reconnect: None,
             net,
             welcomed: false,
             server_name: String::new(),
@@ -289,9 +307,19 @@ impl Online {
         self.session.as_ref()
     }
 
-    /// A match is being played or watched right now.
+    /// A match is being played or watched right now (also while reconnecting to it).
     pub fn is_live(&self) -> bool {
         self.live
+    }
+
+    /// While the connection is lost mid-match: the whole seconds left to take the seat back.
+    pub fn reconnecting(&self, now: Instant) -> Option<u32> {
+        self.reconnect.as_ref().map(|r| r.seconds_left(now))
+    }
+
+    /// Connection attempts of the current reconnect (0 when not reconnecting).
+    pub fn reconnect_attempts(&self) -> u32 {
+        self.reconnect.as_ref().map_or(0, Reconnect::attempts)
     }
 
     /// Matches started on this connection.
@@ -357,6 +385,7 @@ impl Online {
             rollback_frames: stats.max_rollback_depth,
             stalls: u32::try_from(stats.stall_frames).unwrap_or(u32::MAX),
             peers: self.peers(),
+            replay: None,
         }
     }
 
@@ -373,9 +402,11 @@ impl Online {
         self.send(ClientMessage::GetReplay { id: id.to_owned() });
     }
 
-    /// Leaves the room (forfeiting a running match) and closes the connection politely.
+    /// Leaves the room (forfeiting a running match) and closes the connection politely. While
+    /// reconnecting there is no connection to tell: the attempt stops and the seat lapses.
     pub fn leave(&mut self) {
-        if self.code.is_some() || matches!(self.stage, Stage::Waiting) {
+        let reconnecting = self.reconnect.take().is_some();
+        if !reconnecting && (self.code.is_some() || matches!(self.stage, Stage::Waiting)) {
             self.send(ClientMessage::LeaveRoom);
         }
         self.live = false;
@@ -402,7 +433,12 @@ impl Online {
         while let Some(event) = self.net.as_mut().and_then(NetHandle::try_recv) {
             self.on_event(event, now);
         }
-        if self.welcomed && now >= self.next_ping && !matches!(self.stage, Stage::Failed(_)) {
+        self.keep_reconnecting(now);
+        if self.welcomed
+            && self.reconnect.is_none()
+            && now >= self.next_ping
+            && !matches!(self.stage, Stage::Failed(_))
+        {
             let ping = self.clock.ping(now);
             self.send(ping);
             self.next_ping = now + Duration::from_secs(1);
@@ -459,6 +495,11 @@ impl Online {
         while let Some(m) = session.poll_outgoing() {
             out.push(m);
         }
+        if self.reconnect.is_some() {
+            // Lost with the connection: once the match log arrives, the session sends again
+            // everything past what the server has.
+            return;
+        }
         if let Some(net) = &self.net {
             for m in out {
                 if net.send(m).is_err() {
@@ -490,6 +531,11 @@ impl Online {
                 self.welcomed = true;
                 self.server_name = server;
                 self.next_ping = at;
+                if self.reconnect.is_some() {
+                    // The resume token in our hello does the asking: `Joined` and the match
+                    // log follow by themselves.
+                    return;
+                }
                 let request = match &self.request {
                     Request::QuickMatch => ClientMessage::QuickMatch,
                     Request::Create(options) => ClientMessage::CreateRoom { options: *options },
@@ -511,8 +557,22 @@ impl Online {
                 self.send(request);
             }
             NetEvent::Message(m) => self.on_message(m, at),
+            // Not the end of the connection (a frame that did not decode); `Disconnected`
+            // follows if it was.
             NetEvent::Error(e) => tracing::warn!("network: {e}"),
             NetEvent::Disconnected(reason) => {
+                self.welcomed = false;
+                if let Some(r) = &mut self.reconnect {
+                    tracing::info!(%reason, "reconnect attempt failed");
+                    r.failed();
+                    return;
+                }
+                if self.can_resume() {
+                    tracing::info!(%reason, "connection lost mid-match; reconnecting");
+                    let window = self.options.map_or(0, |o| u64::from(o.reconnect_seconds));
+                    self.reconnect = Some(Reconnect::new(at, Duration::from_secs(window)));
+                    return;
+                }
                 self.live = false;
                 if matches!(self.stage, Stage::Failed(_)) {
                     return;
@@ -534,6 +594,10 @@ impl Online {
                 message,
                 fatal,
             } => {
+                if code == ErrorCode::BadResume && self.reconnect.is_some() {
+                    self.give_up();
+                    return;
+                }
                 let text = error_text(code, &message);
                 let in_lobby = self.code.is_none();
                 if fatal || (in_lobby && code != ErrorCode::NoSuchReplay) {
@@ -592,10 +656,16 @@ impl Online {
                 confirmed,
                 now_frame,
             } => {
+                let resumed = self.reconnect.take().is_some();
                 let same = self.session.as_ref().is_some_and(|s| *s.header() == header);
                 if same && let Some(session) = &mut self.session {
+                    // Our own match, after a reconnect or a desync: rebuild, keep the clock.
                     if let Err(e) = session.handle(&message) {
                         tracing::warn!("match log refused: {e}");
+                    }
+                    if resumed {
+                        self.notices.push("Reconnected.".to_owned());
+                        self.flush();
                     }
                     return;
                 }
@@ -652,6 +722,55 @@ impl Online {
             }
             ServerMessage::Welcome { .. } | ServerMessage::Ping { .. } => {}
         }
+    }
+
+    /// Whether a dropped connection should be resumed: a seated player, a match running, a
+    /// token, and no fatal error or clean leave before.
+    fn can_resume(&self) -> bool {
+        self.live
+            && self.seat.is_some()
+            && self.resume.is_some()
+            && !matches!(self.stage, Stage::Failed(_))
+    }
+
+    /// While reconnecting: gives up once the window passed, else starts an attempt when due.
+    fn keep_reconnecting(&mut self, now: Instant) {
+        let Some(r) = &mut self.reconnect else {
+            return;
+        };
+        if r.expired(now) {
+            self.give_up();
+            return;
+        }
+        if !r.due(now) {
+            return;
+        }
+        r.started(now);
+        let hello = Hello {
+            resume: self.resume,
+            ..self.hello.clone()
+        };
+        match runtime() {
+            Ok(rt) => {
+                // Dropping the old handle ends its task; its late events are not wanted.
+                self.net = Some(sevenbag_netplay::connect_on(rt.handle(), &self.url, hello));
+            }
+            Err(e) => {
+                self.reconnect = None;
+                self.live = false;
+                self.fail(e);
+            }
+        }
+    }
+
+    /// The seat is lost: the match is over for us.
+    fn give_up(&mut self) {
+        self.reconnect = None;
+        self.live = false;
+        if let Some(net) = self.net.take() {
+            net.close();
+        }
+        self.fail(FORFEITED.to_owned());
     }
 
     fn session_options(&self) -> SessionOptions {
@@ -912,6 +1031,165 @@ mod tests {
             "seeking back and forth"
         );
         let _ = std::fs::remove_dir_all(&dir);
+        drop(server);
+    }
+
+    /// A room of alice (seat 0) and bob (seat 1) with `options`, both ready and past confirmed
+    /// frame `frames`.
+    fn playing_pair(
+        server: &sevenbag_server::ServerHandle,
+        options: RoomOptions,
+        frames: u32,
+    ) -> (Online, Online) {
+        let addr = server.addr().to_string();
+        let mut alice = connect(&addr, "alice", Request::Create(options));
+        run(&mut [&mut alice], 10, |c| c[0].code().is_some());
+        let code = alice.code().unwrap_or_default().to_owned();
+        let mut bob = connect(&addr, "bob", Request::Join(code));
+        run(&mut [&mut alice, &mut bob], 10, |c| {
+            c.iter().all(|o| o.stage() == &Stage::InRoom) && c[0].seats()[1].is_some()
+        });
+        alice.ready();
+        bob.ready();
+        run(&mut [&mut alice, &mut bob], 30, |c| {
+            c.iter().all(|o| {
+                o.session()
+                    .is_some_and(|s| s.confirmed().frame().0 >= frames)
+            })
+        });
+        (alice, bob)
+    }
+
+    /// Cuts `o`'s transport without a word, as a pulled cable would.
+    fn cut(o: &Online) {
+        if let Some(net) = &o.net {
+            net.abort();
+        }
+    }
+
+    fn confirmed(o: &Online) -> u32 {
+        o.session().map_or(0, |s| s.confirmed().frame().0)
+    }
+
+    #[test]
+    fn a_dropped_player_reconnects_and_keeps_playing() {
+        let server = server("reconnect");
+        let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 120);
+        let matches = alice.matches_started();
+        cut(&alice);
+        // Alice notices, shows the banner, and bob sees her seat reconnecting.
+        let mut bob_saw = false;
+        run(&mut [&mut alice, &mut bob], 10, |c| {
+            bob_saw |= matches!(c[1].peers()[0], Peer::Reconnecting { .. });
+            c[0].reconnecting(Instant::now()).is_some()
+        });
+        assert!(alice.is_live(), "the match view stays up");
+        assert_eq!(alice.stage(), &Stage::InRoom);
+        run(&mut [&mut alice, &mut bob], 10, |c| {
+            c[0].reconnect_attempts() >= 1
+        });
+        let secs = alice.reconnecting(Instant::now()).unwrap_or_default();
+        assert!((1..=15).contains(&secs), "{secs} s left");
+        // Back in, rebuilt from the match log, and playing on well past the cut.
+        run(&mut [&mut alice, &mut bob], 20, |c| {
+            bob_saw |= matches!(c[1].peers()[0], Peer::Reconnecting { .. });
+            c[0].reconnecting(Instant::now()).is_none()
+        });
+        assert_eq!(alice.stage(), &Stage::InRoom);
+        assert!(alice.is_live() && bob.is_live());
+        assert_eq!(
+            alice.matches_started(),
+            matches,
+            "the same match, not a new one"
+        );
+        let target = confirmed(&bob).max(confirmed(&alice)) + 300;
+        run(&mut [&mut alice, &mut bob], 30, |c| {
+            bob_saw |= matches!(c[1].peers()[0], Peer::Reconnecting { .. });
+            c.iter().all(|o| confirmed(o) >= target)
+        });
+        assert!(bob_saw, "bob's name plate showed alice reconnecting");
+        assert_eq!(bob.peers()[0], Peer::Connected);
+        assert!(alice.take_notices().iter().any(|n| n == "Reconnected."));
+        let (a, b) = (
+            alice
+                .session()
+                .map(|s| s.hashes().to_vec())
+                .unwrap_or_default(),
+            bob.session()
+                .map(|s| s.hashes().to_vec())
+                .unwrap_or_default(),
+        );
+        let n = a.len().min(b.len());
+        assert!(
+            n * 60 >= target as usize - 60,
+            "hashes up to the target: {a:?} {b:?}"
+        );
+        assert_eq!(a[..n], b[..n], "both players' confirmed matches agree");
+        drop(server);
+    }
+
+    #[test]
+    fn a_player_who_cannot_come_back_forfeits() {
+        let server = server("noreturn");
+        let options = RoomOptions {
+            reconnect_seconds: 2,
+            ..RoomOptions::default()
+        };
+        let (mut alice, mut bob) = playing_pair(&server, options, 60);
+        // Every attempt goes to a port nobody listens on.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("free port");
+        alice.url = server_url(&format!("127.0.0.1:{port}"));
+        cut(&alice);
+        let start = Instant::now();
+        run(&mut [&mut alice, &mut bob], 15, |c| {
+            matches!(c[0].stage(), Stage::Failed(_)) && c[1].outcome().is_some()
+        });
+        assert_eq!(alice.stage(), &Stage::Failed(FORFEITED.to_owned()));
+        assert!(!alice.is_live() && alice.reconnecting(Instant::now()).is_none());
+        assert!(
+            start.elapsed() >= Duration::from_millis(1900),
+            "tried for the window"
+        );
+        let outcome = bob.outcome().cloned().expect("bob's outcome");
+        assert_eq!(
+            (outcome.winner, outcome.reason),
+            (Seat::Second, EndReason::Forfeit)
+        );
+        drop(server);
+    }
+
+    #[test]
+    fn a_refused_resume_token_forfeits_at_once() {
+        let server = server("badresume");
+        let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 60);
+        alice.resume = alice.resume.map(|t| t ^ 0x5A5A_5A5A);
+        cut(&alice);
+        let start = Instant::now();
+        run(&mut [&mut alice, &mut bob], 10, |c| {
+            matches!(c[0].stage(), Stage::Failed(_))
+        });
+        assert_eq!(alice.stage(), &Stage::Failed(FORFEITED.to_owned()));
+        assert!(!alice.is_live());
+        assert!(
+            start.elapsed() < Duration::from_secs(8),
+            "well before the 15 s window"
+        );
+        drop(server);
+    }
+
+    #[test]
+    fn a_clean_leave_does_not_reconnect() {
+        let server = server("cleanleave");
+        let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 30);
+        alice.leave();
+        run(&mut [&mut alice, &mut bob], 10, |c| {
+            c[1].outcome().is_some()
+        });
+        assert!(alice.reconnecting(Instant::now()).is_none());
+        assert!(!alice.is_live());
         drop(server);
     }
 

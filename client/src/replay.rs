@@ -14,7 +14,7 @@ use sevenbag_protocol::InputLog;
 use sevenbag_protocol::replay::Replay;
 
 use crate::input::Keyboard;
-use crate::session::{NetStatus, Peer, Session};
+use crate::session::{NetStatus, Session};
 
 /// Playback speeds offered, slowest first.
 pub const SPEEDS: [f32; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
@@ -231,7 +231,7 @@ impl Session for ReplaySession {
     }
 
     fn net(&self) -> NetStatus {
-        NetStatus::offline([Peer::Recorded, Peer::Recorded])
+        NetStatus::replay(self.speed(), self.paused, self.frame())
     }
 
     fn can_pause(&self) -> bool {

@@ -57,6 +57,9 @@ pub struct NetStatus {
     pub stalls: u32,
     /// Each seat's connection.
     pub peers: [Peer; 2],
+    /// Set for a replay being played back: its line ("replay · 1× · frame 240") replaces
+    /// "offline".
+    pub replay: Option<String>,
 }
 
 impl NetStatus {
@@ -67,11 +70,29 @@ impl NetStatus {
             rollback_frames: 0,
             stalls: 0,
             peers,
+            replay: None,
         }
     }
 
-    /// The one-line readout: "offline", or "ping 42 ms · rollback 3 f · stalls 0".
+    /// The readout of a replay at `speed` (or paused), showing `frame`.
+    pub fn replay(speed: f32, paused: bool, frame: u32) -> NetStatus {
+        let speed = if paused {
+            "paused".to_owned()
+        } else {
+            format!("{speed}×")
+        };
+        NetStatus {
+            replay: Some(format!("replay · {speed} · frame {frame}")),
+            ..NetStatus::offline([Peer::Recorded, Peer::Recorded])
+        }
+    }
+
+    /// The one-line readout: "offline", "replay · 1× · frame 240", or
+    /// "ping 42 ms · rollback 3 f · stalls 0".
     pub fn readout(&self) -> String {
+        if let Some(line) = &self.replay {
+            return line.clone();
+        }
         match self.online {
             None => "offline".to_owned(),
             Some(ping) => {
@@ -256,5 +277,17 @@ mod tests {
         n.online = Some(Some(42));
         n.rollback_frames = 3;
         assert_eq!(n.readout(), "ping 42 ms · rollback 3 f · stalls 0");
+    }
+
+    #[test]
+    fn replay_readout() {
+        assert_eq!(
+            NetStatus::replay(0.5, false, 240).readout(),
+            "replay · 0.5× · frame 240"
+        );
+        assert_eq!(
+            NetStatus::replay(1.0, true, 7).readout(),
+            "replay · paused · frame 7"
+        );
     }
 }

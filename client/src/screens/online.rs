@@ -1,6 +1,10 @@
 //! The online screen: waiting, the room (code, seats, ready), then the match view, for quick
 //! match, rooms, spectating and LAN. It owns the [`PlayScreen`] whose session is the
 //! [`Online`] controller, so the lobby and the match share one connection.
+//!
+//! During a live match a player's Esc asks first ("Leave the match? You forfeit."; Enter or Y
+//! leaves, Esc or N stays); spectators leave at once. While the controller reconnects after a
+//! lost connection, a banner over the match says so with the seconds left.
 
 use std::time::Instant;
 
@@ -10,12 +14,16 @@ use macroquad::shapes::draw_rectangle;
 use sevenbag_core::Phase;
 use sevenbag_protocol::{EndReason, SeatStatus};
 
+use crate::input::Keyboard;
 use crate::lan::{Beacon, BeaconSender, HostedServer};
 use crate::layout::list_layout;
 use crate::online::{Online, Stage};
+use crate::reconnect::{BANNER, FORFEITED};
 use crate::render::gfx::{Align, Weight, background, fill, outline};
 use crate::render::theme::{self, alpha};
-use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, wrap};
+use crate::render::widgets::{
+    RowState, footer, heading, menu_row, modal, modal_layout, side_panel, wrap,
+};
 use crate::screen::{Ctx, FrameIo, Transition};
 use crate::screens::play::{PlayMode, PlayScreen};
 use crate::sfx::Sfx;
@@ -44,7 +52,15 @@ pub struct OnlineScreen {
     selected: usize,
     matches_seen: u32,
     saving: bool,
+    /// "Leave the match?" is open.
+    confirm_leave: bool,
 }
+
+/// The title of the leave confirmation ("Leave the match? You forfeit.", split so the title
+/// fits the dialog).
+const CONFIRM_TITLE: &str = "Leave the match?";
+/// Its rows: leave, then stay.
+const CONFIRM_OPTIONS: [&str; 2] = ["You forfeit — leave  (Enter / Y)", "Stay  (Esc / N)"];
 
 impl OnlineScreen {
     /// A screen over `online`, titled `title` ("Quick match", "Room", ...).
@@ -62,6 +78,7 @@ impl OnlineScreen {
             selected: 0,
             matches_seen: 0,
             saving: false,
+            confirm_leave: false,
         }
     }
 
@@ -96,8 +113,39 @@ impl OnlineScreen {
     }
 
     fn leave(&mut self) -> Transition {
+        self.confirm_leave = false;
         self.online_mut().leave();
         Transition::Pop
+    }
+
+    /// Whether leaving now forfeits a match we play (so Esc asks first).
+    fn leaving_forfeits(&self) -> bool {
+        let o = self.online();
+        o.is_live() && o.seat().is_some() && !matches!(o.current().phase(), Phase::MatchOver { .. })
+    }
+
+    /// The leave confirmation's frame: Enter / Y (or a click on the first row) leaves, Esc / N
+    /// (or the second row) stays. The match keeps running underneath with no keys held.
+    fn update_confirm(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        let kb = &io.keyboard;
+        let unit = list_layout(io.width, io.height, 1).unit;
+        let (_, rows) = modal_layout(io.width, io.height, unit, CONFIRM_OPTIONS.len());
+        let clicked = |i: usize| io.mouse.clicked && rows.get(i).is_some_and(|r| io.mouse.over(*r));
+        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter, KeyCode::Y]) || clicked(0) {
+            ctx.play(Sfx::Select);
+            return self.leave();
+        }
+        if kb.pressed_any(&[KeyCode::Escape, KeyCode::N]) || clicked(1) {
+            ctx.play(Sfx::Move);
+            self.confirm_leave = false;
+        }
+        let mut quiet = io.clone();
+        quiet.keyboard = Keyboard::default();
+        quiet.mouse.clicked = false;
+        match self.play.update(ctx, &quiet) {
+            Transition::Pop => self.leave(),
+            t => t,
+        }
     }
 
     /// Handles the frame.
@@ -139,7 +187,21 @@ impl OnlineScreen {
             }
         }
         if self.in_match() {
+            if self.confirm_leave && self.leaving_forfeits() {
+                return self.update_confirm(ctx, io);
+            }
+            self.confirm_leave = false;
             let kb = &io.keyboard;
+            if kb.pressed(KeyCode::Escape) && self.leaving_forfeits() {
+                ctx.play(Sfx::Move);
+                self.confirm_leave = true;
+                let mut quiet = io.clone();
+                quiet.keyboard = Keyboard::default();
+                return match self.play.update(ctx, &quiet) {
+                    Transition::Pop => self.leave(),
+                    t => t,
+                };
+            }
             let o = self.online();
             let over = o.outcome().is_some();
             let replay = o.outcome().and_then(|r| r.replay.clone());
@@ -212,6 +274,20 @@ impl OnlineScreen {
         if self.in_match() {
             self.play.draw(ctx, io);
             self.draw_result(ctx, io);
+            self.draw_reconnecting(ctx, io);
+            if self.confirm_leave {
+                let unit = list_layout(io.width, io.height, 1).unit;
+                modal(
+                    &ctx.gfx,
+                    io.width,
+                    io.height,
+                    unit,
+                    CONFIRM_TITLE,
+                    &CONFIRM_OPTIONS,
+                    0,
+                    ctx.time,
+                );
+            }
             return;
         }
         let gfx = &ctx.gfx;
@@ -259,7 +335,12 @@ impl OnlineScreen {
         }
         match o.stage() {
             Stage::Failed(msg) => {
-                side_panel(gfx, l.side, l.unit, "Could not continue", msg);
+                let head = if msg == FORFEITED {
+                    "Match lost"
+                } else {
+                    "Could not continue"
+                };
+                side_panel(gfx, l.side, l.unit, head, msg);
             }
             Stage::InRoom => self.draw_room(ctx, l.side, l.unit),
             _ => {
@@ -451,6 +532,43 @@ impl OnlineScreen {
             cx,
             y + unit * 0.8,
             small,
+            Weight::Regular,
+            Align::Center,
+            theme::TEXT_DIM,
+        );
+    }
+
+    /// Over the match view while the connection is lost: what is happening and the seconds left.
+    fn draw_reconnecting(&self, ctx: &Ctx, io: &FrameIo) {
+        let o = self.online();
+        let Some(left) = o.reconnecting(Instant::now()) else {
+            return;
+        };
+        let unit = list_layout(io.width, io.height, 1).unit;
+        let w = io.width.min(unit * 34.0);
+        let r = Rect::new((io.width - w) / 2.0, io.height * 0.4, w, unit * 4.0);
+        fill(r, alpha(theme::PANEL, 0.95));
+        outline(r, 1.0, theme::GARBAGE_QUEUED);
+        let size = (unit * 1.0).round();
+        let line = ctx
+            .gfx
+            .fit(&format!("{BANNER} {left}s"), r.w - unit, size, Weight::Bold);
+        ctx.gfx.banner(
+            &line,
+            r.x + r.w / 2.0,
+            r.y + unit * 1.4,
+            size,
+            theme::GARBAGE_QUEUED,
+        );
+        let hint = format!(
+            "attempt {}   The match goes on when the server takes us back   Esc  leave",
+            o.reconnect_attempts().max(1)
+        );
+        ctx.gfx.text_mid(
+            &hint,
+            r.x + r.w / 2.0,
+            r.y + unit * 2.9,
+            (unit * 0.6).round(),
             Weight::Regular,
             Align::Center,
             theme::TEXT_DIM,
