@@ -296,12 +296,20 @@ impl Player {
         self.garbage.push(lines, frame, travel);
     }
 
-    /// A frame outside play (countdown, break): keys are remembered so that a key held through
-    /// the countdown is not a press when play begins, and events are cleared.
+    /// A frame outside play (a round break, the end of the match): keys are remembered so that
+    /// a key held on is not a press when play begins, and events are cleared.
     pub fn idle(&mut self, input: Input) {
         self.previous = input;
         self.events = PlayerEvents::default();
         self.outgoing = 0;
+    }
+
+    /// A countdown frame: as [`Player::idle`], and a held direction charges DAS, so a player can
+    /// pre-charge it before "GO" (the first piece then auto-shifts at once, as in TETR.IO).
+    pub fn countdown(&mut self, input: Input) {
+        let pressed = input.pressed_since(self.previous);
+        self.idle(input);
+        self.auto_shift(input, pressed);
     }
 
     /// Advances one frame of play with the keys held in `input`.

@@ -187,7 +187,11 @@ impl Match {
         let f = self.frame.0;
         self.events = MatchEvents::default();
         match self.phase {
-            Phase::Countdown { go_at } if f < go_at => self.idle(inputs),
+            Phase::Countdown { go_at } if f < go_at => {
+                for (p, input) in self.players.iter_mut().zip(inputs) {
+                    p.countdown(input);
+                }
+            }
             Phase::Countdown { .. } => {
                 self.phase = Phase::Playing;
                 self.play_start = f;

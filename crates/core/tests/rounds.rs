@@ -48,10 +48,25 @@ fn play_begins_when_the_countdown_ends() {
 #[test]
 fn keys_held_through_the_countdown_are_not_presses() {
     let mut m = versus_match(11);
-    step_n(&mut m, [Input::HARD_DROP, Input::LEFT], 181);
+    step_n(&mut m, [Input::HARD_DROP, Input::NONE], 181);
 
     assert!(m.player(First).events().locked.is_none());
-    assert_eq!(m.player(Second).active().map(|p| p.x), Some(4));
+    assert!(m.player(First).active().is_some());
+}
+
+#[test]
+fn a_direction_held_through_the_countdown_is_charged_at_go() {
+    let mut m = versus_match(11);
+    step_n(&mut m, [Input::NONE, Input::LEFT], 180);
+    let kind = m.player(Second).next()[0];
+
+    // GO: the first piece auto-shifts at once (ARR 2) instead of waiting out DAS.
+    step_n(&mut m, [Input::NONE, Input::LEFT], 7);
+
+    let piece = m.player(Second).active().expect("in play");
+    assert_eq!(piece.kind, kind);
+    let leftmost = piece.cells().iter().map(|&(x, _)| x).min();
+    assert_eq!(leftmost, Some(0), "at the left wall within 7 frames");
 }
 
 #[test]
