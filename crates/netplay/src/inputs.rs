@@ -20,6 +20,22 @@ impl<T: InputSource + ?Sized> InputSource for &mut T {
     }
 }
 
+/// An input source from a closure, like [`std::iter::from_fn`]: how a bot plugs in without
+/// netplay depending on the bot crate (`from_fn(|m, seat| bot.next_input(m, seat))`).
+pub fn from_fn<F: FnMut(&Match, Seat) -> Input>(f: F) -> FromFn<F> {
+    FromFn(f)
+}
+
+/// The input source [`from_fn`] returns.
+#[derive(Clone, Debug)]
+pub struct FromFn<F>(F);
+
+impl<F: FnMut(&Match, Seat) -> Input> InputSource for FromFn<F> {
+    fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
+        (self.0)(m, seat)
+    }
+}
+
 impl<T: InputSource + ?Sized> InputSource for Box<T> {
     fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
         (**self).next_input(m, seat)

@@ -53,7 +53,7 @@ pub use headless::{
     ClientStats, DesyncNotice, HeadlessClient, HeadlessConfig, HeadlessError, LOBBY_TIMEOUT,
     MatchResult, RelayProbe, RoomInfo, RoundResult, ServerError,
 };
-pub use inputs::{Idle, InputSource, RandomInputs, ScriptedInputs};
+pub use inputs::{FromFn, Idle, InputSource, RandomInputs, ScriptedInputs, from_fn};
 pub use net::{
     CONNECT_TIMEOUT, Hello, NetError, NetEvent, NetHandle, NetSender, NetStats, connect, connect_on,
 };

@@ -19,8 +19,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
 use clap::Args;
+use sevenbag_bot::{Bot, Level};
 use sevenbag_netplay::{
-    HeadlessClient, HeadlessConfig, HeadlessError, NetStats, RandomInputs, RelayProbe, SessionStats,
+    HeadlessClient, HeadlessConfig, HeadlessError, InputSource, NetStats, RandomInputs, RelayProbe,
+    SessionStats, from_fn,
 };
 use sevenbag_protocol::{JoinRole, RoomOptions};
 
@@ -63,11 +65,42 @@ pub struct LoadtestArgs {
     /// Random play: most frames between hard drops.
     #[arg(long, default_value_t = 24)]
     drop_max: u32,
+    /// Play with the bot at this level (beginner, easy, medium, hard, max) instead of random keys.
+    #[arg(long, value_parser = parse_level)]
+    bot: Option<Level>,
     /// Frames each client simulates per wake-up (1 = 60 Hz like the game; 2 halves the load
     /// generator's timer wake-ups, leaving more CPU to the server). Messages are handled on
     /// arrival either way.
     #[arg(long, default_value_t = 2)]
     tick_frames: u32,
+}
+
+fn parse_level(s: &str) -> Result<Level, String> {
+    Level::from_name(s).ok_or_else(|| {
+        let names: Vec<_> = Level::ALL.iter().map(|l| l.name()).collect();
+        format!("unknown bot level {s:?}: use one of {}", names.join(", "))
+    })
+}
+
+/// How the load players choose their keys.
+#[derive(Clone, Copy, Debug)]
+enum Keys {
+    /// Random keys with a hard drop every `min..=max` frames.
+    Random(u32, u32),
+    /// The bot at this level.
+    Bot(Level),
+}
+
+impl Keys {
+    fn source(self, seed: u64) -> Box<dyn InputSource + Send> {
+        match self {
+            Keys::Random(min, max) => Box::new(RandomInputs::new(seed).with_drop_every(min, max)),
+            Keys::Bot(level) => {
+                let mut bot = Bot::new(level);
+                Box::new(from_fn(move |m, seat| bot.next_input(m, seat)))
+            }
+        }
+    }
 }
 
 /// Runs an online subcommand.
@@ -243,7 +276,10 @@ async fn drive(
         probes.push(Arc::clone(&probe));
         let start = t0 + Duration::from_secs_f64(ramp * i as f64 / args.matches as f64);
         let url = url.to_owned();
-        let drops = (args.drop_min, args.drop_max);
+        let keys = match args.bot {
+            Some(level) => Keys::Bot(level),
+            None => Keys::Random(args.drop_min, args.drop_max),
+        };
         let tick_frames = args.tick_frames;
         let phase = Arc::clone(&phase);
         let settled = Arc::clone(&settled);
@@ -254,8 +290,8 @@ async fn drive(
             settled.fetch_add(1, Ordering::Relaxed);
             match setup {
                 Ok((a, b)) => {
-                    let pa = tokio::spawn(play(a, i as u64 * 2, drops, Arc::clone(&phase)));
-                    let pb = tokio::spawn(play(b, i as u64 * 2 + 1, drops, phase));
+                    let pa = tokio::spawn(play(a, i as u64 * 2, keys, Arc::clone(&phase)));
+                    let pb = tokio::spawn(play(b, i as u64 * 2 + 1, keys, phase));
                     let a = pa.await.unwrap_or_else(|e| failed(e.to_string()));
                     let b = pb.await.unwrap_or_else(|e| failed(e.to_string()));
                     vec![a, b]
@@ -358,10 +394,10 @@ async fn setup(
 async fn play(
     mut client: HeadlessClient,
     seed: u64,
-    (drop_min, drop_max): (u32, u32),
+    keys: Keys,
     phase: Arc<AtomicU8>,
 ) -> PlayerOutcome {
-    let mut keys = RandomInputs::new(seed).with_drop_every(drop_min, drop_max);
+    let mut keys = keys.source(seed);
     let limit = Duration::from_secs(MAX_SECONDS);
     let first = client
         .run_until(&mut keys, limit, |c| {
