@@ -14,6 +14,16 @@
 //! - [`proxy`]: a latency/loss TCP proxy (owned by the netplay tests).
 //!
 //! Every helper only touches 127.0.0.1, and every wait and loop is bounded in time and count.
+//!
+//! # The end-to-end tests (`tests/tests/`)
+//! - `match.rs`: two players and a spectator, first-to-2, identical hashes and winner everywhere
+//!   (and in the server's replay); quick match pairs two waiting players.
+//! - `spectate.rs`: a spectator joining mid-match converges to the players' hashes.
+//! - `latency.rs`: through a 50–150 ms jittery proxy results stay identical, rollbacks happen.
+//! - `reconnect.rs`: a player back inside the window finishes; one who stays away forfeits.
+//! - `hostile.rs`: each kind of hostile client is cut with a reason while a match finishes.
+//! - `replays.rs`: a finished match's replay verifies; corrupted copies are reported as such.
+//! - `bot.rs`: the bot plays through the server as a headless input source and wins.
 #![deny(missing_docs)]
 
 pub mod players;
