@@ -3,7 +3,8 @@
 //!
 //! [`Online`] owns a [`NetHandle`] (the WebSocket task runs on the shared background runtime,
 //! [`runtime`]), tracks the room (code, seats, ready flags, spectators) and, once the server
-//! sends `MatchStart` or a `MatchLog`, a netplay [`Session`] paced by a [`Pacer`]. Each rendered
+//! sends `MatchStart` or a `MatchLog`, a netplay [`Session`] paced by a `Pacer`, both kept by a
+//! [`MatchDriver`] (the same one `sevenbag_netplay::HeadlessClient` plays with). Each rendered
 //! frame the screen calls [`Online::poll`] (events, pings; never blocks) and then advances as
 //! many frames as are due; [`Online::tick`] does both in one call with keys from a closure, the
 //! way `sevenbag_netplay::HeadlessClient::tick` does. It implements the screen's
@@ -21,10 +22,11 @@ use std::time::{Duration, Instant};
 
 use sevenbag_core::{Handling, Input, Match, MatchHeader, Seat};
 use sevenbag_netplay::{
-    Clock, DEFAULT_WINDOW, Hello, NetEvent, NetHandle, Pacer, Session, SessionOptions, Step,
+    DEFAULT_WINDOW, DriverConfig, DriverEvent, Hello, MatchDriver, MatchResult, NetEvent,
+    NetHandle, Session, SessionOptions, from_fn,
 };
 use sevenbag_protocol::{
-    ClientMessage, EndReason, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
+    ClientMessage, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
 };
 
 use crate::input::{KeyMap, Keyboard, Latch};
@@ -89,16 +91,8 @@ pub enum Stage {
     Failed(String),
 }
 
-/// The server's verdict on the last match.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// Who won.
-    pub winner: Seat,
-    /// How it ended.
-    pub reason: EndReason,
-    /// The replay id the server keeps it under.
-    pub replay: Option<String>,
-}
+/// The server's verdict on the last match: who won, how, and the replay id it keeps it under.
+pub type Outcome = MatchResult;
 
 /// Who plays our seat: the keyboard through a latch, or an automatic player (the online demo).
 enum Driver {
@@ -119,22 +113,14 @@ pub struct Online {
     welcomed: bool,
     server_name: String,
     stage: Stage,
-    clock: Clock,
     next_ping: Instant,
     code: Option<String>,
-    seat: Option<Seat>,
     resume: Option<u64>,
     options: Option<RoomOptions>,
     seats: [Option<SeatInfo>; 2],
     spectators: u16,
-    names: [String; 2],
-    session: Option<Session>,
-    pacer: Option<Pacer>,
-    input_delay: u32,
-    live: bool,
-    matches: u32,
-    wins: Option<[u8; 2]>,
-    outcome: Option<Outcome>,
+    /// The match: session, pacer, clock, our seat, names, the server's results.
+    match_driver: MatchDriver,
     ready_sent: bool,
     /// The last notice worth showing once (non-fatal server errors, shutdown).
     notices: Vec<String>,
@@ -153,7 +139,7 @@ impl std::fmt::Debug for Online {
             .field("url", &self.url)
             .field("stage", &self.stage)
             .field("code", &self.code)
-            .field("seat", &self.seat)
+            .field("seat", &self.match_driver.seat())
             .finish_non_exhaustive()
     }
 }
@@ -200,22 +186,26 @@ impl Online {
             welcomed: false,
             server_name: String::new(),
             stage,
-            clock: Clock::new(now),
             next_ping: now,
             code: None,
-            seat: None,
             resume: None,
             options: None,
             seats: [None, None],
             spectators: 0,
-            names: [String::new(), String::new()],
-            session: None,
-            pacer: None,
-            input_delay: 0,
-            live: false,
-            matches: 0,
-            wins: None,
-            outcome: None,
+            match_driver: MatchDriver::new(
+                DriverConfig {
+                    // Players: the input delay the round trip needs; spectators predict both
+                    // seats a little, for a smooth picture.
+                    session: SessionOptions {
+                        window: DEFAULT_WINDOW,
+                        input_delay: 0,
+                    },
+                    auto_input_delay: true,
+                    spectate_window: 6,
+                    balance_input_delay: true,
+                },
+                now,
+            ),
             ready_sent: false,
             notices: Vec::new(),
             replay_list: Vec::new(),
@@ -254,12 +244,12 @@ impl Online {
 
     /// Our seat (`None` as a spectator or outside a room).
     pub fn seat(&self) -> Option<Seat> {
-        self.seat
+        self.match_driver.seat()
     }
 
     /// Whether we watch rather than play.
     pub fn is_spectator(&self) -> bool {
-        self.code.is_some() && self.seat.is_none()
+        self.code.is_some() && self.match_driver.seat().is_none()
     }
 
     /// The room's options.
@@ -280,8 +270,9 @@ impl Online {
     /// Players' names, seat 0 and 1.
     pub fn names(&self) -> [String; 2] {
         [0, 1].map(|i| {
-            if !self.names[i].is_empty() {
-                self.names[i].clone()
+            let names = self.match_driver.names();
+            if !names[i].is_empty() {
+                names[i].clone()
             } else {
                 self.seats[i]
                     .as_ref()
@@ -293,23 +284,18 @@ impl Online {
     #[allow(dead_code)] // the match view reads wins from the `Match`; kept for other views
     /// Round wins: the server's count once it announced one, else the confirmed match's.
     pub fn wins(&self) -> [u8; 2] {
-        self.wins.unwrap_or_else(|| {
-            self.session
-                .as_ref()
-                .map(|s| s.confirmed().wins())
-                .unwrap_or_default()
-        })
+        self.match_driver.wins()
     }
 
     #[cfg_attr(not(test), allow(dead_code))] // the tests read it
     /// The netplay session of the current (or last) match.
     pub fn session(&self) -> Option<&Session> {
-        self.session.as_ref()
+        self.match_driver.session()
     }
 
     /// A match is being played or watched right now (also while reconnecting to it).
     pub fn is_live(&self) -> bool {
-        self.live
+        self.match_driver.is_live()
     }
 
     /// While the connection is lost mid-match: the whole seconds left to take the seat back.
@@ -324,12 +310,12 @@ impl Online {
 
     /// Matches started on this connection.
     pub fn matches_started(&self) -> u32 {
-        self.matches
+        self.match_driver.matches_started()
     }
 
     /// The server's result of the last match.
     pub fn outcome(&self) -> Option<&Outcome> {
-        self.outcome.as_ref()
+        self.match_driver.match_result()
     }
 
     /// We sent `Ready` and wait for the next `MatchStart`.
@@ -339,7 +325,7 @@ impl Online {
 
     /// The round trip to the server, once measured.
     pub fn ping(&self) -> Option<Duration> {
-        self.clock.rtt()
+        self.match_driver.clock().rtt()
     }
 
     /// The server's replay list (after [`Request::ListReplays`] or [`Online::list_replays`]).
@@ -360,7 +346,7 @@ impl Online {
     /// Each seat's connection as the name plate shows it.
     pub fn peers(&self) -> [Peer; 2] {
         [Seat::First, Seat::Second].map(|seat| {
-            if self.seat == Some(seat) {
+            if self.match_driver.seat() == Some(seat) {
                 return Peer::Local;
             }
             match self.seats[seat.index()].as_ref().map(|s| s.status) {
@@ -376,8 +362,8 @@ impl Online {
     /// The readout under the boards.
     pub fn status(&self) -> NetStatus {
         let stats = self
-            .session
-            .as_ref()
+            .match_driver
+            .session()
             .map(Session::stats)
             .unwrap_or_default();
         NetStatus {
@@ -391,7 +377,7 @@ impl Online {
 
     /// Says we are ready for the next match (also the rematch). Once per match.
     pub fn ready(&mut self) {
-        if self.seat.is_some() && !self.ready_sent && !self.live {
+        if self.match_driver.seat().is_some() && !self.ready_sent && !self.match_driver.is_live() {
             self.send(ClientMessage::Ready);
             self.ready_sent = true;
         }
@@ -409,7 +395,7 @@ impl Online {
         if !reconnecting && (self.code.is_some() || matches!(self.stage, Stage::Waiting)) {
             self.send(ClientMessage::LeaveRoom);
         }
-        self.live = false;
+        self.match_driver.stop();
         if let Some(net) = &self.net {
             net.close();
         }
@@ -439,14 +425,11 @@ impl Online {
             && now >= self.next_ping
             && !matches!(self.stage, Stage::Failed(_))
         {
-            let ping = self.clock.ping(now);
+            let ping = self.match_driver.ping(now);
             self.send(ping);
             self.next_ping = now + Duration::from_secs(1);
         }
-        self.due = match (self.live, &self.session, &self.pacer) {
-            (true, Some(s), Some(p)) => p.frames_due(now, s.frame()),
-            _ => 0,
-        };
+        self.due = self.match_driver.frames_due(now);
     }
 
     /// Frames due this rendered frame (set by [`Online::poll`]; each [`Online::advance`] takes one).
@@ -461,38 +444,21 @@ impl Online {
         if self.due == 0 {
             return false;
         }
-        let (Some(session), Some(pacer)) = (&mut self.session, &mut self.pacer) else {
-            return false;
-        };
-        let input = match session.local_seat() {
-            Some(seat) if session.needs_input() => keys(session.predicted(), seat),
-            _ => Input::NONE,
-        };
-        let stepped = if session.advance(input) == Step::Stalled {
-            pacer.stalled(now, session.frame());
-            self.due = 0;
-            false
-        } else {
-            if session.local_seat().is_some() {
-                pacer.balance(
-                    session.frame(),
-                    session.remote_confirmed().saturating_sub(self.input_delay),
-                    self.clock.rtt(),
-                );
-            }
+        let stepped = self
+            .match_driver
+            .step(now, &mut from_fn(|m, seat| keys(m, seat)));
+        if stepped {
             self.due -= 1;
-            true
-        };
+        } else {
+            self.due = 0;
+        }
         self.flush();
         stepped
     }
 
     fn flush(&mut self) {
-        let Some(session) = &mut self.session else {
-            return;
-        };
         let mut out = Vec::new();
-        while let Some(m) = session.poll_outgoing() {
+        while let Some(m) = self.match_driver.poll_outgoing() {
             out.push(m);
         }
         if self.reconnect.is_some() {
@@ -573,7 +539,7 @@ impl Online {
                     self.reconnect = Some(Reconnect::new(at, Duration::from_secs(window)));
                     return;
                 }
-                self.live = false;
+                self.match_driver.stop();
                 if matches!(self.stage, Stage::Failed(_)) {
                     return;
                 }
@@ -588,6 +554,44 @@ impl Online {
     }
 
     fn on_message(&mut self, message: ServerMessage, at: Instant) {
+        // A match log after a reconnect ends it, whatever the log does.
+        let resumed =
+            matches!(message, ServerMessage::MatchLog { .. }) && self.reconnect.take().is_some();
+        match self.match_driver.handle(&message, at) {
+            DriverEvent::Other => {}
+            DriverEvent::Started => {
+                self.ready_sent = false;
+                if let Driver::Keys(_, latch) = &mut self.driver {
+                    latch.reset();
+                }
+                return;
+            }
+            // Our own match, after a reconnect or a desync (only a log sets `resumed`).
+            DriverEvent::Rebuilt
+            | DriverEvent::Refused {
+                new_match: false, ..
+            } => {
+                if resumed {
+                    self.notices.push("Reconnected.".to_owned());
+                    self.flush();
+                }
+                return;
+            }
+            DriverEvent::Refused {
+                error,
+                new_match: true,
+            } => {
+                self.notices
+                    .push(format!("The match log was refused: {error}"));
+                return;
+            }
+            DriverEvent::Over => {
+                self.ready_sent = false;
+                self.flush();
+                return;
+            }
+            DriverEvent::Applied => return,
+        }
         match message {
             ServerMessage::Error {
                 code,
@@ -601,7 +605,7 @@ impl Online {
                 let text = error_text(code, &message);
                 let in_lobby = self.code.is_none();
                 if fatal || (in_lobby && code != ErrorCode::NoSuchReplay) {
-                    self.live = false;
+                    self.match_driver.stop();
                     self.fail(text);
                 } else {
                     self.notices.push(text);
@@ -609,12 +613,12 @@ impl Online {
             }
             ServerMessage::Joined {
                 code,
-                seat,
                 resume,
                 options,
+                ..
             } => {
+                // The match driver noted our seat.
                 self.code = Some(code);
-                self.seat = seat;
                 self.resume = Some(resume);
                 self.options = Some(options);
                 self.stage = Stage::InRoom;
@@ -622,10 +626,14 @@ impl Online {
             ServerMessage::RoomState { seats, spectators } => {
                 // Ready flags clear after a match: we may ready again.
                 let me_ready = self
-                    .seat
+                    .match_driver
+                    .seat()
                     .and_then(|s| seats[s.index()].as_ref())
                     .is_some_and(|s| s.ready);
-                if !me_ready && !self.live && self.outcome.is_some() {
+                if !me_ready
+                    && !self.match_driver.is_live()
+                    && self.match_driver.match_result().is_some()
+                {
                     self.ready_sent = false;
                 }
                 if me_ready {
@@ -634,101 +642,27 @@ impl Online {
                 self.seats = seats;
                 self.spectators = spectators;
             }
-            ServerMessage::MatchStart {
-                header,
-                names,
-                start_in_ms,
-            } => {
-                let options = self.session_options();
-                self.session = Some(Session::new(header, self.seat, options));
-                self.pacer = Some(Pacer::from_match_start(
-                    at,
-                    start_in_ms,
-                    self.clock.rtt(),
-                    options.window,
-                ));
-                self.start_match(names, options);
-            }
-            ServerMessage::MatchLog {
-                header,
-                ref names,
-                ref changes,
-                confirmed,
-                now_frame,
-            } => {
-                let resumed = self.reconnect.take().is_some();
-                let same = self.session.as_ref().is_some_and(|s| *s.header() == header);
-                if same && let Some(session) = &mut self.session {
-                    // Our own match, after a reconnect or a desync: rebuild, keep the clock.
-                    if let Err(e) = session.handle(&message) {
-                        tracing::warn!("match log refused: {e}");
-                    }
-                    if resumed {
-                        self.notices.push("Reconnected.".to_owned());
-                        self.flush();
-                    }
-                    return;
-                }
-                let options = self.session_options();
-                match Session::from_log(header, self.seat, options, changes, confirmed) {
-                    Ok(session) => {
-                        self.session = Some(session);
-                        self.pacer = Some(Pacer::from_now_frame(
-                            at,
-                            now_frame,
-                            self.clock.rtt(),
-                            options.window,
-                        ));
-                        self.start_match(names.clone(), options);
-                    }
-                    Err(e) => self.notices.push(format!("The match log was refused: {e}")),
-                }
-            }
-            ServerMessage::Inputs { .. } | ServerMessage::Desync { .. } => {
-                if let Some(session) = &mut self.session
-                    && let Err(e) = session.handle(&message)
-                {
-                    tracing::warn!("relayed inputs refused: {e}");
-                }
-            }
             ServerMessage::SeatStatus { seat, status } => {
                 if let Some(info) = &mut self.seats[seat.index()] {
                     info.status = status;
                 }
             }
-            ServerMessage::RoundOver { wins, .. } => self.wins = Some(wins),
-            ServerMessage::MatchOver {
-                winner,
-                reason,
-                replay,
-            } => {
-                self.outcome = Some(Outcome {
-                    winner,
-                    reason,
-                    replay,
-                });
-                self.live = false;
-                self.ready_sent = false;
-                self.flush();
-            }
-            ServerMessage::Pong { nonce, server_ms } => {
-                self.clock.pong(nonce, server_ms, at);
-            }
             ServerMessage::Replays { list } => self.replay_list = list,
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
             ServerMessage::Shutdown { reason } => {
-                self.live = false;
+                self.match_driver.stop();
                 self.fail(format!("The server is shutting down: {reason}."));
             }
-            ServerMessage::Welcome { .. } | ServerMessage::Ping { .. } => {}
+            // The match messages are the match driver's; the net task answers `Ping` itself.
+            _ => {}
         }
     }
 
     /// Whether a dropped connection should be resumed: a seated player, a match running, a
     /// token, and no fatal error or clean leave before.
     fn can_resume(&self) -> bool {
-        self.live
-            && self.seat.is_some()
+        self.match_driver.is_live()
+            && self.match_driver.seat().is_some()
             && self.resume.is_some()
             && !matches!(self.stage, Stage::Failed(_))
     }
@@ -757,7 +691,7 @@ impl Online {
             }
             Err(e) => {
                 self.reconnect = None;
-                self.live = false;
+                self.match_driver.stop();
                 self.fail(e);
             }
         }
@@ -766,40 +700,16 @@ impl Online {
     /// The seat is lost: the match is over for us.
     fn give_up(&mut self) {
         self.reconnect = None;
-        self.live = false;
+        self.match_driver.stop();
         if let Some(net) = self.net.take() {
             net.close();
         }
         self.fail(FORFEITED.to_owned());
     }
 
-    fn session_options(&self) -> SessionOptions {
-        match self.seat {
-            Some(_) => SessionOptions::for_round_trip(self.clock.rtt(), DEFAULT_WINDOW),
-            // Spectators predict both seats a little, for a smooth picture.
-            None => SessionOptions {
-                window: 6,
-                input_delay: 0,
-            },
-        }
-    }
-
-    fn start_match(&mut self, names: [String; 2], options: SessionOptions) {
-        self.names = names;
-        self.input_delay = options.input_delay;
-        self.wins = None;
-        self.outcome = None;
-        self.ready_sent = false;
-        self.live = true;
-        self.matches += 1;
-        if let Driver::Keys(_, latch) = &mut self.driver {
-            latch.reset();
-        }
-    }
-
     /// The match to draw: predicted, or a blank one before the first match.
     pub fn current(&self) -> &Match {
-        self.session.as_ref().map_or(&self.idle, Session::predicted)
+        self.match_driver.predicted().unwrap_or(&self.idle)
     }
 }
 
@@ -854,7 +764,7 @@ impl crate::session::Session for Online {
     }
 
     fn local_seats(&self) -> [bool; 2] {
-        [Seat::First, Seat::Second].map(|s| self.seat == Some(s))
+        [Seat::First, Seat::Second].map(|s| self.match_driver.seat() == Some(s))
     }
 
     fn names(&self) -> Option<[String; 2]> {
@@ -890,6 +800,7 @@ impl Drop for Online {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sevenbag_protocol::EndReason;
     use std::path::PathBuf;
 
     /// A scripted key pattern: shifts, rotations and a hard drop every 24 frames, varied by seat.

@@ -14,15 +14,16 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use sevenbag_core::{Handling, Input, Match, Seat};
+use sevenbag_core::{Handling, Match, Seat};
 use sevenbag_protocol::{
-    ClientMessage, EndReason, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
+    ClientMessage, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
 };
 
-use crate::clock::{Clock, Pacer};
+use crate::clock::Pacer;
+use crate::driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RoundResult};
 use crate::inputs::{Idle, InputSource};
 use crate::net::{Hello, NetError, NetEvent, NetHandle, NetStats, connect};
-use crate::session::{RoundEnd, Session, SessionError, SessionOptions, SessionStats, Step};
+use crate::session::{RoundEnd, Session, SessionError, SessionOptions, SessionStats};
 
 /// How long the lobby steps (welcome, joining a room) may take.
 pub const LOBBY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -104,30 +105,6 @@ pub struct RoomInfo {
     pub resume: u64,
     /// The room's options.
     pub options: RoomOptions,
-}
-
-/// A round result the server announced (`RoundOver`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RoundResult {
-    /// Round number, from 0.
-    pub round: u32,
-    /// Winner (`None` for a draw).
-    pub winner: Option<Seat>,
-    /// Round wins so far.
-    pub wins: [u8; 2],
-    /// The frame at which the server saw it.
-    pub frame: u32,
-}
-
-/// The match result the server announced (`MatchOver`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MatchResult {
-    /// Match winner.
-    pub winner: Seat,
-    /// How it ended.
-    pub reason: EndReason,
-    /// Replay id, if the server kept one.
-    pub replay: Option<String>,
 }
 
 /// A server error we were sent.
@@ -231,22 +208,15 @@ pub struct HeadlessClient {
     server: String,
     /// Traffic of earlier connections (reconnects), added to the live one's.
     past_traffic: NetStats,
-    clock: Clock,
     next_ping: Instant,
     room: Option<RoomInfo>,
     seats: [Option<SeatInfo>; 2],
     spectators: u16,
-    names: [String; 2],
-    session: Option<Session>,
-    pacer: Option<Pacer>,
-    /// A match is running: frames are simulated on the pacer's clock.
-    live: bool,
+    /// The match: session, pacer, clock, names, results.
+    driver: MatchDriver,
     /// Reconnected mid-match: nothing is sent until the server's match log says where our
     /// inputs stopped (a batch sent before it would leave a gap the server would fill wrongly).
     awaiting_log: bool,
-    matches_started: u32,
-    rounds: Vec<RoundResult>,
-    match_result: Option<MatchResult>,
     desyncs: Vec<DesyncNotice>,
     errors: Vec<ServerError>,
     session_errors: Vec<SessionError>,
@@ -274,19 +244,20 @@ impl HeadlessClient {
             disconnect_reason: None,
             server: String::new(),
             past_traffic: NetStats::default(),
-            clock: Clock::new(now),
             next_ping: now,
             room: None,
             seats: [None, None],
             spectators: 0,
-            names: [String::new(), String::new()],
-            session: None,
-            pacer: None,
-            live: false,
+            driver: MatchDriver::new(
+                DriverConfig {
+                    session: config.session,
+                    auto_input_delay: config.auto_input_delay,
+                    spectate_window: config.spectate_window,
+                    balance_input_delay: false,
+                },
+                now,
+            ),
             awaiting_log: false,
-            matches_started: 0,
-            rounds: Vec::new(),
-            match_result: None,
             desyncs: Vec::new(),
             errors: Vec::new(),
             session_errors: Vec::new(),
@@ -300,7 +271,7 @@ impl HeadlessClient {
 
     /// Creates a room with `options` and takes its first seat; returns the room code.
     pub async fn create_room(&mut self, options: RoomOptions) -> Result<String, HeadlessError> {
-        self.room = None;
+        self.set_room(None);
         self.net.send(ClientMessage::CreateRoom { options })?;
         self.await_reply(LOBBY_TIMEOUT, |c| c.room.is_some())
             .await?;
@@ -317,7 +288,7 @@ impl HeadlessClient {
         code: &str,
         role: JoinRole,
     ) -> Result<Option<Seat>, HeadlessError> {
-        self.room = None;
+        self.set_room(None);
         self.net.send(ClientMessage::JoinRoom {
             code: code.to_owned(),
             role,
@@ -330,7 +301,7 @@ impl HeadlessClient {
     /// Queues for a quick match and waits up to `timeout` to be seated; the match then starts
     /// without `Ready`.
     pub async fn quick_match(&mut self, timeout: Duration) -> Result<Option<Seat>, HeadlessError> {
-        self.room = None;
+        self.set_room(None);
         self.net.send(ClientMessage::QuickMatch)?;
         self.await_reply(timeout, |c| c.room.is_some()).await?;
         Ok(self.seat())
@@ -343,8 +314,8 @@ impl HeadlessClient {
 
     /// Leaves the room (a player forfeits a running match).
     pub fn leave(&mut self) -> Result<(), HeadlessError> {
-        self.live = false;
-        self.room = None;
+        self.driver.stop();
+        self.set_room(None);
         Ok(self.net.send(ClientMessage::LeaveRoom)?)
     }
 
@@ -360,13 +331,16 @@ impl HeadlessClient {
         input: &mut I,
         timeout: Duration,
     ) -> Result<MatchResult, HeadlessError> {
-        let target = self.matches_started + u32::from(!self.live);
+        let target = self.driver.matches_started() + u32::from(!self.driver.is_live());
         self.run_until(input, timeout, |c| {
-            c.matches_started >= target && !c.live && c.match_result.is_some()
+            c.driver.matches_started() >= target
+                && !c.driver.is_live()
+                && c.driver.match_result().is_some()
         })
         .await?;
-        self.match_result
-            .clone()
+        self.driver
+            .match_result()
+            .cloned()
             .ok_or(HeadlessError::State("no match result"))
     }
 
@@ -438,7 +412,7 @@ impl HeadlessClient {
         let old = self.net.stats();
         self.past_traffic = add_traffic(self.past_traffic, old);
         self.net = connect(&self.url, hello);
-        self.awaiting_log = self.live;
+        self.awaiting_log = self.driver.is_live();
         self.channel_open = true;
         self.connected = false;
         self.disconnect_reason = None;
@@ -471,30 +445,27 @@ impl HeadlessClient {
 
     /// The current (or last) match's session.
     pub fn session(&self) -> Option<&Session> {
-        self.session.as_ref()
+        self.driver.session()
     }
 
     /// The match to draw: predicted.
     pub fn predicted(&self) -> Option<&Match> {
-        self.session.as_ref().map(Session::predicted)
+        self.driver.predicted()
     }
 
     /// The confirmed match (never rolls back).
     pub fn confirmed(&self) -> Option<&Match> {
-        self.session.as_ref().map(Session::confirmed)
+        self.driver.confirmed()
     }
 
     /// Players' names, seat 0 and 1.
     pub fn names(&self) -> &[String; 2] {
-        &self.names
+        self.driver.names()
     }
 
     /// Round wins: the server's latest count, else the confirmed match's.
     pub fn wins(&self) -> [u8; 2] {
-        match self.rounds.last() {
-            Some(r) => r.wins,
-            None => self.confirmed().map(Match::wins).unwrap_or_default(),
-        }
+        self.driver.wins()
     }
 
     /// Seats as the room last described them (with status updates applied).
@@ -515,16 +486,16 @@ impl HeadlessClient {
     /// Ping, rollbacks, stalls, traffic.
     pub fn stats(&self) -> ClientStats {
         ClientStats {
-            ping: self.clock.rtt(),
+            ping: self.driver.clock().rtt(),
             session: self
-                .session
-                .as_ref()
+                .driver
+                .session()
                 .map(Session::stats)
                 .unwrap_or_default(),
             net: add_traffic(self.past_traffic, self.net.stats()),
             advantage: self
-                .pacer
-                .as_ref()
+                .driver
+                .pacer()
                 .map(Pacer::advantage)
                 .unwrap_or_default(),
         }
@@ -532,36 +503,36 @@ impl HeadlessClient {
 
     /// Rounds the server announced in the current match.
     pub fn round_results(&self) -> &[RoundResult] {
-        &self.rounds
+        self.driver.round_results()
     }
 
     /// The match result, once the server announced it.
     pub fn match_result(&self) -> Option<&MatchResult> {
-        self.match_result.as_ref()
+        self.driver.match_result()
     }
 
     /// Whether a match is being played or watched right now.
     pub fn is_live(&self) -> bool {
-        self.live
+        self.driver.is_live()
     }
 
     /// Matches started since we connected.
     pub fn matches_started(&self) -> u32 {
-        self.matches_started
+        self.driver.matches_started()
     }
 
     /// Our state hashes of the current match: (frame, hash) every 60 frames.
     pub fn hashes(&self) -> &[(u32, u64)] {
-        self.session
-            .as_ref()
+        self.driver
+            .session()
             .map(Session::hashes)
             .unwrap_or_default()
     }
 
     /// Rounds ended in our confirmed match, with the hash at each end.
     pub fn round_ends(&self) -> &[RoundEnd] {
-        self.session
-            .as_ref()
+        self.driver
+            .session()
             .map(Session::round_ends)
             .unwrap_or_default()
     }
@@ -634,13 +605,13 @@ impl HeadlessClient {
         } else {
             now + Duration::from_millis(100)
         };
-        if let (true, Some(session), Some(pacer)) = (self.live, &self.session, &self.pacer) {
-            let ahead = self
-                .config
-                .frames_per_tick
-                .clamp(1, crate::clock::MAX_CATCH_UP)
-                - 1;
-            wake = wake.min(pacer.next_due(session.frame() + ahead));
+        let ahead = self
+            .config
+            .frames_per_tick
+            .clamp(1, crate::clock::MAX_CATCH_UP)
+            - 1;
+        if let Some(due) = self.driver.next_due(ahead) {
+            wake = wake.min(due);
         }
         wake.max(now)
     }
@@ -649,35 +620,16 @@ impl HeadlessClient {
     /// the session produced.
     fn tick<I: InputSource + ?Sized>(&mut self, now: Instant, input: &mut I) {
         if self.connected && now >= self.next_ping {
-            let ping = self.clock.ping(now);
+            let ping = self.driver.ping(now);
             let _ = self.net.send(ping);
             self.next_ping = now + self.config.ping_every;
         }
-        let (true, Some(session), Some(pacer)) = (self.live, &mut self.session, &mut self.pacer)
-        else {
+        if !self.driver.is_live() {
             return;
-        };
-        let due = pacer.frames_due(now, session.frame());
-        for _ in 0..due {
-            let keys = match session.local_seat() {
-                Some(seat) if session.needs_input() => input.next_input(session.predicted(), seat),
-                _ => Input::NONE,
-            };
-            if session.advance(keys) == Step::Stalled {
-                // The clock waits with us rather than race once inputs arrive.
-                pacer.stalled(now, session.frame());
-                break;
-            }
-            if session.local_seat().is_some() {
-                pacer.balance(
-                    session.frame(),
-                    session.remote_confirmed(),
-                    self.clock.rtt(),
-                );
-            }
         }
-        let seat = session.local_seat();
-        while let Some(message) = session.poll_outgoing() {
+        self.driver.tick(now, input);
+        let seat = self.driver.session().and_then(Session::local_seat);
+        while let Some(message) = self.driver.poll_outgoing() {
             if !self.connected || self.awaiting_log {
                 // Lost with the connection; a resume sends everything past the server's log.
                 continue;
@@ -712,6 +664,36 @@ impl HeadlessClient {
     }
 
     fn on_message(&mut self, message: ServerMessage, at: Instant) {
+        if let ServerMessage::Inputs {
+            seat, confirmed, ..
+        } = &message
+            && let (Some(probe), Some(own)) = (&self.config.probe, self.seat())
+            && own != *seat
+        {
+            probe.received(*seat, *confirmed, at);
+        }
+        if matches!(message, ServerMessage::MatchLog { .. }) {
+            self.awaiting_log = false;
+        }
+        match self.driver.handle(&message, at) {
+            DriverEvent::Refused { error, .. } => self.session_errors.push(error),
+            DriverEvent::Other => {}
+            _ => {
+                if let ServerMessage::Desync {
+                    frame,
+                    server_hash,
+                    your_hash,
+                } = message
+                {
+                    self.desyncs.push(DesyncNotice {
+                        frame,
+                        server_hash,
+                        your_hash,
+                    });
+                }
+                return;
+            }
+        }
         match message {
             ServerMessage::Error {
                 code,
@@ -721,8 +703,8 @@ impl HeadlessClient {
                 tracing::debug!(name = %self.config.name, ?code, %message, fatal, "server error");
                 if code == ErrorCode::BadResume {
                     // Our seat is gone: we are connected, in no room.
-                    self.room = None;
-                    self.live = false;
+                    self.set_room(None);
+                    self.driver.stop();
                     self.awaiting_log = false;
                 }
                 self.errors.push(ServerError {
@@ -737,167 +719,43 @@ impl HeadlessClient {
                 resume,
                 options,
             } => {
-                self.room = Some(RoomInfo {
+                self.set_room(Some(RoomInfo {
                     code,
                     seat,
                     resume,
                     options,
-                });
+                }));
             }
             ServerMessage::RoomState { seats, spectators } => {
                 for (i, seat) in seats.iter().enumerate() {
                     if let Some(info) = seat {
-                        self.names[i] = info.name.clone();
+                        self.driver.names_mut()[i] = info.name.clone();
                     }
                 }
                 self.seats = seats;
                 self.spectators = spectators;
-            }
-            ServerMessage::MatchStart {
-                header,
-                names,
-                start_in_ms,
-            } => {
-                let seat = self.seat();
-                let options = self.session_options(seat);
-                self.session = Some(Session::new(header, seat, options));
-                self.pacer = Some(Pacer::from_match_start(
-                    at,
-                    start_in_ms,
-                    self.clock.rtt(),
-                    options.window,
-                ));
-                self.start_match(names);
-            }
-            ServerMessage::MatchLog {
-                header,
-                ref names,
-                ref changes,
-                confirmed,
-                now_frame,
-            } => {
-                self.awaiting_log = false;
-                let same = self.session.as_ref().is_some_and(|s| *s.header() == header);
-                if same && let Some(session) = &mut self.session {
-                    // Our own session, after a reconnect or a desync: rebuild, keep the clock.
-                    if let Err(e) = session.handle(&message) {
-                        tracing::warn!("match log refused: {e}");
-                        self.session_errors.push(e);
-                    }
-                    return;
-                }
-                let seat = self.seat();
-                let options = self.session_options(seat);
-                match Session::from_log(header, seat, options, changes, confirmed) {
-                    Ok(session) => {
-                        self.session = Some(session);
-                        self.pacer = Some(Pacer::from_now_frame(
-                            at,
-                            now_frame,
-                            self.clock.rtt(),
-                            options.window,
-                        ));
-                        self.start_match(names.clone());
-                    }
-                    Err(e) => {
-                        tracing::warn!("match log refused: {e}");
-                        self.session_errors.push(e);
-                    }
-                }
-            }
-            ServerMessage::Inputs {
-                seat, confirmed, ..
-            } => {
-                if let (Some(probe), Some(own)) = (&self.config.probe, self.seat())
-                    && own != seat
-                {
-                    probe.received(seat, confirmed, at);
-                }
-                if let Some(session) = &mut self.session
-                    && let Err(e) = session.handle(&message)
-                {
-                    tracing::warn!("relayed inputs refused: {e}");
-                    self.session_errors.push(e);
-                }
-            }
-            ServerMessage::Desync {
-                frame,
-                server_hash,
-                your_hash,
-            } => {
-                self.desyncs.push(DesyncNotice {
-                    frame,
-                    server_hash,
-                    your_hash,
-                });
-                if let Some(session) = &mut self.session {
-                    let _ = session.handle(&message);
-                }
             }
             ServerMessage::SeatStatus { seat, status } => {
                 if let Some(info) = &mut self.seats[seat.index()] {
                     info.status = status;
                 }
             }
-            ServerMessage::RoundOver {
-                round,
-                winner,
-                wins,
-                frame,
-            } => self.rounds.push(RoundResult {
-                round,
-                winner,
-                wins,
-                frame,
-            }),
-            ServerMessage::MatchOver {
-                winner,
-                reason,
-                replay,
-            } => {
-                self.match_result = Some(MatchResult {
-                    winner,
-                    reason,
-                    replay,
-                });
-                self.live = false;
-            }
-            ServerMessage::Pong { nonce, server_ms } => {
-                self.clock.pong(nonce, server_ms, at);
-            }
             ServerMessage::Replays { list } => self.replays = list,
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
             ServerMessage::Shutdown { reason } => {
                 tracing::info!(%reason, "server shutting down");
-                self.live = false;
+                self.driver.stop();
             }
-            // The net task handles these itself.
-            ServerMessage::Welcome { .. } | ServerMessage::Ping { .. } => {}
+            // The driver handles the match (a refusal is recorded above); the net task handles
+            // `Welcome` and `Ping` itself.
+            _ => {}
         }
     }
 
-    fn session_options(&self, seat: Option<Seat>) -> SessionOptions {
-        match seat {
-            Some(_) if self.config.auto_input_delay => {
-                let mut options = self.config.session;
-                let needed = SessionOptions::for_round_trip(self.clock.rtt(), options.window);
-                options.input_delay = options.input_delay.max(needed.input_delay);
-                options
-            }
-            Some(_) => self.config.session,
-            None => SessionOptions {
-                window: self.config.spectate_window,
-                input_delay: 0,
-            },
-        }
-    }
-
-    fn start_match(&mut self, names: [String; 2]) {
-        self.names = names;
-        self.rounds.clear();
-        self.match_result = None;
-        self.live = true;
-        self.matches_started += 1;
+    /// Sets the room we are in, and with it the seat the driver plays the next match from.
+    fn set_room(&mut self, room: Option<RoomInfo>) {
+        self.driver.set_seat(room.as_ref().and_then(|r| r.seat));
+        self.room = room;
     }
 }
 

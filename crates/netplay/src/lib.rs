@@ -37,21 +37,25 @@ frame loop, on a tokio task, or in a test without a single sleep.
 - [`clock`]: `Clock` (RTT and offset) and `Pacer` (which frame is due).
 - [`net`]: the network task and `NetHandle`.
 - [`inputs`]: `InputSource` and the random, scripted and idle sources.
+- [`driver`]: `MatchDriver`, one match driven from server messages (shared by the headless
+  client and the GUI).
 - [`headless`]: `HeadlessClient` and the relay-latency probe.
 */
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod clock;
+pub mod driver;
 pub mod headless;
 pub mod inputs;
 pub mod net;
 pub mod session;
 
 pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
+pub use driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RoundResult};
 pub use headless::{
     ClientStats, DesyncNotice, HeadlessClient, HeadlessConfig, HeadlessError, LOBBY_TIMEOUT,
-    MatchResult, RelayProbe, RoomInfo, RoundResult, ServerError,
+    RelayProbe, RoomInfo, ServerError,
 };
 pub use inputs::{FromFn, Idle, InputSource, RandomInputs, ScriptedInputs, from_fn};
 pub use net::{
