@@ -14,8 +14,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use sevenbag_core::{Handling, MatchHeader, Rules, Seat};
 use sevenbag_protocol::{
-    ConfirmedSim, EndReason, ErrorCode, InputChange, JoinRole, MatchResult, Replay, RoomOptions,
-    SeatInfo, SeatStatus, ServerMessage, SimEvent,
+    ConfirmedSim, EndReason, ErrorCode, InputChange, JoinRole, Replay, RoomOptions, SeatInfo,
+    SeatStatus, ServerMessage, SimEvent,
 };
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
@@ -718,19 +718,7 @@ impl Room {
             return;
         };
         self.matches += 1;
-        let replay = Replay {
-            header: *run.sim.game().header(),
-            names: run.names.clone(),
-            inputs: run.sim.seat_inputs(),
-            hashes: run.sim.hashes().to_vec(),
-            rounds: run.sim.rounds().to_vec(),
-            result: MatchResult {
-                winner,
-                reason,
-                frames: run.sim.frame(),
-            },
-            created_unix: unix_now(),
-        };
+        let replay = Replay::record(&run.sim, run.names.clone(), winner, reason, unix_now());
         let base = format!("{}-{}-{}", run.started_unix, self.code, self.matches);
         // The room waits for the write (a few milliseconds) so that `MatchOver` names a file
         // that already exists: a client may ask for it the moment it hears.

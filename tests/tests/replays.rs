@@ -165,18 +165,13 @@ async fn shutdown_mid_match_tells_clients_and_keeps_an_unfinished_replay() -> an
         })
         .await?;
     }
-    // Both batches are relayed before shutdown is asked for.
-    a.recv_until(TIMEOUT, |m| {
-        matches!(
-            m,
-            ServerMessage::Inputs {
-                seat: Seat::Second,
-                ..
-            }
-        )
-        .then_some(())
-    })
-    .await?;
+    // Both batches are relayed (so the room has both) before shutdown is asked for.
+    for (c, other) in [(&mut a, Seat::Second), (&mut b, Seat::First)] {
+        c.recv_until(TIMEOUT, |m| {
+            matches!(m, ServerMessage::Inputs { seat, .. } if *seat == other).then_some(())
+        })
+        .await?;
+    }
     server.shutdown().await?;
     for c in [&mut a, &mut b] {
         let reason = c

@@ -206,6 +206,30 @@ pub enum ReplayError {
 }
 
 impl Replay {
+    /// The replay of the match `sim` has simulated so far: its header, both seats' inputs, the
+    /// hashes and rounds it recorded, and the given result (the server's, or a test's).
+    pub fn record(
+        sim: &ConfirmedSim,
+        names: [String; 2],
+        winner: Option<Seat>,
+        reason: EndReason,
+        created_unix: u64,
+    ) -> Replay {
+        Replay {
+            header: *sim.game().header(),
+            names,
+            inputs: sim.seat_inputs(),
+            hashes: sim.hashes().to_vec(),
+            rounds: sim.rounds().to_vec(),
+            result: MatchResult {
+                winner,
+                reason,
+                frames: sim.frame(),
+            },
+            created_unix,
+        }
+    }
+
     /// Encodes the replay as a file: magic, version, body, checksum.
     pub fn encode(&self) -> Result<Vec<u8>, ReplayError> {
         let mut out = Vec::with_capacity(256);
@@ -534,19 +558,14 @@ mod tests {
             sim.extend(seat, &i.changes, i.confirmed).unwrap();
         }
         sim.advance();
-        Replay {
-            header,
-            names: ["ann".into(), "bob".into()],
-            inputs,
-            hashes: sim.hashes().to_vec(),
-            rounds: sim.rounds().to_vec(),
-            result: MatchResult {
-                winner: sim.winner(),
-                reason: EndReason::TopOut,
-                frames: sim.frame(),
-            },
-            created_unix: 1_700_000_000,
-        }
+        let winner = sim.winner();
+        Replay::record(
+            &sim,
+            ["ann".into(), "bob".into()],
+            winner,
+            EndReason::TopOut,
+            1_700_000_000,
+        )
     }
 
     #[test]

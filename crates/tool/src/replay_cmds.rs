@@ -137,7 +137,7 @@ fn verify_file(file: &Path) -> anyhow::Result<String> {
 mod tests {
     use super::*;
     use sevenbag_core::{Input, MatchHeader};
-    use sevenbag_protocol::{ConfirmedSim, InputLog, MatchResult, SeatInputs};
+    use sevenbag_protocol::{ConfirmedSim, InputLog, SeatInputs};
 
     fn recorded() -> Replay {
         let mut header = MatchHeader::versus(7);
@@ -165,19 +165,14 @@ mod tests {
                 .expect("valid script");
         }
         sim.advance();
-        Replay {
-            header,
-            names: ["ann".into(), "ben".into()],
-            inputs,
-            hashes: sim.hashes().to_vec(),
-            rounds: sim.rounds().to_vec(),
-            result: MatchResult {
-                winner: sim.winner(),
-                reason: EndReason::TopOut,
-                frames: sim.frame(),
-            },
-            created_unix: 1,
-        }
+        let winner = sim.winner();
+        Replay::record(
+            &sim,
+            ["ann".into(), "ben".into()],
+            winner,
+            EndReason::TopOut,
+            1,
+        )
     }
 
     fn temp(name: &str, bytes: &[u8]) -> PathBuf {
