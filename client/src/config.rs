@@ -37,7 +37,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             player_name: "Player".to_owned(),
-            server: "127.0.0.1:7070".to_owned(),
+            server: "127.0.0.1:7878".to_owned(),
             volume: 70,
             handling: Handling::default(),
             keys: KeyMap::guideline(),
