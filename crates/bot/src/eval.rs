@@ -46,7 +46,8 @@ pub struct Weights {
     pub max_well_depth: i32,
     /// Bonus for the well being in each column.
     pub well_column: [i32; COLUMNS],
-    /// Bonus for a T slot by the lines a T placed there would clear (0..=3).
+    /// Bonus for a T slot by the lines a T placed there would clear (0..=3). In the search a
+    /// double slot counts twice while a T is in hold or still in the known queue.
     pub tslot: [i32; 4],
     /// Bonus while back-to-back is alive.
     pub back_to_back: i32,
@@ -86,21 +87,21 @@ impl Weights {
         row_transitions: -5,
         cavity_cells: -173,
         cavity_cells_sq: -3,
-        overhang_cells: -34,
+        overhang_cells: -19,
         overhang_cells_sq: -1,
         covered_cells: -17,
         covered_cells_sq: -1,
         well_depth: 57,
         max_well_depth: 17,
         well_column: [20, 23, 20, 50, 59, 21, 59, 10, -10, 24],
-        tslot: [8, 148, 192, 407],
+        tslot: [8, 148, 252, 407],
         back_to_back: 52,
         incoming: -10,
         clear: [0, -143, -100, -58, 390],
         tspin: [0, 121, 410, 602],
         mini: [0, -158, -93],
         perfect_clear: 999,
-        b2b_clear: 104,
+        b2b_clear: 154,
         combo_garbage: 150,
         attack: 0,
         wasted_t: -152,
@@ -111,13 +112,18 @@ impl Weights {
 impl Weights {
     /// A safer set for the shallow searches of the lowest levels: the height above row 10,
     /// bumpiness and queued garbage cost as much as in cold-clear, and a deep well is worth less,
-    /// so a bot that cannot see far does not build a tower waiting for an I. (With the default
+    /// so a bot that cannot see far does not build a tower waiting for an I. It keeps the
+    /// overhang, T-slot and back-to-back weights the default set had before they were retuned
+    /// for Max (with the retuned ones Easy topped out on a solo seed). (With the default
     /// weights the Easy level topped out in 3 of 8 solo games of 2,000 pieces; with these, none.)
     pub const DEFENSIVE: Weights = Weights {
         top_half: -150,
         bumpiness: -24,
         incoming: -20,
         well_depth: 20,
+        overhang_cells: -34,
+        tslot: [8, 148, 192, 407],
+        b2b_clear: 104,
         ..Weights::DEFAULT
     };
 }
@@ -132,11 +138,54 @@ const FIELD: u64 = (1 << 40) - 1;
 
 /// The static value of a board with back-to-back `b2b` alive and `incoming` garbage lines queued.
 pub fn evaluate(board: &BitBoard, b2b: bool, incoming: u32, w: &Weights) -> i32 {
+    evaluate_with(board, b2b, incoming, TSource::Unknown, w)
+}
+
+/// Where the next T is, as the search knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TSource {
+    /// Not known (no queue information).
+    Unknown,
+    /// In the hold slot.
+    Hold,
+    /// In the remaining known queue.
+    Queue,
+    /// Not among the known pieces.
+    None,
+}
+
+/// [`evaluate`] knowing where the next T is: a T-spin double slot is worth twice its `tslot`
+/// value while a T is in hold or still in the known queue (one that can actually be filled), and
+/// the empty cells a T would fill in the best slot are not counted as holes, so building the
+/// overhang of a slot is not punished as if it covered a hole.
+pub(crate) fn evaluate_with(
+    board: &BitBoard,
+    b2b: bool,
+    incoming: u32,
+    t: TSource,
+    w: &Weights,
+) -> i32 {
     let mut v = 0;
     let h = board.heights();
-    if let Some((_, lines)) = best_tslot(board, &h) {
-        v += w.tslot[usize::from(lines)];
+    let slot = best_tslot(board, &h);
+    if let Some((_, lines)) = slot {
+        let base = w.tslot[usize::from(lines)];
+        v += base;
+        if lines >= 2 && matches!(t, TSource::Hold | TSource::Queue) {
+            v += base;
+        }
     }
+    // The cells a T would fill in a slot that clears lines are not holes.
+    let slot_cells: [u64; COLUMNS] = match slot {
+        Some((p, l)) if l >= 1 => {
+            let mut m = [0u64; COLUMNS];
+            for (cx, cy) in p.cells() {
+                m[cx as usize] |= 1u64 << cy;
+            }
+            m
+        }
+        _ => [0; COLUMNS],
+    };
     let max_h = i32::from(*h.iter().max().unwrap_or(&0));
     if b2b {
         v += w.back_to_back;
@@ -191,7 +240,7 @@ pub fn evaluate(board: &BitBoard, b2b: bool, incoming: u32, w: &Weights) -> i32 
     for x in 0..COLUMNS {
         let col = board.cols[x];
         let below_top = (1u64 << h[x]) - 1;
-        let empty = !col & below_top;
+        let empty = !col & below_top & !slot_cells[x];
         if empty == 0 {
             continue;
         }
@@ -324,5 +373,14 @@ mod tests {
         let board = BitBoard::from_rows(&["##........", "#...######", "##.#######"]);
         let h = board.heights();
         assert_eq!(best_tslot(&board, &h).map(|(_, lines)| lines), Some(2));
+    }
+
+    #[test]
+    fn a_tsd_slot_is_worth_more_with_a_t_to_come() {
+        let board = BitBoard::from_rows(&["##........", "#...######", "##.#######"]);
+        let w = Weights::DEFAULT;
+        let with_t = evaluate_with(&board, false, 0, TSource::Queue, &w);
+        let without = evaluate_with(&board, false, 0, TSource::None, &w);
+        assert_eq!(with_t - without, w.tslot[2]);
     }
 }

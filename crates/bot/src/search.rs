@@ -16,7 +16,7 @@ use sevenbag_core::attack::Chain;
 use sevenbag_core::{Clear, Piece, PieceKind};
 
 use crate::bitboard::BitBoard;
-use crate::eval::{Weights, evaluate, reward};
+use crate::eval::{TSource, Weights, evaluate_with, reward};
 use crate::movegen::{MoveGen, Placement, spawn_position};
 
 /// Garbage queued against the bot, as the search models it.
@@ -328,7 +328,17 @@ impl Searcher {
             acc -= 100_000;
         }
         c.acc = acc;
-        c.score = acc + evaluate(&c.board, c.chain.b2b > 0, c.incoming_total(), w);
+        let t = if c.hold == Some(PieceKind::T) {
+            TSource::Hold
+        } else if pieces
+            .get(usize::from(c.next)..)
+            .is_some_and(|rest| rest.contains(&PieceKind::T))
+        {
+            TSource::Queue
+        } else {
+            TSource::None
+        };
+        c.score = acc + evaluate_with(&c.board, c.chain.b2b > 0, c.incoming_total(), t, w);
         Some(c)
     }
 }
