@@ -10,8 +10,10 @@ use super::theme::{self, alpha};
 use super::{Scene, seat_colour};
 use crate::layout::MatchLayout;
 
-/// Draws the match described by `scene` laid out by `l`.
+/// Draws the match described by `scene` laid out by `l`. Your board is always on the left: when
+/// the only local player sits in the second seat, the two panels (and the score) swap sides.
 pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
+    let l = &oriented(l, scene.local);
     let m = scene.m;
     let cell = l.cell;
     let first_to = m.header().rules.first_to;
@@ -58,6 +60,19 @@ pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     draw_banners(gfx, l, scene);
 }
 
+/// `l` with its panels indexed by seat: seat 2 on the left when it is the only local seat.
+fn oriented(l: &MatchLayout, local: [bool; 2]) -> MatchLayout {
+    let mut l = *l;
+    if second_on_left(local) {
+        l.panels.swap(0, 1);
+    }
+    l
+}
+
+fn second_on_left(local: [bool; 2]) -> bool {
+    local == [false, true]
+}
+
 fn draw_title(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     let c = center(l.title);
     gfx.text_mid(
@@ -88,14 +103,20 @@ fn draw_middle(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     gfx.banner("VS", c.x, c.y, (cell * 1.0).round(), theme::TEXT_DIM);
     let score = (cell * 0.8).round();
     let gap = cell * 0.5;
+    // The score reads left to right like the boards: your wins first.
+    let [left, right] = if second_on_left(scene.local) {
+        [1, 0]
+    } else {
+        [0, 1]
+    };
     gfx.text_mid(
-        &wins[0].to_string(),
+        &wins[left].to_string(),
         c.x - gap,
         c.y + cell * 1.5,
         score,
         Weight::Bold,
         Align::Right,
-        seat_colour(scene.local[0]),
+        seat_colour(scene.local[left]),
     );
     gfx.text_mid(
         "–",
@@ -107,13 +128,13 @@ fn draw_middle(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
         theme::TEXT_FAINT,
     );
     gfx.text_mid(
-        &wins[1].to_string(),
+        &wins[right].to_string(),
         c.x + gap,
         c.y + cell * 1.5,
         score,
         Weight::Bold,
         Align::Left,
-        seat_colour(scene.local[1]),
+        seat_colour(scene.local[right]),
     );
     gfx.text_mid(
         &format!("FIRST TO {}", m.header().rules.first_to),
@@ -244,5 +265,27 @@ fn draw_banners(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::match_layout;
+
+    #[test]
+    fn the_second_seat_plays_on_the_left_when_it_is_the_only_local_one() {
+        let l = match_layout(1280.0, 720.0);
+        let swapped = oriented(&l, [false, true]);
+        assert_eq!(swapped.panels[1].board, l.panels[0].board);
+        assert_eq!(swapped.panels[0].board, l.panels[1].board);
+    }
+
+    #[test]
+    fn first_seat_local_spectators_and_local_pairs_keep_seat_order() {
+        let l = match_layout(1280.0, 720.0);
+        for local in [[true, false], [false, false], [true, true]] {
+            assert_eq!(oriented(&l, local), l);
+        }
     }
 }
