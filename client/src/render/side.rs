@@ -226,8 +226,9 @@ pub fn draw_plate(
         Peer::Recorded => theme::TEXT_DIM,
     };
     draw_circle(b.x + small * 0.35, ny, small * 0.25, tag_colour);
+    let tag = peer.tag();
     gfx.text_mid(
-        &peer.tag(),
+        &tag,
         b.x + small,
         ny,
         small,
@@ -235,8 +236,10 @@ pub fn draw_plate(
         Align::Left,
         tag_colour,
     );
+    // The readout takes what the tag leaves of the plate, cut short on narrow windows.
+    let room = b.right() - (b.x + small + gfx.width(&tag, small, Weight::Bold) + small * 0.8);
     gfx.text_mid(
-        &net.readout(),
+        &gfx.fit(&net.readout(), room.max(0.0), small, Weight::Regular),
         b.right(),
         ny,
         small,
