@@ -145,6 +145,29 @@ pub fn menu_row(gfx: &Gfx, r: Rect, unit: f32, label: &str, tag: &str, state: Ro
     }
 }
 
+/// The background and left-hand label shared by settings rows; returns the row's centre line
+/// and text size for the right-hand side.
+fn labelled_row(
+    gfx: &Gfx,
+    r: Rect,
+    unit: f32,
+    label: &str,
+    state: RowState,
+    time: f32,
+) -> (f32, f32) {
+    row_back(r, unit, state, time);
+    let cy = r.y + r.h / 2.0;
+    let size = (unit * 0.85).round();
+    let colour = if state.selected {
+        theme::TEXT
+    } else {
+        mix(theme::TEXT, theme::TEXT_DIM, 0.4)
+    };
+    let x = r.x + unit * 0.9;
+    gfx.text_mid(label, x, cy, size, Weight::Regular, Align::Left, colour);
+    (cy, size)
+}
+
 /// A setting: label on the left, value on the right with ‹ › hints when selected.
 #[allow(clippy::too_many_arguments)]
 pub fn value_row(
@@ -157,23 +180,7 @@ pub fn value_row(
     editing: bool,
     time: f32,
 ) {
-    row_back(r, unit, state, time);
-    let cy = r.y + r.h / 2.0;
-    let size = (unit * 0.85).round();
-    let colour = if state.selected {
-        theme::TEXT
-    } else {
-        mix(theme::TEXT, theme::TEXT_DIM, 0.4)
-    };
-    gfx.text_mid(
-        label,
-        r.x + unit * 0.9,
-        cy,
-        size,
-        Weight::Regular,
-        Align::Left,
-        colour,
-    );
+    let (cy, size) = labelled_row(gfx, r, unit, label, state, time);
     let vx = r.right() - unit * 0.9;
     let value_colour = if editing {
         theme::ACCENT
@@ -455,23 +462,7 @@ pub fn key_row(
     state: RowState,
     time: f32,
 ) {
-    row_back(r, unit, state, time);
-    let cy = r.y + r.h / 2.0;
-    let size = (unit * 0.85).round();
-    let colour = if state.selected {
-        theme::TEXT
-    } else {
-        mix(theme::TEXT, theme::TEXT_DIM, 0.4)
-    };
-    gfx.text_mid(
-        label,
-        r.x + unit * 0.9,
-        cy,
-        size,
-        Weight::Regular,
-        Align::Left,
-        colour,
-    );
+    let (cy, _) = labelled_row(gfx, r, unit, label, state, time);
     for (i, rect) in key_caps(r, unit).into_iter().enumerate() {
         let on = state.selected && i == slot;
         let blink = capturing && on && (time * 3.0).fract() < 0.5;

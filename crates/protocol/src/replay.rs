@@ -19,7 +19,7 @@
 //! over a replay's logs and compares. Neither contains rules: they only call [`Match::step`].
 
 use serde::{Deserialize, Serialize};
-use sevenbag_core::{HeaderError, Match, MatchHeader, Seat, StateHasher};
+use sevenbag_core::{HeaderError, Input, Match, MatchHeader, Seat, StateHasher};
 
 use crate::inputs::{InputLog, InputLogError};
 use crate::messages::{EndReason, InputChange};
@@ -55,6 +55,16 @@ pub struct SeatInputs {
     pub changes: Vec<InputChange>,
     /// Frames `0..confirmed` are final.
     pub confirmed: u32,
+}
+
+impl SeatInputs {
+    /// The change list for a seat that held `masks[f]` on frame `f`, all of them confirmed.
+    pub fn from_masks(masks: &[Input]) -> SeatInputs {
+        SeatInputs {
+            changes: InputLog::diff(masks, 0, Input::NONE),
+            confirmed: masks.len() as u32,
+        }
+    }
 }
 
 /// A state hash at a frame: [`Match::state_hash`] after simulating frames `0..frame`.
@@ -541,10 +551,7 @@ mod tests {
                 }
             })
             .collect();
-        SeatInputs {
-            changes: InputLog::diff(&masks, 0, Input::NONE),
-            confirmed: frames,
-        }
+        SeatInputs::from_masks(&masks)
     }
 
     fn recorded_match() -> Replay {

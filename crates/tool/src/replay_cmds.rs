@@ -137,7 +137,7 @@ fn verify_file(file: &Path) -> anyhow::Result<String> {
 mod tests {
     use super::*;
     use sevenbag_core::{Input, MatchHeader};
-    use sevenbag_protocol::{ConfirmedSim, InputLog, SeatInputs};
+    use sevenbag_protocol::{ConfirmedSim, SeatInputs};
 
     fn recorded() -> Replay {
         let mut header = MatchHeader::versus(7);
@@ -153,10 +153,7 @@ mod tests {
                     }
                 })
                 .collect();
-            SeatInputs {
-                changes: InputLog::diff(&masks, 0, Input::NONE),
-                confirmed: 3000,
-            }
+            SeatInputs::from_masks(&masks)
         });
         let mut sim = ConfirmedSim::new(header);
         for seat in Seat::BOTH {
