@@ -26,11 +26,20 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub check_screenshot: Option<PathBuf>,
 
+    /// Print frame-time percentiles (p50, p99, max), CPU time per frame and peak resident
+    /// memory at exit (use with --frames, e.g. `--demo --frames 600 --bench`).
+    #[arg(long)]
+    pub bench: bool,
+
+    /// Draw at most this many frames per second (0: no cap). The simulation keeps its own 60 Hz
+    /// clock whatever this is; the cap saves CPU where the display has no vsync.
+    #[arg(long, value_name = "N", default_value_t = crate::pacer::DEFAULT_MAX_FPS)]
+    pub max_fps: u32,
+
     /// Read and write settings here instead of the platform's config directory.
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
 
-    /// Seed of the demo match (the default makes captures repeatable).
     /// With `--demo`: play the demo through an embedded server on 127.0.0.1, exercising the
     /// real online code (connection, rooms, rollback sessions, pacing).
     #[arg(long, requires = "demo")]
@@ -40,8 +49,15 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub replay: Option<PathBuf>,
 
+    /// Seed of the demo match (the default makes captures repeatable).
     #[arg(long, value_name = "N", default_value_t = 2024)]
     pub seed: u64,
+
+    /// Exit after this many seconds of real time. With `--demo --online`, print at exit how
+    /// many match frames ran in that time and how many players the server forfeited, e.g.
+    /// `sevenbag --demo --online --max-fps 8 --seconds 30`.
+    #[arg(long, value_name = "S")]
+    pub seconds: Option<f64>,
 
     /// Initial window size in logical pixels, as WIDTHxHEIGHT (for screenshots and testing).
     #[arg(long, value_name = "WxH", value_parser = parse_size, hide = true)]
@@ -86,6 +102,8 @@ pub enum StartScreen {
     Replays,
     /// A practice match against the random stacker, already running.
     Play,
+    /// The fixed-sequence challenge, watching the solver's best record.
+    Challenge,
 }
 
 #[cfg(test)]

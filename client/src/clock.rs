@@ -7,8 +7,9 @@
 
 /// Seconds per simulation step.
 pub const STEP: f64 = 1.0 / 60.0;
-/// Most steps run in one rendered frame (a quarter second); beyond that time is dropped.
-pub const MAX_STEPS: u32 = 15;
+/// Most steps run in one rendered frame (half a second, so even 2 frames a second keep real
+/// time); beyond that, time is dropped.
+pub const MAX_STEPS: u32 = 30;
 
 /// The accumulator.
 #[derive(Clone, Copy, Debug, Default)]

@@ -6,16 +6,37 @@
 //! demo exercises the connection, the room flow, the rollback session and the pacer.
 
 use std::net::Ipv4Addr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use sevenbag_core::{Handling, Match};
-use sevenbag_protocol::RoomOptions;
+use sevenbag_protocol::{EndReason, RoomOptions};
 
 use crate::input::{KeyMap, Keyboard};
 use crate::lan::HostedServer;
 use crate::online::{Online, Request, Stage};
 use crate::opponent::Opponent;
 use crate::session::{NetStatus, Session};
+
+/// Match frames the shown client simulated, over every match of this process.
+static MATCH_FRAMES: AtomicU64 = AtomicU64::new(0);
+/// Matches of the shown client the server ended by forfeit.
+static FORFEITS: AtomicU64 = AtomicU64::new(0);
+
+/// The line `--demo --online --seconds S` prints at exit, so a claim of real time can be checked:
+/// 60 match frames a second means the match clock kept up however slowly the screen drew.
+pub fn stats_line(seconds: f64) -> String {
+    let frames = MATCH_FRAMES.load(Ordering::Relaxed);
+    let rate = if seconds > 0.0 {
+        frames as f64 / seconds
+    } else {
+        0.0
+    };
+    format!(
+        "match frames: {frames} in {seconds:.1} s ({rate:.1} per s), forfeits: {}",
+        FORFEITS.load(Ordering::Relaxed)
+    )
+}
 
 /// The demo's session (see the module docs).
 pub struct OnlineDemo {
@@ -25,6 +46,8 @@ pub struct OnlineDemo {
     other_player: Opponent,
     _server: HostedServer,
     addr: String,
+    /// The last match result already counted in [`FORFEITS`] (by matches started).
+    counted: u32,
 }
 
 impl OnlineDemo {
@@ -47,6 +70,7 @@ impl OnlineDemo {
             other_player: players[1],
             _server: server,
             addr,
+            counted: 0,
         })
     }
 
@@ -87,7 +111,20 @@ impl Session for OnlineDemo {
     }
 
     fn step(&mut self) -> bool {
-        Session::step(&mut self.shown)
+        let stepped = Session::step(&mut self.shown);
+        if stepped {
+            MATCH_FRAMES.fetch_add(1, Ordering::Relaxed);
+        }
+        let started = self.shown.matches_started();
+        if started != self.counted
+            && let Some(result) = self.shown.outcome()
+        {
+            self.counted = started;
+            if result.reason == EndReason::Forfeit {
+                FORFEITS.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        stepped
     }
 
     fn current(&self) -> &Match {

@@ -24,19 +24,28 @@
 //! - [`config`] — settings and their TOML file.
 //! - [`sfx`] and [`audio`] — generated sound effects and playing them.
 //! - [`screenshot`] — `--screenshot` and `--check-screenshot`.
+//! - [`pacer`] — the frame cap (`--max-fps`).
+//! - [`bench`] — `--bench`: frame-time percentiles, CPU per frame, peak memory.
+//! - [`challenge_view`] — drawing the fixed-sequence challenge (its screen is `screens::challenge`).
 
 mod audio;
+mod bench;
 mod cli;
 mod clock;
+// fixed-sequence challenge (helper: challenge)
+mod challenge_view;
 mod config;
 mod demo_online;
 mod fx;
+// Player identity for ranked play (issue 9).
+mod identity;
 mod input;
 mod keys;
 mod lan;
 mod layout;
 mod online;
 mod opponent;
+mod pacer;
 mod reconnect;
 mod render;
 mod replay;
@@ -230,6 +239,9 @@ fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
             }
         }
         Some(StartScreen::Replays) => Screen::Replay(Box::default()),
+        Some(StartScreen::Challenge) => Screen::Challenge(Box::new(
+            screens::challenge::ChallengeScreen::watching_best(),
+        )),
         Some(StartScreen::Play) => {
             let mut header = MatchHeader::versus(args.seed);
             header.handling[0] = ctx.config.handling;
@@ -268,6 +280,14 @@ async fn run(args: Args) {
     };
     let mut last_mouse = Vec2::from(mouse_position());
     let mut frames = 0u64;
+    let started = std::time::Instant::now();
+    let mut bench = args.bench.then(bench::FrameStats::start);
+    // A capture (`--frames`) runs as fast as it can; play is held to the frame cap.
+    let mut pacer = if capture {
+        None
+    } else {
+        pacer::Pacer::new(args.max_fps)
+    };
     loop {
         // 1. Resize and layout: read the window size; every screen lays itself out from it.
         ctx.gfx.refresh();
@@ -315,13 +335,31 @@ async fn run(args: Args) {
             render::widgets::notice(&ctx.gfx, width, height, unit, &n.text, n.colour);
         }
         frames += 1;
-        if args.frames.is_some_and(|n| frames >= n) {
+        let out_of_time = args
+            .seconds
+            .is_some_and(|s| started.elapsed().as_secs_f64() >= s);
+        if args.frames.is_some_and(|n| frames >= n) || out_of_time {
             if let Some(path) = &args.screenshot {
                 save_screenshot(path);
             }
             break;
         }
         next_frame().await;
+        if let Some(p) = &mut pacer {
+            p.wait();
+        }
+        if let Some(b) = &mut bench {
+            b.frame_done();
+        }
+    }
+    if let Some(b) = &bench {
+        println!("{}", b.report());
+    }
+    if args.demo && args.online && args.seconds.is_some() {
+        println!(
+            "{}",
+            demo_online::stats_line(started.elapsed().as_secs_f64())
+        );
     }
 }
 

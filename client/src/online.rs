@@ -29,6 +29,7 @@ use sevenbag_protocol::{
     ClientMessage, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
 };
 
+use crate::identity::RankedFlow;
 use crate::input::{KeyMap, Keyboard, Latch};
 use crate::opponent::AutoPlayer;
 use crate::reconnect::{FORFEITED, Reconnect};
@@ -51,13 +52,31 @@ pub fn runtime() -> Result<&'static tokio::runtime::Runtime, String> {
         .map_err(Clone::clone)
 }
 
-/// `host:port` (or a full `ws://` URL) as the WebSocket URL the netplay task wants.
+/// `host:port` (or a full `ws://` URL) as the WebSocket URL the netplay task wants. An address
+/// without a port gets the server's default port 7878 ([`crate::lan::DEFAULT_GAME_PORT`]), not
+/// the web's 80, wherever it was typed (quick match, rooms, spectating, LAN join).
 pub fn server_url(address: &str) -> String {
     let a = address.trim();
-    if a.starts_with("ws://") || a.starts_with("wss://") {
-        a.to_owned()
+    let (scheme, rest) = match a.split_once("://") {
+        Some((scheme @ ("ws" | "wss"), rest)) => (scheme, rest),
+        _ => ("ws", a),
+    };
+    let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let path = if path.is_empty() { "/" } else { path };
+    // The port follows the last ':' outside an IPv6 literal's brackets.
+    let has_port = match host.rfind(']') {
+        Some(close) => host[close..].contains(':'),
+        None => host.contains(':') && host.matches(':').count() == 1,
+    };
+    let host = if !host.starts_with('[') && host.matches(':').count() > 1 {
+        format!("[{host}]")
     } else {
-        format!("ws://{a}/")
+        host.to_owned()
+    };
+    if has_port {
+        format!("{scheme}://{host}{path}")
+    } else {
+        format!("{scheme}://{host}:{}{path}", crate::lan::DEFAULT_GAME_PORT)
     }
 }
 
@@ -74,6 +93,8 @@ pub enum Request {
     Spectate(String),
     /// Only the server's replay list (the replay screen's download).
     ListReplays,
+    /// Ranked matchmaking as the identity of this key (registered on first use).
+    Ranked([u8; 32]),
 }
 
 /// Where the connection stands, for the lobby screen.
@@ -118,12 +139,16 @@ pub struct Online {
     resume: Option<u64>,
     options: Option<RoomOptions>,
     seats: [Option<SeatInfo>; 2],
+    /// When each seat's status was last heard (a `Reconnecting` count runs down from there).
+    status_heard: [Instant; 2],
     spectators: u16,
     /// The match: session, pacer, clock, our seat, names, the server's results.
     match_driver: MatchDriver,
     ready_sent: bool,
     /// The last notice worth showing once (non-fatal server errors, shutdown).
     notices: Vec<String>,
+    /// The identify/register/queue exchange of a ranked request.
+    ranked: Option<RankedFlow>,
     replay_list: Vec<(String, String)>,
     replay: Option<(String, Vec<u8>)>,
     driver: Driver,
@@ -176,6 +201,10 @@ impl Online {
             ),
             Err(e) => (None, Stage::Failed(e)),
         };
+        let ranked = match &request {
+            Request::Ranked(key) => Some(RankedFlow::new(*key)),
+            _ => None,
+        };
         let now = Instant::now();
         Online {
             url,
@@ -191,6 +220,7 @@ impl Online {
             resume: None,
             options: None,
             seats: [None, None],
+            status_heard: [Instant::now(); 2],
             spectators: 0,
             match_driver: MatchDriver::new(
                 DriverConfig {
@@ -208,6 +238,7 @@ impl Online {
             ),
             ready_sent: false,
             notices: Vec::new(),
+            ranked,
             replay_list: Vec::new(),
             replay: None,
             driver: Driver::Keys(keys, Latch::default()),
@@ -361,6 +392,12 @@ impl Online {
         std::mem::take(&mut self.notices)
     }
 
+    /// A `Reconnecting { seconds_left }` heard for `seat`, counted down to `now` (to zero).
+    pub fn seconds_left(&self, seat: Seat, heard: u8, now: Instant) -> u32 {
+        let passed = now.saturating_duration_since(self.status_heard[seat.index()]);
+        u32::from(heard).saturating_sub(passed.as_secs() as u32)
+    }
+
     /// Each seat's connection as the name plate shows it.
     pub fn peers(&self) -> [Peer; 2] {
         [Seat::First, Seat::Second].map(|seat| {
@@ -370,7 +407,7 @@ impl Online {
             match self.seats[seat.index()].as_ref().map(|s| s.status) {
                 Some(SeatStatus::Connected) => Peer::Connected,
                 Some(SeatStatus::Reconnecting { seconds_left }) => Peer::Reconnecting {
-                    seconds_left: u32::from(seconds_left),
+                    seconds_left: self.seconds_left(seat, seconds_left, Instant::now()),
                 },
                 Some(SeatStatus::Forfeited) | None => Peer::Left,
             }
@@ -387,6 +424,10 @@ impl Online {
         NetStatus {
             online: Some(self.ping().map(|d| d.as_millis() as u32)),
             rollback_frames: stats.max_rollback_depth,
+            delay_frames: self
+                .match_driver
+                .session()
+                .map_or(0, |s| s.options().input_delay),
             stalls: u32::try_from(stats.stall_frames).unwrap_or(u32::MAX),
             peers: self.peers(),
             replay: None,
@@ -532,6 +573,10 @@ impl Online {
                         role: JoinRole::Spectator,
                     },
                     Request::ListReplays => ClientMessage::ListReplays,
+                    Request::Ranked(key) => match &mut self.ranked {
+                        Some(flow) => flow.on_welcome(),
+                        None => ClientMessage::Identify { key: *key },
+                    },
                 };
                 self.stage = if self.request == Request::ListReplays {
                     Stage::Browsing
@@ -562,9 +607,9 @@ impl Online {
                     return;
                 }
                 let text = if self.welcomed {
-                    format!("Disconnected from the server: {reason}.")
+                    format!("Disconnected from the server: {}", plain_net_error(&reason))
                 } else {
-                    format!("Cannot reach the server at {}: {reason}.", self.url)
+                    reach_text(&self.url, &reason)
                 };
                 self.fail(text);
             }
@@ -572,6 +617,16 @@ impl Online {
     }
 
     fn on_message(&mut self, message: ServerMessage, at: Instant) {
+        if let Some(flow) = &mut self.ranked {
+            let step = flow.on_message(&message, &self.hello.name);
+            self.notices.extend(step.notices);
+            for m in step.send {
+                self.send(m);
+            }
+            if step.consumed {
+                return;
+            }
+        }
         // A match log after a reconnect ends it, whatever the log does.
         let resumed =
             matches!(message, ServerMessage::MatchLog { .. }) && self.reconnect.take().is_some();
@@ -666,6 +721,7 @@ impl Online {
                     }
                 }
                 self.seats = seats;
+                self.status_heard = [Instant::now(); 2];
                 self.spectators = spectators;
             }
             ServerMessage::SeatStatus { seat, status } => {
@@ -675,6 +731,7 @@ impl Online {
                 }
                 if let Some(info) = &mut self.seats[seat.index()] {
                     info.status = status;
+                    self.status_heard[seat.index()] = Instant::now();
                 }
             }
             ServerMessage::Replays { list } => self.replay_list = list,
@@ -744,6 +801,49 @@ impl Online {
 }
 
 /// A server error as a sentence for the screen.
+/// Why the server at `url` could not be reached, for people: what happened and what to try,
+/// instead of the library's text ("Connection refused (os error 111)").
+pub fn reach_text(url: &str, reason: &str) -> String {
+    let address = url
+        .trim_start_matches("ws://")
+        .trim_start_matches("wss://")
+        .trim_end_matches('/');
+    let r = reason.to_ascii_lowercase();
+    if r.contains("refused") {
+        format!(
+            "Nothing answers at {address}. Check the address and port, and that the server is running."
+        )
+    } else if r.contains("lookup") || r.contains("not known") || r.contains("resolve") {
+        format!("Cannot find the server {address}. Check the spelling of the address.")
+    } else if r.contains("bad server address") || r.contains("uri") || r.contains("url") {
+        format!("\"{address}\" is not a server address. Type host:port, like 192.168.1.20:7878.")
+    } else if r.contains("timed out") {
+        format!(
+            "The server at {address} did not answer in time. Check the address and your network, then try again."
+        )
+    } else if r.contains("http") {
+        format!(
+            "Something answered at {address}, but it is not a Sevenbag server. Check the address and port."
+        )
+    } else {
+        format!(
+            "Cannot reach the server at {address}: {}",
+            plain_net_error(reason)
+        )
+    }
+}
+
+/// A lost connection's reason, for people.
+fn plain_net_error(reason: &str) -> String {
+    let r = reason.to_ascii_lowercase();
+    if r.contains("reset") || r.contains("broken pipe") || r.contains("closed") || r.contains("eof")
+    {
+        "the connection broke. Check your network and try again.".to_owned()
+    } else {
+        format!("{reason}. Try again.")
+    }
+}
+
 pub fn error_text(code: ErrorCode, message: &str) -> String {
     match code {
         ErrorCode::NoSuchRoom => "No room has that code. Check it and try again.".to_owned(),
@@ -751,6 +851,10 @@ pub fn error_text(code: ErrorCode, message: &str) -> String {
         ErrorCode::ServerFull => "The server is full. Try again later.".to_owned(),
         ErrorCode::Version => format!("Version mismatch: {message}."),
         ErrorCode::NoSuchReplay => "The server no longer has that replay.".to_owned(),
+        ErrorCode::NameTaken => format!("{message}. Change your name in Settings."),
+        ErrorCode::BadName => format!("Ranked names: {message}. Change it in Settings."),
+        ErrorCode::Unavailable => "This server has no ranked play.".to_owned(),
+        ErrorCode::UnknownKey => format!("Identity: {message}."),
         _ => format!("Server error ({code:?}): {message}"),
     }
 }
@@ -795,6 +899,17 @@ impl crate::session::Session for Online {
 
     fn local_seats(&self) -> [bool; 2] {
         [Seat::First, Seat::Second].map(|s| self.match_driver.seat() == Some(s))
+    }
+
+    /// A room's match names its code, so a friend can be told it (quick match keeps the
+    /// screen's title).
+    fn title(&self) -> Option<String> {
+        let code = self.code.as_deref()?;
+        match self.request {
+            Request::Create(_) | Request::Join(_) => Some(format!("ONLINE  ·  ROOM {code}")),
+            Request::Spectate(_) => Some(format!("WATCHING  ·  ROOM {code}")),
+            _ => None,
+        }
     }
 
     fn names(&self) -> Option<[String; 2]> {
@@ -1151,7 +1266,7 @@ mod tests {
             unreachable!()
         };
         assert!(
-            msg.starts_with("Cannot reach the server at ws://127.0.0.1:"),
+            msg.starts_with("Nothing answers at 127.0.0.1:") && !msg.contains("os error"),
             "{msg}"
         );
     }
@@ -1177,10 +1292,61 @@ mod tests {
     fn urls_and_errors_read_well() {
         assert_eq!(server_url("127.0.0.1:7878"), "ws://127.0.0.1:7878/");
         assert_eq!(server_url(" ws://h:1/ "), "ws://h:1/");
+    }
+
+    #[test]
+    fn connection_errors_say_what_happened_and_what_to_try() {
+        let refused = reach_text(
+            "ws://h:1/",
+            "cannot connect: Connection refused (os error 111)",
+        );
+        assert_eq!(
+            refused,
+            "Nothing answers at h:1. Check the address and port, and that the server is running."
+        );
+        let bad = reach_text(
+            "ws://a b:1/",
+            "websocket: HTTP format error: invalid uri character",
+        );
+        assert!(bad.contains("is not a server address"), "{bad}");
+        assert!(
+            !bad.contains("os error") && !bad.contains("format error"),
+            "{bad}"
+        );
+    }
+
+    #[test]
+    fn an_address_without_a_port_uses_the_default_port_7878() {
+        assert_eq!(
+            server_url("play.example.org"),
+            "ws://play.example.org:7878/"
+        );
+        assert_eq!(server_url("192.168.1.20"), "ws://192.168.1.20:7878/");
+        assert_eq!(server_url("ws://h"), "ws://h:7878/");
+        assert_eq!(server_url("wss://h/game"), "wss://h:7878/game");
+        assert_eq!(server_url("[::1]"), "ws://[::1]:7878/");
+        assert_eq!(server_url("::1"), "ws://[::1]:7878/");
+        assert_eq!(server_url("[::1]:9000"), "ws://[::1]:9000/");
         assert_eq!(
             error_text(ErrorCode::Version, "server is version 2, you have 1"),
             "Version mismatch: server is version 2, you have 1."
         );
         assert_eq!(error_text(ErrorCode::RoomFull, ""), "That room is full.");
+    }
+
+    #[test]
+    fn a_reconnecting_count_runs_down_to_zero() {
+        let online = Online::connect(
+            "127.0.0.1:9",
+            "me",
+            Handling::default(),
+            KeyMap::guideline(),
+            Request::QuickMatch,
+        );
+        let heard = online.status_heard[1];
+        let at = |s| heard + Duration::from_secs(s);
+        assert_eq!(online.seconds_left(Seat::Second, 15, at(0)), 15);
+        assert_eq!(online.seconds_left(Seat::Second, 15, at(4)), 11);
+        assert_eq!(online.seconds_left(Seat::Second, 15, at(40)), 0);
     }
 }

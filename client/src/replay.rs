@@ -369,4 +369,30 @@ mod tests {
         assert!(load(&path).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// Issue #16's forgery: a replay whose seats claim 4,294,967,294 confirmed frames (checksum
+    /// recomputed) is refused by the loading path at once, not expanded frame by frame.
+    #[test]
+    fn a_forged_frame_count_is_refused_at_once() {
+        let (mut replay, _) = recorded(120);
+        for seat in &mut replay.inputs {
+            seat.confirmed = u32::MAX - 1;
+        }
+        let dir = std::env::temp_dir().join(format!("sevenbag-forged-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("forged.sbrp");
+        std::fs::write(&path, replay.encode().expect("encode")).expect("write");
+        let started = std::time::Instant::now();
+        let err = load(&path)
+            .and_then(ReplaySession::new)
+            .err()
+            .unwrap_or_default();
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        assert!(err.contains("more than a match may last"), "{err}");
+        assert!(
+            save(&dir, "forged-download", &replay.encode().expect("encode")).is_err(),
+            "a forged download is not saved"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -13,6 +13,7 @@ use crate::audio::Audio;
 use crate::config::Config;
 use crate::input::Keyboard;
 use crate::render::gfx::Gfx;
+use crate::screens::challenge::ChallengeScreen;
 use crate::screens::{
     lobby::LobbyScreen, menu::MenuScreen, online::OnlineScreen, play::PlayScreen,
     replays::ReplayScreen, settings::SettingsScreen, setup::SetupScreen,
@@ -49,6 +50,8 @@ pub enum Screen {
     Replay(Box<ReplayScreen>),
     /// Settings.
     Settings(Box<SettingsScreen>),
+    /// The fixed-sequence challenge (play, watch records).
+    Challenge(Box<ChallengeScreen>),
 }
 
 impl Screen {
@@ -62,6 +65,7 @@ impl Screen {
             Screen::Play(s) => s.update(ctx, io),
             Screen::Replay(s) => s.update(ctx, io),
             Screen::Settings(s) => s.update(ctx, io),
+            Screen::Challenge(s) => s.update(ctx, io),
         }
     }
 
@@ -75,6 +79,7 @@ impl Screen {
             Screen::Play(s) => s.draw(ctx, io),
             Screen::Replay(s) => s.draw(ctx, io),
             Screen::Settings(s) => s.draw(ctx, io),
+            Screen::Challenge(s) => s.draw(ctx, io),
         }
     }
 }

@@ -53,6 +53,8 @@ pub struct NetStatus {
     pub online: Option<Option<u32>>,
     /// Frames re-simulated by the last rollback.
     pub rollback_frames: u32,
+    /// Our current input delay in frames (chosen and re-estimated from the round trip).
+    pub delay_frames: u32,
     /// Frames we waited for the opponent's inputs (prediction window full).
     pub stalls: u32,
     /// Each seat's connection.
@@ -68,6 +70,7 @@ impl NetStatus {
         NetStatus {
             online: None,
             rollback_frames: 0,
+            delay_frames: 0,
             stalls: 0,
             peers,
             replay: None,
@@ -88,7 +91,7 @@ impl NetStatus {
     }
 
     /// The one-line readout: "offline", "replay · 1× · frame 240", or
-    /// "ping 42 ms · rollback 3 f · stalls 0".
+    /// "ping 42 ms · delay 2 f · rollback 3 f · stalls 0".
     pub fn readout(&self) -> String {
         if let Some(line) = &self.replay {
             return line.clone();
@@ -98,8 +101,8 @@ impl NetStatus {
             Some(ping) => {
                 let ping = ping.map_or("—".to_owned(), |p| format!("{p} ms"));
                 format!(
-                    "ping {ping} · rollback {} f · stalls {}",
-                    self.rollback_frames, self.stalls
+                    "ping {ping} · delay {} f · rollback {} f · stalls {}",
+                    self.delay_frames, self.rollback_frames, self.stalls
                 )
             }
         }
@@ -276,7 +279,11 @@ mod tests {
         let mut n = NetStatus::offline([Peer::Local, Peer::Connected]);
         n.online = Some(Some(42));
         n.rollback_frames = 3;
-        assert_eq!(n.readout(), "ping 42 ms · rollback 3 f · stalls 0");
+        n.delay_frames = 2;
+        assert_eq!(
+            n.readout(),
+            "ping 42 ms · delay 2 f · rollback 3 f · stalls 0"
+        );
     }
 
     #[test]

@@ -21,21 +21,23 @@ use std::time::{Duration, Instant};
 use futures_util::stream::SplitStream;
 use futures_util::{SinkExt, StreamExt};
 use sevenbag_core::Handling;
+use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat};
 use sevenbag_protocol::{
     ClientMessage, ErrorCode, JoinRole, MAX_NAME_CHARS, PROTOCOL_VERSION, RoomOptions,
     ServerMessage,
 };
-use tokio::net::TcpStream;
-use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info};
 
 use crate::connection::{self, Incoming, Ws};
+use crate::identity;
 use crate::limits::TokenBucket;
-use crate::lobby::{self, Control, Membership};
+use crate::lobby::{self, Control, Membership, Refusal};
+use crate::ranked::Identity;
 use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::room::{Member, RoomCommand};
 use crate::server::Shared;
-use crate::shutdown::{Shutdown, TaskGuard};
+use crate::shutdown::Shutdown;
 
 /// How long a connection waits for a room to answer a join or resume. A room answers at once
 /// unless it is busy writing a replay; this only bounds the wait if it has just closed.
@@ -66,38 +68,19 @@ struct Client {
     messages: TokenBucket,
     /// Client `Ping`s beyond this rate go unanswered.
     pings: TokenBucket,
+    /// Chat lines beyond this rate are refused.
+    chat: TokenBucket,
+    /// Who the client plays as, once identified.
+    identity: Option<Identity>,
     next_nonce: u64,
 }
 
-/// Serves one accepted socket from handshake to close.
-pub(crate) async fn serve(
-    shared: Arc<Shared>,
-    socket: TcpStream,
-    peer: SocketAddr,
-    _permit: OwnedSemaphorePermit,
-    _guard: TaskGuard,
-) {
+/// Serves one upgraded WebSocket connection from its first message to close. The HTTP layer
+/// (`crate::http`) did the handshake and holds the connection's permit while this runs.
+pub(crate) async fn serve(shared: Arc<Shared>, ws: Ws, peer: SocketAddr) {
     let limits = shared.config.limits.clone();
     let id = shared.next_client_id();
     let mut shutdown = Shutdown::new(shared.shutdown.clone());
-
-    // The HTTP upgrade counts against the hello timeout, and gives way to a shutdown.
-    let ws = tokio::select! {
-        accepted = tokio::time::timeout(limits.hello_timeout, connection::accept(socket, &limits)) => {
-            match accepted {
-                Ok(Ok(ws)) => ws,
-                Ok(Err(e)) => {
-                    info!(client = id, %peer, error = %e, "WebSocket handshake failed");
-                    return;
-                }
-                Err(_) => {
-                    info!(client = id, %peer, "WebSocket handshake timed out");
-                    return;
-                }
-            }
-        }
-        _ = shutdown.recv() => return,
-    };
     debug!(client = id, %peer, "connected");
     let (sink, mut stream) = ws.split();
     let (outbox, queue) = relay::queue(id, &limits);
@@ -121,6 +104,8 @@ pub(crate) async fn serve(
             limits.client_pings_per_second,
             now,
         ),
+        chat: TokenBucket::new(limits.chat_per_second, limits.chat_burst, now),
+        identity: None,
         next_nonce: 1,
     };
     client.run(&mut stream, &mut shutdown).await;
@@ -250,6 +235,7 @@ impl Client {
             name: hello.name.clone(),
             handling: hello.handling,
             outbox: self.outbox.clone(),
+            identity: self.identity,
         })
     }
 
@@ -333,6 +319,24 @@ impl Client {
                 }
                 Err(e) => self.error(ErrorCode::NoSuchReplay, e.to_string()),
             },
+            ClientMessage::Register { key, name } => {
+                let outcome = identity::register(&self.shared, key, &name).await;
+                self.identified(outcome);
+            }
+            ClientMessage::Identify { key } => {
+                let outcome = identity::identify(&self.shared, key).await;
+                self.identified(outcome);
+            }
+            ClientMessage::Recover { code, key } => {
+                let outcome = identity::recover(&self.shared, &code, key).await;
+                self.identified(outcome);
+            }
+            ClientMessage::Rename { name } => {
+                let outcome = identity::rename(&self.shared, self.identity, &name).await;
+                self.identified(outcome);
+            }
+            ClientMessage::RankedMatch => self.ranked_match(),
+            ClientMessage::Chat { text } => self.chat(&text).await,
         }
     }
 
@@ -497,6 +501,83 @@ impl Client {
             Ok(None) => self.queued = true,
             Err((code, message)) => self.error(code, message),
         }
+    }
+
+    /// Sends the result of an identity request; on success the connection plays as it.
+    fn identified(&mut self, outcome: Result<identity::Outcome, Refusal>) {
+        match outcome {
+            Ok(o) => {
+                self.identity = Some(o.identity);
+                let message = match o.recovery_code {
+                    Some(recovery_code) => ServerMessage::Registered {
+                        profile: o.profile,
+                        recovery_code,
+                    },
+                    None => ServerMessage::Identified { profile: o.profile },
+                };
+                self.outbox.send(&message);
+            }
+            Err((code, message)) => self.error(code, message),
+        }
+    }
+
+    fn ranked_match(&mut self) {
+        if self.in_room_error() || self.queued {
+            return;
+        }
+        if self.shared.db.is_none() {
+            self.error(ErrorCode::Unavailable, "this server has no ranked play");
+            return;
+        }
+        let Some(identity) = self.identity else {
+            self.error(
+                ErrorCode::NotIdentified,
+                "ranked play needs an identity: Register or Identify first",
+            );
+            return;
+        };
+        let Some(member) = self.member() else { return };
+        lobby::ranked_match(
+            &self.shared,
+            member,
+            identity.rating,
+            self.control_tx.clone(),
+        );
+        self.queued = true;
+    }
+
+    async fn chat(&mut self, text: &str) {
+        if self.room.is_none() {
+            self.error(ErrorCode::BadMessage, "chat outside a room");
+            return;
+        }
+        if !self.chat.take(Instant::now()) {
+            let limits = &self.shared.config.limits;
+            self.error(
+                ErrorCode::RateLimited,
+                format!(
+                    "chat is limited to {} lines per second (burst {}); line dropped",
+                    limits.chat_per_second, limits.chat_burst
+                ),
+            );
+            return;
+        }
+        let Some(text) = clean_chat(text) else {
+            self.error(
+                ErrorCode::BadMessage,
+                format!("a chat line is 1 to {MAX_CHAT_CHARS} characters"),
+            );
+            return;
+        };
+        let Some(name) = self.hello.as_ref().map(|h| h.name.clone()) else {
+            return;
+        };
+        self.send_room(RoomCommand::Chat {
+            client: self.id,
+            name,
+            text,
+        })
+        .await;
     }
 
     fn unqueue(&mut self) {

@@ -6,18 +6,21 @@
 
 use std::time::Duration;
 
+use hyper::upgrade::Upgraded;
+use hyper_util::rt::TokioIo;
 use sevenbag_protocol::{ClientMessage, DecodeError, ErrorCode, PROTOCOL_VERSION};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{self, Message};
 
 use crate::Limits;
 use crate::relay::Cut;
 
-/// A WebSocket over a plain TCP stream, as the server accepts them.
-pub(crate) type Ws = WebSocketStream<TcpStream>;
+/// A WebSocket as the server accepts them: the IO that hyper hands over after the HTTP upgrade
+/// (`crate::http`). `Upgraded` erases the transport, so TLS can slot in under hyper later
+/// without this module or the relay changing.
+pub(crate) type Ws = WebSocketStream<TokioIo<Upgraded>>;
 
 /// What one read from a client amounted to.
 #[derive(Debug)]
@@ -30,18 +33,19 @@ pub(crate) enum Incoming {
     Closed,
 }
 
-/// The WebSocket handshake on an accepted socket, with the client's message limits set in
-/// tungstenite too, so an oversized frame is refused from its header before it is buffered.
+/// The WebSocket on an upgraded HTTP connection (hyper answered the handshake), with the
+/// client's message limits set in tungstenite too, so an oversized frame is refused from its
+/// header before it is buffered.
 ///
 /// The read buffer is 4 KiB instead of tungstenite's 128 KiB: it is zero-filled before every
 /// socket read, which cost a quarter of the CPU under load, and our messages are small (a larger
 /// message still arrives, over several reads).
-pub(crate) async fn accept(socket: TcpStream, limits: &Limits) -> Result<Ws, tungstenite::Error> {
+pub(crate) async fn websocket(io: Upgraded, limits: &Limits) -> Ws {
     let config = WebSocketConfig::default()
         .read_buffer_size(4096)
         .max_message_size(Some(limits.max_message_bytes))
         .max_frame_size(Some(limits.max_message_bytes));
-    tokio_tungstenite::accept_async_with_config(socket, Some(config)).await
+    WebSocketStream::from_raw_socket(TokioIo::new(io), Role::Server, Some(config)).await
 }
 
 /// Turns one item of the WebSocket stream into an [`Incoming`], or the [`Cut`] it deserves.

@@ -1,8 +1,8 @@
 //! # sevenbag-server: the relay server
 //!
-//! Accepts WebSocket connections, runs rooms, relays each player's inputs at once to the
-//! opponent and to spectators, simulates every match itself as the authority on results, and
-//! keeps a replay of every match. The session flow it implements is `docs/PROTOCOL.md`;
+//! Serves one port over HTTP (WebSocket upgrades for the game, a read-only JSON API), runs
+//! rooms, relays each player's inputs at once to the opponent and to spectators, simulates
+//! every match itself as the authority on results, and keeps a replay of every match. The session flow it implements is `docs/PROTOCOL.md`;
 //! operating it is `docs/SERVER.md`.
 //!
 //! ```no_run
@@ -17,10 +17,15 @@
 //! ## Layout
 //! - [`Config`], [`Limits`], [`run`], [`spawn`], [`ServerHandle`]: this file and `limits.rs`.
 //! - `server.rs`: the accept loop (`TCP_NODELAY`, connection permits) and shared state.
+//! - `http.rs`: the one HTTP stack on the port (hyper + axum): the WebSocket upgrade and every
+//!   HTTP route, with the same limits; add routes in `http::router`. Why hyper and axum: there.
 //! - `client.rs`: one task per connection: handshake, message handling, how a connection ends.
 //! - `connection.rs`: WebSocket frames ↔ messages, size limits, the lingering close.
 //! - `relay.rs`: bounded per-client send queues; a slow reader is cut, never awaited.
-//! - `lobby.rs`: room codes, resume tokens, the quick-match queue.
+//! - `lobby.rs`: room codes, resume tokens, the quick-match and ranked queues.
+//! - `ranked.rs`: Glicko-2, deviation decay, rating-window pairing; `db.rs`: the storage handle
+//!   (reads on blocking threads, writes through one writer task); `identity.rs`: keys, names,
+//!   recovery codes; `api.rs`: the read-only JSON API.
 //! - `room.rs`: one task per room, owning its seats, spectators and match.
 //! - `replay.rs`: the replay directory (atomic writes, listing, reads).
 //! - `limits.rs`: limits and the token bucket; `shutdown.rs`: the shutdown signal and task
@@ -34,10 +39,16 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod api;
 mod client;
 mod connection;
+mod db;
+mod http;
+mod identity;
 mod limits;
 mod lobby;
+mod ranked;
+mod record;
 mod relay;
 mod replay;
 mod room;
@@ -57,11 +68,16 @@ use tracing::info;
 
 pub use limits::Limits;
 
+/// Replays kept by default: about 10 000 matches of a few KB each is tens of MB of disk.
+pub const DEFAULT_REPLAY_KEEP: usize = 10_000;
+
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Where replays are written (created if missing).
     pub replay_dir: PathBuf,
+    /// Most replays kept in `replay_dir`; the oldest are deleted as new ones arrive (0: all).
+    pub replay_keep: usize,
     /// Limits on clients.
     pub limits: Limits,
     /// Shown to clients in `Welcome`.
@@ -72,17 +88,24 @@ pub struct Config {
     pub countdown_frames: Option<u16>,
     /// Test/LAN option: overrides every room's `round_break_frames`.
     pub round_break_frames: Option<u16>,
+    /// The SQLite database for identities, ratings and history; `None` turns them off.
+    pub db: Option<PathBuf>,
+    /// Round wins that win a ranked match.
+    pub ranked_first_to: u8,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             replay_dir: PathBuf::from("./replays"),
+            replay_keep: DEFAULT_REPLAY_KEEP,
             limits: Limits::default(),
             server_name: "sevenbag".to_string(),
             start_delay: Duration::from_millis(1000),
             countdown_frames: None,
             round_break_frames: None,
+            db: None,
+            ranked_first_to: 3,
         }
     }
 }
@@ -98,6 +121,9 @@ pub enum ServerError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// The database could not be opened or migrated.
+    #[error(transparent)]
+    Db(#[from] sevenbag_storage::StorageError),
     /// The server task panicked or was cancelled.
     #[error("server task failed: {0}")]
     Task(String),
@@ -110,15 +136,38 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
-    let replays =
-        replay::ReplayStore::open(&config.replay_dir).map_err(|source| ServerError::ReplayDir {
+    // Indexing reads every replay file: off the async runtime.
+    let (dir, keep) = (config.replay_dir.clone(), config.replay_keep);
+    let replays = tokio::task::spawn_blocking(move || replay::ReplayStore::open(&dir, keep))
+        .await
+        .map_err(|e| ServerError::Task(e.to_string()))?
+        .map_err(|source| ServerError::ReplayDir {
             path: config.replay_dir.clone(),
             source,
         })?;
+    let storage = match &config.db {
+        Some(path) => {
+            let path = path.clone();
+            let opened =
+                tokio::task::spawn_blocking(move || sevenbag_storage::SqliteStorage::open(&path))
+                    .await
+                    .map_err(|e| ServerError::Task(e.to_string()))??;
+            info!(db = %opened.path().display(), "database open");
+            Some(db::Db::start(Arc::new(opened)))
+        }
+        None => None,
+    };
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (tasks, mut all_done) = shutdown::Tasks::new();
     let replay_dir = config.replay_dir.display().to_string();
-    let shared = Arc::new(server::Shared::new(config, replays, shutdown_rx, tasks));
+    let shared = Arc::new(server::Shared::new(
+        config,
+        replays,
+        storage,
+        shutdown_rx,
+        tasks,
+    ));
+    lobby::start_matchmaker(&shared);
     info!(addr = ?listener.local_addr().ok(), replay_dir, "listening");
 
     tokio::select! {
@@ -132,6 +181,10 @@ pub async fn run(
     shared.tasks.close();
     // 3. ...so this returns `None` exactly when the last task (and its replay write) is done.
     let _ = all_done.recv().await;
+    // 4. Every room has handed over its match: store them all before returning.
+    if let Some(db) = &shared.db {
+        db.close().await;
+    }
     info!("server stopped");
     Ok(())
 }

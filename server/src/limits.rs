@@ -36,6 +36,15 @@ pub struct Limits {
     /// clock before they count as gone and forfeit (a client that stops sending inputs would
     /// otherwise stall the match for everyone).
     pub max_frames_behind: u32,
+    /// A player that far behind who has sent no `Inputs` for this long has gone silent, and
+    /// forfeits (the forfeit message says so).
+    pub max_silence: Duration,
+    /// A player still sending inputs but this many frames behind the match clock could not catch
+    /// up, and forfeits. Between `max_frames_behind` and this they are warned (`Behind`) and
+    /// given time.
+    pub max_frames_behind_sending: u32,
+    /// How often a player who is behind but sending is warned.
+    pub behind_warning_every: Duration,
     /// Time allowed for the WebSocket handshake plus the `Hello`.
     pub hello_timeout: Duration,
     /// The server pings every connection this often.
@@ -47,6 +56,10 @@ pub struct Limits {
     pub close_grace: Duration,
     /// Most replays listed by `ListReplays` (newest first).
     pub max_replay_list: usize,
+    /// Chat lines a connection may send per second, sustained; lines over it are refused.
+    pub chat_per_second: u32,
+    /// Chat lines a connection may send in a burst.
+    pub chat_burst: u32,
 }
 
 impl Default for Limits {
@@ -64,11 +77,16 @@ impl Default for Limits {
             max_spectators: 256,
             max_frames_ahead: 120,
             max_frames_behind: 900,
+            max_silence: Duration::from_secs(10),
+            max_frames_behind_sending: 45 * 60,
+            behind_warning_every: Duration::from_secs(5),
             hello_timeout: Duration::from_secs(10),
             ping_interval: Duration::from_secs(5),
             idle_timeout: Duration::from_secs(15),
             close_grace: Duration::from_secs(2),
             max_replay_list: 200,
+            chat_per_second: 1,
+            chat_burst: 5,
         }
     }
 }

@@ -14,6 +14,7 @@ use sevenbag_core::Seat;
 use sevenbag_protocol::{ErrorCode, ROOM_CODE_ALPHABET, ROOM_CODE_LEN, RoomOptions};
 use tokio::sync::mpsc;
 
+use crate::ranked;
 use crate::relay::ClientId;
 use crate::room::{self, Member, RoomHandle, Start};
 use crate::server::Shared;
@@ -57,6 +58,7 @@ pub(crate) struct Lobby {
     rooms: HashMap<String, RoomEntry>,
     tokens: HashMap<u64, String>,
     waiting: Option<Waiting>,
+    ranked: ranked::Queue,
 }
 
 /// An error for the client: its code and text.
@@ -255,6 +257,84 @@ pub(crate) fn unqueue(shared: &Shared, client: ClientId) {
     {
         lobby.waiting = None;
     }
+    lobby.ranked.remove(client);
+}
+
+/// Puts an identified player in the ranked queue and pairs whoever fits now. The player hears
+/// of its room through `control`, like everyone paired by the matchmaker.
+pub(crate) fn ranked_match(
+    shared: &Arc<Shared>,
+    me: Member,
+    rating: f64,
+    control: mpsc::Sender<Control>,
+) {
+    lock(shared).ranked.push(ranked::Waiting {
+        member: me,
+        control,
+        rating,
+        since: std::time::Instant::now(),
+    });
+    pair_ranked(shared);
+}
+
+/// Opens a ranked room for every pair the queue accepts now.
+fn pair_ranked(shared: &Arc<Shared>) {
+    let mut lobby = lock(shared);
+    while let Some((a, b)) = lobby.ranked.pair(std::time::Instant::now()) {
+        let options = RoomOptions {
+            first_to: shared.config.ranked_first_to.max(1),
+            ..RoomOptions::default()
+        };
+        let controls = [a.control.clone(), b.control.clone()];
+        let outboxes = [a.member.outbox.clone(), b.member.outbox.clone()];
+        match open_room(
+            shared,
+            &mut lobby,
+            options,
+            Start::Ranked([a.member, b.member]),
+        ) {
+            Ok(membership) => {
+                for (seat, control) in Seat::BOTH.into_iter().zip(controls) {
+                    let seated = Membership {
+                        seat: Some(seat),
+                        ..membership.clone()
+                    };
+                    if control.try_send(Control::Seated(seated)).is_err() {
+                        tracing::warn!(room = %membership.code, "ranked player vanished while being seated");
+                    }
+                }
+            }
+            Err((code, message)) => {
+                for outbox in outboxes {
+                    outbox.send(&sevenbag_protocol::ServerMessage::Error {
+                        code,
+                        message: message.clone(),
+                        fatal: false,
+                    });
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// Re-tries ranked pairing once a second, as waiting widens everyone's window.
+pub(crate) fn start_matchmaker(shared: &Arc<Shared>) {
+    let Some(guard) = shared.tasks.guard() else {
+        return;
+    };
+    let shared = shared.clone();
+    let mut shutdown = crate::shutdown::Shutdown::new(shared.shutdown.clone());
+    tokio::spawn(async move {
+        let _guard = guard;
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+        loop {
+            tokio::select! {
+                _ = shutdown.recv() => break,
+                _ = tick.tick() => pair_ranked(&shared),
+            }
+        }
+    });
 }
 
 #[cfg(test)]

@@ -21,6 +21,10 @@ struct Args {
     /// Directory where finished matches' replays are written (created if missing).
     #[arg(long, default_value = "./replays")]
     replay_dir: PathBuf,
+    /// Most replays kept in the replay directory; the oldest are deleted as new ones are
+    /// written (0 keeps all).
+    #[arg(long, default_value_t = sevenbag_server::DEFAULT_REPLAY_KEEP)]
+    replay_keep: usize,
     /// Name shown to clients.
     #[arg(long, default_value = "sevenbag")]
     name: String,
@@ -54,9 +58,17 @@ struct Args {
     /// How many frames a player's inputs may run ahead of the server's match clock.
     #[arg(long, default_value_t = Limits::default().max_frames_ahead)]
     max_frames_ahead: u32,
-    /// Frames a connected player's inputs may lag the match clock before they forfeit.
+    /// Frames a connected player's inputs may lag the match clock before the slow-or-silent
+    /// rule applies (docs/SERVER.md).
     #[arg(long, default_value_t = Limits::default().max_frames_behind)]
     max_frames_behind: u32,
+    /// Seconds without any inputs after which a player that far behind has gone silent and
+    /// forfeits.
+    #[arg(long, default_value_t = Limits::default().max_silence.as_secs_f64())]
+    max_silence: f64,
+    /// Frames behind at which a player still sending inputs forfeits (could not catch up).
+    #[arg(long, default_value_t = Limits::default().max_frames_behind_sending)]
+    max_frames_behind_sending: u32,
     /// Seconds allowed for the handshake and Hello.
     #[arg(long, default_value_t = Limits::default().hello_timeout.as_secs_f64())]
     hello_timeout: f64,
@@ -75,6 +87,15 @@ struct Args {
     /// LAN/testing: frames between rounds for every room (overrides the rules).
     #[arg(long)]
     round_break_frames: Option<u16>,
+    /// SQLite database for identities, ratings and match history (created and migrated).
+    #[arg(long, default_value = "./sevenbag.db")]
+    db: PathBuf,
+    /// Run without a database: no identities, ranked play or history.
+    #[arg(long, conflicts_with = "db")]
+    no_db: bool,
+    /// Round wins that win a ranked match.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=99))]
+    ranked_first_to: u8,
 }
 
 fn seconds(name: &str, value: f64) -> anyhow::Result<Duration> {
@@ -98,6 +119,8 @@ impl Args {
             max_spectators: self.max_spectators,
             max_frames_ahead: self.max_frames_ahead,
             max_frames_behind: self.max_frames_behind,
+            max_silence: seconds("max-silence", self.max_silence)?,
+            max_frames_behind_sending: self.max_frames_behind_sending,
             hello_timeout: seconds("hello-timeout", self.hello_timeout)?,
             ping_interval: seconds("ping-interval", self.ping_interval)?,
             idle_timeout: seconds("idle-timeout", self.idle_timeout)?,
@@ -105,11 +128,14 @@ impl Args {
         };
         Ok(Config {
             replay_dir: self.replay_dir.clone(),
+            replay_keep: self.replay_keep,
             limits,
             server_name: self.name.clone(),
             start_delay: Duration::from_millis(self.start_delay_ms),
             countdown_frames: self.countdown_frames,
             round_break_frames: self.round_break_frames,
+            db: (!self.no_db).then(|| self.db.clone()),
+            ranked_first_to: self.ranked_first_to,
         })
     }
 }

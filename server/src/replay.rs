@@ -1,10 +1,16 @@
-//! The replay directory: atomic writes, the in-memory index behind `ListReplays`, and reads for
-//! `GetReplay`.
+//! The replay directory: atomic writes, the in-memory index behind `ListReplays`, retention, and
+//! reads for `GetReplay`.
+//!
+//! The index is built once at start, on a blocking thread (`ReplayStore::open` is called through
+//! `spawn_blocking`), oldest first. A save is O(1) under the lock: a hash-set lookup for the id
+//! and a push at the back; when more than `keep` replays are indexed, the oldest are removed
+//! (from the index under the lock, from the disk after it, on a blocking thread).
 //!
 //! Files are `<id>.sbrp` in the format of `sevenbag_protocol::replay` (`docs/REPLAY.md`). A
 //! replay is written to a hidden temporary file in the same directory, synced, and renamed into
 //! place, so a reader (or a crash) never sees half a file.
 
+use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -26,12 +32,47 @@ struct Entry {
     created_unix: u64,
 }
 
+/// The listed replays, oldest first, and their ids for O(1) lookups.
+#[derive(Debug, Default)]
+struct Index {
+    entries: VecDeque<Entry>,
+    ids: HashSet<String>,
+}
+
+impl Index {
+    fn push(&mut self, entry: Entry) {
+        self.ids.insert(entry.id.clone());
+        self.entries.push_back(entry);
+    }
+
+    /// Takes the oldest entries out until at most `keep` remain (0 keeps all); returns them.
+    fn trim(&mut self, keep: usize) -> Vec<Entry> {
+        let mut gone = Vec::new();
+        while keep > 0 && self.entries.len() > keep {
+            let Some(e) = self.entries.pop_front() else {
+                break;
+            };
+            self.ids.remove(&e.id);
+            gone.push(e);
+        }
+        gone
+    }
+
+    fn remove(&mut self, id: &str) {
+        if self.ids.remove(id) {
+            self.entries.retain(|e| e.id != id);
+        }
+    }
+}
+
 /// The replay directory and its index.
 #[derive(Debug)]
 pub(crate) struct ReplayStore {
     dir: PathBuf,
-    /// Oldest first. Loaded at startup, appended as matches finish.
-    index: Mutex<Vec<Entry>>,
+    /// Most replays kept; older ones are deleted as new ones are saved (0 keeps all).
+    keep: usize,
+    /// Loaded at startup, appended as matches finish.
+    index: Mutex<Index>,
 }
 
 /// Why `GetReplay` failed, for the client.
@@ -59,9 +100,10 @@ fn valid_id(id: &str) -> bool {
 }
 
 impl ReplayStore {
-    /// Opens (creating if needed) `dir` and indexes the replays already in it. Files that do
-    /// not decode are skipped with a warning.
-    pub(crate) fn open(dir: &Path) -> std::io::Result<ReplayStore> {
+    /// Opens (creating if needed) `dir` and indexes the replays already in it, keeping the newest
+    /// `keep` (0: all). Files that do not decode are skipped with a warning. Blocking: reads
+    /// every file, so the server calls it through `spawn_blocking`.
+    pub(crate) fn open(dir: &Path, keep: usize) -> std::io::Result<ReplayStore> {
         std::fs::create_dir_all(dir)?;
         let mut index = Vec::new();
         for entry in std::fs::read_dir(dir)? {
@@ -88,13 +130,30 @@ impl ReplayStore {
             }
         }
         index.sort_by(|a, b| (a.created_unix, &a.id).cmp(&(b.created_unix, &b.id)));
-        Ok(ReplayStore {
+        let mut sorted = Index::default();
+        for e in index {
+            sorted.push(e);
+        }
+        let store = ReplayStore {
             dir: dir.to_path_buf(),
-            index: Mutex::new(index),
-        })
+            keep,
+            index: Mutex::new(sorted),
+        };
+        let gone = store.lock().trim(keep);
+        store.delete_files(&gone);
+        Ok(store)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Entry>> {
+    fn delete_files(&self, gone: &[Entry]) {
+        for e in gone {
+            let path = self.path_of(&e.id);
+            if let Err(err) = std::fs::remove_file(&path) {
+                warn!(path = %path.display(), error = %err, "cannot delete old replay");
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Index> {
         self.index.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -115,9 +174,9 @@ impl ReplayStore {
             .collect();
         // Reserve the id in the index first, so two rooms finishing at once cannot pick the
         // same one; a failed write takes it out again.
-        let id = {
+        let (id, gone) = {
             let mut index = self.lock();
-            let taken = |id: &str| index.iter().any(|e| e.id == id) || self.path_of(id).exists();
+            let taken = |id: &str| index.ids.contains(id) || self.path_of(id).exists();
             let mut id = base.clone();
             let mut n = 2;
             while taken(&id) {
@@ -129,19 +188,27 @@ impl ReplayStore {
                 summary: replay.summary(),
                 created_unix: replay.created_unix,
             });
-            id
+            (id, index.trim(self.keep))
         };
         let path = self.path_of(&id);
         let tmp = self.dir.join(format!(".{id}.{REPLAY_EXTENSION}.tmp"));
-        let written = tokio::task::spawn_blocking(move || write_atomically(&tmp, &path, &bytes))
-            .await
-            .map_err(|e| std::io::Error::other(e.to_string()))
-            .and_then(|r| r);
+        let old: Vec<PathBuf> = gone.iter().map(|e| self.path_of(&e.id)).collect();
+        let written = tokio::task::spawn_blocking(move || {
+            for path in old {
+                if let Err(err) = std::fs::remove_file(&path) {
+                    warn!(path = %path.display(), error = %err, "cannot delete old replay");
+                }
+            }
+            write_atomically(&tmp, &path, &bytes)
+        })
+        .await
+        .map_err(|e| std::io::Error::other(e.to_string()))
+        .and_then(|r| r);
         match written {
             Ok(()) => Some(id),
             Err(e) => {
                 error!(id, dir = %self.dir.display(), error = %e, "cannot write replay");
-                self.lock().retain(|e| e.id != id);
+                self.lock().remove(&id);
                 None
             }
         }
@@ -154,6 +221,7 @@ impl ReplayStore {
     /// Up to `max` replays, newest first, as (id, summary).
     pub(crate) fn list(&self, max: usize) -> Vec<(String, String)> {
         self.lock()
+            .entries
             .iter()
             .rev()
             .take(max)
@@ -197,6 +265,70 @@ fn write_atomically(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sevenbag_core::MatchHeader;
+    use sevenbag_protocol::{ConfirmedSim, EndReason};
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "sevenbag-replay-store-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn replay(created_unix: u64) -> Replay {
+        let sim = ConfirmedSim::new(MatchHeader::versus(created_unix));
+        Replay::record(
+            &sim,
+            ["a".into(), "b".into()],
+            None,
+            EndReason::Shutdown,
+            created_unix,
+        )
+    }
+
+    fn files(dir: &Path) -> usize {
+        std::fs::read_dir(dir).map_or(0, |d| d.count())
+    }
+
+    #[tokio::test]
+    async fn saving_past_the_kept_count_deletes_the_oldest() {
+        let dir = temp_dir("keep");
+        let store = ReplayStore::open(&dir, 3).unwrap();
+        for t in 1..=5 {
+            assert!(store.save(&format!("r{t}"), &replay(t)).await.is_some());
+        }
+        let ids: Vec<String> = store.list(10).into_iter().map(|(id, _)| id).collect();
+        assert_eq!(ids, ["r5", "r4", "r3"]);
+        assert_eq!(files(&dir), 3);
+        assert!(matches!(store.get("r1").await, Err(GetError::NotFound(_))));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn the_same_base_name_gets_distinct_ids() {
+        let dir = temp_dir("ids");
+        let store = ReplayStore::open(&dir, 0).unwrap();
+        let a = store.save("x", &replay(1)).await.unwrap();
+        let b = store.save("x", &replay(2)).await.unwrap();
+        assert_eq!((a.as_str(), b.as_str()), ("x", "x_2"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn reopening_indexes_the_newest_and_trims_to_the_kept_count() {
+        let dir = temp_dir("reopen");
+        let store = ReplayStore::open(&dir, 0).unwrap();
+        for t in 1..=4 {
+            store.save(&format!("r{t}"), &replay(t)).await.unwrap();
+        }
+        let store = ReplayStore::open(&dir, 2).unwrap();
+        let ids: Vec<String> = store.list(10).into_iter().map(|(id, _)| id).collect();
+        assert_eq!(ids, ["r4", "r3"]);
+        assert_eq!(files(&dir), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn ids_cannot_escape_the_directory() {

@@ -17,10 +17,13 @@ use sevenbag_protocol::{
     ConfirmedSim, EndReason, ErrorCode, InputChange, JoinRole, Replay, RoomOptions, SeatInfo,
     SeatStatus, ServerMessage, SimEvent,
 };
+use sevenbag_storage::PlayerId;
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
 use crate::lobby::{self, Refusal, random_u64};
+use crate::ranked::Identity;
+use crate::record::Tally;
 use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::server::Shared;
 use crate::shutdown::{Shutdown, TaskGuard};
@@ -44,6 +47,8 @@ pub(crate) struct Member {
     pub(crate) handling: Handling,
     /// Its send queue.
     pub(crate) outbox: Outbox,
+    /// The player's identity, for ranked play and history (`None` for a guest).
+    pub(crate) identity: Option<Identity>,
 }
 
 /// How a room starts.
@@ -53,6 +58,8 @@ pub(crate) enum Start {
     Created(Member),
     /// Quick match: both seats taken and ready, so the match starts at once.
     Quick([Member; 2]),
+    /// Ranked match: as quick match, and the result is rated.
+    Ranked([Member; 2]),
 }
 
 /// Requests from connection tasks.
@@ -100,6 +107,15 @@ pub(crate) enum RoomCommand {
         /// The new confirmation.
         confirmed: u32,
     },
+    /// `Chat`: a line for everyone in the room.
+    Chat {
+        /// Who.
+        client: ClientId,
+        /// Their name.
+        name: String,
+        /// The cleaned line.
+        text: String,
+    },
     /// `StateHash`.
     StateHash {
         /// Who.
@@ -123,6 +139,8 @@ struct SeatSlot {
     conn: Option<Outbox>,
     /// While disconnected in a match: when the seat is forfeited.
     deadline: Option<Instant>,
+    /// The seated player's identity (kept across a resume).
+    player: Option<PlayerId>,
 }
 
 impl SeatSlot {
@@ -159,6 +177,13 @@ struct Running {
     /// Per seat, the last frame answered with `Desync`: a client repeating a bad hash does not
     /// get a fresh `MatchLog` (the largest message a room sends) each time.
     desync_answered: [u32; 2],
+    /// Identities, rankedness, desync and stats for the match history.
+    tally: Tally,
+    /// Per seat, when its last accepted `Inputs` arrived (the match start until then): tells a
+    /// player who is behind but sending from one who has gone silent.
+    last_inputs: [Instant; 2],
+    /// Per seat, when it was last warned that it is behind.
+    warned: [Option<Instant>; 2],
 }
 
 impl Running {
@@ -194,6 +219,8 @@ struct Room {
     running: Option<Running>,
     /// Matches finished in this room (numbers replay ids).
     matches: u32,
+    /// Whether matches here are rated.
+    ranked: bool,
 }
 
 /// Starts a room task; `None` if the server is shutting down.
@@ -224,6 +251,7 @@ pub(crate) fn spawn(
         spectators: Vec::new(),
         running: None,
         matches: 0,
+        ranked: matches!(start, Start::Ranked(_)),
     };
     tokio::spawn(room.run(start, rx, shutdown, guard));
     Some(tx)
@@ -244,7 +272,7 @@ impl Room {
                 self.send_joined(seat);
                 self.broadcast_state();
             }
-            Start::Quick([a, b]) => {
+            Start::Quick([a, b]) | Start::Ranked([a, b]) => {
                 self.seat(Seat::First, a);
                 self.seat(Seat::Second, b);
                 self.send_joined(Seat::First);
@@ -333,6 +361,7 @@ impl Room {
                 frame,
                 hash,
             } => self.state_hash(client, frame, hash),
+            RoomCommand::Chat { client, name, text } => self.chat(client, name, text),
         }
     }
 
@@ -347,6 +376,7 @@ impl Room {
             ready: false,
             conn: Some(member.outbox),
             deadline: None,
+            player: member.identity.map(|i| i.id),
         });
         seat
     }
@@ -500,15 +530,17 @@ impl Room {
         }
     }
 
-    /// A connected player who holds the match up forfeits, as a dropped player would once their
-    /// window passed, so one idle client cannot stall a match (and its spectators) forever.
+    /// The slow-or-silent rule (docs/SERVER.md): a connected player whose inputs fall more than
+    /// `max_frames_behind` frames behind the match clock, *and* behind the opponent, is either
+    /// - silent: no `Inputs` for `max_silence`: gone, so they forfeit, told exactly that; or
+    /// - slow but sending (a busy machine catching up): warned with `Behind` every
+    ///   `behind_warning_every`, and forfeited only past `max_frames_behind_sending`.
     ///
-    /// Holding up means: confirmed more than `max_frames_behind` frames behind the match clock
-    /// *and* behind the opponent. The opponent of an idle player also falls behind the clock
-    /// (their client stalls at its prediction window), but stays ahead of the idle one; and while
-    /// the opponent is away reconnecting, nobody is judged: the reconnect window decides.
+    /// The opponent of a lagging player also falls behind the clock (their client stalls at its
+    /// prediction window) but stays ahead of the lagging one; and while the opponent is away
+    /// reconnecting, nobody is judged: the reconnect window decides.
     async fn check_stalled(&mut self, now: Instant) {
-        let Some(running) = &self.running else {
+        let Some(running) = &mut self.running else {
             return;
         };
         if self
@@ -519,24 +551,61 @@ impl Room {
             return;
         }
         let clock = running.clock_frame(now);
-        let limit = self.shared.config.limits.max_frames_behind;
+        let limits = &self.shared.config.limits;
         let confirmed = Seat::BOTH.map(|s| running.sim.log(s).confirmed());
         for seat in Seat::BOTH {
             let mine = confirmed[seat.index()];
-            if clock.saturating_sub(mine) <= limit || mine >= confirmed[seat.other().index()] {
+            let behind = clock.saturating_sub(mine);
+            if behind <= limits.max_frames_behind || mine >= confirmed[seat.other().index()] {
                 continue;
             }
-            warn!(room = %self.code, ?seat, clock, confirmed = mine, "player stopped sending inputs: forfeit");
-            if let Some(conn) = self.seats[seat.index()]
+            let silent = now.saturating_duration_since(running.last_inputs[seat.index()]);
+            let conn = self.seats[seat.index()]
                 .as_ref()
-                .and_then(|s| s.conn.as_ref())
-            {
-                conn.send(&ServerMessage::Error {
-                    code: ErrorCode::Timeout,
-                    message: format!(
-                        "no inputs from you for {} s of match time: you forfeit the match",
-                        (clock - mine) / 60
+                .and_then(|s| s.conn.clone());
+            let (code, message) = if silent >= limits.max_silence {
+                warn!(room = %self.code, ?seat, clock, confirmed = mine, silent_s = silent.as_secs(), "player went silent: forfeit");
+                (
+                    ErrorCode::Timeout,
+                    format!(
+                        "no inputs from you for {} s while the match went on: you forfeit the match",
+                        silent.as_secs()
                     ),
+                )
+            } else if behind > limits.max_frames_behind_sending {
+                warn!(room = %self.code, ?seat, clock, confirmed = mine, "player still sending but could not catch up: forfeit");
+                (
+                    ErrorCode::Behind,
+                    format!(
+                        "your game fell {} s behind the match and could not catch up (is this machine overloaded?): you forfeit the match",
+                        behind / 60
+                    ),
+                )
+            } else {
+                let due = running.warned[seat.index()].is_none_or(|at| {
+                    now.saturating_duration_since(at) >= limits.behind_warning_every
+                });
+                if due {
+                    running.warned[seat.index()] = Some(now);
+                    info!(room = %self.code, ?seat, clock, confirmed = mine, "player behind but sending: warned");
+                    if let Some(conn) = &conn {
+                        conn.send(&ServerMessage::Error {
+                            code: ErrorCode::Behind,
+                            message: format!(
+                                "your game is running {} s behind the match; it has {} s to catch up. Close other programs or lower the frame rate.",
+                                behind / 60,
+                                (limits.max_frames_behind_sending - behind) / 60
+                            ),
+                            fatal: false,
+                        });
+                    }
+                }
+                continue;
+            };
+            if let Some(conn) = &conn {
+                conn.send(&ServerMessage::Error {
+                    code,
+                    message,
                     fatal: false,
                 });
             }
@@ -547,12 +616,20 @@ impl Room {
 
     /// `seat` loses the running match without playing it out, and leaves its seat.
     async fn forfeit(&mut self, seat: Seat) {
+        // A player the server forfeits while still connected (the idle rule) is told the
+        // result too, so every player sees the end: who won and why.
+        let conn = self.seats[seat.index()]
+            .as_ref()
+            .and_then(|s| s.conn.clone());
         self.broadcast(&ServerMessage::SeatStatus {
             seat,
             status: SeatStatus::Forfeited,
         });
         self.vacate(seat);
-        self.finish(Some(seat.other()), EndReason::Forfeit).await;
+        let over = self.finish(Some(seat.other()), EndReason::Forfeit).await;
+        if let (Some(conn), Some(over)) = (conn, over) {
+            conn.send(&over);
+        }
     }
 
     fn maybe_start(&mut self) {
@@ -571,6 +648,7 @@ impl Room {
             handling: [a.handling, b.handling],
         };
         let names = [a.name.clone(), b.name.clone()];
+        let players = [a.player, b.player];
         let delay = self.shared.config.start_delay;
         let start_in_ms = delay.as_millis().min(u128::from(u32::MAX)) as u32;
         for slot in self.seats.iter_mut().flatten() {
@@ -588,6 +666,9 @@ impl Room {
             frame0: Instant::now() + delay,
             started_unix: unix_now(),
             desync_answered: [0; 2],
+            tally: Tally::new(self.ranked, players),
+            last_inputs: [Instant::now() + delay; 2],
+            warned: [None; 2],
         });
     }
 
@@ -639,6 +720,7 @@ impl Room {
             conn.cut(Cut::error(ErrorCode::BadInput, format!("bad inputs: {e}")));
             return;
         }
+        run.last_inputs[seat.index()] = Instant::now();
         // Relay at once, unchanged, encoded once for every recipient.
         if let Some(bytes) = relay::encode(&ServerMessage::Inputs {
             seat,
@@ -656,6 +738,9 @@ impl Room {
             }
         }
         let events = run.sim.advance();
+        if events.iter().any(|e| matches!(e, SimEvent::RoundOver(_))) {
+            run.tally.round_over(&run.sim);
+        }
         for event in events {
             match event {
                 SimEvent::RoundOver(r) => {
@@ -698,6 +783,7 @@ impl Room {
             "desync"
         );
         run.desync_answered[seat.index()] = frame;
+        run.tally.desync();
         if let Some(conn) = self.seats[seat.index()]
             .as_ref()
             .and_then(|s| s.conn.as_ref())
@@ -713,10 +799,10 @@ impl Room {
 
     /// Ends the running match: writes its replay, tells everyone (unless unfinished), and goes
     /// back to waiting for `Ready`.
-    async fn finish(&mut self, winner: Option<Seat>, reason: EndReason) {
-        let Some(run) = self.running.take() else {
-            return;
-        };
+    /// Ends the running match, saves its replay and tells the room; returns the `MatchOver`
+    /// sent (if there is a winner), for a forfeited player who is no longer seated.
+    async fn finish(&mut self, winner: Option<Seat>, reason: EndReason) -> Option<ServerMessage> {
+        let run = self.running.take()?;
         self.matches += 1;
         let replay = Replay::record(&run.sim, run.names.clone(), winner, reason, unix_now());
         let base = format!("{}-{}-{}", run.started_unix, self.code, self.matches);
@@ -724,12 +810,14 @@ impl Room {
         // that already exists: a client may ask for it the moment it hears.
         let id = self.shared.replays.save(&base, &replay).await;
         info!(room = %self.code, ?winner, ?reason, frames = run.sim.frame(), replay = ?id, "match over");
-        if let Some(winner) = winner {
-            self.broadcast(&ServerMessage::MatchOver {
-                winner,
-                reason,
-                replay: id,
-            });
+        self.report(run, winner, reason, id.clone());
+        let over = winner.map(|winner| ServerMessage::MatchOver {
+            winner,
+            reason,
+            replay: id,
+        });
+        if let Some(over) = &over {
+            self.broadcast(over);
         }
         // Players who dropped and never came back have nothing to come back to.
         for seat in Seat::BOTH {
@@ -744,6 +832,52 @@ impl Room {
             slot.ready = false;
         }
         self.broadcast_state();
+        over
+    }
+
+    /// Hands the match to the database writer (never waits on it).
+    fn report(
+        &self,
+        run: Running,
+        winner: Option<Seat>,
+        reason: EndReason,
+        replay: Option<String>,
+    ) {
+        let Some(db) = &self.shared.db else {
+            return;
+        };
+        let outboxes = [0, 1].map(|i| self.seats[i].as_ref().and_then(|s| s.conn.clone()));
+        let away = self.seats.iter().flatten().any(|s| s.deadline.is_some());
+        let Running {
+            sim,
+            names,
+            started_unix,
+            tally,
+            ..
+        } = run;
+        db.record(tally.result(
+            &sim,
+            &names,
+            winner,
+            reason,
+            replay,
+            started_unix,
+            outboxes,
+            away,
+        ));
+    }
+
+    /// Relays a chat line from a member to everyone in the room.
+    fn chat(&self, client: ClientId, name: String, text: String) {
+        let seat = self.seat_of(client);
+        if seat.is_none() && !self.spectators.iter().any(|o| o.id() == client) {
+            return;
+        }
+        self.broadcast(&ServerMessage::Chat {
+            from: name,
+            seat,
+            text,
+        });
     }
 
     async fn on_shutdown(&mut self) {

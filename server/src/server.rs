@@ -1,28 +1,23 @@
 //! The accept loop and the state every task shares.
 //!
 //! After mini-redis's `server.rs`: the listener accepts, sets `TCP_NODELAY`, takes a connection
-//! permit and spawns one task per connection; failed accepts back off instead of spinning.
+//! permit and spawns one task per connection (`crate::http`: HTTP, then the WebSocket if it
+//! upgrades); failed accepts back off instead of spinning.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use futures_util::SinkExt;
-use sevenbag_protocol::ErrorCode;
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
 use tracing::{debug, warn};
 
 use crate::Config;
-use crate::client;
-use crate::connection;
+use crate::db::Db;
+use crate::http::{self, Admission};
 use crate::lobby::Lobby;
-use crate::relay::{self, Cut};
 use crate::replay::ReplayStore;
-use crate::shutdown::{TaskGuard, Tasks};
+use crate::shutdown::Tasks;
 
 /// Connections being refused (`ServerFull`) at once; past this, extra sockets are just closed.
 /// Refusing politely costs a handshake each, so it is bounded too.
@@ -37,6 +32,8 @@ pub(crate) struct Shared {
     pub(crate) lobby: std::sync::Mutex<Lobby>,
     /// The replay directory.
     pub(crate) replays: ReplayStore,
+    /// Identities, ratings and history, when the server has a database.
+    pub(crate) db: Option<Db>,
     /// The server's epoch for `Pong { server_ms }`.
     pub(crate) epoch: Instant,
     /// `true` once shutdown began; each task wraps a clone in a `Shutdown`.
@@ -52,6 +49,7 @@ impl Shared {
     pub(crate) fn new(
         config: Config,
         replays: ReplayStore,
+        db: Option<Db>,
         shutdown: watch::Receiver<bool>,
         tasks: Tasks,
     ) -> Shared {
@@ -59,6 +57,7 @@ impl Shared {
             config,
             lobby: std::sync::Mutex::new(Lobby::default()),
             replays,
+            db,
             epoch: Instant::now(),
             shutdown,
             tasks,
@@ -78,6 +77,7 @@ pub(crate) async fn accept_loop(shared: &Arc<Shared>, listener: TcpListener) {
     // `ServerFull` instead of being queued, so a client learns why at once.
     let connections = Arc::new(Semaphore::new(shared.config.limits.max_connections));
     let refusing = Arc::new(Semaphore::new(MAX_REFUSING));
+    let router = http::router(shared.clone());
     let mut backoff = Duration::from_millis(10);
     loop {
         let (socket, peer) = match listener.accept().await {
@@ -100,46 +100,25 @@ pub(crate) async fn accept_loop(shared: &Arc<Shared>, listener: TcpListener) {
         let Some(guard) = shared.tasks.guard() else {
             return;
         };
-        match connections.clone().try_acquire_owned() {
-            Ok(permit) => {
-                tokio::spawn(client::serve(shared.clone(), socket, peer, permit, guard));
-            }
+        let (permit, admission) = match connections.clone().try_acquire_owned() {
+            Ok(permit) => (permit, Admission::Serve),
             Err(_) => match refusing.clone().try_acquire_owned() {
-                Ok(permit) => {
-                    tokio::spawn(refuse(shared.clone(), socket, peer, permit, guard));
+                Ok(permit) => (permit, Admission::Refuse),
+                Err(_) => {
+                    warn!(%peer, "server full; closing the socket");
+                    continue;
                 }
-                Err(_) => warn!(%peer, "server full; closing the socket"),
             },
-        }
-    }
-}
-
-/// Tells a client the server is full, politely and within the hello timeout.
-async fn refuse(
-    shared: Arc<Shared>,
-    socket: TcpStream,
-    peer: SocketAddr,
-    _permit: OwnedSemaphorePermit,
-    _guard: TaskGuard,
-) {
-    let limits = &shared.config.limits;
-    warn!(%peer, max = limits.max_connections, "server full; refusing connection");
-    let cut = Cut::error(ErrorCode::ServerFull, "the server is full; try again later");
-    let refused = async {
-        let mut ws = connection::accept(socket, limits).await.ok()?;
-        if let Some(bytes) = cut.last.as_ref().and_then(relay::encode) {
-            ws.send(Message::Binary(bytes)).await.ok()?;
-        }
-        if let Some((code, reason)) = cut.close.clone() {
-            let frame = CloseFrame {
-                code,
-                reason: reason.into(),
-            };
-            ws.send(Message::Close(Some(frame))).await.ok()?;
-        }
-        Some(ws)
-    };
-    if let Ok(Some(ws)) = tokio::time::timeout(limits.hello_timeout, refused).await {
-        connection::linger(ws, limits.close_grace, 64 * 1024).await;
+        };
+        let serve = http::serve(
+            shared.clone(),
+            router.clone(),
+            socket,
+            peer,
+            admission,
+            permit,
+            guard,
+        );
+        tokio::spawn(serve);
     }
 }

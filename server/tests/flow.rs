@@ -375,6 +375,7 @@ async fn connections_over_the_limit_are_refused_with_server_full() {
 async fn a_connected_player_who_stops_sending_inputs_forfeits() {
     let mut config = config();
     config.limits.max_frames_behind = 60;
+    config.limits.max_silence = Duration::from_secs(1);
     let (server, dir) = start(config).await;
     let addr = server.addr();
     let (mut a, mut b, _, _) = started_match(addr, RoomOptions::default()).await;
@@ -406,7 +407,116 @@ async fn a_connected_player_who_stops_sending_inputs_forfeits() {
         })
         .await;
     assert_eq!(told, ErrorCode::Timeout);
+    // The forfeited player sees the end too: who won, and why.
+    let result = b
+        .until(|m| match m {
+            ServerMessage::MatchOver { winner, reason, .. } => Some((*winner, *reason)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(result, (Seat::First, EndReason::Forfeit));
     stop(server, dir).await;
+}
+
+/// Ann keeps up with the clock; Ben keeps sending `Inputs` but confirms nothing new, like a
+/// machine too busy to simulate. Plays Ann's side for `seconds` and returns what Ben was told
+/// and how the match ended, if it did.
+async fn behind_but_sending(
+    limits: impl FnOnce(&mut Limits),
+    seconds: u64,
+) -> (Vec<(ErrorCode, String)>, Option<(Seat, EndReason)>) {
+    let mut config = config();
+    limits(&mut config.limits);
+    let (server, dir) = start(config).await;
+    let (mut a, mut b, _, _) = started_match(server.addr(), RoomOptions::default()).await;
+    let started = tokio::time::Instant::now();
+    let mut confirmed = 0u32;
+    let mut told = Vec::new();
+    let mut over = None;
+    let mut ben_over = None;
+    while started.elapsed() < Duration::from_secs(seconds) && over.is_none() {
+        confirmed += 6;
+        a.send(ClientMessage::Inputs {
+            changes: vec![],
+            confirmed,
+        })
+        .await;
+        b.send(ClientMessage::Inputs {
+            changes: vec![],
+            confirmed: 0,
+        })
+        .await;
+        // Ben hears the warnings; Ann hears the end (a forfeited seat is vacated at once).
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(50);
+        while let Ok(m) = tokio::time::timeout_at(deadline, b.recv()).await {
+            match m {
+                ServerMessage::Error { code, message, .. } => told.push((code, message)),
+                ServerMessage::MatchOver { winner, reason, .. } => {
+                    ben_over = Some((winner, reason));
+                }
+                _ => {}
+            }
+        }
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(50);
+        while let Ok(m) = tokio::time::timeout_at(deadline, a.recv()).await {
+            if let ServerMessage::MatchOver { winner, reason, .. } = m {
+                over = Some((winner, reason));
+            }
+        }
+    }
+    if over.is_some() && ben_over.is_none() {
+        // The forfeited player hears the end too; what they were told comes before it.
+        ben_over = Some(
+            b.until(|m| match m {
+                ServerMessage::Error { code, message, .. } => {
+                    told.push((*code, message.clone()));
+                    None
+                }
+                ServerMessage::MatchOver { winner, reason, .. } => Some((*winner, *reason)),
+                _ => None,
+            })
+            .await,
+        );
+    }
+    assert_eq!(ben_over, over, "Ben sees the same result as Ann");
+    stop(server, dir).await;
+    (told, over)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_behind_but_still_sending_is_warned_not_forfeited() {
+    let (told, over) = behind_but_sending(
+        |l| {
+            l.max_frames_behind = 60;
+            l.max_silence = Duration::from_secs(1);
+            l.behind_warning_every = Duration::from_secs(1);
+        },
+        4,
+    )
+    .await;
+    assert_eq!(over, None, "still sending: no forfeit ({told:?})");
+    assert!(!told.is_empty(), "Ben is told he is behind");
+    for (code, message) in &told {
+        assert_eq!(*code, ErrorCode::Behind);
+        assert!(message.contains("behind the match"), "{message}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_cannot_catch_up_forfeits_and_is_told_why() {
+    let (told, over) = behind_but_sending(
+        |l| {
+            l.max_frames_behind = 30;
+            l.max_silence = Duration::from_secs(30);
+            l.max_frames_behind_sending = 120;
+        },
+        8,
+    )
+    .await;
+    assert_eq!(over, Some((Seat::First, EndReason::Forfeit)));
+    let (code, message) = told.last().expect("told why");
+    assert_eq!(*code, ErrorCode::Behind);
+    assert!(message.contains("could not catch up"), "{message}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,7 +11,8 @@
 //!   `period` frames), paced to the server's clock, reporting hashes as a real client does.
 //! - [`players`]: headless netplay players: the e2e server settings, a two-player room with an
 //!   optional spectator, and a whole match played on its own task.
-//! - [`proxy`]: a latency/loss TCP proxy (owned by the netplay tests).
+//! - [`proxy`]: the latency proxy, re-exported from `sevenbag_netplay::delay_proxy` (shared with
+//!   `sevenbag-tool loadtest --latency-ms`).
 //!
 //! Every helper only touches 127.0.0.1, and every wait and loop is bounded in time and count.
 //!
@@ -20,14 +21,16 @@
 //!   (and in the server's replay); quick match pairs two waiting players.
 //! - `spectate.rs`: a spectator joining mid-match converges to the players' hashes.
 //! - `latency.rs`: through a 50–150 ms jittery proxy results stay identical, rollbacks happen.
+//! - `slow_render.rs`: players simulating only 8 times a second keep real time, no forfeit.
 //! - `reconnect.rs`: a player back inside the window finishes; one who stays away forfeits.
 //! - `hostile.rs`: each kind of hostile client is cut with a reason while a match finishes.
 //! - `replays.rs`: a finished match's replay verifies; corrupted copies are reported as such.
 //! - `bot.rs`: the bot plays through the server as a headless input source and wins.
 #![deny(missing_docs)]
 
+pub mod http;
 pub mod players;
-pub mod proxy;
+pub use sevenbag_netplay::delay_proxy as proxy;
 mod raw;
 pub mod scripted;
 mod server;

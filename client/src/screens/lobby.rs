@@ -24,6 +24,8 @@ use crate::sfx::Sfx;
 pub enum LobbyKind {
     /// Matchmaking on the configured server.
     QuickMatch,
+    /// Ranked matchmaking (identity from the key file).
+    Ranked,
     /// A private room with chosen rules.
     CreateRoom,
     /// Joining a room by its code.
@@ -101,7 +103,7 @@ impl LobbyScreen {
 
     fn rows(&self) -> Vec<Row> {
         let mut v = match self.kind {
-            LobbyKind::QuickMatch => vec![Row::Server, Row::Go],
+            LobbyKind::QuickMatch | LobbyKind::Ranked => vec![Row::Server, Row::Go],
             LobbyKind::CreateRoom => {
                 let mut v = vec![Row::Server];
                 v.extend(Self::option_rows());
@@ -129,6 +131,11 @@ impl LobbyScreen {
                 "Quick match",
                 "Play the next player waiting on your server",
                 "Find a match",
+            ),
+            LobbyKind::Ranked => (
+                "Ranked match",
+                "Play someone near your rating",
+                "Find a ranked match",
             ),
             LobbyKind::CreateRoom => (
                 "Create room",
@@ -203,6 +210,22 @@ impl LobbyScreen {
                 "Quick match",
                 None,
             ),
+            LobbyKind::Ranked => {
+                let key = crate::identity::default_key_path()
+                    .ok_or_else(|| "no config directory for the player key".to_owned())
+                    .and_then(|path| crate::identity::load_or_create(&path));
+                match key {
+                    Ok(key) => (
+                        self.connect(ctx, &server, Request::Ranked(key)),
+                        "Ranked match",
+                        None,
+                    ),
+                    Err(e) => {
+                        ctx.notify(e, theme::BAD);
+                        return Transition::None;
+                    }
+                }
+            }
             LobbyKind::CreateRoom => {
                 if let Err(e) = self.options.rules().validate() {
                     ctx.notify(format!("These options are not valid: {e}"), theme::BAD);

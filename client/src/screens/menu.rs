@@ -17,6 +17,7 @@ use crate::sfx::Sfx;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Item {
     QuickMatch,
+    Ranked,
     CreateRoom,
     JoinRoom,
     Spectate,
@@ -25,12 +26,14 @@ enum Item {
     Practice,
     Local,
     Replays,
+    Challenge,
     Settings,
     Quit,
 }
 
-const ITEMS: [Item; 11] = [
+const ITEMS: [Item; 13] = [
     Item::QuickMatch,
+    Item::Ranked,
     Item::CreateRoom,
     Item::JoinRoom,
     Item::Spectate,
@@ -39,6 +42,7 @@ const ITEMS: [Item; 11] = [
     Item::Practice,
     Item::Local,
     Item::Replays,
+    Item::Challenge,
     Item::Settings,
     Item::Quit,
 ];
@@ -47,6 +51,7 @@ impl Item {
     fn label(self) -> &'static str {
         match self {
             Item::QuickMatch => "Quick match",
+            Item::Ranked => "Ranked match",
             Item::CreateRoom => "Create room",
             Item::JoinRoom => "Join room by code",
             Item::Spectate => "Spectate by code",
@@ -55,6 +60,7 @@ impl Item {
             Item::Practice => "Practice vs bot",
             Item::Local => "Local 2 players",
             Item::Replays => "Replays",
+            Item::Challenge => "Fixed-sequence challenge",
             Item::Settings => "Settings",
             Item::Quit => "Quit",
         }
@@ -62,9 +68,14 @@ impl Item {
 
     fn tag(self) -> &'static str {
         match self {
-            Item::QuickMatch | Item::CreateRoom | Item::JoinRoom | Item::Spectate => "ONLINE",
+            Item::QuickMatch
+            | Item::Ranked
+            | Item::CreateRoom
+            | Item::JoinRoom
+            | Item::Spectate => "ONLINE",
             Item::LanHost | Item::LanJoin => "LAN",
             Item::Practice | Item::Local => "OFFLINE",
+            Item::Challenge => "SOLO",
             _ => "",
         }
     }
@@ -74,6 +85,10 @@ impl Item {
             Item::QuickMatch => (
                 "Quick match",
                 "Get paired with the next player waiting on your server and play a first-to-3 versus match.\n\nBoth of you get the same pieces; lines you clear become garbage on the other board.",
+            ),
+            Item::Ranked => (
+                "Ranked match",
+                "Play someone near your rating for Glicko-2 points. Your identity is a key kept on this computer, registered under your player name (3-16 letters, digits, _ or -) the first time; the recovery code shown then moves it to another computer.",
             ),
             Item::CreateRoom => (
                 "Create room",
@@ -104,6 +119,10 @@ impl Item {
                 "Two players, one keyboard. Left player: A D move, S soft drop, W hard drop, Q E rotate, R 180°, Left Shift hold. Right player: arrows, ↑ hard drop, , . rotate, / 180°, Right Shift hold. Change them in Settings.",
             ),
             Item::Replays => ("Replays", "Watch finished matches again, frame for frame."),
+            Item::Challenge => (
+                "Fixed-sequence challenge",
+                "The 2021 puzzle: 10,000 bricks in a fixed order under its own rules (no kicks, no hold); clears score the cells on the board. Play it, save your record, or watch the solver's best.",
+            ),
             Item::Settings => (
                 "Settings",
                 "Your name, the server, handling (DAS, ARR, DCD, SDF), volume and key bindings.",
@@ -154,6 +173,7 @@ impl MenuScreen {
         let lobby = |kind| Transition::Push(Screen::Lobby(LobbyScreen::new(kind)));
         match item {
             Item::QuickMatch => lobby(LobbyKind::QuickMatch),
+            Item::Ranked => lobby(LobbyKind::Ranked),
             Item::CreateRoom => lobby(LobbyKind::CreateRoom),
             Item::JoinRoom => lobby(LobbyKind::JoinRoom),
             Item::Spectate => lobby(LobbyKind::Spectate),
@@ -164,6 +184,7 @@ impl MenuScreen {
             }
             Item::Local => Transition::Push(Screen::Setup(SetupScreen::new(SetupKind::Local))),
             Item::Replays => Transition::Push(Screen::Replay(Box::default())),
+            Item::Challenge => Transition::Push(Screen::Challenge(Box::default())),
             Item::Settings => {
                 Transition::Push(Screen::Settings(Box::new(SettingsScreen::new(ctx))))
             }

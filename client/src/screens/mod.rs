@@ -7,8 +7,11 @@
 //! - [`lobby`] — the online and LAN forms (quick match, room options, codes, LAN hosts).
 //! - [`online`] — a live connection: waiting, the room card, then the match view.
 //! - [`replays`] — replay files, downloads from the server, and playback.
+//! - [`challenge`] — the fixed-sequence challenge: play it, watch records.
 //! - [`list`] — keyboard and mouse navigation of a list of rows.
 
+// fixed-sequence challenge (helper: challenge)
+pub mod challenge;
 pub mod list;
 pub mod lobby;
 pub mod menu;

@@ -486,7 +486,14 @@ impl OnlineScreen {
                 Some(s) => {
                     let (tag, colour) = match s.status {
                         SeatStatus::Reconnecting { seconds_left } => (
-                            format!("RECONNECTING {seconds_left}s"),
+                            format!(
+                                "RECONNECTING {}s",
+                                o.seconds_left(
+                                    sevenbag_core::Seat::BOTH[i],
+                                    seconds_left,
+                                    std::time::Instant::now()
+                                )
+                            ),
                             theme::GARBAGE_QUEUED,
                         ),
                         SeatStatus::Forfeited => ("LEFT".to_owned(), theme::BAD),

@@ -249,7 +249,7 @@ pub fn keys_summary(map: &KeyMap) -> String {
         }
     };
     format!(
-        "move {} {}, soft drop {}, hard drop {}, rotate {} {} {}, hold {}",
+        "move {} {}, soft drop {}, hard drop {}, rotate left {} right {} 180° {}, hold {}",
         names(Action::MoveLeft),
         names(Action::MoveRight),
         names(Action::SoftDrop),

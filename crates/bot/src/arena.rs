@@ -5,6 +5,30 @@ use sevenbag_core::{Handling, Input, Match, MatchHeader, Player, Rules, Seat, St
 
 use crate::bot::Bot;
 
+/// Something that plays a seat of a [`Match`] one frame at a time: our [`Bot`], or an outside
+/// bot behind an adapter (the `sevenbag-tbp` crate's TBP player).
+pub trait Driver {
+    /// The keys to hold on the next frame for `seat` of `m`.
+    fn next_input(&mut self, m: &Match, seat: Seat) -> Input;
+
+    /// Why the driver stopped playing, when it failed and the game should stop (an outside
+    /// bot died or misbehaved).
+    fn failure(&self) -> Option<String> {
+        None
+    }
+
+    /// The name an outside bot gave itself.
+    fn name(&self) -> Option<String> {
+        None
+    }
+}
+
+impl Driver for Bot {
+    fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
+        Bot::next_input(self, m, seat)
+    }
+}
+
 /// The outcome of one versus game (one round, first to 1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GameReport {
@@ -25,8 +49,8 @@ pub struct GameReport {
 /// Plays one game between `first` (seat 0) and `second` (seat 1) under `header` (its
 /// `first_to` is set to 1), until someone tops out or a seat has placed `max_pieces` pieces.
 pub fn play_game(
-    first: &mut Bot,
-    second: &mut Bot,
+    first: &mut dyn Driver,
+    second: &mut dyn Driver,
     mut header: MatchHeader,
     max_pieces: u32,
 ) -> GameReport {
@@ -35,7 +59,10 @@ pub fn play_game(
     let frame_limit = u32::from(header.rules.countdown_frames) + max_pieces.saturating_mul(600);
     while m.winner().is_none() && m.frame().0 < frame_limit {
         let pieces = Seat::BOTH.map(|s| m.player(s).stats().pieces);
-        if pieces.iter().any(|&p| p >= max_pieces) {
+        if pieces.iter().any(|&p| p >= max_pieces)
+            || first.failure().is_some()
+            || second.failure().is_some()
+        {
             break;
         }
         let inputs = [

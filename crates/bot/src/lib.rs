@@ -38,6 +38,7 @@
 //! - [`sim`]: the frame-exact piece simulator (a copy of the core `Player`).
 //! - [`inputs`]: paths to per-frame key masks.
 //! - [`eval`]: weights, static board value, placement rewards.
+//! - [`finesse`]: the fewest presses to a placement, for finesse faults in solo play.
 //! - [`search`]: beam search over the queue.
 //! - [`pc`]: perfect-clear search over the known pieces (Max).
 //! - [`eltetris`]: the baseline opponent.
@@ -52,6 +53,7 @@ pub mod bitboard;
 pub mod bot;
 pub mod eltetris;
 pub mod eval;
+pub mod finesse;
 pub mod inputs;
 pub mod level;
 pub mod movegen;
@@ -59,7 +61,7 @@ pub mod pc;
 pub mod search;
 pub mod sim;
 
-pub use arena::{GameReport, SoloReport, play_game, play_solo};
+pub use arena::{Driver, GameReport, SoloReport, play_game, play_solo};
 pub use bitboard::BitBoard;
 pub use bot::{Bot, BotStats};
 pub use eval::Weights;

@@ -22,6 +22,7 @@
 //! - [`attack`], [`garbage`]: clears to lines sent, and incoming garbage.
 //! - [`player`]: one board stepped one frame at a time.
 //! - [`versus`]: the two-player `Match`, rounds and the result.
+//! - [`solo`], [`score`]: one-player Sprint, Blitz and Zen, and guideline scoring with levels.
 //! - [`hash`]: the FNV-1a state hash over canonical bytes.
 //!
 //! ## Snapshot size
@@ -40,6 +41,8 @@ pub mod piece;
 pub mod player;
 pub mod rng;
 pub mod rules;
+pub mod score;
+pub mod solo;
 pub mod srs;
 pub mod versus;
 
@@ -51,4 +54,6 @@ pub use input::Input;
 pub use piece::{Piece, PieceKind, Rotation};
 pub use player::{FLIP_KICK, LockEvent, Player, PlayerEvents, Stats, StepContext, TopOut, t_spin};
 pub use rules::{Handling, HeaderError, MatchHeader, Preset, Rules, RulesError};
+pub use score::Score;
+pub use solo::{Solo, SoloEnd, SoloHeader, SoloMode, SoloPhase, SoloResult};
 pub use versus::{Frame, Match, MatchEvents, Phase, Seat};

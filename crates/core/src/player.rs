@@ -108,6 +108,10 @@ pub struct PlayerEvents {
     pub rotated: bool,
     /// The piece was hard dropped.
     pub hard_dropped: bool,
+    /// Rows the piece fell this frame because soft drop was held (guideline scoring counts them).
+    pub soft_drop_rows: u8,
+    /// Rows the hard drop moved the piece down.
+    pub hard_drop_rows: u8,
     /// The piece locked.
     pub locked: Option<LockEvent>,
     /// Garbage lines that rose.
@@ -561,6 +565,7 @@ impl Player {
         let soft = input.contains(Input::SOFT_DROP);
         if soft && self.handling.sdf == 0 {
             let landed = self.board.drop_position(&piece);
+            self.events.soft_drop_rows = (piece.y - landed.y) as u8;
             if landed != piece {
                 self.active = Some(landed);
                 self.spin_kick = None;
@@ -589,6 +594,9 @@ impl Player {
             self.gravity -= CELL;
             self.spin_kick = None;
             self.lock_timer = 0;
+            if soft {
+                self.events.soft_drop_rows += 1;
+            }
         }
         self.active = Some(piece);
     }
@@ -613,6 +621,7 @@ impl Player {
             self.spin_kick = None;
         }
         self.events.hard_dropped = true;
+        self.events.hard_drop_rows = (piece.y - landed.y) as u8;
         self.lock(landed, ctx);
     }
 

@@ -50,6 +50,8 @@ pub struct Clock {
     samples: VecDeque<Sample>,
     /// Smoothed round trip (RFC 6298's 1/8 gain).
     srtt: Option<Duration>,
+    /// Smoothed mean deviation of the round trip (RFC 6298's RTTVAR, 1/4 gain): the jitter.
+    rttvar: Duration,
 }
 
 impl Clock {
@@ -61,6 +63,7 @@ impl Clock {
             pending: VecDeque::with_capacity(PENDING),
             samples: VecDeque::with_capacity(SAMPLES),
             srtt: None,
+            rttvar: Duration::ZERO,
         }
     }
 
@@ -89,11 +92,20 @@ impl Clock {
             self.samples.pop_front();
         }
         self.samples.push_back(Sample { rtt, offset_ms });
+        self.rttvar = match self.srtt {
+            None => rtt / 2,
+            Some(s) => (self.rttvar * 3 + s.abs_diff(rtt)) / 4,
+        };
         self.srtt = Some(match self.srtt {
             None => rtt,
             Some(s) => (s * 7 + rtt) / 8,
         });
         Some(rtt)
+    }
+
+    /// Smoothed mean deviation of the round trip (jitter), once a pong came back.
+    pub fn jitter(&self) -> Option<Duration> {
+        self.srtt.map(|_| self.rttvar)
     }
 
     /// Smoothed round-trip time, once a pong came back.
@@ -138,8 +150,12 @@ fn millis_between(from: Instant, to: Instant) -> i64 {
     }
 }
 
-/// Most frames run in one tick to catch up after a late tick.
-pub const MAX_CATCH_UP: u32 = 4;
+/// Most frames run in one tick: half a second. A tick runs every frame that is due, so the
+/// match keeps real time however slowly the caller ticks (a game drawing 5 frames a second runs
+/// 12 frames a tick) down to 2 ticks a second; only a longer hitch is spread over later ticks.
+/// (It was 4, which let any machine drawing fewer than 15 frames a second fall behind for good,
+/// until the server forfeited it while its player was still pressing keys.)
+pub const MAX_CATCH_UP: u32 = 30;
 /// Smoothed frame advantage above which we slow down, in frames.
 const AHEAD_THRESHOLD: f64 = 2.0;
 /// Smoothed frame advantage at or below which we may catch up with the server's clock.
@@ -301,6 +317,25 @@ mod tests {
     const MS: Duration = Duration::from_millis(1);
 
     #[test]
+    fn jitter_is_the_smoothed_spread_of_the_round_trip() {
+        let t0 = Instant::now();
+        let mut clock = Clock::new(t0);
+        assert_eq!(clock.jitter(), None);
+        let mut at = t0;
+        // Round trips alternate 100 and 140 ms: the mean deviation settles near 20 ms.
+        for i in 0..40u32 {
+            let ClientMessage::Ping { nonce } = clock.ping(at) else {
+                panic!("not a ping");
+            };
+            let rtt = if i % 2 == 0 { 100 * MS } else { 140 * MS };
+            clock.pong(nonce, 0, at + rtt);
+            at += 1_000 * MS;
+        }
+        let jitter = clock.jitter().expect("measured");
+        assert!((15 * MS..=25 * MS).contains(&jitter), "{jitter:?}");
+    }
+
+    #[test]
     fn a_pong_gives_the_round_trip_and_the_server_offset() {
         let t0 = Instant::now();
         let mut clock = Clock::new(t0);
@@ -361,13 +396,32 @@ mod tests {
     }
 
     #[test]
-    fn a_late_tick_catches_up_a_few_frames_at_a_time() {
+    fn a_late_tick_runs_its_whole_backlog_up_to_half_a_second() {
         let t0 = Instant::now();
         let pacer = Pacer::new(t0, 12);
         assert_eq!(pacer.frames_due(t0 + FRAME * 2, 1), 1);
-        assert_eq!(pacer.frames_due(t0 + FRAME * 30, 10), MAX_CATCH_UP);
+        assert_eq!(pacer.frames_due(t0 + FRAME * 30, 10), 20);
+        assert_eq!(pacer.frames_due(t0 + FRAME * 100, 10), MAX_CATCH_UP);
         assert_eq!(pacer.frames_due(t0 + FRAME * 5, 9), 0);
         assert_eq!(pacer.next_due(9), t0 + FRAME * 10);
+    }
+
+    /// Issue #17: a game drawing 8 (or 5) frames a second keeps the match clock in real time.
+    #[test]
+    fn ticking_at_a_low_frame_rate_keeps_real_time() {
+        for fps in [8u32, 5] {
+            let t0 = Instant::now();
+            let pacer = Pacer::new(t0, 12);
+            let mut frame = 0;
+            for tick in 1..=10 * fps {
+                let now = t0 + Duration::from_secs(1) * tick / fps;
+                frame += pacer.frames_due(now, frame);
+            }
+            assert!(
+                (599..=600).contains(&frame),
+                "{fps} fps: {frame} frames in 10 s"
+            );
+        }
     }
 
     #[test]

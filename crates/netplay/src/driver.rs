@@ -12,12 +12,12 @@
 
 use std::time::Instant;
 
-use sevenbag_core::{Input, Match, Seat};
+use sevenbag_core::{Input, Match, MatchHeader, Seat};
 use sevenbag_protocol::{ClientMessage, EndReason, ServerMessage};
 
 use crate::clock::{Clock, Pacer};
 use crate::inputs::InputSource;
-use crate::session::{Session, SessionError, SessionOptions, Step};
+use crate::session::{MAX_INPUT_DELAY, Session, SessionError, SessionOptions, Step};
 
 /// A round result the server announced (`RoundOver`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +95,17 @@ pub struct MatchDriver {
     matches_started: u32,
     rounds: Vec<RoundResult>,
     match_result: Option<MatchResult>,
+    /// Stall frames counted at the last input-delay re-estimate.
+    stalls_at_retune: u64,
+    /// Re-estimates in a row that found the delay higher than needed.
+    calm_retunes: u32,
 }
+
+/// Frames between input-delay re-estimates during a match.
+pub const RETUNE_FRAMES: u32 = 60;
+/// Re-estimates in a row that must find the delay too high before it is lowered (so a brief
+/// calm does not bring back the stalls a moment later).
+const CALM_BEFORE_LOWERING: u32 = 5;
 
 impl MatchDriver {
     /// No match yet, no seat; the clock starts at `now`.
@@ -111,6 +121,8 @@ impl MatchDriver {
             matches_started: 0,
             rounds: Vec::new(),
             match_result: None,
+            stalls_at_retune: 0,
+            calm_retunes: 0,
         }
     }
 
@@ -128,7 +140,7 @@ impl MatchDriver {
                 names,
                 start_in_ms,
             } => {
-                let options = self.session_options();
+                let options = self.session_options(header);
                 self.session = Some(Session::new(*header, self.seat, options));
                 self.pacer = Some(Pacer::from_match_start(
                     at,
@@ -160,7 +172,7 @@ impl MatchDriver {
                         }
                     };
                 }
-                let options = self.session_options();
+                let options = self.session_options(header);
                 match Session::from_log(*header, self.seat, options, changes, *confirmed) {
                     Ok(session) => {
                         self.session = Some(session);
@@ -268,6 +280,33 @@ impl MatchDriver {
             return false;
         }
         if session.local_seat().is_some() {
+            if self.config.auto_input_delay && session.frame() % RETUNE_FRAMES == 0 {
+                let link = SessionOptions::for_link_within(
+                    self.clock.rtt(),
+                    self.clock.jitter(),
+                    self.config.session.window,
+                    u32::from(session.header().rules.garbage_travel),
+                );
+                session.widen_window(link.window);
+                let needed = link.input_delay.max(self.config.session.input_delay);
+                let stalls = session.stats().stall_frames;
+                let stalled = stalls > self.stalls_at_retune;
+                self.stalls_at_retune = stalls;
+                let delay = session.options().input_delay;
+                // One frame at a time: up when the link needs it or we stalled since the last
+                // look, down only after a calm spell.
+                self.calm_retunes = if !stalled && needed < delay {
+                    self.calm_retunes + 1
+                } else {
+                    0
+                };
+                if (needed > delay || stalled) && delay < MAX_INPUT_DELAY {
+                    session.set_input_delay(delay + 1);
+                } else if self.calm_retunes >= CALM_BEFORE_LOWERING {
+                    session.set_input_delay(delay - 1);
+                    self.calm_retunes = 0;
+                }
+            }
             let remote = if self.config.balance_input_delay {
                 session
                     .remote_confirmed()
@@ -384,12 +423,18 @@ impl MatchDriver {
     }
 
     /// The options a session for the next match gets, from our seat and the round trip.
-    fn session_options(&self) -> SessionOptions {
+    fn session_options(&self, header: &MatchHeader) -> SessionOptions {
         match self.seat {
             Some(_) if self.config.auto_input_delay => {
                 let mut options = self.config.session;
-                let needed = SessionOptions::for_round_trip(self.clock.rtt(), options.window);
+                let needed = SessionOptions::for_link_within(
+                    self.clock.rtt(),
+                    self.clock.jitter(),
+                    options.window,
+                    u32::from(header.rules.garbage_travel),
+                );
                 options.input_delay = options.input_delay.max(needed.input_delay);
+                options.window = needed.window;
                 options
             }
             Some(_) => self.config.session,
@@ -402,6 +447,8 @@ impl MatchDriver {
 
     fn start_match(&mut self, names: [String; 2]) {
         self.names = names;
+        self.stalls_at_retune = 0;
+        self.calm_retunes = 0;
         self.rounds.clear();
         self.match_result = None;
         self.live = true;

@@ -50,6 +50,9 @@ pub struct HeadlessConfig {
     /// the load tester uses 2 (30 wake-ups a second, two frames each) to spend less CPU per
     /// client. Incoming messages are always handled the moment they arrive.
     pub frames_per_tick: u32,
+    /// Simulate at most once per this interval, as a game drawing few frames a second does
+    /// (messages are still taken the moment they arrive). `None`: whenever a frame is due.
+    pub tick_every: Option<Duration>,
 }
 
 impl HeadlessConfig {
@@ -65,6 +68,7 @@ impl HeadlessConfig {
             ping_every: Duration::from_secs(1),
             probe: None,
             frames_per_tick: 1,
+            tick_every: None,
         }
     }
 }
@@ -209,6 +213,8 @@ pub struct HeadlessClient {
     /// Traffic of earlier connections (reconnects), added to the live one's.
     past_traffic: NetStats,
     next_ping: Instant,
+    /// When the last simulation tick ran (for [`HeadlessConfig::tick_every`]).
+    last_tick: Instant,
     room: Option<RoomInfo>,
     seats: [Option<SeatInfo>; 2],
     spectators: u16,
@@ -245,6 +251,7 @@ impl HeadlessClient {
             server: String::new(),
             past_traffic: NetStats::default(),
             next_ping: now,
+            last_tick: now,
             room: None,
             seats: [None, None],
             spectators: 0,
@@ -377,7 +384,15 @@ impl HeadlessClient {
             while let Some(event) = self.net.try_recv() {
                 self.on_event(event, Instant::now());
             }
-            self.tick(Instant::now(), input);
+            let now = Instant::now();
+            if self
+                .config
+                .tick_every
+                .is_none_or(|every| now >= self.last_tick + every)
+            {
+                self.last_tick = now;
+                self.tick(now, input);
+            }
         }
     }
 
@@ -521,7 +536,7 @@ impl HeadlessClient {
         self.driver.matches_started()
     }
 
-    /// Our state hashes of the current match: (frame, hash) every 60 frames.
+    /// Our state hashes of the current match: (frame, hash) every `HASH_INTERVAL` frames.
     pub fn hashes(&self) -> &[(u32, u64)] {
         self.driver
             .session()
@@ -610,8 +625,13 @@ impl HeadlessClient {
             .frames_per_tick
             .clamp(1, crate::clock::MAX_CATCH_UP)
             - 1;
-        if let Some(due) = self.driver.next_due(ahead) {
-            wake = wake.min(due);
+        match self.config.tick_every {
+            Some(every) => wake = wake.min(self.last_tick + every),
+            None => {
+                if let Some(due) = self.driver.next_due(ahead) {
+                    wake = wake.min(due);
+                }
+            }
         }
         wake.max(now)
     }

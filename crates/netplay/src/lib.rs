@@ -40,11 +40,14 @@ frame loop, on a tokio task, or in a test without a single sleep.
 - [`driver`]: `MatchDriver`, one match driven from server messages (shared by the headless
   client and the GUI).
 - [`headless`]: `HeadlessClient` and the relay-latency probe.
+- [`delay_proxy`]: an order-keeping loopback TCP proxy adding latency and jitter (tests and
+  the load tester reproduce distant players with it).
 */
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod clock;
+pub mod delay_proxy;
 pub mod driver;
 pub mod headless;
 pub mod inputs;
@@ -52,7 +55,7 @@ pub mod net;
 pub mod session;
 
 pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
-pub use driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RoundResult};
+pub use driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RETUNE_FRAMES, RoundResult};
 pub use headless::{
     ClientStats, DesyncNotice, HeadlessClient, HeadlessConfig, HeadlessError, LOBBY_TIMEOUT,
     RelayProbe, RoomInfo, ServerError,

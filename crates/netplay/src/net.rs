@@ -22,7 +22,8 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use sevenbag_core::Handling;
 use sevenbag_protocol::{
-    ClientMessage, DecodeError, EncodeError, PROTOCOL_VERSION, ServerMessage, decode_server, encode,
+    ClientMessage, DecodeError, EncodeError, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ServerMessage,
+    decode_server, encode,
 };
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -309,8 +310,15 @@ async fn run(
 /// every socket read, which made `memset` a quarter of a load-test client's CPU. Our messages are
 /// a few bytes (a replay download is the large exception, and the buffer grows for it), so
 /// 4 KiB reads are plenty.
+///
+/// Messages and frames from the server are capped at the codec's [`MAX_MESSAGE_BYTES`] (the
+/// largest message any server may send, a replay download): tungstenite refuses a larger one
+/// from its header, before buffering it, just as the server does with its own (smaller) limit.
 fn ws_config() -> WebSocketConfig {
-    WebSocketConfig::default().read_buffer_size(READ_BUFFER)
+    WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER)
+        .max_message_size(Some(MAX_MESSAGE_BYTES))
+        .max_frame_size(Some(MAX_MESSAGE_BYTES))
 }
 
 /// Bytes read from the socket at a time.

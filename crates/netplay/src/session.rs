@@ -29,8 +29,9 @@ pub const MAX_INPUT_DELAY: u32 = 8;
 /// A player confirms its frames at least this often, even when its keys do not change (every
 /// frame in lockstep, and as often as the window if it is shorter).
 pub const CONFIRM_INTERVAL: u32 = 4;
-/// A state hash is reported every this many confirmed frames.
-pub const HASH_INTERVAL: u32 = 60;
+/// A state hash is reported every this many confirmed frames: the protocol's one constant, which
+/// the server and replays use too (two copies could drift and silently stop desync detection).
+pub use sevenbag_protocol::HASH_INTERVAL;
 
 /// How a session predicts and delays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,16 +61,59 @@ impl SessionOptions {
     /// few frames and run slower than the server's clock. `None` (not measured yet) gives no
     /// delay.
     pub fn for_round_trip(rtt: Option<Duration>, window: u32) -> SessionOptions {
-        // Whole milliseconds, so that 200 ms is exactly 12 frames.
-        let rtt_frames = rtt.map_or(0.0, |r| r.as_millis() as f64 * 60.0 / 1000.0);
-        let every = CONFIRM_INTERVAL.min(window.max(1));
-        let needed = rtt_frames + f64::from(every) / 2.0 + 1.0 - f64::from(window);
+        SessionOptions::for_link(rtt, None, window)
+    }
+
+    /// [`SessionOptions::for_round_trip`] with room for jitter: the round trip counted is
+    /// `rtt + 2 × jitter` (jitter = the clock's smoothed mean deviation, see
+    /// [`Clock::jitter`](crate::Clock::jitter)), so a late batch within the usual spread still
+    /// arrives inside the window. Capped at [`MAX_INPUT_DELAY`].
+    pub fn for_link(
+        rtt: Option<Duration>,
+        jitter: Option<Duration>,
+        window: u32,
+    ) -> SessionOptions {
+        let needed = Self::frames_needed(rtt, jitter, window) - f64::from(window);
         SessionOptions {
             window,
             input_delay: needed.ceil().clamp(0.0, f64::from(MAX_INPUT_DELAY)) as u32,
         }
     }
+
+    /// [`SessionOptions::for_link`], then a prediction window widened (never narrowed, never
+    /// past `max_window`, the match's garbage travel) to cover the rest of the trip plus
+    /// [`SPIKE_MARGIN`] frames: at long round trips the capped input delay alone would leave
+    /// every late batch a stall. Garbage travel stays at least the window, so a correction
+    /// still never reaches back to what already happened on our own board.
+    pub fn for_link_within(
+        rtt: Option<Duration>,
+        jitter: Option<Duration>,
+        window: u32,
+        max_window: u32,
+    ) -> SessionOptions {
+        let base = Self::for_link(rtt, jitter, window);
+        let needed = Self::frames_needed(rtt, jitter, window).ceil() as u32 + SPIKE_MARGIN;
+        let wide = needed.saturating_sub(base.input_delay);
+        SessionOptions {
+            window: wide.clamp(window, max_window.max(window)),
+            input_delay: base.input_delay,
+        }
+    }
+
+    /// Frames from an opponent's key press until it can be applied here: the round trip (with
+    /// room for jitter), half the confirmation interval and a frame.
+    fn frames_needed(rtt: Option<Duration>, jitter: Option<Duration>, window: u32) -> f64 {
+        let rtt = rtt.map(|r| r + 2 * jitter.unwrap_or_default());
+        // Whole milliseconds, so that 200 ms is exactly 12 frames.
+        let rtt_frames = rtt.map_or(0.0, |r| r.as_millis() as f64 * 60.0 / 1000.0);
+        let every = CONFIRM_INTERVAL.min(window.max(1));
+        rtt_frames + f64::from(every) / 2.0 + 1.0
+    }
 }
+
+/// Frames of prediction kept beyond the measured need for a spike of latency
+/// ([`SessionOptions::for_link_within`]).
+pub const SPIKE_MARGIN: u32 = 4;
 
 /// What [`Session::advance`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,6 +332,23 @@ impl Session {
             .map(|s| self.logs[s.index()].confirmed())
             .min()
             .unwrap_or(0)
+    }
+
+    /// Changes the input delay during the match (capped at [`MAX_INPUT_DELAY`]). Nothing is
+    /// rewritten: a longer delay holds our last keys over the frames it skips (exactly what
+    /// the opponent predicted for them), a shorter one skips asking for keys until the frame
+    /// catches up with what is already recorded (a latching sampler loses no press). Change it
+    /// by one frame at a time and the player sees no hitch. The prediction window, and so the
+    /// deepest correction, does not change: garbage travel still covers it.
+    pub fn set_input_delay(&mut self, delay: u32) {
+        self.options.input_delay = delay.min(MAX_INPUT_DELAY);
+    }
+
+    /// Widens the prediction window during the match, up to the match's garbage travel (so a
+    /// correction never reaches our own board); a narrower value is ignored.
+    pub fn widen_window(&mut self, window: u32) {
+        let cap = u32::from(self.header.rules.garbage_travel);
+        self.options.window = self.options.window.max(window.min(cap));
     }
 
     /// Whether [`Session::advance`] would simulate a frame now, rather than stall.

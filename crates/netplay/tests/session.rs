@@ -783,3 +783,66 @@ fn input_delay_covers_a_round_trip_longer_than_the_window() {
         5
     );
 }
+
+#[test]
+fn jitter_adds_input_delay_and_a_long_trip_widens_the_window_up_to_garbage_travel() {
+    let ms = std::time::Duration::from_millis;
+    let link = |rtt, jitter| {
+        SessionOptions::for_link_within(Some(ms(rtt)), Some(ms(jitter)), DEFAULT_WINDOW, 20)
+    };
+    // 200 ms and no jitter: 3 frames of delay, as for_round_trip; the window covers the trip
+    // (12 + 2 + 1) plus the spike margin.
+    assert_eq!(link(200, 0).input_delay, 3);
+    assert_eq!(link(200, 0).window, 12 + 2 + 1 + 4 - 3);
+    // 10 ms of jitter counts 20 ms more trip: 14 frames + 2 + 1 - 12 = 5.
+    assert_eq!(link(200, 10).input_delay, 5);
+    // A short trip keeps the default window.
+    assert_eq!(link(20, 2).window, DEFAULT_WINDOW);
+    // At 250 ms ± 20 ms the delay hits its cap (8) and the window takes the rest:
+    // 290 ms is 17.4 frames, + 2 + 1 -> 21, + 4 margin - 8 delay = 17.
+    let far = link(250, 20);
+    assert_eq!(far.input_delay, sevenbag_netplay::MAX_INPUT_DELAY);
+    assert_eq!(far.window, 17);
+    // Longer still, the window stops at garbage travel.
+    assert_eq!(link(400, 20).window, 20);
+}
+
+#[test]
+fn the_window_never_widens_past_garbage_travel() {
+    let h = header(2);
+    let mut s = Session::new(h, Some(Seat::First), SessionOptions::default());
+    s.widen_window(40);
+    assert_eq!(s.options().window, u32::from(h.rules.garbage_travel));
+    s.widen_window(3);
+    assert_eq!(s.options().window, u32::from(h.rules.garbage_travel));
+}
+
+#[test]
+fn changing_the_input_delay_mid_match_keeps_every_hash() {
+    let mut relay = Relay::new(13, SessionOptions::default(), 3, 8);
+    // Up one frame at a time to 6, then back down to 1, on both players at different moments.
+    let plan = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
+    for (i, delay) in plan.into_iter().enumerate() {
+        relay.run(90);
+        relay.clients[i % 2].session.set_input_delay(delay);
+        relay.clients[(i + 1) % 2].session.set_input_delay(delay);
+    }
+    relay.run(300);
+    relay.settle();
+    assert!(
+        relay.server.refused.is_empty(),
+        "{:?}",
+        relay.server.refused
+    );
+    assert!(
+        relay.server.desyncs.is_empty(),
+        "{:?}",
+        relay.server.desyncs
+    );
+    assert!(relay.check_hashes(0) >= 15);
+    assert!(relay.check_hashes(1) >= 15);
+    for (i, c) in relay.clients.iter().enumerate() {
+        assert_eq!(c.session.options().input_delay, 1);
+        assert_eq!(c.session.predicted(), &relay.reference(i));
+    }
+}

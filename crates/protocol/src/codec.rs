@@ -38,12 +38,31 @@ pub enum DecodeError {
 
 /// A message that could not be encoded.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot encode message: {0}")]
-pub struct EncodeError(#[from] bincode::error::EncodeError);
+pub enum EncodeError {
+    /// The encoded message is longer than [`MAX_MESSAGE_BYTES`], so no peer would accept it.
+    #[error("message of {got} bytes is over the {limit}-byte limit")]
+    TooLarge {
+        /// Bytes the message encodes to.
+        got: usize,
+        /// [`MAX_MESSAGE_BYTES`].
+        limit: usize,
+    },
+    /// bincode refused the value.
+    #[error("cannot encode message: {0}")]
+    Bincode(#[from] bincode::error::EncodeError),
+}
 
-/// Encodes any message (either direction).
+/// Encodes any message (either direction), refusing one over [`MAX_MESSAGE_BYTES`]. bincode
+/// 2.0.1 does not apply the configured limit when encoding, so the length is checked here.
 pub fn encode<M: Serialize>(message: &M) -> Result<Vec<u8>, EncodeError> {
-    Ok(bincode::serde::encode_to_vec(message, config())?)
+    let bytes = bincode::serde::encode_to_vec(message, config())?;
+    if bytes.len() > MAX_MESSAGE_BYTES {
+        return Err(EncodeError::TooLarge {
+            got: bytes.len(),
+            limit: MAX_MESSAGE_BYTES,
+        });
+    }
+    Ok(bytes)
 }
 
 fn decode<M: serde::de::DeserializeOwned>(bytes: &[u8], limit: usize) -> Result<M, DecodeError> {

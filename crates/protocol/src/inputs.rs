@@ -5,6 +5,11 @@ use sevenbag_core::Input;
 
 use crate::messages::InputChange;
 
+/// The longest match any log holds, in frames: six hours at 60 frames a second. Counts in
+/// files and messages are checked against it before anything is allocated or simulated, so a
+/// forged "4 billion frames confirmed" is refused at once instead of filling memory.
+pub const MAX_MATCH_FRAMES: u32 = 6 * 60 * 60 * 60;
+
 /// Why a batch of changes was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum InputLogError {
@@ -23,6 +28,14 @@ pub enum InputLogError {
         frame: u32,
         /// The confirmation that came with it.
         confirmed: u32,
+    },
+    /// The confirmation claims more frames than any match may last.
+    #[error("{confirmed} frames confirmed is more than a match may last ({max} frames)")]
+    TooLong {
+        /// The claimed confirmation.
+        confirmed: u32,
+        /// [`MAX_MATCH_FRAMES`].
+        max: u32,
     },
     /// The confirmation went backwards.
     #[error("confirmation went back from {from} to {to}")]
@@ -77,6 +90,35 @@ impl InputLog {
     /// confirmation. A refused batch leaves the log untouched.
     pub fn extend(&mut self, changes: &[InputChange], confirmed: u32) -> Result<(), InputLogError> {
         let have = self.confirmed();
+        Self::check(changes, have, confirmed)?;
+        let mut current = self.last();
+        let mut next = changes.iter().peekable();
+        for frame in have..confirmed {
+            if let Some(c) = next.next_if(|c| c.frame == frame) {
+                current = c.input;
+            }
+            self.masks.push(current);
+        }
+        let mut last = self.changes.last().map(|c| c.input).unwrap_or(Input::NONE);
+        for c in changes {
+            if c.input != last {
+                self.changes.push(*c);
+                last = c.input;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a batch against a log confirmed through `have` without touching anything:
+    /// the confirmation is within [`MAX_MATCH_FRAMES`] and not behind `have`, and the changes
+    /// increase strictly within `have..confirmed`.
+    pub fn check(changes: &[InputChange], have: u32, confirmed: u32) -> Result<(), InputLogError> {
+        if confirmed > MAX_MATCH_FRAMES {
+            return Err(InputLogError::TooLong {
+                confirmed,
+                max: MAX_MATCH_FRAMES,
+            });
+        }
         if confirmed < have {
             return Err(InputLogError::Backwards {
                 from: have,
@@ -98,21 +140,6 @@ impl InputLog {
                 });
             }
             prev = Some(c.frame);
-        }
-        let mut current = self.last();
-        let mut next = changes.iter().peekable();
-        for frame in have..confirmed {
-            if let Some(c) = next.next_if(|c| c.frame == frame) {
-                current = c.input;
-            }
-            self.masks.push(current);
-        }
-        let mut last = self.changes.last().map(|c| c.input).unwrap_or(Input::NONE);
-        for c in changes {
-            if c.input != last {
-                self.changes.push(*c);
-                last = c.input;
-            }
         }
         Ok(())
     }

@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 
 pub mod codec;
+pub mod identity;
 pub mod inputs;
 pub mod messages;
 pub mod replay;
@@ -27,7 +28,7 @@ pub mod replay;
 pub use codec::{
     DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode,
 };
-pub use inputs::{InputLog, InputLogError};
+pub use inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
 pub use messages::*;
 pub use replay::{
     ConfirmedSim, FrameHash, HASH_INTERVAL, MatchResult, Replay, ReplayError, RoundRecord,
@@ -35,4 +36,4 @@ pub use replay::{
 };
 
 /// The protocol version this build speaks; bumped on any change to the messages.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 3;

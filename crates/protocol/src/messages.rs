@@ -91,6 +91,23 @@ pub enum JoinRole {
     Spectator,
 }
 
+/// A player as the server knows them (ratings rounded to whole points).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Profile {
+    /// Display name.
+    pub name: String,
+    /// Glicko-2 rating.
+    pub rating: u32,
+    /// Its deviation (uncertainty), after inactivity decay.
+    pub deviation: u32,
+    /// Ranked matches played.
+    pub games: u32,
+    /// Ranked matches won.
+    pub wins: u32,
+    /// Place on the leaderboard, `None` while not on it.
+    pub place: Option<u32>,
+}
+
 /// Messages from a client to the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ClientMessage {
@@ -153,6 +170,39 @@ pub enum ClientMessage {
     GetReplay {
         /// Replay id from [`ServerMessage::Replays`].
         id: String,
+    },
+    // Identity, ranked play and chat (protocol 3; see `crate::identity`).
+    /// Create an identity: the server keeps a hash of `key` and answers `Registered`.
+    Register {
+        /// The player's secret key (random, kept in the game's config dir).
+        key: [u8; 32],
+        /// Display name ([`crate::identity::validate_name`]).
+        name: String,
+    },
+    /// Play as the identity of `key`: answered with `Identified` or `UnknownKey`.
+    Identify {
+        /// The player's secret key.
+        key: [u8; 32],
+    },
+    /// Move an identity to this machine: the recovery code's identity takes `key` as its new
+    /// key (the old key stops working) and gets a new recovery code (`Registered`).
+    Recover {
+        /// The recovery code shown once when the identity was made.
+        code: String,
+        /// The new secret key.
+        key: [u8; 32],
+    },
+    /// Change the identified player's name.
+    Rename {
+        /// The new name.
+        name: String,
+    },
+    /// Join the ranked queue (identified players only).
+    RankedMatch,
+    /// Say something to the room (players and spectators).
+    Chat {
+        /// At most [`crate::identity::MAX_CHAT_CHARS`] characters.
+        text: String,
     },
 }
 
@@ -223,6 +273,18 @@ pub enum ErrorCode {
     BadResume,
     /// A replay that does not exist.
     NoSuchReplay,
+    /// Not fatal: your inputs are running far behind the match clock; catch up or forfeit.
+    Behind,
+    /// A key (or recovery code) the server does not know.
+    UnknownKey,
+    /// The name, or one that looks like it, belongs to someone else.
+    NameTaken,
+    /// A name outside the rules ([`crate::identity::validate_name`]).
+    BadName,
+    /// Ranked play needs an identity (`Register` or `Identify` first).
+    NotIdentified,
+    /// The server keeps no database: identities and ranked play are off.
+    Unavailable,
 }
 
 /// Messages from the server to a client.
@@ -357,5 +419,27 @@ pub enum ServerMessage {
     Shutdown {
         /// Why, for people.
         reason: String,
+    },
+    // Identity, ranked play and chat (protocol 3).
+    /// The connection plays as this identity (after `Identify`, `Rename`, or a ranked match).
+    Identified {
+        /// The player as the server knows them.
+        profile: Profile,
+    },
+    /// A new identity (after `Register` or `Recover`): show the recovery code once.
+    Registered {
+        /// The player.
+        profile: Profile,
+        /// The code that moves this identity to another machine.
+        recovery_code: String,
+    },
+    /// A chat line in the room.
+    Chat {
+        /// Who said it.
+        from: String,
+        /// Their seat, or `None` for a spectator.
+        seat: Option<Seat>,
+        /// What they said (control characters removed by the server).
+        text: String,
     },
 }

@@ -21,8 +21,8 @@
 use serde::{Deserialize, Serialize};
 use sevenbag_core::{HeaderError, Input, Match, MatchHeader, Seat, StateHasher};
 
-use crate::inputs::{InputLog, InputLogError};
-use crate::messages::{EndReason, InputChange};
+use crate::inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
+use crate::messages::{EndReason, InputChange, MAX_NAME_CHARS};
 
 /// The first four bytes of every replay file.
 pub const REPLAY_MAGIC: [u8; 4] = *b"SBRP";
@@ -34,6 +34,11 @@ pub const MAX_REPLAY_BYTES: usize = 64 * 1024 * 1024;
 pub const HASH_INTERVAL: u32 = 60;
 /// File name extension of replay files (without the dot).
 pub const REPLAY_EXTENSION: &str = "sbrp";
+
+/// The most rounds a replay may record (a first-to-99 match with many drawn rounds fits).
+pub const MAX_ROUNDS: usize = 1_000;
+/// The most state hashes a replay may record: one per [`HASH_INTERVAL`] of the longest match.
+pub const MAX_HASHES: usize = (MAX_MATCH_FRAMES / HASH_INTERVAL) as usize + 1;
 
 const HEAD_BYTES: usize = 6;
 const CHECKSUM_BYTES: usize = 8;
@@ -291,7 +296,44 @@ impl Replay {
                 body.len() - used
             )));
         }
+        replay.check_counts()?;
         Ok(replay)
+    }
+
+    /// Checks every count the file claims against the documented maxima ([`MAX_MATCH_FRAMES`],
+    /// [`MAX_HASHES`], [`MAX_ROUNDS`], [`MAX_NAME_CHARS`]) and the input lists' order, before
+    /// anything is expanded or simulated: a forged count is refused in microseconds.
+    pub fn check_counts(&self) -> Result<(), ReplayError> {
+        for (seat, name) in self.names.iter().enumerate() {
+            if name.chars().count() > MAX_NAME_CHARS {
+                return Err(ReplayError::Malformed(format!(
+                    "name of seat {seat} is longer than {MAX_NAME_CHARS} characters"
+                )));
+            }
+        }
+        for (seat, inputs) in self.inputs.iter().enumerate() {
+            InputLog::check(&inputs.changes, 0, inputs.confirmed)
+                .map_err(|error| ReplayError::BadInputs { seat, error })?;
+        }
+        if self.hashes.len() > MAX_HASHES {
+            return Err(ReplayError::Malformed(format!(
+                "{} state hashes is more than the longest match has ({MAX_HASHES})",
+                self.hashes.len()
+            )));
+        }
+        if self.rounds.len() > MAX_ROUNDS {
+            return Err(ReplayError::Malformed(format!(
+                "{} rounds is more than a replay may hold ({MAX_ROUNDS})",
+                self.rounds.len()
+            )));
+        }
+        if self.result.frames > MAX_MATCH_FRAMES {
+            return Err(ReplayError::Malformed(format!(
+                "result at frame {} is past the longest match ({MAX_MATCH_FRAMES} frames)",
+                self.result.frames
+            )));
+        }
+        Ok(())
     }
 
     /// A one-line description: names, result and length, for listings.
@@ -652,5 +694,55 @@ mod tests {
         assert_eq!(sim.hash_at(61), None);
         assert_eq!(sim.hash_at(0), None);
         assert_eq!(sim.hash_at(60 * 10_000), None);
+    }
+
+    /// The forged replay of issue #16: both seats claim 4,294,967,294 confirmed frames, with the
+    /// checksum recomputed as anyone can. It must be refused at once, before any expansion.
+    #[test]
+    fn a_forged_frame_count_is_refused_before_anything_is_allocated() {
+        let mut replay = recorded_match();
+        for seat in &mut replay.inputs {
+            seat.confirmed = u32::MAX - 1;
+        }
+        let bytes = replay.encode().unwrap();
+        let started = std::time::Instant::now();
+        let err = Replay::decode(&bytes).unwrap_err();
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        assert!(
+            matches!(
+                err,
+                ReplayError::BadInputs {
+                    seat: 0,
+                    error: InputLogError::TooLong { .. }
+                }
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains("seat 0"), "{err}");
+        // verify() on a replay built in memory goes through the same check.
+        assert!(matches!(
+            verify(&replay),
+            Err(ReplayError::BadInputs { .. })
+        ));
+    }
+
+    #[test]
+    fn too_many_hashes_or_rounds_are_refused() {
+        let mut replay = recorded_match();
+        replay.hashes = vec![replay.hashes[0]; MAX_HASHES + 1];
+        let err = Replay::decode(&replay.encode().unwrap()).unwrap_err();
+        assert!(err.to_string().contains("state hashes"), "{err}");
+        let mut replay = recorded_match();
+        replay.rounds = vec![replay.rounds[0]; MAX_ROUNDS + 1];
+        let err = Replay::decode(&replay.encode().unwrap()).unwrap_err();
+        assert!(err.to_string().contains("rounds"), "{err}");
+    }
+
+    #[test]
+    fn an_overlong_name_is_refused() {
+        let mut replay = recorded_match();
+        replay.names[1] = "x".repeat(MAX_NAME_CHARS + 1);
+        let err = Replay::decode(&replay.encode().unwrap()).unwrap_err();
+        assert!(err.to_string().contains("seat 1"), "{err}");
     }
 }

@@ -1,132 +1,10 @@
 //! The codec: every message round-trips, and hostile bytes give errors, never panics.
 
+mod samples;
+
 use proptest::prelude::*;
-use sevenbag_core::{Handling, Input, MatchHeader, Seat};
+use samples::{client_messages, server_messages};
 use sevenbag_protocol::*;
-
-fn client_messages() -> Vec<ClientMessage> {
-    vec![
-        ClientMessage::Hello {
-            version: PROTOCOL_VERSION,
-            name: "ann".into(),
-            handling: Handling::default(),
-            resume: Some(7),
-        },
-        ClientMessage::CreateRoom {
-            options: RoomOptions::default(),
-        },
-        ClientMessage::JoinRoom {
-            code: "ACDEF".into(),
-            role: JoinRole::Spectator,
-        },
-        ClientMessage::QuickMatch,
-        ClientMessage::LeaveRoom,
-        ClientMessage::Ready,
-        ClientMessage::Inputs {
-            changes: vec![InputChange {
-                frame: 3,
-                input: Input::LEFT,
-            }],
-            confirmed: 9,
-        },
-        ClientMessage::StateHash {
-            frame: 60,
-            hash: u64::MAX,
-        },
-        ClientMessage::Ping { nonce: 1 },
-        ClientMessage::Pong { nonce: 2 },
-        ClientMessage::ListReplays,
-        ClientMessage::GetReplay { id: "x".into() },
-    ]
-}
-
-fn server_messages() -> Vec<ServerMessage> {
-    let header = MatchHeader::versus(42);
-    let seat = SeatInfo {
-        name: "bo".into(),
-        ready: true,
-        status: SeatStatus::Reconnecting { seconds_left: 9 },
-    };
-    vec![
-        ServerMessage::Welcome {
-            version: 1,
-            server: "s".into(),
-        },
-        ServerMessage::Error {
-            code: ErrorCode::Version,
-            message: "m".into(),
-            fatal: true,
-        },
-        ServerMessage::Joined {
-            code: "ACDEF".into(),
-            seat: Some(Seat::Second),
-            resume: 5,
-            options: RoomOptions::default(),
-        },
-        ServerMessage::RoomState {
-            seats: [Some(seat), None],
-            spectators: 3,
-        },
-        ServerMessage::MatchStart {
-            header,
-            names: ["a".into(), "b".into()],
-            start_in_ms: 3000,
-        },
-        ServerMessage::MatchLog {
-            header,
-            names: ["a".into(), "b".into()],
-            changes: [
-                vec![InputChange {
-                    frame: 0,
-                    input: Input::HOLD,
-                }],
-                vec![],
-            ],
-            confirmed: [10, 4],
-            now_frame: 11,
-        },
-        ServerMessage::Inputs {
-            seat: Seat::First,
-            changes: vec![],
-            confirmed: 100,
-        },
-        ServerMessage::SeatStatus {
-            seat: Seat::First,
-            status: SeatStatus::Forfeited,
-        },
-        ServerMessage::RoundOver {
-            round: 1,
-            winner: None,
-            wins: [1, 1],
-            frame: 900,
-        },
-        ServerMessage::MatchOver {
-            winner: Seat::Second,
-            reason: EndReason::Forfeit,
-            replay: Some("r".into()),
-        },
-        ServerMessage::Desync {
-            frame: 60,
-            server_hash: 1,
-            your_hash: 2,
-        },
-        ServerMessage::Ping { nonce: 3 },
-        ServerMessage::Pong {
-            nonce: 3,
-            server_ms: 4,
-        },
-        ServerMessage::Replays {
-            list: vec![("a".into(), "b".into())],
-        },
-        ServerMessage::Replay {
-            id: "a".into(),
-            bytes: vec![1, 2, 3],
-        },
-        ServerMessage::Shutdown {
-            reason: "bye".into(),
-        },
-    ]
-}
 
 #[test]
 fn every_client_message_round_trips() {
@@ -191,4 +69,17 @@ proptest! {
         let _ = decode_client(&bytes, 1024);
         let _ = decode_server(&bytes);
     }
+}
+
+#[test]
+fn encode_refuses_a_message_over_the_limit() {
+    let huge = ServerMessage::Replay {
+        id: "x".into(),
+        bytes: vec![0; MAX_MESSAGE_BYTES + 1],
+    };
+    let err = encode(&huge).expect_err("over the limit");
+    assert!(
+        matches!(err, EncodeError::TooLarge { limit, .. } if limit == MAX_MESSAGE_BYTES),
+        "{err}"
+    );
 }

@@ -1,15 +1,19 @@
 //! Bot subcommands: `movegen` lists every placement of a piece on a board, `botmatch` plays
-//! bot-vs-bot versus games and prints wins, attack per piece, pieces per second and top outs.
+//! bot-vs-bot versus games (against El-Tetris, itself or any TBP bot) and prints wins, attack per
+//! piece, pieces per second and top outs; `tbp` speaks the Tetris Bot Protocol on stdin/stdout.
 //!
 //! Both output formats are documented in docs/BOT.md.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::Args;
-use sevenbag_bot::{BOT_HANDLING, Bot, Level, PlayerSim, Target, compile, find_moves, play_game};
+use sevenbag_bot::{
+    BOT_HANDLING, Bot, BotConfig, Driver, Level, PlayerSim, Target, compile, find_moves, play_game,
+};
 use sevenbag_core::{Board, Handling, Input, MatchHeader, PieceKind, Preset, Seat, Spin};
+use sevenbag_tbp::{TbpLimits, TbpPlayer, TbpProcess};
 
 /// Subcommands that inspect and measure the bot.
 #[derive(clap::Subcommand, Debug)]
@@ -20,6 +24,16 @@ pub enum BotCommand {
     /// Play bot-vs-bot versus games on real matches and print wins, attack per piece, pieces
     /// per second and top outs.
     Botmatch(BotmatchArgs),
+    /// Speak the Tetris Bot Protocol on stdin/stdout with our bot (docs/BOT.md).
+    Tbp(TbpArgs),
+}
+
+/// Arguments of `tbp`.
+#[derive(Args, Debug)]
+pub struct TbpArgs {
+    /// The search budget: easy, medium, hard or max.
+    #[arg(long, default_value = "max", value_parser = parse_level)]
+    level: Level,
 }
 
 /// Arguments of `movegen`.
@@ -63,9 +77,19 @@ pub struct BotmatchArgs {
     /// The bot's level: beginner, easy, medium, hard or max.
     #[arg(long, default_value = "max", value_parser = parse_level)]
     level: Level,
-    /// The opponent: `eltetris` (the baseline, at the same speed cap) or `self`.
-    #[arg(long, default_value = "eltetris")]
+    /// The opponent: `eltetris` (the baseline, at the same speed cap), `self`, or
+    /// `tbp:COMMAND` (any Tetris Bot Protocol bot, started with `sh -c COMMAND`).
+    #[arg(long, default_value = "eltetris", value_parser = parse_opponent)]
     opponent: Opponent,
+    /// Pieces-per-second cap of both sides (default: the level's own cap).
+    #[arg(long)]
+    pps: Option<f64>,
+    /// TBP opponent: wall-clock thinking time per piece, in milliseconds.
+    #[arg(long, default_value_t = 100)]
+    think_ms: u64,
+    /// TBP opponent: longest wait for a move (or for `info`/`ready`), in milliseconds.
+    #[arg(long, default_value_t = 5000)]
+    move_limit_ms: u64,
     /// First seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -81,14 +105,27 @@ pub struct BotmatchArgs {
 }
 
 /// Who the bot plays in `botmatch`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Opponent {
     /// The El-Tetris baseline.
-    #[value(name = "eltetris")]
     ElTetris,
     /// Another bot of the same level.
-    #[value(name = "self")]
     SelfPlay,
+    /// A TBP bot run as a child process.
+    Tbp(String),
+}
+
+fn parse_opponent(s: &str) -> Result<Opponent, String> {
+    match s {
+        "eltetris" => Ok(Opponent::ElTetris),
+        "self" => Ok(Opponent::SelfPlay),
+        _ => match s.strip_prefix("tbp:") {
+            Some(cmd) if !cmd.trim().is_empty() => Ok(Opponent::Tbp(cmd.to_string())),
+            _ => Err(format!(
+                "unknown opponent {s:?}: use eltetris, self or tbp:COMMAND"
+            )),
+        },
+    }
 }
 
 fn parse_piece(s: &str) -> Result<PieceKind, String> {
@@ -241,17 +278,43 @@ impl Side {
 fn botmatch(args: BotmatchArgs) -> anyhow::Result<()> {
     anyhow::ensure!(args.games > 0, "--games must be at least 1");
     anyhow::ensure!(args.pieces > 0, "--pieces must be at least 1");
-    let make_opponent = || match args.opponent {
-        Opponent::ElTetris => Bot::el_tetris(args.level.config().pps_cap_x100),
-        Opponent::SelfPlay => Bot::new(args.level),
+    let pps_cap_x100 = match args.pps {
+        Some(p) => {
+            anyhow::ensure!(p > 0.0 && p <= 60.0, "--pps must be above 0 and at most 60");
+            Some((p * 100.0).round() as u32)
+        }
+        None => args.level.config().pps_cap_x100,
     };
+    let make_bot = || {
+        Bot::with_config(BotConfig {
+            pps_cap_x100,
+            ..args.level.config()
+        })
+        .with_perfect_clears(args.level == Level::Max)
+    };
+    let limits = TbpLimits {
+        think: Duration::from_millis(args.think_ms),
+        move_limit: Duration::from_millis(args.move_limit_ms),
+        pps_cap_x100,
+    };
+    let make_opponent = || -> anyhow::Result<Box<dyn Driver>> {
+        Ok(match &args.opponent {
+            Opponent::ElTetris => Box::new(Bot::el_tetris(pps_cap_x100)),
+            Opponent::SelfPlay => Box::new(make_bot()),
+            Opponent::Tbp(cmd) => {
+                let process = TbpProcess::spawn(cmd, limits.move_limit)?;
+                Box::new(TbpPlayer::new(process, limits))
+            }
+        })
+    };
+    let mut tbp_name = None;
     let mut sides = [Side::default(), Side::default()];
     let mut draws = 0;
     let started = Instant::now();
     let mut bot_stats = sevenbag_bot::BotStats::default();
     for g in 0..args.games {
-        let mut bot = Bot::new(args.level);
-        let mut opponent = make_opponent();
+        let mut bot = make_bot();
+        let mut opponent = make_opponent()?;
         let seed = args.seed.wrapping_add(u64::from(g));
         let header = MatchHeader {
             rules: args.preset.rules(),
@@ -265,10 +328,16 @@ fn botmatch(args: BotmatchArgs) -> anyhow::Result<()> {
             Seat::Second
         };
         let report = if bot_seat == Seat::First {
-            play_game(&mut bot, &mut opponent, header, args.pieces)
+            play_game(&mut bot, opponent.as_mut(), header, args.pieces)
         } else {
-            play_game(&mut opponent, &mut bot, header, args.pieces)
+            play_game(opponent.as_mut(), &mut bot, header, args.pieces)
         };
+        if let Some(failure) = opponent.failure() {
+            anyhow::bail!("game {g} (seed {seed}): {failure}");
+        }
+        if tbp_name.is_none() {
+            tbp_name = opponent.name();
+        }
         let st = bot.stats();
         bot_stats.plans += st.plans;
         bot_stats.replans += st.replans;
@@ -303,9 +372,10 @@ fn botmatch(args: BotmatchArgs) -> anyhow::Result<()> {
         }
     }
     let elapsed = started.elapsed();
-    let opponent = match args.opponent {
-        Opponent::ElTetris => "eltetris",
-        Opponent::SelfPlay => "self",
+    let opponent = match &args.opponent {
+        Opponent::ElTetris => "eltetris".to_string(),
+        Opponent::SelfPlay => "self".to_string(),
+        Opponent::Tbp(cmd) => format!("TBP bot {} ({cmd})", tbp_name.unwrap_or_default()),
     };
     println!(
         "{} games, level {} vs {opponent}, up to {} pieces, draws {draws}",
@@ -336,5 +406,11 @@ pub fn run(command: BotCommand) -> anyhow::Result<()> {
     match command {
         BotCommand::Movegen(args) => movegen(args),
         BotCommand::Botmatch(args) => botmatch(args),
+        BotCommand::Tbp(args) => {
+            let stdin = std::io::stdin();
+            let stdout = std::io::stdout();
+            sevenbag_tbp::serve(args.level, &mut stdin.lock(), &mut stdout.lock())
+                .context("TBP session failed")
+        }
     }
 }

@@ -4,8 +4,14 @@
 //! and its `run` function; this file only parses and dispatches, and maps errors to exit codes.
 
 mod bot_cmds;
+// fixed-sequence challenge (helper: challenge)
+mod challenge_cmds;
 mod core_cmds;
+// Server database (issue 9).
+mod db_cmds;
 mod net_cmds;
+// puzzles (issue 13)
+mod puzzle_cmds;
 mod replay_cmds;
 
 use clap::Parser;
@@ -33,6 +39,13 @@ enum Command {
     Net(net_cmds::NetCommand),
     #[command(flatten)]
     Replay(replay_cmds::ReplayCommand),
+    #[command(flatten)]
+    Challenge(challenge_cmds::ChallengeCommand),
+    #[command(flatten)]
+    Db(db_cmds::DbCommand),
+    // puzzles (issue 13)
+    #[command(flatten)]
+    Puzzle(puzzle_cmds::PuzzleCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -42,6 +55,9 @@ fn main() -> std::process::ExitCode {
         Command::Bot(c) => bot_cmds::run(c),
         Command::Net(c) => net_cmds::run(c),
         Command::Replay(c) => replay_cmds::run(c),
+        Command::Challenge(c) => challenge_cmds::run(c),
+        Command::Db(c) => db_cmds::run(c),
+        Command::Puzzle(c) => puzzle_cmds::run(c),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -22,9 +22,11 @@ use clap::Args;
 use sevenbag_bot::{Bot, Level};
 use sevenbag_netplay::{
     HeadlessClient, HeadlessConfig, HeadlessError, InputSource, NetStats, RandomInputs, RelayProbe,
-    SessionStats, from_fn,
+    SessionStats,
+    delay_proxy::{Proxy, ProxyConfig},
+    from_fn,
 };
-use sevenbag_protocol::{JoinRole, RoomOptions};
+use sevenbag_protocol::{ClientMessage, JoinRole, RoomOptions};
 
 /// Subcommands that work with servers.
 #[derive(clap::Subcommand, Debug)]
@@ -73,6 +75,19 @@ pub struct LoadtestArgs {
     /// arrival either way.
     #[arg(long, default_value_t = 2)]
     tick_frames: u32,
+    /// Play ranked matches: every player registers a generated identity and joins the ranked
+    /// queue (so ratings move under load). The server needs a database; `--spawn-server` gives
+    /// it one in a temporary directory. Relay latency is not measured in this mode (the queue,
+    /// not the tool, decides who plays whom).
+    #[arg(long)]
+    ranked: bool,
+    /// One-way latency added to every client connection, each way, by an order-keeping delaying
+    /// proxy on loopback (so the round trip is about twice this). 0 = direct.
+    #[arg(long, default_value_t = 0)]
+    latency_ms: u64,
+    /// Jitter added to `--latency-ms`: each chunk is delayed by latency ± jitter, in order.
+    #[arg(long, default_value_t = 0)]
+    jitter_ms: u64,
 }
 
 fn parse_level(s: &str) -> Result<Level, String> {
@@ -114,6 +129,8 @@ pub fn run(command: NetCommand) -> anyhow::Result<()> {
 const MAX_SECONDS: u64 = 600;
 /// Most matches accepted (the server's default room limit).
 const MAX_MATCHES: usize = 5_000;
+/// Most one-way latency or jitter accepted, in ms.
+const MAX_LATENCY_MS: u64 = 2_000;
 
 fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
@@ -127,6 +144,10 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
         args.drop_min >= 1 && args.drop_max >= args.drop_min,
         "bad drop interval"
+    );
+    anyhow::ensure!(
+        args.latency_ms <= MAX_LATENCY_MS && args.jitter_ms <= MAX_LATENCY_MS,
+        "--latency-ms and --jitter-ms must be 0..={MAX_LATENCY_MS}"
     );
     let ramp = args
         .ramp_seconds
@@ -146,7 +167,7 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
             (url.clone(), args.server_pid)
         }
         (None, true) => {
-            let server = SpawnedServer::start(args.server_bin.clone(), args.matches)?;
+            let server = SpawnedServer::start(args.server_bin.clone(), args.matches, args.ranked)?;
             let url = server.url.clone();
             let pid = server.child.id();
             spawned = Some(server);
@@ -159,11 +180,46 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the tokio runtime")?;
-    let report = runtime.block_on(drive(&args, &url, ramp, server_pid));
+    let report = runtime.block_on(async {
+        // With --latency-ms/--jitter-ms every client goes through the delaying proxy.
+        let proxy = if args.latency_ms > 0 || args.jitter_ms > 0 {
+            let upstream = loopback_addr(&url)?;
+            let config = ProxyConfig::latency(
+                Duration::from_millis(args.latency_ms),
+                Duration::from_millis(args.jitter_ms),
+                1,
+            );
+            Some(Proxy::start(upstream, config).await?)
+        } else {
+            None
+        };
+        let url = proxy.as_ref().map_or(url.clone(), Proxy::url);
+        drive(&args, &url, ramp, server_pid).await
+    });
     drop(spawned);
     let report = report?;
     println!("{report}");
+    // Scripts and CI read the exit status: a failed player or any desync fails the run.
+    anyhow::ensure!(
+        report.failed == 0 && report.desyncs == 0,
+        "loadtest failed: {} players failed, {} desyncs",
+        report.failed,
+        report.desyncs
+    );
     Ok(())
+}
+
+/// The socket address of a `ws://HOST:PORT/` loopback URL (for the delaying proxy).
+fn loopback_addr(url: &str) -> anyhow::Result<std::net::SocketAddr> {
+    use std::net::ToSocketAddrs as _;
+    let host_port = url
+        .strip_prefix("ws://")
+        .and_then(|r| r.split('/').next())
+        .context("the server URL must look like ws://127.0.0.1:PORT/")?;
+    host_port
+        .to_socket_addrs()?
+        .find(|a| a.ip().is_loopback())
+        .context("the server URL is not a loopback address")
 }
 
 /// A server process started for the run; killed when dropped.
@@ -174,7 +230,7 @@ struct SpawnedServer {
 }
 
 impl SpawnedServer {
-    fn start(bin: Option<PathBuf>, matches: usize) -> anyhow::Result<SpawnedServer> {
+    fn start(bin: Option<PathBuf>, matches: usize, ranked: bool) -> anyhow::Result<SpawnedServer> {
         let bin = match bin {
             Some(bin) => bin,
             None => std::env::current_exe()
@@ -192,7 +248,13 @@ impl SpawnedServer {
             std::env::temp_dir().join(format!("sevenbag-loadtest-{}", std::process::id()));
         std::fs::create_dir_all(&replay_dir)?;
         let log = std::fs::File::create(replay_dir.join("server.log"))?;
-        let child = Command::new(&bin)
+        let mut command = Command::new(&bin);
+        if ranked {
+            command.arg("--db").arg(replay_dir.join("loadtest.db"));
+        } else {
+            command.arg("--no-db");
+        }
+        let child = command
             .arg("--bind")
             .arg(format!("127.0.0.1:{port}"))
             .arg("--replay-dir")
@@ -252,6 +314,10 @@ struct PlayerOutcome {
     session: SessionStats,
     desyncs: usize,
     server_errors: usize,
+    /// Input delay in frames at the end of the window.
+    input_delay: Option<u32>,
+    /// Smoothed round trip at the end of the window.
+    ping: Option<Duration>,
 }
 
 /// Where the run is: players take their before/after readings when this changes.
@@ -281,12 +347,19 @@ async fn drive(
             None => Keys::Random(args.drop_min, args.drop_max),
         };
         let tick_frames = args.tick_frames;
+        let ranked = args.ranked;
         let phase = Arc::clone(&phase);
         let settled = Arc::clone(&settled);
         // One task sets the match up, then each player plays on its own task.
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep_until(start.into()).await;
-            let setup = setup(&url, i, probe, tick_frames).await;
+            let setup = if ranked {
+                ranked_setup(&url, i, tick_frames).await
+            } else {
+                setup(&url, i, probe, tick_frames)
+                    .await
+                    .map_err(|e| e.to_string())
+            };
             settled.fetch_add(1, Ordering::Relaxed);
             match setup {
                 Ok((a, b)) => {
@@ -310,7 +383,9 @@ async fn drive(
     if late > 0 {
         eprintln!("{late} matches still setting up; measuring without them");
     }
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    // A second to settle, plus the few round trips a distant match needs to get going.
+    let trip = Duration::from_millis(2 * (args.latency_ms + args.jitter_ms));
+    tokio::time::sleep(Duration::from_secs(1) + 4 * trip).await;
 
     // The window: forget latencies from the ramp, note CPU times at both ends.
     for p in &probes {
@@ -390,6 +465,71 @@ async fn setup(
     Ok((a, b))
 }
 
+/// Letters that no name folding touches, for generated names.
+const NAME_LETTERS: &[u8] = b"cdefghjkmpqtuxy";
+
+fn letters(mut n: u64, len: usize) -> String {
+    let base = NAME_LETTERS.len() as u64;
+    (0..len)
+        .map(|_| {
+            let c = NAME_LETTERS[(n % base) as usize] as char;
+            n /= base;
+            c
+        })
+        .collect()
+}
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Connects both players of ranked match `i` with fresh identities and queues them; returns
+/// once each is seated (the queue may pair them with players of other matches).
+async fn ranked_setup(
+    url: &str,
+    i: usize,
+    frames_per_tick: u32,
+) -> Result<(HeadlessClient, HeadlessClient), String> {
+    let run = u64::from(std::process::id())
+        ^ std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+    let join = |side: u64| async move {
+        let name = format!("ld{}{}", letters(run, 4), letters(i as u64 * 2 + side, 4));
+        let config = HeadlessConfig {
+            frames_per_tick,
+            ..HeadlessConfig::new(name.clone())
+        };
+        let mut c = HeadlessClient::connect(url, config)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut key = [0u8; 32];
+        let mut state = splitmix(run.rotate_left(17) ^ (i as u64 * 2 + side));
+        for chunk in key.chunks_mut(8) {
+            state = splitmix(state);
+            chunk.copy_from_slice(&state.to_le_bytes());
+        }
+        c.send(ClientMessage::Register { key, name })
+            .map_err(|e| e.to_string())?;
+        c.send(ClientMessage::RankedMatch)
+            .map_err(|e| e.to_string())?;
+        c.wait_for(SETUP_GRACE, |c| {
+            c.room().is_some() || !c.errors().is_empty()
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+        if let Some(e) = c.errors().first() {
+            return Err(format!("{e:?}"));
+        }
+        Ok::<_, String>(c)
+    };
+    let (a, b) = tokio::join!(join(0), join(1));
+    Ok((a?, b?))
+}
+
 /// Plays until the run is over, noting traffic and session counters over the window.
 async fn play(
     mut client: HeadlessClient,
@@ -433,6 +573,8 @@ async fn play(
         },
         desyncs: client.desyncs().len(),
         server_errors: client.errors().len(),
+        input_delay: client.session().map(|s| s.options().input_delay),
+        ping: after.ping,
     };
     if !outcome.ok {
         outcome.error = Some(format!(
@@ -503,6 +645,10 @@ impl ProcStats {
 #[derive(Debug)]
 struct Report {
     text: String,
+    /// Players that did not take part in the whole window.
+    failed: usize,
+    /// Desyncs reported to any player.
+    desyncs: usize,
 }
 
 impl Report {
@@ -615,7 +761,34 @@ impl Report {
                 b.rss_kib as f64 / 1024.0
             );
         }
-        Report { text: t }
+        // Lines added after the original ones (scripts read those as they are).
+        if args.latency_ms > 0 || args.jitter_ms > 0 {
+            let _ = writeln!(
+                t,
+                "added latency: {} ± {} ms each way (order-keeping proxy)",
+                args.latency_ms, args.jitter_ms
+            );
+        }
+        let delays: Vec<u32> = ok.iter().filter_map(|p| p.input_delay).collect();
+        let mut pings: Vec<u128> = ok
+            .iter()
+            .filter_map(|p| p.ping)
+            .map(|d| d.as_millis())
+            .collect();
+        pings.sort_unstable();
+        let _ = writeln!(
+            t,
+            "input delay (frames): min {}, max {}; round trip measured by players: p50 {} ms, max {} ms",
+            delays.iter().min().copied().unwrap_or(0),
+            delays.iter().max().copied().unwrap_or(0),
+            pings.get(pings.len() / 2).copied().unwrap_or(0),
+            pings.last().copied().unwrap_or(0)
+        );
+        Report {
+            text: t,
+            failed: players.len() - ok.len(),
+            desyncs: players.iter().map(|p| p.desyncs).sum(),
+        }
     }
 }
 

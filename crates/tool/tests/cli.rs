@@ -120,3 +120,75 @@ fn sim_requires_a_script_argument() {
     let out = tool(&["sim"]);
     assert_fails_with(&out, "--script");
 }
+
+/// A real short replay, then the forgery of issue #16: both seats claim 4,294,967,294 confirmed
+/// frames and the checksum is recomputed. `replay verify` must refuse it at once.
+#[test]
+fn replay_verify_refuses_a_forged_frame_count_at_once() {
+    use sevenbag_core::{Input, MatchHeader, Seat};
+    use sevenbag_protocol::{ConfirmedSim, EndReason, Replay, SeatInputs};
+
+    let mut header = MatchHeader::versus(7);
+    header.rules.first_to = 1;
+    let drops: Vec<Input> = (0..600)
+        .map(|f| {
+            if f % 8 == 0 {
+                Input::HARD_DROP
+            } else {
+                Input::NONE
+            }
+        })
+        .collect();
+    let inputs = SeatInputs::from_masks(&drops);
+    let mut sim = ConfirmedSim::new(header);
+    for seat in Seat::BOTH {
+        sim.extend(seat, &inputs.changes, inputs.confirmed)
+            .expect("valid inputs");
+    }
+    sim.advance();
+    let mut replay = Replay::record(&sim, ["a".into(), "b".into()], None, EndReason::Shutdown, 0);
+    let honest = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("honest.sbrp");
+    std::fs::write(&honest, replay.encode().expect("encode")).expect("write");
+    let out = tool(&["replay", "verify", honest.to_str().expect("utf-8 path")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    for seat in &mut replay.inputs {
+        seat.confirmed = u32::MAX - 1;
+    }
+    let forged = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("forged.sbrp");
+    std::fs::write(&forged, replay.encode().expect("encode")).expect("write");
+    let started = std::time::Instant::now();
+    let out = tool(&["replay", "verify", forged.to_str().expect("utf-8 path")]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_fails_with(&out, "more than a match may last");
+}
+
+// Puzzles (issue 13).
+
+#[test]
+fn puzzle_gen_output_checks_out_and_solves() {
+    let out = tool(&["puzzle", "gen", "--kind", "tspin", "--seed", "7"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let file = scratch("puzzle_tspin_7.txt", &stdout(&out));
+    let file = file.to_str().expect("utf-8 path");
+    let check = tool(&["puzzle", "check", file]);
+    assert!(check.status.success(), "{}", stderr(&check));
+    assert!(stdout(&check).starts_with("ok: "), "{}", stdout(&check));
+    let solve = tool(&["puzzle", "solve", file]);
+    assert!(solve.status.success(), "{}", stderr(&solve));
+}
+
+#[test]
+fn puzzle_check_refuses_a_malformed_file_with_its_line() {
+    let text = stdout(&tool(&["puzzle", "gen", "--kind", "pc", "--seed", "2"]));
+    let bad = text.replacen("hold off", "hold sometimes", 1);
+    let file = scratch("puzzle_bad_hold.txt", &bad);
+    let out = tool(&["puzzle", "check", file.to_str().expect("utf-8 path")]);
+    assert_fails_with(&out, "line 6: hold must be `on` or `off`");
+}
+
+#[test]
+fn puzzle_gen_refuses_impossible_options() {
+    let out = tool(&["puzzle", "gen", "--kind", "pc", "--pieces", "6"]);
+    assert_fails_with(&out, "the rows to clear hold only 20");
+}

@@ -1,5 +1,7 @@
 //! A loopback TCP proxy that adds latency: each direction of each connection is delayed by a
-//! random 50–150 ms (configurable) per chunk read, without ever reordering bytes.
+//! random one-way latency with jitter (default 50–150 ms) per chunk read, without ever reordering
+//! bytes. Test and tool code (the end-to-end tests and `sevenbag-tool loadtest --latency-ms`),
+//! never used by the server or the game.
 //!
 //! Every chunk read from one side gets a release time of `now + delay`, but never earlier than
 //! the previous chunk's, so jitter stretches and bunches the stream like a real link but keeps it
@@ -24,6 +26,17 @@ pub struct ProxyConfig {
     pub max_delay: Duration,
     /// Seed of the jitter.
     pub seed: u64,
+}
+
+impl ProxyConfig {
+    /// `latency ± jitter` each way (so the round trip is about twice `latency`), never below 0.
+    pub fn latency(latency: Duration, jitter: Duration, seed: u64) -> ProxyConfig {
+        ProxyConfig {
+            min_delay: latency.saturating_sub(jitter),
+            max_delay: latency + jitter,
+            seed,
+        }
+    }
 }
 
 impl Default for ProxyConfig {

@@ -1,0 +1,220 @@
+//! The player's identity on servers: a secret key kept in the config dir (`player.key`, 64 hex
+//! digits), and the little exchange that turns a ranked-match request into `Identify` (or
+//! `Register` the first time, with the player's name) and then `RankedMatch`.
+//!
+//! The key never leaves this machine except to the server, which stores only its hash. The
+//! recovery code the server hands out on registration is shown once as a notice.
+
+use std::path::{Path, PathBuf};
+
+use sevenbag_protocol::{ClientMessage, ErrorCode, Profile, ServerMessage};
+
+/// The key file: `<config dir>/sevenbag/player.key`, if the platform has a config dir.
+pub fn default_key_path() -> Option<PathBuf> {
+    dirs::config_dir().map(|d| d.join("sevenbag").join("player.key"))
+}
+
+fn parse(text: &str) -> Option<[u8; 32]> {
+    let hex = text.trim();
+    if hex.len() != 64 || !hex.is_ascii() {
+        return None;
+    }
+    let mut key = [0u8; 32];
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(key)
+}
+
+/// Loads the key at `path`, creating a new random one if there is no file. A file that is not a
+/// key is an error (never overwritten: it may be the only copy of someone's identity).
+pub fn load_or_create(path: &Path) -> Result<[u8; 32], String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => parse(&text).ok_or_else(|| {
+            format!(
+                "{} is not a player key (64 hex digits); move it away to make a new identity",
+                path.display()
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let mut key = [0u8; 32];
+            getrandom::fill(&mut key).map_err(|e| format!("no randomness for a key: {e}"))?;
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            }
+            let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+            std::fs::write(path, format!("{hex}\n"))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+            }
+            Ok(key)
+        }
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// What the ranked exchange wants done after a server message.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Step {
+    /// Messages to send, in order.
+    pub send: Vec<ClientMessage>,
+    /// Lines to show the player.
+    pub notices: Vec<String>,
+    /// The message was part of the exchange (an expected error is not a failure).
+    pub consumed: bool,
+}
+
+/// The identify-or-register-then-queue exchange of a ranked match request.
+#[derive(Debug)]
+pub struct RankedFlow {
+    key: [u8; 32],
+    registering: bool,
+    queued: bool,
+    profile: Option<Profile>,
+}
+
+impl RankedFlow {
+    /// A flow for `key`.
+    pub fn new(key: [u8; 32]) -> RankedFlow {
+        RankedFlow {
+            key,
+            registering: false,
+            queued: false,
+            profile: None,
+        }
+    }
+
+    /// The first message once welcomed.
+    pub fn on_welcome(&mut self) -> ClientMessage {
+        self.queued = false;
+        ClientMessage::Identify { key: self.key }
+    }
+
+    /// Reacts to a server message; `name` is the name to register with.
+    pub fn on_message(&mut self, message: &ServerMessage, name: &str) -> Step {
+        let mut step = Step::default();
+        match message {
+            ServerMessage::Error {
+                code: ErrorCode::UnknownKey,
+                ..
+            } if !self.registering => {
+                self.registering = true;
+                step.send.push(ClientMessage::Register {
+                    key: self.key,
+                    name: name.to_owned(),
+                });
+                step.consumed = true;
+            }
+            ServerMessage::Registered {
+                profile,
+                recovery_code,
+            } => {
+                step.notices.push(format!(
+                    "Welcome, {}! Your recovery code (shown once, keep it safe): {recovery_code}",
+                    profile.name
+                ));
+                self.identified(profile, &mut step);
+            }
+            ServerMessage::Identified { profile } => self.identified(profile, &mut step),
+            _ => {}
+        }
+        step
+    }
+
+    fn identified(&mut self, profile: &Profile, step: &mut Step) {
+        if self.queued {
+            let old = self.profile.as_ref().map_or(profile.rating, |p| p.rating);
+            step.notices.push(format!(
+                "Rating {} → {} (±{})",
+                old, profile.rating, profile.deviation
+            ));
+        } else {
+            self.queued = true;
+            step.send.push(ClientMessage::RankedMatch);
+            step.notices.push(format!(
+                "Ranked as {}: {} ±{}, {} games",
+                profile.name, profile.rating, profile.deviation, profile.games
+            ));
+        }
+        self.profile = Some(profile.clone());
+        step.consumed = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        std::env::temp_dir().join(format!(
+            "sevenbag-key-{name}-{}-{nanos}",
+            std::process::id()
+        ))
+    }
+
+    #[test]
+    fn a_key_is_made_once_and_then_kept() {
+        let dir = temp("keep");
+        let path = dir.join("player.key");
+        let first = load_or_create(&path).expect("created");
+        assert_eq!(load_or_create(&path).expect("loaded"), first);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_damaged_key_file_is_an_error_and_is_not_overwritten() {
+        let dir = temp("bad");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("player.key");
+        std::fs::write(&path, "not a key").unwrap();
+        assert!(load_or_create(&path).is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "not a key");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn an_unknown_key_registers_then_queues() {
+        let mut flow = RankedFlow::new([1; 32]);
+        assert_eq!(flow.on_welcome(), ClientMessage::Identify { key: [1; 32] });
+        let unknown = ServerMessage::Error {
+            code: ErrorCode::UnknownKey,
+            message: String::new(),
+            fatal: false,
+        };
+        let step = flow.on_message(&unknown, "alice");
+        assert!(step.consumed);
+        assert!(matches!(step.send[..], [ClientMessage::Register { .. }]));
+        let profile = Profile {
+            name: "alice".into(),
+            rating: 1500,
+            deviation: 350,
+            games: 0,
+            wins: 0,
+            place: None,
+        };
+        let step = flow.on_message(
+            &ServerMessage::Registered {
+                profile: profile.clone(),
+                recovery_code: "AAAAA".into(),
+            },
+            "alice",
+        );
+        assert_eq!(step.send, vec![ClientMessage::RankedMatch]);
+        assert!(step.notices[0].contains("AAAAA"));
+        // After the match: a new profile is news, not another queue.
+        let after = Profile {
+            rating: 1662,
+            ..profile
+        };
+        let step = flow.on_message(&ServerMessage::Identified { profile: after }, "alice");
+        assert!(step.send.is_empty());
+        assert!(step.notices[0].contains("1500 → 1662"));
+    }
+}

@@ -1,0 +1,218 @@
+//! One sample of every wire message variant, shared by the codec tests and the golden bytes.
+//!
+//! Adding a variant to `ClientMessage` or `ServerMessage`: add a sample here and its name to
+//! [`client_name`] / [`server_name`] (the compiler points there), then bless its golden bytes
+//! (see `tests/golden.rs`).
+
+// Each test binary uses a part of this module.
+#![allow(dead_code)]
+
+use sevenbag_core::{Handling, Input, MatchHeader, Seat};
+use sevenbag_protocol::*;
+
+pub fn client_messages() -> Vec<ClientMessage> {
+    vec![
+        ClientMessage::Hello {
+            // A literal, not PROTOCOL_VERSION: the golden bytes pin the layout, not the number.
+            version: 1,
+            name: "ann".into(),
+            handling: Handling::default(),
+            resume: Some(7),
+        },
+        ClientMessage::CreateRoom {
+            options: RoomOptions::default(),
+        },
+        ClientMessage::JoinRoom {
+            code: "ACDEF".into(),
+            role: JoinRole::Spectator,
+        },
+        ClientMessage::QuickMatch,
+        ClientMessage::LeaveRoom,
+        ClientMessage::Ready,
+        ClientMessage::Inputs {
+            changes: vec![InputChange {
+                frame: 3,
+                input: Input::LEFT,
+            }],
+            confirmed: 9,
+        },
+        ClientMessage::StateHash {
+            frame: 60,
+            hash: u64::MAX,
+        },
+        ClientMessage::Ping { nonce: 1 },
+        ClientMessage::Pong { nonce: 2 },
+        ClientMessage::ListReplays,
+        ClientMessage::GetReplay { id: "x".into() },
+        ClientMessage::Register {
+            key: [7; 32],
+            name: "ann".into(),
+        },
+        ClientMessage::Identify { key: [8; 32] },
+        ClientMessage::Recover {
+            code: "ABCD-EFGH".into(),
+            key: [9; 32],
+        },
+        ClientMessage::Rename { name: "bo".into() },
+        ClientMessage::RankedMatch,
+        ClientMessage::Chat { text: "gg".into() },
+    ]
+}
+
+pub fn server_messages() -> Vec<ServerMessage> {
+    let header = MatchHeader::versus(42);
+    let seat = SeatInfo {
+        name: "bo".into(),
+        ready: true,
+        status: SeatStatus::Reconnecting { seconds_left: 9 },
+    };
+    vec![
+        ServerMessage::Welcome {
+            version: 1,
+            server: "s".into(),
+        },
+        ServerMessage::Error {
+            code: ErrorCode::Version,
+            message: "m".into(),
+            fatal: true,
+        },
+        ServerMessage::Joined {
+            code: "ACDEF".into(),
+            seat: Some(Seat::Second),
+            resume: 5,
+            options: RoomOptions::default(),
+        },
+        ServerMessage::RoomState {
+            seats: [Some(seat), None],
+            spectators: 3,
+        },
+        ServerMessage::MatchStart {
+            header,
+            names: ["a".into(), "b".into()],
+            start_in_ms: 3000,
+        },
+        ServerMessage::MatchLog {
+            header,
+            names: ["a".into(), "b".into()],
+            changes: [
+                vec![InputChange {
+                    frame: 0,
+                    input: Input::HOLD,
+                }],
+                vec![],
+            ],
+            confirmed: [10, 4],
+            now_frame: 11,
+        },
+        ServerMessage::Inputs {
+            seat: Seat::First,
+            changes: vec![],
+            confirmed: 100,
+        },
+        ServerMessage::SeatStatus {
+            seat: Seat::First,
+            status: SeatStatus::Forfeited,
+        },
+        ServerMessage::RoundOver {
+            round: 1,
+            winner: None,
+            wins: [1, 1],
+            frame: 900,
+        },
+        ServerMessage::MatchOver {
+            winner: Seat::Second,
+            reason: EndReason::Forfeit,
+            replay: Some("r".into()),
+        },
+        ServerMessage::Desync {
+            frame: 60,
+            server_hash: 1,
+            your_hash: 2,
+        },
+        ServerMessage::Ping { nonce: 3 },
+        ServerMessage::Pong {
+            nonce: 3,
+            server_ms: 4,
+        },
+        ServerMessage::Replays {
+            list: vec![("a".into(), "b".into())],
+        },
+        ServerMessage::Replay {
+            id: "a".into(),
+            bytes: vec![1, 2, 3],
+        },
+        ServerMessage::Shutdown {
+            reason: "bye".into(),
+        },
+        ServerMessage::Identified { profile: profile() },
+        ServerMessage::Registered {
+            profile: profile(),
+            recovery_code: "ABCD-EFGH".into(),
+        },
+        ServerMessage::Chat {
+            from: "ann".into(),
+            seat: Some(Seat::First),
+            text: "gl hf".into(),
+        },
+    ]
+}
+
+fn profile() -> Profile {
+    Profile {
+        name: "ann".into(),
+        rating: 1500,
+        deviation: 350,
+        games: 2,
+        wins: 1,
+        place: Some(9),
+    }
+}
+
+/// The variant's name, as its golden entry is keyed (exhaustive: a new variant fails to compile).
+pub fn client_name(m: &ClientMessage) -> &'static str {
+    match m {
+        ClientMessage::Hello { .. } => "Hello",
+        ClientMessage::CreateRoom { .. } => "CreateRoom",
+        ClientMessage::JoinRoom { .. } => "JoinRoom",
+        ClientMessage::QuickMatch => "QuickMatch",
+        ClientMessage::LeaveRoom => "LeaveRoom",
+        ClientMessage::Ready => "Ready",
+        ClientMessage::Inputs { .. } => "Inputs",
+        ClientMessage::StateHash { .. } => "StateHash",
+        ClientMessage::Ping { .. } => "Ping",
+        ClientMessage::Pong { .. } => "Pong",
+        ClientMessage::ListReplays => "ListReplays",
+        ClientMessage::GetReplay { .. } => "GetReplay",
+        ClientMessage::Register { .. } => "Register",
+        ClientMessage::Identify { .. } => "Identify",
+        ClientMessage::Recover { .. } => "Recover",
+        ClientMessage::Rename { .. } => "Rename",
+        ClientMessage::RankedMatch => "RankedMatch",
+        ClientMessage::Chat { .. } => "Chat",
+    }
+}
+
+/// The variant's name, as its golden entry is keyed (exhaustive: a new variant fails to compile).
+pub fn server_name(m: &ServerMessage) -> &'static str {
+    match m {
+        ServerMessage::Welcome { .. } => "Welcome",
+        ServerMessage::Error { .. } => "Error",
+        ServerMessage::Joined { .. } => "Joined",
+        ServerMessage::RoomState { .. } => "RoomState",
+        ServerMessage::MatchStart { .. } => "MatchStart",
+        ServerMessage::MatchLog { .. } => "MatchLog",
+        ServerMessage::Inputs { .. } => "Inputs",
+        ServerMessage::SeatStatus { .. } => "SeatStatus",
+        ServerMessage::RoundOver { .. } => "RoundOver",
+        ServerMessage::MatchOver { .. } => "MatchOver",
+        ServerMessage::Desync { .. } => "Desync",
+        ServerMessage::Ping { .. } => "Ping",
+        ServerMessage::Pong { .. } => "Pong",
+        ServerMessage::Replays { .. } => "Replays",
+        ServerMessage::Replay { .. } => "Replay",
+        ServerMessage::Shutdown { .. } => "Shutdown",
+        ServerMessage::Identified { .. } => "Identified",
+        ServerMessage::Registered { .. } => "Registered",
+        ServerMessage::Chat { .. } => "Chat",
+    }
+}

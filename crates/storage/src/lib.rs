@@ -1,0 +1,283 @@
+//! # sevenbag-storage: what the server remembers
+//!
+//! Players (a hash of their secret key, their unique name, their Glicko-2 rating), and every
+//! finished match (players, ratings before and after, score, rules, duration, replay id, date,
+//! per-player stats). [`Storage`] is the interface; [`SqliteStorage`] is the embedded default
+//! (`--db ./sevenbag.db`). A PostgreSQL backend for several server instances implements the
+//! same trait.
+//!
+//! ## Why rusqlite (bundled)
+//! rusqlite is the maintained, thin SQLite binding; `bundled` compiles SQLite itself, so the
+//! build needs no system library and no database at compile time. It is a fraction of sqlx's
+//! compile time on two cores, and SQLite's API is synchronous anyway: the server runs every call
+//! on a blocking thread (writes through one writer task), so an async driver would buy nothing
+//! here. The trait is synchronous for the same reason; a Postgres backend can use the
+//! `postgres` crate, or wrap an async client, behind it.
+//!
+//! ## Guarantees
+//! - Schema migrations are versioned (`PRAGMA user_version`), applied in order at open, each in
+//!   one transaction; a database from a newer server is refused, not touched.
+//! - WAL journal with `synchronous = FULL`: a match is durable once [`Storage::record_match`]
+//!   returns, whatever happens to the process afterwards.
+//! - SQL is parameterised everywhere; no value is ever formatted into a statement.
+//! - Opening reports a corrupt, locked, read-only or unreachable file as a [`StorageError`]
+//!   that says which, for the server to print at start-up.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod migrations;
+mod sqlite;
+
+use std::path::PathBuf;
+
+pub use sqlite::SqliteStorage;
+
+/// A player's row id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlayerId(pub i64);
+
+/// A match's row id (also its id in the HTTP API).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MatchId(pub i64);
+
+/// A Glicko-2 rating on the Glicko scale (1500 / 350 / 0.06 for a new player).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    /// The rating.
+    pub rating: f64,
+    /// Its deviation (RD).
+    pub deviation: f64,
+    /// Its volatility.
+    pub volatility: f64,
+}
+
+impl Default for Rating {
+    fn default() -> Self {
+        Rating {
+            rating: 1500.0,
+            deviation: 350.0,
+            volatility: 0.06,
+        }
+    }
+}
+
+/// A known player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    /// Row id.
+    pub id: PlayerId,
+    /// Display name, as chosen.
+    pub name: String,
+    /// Current rating (deviation as of `last_played_unix`; the caller applies decay).
+    pub rating: Rating,
+    /// Ranked matches finished.
+    pub games: u32,
+    /// Ranked matches won.
+    pub wins: u32,
+    /// When the player was created (Unix seconds).
+    pub created_unix: u64,
+    /// When the player last finished a ranked match.
+    pub last_played_unix: Option<u64>,
+}
+
+/// A player to create.
+#[derive(Clone, Debug)]
+pub struct NewPlayer {
+    /// SHA-256-sized hash of the player's secret key.
+    pub key_hash: Vec<u8>,
+    /// Hash of the recovery code.
+    pub recovery_hash: Vec<u8>,
+    /// Display name.
+    pub name: String,
+    /// The name's look-alike-folded form, unique among players.
+    pub name_key: String,
+    /// Unix seconds.
+    pub created_unix: u64,
+}
+
+/// Counters for one player over one match (summed over its rounds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayerStats {
+    /// Pieces locked.
+    pub pieces: u32,
+    /// Lines of attack produced.
+    pub attack: u32,
+    /// Garbage lines cleared.
+    pub garbage_cleared: u32,
+    /// T-spin clears.
+    pub t_spins: u32,
+    /// Frames played.
+    pub frames: u32,
+    /// Pieces per second ×100 (computed by the core from the counters).
+    pub pps_x100: u32,
+    /// Attack per minute ×100.
+    pub apm_x100: u32,
+    /// Versus score ×100.
+    pub vs_x100: u32,
+}
+
+/// One seat of a recorded match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSeat {
+    /// The player, if they had an identity (guests have none).
+    pub player: Option<PlayerId>,
+    /// The name shown in the match.
+    pub name: String,
+    /// Rating before the match (ranked only).
+    pub before: Option<Rating>,
+    /// Rating after the match (ranked and counted only).
+    pub after: Option<Rating>,
+    /// Their stats.
+    pub stats: PlayerStats,
+}
+
+/// How a match ended, as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Seat index 0 or 1 won.
+    Won(u8),
+    /// No winner counts (a desync, or a shutdown): ratings did not change.
+    Void,
+}
+
+/// A finished match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRecord {
+    /// Whether it was ranked.
+    pub ranked: bool,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Why it ended (`top_out`, `forfeit`, `desync`, `shutdown`...).
+    pub reason: String,
+    /// Round wins per seat.
+    pub score: [u8; 2],
+    /// The rules, as JSON.
+    pub rules: String,
+    /// Frames played.
+    pub duration_frames: u32,
+    /// Replay id in the replay directory, if written.
+    pub replay: Option<String>,
+    /// Unix seconds at the start.
+    pub started_unix: u64,
+    /// Unix seconds at the end.
+    pub ended_unix: u64,
+    /// The two seats.
+    pub seats: [MatchSeat; 2],
+}
+
+/// A stored match and its id.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredMatch {
+    /// Its id.
+    pub id: MatchId,
+    /// What was recorded.
+    pub record: MatchRecord,
+}
+
+/// Why a storage call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// The file is not a SQLite database, or is damaged.
+    #[error(
+        "{path}: not a Sevenbag database or corrupt ({detail}); move it away or restore a backup"
+    )]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// SQLite's words.
+        detail: String,
+    },
+    /// Another process holds the database.
+    #[error("{path}: the database is locked by another process (another server on the same file?)")]
+    Locked {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file or its directory cannot be written.
+    #[error("{path}: the database is read-only (check the file's and its directory's permissions)")]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file cannot be opened or created.
+    #[error("{path}: cannot open the database: {detail}")]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        detail: String,
+    },
+    /// The database was written by a newer server.
+    #[error(
+        "{path}: schema version {found} is newer than this server's {known}; upgrade the server"
+    )]
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// The file's version.
+        found: i64,
+        /// Ours.
+        known: i64,
+    },
+    /// The name (or a look-alike of it) belongs to another player.
+    #[error("the name {0:?} is taken")]
+    NameTaken(String),
+    /// A key or recovery hash that is already registered.
+    #[error("this key is already registered")]
+    KeyTaken,
+    /// No such player.
+    #[error("no such player")]
+    NoSuchPlayer,
+    /// Any other database error.
+    #[error("database error: {0}")]
+    Db(String),
+}
+
+/// A leaderboard row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// 1-based place.
+    pub place: u64,
+    /// The player.
+    pub player: Player,
+}
+
+/// What the server stores. Calls block; the server makes them off its async threads.
+pub trait Storage: Send + Sync + std::fmt::Debug {
+    /// The player with this key hash.
+    fn player_by_key(&self, key_hash: &[u8]) -> Result<Option<Player>, StorageError>;
+    /// The player with this recovery-code hash.
+    fn player_by_recovery(&self, recovery_hash: &[u8]) -> Result<Option<Player>, StorageError>;
+    /// The player whose folded name is `name_key`.
+    fn player_by_name_key(&self, name_key: &str) -> Result<Option<Player>, StorageError>;
+    /// The player with this id.
+    fn player(&self, id: PlayerId) -> Result<Option<Player>, StorageError>;
+    /// Creates a player with the default rating.
+    fn create_player(&self, new: &NewPlayer) -> Result<Player, StorageError>;
+    /// Renames a player (`name_key` must be free or theirs).
+    fn rename(&self, id: PlayerId, name: &str, name_key: &str) -> Result<(), StorageError>;
+    /// Replaces a player's key hash (after a recovery) and recovery hash.
+    fn rekey(
+        &self,
+        id: PlayerId,
+        key_hash: &[u8],
+        recovery_hash: &[u8],
+    ) -> Result<(), StorageError>;
+    /// Records a match and, in the same transaction, sets every seat's `after` rating (ranked,
+    /// not void) and counts the game. Durable when it returns.
+    fn record_match(&self, record: &MatchRecord) -> Result<MatchId, StorageError>;
+    /// A stored match.
+    fn get_match(&self, id: MatchId) -> Result<Option<StoredMatch>, StorageError>;
+    /// A player's latest matches, newest first.
+    fn recent_matches(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<StoredMatch>, StorageError>;
+    /// The best-rated players with at least `min_games` ranked games, best first.
+    fn leaderboard(&self, limit: u32, min_games: u32) -> Result<Vec<Standing>, StorageError>;
+    /// A player's place on that leaderboard (`None` if not on it).
+    fn place_of(&self, id: PlayerId, min_games: u32) -> Result<Option<u64>, StorageError>;
+    /// Every player, best rating first (for `sevenbag-tool ratings`).
+    fn all_players(&self) -> Result<Vec<Player>, StorageError>;
+}

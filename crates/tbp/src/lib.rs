@@ -1,0 +1,26 @@
+//! # sevenbag-tbp: the Tetris Bot Protocol
+//!
+//! TBP (github.com/tetris-bot-protocol/tbp-spec) is how the community's bots (Cold Clear 2 and
+//! others) talk to a game: JSON messages, one per line, on the bot's stdin and stdout. This
+//! crate has both ends:
+//! - [`bot_side`]: our beam-search bot as a TBP bot (`sevenbag-tool tbp`);
+//! - [`frontend`] and [`player`]: any TBP bot as a child process playing a seat of a Sevenbag
+//!   match, its moves turned into keys by our own move generation (`botmatch --opponent
+//!   tbp:COMMAND`, the practice opponent list).
+//!
+//! serde_json does the JSON (the format is JSON; the message types are small and written here
+//! rather than taken from the `tbp` crate so that `bag`/`bag_state` and unknown messages are
+//! handled the way Cold Clear 2 and the specification both need). Lines are size-limited.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod bot_side;
+pub mod convert;
+pub mod frontend;
+pub mod lines;
+pub mod messages;
+pub mod player;
+
+pub use bot_side::{TbpBot, serve};
+pub use frontend::{TbpError, TbpProcess};
+pub use player::{TbpLimits, TbpPlayer};

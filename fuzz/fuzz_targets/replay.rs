@@ -1,0 +1,26 @@
+//! Any bytes, as a replay file: decoding never panics or over-allocates, and a replay that
+//! decodes is verified (simulated) within bounded time, with an error or a report. Each input is
+//! also tried with its checksum recomputed (as a forger would), so the fuzzer reaches the body
+//! and the simulation instead of stopping at the checksum.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sevenbag_protocol::replay::checksum;
+use sevenbag_protocol::{Replay, verify};
+
+fn check(bytes: &[u8]) {
+    if let Ok(replay) = Replay::decode(bytes) {
+        let _ = verify(&replay);
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    check(data);
+    if data.len() > 8 {
+        let mut forged = data.to_vec();
+        let body = forged.len() - 8;
+        let sum = checksum(&forged[..body]);
+        forged[body..].copy_from_slice(&sum.to_le_bytes());
+        check(&forged);
+    }
+});

@@ -1,0 +1,267 @@
+//! The read-only JSON API under `/api` (documented with examples in `docs/SERVER.md`).
+//!
+//! Every parameter is validated before the database sees it: names by the name rules, ids as
+//! positive integers of at most 18 digits, `limit` within `1..=MAX_LIMIT`. Errors are JSON
+//! `{"error": "..."}` with a 4xx status; `503` when the server keeps no database.
+//!
+//! To add a leaderboard (sprint, blitz...), add a route in [`routes`] beside `leaderboard`.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sevenbag_protocol::identity::{name_key, validate_name};
+use sevenbag_storage::{MatchId, Outcome, Player, Rating, StorageError, StoredMatch};
+
+use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
+use crate::http::error;
+use crate::ranked;
+use crate::server::Shared;
+
+/// Largest `limit` of a list.
+pub(crate) const MAX_LIMIT: u32 = 500;
+/// Matches listed on a player's page.
+const RECENT_MATCHES: u32 = 20;
+
+/// The `/api` routes.
+pub(crate) fn routes() -> Router<Arc<Shared>> {
+    Router::new()
+        .route("/api/leaderboard", get(leaderboard))
+        .route("/api/players/{name}", get(player))
+        .route("/api/matches/{id}", get(one_match))
+        .route("/api/matches/{id}/replay", get(replay))
+}
+
+/// An API error: its status and the text of `{"error": ...}`.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        error(self.status, &self.message)
+    }
+}
+
+type ApiResult = Result<Response, ApiError>;
+
+/// `?limit=N`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListQuery {
+    limit: Option<u32>,
+}
+
+fn limit(query: Result<Query<ListQuery>, QueryRejection>, default: u32) -> Result<u32, ApiError> {
+    let bad = || {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("limit must be a whole number from 1 to {MAX_LIMIT}"),
+        )
+    };
+    let Query(q) = query.map_err(|_| bad())?;
+    match q.limit {
+        None => Ok(default),
+        Some(n) if (1..=MAX_LIMIT).contains(&n) => Ok(n),
+        Some(_) => Err(bad()),
+    }
+}
+
+fn database(shared: &Shared) -> Result<&Db, ApiError> {
+    shared.db.as_ref().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "this server keeps no database",
+        )
+    })
+}
+
+fn failed(e: StorageError) -> ApiError {
+    tracing::error!(error = %e, "API database read failed");
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "database unavailable")
+}
+
+fn rating_json(r: Option<Rating>) -> Value {
+    r.map_or(
+        Value::Null,
+        |r| json!({ "rating": round1(r.rating), "rd": round1(r.deviation) }),
+    )
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+fn player_json(p: &Player, place: Option<u64>, now: u64) -> Value {
+    let r = ranked::decayed(p.rating, p.last_played_unix, now);
+    json!({
+        "name": p.name,
+        "rating": round1(r.rating),
+        "rd": round1(r.deviation),
+        "volatility": r.volatility,
+        "games": p.games,
+        "wins": p.wins,
+        "place": place,
+        "created_unix": p.created_unix,
+        "last_played_unix": p.last_played_unix,
+    })
+}
+
+fn match_json(m: &StoredMatch) -> Value {
+    let r = &m.record;
+    let seats: Vec<Value> = r
+        .seats
+        .iter()
+        .map(|s| {
+            json!({
+                "name": s.name,
+                "ranked_player": s.player.is_some(),
+                "before": rating_json(s.before),
+                "after": rating_json(s.after),
+                "stats": {
+                    "pieces": s.stats.pieces,
+                    "attack": s.stats.attack,
+                    "garbage_cleared": s.stats.garbage_cleared,
+                    "t_spins": s.stats.t_spins,
+                    "frames": s.stats.frames,
+                    "pps": f64::from(s.stats.pps_x100) / 100.0,
+                    "apm": f64::from(s.stats.apm_x100) / 100.0,
+                    "vs": f64::from(s.stats.vs_x100) / 100.0,
+                },
+            })
+        })
+        .collect();
+    json!({
+        "id": m.id.0,
+        "ranked": r.ranked,
+        "winner": match r.outcome { Outcome::Won(seat) => Value::from(seat), Outcome::Void => Value::Null },
+        "void": r.outcome == Outcome::Void,
+        "reason": r.reason,
+        "score": r.score,
+        "rules": serde_json::from_str::<Value>(&r.rules).unwrap_or(Value::Null),
+        "duration_frames": r.duration_frames,
+        "duration_seconds": round1(f64::from(r.duration_frames) / 60.0),
+        "replay": r.replay.as_ref().map(|_| format!("/api/matches/{}/replay", m.id.0)),
+        "started_unix": r.started_unix,
+        "ended_unix": r.ended_unix,
+        "players": seats,
+    })
+}
+
+/// `GET /api/leaderboard?limit=N`: the best players, best first.
+async fn leaderboard(
+    State(shared): State<Arc<Shared>>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> ApiResult {
+    let limit = limit(query, 100)?;
+    let rows = database(&shared)?
+        .read(move |s| s.leaderboard(limit, LEADERBOARD_MIN_GAMES))
+        .await
+        .map_err(failed)?;
+    let now = db::unix_now();
+    let rows: Vec<Value> = rows
+        .iter()
+        .map(|row| player_json(&row.player, Some(row.place), now))
+        .collect();
+    Ok(axum::Json(rows).into_response())
+}
+
+/// `GET /api/players/{name}`: a player and their latest matches.
+async fn player(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> ApiResult {
+    if validate_name(&name).is_err() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "not a valid player name",
+        ));
+    }
+    let db = database(&shared)?;
+    let key = name_key(&name);
+    let found = db
+        .read(move |s| {
+            let Some(p) = s.player_by_name_key(&key)? else {
+                return Ok(None);
+            };
+            let place = s.place_of(p.id, LEADERBOARD_MIN_GAMES)?;
+            let recent = s.recent_matches(p.id, RECENT_MATCHES)?;
+            Ok(Some((p, place, recent)))
+        })
+        .await
+        .map_err(failed)?;
+    let Some((p, place, recent)) = found else {
+        return Err(ApiError::new(StatusCode::NOT_FOUND, "no such player"));
+    };
+    let mut body = player_json(&p, place, db::unix_now());
+    body["recent_matches"] = recent.iter().map(match_json).collect();
+    Ok(axum::Json(body).into_response())
+}
+
+fn match_id(id: &str) -> Result<MatchId, ApiError> {
+    let valid = !id.is_empty() && id.len() <= 18 && id.bytes().all(|b| b.is_ascii_digit());
+    match id.parse::<i64>() {
+        Ok(n) if valid && n > 0 => Ok(MatchId(n)),
+        _ => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "a match id is a positive whole number",
+        )),
+    }
+}
+
+async fn stored(shared: &Shared, id: &str) -> Result<StoredMatch, ApiError> {
+    let id = match_id(id)?;
+    database(shared)?
+        .read(move |s| s.get_match(id))
+        .await
+        .map_err(failed)?
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such match"))
+}
+
+/// `GET /api/matches/{id}`.
+async fn one_match(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+    let m = stored(&shared, &id).await?;
+    Ok(axum::Json(match_json(&m)).into_response())
+}
+
+/// `GET /api/matches/{id}/replay`: the replay file (`docs/REPLAY.md`).
+async fn replay(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
+    let m = stored(&shared, &id).await?;
+    let Some(replay) = m.record.replay else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "this match has no replay",
+        ));
+    };
+    match shared.replays.get(&replay).await {
+        Ok(bytes) => Ok((
+            [
+                (header::CONTENT_TYPE, "application/octet-stream".to_string()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"{replay}.sbrp\""),
+                ),
+            ],
+            bytes,
+        )
+            .into_response()),
+        Err(_) => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "the replay file is gone",
+        )),
+    }
+}

@@ -1,0 +1,214 @@
+//! The server's handle on its [`Storage`]: reads on tokio's blocking threads, and writes through
+//! one writer task in order, so neither a slow disk nor a busy database ever delays a room's
+//! relay. Rooms hand a finished match to the writer and move on; the writer rates it (ranked),
+//! stores it, and tells the players their new profile.
+
+use std::sync::{Arc, Mutex};
+
+use sevenbag_core::Stats;
+use sevenbag_protocol::ServerMessage;
+use sevenbag_storage::{
+    MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats, Storage, StorageError,
+};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tracing::{error, info};
+
+use crate::ranked;
+use crate::relay::Outbox;
+
+/// Players need this many ranked games to be on the leaderboard.
+pub(crate) const LEADERBOARD_MIN_GAMES: u32 = 1;
+
+/// A write for the writer task.
+type Job = Box<dyn FnOnce(&dyn Storage) + Send>;
+
+/// The storage and its writer.
+#[derive(Debug)]
+pub(crate) struct Db {
+    storage: Arc<dyn Storage>,
+    writes: Mutex<Option<mpsc::UnboundedSender<Job>>>,
+    writer: Mutex<Option<JoinHandle<()>>>,
+}
+
+/// One seat of a match as a room hands it over.
+#[derive(Debug)]
+pub(crate) struct SeatResult {
+    pub(crate) player: Option<PlayerId>,
+    pub(crate) name: String,
+    pub(crate) stats: Stats,
+    /// Where to send the player's new profile.
+    pub(crate) outbox: Option<Outbox>,
+}
+
+/// A finished match as a room hands it over.
+#[derive(Debug)]
+pub(crate) struct MatchResult {
+    pub(crate) ranked: bool,
+    /// `None` when void or unfinished.
+    pub(crate) winner: Option<u8>,
+    pub(crate) reason: String,
+    pub(crate) score: [u8; 2],
+    pub(crate) rules: String,
+    pub(crate) duration_frames: u32,
+    pub(crate) replay: Option<String>,
+    pub(crate) started_unix: u64,
+    pub(crate) ended_unix: u64,
+    pub(crate) seats: [SeatResult; 2],
+}
+
+/// The counters the core keeps, as stored (rates computed by the core).
+pub(crate) fn stored_stats(s: &Stats) -> PlayerStats {
+    PlayerStats {
+        pieces: s.pieces,
+        attack: s.attack,
+        garbage_cleared: s.garbage_cleared,
+        t_spins: s.t_spins,
+        frames: s.frames,
+        pps_x100: s.pps_x100(),
+        apm_x100: s.apm_x100(),
+        vs_x100: s.vs_x100(),
+    }
+}
+
+/// Adds one round's counters to a match's.
+pub(crate) fn add_stats(total: &mut Stats, round: &Stats) {
+    total.pieces += round.pieces;
+    total.lines += round.lines;
+    total.attack += round.attack;
+    total.sent += round.sent;
+    total.garbage_received += round.garbage_received;
+    total.garbage_cleared += round.garbage_cleared;
+    total.frames += round.frames;
+    total.max_combo = total.max_combo.max(round.max_combo);
+    total.t_spins += round.t_spins;
+    total.quads += round.quads;
+    total.perfect_clears += round.perfect_clears;
+}
+
+pub(crate) fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+impl Db {
+    /// Starts the writer task over `storage`.
+    pub(crate) fn start(storage: Arc<dyn Storage>) -> Db {
+        let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
+        let writer_storage = storage.clone();
+        let writer = tokio::task::spawn_blocking(move || {
+            while let Some(job) = rx.blocking_recv() {
+                job(&*writer_storage);
+            }
+        });
+        Db {
+            storage,
+            writes: Mutex::new(Some(tx)),
+            writer: Mutex::new(Some(writer)),
+        }
+    }
+
+    /// Runs a read on a blocking thread.
+    pub(crate) async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&dyn Storage) -> Result<T, StorageError> + Send + 'static,
+    ) -> Result<T, StorageError> {
+        let storage = self.storage.clone();
+        tokio::task::spawn_blocking(move || f(&*storage))
+            .await
+            .unwrap_or_else(|e| Err(StorageError::Db(format!("read task failed: {e}"))))
+    }
+
+    /// Queues a write and waits for its result (for a client's own request).
+    pub(crate) async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&dyn Storage) -> Result<T, StorageError> + Send + 'static,
+    ) -> Result<T, StorageError> {
+        let (reply, answer) = oneshot::channel();
+        self.queue(Box::new(move |s| {
+            let _ = reply.send(f(s));
+        }));
+        answer
+            .await
+            .unwrap_or_else(|_| Err(StorageError::Db("the database is closing".into())))
+    }
+
+    fn queue(&self, job: Job) {
+        let writes = self.writes.lock().unwrap_or_else(|p| p.into_inner());
+        match writes.as_ref() {
+            Some(tx) if tx.send(job).is_ok() => {}
+            _ => error!("a database write after shutdown was dropped"),
+        }
+    }
+
+    /// Hands a finished match to the writer; never waits.
+    pub(crate) fn record(&self, result: MatchResult) {
+        self.queue(Box::new(move |s| {
+            if let Err(e) = store_match(s, result) {
+                error!(error = %e, "cannot store a finished match");
+            }
+        }));
+    }
+
+    /// Finishes every queued write, then stops the writer.
+    pub(crate) async fn close(&self) {
+        self.writes.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let writer = self.writer.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(writer) = writer {
+            let _ = writer.await;
+        }
+    }
+}
+
+/// Rates (when ranked and decided), stores, and tells both players their new profile.
+fn store_match(s: &dyn Storage, m: MatchResult) -> Result<(), StorageError> {
+    let now = unix_now();
+    let players = [0, 1].map(|i| m.seats[i].player.and_then(|id| s.player(id).ok().flatten()));
+    let before = players.each_ref().map(|p| {
+        p.as_ref()
+            .map(|p| ranked::decayed(p.rating, p.last_played_unix, now))
+    });
+    let mut after = [None, None];
+    if m.ranked
+        && let (Some(winner), [Some(a), Some(b)]) = (m.winner, before)
+    {
+        let (a, b) = ranked::rate(a, b, winner);
+        after = [Some(a), Some(b)];
+    }
+    let seat = |i: usize| MatchSeat {
+        player: m.seats[i].player,
+        name: m.seats[i].name.clone(),
+        before: before[i].filter(|_| m.ranked),
+        after: after[i],
+        stats: stored_stats(&m.seats[i].stats),
+    };
+    let record = MatchRecord {
+        ranked: m.ranked,
+        outcome: m.winner.map_or(Outcome::Void, Outcome::Won),
+        reason: m.reason.clone(),
+        score: m.score,
+        rules: m.rules.clone(),
+        duration_frames: m.duration_frames,
+        replay: m.replay.clone(),
+        started_unix: m.started_unix,
+        ended_unix: m.ended_unix,
+        seats: [seat(0), seat(1)],
+    };
+    let id = s.record_match(&record)?;
+    info!(match_id = id.0, ranked = m.ranked, rated = after[0].is_some(), reason = %m.reason, "match stored");
+    if !m.ranked {
+        return Ok(());
+    }
+    for seat in &m.seats {
+        if let (Some(player), Some(outbox)) = (seat.player, &seat.outbox)
+            && let Some(p) = s.player(player)?
+        {
+            let place = s.place_of(player, LEADERBOARD_MIN_GAMES)?;
+            outbox.send(&ServerMessage::Identified {
+                profile: ranked::profile(&p, place, now),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,481 @@
+//! Identities, ranked play, history and chat against the real server with a real SQLite file
+//! in a temporary directory (issue 9).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, ensure};
+use sevenbag_core::Seat;
+use sevenbag_protocol::{ClientMessage, ErrorCode, JoinRole, Profile, RoomOptions, ServerMessage};
+use sevenbag_server::Config;
+use sevenbag_tests::http::{get, get_json};
+use sevenbag_tests::{RawClient, TestServer, fast_config, scripted, start_server};
+
+const LIMIT: Duration = Duration::from_secs(20);
+/// Hard drop every 6 frames against every 12: seat 1 (the faster one) wins on the boards.
+const PERIODS: [u32; 2] = [6, 12];
+
+/// A temporary directory for the database, removed on drop.
+struct Temp(PathBuf);
+
+impl Temp {
+    fn new(tag: &str) -> Temp {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let dir = std::env::temp_dir().join(format!(
+            "sevenbag-ranked-{tag}-{}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Temp(dir)
+    }
+
+    fn db(&self) -> PathBuf {
+        self.0.join("sevenbag.db")
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn config(db: &Temp) -> Config {
+    Config {
+        db: Some(db.db()),
+        ranked_first_to: 1,
+        ..fast_config()
+    }
+}
+
+fn key(n: u8) -> [u8; 32] {
+    let mut k = [0u8; 32];
+    k[0] = n;
+    k[31] = 0xa5;
+    k
+}
+
+async fn profile_reply(c: &mut RawClient) -> anyhow::Result<Profile> {
+    c.recv_until(LIMIT, |m| match m {
+        ServerMessage::Identified { profile } | ServerMessage::Registered { profile, .. } => {
+            Some(Ok(profile.clone()))
+        }
+        ServerMessage::Error { code, message, .. } => {
+            Some(Err(anyhow::anyhow!("{code:?}: {message}")))
+        }
+        _ => None,
+    })
+    .await?
+}
+
+async fn error_reply(c: &mut RawClient) -> anyhow::Result<ErrorCode> {
+    c.recv_until(LIMIT, |m| match m {
+        ServerMessage::Error { code, .. } => Some(*code),
+        _ => None,
+    })
+    .await
+}
+
+/// Connects and registers `name` with key `n`; returns the client and the recovery code.
+async fn registered(server: &TestServer, name: &str, n: u8) -> anyhow::Result<(RawClient, String)> {
+    let mut c = RawClient::hello(server.addr(), name).await?;
+    c.send(&ClientMessage::Register {
+        key: key(n),
+        name: name.into(),
+    })
+    .await?;
+    let code = c
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::Registered { recovery_code, .. } => Some(Ok(recovery_code.clone())),
+            ServerMessage::Error { code, message, .. } => {
+                Some(Err(anyhow::anyhow!("{code:?}: {message}")))
+            }
+            _ => None,
+        })
+        .await??;
+    Ok((c, code))
+}
+
+/// Connects and identifies with key `n`.
+async fn identified(server: &TestServer, n: u8) -> anyhow::Result<(RawClient, Profile)> {
+    let mut c = RawClient::hello(server.addr(), "someone").await?;
+    c.send(&ClientMessage::Identify { key: key(n) }).await?;
+    let p = profile_reply(&mut c).await?;
+    Ok((c, p))
+}
+
+async fn joined_seat(c: &mut RawClient) -> anyhow::Result<Option<Seat>> {
+    c.recv_until(LIMIT, |m| match m {
+        ServerMessage::Joined { seat, .. } => Some(*seat),
+        _ => None,
+    })
+    .await
+}
+
+/// Both queue for ranked; returns them ordered by seat.
+async fn ranked_pair(mut a: RawClient, mut b: RawClient) -> anyhow::Result<[RawClient; 2]> {
+    a.send(&ClientMessage::RankedMatch).await?;
+    b.send(&ClientMessage::RankedMatch).await?;
+    let sa = joined_seat(&mut a).await?;
+    let sb = joined_seat(&mut b).await?;
+    ensure!(
+        sa.is_some() && sb.is_some() && sa != sb,
+        "two seats: {sa:?} {sb:?}"
+    );
+    Ok(if sa == Some(Seat::First) {
+        [a, b]
+    } else {
+        [b, a]
+    })
+}
+
+async fn play_out(first: &mut RawClient, second: &mut RawClient) -> anyhow::Result<Seat> {
+    let a = scripted::play(first, Seat::First, PERIODS[0], LIMIT);
+    let b = scripted::play(second, Seat::Second, PERIODS[1], LIMIT);
+    let (a, b) = tokio::try_join!(a, b)?;
+    ensure!(a.winner == b.winner, "both saw one winner");
+    Ok(a.winner)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> anyhow::Result<()> {
+    let dir = Temp::new("restart");
+    let mut server = start_server(config(&dir)).await;
+    let (alice, _) = registered(&server, "alice", 1).await?;
+    let (bob, _) = registered(&server, "bob", 2).await?;
+    let [mut first, mut second] = ranked_pair(alice, bob).await?;
+    let winner = play_out(&mut first, &mut second).await?;
+    let (w, l) = match winner {
+        Seat::First => (&mut first, &mut second),
+        Seat::Second => (&mut second, &mut first),
+    };
+    let won = profile_reply(w).await?;
+    let lost = profile_reply(l).await?;
+    // Glicko-2 for two new players (1500/350/0.06): the winner goes to 1662.3, the loser to
+    // 1337.7, both deviations to 290.3.
+    assert_eq!(
+        (won.rating, won.deviation, won.games, won.wins),
+        (1662, 290, 1, 1)
+    );
+    assert_eq!(
+        (lost.rating, lost.deviation, lost.games, lost.wins),
+        (1338, 290, 1, 0)
+    );
+    assert_eq!(won.place, Some(1));
+
+    let (status, board) = get_json(server.addr(), "/api/leaderboard?limit=10").await?;
+    assert_eq!(status, 200);
+    assert_eq!(board[0]["name"], won.name.as_str());
+    assert_eq!(board[0]["games"], 1);
+    assert_eq!(board[0]["wins"], 1);
+    assert!((board[0]["rating"].as_f64().context("rating")? - 1662.3).abs() < 0.1);
+    assert!((board[1]["rd"].as_f64().context("rd")? - 290.3).abs() < 0.1);
+
+    let (status, player) = get_json(server.addr(), &format!("/api/players/{}", won.name)).await?;
+    assert_eq!(status, 200);
+    let id = player["recent_matches"][0]["id"]
+        .as_i64()
+        .context("a match id")?;
+    let (status, m) = get_json(server.addr(), &format!("/api/matches/{id}")).await?;
+    assert_eq!(status, 200);
+    assert_eq!(m["ranked"], true);
+    assert_eq!(m["winner"], winner.index());
+    assert!(
+        m["players"][0]["stats"]["pieces"]
+            .as_u64()
+            .context("pieces")?
+            > 0
+    );
+    assert!(m["players"][1]["stats"]["pps"].as_f64().context("pps")? > 0.0);
+    let (status, replay) = get(server.addr(), &format!("/api/matches/{id}/replay")).await?;
+    assert_eq!(status, 200);
+    assert!(
+        sevenbag_protocol::Replay::decode(&replay).is_ok(),
+        "a valid replay"
+    );
+
+    drop((first, second));
+    server.shutdown().await?;
+    let server = start_server(config(&dir)).await;
+    let (_c, again) = identified(&server, 1).await?;
+    let before = if again.name == won.name { &won } else { &lost };
+    assert_eq!(&again, before, "ratings, games and names survive a restart");
+    let (status, _) = get_json(server.addr(), &format!("/api/matches/{id}")).await?;
+    assert_eq!(status, 200, "history survives a restart");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn taken_names_and_unknown_keys_get_clear_errors() -> anyhow::Result<()> {
+    let dir = Temp::new("names");
+    let server = start_server(config(&dir)).await;
+    let (_alice, code) = registered(&server, "Alice", 1).await?;
+    let mut c = RawClient::hello(server.addr(), "mallory").await?;
+    for (name, expected) in [
+        ("Alice", ErrorCode::NameTaken),
+        ("A1ICE", ErrorCode::NameTaken),
+        ("al", ErrorCode::BadName),
+        ("Zoë", ErrorCode::BadName),
+    ] {
+        c.send(&ClientMessage::Register {
+            key: key(9),
+            name: name.into(),
+        })
+        .await?;
+        assert_eq!(error_reply(&mut c).await?, expected, "{name}");
+    }
+    c.send(&ClientMessage::Identify { key: key(77) }).await?;
+    assert_eq!(
+        error_reply(&mut c).await?,
+        ErrorCode::UnknownKey,
+        "a forged key"
+    );
+    c.send(&ClientMessage::RankedMatch).await?;
+    assert_eq!(
+        error_reply(&mut c).await?,
+        ErrorCode::NotIdentified,
+        "guests are unranked"
+    );
+    c.send(&ClientMessage::Recover {
+        code: "AAAAA-AAAAA-AAAAA-AAAAA".into(),
+        key: key(9),
+    })
+    .await?;
+    assert_eq!(
+        error_reply(&mut c).await?,
+        ErrorCode::UnknownKey,
+        "a wrong recovery code"
+    );
+
+    // The right code moves Alice to a new key; the old key stops working.
+    c.send(&ClientMessage::Recover {
+        code: code.to_lowercase(),
+        key: key(9),
+    })
+    .await?;
+    assert_eq!(profile_reply(&mut c).await?.name, "Alice");
+    c.send(&ClientMessage::Identify { key: key(1) }).await?;
+    assert_eq!(
+        error_reply(&mut c).await?,
+        ErrorCode::UnknownKey,
+        "the old key"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unranked_rooms_and_spectators_change_no_rating() -> anyhow::Result<()> {
+    let dir = Temp::new("unranked");
+    let server = start_server(config(&dir)).await;
+    let (mut alice, _) = registered(&server, "alice", 1).await?;
+    let (mut bob, _) = registered(&server, "bob", 2).await?;
+    let (mut eve, _) = registered(&server, "eve", 3).await?;
+    alice
+        .send(&ClientMessage::CreateRoom {
+            options: RoomOptions {
+                first_to: 1,
+                ..RoomOptions::default()
+            },
+        })
+        .await?;
+    let code = alice
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::Joined { code, .. } => Some(code.clone()),
+            _ => None,
+        })
+        .await?;
+    for (c, role) in [
+        (&mut bob, JoinRole::Player),
+        (&mut eve, JoinRole::Spectator),
+    ] {
+        c.send(&ClientMessage::JoinRoom {
+            code: code.clone(),
+            role,
+        })
+        .await?;
+        joined_seat(c).await?;
+    }
+    alice.send(&ClientMessage::Ready).await?;
+    bob.send(&ClientMessage::Ready).await?;
+    play_out(&mut alice, &mut bob).await?;
+    for n in 1..=3 {
+        let (_c, p) = identified(&server, n).await?;
+        assert_eq!(
+            (p.rating, p.deviation, p.games),
+            (1500, 350, 0),
+            "{}",
+            p.name
+        );
+    }
+    let (_, board) = get_json(server.addr(), "/api/leaderboard").await?;
+    assert_eq!(board, serde_json::json!([]), "nobody has a ranked game");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leaving_while_the_opponent_is_inside_the_reconnect_window_rates_nobody()
+-> anyhow::Result<()> {
+    let dir = Temp::new("window");
+    let server = start_server(config(&dir)).await;
+    let (alice, _) = registered(&server, "alice", 1).await?;
+    let (bob, _) = registered(&server, "bob", 2).await?;
+    let [first, mut second] = ranked_pair(alice, bob).await?;
+    second
+        .recv_until(LIMIT, |m| {
+            matches!(m, ServerMessage::MatchStart { .. }).then_some(())
+        })
+        .await?;
+    // The first player drops (their reconnect window starts); the second leaves at once.
+    first.close().await;
+    second
+        .recv_until(LIMIT, |m| {
+            matches!(
+                m,
+                ServerMessage::SeatStatus {
+                    seat: Seat::First,
+                    ..
+                }
+            )
+            .then_some(())
+        })
+        .await?;
+    second.send(&ClientMessage::LeaveRoom).await?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for n in 1..=2 {
+        let (_c, p) = identified(&server, n).await?;
+        assert_eq!((p.rating, p.games), (1500, 0), "{} is not rated", p.name);
+    }
+    let (status, m) = get_json(server.addr(), "/api/matches/1").await?;
+    assert_eq!(status, 200);
+    assert_eq!(m["void"], true, "{m}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_reaches_the_room_clean_and_floods_are_cut() -> anyhow::Result<()> {
+    let server = start_server(fast_config()).await;
+    let mut alice = RawClient::hello(server.addr(), "alice").await?;
+    alice
+        .send(&ClientMessage::CreateRoom {
+            options: RoomOptions::default(),
+        })
+        .await?;
+    let code = alice
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::Joined { code, .. } => Some(code.clone()),
+            _ => None,
+        })
+        .await?;
+    let mut eve = RawClient::hello(server.addr(), "eve").await?;
+    eve.send(&ClientMessage::JoinRoom {
+        code,
+        role: JoinRole::Spectator,
+    })
+    .await?;
+    joined_seat(&mut eve).await?;
+    eve.send(&ClientMessage::Chat {
+        text: "gl\u{7} hf\u{1b}".into(),
+    })
+    .await?;
+    let line = alice
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::Chat { from, seat, text } => Some((from.clone(), *seat, text.clone())),
+            _ => None,
+        })
+        .await?;
+    assert_eq!(line, ("eve".to_string(), None, "gl hf".to_string()));
+    eve.send(&ClientMessage::Chat {
+        text: "x".repeat(201),
+    })
+    .await?;
+    assert_eq!(
+        error_reply(&mut eve).await?,
+        ErrorCode::BadMessage,
+        "too long"
+    );
+
+    // A flood: 20 lines at once. The burst (5, one already used) gets through, the rest is
+    // refused, and the connection stays.
+    for i in 0..20 {
+        alice
+            .send(&ClientMessage::Chat {
+                text: format!("spam {i}"),
+            })
+            .await?;
+    }
+    let mut relayed = 0;
+    let mut refused = 0;
+    while let Ok(m) = eve.recv_within(Duration::from_millis(500)).await {
+        if let ServerMessage::Chat { .. } = m {
+            relayed += 1;
+        }
+    }
+    while let Ok(m) = alice.recv_within(Duration::from_millis(200)).await {
+        if let ServerMessage::Error {
+            code: ErrorCode::RateLimited,
+            fatal: false,
+            ..
+        } = m
+        {
+            refused += 1;
+        }
+    }
+    assert!((4..=6).contains(&relayed), "{relayed} lines relayed");
+    assert_eq!(relayed + refused, 20);
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_corrupt_database_stops_the_server_with_a_clear_error() {
+    let dir = Temp::new("corrupt");
+    std::fs::write(dir.db(), vec![0x42; 4096]).expect("write");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let config = Config {
+        replay_dir: dir.0.join("replays"),
+        ..config(&dir)
+    };
+    std::fs::create_dir_all(&config.replay_dir).expect("replay dir");
+    let err = sevenbag_server::run(listener, config, std::future::pending())
+        .await
+        .expect_err("a corrupt file is refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("corrupt") && text.contains("sevenbag.db"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_read_only_database_stops_the_server_with_a_clear_error() {
+    let dir = Temp::new("readonly");
+    drop(start_server(config(&dir)).await);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for file in std::fs::read_dir(&dir.0).expect("dir").flatten() {
+        let mut perms = file.metadata().expect("meta").permissions();
+        perms.set_readonly(true);
+        std::fs::set_permissions(file.path(), perms).expect("chmod");
+    }
+    if std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.db())
+        .is_ok()
+    {
+        eprintln!("skipped: this user (root?) can write read-only files");
+        return;
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let config = Config {
+        replay_dir: dir.0.join("replays"),
+        ..config(&dir)
+    };
+    let err = sevenbag_server::run(listener, config, std::future::pending())
+        .await
+        .expect_err("a read-only file is refused");
+    assert!(err.to_string().contains("read-only"), "{err}");
+}
