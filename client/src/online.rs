@@ -20,13 +20,13 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use sevenbag_core::{Handling, Input, Match, MatchHeader, Seat};
+use sevenbag_core::{Handling, Input, Match, MatchHeader, Phase, Seat};
 use sevenbag_netplay::{
     DEFAULT_WINDOW, DriverConfig, DriverEvent, Hello, MatchDriver, MatchResult, NetEvent,
     NetHandle, Session, SessionOptions, from_fn,
 };
 use sevenbag_protocol::{
-    ClientMessage, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
+    ClientMessage, EndReason, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
 };
 
 use crate::identity::RankedFlow;
@@ -916,6 +916,20 @@ impl crate::session::Session for Online {
         Some(Online::names(self))
     }
 
+    fn verdict(&self) -> Option<String> {
+        let out = self.outcome()?;
+        if out.reason == EndReason::TopOut
+            || matches!(self.current().phase(), Phase::MatchOver { .. })
+        {
+            return None;
+        }
+        Some(crate::session::verdict_line(
+            out.reason,
+            Some(out.winner),
+            &Online::names(self),
+        ))
+    }
+
     fn online(&self) -> Option<&Online> {
         Some(self)
     }
@@ -945,7 +959,6 @@ impl Drop for Online {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sevenbag_protocol::EndReason;
     use std::path::PathBuf;
 
     /// A scripted key pattern: shifts, rotations and a hard drop every 24 frames, varied by seat.

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use macroquad::input::KeyCode;
 use sevenbag_core::{Input, Match, Seat};
-use sevenbag_protocol::InputLog;
 use sevenbag_protocol::replay::Replay;
+use sevenbag_protocol::{EndReason, InputLog};
 
 use crate::input::Keyboard;
 use crate::session::{NetStatus, Session};
@@ -49,6 +49,63 @@ pub fn list_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
     files.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
     files.dedup();
     files
+}
+
+/// A replay file as the list shows it, decoded once when the list is made.
+pub struct Listed {
+    /// The file.
+    pub path: PathBuf,
+    /// The row: "ann vs bo · ann won · 1:23 · 2026-11-23 10:31", or the file's name when it
+    /// cannot be played.
+    pub label: String,
+    /// The replay's description, or why it cannot be played.
+    pub detail: Result<String, String>,
+}
+
+/// The replay files of `dirs` (as [`list_files`]), each described for the list.
+pub fn list_described(dirs: &[PathBuf]) -> Vec<Listed> {
+    list_files(dirs)
+        .into_iter()
+        .map(|path| {
+            let stem = path
+                .file_stem()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let (label, detail) = match load(&path) {
+                Ok(r) => {
+                    let d = describe(&r);
+                    (format!("{d} · {}", utc_stamp(r.created_unix)), Ok(d))
+                }
+                Err(e) => (format!("{stem} (cannot be played)"), Err(e)),
+            };
+            Listed {
+                path,
+                label,
+                detail,
+            }
+        })
+        .collect()
+}
+
+/// "2026-11-23 10:31" (UTC) of a Unix time in seconds.
+pub fn utc_stamp(unix: u64) -> String {
+    let days = (unix / 86_400) as i64;
+    let secs = unix % 86_400;
+    // Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
+        secs / 3600,
+        secs / 60 % 60
+    )
 }
 
 /// Reads and decodes a replay file; the error is a sentence for the screen.
@@ -247,6 +304,20 @@ impl Session for ReplaySession {
         [false, false]
     }
 
+    /// A replay that ends off the boards (a forfeit, a shutdown) shows its result at the end.
+    fn verdict(&self) -> Option<String> {
+        let r = &self.replay.result;
+        let at_end = self.frame() >= self.end;
+        if !at_end || r.reason == EndReason::TopOut || self.game.winner().is_some() {
+            return None;
+        }
+        Some(crate::session::verdict_line(
+            r.reason,
+            r.winner,
+            &self.replay.names,
+        ))
+    }
+
     fn title(&self) -> Option<String> {
         let state = if self.paused {
             "PAUSED".to_owned()
@@ -312,6 +383,24 @@ mod tests {
             created_unix: 0,
         };
         (replay, sim)
+    }
+
+    #[test]
+    fn a_replay_ended_by_forfeit_shows_its_verdict_at_the_end_only() {
+        let (mut replay, _) = recorded(300);
+        replay.result.winner = Some(Seat::Second);
+        replay.result.reason = EndReason::Forfeit;
+        let mut s = ReplaySession::new(replay).expect("valid replay");
+        assert_eq!(s.verdict(), None, "not before the end");
+        while s.step() {}
+        assert_eq!(s.verdict().as_deref(), Some("BO WINS BY FORFEIT"));
+    }
+
+    #[test]
+    fn utc_stamps_read_as_calendar_dates() {
+        assert_eq!(utc_stamp(0), "1970-01-01 00:00");
+        assert_eq!(utc_stamp(951_782_400), "2000-02-29 00:00");
+        assert_eq!(utc_stamp(1_795_369_103), "2026-11-22 17:38");
     }
 
     #[test]

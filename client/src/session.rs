@@ -136,6 +136,11 @@ pub trait Session {
     fn title(&self) -> Option<String> {
         None
     }
+    /// How the match ended when its boards do not show it (a forfeit, a server cut), e.g.
+    /// "ANN WINS BY FORFEIT". While set, the round labels under the banners are cleared.
+    fn verdict(&self) -> Option<String> {
+        None
+    }
     /// The players' names, when the session knows them better than the screen (online).
     fn names(&self) -> Option<[String; 2]> {
         None
@@ -236,6 +241,21 @@ impl Session for LocalSession {
         self.controls
             .each_ref()
             .map(|c| matches!(c, Control::Keys(..)))
+    }
+}
+
+/// The banner line for a match that ended off the boards: "ANN WINS BY FORFEIT", or "MATCH
+/// ENDED" when there is no winner (a server shutdown). Online play and replays share it.
+pub fn verdict_line(
+    reason: sevenbag_protocol::EndReason,
+    winner: Option<sevenbag_core::Seat>,
+    names: &[String; 2],
+) -> String {
+    match (reason, winner) {
+        (sevenbag_protocol::EndReason::Forfeit, Some(w)) => {
+            format!("{} WINS BY FORFEIT", names[w.index()].to_uppercase())
+        }
+        _ => "MATCH ENDED".to_owned(),
     }
 }
 

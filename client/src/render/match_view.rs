@@ -196,7 +196,7 @@ fn draw_banners(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
         }
     }
     match m.phase() {
-        Phase::RoundOver { winner, next_at } => {
+        Phase::RoundOver { winner, next_at } if scene.verdict.is_none() => {
             for seat in Seat::BOTH {
                 let c = center(boards[seat.index()]);
                 let (text, col) = if winner == Some(seat) {

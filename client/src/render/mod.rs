@@ -42,6 +42,9 @@ pub struct Scene<'a> {
     pub local: [bool; 2],
     /// Seconds since the screen opened, for pulsing.
     pub time: f32,
+    /// How the match ended off the boards ([`crate::session::Session::verdict`]): the round
+    /// labels are cleared so they do not contradict it.
+    pub verdict: Option<&'a str>,
 }
 
 /// Formats a ×100 integer rate as "1.23".

@@ -12,7 +12,7 @@ use macroquad::input::KeyCode;
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use sevenbag_core::Phase;
-use sevenbag_protocol::{EndReason, SeatStatus};
+use sevenbag_protocol::SeatStatus;
 
 use crate::input::Keyboard;
 use crate::lan::{Beacon, BeaconSender, HostedServer};
@@ -118,10 +118,15 @@ impl OnlineScreen {
         Transition::Pop
     }
 
-    /// Whether leaving now forfeits a match we play (so Esc asks first).
+    /// Whether leaving now forfeits a match we play (so Esc asks first). Once the server has
+    /// said how the match ended (a forfeit included), or the boards show its end, leaving costs
+    /// nothing and Esc leaves at once.
     fn leaving_forfeits(&self) -> bool {
         let o = self.online();
-        o.is_live() && o.seat().is_some() && !matches!(o.current().phase(), Phase::MatchOver { .. })
+        o.is_live()
+            && o.seat().is_some()
+            && o.outcome().is_none()
+            && !matches!(o.current().phase(), Phase::MatchOver { .. })
     }
 
     /// The leave confirmation's frame: Enter / Y (or a click on the first row) leaves, Esc / N
@@ -586,19 +591,10 @@ impl OnlineScreen {
     /// a disconnect.
     fn draw_result(&self, ctx: &Ctx, io: &FrameIo) {
         let o = self.online();
-        let Some(out) = o.outcome() else { return };
-        if out.reason == EndReason::TopOut {
+        let Some(text) = crate::session::Session::verdict(o) else {
             return;
-        }
-        let names = o.names();
-        let unit = list_layout(io.width, io.height, 1).unit;
-        let text = match out.reason {
-            EndReason::Forfeit => format!(
-                "{} WINS BY FORFEIT",
-                names[out.winner.index()].to_uppercase()
-            ),
-            _ => "MATCH ENDED".to_owned(),
         };
+        let unit = list_layout(io.width, io.height, 1).unit;
         let w = io.width.min(unit * 34.0);
         let r = Rect::new((io.width - w) / 2.0, io.height * 0.4, w, unit * 4.0);
         fill(r, alpha(theme::PANEL, 0.95));

@@ -258,6 +258,7 @@ impl PlayScreen {
         let net = self.session.net();
         let title = self.session.title().unwrap_or_else(|| self.title.clone());
         let names = self.session.names().unwrap_or_else(|| self.names.clone());
+        let verdict = self.session.verdict();
         let scene = Scene {
             m,
             fx: &self.fx,
@@ -266,9 +267,15 @@ impl PlayScreen {
             title: &title,
             local: self.session.local_seats(),
             time: self.time,
+            verdict: verdict.as_deref(),
         };
         draw_match(gfx, &l, &scene);
-        if matches!(m.phase(), Phase::MatchOver { .. }) && self.paused.is_none() {
+        // A replay that ends by forfeit has no MatchOver on its boards: its verdict takes the
+        // prompt's first line (online play draws its own verdict box with the rematch keys).
+        let replay_verdict = verdict.as_deref().filter(|_| self.mode == PlayMode::Replay);
+        if (matches!(m.phase(), Phase::MatchOver { .. }) || replay_verdict.is_some())
+            && self.paused.is_none()
+        {
             let r = rematch_box(io);
             fill(r, theme::PANEL);
             outline(r, 1.0, theme::ACCENT);
@@ -285,7 +292,7 @@ impl PlayScreen {
             let (line1, line2) = match self.mode {
                 PlayMode::Demo => ("NEXT DEMO MATCH SOON", "Esc  menu"),
                 PlayMode::Replay => (
-                    "END OF REPLAY",
+                    replay_verdict.unwrap_or("END OF REPLAY"),
                     "Enter  watch again   ← →  seek   Esc  list",
                 ),
                 PlayMode::Online if spectator => {

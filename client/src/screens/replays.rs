@@ -5,14 +5,12 @@
 //! replay" and the list stays. "Download from server" connects to the configured server, lists
 //! its replays, and saves the one chosen into the data folder.
 
-use std::path::PathBuf;
-
 use crate::layout::list_layout;
 use crate::online::{Online, Request, Stage};
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
-use crate::replay::{ReplaySession, list_files, replay_dirs};
+use crate::replay::{Listed, ReplaySession, list_described, replay_dirs};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::play::{PlayMode, PlayScreen};
@@ -28,7 +26,7 @@ enum Row {
 
 /// The replay list.
 pub struct ReplayScreen {
-    files: Vec<PathBuf>,
+    files: Vec<Listed>,
     nav: ListNav,
     remote: Option<Online>,
     fetching: Option<String>,
@@ -44,7 +42,7 @@ impl ReplayScreen {
     /// Lists the replay folders.
     pub fn new() -> ReplayScreen {
         ReplayScreen {
-            files: list_files(&replay_dirs()),
+            files: list_described(&replay_dirs()),
             nav: ListNav::default(),
             remote: None,
             fetching: None,
@@ -62,7 +60,7 @@ impl ReplayScreen {
     }
 
     fn open(&mut self, ctx: &mut Ctx, i: usize) -> Transition {
-        let Some(path) = self.files.get(i) else {
+        let Some(path) = self.files.get(i).map(|f| &f.path) else {
             return Transition::None;
         };
         let session = crate::replay::load(path).and_then(ReplaySession::new);
@@ -106,7 +104,7 @@ impl ReplayScreen {
                 {
                     Ok(path) => {
                         ctx.notify(format!("Saved {}", path.display()), theme::GOOD);
-                        self.files = list_files(&replay_dirs());
+                        self.files = list_described(&replay_dirs());
                     }
                     Err(e) => ctx.notify(e, theme::BAD),
                 }
@@ -171,11 +169,8 @@ impl ReplayScreen {
             };
             match &rows[i] {
                 Row::File(f) => {
-                    let name = self.files[*f]
-                        .file_stem()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default();
-                    menu_row(gfx, r, l.unit, &name, "WATCH", state, ctx.time);
+                    let label = &self.files[*f].label;
+                    menu_row(gfx, r, l.unit, label, "WATCH", state, ctx.time);
                 }
                 Row::Download => {
                     let tag = match self.remote.as_ref().map(Online::stage) {
@@ -216,10 +211,9 @@ impl ReplayScreen {
             .collect();
         let (head, body) = match rows.get(self.nav.selected) {
             Some(Row::File(f)) => {
-                let body = match crate::replay::load(&self.files[*f]) {
-                    Ok(r) => format!(
-                        "{}\n\nEnter to watch. During playback: Space pause, + / − speed (0.25× to 4×), ← → seek 5 s, Home restart, Esc back to this list.",
-                        crate::replay::describe(&r)
+                let body = match &self.files[*f].detail {
+                    Ok(d) => format!(
+                        "{d}\n\nEnter to watch. During playback: Space pause, + / − speed (0.25× to 4×), ← → seek 5 s, Home restart, Esc back to this list."
                     ),
                     Err(e) => format!("This file cannot be played: {e}"),
                 };
