@@ -31,6 +31,31 @@ pub struct Config {
     pub local_left: KeyMap,
     /// Keys of the right player in a local two-player match.
     pub local_right: KeyMap,
+    /// The last offline match setup (practice and local play start from it).
+    pub setup: MatchSetup,
+}
+
+/// What the practice and local setup screens chose last, by name, so a visit starts where the
+/// last one ended. Unknown names fall back to the screen's defaults.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MatchSetup {
+    /// The practice opponent: "stacker" or a bot level ("easy" … "max").
+    pub opponent: String,
+    /// The rules preset ("versus", "classic", "chaos").
+    pub rules: String,
+    /// Rounds to win.
+    pub first_to: u8,
+}
+
+impl Default for MatchSetup {
+    fn default() -> Self {
+        MatchSetup {
+            opponent: "medium".to_owned(),
+            rules: "versus".to_owned(),
+            first_to: 3,
+        }
+    }
 }
 
 impl Default for Config {
@@ -43,6 +68,7 @@ impl Default for Config {
             keys: KeyMap::guideline(),
             local_left: KeyMap::local_left(),
             local_right: KeyMap::local_right(),
+            setup: MatchSetup::default(),
         }
     }
 }
@@ -104,6 +130,7 @@ struct ConfigFile {
     keys: Option<KeysFile>,
     local_left: Option<KeysFile>,
     local_right: Option<KeysFile>,
+    setup: Option<MatchSetup>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Default)]
@@ -214,6 +241,7 @@ impl Config {
             keys: keys(file.keys, d.keys)?,
             local_left: keys(file.local_left, d.local_left)?,
             local_right: keys(file.local_right, d.local_right)?,
+            setup: file.setup.unwrap_or(d.setup),
         })
     }
 
@@ -235,6 +263,7 @@ impl Config {
             keys: Some(KeysFile::from_map(&self.keys)),
             local_left: Some(KeysFile::from_map(&self.local_left)),
             local_right: Some(KeysFile::from_map(&self.local_right)),
+            setup: Some(self.setup.clone()),
         };
         let body = toml::to_string_pretty(&file)?;
         Ok(format!(
@@ -342,6 +371,11 @@ mod tests {
         config.handling.das = 7;
         config.handling.arr = 0;
         config.handling.sdf = 0;
+        config.setup = MatchSetup {
+            opponent: "max".into(),
+            rules: "classic".into(),
+            first_to: 7,
+        };
         config.keys.bind(Action::HardDrop, 1, KeyCode::Kp0);
         config
             .local_right

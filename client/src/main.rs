@@ -206,8 +206,12 @@ fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
     let top = match args.screen {
         None | Some(StartScreen::Menu) => return vec![menu()],
         Some(StartScreen::Settings) => Screen::Settings(Box::new(SettingsScreen::new(ctx))),
-        Some(StartScreen::Practice) => Screen::Setup(SetupScreen::new(SetupKind::Practice)),
-        Some(StartScreen::Local) => Screen::Setup(SetupScreen::new(SetupKind::Local)),
+        Some(StartScreen::Practice) => {
+            Screen::Setup(SetupScreen::new(SetupKind::Practice, &ctx.config.setup))
+        }
+        Some(StartScreen::Local) => {
+            Screen::Setup(SetupScreen::new(SetupKind::Local, &ctx.config.setup))
+        }
         Some(StartScreen::Lobby) => Screen::Lobby(LobbyScreen::new(LobbyKind::JoinRoom)),
         Some(StartScreen::Create) => Screen::Lobby(LobbyScreen::new(LobbyKind::CreateRoom)),
         Some(StartScreen::Room) => {

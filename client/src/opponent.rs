@@ -31,6 +31,14 @@ impl Opponent {
         v
     }
 
+    /// Its name in the settings file: "stacker" or the bot level's name.
+    pub fn key(self) -> &'static str {
+        match self {
+            Opponent::Stacker => "stacker",
+            Opponent::Bot(level) => level.name(),
+        }
+    }
+
     /// Its name on screen.
     pub fn label(self) -> String {
         match self {

@@ -179,10 +179,14 @@ impl MenuScreen {
             Item::Spectate => lobby(LobbyKind::Spectate),
             Item::LanHost => lobby(LobbyKind::LanHost),
             Item::LanJoin => lobby(LobbyKind::LanJoin),
-            Item::Practice => {
-                Transition::Push(Screen::Setup(SetupScreen::new(SetupKind::Practice)))
-            }
-            Item::Local => Transition::Push(Screen::Setup(SetupScreen::new(SetupKind::Local))),
+            Item::Practice => Transition::Push(Screen::Setup(SetupScreen::new(
+                SetupKind::Practice,
+                &ctx.config.setup,
+            ))),
+            Item::Local => Transition::Push(Screen::Setup(SetupScreen::new(
+                SetupKind::Local,
+                &ctx.config.setup,
+            ))),
             Item::Replays => Transition::Push(Screen::Replay(Box::default())),
             Item::Challenge => Transition::Push(Screen::Challenge(Box::default())),
             Item::Settings => {

@@ -2,11 +2,13 @@
 
 use sevenbag_core::{MatchHeader, Preset};
 
+use crate::config::MatchSetup;
 use crate::input::{Action, KeyMap};
 use crate::keys::key_label;
 use crate::layout::list_layout;
 use crate::opponent::Opponent;
 use crate::render::gfx::background;
+use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::screens::list::{ListEvent, ListNav};
@@ -43,18 +45,46 @@ pub struct SetupScreen {
 }
 
 impl SetupScreen {
-    /// A setup screen for `kind`, with the medium bot, versus rules and first to 3.
-    pub fn new(kind: SetupKind) -> SetupScreen {
-        let medium = Opponent::all()
-            .iter()
-            .position(|o| *o == Opponent::Bot(sevenbag_bot::Level::Medium))
-            .unwrap_or(0);
+    /// A setup screen for `kind`, starting from the last setup saved in the settings (the
+    /// medium bot, versus rules and first to 3 the first time).
+    pub fn new(kind: SetupKind, last: &MatchSetup) -> SetupScreen {
+        let d = MatchSetup::default();
+        let opponent = |key: &str| Opponent::all().iter().position(|o| o.key() == key);
+        let preset = |name: &str| Preset::ALL.iter().position(|p| p.name() == name);
+        let first_to = |n: u8| FIRST_TO.iter().position(|&f| f == n);
         SetupScreen {
             kind,
             nav: ListNav::default(),
-            opponent: medium,
-            preset: 0,
-            first_to: 2,
+            opponent: opponent(&last.opponent)
+                .or_else(|| opponent(&d.opponent))
+                .unwrap_or(0),
+            preset: preset(&last.rules).unwrap_or(0),
+            first_to: first_to(last.first_to)
+                .or_else(|| first_to(d.first_to))
+                .unwrap_or(0),
+        }
+    }
+
+    /// The choices on screen, as the settings file keeps them.
+    fn chosen(&self) -> MatchSetup {
+        MatchSetup {
+            opponent: Opponent::all()[self.opponent].key().to_owned(),
+            rules: Preset::ALL[self.preset].name().to_owned(),
+            first_to: FIRST_TO[self.first_to],
+        }
+    }
+
+    /// Keeps the choices in the settings (and their file), so the next visit starts here.
+    fn remember(&self, ctx: &mut Ctx) {
+        let chosen = self.chosen();
+        if ctx.config.setup == chosen {
+            return;
+        }
+        ctx.config.setup = chosen;
+        if let Some(path) = &ctx.config_path
+            && let Err(e) = ctx.config.save(path)
+        {
+            ctx.notify(format!("Could not save the match setup: {e}"), theme::BAD);
         }
     }
 
@@ -113,6 +143,7 @@ impl SetupScreen {
             ListEvent::Activate(i) if rows[i] == Row::Back => Transition::Pop,
             ListEvent::Activate(_) => {
                 ctx.play(Sfx::Select);
+                self.remember(ctx);
                 let seed = crate::random_seed();
                 let header = self.header(seed, ctx);
                 let play = match self.kind {
@@ -259,4 +290,33 @@ pub fn keys_summary(map: &KeyMap) -> String {
         names(Action::Rotate180),
         names(Action::Hold)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_setup_opens_with_the_choices_saved_last_time() {
+        let saved = MatchSetup {
+            opponent: "max".into(),
+            rules: "classic".into(),
+            first_to: 5,
+        };
+        assert_eq!(
+            SetupScreen::new(SetupKind::Practice, &saved).chosen(),
+            saved
+        );
+    }
+
+    #[test]
+    fn unknown_saved_choices_fall_back_to_the_defaults() {
+        let saved = MatchSetup {
+            opponent: "grandmaster".into(),
+            rules: "nope".into(),
+            first_to: 99,
+        };
+        let chosen = SetupScreen::new(SetupKind::Local, &saved).chosen();
+        assert_eq!(chosen, MatchSetup::default());
+    }
 }
