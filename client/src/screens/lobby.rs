@@ -70,6 +70,9 @@ pub struct LobbyScreen {
     options: RoomOptions,
     listener: Option<Result<BeaconListener, String>>,
     hosts: Vec<LanHost>,
+    /// The server typed on this screen; `None` uses the one in Settings, which this screen
+    /// never changes.
+    server: Option<String>,
 }
 
 impl LobbyScreen {
@@ -84,6 +87,7 @@ impl LobbyScreen {
             options: RoomOptions::default(),
             listener: None,
             hosts: Vec::new(),
+            server: None,
         }
     }
 
@@ -203,7 +207,7 @@ impl LobbyScreen {
 
     fn go(&mut self, ctx: &mut Ctx, host: Option<usize>) -> Transition {
         let code = self.code.trim().to_owned();
-        let server = ctx.config.server.clone();
+        let server = self.server(ctx).to_owned();
         let (online, title, lan) = match self.kind {
             LobbyKind::QuickMatch => (
                 self.connect(ctx, &server, Request::QuickMatch),
@@ -364,7 +368,7 @@ impl LobbyScreen {
                 }
             }
             Row::Server => {
-                let server = &mut ctx.config.server;
+                let server = self.server.get_or_insert_with(|| ctx.config.server.clone());
                 for c in &kb.chars {
                     if !c.is_control() && server.len() < crate::config::MAX_ADDRESS {
                         server.push(*c);
@@ -391,7 +395,20 @@ impl LobbyScreen {
                 Row::Back => Transition::Pop,
                 Row::Go => self.go(ctx, None),
                 Row::Host(h) => self.go(ctx, Some(h)),
+                // Enter on a text field moves on, unless every field after it is already
+                // filled in (the server always is): then it submits, so a room code and one
+                // Enter join.
                 Row::Code | Row::Address | Row::Server => {
+                    let filled = |r: &Row| match r {
+                        Row::Code => !self.code.trim().is_empty(),
+                        Row::Address => !self.address.trim().is_empty(),
+                        Row::Server => !self.server(ctx).trim().is_empty(),
+                        _ => false,
+                    };
+                    let mut rest = rows[i + 1..].iter().take_while(|r| **r != Row::Go);
+                    if rest.all(filled) && rows[i + 1..].contains(&Row::Go) {
+                        return self.go(ctx, None);
+                    }
                     self.nav.step(1, rows.len(), &|_| true);
                     Transition::None
                 }
@@ -437,7 +454,7 @@ impl LobbyScreen {
                     r,
                     l.unit,
                     "Server",
-                    &ctx.config.server,
+                    self.server(ctx),
                     state,
                     selected,
                     t,
@@ -482,7 +499,7 @@ impl LobbyScreen {
         side_panel(gfx, l.side, l.unit, head, &body);
         let right = match self.kind {
             LobbyKind::LanHost | LobbyKind::LanJoin => "LAN".to_owned(),
-            _ => ctx.config.server.clone(),
+            _ => self.server(ctx).to_owned(),
         };
         footer(
             gfx,
@@ -493,10 +510,15 @@ impl LobbyScreen {
         );
     }
 
+    /// The server this screen connects to: the one typed here, else the one in Settings.
+    fn server<'a>(&'a self, ctx: &'a Ctx) -> &'a str {
+        self.server.as_deref().unwrap_or(&ctx.config.server)
+    }
+
     fn help(&self, row: Row, ctx: &Ctx) -> (&'static str, String) {
         let name = &ctx.config.player_name;
         match row {
-            Row::Server => ("Server", format!("The Sevenbag server, as host:port. You play as {name} with your handling from Settings.")),
+            Row::Server => ("Server", format!("The Sevenbag server, as host:port (port 7878 when left out). A server typed here is for this screen only: the default stays as set in Settings ({}). You play as {name} with your handling from Settings.", ctx.config.server)),
             Row::Code => ("Room code", "Five letters or digits, as the room's creator sees them. Case does not matter.".into()),
             Row::Address => ("Host address", "The address the LAN host shows, like 192.168.1.20:7878 (the port defaults to 7878).".into()),
             Row::Port => ("Port", format!("The TCP port your game server listens on (default {DEFAULT_GAME_PORT}). If it is busy another one is picked. Others find you through a beacon on UDP port {}.", crate::lan::BEACON_PORT)),
@@ -516,7 +538,7 @@ impl LobbyScreen {
                     _ => format!("{} game(s) found on your network.", self.hosts.len()),
                 }),
                 LobbyKind::LanHost => ("Host on LAN", "Starts a game server on this computer, creates a room on it and announces it on your network. Your friends pick it under LAN: join a game.".into()),
-                _ => ("Online", format!("Connecting to {} as {name}.", ctx.config.server)),
+                _ => ("Online", format!("Connecting to {} as {name}.", self.server(ctx))),
             },
         }
     }
