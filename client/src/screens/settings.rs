@@ -57,9 +57,11 @@ fn rows() -> Vec<Row> {
         Row::Sdf,
         Row::Irs,
         Row::Ihs,
-        Row::Section("AUDIO"),
-        Row::Volume,
     ];
+    // A build without the `audio` feature is silent: no volume to set, so no slider.
+    if cfg!(feature = "audio") {
+        v.extend([Row::Section("AUDIO"), Row::Volume]);
+    }
     for (title, map) in [
         ("KEYS · SOLO AND ONLINE", MapId::Solo),
         ("KEYS · LOCAL LEFT PLAYER", MapId::LocalLeft),
@@ -460,7 +462,7 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Sdf => ("SDF", "How many times faster than gravity soft drop falls. 0 means instantly to the floor; 1–60 otherwise.".into()),
         Row::Irs => ("IRS", "A rotate key held when a piece appears rotates it right away.".into()),
         Row::Ihs => ("IHS", "The hold key held when a piece appears holds it right away.".into()),
-        Row::Volume => ("Volume", "Sound effects volume. Builds without the audio feature are silent.".into()),
+        Row::Volume => ("Volume", "Sound effects volume (0 mutes). Without a sound device the game stays silent.".into()),
         Row::Key(_, action) => (action.label(), "Enter (or click a key cap) and press the new key. Each key does one thing per key map: binding it here removes it elsewhere in the same map. Escape is always the menu key.".into()),
         Row::Save => ("Save", "Write the settings file and use these settings from now on.".into()),
         Row::Discard => ("Discard", "Leave without keeping any change made on this screen.".into()),
