@@ -173,7 +173,7 @@ fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
         match demo_online::OnlineDemo::start(DEMO_PLAYERS) {
             Ok(session) => {
                 let names = DEMO_PLAYERS.map(Opponent::label);
-                let demo = PlayScreen::new(
+                let demo = PlayScreen::<dyn session::Session>::new(
                     Box::new(session),
                     PlayMode::Demo,
                     names,
@@ -194,7 +194,12 @@ fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
         return match replay::load(path).and_then(replay::ReplaySession::new) {
             Ok(s) => {
                 let names = s.replay().names.clone();
-                let play = PlayScreen::new(Box::new(s), PlayMode::Replay, names, "REPLAY".into());
+                let play = PlayScreen::<dyn session::Session>::new(
+                    Box::new(s),
+                    PlayMode::Replay,
+                    names,
+                    "REPLAY".into(),
+                );
                 vec![menu(), replays(), Screen::Play(Box::new(play))]
             }
             Err(e) => {

@@ -933,10 +933,6 @@ impl crate::session::Session for Online {
     fn online(&self) -> Option<&Online> {
         Some(self)
     }
-
-    fn online_mut(&mut self) -> Option<&mut Online> {
-        Some(self)
-    }
 }
 
 /// No keys: a placeholder driver while the real one is borrowed.

@@ -149,10 +149,6 @@ pub trait Session {
     fn online(&self) -> Option<&crate::online::Online> {
         None
     }
-    /// The online controller behind this session, if it is one.
-    fn online_mut(&mut self) -> Option<&mut crate::online::Online> {
-        None
-    }
 }
 
 /// Who controls a seat of an offline match.

@@ -26,6 +26,7 @@ use crate::render::widgets::{
 };
 use crate::screen::{Ctx, FrameIo, Transition};
 use crate::screens::play::{PlayMode, PlayScreen};
+use crate::session::Session;
 use crate::sfx::Sfx;
 
 /// A LAN host's extras: the server it runs and its beacon.
@@ -46,7 +47,7 @@ enum Row {
 
 /// The screen.
 pub struct OnlineScreen {
-    play: PlayScreen,
+    play: PlayScreen<Online>,
     title: String,
     lan: Option<LanHosting>,
     selected: usize,
@@ -83,17 +84,11 @@ impl OnlineScreen {
     }
 
     fn online(&self) -> &Online {
-        self.play
-            .session()
-            .online()
-            .expect("an online screen always holds an online session")
+        self.play.session()
     }
 
     fn online_mut(&mut self) -> &mut Online {
-        self.play
-            .session_mut()
-            .online_mut()
-            .expect("an online screen always holds an online session")
+        self.play.session_mut()
     }
 
     /// Whether the match view is up (a match running, or just over and not readied again).
@@ -176,8 +171,8 @@ impl OnlineScreen {
             self.play.reset_fx();
         }
         if let Some(lan) = &mut self.lan {
-            let o = self.play.session().online();
-            if let (Some(o), Some(beacon)) = (o, &mut lan.beacon)
+            let o = self.play.session();
+            if let Some(beacon) = &mut lan.beacon
                 && let (Some(code), Stage::InRoom) = (o.code(), o.stage())
                 && !o.is_live()
             {

@@ -37,9 +37,11 @@ pub enum PlayMode {
 
 const PAUSE_OPTIONS: [&str; 3] = ["Resume", "Restart match", "Leave to menu"];
 
-/// The match screen.
-pub struct PlayScreen {
-    session: Box<dyn Session>,
+/// The match screen, over any [`Session`]. A screen that wraps one and needs its concrete
+/// session (the online screen needs its [`crate::online::Online`]) names the type, so it never
+/// downcasts; the others use the default, a boxed `dyn Session`.
+pub struct PlayScreen<S: Session + ?Sized = dyn Session> {
+    session: Box<S>,
     mode: PlayMode,
     fx: MatchFx,
     names: [String; 2],
@@ -53,25 +55,6 @@ pub struct PlayScreen {
 }
 
 impl PlayScreen {
-    /// A screen for any session.
-    pub fn new(
-        session: Box<dyn Session>,
-        mode: PlayMode,
-        names: [String; 2],
-        title: String,
-    ) -> PlayScreen {
-        PlayScreen {
-            session,
-            mode,
-            fx: MatchFx::default(),
-            names,
-            title,
-            paused: None,
-            over_for: 0.0,
-            time: 0.0,
-        }
-    }
-
     /// You (left, keyboard) against `opponent` (right).
     pub fn practice(header: MatchHeader, opponent: Opponent, config: &Config) -> PlayScreen {
         let session = LocalSession::new(
@@ -81,7 +64,7 @@ impl PlayScreen {
                 Control::Auto(opponent.player(header.seed ^ 0x5EED)),
             ],
         );
-        PlayScreen::new(
+        Self::new(
             Box::new(session),
             PlayMode::Practice,
             [config.player_name.clone(), opponent.label()],
@@ -98,7 +81,7 @@ impl PlayScreen {
                 Control::keys(config.local_right),
             ],
         );
-        PlayScreen::new(
+        Self::new(
             Box::new(session),
             PlayMode::Local,
             [config.player_name.clone(), "Player 2".to_owned()],
@@ -115,22 +98,38 @@ impl PlayScreen {
                 Control::Auto(players[1].player(header.seed ^ 0xB)),
             ],
         );
-        PlayScreen::new(
+        Self::new(
             Box::new(session),
             PlayMode::Demo,
             [players[0].label(), players[1].label()],
             "DEMO  ·  ESC FOR THE MENU".to_owned(),
         )
     }
+}
 
-    /// The session being played.
-    pub fn session(&self) -> &dyn Session {
-        self.session.as_ref()
+impl<S: Session + ?Sized> PlayScreen<S> {
+    /// A screen for any session.
+    pub fn new(session: Box<S>, mode: PlayMode, names: [String; 2], title: String) -> Self {
+        PlayScreen {
+            session,
+            mode,
+            fx: MatchFx::default(),
+            names,
+            title,
+            paused: None,
+            over_for: 0.0,
+            time: 0.0,
+        }
     }
 
     /// The session being played.
-    pub fn session_mut(&mut self) -> &mut dyn Session {
-        self.session.as_mut()
+    pub fn session(&self) -> &S {
+        &self.session
+    }
+
+    /// The session being played.
+    pub fn session_mut(&mut self) -> &mut S {
+        &mut self.session
     }
 
     /// Forgets the effects of the last match (a new online match starts in the same view).

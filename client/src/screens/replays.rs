@@ -14,6 +14,7 @@ use crate::replay::{Listed, ReplaySession, list_described, replay_dirs};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::play::{PlayMode, PlayScreen};
+use crate::session::Session;
 use crate::sfx::Sfx;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,7 +70,8 @@ impl ReplayScreen {
                 ctx.play(Sfx::Select);
                 let names = s.replay().names.clone();
                 let title = "REPLAY".to_owned();
-                let play = PlayScreen::new(Box::new(s), PlayMode::Replay, names, title);
+                let play =
+                    PlayScreen::<dyn Session>::new(Box::new(s), PlayMode::Replay, names, title);
                 Transition::Push(Screen::Play(Box::new(play)))
             }
             Err(e) => {
