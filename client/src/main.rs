@@ -34,6 +34,7 @@ mod cli;
 mod clock;
 // fixed-sequence challenge (helper: challenge)
 mod challenge_view;
+mod chat;
 mod config;
 mod demo_online;
 mod fx;

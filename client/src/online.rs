@@ -147,6 +147,8 @@ pub struct Online {
     ready_sent: bool,
     /// The last notice worth showing once (non-fatal server errors, shutdown).
     notices: Vec<String>,
+    /// Room chat heard on this connection.
+    chat: crate::chat::Chat,
     /// The identify/register/queue exchange of a ranked request.
     ranked: Option<RankedFlow>,
     replay_list: Vec<(String, String)>,
@@ -238,6 +240,7 @@ impl Online {
             ),
             ready_sent: false,
             notices: Vec::new(),
+            chat: crate::chat::Chat::default(),
             ranked,
             replay_list: Vec::new(),
             replay: None,
@@ -439,6 +442,23 @@ impl Online {
         if self.match_driver.seat().is_some() && !self.ready_sent && !self.match_driver.is_live() {
             self.send(ClientMessage::Ready);
             self.ready_sent = true;
+        }
+    }
+
+    /// The room's chat.
+    pub fn chat(&self) -> &crate::chat::Chat {
+        &self.chat
+    }
+
+    /// The room's chat, to type in.
+    pub fn chat_mut(&mut self) -> &mut crate::chat::Chat {
+        &mut self.chat
+    }
+
+    /// Says `text` to the room (already cleaned by [`crate::chat::Chat::submit`]).
+    pub fn say(&mut self, text: String) {
+        if self.code.is_some() {
+            self.send(ClientMessage::Chat { text });
         }
     }
 
@@ -733,6 +753,9 @@ impl Online {
                     info.status = status;
                     self.status_heard[seat.index()] = Instant::now();
                 }
+            }
+            ServerMessage::Chat { from, seat, text } => {
+                self.chat.hear(from, seat, text, Instant::now());
             }
             ServerMessage::Replays { list } => self.replay_list = list,
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
@@ -1244,6 +1267,41 @@ mod tests {
             start.elapsed() < Duration::from_secs(8),
             "well before the 15 s window"
         );
+        drop(server);
+    }
+
+    #[test]
+    fn chat_reaches_the_room_and_a_muted_player_is_not_heard() {
+        let server = server("chat");
+        let addr = server.addr().to_string();
+        let mut alice = connect(&addr, "alice", Request::Create(RoomOptions::default()));
+        run(&mut [&mut alice], 10, |c| c[0].code().is_some());
+        let code = alice.code().unwrap_or_default().to_owned();
+        let mut bob = connect(&addr, "bob", Request::Join(code));
+        run(&mut [&mut alice, &mut bob], 10, |c| {
+            c.iter().all(|o| o.stage() == &Stage::InRoom) && c[0].seats()[1].is_some()
+        });
+        alice.say("gl hf".into());
+        run(&mut [&mut alice, &mut bob], 10, |c| {
+            c.iter().all(|o| o.chat().last(1).count() == 1)
+        });
+        let heard = bob.chat().last(1).next().cloned().expect("a line");
+        assert_eq!(
+            (heard.from.as_str(), heard.seat, heard.text.as_str()),
+            ("alice", Some(Seat::First), "gl hf")
+        );
+        bob.chat_mut().toggle_mute("alice");
+        alice.say("ez".into());
+        alice.say("still there?".into());
+        run(&mut [&mut alice, &mut bob], 10, |c| {
+            c[0].chat().last(3).count() == 3
+        });
+        bob.say("hi".into());
+        run(&mut [&mut alice, &mut bob], 10, |c| {
+            c[1].chat().last(9).count() == 1
+        });
+        let heard: Vec<String> = bob.chat().last(9).map(|l| l.text.clone()).collect();
+        assert_eq!(heard, ["hi"], "alice is muted for bob");
         drop(server);
     }
 

@@ -14,7 +14,8 @@ use macroquad::shapes::draw_rectangle;
 use sevenbag_core::Phase;
 use sevenbag_protocol::SeatStatus;
 
-use crate::input::Keyboard;
+use crate::chat::Submit;
+use crate::input::{Action, Keyboard};
 use crate::lan::{Beacon, BeaconSender, HostedServer};
 use crate::layout::list_layout;
 use crate::online::{Online, Stage};
@@ -56,6 +57,9 @@ pub struct OnlineScreen {
     /// "Leave the match?" is open.
     confirm_leave: bool,
 }
+
+/// Seconds a chat line stays in a match view's title strip.
+const CHAT_SHOWN_SECS: f32 = 6.0;
 
 /// The title of the leave confirmation ("Leave the match? You forfeit.", split so the title
 /// fits the dialog).
@@ -148,11 +152,57 @@ impl OnlineScreen {
         }
     }
 
+    /// The chat field: T opens it in a room (during a live match only if T is none of your game
+    /// keys), Enter sends, Esc closes. Returns whether it has the keyboard this frame.
+    fn update_chat(&mut self, ctx: &mut Ctx, io: &FrameIo) -> bool {
+        let kb = &io.keyboard;
+        if self.online().chat().draft().is_some() {
+            if kb.pressed(KeyCode::Escape) {
+                self.online_mut().chat_mut().close();
+            } else if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
+                match self.online_mut().chat_mut().submit() {
+                    Submit::Say(text) => self.online_mut().say(text),
+                    Submit::Note(note) if !note.is_empty() => ctx.notify(note, theme::ACCENT2),
+                    Submit::Note(_) => {}
+                }
+            } else {
+                let backspace = kb.pressed(KeyCode::Backspace);
+                self.online_mut()
+                    .chat_mut()
+                    .type_chars(&kb.chars, backspace);
+            }
+            return true;
+        }
+        let o = self.online();
+        let t_plays = self.in_match() && o.is_live() && o.seat().is_some() && {
+            let keys = &ctx.config.keys;
+            Action::ALL
+                .into_iter()
+                .any(|a| keys.keys(a).contains(&Some(KeyCode::T)))
+        };
+        if o.code().is_some() && !self.confirm_leave && !t_plays && kb.pressed(KeyCode::T) {
+            self.online_mut().chat_mut().open();
+            return true;
+        }
+        false
+    }
+
     /// Handles the frame.
     pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         for n in self.online_mut().take_notices() {
             ctx.notify(n, theme::BAD);
         }
+        // While the chat field has the keyboard, the match and the lobby run without keys.
+        let quiet;
+        let io = if self.update_chat(ctx, io) {
+            quiet = FrameIo {
+                keyboard: Keyboard::default(),
+                ..io.clone()
+            };
+            &quiet
+        } else {
+            io
+        };
         if let Some((id, bytes)) = self.online_mut().take_replay()
             && self.saving
         {
@@ -273,6 +323,7 @@ impl OnlineScreen {
     pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         if self.in_match() {
             self.play.draw(ctx, io);
+            self.draw_chat_strip(ctx, io);
             self.draw_result(ctx, io);
             self.draw_reconnecting(ctx, io);
             if self.confirm_leave {
@@ -342,7 +393,12 @@ impl OnlineScreen {
                 };
                 side_panel(gfx, l.side, l.unit, head, msg);
             }
-            Stage::InRoom => self.draw_room(ctx, l.side, l.unit),
+            Stage::InRoom => {
+                self.draw_room(ctx, l.side, l.unit);
+                let top = l.row(rows.len()).y + l.unit * 0.5;
+                let r = Rect::new(l.rows.x, top, l.rows.w, l.footer.y - top - l.unit * 0.5);
+                self.draw_chat_log(ctx, r, l.unit);
+            }
             _ => {
                 let dots = ".".repeat(1 + (ctx.time * 2.0) as usize % 3);
                 let (head, body) = match o.stage() {
@@ -361,12 +417,89 @@ impl OnlineScreen {
         let ping = o.ping().map_or("ping —".to_owned(), |p| {
             format!("ping {} ms", p.as_millis())
         });
-        footer(
-            gfx,
-            l.footer,
-            l.unit,
-            "↑ ↓ choose   Enter select   Esc leave",
-            &ping,
+        let hint = if o.code().is_some() {
+            "↑ ↓ choose   Enter select   T chat   Esc leave"
+        } else {
+            "↑ ↓ choose   Enter select   Esc leave"
+        };
+        footer(gfx, l.footer, l.unit, hint, &ping);
+    }
+
+    /// In a match, the chat takes the title strip (never the boards): the field while typing,
+    /// else the newest line for [`CHAT_SHOWN_SECS`].
+    fn draw_chat_strip(&self, ctx: &Ctx, io: &FrameIo) {
+        let chat = self.online().chat();
+        let title = crate::layout::match_layout(io.width, io.height).title;
+        let line = match chat.draft() {
+            Some(d) => Some((format!("say: {d}_"), theme::TEXT)),
+            None => chat
+                .last(1)
+                .next()
+                .filter(|l| l.at.elapsed().as_secs_f32() < CHAT_SHOWN_SECS)
+                .map(|l| (format!("{}: {}", l.from, l.text), theme::ACCENT2)),
+        };
+        let Some((text, colour)) = line else { return };
+        fill(title, alpha(theme::PANEL, 0.95));
+        let size = (title.h * 0.5).round();
+        let text = ctx.gfx.fit(&text, title.w * 0.9, size, Weight::Regular);
+        ctx.gfx.text_mid(
+            &text,
+            title.x + title.w / 2.0,
+            title.y + title.h / 2.0,
+            size,
+            Weight::Regular,
+            Align::Center,
+            colour,
+        );
+    }
+
+    /// In the room, the chat under the rows: the last lines that fit, then the field or the
+    /// keys that open it.
+    fn draw_chat_log(&self, ctx: &Ctx, r: Rect, unit: f32) {
+        let gfx = &ctx.gfx;
+        let chat = self.online().chat();
+        let size = (unit * 0.55).round();
+        let line_h = unit * 0.85;
+        if r.h < line_h * 2.0 || r.w < unit * 6.0 {
+            return;
+        }
+        let prompt = match chat.draft() {
+            Some(d) => format!("say: {d}_"),
+            None => "T  chat   ·   /mute NAME hides a player".to_owned(),
+        };
+        let fits = ((r.h / line_h) as usize).saturating_sub(1);
+        let mut y = r.y + line_h / 2.0;
+        for l in chat.last(fits) {
+            let who = match l.seat {
+                Some(_) => l.from.clone(),
+                None => format!("{} (watching)", l.from),
+            };
+            let text = gfx.fit(&format!("{who}: {}", l.text), r.w, size, Weight::Regular);
+            gfx.text_mid(
+                &text,
+                r.x,
+                y,
+                size,
+                Weight::Regular,
+                Align::Left,
+                theme::TEXT,
+            );
+            y += line_h;
+        }
+        let colour = if chat.draft().is_some() {
+            theme::ACCENT
+        } else {
+            theme::TEXT_FAINT
+        };
+        let prompt = gfx.fit(&prompt, r.w, size, Weight::Regular);
+        gfx.text_mid(
+            &prompt,
+            r.x,
+            r.bottom() - line_h / 2.0,
+            size,
+            Weight::Regular,
+            Align::Left,
+            colour,
         );
     }
 

@@ -1,0 +1,205 @@
+//! Room chat in the game: the lines heard, who is muted, and the line being typed.
+//!
+//! The server strips control characters and limits the rate; the game keeps the last
+//! [`KEEP_LINES`] lines, hides the lines of muted players (mutes last for the session, by name),
+//! and turns `/mute NAME` and `/unmute NAME` typed in the field into mutes instead of messages.
+//! The screens decide where the lines go: never over the boards.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::time::Instant;
+
+use sevenbag_core::Seat;
+use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat};
+
+/// Lines kept for the room view.
+pub const KEEP_LINES: usize = 50;
+
+/// One line heard in the room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatLine {
+    /// Who said it.
+    pub from: String,
+    /// Their seat, `None` for a spectator.
+    pub seat: Option<Seat>,
+    /// What they said.
+    pub text: String,
+    /// When it arrived, so a match view can show it for a few seconds.
+    pub at: Instant,
+}
+
+/// What pressing Enter in the chat field does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Submit {
+    /// Send this text to the room.
+    Say(String),
+    /// Nothing to send (an empty line, or a mute command done here): a note for the player.
+    Note(String),
+}
+
+/// The chat of one connection.
+#[derive(Debug, Default)]
+pub struct Chat {
+    lines: VecDeque<ChatLine>,
+    muted: BTreeSet<String>,
+    /// The line being typed, while the field is open.
+    draft: Option<String>,
+}
+
+impl Chat {
+    /// Notes a line from the server, unless its author is muted.
+    pub fn hear(&mut self, from: String, seat: Option<Seat>, text: String, at: Instant) {
+        if self.is_muted(&from) {
+            return;
+        }
+        if self.lines.len() == KEEP_LINES {
+            self.lines.pop_front();
+        }
+        self.lines.push_back(ChatLine {
+            from,
+            seat,
+            text,
+            at,
+        });
+    }
+
+    /// The last `n` lines, oldest first.
+    pub fn last(&self, n: usize) -> impl Iterator<Item = &ChatLine> {
+        self.lines.iter().skip(self.lines.len().saturating_sub(n))
+    }
+
+    /// Whether `name`'s lines are hidden.
+    pub fn is_muted(&self, name: &str) -> bool {
+        self.muted.contains(&name.to_lowercase())
+    }
+
+    /// Mutes `name` (or unmutes a muted one); hides what they already said. Returns whether
+    /// they are muted now.
+    pub fn toggle_mute(&mut self, name: &str) -> bool {
+        let key = name.to_lowercase();
+        if self.muted.remove(&key) {
+            return false;
+        }
+        self.lines.retain(|l| l.from.to_lowercase() != key);
+        self.muted.insert(key);
+        true
+    }
+
+    /// The line being typed, while the field is open.
+    pub fn draft(&self) -> Option<&str> {
+        self.draft.as_deref()
+    }
+
+    /// Opens the field (empty).
+    pub fn open(&mut self) {
+        self.draft = Some(String::new());
+    }
+
+    /// Closes the field, dropping what was typed.
+    pub fn close(&mut self) {
+        self.draft = None;
+    }
+
+    /// Types `chars` into the open field (control characters and anything past
+    /// [`MAX_CHAT_CHARS`] are dropped) and applies a backspace.
+    pub fn type_chars(&mut self, chars: &[char], backspace: bool) {
+        let Some(d) = &mut self.draft else { return };
+        for c in chars {
+            if !c.is_control() && d.chars().count() < MAX_CHAT_CHARS {
+                d.push(*c);
+            }
+        }
+        if backspace {
+            d.pop();
+        }
+    }
+
+    /// Enter: closes the field and says what to do with its line.
+    pub fn submit(&mut self) -> Submit {
+        let text = self.draft.take().unwrap_or_default();
+        let mut words = text.split_whitespace();
+        match (words.next(), words.next()) {
+            (Some("/mute" | "/unmute"), Some(name)) => {
+                if self.toggle_mute(name) {
+                    Submit::Note(format!("{name} is muted."))
+                } else {
+                    Submit::Note(format!("{name} is no longer muted."))
+                }
+            }
+            (Some("/mute" | "/unmute"), None) => Submit::Note("Usage: /mute NAME".to_owned()),
+            _ => match clean_chat(&text) {
+                Some(line) => Submit::Say(line),
+                None => Submit::Note(String::new()),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn typed(chat: &mut Chat, text: &str) -> Submit {
+        chat.open();
+        chat.type_chars(&text.chars().collect::<Vec<_>>(), false);
+        chat.submit()
+    }
+
+    #[test]
+    fn a_typed_line_is_sent_trimmed_and_the_field_closes() {
+        let mut chat = Chat::default();
+        assert_eq!(typed(&mut chat, "  gl hf "), Submit::Say("gl hf".into()));
+        assert_eq!(chat.draft(), None);
+    }
+
+    #[test]
+    fn an_empty_line_sends_nothing() {
+        let mut chat = Chat::default();
+        assert_eq!(typed(&mut chat, "   "), Submit::Note(String::new()));
+    }
+
+    #[test]
+    fn the_field_stops_at_the_servers_limit_and_drops_control_characters() {
+        let mut chat = Chat::default();
+        chat.open();
+        chat.type_chars(&['\u{7}'; 3], false);
+        chat.type_chars(&['x'; MAX_CHAT_CHARS + 10], false);
+        assert_eq!(chat.draft().map(str::len), Some(MAX_CHAT_CHARS));
+        chat.type_chars(&[], true);
+        assert_eq!(chat.draft().map(str::len), Some(MAX_CHAT_CHARS - 1));
+    }
+
+    #[test]
+    fn a_muted_players_lines_are_hidden_past_and_future() {
+        let mut chat = Chat::default();
+        let now = Instant::now();
+        chat.hear("Bo".into(), Some(Seat::Second), "hi".into(), now);
+        chat.hear("ann".into(), None, "hello".into(), now);
+        assert_eq!(
+            typed(&mut chat, "/mute bo"),
+            Submit::Note("bo is muted.".into())
+        );
+        chat.hear("BO".into(), Some(Seat::Second), "ez".into(), now);
+        let from: Vec<&str> = chat.last(10).map(|l| l.from.as_str()).collect();
+        assert_eq!(from, ["ann"]);
+        assert_eq!(
+            typed(&mut chat, "/unmute bo"),
+            Submit::Note("bo is no longer muted.".into())
+        );
+        chat.hear("Bo".into(), Some(Seat::Second), "gg".into(), now);
+        assert_eq!(chat.last(1).next().map(|l| l.text.as_str()), Some("gg"));
+    }
+
+    #[test]
+    fn only_the_last_lines_are_kept() {
+        let mut chat = Chat::default();
+        let now = Instant::now();
+        for i in 0..KEEP_LINES + 5 {
+            chat.hear("a".into(), None, i.to_string(), now);
+        }
+        assert_eq!(chat.last(usize::MAX).count(), KEEP_LINES);
+        assert_eq!(
+            chat.last(1).next().map(|l| l.text.clone()),
+            Some("54".into())
+        );
+    }
+}
