@@ -38,6 +38,7 @@ use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::room::{Member, RoomCommand};
 use crate::server::Shared;
 use crate::shutdown::Shutdown;
+use crate::standings;
 
 /// How long a connection waits for a room to answer a join or resume. A room answers at once
 /// unless it is busy writing a replay; this only bounds the wait if it has just closed.
@@ -337,6 +338,23 @@ impl Client {
             }
             ClientMessage::RankedMatch => self.ranked_match(),
             ClientMessage::Chat { text } => self.chat(&text).await,
+            ClientMessage::GetLeaderboard { limit } => {
+                match standings::leaderboard(&self.shared, limit).await {
+                    Ok(players) => {
+                        self.outbox.send(&ServerMessage::Leaderboard { players });
+                    }
+                    Err((code, message)) => self.error(code, message),
+                }
+            }
+            ClientMessage::GetProfile { name } => {
+                match standings::profile(&self.shared, &name).await {
+                    Ok((profile, recent)) => {
+                        self.outbox
+                            .send(&ServerMessage::PlayerProfile { profile, recent });
+                    }
+                    Err((code, message)) => self.error(code, message),
+                }
+            }
         }
     }
 

@@ -54,6 +54,7 @@ mod replay;
 mod room;
 mod server;
 mod shutdown;
+mod standings;
 
 use std::future::Future;
 use std::net::SocketAddr;

@@ -208,6 +208,70 @@ async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> a
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_reads_the_leaderboard_and_profiles_over_its_connection() -> anyhow::Result<()> {
+    let dir = Temp::new("standings");
+    let server = start_server(config(&dir)).await;
+    let (alice, _) = registered(&server, "alice", 1).await?;
+    let (bob, _) = registered(&server, "bob", 2).await?;
+    let [mut first, mut second] = ranked_pair(alice, bob).await?;
+    let winner = play_out(&mut first, &mut second).await?;
+    let w = match winner {
+        Seat::First => &mut first,
+        Seat::Second => &mut second,
+    };
+    let won = profile_reply(w).await?;
+
+    let mut guest = RawClient::hello(server.addr(), "guest").await?;
+    guest
+        .send(&ClientMessage::GetLeaderboard { limit: 10 })
+        .await?;
+    let players = guest
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::Leaderboard { players } => Some(players.clone()),
+            _ => None,
+        })
+        .await?;
+    assert_eq!(players.len(), 2);
+    assert_eq!(players[0], won, "the winner leads, with their place");
+
+    let loser = &players[1].name;
+    guest
+        .send(&ClientMessage::GetProfile {
+            name: loser.to_uppercase(),
+        })
+        .await?;
+    let (profile, recent) = guest
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::PlayerProfile { profile, recent } => {
+                Some((profile.clone(), recent.clone()))
+            }
+            _ => None,
+        })
+        .await?;
+    assert_eq!(&profile.name, loser);
+    assert_eq!(recent.len(), 1);
+    let m = &recent[0];
+    assert_eq!(
+        (m.opponent.as_str(), m.won, m.score, m.ranked),
+        (won.name.as_str(), Some(false), [0, 1], true)
+    );
+    assert_eq!(m.rating_change, Some(-162), "1500 to 1337.7");
+    assert!(m.replay.is_some(), "the replay can be fetched");
+
+    guest
+        .send(&ClientMessage::GetProfile {
+            name: "nobody".into(),
+        })
+        .await?;
+    assert_eq!(error_reply(&mut guest).await?, ErrorCode::NoSuchPlayer);
+    guest
+        .send(&ClientMessage::GetLeaderboard { limit: 0 })
+        .await?;
+    assert_eq!(error_reply(&mut guest).await?, ErrorCode::BadMessage);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn taken_names_and_unknown_keys_get_clear_errors() -> anyhow::Result<()> {
     let dir = Temp::new("names");
     let server = start_server(config(&dir)).await;

@@ -108,6 +108,32 @@ pub struct Profile {
     pub place: Option<u32>,
 }
 
+/// Most leaderboard rows one `GetLeaderboard` returns.
+pub const MAX_LEADERBOARD_ROWS: u16 = 100;
+/// Most recent matches a `PlayerProfile` lists.
+pub const MAX_RECENT_MATCHES: usize = 20;
+
+/// One of a player's recent matches, from that player's side, as the Profile screen lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RecentMatch {
+    /// The match id (as in `/api/matches/{id}`).
+    pub id: u64,
+    /// The other seat's name.
+    pub opponent: String,
+    /// Whether this player won; `None` for a void match (desync, shutdown).
+    pub won: Option<bool>,
+    /// Round wins: this player's, then the opponent's.
+    pub score: [u8; 2],
+    /// Whether it was ranked.
+    pub ranked: bool,
+    /// This player's rating change, rounded (ranked and counted matches only).
+    pub rating_change: Option<i32>,
+    /// When it ended, in Unix seconds.
+    pub ended_unix: u64,
+    /// The replay's id for `GetReplay`, if one was written.
+    pub replay: Option<String>,
+}
+
 /// Messages from a client to the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ClientMessage {
@@ -204,6 +230,16 @@ pub enum ClientMessage {
         /// At most [`crate::identity::MAX_CHAT_CHARS`] characters.
         text: String,
     },
+    /// The best players: answered with `Leaderboard` (or `Unavailable` without a database).
+    GetLeaderboard {
+        /// Rows wanted, 1 to [`MAX_LEADERBOARD_ROWS`].
+        limit: u16,
+    },
+    /// A player's profile and recent matches: answered with `PlayerProfile` or `NoSuchPlayer`.
+    GetProfile {
+        /// Their name (case and look-alikes do not matter).
+        name: String,
+    },
 }
 
 /// Who is in a seat.
@@ -285,6 +321,8 @@ pub enum ErrorCode {
     NotIdentified,
     /// The server keeps no database: identities and ranked play are off.
     Unavailable,
+    /// No player has that name (`GetProfile`).
+    NoSuchPlayer,
 }
 
 /// Messages from the server to a client.
@@ -441,5 +479,17 @@ pub enum ServerMessage {
         seat: Option<Seat>,
         /// What they said (control characters removed by the server).
         text: String,
+    },
+    /// The best players, best first (answer to `GetLeaderboard`).
+    Leaderboard {
+        /// At most [`MAX_LEADERBOARD_ROWS`] players, each with their place.
+        players: Vec<Profile>,
+    },
+    /// A player and their latest matches, newest first (answer to `GetProfile`).
+    PlayerProfile {
+        /// The player.
+        profile: Profile,
+        /// At most [`MAX_RECENT_MATCHES`] matches.
+        recent: Vec<RecentMatch>,
     },
 }

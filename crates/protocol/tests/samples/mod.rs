@@ -56,6 +56,8 @@ pub fn client_messages() -> Vec<ClientMessage> {
         ClientMessage::Rename { name: "bo".into() },
         ClientMessage::RankedMatch,
         ClientMessage::Chat { text: "gg".into() },
+        ClientMessage::GetLeaderboard { limit: 100 },
+        ClientMessage::GetProfile { name: "bo".into() },
     ]
 }
 
@@ -154,6 +156,22 @@ pub fn server_messages() -> Vec<ServerMessage> {
             seat: Some(Seat::First),
             text: "gl hf".into(),
         },
+        ServerMessage::Leaderboard {
+            players: vec![profile()],
+        },
+        ServerMessage::PlayerProfile {
+            profile: profile(),
+            recent: vec![RecentMatch {
+                id: 12,
+                opponent: "bo".into(),
+                won: Some(true),
+                score: [3, 1],
+                ranked: true,
+                rating_change: Some(-14),
+                ended_unix: 1_795_369_103,
+                replay: Some("r".into()),
+            }],
+        },
     ]
 }
 
@@ -189,6 +207,8 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::Rename { .. } => "Rename",
         ClientMessage::RankedMatch => "RankedMatch",
         ClientMessage::Chat { .. } => "Chat",
+        ClientMessage::GetLeaderboard { .. } => "GetLeaderboard",
+        ClientMessage::GetProfile { .. } => "GetProfile",
     }
 }
 
@@ -214,5 +234,7 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::Identified { .. } => "Identified",
         ServerMessage::Registered { .. } => "Registered",
         ServerMessage::Chat { .. } => "Chat",
+        ServerMessage::Leaderboard { .. } => "Leaderboard",
+        ServerMessage::PlayerProfile { .. } => "PlayerProfile",
     }
 }

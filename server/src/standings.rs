@@ -1,0 +1,106 @@
+//! The leaderboard and player profiles over the WebSocket (`GetLeaderboard`, `GetProfile`), for
+//! the game's Leaderboard and Profile screens. The same rows as the HTTP API (`crate::api`),
+//! in the protocol's types, read off the async threads through [`crate::db::Db::read`].
+
+use sevenbag_protocol::identity::{name_key, validate_name};
+use sevenbag_protocol::{
+    ErrorCode, MAX_LEADERBOARD_ROWS, MAX_RECENT_MATCHES, Profile, RecentMatch,
+};
+use sevenbag_storage::{Outcome, StorageError, StoredMatch};
+
+use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
+use crate::lobby::Refusal;
+use crate::ranked;
+use crate::server::Shared;
+
+fn db(shared: &Shared) -> Result<&Db, Refusal> {
+    shared.db.as_ref().ok_or((
+        ErrorCode::Unavailable,
+        "this server keeps no database: there is no leaderboard".to_string(),
+    ))
+}
+
+fn failed(e: StorageError) -> Refusal {
+    tracing::error!(error = %e, "leaderboard read failed");
+    (
+        ErrorCode::Unavailable,
+        "the server's database failed; try again later".to_string(),
+    )
+}
+
+/// The best `limit` players (1 to [`MAX_LEADERBOARD_ROWS`]), best first, each with their place.
+pub(crate) async fn leaderboard(shared: &Shared, limit: u16) -> Result<Vec<Profile>, Refusal> {
+    if !(1..=MAX_LEADERBOARD_ROWS).contains(&limit) {
+        return Err((
+            ErrorCode::BadMessage,
+            format!("a leaderboard is 1 to {MAX_LEADERBOARD_ROWS} rows"),
+        ));
+    }
+    let rows = db(shared)?
+        .read(move |s| s.leaderboard(u32::from(limit), LEADERBOARD_MIN_GAMES))
+        .await
+        .map_err(failed)?;
+    let now = db::unix_now();
+    Ok(rows
+        .iter()
+        .map(|row| ranked::profile(&row.player, Some(row.place), now))
+        .collect())
+}
+
+/// The player called `name` (case and look-alikes folded) and their latest matches.
+pub(crate) async fn profile(
+    shared: &Shared,
+    name: &str,
+) -> Result<(Profile, Vec<RecentMatch>), Refusal> {
+    let name = name.trim();
+    if validate_name(name).is_err() {
+        return Err((ErrorCode::BadName, "not a valid player name".to_string()));
+    }
+    let key = name_key(name);
+    let found = db(shared)?
+        .read(move |s| {
+            let Some(p) = s.player_by_name_key(&key)? else {
+                return Ok(None);
+            };
+            let place = s.place_of(p.id, LEADERBOARD_MIN_GAMES)?;
+            let recent = s.recent_matches(p.id, MAX_RECENT_MATCHES as u32)?;
+            Ok(Some((p, place, recent)))
+        })
+        .await
+        .map_err(failed)?;
+    let Some((player, place, recent)) = found else {
+        return Err((
+            ErrorCode::NoSuchPlayer,
+            format!("no player is called {name:?}"),
+        ));
+    };
+    let recent = recent
+        .iter()
+        .filter_map(|m| recent_match(m, player.id))
+        .collect();
+    Ok((ranked::profile(&player, place, db::unix_now()), recent))
+}
+
+/// `m` from the side of `me` (`None` if they did not play in it).
+fn recent_match(m: &StoredMatch, me: sevenbag_storage::PlayerId) -> Option<RecentMatch> {
+    let r = &m.record;
+    let mine = r.seats.iter().position(|s| s.player == Some(me))?;
+    let (me_seat, them) = (&r.seats[mine], &r.seats[1 - mine]);
+    let rating_change = match (me_seat.before, me_seat.after) {
+        (Some(b), Some(a)) => Some((a.rating - b.rating).round() as i32),
+        _ => None,
+    };
+    Some(RecentMatch {
+        id: u64::try_from(m.id.0).unwrap_or_default(),
+        opponent: them.name.clone(),
+        won: match r.outcome {
+            Outcome::Won(seat) => Some(usize::from(seat) == mine),
+            Outcome::Void => None,
+        },
+        score: [r.score[mine], r.score[1 - mine]],
+        ranked: r.ranked,
+        rating_change,
+        ended_unix: r.ended_unix,
+        replay: r.replay.clone(),
+    })
+}
