@@ -104,6 +104,8 @@ pub enum StartScreen {
     Play,
     /// The fixed-sequence challenge, watching the solver's best record.
     Challenge,
+    /// The leaderboard and your profile, from the server in Settings.
+    Leaderboard,
 }
 
 #[cfg(test)]

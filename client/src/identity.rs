@@ -26,6 +26,18 @@ fn parse(text: &str) -> Option<[u8; 32]> {
     Some(key)
 }
 
+/// The key at `path` if there is one (viewing standings makes no identity); a file that is not
+/// a key is an error.
+pub fn load_existing(path: &Path) -> Result<Option<[u8; 32]>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => parse(&text)
+            .map(Some)
+            .ok_or_else(|| format!("{} is not a player key (64 hex digits)", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
 /// Loads the key at `path`, creating a new random one if there is no file. A file that is not a
 /// key is an error (never overwritten: it may be the only copy of someone's identity).
 pub fn load_or_create(path: &Path) -> Result<[u8; 32], String> {

@@ -54,6 +54,7 @@ mod screen;
 mod screens;
 mod screenshot;
 mod session;
+mod standings;
 // Without the `audio` feature the sounds are named but never synthesised.
 #[cfg_attr(not(feature = "audio"), allow(dead_code))]
 mod sfx;
@@ -249,6 +250,9 @@ fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
             }
         }
         Some(StartScreen::Replays) => Screen::Replay(Box::default()),
+        Some(StartScreen::Leaderboard) => {
+            Screen::Standings(Box::new(screens::standings::StandingsScreen::new(ctx)))
+        }
         Some(StartScreen::Challenge) => Screen::Challenge(Box::new(
             screens::challenge::ChallengeScreen::watching_best(),
         )),

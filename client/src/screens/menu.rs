@@ -11,6 +11,7 @@ use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::lobby::{LobbyKind, LobbyScreen};
 use crate::screens::settings::SettingsScreen;
 use crate::screens::setup::{SetupKind, SetupScreen};
+use crate::screens::standings::StandingsScreen;
 use crate::sfx::Sfx;
 
 /// The menu's entries (zemeroth's per-screen `Message`).
@@ -27,16 +28,18 @@ enum Item {
     Local,
     Replays,
     Challenge,
+    Leaderboard,
     Settings,
     Quit,
 }
 
-const ITEMS: [Item; 13] = [
+const ITEMS: [Item; 14] = [
     Item::QuickMatch,
     Item::Ranked,
     Item::CreateRoom,
     Item::JoinRoom,
     Item::Spectate,
+    Item::Leaderboard,
     Item::LanHost,
     Item::LanJoin,
     Item::Practice,
@@ -61,6 +64,7 @@ impl Item {
             Item::Local => "Local 2 players",
             Item::Replays => "Replays",
             Item::Challenge => "Fixed-sequence challenge",
+            Item::Leaderboard => "Leaderboard & profile",
             Item::Settings => "Settings",
             Item::Quit => "Quit",
         }
@@ -72,7 +76,8 @@ impl Item {
             | Item::Ranked
             | Item::CreateRoom
             | Item::JoinRoom
-            | Item::Spectate => "ONLINE",
+            | Item::Spectate
+            | Item::Leaderboard => "ONLINE",
             Item::LanHost | Item::LanJoin => "LAN",
             Item::Practice | Item::Local => "OFFLINE",
             Item::Challenge => "SOLO",
@@ -119,6 +124,10 @@ impl Item {
                 "Two players, one keyboard. Left player: A D move, S soft drop, W hard drop, Q E rotate, R 180°, Left Shift hold. Right player: arrows, ↑ hard drop, , . rotate, / 180°, Right Shift hold. Change them in Settings.",
             ),
             Item::Replays => ("Replays", "Watch finished matches again, frame for frame."),
+            Item::Leaderboard => (
+                "Leaderboard & profile",
+                "The server's top 100 ranked players and your place, your rating and recent matches, and any player's profile. Watch a recent match's replay with one key.",
+            ),
             Item::Challenge => (
                 "Fixed-sequence challenge",
                 "The 2021 puzzle: 10,000 bricks in a fixed order under its own rules (no kicks, no hold); clears score the cells on the board. Play it, save your record, or watch the solver's best.",
@@ -189,6 +198,9 @@ impl MenuScreen {
             ))),
             Item::Replays => Transition::Push(Screen::Replay(Box::default())),
             Item::Challenge => Transition::Push(Screen::Challenge(Box::default())),
+            Item::Leaderboard => {
+                Transition::Push(Screen::Standings(Box::new(StandingsScreen::new(ctx))))
+            }
             Item::Settings => {
                 Transition::Push(Screen::Settings(Box::new(SettingsScreen::new(ctx))))
             }

@@ -20,3 +20,4 @@ pub mod play;
 pub mod replays;
 pub mod settings;
 pub mod setup;
+pub mod standings;
