@@ -104,6 +104,12 @@ pub enum StartScreen {
     Play,
     /// The fixed-sequence challenge, watching the solver's best record.
     Challenge,
+    /// The solo mode picker (40 lines, Blitz, Zen).
+    Solo,
+    /// A 40-line Sprint, counting down.
+    Sprint,
+    /// Watching the committed sample Sprint replay (a bot's run) at 1×.
+    SoloWatch,
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ enum Item {
     Spectate,
     LanHost,
     LanJoin,
+    Solo,
     Practice,
     Local,
     Replays,
@@ -31,7 +32,7 @@ enum Item {
     Quit,
 }
 
-const ITEMS: [Item; 13] = [
+const ITEMS: [Item; 14] = [
     Item::QuickMatch,
     Item::Ranked,
     Item::CreateRoom,
@@ -39,6 +40,7 @@ const ITEMS: [Item; 13] = [
     Item::Spectate,
     Item::LanHost,
     Item::LanJoin,
+    Item::Solo,
     Item::Practice,
     Item::Local,
     Item::Replays,
@@ -55,6 +57,7 @@ impl Item {
             Item::CreateRoom => "Create room",
             Item::JoinRoom => "Join room by code",
             Item::Spectate => "Spectate by code",
+            Item::Solo => "Solo: 40 lines, Blitz, Zen",
             Item::LanHost => "LAN: host a game",
             Item::LanJoin => "LAN: join a game",
             Item::Practice => "Practice vs bot",
@@ -75,7 +78,7 @@ impl Item {
             | Item::Spectate => "ONLINE",
             Item::LanHost | Item::LanJoin => "LAN",
             Item::Practice | Item::Local => "OFFLINE",
-            Item::Challenge => "SOLO",
+            Item::Challenge | Item::Solo => "SOLO",
             _ => "",
         }
     }
@@ -101,6 +104,10 @@ impl Item {
             Item::Spectate => (
                 "Spectate",
                 "Watch a match live by its room code. Late arrivals catch up instantly from the match log.",
+            ),
+            Item::Solo => (
+                "Solo",
+                "40 lines: clear 40 lines as fast as you can. Blitz: score as much as you can in two minutes. Zen: endless practice with undo. Personal bests and their replays are kept on this computer.",
             ),
             Item::LanHost => (
                 "Host on your network",
@@ -185,6 +192,7 @@ impl MenuScreen {
             Item::Local => Transition::Push(Screen::Setup(SetupScreen::new(SetupKind::Local))),
             Item::Replays => Transition::Push(Screen::Replay(Box::default())),
             Item::Challenge => Transition::Push(Screen::Challenge(Box::default())),
+            Item::Solo => Transition::Push(Screen::Solo(Box::default())),
             Item::Settings => {
                 Transition::Push(Screen::Settings(Box::new(SettingsScreen::new(ctx))))
             }
