@@ -272,6 +272,8 @@ pub struct ResultCard<'a> {
     pub pps_x100: u32,
     /// Where the replay went, or why it did not.
     pub saved: &'a str,
+    /// The keys line at the card's foot.
+    pub keys: &'a str,
 }
 
 /// Draws the result card over the well: the result, PB comparison, splits and figures.
@@ -383,7 +385,7 @@ pub fn draw_result(gfx: &Gfx, l: &SoloLayout, card: &ResultCard<'_>) {
     );
     line(
         r.bottom() - cell * 0.7,
-        "R retry   W watch best   Esc back",
+        card.keys,
         0.5,
         Weight::Bold,
         theme::ACCENT2,

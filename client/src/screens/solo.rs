@@ -8,6 +8,7 @@ use macroquad::input::KeyCode;
 use sevenbag_core::{Input, Solo, SoloHeader, SoloMode, SoloResult};
 use sevenbag_protocol::SoloReplay;
 
+use crate::input::KeyMap;
 use crate::layout::list_layout;
 use crate::render::gfx::{Align, Weight, background};
 use crate::render::theme;
@@ -45,9 +46,9 @@ struct Finished {
     saved: String,
 }
 
-/// A recorded run played back at 1×.
+/// A recorded run played back at 1× (through a [`SoloRun`], so finesse is counted as it goes).
 struct Watching {
-    solo: Solo,
+    run: SoloRun,
     masks: Vec<Input>,
     title: String,
 }
@@ -130,7 +131,7 @@ impl SoloScreen {
         match replay.masks() {
             Ok(masks) => {
                 self.mode = Mode::Watch(Box::new(Watching {
-                    solo: Solo::new(replay.header),
+                    run: SoloRun::new(replay.header, KeyMap::empty()),
                     masks,
                     title,
                 }));
@@ -233,9 +234,9 @@ impl SoloScreen {
                     return Transition::None;
                 }
                 for _ in 0..io.steps {
-                    let f = w.solo.frame() as usize;
+                    let f = w.run.solo().frame() as usize;
                     let Some(&keys) = w.masks.get(f) else { break };
-                    w.solo.step(keys);
+                    w.run.step_with(keys);
                 }
             }
         }
@@ -313,19 +314,28 @@ impl SoloScreen {
                     faults: f.run.finesse().faults,
                     pps_x100: solo.player().stats().pps_x100(),
                     saved: &f.saved,
+                    keys: "R retry   W watch best   Esc back",
                 };
                 draw_result(gfx, &l, &card);
                 draw_hint(gfx, &l, "R retry   W watch best   Esc back");
             }
             Mode::Watch(w) => {
-                let rows = live_rows(&w.solo, None, None);
-                draw_run(gfx, &l, &w.solo, &w.title, &rows);
-                let end = if w.solo.frame() as usize >= w.masks.len() {
-                    "end of replay   "
-                } else {
-                    ""
-                };
-                draw_hint(gfx, &l, &format!("{end}watching at 1×   Esc back"));
+                let solo = w.run.solo();
+                let rows = live_rows(solo, Some(w.run.finesse().faults), None);
+                draw_run(gfx, &l, solo, &w.title, &rows);
+                if let Some(result) = solo.result() {
+                    let card = ResultCard {
+                        result: &result,
+                        best: None,
+                        new_best: false,
+                        faults: w.run.finesse().faults,
+                        pps_x100: solo.player().stats().pps_x100(),
+                        saved: "end of replay",
+                        keys: "Esc back",
+                    };
+                    draw_result(gfx, &l, &card);
+                }
+                draw_hint(gfx, &l, "watching at 1×   Esc back");
             }
         }
     }
