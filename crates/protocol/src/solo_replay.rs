@@ -115,10 +115,10 @@ pub enum SoloReplayError {
     /// The re-simulation did not reach the recorded result.
     #[error("result differs: recorded {recorded:?}, simulated {simulated:?}")]
     ResultMismatch {
-        /// The result in the file.
-        recorded: SoloResult,
+        /// The result in the file (boxed: results are large next to the other errors).
+        recorded: Box<SoloResult>,
         /// The re-simulation's result (`None`: the inputs end before the run does).
-        simulated: Option<SoloResult>,
+        simulated: Option<Box<SoloResult>>,
     },
     /// The re-simulation reached the result but not the recorded state.
     #[error("final state hash differs: recorded {recorded:#018x}, simulated {simulated:#018x}")]
@@ -317,8 +317,8 @@ pub fn verify_solo(replay: &SoloReplay) -> Result<SoloVerifyReport, SoloReplayEr
     let simulated = solo.result();
     if simulated != Some(replay.result) || solo.frame() != replay.inputs.confirmed {
         return Err(SoloReplayError::ResultMismatch {
-            recorded: replay.result,
-            simulated,
+            recorded: Box::new(replay.result),
+            simulated: simulated.map(Box::new),
         });
     }
     let hash = solo.state_hash();
