@@ -82,7 +82,8 @@ pub fn mode_title(mode: SoloMode) -> &'static str {
 }
 
 /// Draws the well, hold, next queue and countdown of `solo`, titled `title`; `rows` are the
-/// figures (label, value) shown left of the well.
+/// figures (label, value) shown left of the well. Once the run is over only the well is drawn:
+/// the result card covers the rest, and the card must be the last thing drawn there.
 pub fn draw_run(gfx: &Gfx, l: &SoloLayout, solo: &Solo, title: &str, rows: &[(&str, String)]) {
     let cell = l.cell;
     let c = center(l.title);
@@ -97,6 +98,9 @@ pub fn draw_run(gfx: &Gfx, l: &SoloLayout, solo: &Solo, title: &str, rows: &[(&s
     );
     let p = solo.player();
     draw_board(l.board, cell, p, &SeatFx::default(), 0.0);
+    if solo.result().is_some() {
+        return;
+    }
     panel(gfx, l.hold, Some("HOLD"), cell);
     if let Some(kind) = p.hold() {
         let style = if p.hold_used() {

@@ -220,6 +220,15 @@ impl SoloScreen {
             }
             Mode::Result(f) => {
                 let mode = f.result.mode;
+                // Zen ends only by topping out: undo takes the fatal piece back and plays on.
+                if mode == SoloMode::Zen && kb.pressed_any(&UNDO) && f.run.undo_depth() > 0 {
+                    let Mode::Result(mut f) = std::mem::replace(&mut self.mode, Mode::Pick) else {
+                        return Transition::None;
+                    };
+                    f.run.undo();
+                    self.mode = Mode::Play(Box::new(Playing { run: f.run }));
+                    return Transition::None;
+                }
                 if kb.pressed(KeyCode::Escape) {
                     self.mode = Mode::Pick;
                 } else if kb.pressed_any(&RETRY) || kb.pressed(KeyCode::Enter) {
@@ -314,10 +323,14 @@ impl SoloScreen {
                     faults: f.run.finesse().faults,
                     pps_x100: solo.player().stats().pps_x100(),
                     saved: &f.saved,
-                    keys: "R retry   W watch best   Esc back",
+                    keys: if f.result.mode == SoloMode::Zen {
+                        "Backspace undo   R reset   Esc back"
+                    } else {
+                        "R retry   W watch best   Esc back"
+                    },
                 };
                 draw_result(gfx, &l, &card);
-                draw_hint(gfx, &l, "R retry   W watch best   Esc back");
+                draw_hint(gfx, &l, card.keys);
             }
             Mode::Watch(w) => {
                 let solo = w.run.solo();
