@@ -213,6 +213,26 @@ mod tests {
     }
 
     #[test]
+    fn undo_after_a_zen_top_out_plays_on() {
+        let mut run = SoloRun::new(header(SoloMode::Zen), KeyMap::guideline());
+        let mut frames = 0;
+        while run.result().is_none() && frames < 20_000 {
+            run.step_with(if frames % 2 == 0 {
+                Input::HARD_DROP
+            } else {
+                Input::NONE
+            });
+            frames += 1;
+        }
+        assert!(run.result().is_some(), "hard drops in the middle top out");
+        let pieces = run.solo().player().stats().pieces;
+        assert!(run.undo());
+        assert!(run.result().is_none(), "the run is alive again");
+        assert_eq!(run.solo().player().stats().pieces, pieces - 1);
+        assert!(run.replay("me", 1).is_none(), "Zen records no replay");
+    }
+
+    #[test]
     fn only_zen_keeps_undo_snapshots() {
         let mut run = SoloRun::new(header(SoloMode::Sprint), KeyMap::guideline());
         place(&mut run, Input::LEFT);

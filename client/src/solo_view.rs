@@ -288,7 +288,7 @@ pub fn draw_result(gfx: &Gfx, l: &SoloLayout, card: &ResultCard<'_>) {
         center(l.board).x - w / 2.0,
         l.board.y + cell * 2.0,
         w,
-        cell * 15.5,
+        cell * 13.5,
     );
     fill(r, alpha(theme::PANEL, 0.96));
     outline(r, 1.0, theme::ACCENT);
