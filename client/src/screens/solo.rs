@@ -25,10 +25,21 @@ use crate::solo_view::{
 pub const SAMPLE: &[u8] =
     include_bytes!("../../../crates/protocol/tests/golden/solo_sprint_v1.sbso");
 
-/// Keys that restart a run (and retry from the result).
+/// Keys that retry from the result.
 const RETRY: [KeyCode; 1] = [KeyCode::R];
 /// Keys that undo the last piece in Zen.
 const UNDO: [KeyCode; 1] = [KeyCode::Backspace];
+
+/// The key that restarts a run while it is played: R, unless R is one of your game keys (then
+/// F2, so a bound R never throws a run away).
+fn restart_key(map: &KeyMap) -> KeyCode {
+    let r: std::collections::HashSet<KeyCode> = [KeyCode::R].into_iter().collect();
+    if map.mask(&r).is_empty() {
+        KeyCode::R
+    } else {
+        KeyCode::F2
+    }
+}
 
 /// A run being played.
 struct Playing {
@@ -196,7 +207,7 @@ impl SoloScreen {
                     return Transition::None;
                 }
                 let mode = p.run.solo().header().mode;
-                if kb.pressed_any(&RETRY) {
+                if kb.pressed(restart_key(&ctx.config.keys)) {
                     self.start(mode, ctx);
                     return Transition::None;
                 }
@@ -301,14 +312,18 @@ impl SoloScreen {
                 let mode = solo.header().mode;
                 let rows = live_rows(solo, Some(p.run.finesse().faults), self.best(mode).as_ref());
                 draw_run(gfx, &l, solo, mode_title(mode), &rows);
+                let restart = match restart_key(&ctx.config.keys) {
+                    KeyCode::R => "R",
+                    _ => "F2",
+                };
                 let hint = if mode == SoloMode::Zen {
                     format!(
-                        "R reset   Backspace undo ({} piece{})   Esc back",
+                        "{restart} reset   Backspace undo ({} piece{})   Esc back",
                         p.run.undo_depth(),
                         if p.run.undo_depth() == 1 { "" } else { "s" }
                     )
                 } else {
-                    "R restart   Esc back".to_owned()
+                    format!("{restart} restart   Esc back")
                 };
                 draw_hint(gfx, &l, &hint);
             }
@@ -441,5 +456,27 @@ fn sound(ctx: &Ctx, solo: &Solo) {
     }
     if solo.play_frames() == 1 {
         ctx.play(Sfx::Go);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r_restarts_unless_it_is_a_game_key() {
+        assert_eq!(restart_key(&KeyMap::guideline()), KeyCode::R);
+        // The local left player's map has R as rotate 180°.
+        assert_eq!(restart_key(&KeyMap::local_left()), KeyCode::F2);
+    }
+
+    #[test]
+    fn the_committed_sample_plays_back_as_a_cleared_sprint() {
+        let replay = SoloReplay::decode(SAMPLE).expect("the sample decodes");
+        let mut run = SoloRun::new(replay.header, KeyMap::empty());
+        for keys in replay.masks().expect("masks") {
+            run.step_with(keys);
+        }
+        assert_eq!(run.result(), Some(replay.result));
     }
 }
