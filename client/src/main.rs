@@ -26,8 +26,8 @@
 //! - [`screenshot`] — `--screenshot` and `--check-screenshot`.
 //! - [`pacer`] — the frame cap (`--max-fps`).
 //! - [`bench`] — `--bench`: frame-time percentiles, CPU per frame, peak memory.
-//! - [`solo_run`], [`solo_store`], [`solo_view`] — a solo run's bookkeeping, its files and
-//!   its drawing (the screen is `screens::solo`).
+//! - [`solo_run`], [`solo_fx`], [`solo_store`], [`solo_view`] — a solo run's bookkeeping, its
+//!   effects, its files and its drawing (the screen is `screens::solo`).
 //! - [`challenge_view`] — drawing the fixed-sequence challenge (its screen is `screens::challenge`).
 
 mod audio;
@@ -56,6 +56,7 @@ mod screens;
 mod screenshot;
 mod session;
 // solo modes (helper: solo)
+mod solo_fx;
 mod solo_run;
 mod solo_store;
 mod solo_view;

@@ -10,6 +10,7 @@ use crate::fx::SeatFx;
 use crate::render::board::draw_board;
 use crate::render::cells::{Style, piece_picture};
 use crate::render::gfx::{Align, Gfx, Weight, center, fill, outline, panel};
+use crate::render::side::draw_popups;
 use crate::render::theme::{self, alpha};
 
 /// Size of the preview blocks relative to a board cell.
@@ -82,9 +83,16 @@ pub fn mode_title(mode: SoloMode) -> &'static str {
 }
 
 /// Draws the well, hold, next queue and countdown of `solo`, titled `title`; `rows` are the
-/// figures (label, value) shown left of the well. Once the run is over only the well is drawn:
-/// the result card covers the rest, and the card must be the last thing drawn there.
-pub fn draw_run(gfx: &Gfx, l: &SoloLayout, solo: &Solo, title: &str, rows: &[(&str, String)]) {
+/// figures (label, value) shown left of the well, `fx` its effects, `time` seconds for pulsing.
+/// Once the run is over only the well is drawn: the result card covers the rest, and the card
+/// must be the last thing drawn there.
+pub fn draw_run(
+    gfx: &Gfx,
+    l: &SoloLayout,
+    (solo, fx, time): (&Solo, &SeatFx, f32),
+    title: &str,
+    rows: &[(&str, String)],
+) {
     let cell = l.cell;
     let c = center(l.title);
     gfx.text_mid(
@@ -97,7 +105,7 @@ pub fn draw_run(gfx: &Gfx, l: &SoloLayout, solo: &Solo, title: &str, rows: &[(&s
         theme::ACCENT,
     );
     let p = solo.player();
-    draw_board(l.board, cell, p, &SeatFx::default(), 0.0);
+    draw_board(l.board, cell, p, fx, time);
     if solo.result().is_some() {
         return;
     }
@@ -131,6 +139,21 @@ pub fn draw_run(gfx: &Gfx, l: &SoloLayout, solo: &Solo, title: &str, rows: &[(&s
         );
     }
     draw_figures(gfx, l.stats, cell, rows);
+    let below_next = l.next.bottom() + cell * 0.6;
+    let popups = Rect::new(
+        l.next.x,
+        below_next,
+        l.next.w,
+        l.board.bottom() - below_next,
+    );
+    draw_popups(gfx, popups, cell, fx);
+    if let Some(pc) = &fx.perfect {
+        let c = center(l.board);
+        let size = (cell * 1.1 * pc.pop()).round();
+        let col = alpha(pc.colour, pc.opacity());
+        gfx.banner("PERFECT", c.x, c.y - size * 0.6, size, col);
+        gfx.banner("CLEAR", c.x, c.y + size * 0.6, size, col);
+    }
     if let Some(left) = solo.countdown_left() {
         let n = left.div_ceil(60);
         if (1..=3).contains(&n) {

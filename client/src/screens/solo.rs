@@ -8,6 +8,7 @@ use macroquad::input::KeyCode;
 use sevenbag_core::{Input, Solo, SoloHeader, SoloMode, SoloResult};
 use sevenbag_protocol::SoloReplay;
 
+use crate::fx::MatchFx;
 use crate::input::KeyMap;
 use crate::layout::list_layout;
 use crate::render::gfx::{Align, Weight, background};
@@ -15,6 +16,7 @@ use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
 use crate::screen::{Ctx, FrameIo, Transition};
 use crate::sfx::Sfx;
+use crate::solo_fx;
 use crate::solo_run::SoloRun;
 use crate::solo_store::{self, solo_dir};
 use crate::solo_view::{
@@ -44,11 +46,14 @@ fn restart_key(map: &KeyMap) -> KeyCode {
 /// A run being played.
 struct Playing {
     run: SoloRun,
+    /// Flashes and popups (seat 0 is the run's board).
+    fx: MatchFx,
 }
 
 /// A finished run and what became of it.
 struct Finished {
     run: SoloRun,
+    fx: MatchFx,
     result: SoloResult,
     /// The best before this run.
     best: Option<SoloResult>,
@@ -60,6 +65,7 @@ struct Finished {
 /// A recorded run played back at 1× (through a [`SoloRun`], so finesse is counted as it goes).
 struct Watching {
     run: SoloRun,
+    fx: MatchFx,
     masks: Vec<Input>,
     title: String,
 }
@@ -135,6 +141,7 @@ impl SoloScreen {
         };
         self.mode = Mode::Play(Box::new(Playing {
             run: SoloRun::new(header, ctx.config.keys),
+            fx: MatchFx::default(),
         }));
     }
 
@@ -143,6 +150,7 @@ impl SoloScreen {
             Ok(masks) => {
                 self.mode = Mode::Watch(Box::new(Watching {
                     run: SoloRun::new(replay.header, KeyMap::empty()),
+                    fx: MatchFx::default(),
                     masks,
                     title,
                 }));
@@ -167,7 +175,7 @@ impl SoloScreen {
     }
 
     /// Saves the finished run and moves to the result.
-    fn finish(&mut self, ctx: &mut Ctx, run: SoloRun, result: SoloResult) {
+    fn finish(&mut self, ctx: &mut Ctx, run: SoloRun, fx: MatchFx, result: SoloResult) {
         let mode = result.mode;
         let best = self.best(mode);
         let now = std::time::SystemTime::now()
@@ -189,6 +197,7 @@ impl SoloScreen {
         ctx.play(if new_best { Sfx::Win } else { Sfx::Lose });
         self.mode = Mode::Result(Box::new(Finished {
             run,
+            fx,
             result,
             best,
             new_best,
@@ -216,17 +225,20 @@ impl SoloScreen {
                 }
                 p.run.sample(kb);
                 for _ in 0..io.steps {
+                    let (before, active) = board_and_piece(p.run.solo());
                     p.run.step();
+                    solo_fx::after_step(&mut p.fx.seats[0], &before, active, p.run.solo());
                     sound(ctx, p.run.solo());
                     if p.run.result().is_some() {
                         break;
                     }
                 }
+                p.fx.advance(io.dt);
                 if let Some(result) = p.run.result() {
                     let Mode::Play(p) = std::mem::replace(&mut self.mode, Mode::Pick) else {
                         return Transition::None;
                     };
-                    self.finish(ctx, p.run, result);
+                    self.finish(ctx, p.run, p.fx, result);
                 }
             }
             Mode::Result(f) => {
@@ -237,7 +249,10 @@ impl SoloScreen {
                         return Transition::None;
                     };
                     f.run.undo();
-                    self.mode = Mode::Play(Box::new(Playing { run: f.run }));
+                    self.mode = Mode::Play(Box::new(Playing {
+                        run: f.run,
+                        fx: MatchFx::default(),
+                    }));
                     return Transition::None;
                 }
                 if kb.pressed(KeyCode::Escape) {
@@ -256,8 +271,11 @@ impl SoloScreen {
                 for _ in 0..io.steps {
                     let f = w.run.solo().frame() as usize;
                     let Some(&keys) = w.masks.get(f) else { break };
+                    let (before, active) = board_and_piece(w.run.solo());
                     w.run.step_with(keys);
+                    solo_fx::after_step(&mut w.fx.seats[0], &before, active, w.run.solo());
                 }
+                w.fx.advance(io.dt);
             }
         }
         Transition::None
@@ -311,7 +329,13 @@ impl SoloScreen {
                 let solo = p.run.solo();
                 let mode = solo.header().mode;
                 let rows = live_rows(solo, Some(p.run.finesse().faults), self.best(mode).as_ref());
-                draw_run(gfx, &l, solo, mode_title(mode), &rows);
+                draw_run(
+                    gfx,
+                    &l,
+                    (solo, &p.fx.seats[0], ctx.time),
+                    mode_title(mode),
+                    &rows,
+                );
                 let restart = match restart_key(&ctx.config.keys) {
                     KeyCode::R => "R",
                     _ => "F2",
@@ -330,7 +354,13 @@ impl SoloScreen {
             Mode::Result(f) => {
                 let solo = f.run.solo();
                 let rows = live_rows(solo, Some(f.run.finesse().faults), None);
-                draw_run(gfx, &l, solo, mode_title(f.result.mode), &rows);
+                draw_run(
+                    gfx,
+                    &l,
+                    (solo, &f.fx.seats[0], ctx.time),
+                    mode_title(f.result.mode),
+                    &rows,
+                );
                 let card = ResultCard {
                     result: &f.result,
                     best: f.best.as_ref(),
@@ -350,7 +380,7 @@ impl SoloScreen {
             Mode::Watch(w) => {
                 let solo = w.run.solo();
                 let rows = live_rows(solo, Some(w.run.finesse().faults), None);
-                draw_run(gfx, &l, solo, &w.title, &rows);
+                draw_run(gfx, &l, (solo, &w.fx.seats[0], ctx.time), &w.title, &rows);
                 if let Some(result) = solo.result() {
                     let card = ResultCard {
                         result: &result,
@@ -434,6 +464,11 @@ fn about(mode: SoloMode) -> &'static str {
             "Endless practice at base gravity. Backspace undoes the last piece (as many as you like), R starts over. Zen runs are not saved."
         }
     }
+}
+
+/// The board and falling piece of `solo`, kept before a step for the effects.
+fn board_and_piece(solo: &Solo) -> (sevenbag_core::Board, Option<sevenbag_core::Piece>) {
+    (*solo.player().board(), solo.player().active())
 }
 
 /// Plays the sound of the frame just simulated.
