@@ -106,6 +106,12 @@ pub enum StartScreen {
     Challenge,
     /// The leaderboard and your profile, from the server in Settings.
     Leaderboard,
+    /// The solo mode picker (40 lines, Blitz, Zen).
+    Solo,
+    /// A 40-line Sprint, counting down.
+    Sprint,
+    /// Watching the committed sample Sprint replay (a bot's run) at 1×.
+    SoloWatch,
 }
 
 #[cfg(test)]

@@ -26,6 +26,8 @@
 //! - [`screenshot`] — `--screenshot` and `--check-screenshot`.
 //! - [`pacer`] — the frame cap (`--max-fps`).
 //! - [`bench`] — `--bench`: frame-time percentiles, CPU per frame, peak memory.
+//! - [`solo_run`], [`solo_fx`], [`solo_store`], [`solo_view`] — a solo run's bookkeeping, its
+//!   effects, its files and its drawing (the screen is `screens::solo`).
 //! - [`challenge_view`] — drawing the fixed-sequence challenge (its screen is `screens::challenge`).
 
 mod audio;
@@ -55,6 +57,11 @@ mod screens;
 mod screenshot;
 mod session;
 mod standings;
+
+mod solo_fx;
+mod solo_run;
+mod solo_store;
+mod solo_view;
 // Without the `audio` feature the sounds are named but never synthesised.
 #[cfg_attr(not(feature = "audio"), allow(dead_code))]
 mod sfx;
@@ -256,6 +263,23 @@ fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
         Some(StartScreen::Challenge) => Screen::Challenge(Box::new(
             screens::challenge::ChallengeScreen::watching_best(),
         )),
+        Some(StartScreen::Solo) => Screen::Solo(Box::default()),
+        Some(StartScreen::Sprint) => Screen::Solo(Box::new(screens::solo::SoloScreen::playing(
+            sevenbag_core::SoloMode::Sprint,
+            ctx,
+        ))),
+        Some(StartScreen::SoloWatch) => {
+            match sevenbag_protocol::SoloReplay::decode(screens::solo::SAMPLE) {
+                Ok(r) => Screen::Solo(Box::new(screens::solo::SoloScreen::watching(
+                    &r,
+                    "40 LINES  ·  SAMPLE RUN",
+                ))),
+                Err(e) => {
+                    eprintln!("error: the sample solo replay: {e}");
+                    return vec![menu()];
+                }
+            }
+        }
         Some(StartScreen::Play) => {
             let mut header = MatchHeader::versus(args.seed);
             header.handling[0] = ctx.config.handling;

@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::input::Keyboard;
 use crate::render::gfx::Gfx;
 use crate::screens::challenge::ChallengeScreen;
+use crate::screens::solo::SoloScreen;
 use crate::screens::standings::StandingsScreen;
 use crate::screens::{
     lobby::LobbyScreen, menu::MenuScreen, online::OnlineScreen, play::PlayScreen,
@@ -55,6 +56,8 @@ pub enum Screen {
     Challenge(Box<ChallengeScreen>),
     /// The leaderboard and player profiles.
     Standings(Box<StandingsScreen>),
+    /// Solo modes: 40 lines, Blitz, Zen.
+    Solo(Box<SoloScreen>),
 }
 
 impl Screen {
@@ -70,6 +73,7 @@ impl Screen {
             Screen::Settings(s) => s.update(ctx, io),
             Screen::Challenge(s) => s.update(ctx, io),
             Screen::Standings(s) => s.update(ctx, io),
+            Screen::Solo(s) => s.update(ctx, io),
         }
     }
 
@@ -85,6 +89,7 @@ impl Screen {
             Screen::Settings(s) => s.draw(ctx, io),
             Screen::Challenge(s) => s.draw(ctx, io),
             Screen::Standings(s) => s.draw(ctx, io),
+            Screen::Solo(s) => s.draw(ctx, io),
         }
     }
 }

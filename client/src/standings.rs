@@ -232,7 +232,10 @@ mod tests {
         s.poll();
         assert_eq!(s.board(), Some(&[][..]));
         assert_eq!(s.me(), None);
-        assert!(s.take_notices().is_empty(), "an unknown key is not an error here");
+        assert!(
+            s.take_notices().is_empty(),
+            "an unknown key is not an error here"
+        );
         assert_eq!(s.status(), &Status::Connected);
         drop(server);
         let _ = std::fs::remove_dir_all(&dir);

@@ -24,6 +24,7 @@ enum Item {
     Spectate,
     LanHost,
     LanJoin,
+    Solo,
     Practice,
     Local,
     Replays,
@@ -33,7 +34,7 @@ enum Item {
     Quit,
 }
 
-const ITEMS: [Item; 14] = [
+const ITEMS: [Item; 15] = [
     Item::QuickMatch,
     Item::Ranked,
     Item::CreateRoom,
@@ -44,8 +45,9 @@ const ITEMS: [Item; 14] = [
     Item::LanJoin,
     Item::Practice,
     Item::Local,
-    Item::Replays,
+    Item::Solo,
     Item::Challenge,
+    Item::Replays,
     Item::Settings,
     Item::Quit,
 ];
@@ -58,6 +60,7 @@ impl Item {
             Item::CreateRoom => "Create room",
             Item::JoinRoom => "Join room by code",
             Item::Spectate => "Spectate by code",
+            Item::Solo => "Solo: 40 lines, Blitz, Zen",
             Item::LanHost => "LAN: host a game",
             Item::LanJoin => "LAN: join a game",
             Item::Practice => "Practice vs bot",
@@ -80,7 +83,7 @@ impl Item {
             | Item::Leaderboard => "ONLINE",
             Item::LanHost | Item::LanJoin => "LAN",
             Item::Practice | Item::Local => "OFFLINE",
-            Item::Challenge => "SOLO",
+            Item::Challenge | Item::Solo => "SOLO",
             _ => "",
         }
     }
@@ -106,6 +109,10 @@ impl Item {
             Item::Spectate => (
                 "Spectate",
                 "Watch a match live by its room code. Late arrivals catch up instantly from the match log.",
+            ),
+            Item::Solo => (
+                "Solo",
+                "40 lines: clear 40 lines as fast as you can. Blitz: score as much as you can in two minutes. Zen: endless practice with undo. Personal bests and their replays are kept on this computer.",
             ),
             Item::LanHost => (
                 "Host on your network",
@@ -201,6 +208,7 @@ impl MenuScreen {
             Item::Leaderboard => {
                 Transition::Push(Screen::Standings(Box::new(StandingsScreen::new(ctx))))
             }
+            Item::Solo => Transition::Push(Screen::Solo(Box::default())),
             Item::Settings => {
                 Transition::Push(Screen::Settings(Box::new(SettingsScreen::new(ctx))))
             }

@@ -8,6 +8,7 @@
 //! - [`online`] — a live connection: waiting, the room card, then the match view.
 //! - [`replays`] — replay files, downloads from the server, and playback.
 //! - [`challenge`] — the fixed-sequence challenge: play it, watch records.
+//! - [`solo`] — 40 lines, Blitz and Zen: play, results, personal bests, watch the best.
 //! - [`list`] — keyboard and mouse navigation of a list of rows.
 
 // fixed-sequence challenge (helper: challenge)
@@ -21,3 +22,5 @@ pub mod replays;
 pub mod settings;
 pub mod setup;
 pub mod standings;
+
+pub mod solo;

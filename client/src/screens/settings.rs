@@ -211,7 +211,7 @@ impl SettingsScreen {
                 Row::Das => adjust(&mut h.das, d, 60),
                 Row::Arr => adjust(&mut h.arr, d, 30),
                 Row::Dcd => adjust(&mut h.dcd, d, 30),
-                Row::Sdf => adjust(&mut h.sdf, d, 60),
+                Row::Sdf => h.sdf = step_sdf(h.sdf, d),
                 Row::Irs => h.irs = !h.irs,
                 Row::Ihs => h.ihs = !h.ihs,
                 Row::Volume => {
@@ -290,7 +290,8 @@ impl SettingsScreen {
             "Saved to your config directory when you leave",
         );
         let h = self.draft.handling;
-        let ms = |f: u8| format!("{f} f  ({} ms)", u32::from(f) * 1000 / 60);
+        // Frames at 60 Hz in milliseconds, rounded: 10 f is 167 ms.
+        let ms = |f: u8| format!("{f} f  ({} ms)", (u32::from(f) * 1000 + 30) / 60);
         let on = |b: bool| if b { "on".to_owned() } else { "off".to_owned() };
         for (i, r) in self.nav.visible(&l, self.rows.len()) {
             let row = self.rows[i];
@@ -369,7 +370,7 @@ impl SettingsScreen {
                     l.unit,
                     "SDF  soft drop factor",
                     &arrows(if h.sdf == 0 {
-                        "instant".into()
+                        "∞  (instant)".into()
                     } else {
                         format!("{}×", h.sdf)
                     }),
@@ -459,7 +460,7 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Das => ("DAS", format!("How long a direction key is held before the piece starts sliding on its own. 0–60 frames; now {} frames. Lower is faster; 6–10 is common.", h.das)),
         Row::Arr => ("ARR", "Frames between steps once the piece slides. 0 sends it straight to the wall; 0–30.".into()),
         Row::Dcd => ("DCD", "After a rotation, hold or new piece, sliding waits this many frames, so a slide does not carry over by accident. 0–30.".into()),
-        Row::Sdf => ("SDF", "How many times faster than gravity soft drop falls. 0 means instantly to the floor; 1–60 otherwise.".into()),
+        Row::Sdf => ("SDF", "How many times faster than gravity soft drop falls, 1–60×; past 60 is ∞: instantly to the floor (as TETR.IO and Jstris), without locking.".into()),
         Row::Irs => ("IRS", "A rotate key held when a piece appears rotates it right away.".into()),
         Row::Ihs => ("IHS", "The hold key held when a piece appears holds it right away.".into()),
         Row::Volume => ("Volume", "Sound effects volume (0 mutes). Without a sound device the game stays silent.".into()),
@@ -470,6 +471,20 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Section(_) => ("", String::new()),
     }
 }
+
+/// SDF one step up or down the scale players expect: 1×, 2×, … 60×, then ∞ (stored as 0, the
+/// core's instant soft drop) at the fast end.
+fn step_sdf(sdf: u8, d: i32) -> u8 {
+    let infinite = i32::from(MAX_SDF) + 1;
+    let at = if sdf == 0 { infinite } else { i32::from(sdf) };
+    match (at + d).clamp(1, infinite) {
+        v if v == infinite => 0,
+        v => v as u8,
+    }
+}
+
+/// The largest finite SDF (`Handling::validate`'s bound).
+const MAX_SDF: u8 = 60;
 
 #[cfg(test)]
 mod tests {
@@ -487,5 +502,14 @@ mod tests {
             !matches!(rows[1], Row::Section(_)),
             "the cursor starts on a real row"
         );
+    }
+
+    #[test]
+    fn sdf_infinity_sits_past_60_at_the_fast_end() {
+        assert_eq!(step_sdf(60, 1), 0, "60× then ∞");
+        assert_eq!(step_sdf(0, 1), 0, "∞ is the top");
+        assert_eq!(step_sdf(0, -1), 60);
+        assert_eq!(step_sdf(1, -1), 1, "1× is the bottom");
+        assert_eq!(step_sdf(20, 1), 21);
     }
 }

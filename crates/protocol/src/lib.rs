@@ -16,6 +16,7 @@
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
+//! - [`solo_replay`]: the one-player (Sprint, Blitz, Zen) replay file and [`verify_solo`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -24,6 +25,7 @@ pub mod identity;
 pub mod inputs;
 pub mod messages;
 pub mod replay;
+pub mod solo_replay;
 
 pub use codec::{
     DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode,
@@ -34,6 +36,7 @@ pub use replay::{
     ConfirmedSim, FrameHash, HASH_INTERVAL, MatchResult, Replay, ReplayError, RoundRecord,
     SeatInputs, SimEvent, VerifyReport, verify,
 };
+pub use solo_replay::{SoloReplay, SoloReplayError, SoloVerifyReport, verify_solo};
 
 /// The protocol version this build speaks; bumped on any change to the messages.
 pub const PROTOCOL_VERSION: u32 = 3;
