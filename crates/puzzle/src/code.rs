@@ -130,9 +130,24 @@ mod tests {
     #[test]
     fn malformed_codes_are_refused_with_the_shape_error() {
         for bad in [
-            "", "-", "p24n", "p24n-", "p24-2s", "p24nn-2s", "x24n-2s", "p24q-2s", "p2!n-2s",
-            "p24n-+2s", "p24n--2s", "p24n-2s-1", "p24n-2 s", "p24n-é", "p24n-zzzzzzzzzzzzzz",
-            "p24n-3w5e11264sgsg", "ü24n-1", "p24n-0000000000000000000000",
+            "",
+            "-",
+            "p24n",
+            "p24n-",
+            "p24-2s",
+            "p24nn-2s",
+            "x24n-2s",
+            "p24q-2s",
+            "p2!n-2s",
+            "p24n-+2s",
+            "p24n--2s",
+            "p24n-2s-1",
+            "p24n-2 s",
+            "p24n-é",
+            "p24n-zzzzzzzzzzzzzz",
+            "p24n-3w5e11264sgsg",
+            "ü24n-1",
+            "p24n-0000000000000000000000",
         ] {
             assert_eq!(parse_code(bad), Err(CodeError::Shape), "{bad:?}");
         }
@@ -140,7 +155,9 @@ mod tests {
 
     #[test]
     fn well_formed_codes_with_impossible_options_say_why() {
-        for bad in ["p34n-1", "p21n-1", "t20n-1", "t27n-1", "d59n-1", "d10n-1", "p2an-1"] {
+        for bad in [
+            "p34n-1", "p21n-1", "t20n-1", "t27n-1", "d59n-1", "d10n-1", "p2an-1",
+        ] {
             let err = parse_code(bad).expect_err(bad);
             assert!(matches!(err, CodeError::Options(_)), "{bad}: {err:?}");
             assert!(!err.to_string().is_empty());
