@@ -27,6 +27,8 @@
 //! - [`pacer`] — the frame cap (`--max-fps`).
 //! - [`bench`] — `--bench`: frame-time percentiles, CPU per frame, peak memory.
 //! - [`challenge_view`] — drawing the fixed-sequence challenge (its screen is `screens::challenge`).
+//! - [`puzzle_play`] — the Puzzles mode's puzzles and games (its screen is `screens::puzzles`).
+//! - [`puzzle_view`] — drawing a puzzle being played.
 
 mod audio;
 mod bench;
@@ -46,6 +48,9 @@ mod layout;
 mod online;
 mod opponent;
 mod pacer;
+// Puzzles mode (helper: pmode)
+mod puzzle_play;
+mod puzzle_view;
 mod reconnect;
 mod render;
 mod replay;
@@ -202,6 +207,10 @@ fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
                 vec![menu(), replays()]
             }
         };
+    }
+    if let Some(code) = &args.puzzle {
+        let puzzles = screens::puzzles::PuzzlesScreen::direct(code);
+        return vec![menu(), Screen::Puzzles(Box::new(puzzles))];
     }
     let top = match args.screen {
         None | Some(StartScreen::Menu) => return vec![menu()],

@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::input::Keyboard;
 use crate::render::gfx::Gfx;
 use crate::screens::challenge::ChallengeScreen;
+use crate::screens::puzzles::PuzzlesScreen;
 use crate::screens::{
     lobby::LobbyScreen, menu::MenuScreen, online::OnlineScreen, play::PlayScreen,
     replays::ReplayScreen, settings::SettingsScreen, setup::SetupScreen,
@@ -52,6 +53,8 @@ pub enum Screen {
     Settings(Box<SettingsScreen>),
     /// The fixed-sequence challenge (play, watch records).
     Challenge(Box<ChallengeScreen>),
+    /// The Puzzles mode (choose, generate, play).
+    Puzzles(Box<PuzzlesScreen>),
 }
 
 impl Screen {
@@ -66,6 +69,7 @@ impl Screen {
             Screen::Replay(s) => s.update(ctx, io),
             Screen::Settings(s) => s.update(ctx, io),
             Screen::Challenge(s) => s.update(ctx, io),
+            Screen::Puzzles(s) => s.update(ctx, io),
         }
     }
 
@@ -80,6 +84,7 @@ impl Screen {
             Screen::Replay(s) => s.draw(ctx, io),
             Screen::Settings(s) => s.draw(ctx, io),
             Screen::Challenge(s) => s.draw(ctx, io),
+            Screen::Puzzles(s) => s.draw(ctx, io),
         }
     }
 }

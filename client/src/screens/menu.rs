@@ -27,11 +27,12 @@ enum Item {
     Local,
     Replays,
     Challenge,
+    Puzzles,
     Settings,
     Quit,
 }
 
-const ITEMS: [Item; 13] = [
+const ITEMS: [Item; 14] = [
     Item::QuickMatch,
     Item::Ranked,
     Item::CreateRoom,
@@ -43,6 +44,7 @@ const ITEMS: [Item; 13] = [
     Item::Local,
     Item::Replays,
     Item::Challenge,
+    Item::Puzzles,
     Item::Settings,
     Item::Quit,
 ];
@@ -61,6 +63,7 @@ impl Item {
             Item::Local => "Local 2 players",
             Item::Replays => "Replays",
             Item::Challenge => "Fixed-sequence challenge",
+            Item::Puzzles => "Puzzles",
             Item::Settings => "Settings",
             Item::Quit => "Quit",
         }
@@ -75,7 +78,7 @@ impl Item {
             | Item::Spectate => "ONLINE",
             Item::LanHost | Item::LanJoin => "LAN",
             Item::Practice | Item::Local => "OFFLINE",
-            Item::Challenge => "SOLO",
+            Item::Challenge | Item::Puzzles => "SOLO",
             _ => "",
         }
     }
@@ -122,6 +125,10 @@ impl Item {
             Item::Challenge => (
                 "Fixed-sequence challenge",
                 "The 2021 puzzle: 10,000 bricks in a fixed order under its own rules (no kicks, no hold); clears score the cells on the board. Play it, save your record, or watch the solver's best.",
+            ),
+            Item::Puzzles => (
+                "Puzzles",
+                "Perfect clears, T-spins and digging out, generated from a seed and proved solvable. Pick a kind and a difficulty, play the daily puzzle, or type a friend's code. Undo, reset and hints included.",
             ),
             Item::Settings => (
                 "Settings",
@@ -185,6 +192,7 @@ impl MenuScreen {
             Item::Local => Transition::Push(Screen::Setup(SetupScreen::new(SetupKind::Local))),
             Item::Replays => Transition::Push(Screen::Replay(Box::default())),
             Item::Challenge => Transition::Push(Screen::Challenge(Box::default())),
+            Item::Puzzles => Transition::Push(Screen::Puzzles(Box::default())),
             Item::Settings => {
                 Transition::Push(Screen::Settings(Box::new(SettingsScreen::new(ctx))))
             }

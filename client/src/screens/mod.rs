@@ -8,6 +8,7 @@
 //! - [`online`] — a live connection: waiting, the room card, then the match view.
 //! - [`replays`] — replay files, downloads from the server, and playback.
 //! - [`challenge`] — the fixed-sequence challenge: play it, watch records.
+//! - [`puzzles`] — the Puzzles mode: choose, generate and play puzzles.
 //! - [`list`] — keyboard and mouse navigation of a list of rows.
 
 // fixed-sequence challenge (helper: challenge)
@@ -17,6 +18,8 @@ pub mod lobby;
 pub mod menu;
 pub mod online;
 pub mod play;
+// Puzzles mode (helper: pmode)
+pub mod puzzles;
 pub mod replays;
 pub mod settings;
 pub mod setup;
