@@ -9,7 +9,7 @@ use sevenbag_puzzle::Status;
 use crate::fx::SeatFx;
 use crate::puzzle_play::{Hint, PuzzleGame, goal_text};
 use crate::render::board::draw_board;
-use crate::render::cells::{Style, block, piece_picture};
+use crate::render::cells::{Style, piece_picture};
 use crate::render::gfx::{Align, Gfx, Weight, background, panel};
 use crate::render::theme::{self, alpha};
 use crate::render::widgets::wrap;
@@ -145,7 +145,8 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
     ];
     let mut y = goal_r.y + u * 1.9;
     for (text, size, colour, weight) in lines {
-        for line in wrap(gfx, &text, goal_r.w - u * 0.8, size.round()) {
+        // Bold runs wider than the regular face `wrap` measures: leave it room.
+        for line in wrap(gfx, &text, (goal_r.w - u * 0.8) * 0.88, size.round()) {
             gfx.text(
                 &line,
                 goal_r.x + u * 0.4,
@@ -162,8 +163,10 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
 
     // Right: the queue left, then progress and the hint.
     let next = a.preview();
-    let slot = l.cell * 2.4;
-    let next_h = u * 1.3 + slot * next.len().clamp(1, SHOWN) as f32;
+    // The queue takes at most 60% of the column, so the progress panel always fits below.
+    let shown = next.len().clamp(1, SHOWN) as f32;
+    let slot = (l.cell * 2.4).min((l.right.h * 0.6 - u * 1.3) / shown);
+    let next_h = u * 1.3 + slot * shown;
     let next_r = Rect::new(l.right.x, l.right.y, l.right.w, next_h);
     panel(gfx, next_r, Some("NEXT"), u);
     for (i, kind) in next.iter().take(SHOWN).enumerate() {
@@ -172,7 +175,7 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
             *kind,
             next_r.center().x,
             cy,
-            (l.cell * 0.78).round(),
+            (l.cell * 0.78).min(slot * 0.4).round(),
             Style::Solid,
         );
     }
@@ -191,7 +194,7 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
         l.right.x,
         next_r.bottom() + u,
         l.right.w,
-        (l.right.bottom() - next_r.bottom() - u).max(u * 4.0),
+        l.right.bottom() - next_r.bottom() - u,
     );
     panel(gfx, info_r, Some("PROGRESS"), u);
     let progress = format!("{} of {} placed", a.placed(), puzzle.queue.len());
@@ -201,9 +204,9 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
         Hint::Place { step, hold } => {
             let letter = step.piece.kind.letter();
             if hold {
-                format!("hint: hold, then place the {letter} as outlined")
+                format!("hint: hold, then place the {letter} in the blue outline")
             } else {
-                format!("hint: place the {letter} as outlined")
+                format!("hint: place the {letter} in the blue outline")
             }
         }
         Hint::NoSolution => "hint: no solution is left from here: undo or reset".to_owned(),
@@ -245,14 +248,13 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
     );
 }
 
-/// The hinted placement: a bright outline over the board.
+/// The hinted placement: blue cells with a bright outline, unlike any piece's ghost.
 fn draw_hint(l: &PuzzleLayout, piece: &Piece) {
-    let colour = theme::piece_colour(piece.kind);
+    let t = (l.cell * 0.12).round().max(2.0);
     for (x, y) in piece.cells() {
         let (px, py) = l.cell_pos(x, y);
-        block(px, py, l.cell, colour, Style::Ghost);
-        let t = (l.cell * 0.1).max(2.0);
-        draw_rectangle_lines(px, py, l.cell, l.cell, t, alpha(theme::ACCENT2, 0.95));
+        draw_rectangle(px, py, l.cell, l.cell, alpha(theme::ACCENT2, 0.3));
+        draw_rectangle_lines(px, py, l.cell, l.cell, t, theme::ACCENT2);
     }
 }
 
