@@ -260,27 +260,26 @@ fn draw_hint(l: &PuzzleLayout, piece: &Piece) {
 
 /// SOLVED or FAILED across the well, with what to do next.
 fn draw_banner(gfx: &Gfx, l: &PuzzleLayout, status: Status) {
-    let (title, line, colour) = match status {
+    let (title, text, colour) = match status {
         Status::Playing => return,
         Status::Solved => (
             "SOLVED",
-            "Enter / N  next puzzle    R  again".to_owned(),
+            "Enter or N  next puzzle\nR  play it again".to_owned(),
             theme::GOOD,
         ),
         Status::Failed(why) => (
             "FAILED",
-            format!("{}\nEnter / R  retry    Backspace  undo", why.describe()),
+            format!("{}\nEnter or R  retry\nBackspace  undo", why.describe()),
             theme::BAD,
         ),
     };
     let u = l.unit;
-    let r = Rect::new(
-        l.well.x - u * 0.5,
-        l.well.y + l.well.h * 0.28,
-        l.well.w + u,
-        u * 5.2,
-    );
-    draw_rectangle(r.x, r.y, r.w, r.h, alpha(theme::PANEL, 0.92));
+    let size = (u * 0.55).round();
+    let w = l.well.w + u;
+    let lines = wrap(gfx, &text, w - u * 1.2, size);
+    let h = u * 3.4 + lines.len() as f32 * u * 0.85;
+    let r = Rect::new(l.well.x - u * 0.5, l.well.y + l.well.h * 0.25, w, h);
+    draw_rectangle(r.x, r.y, r.w, r.h, alpha(theme::PANEL, 0.94));
     draw_rectangle_lines(r.x, r.y, r.w, r.h, 2.0, colour);
     gfx.banner(
         title,
@@ -290,11 +289,9 @@ fn draw_banner(gfx: &Gfx, l: &PuzzleLayout, status: Status) {
         colour,
     );
     let mut y = r.y + u * 3.2;
-    for text in line.lines() {
-        let size = (u * 0.55).round();
-        let shown = gfx.fit(text, r.w - u, size, Weight::Regular);
+    for line in lines {
         gfx.text_mid(
-            &shown,
+            &line,
             r.center().x,
             y,
             size,
@@ -302,7 +299,7 @@ fn draw_banner(gfx: &Gfx, l: &PuzzleLayout, status: Status) {
             Align::Center,
             theme::TEXT,
         );
-        y += u * 0.9;
+        y += u * 0.85;
     }
 }
 

@@ -49,7 +49,7 @@ impl Failure {
         match self {
             Failure::OutOfPieces => "out of pieces",
             Failure::ToppedOut => "topped out",
-            Failure::NoSolution => "no solution is left from this position",
+            Failure::NoSolution => "no solution is left from here",
         }
     }
 }
