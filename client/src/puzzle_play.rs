@@ -433,6 +433,12 @@ mod tests {
         let Hint::Place { step, hold } = game.hint() else {
             panic!("no placement hinted: {:?}", game.hint());
         };
+        play_step(game, step, hold);
+    }
+
+    /// Plays `step` (through hold when `hold`) as the key masks the bot's input compiler
+    /// makes, one [`PuzzleGame::step`] per frame as the screen does.
+    fn play_step(game: &mut PuzzleGame, step: Step, hold: bool) {
         let target = Target {
             kind: step.piece.kind,
             key: sevenbag_bot::movegen::cells_key(&step.piece),
@@ -449,7 +455,33 @@ mod tests {
                 return;
             }
         }
-        panic!("the hinted placement did not lock");
+        panic!("the placement did not lock");
+    }
+
+    #[test]
+    fn playing_the_stored_solution_reaches_solved_for_every_kind_and_difficulty() {
+        for kind in Kind::ALL {
+            for difficulty in [Difficulty::Easy, Difficulty::Hard] {
+                let request = Request::Exact {
+                    options: preset(kind, difficulty),
+                    seed: 5,
+                };
+                let made = make(&request).expect("makes");
+                let steps = made.puzzle.solution.clone();
+                let mut game = PuzzleGame::new(made, Handling::default());
+                for step in steps {
+                    assert_eq!(game.attempt().status(), Status::Playing);
+                    let hold = game.attempt().current() != Some(step.piece.kind);
+                    play_step(&mut game, step, hold);
+                    game.poll();
+                }
+                assert_eq!(
+                    game.attempt().status(),
+                    Status::Solved,
+                    "{kind:?} {difficulty:?}"
+                );
+            }
+        }
     }
 
     #[test]
