@@ -63,6 +63,10 @@ pub struct Args {
     #[arg(long, value_name = "WxH", value_parser = parse_size, hide = true)]
     pub window_size: Option<(i32, i32)>,
 
+    /// Open the Puzzles mode on this puzzle: a share code (e.g. `p24n-2s`) or `daily`.
+    #[arg(long, value_name = "CODE")]
+    pub puzzle: Option<String>,
+
     /// Open this screen first (for screenshots and testing).
     #[arg(long, value_enum, hide = true)]
     pub screen: Option<StartScreen>,

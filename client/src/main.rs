@@ -29,6 +29,8 @@
 //! - [`solo_run`], [`solo_fx`], [`solo_store`], [`solo_view`] — a solo run's bookkeeping, its
 //!   effects, its files and its drawing (the screen is `screens::solo`).
 //! - [`challenge_view`] — drawing the fixed-sequence challenge (its screen is `screens::challenge`).
+//! - [`puzzle_play`] — the Puzzles mode's puzzles and games (its screen is `screens::puzzles`).
+//! - [`puzzle_view`] — drawing a puzzle being played.
 
 mod audio;
 mod bench;
@@ -49,6 +51,9 @@ mod layout;
 mod online;
 mod opponent;
 mod pacer;
+// Puzzles mode (helper: pmode)
+mod puzzle_play;
+mod puzzle_view;
 mod reconnect;
 mod render;
 mod replay;
@@ -216,6 +221,10 @@ fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
                 vec![menu(), replays()]
             }
         };
+    }
+    if let Some(code) = &args.puzzle {
+        let puzzles = screens::puzzles::PuzzlesScreen::direct(code);
+        return vec![menu(), Screen::Puzzles(Box::new(puzzles))];
     }
     let top = match args.screen {
         None | Some(StartScreen::Menu) => return vec![menu()],

@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::input::Keyboard;
 use crate::render::gfx::Gfx;
 use crate::screens::challenge::ChallengeScreen;
+use crate::screens::puzzles::PuzzlesScreen;
 use crate::screens::solo::SoloScreen;
 use crate::screens::standings::StandingsScreen;
 use crate::screens::{
@@ -58,6 +59,8 @@ pub enum Screen {
     Standings(Box<StandingsScreen>),
     /// Solo modes: 40 lines, Blitz, Zen.
     Solo(Box<SoloScreen>),
+    /// The Puzzles mode (choose, generate, play).
+    Puzzles(Box<PuzzlesScreen>),
 }
 
 impl Screen {
@@ -74,6 +77,7 @@ impl Screen {
             Screen::Challenge(s) => s.update(ctx, io),
             Screen::Standings(s) => s.update(ctx, io),
             Screen::Solo(s) => s.update(ctx, io),
+            Screen::Puzzles(s) => s.update(ctx, io),
         }
     }
 
@@ -90,6 +94,7 @@ impl Screen {
             Screen::Challenge(s) => s.draw(ctx, io),
             Screen::Standings(s) => s.draw(ctx, io),
             Screen::Solo(s) => s.draw(ctx, io),
+            Screen::Puzzles(s) => s.draw(ctx, io),
         }
     }
 }

@@ -30,11 +30,12 @@ enum Item {
     Replays,
     Challenge,
     Leaderboard,
+    Puzzles,
     Settings,
     Quit,
 }
 
-const ITEMS: [Item; 15] = [
+const ITEMS: [Item; 16] = [
     Item::QuickMatch,
     Item::Ranked,
     Item::CreateRoom,
@@ -47,6 +48,7 @@ const ITEMS: [Item; 15] = [
     Item::Local,
     Item::Solo,
     Item::Challenge,
+    Item::Puzzles,
     Item::Replays,
     Item::Settings,
     Item::Quit,
@@ -68,6 +70,7 @@ impl Item {
             Item::Replays => "Replays",
             Item::Challenge => "Fixed-sequence challenge",
             Item::Leaderboard => "Leaderboard & profile",
+            Item::Puzzles => "Puzzles",
             Item::Settings => "Settings",
             Item::Quit => "Quit",
         }
@@ -83,7 +86,7 @@ impl Item {
             | Item::Leaderboard => "ONLINE",
             Item::LanHost | Item::LanJoin => "LAN",
             Item::Practice | Item::Local => "OFFLINE",
-            Item::Challenge | Item::Solo => "SOLO",
+            Item::Challenge | Item::Solo | Item::Puzzles => "SOLO",
             _ => "",
         }
     }
@@ -138,6 +141,10 @@ impl Item {
             Item::Challenge => (
                 "Fixed-sequence challenge",
                 "The 2021 puzzle: 10,000 bricks in a fixed order under its own rules (no kicks, no hold); clears score the cells on the board. Play it, save your record, or watch the solver's best.",
+            ),
+            Item::Puzzles => (
+                "Puzzles",
+                "Perfect clears, T-spins and digging out, generated from a seed and proved solvable. Pick a kind and a difficulty, play the daily puzzle, or type a friend's code. Undo, reset and hints included.",
             ),
             Item::Settings => (
                 "Settings",
@@ -209,6 +216,7 @@ impl MenuScreen {
                 Transition::Push(Screen::Standings(Box::new(StandingsScreen::new(ctx))))
             }
             Item::Solo => Transition::Push(Screen::Solo(Box::default())),
+            Item::Puzzles => Transition::Push(Screen::Puzzles(Box::default())),
             Item::Settings => {
                 Transition::Push(Screen::Settings(Box::new(SettingsScreen::new(ctx))))
             }

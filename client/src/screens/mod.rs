@@ -9,6 +9,7 @@
 //! - [`replays`] — replay files, downloads from the server, and playback.
 //! - [`challenge`] — the fixed-sequence challenge: play it, watch records.
 //! - [`solo`] — 40 lines, Blitz and Zen: play, results, personal bests, watch the best.
+//! - [`puzzles`] — the Puzzles mode: choose, generate and play puzzles.
 //! - [`list`] — keyboard and mouse navigation of a list of rows.
 
 // fixed-sequence challenge (helper: challenge)
@@ -18,6 +19,8 @@ pub mod lobby;
 pub mod menu;
 pub mod online;
 pub mod play;
+// Puzzles mode (helper: pmode)
+pub mod puzzles;
 pub mod replays;
 pub mod settings;
 pub mod setup;

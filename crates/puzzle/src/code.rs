@@ -68,6 +68,10 @@ pub fn parse_code(text: &str) -> Result<(Options, u64), CodeError> {
         'n' => false,
         _ => return Err(CodeError::Shape),
     };
+    // `from_str_radix` would also take a leading `+`: only base-36 digits are a seed.
+    if !seed.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(CodeError::Shape);
+    }
     let seed = u64::from_str_radix(seed, 36).map_err(|_| CodeError::Shape)?;
     let options = Options {
         kind,
@@ -85,4 +89,88 @@ pub fn daily(day: u64) -> (Options, u64) {
     let kind = Kind::ALL[(day % 3) as usize];
     let seed = day.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 16;
     (Options::default_for(kind), seed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_and_option_round_trips() {
+        for kind in Kind::ALL {
+            for rows in 1..=4 {
+                for pieces in 1..=10 {
+                    for hold in [false, true] {
+                        let o = Options {
+                            kind,
+                            rows,
+                            pieces,
+                            hold,
+                        };
+                        if o.validate().is_err() {
+                            continue;
+                        }
+                        for seed in [0, 1, 35, 36, 123_456_789, u64::MAX] {
+                            let c = code(&o, seed);
+                            assert_eq!(parse_code(&c), Ok((o, seed)), "{c}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn codes_are_read_in_any_case_with_spaces_around() {
+        let o = Options::default_for(Kind::Pc);
+        assert_eq!(code(&o, 100), "p24n-2s");
+        assert_eq!(parse_code("  P24N-2S \n"), Ok((o, 100)));
+    }
+
+    #[test]
+    fn malformed_codes_are_refused_with_the_shape_error() {
+        for bad in [
+            "",
+            "-",
+            "p24n",
+            "p24n-",
+            "p24-2s",
+            "p24nn-2s",
+            "x24n-2s",
+            "p24q-2s",
+            "p2!n-2s",
+            "p24n-+2s",
+            "p24n--2s",
+            "p24n-2s-1",
+            "p24n-2 s",
+            "p24n-é",
+            "p24n-zzzzzzzzzzzzzz",
+            "p24n-3w5e11264sgsg",
+            "ü24n-1",
+            "p24n-0000000000000000000000",
+        ] {
+            assert_eq!(parse_code(bad), Err(CodeError::Shape), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn well_formed_codes_with_impossible_options_say_why() {
+        for bad in [
+            "p34n-1", "p21n-1", "t20n-1", "t27n-1", "d59n-1", "d10n-1", "p2an-1",
+        ] {
+            let err = parse_code(bad).expect_err(bad);
+            assert!(matches!(err, CodeError::Options(_)), "{bad}: {err:?}");
+            assert!(!err.to_string().is_empty());
+        }
+    }
+
+    #[test]
+    fn the_daily_puzzle_rotates_kinds_and_validates() {
+        let kinds: Vec<Kind> = (20_000..20_003).map(|d| daily(d).0.kind).collect();
+        assert_eq!(kinds.len(), 3);
+        assert!(Kind::ALL.iter().all(|k| kinds.contains(k)));
+        for d in [0, 1, 20_000, u64::MAX] {
+            assert_eq!(daily(d).0.validate(), Ok(()));
+        }
+    }
 }

@@ -8,7 +8,8 @@
 //! (which asks the core), locks and clears from `sevenbag-core`.
 //!
 //! The text format is in [`format`] and docs/PUZZLES.md; share codes and the daily puzzle in
-//! [`code`].
+//! [`code`]; a puzzle played by hand on the core's `Player` (the game's Puzzles mode) in
+//! [`play`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -16,6 +17,7 @@ pub mod code;
 pub mod format;
 pub mod generate;
 pub mod model;
+pub mod play;
 pub mod solve;
 pub mod verify;
 
@@ -23,6 +25,7 @@ pub use code::{CodeError, code, daily, parse_code};
 pub use format::{ParseError, parse, to_text};
 pub use generate::{GenError, GenLimits, GenStats, Generated, generate, generate_with};
 pub use model::{Difficulty, Goal, Grade, Kind, Options, OptionsError, Puzzle, Step, puzzle_rules};
+pub use play::{Analysis, Attempt, Failure, Status, analyse, play_rules};
 pub use solve::{Limits, Report, solve};
 pub use verify::{CheckError, check, start_player};
 
