@@ -91,7 +91,8 @@ impl NetStatus {
     }
 
     /// The one-line readout: "offline", "replay · 1× · frame 240", or
-    /// "ping 42 ms · delay 2 f · rollback 3 f · stalls 0".
+    /// "42 ms · delay 2 f · rollback 3 f", with " · 5 stalls" once there were any. Short enough to
+    /// fit beside the connection tag under a board at 1280×720.
     pub fn readout(&self) -> String {
         if let Some(line) = &self.replay {
             return line.clone();
@@ -99,10 +100,15 @@ impl NetStatus {
         match self.online {
             None => "offline".to_owned(),
             Some(ping) => {
-                let ping = ping.map_or("—".to_owned(), |p| format!("{p} ms"));
+                let ping = ping.map_or("ping —".to_owned(), |p| format!("{p} ms"));
+                let stalls = match self.stalls {
+                    0 => String::new(),
+                    1 => " · 1 stall".to_owned(),
+                    n => format!(" · {n} stalls"),
+                };
                 format!(
-                    "ping {ping} · delay {} f · rollback {} f · stalls {}",
-                    self.delay_frames, self.rollback_frames, self.stalls
+                    "{ping} · delay {} f · rollback {} f{stalls}",
+                    self.delay_frames, self.rollback_frames
                 )
             }
         }
@@ -296,10 +302,9 @@ mod tests {
         n.online = Some(Some(42));
         n.rollback_frames = 3;
         n.delay_frames = 2;
-        assert_eq!(
-            n.readout(),
-            "ping 42 ms · delay 2 f · rollback 3 f · stalls 0"
-        );
+        assert_eq!(n.readout(), "42 ms · delay 2 f · rollback 3 f");
+        n.stalls = 5;
+        assert_eq!(n.readout(), "42 ms · delay 2 f · rollback 3 f · 5 stalls");
     }
 
     #[test]
