@@ -39,7 +39,7 @@ use hyper::server::conn::http1;
 use hyper::upgrade::OnUpgrade;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use sevenbag_protocol::ErrorCode;
-use tokio::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
@@ -48,6 +48,7 @@ use tower::ServiceExt;
 use tracing::{debug, info, warn};
 
 use crate::api;
+use crate::ops;
 use crate::client;
 use crate::connection;
 use crate::limits::TokenBucket;
@@ -86,6 +87,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         // Add routes here: `.merge(...)` a module's routes or `.route(path, get(handler))`.
         .merge(api::routes())
+        .merge(ops::routes())
         .fallback(websocket_or_not_found)
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(shared)
@@ -93,15 +95,17 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
 
 /// Serves one accepted socket: HTTP requests until it upgrades to a WebSocket (then the game
 /// protocol until it closes), the client goes away, or a limit is hit.
-pub(crate) async fn serve(
+pub(crate) async fn serve<S>(
     shared: Arc<Shared>,
     router: Router,
-    socket: TcpStream,
+    socket: S,
     peer: SocketAddr,
     admission: Admission,
     _permit: OwnedSemaphorePermit,
     _guard: TaskGuard,
-) {
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let limits = shared.config.limits.clone();
     let mut shutdown = Shutdown::new(shared.shutdown.clone());
     let upgrade = Arc::new(Mutex::new(None));
