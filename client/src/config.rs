@@ -31,6 +31,9 @@ pub struct Config {
     pub local_left: KeyMap,
     /// Keys of the right player in a local two-player match.
     pub local_right: KeyMap,
+    /// A PEM certificate to trust for `wss://` servers besides the public web's authorities:
+    /// a LAN or test server's self-signed certificate (`--trust-cert` overrides it).
+    pub trust_cert: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -43,6 +46,7 @@ impl Default for Config {
             keys: KeyMap::guideline(),
             local_left: KeyMap::local_left(),
             local_right: KeyMap::local_right(),
+            trust_cert: None,
         }
     }
 }
@@ -104,6 +108,7 @@ struct ConfigFile {
     keys: Option<KeysFile>,
     local_left: Option<KeysFile>,
     local_right: Option<KeysFile>,
+    trust_cert: Option<PathBuf>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Default)]
@@ -214,6 +219,7 @@ impl Config {
             keys: keys(file.keys, d.keys)?,
             local_left: keys(file.local_left, d.local_left)?,
             local_right: keys(file.local_right, d.local_right)?,
+            trust_cert: file.trust_cert,
         })
     }
 
@@ -235,6 +241,7 @@ impl Config {
             keys: Some(KeysFile::from_map(&self.keys)),
             local_left: Some(KeysFile::from_map(&self.local_left)),
             local_right: Some(KeysFile::from_map(&self.local_right)),
+            trust_cert: self.trust_cert.clone(),
         };
         let body = toml::to_string_pretty(&file)?;
         Ok(format!(
