@@ -48,10 +48,10 @@ use tower::ServiceExt;
 use tracing::{debug, info, warn};
 
 use crate::api;
-use crate::ops;
 use crate::client;
 use crate::connection;
 use crate::limits::TokenBucket;
+use crate::ops;
 use crate::relay::{self, Cut};
 use crate::server::Shared;
 use crate::shutdown::{Shutdown, TaskGuard};

@@ -81,7 +81,12 @@ pub(crate) fn begin_drain(shared: &Shared, timeout: std::time::Duration) {
         if !shared.draining.start() {
             return;
         }
-        let mut outboxes: Vec<_> = lobby.waiting.take().map(|w| w.member.outbox).into_iter().collect();
+        let mut outboxes: Vec<_> = lobby
+            .waiting
+            .take()
+            .map(|w| w.member.outbox)
+            .into_iter()
+            .collect();
         outboxes.extend(lobby.ranked.take_all().into_iter().map(|w| w.member.outbox));
         outboxes
     };
@@ -318,8 +323,8 @@ pub(crate) fn ranked_match(
             return Err(draining());
         }
         lobby.ranked.push(ranked::Waiting {
-        member: me,
-        control,
+            member: me,
+            control,
             rating,
             since: std::time::Instant::now(),
         });

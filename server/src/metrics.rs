@@ -122,7 +122,9 @@ impl Metrics {
             db_write_seconds: histogram(
                 "sevenbag_db_write_seconds",
                 "Seconds one database write took",
-                vec![0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0],
+                vec![
+                    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
+                ],
             )?,
             registry,
         })
@@ -178,7 +180,10 @@ mod tests {
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             assert!(line.starts_with("sevenbag_"), "{line}");
         }
-        assert!(text.contains(r#"sevenbag_cuts_total{reason="SlowReader"} 1"#), "{text}");
+        assert!(
+            text.contains(r#"sevenbag_cuts_total{reason="SlowReader"} 1"#),
+            "{text}"
+        );
     }
 
     #[test]

@@ -23,8 +23,8 @@ use crate::clock::Pacer;
 use crate::driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RoundResult};
 use crate::inputs::{Idle, InputSource};
 use crate::net::{Hello, NetError, NetEvent, NetHandle, NetStats, connect_trusting};
-use crate::tls::TlsTrust;
 use crate::session::{RoundEnd, Session, SessionError, SessionOptions, SessionStats};
+use crate::tls::TlsTrust;
 
 /// How long the lobby steps (welcome, joining a room) may take.
 pub const LOBBY_TIMEOUT: Duration = Duration::from_secs(10);

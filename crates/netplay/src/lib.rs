@@ -63,11 +63,11 @@ pub use headless::{
 };
 pub use inputs::{FromFn, Idle, InputSource, RandomInputs, ScriptedInputs, from_fn};
 pub use net::{
-    CONNECT_TIMEOUT, Hello, NetError, NetEvent, NetHandle, NetSender, NetStats, connect, connect_on,
-    connect_trusting,
+    CONNECT_TIMEOUT, Hello, NetError, NetEvent, NetHandle, NetSender, NetStats, connect,
+    connect_on, connect_trusting,
 };
-pub use tls::{TlsTrust, TlsTrustError};
 pub use session::{
     CONFIRM_INTERVAL, DEFAULT_WINDOW, HASH_INTERVAL, MAX_INPUT_DELAY, RoundEnd, Session,
     SessionError, SessionOptions, SessionStats, Step,
 };
+pub use tls::{TlsTrust, TlsTrustError};
