@@ -21,6 +21,20 @@ use prometheus::{
     TextEncoder,
 };
 
+/// The `reason`s of `sevenbag_cuts_total` shown from the start: the handshake failure and the
+/// error codes a hostile or broken client is cut with.
+const CUT_REASONS: [&str; 9] = [
+    "tls_handshake",
+    "Version",
+    "BadMessage",
+    "TooLarge",
+    "TextFrame",
+    "BadInput",
+    "RateLimited",
+    "SlowReader",
+    "Timeout",
+];
+
 /// Every metric the server keeps.
 #[derive(Clone, Debug)]
 pub(crate) struct Metrics {
@@ -83,6 +97,11 @@ impl Metrics {
             &["reason"],
         )?;
         registry.register(Box::new(cuts.clone()))?;
+        // A label value appears only once used; these start at 0 so dashboards and alerts
+        // see every usual reason from the start (rarer ones appear when they happen).
+        for reason in CUT_REASONS {
+            cuts.with_label_values(&[reason]);
+        }
         Ok(Metrics {
             connections: gauge("sevenbag_connections", "Open game (WebSocket) connections")?,
             sockets: gauge(
