@@ -882,6 +882,7 @@ pub fn error_text(code: ErrorCode, message: &str) -> String {
         ErrorCode::NoSuchRoom => "No room has that code. Check it and try again.".to_owned(),
         ErrorCode::RoomFull => "That room is full.".to_owned(),
         ErrorCode::ServerFull => "The server is full. Try again later.".to_owned(),
+        ErrorCode::Shutdown => "The server is restarting. Try again in a moment.".to_owned(),
         ErrorCode::Version => format!("Version mismatch: {message}."),
         ErrorCode::NoSuchReplay => "The server no longer has that replay.".to_owned(),
         ErrorCode::NameTaken => format!("{message}. Change your name in Settings."),

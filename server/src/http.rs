@@ -3,8 +3,9 @@
 //! (`crate::client`), anything else is answered by a route.
 //!
 //! # Adding a route
-//! Add it in [`router`] (static files, `/metrics`, `/healthz`...): a handler gets the server's
-//! [`Shared`] state through axum's `State`. Every route inherits the limits below; nothing
+//! Add it in [`router`] (static files, ...): a handler gets the server's [`Shared`] state
+//! through axum's `State`. The operator routes (`/metrics`, `/healthz`, `/readyz`) are in
+//! `crate::ops`, the API in `crate::api`. Every route inherits the limits below; nothing
 //! else is needed.
 //!
 //! # Limits (the same as the WebSocket path's)
@@ -93,8 +94,9 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
-/// Serves one accepted socket: HTTP requests until it upgrades to a WebSocket (then the game
-/// protocol until it closes), the client goes away, or a limit is hit.
+/// Serves one accepted socket — plain TCP, or a TLS stream after its handshake — HTTP requests
+/// until it upgrades to a WebSocket (then the game protocol until it closes), the client goes
+/// away, or a limit is hit.
 pub(crate) async fn serve<S>(
     shared: Arc<Shared>,
     router: Router,
