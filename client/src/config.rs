@@ -344,6 +344,7 @@ mod tests {
             player_name: "Ana".into(),
             server: "example.invalid:9000".into(),
             volume: 35,
+            trust_cert: Some(PathBuf::from("/etc/sevenbag/lan-cert.pem")),
             ..Config::default()
         };
         config.handling.das = 7;
