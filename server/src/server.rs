@@ -82,6 +82,18 @@ impl Shared {
     }
 }
 
+/// A hint for the log when a handshake fails because the peer does not speak TLS at all (the
+/// usual mistake: `ws://` or `http://` to a TLS port).
+fn tls_hint(e: &std::io::Error) -> &'static str {
+    use tokio_rustls::rustls::{Error, InvalidMessage};
+    match e.get_ref().and_then(|inner| inner.downcast_ref::<Error>()) {
+        Some(Error::InvalidMessage(InvalidMessage::InvalidContentType)) => {
+            "not TLS: plain HTTP or ws:// to the TLS port? Use https:// or wss://"
+        }
+        _ => "",
+    }
+}
+
 /// Accepts connections until the future is dropped (by `run`, on shutdown).
 pub(crate) async fn accept_loop(
     shared: &Arc<Shared>,
@@ -144,7 +156,7 @@ pub(crate) async fn accept_loop(
                 }
                 Ok(Err(e)) => {
                     shared.metrics.cut("tls_handshake");
-                    info!(%peer, error = %e, "TLS handshake failed; connection closed");
+                    info!(%peer, error = %e, hint = tls_hint(&e), "TLS handshake failed; connection closed");
                 }
                 Err(_) => {
                     shared.metrics.cut("tls_handshake");
