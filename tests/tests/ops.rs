@@ -2,7 +2,7 @@
 //! self-signed certificate they were told to trust, and `https://` serves the health and
 //! metrics routes on the same port; garbage on the TLS port is cut without disturbing a
 //! player; a graceful drain refuses new rooms, lets the running match finish and write its
-//! replay, then stops the server.
+//! replay, then stops the server; a stop during the drain (a second SIGTERM) ends it at once.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rustls_pki_types::{CertificateDer, ServerName};
-use sevenbag_netplay::{HeadlessClient, HeadlessConfig, HeadlessError, TlsTrust};
+use sevenbag_netplay::{HeadlessClient, HeadlessConfig, HeadlessError, Idle, TlsTrust};
 use sevenbag_protocol::{ErrorCode, JoinRole, RoomOptions};
 use sevenbag_server::{Config, Limits, TlsFiles};
 use sevenbag_tests::players::{finished, match_config, play};
@@ -245,6 +245,25 @@ async fn garbage_on_the_tls_port_is_cut_while_a_wss_player_carries_on() {
     assert!(again.is_ok(), "{again:?}");
 }
 
+/// Waits (at most 10 s) until the server counts `n` running matches.
+async fn until_running(addr: SocketAddr, n: f64) {
+    let running = async {
+        loop {
+            let (_, body) = sevenbag_tests::http::get(addr, "/metrics")
+                .await
+                .expect("metrics");
+            let body = String::from_utf8_lossy(&body).into_owned();
+            if sample(&body, "sevenbag_matches_running") == Some(n) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), running)
+        .await
+        .unwrap_or_else(|_| panic!("never {n} running matches"));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_drain_refuses_new_rooms_lets_the_running_match_finish_and_stops() {
     let mut server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
@@ -256,23 +275,7 @@ async fn a_drain_refuses_new_rooms_lets_the_running_match_finish_and_stops() {
         play(alice, Some(3), (2, 8), MATCH_TIMEOUT),
         play(bob, Some(4), (2, 8), MATCH_TIMEOUT),
     ];
-
-    // Wait until the match runs, as the server counts it.
-    let running = async {
-        loop {
-            let (_, body) = sevenbag_tests::http::get(server.addr(), "/metrics")
-                .await
-                .expect("metrics");
-            let body = String::from_utf8_lossy(&body).into_owned();
-            if sample(&body, "sevenbag_matches_running") == Some(1.0) {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(10), running)
-        .await
-        .expect("the match starts");
+    until_running(server.addr(), 1.0).await;
 
     server.drain();
     let refused = tokio::time::timeout(Duration::from_secs(10), async {
@@ -304,6 +307,49 @@ async fn a_drain_refuses_new_rooms_lets_the_running_match_finish_and_stops() {
         .wait_stopped(Duration::from_secs(30))
         .await
         .expect("the server stops after the drain");
+    assert_eq!(
+        server.replay_files().len(),
+        1,
+        "{:?}",
+        server.replay_files()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_during_a_drain_ends_the_running_match_at_once() {
+    // Idle players hardly top out: the stop is what ends this match.
+    let mut server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
+    let url = server.url();
+    let (alice, bob) = two_ready_players(&url, &TlsTrust::default()).await;
+    // Each plays along until its connection ends (a headless client does not stop by itself).
+    let tasks = [alice, bob].map(|mut client| {
+        tokio::spawn(async move {
+            let ended = client
+                .run_until(&mut Idle, MATCH_TIMEOUT, |c| !c.is_connected())
+                .await;
+            (client, ended)
+        })
+    });
+    until_running(server.addr(), 1.0).await;
+
+    server.drain();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = std::time::Instant::now();
+    server.shutdown().await.expect("stops");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    for task in tasks {
+        let (client, ended) = task.await.expect("player task");
+        ended.expect("disconnected by the stop");
+        assert!(
+            client.match_result().is_none(),
+            "no result for a match cut short"
+        );
+    }
+    // The unfinished match is kept as a replay without a winner.
     assert_eq!(
         server.replay_files().len(),
         1,
