@@ -40,6 +40,12 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
 
+    /// Trust this PEM certificate for wss:// servers, besides the public web's authorities
+    /// (a LAN or test server's self-signed certificate). Overrides the settings file's
+    /// `trust_cert`.
+    #[arg(long, value_name = "PEM")]
+    pub trust_cert: Option<PathBuf>,
+
     /// With `--demo`: play the demo through an embedded server on 127.0.0.1, exercising the
     /// real online code (connection, rooms, rollback sessions, pacing).
     #[arg(long, requires = "demo")]

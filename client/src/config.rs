@@ -31,6 +31,9 @@ pub struct Config {
     pub local_left: KeyMap,
     /// Keys of the right player in a local two-player match.
     pub local_right: KeyMap,
+    /// A PEM certificate to trust for `wss://` servers besides the public web's authorities:
+    /// a LAN or test server's self-signed certificate (`--trust-cert` overrides it).
+    pub trust_cert: Option<PathBuf>,
     /// The last offline match setup (practice and local play start from it).
     pub setup: MatchSetup,
 }
@@ -69,6 +72,7 @@ impl Default for Config {
             local_left: KeyMap::local_left(),
             local_right: KeyMap::local_right(),
             setup: MatchSetup::default(),
+            trust_cert: None,
         }
     }
 }
@@ -131,6 +135,7 @@ struct ConfigFile {
     local_left: Option<KeysFile>,
     local_right: Option<KeysFile>,
     setup: Option<MatchSetup>,
+    trust_cert: Option<PathBuf>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Default)]
@@ -242,6 +247,7 @@ impl Config {
             local_left: keys(file.local_left, d.local_left)?,
             local_right: keys(file.local_right, d.local_right)?,
             setup: file.setup.unwrap_or(d.setup),
+            trust_cert: file.trust_cert,
         })
     }
 
@@ -264,6 +270,7 @@ impl Config {
             local_left: Some(KeysFile::from_map(&self.local_left)),
             local_right: Some(KeysFile::from_map(&self.local_right)),
             setup: Some(self.setup.clone()),
+            trust_cert: self.trust_cert.clone(),
         };
         let body = toml::to_string_pretty(&file)?;
         Ok(format!(
@@ -366,6 +373,7 @@ mod tests {
             player_name: "Ana".into(),
             server: "example.invalid:9000".into(),
             volume: 35,
+            trust_cert: Some(PathBuf::from("/etc/sevenbag/lan-cert.pem")),
             ..Config::default()
         };
         config.handling.das = 7;

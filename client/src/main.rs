@@ -318,6 +318,10 @@ async fn run(args: Args) {
     if let Some(problem) = problem {
         ctx.notify(problem, theme::BAD);
     }
+    let trust_cert = args.trust_cert.clone().or(ctx.config.trust_cert.clone());
+    if let Err(e) = online::set_trust(trust_cert.as_deref()) {
+        ctx.notify(e, theme::BAD);
+    }
     let mut stack = Stack::new(first_screens(&args, &ctx));
     let capture = args.frames.is_some();
     let mut clock = if capture {

@@ -17,13 +17,13 @@
 //! the session, and then carries on. If the window passes or the server answers `BadResume`,
 //! the stage becomes [`Stage::Failed`] with [`crate::reconnect::FORFEITED`].
 
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
 use sevenbag_core::{Handling, Input, Match, MatchHeader, Phase, Seat};
 use sevenbag_netplay::{
     DEFAULT_WINDOW, DriverConfig, DriverEvent, Hello, MatchDriver, MatchResult, NetEvent,
-    NetHandle, Session, SessionOptions, from_fn,
+    NetHandle, Session, SessionOptions, TlsTrust, from_fn,
 };
 use sevenbag_protocol::{
     ClientMessage, EndReason, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
@@ -34,6 +34,33 @@ use crate::input::{KeyMap, Keyboard, Latch};
 use crate::opponent::AutoPlayer;
 use crate::reconnect::{FORFEITED, Reconnect};
 use crate::session::{NetStatus, Peer};
+
+/// Which certificates `wss://` servers may present, for every connection the game makes. Like
+/// the runtime below it is the process's: set at start-up ([`set_trust`]) from `--trust-cert`
+/// or the settings file, so the many places that connect need not carry it.
+static TRUST: RwLock<Option<TlsTrust>> = RwLock::new(None);
+
+/// Trusts the PEM certificate at `path` (besides the public web's authorities) for every later
+/// `wss://` connection; `None` trusts the web's authorities only.
+pub fn set_trust(path: Option<&std::path::Path>) -> Result<(), String> {
+    let trust = match path {
+        Some(path) => TlsTrust::default()
+            .with_cert_file(path)
+            .map_err(|e| e.to_string())?,
+        None => TlsTrust::default(),
+    };
+    *TRUST.write().unwrap_or_else(|p| p.into_inner()) = Some(trust);
+    Ok(())
+}
+
+/// The trust [`set_trust`] chose (the web's authorities if it was never called).
+pub fn trust() -> TlsTrust {
+    TRUST
+        .read()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone()
+        .unwrap_or_default()
+}
 
 /// The process's network runtime: one tokio worker thread, started on first use. The render loop
 /// never blocks on it; it only polls channels.
@@ -194,10 +221,11 @@ impl Online {
         };
         let (net, stage) = match runtime() {
             Ok(rt) => (
-                Some(sevenbag_netplay::connect_on(
+                Some(sevenbag_netplay::connect_trusting(
                     rt.handle(),
                     &url,
                     hello.clone(),
+                    trust(),
                 )),
                 Stage::Connecting,
             ),
@@ -797,7 +825,12 @@ impl Online {
         match runtime() {
             Ok(rt) => {
                 // Dropping the old handle ends its task; its late events are not wanted.
-                self.net = Some(sevenbag_netplay::connect_on(rt.handle(), &self.url, hello));
+                self.net = Some(sevenbag_netplay::connect_trusting(
+                    rt.handle(),
+                    &self.url,
+                    hello,
+                    trust(),
+                ));
             }
             Err(e) => {
                 self.reconnect = None;
@@ -872,6 +905,7 @@ pub fn error_text(code: ErrorCode, message: &str) -> String {
         ErrorCode::NoSuchRoom => "No room has that code. Check it and try again.".to_owned(),
         ErrorCode::RoomFull => "That room is full.".to_owned(),
         ErrorCode::ServerFull => "The server is full. Try again later.".to_owned(),
+        ErrorCode::Shutdown => "The server is restarting. Try again in a moment.".to_owned(),
         ErrorCode::Version => format!("Version mismatch: {message}."),
         ErrorCode::NoSuchReplay => "The server no longer has that replay.".to_owned(),
         ErrorCode::NameTaken => format!("{message}. Change your name in Settings."),

@@ -5,7 +5,7 @@
 use sevenbag_netplay::{Hello, NetEvent, NetHandle};
 use sevenbag_protocol::{ClientMessage, MAX_LEADERBOARD_ROWS, Profile, RecentMatch, ServerMessage};
 
-use crate::online::{error_text, reach_text, runtime, server_url};
+use crate::online::{error_text, reach_text, runtime, server_url, trust};
 
 /// Where the standings stand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,7 +51,12 @@ impl Standings {
         });
         let (net, status) = match runtime() {
             Ok(rt) => (
-                Some(sevenbag_netplay::connect_on(rt.handle(), &url, hello)),
+                Some(sevenbag_netplay::connect_trusting(
+                    rt.handle(),
+                    &url,
+                    hello,
+                    trust(),
+                )),
                 Status::Connecting,
             ),
             Err(e) => (None, Status::Failed(e)),

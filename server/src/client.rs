@@ -27,12 +27,14 @@ use sevenbag_protocol::{
     ServerMessage,
 };
 use tokio::sync::{mpsc, oneshot};
+use tokio_tungstenite::tungstenite::Message;
 use tracing::{debug, info};
 
 use crate::connection::{self, Incoming, Ws};
 use crate::identity;
 use crate::limits::TokenBucket;
 use crate::lobby::{self, Control, Membership, Refusal};
+use crate::metrics::GaugeGuard;
 use crate::ranked::Identity;
 use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::room::{Member, RoomCommand};
@@ -84,7 +86,8 @@ pub(crate) async fn serve(shared: Arc<Shared>, ws: Ws, peer: SocketAddr) {
     let mut shutdown = Shutdown::new(shared.shutdown.clone());
     debug!(client = id, %peer, "connected");
     let (sink, mut stream) = ws.split();
-    let (outbox, queue) = relay::queue(id, &limits);
+    let _open = GaugeGuard::new(&shared.metrics.connections);
+    let (outbox, queue) = relay::queue(id, &limits, shared.metrics.clone());
     let writer = tokio::spawn(relay::write_loop(sink, queue, limits.close_grace));
 
     let now = Instant::now();
@@ -132,6 +135,9 @@ pub(crate) async fn serve(shared: Arc<Shared>, ws: Ws, peer: SocketAddr) {
         connection::linger(ws, limits.close_grace, LINGER_BYTES).await;
     }
 
+    if let Some(code) = cut.code().filter(|c| *c != ErrorCode::Shutdown) {
+        shared.metrics.cut(&format!("{code:?}"));
+    }
     match cut.code() {
         Some(code) => info!(client = id, %peer, ?code, reason = cut.reason(), "connection closed"),
         None => debug!(client = id, %peer, "connection closed by the client"),
@@ -167,6 +173,10 @@ impl Client {
                 _ = relay::cut_happened(&mut cut) => return,
                 Some(control) = self.control_rx.recv() => self.on_control(control),
                 item = stream.next() => {
+                    if let Some(Ok(Message::Binary(bytes))) = &item {
+                        self.shared.metrics.messages_in.inc();
+                        self.shared.metrics.bytes_in.inc_by(bytes.len() as u64);
+                    }
                     let now = Instant::now();
                     last_heard = now;
                     match connection::classify(item, &limits, self.hello.is_some()) {
@@ -555,13 +565,15 @@ impl Client {
             return;
         };
         let Some(member) = self.member() else { return };
-        lobby::ranked_match(
+        match lobby::ranked_match(
             &self.shared,
             member,
             identity.rating,
             self.control_tx.clone(),
-        );
-        self.queued = true;
+        ) {
+            Ok(()) => self.queued = true,
+            Err((code, message)) => self.error(code, message),
+        }
     }
 
     async fn chat(&mut self, text: &str) {

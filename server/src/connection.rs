@@ -18,8 +18,8 @@ use crate::Limits;
 use crate::relay::Cut;
 
 /// A WebSocket as the server accepts them: the IO that hyper hands over after the HTTP upgrade
-/// (`crate::http`). `Upgraded` erases the transport, so TLS can slot in under hyper later
-/// without this module or the relay changing.
+/// (`crate::http`). `Upgraded` erases the transport, so a TLS stream (`crate::tls`) is served
+/// by this module and the relay exactly like a plain socket.
 pub(crate) type Ws = WebSocketStream<TokioIo<Upgraded>>;
 
 /// What one read from a client amounted to.

@@ -14,6 +14,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tracing::{error, info};
 
+use crate::metrics::Metrics;
 use crate::ranked;
 use crate::relay::Outbox;
 
@@ -93,13 +94,15 @@ pub(crate) fn unix_now() -> u64 {
 }
 
 impl Db {
-    /// Starts the writer task over `storage`.
-    pub(crate) fn start(storage: Arc<dyn Storage>) -> Db {
+    /// Starts the writer task over `storage`; each write's duration goes to `metrics`.
+    pub(crate) fn start(storage: Arc<dyn Storage>, metrics: Metrics) -> Db {
         let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
         let writer_storage = storage.clone();
         let writer = tokio::task::spawn_blocking(move || {
             while let Some(job) = rx.blocking_recv() {
+                let started = std::time::Instant::now();
                 job(&*writer_storage);
+                metrics.db_write_took(started);
             }
         });
         Db {

@@ -3,8 +3,9 @@
 //! (`crate::client`), anything else is answered by a route.
 //!
 //! # Adding a route
-//! Add it in [`router`] (static files, `/metrics`, `/healthz`...): a handler gets the server's
-//! [`Shared`] state through axum's `State`. Every route inherits the limits below; nothing
+//! Add it in [`router`] (static files, ...): a handler gets the server's [`Shared`] state
+//! through axum's `State`. The operator routes (`/metrics`, `/healthz`, `/readyz`) are in
+//! `crate::ops`, the API in `crate::api`. Every route inherits the limits below; nothing
 //! else is needed.
 //!
 //! # Limits (the same as the WebSocket path's)
@@ -39,7 +40,7 @@ use hyper::server::conn::http1;
 use hyper::upgrade::OnUpgrade;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use sevenbag_protocol::ErrorCode;
-use tokio::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
@@ -51,6 +52,7 @@ use crate::api;
 use crate::client;
 use crate::connection;
 use crate::limits::TokenBucket;
+use crate::ops;
 use crate::relay::{self, Cut};
 use crate::server::Shared;
 use crate::shutdown::{Shutdown, TaskGuard};
@@ -86,22 +88,26 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         // Add routes here: `.merge(...)` a module's routes or `.route(path, get(handler))`.
         .merge(api::routes())
+        .merge(ops::routes())
         .fallback(websocket_or_not_found)
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(shared)
 }
 
-/// Serves one accepted socket: HTTP requests until it upgrades to a WebSocket (then the game
-/// protocol until it closes), the client goes away, or a limit is hit.
-pub(crate) async fn serve(
+/// Serves one accepted socket — plain TCP, or a TLS stream after its handshake — HTTP requests
+/// until it upgrades to a WebSocket (then the game protocol until it closes), the client goes
+/// away, or a limit is hit.
+pub(crate) async fn serve<S>(
     shared: Arc<Shared>,
     router: Router,
-    socket: TcpStream,
+    socket: S,
     peer: SocketAddr,
     admission: Admission,
     _permit: OwnedSemaphorePermit,
     _guard: TaskGuard,
-) {
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let limits = shared.config.limits.clone();
     let mut shutdown = Shutdown::new(shared.shutdown.clone());
     let upgrade = Arc::new(Mutex::new(None));

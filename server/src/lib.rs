@@ -16,9 +16,12 @@
 //!
 //! ## Layout
 //! - [`Config`], [`Limits`], [`run`], [`spawn`], [`ServerHandle`]: this file and `limits.rs`.
-//! - `server.rs`: the accept loop (`TCP_NODELAY`, connection permits) and shared state.
+//! - `server.rs`: the accept loop (`TCP_NODELAY`, connection permits, the TLS handshake) and
+//!   shared state; `tls.rs`: loading the certificate (why rustls with `ring`: there).
 //! - `http.rs`: the one HTTP stack on the port (hyper + axum): the WebSocket upgrade and every
 //!   HTTP route, with the same limits; add routes in `http::router`. Why hyper and axum: there.
+//!   `/metrics`, `/healthz` and `/readyz` are there too; `metrics.rs` holds the Prometheus
+//!   metrics (why the `prometheus` crate: there).
 //! - `client.rs`: one task per connection: handshake, message handling, how a connection ends.
 //! - `connection.rs`: WebSocket frames ↔ messages, size limits, the lingering close.
 //! - `relay.rs`: bounded per-client send queues; a slow reader is cut, never awaited.
@@ -28,8 +31,8 @@
 //!   recovery codes; `api.rs`: the read-only JSON API.
 //! - `room.rs`: one task per room, owning its seats, spectators and match.
 //! - `replay.rs`: the replay directory (atomic writes, listing, reads).
-//! - `limits.rs`: limits and the token bucket; `shutdown.rs`: the shutdown signal and task
-//!   tracking.
+//! - `limits.rs`: limits and the token bucket; `shutdown.rs`: the shutdown signal, task
+//!   tracking and the graceful drain.
 //!
 //! ## Design: nobody waits on a client
 //! Rooms and the lobby never `await` anything a client controls. Messages to clients go through
@@ -47,6 +50,8 @@ mod http;
 mod identity;
 mod limits;
 mod lobby;
+mod metrics;
+mod ops;
 mod ranked;
 mod record;
 mod relay;
@@ -55,6 +60,7 @@ mod room;
 mod server;
 mod shutdown;
 mod standings;
+mod tls;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -68,6 +74,11 @@ use tokio::task::JoinHandle;
 use tracing::info;
 
 pub use limits::Limits;
+pub use tls::{TlsError, TlsFiles};
+
+/// How long a drain waits for running matches by default: a first-to-3 match rarely lasts
+/// longer than five minutes.
+pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Replays kept by default: about 10 000 matches of a few KB each is tens of MB of disk.
 pub const DEFAULT_REPLAY_KEEP: usize = 10_000;
@@ -93,6 +104,10 @@ pub struct Config {
     pub db: Option<PathBuf>,
     /// Round wins that win a ranked match.
     pub ranked_first_to: u8,
+    /// Serve TLS (`wss://`, `https://`) with this certificate instead of plain TCP.
+    pub tls: Option<TlsFiles>,
+    /// Longest a drain ([`run_with_drain`]) waits for running matches before shutting down.
+    pub drain_timeout: Duration,
 }
 
 impl Default for Config {
@@ -107,6 +122,8 @@ impl Default for Config {
             round_break_frames: None,
             db: None,
             ranked_first_to: 3,
+            tls: None,
+            drain_timeout: DEFAULT_DRAIN_TIMEOUT,
         }
     }
 }
@@ -125,6 +142,12 @@ pub enum ServerError {
     /// The database could not be opened or migrated.
     #[error(transparent)]
     Db(#[from] sevenbag_storage::StorageError),
+    /// The TLS certificate or key could not be loaded.
+    #[error(transparent)]
+    Tls(#[from] TlsError),
+    /// The metrics registry refused a metric (a server bug).
+    #[error("cannot set up metrics: {0}")]
+    Metrics(String),
     /// The server task panicked or was cancelled.
     #[error("server task failed: {0}")]
     Task(String),
@@ -137,6 +160,25 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
+    run_with_drain(listener, config, std::future::pending(), shutdown).await
+}
+
+/// [`run`] with a graceful drain: when `drain` completes the server stops opening rooms,
+/// starting matches and queueing players (they hear a non-fatal `Shutdown` error), `/readyz`
+/// answers `503`, and running matches play on — for at most [`Config::drain_timeout`]. When
+/// the last one has finished and its replay and result are written, or the timeout passes, or
+/// `stop` completes (a second signal), the server shuts down as [`run`] does.
+pub async fn run_with_drain(
+    listener: TcpListener,
+    config: Config,
+    drain: impl Future<Output = ()>,
+    stop: impl Future<Output = ()>,
+) -> Result<(), ServerError> {
+    let tls = match &config.tls {
+        Some(files) => Some(tls::acceptor(files)?),
+        None => None,
+    };
+    let metrics = metrics::Metrics::new().map_err(|e| ServerError::Metrics(e.to_string()))?;
     // Indexing reads every replay file: off the async runtime.
     let (dir, keep) = (config.replay_dir.clone(), config.replay_keep);
     let replays = tokio::task::spawn_blocking(move || replay::ReplayStore::open(&dir, keep))
@@ -154,27 +196,37 @@ pub async fn run(
                     .await
                     .map_err(|e| ServerError::Task(e.to_string()))??;
             info!(db = %opened.path().display(), "database open");
-            Some(db::Db::start(Arc::new(opened)))
+            Some(db::Db::start(Arc::new(opened), metrics.clone()))
         }
         None => None,
     };
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (tasks, mut all_done) = shutdown::Tasks::new();
     let replay_dir = config.replay_dir.display().to_string();
+    let drain_timeout = config.drain_timeout;
     let shared = Arc::new(server::Shared::new(
         config,
         replays,
         storage,
+        metrics,
         shutdown_rx,
         tasks,
     ));
     lobby::start_matchmaker(&shared);
-    info!(addr = ?listener.local_addr().ok(), replay_dir, "listening");
+    info!(addr = ?listener.local_addr().ok(), replay_dir, tls = tls.is_some(), "listening");
 
+    let drained = async {
+        drain.await;
+        lobby::begin_drain(&shared, drain_timeout);
+        let running = shared.metrics.matches_running.clone();
+        shutdown::wait_drained(move || running.get(), drain_timeout).await;
+    };
     tokio::select! {
-        // The accept loop only ends if the tracker is closed, which happens below.
-        _ = server::accept_loop(&shared, listener) => {}
-        _ = shutdown => info!("shutting down"),
+        // The accept loop only ends if the tracker is closed, which happens below. It keeps
+        // running while draining: players may reconnect to their match, probes ask /readyz.
+        _ = server::accept_loop(&shared, listener, tls) => {}
+        _ = drained => info!("drained; shutting down"),
+        _ = stop => info!("shutting down"),
     }
     // 1. Every connection and room task sees the signal (the listener is already dropped).
     let _ = shutdown_tx.send(true);
@@ -194,7 +246,9 @@ pub async fn run(
 #[derive(Debug)]
 pub struct ServerHandle {
     addr: SocketAddr,
+    tls: bool,
     stop: Option<oneshot::Sender<()>>,
+    drain: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<Result<(), ServerError>>>,
 }
 
@@ -204,9 +258,27 @@ impl ServerHandle {
         self.addr
     }
 
-    /// `ws://127.0.0.1:PORT/`.
+    /// `ws://127.0.0.1:PORT/`, or `wss://` when the server serves TLS.
     pub fn url(&self) -> String {
-        format!("ws://{}/", self.addr)
+        let scheme = if self.tls { "wss" } else { "ws" };
+        format!("{scheme}://{}/", self.addr)
+    }
+
+    /// Starts a graceful drain (what SIGTERM does to the binary); see [`run_with_drain`].
+    /// [`ServerHandle::wait`] then returns when the server has stopped by itself.
+    pub fn drain(&mut self) {
+        if let Some(drain) = self.drain.take() {
+            let _ = drain.send(());
+        }
+    }
+
+    /// Waits until the server stops on its own (after [`ServerHandle::drain`]), without
+    /// signalling anything.
+    pub async fn wait(mut self) -> Result<(), ServerError> {
+        match self.task.take() {
+            Some(task) => task.await.map_err(|e| ServerError::Task(e.to_string()))?,
+            None => Ok(()),
+        }
     }
 
     /// Shuts the server down and waits until every client was told and every replay written.
@@ -214,26 +286,37 @@ impl ServerHandle {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
-        match self.task.take() {
-            Some(task) => task.await.map_err(|e| ServerError::Task(e.to_string()))?,
-            None => Ok(()),
-        }
+        self.wait().await
     }
 }
 
-/// Binds `127.0.0.1:0`, starts [`run`] on a task, and returns its handle.
+/// Binds `127.0.0.1:0`, starts [`run_with_drain`] on a task, and returns its handle.
 pub async fn spawn(config: Config) -> std::io::Result<ServerHandle> {
     std::fs::create_dir_all(&config.replay_dir)?;
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
+    let tls = config.tls.is_some();
     let (stop, stopped) = oneshot::channel::<()>();
-    // The stop signal fires on `send` or when the handle (and so the sender) is dropped.
-    let task = tokio::spawn(run(listener, config, async move {
-        let _ = stopped.await;
-    }));
+    let (drain, drained) = oneshot::channel::<()>();
+    // The stop signal fires on `send` or when the handle (and so the sender) is dropped; the
+    // drain signal only on `send`.
+    let task = tokio::spawn(run_with_drain(
+        listener,
+        config,
+        async move {
+            if drained.await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        },
+        async move {
+            let _ = stopped.await;
+        },
+    ));
     Ok(ServerHandle {
         addr,
+        tls,
         stop: Some(stop),
+        drain: Some(drain),
         task: Some(task),
     })
 }

@@ -47,6 +47,8 @@ pub struct Limits {
     pub behind_warning_every: Duration,
     /// Time allowed for the WebSocket handshake plus the `Hello`.
     pub hello_timeout: Duration,
+    /// Time allowed for a TLS handshake (when the server serves TLS), before HTTP begins.
+    pub tls_handshake_timeout: Duration,
     /// The server pings every connection this often.
     pub ping_interval: Duration,
     /// A connection silent (no frame at all) this long is dropped with `Timeout`.
@@ -81,6 +83,7 @@ impl Default for Limits {
             max_frames_behind_sending: 45 * 60,
             behind_warning_every: Duration::from_secs(5),
             hello_timeout: Duration::from_secs(10),
+            tls_handshake_timeout: Duration::from_secs(10),
             ping_interval: Duration::from_secs(5),
             idle_timeout: Duration::from_secs(15),
             close_grace: Duration::from_secs(2),

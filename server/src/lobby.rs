@@ -64,6 +64,47 @@ pub(crate) struct Lobby {
 /// An error for the client: its code and text.
 pub(crate) type Refusal = (ErrorCode, String);
 
+/// What a client hears when it asks for a room, a queue or a match while the server drains.
+pub(crate) const DRAINING: &str =
+    "the server is restarting: no new rooms or matches here; try again shortly";
+
+/// The refusal during a drain (a non-fatal `Shutdown` error, `docs/PROTOCOL.md`).
+pub(crate) fn draining() -> Refusal {
+    (ErrorCode::Shutdown, DRAINING.to_string())
+}
+
+/// Begins a graceful drain: from now on no room opens and nobody is queued, and whoever is
+/// waiting in the quick-match or ranked queue is taken out and told.
+pub(crate) fn begin_drain(shared: &Shared, timeout: std::time::Duration) {
+    let waiting = {
+        let mut lobby = lock(shared);
+        if !shared.draining.start() {
+            return;
+        }
+        let mut outboxes: Vec<_> = lobby
+            .waiting
+            .take()
+            .map(|w| w.member.outbox)
+            .into_iter()
+            .collect();
+        outboxes.extend(lobby.ranked.take_all().into_iter().map(|w| w.member.outbox));
+        outboxes
+    };
+    tracing::info!(
+        timeout_s = timeout.as_secs_f64(),
+        unqueued = waiting.len(),
+        "draining: no new rooms or matches; waiting for running matches"
+    );
+    let (code, message) = draining();
+    for outbox in waiting {
+        outbox.send(&sevenbag_protocol::ServerMessage::Error {
+            code,
+            message: message.clone(),
+            fatal: false,
+        });
+    }
+}
+
 fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Lobby> {
     // A panic while holding the lock cannot leave the maps half-updated in a way that matters
     // more than refusing service, so a poisoned lock is simply taken over.
@@ -121,6 +162,10 @@ fn open_room(
     options: RoomOptions,
     start: Start,
 ) -> Result<Membership, Refusal> {
+    // Checked under the lobby lock, which `begin_drain` takes too: no room slips in after.
+    if shared.draining.is_draining() {
+        return Err(draining());
+    }
     if lobby.rooms.len() >= shared.config.limits.max_rooms {
         return Err((
             ErrorCode::ServerFull,
@@ -202,6 +247,9 @@ pub(crate) fn quick_match(
     control: mpsc::Sender<Control>,
 ) -> Result<Option<Membership>, Refusal> {
     let mut lobby = lock(shared);
+    if shared.draining.is_draining() {
+        return Err(draining());
+    }
     // A waiting player whose connection has since closed is discarded, not paired.
     let waiting = lobby
         .waiting
@@ -261,20 +309,28 @@ pub(crate) fn unqueue(shared: &Shared, client: ClientId) {
 }
 
 /// Puts an identified player in the ranked queue and pairs whoever fits now. The player hears
-/// of its room through `control`, like everyone paired by the matchmaker.
+/// of its room through `control`, like everyone paired by the matchmaker. Refused while the
+/// server drains.
 pub(crate) fn ranked_match(
     shared: &Arc<Shared>,
     me: Member,
     rating: f64,
     control: mpsc::Sender<Control>,
-) {
-    lock(shared).ranked.push(ranked::Waiting {
-        member: me,
-        control,
-        rating,
-        since: std::time::Instant::now(),
-    });
+) -> Result<(), Refusal> {
+    {
+        let mut lobby = lock(shared);
+        if shared.draining.is_draining() {
+            return Err(draining());
+        }
+        lobby.ranked.push(ranked::Waiting {
+            member: me,
+            control,
+            rating,
+            since: std::time::Instant::now(),
+        });
+    }
     pair_ranked(shared);
+    Ok(())
 }
 
 /// Opens a ranked room for every pair the queue accepts now.

@@ -1,12 +1,24 @@
-//! `sevenbag-server`: the relay server binary. Parses flags, sets up logging (`RUST_LOG`), binds,
-//! and runs the library's [`sevenbag_server::run`] until Ctrl-C or SIGTERM.
+//! `sevenbag-server`: the relay server binary. Parses flags, sets up logging (`RUST_LOG`, text
+//! or JSON lines), binds, and runs the library's [`sevenbag_server::run_with_drain`]: the first
+//! Ctrl-C or SIGTERM drains (running matches finish, for at most `--drain-timeout`), a second
+//! one stops at once.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::Parser;
-use sevenbag_server::{Config, Limits};
+use clap::{Parser, ValueEnum};
+use sevenbag_server::{Config, Limits, TlsFiles};
+use tokio::sync::watch;
+
+/// How log lines are written to stderr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    /// One human-readable line per event.
+    Text,
+    /// One JSON object per line (for log shippers: Loki, Elasticsearch, CloudWatch...).
+    Json,
+}
 
 /// Command-line flags of the server. Every limit defaults to `docs/PROTOCOL.md`'s value.
 #[derive(Parser, Debug)]
@@ -96,6 +108,23 @@ struct Args {
     /// Round wins that win a ranked match.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=99))]
     ranked_first_to: u8,
+    /// Serve TLS (wss://, https://) with this PEM certificate chain (e.g. certbot's
+    /// fullchain.pem). Needs --tls-key.
+    #[arg(long, requires = "tls_key", value_name = "PEM")]
+    tls_cert: Option<PathBuf>,
+    /// The PEM private key for --tls-cert (e.g. certbot's privkey.pem).
+    #[arg(long, requires = "tls_cert", value_name = "PEM")]
+    tls_key: Option<PathBuf>,
+    /// Seconds allowed for a TLS handshake.
+    #[arg(long, default_value_t = Limits::default().tls_handshake_timeout.as_secs_f64())]
+    tls_handshake_timeout: f64,
+    /// On SIGTERM or Ctrl-C, seconds to let running matches finish before stopping (a second
+    /// signal stops at once).
+    #[arg(long, default_value_t = sevenbag_server::DEFAULT_DRAIN_TIMEOUT.as_secs_f64(), value_name = "SECS")]
+    drain_timeout: f64,
+    /// Log lines as human-readable text or as JSON objects, one per line.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
 }
 
 fn seconds(name: &str, value: f64) -> anyhow::Result<Duration> {
@@ -124,6 +153,7 @@ impl Args {
             hello_timeout: seconds("hello-timeout", self.hello_timeout)?,
             ping_interval: seconds("ping-interval", self.ping_interval)?,
             idle_timeout: seconds("idle-timeout", self.idle_timeout)?,
+            tls_handshake_timeout: seconds("tls-handshake-timeout", self.tls_handshake_timeout)?,
             ..Limits::default()
         };
         Ok(Config {
@@ -136,12 +166,27 @@ impl Args {
             round_break_frames: self.round_break_frames,
             db: (!self.no_db).then(|| self.db.clone()),
             ranked_first_to: self.ranked_first_to,
+            tls: match (&self.tls_cert, &self.tls_key) {
+                (Some(cert), Some(key)) => Some(TlsFiles {
+                    cert: cert.clone(),
+                    key: key.clone(),
+                }),
+                _ => None,
+            },
+            drain_timeout: Duration::try_from_secs_f64(self.drain_timeout)
+                .ok()
+                .with_context(|| {
+                    format!(
+                        "--drain-timeout must be a number of seconds, not {}",
+                        self.drain_timeout
+                    )
+                })?,
         })
     }
 }
 
 /// Completes on Ctrl-C, or on SIGTERM where there is one.
-async fn shutdown_signal() {
+async fn signal() {
     let ctrl_c = async {
         if let Err(e) = tokio::signal::ctrl_c().await {
             tracing::error!(error = %e, "cannot listen for Ctrl-C");
@@ -169,19 +214,49 @@ async fn shutdown_signal() {
     }
 }
 
+/// Counts signals into `count` forever (a fresh listener each time, so none is missed between
+/// the first and the second).
+async fn count_signals(count: watch::Sender<u32>) {
+    loop {
+        signal().await;
+        count.send_modify(|n| *n += 1);
+    }
+}
+
+/// Completes once `at_least` signals have arrived.
+async fn signals(mut count: watch::Receiver<u32>, at_least: u32) {
+    if count.wait_for(|n| *n >= at_least).await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    match format {
+        LogFormat::Text => builder.init(),
+        // Span fields are flattened into each event's object, so a line stands on its own.
+        LogFormat::Json => builder.json().flatten_event(true).init(),
+    }
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .init();
+    init_logging(args.log_format);
     let config = args.config()?;
     let listener = tokio::net::TcpListener::bind(&args.bind)
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;
-    sevenbag_server::run(listener, config, shutdown_signal()).await?;
+    let (count, counted) = watch::channel(0);
+    tokio::spawn(count_signals(count));
+    sevenbag_server::run_with_drain(
+        listener,
+        config,
+        signals(counted.clone(), 1),
+        signals(counted, 2),
+    )
+    .await?;
     Ok(())
 }

@@ -130,6 +130,11 @@ pub(crate) struct Queue {
 }
 
 impl Queue {
+    /// Empties the queue (a drain), returning who was waiting.
+    pub(crate) fn take_all(&mut self) -> Vec<Waiting> {
+        std::mem::take(&mut self.waiting)
+    }
+
     /// Adds a player (replacing an earlier entry of the same player).
     pub(crate) fn push(&mut self, w: Waiting) {
         let player = w.member.identity.map(|i| i.id);

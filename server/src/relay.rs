@@ -35,6 +35,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 
 use crate::Limits;
+use crate::metrics::Metrics;
 
 /// A connection's id, unique for the life of the server (used in logs and room membership).
 pub(crate) type ClientId = u64;
@@ -138,6 +139,8 @@ struct Shared {
     max_bytes: usize,
     /// The cut, once decided. Set once: the first reason is the one the client hears.
     cut: watch::Sender<Option<Cut>>,
+    /// Where sent messages, bytes and queue depths are counted.
+    metrics: Metrics,
 }
 
 /// The sending side of one client's queue. Cheap to clone; never blocks.
@@ -157,14 +160,15 @@ pub(crate) struct Queue {
     shared: Arc<Shared>,
 }
 
-/// A new client queue sized by `limits`.
-pub(crate) fn queue(id: ClientId, limits: &Limits) -> (Outbox, Queue) {
+/// A new client queue sized by `limits`, counted in `metrics`.
+pub(crate) fn queue(id: ClientId, limits: &Limits, metrics: Metrics) -> (Outbox, Queue) {
     let (tx, rx) = mpsc::channel(limits.send_queue.max(1));
     let (cut, _) = watch::channel(None);
     let shared = Arc::new(Shared {
         queued_bytes: AtomicUsize::new(0),
         max_bytes: limits.send_queue_bytes,
         cut,
+        metrics,
     });
     (
         Outbox {
@@ -204,6 +208,8 @@ impl Outbox {
             self.cut(slow_reader(format!("{before} bytes waiting")));
             return false;
         }
+        let waiting = self.tx.max_capacity() - self.tx.capacity();
+        self.shared.metrics.send_queue_depth.observe(waiting as f64);
         match self.tx.try_send(bytes) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
@@ -292,6 +298,10 @@ where
             _ = cut_happened(&mut cut_rx) => break,
             sent = sink.send(Message::Binary(bytes)) => {
                 shared.queued_bytes.fetch_sub(len, Ordering::Relaxed);
+                if sent.is_ok() {
+                    shared.metrics.messages_out.inc();
+                    shared.metrics.bytes_out.inc_by(len as u64);
+                }
                 if sent.is_err() {
                     // The socket failed: the peer is gone. Tell everyone who holds an outbox.
                     shared.cut.send_if_modified(|c| {

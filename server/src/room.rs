@@ -22,6 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
 use crate::lobby::{self, Refusal, random_u64};
+use crate::metrics::GaugeGuard;
 use crate::ranked::Identity;
 use crate::record::Tally;
 use crate::relay::{self, ClientId, Cut, Outbox};
@@ -184,6 +185,9 @@ struct Running {
     last_inputs: [Instant; 2],
     /// Per seat, when it was last warned that it is behind.
     warned: [Option<Instant>; 2],
+    /// Holds `sevenbag_matches_running` up while the match runs; a drain waits for it to
+    /// reach zero. Dropped after the replay is written (`Room::report` consumes the match).
+    _live: GaugeGuard,
 }
 
 impl Running {
@@ -265,6 +269,7 @@ impl Room {
         mut shutdown: Shutdown,
         _guard: TaskGuard,
     ) {
+        let _open = GaugeGuard::new(&self.shared.metrics.rooms);
         info!(room = %self.code, "room opened");
         match start {
             Start::Created(member) => {
@@ -642,6 +647,21 @@ impl Room {
         if !(a.ready && b.ready && a.conn.is_some() && b.conn.is_some()) {
             return;
         }
+        if self.shared.draining.is_draining() {
+            let (code, message) = lobby::draining();
+            for slot in self.seats.iter_mut().flatten() {
+                slot.ready = false;
+                if let Some(conn) = &slot.conn {
+                    conn.send(&ServerMessage::Error {
+                        code,
+                        message: message.clone(),
+                        fatal: false,
+                    });
+                }
+            }
+            self.broadcast_state();
+            return;
+        }
         let header = MatchHeader {
             rules: self.rules,
             seed: random_u64(),
@@ -655,6 +675,7 @@ impl Room {
             slot.ready = false;
         }
         info!(room = %self.code, seed = header.seed, "match started");
+        self.shared.metrics.matches_started.inc();
         self.broadcast(&ServerMessage::MatchStart {
             header,
             names: names.clone(),
@@ -669,6 +690,7 @@ impl Room {
             tally: Tally::new(self.ranked, players),
             last_inputs: [Instant::now() + delay; 2],
             warned: [None; 2],
+            _live: GaugeGuard::new(&self.shared.metrics.matches_running),
         });
     }
 
@@ -784,6 +806,7 @@ impl Room {
         );
         run.desync_answered[seat.index()] = frame;
         run.tally.desync();
+        self.shared.metrics.desyncs.inc();
         if let Some(conn) = self.seats[seat.index()]
             .as_ref()
             .and_then(|s| s.conn.as_ref())
@@ -804,6 +827,7 @@ impl Room {
     async fn finish(&mut self, winner: Option<Seat>, reason: EndReason) -> Option<ServerMessage> {
         let run = self.running.take()?;
         self.matches += 1;
+        self.shared.metrics.matches_finished.inc();
         let replay = Replay::record(&run.sim, run.names.clone(), winner, reason, unix_now());
         let base = format!("{}-{}-{}", run.started_unix, self.code, self.matches);
         // The room waits for the write (a few milliseconds) so that `MatchOver` names a file

@@ -2,7 +2,9 @@
 //!
 //! After mini-redis's `server.rs`: the listener accepts, sets `TCP_NODELAY`, takes a connection
 //! permit and spawns one task per connection (`crate::http`: HTTP, then the WebSocket if it
-//! upgrades); failed accepts back off instead of spinning.
+//! upgrades); failed accepts back off instead of spinning. With TLS the connection's task does
+//! the handshake first, within `Limits::tls_handshake_timeout`, holding the permit: a client
+//! that sends garbage or nothing costs one permit for at most that long and is logged.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,14 +12,16 @@ use std::time::{Duration, Instant};
 
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
-use tracing::{debug, warn};
+use tokio_rustls::TlsAcceptor;
+use tracing::{debug, info, warn};
 
 use crate::Config;
 use crate::db::Db;
 use crate::http::{self, Admission};
 use crate::lobby::Lobby;
+use crate::metrics::{GaugeGuard, Metrics};
 use crate::replay::ReplayStore;
-use crate::shutdown::Tasks;
+use crate::shutdown::{Draining, Shutdown, Tasks};
 
 /// Connections being refused (`ServerFull`) at once; past this, extra sockets are just closed.
 /// Refusing politely costs a handshake each, so it is bounded too.
@@ -40,6 +44,10 @@ pub(crate) struct Shared {
     pub(crate) shutdown: watch::Receiver<bool>,
     /// Tracks running tasks so `run` can wait for them.
     pub(crate) tasks: Tasks,
+    /// Set once a graceful drain has begun.
+    pub(crate) draining: Draining,
+    /// The Prometheus metrics (`/metrics`).
+    pub(crate) metrics: Metrics,
     /// Next connection id.
     next_client: AtomicU64,
 }
@@ -50,6 +58,7 @@ impl Shared {
         config: Config,
         replays: ReplayStore,
         db: Option<Db>,
+        metrics: Metrics,
         shutdown: watch::Receiver<bool>,
         tasks: Tasks,
     ) -> Shared {
@@ -61,6 +70,8 @@ impl Shared {
             epoch: Instant::now(),
             shutdown,
             tasks,
+            draining: Draining::default(),
+            metrics,
             next_client: AtomicU64::new(1),
         }
     }
@@ -71,8 +82,24 @@ impl Shared {
     }
 }
 
+/// A hint for the log when a handshake fails because the peer does not speak TLS at all (the
+/// usual mistake: `ws://` or `http://` to a TLS port).
+fn tls_hint(e: &std::io::Error) -> &'static str {
+    use tokio_rustls::rustls::{Error, InvalidMessage};
+    match e.get_ref().and_then(|inner| inner.downcast_ref::<Error>()) {
+        Some(Error::InvalidMessage(InvalidMessage::InvalidContentType)) => {
+            "not TLS: plain HTTP or ws:// to the TLS port? Use https:// or wss://"
+        }
+        _ => "",
+    }
+}
+
 /// Accepts connections until the future is dropped (by `run`, on shutdown).
-pub(crate) async fn accept_loop(shared: &Arc<Shared>, listener: TcpListener) {
+pub(crate) async fn accept_loop(
+    shared: &Arc<Shared>,
+    listener: TcpListener,
+    tls: Option<TlsAcceptor>,
+) {
     // Each connection task holds a permit; when none is left, new sockets are refused with
     // `ServerFull` instead of being queued, so a client learns why at once.
     let connections = Arc::new(Semaphore::new(shared.config.limits.max_connections));
@@ -110,15 +137,32 @@ pub(crate) async fn accept_loop(shared: &Arc<Shared>, listener: TcpListener) {
                 }
             },
         };
-        let serve = http::serve(
-            shared.clone(),
-            router.clone(),
-            socket,
-            peer,
-            admission,
-            permit,
-            guard,
-        );
-        tokio::spawn(serve);
+        let (shared, router, tls) = (shared.clone(), router.clone(), tls.clone());
+        tokio::spawn(async move {
+            let _socket = GaugeGuard::new(&shared.metrics.sockets);
+            let Some(acceptor) = tls else {
+                http::serve(shared, router, socket, peer, admission, permit, guard).await;
+                return;
+            };
+            let timeout = shared.config.limits.tls_handshake_timeout;
+            let mut shutdown = Shutdown::new(shared.shutdown.clone());
+            let handshake = tokio::select! {
+                done = tokio::time::timeout(timeout, acceptor.accept(socket)) => done,
+                _ = shutdown.recv() => return,
+            };
+            match handshake {
+                Ok(Ok(stream)) => {
+                    http::serve(shared, router, stream, peer, admission, permit, guard).await;
+                }
+                Ok(Err(e)) => {
+                    shared.metrics.cut("tls_handshake");
+                    info!(%peer, error = %e, hint = tls_hint(&e), "TLS handshake failed; connection closed");
+                }
+                Err(_) => {
+                    shared.metrics.cut("tls_handshake");
+                    info!(%peer, timeout_s = timeout.as_secs_f64(), "TLS handshake timed out; connection closed");
+                }
+            }
+        });
     }
 }

@@ -26,6 +26,8 @@
 //! - `hostile.rs`: each kind of hostile client is cut with a reason while a match finishes.
 //! - `replays.rs`: a finished match's replay verifies; corrupted copies are reported as such.
 //! - `bot.rs`: the bot plays through the server as a headless input source and wins.
+//! - `ops.rs`: a match over `wss://` with a trusted self-signed certificate, `https://` health
+//!   and metrics, garbage on the TLS port cut without disturbing a player, a graceful drain.
 #![deny(missing_docs)]
 
 pub mod http;

@@ -12,6 +12,7 @@ use sevenbag_server::{Config, Limits, ServerError, ServerHandle};
 pub struct TestServer {
     handle: Option<ServerHandle>,
     addr: SocketAddr,
+    url: String,
     replay_dir: PathBuf,
 }
 
@@ -68,6 +69,7 @@ pub async fn start_server(mut config: Config) -> TestServer {
         .unwrap_or_else(|e| panic!("test server could not start: {e}"));
     TestServer {
         addr: handle.addr(),
+        url: handle.url(),
         handle: Some(handle),
         replay_dir,
     }
@@ -79,9 +81,27 @@ impl TestServer {
         self.addr
     }
 
-    /// `ws://127.0.0.1:PORT/`.
+    /// `ws://127.0.0.1:PORT/` (`wss://` when the config asked for TLS).
     pub fn url(&self) -> String {
-        format!("ws://{}/", self.addr)
+        self.url.clone()
+    }
+
+    /// Starts a graceful drain, as SIGTERM does to the binary.
+    pub fn drain(&mut self) {
+        if let Some(handle) = &mut self.handle {
+            handle.drain();
+        }
+    }
+
+    /// Waits (at most `limit`) for the server to stop by itself, after [`TestServer::drain`].
+    pub async fn wait_stopped(&mut self, limit: Duration) -> Result<(), ServerError> {
+        let Some(handle) = self.handle.take() else {
+            return Ok(());
+        };
+        match tokio::time::timeout(limit, handle.wait()).await {
+            Ok(result) => result,
+            Err(_) => Err(ServerError::Task(format!("still running after {limit:?}"))),
+        }
     }
 
     /// The server's (temporary) replay directory.

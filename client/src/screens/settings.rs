@@ -7,6 +7,9 @@ use macroquad::input::KeyCode;
 use sevenbag_core::Handling;
 
 use crate::config::{Config, MAX_ADDRESS, MAX_NAME, clean_name};
+
+/// Longest trusted-certificate path typed in settings, in characters.
+const MAX_CERT_PATH: usize = 256;
 use crate::input::{Action, KeyMap};
 use crate::keys::{key_label, key_name};
 use crate::layout::list_layout;
@@ -32,6 +35,7 @@ enum Row {
     Section(&'static str),
     Name,
     Server,
+    TrustCert,
     Das,
     Arr,
     Dcd,
@@ -50,6 +54,7 @@ fn rows() -> Vec<Row> {
         Row::Section("PLAYER"),
         Row::Name,
         Row::Server,
+        Row::TrustCert,
         Row::Section("HANDLING"),
         Row::Das,
         Row::Arr,
@@ -77,6 +82,8 @@ fn rows() -> Vec<Row> {
 /// The settings screen.
 pub struct SettingsScreen {
     draft: Config,
+    /// The trusted-certificate path as typed (empty: none); becomes `draft.trust_cert` on save.
+    trust_text: String,
     rows: Vec<Row>,
     nav: ListNav,
     /// Which key cap of a key row the cursor is on.
@@ -90,6 +97,12 @@ impl SettingsScreen {
     pub fn new(ctx: &Ctx) -> SettingsScreen {
         SettingsScreen {
             draft: ctx.config.clone(),
+            trust_text: ctx
+                .config
+                .trust_cert
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
             rows: rows(),
             nav: ListNav { selected: 1 },
             slot: 0,
@@ -117,6 +130,15 @@ impl SettingsScreen {
         self.draft.player_name = clean_name(&self.draft.player_name);
         if self.draft.handling.validate().is_err() {
             ctx.notify("Handling out of range.", theme::BAD);
+            return false;
+        }
+        let path = self.trust_text.trim();
+        self.draft.trust_cert = (!path.is_empty()).then(|| std::path::PathBuf::from(path));
+        // Only a change replaces the trust in use (which `--trust-cert` may have set).
+        if self.draft.trust_cert != ctx.config.trust_cert
+            && let Err(e) = crate::online::set_trust(self.draft.trust_cert.as_deref())
+        {
+            ctx.notify(e, theme::BAD);
             return false;
         }
         ctx.config = self.draft.clone();
@@ -166,10 +188,11 @@ impl SettingsScreen {
         }
         let layout = list_layout(io.width, io.height, self.rows.len());
         let row = self.rows[self.nav.selected];
-        let typing = matches!(row, Row::Name | Row::Server);
+        let typing = matches!(row, Row::Name | Row::Server | Row::TrustCert);
         if typing {
             let (text, max) = match row {
                 Row::Name => (&mut self.draft.player_name, MAX_NAME),
+                Row::TrustCert => (&mut self.trust_text, MAX_CERT_PATH),
                 _ => (&mut self.draft.server, MAX_ADDRESS),
             };
             for c in &kb.chars {
@@ -249,7 +272,7 @@ impl SettingsScreen {
                         theme::ACCENT2,
                     );
                 }
-                Row::Name | Row::Server => {
+                Row::Name | Row::Server | Row::TrustCert => {
                     let rows = self.rows.clone();
                     self.nav
                         .step(1, rows.len(), &|i| !matches!(rows[i], Row::Section(_)));
@@ -326,6 +349,16 @@ impl SettingsScreen {
                     l.unit,
                     "Server",
                     &self.draft.server,
+                    state,
+                    selected,
+                    t,
+                ),
+                Row::TrustCert => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "Trusted cert",
+                    &self.trust_text,
                     state,
                     selected,
                     t,
@@ -437,7 +470,7 @@ impl SettingsScreen {
         } else {
             match self.rows[self.nav.selected] {
                 Row::Key(..) => "↑ ↓ choose   ← → key slot   Enter rebind   Del clear   Esc save",
-                Row::Name | Row::Server => {
+                Row::Name | Row::Server | Row::TrustCert => {
                     "Type to edit   Backspace delete   ↑ ↓ choose   Esc save"
                 }
                 _ => "↑ ↓ choose   ← → change   Enter select   Esc save and back",
@@ -456,7 +489,8 @@ impl SettingsScreen {
 fn help(row: Row, h: &Handling) -> (&'static str, String) {
     match row {
         Row::Name => ("Name", "Shown to opponents and spectators. Up to 16 characters.".into()),
-        Row::Server => ("Server", "The Sevenbag server for online play, as host:port. LAN games use the host's address instead.".into()),
+        Row::Server => ("Server", "The Sevenbag server for online play, as host:port, or wss://host:port/ for a server with TLS. LAN games use the host's address instead.".into()),
+        Row::TrustCert => ("Trusted cert", "A PEM certificate file to trust for wss:// servers besides the public web's authorities: a LAN or test server's self-signed one. Empty: none.".into()),
         Row::Das => ("DAS", format!("How long a direction key is held before the piece starts sliding on its own. 0–60 frames; now {} frames. Lower is faster; 6–10 is common.", h.das)),
         Row::Arr => ("ARR", "Frames between steps once the piece slides. 0 sends it straight to the wall; 0–30.".into()),
         Row::Dcd => ("DCD", "After a rotation, hold or new piece, sliding waits this many frames, so a slide does not carry over by accident. 0–30.".into()),

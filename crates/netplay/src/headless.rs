@@ -22,8 +22,9 @@ use sevenbag_protocol::{
 use crate::clock::Pacer;
 use crate::driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RoundResult};
 use crate::inputs::{Idle, InputSource};
-use crate::net::{Hello, NetError, NetEvent, NetHandle, NetStats, connect};
+use crate::net::{Hello, NetError, NetEvent, NetHandle, NetStats, connect_trusting};
 use crate::session::{RoundEnd, Session, SessionError, SessionOptions, SessionStats};
+use crate::tls::TlsTrust;
 
 /// How long the lobby steps (welcome, joining a room) may take.
 pub const LOBBY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -53,6 +54,8 @@ pub struct HeadlessConfig {
     /// Simulate at most once per this interval, as a game drawing few frames a second does
     /// (messages are still taken the moment they arrive). `None`: whenever a frame is due.
     pub tick_every: Option<Duration>,
+    /// Certificates a `wss://` server may present (default: the public web's authorities).
+    pub trust: TlsTrust,
 }
 
 impl HeadlessConfig {
@@ -69,6 +72,7 @@ impl HeadlessConfig {
             probe: None,
             frames_per_tick: 1,
             tick_every: None,
+            trust: TlsTrust::default(),
         }
     }
 }
@@ -244,7 +248,12 @@ impl HeadlessClient {
         let now = Instant::now();
         let mut client = HeadlessClient {
             url: url.to_owned(),
-            net: connect(url, hello),
+            net: connect_trusting(
+                &tokio::runtime::Handle::current(),
+                url,
+                hello,
+                config.trust.clone(),
+            ),
             channel_open: true,
             connected: false,
             disconnect_reason: None,
@@ -426,7 +435,12 @@ impl HeadlessClient {
         };
         let old = self.net.stats();
         self.past_traffic = add_traffic(self.past_traffic, old);
-        self.net = connect(&self.url, hello);
+        self.net = connect_trusting(
+            &tokio::runtime::Handle::current(),
+            &self.url,
+            hello,
+            self.config.trust.clone(),
+        );
         self.awaiting_log = self.driver.is_live();
         self.channel_open = true;
         self.connected = false;

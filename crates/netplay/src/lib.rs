@@ -53,6 +53,7 @@ pub mod headless;
 pub mod inputs;
 pub mod net;
 pub mod session;
+pub mod tls;
 
 pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
 pub use driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RETUNE_FRAMES, RoundResult};
@@ -62,9 +63,11 @@ pub use headless::{
 };
 pub use inputs::{FromFn, Idle, InputSource, RandomInputs, ScriptedInputs, from_fn};
 pub use net::{
-    CONNECT_TIMEOUT, Hello, NetError, NetEvent, NetHandle, NetSender, NetStats, connect, connect_on,
+    CONNECT_TIMEOUT, Hello, NetError, NetEvent, NetHandle, NetSender, NetStats, connect,
+    connect_on, connect_trusting,
 };
 pub use session::{
     CONFIRM_INTERVAL, DEFAULT_WINDOW, HASH_INTERVAL, MAX_INPUT_DELAY, RoundEnd, Session,
     SessionError, SessionOptions, SessionStats, Step,
 };
+pub use tls::{TlsTrust, TlsTrustError};

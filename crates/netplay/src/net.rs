@@ -29,6 +29,9 @@ use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{self, Message, client::IntoClientRequest};
+use tokio_tungstenite::{Connector, MaybeTlsStream};
+
+use crate::tls::{TlsTrust, TlsTrustError};
 
 /// How long connecting (TCP and the WebSocket handshake) may take.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -117,6 +120,9 @@ pub enum NetError {
     /// The connection is closed: nothing can be sent.
     #[error("not connected")]
     Closed,
+    /// The TLS settings for a `wss://` address could not be built.
+    #[error(transparent)]
+    Tls(#[from] TlsTrustError),
 }
 
 /// Traffic counters of one connection, at the WebSocket level (payload plus frame header; TCP/IP
@@ -210,7 +216,8 @@ pub struct NetHandle {
     task: tokio::task::AbortHandle,
 }
 
-/// Connects to `url` (`ws://host:port/`) on the current tokio runtime and sends `hello` first.
+/// Connects to `url` (`ws://host:port/`, or `wss://` trusting the public web's certificate
+/// authorities) on the current tokio runtime and sends `hello` first.
 ///
 /// Returns at once; watch for [`NetEvent::Connected`] and [`NetEvent::Welcome`], or
 /// [`NetEvent::Disconnected`] if it fails. Must be called from within a tokio runtime; from a
@@ -221,11 +228,22 @@ pub fn connect(url: &str, hello: Hello) -> NetHandle {
 
 /// [`connect`] on the given runtime, for callers outside it (a render loop's thread).
 pub fn connect_on(runtime: &tokio::runtime::Handle, url: &str, hello: Hello) -> NetHandle {
+    connect_trusting(runtime, url, hello, TlsTrust::default())
+}
+
+/// [`connect_on`], with `trust` deciding which certificates a `wss://` server may present.
+pub fn connect_trusting(
+    runtime: &tokio::runtime::Handle,
+    url: &str,
+    hello: Hello,
+    trust: TlsTrust,
+) -> NetHandle {
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
     let counters = Arc::new(Counters::default());
     let task = runtime.spawn(run(
         url.to_owned(),
+        trust,
         hello.message(),
         command_rx,
         event_tx,
@@ -293,12 +311,13 @@ impl Drop for NetHandle {
 /// `Disconnected` last.
 async fn run(
     url: String,
+    trust: TlsTrust,
     hello: ClientMessage,
     commands: mpsc::UnboundedReceiver<Command>,
     events: mpsc::UnboundedSender<NetEvent>,
     counters: Arc<Counters>,
 ) {
-    let reason = match pump(&url, hello, commands, &events, &counters).await {
+    let reason = match pump(&url, &trust, hello, commands, &events, &counters).await {
         Ok(reason) => reason,
         Err(e) => e.to_string(),
     };
@@ -324,8 +343,12 @@ fn ws_config() -> WebSocketConfig {
 /// Bytes read from the socket at a time.
 const READ_BUFFER: usize = 4 * 1024;
 
-/// Opens the connection (TCP with `TCP_NODELAY`, then the WebSocket handshake).
-async fn open(url: &str) -> Result<tokio_tungstenite::WebSocketStream<TcpStream>, NetError> {
+/// A client WebSocket, over TLS for `wss://`.
+type ClientWs = tokio_tungstenite::WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Opens the connection (TCP with `TCP_NODELAY`, TLS for `wss://`, then the WebSocket
+/// handshake).
+async fn open(url: &str, trust: &TlsTrust) -> Result<ClientWs, NetError> {
     let bad = |reason: &str| NetError::BadUrl {
         url: url.to_owned(),
         reason: reason.to_owned(),
@@ -337,12 +360,27 @@ async fn open(url: &str) -> Result<tokio_tungstenite::WebSocketStream<TcpStream>
         .trim_start_matches('[')
         .trim_end_matches(']')
         .to_owned();
-    let port = request.uri().port_u16().unwrap_or(80);
+    let secure = request.uri().scheme_str() == Some("wss");
+    let port = request
+        .uri()
+        .port_u16()
+        .unwrap_or(if secure { 443 } else { 80 });
+    // The root store is built only for a secure address: it is a few hundred certificates.
+    let connector = if secure {
+        Connector::Rustls(trust.client_config()?)
+    } else {
+        Connector::Plain
+    };
     let connecting = async {
         let tcp = TcpStream::connect((host.as_str(), port)).await?;
         tcp.set_nodelay(true)?;
-        let (ws, _response) =
-            tokio_tungstenite::client_async_with_config(request, tcp, Some(ws_config())).await?;
+        let (ws, _response) = tokio_tungstenite::client_async_tls_with_config(
+            request,
+            tcp,
+            Some(ws_config()),
+            Some(connector),
+        )
+        .await?;
         Ok::<_, NetError>(ws)
     };
     tokio::time::timeout(CONNECT_TIMEOUT, connecting)
@@ -353,12 +391,13 @@ async fn open(url: &str) -> Result<tokio_tungstenite::WebSocketStream<TcpStream>
 /// Moves messages both ways until the connection ends; returns why it ended.
 async fn pump(
     url: &str,
+    trust: &TlsTrust,
     hello: ClientMessage,
     mut commands: mpsc::UnboundedReceiver<Command>,
     events: &mpsc::UnboundedSender<NetEvent>,
     counters: &Counters,
 ) -> Result<String, NetError> {
-    let ws = open(url).await?;
+    let ws = open(url, trust).await?;
     let (mut sink, mut stream) = ws.split();
     if events.send(NetEvent::Connected).is_err() {
         return Ok("handle dropped".into());

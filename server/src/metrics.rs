@@ -1,0 +1,216 @@
+//! The server's Prometheus metrics: one [`Metrics`] value, made by [`crate::run`], kept in
+//! `Shared` and handed (or its single counters, which are cheap `Arc` clones) to the places
+//! that count. `GET /metrics` renders it in the text exposition format (`crate::http`).
+//!
+//! Every name starts with `sevenbag_`; `docs/SERVER.md` lists them all. The metrics live in
+//! the server's own [`Registry`], not the `prometheus` crate's global default one, so two
+//! servers in one process (tests) never share counts.
+//!
+//! # Why the `prometheus` crate
+//! With its default features off (no protobuf) it is a handful of small dependencies and
+//! encodes the text format itself, without an HTTP listener of its own: `/metrics` is just
+//! one more route on our port, with the same limits. `metrics` + `metrics-exporter-prometheus`
+//! pulls in noticeably more (`metrics-util`, `quanta`, `sketches-ddsketch`, ...).
+//!
+//! This module imports nothing else from the crate, so any module may use it.
+
+use std::time::Instant;
+
+use prometheus::{
+    Encoder, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
+    TextEncoder,
+};
+
+/// The `reason`s of `sevenbag_cuts_total` shown from the start: the handshake failure and the
+/// error codes a hostile or broken client is cut with.
+const CUT_REASONS: [&str; 9] = [
+    "tls_handshake",
+    "Version",
+    "BadMessage",
+    "TooLarge",
+    "TextFrame",
+    "BadInput",
+    "RateLimited",
+    "SlowReader",
+    "Timeout",
+];
+
+/// Every metric the server keeps.
+#[derive(Clone, Debug)]
+pub(crate) struct Metrics {
+    registry: Registry,
+    /// Open game (WebSocket) connections.
+    pub(crate) connections: IntGauge,
+    /// Open sockets of any kind (HTTP, WebSocket, TLS handshakes in progress).
+    pub(crate) sockets: IntGauge,
+    /// Open rooms.
+    pub(crate) rooms: IntGauge,
+    /// Matches running now.
+    pub(crate) matches_running: IntGauge,
+    /// Matches started.
+    pub(crate) matches_started: IntCounter,
+    /// Matches finished (any way, including unfinished at shutdown).
+    pub(crate) matches_finished: IntCounter,
+    /// Game messages received from clients.
+    pub(crate) messages_in: IntCounter,
+    /// Game messages sent to clients.
+    pub(crate) messages_out: IntCounter,
+    /// Bytes of game messages received.
+    pub(crate) bytes_in: IntCounter,
+    /// Bytes of game messages sent.
+    pub(crate) bytes_out: IntCounter,
+    /// Messages already waiting in a client's send queue when another is queued.
+    pub(crate) send_queue_depth: Histogram,
+    /// State hashes that disagreed with the server's simulation.
+    pub(crate) desyncs: IntCounter,
+    /// Connections cut by the server, by reason (an `ErrorCode` name or `tls_handshake`).
+    pub(crate) cuts: IntCounterVec,
+    /// Seconds one database write (a job of the writer task) took.
+    pub(crate) db_write_seconds: Histogram,
+}
+
+impl Metrics {
+    /// A fresh set of metrics in a registry of its own.
+    pub(crate) fn new() -> Result<Metrics, prometheus::Error> {
+        let registry = Registry::new();
+        let gauge = |name: &str, help: &str| -> Result<IntGauge, prometheus::Error> {
+            let g = IntGauge::new(name, help)?;
+            registry.register(Box::new(g.clone()))?;
+            Ok(g)
+        };
+        let counter = |name: &str, help: &str| -> Result<IntCounter, prometheus::Error> {
+            let c = IntCounter::new(name, help)?;
+            registry.register(Box::new(c.clone()))?;
+            Ok(c)
+        };
+        let histogram =
+            |name: &str, help: &str, buckets: Vec<f64>| -> Result<Histogram, prometheus::Error> {
+                let h = Histogram::with_opts(HistogramOpts::new(name, help).buckets(buckets))?;
+                registry.register(Box::new(h.clone()))?;
+                Ok(h)
+            };
+        let cuts = IntCounterVec::new(
+            Opts::new(
+                "sevenbag_cuts_total",
+                "Connections cut by the server, by reason (error code or tls_handshake)",
+            ),
+            &["reason"],
+        )?;
+        registry.register(Box::new(cuts.clone()))?;
+        // A label value appears only once used; these start at 0 so dashboards and alerts
+        // see every usual reason from the start (rarer ones appear when they happen).
+        for reason in CUT_REASONS {
+            cuts.with_label_values(&[reason]);
+        }
+        Ok(Metrics {
+            connections: gauge("sevenbag_connections", "Open game (WebSocket) connections")?,
+            sockets: gauge(
+                "sevenbag_sockets",
+                "Open sockets: HTTP, WebSocket and TLS handshakes",
+            )?,
+            rooms: gauge("sevenbag_rooms", "Open rooms")?,
+            matches_running: gauge("sevenbag_matches_running", "Matches running now")?,
+            matches_started: counter("sevenbag_matches_started_total", "Matches started")?,
+            matches_finished: counter(
+                "sevenbag_matches_finished_total",
+                "Matches finished, including those cut short by a shutdown",
+            )?,
+            messages_in: counter(
+                "sevenbag_messages_received_total",
+                "Game messages received from clients",
+            )?,
+            messages_out: counter(
+                "sevenbag_messages_sent_total",
+                "Game messages sent to clients",
+            )?,
+            bytes_in: counter(
+                "sevenbag_received_bytes_total",
+                "Bytes of game messages received",
+            )?,
+            bytes_out: counter("sevenbag_sent_bytes_total", "Bytes of game messages sent")?,
+            send_queue_depth: histogram(
+                "sevenbag_send_queue_depth",
+                "Messages already waiting in a client's send queue when one more is queued",
+                vec![0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 64.0, 256.0, 1024.0],
+            )?,
+            desyncs: counter(
+                "sevenbag_desyncs_total",
+                "State hashes that disagreed with the server",
+            )?,
+            cuts,
+            db_write_seconds: histogram(
+                "sevenbag_db_write_seconds",
+                "Seconds one database write took",
+                vec![
+                    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
+                ],
+            )?,
+            registry,
+        })
+    }
+
+    /// Counts one connection cut for `reason`.
+    pub(crate) fn cut(&self, reason: &str) {
+        self.cuts.with_label_values(&[reason]).inc();
+    }
+
+    /// Records how long a write that began at `started` took.
+    pub(crate) fn db_write_took(&self, started: Instant) {
+        self.db_write_seconds
+            .observe(started.elapsed().as_secs_f64());
+    }
+
+    /// The text exposition format (`text/plain; version=0.0.4`).
+    pub(crate) fn render(&self) -> Result<String, prometheus::Error> {
+        let mut out = Vec::new();
+        TextEncoder::new().encode(&self.registry.gather(), &mut out)?;
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+}
+
+/// Holds a gauge one higher for as long as it lives (a connection, a room, a match), so
+/// every way the thing ends — return, error, panic, cancellation — counts it down.
+#[derive(Debug)]
+pub(crate) struct GaugeGuard(IntGauge);
+
+impl GaugeGuard {
+    /// Raises `gauge` by one until the guard is dropped.
+    pub(crate) fn new(gauge: &IntGauge) -> GaugeGuard {
+        gauge.inc();
+        GaugeGuard(gauge.clone())
+    }
+}
+
+impl Drop for GaugeGuard {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_metric_is_rendered_with_the_sevenbag_prefix() {
+        let m = Metrics::new().expect("metrics");
+        m.cut("SlowReader");
+        let text = m.render().expect("render");
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            assert!(line.starts_with("sevenbag_"), "{line}");
+        }
+        assert!(
+            text.contains(r#"sevenbag_cuts_total{reason="SlowReader"} 1"#),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_gauge_guard_counts_down_when_dropped() {
+        let m = Metrics::new().expect("metrics");
+        let guard = GaugeGuard::new(&m.rooms);
+        assert_eq!(m.rooms.get(), 1);
+        drop(guard);
+        assert_eq!(m.rooms.get(), 0);
+    }
+}
