@@ -1,4 +1,4 @@
-//! Settings: name, server, handling, volume and three key maps, saved to the TOML file.
+//! Settings: name, server, account, handling, volume and three key maps, saved to the TOML file.
 //!
 //! The screen edits a draft copy; "Save" (or Escape) validates, writes the file and puts the
 //! draft in force; "Discard" drops it. Key rows capture the next key pressed ("press a key").
@@ -16,6 +16,7 @@ use crate::render::widgets::{
     RowState, footer, heading, key_caps, key_row, menu_row, section_row, side_panel, value_row,
 };
 use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screens::account::{AccountRow, AccountRows};
 use crate::screens::list::{ListEvent, ListNav};
 use crate::sfx::Sfx;
 
@@ -32,6 +33,7 @@ enum Row {
     Section(&'static str),
     Name,
     Server,
+    Account(AccountRow),
     Das,
     Arr,
     Dcd,
@@ -50,6 +52,9 @@ fn rows() -> Vec<Row> {
         Row::Section("PLAYER"),
         Row::Name,
         Row::Server,
+        Row::Section("ACCOUNT"),
+        Row::Account(AccountRow::Recovery),
+        Row::Account(AccountRow::Import),
         Row::Section("HANDLING"),
         Row::Das,
         Row::Arr,
@@ -83,6 +88,8 @@ pub struct SettingsScreen {
     slot: usize,
     /// Waiting for a key for this row and slot.
     capture: Option<(MapId, Action, usize)>,
+    /// The ACCOUNT rows (recovery code, import).
+    account: AccountRows,
 }
 
 impl SettingsScreen {
@@ -94,6 +101,7 @@ impl SettingsScreen {
             nav: ListNav { selected: 1 },
             slot: 0,
             capture: None,
+            account: AccountRows::default(),
         }
     }
 
@@ -148,6 +156,7 @@ impl SettingsScreen {
     /// Handles the frame.
     pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
+        self.account.poll(ctx);
         let kb = &io.keyboard;
         if let Some((map, action, slot)) = self.capture {
             // The next key pressed becomes the binding; Escape cancels.
@@ -166,8 +175,13 @@ impl SettingsScreen {
         }
         let layout = list_layout(io.width, io.height, self.rows.len());
         let row = self.rows[self.nav.selected];
-        let typing = matches!(row, Row::Name | Row::Server);
-        if typing {
+        let typing = matches!(
+            row,
+            Row::Name | Row::Server | Row::Account(AccountRow::Import)
+        );
+        if row == Row::Account(AccountRow::Import) {
+            self.account.type_code(kb);
+        } else if typing {
             let (text, max) = match row {
                 Row::Name => (&mut self.draft.player_name, MAX_NAME),
                 _ => (&mut self.draft.server, MAX_ADDRESS),
@@ -202,6 +216,13 @@ impl SettingsScreen {
         let adjust =
             |v: &mut u8, d: i32, max: u8| *v = (i32::from(*v) + d).clamp(0, i32::from(max)) as u8;
         match event {
+            // Leaving mid-import could lose the key the server is moving the identity to.
+            ListEvent::Back if self.account.importing() => {
+                ctx.notify(
+                    "Waiting for the server's answer to the import.",
+                    theme::GARBAGE_QUEUED,
+                );
+            }
             ListEvent::Back => {
                 if self.save(ctx) {
                     return Transition::Pop;
@@ -248,6 +269,11 @@ impl SettingsScreen {
                         "Handling, volume and keys reset to defaults (not saved yet).",
                         theme::ACCENT2,
                     );
+                }
+                Row::Account(which) => {
+                    let (server, name) =
+                        (self.draft.server.clone(), self.draft.player_name.clone());
+                    self.account.activate(ctx, which, &server, &name);
                 }
                 Row::Name | Row::Server => {
                     let rows = self.rows.clone();
@@ -328,6 +354,19 @@ impl SettingsScreen {
                     &self.draft.server,
                     state,
                     selected,
+                    t,
+                ),
+                Row::Account(which) => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    match which {
+                        AccountRow::Recovery => "Recovery code",
+                        AccountRow::Import => "Import recovery code",
+                    },
+                    &self.account.value(which),
+                    state,
+                    selected && which == AccountRow::Import,
                     t,
                 ),
                 Row::Das => value_row(
@@ -430,13 +469,19 @@ impl SettingsScreen {
                 Row::Defaults => menu_row(gfx, r, l.unit, "Restore defaults", "", state, t),
             }
         }
-        let (title, body) = help(self.rows[self.nav.selected], &self.draft.handling);
+        let (title, body) = match self.rows[self.nav.selected] {
+            Row::Account(which) => self.account.help(which),
+            row => help(row, &self.draft.handling),
+        };
         side_panel(gfx, l.side, l.unit, title, &body);
         let hints = if self.capture.is_some() {
             "Press the key to bind   Esc cancel"
         } else {
             match self.rows[self.nav.selected] {
                 Row::Key(..) => "↑ ↓ choose   ← → key slot   Enter rebind   Del clear   Esc save",
+                Row::Account(AccountRow::Import) => {
+                    "Type the code   Enter import   ↑ ↓ choose   Esc save"
+                }
                 Row::Name | Row::Server => {
                     "Type to edit   Backspace delete   ↑ ↓ choose   Esc save"
                 }
@@ -468,7 +513,7 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Save => ("Save", "Write the settings file and use these settings from now on.".into()),
         Row::Discard => ("Discard", "Leave without keeping any change made on this screen.".into()),
         Row::Defaults => ("Defaults", "Guideline keys, default handling (DAS 10, ARR 2, DCD 0, SDF 20) and volume. Name and server stay.".into()),
-        Row::Section(_) => ("", String::new()),
+        Row::Section(_) | Row::Account(_) => ("", String::new()),
     }
 }
 
