@@ -1,5 +1,6 @@
 //! The short connections behind Settings › Account: showing which identity this machine plays
-//! as (with the recovery code it keeps), and importing an identity with a recovery code.
+//! as (with the recovery code it keeps), importing an identity with a recovery code, and
+//! renaming the identity to the name in Settings.
 //!
 //! The server reveals a recovery code only when it makes one (`Registered`, after `Register` or
 //! `Recover`), so "show" identifies with the player key and shows the code kept in
@@ -10,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use sevenbag_netplay::{Hello, NetEvent, NetHandle};
-use sevenbag_protocol::identity::normalise_recovery_code;
+use sevenbag_protocol::identity::{normalise_recovery_code, validate_name};
 use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
 use crate::identity;
@@ -34,6 +35,8 @@ enum Task {
     Show { key: [u8; 32] },
     /// Move the identity of `code` to the new key `key`.
     Import { code: String, key: [u8; 32] },
+    /// Identify, then take `name` if the identity has another.
+    Rename { key: [u8; 32], name: String },
 }
 
 /// One account request and its connection.
@@ -46,6 +49,8 @@ pub struct Account {
     status: Status,
     /// The recovery code to show, once known.
     code: Option<String>,
+    /// A `Rename` was sent (the next `Identified` is its answer).
+    renamed: bool,
 }
 
 impl Account {
@@ -59,6 +64,7 @@ impl Account {
             task,
             status: Status::Working,
             code: None,
+            renamed: false,
         };
         if account.task.is_none() {
             return account;
@@ -118,12 +124,38 @@ impl Account {
         }
     }
 
+    /// Renames the identity of the key at `key_path` to `name` (checked here first with the
+    /// server's rules); an identity that already has the name is left as it is.
+    pub fn rename(address: &str, name: &str, key_path: &Path) -> Account {
+        let name = name.trim();
+        if let Err(e) = validate_name(name) {
+            return Account::failed(address, key_path, format!("Ranked names: {e}."));
+        }
+        match identity::load_existing(key_path) {
+            Ok(Some(key)) => {
+                let task = Task::Rename {
+                    key,
+                    name: name.to_owned(),
+                };
+                Account::start(address, name, key_path, Some(task))
+            }
+            Ok(None) => Account::failed(
+                address,
+                key_path,
+                "No identity yet: play a Ranked match first.".to_owned(),
+            ),
+            Err(e) => Account::failed(address, key_path, e),
+        }
+    }
+
     /// Handles what arrived.
     pub fn poll(&mut self) {
         while let Some(event) = self.net.as_mut().and_then(NetHandle::try_recv) {
             match event {
                 NetEvent::Welcome { .. } => match self.task.clone() {
-                    Some(Task::Show { key }) => self.send(ClientMessage::Identify { key }),
+                    Some(Task::Show { key } | Task::Rename { key, .. }) => {
+                        self.send(ClientMessage::Identify { key });
+                    }
                     Some(Task::Import { code, key }) => {
                         self.send(ClientMessage::Recover { code, key });
                     }
@@ -146,6 +178,16 @@ impl Account {
             return;
         }
         match (m, &self.task) {
+            (ServerMessage::Identified { profile }, Some(Task::Rename { name, .. })) => {
+                if profile.name == *name || self.renamed {
+                    let text = format!("You play as {} on {}.", profile.name, self.address);
+                    self.finish(Status::Done(text));
+                } else {
+                    self.renamed = true;
+                    let name = name.clone();
+                    self.send(ClientMessage::Rename { name });
+                }
+            }
             (ServerMessage::Identified { profile }, Some(Task::Show { .. })) => {
                 let kept = identity::load_recovery_code(&self.key_path);
                 let text = match kept {
@@ -388,6 +430,35 @@ mod tests {
             a.status(),
             &Status::Failed("No identity yet: play a Ranked match first.".to_owned())
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn renaming_takes_the_settings_name_and_a_taken_name_is_refused() {
+        let dir = temp("rename");
+        let server = server(&dir);
+        let address = server.addr().to_string();
+        register(&address, [1; 32], "dora");
+        register(&address, [2; 32], "erin");
+        let key_path = dir.join("player.key");
+        identity::write_key(&key_path, &[1; 32]).expect("key");
+
+        let mut a = Account::rename(&address, "Dora_2", &key_path);
+        poll_until_done(&mut a);
+        assert_eq!(
+            a.status(),
+            &Status::Done(format!("You play as Dora_2 on {address}."))
+        );
+        let mut taken = Account::rename(&address, "ERIN", &key_path);
+        poll_until_done(&mut taken);
+        assert!(
+            matches!(taken.status(), Status::Failed(t) if t.contains("taken")),
+            "{:?}",
+            taken.status()
+        );
+        let bad = Account::rename(&address, "a b", &key_path);
+        assert!(matches!(bad.status(), Status::Failed(t) if t.starts_with("Ranked names:")));
+        drop(server);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

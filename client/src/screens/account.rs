@@ -1,5 +1,6 @@
 //! The ACCOUNT rows of the Settings screen: "Recovery code" (identify with the player key and
-//! show the kept code) and "Import recovery code" (move an identity to this machine). The
+//! show the kept code), "Import recovery code" (move an identity to this machine) and "Rename on
+//! server" (the identity takes the Name in Settings). The
 //! connections are [`crate::account::Account`]; this file keeps what the rows show.
 
 use macroquad::input::KeyCode;
@@ -19,6 +20,8 @@ pub enum AccountRow {
     Recovery,
     /// "Import recovery code".
     Import,
+    /// "Rename on server".
+    Rename,
 }
 
 /// What the account rows hold between frames.
@@ -78,6 +81,7 @@ impl AccountRows {
         let job = match row {
             AccountRow::Recovery => Account::show(server, name, &key_path),
             AccountRow::Import => Account::import(server, name, &key_path, &self.code),
+            AccountRow::Rename => Account::rename(server, name, &key_path),
         };
         self.said = None;
         self.job = Some((row, job));
@@ -105,6 +109,7 @@ impl AccountRows {
                 .clone()
                 .unwrap_or_else(|| "Enter to show".to_owned()),
             (AccountRow::Import, _) => self.code.clone(),
+            (AccountRow::Rename, _) => "Enter".to_owned(),
         }
     }
 
@@ -118,6 +123,10 @@ impl AccountRows {
             AccountRow::Import => (
                 "Import recovery code",
                 "Type the code from your other machine and press Enter. This machine gets a new key and plays as that identity; its old key file is replaced only when the server accepts, and the old code stops working (you get a new one). Stay here until the answer comes.",
+            ),
+            AccountRow::Rename => (
+                "Rename on server",
+                "Your ranked name is the one you registered with. Enter gives your identity the Name above on the server in Settings (3 to 16 of A–Z a–z 0–9 _ -, not taken by anyone, nor a look-alike).",
             ),
         };
         match &self.said {

@@ -55,6 +55,7 @@ fn rows() -> Vec<Row> {
         Row::Section("ACCOUNT"),
         Row::Account(AccountRow::Recovery),
         Row::Account(AccountRow::Import),
+        Row::Account(AccountRow::Rename),
         Row::Section("HANDLING"),
         Row::Das,
         Row::Arr,
@@ -363,6 +364,7 @@ impl SettingsScreen {
                     match which {
                         AccountRow::Recovery => "Recovery code",
                         AccountRow::Import => "Import recovery code",
+                        AccountRow::Rename => "Rename on server",
                     },
                     &self.account.value(which),
                     state,
@@ -500,7 +502,7 @@ impl SettingsScreen {
 
 fn help(row: Row, h: &Handling) -> (&'static str, String) {
     match row {
-        Row::Name => ("Name", "Shown to opponents and spectators. Up to 16 characters.".into()),
+        Row::Name => ("Name", "Shown to opponents and spectators, and registered with your first Ranked match: 3 to 16 of A–Z a–z 0–9 _ -. \"Rename on server\" (ACCOUNT) changes a registered name.".into()),
         Row::Server => ("Server", "The Sevenbag server for online play, as host:port. LAN games use the host's address instead.".into()),
         Row::Das => ("DAS", format!("How long a direction key is held before the piece starts sliding on its own. 0–60 frames; now {} frames. Lower is faster; 6–10 is common.", h.das)),
         Row::Arr => ("ARR", "Frames between steps once the piece slides. 0 sends it straight to the wall; 0–30.".into()),
