@@ -100,8 +100,8 @@ impl AccountRows {
         }
     }
 
-    /// The value shown on `row`.
-    pub fn value(&self, row: AccountRow) -> String {
+    /// The value shown on `row`; `name` is the Name in Settings (what a rename would take).
+    pub fn value(&self, row: AccountRow, name: &str) -> String {
         match (row, &self.job) {
             (r, Some((busy, _))) if r == *busy => "asking the server…".to_owned(),
             (AccountRow::Recovery, _) => self
@@ -109,7 +109,7 @@ impl AccountRows {
                 .clone()
                 .unwrap_or_else(|| "Enter to show".to_owned()),
             (AccountRow::Import, _) => self.code.clone(),
-            (AccountRow::Rename, _) => "Enter".to_owned(),
+            (AccountRow::Rename, _) => format!("to {}", name.trim()),
         }
     }
 

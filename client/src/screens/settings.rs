@@ -366,7 +366,7 @@ impl SettingsScreen {
                         AccountRow::Import => "Import recovery code",
                         AccountRow::Rename => "Rename on server",
                     },
-                    &self.account.value(which),
+                    &self.account.value(which, &self.draft.player_name),
                     state,
                     selected && which == AccountRow::Import,
                     t,
