@@ -122,6 +122,8 @@ pub enum StartScreen {
     Sprint,
     /// Watching the committed sample Sprint replay (a bot's run) at 1×.
     SoloWatch,
+    /// The first-start name prompt.
+    Welcome,
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 //! `Register` the first time, with the player's name) and then `RankedMatch`.
 //!
 //! The key never leaves this machine except to the server, which stores only its hash. The
-//! recovery code the server hands out on registration is shown once as a notice.
+//! server shows a recovery code only when it makes one (registration, recovery), so the game
+//! shows it as a notice and keeps it next to the key (`player.recovery`, owner-only) for
+//! Settings › Account.
 
 use std::path::{Path, PathBuf};
 
@@ -49,24 +51,75 @@ pub fn load_or_create(path: &Path) -> Result<[u8; 32], String> {
             )
         }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let mut key = [0u8; 32];
-            getrandom::fill(&mut key).map_err(|e| format!("no randomness for a key: {e}"))?;
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            }
-            let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
-            std::fs::write(path, format!("{hex}\n"))
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
-            }
+            let key = random_key()?;
+            write_key(path, &key)?;
             Ok(key)
         }
         Err(e) => Err(format!("cannot read {}: {e}", path.display())),
     }
+}
+
+/// A new random key (32 bytes from the system's randomness).
+pub fn random_key() -> Result<[u8; 32], String> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| format!("no randomness for a key: {e}"))?;
+    Ok(key)
+}
+
+/// Writes `key` to `path` as 64 hex digits, replacing any file there (through a temporary file
+/// and a rename, so a crash leaves the old key or the new one, never half of one).
+pub fn write_key(path: &Path, key: &[u8; 32]) -> Result<(), String> {
+    let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+    write_private(path, &format!("{hex}\n"))
+}
+
+/// The file next to the key that keeps the last recovery code this machine was given
+/// (`player.recovery`): the server shows a code only when it makes one, so the game keeps it
+/// for the Settings screen.
+pub fn recovery_path(key_path: &Path) -> PathBuf {
+    key_path.with_file_name("player.recovery")
+}
+
+/// Keeps `code` in the recovery file next to the key at `key_path`.
+pub fn save_recovery_code(key_path: &Path, code: &str) -> Result<(), String> {
+    write_private(&recovery_path(key_path), &format!("{}\n", code.trim()))
+}
+
+/// The recovery code kept next to the key at `key_path`, if there is one.
+pub fn load_recovery_code(key_path: &Path) -> Result<Option<String>, String> {
+    let path = recovery_path(key_path);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(Some(text.trim().to_owned()).filter(|c| !c.is_empty())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// Writes a secret file readable by its owner only (mode 0600 on Unix), creating its directory,
+/// through a temporary file renamed over the old one.
+fn write_private(path: &Path, text: &str) -> Result<(), String> {
+    use std::io::Write as _;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let tmp = path.with_extension("tmp");
+    // A left-over temporary file would keep its old mode: start afresh.
+    let _ = std::fs::remove_file(&tmp);
+    let write = || -> std::io::Result<()> {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        let mut file = options.open(&tmp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// What the ranked exchange wants done after a server message.
@@ -87,6 +140,8 @@ pub struct RankedFlow {
     registering: bool,
     queued: bool,
     profile: Option<Profile>,
+    /// Where the key lives: a recovery code that arrives is kept next to it.
+    key_path: Option<PathBuf>,
 }
 
 impl RankedFlow {
@@ -97,7 +152,15 @@ impl RankedFlow {
             registering: false,
             queued: false,
             profile: None,
+            key_path: None,
         }
+    }
+
+    /// The same flow, keeping any recovery code it is given next to the key at `key_path`
+    /// (`player.recovery`, shown in Settings).
+    pub fn keeping_codes(mut self, key_path: Option<PathBuf>) -> RankedFlow {
+        self.key_path = key_path;
+        self
     }
 
     /// The first message once welcomed.
@@ -126,9 +189,15 @@ impl RankedFlow {
                 recovery_code,
             } => {
                 step.notices.push(format!(
-                    "Welcome, {}! Your recovery code (shown once, keep it safe): {recovery_code}",
+                    "Welcome, {}! Your recovery code (write it down; also in Settings): {recovery_code}",
                     profile.name
                 ));
+                if let Some(path) = &self.key_path
+                    && let Err(e) = save_recovery_code(path, recovery_code)
+                {
+                    step.notices
+                        .push(format!("The recovery code was not kept: {e}"));
+                }
                 self.identified(profile, &mut step);
             }
             ServerMessage::Identified { profile } => self.identified(profile, &mut step),
@@ -228,5 +297,42 @@ mod tests {
         let step = flow.on_message(&ServerMessage::Identified { profile: after }, "alice");
         assert!(step.send.is_empty());
         assert!(step.notices[0].contains("1500 → 1662"));
+    }
+
+    #[test]
+    fn a_recovery_code_from_registration_is_kept_next_to_the_key_for_its_owner_only() {
+        let dir = temp("code");
+        let key_path = dir.join("player.key");
+        let mut flow = RankedFlow::new([2; 32]).keeping_codes(Some(key_path.clone()));
+        let profile = Profile {
+            name: "carol".into(),
+            rating: 1500,
+            deviation: 350,
+            games: 0,
+            wins: 0,
+            place: None,
+        };
+        let step = flow.on_message(
+            &ServerMessage::Registered {
+                profile,
+                recovery_code: "ABCDE-FGHJK".into(),
+            },
+            "carol",
+        );
+        assert_eq!(step.notices.len(), 2, "{:?}", step.notices);
+        assert_eq!(
+            load_recovery_code(&key_path),
+            Ok(Some("ABCDE-FGHJK".to_owned()))
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(recovery_path(&key_path))
+                .expect("kept")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -11,6 +11,8 @@
 //! - [`screens`] — one file per screen.
 //! - [`session`] — where a match comes from: offline, online ([`online`]) or a replay ([`replay`]).
 //! - [`online`] — the connection, lobby state and rollback session, without macroquad.
+//! - [`identity`] — the player key, the kept recovery code, and the ranked identify exchange.
+//! - [`account`] — Settings › Account: show the identity, import a recovery code.
 //! - [`reconnect`] — the clock of an automatic reconnect after a dropped connection.
 //! - [`demo_online`] — `--demo --online` through an embedded server.
 //! - [`lan`] — the LAN beacon and the in-process server.
@@ -32,6 +34,7 @@
 //! - [`puzzle_play`] — the Puzzles mode's puzzles and games (its screen is `screens::puzzles`).
 //! - [`puzzle_view`] — drawing a puzzle being played.
 
+mod account;
 mod audio;
 mod bench;
 mod cli;
@@ -181,7 +184,7 @@ pub fn random_seed() -> u64 {
 }
 
 /// The screens the game opens with, bottom first.
-fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
+fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
     let menu = || Screen::Menu(MenuScreen::new());
     if args.demo && args.online {
         match demo_online::OnlineDemo::start(DEMO_PLAYERS) {
@@ -227,7 +230,10 @@ fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
         return vec![menu(), Screen::Puzzles(Box::new(puzzles))];
     }
     let top = match args.screen {
+        // The first start asks for a name before the menu.
+        None if first_start => Screen::Welcome(Box::default()),
         None | Some(StartScreen::Menu) => return vec![menu()],
+        Some(StartScreen::Welcome) => Screen::Welcome(Box::default()),
         Some(StartScreen::Settings) => Screen::Settings(Box::new(SettingsScreen::new(ctx))),
         Some(StartScreen::Practice) => {
             Screen::Setup(SetupScreen::new(SetupKind::Practice, &ctx.config.setup))
@@ -304,6 +310,8 @@ fn first_screens(args: &Args, ctx: &Ctx) -> Vec<Screen> {
 
 async fn run(args: Args) {
     let config_path = args.config.clone().or_else(config::default_path);
+    // No settings file yet: the first start, which asks for a name.
+    let first_start = config_path.as_deref().is_some_and(|p| !p.exists());
     let (config, problem) = config::load_or_default(config_path.as_deref());
     let audio = audio::Audio::load(config.volume).await;
     let mut ctx = Ctx {
@@ -322,7 +330,7 @@ async fn run(args: Args) {
     if let Err(e) = online::set_trust(trust_cert.as_deref()) {
         ctx.notify(e, theme::BAD);
     }
-    let mut stack = Stack::new(first_screens(&args, &ctx));
+    let mut stack = Stack::new(first_screens(&args, &ctx, first_start));
     let capture = args.frames.is_some();
     let mut clock = if capture {
         FixedClock::one_per_frame()

@@ -232,7 +232,9 @@ impl Online {
             Err(e) => (None, Stage::Failed(e)),
         };
         let ranked = match &request {
-            Request::Ranked(key) => Some(RankedFlow::new(*key)),
+            Request::Ranked(key) => {
+                Some(RankedFlow::new(*key).keeping_codes(crate::identity::default_key_path()))
+            }
             _ => None,
         };
         let now = Instant::now();

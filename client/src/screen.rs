@@ -17,6 +17,7 @@ use crate::screens::challenge::ChallengeScreen;
 use crate::screens::puzzles::PuzzlesScreen;
 use crate::screens::solo::SoloScreen;
 use crate::screens::standings::StandingsScreen;
+use crate::screens::welcome::WelcomeScreen;
 use crate::screens::{
     lobby::LobbyScreen, menu::MenuScreen, online::OnlineScreen, play::PlayScreen,
     replays::ReplayScreen, settings::SettingsScreen, setup::SetupScreen,
@@ -61,6 +62,8 @@ pub enum Screen {
     Solo(Box<SoloScreen>),
     /// The Puzzles mode (choose, generate, play).
     Puzzles(Box<PuzzlesScreen>),
+    /// The first-start name prompt.
+    Welcome(Box<WelcomeScreen>),
 }
 
 impl Screen {
@@ -78,6 +81,7 @@ impl Screen {
             Screen::Standings(s) => s.update(ctx, io),
             Screen::Solo(s) => s.update(ctx, io),
             Screen::Puzzles(s) => s.update(ctx, io),
+            Screen::Welcome(s) => s.update(ctx, io),
         }
     }
 
@@ -95,6 +99,7 @@ impl Screen {
             Screen::Standings(s) => s.draw(ctx, io),
             Screen::Solo(s) => s.draw(ctx, io),
             Screen::Puzzles(s) => s.draw(ctx, io),
+            Screen::Welcome(s) => s.draw(ctx, io),
         }
     }
 }

@@ -10,9 +10,12 @@
 //! - [`challenge`] — the fixed-sequence challenge: play it, watch records.
 //! - [`solo`] — 40 lines, Blitz and Zen: play, results, personal bests, watch the best.
 //! - [`puzzles`] — the Puzzles mode: choose, generate and play puzzles.
+//! - [`welcome`] — the first-start name prompt.
+//! - [`account`] — Settings › Account rows: the recovery code, importing one.
 //! - [`list`] — keyboard and mouse navigation of a list of rows.
 
 // fixed-sequence challenge (helper: challenge)
+pub mod account;
 pub mod challenge;
 pub mod list;
 pub mod lobby;
@@ -25,5 +28,6 @@ pub mod replays;
 pub mod settings;
 pub mod setup;
 pub mod standings;
+pub mod welcome;
 
 pub mod solo;

@@ -1,4 +1,4 @@
-//! Settings: name, server, handling, volume and three key maps, saved to the TOML file.
+//! Settings: name, server, account, handling, volume and three key maps, saved to the TOML file.
 //!
 //! The screen edits a draft copy; "Save" (or Escape) validates, writes the file and puts the
 //! draft in force; "Discard" drops it. Key rows capture the next key pressed ("press a key").
@@ -19,6 +19,7 @@ use crate::render::widgets::{
     RowState, footer, heading, key_caps, key_row, menu_row, section_row, side_panel, value_row,
 };
 use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screens::account::{AccountRow, AccountRows};
 use crate::screens::list::{ListEvent, ListNav};
 use crate::sfx::Sfx;
 
@@ -36,6 +37,7 @@ enum Row {
     Name,
     Server,
     TrustCert,
+    Account(AccountRow),
     Das,
     Arr,
     Dcd,
@@ -55,6 +57,10 @@ fn rows() -> Vec<Row> {
         Row::Name,
         Row::Server,
         Row::TrustCert,
+        Row::Section("ACCOUNT"),
+        Row::Account(AccountRow::Recovery),
+        Row::Account(AccountRow::Import),
+        Row::Account(AccountRow::Rename),
         Row::Section("HANDLING"),
         Row::Das,
         Row::Arr,
@@ -90,6 +96,8 @@ pub struct SettingsScreen {
     slot: usize,
     /// Waiting for a key for this row and slot.
     capture: Option<(MapId, Action, usize)>,
+    /// The ACCOUNT rows (recovery code, import).
+    account: AccountRows,
 }
 
 impl SettingsScreen {
@@ -107,6 +115,7 @@ impl SettingsScreen {
             nav: ListNav { selected: 1 },
             slot: 0,
             capture: None,
+            account: AccountRows::default(),
         }
     }
 
@@ -170,6 +179,7 @@ impl SettingsScreen {
     /// Handles the frame.
     pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
+        self.account.poll(ctx);
         let kb = &io.keyboard;
         if let Some((map, action, slot)) = self.capture {
             // The next key pressed becomes the binding; Escape cancels.
@@ -188,8 +198,13 @@ impl SettingsScreen {
         }
         let layout = list_layout(io.width, io.height, self.rows.len());
         let row = self.rows[self.nav.selected];
-        let typing = matches!(row, Row::Name | Row::Server | Row::TrustCert);
-        if typing {
+        let typing = matches!(
+            row,
+            Row::Name | Row::Server | Row::TrustCert | Row::Account(AccountRow::Import)
+        );
+        if row == Row::Account(AccountRow::Import) {
+            self.account.type_code(kb);
+        } else if typing {
             let (text, max) = match row {
                 Row::Name => (&mut self.draft.player_name, MAX_NAME),
                 Row::TrustCert => (&mut self.trust_text, MAX_CERT_PATH),
@@ -225,6 +240,13 @@ impl SettingsScreen {
         let adjust =
             |v: &mut u8, d: i32, max: u8| *v = (i32::from(*v) + d).clamp(0, i32::from(max)) as u8;
         match event {
+            // Leaving mid-import could lose the key the server is moving the identity to.
+            ListEvent::Back if self.account.importing() => {
+                ctx.notify(
+                    "Waiting for the server's answer to the import.",
+                    theme::GARBAGE_QUEUED,
+                );
+            }
             ListEvent::Back => {
                 if self.save(ctx) {
                     return Transition::Pop;
@@ -271,6 +293,11 @@ impl SettingsScreen {
                         "Handling, volume and keys reset to defaults (not saved yet).",
                         theme::ACCENT2,
                     );
+                }
+                Row::Account(which) => {
+                    let (server, name) =
+                        (self.draft.server.clone(), self.draft.player_name.clone());
+                    self.account.activate(ctx, which, &server, &name);
                 }
                 Row::Name | Row::Server | Row::TrustCert => {
                     let rows = self.rows.clone();
@@ -361,6 +388,20 @@ impl SettingsScreen {
                     &self.trust_text,
                     state,
                     selected,
+                    t,
+                ),
+                Row::Account(which) => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    match which {
+                        AccountRow::Recovery => "Recovery code",
+                        AccountRow::Import => "Import recovery code",
+                        AccountRow::Rename => "Rename on server",
+                    },
+                    &self.account.value(which, &self.draft.player_name),
+                    state,
+                    selected && which == AccountRow::Import,
                     t,
                 ),
                 Row::Das => value_row(
@@ -463,13 +504,19 @@ impl SettingsScreen {
                 Row::Defaults => menu_row(gfx, r, l.unit, "Restore defaults", "", state, t),
             }
         }
-        let (title, body) = help(self.rows[self.nav.selected], &self.draft.handling);
+        let (title, body) = match self.rows[self.nav.selected] {
+            Row::Account(which) => self.account.help(which),
+            row => help(row, &self.draft.handling),
+        };
         side_panel(gfx, l.side, l.unit, title, &body);
         let hints = if self.capture.is_some() {
             "Press the key to bind   Esc cancel"
         } else {
             match self.rows[self.nav.selected] {
                 Row::Key(..) => "↑ ↓ choose   ← → key slot   Enter rebind   Del clear   Esc save",
+                Row::Account(AccountRow::Import) => {
+                    "Type the code   Enter import   ↑ ↓ choose   Esc save"
+                }
                 Row::Name | Row::Server | Row::TrustCert => {
                     "Type to edit   Backspace delete   ↑ ↓ choose   Esc save"
                 }
@@ -488,7 +535,7 @@ impl SettingsScreen {
 
 fn help(row: Row, h: &Handling) -> (&'static str, String) {
     match row {
-        Row::Name => ("Name", "Shown to opponents and spectators. Up to 16 characters.".into()),
+        Row::Name => ("Name", "Shown to opponents and spectators, and registered with your first Ranked match: 3 to 16 of A–Z a–z 0–9 _ -. \"Rename on server\" (ACCOUNT) changes a registered name.".into()),
         Row::Server => ("Server", "The Sevenbag server for online play, as host:port, or wss://host:port/ for a server with TLS. LAN games use the host's address instead.".into()),
         Row::TrustCert => ("Trusted cert", "A PEM certificate file to trust for wss:// servers besides the public web's authorities: a LAN or test server's self-signed one. Empty: none.".into()),
         Row::Das => ("DAS", format!("How long a direction key is held before the piece starts sliding on its own. 0–60 frames; now {} frames. Lower is faster; 6–10 is common.", h.das)),
@@ -502,7 +549,7 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Save => ("Save", "Write the settings file and use these settings from now on.".into()),
         Row::Discard => ("Discard", "Leave without keeping any change made on this screen.".into()),
         Row::Defaults => ("Defaults", "Guideline keys, default handling (DAS 10, ARR 2, DCD 0, SDF 20) and volume. Name and server stay.".into()),
-        Row::Section(_) => ("", String::new()),
+        Row::Section(_) | Row::Account(_) => ("", String::new()),
     }
 }
 
