@@ -406,14 +406,24 @@ async fn leaving_while_the_opponent_is_inside_the_reconnect_window_rates_nobody(
         })
         .await?;
     second.send(&ClientMessage::LeaveRoom).await?;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Wait for the match's record (written with any rating change, in one transaction).
+    let deadline = tokio::time::Instant::now() + LIMIT;
+    let m = loop {
+        let (status, m) = get_json(server.addr(), "/api/matches/1").await?;
+        if status == 200 {
+            break m;
+        }
+        ensure!(
+            tokio::time::Instant::now() < deadline,
+            "no match record: {status}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(m["void"], true, "{m}");
     for n in 1..=2 {
         let (_c, p) = identified(&server, n).await?;
         assert_eq!((p.rating, p.games), (1500, 0), "{} is not rated", p.name);
     }
-    let (status, m) = get_json(server.addr(), "/api/matches/1").await?;
-    assert_eq!(status, 200);
-    assert_eq!(m["void"], true, "{m}");
     Ok(())
 }
 
@@ -516,8 +526,9 @@ async fn a_corrupt_database_stops_the_server_with_a_clear_error() {
 #[tokio::test]
 async fn a_read_only_database_stops_the_server_with_a_clear_error() {
     let dir = Temp::new("readonly");
-    drop(start_server(config(&dir)).await);
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Made and migrated by a first start, then closed before it is locked down.
+    let mut first = start_server(config(&dir)).await;
+    first.shutdown().await.expect("clean shutdown");
     for file in std::fs::read_dir(&dir.0).expect("dir").flatten() {
         let mut perms = file.metadata().expect("meta").permissions();
         perms.set_readonly(true);
