@@ -333,7 +333,17 @@ async fn a_stop_during_a_drain_ends_the_running_match_at_once() {
     until_running(server.addr(), 1.0).await;
 
     server.drain();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The drain has begun once the server says it is not ready.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while sevenbag_tests::http::get(server.addr(), "/readyz")
+        .await
+        .expect("readyz")
+        .0
+        != 503
+    {
+        assert!(tokio::time::Instant::now() < deadline, "no drain");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let started = std::time::Instant::now();
     server.shutdown().await.expect("stops");
     assert!(
