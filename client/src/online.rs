@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use sevenbag_core::{Handling, Input, Match, MatchHeader, Phase, Seat};
 use sevenbag_netplay::{
     DEFAULT_WINDOW, DriverConfig, DriverEvent, Hello, MatchDriver, MatchResult, NetEvent,
-    NetHandle, Session, SessionOptions, TlsTrust, from_fn,
+    NetHandle, RoomTracker, RoomUpdate, Session, SessionOptions, TlsTrust, from_fn,
 };
 use sevenbag_protocol::{
     ClientMessage, EndReason, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
@@ -162,13 +162,10 @@ pub struct Online {
     server_name: String,
     stage: Stage,
     next_ping: Instant,
-    code: Option<String>,
-    resume: Option<u64>,
-    options: Option<RoomOptions>,
-    seats: [Option<SeatInfo>; 2],
+    /// The room, its seats and spectators (the tracker the headless client uses too).
+    room: RoomTracker,
     /// When each seat's status was last heard (a `Reconnecting` count runs down from there).
     status_heard: [Instant; 2],
-    spectators: u16,
     /// The match: session, pacer, clock, our seat, names, the server's results.
     match_driver: MatchDriver,
     ready_sent: bool,
@@ -192,7 +189,7 @@ impl std::fmt::Debug for Online {
         f.debug_struct("Online")
             .field("url", &self.url)
             .field("stage", &self.stage)
-            .field("code", &self.code)
+            .field("code", &self.code())
             .field("seat", &self.match_driver.seat())
             .finish_non_exhaustive()
     }
@@ -248,12 +245,8 @@ impl Online {
             server_name: String::new(),
             stage,
             next_ping: now,
-            code: None,
-            resume: None,
-            options: None,
-            seats: [None, None],
+            room: RoomTracker::default(),
             status_heard: [Instant::now(); 2],
-            spectators: 0,
             match_driver: MatchDriver::new(
                 DriverConfig {
                     // Players: the input delay the round trip needs; spectators predict both
@@ -303,7 +296,7 @@ impl Online {
 
     /// The room code, once in a room.
     pub fn code(&self) -> Option<&str> {
-        self.code.as_deref()
+        self.room.room().map(|r| r.code.as_str())
     }
 
     /// Our seat (`None` as a spectator or outside a room).
@@ -313,22 +306,22 @@ impl Online {
 
     /// Whether we watch rather than play.
     pub fn is_spectator(&self) -> bool {
-        self.code.is_some() && self.match_driver.seat().is_none()
+        self.code().is_some() && self.match_driver.seat().is_none()
     }
 
     /// The room's options.
     pub fn options(&self) -> Option<&RoomOptions> {
-        self.options.as_ref()
+        self.room.room().map(|r| &r.options)
     }
 
     /// The seats as the room last described them.
     pub fn seats(&self) -> &[Option<SeatInfo>; 2] {
-        &self.seats
+        self.room.seats()
     }
 
     /// Spectators in the room.
     pub fn spectators(&self) -> u16 {
-        self.spectators
+        self.room.spectators()
     }
 
     /// Players' names, seat 0 and 1.
@@ -338,7 +331,7 @@ impl Online {
             if !names[i].is_empty() {
                 names[i].clone()
             } else {
-                self.seats[i]
+                self.room.seats()[i]
                     .as_ref()
                     .map_or_else(|| "—".to_owned(), |s| s.name.clone())
             }
@@ -437,7 +430,7 @@ impl Online {
             if self.match_driver.seat() == Some(seat) {
                 return Peer::Local;
             }
-            match self.seats[seat.index()].as_ref().map(|s| s.status) {
+            match self.room.seats()[seat.index()].as_ref().map(|s| s.status) {
                 Some(SeatStatus::Connected) => Peer::Connected,
                 Some(SeatStatus::Reconnecting { seconds_left }) => Peer::Reconnecting {
                     seconds_left: self.seconds_left(seat, seconds_left, Instant::now()),
@@ -487,7 +480,7 @@ impl Online {
 
     /// Says `text` to the room (already cleaned by [`crate::chat::Chat::submit`]).
     pub fn say(&mut self, text: String) {
-        if self.code.is_some() {
+        if self.code().is_some() {
             self.send(ClientMessage::Chat { text });
         }
     }
@@ -501,7 +494,7 @@ impl Online {
     /// reconnecting there is no connection to tell: the attempt stops and the seat lapses.
     pub fn leave(&mut self) {
         let reconnecting = self.reconnect.take().is_some();
-        if !reconnecting && (self.code.is_some() || matches!(self.stage, Stage::Waiting)) {
+        if !reconnecting && (self.code().is_some() || matches!(self.stage, Stage::Waiting)) {
             self.send(ClientMessage::LeaveRoom);
         }
         self.match_driver.stop();
@@ -648,7 +641,7 @@ impl Online {
                 }
                 if self.can_resume() {
                     tracing::info!(%reason, "connection lost mid-match; reconnecting");
-                    let window = self.options.map_or(0, |o| u64::from(o.reconnect_seconds));
+                    let window = self.options().map_or(0, |o| u64::from(o.reconnect_seconds));
                     self.reconnect = Some(Reconnect::new(at, Duration::from_secs(window)));
                     return;
                 }
@@ -715,6 +708,11 @@ impl Online {
             }
             DriverEvent::Applied => return,
         }
+        if let Some(RoomUpdate::Seats { changes, .. }) = self.room.apply(&message) {
+            for c in changes {
+                self.note_peer(c.seat, &c.name, c.before, c.after);
+            }
+        }
         match message {
             ServerMessage::Error {
                 code,
@@ -726,7 +724,7 @@ impl Online {
                     return;
                 }
                 let text = error_text(code, &message);
-                let in_lobby = self.code.is_none();
+                let in_lobby = self.code().is_none();
                 if fatal || (in_lobby && code != ErrorCode::NoSuchReplay) {
                     self.match_driver.stop();
                     self.fail(text);
@@ -734,19 +732,9 @@ impl Online {
                     self.notices.push(text);
                 }
             }
-            ServerMessage::Joined {
-                code,
-                resume,
-                options,
-                ..
-            } => {
-                // The match driver noted our seat.
-                self.code = Some(code);
-                self.resume = Some(resume);
-                self.options = Some(options);
-                self.stage = Stage::InRoom;
-            }
-            ServerMessage::RoomState { seats, spectators } => {
+            // The room tracker noted the room, the match driver our seat.
+            ServerMessage::Joined { .. } => self.stage = Stage::InRoom,
+            ServerMessage::RoomState { seats, .. } => {
                 // Ready flags clear after a match: we may ready again.
                 let me_ready = self
                     .match_driver
@@ -762,27 +750,10 @@ impl Online {
                 if me_ready {
                     self.ready_sent = true;
                 }
-                for seat in Seat::BOTH {
-                    if let (Some(old), Some(new)) =
-                        (&self.seats[seat.index()], &seats[seat.index()])
-                    {
-                        let (name, before, after) = (new.name.clone(), old.status, new.status);
-                        self.note_peer(seat, &name, before, after);
-                    }
-                }
-                self.seats = seats;
                 self.status_heard = [Instant::now(); 2];
-                self.spectators = spectators;
             }
-            ServerMessage::SeatStatus { seat, status } => {
-                if let Some(info) = &self.seats[seat.index()] {
-                    let (name, before) = (info.name.clone(), info.status);
-                    self.note_peer(seat, &name, before, status);
-                }
-                if let Some(info) = &mut self.seats[seat.index()] {
-                    info.status = status;
-                    self.status_heard[seat.index()] = Instant::now();
-                }
+            ServerMessage::SeatStatus { seat, .. } if self.room.seats()[seat.index()].is_some() => {
+                self.status_heard[seat.index()] = Instant::now();
             }
             ServerMessage::Chat { from, seat, text } => {
                 self.chat.hear(from, seat, text, Instant::now());
@@ -803,7 +774,7 @@ impl Online {
     fn can_resume(&self) -> bool {
         self.match_driver.is_live()
             && self.match_driver.seat().is_some()
-            && self.resume.is_some()
+            && self.room.room().is_some()
             && !matches!(self.stage, Stage::Failed(_))
     }
 
@@ -821,7 +792,7 @@ impl Online {
         }
         r.started(now);
         let hello = Hello {
-            resume: self.resume,
+            resume: self.room.room().map(|r| r.resume),
             ..self.hello.clone()
         };
         match runtime() {
@@ -963,7 +934,7 @@ impl crate::session::Session for Online {
     /// A room's match names its code, so a friend can be told it (quick match keeps the
     /// screen's title).
     fn title(&self) -> Option<String> {
-        let code = self.code.as_deref()?;
+        let code = self.code()?;
         match self.request {
             Request::Create(_) | Request::Join(_) => Some(format!("ONLINE  ·  ROOM {code}")),
             Request::Spectate(_) => Some(format!("WATCHING  ·  ROOM {code}")),
@@ -1291,7 +1262,9 @@ mod tests {
     fn a_refused_resume_token_forfeits_at_once() {
         let server = server("badresume");
         let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 60);
-        alice.resume = alice.resume.map(|t| t ^ 0x5A5A_5A5A);
+        if let Some(room) = alice.room.room_mut() {
+            room.resume ^= 0x5A5A_5A5A;
+        }
         cut(&alice);
         let start = Instant::now();
         run(&mut [&mut alice, &mut bob], 10, |c| {

@@ -23,6 +23,7 @@ use crate::clock::Pacer;
 use crate::driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RoundResult};
 use crate::inputs::{Idle, InputSource};
 use crate::net::{Hello, NetError, NetEvent, NetHandle, NetStats, connect_trusting};
+use crate::room::{RoomInfo, RoomTracker, RoomUpdate};
 use crate::session::{RoundEnd, Session, SessionError, SessionOptions, SessionStats};
 use crate::tls::TlsTrust;
 
@@ -100,19 +101,6 @@ pub enum HeadlessError {
     /// Sending failed.
     #[error(transparent)]
     Net(#[from] NetError),
-}
-
-/// The room we are in.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RoomInfo {
-    /// Room code.
-    pub code: String,
-    /// Our seat, or `None` as a spectator.
-    pub seat: Option<Seat>,
-    /// Token to reconnect to our seat.
-    pub resume: u64,
-    /// The room's options.
-    pub options: RoomOptions,
 }
 
 /// A server error we were sent.
@@ -219,9 +207,8 @@ pub struct HeadlessClient {
     next_ping: Instant,
     /// When the last simulation tick ran (for [`HeadlessConfig::tick_every`]).
     last_tick: Instant,
-    room: Option<RoomInfo>,
-    seats: [Option<SeatInfo>; 2],
-    spectators: u16,
+    /// The room, its seats and spectators (shared with the game's online controller).
+    room: RoomTracker,
     /// The match: session, pacer, clock, names, results.
     driver: MatchDriver,
     /// Reconnected mid-match: nothing is sent until the server's match log says where our
@@ -261,9 +248,7 @@ impl HeadlessClient {
             past_traffic: NetStats::default(),
             next_ping: now,
             last_tick: now,
-            room: None,
-            seats: [None, None],
-            spectators: 0,
+            room: RoomTracker::default(),
             driver: MatchDriver::new(
                 DriverConfig {
                     session: config.session,
@@ -287,15 +272,11 @@ impl HeadlessClient {
 
     /// Creates a room with `options` and takes its first seat; returns the room code.
     pub async fn create_room(&mut self, options: RoomOptions) -> Result<String, HeadlessError> {
-        self.set_room(None);
+        self.forget_room();
         self.net.send(ClientMessage::CreateRoom { options })?;
-        self.await_reply(LOBBY_TIMEOUT, |c| c.room.is_some())
+        self.await_reply(LOBBY_TIMEOUT, |c| c.room.room().is_some())
             .await?;
-        Ok(self
-            .room
-            .as_ref()
-            .map(|r| r.code.clone())
-            .unwrap_or_default())
+        Ok(self.room.room().map(|r| r.code.clone()).unwrap_or_default())
     }
 
     /// Joins room `code` as a player or spectator; returns our seat (`None` as a spectator).
@@ -304,12 +285,12 @@ impl HeadlessClient {
         code: &str,
         role: JoinRole,
     ) -> Result<Option<Seat>, HeadlessError> {
-        self.set_room(None);
+        self.forget_room();
         self.net.send(ClientMessage::JoinRoom {
             code: code.to_owned(),
             role,
         })?;
-        self.await_reply(LOBBY_TIMEOUT, |c| c.room.is_some())
+        self.await_reply(LOBBY_TIMEOUT, |c| c.room.room().is_some())
             .await?;
         Ok(self.seat())
     }
@@ -317,9 +298,10 @@ impl HeadlessClient {
     /// Queues for a quick match and waits up to `timeout` to be seated; the match then starts
     /// without `Ready`.
     pub async fn quick_match(&mut self, timeout: Duration) -> Result<Option<Seat>, HeadlessError> {
-        self.set_room(None);
+        self.forget_room();
         self.net.send(ClientMessage::QuickMatch)?;
-        self.await_reply(timeout, |c| c.room.is_some()).await?;
+        self.await_reply(timeout, |c| c.room.room().is_some())
+            .await?;
         Ok(self.seat())
     }
 
@@ -331,7 +313,7 @@ impl HeadlessClient {
     /// Leaves the room (a player forfeits a running match).
     pub fn leave(&mut self) -> Result<(), HeadlessError> {
         self.driver.stop();
-        self.set_room(None);
+        self.forget_room();
         Ok(self.net.send(ClientMessage::LeaveRoom)?)
     }
 
@@ -425,7 +407,7 @@ impl HeadlessClient {
     pub async fn reconnect(&mut self) -> Result<(), HeadlessError> {
         let resume = self
             .room
-            .as_ref()
+            .room()
             .map(|r| r.resume)
             .ok_or(HeadlessError::State("no resume token: not in a room"))?;
         let hello = Hello {
@@ -464,12 +446,12 @@ impl HeadlessClient {
 
     /// The room we are in.
     pub fn room(&self) -> Option<&RoomInfo> {
-        self.room.as_ref()
+        self.room.room()
     }
 
     /// Our seat (`None` as a spectator or outside a room).
     pub fn seat(&self) -> Option<Seat> {
-        self.room.as_ref().and_then(|r| r.seat)
+        self.room.room().and_then(|r| r.seat)
     }
 
     /// The current (or last) match's session.
@@ -499,17 +481,17 @@ impl HeadlessClient {
 
     /// Seats as the room last described them (with status updates applied).
     pub fn seats(&self) -> &[Option<SeatInfo>; 2] {
-        &self.seats
+        self.room.seats()
     }
 
     /// Connection status of both seats.
     pub fn seat_statuses(&self) -> [Option<SeatStatus>; 2] {
-        [0, 1].map(|i| self.seats[i].as_ref().map(|s| s.status))
+        [0, 1].map(|i| self.room.seats()[i].as_ref().map(|s| s.status))
     }
 
     /// Spectators in the room.
     pub fn spectators(&self) -> u16 {
-        self.spectators
+        self.room.spectators()
     }
 
     /// Ping, rollbacks, stalls, traffic.
@@ -728,6 +710,25 @@ impl HeadlessClient {
                 return;
             }
         }
+        match self.room.apply(&message) {
+            Some(RoomUpdate::Joined) => {
+                self.driver.set_seat(self.room.room().and_then(|r| r.seat));
+            }
+            Some(RoomUpdate::Left) => {
+                // Our seat is gone: we are connected, in no room.
+                self.driver.set_seat(None);
+                self.driver.stop();
+                self.awaiting_log = false;
+            }
+            Some(RoomUpdate::Seats { .. }) => {
+                for (i, seat) in self.room.seats().iter().enumerate() {
+                    if let Some(info) = seat {
+                        self.driver.names_mut()[i] = info.name.clone();
+                    }
+                }
+            }
+            None => {}
+        }
         match message {
             ServerMessage::Error {
                 code,
@@ -735,44 +736,11 @@ impl HeadlessClient {
                 fatal,
             } => {
                 tracing::debug!(name = %self.config.name, ?code, %message, fatal, "server error");
-                if code == ErrorCode::BadResume {
-                    // Our seat is gone: we are connected, in no room.
-                    self.set_room(None);
-                    self.driver.stop();
-                    self.awaiting_log = false;
-                }
                 self.errors.push(ServerError {
                     code,
                     message,
                     fatal,
                 });
-            }
-            ServerMessage::Joined {
-                code,
-                seat,
-                resume,
-                options,
-            } => {
-                self.set_room(Some(RoomInfo {
-                    code,
-                    seat,
-                    resume,
-                    options,
-                }));
-            }
-            ServerMessage::RoomState { seats, spectators } => {
-                for (i, seat) in seats.iter().enumerate() {
-                    if let Some(info) = seat {
-                        self.driver.names_mut()[i] = info.name.clone();
-                    }
-                }
-                self.seats = seats;
-                self.spectators = spectators;
-            }
-            ServerMessage::SeatStatus { seat, status } => {
-                if let Some(info) = &mut self.seats[seat.index()] {
-                    info.status = status;
-                }
             }
             ServerMessage::Replays { list } => self.replays = list,
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
@@ -786,10 +754,10 @@ impl HeadlessClient {
         }
     }
 
-    /// Sets the room we are in, and with it the seat the driver plays the next match from.
-    fn set_room(&mut self, room: Option<RoomInfo>) {
-        self.driver.set_seat(room.as_ref().and_then(|r| r.seat));
-        self.room = room;
+    /// Forgets the room (before asking for another), and with it the driver's seat.
+    fn forget_room(&mut self) {
+        self.room.leave();
+        self.driver.set_seat(None);
     }
 }
 

@@ -52,6 +52,7 @@ pub mod driver;
 pub mod headless;
 pub mod inputs;
 pub mod net;
+pub mod room;
 pub mod session;
 pub mod tls;
 
@@ -59,13 +60,14 @@ pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
 pub use driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RETUNE_FRAMES, RoundResult};
 pub use headless::{
     ClientStats, DesyncNotice, HeadlessClient, HeadlessConfig, HeadlessError, LOBBY_TIMEOUT,
-    RelayProbe, RoomInfo, ServerError,
+    RelayProbe, ServerError,
 };
 pub use inputs::{FromFn, Idle, InputSource, RandomInputs, ScriptedInputs, from_fn};
 pub use net::{
     CONNECT_TIMEOUT, Hello, NetError, NetEvent, NetHandle, NetSender, NetStats, connect,
     connect_on, connect_trusting,
 };
+pub use room::{RoomInfo, RoomTracker, RoomUpdate, SeatChange};
 pub use session::{
     CONFIRM_INTERVAL, DEFAULT_WINDOW, HASH_INTERVAL, MAX_INPUT_DELAY, RoundEnd, Session,
     SessionError, SessionOptions, SessionStats, Step,
