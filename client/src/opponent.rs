@@ -4,9 +4,30 @@
 //! has two implementations: [`Stacker`], a random placer that needs nothing but the views, and
 //! [`BotPlayer`], which wraps `sevenbag_bot::Bot`. Choosing which one a seat gets is one line in
 //! [`Opponent::player`].
+//!
+//! ## Planning off the frame
+//! A bot plan costs about 3 ms at Max (up to about 10 ms), too much for the render thread, which
+//! calls [`AutoPlayer::next_input`] during the simulation step. So the game's bots use
+//! [`Planning::Worker`]: when the bot needs a plan, [`BotPlayer`] sends a copy of the position
+//! (the core `Player`, the rules, the frame) to a `std::thread` worker that owns its own `Bot` of
+//! the same level and answers with the ranked placements ([`sevenbag_bot::Thought`]). Until the
+//! answer comes, the seat holds no keys (the bot "thinks", which the speed cap absorbs); the
+//! render thread only ever pays for the cheap half: checking the plan against the game and
+//! compiling the answer into frame-exact keys from the state it finds when the answer arrives.
+//! An answer for a position that has changed meanwhile (the piece locked, garbage rose, the hold
+//! or the queue changed) is dropped and the new position is asked for. The worker blocks on its
+//! channel (no polling) and ends when the player is dropped and the channel closes.
+//!
+//! The price: when the bot starts a piece depends on when the worker answers, so a practice
+//! match is not reproducible frame for frame. The plan itself is: the same position gives the
+//! same placement either way ([`Planning::Inline`], kept for tests and headless tools, gives the
+//! same game as a worker that is waited for).
 
-use sevenbag_bot::{Bot, Level};
-use sevenbag_core::{Input, Match, Phase, Seat};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
+
+use sevenbag_bot::{Bot, Drive, Level, PositionKey, Thought};
+use sevenbag_core::{Input, Match, Phase, Player, Rules, Seat};
 
 /// Something that presses keys for one seat.
 pub trait AutoPlayer {
@@ -52,21 +73,211 @@ impl Opponent {
         }
     }
 
-    /// A fresh player of this kind (`seed` varies the stacker's choices).
+    /// A fresh player of this kind (`seed` varies the stacker's choices); a bot plans on a
+    /// worker thread.
     pub fn player(self, seed: u64) -> Box<dyn AutoPlayer> {
+        self.player_with(seed, Planning::Worker)
+    }
+
+    /// Same, choosing where a bot plans.
+    pub fn player_with(self, seed: u64, planning: Planning) -> Box<dyn AutoPlayer> {
         match self {
             Opponent::Stacker => Box::new(Stacker::new(seed, 9)),
-            Opponent::Bot(level) => Box::new(BotPlayer(Bot::new(level))),
+            Opponent::Bot(level) => Box::new(BotPlayer::new(level, planning)),
         }
     }
 }
 
-/// `sevenbag_bot::Bot` behind the [`AutoPlayer`] seam.
-pub struct BotPlayer(pub Bot);
+/// Where a bot's plans are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Planning {
+    /// In `next_input`, on the caller's thread: deterministic frame for frame (tests, headless
+    /// tools).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Inline,
+    /// On a worker thread, so the caller's frame never waits for the search (the game).
+    Worker,
+}
+
+/// `sevenbag_bot::Bot` behind the [`AutoPlayer`] seam, planning inline or on a worker thread.
+pub struct BotPlayer {
+    bot: Bot,
+    worker: Option<Worker>,
+}
+
+impl BotPlayer {
+    /// A bot at `level` planning as `planning` says (inline if the thread cannot be started).
+    pub fn new(level: Level, planning: Planning) -> BotPlayer {
+        let worker = match planning {
+            Planning::Inline => None,
+            Planning::Worker => Worker::start(level),
+        };
+        BotPlayer {
+            // The driver half never searches; the worker's bot has the perfect-clear tables.
+            bot: if worker.is_some() {
+                Bot::new(level).with_perfect_clears(false)
+            } else {
+                Bot::new(level)
+            },
+            worker,
+        }
+    }
+
+    /// Makes `next_input` block until the worker answers (tests: the worker then plays exactly
+    /// like the inline bot).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn wait_for_plans(mut self, wait: bool) -> BotPlayer {
+        if let Some(w) = &mut self.worker {
+            w.wait = wait;
+        }
+        self
+    }
+
+    /// The driver's counters (plans, replans, search nodes of the answers used).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn stats(&self) -> &sevenbag_bot::BotStats {
+        self.bot.stats()
+    }
+
+    /// Answers dropped because the position had changed before they arrived.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn stale_answers(&self) -> u64 {
+        self.worker.as_ref().map_or(0, |w| w.stale)
+    }
+
+    /// Takes the worker thread's handle (tests: to see it end once the player is dropped).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn take_thread(&mut self) -> Option<JoinHandle<()>> {
+        self.worker.as_mut().and_then(|w| w.thread.take())
+    }
+}
 
 impl AutoPlayer for BotPlayer {
     fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
-        self.0.next_input(m, seat)
+        let Some(worker) = &mut self.worker else {
+            return self.bot.next_input(m, seat);
+        };
+        match self.bot.drive(m, seat) {
+            Drive::Input(input) => input,
+            Drive::Think => {
+                let (player, rules, frame) = (m.player(seat), &m.header().rules, m.frame().0);
+                worker
+                    .answer(&mut self.bot, player, rules, frame)
+                    .unwrap_or(Input::NONE)
+            }
+        }
+    }
+}
+
+/// A position sent to the worker.
+struct Request {
+    id: u64,
+    player: Player,
+    rules: Rules,
+    frame: u32,
+}
+
+/// The planning thread and the render thread's end of its channels.
+struct Worker {
+    requests: Sender<Request>,
+    answers: Receiver<(u64, Thought)>,
+    thread: Option<JoinHandle<()>>,
+    /// The last request sent and not yet used: its id and position.
+    asked: Option<(u64, PositionKey)>,
+    next_id: u64,
+    /// Block for each answer (tests).
+    wait: bool,
+    stale: u64,
+}
+
+impl Worker {
+    /// Starts the thread; `None` if the system refuses one.
+    fn start(level: Level) -> Option<Worker> {
+        let (requests, inbox) = mpsc::channel::<Request>();
+        let (outbox, answers) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name(format!("bot-{}", level.name()))
+            .spawn(move || {
+                let mut bot = Bot::new(level);
+                // Blocks until a request comes; ends when the player drops its sender.
+                while let Ok(mut request) = inbox.recv() {
+                    // Only the newest position matters.
+                    while let Ok(newer) = inbox.try_recv() {
+                        request = newer;
+                    }
+                    let thought = bot.think(&request.player, &request.rules, request.frame);
+                    if outbox.send((request.id, thought)).is_err() {
+                        break;
+                    }
+                }
+            });
+        match thread {
+            Ok(thread) => Some(Worker {
+                requests,
+                answers,
+                thread: Some(thread),
+                asked: None,
+                next_id: 0,
+                wait: false,
+                stale: 0,
+            }),
+            Err(e) => {
+                tracing::warn!("no bot planning thread ({e}); the bot plans inline");
+                None
+            }
+        }
+    }
+
+    /// This frame's keys if the worker's answer for this position is here (it becomes `bot`'s
+    /// plan); otherwise asks for it (once per position) and returns `None`.
+    fn answer(
+        &mut self,
+        bot: &mut Bot,
+        player: &Player,
+        rules: &Rules,
+        frame: u32,
+    ) -> Option<Input> {
+        let key = PositionKey::of(player);
+        if self.asked.as_ref().is_some_and(|(_, asked)| *asked != key) {
+            // The position changed before the answer came: it will be dropped.
+            self.stale += 1;
+            self.asked = None;
+        }
+        if self.asked.is_none() {
+            let id = self.next_id;
+            self.next_id += 1;
+            let request = Request {
+                id,
+                player: *player,
+                rules: *rules,
+                frame,
+            };
+            if self.requests.send(request).is_err() {
+                // The thread is gone (it panicked): think here from now on.
+                self.thread = None;
+                let thought = bot.think(player, rules, frame);
+                return bot.adopt(player, rules, frame, &thought);
+            }
+            self.asked = Some((id, key));
+        }
+        let (id, _) = self.asked.as_ref()?;
+        let id = *id;
+        loop {
+            let next = if self.wait {
+                self.answers.recv().ok()
+            } else {
+                self.answers.try_recv().ok()
+            };
+            let (answered, thought) = next?;
+            if answered == id {
+                self.asked = None;
+                let input = bot.adopt(player, rules, frame, &thought);
+                if input.is_none() {
+                    self.stale += 1;
+                }
+                return input;
+            }
+        }
     }
 }
 
@@ -198,6 +409,141 @@ mod tests {
                 m.player(seat).stats().pieces >= 15,
                 "{seat:?} placed only {}",
                 m.player(seat).stats().pieces
+            );
+        }
+    }
+
+    /// Steps `m` with `bot` on the first seat and a stacker on the second until a round ends or
+    /// `frames` have run, sleeping `pause` per frame; returns the bot's inputs.
+    fn bot_vs_stacker(
+        m: &mut Match,
+        bot: &mut BotPlayer,
+        frames: u32,
+        pause: std::time::Duration,
+    ) -> Vec<Input> {
+        let mut stacker = Stacker::new(3, 6);
+        let mut played = Vec::new();
+        for _ in 0..frames {
+            if matches!(m.phase(), Phase::RoundOver { .. } | Phase::MatchOver { .. }) {
+                break;
+            }
+            let inputs = [
+                bot.next_input(m, Seat::First),
+                stacker.next_input(m, Seat::Second),
+            ];
+            played.push(inputs[0]);
+            m.step(inputs);
+            if !pause.is_zero() {
+                std::thread::sleep(pause);
+            }
+        }
+        played
+    }
+
+    #[test]
+    fn a_worker_bot_plays_a_practice_match_to_a_top_out() {
+        let mut m = Match::new(MatchHeader::versus(11));
+        let mut bot = BotPlayer::new(Level::Max, Planning::Worker);
+        let pause = std::time::Duration::from_micros(500);
+        bot_vs_stacker(&mut m, &mut bot, 30_000, pause);
+        assert!(
+            matches!(m.phase(), Phase::RoundOver { .. } | Phase::MatchOver { .. }),
+            "no top-out: {:?}",
+            m.phase()
+        );
+        assert!(m.player(Seat::First).stats().pieces >= 10);
+        assert!(bot.stats().plans >= 10);
+    }
+
+    #[test]
+    fn a_waited_for_worker_plays_exactly_like_the_inline_bot() {
+        for level in [Level::Medium, Level::Max] {
+            let mut inline = BotPlayer::new(level, Planning::Inline);
+            let mut worker = BotPlayer::new(level, Planning::Worker).wait_for_plans(true);
+            let mut a = Match::new(MatchHeader::versus(5));
+            let mut b = Match::new(MatchHeader::versus(5));
+            let zero = std::time::Duration::ZERO;
+            let first = bot_vs_stacker(&mut a, &mut inline, 2_400, zero);
+            let second = bot_vs_stacker(&mut b, &mut worker, 2_400, zero);
+            assert_eq!(first, second, "{level:?}");
+            assert_eq!(a.player(Seat::First), b.player(Seat::First), "{level:?}");
+            let pieces = a.player(Seat::First).stats().pieces;
+            assert!(pieces >= 10, "{level:?}: {pieces} pieces, {:?}", a.phase());
+            assert_eq!(inline.stats().plans, worker.stats().plans, "{level:?}");
+            assert_eq!(inline.stats().nodes, worker.stats().nodes, "{level:?}");
+        }
+    }
+
+    #[test]
+    fn dropping_the_player_ends_its_thread() {
+        let mut m = Match::new(MatchHeader::versus(2));
+        let mut bot = BotPlayer::new(Level::Max, Planning::Worker);
+        // Leave a request in flight.
+        bot_vs_stacker(&mut m, &mut bot, 200, std::time::Duration::ZERO);
+        let thread = bot.take_thread().expect("a worker thread");
+        drop(bot);
+        let started = std::time::Instant::now();
+        while !thread.is_finished() {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(5),
+                "the planning thread outlived its player"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        thread.join().expect("the planning thread panicked");
+    }
+
+    /// The render-thread cost of the bot: time spent in `next_input` per frame for Max, inline
+    /// and on the worker, in a practice match against the stacker at 60 frames a second of real
+    /// time (new rounds start when one ends). Prints p50/p99/max; the figures in BENCHMARKS.md.
+    /// `cargo test --release -p sevenbag -- --ignored --nocapture render_thread_bot_time`
+    /// (SEVENBAG_BENCH_FRAMES sets the frames per run, 3600 by default).
+    #[test]
+    #[ignore = "a measurement: runs about two minutes of real time"]
+    fn render_thread_bot_time() {
+        use std::time::{Duration, Instant};
+        let frames: u32 = std::env::var("SEVENBAG_BENCH_FRAMES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(3600);
+        for planning in [Planning::Inline, Planning::Worker] {
+            let mut bot = BotPlayer::new(Level::Max, planning);
+            let mut stacker = Stacker::new(3, 6);
+            let mut seed = 1;
+            let mut m = Match::new(MatchHeader::versus(seed));
+            let mut times = Vec::with_capacity(frames as usize);
+            let mut pieces = 0;
+            let step = Duration::from_secs_f64(1.0 / 60.0);
+            let mut next_frame = Instant::now();
+            for _ in 0..frames {
+                if matches!(m.phase(), Phase::RoundOver { .. } | Phase::MatchOver { .. }) {
+                    pieces += m.player(Seat::First).stats().pieces;
+                    seed += 1;
+                    m = Match::new(MatchHeader::versus(seed));
+                }
+                let started = Instant::now();
+                let input = bot.next_input(&m, Seat::First);
+                times.push(started.elapsed());
+                let other = stacker.next_input(&m, Seat::Second);
+                m.step([input, other]);
+                next_frame += step;
+                if let Some(left) = next_frame.checked_duration_since(Instant::now()) {
+                    std::thread::sleep(left);
+                }
+            }
+            pieces += m.player(Seat::First).stats().pieces;
+            times.sort_unstable();
+            let us = |d: Duration| d.as_secs_f64() * 1e6;
+            let pick = |q: usize| us(times[(times.len() * q / 100).min(times.len() - 1)]);
+            println!(
+                "{planning:?}: {frames} frames, bot pieces {pieces}, plans {}, stale answers {}; \
+                 next_input p50 {:.1} µs, p99 {:.1} µs, p99.9 {:.1} µs, max {:.1} µs",
+                bot.stats().plans,
+                bot.stale_answers(),
+                pick(50),
+                pick(99),
+                us(times[(times.len() * 999 / 1000).min(times.len() - 1)]),
+                us(*times.last().expect("frames")),
             );
         }
     }

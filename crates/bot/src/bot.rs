@@ -57,6 +57,63 @@ struct Plan {
     placement: Option<Placement>,
 }
 
+/// What [`Bot::drive`] decided for this frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drive {
+    /// Hold these keys (the current plan's, or nothing).
+    Input(Input),
+    /// A new plan is needed: [`Bot::think`] about the position, then [`Bot::adopt`] the answer.
+    Think,
+}
+
+/// Which position a [`Thought`] is about: everything that decides which placements exist and
+/// where the pieces come from (not the exact spot of the falling piece, which only the compiler
+/// needs, and it reads the current state).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionKey {
+    board: Board,
+    active: Option<PieceKind>,
+    hold: Option<PieceKind>,
+    hold_used: bool,
+    next: Vec<PieceKind>,
+    pieces: u32,
+}
+
+impl PositionKey {
+    /// The key of `player`'s position now.
+    pub fn of(player: &Player) -> PositionKey {
+        PositionKey {
+            board: *player.board(),
+            active: player.active().map(|p| p.kind),
+            hold: player.hold(),
+            hold_used: player.hold_used(),
+            next: player.next().to_vec(),
+            pieces: player.stats().pieces,
+        }
+    }
+}
+
+/// The planner's answer for one position: placements, best first, for [`Bot::adopt`].
+#[derive(Clone, Debug)]
+pub struct Thought {
+    key: PositionKey,
+    ranked: Vec<Placement>,
+    nodes: u64,
+    placements: u64,
+}
+
+impl Thought {
+    /// The position this thought is about.
+    pub fn key(&self) -> &PositionKey {
+        &self.key
+    }
+
+    /// The placements, best first.
+    pub fn ranked(&self) -> &[Placement] {
+        &self.ranked
+    }
+}
+
 /// Counters of the driver's work, for tools and benchmarks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BotStats {
@@ -151,6 +208,32 @@ impl Bot {
 
     /// The keys to hold on the next frame for `seat` of `m` (call once per simulated frame).
     pub fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
+        match self.drive(m, seat) {
+            Drive::Input(input) => input,
+            Drive::Think => self.plan_now(m.player(seat), &m.header().rules, m.frame().0),
+        }
+    }
+
+    /// Same, for a lone Player (solo games): `frame` is the frame about to be simulated.
+    pub fn next_input_for(&mut self, player: &Player, rules: &Rules, frame: u32) -> Input {
+        match self.drive_for(player, frame) {
+            Drive::Input(input) => input,
+            Drive::Think => self.plan_now(player, rules, frame),
+        }
+    }
+
+    /// Thinks and adopts the plan at once, on this thread.
+    fn plan_now(&mut self, player: &Player, rules: &Rules, frame: u32) -> Input {
+        let thought = self.think(player, rules, frame);
+        self.adopt(player, rules, frame, &thought)
+            .unwrap_or(Input::NONE)
+    }
+
+    /// The cheap half of [`Bot::next_input`]: the next key of the current plan while the game is
+    /// where the plan expected, or [`Drive::Think`] when a new plan is needed. The expensive half
+    /// is [`Bot::think`] (which may run on another thread, on another `Bot` of the same level),
+    /// and its answer becomes the plan with [`Bot::adopt`].
+    pub fn drive(&mut self, m: &Match, seat: Seat) -> Drive {
         let frame = m.frame().0;
         let playing = match m.phase() {
             Phase::Playing => true,
@@ -159,16 +242,16 @@ impl Bot {
         };
         if !playing {
             self.plan = None;
-            return Input::NONE;
+            return Drive::Input(Input::NONE);
         }
-        self.next_input_for(m.player(seat), &m.header().rules, frame)
+        self.drive_for(m.player(seat), frame)
     }
 
-    /// Same, for a lone Player (solo games): `frame` is the frame about to be simulated.
-    pub fn next_input_for(&mut self, player: &Player, rules: &Rules, frame: u32) -> Input {
+    /// Same, for a lone Player: `frame` is the frame about to be simulated.
+    pub fn drive_for(&mut self, player: &Player, frame: u32) -> Drive {
         if player.topped_out().is_some() {
             self.plan = None;
-            return Input::NONE;
+            return Drive::Input(Input::NONE);
         }
         if let Some(plan) = &self.plan
             && frame >= plan.start
@@ -176,20 +259,69 @@ impl Bot {
             && i < plan.inputs.len()
         {
             if plan.expect[i] == Snapshot::of(player) {
-                return plan.inputs[i];
+                return Drive::Input(plan.inputs[i]);
             }
             self.stats.replans += 1;
         }
+        self.plan = None;
         if player.active().is_none() {
             // The next piece spawns during this frame. Holding nothing now costs no time (it
             // releases the last piece's keys, which would need a release frame anyway) and next
             // frame the queue shows one more piece, so plan then.
-            self.plan = None;
             self.spawn_frame = Some(frame);
-            return Input::NONE;
+            return Drive::Input(Input::NONE);
         }
-        self.plan = Some(self.make_plan(player, rules, frame));
-        self.plan.as_ref().map_or(Input::NONE, |p| p.inputs[0])
+        Drive::Think
+    }
+
+    /// The expensive half: ranks the placements for `player`'s position (the perfect-clear
+    /// search first on Max, then the beam search unless a perfect-clear placement is reachable).
+    /// Deterministic: the same position, on a bot of the same level that saw the same earlier
+    /// positions (for 7-bag deduction), gets the same thought. Its search nodes join
+    /// [`Bot::stats`] of the bot that adopts it.
+    pub fn think(&mut self, player: &Player, rules: &Rules, frame: u32) -> Thought {
+        let (nodes, placements) = (self.stats.nodes, self.stats.placements);
+        let mut ranked: Vec<Placement> = self.perfect_clear(player, rules).into_iter().collect();
+        let sim = PlayerSim::new(player, rules, frame);
+        let reachable = ranked
+            .iter()
+            .any(|p| compile(&sim, &Target::from(p), CompileOptions::default()).is_some());
+        if !reachable {
+            ranked.extend(self.rank(player, rules, frame).into_iter().take(CANDIDATES));
+        }
+        // The work is counted when the thought is adopted (perhaps by another bot).
+        let thought = Thought {
+            key: PositionKey::of(player),
+            ranked,
+            nodes: self.stats.nodes - nodes,
+            placements: self.stats.placements - placements,
+        };
+        (self.stats.nodes, self.stats.placements) = (nodes, placements);
+        thought
+    }
+
+    /// Makes `thought` the plan from `player`'s state on `frame` and returns this frame's keys,
+    /// or `None` (and keeps no plan) if the thought is stale: it was for another position (a
+    /// piece locked, garbage rose, the hold or the queue changed). The placements are compiled
+    /// here, from the exact current state, so a thought that arrives some frames late (the piece
+    /// fell a row meanwhile) still gives frame-exact keys; the frames spent waiting count
+    /// towards the speed cap.
+    pub fn adopt(
+        &mut self,
+        player: &Player,
+        rules: &Rules,
+        frame: u32,
+        thought: &Thought,
+    ) -> Option<Input> {
+        if player.active().is_none() || thought.key != PositionKey::of(player) {
+            return None;
+        }
+        self.stats.nodes += thought.nodes;
+        self.stats.placements += thought.placements;
+        let plan = self.make_plan(player, rules, frame, &thought.ranked);
+        let input = plan.inputs[0];
+        self.plan = Some(plan);
+        Some(input)
     }
 
     /// Ranked placements for the piece in play (or about to spawn).
@@ -294,7 +426,13 @@ impl Bot {
         found
     }
 
-    fn make_plan(&mut self, player: &Player, rules: &Rules, frame: u32) -> Plan {
+    fn make_plan(
+        &mut self,
+        player: &Player,
+        rules: &Rules,
+        frame: u32,
+        ranked: &[Placement],
+    ) -> Plan {
         self.stats.plans += 1;
         let sim = PlayerSim::new(player, rules, frame);
         let since_spawn = self.spawn_frame.map_or(0, |f| frame.saturating_sub(f));
@@ -302,24 +440,9 @@ impl Bot {
             .config
             .min_frames_per_piece()
             .saturating_sub(since_spawn);
-        // A perfect-clear placement comes first; the beam search runs only if there is none or
-        // it cannot be reached.
-        let mut ranked: Vec<Placement> = self.perfect_clear(player, rules).into_iter().collect();
-        let mut searched = false;
-        let mut tried = 0;
-        loop {
-            if tried == ranked.len() {
-                if searched {
-                    break;
-                }
-                searched = true;
-                ranked.extend(self.rank(player, rules, frame).into_iter().take(CANDIDATES));
-                if tried == ranked.len() {
-                    break;
-                }
-            }
-            let placement = &ranked[tried];
-            tried += 1;
+        // A perfect-clear placement comes first; the beam search's follow if there is none or
+        // it cannot be reached (see `think`).
+        for placement in ranked {
             let target = Target::from(placement);
             let Some(mut inputs) = compile(&sim, &target, CompileOptions::default()) else {
                 self.stats.compile_failures += 1;

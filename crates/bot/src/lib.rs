@@ -63,7 +63,7 @@ pub mod sim;
 
 pub use arena::{Driver, GameReport, SoloReport, play_game, play_solo};
 pub use bitboard::BitBoard;
-pub use bot::{Bot, BotStats};
+pub use bot::{Bot, BotStats, Drive, PositionKey, Thought};
 pub use eval::Weights;
 pub use inputs::{CompileOptions, Target, compile};
 pub use level::{BOT_HANDLING, BotConfig, Level, Planner};
