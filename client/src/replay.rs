@@ -397,6 +397,21 @@ mod tests {
     }
 
     #[test]
+    fn continuing_from_a_replay_starts_from_its_exact_match() {
+        use crate::session::{Control, LocalSession, Session};
+        let (replay, _) = recorded(600);
+        let mut s = ReplaySession::new(replay).expect("valid replay");
+        for _ in 0..321 {
+            s.step();
+        }
+        let here = s.current().clone();
+        let auto = || Control::Auto(crate::opponent::Opponent::Stacker.player(1));
+        let practice = LocalSession::from_match(here.clone(), [auto(), auto()]);
+        assert_eq!(practice.current(), &here);
+        assert_eq!(practice.current().frame().0, 321);
+    }
+
+    #[test]
     fn utc_stamps_read_as_calendar_dates() {
         assert_eq!(utc_stamp(0), "1970-01-01 00:00");
         assert_eq!(utc_stamp(951_782_400), "2000-02-29 00:00");

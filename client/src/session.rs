@@ -189,6 +189,16 @@ impl LocalSession {
         }
     }
 
+    /// An offline match that goes on from `m` exactly as it stands (both boards, holds, queues,
+    /// garbage, round and score): "continue from here" in a replay.
+    pub fn from_match(m: Match, controls: [Control; 2]) -> LocalSession {
+        LocalSession {
+            header: *m.header(),
+            current: m,
+            controls,
+        }
+    }
+
     fn input(&mut self, seat: Seat) -> Input {
         let m = &self.current;
         match &mut self.controls[seat.index()] {

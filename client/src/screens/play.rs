@@ -5,7 +5,7 @@
 //! effects, then handle pause, rematch and leaving.
 
 use macroquad::input::KeyCode;
-use sevenbag_core::{MatchHeader, Phase, Seat};
+use sevenbag_core::{Match, MatchHeader, Phase, Seat};
 
 use crate::config::Config;
 use crate::fx::MatchFx;
@@ -16,7 +16,7 @@ use crate::render::gfx::{Align, Weight, background, center, fill, outline};
 use crate::render::match_view::draw_match;
 use crate::render::theme;
 use crate::render::widgets::{modal, modal_layout};
-use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::session::{Control, LocalSession, Session};
 use crate::sfx::Sfx;
 
@@ -70,6 +70,31 @@ impl PlayScreen {
             [config.player_name.clone(), opponent.label()],
             format!("PRACTICE  ·  VS {}", opponent.label().to_uppercase()),
         )
+    }
+
+    /// "Continue from here": you take the left seat of `m` as it stands, the opponent from the
+    /// last practice setup takes the right; it opens paused, so you can get ready.
+    pub fn continue_from(m: Match, config: &Config) -> PlayScreen {
+        let opponent = Opponent::all()
+            .into_iter()
+            .find(|o| o.key() == config.setup.opponent)
+            .unwrap_or(Opponent::Bot(sevenbag_bot::Level::Medium));
+        let seed = m.header().seed;
+        let session = LocalSession::from_match(
+            m,
+            [
+                Control::keys(config.keys),
+                Control::Auto(opponent.player(seed ^ 0xC0)),
+            ],
+        );
+        let mut screen = Self::new(
+            Box::new(session),
+            PlayMode::Practice,
+            [config.player_name.clone(), opponent.label()],
+            format!("FROM A REPLAY  ·  VS {}", opponent.label().to_uppercase()),
+        );
+        screen.paused = Some(0);
+        screen
     }
 
     /// Two people on one keyboard.
@@ -166,6 +191,12 @@ impl<S: Session + ?Sized> PlayScreen<S> {
             }
             self.paused = Some(0);
             return Transition::None;
+        }
+        if self.mode == PlayMode::Replay && kb.pressed(KeyCode::C) && !over {
+            ctx.play(Sfx::Select);
+            let m = self.session.current().clone();
+            let practice = PlayScreen::continue_from(m, &ctx.config);
+            return Transition::Push(Screen::Play(Box::new(practice)));
         }
         if over {
             self.over_for += io.dt;

@@ -215,7 +215,7 @@ impl ReplayScreen {
             Some(Row::File(f)) => {
                 let body = match &self.files[*f].detail {
                     Ok(d) => format!(
-                        "{d}\n\nEnter to watch. During playback: Space pause, + / − speed (0.25× to 4×), ← → seek 5 s, Home restart, Esc back to this list."
+                        "{d}\n\nEnter to watch. During playback: Space pause, + / − speed (0.25× to 4×), ← → seek 5 s, Home restart, C continue from here (you take the left board against the practice opponent), Esc back to this list."
                     ),
                     Err(e) => format!("This file cannot be played: {e}"),
                 };
