@@ -54,6 +54,7 @@ mod metrics;
 mod ops;
 mod ranked;
 mod record;
+mod refusal;
 mod relay;
 mod replay;
 mod room;

@@ -61,17 +61,7 @@ pub(crate) struct Lobby {
     ranked: ranked::Queue,
 }
 
-/// An error for the client: its code and text.
-pub(crate) type Refusal = (ErrorCode, String);
-
-/// What a client hears when it asks for a room, a queue or a match while the server drains.
-pub(crate) const DRAINING: &str =
-    "the server is restarting: no new rooms or matches here; try again shortly";
-
-/// The refusal during a drain (a non-fatal `Shutdown` error, `docs/PROTOCOL.md`).
-pub(crate) fn draining() -> Refusal {
-    (ErrorCode::Shutdown, DRAINING.to_string())
-}
+pub(crate) use crate::refusal::{Refusal, draining, random_u64};
 
 /// Begins a graceful drain: from now on no room opens and nobody is queued, and whoever is
 /// waiting in the quick-match or ranked queue is taken out and told.
@@ -109,29 +99,6 @@ fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Lobby> {
     // A panic while holding the lock cannot leave the maps half-updated in a way that matters
     // more than refusing service, so a poisoned lock is simply taken over.
     shared.lobby.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// 64 bits from the OS's entropy source (match seeds, resume tokens, room codes).
-pub(crate) fn random_u64() -> u64 {
-    match getrandom::u64() {
-        Ok(v) => v,
-        Err(e) => {
-            // Practically unreachable on supported systems; keep serving with a weaker value.
-            static COUNTER: AtomicU64 = AtomicU64::new(0);
-            tracing::error!(error = %e, "OS entropy unavailable; using a clock-derived value");
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64);
-            splitmix(nanos ^ COUNTER.fetch_add(1, Ordering::Relaxed).rotate_left(32))
-        }
-    }
-}
-
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 fn random_code() -> String {
@@ -179,10 +146,12 @@ fn open_room(
         .find(|c| !lobby.rooms.contains_key(c))
         .ok_or((ErrorCode::ServerFull, "no free room code".to_string()))?;
     let id = NEXT_ROOM_ID.fetch_add(1, Ordering::Relaxed);
-    let handle = room::spawn(shared.clone(), id, code.clone(), options, start).ok_or((
-        ErrorCode::Shutdown,
-        "the server is shutting down".to_string(),
-    ))?;
+    let directory = Arc::new(LobbyDirectory(shared.clone()));
+    let handle =
+        room::spawn(shared.clone(), directory, id, code.clone(), options, start).ok_or((
+            ErrorCode::Shutdown,
+            "the server is shutting down".to_string(),
+        ))?;
     lobby.rooms.insert(
         code.clone(),
         RoomEntry {
@@ -221,17 +190,34 @@ pub(crate) fn room_for_token(shared: &Shared, token: u64) -> Option<(String, Roo
 }
 
 /// Records that `token` resumes a seat in room `code`.
-pub(crate) fn register_token(shared: &Shared, token: u64, code: &str) {
+/// The lobby as the rooms see it ([`room::Directory`]).
+struct LobbyDirectory(Arc<Shared>);
+
+impl room::Directory for LobbyDirectory {
+    fn token_issued(&self, token: u64, code: &str) {
+        register_token(&self.0, token, code);
+    }
+
+    fn token_dropped(&self, token: u64) {
+        unregister_token(&self.0, token);
+    }
+
+    fn room_closed(&self, code: &str, id: u64) {
+        remove_room(&self.0, code, id);
+    }
+}
+
+fn register_token(shared: &Shared, token: u64, code: &str) {
     lock(shared).tokens.insert(token, code.to_string());
 }
 
 /// Forgets a token (its seat was vacated).
-pub(crate) fn unregister_token(shared: &Shared, token: u64) {
+fn unregister_token(shared: &Shared, token: u64) {
     lock(shared).tokens.remove(&token);
 }
 
 /// Removes room `code` if it is still the room with `id` (called by the room as it ends).
-pub(crate) fn remove_room(shared: &Shared, code: &str, id: u64) {
+fn remove_room(shared: &Shared, code: &str, id: u64) {
     let mut lobby = lock(shared);
     if lobby.rooms.get(code).is_some_and(|r| r.id == id) {
         lobby.rooms.remove(code);

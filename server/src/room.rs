@@ -21,10 +21,10 @@ use sevenbag_storage::PlayerId;
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
-use crate::lobby::{self, Refusal, random_u64};
 use crate::metrics::GaugeGuard;
 use crate::ranked::Identity;
 use crate::record::Tally;
+use crate::refusal::{Refusal, draining, random_u64};
 use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::server::Shared;
 use crate::shutdown::{Shutdown, TaskGuard};
@@ -212,6 +212,8 @@ impl Running {
 /// The room task's state.
 struct Room {
     shared: Arc<Shared>,
+    /// The lobby's maps, told of tokens and of the room's end.
+    directory: Arc<dyn Directory>,
     /// Identity in the lobby (a later room may reuse the code).
     id: u64,
     code: String,
@@ -227,9 +229,21 @@ struct Room {
     ranked: bool,
 }
 
+/// What a room tells the directory that opened it (the lobby's code and token maps). A handle
+/// given at spawn, so the room does not import the lobby that imports it.
+pub(crate) trait Directory: Send + Sync {
+    /// `token` resumes a seat in room `code`.
+    fn token_issued(&self, token: u64, code: &str);
+    /// `token`'s seat was vacated.
+    fn token_dropped(&self, token: u64);
+    /// Room `code` (number `id`) has closed.
+    fn room_closed(&self, code: &str, id: u64);
+}
+
 /// Starts a room task; `None` if the server is shutting down.
 pub(crate) fn spawn(
     shared: Arc<Shared>,
+    directory: Arc<dyn Directory>,
     id: u64,
     code: String,
     options: RoomOptions,
@@ -247,6 +261,7 @@ pub(crate) fn spawn(
     }
     let room = Room {
         shared,
+        directory,
         id,
         code,
         options,
@@ -316,7 +331,7 @@ impl Room {
                 break;
             }
         }
-        lobby::remove_room(&self.shared, &self.code, self.id);
+        self.directory.room_closed(&self.code, self.id);
         info!(room = %self.code, matches = self.matches, "room closed");
     }
 
@@ -373,7 +388,7 @@ impl Room {
     /// Puts `member` in `seat` with a fresh resume token.
     fn seat(&mut self, seat: Seat, member: Member) -> Seat {
         let resume = random_u64();
-        lobby::register_token(&self.shared, resume, &self.code);
+        self.directory.token_issued(resume, &self.code);
         self.seats[seat.index()] = Some(SeatSlot {
             name: member.name,
             handling: member.handling,
@@ -388,7 +403,7 @@ impl Room {
 
     fn vacate(&mut self, seat: Seat) {
         if let Some(slot) = self.seats[seat.index()].take() {
-            lobby::unregister_token(&self.shared, slot.resume);
+            self.directory.token_dropped(slot.resume);
         }
     }
 
@@ -648,7 +663,7 @@ impl Room {
             return;
         }
         if self.shared.draining.is_draining() {
-            let (code, message) = lobby::draining();
+            let (code, message) = draining();
             for slot in self.seats.iter_mut().flatten() {
                 slot.ready = false;
                 if let Some(conn) = &slot.conn {
