@@ -59,8 +59,8 @@ mod relay;
 mod replay;
 mod room;
 mod server;
-mod solo_records;
 mod shutdown;
+mod solo_records;
 mod standings;
 mod tls;
 

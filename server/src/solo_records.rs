@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use sevenbag_core::solo::BLITZ_FRAMES;
 use sevenbag_core::{Rules, SoloMode, SoloResult};
-use sevenbag_protocol::solo_replay::result_text;
+use sevenbag_protocol::solo_replay::{group_digits, result_text};
 use sevenbag_protocol::{ErrorCode, SoloReplay, SoloReplayError, verify_solo};
 use sevenbag_storage::{SoloBoard, SoloRecordOutcome, SoloRun, StorageError};
 use tokio::sync::Semaphore;
@@ -91,7 +91,16 @@ pub(crate) fn precheck(replay: &SoloReplay) -> Result<SoloBoard, Refusal> {
 
 /// What a failed re-simulation means, for people.
 pub(crate) fn verify_refusal(e: &SoloReplayError) -> Refusal {
-    let text = |r: &SoloResult| format!("{} ({} lines)", result_text(r), r.lines);
+    let text = |r: &SoloResult| match (r.ranked(), r.mode) {
+        (true, SoloMode::Sprint) => format!(
+            "{} ({} lines, {} points)",
+            result_text(r),
+            r.lines,
+            group_digits(r.score)
+        ),
+        (true, _) => format!("{} ({} lines)", result_text(r), r.lines),
+        (false, _) => result_text(r),
+    };
     match e {
         SoloReplayError::ResultMismatch {
             recorded,
@@ -109,9 +118,9 @@ pub(crate) fn verify_refusal(e: &SoloReplayError) -> Refusal {
             text(simulated),
             text(recorded)
         )),
-        SoloReplayError::HashMismatch { .. } => bad(
-            "the inputs re-simulate to the claimed result but not to the recorded final state",
-        ),
+        SoloReplayError::HashMismatch { .. } => {
+            bad("the inputs re-simulate to the claimed result but not to the recorded final state")
+        }
         other => bad(format!("the replay does not verify: {other}")),
     }
 }

@@ -628,7 +628,11 @@ impl SqliteStorage {
                 ],
             )?;
         }
-        let best = if personal_best { Some(run) } else { old.as_ref() };
+        let best = if personal_best {
+            Some(run)
+        } else {
+            old.as_ref()
+        };
         let place = match best {
             Some(best) => solo_place(&tx, best)?,
             None => 0,

@@ -197,7 +197,11 @@ fn a_sprint_board_ranks_the_lowest_time_first_with_one_best_per_player() {
         .collect();
     assert_eq!(
         rows,
-        vec![(1, "Bob", 2500, 11), (2, "Alice", 3000, 10), (3, "Cy", 3000, 14)]
+        vec![
+            (1, "Bob", 2500, 11),
+            (2, "Alice", 3000, 10),
+            (3, "Cy", 3000, 14)
+        ]
     );
     assert_eq!(board[1].run.replay, vec![0, 3000u32 as u8, 0]);
     // A faster run replaces the best: one row per player.
