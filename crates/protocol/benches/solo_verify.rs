@@ -81,9 +81,14 @@ fn main() {
     let blitz = record(SoloMode::Blitz, BLITZ_KEYS)
         .encode()
         .expect("encode");
-    println!("| run | file bytes | frames simulated | seconds of play | decode + verify | CPU per second of play |");
+    println!(
+        "| run | file bytes | frames simulated | seconds of play | decode + verify | CPU per second of play |"
+    );
     println!("|---|---|---|---|---|---|");
-    for (name, bytes) in [("40-line Sprint (sample)", SPRINT), ("2-minute Blitz", &blitz[..])] {
+    for (name, bytes) in [
+        ("40-line Sprint (sample)", SPRINT),
+        ("2-minute Blitz", &blitz[..]),
+    ] {
         let replay = SoloReplay::decode(bytes).expect("decodes");
         let frames = replay.inputs.confirmed;
         let played = f64::from(replay.result.frames) / 60.0;
