@@ -78,8 +78,15 @@ impl Upload {
         upload
     }
 
-    /// Handles what arrived.
-    pub fn poll(&mut self) {
+    /// Handles what arrived; true when the upload settled (accepted, refused or failed) in this
+    /// call, so the screen can say so once in full.
+    pub fn poll(&mut self) -> bool {
+        let working = matches!(self.status, Status::Working(_));
+        self.poll_events();
+        working && !matches!(self.status, Status::Working(_))
+    }
+
+    fn poll_events(&mut self) {
         while let Some(event) = self.net.as_mut().and_then(NetHandle::try_recv) {
             match event {
                 NetEvent::Welcome { .. } => {

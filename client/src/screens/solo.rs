@@ -19,7 +19,7 @@ use crate::sfx::Sfx;
 use crate::solo_fx;
 use crate::solo_run::SoloRun;
 use crate::solo_store::{self, solo_dir};
-use crate::solo_upload::Upload;
+use crate::solo_upload::{Status as UploadStatus, Upload};
 use crate::solo_view::{
     ResultCard, SoloLayout, best_text, draw_hint, draw_result, draw_run, live_rows, mode_title,
 };
@@ -106,12 +106,11 @@ fn start_upload(ctx: &mut Ctx, f: &mut Finished) {
         .and_then(|path| crate::identity::load_or_create(&path));
     match key {
         Ok(key) => {
-            f.upload = Some(Upload::start(
-                &ctx.config.server,
-                &ctx.config.player_name,
-                key,
-                bytes,
-            ));
+            let upload = Upload::start(&ctx.config.server, &ctx.config.player_name, key, bytes);
+            if let UploadStatus::Failed(text) = upload.status() {
+                ctx.notify(text.clone(), theme::BAD);
+            }
+            f.upload = Some(upload);
         }
         Err(e) => ctx.notify(e, theme::BAD),
     }
@@ -302,8 +301,14 @@ impl SoloScreen {
                     }));
                     return Transition::None;
                 }
-                if let Some(upload) = &mut f.upload {
-                    upload.poll();
+                if let Some(upload) = &mut f.upload
+                    && upload.poll()
+                {
+                    let colour = match upload.status() {
+                        UploadStatus::Done(_) => theme::GOOD,
+                        _ => theme::BAD,
+                    };
+                    ctx.notify(upload.text(), colour);
                 }
                 if kb.pressed(KeyCode::U) {
                     start_upload(ctx, f);
