@@ -357,3 +357,15 @@ fn a_two_minute_blitz_replay_fits_the_servers_message_limit_even_when_mashed() {
     );
     assert!(mashed_len < limit, "{mashed_len} >= {limit}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_without_a_database_keeps_no_records() -> anyhow::Result<()> {
+    let mut server = start_server(fast_config()).await;
+    let mut c = RawClient::hello(server.addr(), "ann").await?;
+    let m = refused(&mut c, sample_sprint(), ErrorCode::Unavailable).await?;
+    ensure!(m.contains("no database"), "{m}");
+    let (status, body) = get_json(server.addr(), "/api/leaderboard/sprint").await?;
+    ensure!(status == 503, "{status} {body}");
+    server.shutdown().await?;
+    Ok(())
+}
