@@ -64,6 +64,7 @@ mod screen;
 mod screens;
 mod screenshot;
 mod session;
+mod solo_upload;
 mod standings;
 
 mod solo_fx;

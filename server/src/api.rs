@@ -4,7 +4,8 @@
 //! positive integers of at most 18 digits, `limit` within `1..=MAX_LIMIT`. Errors are JSON
 //! `{"error": "..."}` with a 4xx status; `503` when the server keeps no database.
 //!
-//! To add a leaderboard (sprint, blitz...), add a route in [`routes`] beside `leaderboard`.
+//! `/api/leaderboard/sprint` and `/api/leaderboard/blitz` list each player's best verified solo
+//! run (see `crate::solo_records`).
 
 use std::sync::Arc;
 
@@ -17,7 +18,9 @@ use axum::routing::get;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sevenbag_protocol::identity::{name_key, validate_name};
-use sevenbag_storage::{MatchId, Outcome, Player, Rating, StorageError, StoredMatch};
+use sevenbag_storage::{
+    MatchId, Outcome, Player, Rating, SoloBoard, SoloStanding, StorageError, StoredMatch,
+};
 
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
 use crate::http::error;
@@ -33,6 +36,8 @@ const RECENT_MATCHES: u32 = 20;
 pub(crate) fn routes() -> Router<Arc<Shared>> {
     Router::new()
         .route("/api/leaderboard", get(leaderboard))
+        .route("/api/leaderboard/sprint", get(sprint_board))
+        .route("/api/leaderboard/blitz", get(blitz_board))
         .route("/api/players/{name}", get(player))
         .route("/api/matches/{id}", get(one_match))
         .route("/api/matches/{id}/replay", get(replay))
@@ -183,6 +188,82 @@ async fn leaderboard(
     Ok(axum::Json(rows).into_response())
 }
 
+/// A Sprint time in seconds, to the hundredth (truncated, as the game's clock shows it).
+fn sprint_seconds(frames: u32) -> f64 {
+    (u64::from(frames) * 100 / 60) as f64 / 100.0
+}
+
+/// "2026-11-23T10:31:07Z" of a Unix time in seconds.
+pub(crate) fn utc_date(unix: u64) -> String {
+    let days = (unix / 86_400) as i64;
+    let secs = unix % 86_400;
+    // Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
+fn solo_json(row: &SoloStanding) -> Value {
+    let run = &row.run;
+    let result = match run.board {
+        SoloBoard::Sprint => Value::from(sprint_seconds(run.frames)),
+        SoloBoard::Blitz => Value::from(run.score),
+    };
+    json!({
+        "place": row.place,
+        "name": row.name,
+        "result": result,
+        "frames": run.frames,
+        "score": run.score,
+        "lines": run.lines,
+        "pieces": run.pieces,
+        "date": utc_date(run.recorded_unix),
+        "recorded_unix": run.recorded_unix,
+    })
+}
+
+async fn solo_board(
+    shared: &Shared,
+    board: SoloBoard,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> ApiResult {
+    let limit = limit(query, 100)?;
+    let rows = database(shared)?
+        .read(move |s| s.solo_leaderboard(board, limit))
+        .await
+        .map_err(failed)?;
+    let rows: Vec<Value> = rows.iter().map(solo_json).collect();
+    Ok(axum::Json(rows).into_response())
+}
+
+/// `GET /api/leaderboard/sprint?limit=N`: each player's fastest verified 40-line Sprint.
+async fn sprint_board(
+    State(shared): State<Arc<Shared>>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> ApiResult {
+    solo_board(&shared, SoloBoard::Sprint, query).await
+}
+
+/// `GET /api/leaderboard/blitz?limit=N`: each player's highest verified Blitz score.
+async fn blitz_board(
+    State(shared): State<Arc<Shared>>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> ApiResult {
+    solo_board(&shared, SoloBoard::Blitz, query).await
+}
+
 /// `GET /api/players/{name}`: a player and their latest matches.
 async fn player(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> ApiResult {
     if validate_name(&name).is_err() {
@@ -263,5 +344,23 @@ async fn replay(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Ap
             StatusCode::NOT_FOUND,
             "the replay file is gone",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_utc_calendar_times() {
+        assert_eq!(utc_date(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc_date(1_795_369_103), "2026-11-22T17:38:23Z");
+        assert_eq!(utc_date(951_782_400), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn sprint_times_are_seconds_to_the_hundredth() {
+        assert_eq!(sprint_seconds(60 * 41 + 12), 41.2);
+        assert_eq!(sprint_seconds(1), 0.01);
     }
 }

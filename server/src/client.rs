@@ -40,6 +40,7 @@ use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::room::{Member, RoomCommand};
 use crate::server::Shared;
 use crate::shutdown::Shutdown;
+use crate::solo_records;
 use crate::standings;
 
 /// How long a connection waits for a room to answer a join or resume. A room answers at once
@@ -361,6 +362,18 @@ impl Client {
                     Ok((profile, recent)) => {
                         self.outbox
                             .send(&ServerMessage::PlayerProfile { profile, recent });
+                    }
+                    Err((code, message)) => self.error(code, message),
+                }
+            }
+            ClientMessage::SubmitSolo { replay } => {
+                match solo_records::submit(&self.shared, self.identity, replay).await {
+                    Ok((result, outcome)) => {
+                        self.outbox.send(&ServerMessage::SoloRecorded {
+                            result,
+                            personal_best: outcome.personal_best,
+                            place: u32::try_from(outcome.place).unwrap_or(u32::MAX),
+                        });
                     }
                     Err((code, message)) => self.error(code, message),
                 }

@@ -28,7 +28,8 @@
 //! - `lobby.rs`: room codes, resume tokens, the quick-match and ranked queues.
 //! - `ranked.rs`: Glicko-2, deviation decay, rating-window pairing; `db.rs`: the storage handle
 //!   (reads on blocking threads, writes through one writer task); `identity.rs`: keys, names,
-//!   recovery codes; `api.rs`: the read-only JSON API.
+//!   recovery codes; `api.rs`: the read-only JSON API; `solo_records.rs`: solo runs submitted
+//!   as replays, re-simulated and kept as per-mode records.
 //! - `room.rs`: one task per room, owning its seats, spectators and match.
 //! - `replay.rs`: the replay directory (atomic writes, listing, reads).
 //! - `limits.rs`: limits and the token bucket; `shutdown.rs`: the shutdown signal, task
@@ -60,6 +61,7 @@ mod replay;
 mod room;
 mod server;
 mod shutdown;
+mod solo_records;
 mod standings;
 mod tls;
 

@@ -19,6 +19,7 @@ use crate::sfx::Sfx;
 use crate::solo_fx;
 use crate::solo_run::SoloRun;
 use crate::solo_store::{self, solo_dir};
+use crate::solo_upload::{Status as UploadStatus, Upload};
 use crate::solo_view::{
     ResultCard, SoloLayout, best_text, draw_hint, draw_result, draw_run, live_rows, mode_title,
 };
@@ -60,6 +61,10 @@ struct Finished {
     new_best: bool,
     /// Where the replay was saved, or why not.
     saved: String,
+    /// The run's replay file, for an upload (ranked runs only).
+    upload_bytes: Option<Vec<u8>>,
+    /// The upload to the server's leaderboard, once asked for (U).
+    upload: Option<Upload>,
 }
 
 /// A recorded run played back at 1× (through a [`SoloRun`], so finesse is counted as it goes).
@@ -75,6 +80,40 @@ enum Mode {
     Play(Box<Playing>),
     Result(Box<Finished>),
     Watch(Box<Watching>),
+}
+
+/// The server a run would be uploaded to, as the keys line names it.
+fn upload_target(server: &str) -> &str {
+    let s = server.trim();
+    if s.is_empty() { "the server" } else { s }
+}
+
+/// Starts uploading the finished run (once; ranked runs only), identifying with the player key
+/// (made now if there is none, as a ranked match does).
+fn start_upload(ctx: &mut Ctx, f: &mut Finished) {
+    if f.upload.is_some() {
+        return;
+    }
+    let Some(bytes) = f.upload_bytes.clone() else {
+        ctx.notify(
+            "Only a finished Sprint or Blitz can be uploaded.",
+            theme::BAD,
+        );
+        return;
+    };
+    let key = crate::identity::default_key_path()
+        .ok_or_else(|| "no config directory for the player key".to_owned())
+        .and_then(|path| crate::identity::load_or_create(&path));
+    match key {
+        Ok(key) => {
+            let upload = Upload::start(&ctx.config.server, &ctx.config.player_name, key, bytes);
+            if let UploadStatus::Failed(text) = upload.status() {
+                ctx.notify(text.clone(), theme::BAD);
+            }
+            f.upload = Some(upload);
+        }
+        Err(e) => ctx.notify(e, theme::BAD),
+    }
 }
 
 /// The solo screen.
@@ -181,7 +220,12 @@ impl SoloScreen {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        let (saved, new_best) = match (run.replay(&ctx.config.player_name, now), &self.dir) {
+        let recorded = run.replay(&ctx.config.player_name, now);
+        let upload_bytes = recorded
+            .as_ref()
+            .filter(|r| r.result.ranked())
+            .and_then(|r| r.encode().ok());
+        let (saved, new_best) = match (recorded, &self.dir) {
             (None, _) => ("Zen runs are not saved".to_owned(), false),
             (Some(_), None) => ("no data directory: replay not saved".to_owned(), false),
             (Some(replay), Some(dir)) => match solo_store::save_run(dir, &replay) {
@@ -202,6 +246,8 @@ impl SoloScreen {
             best,
             new_best,
             saved,
+            upload_bytes,
+            upload: None,
         }));
     }
 
@@ -255,7 +301,18 @@ impl SoloScreen {
                     }));
                     return Transition::None;
                 }
-                if kb.pressed(KeyCode::Escape) {
+                if let Some(upload) = &mut f.upload
+                    && upload.poll()
+                {
+                    let colour = match upload.status() {
+                        UploadStatus::Done(_) => theme::GOOD,
+                        _ => theme::BAD,
+                    };
+                    ctx.notify(upload.text(), colour);
+                }
+                if kb.pressed(KeyCode::U) {
+                    start_upload(ctx, f);
+                } else if kb.pressed(KeyCode::Escape) {
                     self.mode = Mode::Pick;
                 } else if kb.pressed_any(&RETRY) || kb.pressed(KeyCode::Enter) {
                     self.start(mode, ctx);
@@ -361,15 +418,21 @@ impl SoloScreen {
                     mode_title(f.result.mode),
                     &rows,
                 );
+                let upload_keys = format!(
+                    "R retry   W watch best   U upload to {}   Esc back",
+                    upload_target(&ctx.config.server)
+                );
                 let card = ResultCard {
                     result: &f.result,
                     best: f.best.as_ref(),
                     new_best: f.new_best,
                     faults: f.run.finesse().faults,
                     pps_x100: solo.player().stats().pps_x100(),
-                    saved: &f.saved,
+                    saved: f.upload.as_ref().map_or(&f.saved, |u| u.text()),
                     keys: if f.result.mode == SoloMode::Zen {
                         "Backspace undo   R reset   Esc back"
+                    } else if f.upload_bytes.is_some() && f.upload.is_none() {
+                        &upload_keys
                     } else {
                         "R retry   W watch best   Esc back"
                     },

@@ -5,7 +5,7 @@
 //! server ([`MAX_NAME_CHARS`], [`MAX_CHANGES_PER_MESSAGE`]).
 
 use serde::{Deserialize, Serialize};
-use sevenbag_core::{Handling, Input, MatchHeader, Preset, Randomizer, Seat};
+use sevenbag_core::{Handling, Input, MatchHeader, Preset, Randomizer, Seat, SoloResult};
 
 /// Longest player name, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
@@ -240,6 +240,14 @@ pub enum ClientMessage {
         /// Their name (case and look-alikes do not matter).
         name: String,
     },
+    // Solo records (protocol 3 additions; see `docs/SERVER.md`, "Solo records").
+    /// Submit a finished Sprint or Blitz run for the leaderboards (identified players only):
+    /// the server re-simulates it and answers `SoloRecorded`, or an `Error` (`BadReplay`,
+    /// `NotIdentified`, `Unavailable`). The file's size is bounded by the server's message limit.
+    SubmitSolo {
+        /// The run's solo replay file (`crate::solo_replay`, `docs/REPLAY.md`).
+        replay: Vec<u8>,
+    },
 }
 
 /// Who is in a seat.
@@ -323,6 +331,9 @@ pub enum ErrorCode {
     Unavailable,
     /// No player has that name (`GetProfile`).
     NoSuchPlayer,
+    /// A submitted solo replay was refused: unreadable, not a ranked run, or its inputs do not
+    /// re-simulate to the result it claims (`SubmitSolo`).
+    BadReplay,
 }
 
 /// Messages from the server to a client.
@@ -491,5 +502,14 @@ pub enum ServerMessage {
         profile: Profile,
         /// At most [`MAX_RECENT_MATCHES`] matches.
         recent: Vec<RecentMatch>,
+    },
+    /// A submitted solo run was accepted (answer to `SubmitSolo`).
+    SoloRecorded {
+        /// The result the server's re-simulation reached (the one it keeps).
+        result: SoloResult,
+        /// Whether this run is now the player's best in its mode (only bests are kept).
+        personal_best: bool,
+        /// The place of the player's best run on its mode's leaderboard, from 1.
+        place: u32,
     },
 }

@@ -1,8 +1,9 @@
 //! # sevenbag-storage: what the server remembers
 //!
-//! Players (a hash of their secret key, their unique name, their Glicko-2 rating), and every
+//! Players (a hash of their secret key, their unique name, their Glicko-2 rating), every
 //! finished match (players, ratings before and after, score, rules, duration, replay id, date,
-//! per-player stats). [`Storage`] is the interface; [`SqliteStorage`] is the embedded default
+//! per-player stats), and each player's best verified solo run per board (Sprint, Blitz) with
+//! its replay. [`Storage`] is the interface; [`SqliteStorage`] is the embedded default
 //! (`--db ./sevenbag.db`). A PostgreSQL backend for several server instances implements the
 //! same trait.
 //!
@@ -242,6 +243,87 @@ pub struct Standing {
     pub player: Player,
 }
 
+/// A solo leaderboard: the ranked solo modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SoloBoard {
+    /// 40-line Sprint: the value is the time in frames (60 a second), lower is better.
+    Sprint,
+    /// 2-minute Blitz: the value is the score, higher is better.
+    Blitz,
+}
+
+impl SoloBoard {
+    /// Both boards.
+    pub const ALL: [SoloBoard; 2] = [SoloBoard::Sprint, SoloBoard::Blitz];
+
+    /// Its name as stored and in URLs (`sprint`, `blitz`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            SoloBoard::Sprint => "sprint",
+            SoloBoard::Blitz => "blitz",
+        }
+    }
+
+    /// True when `new` beats `old` on this board (a tie does not).
+    pub fn beats(self, new: u64, old: u64) -> bool {
+        match self {
+            SoloBoard::Sprint => new < old,
+            SoloBoard::Blitz => new > old,
+        }
+    }
+}
+
+/// A verified solo run, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SoloRun {
+    /// Who ran it.
+    pub player: PlayerId,
+    /// Its board.
+    pub board: SoloBoard,
+    /// Frames of play from "GO" to the end.
+    pub frames: u32,
+    /// Lines cleared.
+    pub lines: u32,
+    /// Pieces locked.
+    pub pieces: u32,
+    /// Guideline score.
+    pub score: u64,
+    /// When the server accepted it (Unix seconds).
+    pub recorded_unix: u64,
+    /// The solo replay file it was verified from.
+    pub replay: Vec<u8>,
+}
+
+impl SoloRun {
+    /// The value the board ranks by: frames for a Sprint, score for a Blitz.
+    pub fn value(&self) -> u64 {
+        match self.board {
+            SoloBoard::Sprint => u64::from(self.frames),
+            SoloBoard::Blitz => self.score,
+        }
+    }
+}
+
+/// A solo leaderboard row: a player's best run on a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SoloStanding {
+    /// 1-based place.
+    pub place: u64,
+    /// The player's current name.
+    pub name: String,
+    /// Their best run.
+    pub run: SoloRun,
+}
+
+/// What [`Storage::record_solo`] did with a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SoloRecordOutcome {
+    /// The run beat the player's previous best (or was their first) and replaced it.
+    pub personal_best: bool,
+    /// The place of the player's best run on the board after the call.
+    pub place: u64,
+}
+
 /// What the server stores. Calls block; the server makes them off its async threads.
 pub trait Storage: Send + Sync + std::fmt::Debug {
     /// The player with this key hash.
@@ -280,4 +362,19 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     fn place_of(&self, id: PlayerId, min_games: u32) -> Result<Option<u64>, StorageError>;
     /// Every player, best rating first (for `sevenbag-tool ratings`).
     fn all_players(&self) -> Result<Vec<Player>, StorageError>;
+    /// Keeps `run` if it is the player's first on its board or beats their best (a tie keeps
+    /// the older run): only each player's best run per board is stored, replay included.
+    fn record_solo(&self, run: &SoloRun) -> Result<SoloRecordOutcome, StorageError>;
+    /// A board's best runs, one per player, best first (ties: the earlier run first).
+    fn solo_leaderboard(
+        &self,
+        board: SoloBoard,
+        limit: u32,
+    ) -> Result<Vec<SoloStanding>, StorageError>;
+    /// A player's best run on a board, with its place.
+    fn solo_best(
+        &self,
+        player: PlayerId,
+        board: SoloBoard,
+    ) -> Result<Option<SoloStanding>, StorageError>;
 }

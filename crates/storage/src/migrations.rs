@@ -45,4 +45,18 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (match_id, seat)
     );
     CREATE INDEX match_seats_by_player ON match_seats (player_id, match_id DESC);",
+    // 2: solo records, one row per player and mode: their best accepted run (and its replay).
+    "CREATE TABLE solo_records (
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        mode TEXT NOT NULL,
+        value INTEGER NOT NULL,
+        frames INTEGER NOT NULL,
+        lines INTEGER NOT NULL,
+        pieces INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        recorded_unix INTEGER NOT NULL,
+        replay BLOB NOT NULL,
+        PRIMARY KEY (player_id, mode)
+    );
+    CREATE INDEX solo_records_by_value ON solo_records (mode, value, recorded_unix, player_id);",
 ];

@@ -7,7 +7,7 @@
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 
-use sevenbag_core::{Handling, Input, MatchHeader, Seat};
+use sevenbag_core::{Handling, Input, MatchHeader, Seat, SoloEnd, SoloMode, SoloResult};
 use sevenbag_protocol::*;
 
 pub fn client_messages() -> Vec<ClientMessage> {
@@ -58,6 +58,9 @@ pub fn client_messages() -> Vec<ClientMessage> {
         ClientMessage::Chat { text: "gg".into() },
         ClientMessage::GetLeaderboard { limit: 100 },
         ClientMessage::GetProfile { name: "bo".into() },
+        ClientMessage::SubmitSolo {
+            replay: b"SBSO\x01".to_vec(),
+        },
     ]
 }
 
@@ -172,6 +175,19 @@ pub fn server_messages() -> Vec<ServerMessage> {
                 replay: Some("r".into()),
             }],
         },
+        ServerMessage::SoloRecorded {
+            result: SoloResult {
+                mode: SoloMode::Sprint,
+                end: SoloEnd::Cleared,
+                frames: 3_000,
+                lines: 40,
+                pieces: 100,
+                score: 12_345,
+                splits: [Some(700), Some(1_500), Some(2_200), None],
+            },
+            personal_best: true,
+            place: 3,
+        },
     ]
 }
 
@@ -209,6 +225,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::Chat { .. } => "Chat",
         ClientMessage::GetLeaderboard { .. } => "GetLeaderboard",
         ClientMessage::GetProfile { .. } => "GetProfile",
+        ClientMessage::SubmitSolo { .. } => "SubmitSolo",
     }
 }
 
@@ -236,5 +253,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::Chat { .. } => "Chat",
         ServerMessage::Leaderboard { .. } => "Leaderboard",
         ServerMessage::PlayerProfile { .. } => "PlayerProfile",
+        ServerMessage::SoloRecorded { .. } => "SoloRecorded",
     }
 }

@@ -149,3 +149,124 @@ fn a_newer_schema_is_refused() {
         "{err}"
     );
 }
+
+fn solo(player: &Player, board: SoloBoard, frames: u32, score: u64, at: u64) -> SoloRun {
+    SoloRun {
+        player: player.id,
+        board,
+        frames,
+        lines: 40,
+        pieces: 100,
+        score,
+        recorded_unix: at,
+        replay: vec![board as u8, frames as u8, score as u8],
+    }
+}
+
+#[test]
+fn a_sprint_board_ranks_the_lowest_time_first_with_one_best_per_player() {
+    let t = Temp::new("sprint");
+    let s = SqliteStorage::open(&t.db()).expect("open");
+    let a = s.create_player(&new_player("Alice", 1)).unwrap();
+    let b = s.create_player(&new_player("Bob", 2)).unwrap();
+    let c = s.create_player(&new_player("Cy", 3)).unwrap();
+    let sprint = SoloBoard::Sprint;
+    let first = s.record_solo(&solo(&a, sprint, 3000, 0, 10)).unwrap();
+    assert_eq!(
+        first,
+        SoloRecordOutcome {
+            personal_best: true,
+            place: 1
+        }
+    );
+    // Faster: Bob takes first place.
+    let bob = s.record_solo(&solo(&b, sprint, 2500, 0, 11)).unwrap();
+    assert_eq!((bob.personal_best, bob.place), (true, 1));
+    // Slower than her best: kept out, and her place is still reported.
+    let slower = s.record_solo(&solo(&a, sprint, 3100, 0, 12)).unwrap();
+    assert_eq!((slower.personal_best, slower.place), (false, 2));
+    // A tie with her own best is not a new best (the older run stays).
+    let tie = s.record_solo(&solo(&a, sprint, 3000, 0, 13)).unwrap();
+    assert!(!tie.personal_best);
+    // Cy ties Alice's time later: Alice keeps the earlier place.
+    s.record_solo(&solo(&c, sprint, 3000, 0, 14)).unwrap();
+    let board = s.solo_leaderboard(sprint, 10).unwrap();
+    let rows: Vec<(u64, &str, u32, u64)> = board
+        .iter()
+        .map(|r| (r.place, r.name.as_str(), r.run.frames, r.run.recorded_unix))
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            (1, "Bob", 2500, 11),
+            (2, "Alice", 3000, 10),
+            (3, "Cy", 3000, 14)
+        ]
+    );
+    assert_eq!(board[1].run.replay, vec![0, 3000u32 as u8, 0]);
+    // A faster run replaces the best: one row per player.
+    let better = s.record_solo(&solo(&a, sprint, 2000, 0, 15)).unwrap();
+    assert_eq!((better.personal_best, better.place), (true, 1));
+    let board = s.solo_leaderboard(sprint, 10).unwrap();
+    assert_eq!(board.len(), 3);
+    assert_eq!(board[0].name, "Alice");
+    assert_eq!(s.solo_leaderboard(sprint, 1).unwrap().len(), 1);
+    let best = s.solo_best(b.id, sprint).unwrap().expect("Bob's best");
+    assert_eq!((best.place, best.run.frames), (2, 2500));
+    // The boards are separate.
+    assert!(s.solo_best(a.id, SoloBoard::Blitz).unwrap().is_none());
+    assert!(s.solo_leaderboard(SoloBoard::Blitz, 10).unwrap().is_empty());
+}
+
+#[test]
+fn a_blitz_board_ranks_the_highest_score_first() {
+    let t = Temp::new("blitz");
+    let s = SqliteStorage::open(&t.db()).expect("open");
+    let a = s.create_player(&new_player("Alice", 1)).unwrap();
+    let b = s.create_player(&new_player("Bob", 2)).unwrap();
+    let blitz = SoloBoard::Blitz;
+    s.record_solo(&solo(&a, blitz, 7200, 50_000, 10)).unwrap();
+    let bob = s.record_solo(&solo(&b, blitz, 7200, 80_000, 11)).unwrap();
+    assert_eq!((bob.personal_best, bob.place), (true, 1));
+    let lower = s.record_solo(&solo(&b, blitz, 7200, 10_000, 12)).unwrap();
+    assert_eq!((lower.personal_best, lower.place), (false, 1));
+    let higher = s.record_solo(&solo(&a, blitz, 7200, 90_000, 13)).unwrap();
+    assert_eq!((higher.personal_best, higher.place), (true, 1));
+    let board = s.solo_leaderboard(blitz, 10).unwrap();
+    let scores: Vec<(&str, u64)> = board
+        .iter()
+        .map(|r| (r.name.as_str(), r.run.score))
+        .collect();
+    assert_eq!(scores, vec![("Alice", 90_000), ("Bob", 80_000)]);
+}
+
+#[test]
+fn a_version_1_database_gains_the_solo_table_and_keeps_its_players() {
+    let t = Temp::new("migrate");
+    {
+        let c = Connection::open(t.db()).unwrap();
+        c.execute_batch(&format!(
+            "BEGIN; {}; PRAGMA user_version = 1; COMMIT;",
+            MIGRATIONS[0]
+        ))
+        .unwrap();
+        c.execute(
+            "INSERT INTO players (key_hash, recovery_hash, name, name_key, rating, deviation, \
+             volatility, created_unix) VALUES (?1, ?2, 'Old', 'old', 1500, 350, 0.06, 1)",
+            params![vec![1u8; 32], vec![2u8; 32]],
+        )
+        .unwrap();
+    }
+    let s = SqliteStorage::open(&t.db()).expect("migrates");
+    let version: i64 = s
+        .read()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, MIGRATIONS.len() as i64);
+    assert_eq!(version, 2);
+    let old = s.player_by_name_key("old").unwrap().expect("kept");
+    let done = s
+        .record_solo(&solo(&old, SoloBoard::Sprint, 4000, 0, 20))
+        .unwrap();
+    assert_eq!(done.place, 1);
+}
