@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod codec;
+mod envelope;
 pub mod identity;
 pub mod inputs;
 pub mod messages;

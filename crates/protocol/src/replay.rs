@@ -7,7 +7,7 @@
 //! | 0 | 4 | magic `b"SBRP"` |
 //! | 4 | 2 | format version, u16 little-endian ([`REPLAY_FORMAT_VERSION`]) |
 //! | 6 | n | body: [`Replay`] encoded with bincode 2 (serde, standard config) |
-//! | 6 + n | 8 | FNV-1a 64 ([`sevenbag_core::StateHasher`]) of bytes `0..6 + n`, u64 little-endian |
+//! | 6 + n | 8 | FNV-1a 64 ([`checksum`]) of bytes `0..6 + n`, u64 little-endian |
 //!
 //! The checksum is checked before the body is decoded, so a flipped byte anywhere is reported as
 //! [`ReplayError::Checksum`] ("corrupted: checksum mismatch"), never as a confusing decode error.
@@ -19,8 +19,10 @@
 //! over a replay's logs and compares. Neither contains rules: they only call [`Match::step`].
 
 use serde::{Deserialize, Serialize};
-use sevenbag_core::{HeaderError, Input, Match, MatchHeader, Seat, StateHasher};
+use sevenbag_core::{HeaderError, Input, Match, MatchHeader, Seat};
 
+pub use crate::envelope::checksum;
+use crate::envelope::{Envelope, EnvelopeError};
 use crate::inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
 use crate::messages::{EndReason, InputChange, MAX_NAME_CHARS};
 
@@ -40,8 +42,11 @@ pub const MAX_ROUNDS: usize = 1_000;
 /// The most state hashes a replay may record: one per [`HASH_INTERVAL`] of the longest match.
 pub const MAX_HASHES: usize = (MAX_MATCH_FRAMES / HASH_INTERVAL) as usize + 1;
 
-const HEAD_BYTES: usize = 6;
-const CHECKSUM_BYTES: usize = 8;
+const ENVELOPE: Envelope = Envelope {
+    magic: REPLAY_MAGIC,
+    version: &REPLAY_FORMAT_VERSION.to_le_bytes(),
+    max_bytes: MAX_REPLAY_BYTES,
+};
 
 type BodyConfig = bincode::config::Configuration<
     bincode::config::LittleEndian,
@@ -247,55 +252,14 @@ impl Replay {
 
     /// Encodes the replay as a file: magic, version, body, checksum.
     pub fn encode(&self) -> Result<Vec<u8>, ReplayError> {
-        let mut out = Vec::with_capacity(256);
-        out.extend_from_slice(&REPLAY_MAGIC);
-        out.extend_from_slice(&REPLAY_FORMAT_VERSION.to_le_bytes());
-        let body = bincode::serde::encode_to_vec(self, body_config())
-            .map_err(|e| ReplayError::Encode(e.to_string()))?;
-        out.extend_from_slice(&body);
-        let checksum = checksum(&out);
-        out.extend_from_slice(&checksum.to_le_bytes());
-        Ok(out)
+        ENVELOPE
+            .seal(self, body_config())
+            .map_err(ReplayError::Encode)
     }
 
     /// Decodes a replay file, checking magic, version and checksum before the body.
     pub fn decode(bytes: &[u8]) -> Result<Replay, ReplayError> {
-        if bytes.len() > MAX_REPLAY_BYTES {
-            return Err(ReplayError::TooLarge { len: bytes.len() });
-        }
-        if bytes.len() < REPLAY_MAGIC.len() || bytes[..REPLAY_MAGIC.len()] != REPLAY_MAGIC {
-            return Err(ReplayError::BadMagic {
-                found: bytes.iter().take(REPLAY_MAGIC.len()).copied().collect(),
-            });
-        }
-        if bytes.len() < HEAD_BYTES + CHECKSUM_BYTES {
-            return Err(ReplayError::Truncated { len: bytes.len() });
-        }
-        let version = u16::from_le_bytes([bytes[4], bytes[5]]);
-        if version != REPLAY_FORMAT_VERSION {
-            return Err(ReplayError::UnsupportedVersion {
-                found: version,
-                supported: REPLAY_FORMAT_VERSION,
-            });
-        }
-        let (covered, tail) = bytes.split_at(bytes.len() - CHECKSUM_BYTES);
-        let mut stored = [0u8; CHECKSUM_BYTES];
-        stored.copy_from_slice(tail);
-        let stored = u64::from_le_bytes(stored);
-        let computed = checksum(covered);
-        if stored != computed {
-            return Err(ReplayError::Checksum { stored, computed });
-        }
-        let body = &covered[HEAD_BYTES..];
-        let (replay, used): (Replay, usize) =
-            bincode::serde::decode_from_slice(body, body_config())
-                .map_err(|e| ReplayError::Malformed(e.to_string()))?;
-        if used != body.len() {
-            return Err(ReplayError::Malformed(format!(
-                "{} stray bytes after the body",
-                body.len() - used
-            )));
-        }
+        let replay: Replay = ENVELOPE.open(bytes, body_config())?;
         replay.check_counts()?;
         Ok(replay)
     }
@@ -358,11 +322,22 @@ impl Replay {
     }
 }
 
-/// FNV-1a 64 of `bytes`, the replay checksum.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    let mut h = StateHasher::new();
-    h.bytes(bytes);
-    h.finish()
+impl From<EnvelopeError> for ReplayError {
+    fn from(e: EnvelopeError) -> Self {
+        match e {
+            EnvelopeError::TooLarge { len } => ReplayError::TooLarge { len },
+            EnvelopeError::BadMagic { found } => ReplayError::BadMagic { found },
+            EnvelopeError::Truncated { len } => ReplayError::Truncated { len },
+            EnvelopeError::Version { found } => ReplayError::UnsupportedVersion {
+                found: u16::try_from(found).unwrap_or(u16::MAX),
+                supported: REPLAY_FORMAT_VERSION,
+            },
+            EnvelopeError::Checksum { stored, computed } => {
+                ReplayError::Checksum { stored, computed }
+            }
+            EnvelopeError::Malformed(why) => ReplayError::Malformed(why),
+        }
+    }
 }
 
 /// Something the simulation saw while advancing.

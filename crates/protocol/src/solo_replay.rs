@@ -19,9 +19,10 @@
 use serde::{Deserialize, Serialize};
 use sevenbag_core::{HeaderError, Input, Solo, SoloHeader, SoloResult};
 
+use crate::envelope::{Envelope, EnvelopeError};
 use crate::inputs::{InputLog, InputLogError};
 use crate::messages::MAX_NAME_CHARS;
-use crate::replay::{SeatInputs, checksum};
+use crate::replay::SeatInputs;
 
 /// The first four bytes of every solo replay file.
 pub const SOLO_MAGIC: [u8; 4] = *b"SBSO";
@@ -33,8 +34,11 @@ pub const MAX_SOLO_BYTES: usize = 16 * 1024 * 1024;
 /// File name extension of solo replay files (without the dot).
 pub const SOLO_EXTENSION: &str = "sbso";
 
-const HEAD_BYTES: usize = 5;
-const CHECKSUM_BYTES: usize = 8;
+const ENVELOPE: Envelope = Envelope {
+    magic: SOLO_MAGIC,
+    version: &[SOLO_FORMAT_VERSION],
+    max_bytes: MAX_SOLO_BYTES,
+};
 
 type BodyConfig = bincode::config::Configuration<
     bincode::config::LittleEndian,
@@ -130,6 +134,24 @@ pub enum SoloReplayError {
     },
 }
 
+impl From<EnvelopeError> for SoloReplayError {
+    fn from(e: EnvelopeError) -> Self {
+        match e {
+            EnvelopeError::TooLarge { len } => SoloReplayError::TooLarge { len },
+            EnvelopeError::BadMagic { found } => SoloReplayError::BadMagic { found },
+            EnvelopeError::Truncated { len } => SoloReplayError::Truncated { len },
+            EnvelopeError::Version { found } => SoloReplayError::UnsupportedVersion {
+                found: u8::try_from(found).unwrap_or(u8::MAX),
+                supported: SOLO_FORMAT_VERSION,
+            },
+            EnvelopeError::Checksum { stored, computed } => {
+                SoloReplayError::Checksum { stored, computed }
+            }
+            EnvelopeError::Malformed(why) => SoloReplayError::Malformed(why),
+        }
+    }
+}
+
 impl SoloReplay {
     /// The replay of a finished run: `solo` after stepping `masks[f]` on each frame `f`.
     /// `None` while the run is not finished.
@@ -146,56 +168,15 @@ impl SoloReplay {
 
     /// Encodes the replay as a file: magic, version, body, checksum.
     pub fn encode(&self) -> Result<Vec<u8>, SoloReplayError> {
-        let mut out = Vec::with_capacity(256);
-        out.extend_from_slice(&SOLO_MAGIC);
-        out.push(SOLO_FORMAT_VERSION);
-        let body = bincode::serde::encode_to_vec(self, body_config())
-            .map_err(|e| SoloReplayError::Encode(e.to_string()))?;
-        out.extend_from_slice(&body);
-        let sum = checksum(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        Ok(out)
+        ENVELOPE
+            .seal(self, body_config())
+            .map_err(SoloReplayError::Encode)
     }
 
     /// Decodes a solo replay file, checking size, magic, version and checksum before the body
     /// and every count after it. Never panics on any input.
     pub fn decode(bytes: &[u8]) -> Result<SoloReplay, SoloReplayError> {
-        if bytes.len() > MAX_SOLO_BYTES {
-            return Err(SoloReplayError::TooLarge { len: bytes.len() });
-        }
-        if bytes.len() < SOLO_MAGIC.len() || bytes[..SOLO_MAGIC.len()] != SOLO_MAGIC {
-            return Err(SoloReplayError::BadMagic {
-                found: bytes.iter().take(SOLO_MAGIC.len()).copied().collect(),
-            });
-        }
-        if bytes.len() < HEAD_BYTES + CHECKSUM_BYTES {
-            return Err(SoloReplayError::Truncated { len: bytes.len() });
-        }
-        let version = bytes[4];
-        if version != SOLO_FORMAT_VERSION {
-            return Err(SoloReplayError::UnsupportedVersion {
-                found: version,
-                supported: SOLO_FORMAT_VERSION,
-            });
-        }
-        let (covered, tail) = bytes.split_at(bytes.len() - CHECKSUM_BYTES);
-        let mut stored = [0u8; CHECKSUM_BYTES];
-        stored.copy_from_slice(tail);
-        let stored = u64::from_le_bytes(stored);
-        let computed = checksum(covered);
-        if stored != computed {
-            return Err(SoloReplayError::Checksum { stored, computed });
-        }
-        let body = &covered[HEAD_BYTES..];
-        let (replay, used): (SoloReplay, usize) =
-            bincode::serde::decode_from_slice(body, body_config())
-                .map_err(|e| SoloReplayError::Malformed(e.to_string()))?;
-        if used != body.len() {
-            return Err(SoloReplayError::Malformed(format!(
-                "{} stray bytes after the body",
-                body.len() - used
-            )));
-        }
+        let replay: SoloReplay = ENVELOPE.open(bytes, body_config())?;
         replay.check_counts()?;
         Ok(replay)
     }
