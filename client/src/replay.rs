@@ -89,23 +89,7 @@ pub fn list_described(dirs: &[PathBuf]) -> Vec<Listed> {
 
 /// "2026-11-23 10:31" (UTC) of a Unix time in seconds.
 pub fn utc_stamp(unix: u64) -> String {
-    let days = (unix / 86_400) as i64;
-    let secs = unix % 86_400;
-    // Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
-        secs / 3600,
-        secs / 60 % 60
-    )
+    sevenbag_protocol::civil::CivilUtc::from_unix(unix).to_minute()
 }
 
 /// Reads and decodes a replay file; the error is a sentence for the screen.
@@ -409,13 +393,6 @@ mod tests {
         let practice = LocalSession::from_match(here.clone(), [auto(), auto()]);
         assert_eq!(practice.current(), &here);
         assert_eq!(practice.current().frame().0, 321);
-    }
-
-    #[test]
-    fn utc_stamps_read_as_calendar_dates() {
-        assert_eq!(utc_stamp(0), "1970-01-01 00:00");
-        assert_eq!(utc_stamp(951_782_400), "2000-02-29 00:00");
-        assert_eq!(utc_stamp(1_795_369_103), "2026-11-22 17:38");
     }
 
     #[test]

@@ -195,24 +195,7 @@ fn sprint_seconds(frames: u32) -> f64 {
 
 /// "2026-11-23T10:31:07Z" of a Unix time in seconds.
 pub(crate) fn utc_date(unix: u64) -> String {
-    let days = (unix / 86_400) as i64;
-    let secs = unix % 86_400;
-    // Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
-    )
+    sevenbag_protocol::civil::CivilUtc::from_unix(unix).rfc3339()
 }
 
 fn solo_json(row: &SoloStanding) -> Value {
@@ -350,13 +333,6 @@ async fn replay(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Ap
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates_are_utc_calendar_times() {
-        assert_eq!(utc_date(0), "1970-01-01T00:00:00Z");
-        assert_eq!(utc_date(1_795_369_103), "2026-11-22T17:38:23Z");
-        assert_eq!(utc_date(951_782_400), "2000-02-29T00:00:00Z");
-    }
 
     #[test]
     fn sprint_times_are_seconds_to_the_hundredth() {

@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod civil;
 pub mod codec;
 mod envelope;
 pub mod identity;
