@@ -413,15 +413,17 @@ mod tests {
         }
     }
 
-    /// Steps `m` with `bot` on the first seat and a stacker on the second until a round ends or
-    /// `frames` have run, sleeping `pause` per frame; returns the bot's inputs.
+    /// Steps `m` with `bot` on the first seat and a stacker tapping every `pace` frames on the
+    /// second until a round ends or `frames` have run, sleeping `pause` per frame; returns the
+    /// bot's inputs.
     fn bot_vs_stacker(
         m: &mut Match,
         bot: &mut BotPlayer,
         frames: u32,
+        pace: u32,
         pause: std::time::Duration,
     ) -> Vec<Input> {
-        let mut stacker = Stacker::new(3, 6);
+        let mut stacker = Stacker::new(3, pace);
         let mut played = Vec::new();
         for _ in 0..frames {
             if matches!(m.phase(), Phase::RoundOver { .. } | Phase::MatchOver { .. }) {
@@ -444,8 +446,10 @@ mod tests {
     fn a_worker_bot_plays_a_practice_match_to_a_top_out() {
         let mut m = Match::new(MatchHeader::versus(11));
         let mut bot = BotPlayer::new(Level::Max, Planning::Worker);
-        let pause = std::time::Duration::from_micros(500);
-        bot_vs_stacker(&mut m, &mut bot, 30_000, pause);
+        // A slow stacker: its own top-out must not end the round before a worker starved by a
+        // loaded machine had time to play (the frames here run 16 times faster than the game's).
+        let pause = std::time::Duration::from_millis(1);
+        bot_vs_stacker(&mut m, &mut bot, 30_000, 20, pause);
         assert!(
             matches!(m.phase(), Phase::RoundOver { .. } | Phase::MatchOver { .. }),
             "no top-out: {:?}",
@@ -463,8 +467,8 @@ mod tests {
             let mut a = Match::new(MatchHeader::versus(5));
             let mut b = Match::new(MatchHeader::versus(5));
             let zero = std::time::Duration::ZERO;
-            let first = bot_vs_stacker(&mut a, &mut inline, 2_400, zero);
-            let second = bot_vs_stacker(&mut b, &mut worker, 2_400, zero);
+            let first = bot_vs_stacker(&mut a, &mut inline, 2_400, 6, zero);
+            let second = bot_vs_stacker(&mut b, &mut worker, 2_400, 6, zero);
             assert_eq!(first, second, "{level:?}");
             assert_eq!(a.player(Seat::First), b.player(Seat::First), "{level:?}");
             let pieces = a.player(Seat::First).stats().pieces;
@@ -479,7 +483,7 @@ mod tests {
         let mut m = Match::new(MatchHeader::versus(2));
         let mut bot = BotPlayer::new(Level::Max, Planning::Worker);
         // Leave a request in flight.
-        bot_vs_stacker(&mut m, &mut bot, 200, std::time::Duration::ZERO);
+        bot_vs_stacker(&mut m, &mut bot, 200, 6, std::time::Duration::ZERO);
         let thread = bot.take_thread().expect("a worker thread");
         drop(bot);
         let started = std::time::Instant::now();

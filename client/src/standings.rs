@@ -239,11 +239,7 @@ mod tests {
         s.view("nobody");
         let mut notices = Vec::new();
         let deadline = Instant::now() + Duration::from_secs(10);
-        while !notices
-            .iter()
-            .any(|n: &String| n.contains("nobody"))
-            && Instant::now() < deadline
-        {
+        while !notices.iter().any(|n: &String| n.contains("nobody")) && Instant::now() < deadline {
             s.poll();
             notices.extend(s.take_notices());
             std::thread::sleep(Duration::from_millis(5));
