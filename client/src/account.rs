@@ -10,12 +10,12 @@
 
 use std::path::{Path, PathBuf};
 
-use sevenbag_netplay::{Hello, NetEvent, NetHandle};
 use sevenbag_protocol::identity::{normalise_recovery_code, validate_name};
 use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
 use crate::identity;
-use crate::online::{error_text, reach_text, runtime, server_url};
+use crate::online::error_text;
+use crate::request::{Arrival, Request};
 
 /// Where an account request stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,9 +42,8 @@ enum Task {
 /// One account request and its connection.
 pub struct Account {
     address: String,
-    url: String,
     key_path: PathBuf,
-    net: Option<NetHandle>,
+    request: Option<Request>,
     task: Option<Task>,
     status: Status,
     /// The recovery code to show, once known.
@@ -55,35 +54,20 @@ pub struct Account {
 
 impl Account {
     fn start(address: &str, name: &str, key_path: &Path, task: Option<Task>) -> Account {
-        let url = server_url(address);
         let mut account = Account {
             address: address.trim().to_owned(),
-            url,
             key_path: key_path.to_owned(),
-            net: None,
+            request: None,
             task,
             status: Status::Working,
             code: None,
             renamed: false,
         };
-        if account.task.is_none() {
-            return account;
-        }
-        let hello = Hello::new(if name.trim().is_empty() {
-            "Player"
-        } else {
-            name.trim()
-        });
-        match runtime() {
-            Ok(rt) => {
-                account.net = Some(sevenbag_netplay::connect_trusting(
-                    rt.handle(),
-                    &account.url,
-                    hello,
-                    crate::online::trust(),
-                ))
+        if account.task.is_some() {
+            match Request::connect(address, name) {
+                Ok(request) => account.request = Some(request),
+                Err(e) => account.status = Status::Failed(e),
             }
-            Err(e) => account.status = Status::Failed(e),
         }
         account
     }
@@ -151,9 +135,9 @@ impl Account {
 
     /// Handles what arrived.
     pub fn poll(&mut self) {
-        while let Some(event) = self.net.as_mut().and_then(NetHandle::try_recv) {
-            match event {
-                NetEvent::Welcome { .. } => match self.task.clone() {
+        while let Some(arrival) = self.request.as_mut().and_then(Request::next) {
+            match arrival {
+                Arrival::Welcome => match self.task.clone() {
                     Some(Task::Show { key } | Task::Rename { key, .. }) => {
                         self.send(ClientMessage::Identify { key });
                     }
@@ -162,14 +146,13 @@ impl Account {
                     }
                     None => {}
                 },
-                NetEvent::Message(m) => self.on_message(m),
-                NetEvent::Disconnected(reason) => {
+                Arrival::Message(m) => self.on_message(m),
+                Arrival::Gone(why) => {
                     if self.status == Status::Working {
-                        self.status = Status::Failed(reach_text(&self.url, &reason));
+                        self.status = Status::Failed(why);
                     }
-                    self.net = None;
+                    self.request = None;
                 }
-                NetEvent::Connected | NetEvent::Error(_) => {}
             }
         }
     }
@@ -262,16 +245,12 @@ impl Account {
 
     fn finish(&mut self, status: Status) {
         self.status = status;
-        if let Some(net) = self.net.take() {
-            net.close();
-        }
+        self.request = None;
     }
 
     fn send(&mut self, message: ClientMessage) {
-        if let Some(net) = &self.net
-            && net.send(message).is_err()
-        {
-            self.status = Status::Failed("The connection to the server broke.".to_owned());
+        if let Some(Err(e)) = self.request.as_ref().map(|r| r.send(message)) {
+            self.status = Status::Failed(e);
         }
     }
 
@@ -286,17 +265,12 @@ impl Account {
     }
 }
 
-impl Drop for Account {
-    fn drop(&mut self) {
-        if let Some(net) = &self.net {
-            net.close();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::online::{runtime, server_url};
+    use crate::request::test_server;
+    use sevenbag_netplay::{Hello, NetEvent};
     use std::time::{Duration, Instant};
 
     fn poll_until_done(a: &mut Account) {
@@ -314,16 +288,6 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temp dir");
         dir
-    }
-
-    fn server(dir: &Path) -> sevenbag_server::ServerHandle {
-        let rt = runtime().expect("runtime");
-        let config = sevenbag_server::Config {
-            replay_dir: dir.join("replays"),
-            db: Some(dir.join("s.db")),
-            ..sevenbag_server::Config::default()
-        };
-        rt.block_on(sevenbag_server::spawn(config)).expect("server")
     }
 
     /// Registers `key` as `name` with raw messages; returns the recovery code.
@@ -354,7 +318,7 @@ mod tests {
     #[test]
     fn importing_a_code_replaces_the_key_and_the_old_key_stops_working() {
         let dir = temp("import");
-        let server = server(&dir);
+        let server = test_server(&dir, true);
         let address = server.addr().to_string();
         let old_key = [7; 32];
         let code = register(&address, old_key, "alice");
@@ -406,7 +370,7 @@ mod tests {
     #[test]
     fn an_unknown_code_is_refused_and_the_key_file_is_untouched() {
         let dir = temp("unknown");
-        let server = server(&dir);
+        let server = test_server(&dir, true);
         let address = server.addr().to_string();
         let key_path = dir.join("player.key");
         identity::write_key(&key_path, &[5; 32]).expect("key");
@@ -437,7 +401,7 @@ mod tests {
     #[test]
     fn renaming_takes_the_settings_name_and_a_taken_name_is_refused() {
         let dir = temp("rename");
-        let server = server(&dir);
+        let server = test_server(&dir, true);
         let address = server.addr().to_string();
         register(&address, [1; 32], "dora");
         register(&address, [2; 32], "erin");

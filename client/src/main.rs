@@ -60,6 +60,7 @@ mod puzzle_view;
 mod reconnect;
 mod render;
 mod replay;
+mod request;
 mod screen;
 mod screens;
 mod screenshot;

@@ -3,11 +3,11 @@
 //! ranked match does), send the run's replay file, and report the place or the refusal. The
 //! server re-simulates the run and keeps only the result it computes.
 
-use sevenbag_netplay::{Hello, NetEvent, NetHandle};
 use sevenbag_protocol::solo_replay::result_text;
 use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
-use crate::online::{error_text, reach_text, runtime, server_url, trust};
+use crate::online::error_text;
+use crate::request::{Arrival, Request};
 
 /// The largest replay file that fits the server's default message limit (64 KiB), with room for
 /// the message's own bytes.
@@ -26,8 +26,7 @@ pub enum Status {
 
 /// One upload connection.
 pub struct Upload {
-    url: String,
-    net: Option<NetHandle>,
+    request: Option<Request>,
     key: [u8; 32],
     name: String,
     replay: Vec<u8>,
@@ -40,15 +39,13 @@ impl Upload {
     /// Starts uploading `replay` to `address` as the player of `key` (named `name` if the
     /// server has to register them).
     pub fn start(address: &str, name: &str, key: [u8; 32], replay: Vec<u8>) -> Upload {
-        let url = server_url(address);
         let name = if name.trim().is_empty() {
             "Player".to_owned()
         } else {
             name.trim().to_owned()
         };
         let mut upload = Upload {
-            url,
-            net: None,
+            request: None,
             key,
             name,
             replay,
@@ -64,15 +61,8 @@ impl Upload {
             ));
             return upload;
         }
-        match runtime() {
-            Ok(rt) => {
-                upload.net = Some(sevenbag_netplay::connect_trusting(
-                    rt.handle(),
-                    &upload.url,
-                    Hello::new(&upload.name),
-                    trust(),
-                ));
-            }
+        match Request::connect(address, &upload.name) {
+            Ok(request) => upload.request = Some(request),
             Err(e) => upload.status = Status::Failed(e),
         }
         upload
@@ -87,20 +77,19 @@ impl Upload {
     }
 
     fn poll_events(&mut self) {
-        while let Some(event) = self.net.as_mut().and_then(NetHandle::try_recv) {
-            match event {
-                NetEvent::Welcome { .. } => {
+        while let Some(arrival) = self.request.as_mut().and_then(Request::next) {
+            match arrival {
+                Arrival::Welcome => {
                     self.status = Status::Working("Identifying…".to_owned());
                     self.send(ClientMessage::Identify { key: self.key });
                 }
-                NetEvent::Message(m) => self.on_message(m),
-                NetEvent::Disconnected(reason) => {
+                Arrival::Message(m) => self.on_message(m),
+                Arrival::Gone(why) => {
                     if let Status::Working(_) = self.status {
-                        self.status = Status::Failed(reach_text(&self.url, &reason));
+                        self.status = Status::Failed(why);
                     }
-                    self.net = None;
+                    self.request = None;
                 }
-                NetEvent::Connected | NetEvent::Error(_) => {}
             }
         }
     }
@@ -157,16 +146,12 @@ impl Upload {
 
     fn finish(&mut self, status: Status) {
         self.status = status;
-        if let Some(net) = self.net.take() {
-            net.close();
-        }
+        self.request = None;
     }
 
     fn send(&mut self, message: ClientMessage) {
-        if let Some(net) = &self.net
-            && net.send(message).is_err()
-        {
-            self.status = Status::Failed("The connection to the server broke.".to_owned());
+        if let Some(Err(e)) = self.request.as_ref().map(|r| r.send(message)) {
+            self.status = Status::Failed(e);
         }
     }
 
@@ -183,17 +168,10 @@ impl Upload {
     }
 }
 
-impl Drop for Upload {
-    fn drop(&mut self) {
-        if let Some(net) = &self.net {
-            net.close();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::request::test_server;
     use std::time::{Duration, Instant};
 
     fn poll_until_settled(u: &mut Upload) {
@@ -203,16 +181,6 @@ mod tests {
             u.poll();
             std::thread::sleep(Duration::from_millis(5));
         }
-    }
-
-    fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
-        let rt = runtime().expect("runtime");
-        let config = sevenbag_server::Config {
-            replay_dir: dir.join("replays"),
-            db: Some(dir.join("s.db")),
-            ..sevenbag_server::Config::default()
-        };
-        rt.block_on(sevenbag_server::spawn(config)).expect("server")
     }
 
     fn sample() -> Vec<u8> {
@@ -227,7 +195,7 @@ mod tests {
     fn a_new_player_registers_and_uploads_and_a_forged_run_is_refused() {
         let dir = std::env::temp_dir().join(format!("sevenbag-upload-{}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);
-        let server = server(&dir);
+        let server = test_server(&dir, true);
         let addr = server.addr().to_string();
         let mut u = Upload::start(&addr, "uploader", [5; 32], sample());
         poll_until_settled(&mut u);

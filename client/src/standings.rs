@@ -2,10 +2,10 @@
 //! leaderboard, identifies with the player key when there is one (to show your own profile and
 //! place; viewing never creates an identity), and fetches profiles and replays on demand.
 
-use sevenbag_netplay::{Hello, NetEvent, NetHandle};
 use sevenbag_protocol::{ClientMessage, MAX_LEADERBOARD_ROWS, Profile, RecentMatch, ServerMessage};
 
-use crate::online::{error_text, reach_text, runtime, server_url, trust};
+use crate::online::error_text;
+use crate::request::{Arrival, Request};
 
 /// Where the standings stand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,8 +29,7 @@ pub struct Viewed {
 
 /// The standings connection.
 pub struct Standings {
-    url: String,
-    net: Option<NetHandle>,
+    request: Option<Request>,
     key: Option<[u8; 32]>,
     status: Status,
     board: Option<Vec<Profile>>,
@@ -43,27 +42,12 @@ pub struct Standings {
 impl Standings {
     /// Connects to `address` as `name`; `key` identifies the player (their own profile).
     pub fn connect(address: &str, name: &str, key: Option<[u8; 32]>) -> Standings {
-        let url = server_url(address);
-        let hello = Hello::new(if name.trim().is_empty() {
-            "Player"
-        } else {
-            name.trim()
-        });
-        let (net, status) = match runtime() {
-            Ok(rt) => (
-                Some(sevenbag_netplay::connect_trusting(
-                    rt.handle(),
-                    &url,
-                    hello,
-                    trust(),
-                )),
-                Status::Connecting,
-            ),
+        let (request, status) = match Request::connect(address, name) {
+            Ok(request) => (Some(request), Status::Connecting),
             Err(e) => (None, Status::Failed(e)),
         };
         Standings {
-            url,
-            net,
+            request,
             key,
             status,
             board: None,
@@ -76,9 +60,9 @@ impl Standings {
 
     /// Handles what arrived.
     pub fn poll(&mut self) {
-        while let Some(event) = self.net.as_mut().and_then(NetHandle::try_recv) {
-            match event {
-                NetEvent::Welcome { .. } => {
+        while let Some(arrival) = self.request.as_mut().and_then(Request::next) {
+            match arrival {
+                Arrival::Welcome => {
                     self.status = Status::Connected;
                     self.send(ClientMessage::GetLeaderboard {
                         limit: MAX_LEADERBOARD_ROWS,
@@ -87,17 +71,13 @@ impl Standings {
                         self.send(ClientMessage::Identify { key });
                     }
                 }
-                NetEvent::Message(m) => self.on_message(m),
-                NetEvent::Disconnected(reason) => {
-                    if self.status == Status::Connecting {
-                        self.status = Status::Failed(reach_text(&self.url, &reason));
-                    } else if !matches!(self.status, Status::Failed(_)) {
-                        self.status =
-                            Status::Failed("The server closed the connection.".to_owned());
+                Arrival::Message(m) => self.on_message(m),
+                Arrival::Gone(why) => {
+                    if !matches!(self.status, Status::Failed(_)) {
+                        self.status = Status::Failed(why);
                     }
-                    self.net = None;
+                    self.request = None;
                 }
-                NetEvent::Connected | NetEvent::Error(_) => {}
             }
         }
     }
@@ -133,10 +113,8 @@ impl Standings {
     }
 
     fn send(&mut self, message: ClientMessage) {
-        if let Some(net) = &self.net
-            && net.send(message).is_err()
-        {
-            self.status = Status::Failed("The connection to the server broke.".to_owned());
+        if let Some(Err(e)) = self.request.as_ref().map(|r| r.send(message)) {
+            self.status = Status::Failed(e);
         }
     }
 
@@ -183,17 +161,10 @@ impl Standings {
     }
 }
 
-impl Drop for Standings {
-    fn drop(&mut self) {
-        if let Some(net) = &self.net {
-            net.close();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::request::test_server;
     use std::time::{Duration, Instant};
 
     fn poll_until(s: &mut Standings, done: impl Fn(&Standings) -> bool) {
@@ -205,20 +176,11 @@ mod tests {
         }
     }
 
-    fn server_with(db: Option<std::path::PathBuf>, name: &str) -> sevenbag_server::ServerHandle {
-        let rt = runtime().expect("runtime");
-        let config = sevenbag_server::Config {
-            replay_dir: std::env::temp_dir()
-                .join(format!("sevenbag-standings-{}-{name}", std::process::id())),
-            db,
-            ..sevenbag_server::Config::default()
-        };
-        rt.block_on(sevenbag_server::spawn(config)).expect("server")
-    }
-
     #[test]
     fn a_server_without_ratings_says_it_has_no_leaderboard() {
-        let server = server_with(None, "nodb");
+        let dir =
+            std::env::temp_dir().join(format!("sevenbag-standings-{}-nodb", std::process::id()));
+        let server = test_server(&dir, false);
         let mut s = Standings::connect(&server.addr().to_string(), "ann", None);
         poll_until(&mut s, |s| matches!(s.status(), Status::Failed(_)));
         assert_eq!(
@@ -231,7 +193,7 @@ mod tests {
     fn an_unknown_key_still_shows_the_leaderboard() {
         let dir = std::env::temp_dir().join(format!("sevenbag-standings-{}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);
-        let server = server_with(Some(dir.join("s.db")), "db");
+        let server = test_server(&dir, true);
         let mut s = Standings::connect(&server.addr().to_string(), "ann", Some([3; 32]));
         poll_until(&mut s, |s| s.board().is_some());
         // The server answers in order: once the answer to a later request is here, the answer
