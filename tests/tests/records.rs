@@ -9,8 +9,10 @@ use std::time::Duration;
 
 use anyhow::{Context, ensure};
 use sevenbag_core::player::TopOut;
-use sevenbag_core::{Handling, Input, Solo, SoloEnd, SoloHeader, SoloMode, SoloResult};
-use sevenbag_protocol::{ClientMessage, ErrorCode, InputChange, ServerMessage, SoloReplay};
+use sevenbag_core::{Input, SoloEnd, SoloMode, SoloResult};
+use sevenbag_protocol::{
+    ClientMessage, ErrorCode, InputChange, ServerMessage, SoloReplay, key_script,
+};
 use sevenbag_server::Config;
 use sevenbag_tests::http::get_json;
 use sevenbag_tests::{RawClient, TestServer, fast_config, start_server};
@@ -115,48 +117,11 @@ fn edited(edit: impl FnOnce(&mut SoloReplay)) -> Vec<u8> {
     replay.encode().expect("encode")
 }
 
-/// Plays a `frame mask` key script (the core's test data format) on a fresh `mode` run with the
-/// handling the scripts were recorded with, as the game records it.
+/// Plays a key script (the core's test data) on a fresh `mode` run, as the game records it.
 fn recorded(mode: SoloMode, script: &str) -> SoloReplay {
-    let handling = Handling {
-        das: 6,
-        arr: 0,
-        dcd: 0,
-        sdf: 0,
-        irs: true,
-        ihs: true,
-    };
-    let mut changes = Vec::new();
-    let mut end = 0;
-    for line in script.lines().filter(|l| !l.starts_with('#')) {
-        let mut words = line.split_whitespace();
-        match (words.next(), words.next()) {
-            (Some("end"), Some(f)) => end = f.parse().expect("end frame"),
-            (Some(f), Some(m)) => changes.push((
-                f.parse::<u32>().expect("frame"),
-                Input(u8::from_str_radix(m, 16).expect("mask")),
-            )),
-            _ => panic!("bad script line {line:?}"),
-        }
-    }
-    let mut solo = Solo::new(SoloHeader {
-        handling,
-        ..SoloHeader::new(mode, 7)
-    });
-    let mut keys = Input::NONE;
-    let mut next = changes.iter().peekable();
-    let mut played = Vec::new();
-    for frame in 0..end {
-        if solo.result().is_some() {
-            break;
-        }
-        while let Some(&(_, input)) = next.next_if(|(f, _)| *f <= frame) {
-            keys = input;
-        }
-        solo.step(keys);
-        played.push(keys);
-    }
-    SoloReplay::record(&solo, "script", &played, 1_700_000_000).expect("the run finished")
+    key_script::record(mode, script, "script")
+        .expect("script")
+        .expect("the run finished")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -10,55 +10,19 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use sevenbag_core::{Handling, Input, Solo, SoloHeader, SoloMode};
-use sevenbag_protocol::{SoloReplay, verify_solo};
+use sevenbag_core::SoloMode;
+use sevenbag_protocol::{SoloReplay, key_script, verify_solo};
 
 /// The committed Sprint sample (the core's scripted run, seed 7).
 const SPRINT: &[u8] = include_bytes!("../tests/golden/solo_sprint_v1.sbso");
 /// The core's scripted Blitz key changes.
 const BLITZ_KEYS: &str = include_str!("../../core/tests/data/blitz.keys");
 
-/// Plays a `frame mask` script on a fresh run of `mode`, as the game records it.
+/// Plays a key script on a fresh run of `mode`, as the game records it.
 fn record(mode: SoloMode, script: &str) -> SoloReplay {
-    let mut changes = Vec::new();
-    let mut end = 0;
-    for line in script.lines().filter(|l| !l.starts_with('#')) {
-        let mut words = line.split_whitespace();
-        match (words.next(), words.next()) {
-            (Some("end"), Some(f)) => end = f.parse().expect("end frame"),
-            (Some(f), Some(m)) => changes.push((
-                f.parse::<u32>().expect("frame"),
-                Input(u8::from_str_radix(m, 16).expect("mask")),
-            )),
-            _ => panic!("bad script line {line:?}"),
-        }
-    }
-    let handling = Handling {
-        das: 6,
-        arr: 0,
-        dcd: 0,
-        sdf: 0,
-        irs: true,
-        ihs: true,
-    };
-    let mut solo = Solo::new(SoloHeader {
-        handling,
-        ..SoloHeader::new(mode, 7)
-    });
-    let mut keys = Input::NONE;
-    let mut next = changes.iter().peekable();
-    let mut played = Vec::new();
-    for frame in 0..end {
-        if solo.result().is_some() {
-            break;
-        }
-        while let Some(&(_, input)) = next.next_if(|(f, _)| *f <= frame) {
-            keys = input;
-        }
-        solo.step(keys);
-        played.push(keys);
-    }
-    SoloReplay::record(&solo, "bench", &played, 1_700_000_000).expect("the run finished")
+    key_script::record(mode, script, "bench")
+        .expect("script")
+        .expect("the run finished")
 }
 
 /// Best time of one decode + re-simulation over 5 repetitions of ~100 ms each.

@@ -25,6 +25,7 @@ pub mod codec;
 mod envelope;
 pub mod identity;
 pub mod inputs;
+pub mod key_script;
 pub mod messages;
 pub mod replay;
 pub mod solo_replay;

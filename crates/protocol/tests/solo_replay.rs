@@ -1,19 +1,9 @@
 //! Solo replay files: a recorded run round-trips, verifies by re-simulation, and any damaged or
 //! forged file is refused with an error, never a panic.
 
-use sevenbag_core::{Handling, Input, Solo, SoloEnd, SoloHeader, SoloMode};
+use sevenbag_core::{SoloEnd, SoloMode};
 use sevenbag_protocol::solo_replay::{MAX_SOLO_BYTES, SOLO_MAGIC, beats, result_text};
-use sevenbag_protocol::{SoloReplay, SoloReplayError, verify_solo};
-
-/// The handling the core's scripted runs were recorded with (crates/core/tests/solo.rs).
-const SCRIPT_HANDLING: Handling = Handling {
-    das: 6,
-    arr: 0,
-    dcd: 0,
-    sdf: 0,
-    irs: true,
-    ihs: true,
-};
+use sevenbag_protocol::{SoloReplay, SoloReplayError, key_script, verify_solo};
 
 /// The committed sample: the core's scripted Sprint (seed 7), recorded by `record_sprint`.
 /// `SEVENBAG_BLESS=1 cargo test -p sevenbag-protocol --test solo_replay` writes it when missing.
@@ -21,48 +11,11 @@ fn sample_path() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/solo_sprint_v1.sbso")
 }
 
-/// Expands a `frame mask` change script of the core's tests into per-frame masks up to its end.
-fn masks(text: &str) -> Vec<Input> {
-    let mut changes = Vec::new();
-    let mut end = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let mut words = line.split_whitespace();
-        match (words.next(), words.next()) {
-            (Some("end"), Some(f)) => end = f.parse().expect("end frame"),
-            (Some(f), Some(m)) => changes.push((
-                f.parse::<u32>().expect("frame"),
-                Input(u8::from_str_radix(m, 16).expect("mask")),
-            )),
-            _ => panic!("bad script line {line:?}"),
-        }
-    }
-    let mut keys = Input::NONE;
-    let mut next = changes.iter().peekable();
-    (0..end)
-        .map(|frame| {
-            while let Some(&(_, input)) = next.next_if(|(f, _)| *f <= frame) {
-                keys = input;
-            }
-            keys
-        })
-        .collect()
-}
-
-/// Plays `masks` on a fresh run of `mode` until it finishes, as the client records it.
+/// Plays a key script on a fresh run of `mode` until it finishes, as the client records it.
 fn record(mode: SoloMode, script: &str) -> SoloReplay {
-    let mut solo = Solo::new(SoloHeader {
-        handling: SCRIPT_HANDLING,
-        ..SoloHeader::new(mode, 7)
-    });
-    let mut played = Vec::new();
-    for keys in masks(script) {
-        if solo.result().is_some() {
-            break;
-        }
-        solo.step(keys);
-        played.push(keys);
-    }
-    SoloReplay::record(&solo, "tester", &played, 1_700_000_000).expect("the run finished")
+    key_script::record(mode, script, "tester")
+        .expect("script")
+        .expect("the run finished")
 }
 
 fn record_sprint() -> SoloReplay {
