@@ -103,6 +103,17 @@ pub struct Thought {
 }
 
 impl Thought {
+    /// A thought about `player`'s position from placements ranked elsewhere (another bot, such
+    /// as a TBP bot), best first.
+    pub fn from_placements(player: &Player, ranked: Vec<Placement>) -> Thought {
+        Thought {
+            key: PositionKey::of(player),
+            ranked,
+            nodes: 0,
+            placements: 0,
+        }
+    }
+
     /// The position this thought is about.
     pub fn key(&self) -> &PositionKey {
         &self.key

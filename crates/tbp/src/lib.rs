@@ -4,8 +4,8 @@
 //! others) talk to a game: JSON messages, one per line, on the bot's stdin and stdout. This
 //! crate has both ends:
 //! - [`bot_side`]: our beam-search bot as a TBP bot (`sevenbag-tool tbp`);
-//! - [`frontend`] and [`player`]: any TBP bot as a child process playing a seat of a Sevenbag
-//!   match, its moves turned into keys by our own move generation (`botmatch --opponent
+//! - [`frontend`], [`thinker`] and [`player`]: any TBP bot as a child process playing a seat of a
+//!   Sevenbag match, its moves turned into keys by our own move generation (`botmatch --opponent
 //!   tbp:COMMAND`, the practice opponent list).
 //!
 //! serde_json does the JSON (the format is JSON; the message types are small and written here
@@ -20,7 +20,9 @@ pub mod frontend;
 pub mod lines;
 pub mod messages;
 pub mod player;
+pub mod thinker;
 
 pub use bot_side::{TbpBot, serve};
 pub use frontend::{TbpError, TbpProcess};
 pub use player::{TbpLimits, TbpPlayer};
+pub use thinker::TbpThinker;

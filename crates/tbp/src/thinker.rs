@@ -1,0 +1,162 @@
+//! A TBP bot asked about one position at a time: the game state goes to the bot (`stop` +
+//! `start`, so garbage and anything else the bot did not predict is always in it), the bot thinks
+//! for the allotted time, and its suggestions that are legal here become a ranked [`Thought`],
+//! the same answer our own bot's planner gives. [`crate::TbpPlayer`] plays the first at once; the
+//! game asks on a worker thread and adopts the answer with [`sevenbag_bot::Bot::adopt`], so a bot
+//! that thinks for half a second never holds up a frame.
+
+use sevenbag_bot::{BitBoard, MoveGen, Placement, Thought, spawn_position};
+use sevenbag_core::attack::Chain;
+use sevenbag_core::{PieceKind, Player, Randomizer as CoreRandomizer, Rules};
+
+use crate::convert::{board_to_tbp, combo_to_tbp, move_from_tbp, piece_to_tbp};
+use crate::frontend::{TbpError, TbpProcess};
+use crate::messages::{FrontendMessage, Randomizer, Start, TbpMove};
+use crate::player::TbpLimits;
+
+/// A TBP bot process and what it needs to be told about a seat.
+#[derive(Debug)]
+pub struct TbpThinker {
+    process: TbpProcess,
+    limits: TbpLimits,
+    /// Every piece seen in the queue, by index in the seat's sequence (for the bag state).
+    seen: Vec<Option<PieceKind>>,
+    started: bool,
+    movegen: MoveGen,
+}
+
+impl TbpThinker {
+    /// Wraps a started bot.
+    pub fn new(process: TbpProcess, limits: TbpLimits) -> TbpThinker {
+        TbpThinker {
+            process,
+            limits,
+            seen: Vec::new(),
+            started: false,
+            movegen: MoveGen::new(),
+        }
+    }
+
+    /// The bot's name from its `info`.
+    pub fn name(&self) -> &str {
+        &self.process.name
+    }
+
+    /// The limits it plays under.
+    pub fn limits(&self) -> &TbpLimits {
+        &self.limits
+    }
+
+    /// Asks the bot about `player`'s position and waits for its answer (the think time, then at
+    /// most the move limit). The bot is told it played the first legal suggestion. An answer
+    /// with no legal suggestion is the bot's error.
+    pub fn think(&mut self, player: &Player, rules: &Rules) -> Result<Thought, TbpError> {
+        let start = self.start_message(player, rules);
+        if self.started {
+            self.process.send(&FrontendMessage::Stop)?;
+        }
+        self.process.send(&FrontendMessage::Start(start))?;
+        self.started = true;
+        std::thread::sleep(self.limits.think);
+        let moves = self.process.suggest(self.limits.move_limit)?;
+        let legal = self.legal_placements(player, rules);
+        let mut ranked = Vec::new();
+        let mut first = None;
+        for mv in &moves {
+            if let Some(p) = match_move(mv, &legal)
+                && !ranked.contains(&p)
+            {
+                first.get_or_insert(*mv);
+                ranked.push(p);
+            }
+        }
+        let Some(mv) = first else {
+            return Err(TbpError::IllegalMove(format!(
+                "none of {} suggested moves can be reached here (first: {:?})",
+                moves.len(),
+                moves.first()
+            )));
+        };
+        self.process.send(&FrontendMessage::Play { mv })?;
+        Ok(Thought::from_placements(player, ranked))
+    }
+
+    fn start_message(&mut self, player: &Player, rules: &Rules) -> Start {
+        let active = player.active().map(|p| p.kind);
+        let mut queue: Vec<PieceKind> = active.into_iter().collect();
+        queue.extend(player.next());
+        let index = player.stats().pieces as usize + usize::from(player.hold().is_some());
+        if index == 0 {
+            self.seen.clear();
+        }
+        if self.seen.len() < index + queue.len() {
+            self.seen.resize(index + queue.len(), None);
+        }
+        for (i, &k) in queue.iter().enumerate() {
+            self.seen[index + i] = Some(k);
+        }
+        // The pieces left in the bag of the last known piece, when the whole bag so far is known.
+        let randomizer = (rules.randomizer == CoreRandomizer::SevenBag)
+            .then(|| {
+                let last = index + queue.len() - 1;
+                let bag = &self.seen[last / 7 * 7..=last];
+                bag.iter().all(Option::is_some).then(|| {
+                    let left = PieceKind::ALL
+                        .into_iter()
+                        .filter(|k| !bag.contains(&Some(*k)))
+                        .map(piece_to_tbp)
+                        .collect::<Vec<_>>();
+                    // A full bag is announced as all seven.
+                    let left = if left.is_empty() {
+                        PieceKind::ALL.into_iter().map(piece_to_tbp).collect()
+                    } else {
+                        left
+                    };
+                    Randomizer::seven_bag(left)
+                })
+            })
+            .flatten();
+        let chain = Chain {
+            combo: player.combo(),
+            b2b: player.b2b(),
+        };
+        Start {
+            board: board_to_tbp(player.board()),
+            queue: queue.into_iter().map(piece_to_tbp).collect(),
+            hold: player.hold().map(piece_to_tbp),
+            combo: combo_to_tbp(&chain),
+            back_to_back: chain.b2b > 0,
+            randomizer,
+        }
+    }
+
+    /// Every placement of the current piece and of the hold option, from spawn, under SRS.
+    fn legal_placements(&mut self, player: &Player, rules: &Rules) -> Vec<Placement> {
+        let board = BitBoard::from_board(player.board());
+        let mut out = Vec::new();
+        if let Some(active) = player.active() {
+            self.movegen
+                .generate(&board, active, rules.allow_180, false, &mut out);
+        }
+        if !player.hold_used() {
+            let swap = player.hold().unwrap_or(player.next()[0]);
+            if let Some(start) = spawn_position(&board, swap) {
+                self.movegen
+                    .generate(&board, start, rules.allow_180, true, &mut out);
+            }
+        }
+        out
+    }
+}
+
+/// The legal placement filling the cells of `mv` with its piece (the spin as our rules judge
+/// it: a bot that disagrees about a spin still places the piece where it asked).
+fn match_move(mv: &TbpMove, legal: &[Placement]) -> Option<Placement> {
+    let (piece, _spin) = move_from_tbp(mv)?;
+    let key = sevenbag_bot::movegen::cells_key(&piece);
+    legal
+        .iter()
+        .filter(|p| p.piece.kind == piece.kind && p.key() == key)
+        .max_by_key(|p| p.spin as u8)
+        .copied()
+}
