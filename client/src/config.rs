@@ -13,6 +13,7 @@ use sevenbag_core::Handling;
 
 use crate::input::{Action, KeyMap, SLOTS};
 use crate::keys::{key_from_name, key_name};
+use crate::opponent::{MAX_OUTSIDE_BOTS, OutsideBot};
 
 /// Everything the settings screen edits.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,6 +37,8 @@ pub struct Config {
     pub trust_cert: Option<PathBuf>,
     /// The last offline match setup (practice and local play start from it).
     pub setup: MatchSetup,
+    /// Outside bots (TBP) offered as practice opponents; only the settings file adds them.
+    pub bots: Vec<OutsideBot>,
 }
 
 /// What the practice and local setup screens chose last, by name, so a visit starts where the
@@ -73,6 +76,7 @@ impl Default for Config {
             local_right: KeyMap::local_right(),
             setup: MatchSetup::default(),
             trust_cert: None,
+            bots: Vec::new(),
         }
     }
 }
@@ -118,6 +122,14 @@ pub enum ConfigError {
     /// The volume is above 100.
     #[error("volume {0} is above 100")]
     Volume(u8),
+    /// An outside bot's entry is out of range.
+    #[error("bot {name:?}: {why}")]
+    Bot {
+        /// The entry's name.
+        name: String,
+        /// What is wrong.
+        why: String,
+    },
     /// The settings could not be turned into TOML (should not happen).
     #[error("could not write settings: {0}")]
     Serialize(#[from] toml::ser::Error),
@@ -136,6 +148,8 @@ struct ConfigFile {
     local_right: Option<KeysFile>,
     setup: Option<MatchSetup>,
     trust_cert: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    bots: Vec<OutsideBot>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Default)]
@@ -237,6 +251,18 @@ impl Config {
         if volume > 100 {
             return Err(ConfigError::Volume(volume));
         }
+        if file.bots.len() > MAX_OUTSIDE_BOTS {
+            return Err(ConfigError::Bot {
+                name: String::new(),
+                why: format!("at most {MAX_OUTSIDE_BOTS} bots"),
+            });
+        }
+        for bot in &file.bots {
+            bot.validate().map_err(|why| ConfigError::Bot {
+                name: bot.name.clone(),
+                why,
+            })?;
+        }
         let keys = |f: Option<KeysFile>, def: KeyMap| f.map_or(Ok(def), |f| f.into_map(def));
         Ok(Config {
             player_name: clean_name(file.player_name.as_deref().unwrap_or(&d.player_name)),
@@ -248,6 +274,7 @@ impl Config {
             local_right: keys(file.local_right, d.local_right)?,
             setup: file.setup.unwrap_or(d.setup),
             trust_cert: file.trust_cert,
+            bots: file.bots,
         })
     }
 
@@ -271,6 +298,7 @@ impl Config {
             local_right: Some(KeysFile::from_map(&self.local_right)),
             setup: Some(self.setup.clone()),
             trust_cert: self.trust_cert.clone(),
+            bots: self.bots.clone(),
         };
         let body = toml::to_string_pretty(&file)?;
         Ok(format!(
@@ -366,6 +394,13 @@ mod tests {
     }
 
     #[test]
+    fn an_outside_bot_entry_out_of_range_is_refused_by_name() {
+        let text = "[[bots]]\nname = \"cc2\"\ncommand = \"cold-clear-2\"\npps = 99.0\n";
+        let e = Config::from_toml(text).unwrap_err().to_string();
+        assert!(e.contains("cc2") && e.contains("pps"), "{e}");
+    }
+
+    #[test]
     fn save_then_load_round_trips() {
         let dir = temp_dir("roundtrip");
         let path = dir.join("nested").join("config.toml");
@@ -374,6 +409,12 @@ mod tests {
             server: "example.invalid:9000".into(),
             volume: 35,
             trust_cert: Some(PathBuf::from("/etc/sevenbag/lan-cert.pem")),
+            bots: vec![OutsideBot {
+                name: "Cold Clear 2".into(),
+                command: "/opt/cc2/cold-clear-2 --quiet".into(),
+                think_ms: 300,
+                pps: 2.5,
+            }],
             ..Config::default()
         };
         config.handling.das = 7;

@@ -67,7 +67,7 @@ impl OnlineDemo {
         Ok(OnlineDemo {
             shown,
             other: None,
-            other_player: players[1],
+            other_player: players[1].clone(),
             _server: server,
             addr,
             counted: 0,

@@ -191,7 +191,7 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
     if args.demo && args.online {
         match demo_online::OnlineDemo::start(DEMO_PLAYERS) {
             Ok(session) => {
-                let names = DEMO_PLAYERS.map(Opponent::label);
+                let names = DEMO_PLAYERS.map(|o| o.label());
                 let demo = PlayScreen::<dyn session::Session>::new(
                     Box::new(session),
                     PlayMode::Demo,
@@ -237,12 +237,16 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
         None | Some(StartScreen::Menu) => return vec![menu()],
         Some(StartScreen::Welcome) => Screen::Welcome(Box::default()),
         Some(StartScreen::Settings) => Screen::Settings(Box::new(SettingsScreen::new(ctx))),
-        Some(StartScreen::Practice) => {
-            Screen::Setup(SetupScreen::new(SetupKind::Practice, &ctx.config.setup))
-        }
-        Some(StartScreen::Local) => {
-            Screen::Setup(SetupScreen::new(SetupKind::Local, &ctx.config.setup))
-        }
+        Some(StartScreen::Practice) => Screen::Setup(SetupScreen::new(
+            SetupKind::Practice,
+            &ctx.config.setup,
+            &ctx.config.bots,
+        )),
+        Some(StartScreen::Local) => Screen::Setup(SetupScreen::new(
+            SetupKind::Local,
+            &ctx.config.setup,
+            &ctx.config.bots,
+        )),
         Some(StartScreen::Lobby) => Screen::Lobby(LobbyScreen::new(LobbyKind::JoinRoom)),
         Some(StartScreen::Create) => Screen::Lobby(LobbyScreen::new(LobbyKind::CreateRoom)),
         Some(StartScreen::Room) => {

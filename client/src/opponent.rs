@@ -24,44 +24,103 @@
 //! same game as a worker that is waited for).
 
 use std::sync::mpsc::{self, Receiver, Sender};
+
+use serde::{Deserialize, Serialize};
 use std::thread::JoinHandle;
 
-use sevenbag_bot::{Bot, Drive, Level, PositionKey, Thought};
+use sevenbag_bot::{Bot, BotConfig, Drive, Level, PositionKey, Thought};
 use sevenbag_core::{Input, Match, Phase, Player, Rules, Seat};
+use sevenbag_tbp::{TbpLimits, TbpProcess, TbpThinker};
 
 /// Something that presses keys for one seat.
 pub trait AutoPlayer {
     /// The keys to hold on the next simulated frame of `m` for `seat` (called once per frame).
     fn next_input(&mut self, m: &Match, seat: Seat) -> Input;
+
+    /// Why it stopped playing (an outside bot that died or misbehaved), once it has.
+    fn failure(&self) -> Option<String> {
+        None
+    }
+}
+
+/// The most outside bots the settings file may list.
+pub const MAX_OUTSIDE_BOTS: usize = 16;
+
+/// An outside bot that speaks TBP (Cold Clear 2 and others), listed in the settings file as
+/// `[[bots]]` with a `name` and a `command`; docs/CLIENT.md.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutsideBot {
+    /// Its name in the opponent list.
+    pub name: String,
+    /// The command line that starts it (split on spaces; quotes group words).
+    pub command: String,
+    /// Thinking time per piece, in milliseconds.
+    #[serde(default = "OutsideBot::default_think_ms")]
+    pub think_ms: u32,
+    /// Pieces per second at most.
+    #[serde(default = "OutsideBot::default_pps")]
+    pub pps: f64,
+}
+
+impl OutsideBot {
+    fn default_think_ms() -> u32 {
+        200
+    }
+
+    fn default_pps() -> f64 {
+        2.0
+    }
+
+    /// Checks the entry: a name, a command, a think time up to 10 s, 0.1 to 30 pieces a second.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.trim().is_empty() || self.name.chars().count() > 32 {
+            return Err("the name must be 1 to 32 characters".to_owned());
+        }
+        if self.command.trim().is_empty() || self.command.len() > 1000 {
+            return Err("the command must be 1 to 1000 bytes".to_owned());
+        }
+        if self.think_ms > 10_000 {
+            return Err("think_ms is at most 10000".to_owned());
+        }
+        if !(0.1..=30.0).contains(&self.pps) {
+            return Err("pps must be between 0.1 and 30".to_owned());
+        }
+        Ok(())
+    }
 }
 
 /// The opponent choices offered to the player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Opponent {
     /// The random stacker: places pieces anywhere, at a steady pace.
     Stacker,
     /// The real bot at a difficulty level.
     Bot(Level),
+    /// An outside bot over TBP.
+    Outside(OutsideBot),
 }
 
 impl Opponent {
-    /// Every choice, in the order the setup screen cycles them.
-    pub fn all() -> Vec<Opponent> {
+    /// Every choice, in the order the setup screen cycles them: ours, then the outside `bots`.
+    pub fn all(bots: &[OutsideBot]) -> Vec<Opponent> {
         let mut v = vec![Opponent::Stacker];
         v.extend(Level::ALL.into_iter().map(Opponent::Bot));
+        v.extend(bots.iter().cloned().map(Opponent::Outside));
         v
     }
 
-    /// Its name in the settings file: "stacker" or the bot level's name.
-    pub fn key(self) -> &'static str {
+    /// Its name in the settings file: "stacker", the bot level's name, or "tbp:NAME".
+    pub fn key(&self) -> String {
         match self {
-            Opponent::Stacker => "stacker",
-            Opponent::Bot(level) => level.name(),
+            Opponent::Stacker => "stacker".to_owned(),
+            Opponent::Bot(level) => level.name().to_owned(),
+            Opponent::Outside(bot) => format!("tbp:{}", bot.name),
         }
     }
 
     /// Its name on screen.
-    pub fn label(self) -> String {
+    pub fn label(&self) -> String {
         match self {
             Opponent::Stacker => "Random stacker".to_owned(),
             Opponent::Bot(level) => {
@@ -70,20 +129,26 @@ impl Opponent {
                 let first = c.next().map(|f| f.to_ascii_uppercase()).unwrap_or(' ');
                 format!("Bot · {first}{}", c.as_str())
             }
+            Opponent::Outside(bot) => bot.name.clone(),
         }
     }
 
     /// A fresh player of this kind (`seed` varies the stacker's choices); a bot plans on a
     /// worker thread.
-    pub fn player(self, seed: u64) -> Box<dyn AutoPlayer> {
+    pub fn player(&self, seed: u64) -> Box<dyn AutoPlayer> {
         self.player_with(seed, Planning::Worker)
     }
 
-    /// Same, choosing where a bot plans.
-    pub fn player_with(self, seed: u64, planning: Planning) -> Box<dyn AutoPlayer> {
+    /// Same, choosing where a bot plans (an outside bot always asks on a worker).
+    pub fn player_with(&self, seed: u64, planning: Planning) -> Box<dyn AutoPlayer> {
         match self {
             Opponent::Stacker => Box::new(Stacker::new(seed, 9)),
-            Opponent::Bot(level) => Box::new(BotPlayer::new(level, planning)),
+            Opponent::Bot(level) => Box::new(BotPlayer::new(*level, planning)),
+            Opponent::Outside(bot) => Box::new(BotPlayer::tbp(
+                &bot.command,
+                std::time::Duration::from_millis(u64::from(bot.think_ms)),
+                (bot.pps * 100.0).round() as u32,
+            )),
         }
     }
 }
@@ -110,7 +175,9 @@ impl BotPlayer {
     pub fn new(level: Level, planning: Planning) -> BotPlayer {
         let worker = match planning {
             Planning::Inline => None,
-            Planning::Worker => Worker::start(level),
+            Planning::Worker => Worker::start(format!("bot-{}", level.name()), true, move || {
+                Ok(Bot::new(level))
+            }),
         };
         BotPlayer {
             // The driver half never searches; the worker's bot has the perfect-clear tables.
@@ -145,6 +212,33 @@ impl BotPlayer {
         self.worker.as_ref().map_or(0, |w| w.stale)
     }
 
+    /// An outside TBP bot run as `command` (a shell-like command line), thinking `think` per
+    /// piece and capped at `pps_x100` pieces per second ×100. Its placements are compiled into
+    /// keys by our own driver, so it plays by our rules and handling. The process is started on
+    /// the worker thread; if it cannot start or misbehaves, [`AutoPlayer::failure`] says why
+    /// and the seat stops pressing keys.
+    pub fn tbp(command: &str, think: std::time::Duration, pps_x100: u32) -> BotPlayer {
+        let limits = TbpLimits {
+            think,
+            move_limit: TBP_MOVE_LIMIT,
+            pps_cap_x100: Some(pps_x100),
+        };
+        let command = command.to_owned();
+        let worker = Worker::start("bot-tbp".to_owned(), false, move || {
+            let process = TbpProcess::spawn(&command, TBP_MOVE_LIMIT)
+                .map_err(|e| format!("{command}: {e}"))?;
+            Ok(TbpThinker::new(process, limits))
+        });
+        let config = BotConfig {
+            pps_cap_x100: Some(pps_x100),
+            ..Level::Max.config()
+        };
+        BotPlayer {
+            bot: Bot::with_config(config).with_perfect_clears(false),
+            worker,
+        }
+    }
+
     /// Takes the worker thread's handle (tests: to see it end once the player is dropped).
     #[cfg_attr(not(test), allow(dead_code))]
     pub fn take_thread(&mut self) -> Option<JoinHandle<()>> {
@@ -153,10 +247,17 @@ impl BotPlayer {
 }
 
 impl AutoPlayer for BotPlayer {
+    fn failure(&self) -> Option<String> {
+        self.worker.as_ref().and_then(|w| w.failure.clone())
+    }
+
     fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
         let Some(worker) = &mut self.worker else {
             return self.bot.next_input(m, seat);
         };
+        if worker.failure.is_some() {
+            return Input::NONE;
+        }
         match self.bot.drive(m, seat) {
             Drive::Input(input) => input,
             Drive::Think => {
@@ -177,10 +278,39 @@ struct Request {
     frame: u32,
 }
 
+/// What plans on the worker thread: our own bot, or an outside bot over TBP.
+trait Thinker {
+    /// Ranked placements for `player`'s position, or why there are none.
+    fn think(&mut self, player: &Player, rules: &Rules, frame: u32) -> Result<Thought, String>;
+}
+
+impl Thinker for Bot {
+    fn think(&mut self, player: &Player, rules: &Rules, frame: u32) -> Result<Thought, String> {
+        Ok(Bot::think(self, player, rules, frame))
+    }
+}
+
+impl Thinker for TbpThinker {
+    fn think(&mut self, player: &Player, rules: &Rules, _frame: u32) -> Result<Thought, String> {
+        TbpThinker::think(self, player, rules).map_err(|e| format!("{}: {e}", self.name()))
+    }
+}
+
+/// Longest wait for a TBP bot's suggestion (past its think time) before it has failed.
+const TBP_MOVE_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// What the worker sends back.
+enum Answer {
+    /// The thought about request `id`.
+    Thought(u64, Box<Thought>),
+    /// The thinker failed for good, with why.
+    Failed(String),
+}
+
 /// The planning thread and the render thread's end of its channels.
 struct Worker {
     requests: Sender<Request>,
-    answers: Receiver<(u64, Thought)>,
+    answers: Receiver<Answer>,
     thread: Option<JoinHandle<()>>,
     /// The last request sent and not yet used: its id and position.
     asked: Option<(u64, PositionKey)>,
@@ -188,29 +318,46 @@ struct Worker {
     /// Block for each answer (tests).
     wait: bool,
     stale: u64,
+    /// Plan on the render thread if the worker dies (our own bot; an outside bot just stops).
+    inline_fallback: bool,
+    /// Why the thinker failed, once it has.
+    failure: Option<String>,
 }
 
 impl Worker {
-    /// Starts the thread; `None` if the system refuses one.
-    fn start(level: Level) -> Option<Worker> {
+    /// Starts the thread named `name`, which makes its thinker with `make`; `None` if the system
+    /// refuses a thread.
+    fn start<T: Thinker + 'static>(
+        name: String,
+        inline_fallback: bool,
+        make: impl FnOnce() -> Result<T, String> + Send + 'static,
+    ) -> Option<Worker> {
         let (requests, inbox) = mpsc::channel::<Request>();
         let (outbox, answers) = mpsc::channel();
-        let thread = std::thread::Builder::new()
-            .name(format!("bot-{}", level.name()))
-            .spawn(move || {
-                let mut bot = Bot::new(level);
-                // Blocks until a request comes; ends when the player drops its sender.
-                while let Ok(mut request) = inbox.recv() {
-                    // Only the newest position matters.
-                    while let Ok(newer) = inbox.try_recv() {
-                        request = newer;
-                    }
-                    let thought = bot.think(&request.player, &request.rules, request.frame);
-                    if outbox.send((request.id, thought)).is_err() {
-                        break;
-                    }
+        let thread = std::thread::Builder::new().name(name).spawn(move || {
+            let mut thinker = match make() {
+                Ok(thinker) => thinker,
+                Err(why) => {
+                    let _ = outbox.send(Answer::Failed(why));
+                    return;
                 }
-            });
+            };
+            // Blocks until a request comes; ends when the player drops its sender.
+            while let Ok(mut request) = inbox.recv() {
+                // Only the newest position matters.
+                while let Ok(newer) = inbox.try_recv() {
+                    request = newer;
+                }
+                let answer = match thinker.think(&request.player, &request.rules, request.frame) {
+                    Ok(thought) => Answer::Thought(request.id, Box::new(thought)),
+                    Err(why) => Answer::Failed(why),
+                };
+                let failed = matches!(answer, Answer::Failed(_));
+                if outbox.send(answer).is_err() || failed {
+                    break;
+                }
+            }
+        });
         match thread {
             Ok(thread) => Some(Worker {
                 requests,
@@ -220,6 +367,8 @@ impl Worker {
                 next_id: 0,
                 wait: false,
                 stale: 0,
+                inline_fallback,
+                failure: None,
             }),
             Err(e) => {
                 tracing::warn!("no bot planning thread ({e}); the bot plans inline");
@@ -253,8 +402,16 @@ impl Worker {
                 frame,
             };
             if self.requests.send(request).is_err() {
-                // The thread is gone (it panicked): think here from now on.
+                // The thread is gone: say why if it said, else (it panicked) think here.
                 self.thread = None;
+                if let Ok(Answer::Failed(why)) = self.answers.try_recv() {
+                    self.failure = Some(why);
+                    return None;
+                }
+                if !self.inline_fallback {
+                    self.failure = Some("the bot's thread stopped".to_owned());
+                    return None;
+                }
                 let thought = bot.think(player, rules, frame);
                 return bot.adopt(player, rules, frame, &thought);
             }
@@ -268,7 +425,13 @@ impl Worker {
             } else {
                 self.answers.try_recv().ok()
             };
-            let (answered, thought) = next?;
+            let (answered, thought) = match next? {
+                Answer::Thought(answered, thought) => (answered, thought),
+                Answer::Failed(why) => {
+                    self.failure = Some(why);
+                    return None;
+                }
+            };
             if answered == id {
                 self.asked = None;
                 let input = bot.adopt(player, rules, frame, &thought);
@@ -555,6 +718,49 @@ mod tests {
     #[test]
     fn labels() {
         assert_eq!(Opponent::Bot(Level::Medium).label(), "Bot · Medium");
-        assert_eq!(Opponent::all().len(), 6);
+        assert_eq!(Opponent::all(&[]).len(), 6);
+    }
+
+    fn outside(command: &str) -> OutsideBot {
+        OutsideBot {
+            name: "Cold Clear 2".into(),
+            command: command.into(),
+            think_ms: 0,
+            pps: 2.0,
+        }
+    }
+
+    #[test]
+    fn outside_bots_follow_ours_in_the_list_by_their_names() {
+        let all = Opponent::all(&[outside("cold-clear-2")]);
+        assert_eq!(all.len(), 7);
+        assert_eq!(all[6].key(), "tbp:Cold Clear 2");
+        assert_eq!(all[6].label(), "Cold Clear 2");
+    }
+
+    #[test]
+    fn an_outside_bot_that_cannot_start_says_why_and_presses_nothing() {
+        let mut player = Opponent::Outside(outside("/nonexistent/no-such-tbp-bot")).player(1);
+        let mut m = Match::new(MatchHeader::versus(1));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while player.failure().is_none() && std::time::Instant::now() < deadline {
+            let keys = player.next_input(&m, Seat::Second);
+            assert_eq!(keys, Input::NONE);
+            m.step([Input::NONE, keys]);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let why = player.failure().expect("the failure is reported");
+        assert!(why.contains("no-such-tbp-bot"), "{why}");
+    }
+
+    #[test]
+    fn an_outside_bots_entry_is_checked() {
+        assert!(outside("cc2").validate().is_ok());
+        assert!(outside(" ").validate().is_err());
+        let fast = OutsideBot {
+            pps: 100.0,
+            ..outside("cc2")
+        };
+        assert!(fast.validate().unwrap_err().contains("pps"));
     }
 }

@@ -254,6 +254,16 @@ impl Session for LocalSession {
             .each_ref()
             .map(|c| matches!(c, Control::Keys(..)))
     }
+
+    /// An outside bot that stopped says why over the boards (its seat presses nothing more).
+    fn title(&self) -> Option<String> {
+        self.controls.iter().find_map(|c| match c {
+            Control::Auto(player) => player
+                .failure()
+                .map(|why| format!("THE BOT STOPPED: {why}")),
+            Control::Keys(..) => None,
+        })
+    }
 }
 
 /// The banner line for a match that ended off the boards: "ANN WINS BY FORFEIT", or "MATCH

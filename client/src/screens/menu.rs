@@ -205,10 +205,12 @@ impl MenuScreen {
             Item::Practice => Transition::Push(Screen::Setup(SetupScreen::new(
                 SetupKind::Practice,
                 &ctx.config.setup,
+                &ctx.config.bots,
             ))),
             Item::Local => Transition::Push(Screen::Setup(SetupScreen::new(
                 SetupKind::Local,
                 &ctx.config.setup,
+                &ctx.config.bots,
             ))),
             Item::Replays => Transition::Push(Screen::Replay(Box::default())),
             Item::Challenge => Transition::Push(Screen::Challenge(Box::default())),

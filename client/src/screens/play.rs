@@ -75,7 +75,7 @@ impl PlayScreen {
     /// "Continue from here": you take the left seat of `m` as it stands, the opponent from the
     /// last practice setup takes the right; it opens paused, so you can get ready.
     pub fn continue_from(m: Match, config: &Config) -> PlayScreen {
-        let opponent = Opponent::all()
+        let opponent = Opponent::all(&config.bots)
             .into_iter()
             .find(|o| o.key() == config.setup.opponent)
             .unwrap_or(Opponent::Bot(sevenbag_bot::Level::Medium));

@@ -6,7 +6,7 @@ use crate::config::MatchSetup;
 use crate::input::{Action, KeyMap};
 use crate::keys::key_label;
 use crate::layout::list_layout;
-use crate::opponent::Opponent;
+use crate::opponent::{Opponent, OutsideBot};
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
@@ -39,6 +39,8 @@ const FIRST_TO: [u8; 6] = [1, 2, 3, 4, 5, 7];
 pub struct SetupScreen {
     kind: SetupKind,
     nav: ListNav,
+    /// Ours, then the outside bots from the settings file.
+    opponents: Vec<Opponent>,
     opponent: usize,
     preset: usize,
     first_to: usize,
@@ -47,17 +49,20 @@ pub struct SetupScreen {
 impl SetupScreen {
     /// A setup screen for `kind`, starting from the last setup saved in the settings (the
     /// medium bot, versus rules and first to 3 the first time).
-    pub fn new(kind: SetupKind, last: &MatchSetup) -> SetupScreen {
+    pub fn new(kind: SetupKind, last: &MatchSetup, bots: &[OutsideBot]) -> SetupScreen {
         let d = MatchSetup::default();
-        let opponent = |key: &str| Opponent::all().iter().position(|o| o.key() == key);
+        let opponents = Opponent::all(bots);
+        let opponent = |key: &str| opponents.iter().position(|o| o.key() == key);
         let preset = |name: &str| Preset::ALL.iter().position(|p| p.name() == name);
         let first_to = |n: u8| FIRST_TO.iter().position(|&f| f == n);
+        let chosen = opponent(&last.opponent)
+            .or_else(|| opponent(&d.opponent))
+            .unwrap_or(0);
         SetupScreen {
             kind,
             nav: ListNav::default(),
-            opponent: opponent(&last.opponent)
-                .or_else(|| opponent(&d.opponent))
-                .unwrap_or(0),
+            opponents,
+            opponent: chosen,
             preset: preset(&last.rules).unwrap_or(0),
             first_to: first_to(last.first_to)
                 .or_else(|| first_to(d.first_to))
@@ -68,7 +73,7 @@ impl SetupScreen {
     /// The choices on screen, as the settings file keeps them.
     fn chosen(&self) -> MatchSetup {
         MatchSetup {
-            opponent: Opponent::all()[self.opponent].key().to_owned(),
+            opponent: self.opponents[self.opponent].key(),
             rules: Preset::ALL[self.preset].name().to_owned(),
             first_to: FIRST_TO[self.first_to],
         }
@@ -132,7 +137,7 @@ impl SetupScreen {
                     1
                 };
                 match rows[i] {
-                    Row::Opponent => cycle(&mut self.opponent, Opponent::all().len(), d),
+                    Row::Opponent => cycle(&mut self.opponent, self.opponents.len(), d),
                     Row::Rules => cycle(&mut self.preset, Preset::ALL.len(), d),
                     Row::FirstTo => cycle(&mut self.first_to, FIRST_TO.len(), d),
                     _ => {}
@@ -148,7 +153,8 @@ impl SetupScreen {
                 let header = self.header(seed, ctx);
                 let play = match self.kind {
                     SetupKind::Practice => {
-                        PlayScreen::practice(header, Opponent::all()[self.opponent], &ctx.config)
+                        let opponent = self.opponents[self.opponent].clone();
+                        PlayScreen::practice(header, opponent, &ctx.config)
                     }
                     SetupKind::Local => PlayScreen::local(header, &ctx.config),
                 };
@@ -191,7 +197,7 @@ impl SetupScreen {
                     r,
                     l.unit,
                     "Opponent",
-                    &value(Opponent::all()[self.opponent].label()),
+                    &value(self.opponents[self.opponent].label()),
                     state,
                     false,
                     ctx.time,
@@ -304,7 +310,7 @@ mod tests {
             first_to: 5,
         };
         assert_eq!(
-            SetupScreen::new(SetupKind::Practice, &saved).chosen(),
+            SetupScreen::new(SetupKind::Practice, &saved, &[]).chosen(),
             saved
         );
     }
@@ -316,7 +322,7 @@ mod tests {
             rules: "nope".into(),
             first_to: 99,
         };
-        let chosen = SetupScreen::new(SetupKind::Local, &saved).chosen();
+        let chosen = SetupScreen::new(SetupKind::Local, &saved, &[]).chosen();
         assert_eq!(chosen, MatchSetup::default());
     }
 }

@@ -173,3 +173,37 @@ fn bot_messages_are_unknown_not_errors_when_new() {
     assert_eq!(m, BotMessage::Unknown);
     let _ = TbpError::Died("x");
 }
+
+#[test]
+fn a_tbp_bots_thought_is_adopted_by_our_driver_as_the_game_does() {
+    use sevenbag_bot::Drive;
+    use sevenbag_core::{Input, Match, Seat};
+    use sevenbag_tbp::TbpThinker;
+
+    let header = MatchHeader {
+        handling: [BOT_HANDLING; 2],
+        ..MatchHeader::versus(3)
+    };
+    let mut m = Match::new(header);
+    let mut thinker = TbpThinker::new(our_bot(), limits());
+    let mut driver = Bot::new(Level::Max).with_perfect_clears(false);
+    for _ in 0..3_000 {
+        let keys = match driver.drive(&m, Seat::First) {
+            Drive::Input(keys) => keys,
+            Drive::Think => {
+                let player = m.player(Seat::First);
+                let thought = thinker.think(player, &header.rules).expect("a thought");
+                assert!(!thought.ranked().is_empty());
+                driver
+                    .adopt(player, &header.rules, m.frame().0, &thought)
+                    .expect("a fresh thought is adopted")
+            }
+        };
+        m.step([keys, Input::NONE]);
+    }
+    assert!(
+        m.player(Seat::First).stats().pieces >= 20,
+        "{:?}",
+        m.player(Seat::First).stats()
+    );
+}
