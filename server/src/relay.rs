@@ -269,6 +269,9 @@ fn slow_reader(detail: String) -> Cut {
     )
 }
 
+/// The most queued messages written with one flush.
+const MAX_BATCH: usize = 64;
+
 /// The writer task: sends queued messages in order until the connection is cut, then delivers
 /// the cut's last message and Close frame within `grace`. Returns the sink so the connection
 /// can reunite it with the reading half for a lingering close.
@@ -289,17 +292,33 @@ where
                 None => break,
             },
         };
-        let len = bytes.len();
+        // Everything else already queued goes out in the same socket write: one flush (one
+        // system call, usually) for a burst of relayed inputs instead of one per message.
+        let mut batch = vec![bytes];
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(more) => batch.push(more),
+                Err(_) => break,
+            }
+        }
+        let len: usize = batch.iter().map(Bytes::len).sum();
+        let count = batch.len();
+        let write = async {
+            for bytes in batch {
+                sink.feed(Message::Binary(bytes)).await?;
+            }
+            sink.flush().await
+        };
         tokio::select! {
             biased;
             // A send blocked on a full socket is abandoned when the client is cut. If the
             // frame was partly written, tungstenite keeps the rest in its buffer and writes
             // it before the next frame, so the stream stays well-formed.
             _ = cut_happened(&mut cut_rx) => break,
-            sent = sink.send(Message::Binary(bytes)) => {
+            sent = write => {
                 shared.queued_bytes.fetch_sub(len, Ordering::Relaxed);
                 if sent.is_ok() {
-                    shared.metrics.messages_out.inc();
+                    shared.metrics.messages_out.inc_by(count as u64);
                     shared.metrics.bytes_out.inc_by(len as u64);
                 }
                 if sent.is_err() {
