@@ -38,8 +38,14 @@ impl Drop for Server {
 impl Server {
     /// Starts `sevenbag-server` on `bind` with replays under `dir`, and waits until it listens.
     fn start(dir: &Path, bind: &str) -> Server {
+        Server::start_with(dir, bind, &[])
+    }
+
+    /// [`Server::start`] with more flags.
+    fn start_with(dir: &Path, bind: &str, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sevenbag-server"))
             .args(["--bind", bind, "--no-db", "--log-format", "json"])
+            .args(extra)
             .args(["--start-delay-ms", "300", "--countdown-frames", "30"])
             .args(["--round-break-frames", "30"])
             .arg("--replay-dir")
@@ -102,9 +108,14 @@ impl Server {
     }
 
     /// `kill -9`: no drain, no shutdown message, no replay of the running match.
-    fn kill_9(mut self) {
+    fn kill_9(self) {
+        self.signal("-KILL");
+    }
+
+    /// Sends `signal` (`-KILL`, `-TERM`) and waits for the process to end.
+    fn signal(mut self, signal: &str) {
         let status = Command::new("kill")
-            .args(["-KILL", &self.child.id().to_string()])
+            .args([signal, &self.child.id().to_string()])
             .status()
             .expect("kill");
         assert!(status.success());
@@ -140,15 +151,15 @@ fn play(
     })
 }
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sevenbag-durable-{}", std::process::id()));
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sevenbag-durable-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_survives_kill_9_of_the_server_and_finishes_with_one_verified_replay() {
-    let dir = temp_dir();
+    let dir = temp_dir("kill");
     let server = Server::start(&dir, "127.0.0.1:0");
     let addr = server.addr.clone();
     let url = server.url();
@@ -264,5 +275,75 @@ async fn a_match_survives_kill_9_of_the_server_and_finishes_with_one_verified_re
         "killed at frame {killed_at}; restarted and first player resumed after {resume_time:?} ({resumed})"
     );
     drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two players in a fresh room on `url`, both ready, each reconnecting by itself.
+async fn ready_pair(url: &str) -> (HeadlessClient, HeadlessClient) {
+    let mut alice = HeadlessClient::connect(url, config("alice"))
+        .await
+        .expect("alice connects");
+    let options = RoomOptions {
+        first_to: 2,
+        reconnect_seconds: 15,
+        ..RoomOptions::default()
+    };
+    let code = alice.create_room(options).await.expect("room");
+    let mut bob = HeadlessClient::connect(url, config("bob"))
+        .await
+        .expect("bob connects");
+    bob.join_room(&code, JoinRole::Player).await.expect("join");
+    alice.ready().expect("ready");
+    bob.ready().expect("ready");
+    (alice, bob)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_cut_by_a_drain_timeout_resumes_on_the_restarted_server() {
+    let dir = temp_dir("drain");
+    let server = Server::start_with(&dir, "127.0.0.1:0", &["--drain-timeout", "0.5"]);
+    let addr = server.addr.clone();
+    let (alice, bob) = ready_pair(&server.url()).await;
+    let (a_reached, a_at) = oneshot::channel();
+    let (b_reached, b_at) = oneshot::channel();
+    let alice = play(alice, 51, a_reached);
+    let bob = play(bob, 52, b_reached);
+    let drained_at = a_at.await.expect("alice").min(b_at.await.expect("bob"));
+
+    // SIGTERM: the drain waits half a second for the match, then shuts down and keeps its log.
+    let _server = tokio::task::block_in_place(|| {
+        let mut old = server;
+        let status = Command::new("kill")
+            .args(["-TERM", &old.child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        let kept = old.wait_line("room log kept: the match resumes when the server starts again");
+        assert!(kept["room"].is_string(), "{kept}");
+        let exit = old.child.wait().expect("wait");
+        assert!(exit.success(), "{exit}");
+        drop(old);
+        let mut new = Server::start(&dir, &addr);
+        new.wait_line("match restored from its room log; waiting for the players");
+        new
+    });
+
+    let alice = alice.await.expect("alice's task");
+    let mut bob = bob.await.expect("bob's task");
+    let result = alice.match_result().cloned().expect("a result");
+    assert_eq!(result.reason, EndReason::TopOut);
+    assert_eq!(bob.match_result(), Some(&result));
+    for c in [&alice, &bob] {
+        assert!(c.reconnects() >= 1);
+        assert!(c.desyncs().is_empty(), "{:?}", c.desyncs());
+        assert!(c.session_errors().is_empty(), "{:?}", c.session_errors());
+    }
+    let bytes = bob
+        .fetch_replay(&result.replay.clone().expect("a replay id"))
+        .await
+        .expect("fetch");
+    let replay = Replay::decode(&bytes).expect("decodes");
+    verify(&replay).expect("verifies");
+    assert!(replay.result.frames > drained_at);
     let _ = std::fs::remove_dir_all(&dir);
 }
