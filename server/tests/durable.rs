@@ -347,3 +347,39 @@ async fn a_match_cut_by_a_drain_timeout_resumes_on_the_restarted_server() {
     assert!(replay.result.frames > drained_at);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resumed_player_cannot_resend_inputs_past_the_existing_limits() {
+    let dir = temp_dir("hostile");
+    let server = Server::start(&dir, "127.0.0.1:0");
+    let addr = server.addr.clone();
+    let (mut alice, mut bob) = ready_pair(&server.url()).await;
+    let mut keys = RandomInputs::new(61).with_drop_every(3, 9);
+    let reached = |c: &HeadlessClient| c.confirmed().is_some_and(|m| m.frame().0 >= 60);
+    let mut idle = sevenbag_netplay::Idle;
+    let (a, b) = tokio::join!(
+        alice.run_until(&mut idle, MATCH_TIMEOUT, reached),
+        bob.run_until(&mut keys, MATCH_TIMEOUT, reached)
+    );
+    a.expect("alice plays");
+    b.expect("bob plays");
+    tokio::task::block_in_place(|| server.kill_9());
+    let _server = tokio::task::block_in_place(|| Server::start(&dir, &addr));
+    bob.wait_for(MATCH_TIMEOUT, |c| c.reconnects() >= 1)
+        .await
+        .expect("bob is back");
+    // Frames far past the match clock: refused and cut, as on a server that never restarted.
+    bob.send(sevenbag_protocol::ClientMessage::Inputs {
+        changes: Vec::new(),
+        confirmed: 1_000_000,
+    })
+    .expect("send");
+    bob.wait_for(Duration::from_secs(10), |c| {
+        c.errors()
+            .iter()
+            .any(|e| e.code == sevenbag_protocol::ErrorCode::BadInput)
+    })
+    .await
+    .expect("refused with BadInput");
+    let _ = std::fs::remove_dir_all(&dir);
+}
