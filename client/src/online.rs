@@ -760,6 +760,14 @@ impl Online {
             }
             ServerMessage::Replays { list } => self.replay_list = list,
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
+            ServerMessage::Shutdown { reason } if self.can_resume() => {
+                // A drained server keeps this match's room log and takes it up when it starts
+                // again: the connection loss that follows starts the usual reconnect, which
+                // gives up when the room's window has passed.
+                self.notices.push(format!(
+                    "The server is restarting ({reason}); reconnecting…"
+                ));
+            }
             ServerMessage::Shutdown { reason } => {
                 self.match_driver.stop();
                 self.fail(format!("The server is shutting down: {reason}."));

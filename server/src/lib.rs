@@ -32,6 +32,8 @@
 //!   as replays, re-simulated and kept as per-mode records.
 //! - `room.rs`: one task per room, owning its seats, spectators and match.
 //! - `replay.rs`: the replay directory (atomic writes, listing, reads).
+//! - `durable/`: room logs, so running matches survive a crash or a restart (the file format,
+//!   the writer task, reading them back at start-up).
 //! - `limits.rs`: limits and the token bucket; `shutdown.rs`: the shutdown signal, task
 //!   tracking and the graceful drain.
 //!
@@ -47,6 +49,7 @@ mod api;
 mod client;
 mod connection;
 mod db;
+mod durable;
 mod http;
 mod identity;
 mod limits;
@@ -76,6 +79,7 @@ use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 use tracing::info;
 
+pub use durable::{DEFAULT_FLUSH_EVERY, ROOM_LOG_SUBDIR};
 pub use limits::Limits;
 pub use tls::{TlsError, TlsFiles};
 
@@ -111,6 +115,33 @@ pub struct Config {
     pub tls: Option<TlsFiles>,
     /// Longest a drain ([`run_with_drain`]) waits for running matches before shutting down.
     pub drain_timeout: Duration,
+    /// Where running matches' room logs are kept, so they survive a crash or a restart.
+    pub room_logs: RoomLogDir,
+    /// How often a room writes its new inputs to its log: the most play a crash can lose.
+    pub room_log_flush: Duration,
+}
+
+/// Where the room logs live (`docs/SERVER.md`, "Surviving a crash or a restart").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum RoomLogDir {
+    /// `<replay_dir>/rooms` (the default).
+    #[default]
+    UnderReplays,
+    /// This directory.
+    At(PathBuf),
+    /// No room logs: a crash ends running matches.
+    Off,
+}
+
+impl Config {
+    /// The room log directory in force, or `None` when room logs are off.
+    pub fn room_log_dir(&self) -> Option<PathBuf> {
+        match &self.room_logs {
+            RoomLogDir::UnderReplays => Some(self.replay_dir.join(ROOM_LOG_SUBDIR)),
+            RoomLogDir::At(dir) => Some(dir.clone()),
+            RoomLogDir::Off => None,
+        }
+    }
 }
 
 impl Default for Config {
@@ -127,6 +158,8 @@ impl Default for Config {
             ranked_first_to: 3,
             tls: None,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
+            room_logs: RoomLogDir::UnderReplays,
+            room_log_flush: DEFAULT_FLUSH_EVERY,
         }
     }
 }
@@ -148,6 +181,14 @@ pub enum ServerError {
     /// The TLS certificate or key could not be loaded.
     #[error(transparent)]
     Tls(#[from] TlsError),
+    /// The room log directory could not be created.
+    #[error("cannot use room log directory {path}: {source}")]
+    RoomLogDir {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
     /// The metrics registry refused a metric (a server bug).
     #[error("cannot set up metrics: {0}")]
     Metrics(String),
@@ -203,6 +244,13 @@ pub async fn run_with_drain(
         }
         None => None,
     };
+    let room_logs = match config.room_log_dir() {
+        Some(dir) => Some(
+            durable::RoomLogs::start(dir.clone(), config.room_log_flush)
+                .map_err(|source| ServerError::RoomLogDir { path: dir, source })?,
+        ),
+        None => None,
+    };
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (tasks, mut all_done) = shutdown::Tasks::new();
     let replay_dir = config.replay_dir.display().to_string();
@@ -214,8 +262,10 @@ pub async fn run_with_drain(
         metrics,
         shutdown_rx,
         tasks,
+        room_logs,
     ));
     lobby::start_matchmaker(&shared);
+    restore_rooms(&shared).await;
     info!(addr = ?listener.local_addr().ok(), replay_dir, tls = tls.is_some(), "listening");
 
     let drained = async {
@@ -241,8 +291,40 @@ pub async fn run_with_drain(
     if let Some(db) = &shared.db {
         db.close().await;
     }
+    // 5. Every room has flushed its log (kept for a restart, or removed): write it all.
+    if let Some(logs) = &shared.room_logs {
+        logs.close().await;
+    }
     info!("server stopped");
     Ok(())
+}
+
+/// Takes up every match whose room log survived the last run (see `durable/`).
+async fn restore_rooms(shared: &Arc<server::Shared>) {
+    let Some(dir) = shared.room_logs.as_ref().map(|l| l.dir().to_path_buf()) else {
+        return;
+    };
+    let loaded = tokio::task::spawn_blocking(move || durable::load_all(&dir))
+        .await
+        .unwrap_or_default();
+    let found = loaded.len();
+    let mut restored = 0;
+    for log in loaded {
+        let (code, options) = (log.open.code.clone(), log.open.options);
+        if lobby::restore_room(
+            shared,
+            code.clone(),
+            options,
+            room::Start::Restored(Box::new(log)),
+        ) {
+            restored += 1;
+        } else {
+            tracing::warn!(room = %code, "room log not restored: the code is taken or the server is full");
+        }
+    }
+    if found > 0 {
+        info!(found, restored, "rooms restored from their logs");
+    }
 }
 
 /// A server started by [`spawn`]. Dropping it signals shutdown without waiting.

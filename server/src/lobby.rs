@@ -176,6 +176,28 @@ pub(crate) fn create_room(
     open_room(shared, &mut lobby, options, Start::Created(creator))
 }
 
+/// Registers a room restored from its room log under its old code and starts its task;
+/// `false` if the code is taken, the server is full, or it is shutting down.
+pub(crate) fn restore_room(
+    shared: &Arc<Shared>,
+    code: String,
+    options: RoomOptions,
+    start: Start,
+) -> bool {
+    let mut lobby = lock(shared);
+    if lobby.rooms.contains_key(&code) || lobby.rooms.len() >= shared.config.limits.max_rooms {
+        return false;
+    }
+    let id = NEXT_ROOM_ID.fetch_add(1, Ordering::Relaxed);
+    let directory = Arc::new(LobbyDirectory(shared.clone()));
+    let Some(handle) = room::spawn(shared.clone(), directory, id, code.clone(), options, start)
+    else {
+        return false;
+    };
+    lobby.rooms.insert(code, RoomEntry { id, handle });
+    true
+}
+
 /// The room with this (normalised) code.
 pub(crate) fn find_room(shared: &Shared, code: &str) -> Option<RoomHandle> {
     lock(shared).rooms.get(code).map(|r| r.handle.clone())

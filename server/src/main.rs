@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, ValueEnum};
-use sevenbag_server::{Config, Limits, TlsFiles};
+use sevenbag_server::{Config, Limits, RoomLogDir, TlsFiles};
 use tokio::sync::watch;
 
 /// How log lines are written to stderr.
@@ -122,6 +122,18 @@ struct Args {
     /// signal stops at once).
     #[arg(long, default_value_t = sevenbag_server::DEFAULT_DRAIN_TIMEOUT.as_secs_f64(), value_name = "SECS")]
     drain_timeout: f64,
+    /// Where running matches' room logs are kept, so a crash or a restart does not end them
+    /// (default: the `rooms` folder of --replay-dir). Start again with the same flags to take
+    /// the matches up.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_room_logs")]
+    room_log_dir: Option<PathBuf>,
+    /// Keep no room logs: a crash or restart ends running matches.
+    #[arg(long)]
+    no_room_logs: bool,
+    /// Milliseconds between a room's writes to its log: the most play a crash can lose.
+    #[arg(long, default_value_t = sevenbag_server::DEFAULT_FLUSH_EVERY.as_millis() as u64, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    room_log_flush_ms: u64,
     /// Log lines as human-readable text or as JSON objects, one per line.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -181,6 +193,12 @@ impl Args {
                         self.drain_timeout
                     )
                 })?,
+            room_logs: match (&self.room_log_dir, self.no_room_logs) {
+                (_, true) => RoomLogDir::Off,
+                (Some(dir), false) => RoomLogDir::At(dir.clone()),
+                (None, false) => RoomLogDir::UnderReplays,
+            },
+            room_log_flush: Duration::from_millis(self.room_log_flush_ms),
         })
     }
 }

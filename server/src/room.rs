@@ -21,6 +21,7 @@ use sevenbag_storage::PlayerId;
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
+use crate::durable::{Loaded, MatchLog, MatchOpen};
 use crate::metrics::GaugeGuard;
 use crate::ranked::Identity;
 use crate::record::Tally;
@@ -61,6 +62,9 @@ pub(crate) enum Start {
     Quick([Member; 2]),
     /// Ranked match: as quick match, and the result is rated.
     Ranked([Member; 2]),
+    /// A match read back from its room log after a restart: both seats wait for their players
+    /// (with their old tokens) for the reconnect window.
+    Restored(Box<Loaded>),
 }
 
 /// Requests from connection tasks.
@@ -188,6 +192,8 @@ struct Running {
     /// Holds `sevenbag_matches_running` up while the match runs; a drain waits for it to
     /// reach zero. Dropped after the replay is written (`Room::report` consumes the match).
     _live: GaugeGuard,
+    /// Inputs not yet written to the room log (`None`: room logs off, or no reconnect window).
+    log: Option<MatchLog>,
 }
 
 impl Running {
@@ -270,7 +276,11 @@ pub(crate) fn spawn(
         spectators: Vec::new(),
         running: None,
         matches: 0,
-        ranked: matches!(start, Start::Ranked(_)),
+        ranked: match &start {
+            Start::Ranked(_) => true,
+            Start::Restored(loaded) => loaded.open.ranked,
+            Start::Created(_) | Start::Quick(_) => false,
+        },
     };
     tokio::spawn(room.run(start, rx, shutdown, guard));
     Some(tx)
@@ -303,10 +313,19 @@ impl Room {
                 self.broadcast_state();
                 self.maybe_start();
             }
+            Start::Restored(loaded) => self.restore(*loaded).await,
         }
         // Once a second while a match runs: has a connected player stopped sending inputs?
         let mut stall_check = tokio::time::interval(Duration::from_secs(1));
         stall_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        // The room log's batching: new inputs go to the writer at most this often.
+        let flush_every = self
+            .shared
+            .room_logs
+            .as_ref()
+            .map_or(Duration::from_secs(3600), |l| l.flush_every());
+        let mut flush = tokio::time::interval(flush_every);
+        flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let deadline = self.seats.iter().flatten().filter_map(|s| s.deadline).min();
             tokio::select! {
@@ -326,6 +345,7 @@ impl Room {
                 _ = stall_check.tick(), if self.running.is_some() => {
                     self.check_stalled(Instant::now()).await;
                 }
+                _ = flush.tick(), if self.log_dirty() => self.flush_log(),
             }
             if self.is_abandoned() {
                 break;
@@ -333,6 +353,85 @@ impl Room {
         }
         self.directory.room_closed(&self.code, self.id);
         info!(room = %self.code, matches = self.matches, "room closed");
+    }
+
+    /// Whether the running match has inputs not yet handed to the room log writer.
+    fn log_dirty(&self) -> bool {
+        self.running
+            .as_ref()
+            .and_then(|r| r.log.as_ref())
+            .is_some_and(MatchLog::is_dirty)
+    }
+
+    fn flush_log(&mut self) {
+        if let (Some(logs), Some(log)) = (
+            &self.shared.room_logs,
+            self.running.as_mut().and_then(|r| r.log.as_mut()),
+        ) {
+            logs.flush(log);
+        }
+    }
+
+    /// Takes up a match read back from its room log: the seats keep their names, handlings,
+    /// identities and tokens and wait for their players for the reconnect window; the match
+    /// clock keeps the wall-clock time of frame 0, so it agrees with the clients' clocks.
+    async fn restore(&mut self, loaded: Loaded) {
+        let Loaded { open, sim, .. } = loaded;
+        let MatchOpen {
+            header,
+            names,
+            tokens,
+            players,
+            started_unix,
+            frame0_unix_ms,
+            matches,
+            ranked,
+            ..
+        } = open;
+        let now = Instant::now();
+        let window = Duration::from_secs(u64::from(self.options.reconnect_seconds.max(1)));
+        let players = players.map(|p| p.map(PlayerId));
+        for seat in Seat::BOTH {
+            let i = seat.index();
+            self.directory.token_issued(tokens[i], &self.code);
+            self.seats[i] = Some(SeatSlot {
+                name: names[i].clone(),
+                handling: header.handling[i],
+                resume: tokens[i],
+                ready: false,
+                conn: None,
+                deadline: Some(now + window),
+                player: players[i],
+            });
+        }
+        self.matches = matches;
+        let since_frame0 = Duration::from_millis(unix_now_ms().saturating_sub(frame0_unix_ms));
+        let frame0 = now.checked_sub(since_frame0).unwrap_or(now);
+        let confirmed = Seat::BOTH.map(|s| sim.log(s).confirmed());
+        info!(
+            room = %self.code,
+            ?confirmed,
+            frame = sim.frame(),
+            window_s = window.as_secs(),
+            "match restored from its room log; waiting for the players"
+        );
+        let decided = sim.winner();
+        self.running = Some(Running {
+            sim,
+            names,
+            frame0,
+            started_unix,
+            desync_answered: [0; 2],
+            tally: Tally::new(ranked, players),
+            last_inputs: [now; 2],
+            warned: [None; 2],
+            _live: GaugeGuard::new(&self.shared.metrics.matches_running),
+            log: self.shared.room_logs.as_ref().map(|l| l.resume(&self.code)),
+        });
+        if let Some(winner) = decided {
+            // The server died between the deciding inputs and writing the replay.
+            self.finish(Some(winner), EndReason::TopOut).await;
+        }
     }
 
     /// Nobody seated, watching, or due back.
@@ -684,6 +783,7 @@ impl Room {
         };
         let names = [a.name.clone(), b.name.clone()];
         let players = [a.player, b.player];
+        let tokens = [a.resume, b.resume];
         let delay = self.shared.config.start_delay;
         let start_in_ms = delay.as_millis().min(u128::from(u32::MAX)) as u32;
         for slot in self.seats.iter_mut().flatten() {
@@ -696,6 +796,26 @@ impl Room {
             names: names.clone(),
             start_in_ms,
         });
+        let log = self
+            .shared
+            .room_logs
+            .as_ref()
+            .filter(|_| self.options.reconnect_seconds > 0)
+            .map(|logs| {
+                logs.begin(MatchOpen {
+                    code: self.code.clone(),
+                    options: self.options,
+                    ranked: self.ranked,
+                    header,
+                    names: names.clone(),
+                    tokens,
+                    players: players.map(|p| p.map(|p| p.0)),
+                    started_unix: unix_now(),
+                    frame0_unix_ms: unix_now_ms()
+                        .saturating_add(delay.as_millis().min(u128::from(u32::MAX)) as u64),
+                    matches: self.matches,
+                })
+            });
         self.running = Some(Running {
             sim: ConfirmedSim::new(header),
             names,
@@ -706,6 +826,7 @@ impl Room {
             last_inputs: [Instant::now() + delay; 2],
             warned: [None; 2],
             _live: GaugeGuard::new(&self.shared.metrics.matches_running),
+            log,
         });
     }
 
@@ -758,6 +879,9 @@ impl Room {
             return;
         }
         run.last_inputs[seat.index()] = Instant::now();
+        if let Some(log) = &mut run.log {
+            log.inputs(seat, &changes, confirmed);
+        }
         // Relay at once, unchanged, encoded once for every recipient.
         if let Some(bytes) = relay::encode(&ServerMessage::Inputs {
             seat,
@@ -840,7 +964,7 @@ impl Room {
     /// Ends the running match, saves its replay and tells the room; returns the `MatchOver`
     /// sent (if there is a winner), for a forfeited player who is no longer seated.
     async fn finish(&mut self, winner: Option<Seat>, reason: EndReason) -> Option<ServerMessage> {
-        let run = self.running.take()?;
+        let mut run = self.running.take()?;
         self.matches += 1;
         self.shared.metrics.matches_finished.inc();
         let replay = Replay::record(&run.sim, run.names.clone(), winner, reason, unix_now());
@@ -849,6 +973,15 @@ impl Room {
         // that already exists: a client may ask for it the moment it hears.
         let id = self.shared.replays.save(&base, &replay).await;
         info!(room = %self.code, ?winner, ?reason, frames = run.sim.frame(), replay = ?id, "match over");
+        if let (Some(logs), Some(mut log)) = (&self.shared.room_logs, run.log.take()) {
+            if reason == EndReason::Shutdown {
+                // Kept for a restart with the same flags, which takes the match up again.
+                logs.flush(&mut log);
+                info!(room = %self.code, dir = %logs.dir().display(), "room log kept: the match resumes when the server starts again");
+            } else {
+                logs.remove(log);
+            }
+        }
         self.report(run, winner, reason, id.clone());
         let over = winner.map(|winner| ServerMessage::MatchOver {
             winner,
@@ -974,6 +1107,12 @@ async fn sleep_until_opt(deadline: Option<Instant>) {
         Some(d) => tokio::time::sleep_until(d.into()).await,
         None => std::future::pending().await,
     }
+}
+
+fn unix_now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis().min(u128::from(u64::MAX)) as u64)
 }
 
 fn unix_now() -> u64 {

@@ -48,6 +48,8 @@ pub(crate) struct Shared {
     pub(crate) draining: Draining,
     /// The Prometheus metrics (`/metrics`).
     pub(crate) metrics: Metrics,
+    /// Running matches' room logs, unless turned off.
+    pub(crate) room_logs: Option<crate::durable::RoomLogs>,
     /// Next connection id.
     next_client: AtomicU64,
 }
@@ -61,6 +63,7 @@ impl Shared {
         metrics: Metrics,
         shutdown: watch::Receiver<bool>,
         tasks: Tasks,
+        room_logs: Option<crate::durable::RoomLogs>,
     ) -> Shared {
         Shared {
             config,
@@ -72,6 +75,7 @@ impl Shared {
             tasks,
             draining: Draining::default(),
             metrics,
+            room_logs,
             next_client: AtomicU64::new(1),
         }
     }

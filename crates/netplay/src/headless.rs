@@ -57,7 +57,19 @@ pub struct HeadlessConfig {
     pub tick_every: Option<Duration>,
     /// Certificates a `wss://` server may present (default: the public web's authorities).
     pub trust: TlsTrust,
+    /// Reconnect by itself when the connection is lost (or the server says it is shutting
+    /// down) while in a room: retry with backoff ([`RETRY_FIRST`] doubling to [`RETRY_MAX`])
+    /// for at most this long, then give the match up. A player comes back with its resume
+    /// token, a spectator joins its room again by code; a restarted server that kept its room
+    /// logs takes the match up where both sides left it. `None`: only
+    /// [`HeadlessClient::reconnect`] reconnects.
+    pub auto_reconnect: Option<Duration>,
 }
+
+/// First pause before retrying a lost connection ([`HeadlessConfig::auto_reconnect`]).
+pub const RETRY_FIRST: Duration = Duration::from_millis(100);
+/// Longest pause between retries.
+pub const RETRY_MAX: Duration = Duration::from_secs(2);
 
 impl HeadlessConfig {
     /// Defaults with this name: default handling and session options (input delay raised to
@@ -74,6 +86,7 @@ impl HeadlessConfig {
             frames_per_tick: 1,
             tick_every: None,
             trust: TlsTrust::default(),
+            auto_reconnect: None,
         }
     }
 }
@@ -219,6 +232,23 @@ pub struct HeadlessClient {
     session_errors: Vec<SessionError>,
     replays: Vec<(String, String)>,
     replay: Option<(String, Vec<u8>)>,
+    /// Automatic reconnection ([`HeadlessConfig::auto_reconnect`]), while the connection is lost.
+    retry: Option<Retry>,
+    /// Successful automatic reconnections so far.
+    reconnects: u32,
+}
+
+/// A lost connection being retried.
+#[derive(Clone, Copy, Debug)]
+struct Retry {
+    /// When the connection was lost: the window runs from here.
+    since: Instant,
+    /// When the next attempt may start.
+    next: Instant,
+    /// The pause after the next failure.
+    backoff: Duration,
+    /// An attempt is under way (waiting for `Welcome` or its failure).
+    attempting: bool,
 }
 
 impl HeadlessClient {
@@ -264,6 +294,8 @@ impl HeadlessClient {
             session_errors: Vec::new(),
             replays: Vec::new(),
             replay: None,
+            retry: None,
+            reconnects: 0,
             config,
         };
         client.await_reply(LOBBY_TIMEOUT, |c| c.connected).await?;
@@ -376,6 +408,7 @@ impl HeadlessClient {
                 self.on_event(event, Instant::now());
             }
             let now = Instant::now();
+            self.retry_connection(now);
             if self
                 .config
                 .tick_every
@@ -405,15 +438,22 @@ impl HeadlessClient {
     /// Connects again with our resume token and waits for `Welcome`; the server then sends
     /// `Joined` and the match log, which the run loop applies.
     pub async fn reconnect(&mut self) -> Result<(), HeadlessError> {
-        let resume = self
+        self.start_reconnect()?;
+        self.await_reply(LOBBY_TIMEOUT, |c| c.connected).await
+    }
+
+    /// Opens a new connection with our resume token (a spectator: none; it joins its room
+    /// again once welcomed) without waiting.
+    fn start_reconnect(&mut self) -> Result<(), HeadlessError> {
+        let room = self
             .room
             .room()
-            .map(|r| r.resume)
             .ok_or(HeadlessError::State("no resume token: not in a room"))?;
+        let resume = room.seat.map(|_| room.resume);
         let hello = Hello {
             name: self.config.name.clone(),
             handling: self.config.handling,
-            resume: Some(resume),
+            resume,
         };
         let old = self.net.stats();
         self.past_traffic = add_traffic(self.past_traffic, old);
@@ -427,7 +467,62 @@ impl HeadlessClient {
         self.channel_open = true;
         self.connected = false;
         self.disconnect_reason = None;
-        self.await_reply(LOBBY_TIMEOUT, |c| c.connected).await
+        Ok(())
+    }
+
+    /// Automatic reconnection: notices a lost connection, retries with backoff within the
+    /// window, and gives the match up when the window has passed.
+    fn retry_connection(&mut self, now: Instant) {
+        let Some(window) = self.config.auto_reconnect else {
+            return;
+        };
+        if self.connected {
+            if self.retry.take().is_some() {
+                self.reconnects += 1;
+                tracing::info!(name = %self.config.name, "reconnected");
+            }
+            return;
+        }
+        if self.room.room().is_none() {
+            self.retry = None;
+            return;
+        }
+        let lost = self.disconnect_reason.is_some() || !self.channel_open;
+        let retry = self.retry.get_or_insert(Retry {
+            since: now,
+            next: now,
+            backoff: RETRY_FIRST,
+            attempting: false,
+        });
+        if retry.attempting {
+            if !lost {
+                return;
+            }
+            // This attempt failed: wait, then try again.
+            retry.attempting = false;
+            retry.next = now + retry.backoff;
+            retry.backoff = (retry.backoff * 2).min(RETRY_MAX);
+        }
+        if now < retry.next {
+            return;
+        }
+        if now.saturating_duration_since(retry.since) > window {
+            tracing::warn!(name = %self.config.name, ?window, "could not reconnect within the window; the match is lost");
+            self.retry = None;
+            self.driver.stop();
+            self.forget_room();
+            return;
+        }
+        retry.attempting = true;
+        tracing::debug!(name = %self.config.name, "reconnecting");
+        if self.start_reconnect().is_err() {
+            self.retry = None;
+        }
+    }
+
+    /// Connections lost and taken back by [`HeadlessConfig::auto_reconnect`].
+    pub fn reconnects(&self) -> u32 {
+        self.reconnects
     }
 
     /// Asks for replay `id` and waits for its bytes.
@@ -668,6 +763,18 @@ impl HeadlessClient {
                 self.server = server;
                 self.connected = true;
                 self.next_ping = at;
+                // A spectator coming back has no token: it asks for its room again, and the
+                // match log it is sent rebuilds its view.
+                if self.retry.is_some()
+                    && let Some(room) = self.room.room()
+                    && room.seat.is_none()
+                {
+                    let code = room.code.clone();
+                    let _ = self.net.send(ClientMessage::JoinRoom {
+                        code,
+                        role: JoinRole::Spectator,
+                    });
+                }
             }
             NetEvent::Message(message) => self.on_message(message, at),
             NetEvent::Error(e) => tracing::warn!("network: {e}"),
@@ -746,7 +853,11 @@ impl HeadlessClient {
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
             ServerMessage::Shutdown { reason } => {
                 tracing::info!(%reason, "server shutting down");
-                self.driver.stop();
+                // With automatic reconnection the match may go on on the restarted server (its
+                // room log kept); otherwise, or if it does not come back, it is over.
+                if self.config.auto_reconnect.is_none() {
+                    self.driver.stop();
+                }
             }
             // The driver handles the match (a refusal is recorded above); the net task handles
             // `Welcome` and `Ping` itself.

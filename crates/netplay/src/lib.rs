@@ -60,7 +60,7 @@ pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
 pub use driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RETUNE_FRAMES, RoundResult};
 pub use headless::{
     ClientStats, DesyncNotice, HeadlessClient, HeadlessConfig, HeadlessError, LOBBY_TIMEOUT,
-    RelayProbe, ServerError,
+    RETRY_FIRST, RETRY_MAX, RelayProbe, ServerError,
 };
 pub use inputs::{FromFn, Idle, InputSource, RandomInputs, ScriptedInputs, from_fn};
 pub use net::{

@@ -480,6 +480,10 @@ impl Session {
     /// heard yet). After a desync, batches already sent are still on their way over the same
     /// connection; otherwise (a new connection) everything past the server's confirmation is sent
     /// again.
+    ///
+    /// The other seats' logs are always the server's: a server restarted from its room log may
+    /// know less of the opponent than we do, and the opponent re-sends from the server's
+    /// confirmation; those re-sent inputs are relayed to us and must extend our log exactly.
     pub fn apply_log(
         &mut self,
         changes: &[Vec<InputChange>; 2],
@@ -492,7 +496,8 @@ impl Session {
             let theirs = InputLog::from_changes(&changes[s], confirmed[s])
                 .map_err(|source| SessionError::Inputs { seat, source })?;
             let ours = &self.logs[s];
-            logs[s] = if ours.confirmed() > theirs.confirmed() && extends(ours, &theirs) {
+            let local = self.local == Some(seat);
+            logs[s] = if local && ours.confirmed() > theirs.confirmed() && extends(ours, &theirs) {
                 ours.clone()
             } else {
                 theirs

@@ -846,3 +846,26 @@ fn changing_the_input_delay_mid_match_keeps_every_hash() {
         assert_eq!(c.session.predicted(), &relay.reference(i));
     }
 }
+
+#[test]
+fn after_a_server_restart_the_opponents_resent_inputs_fit_our_log() {
+    let mut s = Session::new(header(23), Some(Seat::First), SessionOptions::default());
+    let change = |frame, input| InputChange { frame, input };
+    // The opponent's inputs through frame 30 reached us before the server died...
+    s.remote_inputs(
+        Seat::Second,
+        &[change(5, Input::LEFT), change(20, Input::NONE)],
+        30,
+    )
+    .expect("relayed");
+    // ...but the restarted server's room log kept only frames 0..10 of them.
+    s.apply_log(&[vec![], vec![change(5, Input::LEFT)]], [0, 10])
+        .expect("match log");
+    assert_eq!(s.confirmed_frames(Seat::Second), 10);
+    // The opponent re-sends from the server's confirmation; relayed, it extends our log.
+    s.remote_inputs(Seat::Second, &[change(20, Input::NONE)], 30)
+        .expect("re-sent inputs fit");
+    assert_eq!(s.confirmed_frames(Seat::Second), 30);
+    assert_eq!(s.input_log(Seat::Second).get(25), Some(Input::NONE));
+    assert_eq!(s.input_log(Seat::Second).get(7), Some(Input::LEFT));
+}

@@ -88,6 +88,11 @@ pub struct LoadtestArgs {
     /// Jitter added to `--latency-ms`: each chunk is delayed by latency ± jitter, in order.
     #[arg(long, default_value_t = 0)]
     jitter_ms: u64,
+    /// With --spawn-server: `kill -9` the server this many seconds into the window and start it
+    /// again at once with the same flags. Players reconnect by themselves; the report says how
+    /// many matches survived and how long the players took to resume.
+    #[arg(long, requires = "spawn_server", value_name = "SECS")]
+    kill_at: Option<f64>,
 }
 
 fn parse_level(s: &str) -> Result<Level, String> {
@@ -157,6 +162,12 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         "--ramp-seconds must be 0..=120"
     );
 
+    if let Some(at) = args.kill_at {
+        anyhow::ensure!(
+            at >= 0.0 && at < args.seconds as f64 && !args.ranked,
+            "--kill-at must fall inside the window (0..--seconds), and not with --ranked"
+        );
+    }
     let mut spawned = None;
     let (url, server_pid) = match (&args.server, args.spawn_server) {
         (Some(url), false) => {
@@ -194,7 +205,7 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
             None
         };
         let url = proxy.as_ref().map_or(url.clone(), Proxy::url);
-        drive(&args, &url, ramp, server_pid).await
+        drive(&args, &url, ramp, server_pid, spawned.as_mut()).await
     });
     drop(spawned);
     let report = report?;
@@ -227,6 +238,11 @@ struct SpawnedServer {
     child: Child,
     url: String,
     replay_dir: PathBuf,
+    /// How it was started, to start it again the same way (`--kill-at`).
+    bin: PathBuf,
+    port: u16,
+    matches: usize,
+    ranked: bool,
 }
 
 impl SpawnedServer {
@@ -247,8 +263,53 @@ impl SpawnedServer {
         let replay_dir =
             std::env::temp_dir().join(format!("sevenbag-loadtest-{}", std::process::id()));
         std::fs::create_dir_all(&replay_dir)?;
-        let log = std::fs::File::create(replay_dir.join("server.log"))?;
-        let mut command = Command::new(&bin);
+        let child = Self::spawn(&bin, port, &replay_dir, matches, ranked)?;
+        let server = SpawnedServer {
+            child,
+            url: format!("ws://127.0.0.1:{port}/"),
+            replay_dir,
+            bin,
+            port,
+            matches,
+            ranked,
+        };
+        server.wait_listening()?;
+        eprintln!(
+            "started {} (pid {}) on {}",
+            server.bin.display(),
+            server.child.id(),
+            server.url
+        );
+        Ok(server)
+    }
+
+    /// `kill -9` and start again with the same flags (same port, replay and room log
+    /// directories); returns once the new process listens.
+    fn kill_and_restart(&mut self) -> anyhow::Result<()> {
+        self.child.kill()?;
+        self.child.wait()?;
+        self.child = Self::spawn(
+            &self.bin,
+            self.port,
+            &self.replay_dir,
+            self.matches,
+            self.ranked,
+        )?;
+        self.wait_listening()
+    }
+
+    fn spawn(
+        bin: &std::path::Path,
+        port: u16,
+        replay_dir: &std::path::Path,
+        matches: usize,
+        ranked: bool,
+    ) -> anyhow::Result<Child> {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(replay_dir.join("server.log"))?;
+        let mut command = Command::new(bin);
         if ranked {
             command.arg("--db").arg(replay_dir.join("loadtest.db"));
         } else {
@@ -258,7 +319,7 @@ impl SpawnedServer {
             .arg("--bind")
             .arg(format!("127.0.0.1:{port}"))
             .arg("--replay-dir")
-            .arg(&replay_dir)
+            .arg(replay_dir)
             .arg("--max-connections")
             .arg((2 * matches + 100).max(10_000).to_string())
             .arg("--max-rooms")
@@ -272,27 +333,20 @@ impl SpawnedServer {
             .stderr(log)
             .spawn()
             .with_context(|| format!("cannot start {}", bin.display()))?;
-        let server = SpawnedServer {
-            child,
-            url: format!("ws://127.0.0.1:{port}/"),
-            replay_dir,
-        };
-        // Wait (bounded) until it accepts connections.
+        Ok(child)
+    }
+
+    /// Waits (bounded) until the server accepts connections.
+    fn wait_listening(&self) -> anyhow::Result<()> {
         let deadline = Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
             anyhow::ensure!(
                 Instant::now() < deadline,
                 "the server did not start listening in 10 s"
             );
-            std::thread::sleep(Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(10));
         }
-        eprintln!(
-            "started {} (pid {}) on {}",
-            bin.display(),
-            server.child.id(),
-            server.url
-        );
-        Ok(server)
+        Ok(())
     }
 }
 
@@ -331,8 +385,13 @@ async fn drive(
     url: &str,
     ramp: f64,
     server_pid: Option<u32>,
+    mut spawned: Option<&mut SpawnedServer>,
 ) -> anyhow::Result<Report> {
     let t0 = Instant::now();
+    let resumed = Arc::new(Resumed::default());
+    resumed
+        .expected
+        .store(args.kill_at.is_some(), Ordering::Relaxed);
     let phase = Arc::new(AtomicU8::new(WARMUP));
     let settled = Arc::new(AtomicUsize::new(0));
     let mut probes = Vec::with_capacity(args.matches);
@@ -348,6 +407,8 @@ async fn drive(
         };
         let tick_frames = args.tick_frames;
         let ranked = args.ranked;
+        let reconnect = args.kill_at.is_some();
+        let resumed = Arc::clone(&resumed);
         let phase = Arc::clone(&phase);
         let settled = Arc::clone(&settled);
         // One task sets the match up, then each player plays on its own task.
@@ -356,15 +417,21 @@ async fn drive(
             let setup = if ranked {
                 ranked_setup(&url, i, tick_frames).await
             } else {
-                setup(&url, i, probe, tick_frames)
+                setup(&url, i, probe, tick_frames, reconnect)
                     .await
                     .map_err(|e| e.to_string())
             };
             settled.fetch_add(1, Ordering::Relaxed);
             match setup {
                 Ok((a, b)) => {
-                    let pa = tokio::spawn(play(a, i as u64 * 2, keys, Arc::clone(&phase)));
-                    let pb = tokio::spawn(play(b, i as u64 * 2 + 1, keys, phase));
+                    let pa = tokio::spawn(play(
+                        a,
+                        i as u64 * 2,
+                        keys,
+                        Arc::clone(&phase),
+                        Arc::clone(&resumed),
+                    ));
+                    let pb = tokio::spawn(play(b, i as u64 * 2 + 1, keys, phase, resumed));
                     let a = pa.await.unwrap_or_else(|e| failed(e.to_string()));
                     let b = pb.await.unwrap_or_else(|e| failed(e.to_string()));
                     vec![a, b]
@@ -394,9 +461,27 @@ async fn drive(
     let cpu_start = server_pid.and_then(|pid| ProcStats::read(pid).ok());
     let self_start = ProcStats::read_self().ok();
     phase.store(MEASURING, Ordering::Relaxed);
-    let window_end = Instant::now() + Duration::from_secs(args.seconds);
+    let window_start = Instant::now();
+    let window_end = window_start + Duration::from_secs(args.seconds);
+    let mut kill_at = args
+        .kill_at
+        .map(|s| window_start + Duration::from_secs_f64(s));
+    let mut restarted_in = None;
     let mut rss_peak = 0u64;
     while Instant::now() < window_end {
+        if let (Some(at), Some(server)) = (kill_at, spawned.as_deref_mut())
+            && Instant::now() >= at
+        {
+            kill_at = None;
+            let killed = Instant::now();
+            resumed.killed(killed);
+            tokio::task::block_in_place(|| server.kill_and_restart())?;
+            restarted_in = Some(killed.elapsed());
+            eprintln!(
+                "killed the server with SIGKILL and started it again (listening after {:?})",
+                killed.elapsed()
+            );
+        }
         tokio::time::sleep(Duration::from_millis(500)).await;
         if let Some(s) = server_pid.and_then(|pid| ProcStats::read(pid).ok()) {
             rss_peak = rss_peak.max(s.rss_kib);
@@ -419,7 +504,14 @@ async fn drive(
             Err(_) => players.push(failed("did not stop".into())),
         }
     }
-    Ok(Report::build(
+    let kill = args.kill_at.map(|at| {
+        KillReport {
+            restarted_in,
+            resumed: resumed.take(),
+        }
+        .line(at, &players)
+    });
+    let report = Report::build(
         args,
         ramp,
         latencies,
@@ -427,7 +519,14 @@ async fn drive(
         cpu_start.zip(cpu_end),
         self_start.zip(self_end),
         rss_peak,
-    ))
+    );
+    Ok(match kill {
+        Some(line) => Report {
+            text: format!("{}\n{line}", report.text.trim_end()),
+            ..report
+        },
+        None => report,
+    })
 }
 
 /// How long after the ramp match setups may still finish.
@@ -446,10 +545,14 @@ async fn setup(
     i: usize,
     probe: Arc<RelayProbe>,
     frames_per_tick: u32,
+    reconnect: bool,
 ) -> Result<(HeadlessClient, HeadlessClient), HeadlessError> {
     let config = |name: String| HeadlessConfig {
         probe: Some(Arc::clone(&probe)),
         frames_per_tick,
+        // The room's reconnect window (15 s by default).
+        auto_reconnect: reconnect
+            .then(|| Duration::from_secs(u64::from(RoomOptions::default().reconnect_seconds))),
         ..HeadlessConfig::new(name)
     };
     let mut a = HeadlessClient::connect(url, config(format!("load-{i}-a"))).await?;
@@ -536,19 +639,31 @@ async fn play(
     seed: u64,
     keys: Keys,
     phase: Arc<AtomicU8>,
+    resumed: Arc<Resumed>,
 ) -> PlayerOutcome {
     let mut keys = keys.source(seed);
     let limit = Duration::from_secs(MAX_SECONDS);
+    // A lost connection ends a player's run, unless it reconnects by itself (`--kill-at`).
+    let lost = |c: &HeadlessClient| !c.is_connected() && c.room().is_none();
+    let lost_any = |c: &HeadlessClient| !c.is_connected();
+    let reconnecting = resumed.expected();
     let first = client
         .run_until(&mut keys, limit, |c| {
-            phase.load(Ordering::Relaxed) >= MEASURING || !c.is_connected()
+            phase.load(Ordering::Relaxed) >= MEASURING
+                || if reconnecting { lost(c) } else { lost_any(c) }
         })
         .await;
     let measured = phase.load(Ordering::Relaxed) == MEASURING;
     let before = client.stats();
+    let mut seen = client.reconnects();
     let second = client
         .run_until(&mut keys, limit, |c| {
-            phase.load(Ordering::Relaxed) >= DONE || !c.is_connected()
+            if c.reconnects() > seen {
+                seen = c.reconnects();
+                resumed.reconnected();
+            }
+            phase.load(Ordering::Relaxed) >= DONE
+                || if reconnecting { lost(c) } else { lost_any(c) }
         })
         .await;
     let after = client.stats();
@@ -587,6 +702,73 @@ async fn play(
     }
     let _ = client.leave();
     outcome
+}
+
+/// When the server was killed (`--kill-at`) and how long each player took to reconnect.
+#[derive(Debug, Default)]
+struct Resumed {
+    expected: std::sync::atomic::AtomicBool,
+    inner: std::sync::Mutex<(Option<Instant>, Vec<Duration>)>,
+}
+
+impl Resumed {
+    fn killed(&self, at: Instant) {
+        if let Ok(mut inner) = self.inner.lock() {
+            inner.0 = Some(at);
+        }
+    }
+
+    fn expected(&self) -> bool {
+        self.expected.load(Ordering::Relaxed)
+    }
+
+    fn reconnected(&self) {
+        if let Ok(mut inner) = self.inner.lock()
+            && let Some(at) = inner.0
+        {
+            inner.1.push(at.elapsed());
+        }
+    }
+
+    fn take(&self) -> Vec<Duration> {
+        self.inner
+            .lock()
+            .map(|mut i| std::mem::take(&mut i.1))
+            .unwrap_or_default()
+    }
+}
+
+/// What `--kill-at` measured.
+#[derive(Debug)]
+struct KillReport {
+    /// From the kill until the new process listened.
+    restarted_in: Option<Duration>,
+    /// From the kill until each player was back in its match.
+    resumed: Vec<Duration>,
+}
+
+impl KillReport {
+    /// The report's line: matches that survived (both players in the whole window; players
+    /// come in pairs, one pair per match) and how long resuming took.
+    fn line(self, at: f64, players: &[PlayerOutcome]) -> String {
+        let survived = players.chunks(2).filter(|m| m.iter().all(|p| p.ok)).count();
+        let mut resumed = self.resumed;
+        resumed.sort_unstable();
+        let q = |p: f64| {
+            resumed
+                .get(((resumed.len().max(1) - 1) as f64 * p).round() as usize)
+                .map_or(f64::NAN, |d| d.as_secs_f64())
+        };
+        format!(
+            "kill -9 at {at:.1} s into the window: {survived} of {} matches survived; server listening again after {:.2} s; players back in their match: {} of {}, p50 {:.2} s, max {:.2} s after the kill",
+            players.len() / 2,
+            self.restarted_in.map_or(f64::NAN, |d| d.as_secs_f64()),
+            resumed.len(),
+            players.len(),
+            q(0.5),
+            q(1.0),
+        )
+    }
 }
 
 /// CPU time and memory of a process, from /proc.

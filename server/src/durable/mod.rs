@@ -1,0 +1,349 @@
+//! Durable rooms: each running match's inputs appended to a room log on disk, so that a server
+//! killed mid-match (a crash, `kill -9`, a deploy whose drain timed out) takes its matches up
+//! again when it starts with the same flags.
+//!
+//! - [`format`]: the file (framing, records, validation on read).
+//! - [`RoomLogs`]: one writer task for every room's log; rooms hand it bytes and never wait on
+//!   the disk. A room buffers its records in a [`MatchLog`] and hands the buffer over every
+//!   [`RoomLogs::flush_every`] (the loss window, see `docs/SERVER.md`).
+//! - [`load_all`]: reading the directory back at start-up (damaged logs are cut back to their
+//!   last good record, unreadable ones set aside as `*.bad`, each with a clear log line).
+//!
+//! What is restored, and how the players get back in, is the room's business (`room.rs`,
+//! `Start::Restored`); the clients re-send whatever the restarted server lacks, because the
+//! match log a resumed player receives says how far each seat is confirmed.
+
+pub(crate) mod format;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use sevenbag_core::Seat;
+use sevenbag_protocol::InputChange;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tracing::{error, info, warn};
+
+use format::{EXTENSION, MAX_LOG_BYTES, Record};
+pub(crate) use format::{Loaded, MatchOpen};
+
+/// Where room logs go by default: this folder of the replay directory.
+pub const ROOM_LOG_SUBDIR: &str = "rooms";
+
+/// Default interval between a room's writes: at most this much of a match's inputs is lost when
+/// the process dies.
+pub const DEFAULT_FLUSH_EVERY: Duration = Duration::from_millis(100);
+
+/// A request to the writer task.
+#[derive(Debug)]
+enum Op {
+    /// A new match: create (or replace) the room's log with these bytes, and sync it.
+    Begin { code: String, bytes: Vec<u8> },
+    /// Append these bytes to the room's log.
+    Append { code: String, bytes: Vec<u8> },
+    /// The match is over and its replay written: delete the log.
+    Remove { code: String },
+}
+
+/// The room logs of one server: a directory and the task that writes it.
+#[derive(Debug)]
+pub(crate) struct RoomLogs {
+    dir: PathBuf,
+    flush_every: Duration,
+    ops: Mutex<Option<mpsc::UnboundedSender<Op>>>,
+    writer: Mutex<Option<JoinHandle<()>>>,
+}
+
+/// One running match's records not yet handed to the writer.
+#[derive(Debug)]
+pub(crate) struct MatchLog {
+    code: String,
+    pending: Vec<u8>,
+}
+
+impl MatchLog {
+    /// Records a batch of `seat`'s inputs as the room accepted it.
+    pub(crate) fn inputs(&mut self, seat: Seat, changes: &[InputChange], confirmed: u32) {
+        let record = Record::Inputs {
+            seat,
+            changes: changes.to_vec(),
+            confirmed,
+        };
+        if let Err(e) = format::append(&mut self.pending, &record) {
+            error!(room = %self.code, error = %e, "cannot encode a room log record");
+        }
+    }
+
+    /// Whether records wait for the next flush.
+    pub(crate) fn is_dirty(&self) -> bool {
+        !self.pending.is_empty()
+    }
+}
+
+impl RoomLogs {
+    /// Creates `dir` if needed and starts the writer task (on a blocking thread: plain file
+    /// writes, in the order rooms asked for them).
+    pub(crate) fn start(dir: PathBuf, flush_every: Duration) -> std::io::Result<RoomLogs> {
+        std::fs::create_dir_all(&dir)?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        let writer_dir = dir.clone();
+        let writer = tokio::task::spawn_blocking(move || write_loop(&writer_dir, rx));
+        Ok(RoomLogs {
+            dir,
+            flush_every,
+            ops: Mutex::new(Some(tx)),
+            writer: Mutex::new(Some(writer)),
+        })
+    }
+
+    /// The directory.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// How often rooms flush.
+    pub(crate) fn flush_every(&self) -> Duration {
+        self.flush_every
+    }
+
+    fn send(&self, op: Op) {
+        let ops = self.ops.lock().unwrap_or_else(|p| p.into_inner());
+        match ops.as_ref() {
+            Some(tx) if tx.send(op).is_ok() => {}
+            _ => warn!("room log writer stopped; a room log write was dropped"),
+        }
+    }
+
+    /// Starts the log of a new match.
+    pub(crate) fn begin(&self, open: MatchOpen) -> MatchLog {
+        let code = open.code.clone();
+        let mut bytes = format::head();
+        if let Err(e) = format::append(&mut bytes, &Record::Open(open)) {
+            error!(room = %code, error = %e, "cannot encode a room log's opening record");
+        }
+        self.send(Op::Begin {
+            code: code.clone(),
+            bytes,
+        });
+        MatchLog {
+            code,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Goes on appending to the log of a restored match.
+    pub(crate) fn resume(&self, code: &str) -> MatchLog {
+        MatchLog {
+            code: code.to_owned(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// Hands the pending records to the writer.
+    pub(crate) fn flush(&self, log: &mut MatchLog) {
+        if log.is_dirty() {
+            let bytes = std::mem::take(&mut log.pending);
+            self.send(Op::Append {
+                code: log.code.clone(),
+                bytes,
+            });
+        }
+    }
+
+    /// The match is over (its replay written): its log goes.
+    pub(crate) fn remove(&self, log: MatchLog) {
+        self.send(Op::Remove { code: log.code });
+    }
+
+    /// Lets the writer finish every write asked for, then stops it.
+    pub(crate) async fn close(&self) {
+        self.ops.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let writer = self.writer.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(writer) = writer {
+            let _ = writer.await;
+        }
+    }
+}
+
+fn path_of(dir: &Path, code: &str) -> PathBuf {
+    dir.join(format!("{code}.{EXTENSION}"))
+}
+
+/// The writer task: one file operation per request, in order. Files are opened per write
+/// rather than held open, so a thousand rooms cost no file descriptors.
+fn write_loop(dir: &Path, mut ops: mpsc::UnboundedReceiver<Op>) {
+    use std::io::Write;
+    // Rooms whose file could not be created: later appends would only fail again.
+    let mut broken: HashMap<String, ()> = HashMap::new();
+    while let Some(op) = ops.blocking_recv() {
+        match op {
+            Op::Begin { code, bytes } => {
+                let path = path_of(dir, &code);
+                let written = std::fs::File::create(&path).and_then(|mut f| {
+                    f.write_all(&bytes)?;
+                    f.sync_data()
+                });
+                match written {
+                    Ok(()) => {
+                        broken.remove(&code);
+                    }
+                    Err(e) => {
+                        error!(path = %path.display(), error = %e, "cannot create a room log; this match will not survive a restart");
+                        broken.insert(code, ());
+                    }
+                }
+            }
+            Op::Append { code, bytes } => {
+                if broken.contains_key(&code) {
+                    continue;
+                }
+                let path = path_of(dir, &code);
+                let written = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .and_then(|mut f| f.write_all(&bytes));
+                if let Err(e) = written {
+                    error!(path = %path.display(), error = %e, "cannot append to a room log");
+                }
+            }
+            Op::Remove { code } => {
+                broken.remove(&code);
+                let path = path_of(dir, &code);
+                match std::fs::remove_file(&path) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => warn!(path = %path.display(), error = %e, "cannot delete a room log"),
+                }
+            }
+        }
+    }
+}
+
+/// Reads every room log in `dir` (blocking: call it off the runtime). A log cut short or
+/// damaged is cut back to its last good record; one that cannot be used at all is renamed
+/// `*.bad` so it is not tried again. Each case is logged with the file and the reason.
+pub(crate) fn load_all(dir: &Path) -> Vec<Loaded> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                warn!(dir = %dir.display(), error = %e, "cannot read the room log directory");
+            }
+            return Vec::new();
+        }
+    };
+    let mut loaded = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Some(stem) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(&format!(".{EXTENSION}")))
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        match load_one(&path, &stem) {
+            Ok(log) => loaded.push(log),
+            Err(reason) => {
+                let bad = path.with_extension(format!("{EXTENSION}.bad"));
+                warn!(path = %path.display(), %reason, set_aside = %bad.display(), "room log refused; its match is not restored");
+                if let Err(e) = std::fs::rename(&path, &bad) {
+                    warn!(path = %path.display(), error = %e, "cannot set the refused room log aside");
+                }
+            }
+        }
+    }
+    loaded
+}
+
+fn load_one(path: &Path, stem: &str) -> Result<Loaded, String> {
+    let len = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
+    if len > MAX_LOG_BYTES {
+        return Err(format!("{len} bytes: over the {MAX_LOG_BYTES}-byte limit"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let loaded = format::read(&bytes).map_err(|e| e.to_string())?;
+    if loaded.open.code != stem {
+        return Err(format!(
+            "the log is named {stem} but holds room {}",
+            loaded.open.code
+        ));
+    }
+    if let Some(reason) = &loaded.truncated {
+        warn!(
+            path = %path.display(),
+            %reason,
+            kept_bytes = loaded.good_len,
+            dropped_bytes = len - loaded.good_len,
+            "room log damaged or cut short: truncated to its last good record"
+        );
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_len(loaded.good_len))
+            .map_err(|e| format!("cannot truncate: {e}"))?;
+    }
+    info!(
+        path = %path.display(),
+        room = %loaded.open.code,
+        confirmed = ?Seat::BOTH.map(|s| loaded.sim.log(s).confirmed()),
+        "room log read"
+    );
+    Ok(loaded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_truncated_log_on_disk_is_cut_back_and_a_garbage_one_set_aside() {
+        let dir = std::env::temp_dir().join(format!("sevenbag-roomlogs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let options = sevenbag_protocol::RoomOptions::default();
+        let open = MatchOpen {
+            code: "ACDEF".into(),
+            options,
+            ranked: false,
+            header: sevenbag_core::MatchHeader {
+                rules: options.rules(),
+                seed: 1,
+                handling: Default::default(),
+            },
+            names: ["a".into(), "b".into()],
+            tokens: [1, 2],
+            players: [None, None],
+            started_unix: 0,
+            frame0_unix_ms: 0,
+            matches: 0,
+        };
+        let mut bytes = format::head();
+        format::append(&mut bytes, &Record::Open(open)).expect("encode");
+        let good = bytes.len();
+        format::append(
+            &mut bytes,
+            &Record::Inputs {
+                seat: Seat::First,
+                changes: Vec::new(),
+                confirmed: 10,
+            },
+        )
+        .expect("encode");
+        std::fs::write(path_of(&dir, "ACDEF"), &bytes[..bytes.len() - 3]).expect("write");
+        std::fs::write(path_of(&dir, "CDEFG"), b"SBRL\x01\x00garbage").expect("write");
+        let loaded = load_all(&dir);
+        assert_eq!(loaded.len(), 1);
+        assert_eq!(loaded[0].open.code, "ACDEF");
+        let len = std::fs::metadata(path_of(&dir, "ACDEF"))
+            .expect("kept")
+            .len();
+        assert_eq!(len, good as u64);
+        assert!(dir.join("CDEFG.sbrl.bad").exists());
+        assert!(!path_of(&dir, "CDEFG").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
