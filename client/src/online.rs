@@ -32,7 +32,7 @@ use sevenbag_protocol::{
 use crate::identity::RankedFlow;
 use crate::input::{KeyMap, Keyboard, Latch};
 use crate::opponent::AutoPlayer;
-use crate::reconnect::{FORFEITED, Reconnect};
+use crate::reconnect::{FORFEITED, LOST_MATCH, Reconnect, SPECTATOR_RETRY_SECS};
 use crate::session::{NetStatus, Peer};
 
 /// Which certificates `wss://` servers may present, for every connection the game makes. Like
@@ -600,8 +600,16 @@ impl Online {
                 self.server_name = server;
                 self.next_ping = at;
                 if self.reconnect.is_some() {
-                    // The resume token in our hello does the asking: `Joined` and the match
-                    // log follow by themselves.
+                    // A player's resume token in our hello does the asking: `Joined` and the
+                    // match log follow by themselves. A spectator asks to watch again; the
+                    // match log it gets on joining rebuilds the boards.
+                    if let Some(code) = self.code().filter(|_| self.spectating()) {
+                        let code = code.to_owned();
+                        self.send(ClientMessage::JoinRoom {
+                            code,
+                            role: JoinRole::Spectator,
+                        });
+                    }
                     return;
                 }
                 let request = match &self.request {
@@ -641,7 +649,14 @@ impl Online {
                 }
                 if self.can_resume() {
                     tracing::info!(%reason, "connection lost mid-match; reconnecting");
-                    let window = self.options().map_or(0, |o| u64::from(o.reconnect_seconds));
+                    let room_window = self.options().map_or(0, |o| u64::from(o.reconnect_seconds));
+                    // A spectator has no seat to lose: it keeps trying for at least as long as a
+                    // restarting server takes to come back.
+                    let window = if self.spectating() {
+                        room_window.max(SPECTATOR_RETRY_SECS)
+                    } else {
+                        room_window
+                    };
                     self.reconnect = Some(Reconnect::new(at, Duration::from_secs(window)));
                     return;
                 }
@@ -777,13 +792,18 @@ impl Online {
         }
     }
 
-    /// Whether a dropped connection should be resumed: a seated player, a match running, a
-    /// token, and no fatal error or clean leave before.
+    /// Whether a dropped connection should be resumed: a match running in a room we are in (a
+    /// seated player comes back with its token, a spectator joins by code again), and no fatal
+    /// error or clean leave before.
     fn can_resume(&self) -> bool {
         self.match_driver.is_live()
-            && self.match_driver.seat().is_some()
             && self.room.room().is_some()
             && !matches!(self.stage, Stage::Failed(_))
+    }
+
+    /// Whether we watch rather than play (a spectator's reconnect rejoins by code).
+    fn spectating(&self) -> bool {
+        self.room.room().is_some_and(|r| r.seat.is_none())
     }
 
     /// While reconnecting: gives up once the window passed, else starts an attempt when due.
@@ -800,7 +820,11 @@ impl Online {
         }
         r.started(now);
         let hello = Hello {
-            resume: self.room.room().map(|r| r.resume),
+            resume: self
+                .room
+                .room()
+                .filter(|r| r.seat.is_some())
+                .map(|r| r.resume),
             ..self.hello.clone()
         };
         match runtime() {
@@ -821,14 +845,19 @@ impl Online {
         }
     }
 
-    /// The seat is lost: the match is over for us.
+    /// The seat is lost (or, watching, the match): the match is over for us.
     fn give_up(&mut self) {
+        let text = if self.spectating() {
+            LOST_MATCH
+        } else {
+            FORFEITED
+        };
         self.reconnect = None;
         self.match_driver.stop();
         if let Some(net) = self.net.take() {
             net.close();
         }
-        self.fail(FORFEITED.to_owned());
+        self.fail(text.to_owned());
     }
 
     /// The match to draw: predicted, or a blank one before the first match.
@@ -1230,6 +1259,43 @@ mod tests {
             "hashes up to the target: {a:?} {b:?}"
         );
         assert_eq!(a[..n], b[..n], "both players' confirmed matches agree");
+        drop(server);
+    }
+
+    #[test]
+    fn a_dropped_spectator_rejoins_by_code_and_keeps_watching() {
+        let server = server("spectator");
+        let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 60);
+        let code = alice.code().unwrap_or_default().to_owned();
+        let addr = server.addr().to_string();
+        let mut carol = connect(&addr, "carol", Request::Spectate(code));
+        run(&mut [&mut alice, &mut bob, &mut carol], 20, |c| {
+            confirmed(c[2]) >= 120
+        });
+        assert_eq!(carol.seat(), None);
+        cut(&carol);
+        run(&mut [&mut alice, &mut bob, &mut carol], 10, |c| {
+            c[2].reconnect_attempts() >= 1
+        });
+        assert!(carol.is_live(), "the match view stays up");
+        // Back, rebuilt from the match log it gets on joining, and watching well past the cut.
+        let target = confirmed(&alice).max(confirmed(&carol)) + 180;
+        run(&mut [&mut alice, &mut bob, &mut carol], 30, |c| {
+            c[2].reconnecting(Instant::now()).is_none() && confirmed(c[2]) >= target
+        });
+        assert_eq!(carol.stage(), &Stage::InRoom);
+        assert_eq!(carol.seat(), None, "still watching, not seated");
+        let frames = confirmed(&carol).min(confirmed(&alice)) / 60 * 60;
+        let hash = |o: &Online| {
+            o.session()
+                .and_then(|s| s.hashes().iter().find(|h| h.0 == frames).copied())
+        };
+        assert!(hash(&carol).is_some(), "carol confirmed frame {frames}");
+        assert_eq!(
+            hash(&carol),
+            hash(&alice),
+            "the watched match is the played one"
+        );
         drop(server);
     }
 

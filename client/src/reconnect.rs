@@ -1,5 +1,5 @@
-//! The timing of an automatic reconnect: when the connection of a seated player drops during a
-//! match, [`crate::online::Online`] keeps the match view up and tries a new connection with its
+//! The timing of an automatic reconnect: when the connection of a seated player (or a
+//! spectator, who rejoins by room code) drops during a match, [`crate::online::Online`] keeps the match view up and tries a new connection with its
 //! resume token every [`RETRY_EVERY`] until the room's `reconnect_seconds` have passed.
 //!
 //! This module only keeps the clock (no network, no macroquad): when to try, whether an attempt
@@ -15,6 +15,12 @@ pub const BANNER: &str = "Connection lost — reconnecting…";
 
 /// The sentence shown when the seat could not be taken back.
 pub const FORFEITED: &str = "You forfeited: connection lost.";
+
+/// The sentence shown when a spectator could not get back to the match.
+pub const LOST_MATCH: &str = "Lost the connection to the match.";
+
+/// How long a spectator keeps trying, at least (a restarted server takes its rooms back).
+pub const SPECTATOR_RETRY_SECS: u64 = 30;
 
 /// Where a reconnect stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
