@@ -28,6 +28,7 @@ pub mod inputs;
 pub mod key_script;
 pub mod messages;
 pub mod replay;
+pub mod room_log;
 pub mod solo_replay;
 
 pub use codec::{

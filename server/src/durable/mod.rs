@@ -13,7 +13,7 @@
 //! `Start::Restored`); the clients re-send whatever the restarted server lacks, because the
 //! match log a resumed player receives says how far each seat is confirmed.
 
-pub(crate) mod format;
+use sevenbag_protocol::room_log as format;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

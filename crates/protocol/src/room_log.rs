@@ -1,4 +1,7 @@
-//! The room log file: what a running match's log holds on disk, and reading it back.
+//! The room log file: what a running match's log holds on disk, and reading it back. The
+//! server writes one per running match (`server/src/durable`) and restores the match from it
+//! after a crash or a restart; the format lives here, beside the replay file it borrows its
+//! encoding from, so the fuzzer can reach the reader.
 //!
 //! # Layout (room log format version 1, documented in `docs/SERVER.md`)
 //!
@@ -10,34 +13,34 @@
 //!
 //! Each record is `length: u32 LE | body | checksum: u64 LE`, where `body` is a [`Record`]
 //! encoded with bincode 2 (serde, standard config: the replay file's encoding) and `checksum` is
-//! the replay file's FNV-1a 64 ([`sevenbag_protocol::replay::checksum`]) of the length and the
+//! the replay file's FNV-1a 64 ([`crate::replay::checksum`]) of the length and the
 //! body. The first record is always [`Record::Open`]; every later one is [`Record::Inputs`], a
 //! batch exactly as the server accepted it from a player.
 //!
 //! Records are appended, never rewritten, so a crash can only cut the last one short. Reading
 //! stops at the first record that is cut short, fails its checksum, does not decode, or is
-//! refused by the same checks live inputs pass ([`InputLog::extend`](sevenbag_protocol::InputLog)),
+//! refused by the same checks live inputs pass ([`InputLog::extend`](crate::InputLog)),
 //! and keeps everything before it; a file whose `Open` record is bad is refused whole.
 
-use serde::{Deserialize, Serialize};
-use sevenbag_core::{MatchHeader, Seat};
-use sevenbag_protocol::replay::checksum;
-use sevenbag_protocol::{
+use crate::replay::checksum;
+use crate::{
     ConfirmedSim, InputChange, MAX_CHANGES_PER_MESSAGE, MAX_NAME_CHARS, ROOM_CODE_ALPHABET,
     ROOM_CODE_LEN, RoomOptions,
 };
+use serde::{Deserialize, Serialize};
+use sevenbag_core::{MatchHeader, Seat};
 
 /// The first four bytes of every room log.
-pub(crate) const MAGIC: [u8; 4] = *b"SBRL";
+pub const MAGIC: [u8; 4] = *b"SBRL";
 /// The room log format version this build writes and reads.
-pub(crate) const FORMAT_VERSION: u16 = 1;
+pub const FORMAT_VERSION: u16 = 1;
 /// File name extension of room logs (without the dot).
-pub(crate) const EXTENSION: &str = "sbrl";
+pub const EXTENSION: &str = "sbrl";
 /// The largest room log read (64 MiB, the replay file's limit): a six-hour match of one
 /// change every frame for both seats stays well below it.
-pub(crate) const MAX_LOG_BYTES: u64 = 64 * 1024 * 1024;
+pub const MAX_LOG_BYTES: u64 = 64 * 1024 * 1024;
 /// The largest record body: a batch of [`MAX_CHANGES_PER_MESSAGE`] changes is a few KB.
-pub(crate) const MAX_RECORD_BYTES: usize = 64 * 1024;
+pub const MAX_RECORD_BYTES: usize = 64 * 1024;
 
 const HEAD_BYTES: usize = 6;
 const LEN_BYTES: usize = 4;
@@ -56,32 +59,32 @@ const fn body_config() -> BodyConfig {
 /// What a match needs to be taken up again by a restarted server: the room, the match header,
 /// who sits where and the tokens that take the seats back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct MatchOpen {
+pub struct MatchOpen {
     /// The room's code (kept, so players and spectators find the room again).
-    pub(crate) code: String,
+    pub code: String,
     /// The room's options.
-    pub(crate) options: RoomOptions,
+    pub options: RoomOptions,
     /// Whether the match is rated.
-    pub(crate) ranked: bool,
+    pub ranked: bool,
     /// Rules, seed and handlings.
-    pub(crate) header: MatchHeader,
+    pub header: MatchHeader,
     /// The players' names.
-    pub(crate) names: [String; 2],
+    pub names: [String; 2],
     /// The seats' resume tokens.
-    pub(crate) tokens: [u64; 2],
+    pub tokens: [u64; 2],
     /// The seated players' identities (database ids), for ranked play and history.
-    pub(crate) players: [Option<i64>; 2],
+    pub players: [Option<i64>; 2],
     /// When the match started, seconds since the Unix epoch (names the replay).
-    pub(crate) started_unix: u64,
+    pub started_unix: u64,
     /// Frame 0 of the match clock, milliseconds since the Unix epoch.
-    pub(crate) frame0_unix_ms: u64,
+    pub frame0_unix_ms: u64,
     /// Matches the room finished before this one (numbers the replay).
-    pub(crate) matches: u32,
+    pub matches: u32,
 }
 
 /// One record of a room log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) enum Record {
+pub enum Record {
     /// The match began (always the first record).
     Open(MatchOpen),
     /// A batch of a seat's inputs, as accepted.
@@ -97,7 +100,7 @@ pub(crate) enum Record {
 
 /// Why a room log was refused whole.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum LogError {
+pub enum LogError {
     /// Not a room log, or another version.
     #[error("not a room log of format version {FORMAT_VERSION} (bad magic or version)")]
     BadHead,
@@ -111,19 +114,19 @@ pub(crate) enum LogError {
 
 /// A room log read back.
 #[derive(Debug)]
-pub(crate) struct Loaded {
+pub struct Loaded {
     /// The opening record.
-    pub(crate) open: MatchOpen,
+    pub open: MatchOpen,
     /// The match, stepped through every input kept.
-    pub(crate) sim: ConfirmedSim,
+    pub sim: ConfirmedSim,
     /// Bytes of the file that are good records (the file is cut back to this).
-    pub(crate) good_len: u64,
+    pub good_len: u64,
     /// Why reading stopped before the end of the file, if it did.
-    pub(crate) truncated: Option<String>,
+    pub truncated: Option<String>,
 }
 
 /// The file head: magic and version.
-pub(crate) fn head() -> Vec<u8> {
+pub fn head() -> Vec<u8> {
     let mut out = Vec::with_capacity(HEAD_BYTES);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -132,7 +135,7 @@ pub(crate) fn head() -> Vec<u8> {
 
 /// Appends `record`, framed, to `out`. Fails only on a record over [`MAX_RECORD_BYTES`],
 /// which the server's own limits rule out.
-pub(crate) fn append(out: &mut Vec<u8>, record: &Record) -> Result<(), String> {
+pub fn append(out: &mut Vec<u8>, record: &Record) -> Result<(), String> {
     let body = bincode::serde::encode_to_vec(record, body_config()).map_err(|e| e.to_string())?;
     let len = u32::try_from(body.len()).map_err(|e| e.to_string())?;
     let start = out.len();
@@ -144,7 +147,7 @@ pub(crate) fn append(out: &mut Vec<u8>, record: &Record) -> Result<(), String> {
 }
 
 /// Reads a room log (see the module docs for what is kept and what is refused).
-pub(crate) fn read(bytes: &[u8]) -> Result<Loaded, LogError> {
+pub fn read(bytes: &[u8]) -> Result<Loaded, LogError> {
     let len = bytes.len() as u64;
     if len > MAX_LOG_BYTES {
         return Err(LogError::TooLarge(len));
@@ -309,6 +312,27 @@ mod tests {
             append(&mut out, r).expect("encode");
         }
         out
+    }
+
+    /// The committed sample (also the fuzzer's seed): format version 1 must keep reading it
+    /// and writing it byte for byte. `SEVENBAG_BLESS=1` writes it when it is missing.
+    #[test]
+    fn the_committed_sample_log_is_written_and_read_byte_for_byte() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/room_log_v1.sbrl");
+        let bytes = log(&[
+            Record::Open(open()),
+            batch(Seat::First, 0, 30),
+            batch(Seat::Second, 0, 20),
+            batch(Seat::First, 30, 60),
+        ]);
+        if std::env::var_os("SEVENBAG_BLESS").is_some() && !path.exists() {
+            std::fs::write(&path, &bytes).expect("bless the sample");
+        }
+        let stored = std::fs::read(&path).expect("the committed sample");
+        assert_eq!(stored, bytes, "room log format version 1 changed");
+        let loaded = read(&stored).expect("the sample reads");
+        assert_eq!(loaded.truncated, None);
     }
 
     #[test]
