@@ -25,6 +25,9 @@ use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::setup::keys_summary;
 use crate::sfx::Sfx;
 
+/// The footer's key hints (the layout tests check they fit the smallest window).
+pub const FOOTER: &str = "↑ ↓ choose   ← → change   Enter play   Esc back";
+
 /// Longest code the field takes (the longest valid code is 18 characters).
 const MAX_CODE: usize = 24;
 
@@ -352,13 +355,7 @@ impl PuzzlesScreen {
                 theme::BAD,
             );
         }
-        footer(
-            gfx,
-            l.footer,
-            l.unit,
-            "↑ ↓ choose   ← → change   Enter play   Esc back",
-            "offline",
-        );
+        footer(gfx, l.footer, l.unit, FOOTER, "offline");
     }
 }
 
