@@ -81,6 +81,8 @@ pub struct MatchLayout {
     pub title: Rect,
     /// The whole view, centred in the window.
     pub view: Rect,
+    /// The window itself (the view's background covers it).
+    pub window: Rect,
 }
 
 /// Lays out the match view in a `width` × `height` window.
@@ -143,6 +145,7 @@ pub fn match_layout(width: f32, height: f32) -> MatchLayout {
         ),
         title: Rect::new(left, top, view_w, 1.2 * cell),
         view: Rect::new(left, top, view_w, view_h),
+        window: Rect::new(0.0, 0.0, width, height),
     }
 }
 

@@ -102,6 +102,15 @@ fn use_shapes_material() {
     });
 }
 
+/// DejaVu Sans, cut down to the characters the game and players' names use (Latin, Greek,
+/// Cyrillic, punctuation, arrows, maths and box-drawing symbols) by `client/assets/fonts/README.md`.
+/// The rasteriser behind macroquad's text (fontdue) keeps the outline of every glyph of a font
+/// in memory: the full fonts (6,000 glyphs each) held 40 MB of the game's resident set; these
+/// hold about a tenth of that.
+pub const REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf");
+/// DejaVu Sans Bold, cut down the same way as [`REGULAR_TTF`].
+pub const BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold-subset.ttf");
+
 /// The pixel size text of `px` pixels is rasterised at. macroquad caches glyphs per font size
 /// for the life of the process, so every size an animation passes through (a banner that grows
 /// and shrinks) would add glyphs to the atlas for good: that made memory climb past 700 MB in a
@@ -139,8 +148,8 @@ impl Gfx {
             }
         }
         Gfx {
-            regular: load(dejavu::sans::regular()),
-            bold: load(dejavu::sans::bold()),
+            regular: load(REGULAR_TTF),
+            bold: load(BOLD_TTF),
             dpi: screen_dpi_scale().max(1.0),
         }
     }
@@ -265,6 +274,12 @@ pub fn outline(r: Rect, thickness: f32, c: Color) {
 /// A panel: dark fill, thin frame, and an optional caption in its top strip.
 pub fn panel(gfx: &Gfx, r: Rect, caption: Option<&str>, unit: f32) {
     fill(r, theme::PANEL);
+    panel_over_fill(gfx, r, caption, unit);
+}
+
+/// [`panel`] without its fill, for a panel whose fill the background already drew
+/// ([`background_with`]).
+pub fn panel_over_fill(gfx: &Gfx, r: Rect, caption: Option<&str>, unit: f32) {
     outline(r, 1.0, alpha(theme::FRAME, 0.8));
     if let Some(caption) = caption {
         gfx.text_mid(
@@ -296,39 +311,88 @@ fn band_colour(i: usize) -> Color {
 /// clear-with-a-quad path and cost a third of a menu frame. Shapes go back to the blending
 /// material afterwards.
 pub fn background(w: f32, h: f32) {
+    background_with(w, h, &[]);
+}
+
+/// [`background`] with opaque `solids` (a well, a side box) filled in the same mesh: the
+/// gradient is not drawn under them, so those pixels are written once instead of twice, the
+/// second time through blending. The solids must be opaque and must not overlap.
+pub fn background_with(w: f32, h: f32, solids: &[(Rect, Color)]) {
     let drawn = FLAT.with(|f| {
         let f = f.borrow();
         let Some((_, opaque)) = f.as_ref() else {
             return false;
         };
         gl_use_material(opaque);
-        draw_mesh(&band_mesh(w, h));
+        draw_mesh(&band_mesh(w, h, solids));
         true
     });
     use_shapes_material();
     if !drawn {
         clear_background(theme::BACKGROUND);
         for i in 0..BANDS {
-            let top = (h * i as f32 / BANDS as f32).floor();
-            let bottom = (h * (i + 1) as f32 / BANDS as f32).floor();
+            let (top, bottom) = band_span(i, h);
             draw_rectangle(0.0, top, w, bottom - top, band_colour(i));
+        }
+        for (r, c) in solids {
+            fill(*r, *c);
         }
     }
 }
 
-/// The background's bands as one mesh (four vertices a band, in window coordinates).
-fn band_mesh(w: f32, h: f32) -> Mesh {
-    let mut vertices = Vec::with_capacity(BANDS * 4);
-    let mut indices = Vec::with_capacity(BANDS * 6);
-    for i in 0..BANDS {
-        let top = (h * i as f32 / BANDS as f32).floor();
-        let bottom = (h * (i + 1) as f32 / BANDS as f32).floor();
-        let c = band_colour(i);
+/// Top and bottom of background band `i` in a window `h` tall.
+fn band_span(i: usize, h: f32) -> (f32, f32) {
+    (
+        (h * i as f32 / BANDS as f32).floor(),
+        (h * (i + 1) as f32 / BANDS as f32).floor(),
+    )
+}
+
+/// The background as one mesh: each band split into strips at the solids' top and bottom
+/// edges, each strip's row of quads leaving out the solids it crosses; then the solids.
+fn band_mesh(w: f32, h: f32, solids: &[(Rect, Color)]) -> Mesh {
+    let mut vertices = Vec::with_capacity(BANDS * 4 * (1 + solids.len()) + solids.len() * 4);
+    let mut indices = Vec::with_capacity(vertices.capacity() / 4 * 6);
+    let mut quad = |x0: f32, y0: f32, x1: f32, y1: f32, c: Color| {
+        if x1 <= x0 || y1 <= y0 {
+            return;
+        }
         let base = vertices.len() as u16;
-        for (x, y) in [(0.0, top), (w, top), (w, bottom), (0.0, bottom)] {
+        for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
             vertices.push(macroquad::models::Vertex::new(x, y, 0.0, 0.0, 0.0, c));
         }
         indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+    };
+    for i in 0..BANDS {
+        let (top, bottom) = band_span(i, h);
+        let c = band_colour(i);
+        let mut cuts: Vec<f32> = vec![top, bottom];
+        for (r, _) in solids {
+            for y in [r.y, r.bottom()] {
+                if y > top && y < bottom {
+                    cuts.push(y);
+                }
+            }
+        }
+        cuts.sort_by(f32::total_cmp);
+        for strip in cuts.windows(2) {
+            let (y0, y1) = (strip[0], strip[1]);
+            let mut gaps: Vec<(f32, f32)> = solids
+                .iter()
+                .filter(|(r, _)| r.y < y1 && r.bottom() > y0)
+                .map(|(r, _)| (r.x, r.right()))
+                .collect();
+            gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut x = 0.0;
+            for (g0, g1) in gaps {
+                quad(x, y0, g0.max(x), y1, c);
+                x = x.max(g1);
+            }
+            quad(x, y0, w, y1, c);
+        }
+    }
+    for (r, c) in solids {
+        quad(r.x, r.y, r.right(), r.bottom(), *c);
     }
     Mesh {
         vertices,

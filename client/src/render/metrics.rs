@@ -1,7 +1,7 @@
 //! Text widths from the font files alone, and the one rule for making a label fit its box.
 //!
 //! Drawing measures text with macroquad, which needs a window and a GL context. The layout tests
-//! need the same widths without either, so this module reads the embedded DejaVu fonts with
+//! need the same widths without either, so this module reads the game's embedded fonts with
 //! `fontdue` (the rasteriser macroquad itself uses, at the version it already builds: no new
 //! dependency in the tree) and sums glyph advances the way macroquad's `measure_text` does.
 //!
@@ -30,8 +30,8 @@ impl Metrics {
                 .map_err(|_| "the embedded DejaVu font did not load")
         };
         Ok(Metrics {
-            regular: load(dejavu::sans::regular())?,
-            bold: load(dejavu::sans::bold())?,
+            regular: load(super::gfx::REGULAR_TTF)?,
+            bold: load(super::gfx::BOLD_TTF)?,
         })
     }
 

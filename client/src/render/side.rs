@@ -4,7 +4,7 @@ use macroquad::prelude::*;
 use sevenbag_core::{Match, Seat};
 
 use super::cells::{Style, piece_picture};
-use super::gfx::{Align, Gfx, Weight, fill, panel};
+use super::gfx::{Align, Gfx, Weight, fill, panel_over_fill};
 use super::theme::{self, alpha};
 use super::{clock, hundredths, seat_colour};
 use crate::fx::{Popup, SeatFx};
@@ -14,10 +14,10 @@ use crate::session::{NetStatus, Peer};
 /// Size of the preview blocks relative to a board cell.
 const PREVIEW: f32 = 0.78;
 
-/// Draws the hold box.
+/// Draws the hold box over its fill (drawn with the background: [`super::gfx::background_with`]).
 pub fn draw_hold(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
     let p = m.player(seat);
-    panel(gfx, r, Some("HOLD"), cell);
+    panel_over_fill(gfx, r, Some("HOLD"), cell);
     if let Some(kind) = p.hold() {
         let style = if p.hold_used() {
             Style::Dim
@@ -29,9 +29,10 @@ pub fn draw_hold(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
     }
 }
 
-/// Draws the next queue (five pieces, nearest on top and a little larger).
+/// Draws the next queue (five pieces, nearest on top and a little larger) over its fill
+/// (drawn with the background).
 pub fn draw_next(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
-    panel(gfx, r, Some("NEXT"), cell);
+    panel_over_fill(gfx, r, Some("NEXT"), cell);
     let slot = (r.h - cell * 1.2) / 5.0;
     for (i, kind) in m.player(seat).next().iter().enumerate() {
         let cy = r.y + cell * 1.2 + slot * (i as f32 + 0.5);
