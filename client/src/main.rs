@@ -420,6 +420,10 @@ async fn run(args: Args) {
             render::widgets::notice(&ctx.gfx, width, height, unit, &n.text, n.colour);
         }
         frames += 1;
+        // Once the start-up is over and then every minute or so: give freed heap back.
+        if frames == 2 || frames == 120 || frames.is_multiple_of(3600) {
+            memcheck::trim();
+        }
         if let Some(m) = &mut memory {
             m.frame(frames);
         }
@@ -435,7 +439,8 @@ async fn run(args: Args) {
         next_frame().await;
         if let Some(p) = &mut pacer {
             // A calm screen left alone is drawn at a low rate (see `pacer`).
-            p.wait_at(idle.idle() && stack.top().is_some_and(Screen::calm));
+            let calm = stack.top().is_some_and(Screen::calm);
+            p.wait_at(idle.calm_fps().filter(|_| calm));
         }
         if let Some(b) = &mut bench {
             b.frame_done();
