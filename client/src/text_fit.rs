@@ -189,6 +189,8 @@ fn every_list_screen_footer_fits_beside_its_right_hand_text() {
         (menu::FOOTER, "Player_Name_16ch · v0.1.0"),
         (lobby::FOOTER, "play.sevenbag.example:7878"),
         (puzzles::FOOTER, "offline"),
+        (puzzles::FOOTER_CHOICE, "offline"),
+        (puzzles::FOOTER_BACK, "offline"),
         (replays::FOOTER, ""),
         (solo::FOOTER, ""),
         (standings::FOOTER, "play.sevenbag.example:7878"),
