@@ -362,9 +362,10 @@ async fn run(args: Args) {
         // A window below the minimum size is laid out at the minimum and scaled down to fit.
         let (width, height, scale) = layout::logical_size(screen_width(), screen_height());
         if scale < 1.0 {
-            set_camera(&Camera2D::from_display_rect(Rect::new(
-                0.0, 0.0, width, height,
-            )));
+            let mut camera = Camera2D::from_display_rect(Rect::new(0.0, 0.0, width, height));
+            // macroquad flips y for cameras drawing to the screen; this one keeps y down.
+            camera.zoom.y = -camera.zoom.y;
+            set_camera(&camera);
         } else {
             set_default_camera();
         }
