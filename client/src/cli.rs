@@ -31,6 +31,11 @@ pub struct Args {
     #[arg(long)]
     pub bench: bool,
 
+    /// Sample the resident memory while running and, at exit, fail (exit code 1) if it kept
+    /// rising after the warm-up (use with --frames, e.g. `--demo --frames 3600 --memory-check`).
+    #[arg(long)]
+    pub memory_check: bool,
+
     /// Draw at most this many frames per second (0: no cap). The simulation keeps its own 60 Hz
     /// clock whatever this is; the cap saves CPU where the display has no vsync.
     #[arg(long, value_name = "N", default_value_t = crate::pacer::DEFAULT_MAX_FPS)]

@@ -33,6 +33,20 @@ const VIEW_H: f32 = TOP_H + BOARD_ROWS + BOTTOM_H;
 /// Smallest cell size we draw, in pixels; below this the window is simply too small.
 pub const MIN_CELL: f32 = 8.0;
 
+/// The smallest window the game lays itself out for, in logical pixels. A smaller window shows
+/// the game at this size scaled down (see [`logical_size`]), so every label keeps the room the
+/// layout tests check it against.
+pub const MIN_WINDOW: (f32, f32) = (800.0, 600.0);
+
+/// The logical size the game lays out for in a `width` × `height` window, and the scale that
+/// maps it onto the window (1 unless the window is smaller than [`MIN_WINDOW`]).
+pub fn logical_size(width: f32, height: f32) -> (f32, f32, f32) {
+    let scale = (width / MIN_WINDOW.0)
+        .min(height / MIN_WINDOW.1)
+        .clamp(0.05, 1.0);
+    (width / scale, height / scale, scale)
+}
+
 /// One player's panel of the match view.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PanelLayout {
@@ -67,6 +81,8 @@ pub struct MatchLayout {
     pub title: Rect,
     /// The whole view, centred in the window.
     pub view: Rect,
+    /// The window itself (the view's background covers it).
+    pub window: Rect,
 }
 
 /// Lays out the match view in a `width` × `height` window.
@@ -129,6 +145,7 @@ pub fn match_layout(width: f32, height: f32) -> MatchLayout {
         ),
         title: Rect::new(left, top, view_w, 1.2 * cell),
         view: Rect::new(left, top, view_w, view_h),
+        window: Rect::new(0.0, 0.0, width, height),
     }
 }
 
@@ -284,6 +301,16 @@ mod tests {
             }
             assert!(!strictly_overlap(l.middle, a.next) && !strictly_overlap(l.middle, b.hold));
         }
+    }
+
+    #[test]
+    fn a_window_below_the_minimum_is_laid_out_at_the_minimum_and_scaled() {
+        assert_eq!(logical_size(1280.0, 720.0), (1280.0, 720.0, 1.0));
+        let (w, h, s) = logical_size(400.0, 300.0);
+        assert_eq!((w, h, s), (800.0, 600.0, 0.5));
+        let (w, h, s) = logical_size(640.0, 900.0);
+        assert!(w >= MIN_WINDOW.0 && h >= MIN_WINDOW.1 && s < 1.0);
+        assert!((w * s - 640.0).abs() < 0.01 && (h * s - 900.0).abs() < 0.01);
     }
 
     #[test]

@@ -28,6 +28,7 @@
 //! - [`screenshot`] — `--screenshot` and `--check-screenshot`.
 //! - [`pacer`] — the frame cap (`--max-fps`).
 //! - [`bench`] — `--bench`: frame-time percentiles, CPU per frame, peak memory.
+//! - [`memcheck`] — `--memory-check`: fails a run whose resident set keeps rising.
 //! - [`solo_run`], [`solo_fx`], [`solo_store`], [`solo_view`] — a solo run's bookkeeping, its
 //!   effects, its files and its drawing (the screen is `screens::solo`).
 //! - [`challenge_view`] — drawing the fixed-sequence challenge (its screen is `screens::challenge`).
@@ -51,6 +52,7 @@ mod input;
 mod keys;
 mod lan;
 mod layout;
+mod memcheck;
 mod online;
 mod opponent;
 mod pacer;
@@ -67,6 +69,9 @@ mod screenshot;
 mod session;
 mod solo_upload;
 mod standings;
+// Every label fits its box at every window size (layout tests, no window needed).
+#[cfg(test)]
+mod text_fit;
 
 mod solo_fx;
 mod solo_run;
@@ -343,10 +348,13 @@ async fn run(args: Args) {
     } else {
         FixedClock::real_time()
     };
-    let mut last_mouse = Vec2::from(mouse_position());
+    let mut last_mouse =
+        Vec2::from(mouse_position()) / layout::logical_size(screen_width(), screen_height()).2;
     let mut frames = 0u64;
     let started = std::time::Instant::now();
     let mut bench = args.bench.then(bench::FrameStats::start);
+    let mut memory = args.memory_check.then(memcheck::MemoryCheck::default);
+    let mut idle = pacer::Idle::default();
     // A capture (`--frames`) runs as fast as it can; play is held to the frame cap.
     let mut pacer = if capture {
         None
@@ -356,14 +364,23 @@ async fn run(args: Args) {
     loop {
         // 1. Resize and layout: read the window size; every screen lays itself out from it.
         ctx.gfx.refresh();
-        let (width, height) = (screen_width(), screen_height());
+        // A window below the minimum size is laid out at the minimum and scaled down to fit.
+        let (width, height, scale) = layout::logical_size(screen_width(), screen_height());
+        if scale < 1.0 {
+            let mut camera = Camera2D::from_display_rect(Rect::new(0.0, 0.0, width, height));
+            // macroquad flips y for cameras drawing to the screen; this one keeps y down.
+            camera.zoom.y = -camera.zoom.y;
+            set_camera(&camera);
+        } else {
+            set_default_camera();
+        }
         // 2. Input: sample keyboard and mouse once; the clock says how many 60 Hz steps are due.
         let dt = if capture {
             STEP as f32
         } else {
             get_frame_time()
         };
-        let pos = Vec2::from(mouse_position());
+        let pos = Vec2::from(mouse_position()) / scale;
         let io = FrameIo {
             keyboard: Keyboard::sample(),
             mouse: Mouse {
@@ -378,6 +395,15 @@ async fn run(args: Args) {
             height,
         };
         last_mouse = pos;
+        idle.frame(
+            dt,
+            !io.keyboard.down.is_empty()
+                || !io.keyboard.pressed.is_empty()
+                || !io.keyboard.chars.is_empty()
+                || io.mouse.moved
+                || io.mouse.clicked
+                || io.mouse.wheel != 0.0,
+        );
         // 3. Update: the top screen runs the due simulation steps and returns a transition.
         ctx.time += dt;
         if let Some(n) = &mut ctx.notice {
@@ -400,6 +426,13 @@ async fn run(args: Args) {
             render::widgets::notice(&ctx.gfx, width, height, unit, &n.text, n.colour);
         }
         frames += 1;
+        // Once the start-up is over and then every minute or so: give freed heap back.
+        if frames == 2 || frames == 120 || frames.is_multiple_of(3600) {
+            memcheck::trim();
+        }
+        if let Some(m) = &mut memory {
+            m.frame(frames);
+        }
         let out_of_time = args
             .seconds
             .is_some_and(|s| started.elapsed().as_secs_f64() >= s);
@@ -411,7 +444,9 @@ async fn run(args: Args) {
         }
         next_frame().await;
         if let Some(p) = &mut pacer {
-            p.wait();
+            // A calm screen left alone is drawn at a low rate (see `pacer`).
+            let calm = stack.top().is_some_and(Screen::calm);
+            p.wait_at(idle.calm_fps().filter(|_| calm));
         }
         if let Some(b) = &mut bench {
             b.frame_done();
@@ -419,6 +454,20 @@ async fn run(args: Args) {
     }
     if let Some(b) = &bench {
         println!("{}", b.report());
+    }
+    if let Some(m) = &memory {
+        match m.verdict() {
+            Some(v) => {
+                println!("{}", v.line());
+                if !v.flat() {
+                    EXIT.store(1, Ordering::SeqCst);
+                }
+            }
+            None => {
+                eprintln!("error: --memory-check needs a longer run (at least 180 frames)");
+                EXIT.store(2, Ordering::SeqCst);
+            }
+        }
     }
     if args.demo && args.online && args.seconds.is_some() {
         println!(

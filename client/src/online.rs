@@ -517,9 +517,13 @@ impl Online {
 
     /// Handles every network event that arrived and sends a ping when due; then works out how
     /// many match frames are due now (see [`Online::frames_due`]). Never blocks.
+    ///
+    /// Each event is handled as of the moment the network task received it, not `now`: a
+    /// `Pong` or the opponent's inputs that waited for this frame keep their real arrival time,
+    /// so the round trip shown and the pacing do not include the frame's own delay.
     pub fn poll(&mut self, now: Instant) {
-        while let Some(event) = self.net.as_mut().and_then(NetHandle::try_recv) {
-            self.on_event(event, now);
+        while let Some((event, at)) = self.net.as_mut().and_then(NetHandle::try_recv_stamped) {
+            self.on_event(event, at.min(now));
         }
         self.keep_reconnecting(now);
         if self.welcomed
@@ -1072,6 +1076,35 @@ mod tests {
             }
             std::thread::sleep(Duration::from_millis(2));
         }
+    }
+
+    #[test]
+    fn the_round_trip_shown_leaves_out_the_time_a_slow_frame_kept_the_answer_waiting() {
+        let server = server("ping");
+        let addr = server.addr().to_string();
+        let mut alice = connect(&addr, "alice", Request::Create(RoomOptions::default()));
+        run(&mut [&mut alice], 10, |c| c[0].code().is_some());
+        // Frames of 150 ms: each pong waits up to that long in the channel before a poll reads
+        // it. The measured round trip must be the network's (well under a millisecond on
+        // loopback), not the frame's.
+        let slow_frame = Duration::from_millis(150);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while alice.ping().is_none() {
+            assert!(Instant::now() < deadline, "no pong came back: {alice:?}");
+            std::thread::sleep(slow_frame);
+            alice.poll(Instant::now());
+        }
+        // Two more pings (one a second), each answered while a frame sleeps.
+        let more = Instant::now() + Duration::from_millis(2_200);
+        while Instant::now() < more {
+            std::thread::sleep(slow_frame);
+            alice.poll(Instant::now());
+        }
+        let ping = alice.ping().expect("measured");
+        assert!(
+            ping < slow_frame / 3,
+            "the round trip shown ({ping:?}) includes the frame's wait"
+        );
     }
 
     #[test]

@@ -85,6 +85,22 @@ impl Screen {
         }
     }
 
+    /// True for screens with nothing moving but the backdrop and the selection's glow (menus,
+    /// lists and forms): left alone, they are drawn at a low rate ([`crate::pacer::CALM_FPS`]).
+    /// Anything that runs a match, a replay or a live room is drawn at the full rate.
+    pub fn calm(&self) -> bool {
+        matches!(
+            self,
+            Screen::Menu(_)
+                | Screen::Lobby(_)
+                | Screen::Setup(_)
+                | Screen::Replay(_)
+                | Screen::Settings(_)
+                | Screen::Standings(_)
+                | Screen::Welcome(_)
+        )
+    }
+
     /// Draws the screen.
     pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         match self {

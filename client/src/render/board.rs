@@ -40,6 +40,13 @@ fn ring(outer: Rect, inner: Rect, c: Color) {
 
 /// Draws the well of `player` in `r` (cells of side `cell`).
 pub fn draw_board(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time: f32) {
+    draw_rectangle(r.x, r.y, r.w, r.h, theme::WELL);
+    draw_board_on_fill(r, cell, player, fx, time);
+}
+
+/// [`draw_board`] over a well whose fill the background already drew
+/// ([`super::gfx::background_with`]).
+pub fn draw_board_on_fill(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time: f32) {
     let board = player.board();
     let dead = player.topped_out().is_some();
     let danger = (f32::from(board.stack_height()) - 13.0).clamp(0.0, 5.0) / 5.0;
@@ -52,7 +59,6 @@ pub fn draw_board(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time: f32) {
         let outer = Rect::new(r.x - g, r.y - g * 0.5, r.w + 2.0 * g, r.h + g * 1.5);
         ring(outer, r, alpha(BLACK, 0.07));
     }
-    draw_rectangle(r.x, r.y, r.w, r.h, theme::WELL);
     for x in 1..WIDTH {
         let gx = r.x + f32::from(x) * cell;
         draw_rectangle(gx, r.y, 1.0, r.h, theme::GRID);

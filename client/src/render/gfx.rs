@@ -34,6 +34,83 @@ pub struct Gfx {
     dpi: f32,
 }
 
+/// macroquad's own vertex shader, unchanged.
+const FLAT_VERTEX: &str = r#"#version 100
+attribute vec3 position;
+attribute vec2 texcoord;
+attribute vec4 color0;
+
+varying lowp vec4 color;
+
+uniform mat4 Model;
+uniform mat4 Projection;
+
+void main() {
+    gl_Position = Projection * Model * vec4(position, 1);
+    color = color0 / 255.0;
+}"#;
+
+/// The fragment shader for shapes: the vertex colour alone. macroquad's default shader
+/// multiplies it by a texture sample (a 1×1 white texture for shapes), and under software
+/// rendering (Mesa's llvmpipe) that sampling was most of the cost of every pixel filled.
+const FLAT_FRAGMENT: &str = r#"#version 100
+varying lowp vec4 color;
+
+void main() {
+    gl_FragColor = color;
+}"#;
+
+/// Builds the flat-colour material: blending like macroquad's default one when `blend`, else
+/// writing its colour over whatever is there (for opaque layers: no read of the old pixel).
+fn flat_material(blend: bool) -> Result<Material, macroquad::Error> {
+    use macroquad::miniquad::{BlendFactor, BlendState, BlendValue, Equation, PipelineParams};
+    load_material(
+        ShaderSource::Glsl {
+            vertex: FLAT_VERTEX,
+            fragment: FLAT_FRAGMENT,
+        },
+        MaterialParams {
+            pipeline_params: PipelineParams {
+                color_blend: blend.then(|| {
+                    BlendState::new(
+                        Equation::Add,
+                        BlendFactor::Value(BlendValue::SourceAlpha),
+                        BlendFactor::OneMinusValue(BlendValue::SourceAlpha),
+                    )
+                }),
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+}
+
+thread_local! {
+    /// The flat-colour materials, blending and opaque (see [`flat_material`]); the background
+    /// is drawn by a free function every screen calls without a [`Gfx`] at hand. Set by
+    /// [`Gfx::load`]; `None` if the shader failed to build.
+    static FLAT: std::cell::RefCell<Option<(Material, Material)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Selects the blending flat-colour material for the shapes that follow.
+fn use_shapes_material() {
+    FLAT.with(|f| {
+        if let Some((blend, _)) = f.borrow().as_ref() {
+            gl_use_material(blend);
+        }
+    });
+}
+
+/// DejaVu Sans, cut down to the characters the game and players' names use (Latin, Greek,
+/// Cyrillic, punctuation, arrows, maths and box-drawing symbols) by `client/assets/fonts/README.md`.
+/// The rasteriser behind macroquad's text (fontdue) keeps the outline of every glyph of a font
+/// in memory: the full fonts (6,000 glyphs each) held 40 MB of the game's resident set; these
+/// hold about a tenth of that.
+pub const REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf");
+/// DejaVu Sans Bold, cut down the same way as [`REGULAR_TTF`].
+pub const BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold-subset.ttf");
+
 /// The pixel size text of `px` pixels is rasterised at. macroquad caches glyphs per font size
 /// for the life of the process, so every size an animation passes through (a banner that grows
 /// and shrinks) would add glyphs to the atlas for good: that made memory climb past 700 MB in a
@@ -64,16 +141,30 @@ impl Gfx {
                 None
             }
         };
+        match flat_material(true).and_then(|b| Ok((b, flat_material(false)?))) {
+            Ok(pair) => FLAT.with(|f| *f.borrow_mut() = Some(pair)),
+            Err(e) => {
+                tracing::warn!(error = %e, "flat-colour shader failed; shapes use the default")
+            }
+        }
         Gfx {
-            regular: load(dejavu::sans::regular()),
-            bold: load(dejavu::sans::bold()),
+            regular: load(REGULAR_TTF),
+            bold: load(BOLD_TTF),
             dpi: screen_dpi_scale().max(1.0),
         }
     }
 
-    /// Re-reads the DPI scale (it can change when the window moves between screens).
+    /// Starts a frame: re-reads the DPI scale (it can change when the window moves between
+    /// screens) and selects the flat-colour material for shapes. Text switches to macroquad's
+    /// textured material for its glyphs and back ([`Gfx::text`]).
     pub fn refresh(&mut self) {
         self.dpi = screen_dpi_scale().max(1.0);
+        self.shapes();
+    }
+
+    /// Selects the material shapes are drawn with.
+    fn shapes(&self) {
+        use_shapes_material();
     }
 
     fn font(&self, weight: Weight) -> Option<&Font> {
@@ -114,7 +205,9 @@ impl Gfx {
             Align::Center => x - w / 2.0,
             Align::Right => x - w,
         };
+        gl_use_default_material();
         draw_text_ex(s, x.round(), y.round(), self.params(size, weight, c));
+        self.shapes();
     }
 
     /// Draws `s` vertically centred on `cy` (by cap height).
@@ -148,7 +241,14 @@ impl Gfx {
         self.text_mid(s, cx, cy, size, Weight::Bold, Align::Center, c);
     }
 
-    /// Cuts `s` with an ellipsis so it fits in `max_w`.
+    /// The size at which `s` fits in `max_w`: `size` when it fits, smaller when not (see
+    /// [`super::metrics::fit_size`]).
+    pub fn fit_size(&self, s: &str, max_w: f32, size: f32, weight: Weight) -> f32 {
+        super::metrics::fit_size(|px| self.width(s, px, weight), size, max_w)
+    }
+
+    /// Cuts `s` with an ellipsis so it fits in `max_w`: only for what players type (names,
+    /// addresses), never for the game's own labels, which shrink instead ([`Gfx::fit_size`]).
     pub fn fit(&self, s: &str, max_w: f32, size: f32, weight: Weight) -> String {
         if self.width(s, size, weight) <= max_w {
             return s.to_owned();
@@ -174,6 +274,12 @@ pub fn outline(r: Rect, thickness: f32, c: Color) {
 /// A panel: dark fill, thin frame, and an optional caption in its top strip.
 pub fn panel(gfx: &Gfx, r: Rect, caption: Option<&str>, unit: f32) {
     fill(r, theme::PANEL);
+    panel_over_fill(gfx, r, caption, unit);
+}
+
+/// [`panel`] without its fill, for a panel whose fill the background already drew
+/// ([`background_with`]).
+pub fn panel_over_fill(gfx: &Gfx, r: Rect, caption: Option<&str>, unit: f32) {
     outline(r, 1.0, alpha(theme::FRAME, 0.8));
     if let Some(caption) = caption {
         gfx.text_mid(
@@ -199,30 +305,99 @@ fn band_colour(i: usize) -> Color {
 
 /// The screen background: a vertical gradient, from a lighter violet at the top.
 ///
-/// Each band is a scissored clear of the framebuffer rather than a drawn rectangle: a clear is a
-/// plain fill, where a drawn full-screen layer goes through the blending pipeline, and under
-/// software rendering (Mesa's llvmpipe) that one layer cost about half of a match frame.
+/// The bands are one mesh drawn with the opaque flat-colour material: no texture sample and no
+/// blending, so each pixel is a plain write. Under software rendering (Mesa's llvmpipe) that is
+/// the cheapest full-window layer there is; the previous scissored clears went through Mesa's
+/// clear-with-a-quad path and cost a third of a menu frame. Shapes go back to the blending
+/// material afterwards.
 pub fn background(w: f32, h: f32) {
-    clear_background(theme::BACKGROUND);
-    let dpi = screen_dpi_scale();
-    let (pw, ph) = ((w * dpi).round() as i32, (h * dpi).round() as i32);
-    use macroquad::miniquad::gl;
-    // SAFETY: plain GL state calls on the thread that owns the context, between frames' draw
-    // batches: `clear_background` has just flushed and cleared with the default framebuffer
-    // bound, macroquad's own draws for this frame are batched and issued later, and the scissor
-    // test is switched off again as macroquad's render passes leave it.
-    unsafe {
-        gl::glEnable(gl::GL_SCISSOR_TEST);
+    background_with(w, h, &[]);
+}
+
+/// [`background`] with opaque `solids` (a well, a side box) filled in the same mesh: the
+/// gradient is not drawn under them, so those pixels are written once instead of twice, the
+/// second time through blending. The solids must be opaque and must not overlap.
+pub fn background_with(w: f32, h: f32, solids: &[(Rect, Color)]) {
+    let drawn = FLAT.with(|f| {
+        let f = f.borrow();
+        let Some((_, opaque)) = f.as_ref() else {
+            return false;
+        };
+        gl_use_material(opaque);
+        draw_mesh(&band_mesh(w, h, solids));
+        true
+    });
+    use_shapes_material();
+    if !drawn {
+        clear_background(theme::BACKGROUND);
         for i in 0..BANDS {
-            // GL's window origin is the bottom-left corner.
-            let top = ph * i as i32 / BANDS as i32;
-            let bottom = ph * (i as i32 + 1) / BANDS as i32;
-            let c = band_colour(i);
-            gl::glScissor(0, ph - bottom, pw, bottom - top);
-            gl::glClearColor(c.r, c.g, c.b, 1.0);
-            gl::glClear(gl::GL_COLOR_BUFFER_BIT);
+            let (top, bottom) = band_span(i, h);
+            draw_rectangle(0.0, top, w, bottom - top, band_colour(i));
         }
-        gl::glDisable(gl::GL_SCISSOR_TEST);
+        for (r, c) in solids {
+            fill(*r, *c);
+        }
+    }
+}
+
+/// Top and bottom of background band `i` in a window `h` tall.
+fn band_span(i: usize, h: f32) -> (f32, f32) {
+    (
+        (h * i as f32 / BANDS as f32).floor(),
+        (h * (i + 1) as f32 / BANDS as f32).floor(),
+    )
+}
+
+/// The background as one mesh: each band split into strips at the solids' top and bottom
+/// edges, each strip's row of quads leaving out the solids it crosses; then the solids.
+fn band_mesh(w: f32, h: f32, solids: &[(Rect, Color)]) -> Mesh {
+    let mut vertices = Vec::with_capacity(BANDS * 4 * (1 + solids.len()) + solids.len() * 4);
+    let mut indices = Vec::with_capacity(vertices.capacity() / 4 * 6);
+    let mut quad = |x0: f32, y0: f32, x1: f32, y1: f32, c: Color| {
+        if x1 <= x0 || y1 <= y0 {
+            return;
+        }
+        let base = vertices.len() as u16;
+        for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
+            vertices.push(macroquad::models::Vertex::new(x, y, 0.0, 0.0, 0.0, c));
+        }
+        indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+    };
+    for i in 0..BANDS {
+        let (top, bottom) = band_span(i, h);
+        let c = band_colour(i);
+        let mut cuts: Vec<f32> = vec![top, bottom];
+        for (r, _) in solids {
+            for y in [r.y, r.bottom()] {
+                if y > top && y < bottom {
+                    cuts.push(y);
+                }
+            }
+        }
+        cuts.sort_by(f32::total_cmp);
+        for strip in cuts.windows(2) {
+            let (y0, y1) = (strip[0], strip[1]);
+            let mut gaps: Vec<(f32, f32)> = solids
+                .iter()
+                .filter(|(r, _)| r.y < y1 && r.bottom() > y0)
+                .map(|(r, _)| (r.x, r.right()))
+                .collect();
+            gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut x = 0.0;
+            for (g0, g1) in gaps {
+                quad(x, y0, g0.max(x), y1, c);
+                x = x.max(g1);
+            }
+            quad(x, y0, w, y1, c);
+        }
+    }
+    for (r, c) in solids {
+        quad(r.x, r.y, r.right(), r.bottom(), *c);
+    }
+    Mesh {
+        vertices,
+        indices,
+        texture: None,
     }
 }
 

@@ -3,8 +3,8 @@
 use macroquad::prelude::*;
 use sevenbag_core::{Phase, Seat};
 
-use super::board::draw_board;
-use super::gfx::{Align, Gfx, Weight, center};
+use super::board::draw_board_on_fill;
+use super::gfx::{Align, Gfx, Weight, background_with, center};
 use super::side::{draw_hold, draw_meter, draw_next, draw_plate, draw_popups, draw_stats};
 use super::theme::{self, alpha};
 use super::{Scene, seat_colour};
@@ -12,25 +12,48 @@ use crate::layout::MatchLayout;
 
 /// Draws the match described by `scene` laid out by `l`. Your board is always on the left: when
 /// the only local player sits in the second seat, the two panels (and the score) swap sides.
+///
+/// It draws the window's background too, with the wells and side boxes as holes filled in the
+/// same opaque pass ([`background_with`]): those pixels are written once.
 pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     let l = &oriented(l, scene.local);
     let m = scene.m;
     let cell = l.cell;
     let first_to = m.header().rules.first_to;
     let wins = m.wins();
+    // Garbage shakes the well and its meter a little.
+    let shakes = Seat::BOTH.map(|seat| {
+        let fx = &scene.fx.seats[seat.index()];
+        if fx.shake > 0.0 {
+            ((scene.time * 90.0).sin() * cell * 0.18 * (fx.shake / 0.22)).abs()
+        } else {
+            0.0
+        }
+    });
+    let boards = Seat::BOTH.map(|seat| {
+        let p = &l.panels[seat.index()];
+        Rect::new(
+            p.board.x,
+            p.board.y + shakes[seat.index()],
+            p.board.w,
+            p.board.h,
+        )
+    });
+    let mut solids = Vec::with_capacity(6);
+    for (p, board) in l.panels.iter().zip(boards) {
+        solids.push((board, theme::WELL));
+        solids.push((p.hold, theme::PANEL));
+        solids.push((p.next, theme::PANEL));
+    }
+    background_with(l.window.w, l.window.h, &solids);
     for seat in Seat::BOTH {
         let i = seat.index();
         let p = &l.panels[i];
         let fx = &scene.fx.seats[i];
-        // Garbage shakes the well and its meter a little.
-        let shake = if fx.shake > 0.0 {
-            (scene.time * 90.0).sin() * cell * 0.18 * (fx.shake / 0.22)
-        } else {
-            0.0
-        };
-        let board = Rect::new(p.board.x, p.board.y + shake.abs(), p.board.w, p.board.h);
-        let meter = Rect::new(p.meter.x, p.meter.y + shake.abs(), p.meter.w, p.meter.h);
-        draw_board(board, cell, m.player(seat), fx, scene.time);
+        let shake = shakes[i];
+        let board = boards[i];
+        let meter = Rect::new(p.meter.x, p.meter.y + shake, p.meter.w, p.meter.h);
+        draw_board_on_fill(board, cell, m.player(seat), fx, scene.time);
         draw_meter(gfx, meter, cell, m, seat, scene.time);
         draw_hold(gfx, p.hold, cell, m, seat);
         draw_next(gfx, p.next, cell, m, seat);

@@ -3,6 +3,7 @@
 //! - [`theme`] — colours.
 //! - [`backdrop`] — pieces drifting behind the menus.
 //! - [`gfx`] — fonts, crisp text, shared shapes.
+//! - [`metrics`] — text widths without a window, and the shrink-to-fit rule.
 //! - [`cells`] — the bevelled block and piece pictures.
 //! - [`board`] — one well with its cells, ghost, active piece and flashes.
 //! - [`side`] — hold, next, garbage meter, stats, popups and name plate around a well.
@@ -15,6 +16,7 @@ pub mod board;
 pub mod cells;
 pub mod gfx;
 pub mod match_view;
+pub mod metrics;
 pub mod showcase;
 pub mod side;
 pub mod theme;

@@ -4,7 +4,7 @@ use macroquad::prelude::*;
 use sevenbag_core::{Match, Seat};
 
 use super::cells::{Style, piece_picture};
-use super::gfx::{Align, Gfx, Weight, fill, panel};
+use super::gfx::{Align, Gfx, Weight, fill, panel_over_fill};
 use super::theme::{self, alpha};
 use super::{clock, hundredths, seat_colour};
 use crate::fx::{Popup, SeatFx};
@@ -14,10 +14,10 @@ use crate::session::{NetStatus, Peer};
 /// Size of the preview blocks relative to a board cell.
 const PREVIEW: f32 = 0.78;
 
-/// Draws the hold box.
+/// Draws the hold box over its fill (drawn with the background: [`super::gfx::background_with`]).
 pub fn draw_hold(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
     let p = m.player(seat);
-    panel(gfx, r, Some("HOLD"), cell);
+    panel_over_fill(gfx, r, Some("HOLD"), cell);
     if let Some(kind) = p.hold() {
         let style = if p.hold_used() {
             Style::Dim
@@ -29,9 +29,10 @@ pub fn draw_hold(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
     }
 }
 
-/// Draws the next queue (five pieces, nearest on top and a little larger).
+/// Draws the next queue (five pieces, nearest on top and a little larger) over its fill
+/// (drawn with the background).
 pub fn draw_next(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
-    panel(gfx, r, Some("NEXT"), cell);
+    panel_over_fill(gfx, r, Some("NEXT"), cell);
     let slot = (r.h - cell * 1.2) / 5.0;
     for (i, kind) in m.player(seat).next().iter().enumerate() {
         let cy = r.y + cell * 1.2 + slot * (i as f32 + 0.5);
@@ -143,29 +144,37 @@ fn popup(gfx: &Gfx, p: &Popup, x: f32, y: f32, size: f32) {
     gfx.text(&p.text, x, y, size, Weight::Bold, Align::Right, c);
 }
 
+/// The clear popup's lines: long names break after the spin ("T-SPIN" / "MINI DOUBLE").
+pub fn clear_lines(text: &str) -> (String, Option<String>) {
+    match text.split_once(' ') {
+        Some((a, b)) if text.starts_with("T-SPIN") => (a.to_owned(), Some(b.to_owned())),
+        _ => (text.to_owned(), None),
+    }
+}
+
 /// Draws the clear-kind, back-to-back, combo and attack popups, right-aligned toward the board.
 pub fn draw_popups(gfx: &Gfx, r: Rect, cell: f32, fx: &SeatFx) {
     let x = r.right() - cell * 0.1;
     let mut y = r.y + cell * 0.9;
     if let Some(p) = &fx.clear {
-        // Long names break after the spin: "T-SPIN" / "MINI DOUBLE".
-        let (first, rest) = match p.text.split_once(' ') {
-            Some((a, b)) if p.text.starts_with("T-SPIN") => (a.to_owned(), Some(b.to_owned())),
-            _ => (p.text.clone(), None),
-        };
+        let (first, rest) = clear_lines(&p.text);
         let size = cell * 0.82;
+        // Each line shrinks to the column's width ("MINI SINGLE" is the widest): never cut.
+        let room = r.w - cell * 0.1;
+        let first_size = gfx.fit_size(&first, room, size, Weight::Bold);
         let first = Popup {
             text: first,
             ..p.clone()
         };
-        popup(gfx, &first, x, y, size);
+        popup(gfx, &first, x, y, first_size);
         y += size * 1.1;
         if let Some(rest) = rest {
+            let rest_size = gfx.fit_size(&rest, room, size * 0.8, Weight::Bold);
             let rest = Popup {
-                text: gfx.fit(&rest, r.w, size * 0.8, Weight::Bold),
+                text: rest,
                 ..p.clone()
             };
-            popup(gfx, &rest, x, y, size * 0.8);
+            popup(gfx, &rest, x, y, rest_size);
             y += size;
         }
     }
@@ -199,7 +208,11 @@ pub fn draw_plate(
     let pip_gap = pip_r * 2.8;
     let shown = first_to.min(9);
     let pips_w = f32::from(shown) * pip_gap;
-    let name = gfx.fit(name, b.w - pips_w - cell * 0.4, size, Weight::Bold);
+    // A long name shrinks first; only a name too long even then is cut (names are typed by
+    // players, up to 24 characters).
+    let name_room = b.w - pips_w - cell * 0.4;
+    let size = gfx.fit_size(name, name_room, size, Weight::Bold);
+    let name = gfx.fit(name, name_room, size, Weight::Bold);
     draw_rectangle(
         b.x - cell * 0.25,
         cy - size * 0.55,
@@ -236,15 +249,24 @@ pub fn draw_plate(
         Align::Left,
         tag_colour,
     );
-    // The readout takes what the tag leaves of the plate, cut short on narrow windows.
-    let room = b.right() - (b.x + small + gfx.width(&tag, small, Weight::Bold) + small * 0.8);
+    // The readout takes what the tag leaves of the plate, smaller on narrow windows.
+    let readout = net.readout();
+    let room = readout_room(p, small, gfx.width(&tag, small, Weight::Bold));
+    let readout_size = gfx.fit_size(&readout, room, small, Weight::Regular);
     gfx.text_mid(
-        &gfx.fit(&net.readout(), room.max(0.0), small, Weight::Regular),
-        b.right(),
+        &readout,
+        p.net.right(),
         ny,
-        small,
+        readout_size,
         Weight::Regular,
         Align::Right,
         theme::TEXT_FAINT,
     );
+}
+
+/// The width the network readout may use on the line under the name plate of panel `p`: from
+/// after the connection tag (`tag_w` wide at text size `small`, starting at the board's left
+/// edge) to the panel's right edge, under the board and the next queue.
+pub fn readout_room(p: &PanelLayout, small: f32, tag_w: f32) -> f32 {
+    (p.net.right() - (p.board.x + small + tag_w + small * 0.8)).max(0.0)
 }

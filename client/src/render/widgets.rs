@@ -111,21 +111,43 @@ fn row_back(r: Rect, unit: f32, state: RowState, time: f32) {
     }
 }
 
-/// A menu entry: label on the left, a small tag on the right.
+/// Text sizes of a menu row: the label and the tag.
+pub fn menu_row_sizes(unit: f32) -> (f32, f32) {
+    ((unit * 1.0).round(), (unit * 0.6).round())
+}
+
+/// The width a menu row's label may take: from its left inset (the selected row's, the larger)
+/// to a gap before the tag box (`tag_w` is the tag's text width; 0 without a tag).
+pub fn menu_label_room(r: Rect, unit: f32, tag_w: f32) -> f32 {
+    let tag_box = if tag_w > 0.0 {
+        tag_w + unit * 0.8 + unit * 0.6 + unit * 0.5
+    } else {
+        unit * 0.5
+    };
+    r.w - unit * 1.0 - tag_box
+}
+
+/// A menu entry: label on the left, a small tag on the right. A label too long for a narrow
+/// window shrinks to the room the tag leaves it.
 pub fn menu_row(gfx: &Gfx, r: Rect, unit: f32, label: &str, tag: &str, state: RowState, time: f32) {
     row_back(r, unit, state, time);
     let cy = r.y + r.h / 2.0;
-    let size = (unit * 1.0).round();
+    let (size, small) = menu_row_sizes(unit);
     let colour = match (state.selected, state.enabled) {
         (true, _) => theme::TEXT,
         (false, true) => mix(theme::TEXT, theme::TEXT_DIM, 0.35),
         (false, false) => theme::TEXT_FAINT,
     };
     let x = r.x + unit * (if state.selected { 1.0 } else { 0.8 });
+    let tag_w = if tag.is_empty() {
+        0.0
+    } else {
+        gfx.width(tag, small, Weight::Bold)
+    };
+    let size = gfx.fit_size(label, menu_label_room(r, unit, tag_w), size, Weight::Bold);
     gfx.text_mid(label, x, cy, size, Weight::Bold, Align::Left, colour);
     if !tag.is_empty() {
-        let small = (unit * 0.6).round();
-        let tw = gfx.width(tag, small, Weight::Bold) + unit * 0.8;
+        let tw = tag_w + unit * 0.8;
         let tag_r = Rect::new(
             r.right() - tw - unit * 0.6,
             cy - small * 0.85,
@@ -326,16 +348,29 @@ pub fn side_panel(gfx: &Gfx, r: Rect, unit: f32, heading: &str, body: &str) -> R
     used
 }
 
-/// The hint line at the bottom of a list screen.
+/// The text size of a footer's hints.
+pub fn footer_size(unit: f32) -> f32 {
+    (unit * 0.7).round()
+}
+
+/// The width a footer's hints may take: the line less the right-hand text and a gap.
+pub fn footer_room(r: Rect, unit: f32, right_w: f32) -> f32 {
+    r.w - right_w - if right_w > 0.0 { unit * 1.5 } else { 0.0 }
+}
+
+/// The hint line at the bottom of a list screen. The hints shrink to the room the right-hand
+/// text leaves them on a narrow window.
 pub fn footer(gfx: &Gfx, r: Rect, unit: f32, hints: &str, right: &str) {
     draw_rectangle(r.x, r.y, r.w, 1.0, alpha(theme::FRAME, 0.5));
     let cy = r.y + r.h / 2.0 + unit * 0.2;
-    let size = (unit * 0.7).round();
+    let size = footer_size(unit);
+    let right_w = gfx.width(right, size, Weight::Regular);
+    let hint_size = gfx.fit_size(hints, footer_room(r, unit, right_w), size, Weight::Regular);
     gfx.text_mid(
         hints,
         r.x,
         cy,
-        size,
+        hint_size,
         Weight::Regular,
         Align::Left,
         theme::TEXT_FAINT,

@@ -19,6 +19,9 @@ use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::online::{LanHosting, OnlineScreen};
 use crate::sfx::Sfx;
 
+/// The footer's key hints (the layout tests check they fit the smallest window).
+pub const FOOTER: &str = "↑ ↓ choose   ← → change   type to edit   Enter select   Esc back";
+
 /// Which online or LAN action this screen sets up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LobbyKind {
@@ -501,13 +504,7 @@ impl LobbyScreen {
             LobbyKind::LanHost | LobbyKind::LanJoin => "LAN".to_owned(),
             _ => self.server(ctx).to_owned(),
         };
-        footer(
-            gfx,
-            l.footer,
-            l.unit,
-            "↑ ↓ choose   ← → change   type to edit   Enter select   Esc back",
-            &right,
-        );
+        footer(gfx, l.footer, l.unit, FOOTER, &right);
     }
 
     /// The server this screen connects to: the one typed here, else the one in Settings.

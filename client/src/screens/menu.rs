@@ -14,6 +14,9 @@ use crate::screens::setup::{SetupKind, SetupScreen};
 use crate::screens::standings::StandingsScreen;
 use crate::sfx::Sfx;
 
+/// The footer's key hints (the layout tests check they fit the smallest window).
+pub const FOOTER: &str = "↑ ↓ choose   Enter select   Esc quit";
+
 /// The menu's entries (zemeroth's per-screen `Message`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Item {
@@ -53,6 +56,12 @@ const ITEMS: [Item; 16] = [
     Item::Settings,
     Item::Quit,
 ];
+
+/// Every entry's label and tag, for the layout tests.
+#[cfg(test)]
+pub fn labels() -> Vec<(&'static str, &'static str)> {
+    ITEMS.iter().map(|i| (i.label(), i.tag())).collect()
+}
 
 impl Item {
     fn label(self) -> &'static str {
@@ -254,7 +263,7 @@ impl MenuScreen {
             gfx,
             l.footer,
             l.unit,
-            "↑ ↓ choose   Enter select   Esc quit",
+            FOOTER,
             &format!(
                 "{} · v{}",
                 ctx.config.player_name,

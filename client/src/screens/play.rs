@@ -12,7 +12,7 @@ use crate::fx::MatchFx;
 use crate::layout::{list_layout, match_layout};
 use crate::opponent::Opponent;
 use crate::render::Scene;
-use crate::render::gfx::{Align, Weight, background, center, fill, outline};
+use crate::render::gfx::{Align, Weight, center, fill, outline};
 use crate::render::match_view::draw_match;
 use crate::render::theme;
 use crate::render::widgets::{modal, modal_layout};
@@ -282,7 +282,7 @@ impl<S: Session + ?Sized> PlayScreen<S> {
     /// Draws the screen.
     pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
-        background(io.width, io.height);
+        // `draw_match` draws the background, with the wells and side boxes cut out of it.
         let l = match_layout(io.width, io.height);
         let m = self.session.current();
         let net = self.session.net();

@@ -25,6 +25,23 @@ use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::setup::keys_summary;
 use crate::sfx::Sfx;
 
+/// The footer's key hints on a choice row, where Enter steps the choice as → does (the layout
+/// tests check every hint fits the smallest window).
+pub const FOOTER_CHOICE: &str = "↑ ↓ choose   ← → or Enter change   Esc back";
+/// The footer's key hints on a row Enter plays.
+pub const FOOTER: &str = "↑ ↓ choose   Enter play   Esc back";
+/// The footer's key hints on Back.
+pub const FOOTER_BACK: &str = "↑ ↓ choose   Enter back   Esc back";
+
+/// The footer's hint for `row`: it names what Enter does there.
+fn footer_hint(row: Row) -> &'static str {
+    match row {
+        Row::Kind | Row::Difficulty => FOOTER_CHOICE,
+        Row::Play | Row::Daily | Row::Code => FOOTER,
+        Row::Back => FOOTER_BACK,
+    }
+}
+
 /// Longest code the field takes (the longest valid code is 18 characters).
 const MAX_CODE: usize = 24;
 
@@ -352,13 +369,8 @@ impl PuzzlesScreen {
                 theme::BAD,
             );
         }
-        footer(
-            gfx,
-            l.footer,
-            l.unit,
-            "↑ ↓ choose   ← → change   Enter play   Esc back",
-            "offline",
-        );
+        let row = ROWS.get(self.nav.selected).copied().unwrap_or(Row::Play);
+        footer(gfx, l.footer, l.unit, footer_hint(row), "offline");
     }
 }
 

@@ -17,6 +17,9 @@ use crate::screens::play::{PlayMode, PlayScreen};
 use crate::session::Session;
 use crate::sfx::Sfx;
 
+/// The footer's key hints (the layout tests check they fit the smallest window).
+pub const FOOTER: &str = "↑ ↓ choose   Enter watch / download   Esc back";
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Row {
     File(usize),
@@ -245,12 +248,6 @@ impl ReplayScreen {
             ),
         };
         side_panel(gfx, l.side, l.unit, head, &body);
-        footer(
-            gfx,
-            l.footer,
-            l.unit,
-            "↑ ↓ choose   Enter watch / download   Esc back",
-            "",
-        );
+        footer(gfx, l.footer, l.unit, FOOTER, "");
     }
 }

@@ -240,13 +240,18 @@ impl SetupScreen {
             ),
         };
         side_panel(gfx, l.side, l.unit, "Match", &body);
-        footer(
-            gfx,
-            l.footer,
-            l.unit,
-            "↑ ↓ choose   ← → change   Enter start   Esc back",
-            "offline",
-        );
+        let selected = rows.get(self.nav.selected).copied().unwrap_or(Row::Start);
+        footer(gfx, l.footer, l.unit, footer_hint(selected), "offline");
+    }
+}
+
+/// The footer's hint for the row under the cursor: it names what Enter does there (a value row
+/// changes its value; Start starts; Back goes back).
+fn footer_hint(row: Row) -> &'static str {
+    match row {
+        Row::Opponent | Row::Rules | Row::FirstTo => "↑ ↓ choose   ← → or Enter change   Esc back",
+        Row::Start => "↑ ↓ choose   Enter start   Esc back",
+        Row::Back => "↑ ↓ choose   Enter back   Esc back",
     }
 }
 
@@ -313,6 +318,23 @@ mod tests {
             SetupScreen::new(SetupKind::Practice, &saved, &[]).chosen(),
             saved
         );
+    }
+
+    #[test]
+    fn the_footer_says_what_enter_does_on_each_row() {
+        let d = MatchSetup::default();
+        for kind in [SetupKind::Practice, SetupKind::Local] {
+            let screen = SetupScreen::new(kind, &d);
+            for row in screen.rows() {
+                let hint = footer_hint(row);
+                let says = match row {
+                    Row::Opponent | Row::Rules | Row::FirstTo => "Enter change",
+                    Row::Start => "Enter start",
+                    Row::Back => "Enter back",
+                };
+                assert!(hint.contains(says), "{row:?}: {hint}");
+            }
+        }
     }
 
     #[test]

@@ -24,6 +24,9 @@ use crate::solo_view::{
     ResultCard, SoloLayout, best_text, draw_hint, draw_result, draw_run, live_rows, mode_title,
 };
 
+/// The footer's key hints (the layout tests check they fit the smallest window).
+pub const FOOTER: &str = "↑ ↓ choose   Enter play   W watch best   Esc back";
+
 /// A bot's 40-line Sprint (the protocol's golden sample), for `--screen solo-watch`.
 pub const SAMPLE: &[u8] =
     include_bytes!("../../../crates/protocol/tests/golden/solo_sprint_v1.sbso");
@@ -493,13 +496,7 @@ impl SoloScreen {
                 theme::BAD,
             );
         }
-        footer(
-            gfx,
-            l.footer,
-            l.unit,
-            "↑ ↓ choose   Enter play   W watch best   Esc back",
-            "",
-        );
+        footer(gfx, l.footer, l.unit, FOOTER, "");
     }
 }
 

@@ -17,6 +17,9 @@ use crate::sfx::Sfx;
 use crate::standings::{Standings, Status, Viewed};
 use sevenbag_protocol::Replay;
 
+/// The footer's key hints (the layout tests check they fit the smallest window).
+pub const FOOTER: &str = "↑ ↓ choose a player   1–9 watch one of their recent matches   Esc back";
+
 /// The screen.
 pub struct StandingsScreen {
     standings: Standings,
@@ -195,13 +198,7 @@ impl StandingsScreen {
             Some(id) => format!("downloading {id}…"),
             None => ctx.config.server.clone(),
         };
-        footer(
-            gfx,
-            l.footer,
-            l.unit,
-            "↑ ↓ choose a player   1–9 watch one of their recent matches   Esc back",
-            &right,
-        );
+        footer(gfx, l.footer, l.unit, FOOTER, &right);
     }
 }
 

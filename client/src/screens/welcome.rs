@@ -14,6 +14,9 @@ use crate::render::widgets::{RowState, footer, heading, side_panel, value_row};
 use crate::screen::{Ctx, FrameIo, Transition};
 use crate::sfx::Sfx;
 
+/// The footer's key hints (the layout tests check they fit the smallest window).
+pub const FOOTER: &str = "Type your name   Enter save   Esc skip (stay \"Player\")";
+
 /// The name rules, as the player reads them.
 const RULES: &str = "3 to 16 characters: letters A–Z and a–z, digits 0–9, '_' and '-'. The same rules hold for ranked play, so a name that passes here can be registered (unless someone already has it, or one that looks like it). You can change it later in Settings.";
 
@@ -133,13 +136,7 @@ impl WelcomeScreen {
             colour,
         );
         side_panel(gfx, l.side, l.unit, "Name rules", RULES);
-        footer(
-            gfx,
-            l.footer,
-            l.unit,
-            "Type your name   Enter save   Esc skip (stay \"Player\")",
-            "Asked once",
-        );
+        footer(gfx, l.footer, l.unit, FOOTER, "Asked once");
     }
 }
 

@@ -2,8 +2,8 @@
 //!
 //! [`connect`] spawns the task and returns a [`NetHandle`] at once; the connection's progress
 //! arrives as [`NetEvent`]s. The handle is built for two kinds of callers:
-//! - a render loop that must never block polls [`NetHandle::try_recv`] once per frame and sends
-//!   with [`NetHandle::send`] (both plain, non-async calls);
+//! - a render loop that must never block polls [`NetHandle::try_recv_stamped`] once per frame and
+//!   sends with [`NetHandle::send`] (both plain, non-async calls);
 //! - tokio code awaits [`NetHandle::recv`].
 //!
 //! The task encodes and decodes messages ([`sevenbag_protocol::codec`]), answers the server's
@@ -11,13 +11,17 @@
 //! `TCP_NODELAY` (an input batch is a few bytes; Nagle would hold it for the previous one's ACK),
 //! and counts bytes and messages both ways for the net-stats overlay and the load tester.
 //!
+//! Every event is stamped with the [`Instant`] the task received it, so a caller that polls once
+//! per rendered frame still knows when a message really arrived: a `Pong` read 30 ms later by a
+//! slow frame measures the network's round trip, not the frame's.
+//!
 //! Both channels are unbounded on purpose: outgoing traffic is a few dozen small messages a second
 //! produced by our own frame loop, and incoming traffic is bounded by the server's per-connection
 //! send queue (it cuts readers that fall behind), so neither side can grow without limit.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use sevenbag_core::Handling;
@@ -211,7 +215,7 @@ impl NetSender {
 #[derive(Debug)]
 pub struct NetHandle {
     sender: NetSender,
-    events: mpsc::UnboundedReceiver<NetEvent>,
+    events: mpsc::UnboundedReceiver<(NetEvent, Instant)>,
     counters: Arc<Counters>,
     task: tokio::task::AbortHandle,
 }
@@ -272,12 +276,18 @@ impl NetHandle {
 
     /// The next event if one is waiting (non-blocking, usable outside tokio).
     pub fn try_recv(&mut self) -> Option<NetEvent> {
+        self.try_recv_stamped().map(|(event, _)| event)
+    }
+
+    /// The next event if one is waiting, with the moment the network task received it (which
+    /// can be well before this call when the caller polls once per rendered frame).
+    pub fn try_recv_stamped(&mut self) -> Option<(NetEvent, Instant)> {
         self.events.try_recv().ok()
     }
 
     /// Waits for the next event; `None` once the task has ended and every event was taken.
     pub async fn recv(&mut self) -> Option<NetEvent> {
-        self.events.recv().await
+        self.events.recv().await.map(|(event, _)| event)
     }
 
     /// Closes the connection politely (queued after messages already sent).
@@ -314,7 +324,7 @@ async fn run(
     trust: TlsTrust,
     hello: ClientMessage,
     commands: mpsc::UnboundedReceiver<Command>,
-    events: mpsc::UnboundedSender<NetEvent>,
+    events: mpsc::UnboundedSender<(NetEvent, Instant)>,
     counters: Arc<Counters>,
 ) {
     let reason = match pump(&url, &trust, hello, commands, &events, &counters).await {
@@ -322,7 +332,7 @@ async fn run(
         Err(e) => e.to_string(),
     };
     tracing::debug!(%url, %reason, "disconnected");
-    let _ = events.send(NetEvent::Disconnected(reason));
+    let _ = events.send((NetEvent::Disconnected(reason), Instant::now()));
 }
 
 /// WebSocket settings: tungstenite zero-fills its whole read buffer (128 KiB by default) before
@@ -394,12 +404,12 @@ async fn pump(
     trust: &TlsTrust,
     hello: ClientMessage,
     mut commands: mpsc::UnboundedReceiver<Command>,
-    events: &mpsc::UnboundedSender<NetEvent>,
+    events: &mpsc::UnboundedSender<(NetEvent, Instant)>,
     counters: &Counters,
 ) -> Result<String, NetError> {
     let ws = open(url, trust).await?;
     let (mut sink, mut stream) = ws.split();
-    if events.send(NetEvent::Connected).is_err() {
+    if events.send((NetEvent::Connected, Instant::now())).is_err() {
         return Ok("handle dropped".into());
     }
     let bytes = encode(&hello)?;
@@ -439,6 +449,7 @@ async fn pump(
                     None => return Ok("connection closed by the server".into()),
                     Some(frame) => frame?,
                 };
+                let arrived = Instant::now();
                 let event = match frame {
                     Message::Binary(bytes) => {
                         counters.received(bytes.len());
@@ -469,7 +480,7 @@ async fn pump(
                     // Control frames: tungstenite answers pings itself.
                     _ => continue,
                 };
-                if events.send(event).is_err() {
+                if events.send((event, arrived)).is_err() {
                     return Ok("handle dropped".into());
                 }
             }

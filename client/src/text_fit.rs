@@ -1,0 +1,238 @@
+//! Every label fits its box: checked from the layout and the font files, at 1280×720 and at the
+//! smallest window the game lays out for ([`crate::layout::MIN_WINDOW`]), not by eye.
+//!
+//! Each check takes the rectangle the drawing code gives a label (the same layout functions and
+//! the same room helpers the renderer calls), the label's text size, and the font's glyph
+//! advances ([`crate::render::metrics`]). A label passes when it fits at its size or after
+//! shrinking to no less than [`MIN_SHRINK`] of it, which is what the renderer does
+//! ([`crate::render::gfx::Gfx::fit_size`]); nothing is ever cut mid-word.
+
+use sevenbag_core::{Clear, Spin};
+
+use crate::fx::clear_label;
+use crate::layout::{MIN_WINDOW, list_layout, match_layout};
+use crate::render::gfx::Weight;
+use crate::render::metrics::{MIN_SHRINK, Metrics, fit_size};
+use crate::render::side::{clear_lines, readout_room};
+use crate::render::widgets::{footer_room, footer_size, menu_label_room, menu_row_sizes};
+
+/// Window sizes checked: the minimum, the common ones, and extreme shapes.
+const SIZES: [(f32, f32); 7] = [
+    MIN_WINDOW,
+    (1280.0, 720.0),
+    (1024.0, 768.0),
+    (1366.0, 768.0),
+    (1920.0, 1080.0),
+    (800.0, 1440.0),
+    (2560.0, 600.0),
+];
+
+/// Asserts `text` at `size` fits `room`, shrinking no further than [`MIN_SHRINK`].
+fn assert_fits(m: &Metrics, what: &str, text: &str, size: f32, weight: Weight, room: f32) {
+    let fitted = fit_size(|px| m.width(text, px, weight), size, room);
+    let width = m.width(text, fitted, weight);
+    assert!(
+        width <= room + 0.5 && fitted >= (size * MIN_SHRINK).floor(),
+        "{what}: {text:?} is {width:.0} px wide at {fitted} px (asked {size}) in a {room:.0} px box"
+    );
+}
+
+fn every_clear_label() -> Vec<String> {
+    let mut out = Vec::new();
+    for spin in [Spin::None, Spin::Mini, Spin::Full] {
+        for lines in 0..=4 {
+            let clear = Clear {
+                lines,
+                spin,
+                perfect: false,
+            };
+            out.extend(clear_label(clear));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_clear_popup_fits_the_column_beside_the_well() {
+    let m = Metrics::load().expect("fonts");
+    let labels = every_clear_label();
+    assert!(labels.iter().any(|l| l == "T-SPIN MINI SINGLE"));
+    for (w, h) in SIZES {
+        let l = match_layout(w, h);
+        let cell = l.cell;
+        let room = l.panels[0].popups.w - cell * 0.1;
+        for label in &labels {
+            let (first, rest) = clear_lines(label);
+            let at = format!("clear popup at {w}x{h}");
+            assert_fits(&m, &at, &first, cell * 0.82, Weight::Bold, room);
+            if let Some(rest) = rest {
+                assert_fits(&m, &at, &rest, cell * 0.82 * 0.8, Weight::Bold, room);
+            }
+        }
+        for (text, size) in [("B2B ×99", 0.62), ("19 COMBO", 0.62), ("+20", 0.9)] {
+            assert_fits(
+                &m,
+                &format!("popup at {w}x{h}"),
+                text,
+                cell * size,
+                Weight::Bold,
+                room,
+            );
+        }
+    }
+}
+
+#[test]
+fn the_stats_column_and_the_side_boxes_hold_their_labels() {
+    let m = Metrics::load().expect("fonts");
+    for (w, h) in SIZES {
+        let l = match_layout(w, h);
+        let cell = l.cell;
+        let p = l.panels[0];
+        let at = format!("stats at {w}x{h}");
+        let room = p.stats.w - cell * 0.1;
+        for label in ["PIECES", "PPS", "APM", "VS", "TIME"] {
+            assert_fits(&m, &at, label, (cell * 0.42).round(), Weight::Bold, room);
+        }
+        for value in ["9999", "99.99", "999.99"] {
+            assert_fits(&m, &at, value, (cell * 0.72).round(), Weight::Bold, room);
+        }
+        assert_fits(
+            &m,
+            &at,
+            "59:59.99",
+            (cell * 0.6).round(),
+            Weight::Regular,
+            room,
+        );
+        for (caption, r) in [("HOLD", p.hold), ("NEXT", p.next)] {
+            let room = r.w - cell * 0.4;
+            assert_fits(&m, &at, caption, (cell * 0.5).round(), Weight::Bold, room);
+        }
+    }
+}
+
+#[test]
+fn the_network_readout_fits_beside_the_longest_connection_tag() {
+    let m = Metrics::load().expect("fonts");
+    // The longest readout an online match shows, beside the longest tag.
+    let readout = "999 ms · delay 20 f · rollback 20 f · 999 stalls";
+    let tag = "RECONNECTING 30s";
+    for (w, h) in SIZES {
+        let l = match_layout(w, h);
+        let small = (l.cell * 0.46).round();
+        for p in l.panels {
+            let room = readout_room(&p, small, m.width(tag, small, Weight::Bold));
+            let at = format!("net readout at {w}x{h}");
+            assert_fits(&m, &at, readout, small, Weight::Regular, room);
+        }
+    }
+}
+
+#[test]
+fn the_middle_strip_and_the_banners_fit_over_the_wells() {
+    let m = Metrics::load().expect("fonts");
+    for (w, h) in SIZES {
+        let l = match_layout(w, h);
+        let cell = l.cell;
+        let at = format!("middle at {w}x{h}");
+        let middle = l.middle.w;
+        assert_fits(
+            &m,
+            &at,
+            "ROUND 99",
+            (cell * 0.42).round(),
+            Weight::Bold,
+            middle,
+        );
+        assert_fits(
+            &m,
+            &at,
+            "FIRST TO 7",
+            (cell * 0.36).round(),
+            Weight::Bold,
+            middle,
+        );
+        assert_fits(
+            &m,
+            &at,
+            "NEXT IN 9",
+            (cell * 0.4).round(),
+            Weight::Bold,
+            middle,
+        );
+        assert_fits(&m, &at, "VS", cell.round(), Weight::Bold, middle);
+        let board = l.panels[0].board.w;
+        let at = format!("banner at {w}x{h}");
+        for (text, size) in [
+            ("VICTORY", 1.5),
+            ("WINNER", 1.5),
+            ("DEFEAT", 1.2),
+            ("TOPPED OUT", 1.2),
+            ("ROUND WON", 1.0),
+            ("ROUND 99", 0.9),
+            ("PERFECT", 1.1 * 1.4),
+            ("7 – 7", 0.8),
+            ("GO!", 5.2),
+        ] {
+            assert_fits(&m, &at, text, (cell * size).round(), Weight::Bold, board);
+        }
+    }
+}
+
+#[test]
+fn every_list_screen_footer_fits_beside_its_right_hand_text() {
+    use crate::screens::{lobby, menu, puzzles, replays, solo, standings, welcome};
+    let m = Metrics::load().expect("fonts");
+    // Each screen's hints with the longest right-hand text it shows.
+    let footers = [
+        (menu::FOOTER, "Player_Name_16ch · v0.1.0"),
+        (lobby::FOOTER, "play.sevenbag.example:7878"),
+        (puzzles::FOOTER, "offline"),
+        (puzzles::FOOTER_CHOICE, "offline"),
+        (puzzles::FOOTER_BACK, "offline"),
+        (replays::FOOTER, ""),
+        (solo::FOOTER, ""),
+        (standings::FOOTER, "play.sevenbag.example:7878"),
+        (welcome::FOOTER, "Asked once"),
+        ("↑ ↓ choose   ← → or Enter change   Esc back", "offline"),
+        ("↑ ↓ choose   Enter start   Esc back", "offline"),
+    ];
+    for (w, h) in SIZES {
+        let l = list_layout(w, h, 16);
+        let size = footer_size(l.unit);
+        for (hints, right) in footers {
+            let right_w = m.width(right, size, Weight::Regular);
+            let room = footer_room(l.footer, l.unit, right_w);
+            let at = format!("footer at {w}x{h}");
+            assert_fits(&m, &at, hints, size, Weight::Regular, room);
+        }
+    }
+}
+
+#[test]
+fn every_main_menu_entry_fits_its_row_beside_its_tag() {
+    let m = Metrics::load().expect("fonts");
+    let entries = crate::screens::menu::labels();
+    for (w, h) in SIZES {
+        let l = list_layout(w, h, entries.len());
+        let r = l.row(0);
+        let (size, small) = menu_row_sizes(l.unit);
+        for (label, tag) in &entries {
+            let tag_w = if tag.is_empty() {
+                0.0
+            } else {
+                m.width(tag, small, Weight::Bold)
+            };
+            let room = menu_label_room(r, l.unit, tag_w);
+            assert_fits(
+                &m,
+                &format!("menu at {w}x{h}"),
+                label,
+                size,
+                Weight::Bold,
+                room,
+            );
+        }
+    }
+}
