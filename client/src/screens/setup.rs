@@ -324,7 +324,7 @@ mod tests {
     fn the_footer_says_what_enter_does_on_each_row() {
         let d = MatchSetup::default();
         for kind in [SetupKind::Practice, SetupKind::Local] {
-            let screen = SetupScreen::new(kind, &d);
+            let screen = SetupScreen::new(kind, &d, &[]);
             for row in screen.rows() {
                 let hint = footer_hint(row);
                 let says = match row {
