@@ -197,6 +197,17 @@ impl KeyMap {
     }
 }
 
+/// `preferred`, unless it is one of the game keys of `map`: then `fallback`. The training keys
+/// (undo, redo, reset, pause) use it so a key bound to a game action never does two jobs.
+pub fn free_key(map: &KeyMap, preferred: KeyCode, fallback: KeyCode) -> KeyCode {
+    let keys: HashSet<KeyCode> = [preferred].into_iter().collect();
+    if map.mask(&keys).is_empty() {
+        preferred
+    } else {
+        fallback
+    }
+}
+
 /// The keyboard as seen on one rendered frame.
 #[derive(Clone, Debug, Default)]
 pub struct Keyboard {

@@ -284,6 +284,14 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
             sevenbag_core::SoloMode::Sprint,
             ctx,
         ))),
+        Some(StartScreen::SoloPast) => Screen::Solo(Box::new(screens::solo::SoloScreen::past(
+            sevenbag_core::SoloMode::Sprint,
+        ))),
+        Some(StartScreen::SoloPaused) => {
+            let mut s = screens::solo::SoloScreen::playing(sevenbag_core::SoloMode::Sprint, ctx);
+            s.pause();
+            Screen::Solo(Box::new(s))
+        }
         Some(StartScreen::SoloWatch) => {
             match sevenbag_protocol::SoloReplay::decode(screens::solo::SAMPLE) {
                 Ok(r) => Screen::Solo(Box::new(screens::solo::SoloScreen::watching(

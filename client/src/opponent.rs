@@ -33,6 +33,10 @@ use sevenbag_core::{Input, Match, Phase, Player, Rules, Seat};
 pub trait AutoPlayer {
     /// The keys to hold on the next simulated frame of `m` for `seat` (called once per frame).
     fn next_input(&mut self, m: &Match, seat: Seat) -> Input;
+
+    /// The match jumped to another position (a practice undo or redo): forget any plan and
+    /// answer still on its way, and plan afresh from the next position seen.
+    fn resync(&mut self) {}
 }
 
 /// The opponent choices offered to the player.
@@ -102,6 +106,7 @@ pub enum Planning {
 /// `sevenbag_bot::Bot` behind the [`AutoPlayer`] seam, planning inline or on a worker thread.
 pub struct BotPlayer {
     bot: Bot,
+    bot_level: Level,
     worker: Option<Worker>,
 }
 
@@ -119,6 +124,7 @@ impl BotPlayer {
             } else {
                 Bot::new(level)
             },
+            bot_level: level,
             worker,
         }
     }
@@ -153,6 +159,20 @@ impl BotPlayer {
 }
 
 impl AutoPlayer for BotPlayer {
+    fn resync(&mut self) {
+        // A fresh driver (its plan was for the old timeline); the worker's own bot keeps its
+        // 7-bag knowledge, which stays true: the piece sequence is the same in any timeline.
+        self.bot = if self.worker.is_some() {
+            Bot::new(self.bot_level).with_perfect_clears(false)
+        } else {
+            Bot::new(self.bot_level)
+        };
+        if let Some(w) = &mut self.worker {
+            // An answer still coming carries an old id: `answer` skips it.
+            w.asked = None;
+        }
+    }
+
     fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
         let Some(worker) = &mut self.worker else {
             return self.bot.next_input(m, seat);
@@ -330,6 +350,12 @@ impl Stacker {
 }
 
 impl AutoPlayer for Stacker {
+    fn resync(&mut self) {
+        self.plan = None;
+        self.wait = 0;
+        self.last = Input::NONE;
+    }
+
     fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
         let p = m.player(seat);
         let out = match (m.phase(), p.active()) {

@@ -15,7 +15,7 @@ use sevenbag_core::{Input, Solo, SoloHeader, SoloMode, SoloResult};
 use sevenbag_protocol::SoloReplay;
 
 use crate::fx::MatchFx;
-use crate::input::KeyMap;
+use crate::input::{KeyMap, free_key};
 use crate::layout::list_layout;
 use crate::render::gfx::{Align, Weight, background, center};
 use crate::render::theme;
@@ -39,29 +39,18 @@ pub const SAMPLE: &[u8] =
 /// Keys that retry from the result.
 const RETRY: [KeyCode; 1] = [KeyCode::R];
 
-/// `preferred`, unless it is one of your game keys: then `fallback` (so a bound key never
-/// throws a run away or undoes a piece).
-fn free_key(map: &KeyMap, preferred: KeyCode, fallback: KeyCode) -> KeyCode {
-    let keys: std::collections::HashSet<KeyCode> = [preferred].into_iter().collect();
-    if map.mask(&keys).is_empty() {
-        preferred
-    } else {
-        fallback
-    }
-}
-
 /// The key that restarts a run while it is played: R, or F2.
-fn restart_key(map: &KeyMap) -> KeyCode {
+pub fn restart_key(map: &KeyMap) -> KeyCode {
     free_key(map, KeyCode::R, KeyCode::F2)
 }
 
 /// The key that undoes the last piece in Zen: Backspace, or F3.
-fn undo_key(map: &KeyMap) -> KeyCode {
+pub fn undo_key(map: &KeyMap) -> KeyCode {
     free_key(map, KeyCode::Backspace, KeyCode::F3)
 }
 
 /// The key that redoes an undone piece in Zen: Y, or F4.
-fn redo_key(map: &KeyMap) -> KeyCode {
+pub fn redo_key(map: &KeyMap) -> KeyCode {
     free_key(map, KeyCode::Y, KeyCode::F4)
 }
 
@@ -71,7 +60,7 @@ fn pause_key(map: &KeyMap) -> KeyCode {
 }
 
 /// A key's name on screen.
-fn key_text(key: KeyCode) -> String {
+pub fn key_text(key: KeyCode) -> String {
     crate::keys::key_label(key)
 }
 
@@ -188,6 +177,23 @@ impl SoloScreen {
         let mut s = SoloScreen::default();
         s.start(mode, ctx);
         s
+    }
+
+    /// Opens straight into the past runs of `mode` (for `--screen solo-past`).
+    pub fn past(mode: SoloMode) -> SoloScreen {
+        let mut s = SoloScreen::default();
+        if let Some(dir) = &s.dir {
+            s.mode = Mode::Past(Box::new(PastList::open(dir, mode)));
+        }
+        s
+    }
+
+    /// Pauses the run being played (for `--screen solo-paused`).
+    pub fn pause(&mut self) {
+        if let Mode::Play(p) = &mut self.mode {
+            p.paused = true;
+            p.run.pause();
+        }
     }
 
     fn load_bests(&mut self) {
@@ -461,7 +467,7 @@ impl SoloScreen {
         } else if kb.pressed(KeyCode::P) {
             self.message = None;
             match &self.dir {
-                Some(dir) => self.mode = Mode::Past(Box::new(PastList::open(ctx, dir, mode))),
+                Some(dir) => self.mode = Mode::Past(Box::new(PastList::open(dir, mode))),
                 None => self.message = Some("no data directory: no past runs".to_owned()),
             }
         }

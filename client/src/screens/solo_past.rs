@@ -69,27 +69,27 @@ pub fn row_text(r: &solo_store::PastRun) -> String {
 }
 
 impl PastList {
-    /// Lists `mode`'s runs in `dir`; files that cannot be read become one notice.
-    pub fn open(ctx: &mut Ctx, dir: &Path, mode: SoloMode) -> PastList {
+    /// Lists `mode`'s runs in `dir`; files that cannot be read are logged and named under the
+    /// list (the list itself always opens).
+    pub fn open(dir: &Path, mode: SoloMode) -> PastList {
         let runs = solo_store::past_runs(dir, mode);
-        if let Some(first) = runs.skipped.first() {
-            let more = match runs.skipped.len() {
-                1 => String::new(),
-                n => format!(" (and {} more)", n - 1),
-            };
-            ctx.notify(
-                format!("skipped an unreadable run: {first}{more}"),
-                crate::render::theme::BAD,
-            );
-            for s in &runs.skipped {
-                tracing::warn!("solo run skipped: {s}");
-            }
+        for s in &runs.skipped {
+            tracing::warn!("solo run skipped: {s}");
         }
         PastList {
             mode,
             runs,
             nav: ListNav::default(),
         }
+    }
+
+    /// The notice about skipped files, if any.
+    fn notice(&self) -> Option<String> {
+        let first = self.runs.skipped.first()?;
+        Some(match self.runs.skipped.len() {
+            1 => format!("Skipped an unreadable file: {first}"),
+            n => format!("Skipped {n} unreadable files, e.g. {first}"),
+        })
     }
 
     /// Handles the frame.
@@ -160,6 +160,10 @@ impl PastList {
                 "No finished runs of this mode yet. Every finished Sprint and Blitz is kept here."
                     .to_owned()
             }
+        };
+        let body = match self.notice() {
+            Some(n) => format!("{body}\n\n{n}"),
+            None => body,
         };
         side_panel(gfx, l.side, l.unit, "Run", &body);
         footer(
