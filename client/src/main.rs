@@ -54,6 +54,7 @@ mod layout;
 mod online;
 mod opponent;
 mod pacer;
+mod pad;
 // Puzzles mode (helper: pmode)
 mod puzzle_play;
 mod puzzle_view;
@@ -356,6 +357,8 @@ async fn run(args: Args) {
     } else {
         pacer::Pacer::new(args.max_fps)
     };
+    #[cfg(feature = "gamepad")]
+    let mut pads = pad::Pads::open();
     loop {
         // 1. Resize and layout: read the window size; every screen lays itself out from it.
         ctx.gfx.refresh();
@@ -367,8 +370,14 @@ async fn run(args: Args) {
             get_frame_time()
         };
         let pos = Vec2::from(mouse_position());
+        #[cfg_attr(not(feature = "gamepad"), allow(unused_mut))]
+        let mut keyboard = Keyboard::sample();
+        #[cfg(feature = "gamepad")]
+        if let Some(p) = &mut pads {
+            p.frame().apply(&ctx.config.pad, &mut keyboard);
+        }
         let io = FrameIo {
-            keyboard: Keyboard::sample(),
+            keyboard,
             mouse: Mouse {
                 pos,
                 moved: pos != last_mouse,
