@@ -127,6 +127,10 @@ pub enum StartScreen {
     Sprint,
     /// Watching the committed sample Sprint replay (a bot's run) at 1×.
     SoloWatch,
+    /// The past 40-line runs kept in the data folder.
+    SoloPast,
+    /// A 40-line Sprint, paused.
+    SoloPaused,
     /// The first-start name prompt.
     Welcome,
 }

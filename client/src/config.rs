@@ -14,6 +14,7 @@ use sevenbag_core::Handling;
 use crate::input::{Action, KeyMap, SLOTS};
 use crate::keys::{key_from_name, key_name};
 use crate::opponent::{MAX_OUTSIDE_BOTS, OutsideBot};
+use crate::pad::{Button, PadMap};
 
 /// Everything the settings screen edits.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +33,8 @@ pub struct Config {
     pub local_left: KeyMap,
     /// Keys of the right player in a local two-player match.
     pub local_right: KeyMap,
+    /// Gamepad buttons (every pad plays the keyboard's seat: solo, practice, online).
+    pub pad: PadMap,
     /// A PEM certificate to trust for `wss://` servers besides the public web's authorities:
     /// a LAN or test server's self-signed certificate (`--trust-cert` overrides it).
     pub trust_cert: Option<PathBuf>,
@@ -74,6 +77,7 @@ impl Default for Config {
             keys: KeyMap::guideline(),
             local_left: KeyMap::local_left(),
             local_right: KeyMap::local_right(),
+            pad: PadMap::standard(),
             setup: MatchSetup::default(),
             trust_cert: None,
             bots: Vec::new(),
@@ -146,6 +150,7 @@ struct ConfigFile {
     keys: Option<KeysFile>,
     local_left: Option<KeysFile>,
     local_right: Option<KeysFile>,
+    pad: Option<KeysFile>,
     setup: Option<MatchSetup>,
     trust_cert: Option<PathBuf>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -230,6 +235,46 @@ impl KeysFile {
         }
         Ok(map)
     }
+
+    fn from_pad(map: &PadMap) -> KeysFile {
+        let mut file = KeysFile::default();
+        for action in Action::ALL {
+            let names = map
+                .buttons(action)
+                .iter()
+                .flatten()
+                .map(|b| b.name().to_owned())
+                .collect();
+            *file.slot(action) = Some(names);
+        }
+        file
+    }
+
+    fn into_pad(mut self, defaults: PadMap) -> Result<PadMap, ConfigError> {
+        let mut map = defaults;
+        for action in Action::ALL {
+            let Some(names) = self.slot(action).take() else {
+                continue;
+            };
+            if names.len() > SLOTS {
+                return Err(ConfigError::TooManyKeys {
+                    action: action.config_key(),
+                    count: names.len(),
+                });
+            }
+            for slot in 0..SLOTS {
+                map.clear(action, slot);
+            }
+            for (slot, name) in names.iter().enumerate() {
+                let button = Button::from_name(name).ok_or_else(|| ConfigError::UnknownKey {
+                    action: action.config_key(),
+                    name: name.clone(),
+                })?;
+                map.bind(action, slot, button);
+            }
+        }
+        Ok(map)
+    }
 }
 
 impl Config {
@@ -272,6 +317,7 @@ impl Config {
             keys: keys(file.keys, d.keys)?,
             local_left: keys(file.local_left, d.local_left)?,
             local_right: keys(file.local_right, d.local_right)?,
+            pad: file.pad.map_or(Ok(d.pad), |f| f.into_pad(d.pad))?,
             setup: file.setup.unwrap_or(d.setup),
             trust_cert: file.trust_cert,
             bots: file.bots,
@@ -296,6 +342,7 @@ impl Config {
             keys: Some(KeysFile::from_map(&self.keys)),
             local_left: Some(KeysFile::from_map(&self.local_left)),
             local_right: Some(KeysFile::from_map(&self.local_right)),
+            pad: Some(KeysFile::from_pad(&self.pad)),
             setup: Some(self.setup.clone()),
             trust_cert: self.trust_cert.clone(),
             bots: self.bots.clone(),
@@ -468,6 +515,12 @@ mod tests {
         assert_eq!(c.keys.keys(Action::HardDrop), [Some(KeyCode::W), None]);
         assert_eq!(c.keys.keys(Action::MoveLeft), [Some(KeyCode::Left), None]);
         assert_eq!(c.local_left, KeyMap::local_left());
+        assert_eq!(c.pad, PadMap::standard());
+        let c = Config::from_toml("[pad]\nhold = [\"B\"]\n").expect("pad");
+        assert_eq!(c.pad.buttons(Action::Hold), [Some(Button::East), None]);
+        let back = Config::from_toml(&c.to_toml().expect("toml")).expect("round trip");
+        assert_eq!(back.pad, c.pad);
+        assert!(Config::from_toml("[pad]\nhold = [\"Banana\"]\n").is_err());
     }
 
     #[test]

@@ -197,6 +197,17 @@ impl KeyMap {
     }
 }
 
+/// `preferred`, unless it is one of the game keys of `map`: then `fallback`. The training keys
+/// (undo, redo, reset, pause) use it so a key bound to a game action never does two jobs.
+pub fn free_key(map: &KeyMap, preferred: KeyCode, fallback: KeyCode) -> KeyCode {
+    let keys: HashSet<KeyCode> = [preferred].into_iter().collect();
+    if map.mask(&keys).is_empty() {
+        preferred
+    } else {
+        fallback
+    }
+}
+
 /// The keyboard as seen on one rendered frame.
 #[derive(Clone, Debug, Default)]
 pub struct Keyboard {
@@ -206,6 +217,15 @@ pub struct Keyboard {
     pub pressed: HashSet<KeyCode>,
     /// Text typed during the frame, for name and address fields.
     pub chars: Vec<char>,
+    /// Game actions held on a gamepad (through the pad map; see [`crate::pad`]).
+    pub pad_down: Input,
+    /// Game actions whose pad button was pressed during the frame.
+    pub pad_pressed: Input,
+    /// Menu keys a gamepad pressed this frame (A is Enter, the d-pad the arrows, ...): seen by
+    /// [`Keyboard::pressed`], never by the game latch.
+    pub menu: HashSet<KeyCode>,
+    /// Pad buttons pressed this frame (for binding them in Settings).
+    pub pad_buttons: HashSet<crate::pad::Button>,
 }
 
 impl Keyboard {
@@ -219,17 +239,18 @@ impl Keyboard {
             down: macroquad::input::get_keys_down(),
             pressed: macroquad::input::get_keys_pressed(),
             chars,
+            ..Keyboard::default()
         }
     }
 
-    /// True when `key` was pressed this frame.
+    /// True when `key` was pressed this frame (on the keyboard, or its gamepad menu button).
     pub fn pressed(&self, key: KeyCode) -> bool {
-        self.pressed.contains(&key)
+        self.pressed.contains(&key) || self.menu.contains(&key)
     }
 
     /// True when any of `keys` was pressed this frame.
     pub fn pressed_any(&self, keys: &[KeyCode]) -> bool {
-        keys.iter().any(|k| self.pressed.contains(k))
+        keys.iter().any(|k| self.pressed(*k))
     }
 }
 
@@ -242,10 +263,15 @@ pub struct Latch {
 
 impl Latch {
     /// Records one rendered frame of `keyboard` through `map`: keys down now are held, and keys
-    /// pressed during the frame are latched until the next simulation step takes them.
+    /// pressed during the frame are latched until the next simulation step takes them. A
+    /// gamepad's actions (already through its pad map) join the keys' here, so DAS, ARR and
+    /// taps treat both alike.
     pub fn sample(&mut self, map: &KeyMap, keyboard: &Keyboard) {
-        self.held = map.mask(&keyboard.down);
-        self.latched = self.latched.with(map.mask(&keyboard.pressed));
+        self.held = map.mask(&keyboard.down).with(keyboard.pad_down);
+        self.latched = self
+            .latched
+            .with(map.mask(&keyboard.pressed))
+            .with(keyboard.pad_pressed);
     }
 
     /// The input of the next simulation step: every key down now, plus every key pressed since
@@ -270,7 +296,7 @@ mod tests {
         Keyboard {
             down: down.iter().copied().collect(),
             pressed: pressed.iter().copied().collect(),
-            chars: vec![],
+            ..Keyboard::default()
         }
     }
 

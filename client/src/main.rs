@@ -56,6 +56,7 @@ mod memcheck;
 mod online;
 mod opponent;
 mod pacer;
+mod pad;
 // Puzzles mode (helper: pmode)
 mod puzzle_play;
 mod puzzle_view;
@@ -294,6 +295,14 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
             sevenbag_core::SoloMode::Sprint,
             ctx,
         ))),
+        Some(StartScreen::SoloPast) => Screen::Solo(Box::new(screens::solo::SoloScreen::past(
+            sevenbag_core::SoloMode::Sprint,
+        ))),
+        Some(StartScreen::SoloPaused) => {
+            let mut s = screens::solo::SoloScreen::playing(sevenbag_core::SoloMode::Sprint, ctx);
+            s.pause();
+            Screen::Solo(Box::new(s))
+        }
         Some(StartScreen::SoloWatch) => {
             match sevenbag_protocol::SoloReplay::decode(screens::solo::SAMPLE) {
                 Ok(r) => Screen::Solo(Box::new(screens::solo::SoloScreen::watching(
@@ -361,6 +370,8 @@ async fn run(args: Args) {
     } else {
         pacer::Pacer::new(args.max_fps)
     };
+    #[cfg(feature = "gamepad")]
+    let mut pads = pad::Pads::open();
     loop {
         // 1. Resize and layout: read the window size; every screen lays itself out from it.
         ctx.gfx.refresh();
@@ -381,8 +392,14 @@ async fn run(args: Args) {
             get_frame_time()
         };
         let pos = Vec2::from(mouse_position()) / scale;
+        #[cfg_attr(not(feature = "gamepad"), allow(unused_mut))]
+        let mut keyboard = Keyboard::sample();
+        #[cfg(feature = "gamepad")]
+        if let Some(p) = &mut pads {
+            p.frame().apply(&ctx.config.pad, &mut keyboard);
+        }
         let io = FrameIo {
-            keyboard: Keyboard::sample(),
+            keyboard,
             mouse: Mouse {
                 pos,
                 moved: pos != last_mouse,

@@ -41,6 +41,10 @@ pub trait AutoPlayer {
     fn failure(&self) -> Option<String> {
         None
     }
+
+    /// The match jumped to another position (a practice undo or redo): forget any plan and
+    /// answer still on its way, and plan afresh from the next position seen.
+    fn resync(&mut self) {}
 }
 
 /// The most outside bots the settings file may list.
@@ -167,6 +171,8 @@ pub enum Planning {
 /// `sevenbag_bot::Bot` behind the [`AutoPlayer`] seam, planning inline or on a worker thread.
 pub struct BotPlayer {
     bot: Bot,
+    /// How to make a fresh driver (after an undo): its configuration and perfect-clear search.
+    driver: (BotConfig, bool),
     worker: Option<Worker>,
 }
 
@@ -179,13 +185,11 @@ impl BotPlayer {
                 Ok(Bot::new(level))
             }),
         };
+        // The driver half never searches; the worker's bot has the perfect-clear tables.
+        let driver = (level.config(), worker.is_none() && level == Level::Max);
         BotPlayer {
-            // The driver half never searches; the worker's bot has the perfect-clear tables.
-            bot: if worker.is_some() {
-                Bot::new(level).with_perfect_clears(false)
-            } else {
-                Bot::new(level)
-            },
+            bot: Bot::with_config(driver.0).with_perfect_clears(driver.1),
+            driver,
             worker,
         }
     }
@@ -234,7 +238,8 @@ impl BotPlayer {
             ..Level::Max.config()
         };
         BotPlayer {
-            bot: Bot::with_config(config).with_perfect_clears(false),
+            bot: Bot::with_config(config),
+            driver: (config, false),
             worker,
         }
     }
@@ -249,6 +254,16 @@ impl BotPlayer {
 impl AutoPlayer for BotPlayer {
     fn failure(&self) -> Option<String> {
         self.worker.as_ref().and_then(|w| w.failure.clone())
+    }
+
+    fn resync(&mut self) {
+        // A fresh driver (its plan was for the old timeline); the worker's own bot keeps its
+        // 7-bag knowledge, which stays true: the piece sequence is the same in any timeline.
+        self.bot = Bot::with_config(self.driver.0).with_perfect_clears(self.driver.1);
+        if let Some(w) = &mut self.worker {
+            // An answer still coming carries an old id: `answer` skips it.
+            w.asked = None;
+        }
     }
 
     fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
@@ -493,6 +508,12 @@ impl Stacker {
 }
 
 impl AutoPlayer for Stacker {
+    fn resync(&mut self) {
+        self.plan = None;
+        self.wait = 0;
+        self.last = Input::NONE;
+    }
+
     fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
         let p = m.player(seat);
         let out = match (m.phase(), p.active()) {

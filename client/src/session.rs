@@ -7,6 +7,8 @@
 //! [`crate::replay::ReplaySession`] implement the same trait, so the screen and renderer do not
 //! change.
 
+use std::collections::VecDeque;
+
 use sevenbag_core::{Input, Match, MatchHeader, Seat};
 
 use crate::input::{KeyMap, Keyboard, Latch};
@@ -155,6 +157,87 @@ pub trait Session {
     fn online(&self) -> Option<&crate::online::Online> {
         None
     }
+    /// Practice only: takes back the person's last piece, restoring the whole match as it was
+    /// when their previous piece locked. False when there is nothing to undo (or no undo here).
+    fn undo(&mut self) -> bool {
+        false
+    }
+    /// Practice only: puts back the last undone piece. False when there is nothing to redo.
+    fn redo(&mut self) -> bool {
+        false
+    }
+    /// Practice only: (pieces that can be undone, pieces that can be redone); `None` where
+    /// there is no undo (online, replays, two people on one keyboard).
+    fn history(&self) -> Option<(usize, usize)> {
+        None
+    }
+}
+
+/// The most pieces a practice match can undo (a `Match` snapshot is about 1.5 KiB).
+pub const MAX_UNDO: usize = 500;
+
+/// Undo and redo of a practice match: the whole [`Match`] (both boards, the bot's, garbage in
+/// flight, timers, round and score) as it stood at each of the person's locks.
+#[derive(Clone, Debug)]
+pub struct History {
+    /// The seat whose locks are the undo points.
+    seat: Seat,
+    /// The match at each earlier lock of `seat` (or its start), newest last.
+    undo: VecDeque<Match>,
+    /// The match at `seat`'s last lock (what the next lock pushes).
+    since: Match,
+    /// Undone pieces, each as the match stood the moment it locked, the latest undo last.
+    redo: Vec<Match>,
+}
+
+impl History {
+    /// An empty history of `seat`'s pieces, starting at `m`.
+    pub fn new(seat: Seat, m: &Match) -> History {
+        History {
+            seat,
+            undo: VecDeque::new(),
+            since: m.clone(),
+            redo: Vec::new(),
+        }
+    }
+
+    /// Notes the frame just simulated: a lock of the seat is a new undo point (and forgets the
+    /// redo).
+    pub fn observe(&mut self, m: &Match) {
+        if m.player(self.seat).events().locked.is_none() {
+            return;
+        }
+        let earlier = std::mem::replace(&mut self.since, m.clone());
+        if self.undo.len() == MAX_UNDO {
+            self.undo.pop_front();
+        }
+        self.undo.push_back(earlier);
+        self.redo.clear();
+    }
+
+    /// The match before the seat's last piece, if any (`current` becomes redoable).
+    pub fn undo(&mut self) -> Option<Match> {
+        let earlier = self.undo.pop_back()?;
+        let undone = std::mem::replace(&mut self.since, earlier.clone());
+        self.redo.push(undone);
+        Some(earlier)
+    }
+
+    /// The match with the last undone piece put back, if any.
+    pub fn redo(&mut self) -> Option<Match> {
+        let later = self.redo.pop()?;
+        let earlier = std::mem::replace(&mut self.since, later.clone());
+        if self.undo.len() == MAX_UNDO {
+            self.undo.pop_front();
+        }
+        self.undo.push_back(earlier);
+        Some(later)
+    }
+
+    /// (undoable, redoable) pieces.
+    pub fn depth(&self) -> (usize, usize) {
+        (self.undo.len(), self.redo.len())
+    }
 }
 
 /// Who controls a seat of an offline match.
@@ -177,6 +260,8 @@ pub struct LocalSession {
     header: MatchHeader,
     current: Match,
     controls: [Control; 2],
+    /// Undo and redo, for practice against an automatic player.
+    history: Option<History>,
 }
 
 impl LocalSession {
@@ -186,6 +271,32 @@ impl LocalSession {
             header,
             current: Match::new(header),
             controls,
+            history: None,
+        }
+    }
+
+    /// Turns on undo and redo of the pieces of the one seat played on this keyboard (practice
+    /// against an automatic player); does nothing when no seat, or both, are keyboard seats.
+    pub fn with_undo(mut self) -> LocalSession {
+        if let [true, false] | [false, true] = self.local_seats() {
+            let seat = if self.local_seats()[0] {
+                Seat::First
+            } else {
+                Seat::Second
+            };
+            self.history = Some(History::new(seat, &self.current));
+        }
+        self
+    }
+
+    /// After the match jumped in time (undo, redo): held keys are forgotten and automatic
+    /// players drop their plans, so both sides carry on from the restored position.
+    fn resync(&mut self) {
+        for control in &mut self.controls {
+            match control {
+                Control::Keys(_, latch) => latch.reset(),
+                Control::Auto(player) => player.resync(),
+            }
         }
     }
 
@@ -196,6 +307,7 @@ impl LocalSession {
             header: *m.header(),
             current: m,
             controls,
+            history: None,
         }
     }
 
@@ -220,7 +332,32 @@ impl Session for LocalSession {
     fn step(&mut self) -> bool {
         let inputs = [self.input(Seat::First), self.input(Seat::Second)];
         self.current.step(inputs);
+        if let Some(h) = &mut self.history {
+            h.observe(&self.current);
+        }
         true
+    }
+
+    fn undo(&mut self) -> bool {
+        let Some(m) = self.history.as_mut().and_then(History::undo) else {
+            return false;
+        };
+        self.current = m;
+        self.resync();
+        true
+    }
+
+    fn redo(&mut self) -> bool {
+        let Some(m) = self.history.as_mut().and_then(History::redo) else {
+            return false;
+        };
+        self.current = m;
+        self.resync();
+        true
+    }
+
+    fn history(&self) -> Option<(usize, usize)> {
+        self.history.as_ref().map(History::depth)
     }
 
     fn current(&self) -> &Match {
@@ -242,11 +379,10 @@ impl Session for LocalSession {
     fn rematch(&mut self, seed: u64) {
         self.header.seed = seed;
         self.current = Match::new(self.header);
-        for control in &mut self.controls {
-            if let Control::Keys(_, latch) = control {
-                latch.reset();
-            }
+        if let Some(h) = &mut self.history {
+            *h = History::new(h.seat, &self.current);
         }
+        self.resync();
     }
 
     fn local_seats(&self) -> [bool; 2] {
@@ -284,7 +420,7 @@ pub fn verdict_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::opponent::Stacker;
+    use crate::opponent::{AutoPlayer, Stacker};
     use macroquad::input::KeyCode;
 
     #[test]
@@ -314,6 +450,127 @@ mod tests {
         assert_eq!(s.net().readout(), "offline");
         s.rematch(9);
         assert_eq!(s.current().frame().0, 0);
+    }
+
+    /// Plays frames until the keyboard seat has locked one more piece (it taps hard drop
+    /// whenever it has a piece), and stops on the frame of that lock.
+    fn lock_one(s: &mut LocalSession) {
+        let pieces = s.current().player(Seat::First).stats().pieces;
+        let tap = Keyboard {
+            pressed: [KeyCode::Space].into_iter().collect(),
+            ..Keyboard::default()
+        };
+        for _ in 0..600 {
+            if s.current().player(Seat::First).active().is_some() {
+                s.sample(&tap);
+            }
+            s.step();
+            if s.current().player(Seat::First).stats().pieces > pieces {
+                return;
+            }
+        }
+        panic!("no lock in 600 frames");
+    }
+
+    fn practice(auto: Box<dyn AutoPlayer>) -> LocalSession {
+        let mut header = MatchHeader::versus(5);
+        header.rules.countdown_frames = 1;
+        LocalSession::new(
+            header,
+            [Control::keys(KeyMap::guideline()), Control::Auto(auto)],
+        )
+        .with_undo()
+    }
+
+    #[test]
+    fn practice_undo_and_redo_restore_the_whole_match_exactly() {
+        let mut s = practice(Box::new(Stacker::new(1, 2)));
+        let start = s.current().state_hash();
+        let mut at_lock = Vec::new();
+        for _ in 0..8 {
+            lock_one(&mut s);
+            at_lock.push(s.current().clone());
+            // Let the bot play on a little between the person's pieces.
+            for _ in 0..20 {
+                s.step();
+            }
+        }
+        assert!(
+            s.current().player(Seat::Second).stats().pieces > 0,
+            "the bot played"
+        );
+        assert_eq!(s.history(), Some((8, 0)));
+        // Undo the last piece: the match as it stood when the one before locked.
+        assert!(s.undo());
+        assert_eq!(s.current().state_hash(), at_lock[6].state_hash());
+        assert!(s.undo());
+        assert_eq!(s.current().state_hash(), at_lock[5].state_hash());
+        assert_eq!(s.history(), Some((6, 2)));
+        assert!(s.redo());
+        assert!(s.redo());
+        assert_eq!(s.current().state_hash(), at_lock[7].state_hash());
+        assert!(!s.redo());
+        for _ in 0..8 {
+            assert!(s.undo());
+        }
+        assert_eq!(s.current().state_hash(), start);
+        assert!(!s.undo());
+        // A new piece after an undo forgets the redo; play goes on with the bot.
+        lock_one(&mut s);
+        assert_eq!(s.history(), Some((1, 0)));
+        for _ in 0..200 {
+            s.step();
+        }
+        s.rematch(6);
+        assert_eq!(s.history(), Some((0, 0)));
+    }
+
+    #[test]
+    fn a_worker_bot_plays_on_after_an_undo() {
+        use crate::opponent::{BotPlayer, Planning};
+        let bot = BotPlayer::new(sevenbag_bot::Level::Easy, Planning::Worker).wait_for_plans(true);
+        let mut s = practice(Box::new(bot));
+        for _ in 0..3 {
+            lock_one(&mut s);
+            for _ in 0..60 {
+                s.step();
+            }
+        }
+        let bot_pieces = s.current().player(Seat::Second).stats().pieces;
+        assert!(bot_pieces > 0);
+        assert!(s.undo());
+        assert!(s.undo());
+        let back = s.current().player(Seat::Second).stats().pieces;
+        for _ in 0..400 {
+            s.step();
+        }
+        assert!(
+            s.current().player(Seat::Second).stats().pieces > back,
+            "the bot carries on from the restored position"
+        );
+    }
+
+    #[test]
+    fn only_a_one_keyboard_match_against_a_bot_has_undo() {
+        let header = MatchHeader::versus(1);
+        let local = LocalSession::new(
+            header,
+            [
+                Control::keys(KeyMap::local_left()),
+                Control::keys(KeyMap::local_right()),
+            ],
+        )
+        .with_undo();
+        assert_eq!(local.history(), None);
+        let demo = LocalSession::new(
+            header,
+            [
+                Control::Auto(Box::new(Stacker::new(1, 4))),
+                Control::Auto(Box::new(Stacker::new(2, 4))),
+            ],
+        )
+        .with_undo();
+        assert_eq!(demo.history(), None);
     }
 
     #[test]

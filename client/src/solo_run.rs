@@ -1,9 +1,14 @@
 //! A solo run being played: the core's [`Solo`] fed from the keyboard, plus what the screen keeps
 //! around it (no rules here): the recorded inputs for the replay, finesse faults counted with the
-//! bot's [`finesse`], and in Zen a bounded stack of snapshots for undo.
+//! bot's [`finesse`], and in Zen a bounded stack of snapshots for undo and redo.
 //!
 //! Undo restores the run exactly as it was when the previous piece locked (or at the start), so
 //! the undone piece spawns again from the same queue: `Solo` is `Copy`, a snapshot is a copy.
+//! Redo puts an undone piece back (the run as it was the moment that piece locked); placing a new
+//! piece after an undo forgets what could be redone, as in any editor.
+//!
+//! A run that was paused is marked ([`SoloRun::was_paused`]): pausing hides the board, but a
+//! paused Sprint or Blitz still never becomes a personal best or a server record (docs/CLIENT.md).
 
 use std::collections::VecDeque;
 
@@ -67,6 +72,10 @@ pub struct SoloRun {
     undo: VecDeque<(Solo, Finesse)>,
     /// Zen: the run as it was when the last piece locked (what the next lock pushes).
     since: (Solo, Finesse),
+    /// Zen: undone pieces, each as the run stood the moment it locked, the latest undo last.
+    redo: Vec<(Solo, Finesse)>,
+    /// The run was paused at least once.
+    paused: bool,
 }
 
 impl SoloRun {
@@ -81,7 +90,24 @@ impl SoloRun {
             finesse: Finesse::default(),
             undo: VecDeque::new(),
             since: (solo, Finesse::default()),
+            redo: Vec::new(),
+            paused: false,
         }
+    }
+
+    /// "Continue from here": a Zen run (untimed, endless, with undo) that starts from `from`'s
+    /// board, piece in play, hold, queue and bag, back-to-back and combo exactly as they stand,
+    /// after Zen's usual countdown. The recording's handling comes along with its player.
+    pub fn continue_from(from: &Solo, map: KeyMap) -> SoloRun {
+        let header = SoloHeader {
+            mode: SoloMode::Zen,
+            ..*from.header()
+        };
+        let mut run = SoloRun::new(header, map);
+        *run.solo.player_mut() = *from.player();
+        // Nothing to undo to before the point we start from.
+        run.since = (run.solo, Finesse::default());
+        run
     }
 
     /// The run.
@@ -97,6 +123,23 @@ impl SoloRun {
     /// Pieces that can be undone (always 0 outside Zen).
     pub fn undo_depth(&self) -> usize {
         self.undo.len()
+    }
+
+    /// Undone pieces that can be put back.
+    pub fn redo_depth(&self) -> usize {
+        self.redo.len()
+    }
+
+    /// Marks the run as paused (for good: see the module docs) and forgets held keys, so keys
+    /// held through the pause are not presses when play resumes.
+    pub fn pause(&mut self) {
+        self.paused = true;
+        self.latch.reset();
+    }
+
+    /// Whether the run was ever paused.
+    pub fn was_paused(&self) -> bool {
+        self.paused
     }
 
     /// Records one rendered frame of keys.
@@ -130,6 +173,8 @@ impl SoloRun {
                 self.undo.pop_front();
             }
             self.undo.push_back(earlier);
+            // A new piece: what was undone before it cannot be redone any more.
+            self.redo.clear();
         }
     }
 
@@ -141,7 +186,25 @@ impl SoloRun {
         };
         self.solo = earlier.0;
         self.finesse = earlier.1.clone();
-        self.since = earlier;
+        let undone = std::mem::replace(&mut self.since, earlier);
+        self.redo.push(undone);
+        self.latch.reset();
+        true
+    }
+
+    /// Zen: puts back the last undone piece, restoring the run exactly as it was the moment that
+    /// piece locked. Returns false when there is nothing to redo.
+    pub fn redo(&mut self) -> bool {
+        let Some(later) = self.redo.pop() else {
+            return false;
+        };
+        self.solo = later.0;
+        self.finesse = later.1.clone();
+        let earlier = std::mem::replace(&mut self.since, later);
+        if self.undo.len() == MAX_UNDO {
+            self.undo.pop_front();
+        }
+        self.undo.push_back(earlier);
         self.latch.reset();
         true
     }
@@ -210,6 +273,82 @@ mod tests {
         assert!(run.undo());
         assert_eq!(run.solo().player().stats().pieces, 0);
         assert!(!run.undo(), "nothing left to undo");
+    }
+
+    #[test]
+    fn redo_puts_undone_pieces_back_exactly_and_a_new_piece_clears_it() {
+        let mut run = SoloRun::new(header(SoloMode::Zen), KeyMap::guideline());
+        place(&mut run, Input::LEFT);
+        let after_first = run.solo().state_hash();
+        place(&mut run, Input::RIGHT);
+        let after_second = run.solo().state_hash();
+        assert!(!run.redo(), "nothing undone yet");
+        assert!(run.undo());
+        assert!(run.undo());
+        assert_eq!(run.redo_depth(), 2);
+        assert!(run.redo());
+        assert_eq!(run.solo().state_hash(), after_first);
+        assert!(run.redo());
+        assert_eq!(run.solo().state_hash(), after_second);
+        assert!(!run.redo());
+        // Undo and redo as often as you like: the same two states come back.
+        for _ in 0..3 {
+            assert!(run.undo());
+            assert!(run.redo());
+        }
+        assert_eq!(run.solo().state_hash(), after_second);
+        assert_eq!(run.undo_depth(), 2);
+        // A new piece after an undo forgets the redo.
+        assert!(run.undo());
+        place(&mut run, Input::ROTATE_CW);
+        assert_eq!(run.redo_depth(), 0);
+        assert!(!run.redo());
+        assert!(run.undo());
+        assert_eq!(run.solo().state_hash(), after_first);
+    }
+
+    #[test]
+    fn continuing_from_a_frame_starts_from_its_exact_player_state() {
+        let replay = SoloReplay::decode(crate::screens::solo::SAMPLE).expect("sample");
+        let masks = replay.masks().expect("masks");
+        let mut solo = Solo::new(replay.header);
+        for keys in &masks[..masks.len() / 2] {
+            solo.step(*keys);
+        }
+        assert!(solo.player().stats().pieces > 10, "mid-run");
+        let run = SoloRun::continue_from(&solo, KeyMap::guideline());
+        assert_eq!(run.solo().header().mode, SoloMode::Zen);
+        assert_eq!(
+            run.solo().player().state_hash(),
+            solo.player().state_hash(),
+            "board, piece, hold, queue and bag, B2B and combo"
+        );
+        assert_eq!(run.solo().player().b2b(), solo.player().b2b());
+        assert_eq!(run.solo().player().combo(), solo.player().combo());
+        assert_eq!(run.undo_depth(), 0);
+        // It plays on from there.
+        let mut run = run;
+        let pieces = solo.player().stats().pieces;
+        let mut frames = 0;
+        while run.solo().player().stats().pieces == pieces && frames < 2_000 {
+            run.step_with(if frames % 2 == 0 {
+                Input::HARD_DROP
+            } else {
+                Input::NONE
+            });
+            frames += 1;
+        }
+        assert_eq!(run.solo().player().stats().pieces, pieces + 1);
+        assert!(run.undo(), "the continued piece can be undone");
+        assert_eq!(run.solo().player().state_hash(), solo.player().state_hash());
+    }
+
+    #[test]
+    fn a_paused_run_says_so() {
+        let mut run = SoloRun::new(header(SoloMode::Sprint), KeyMap::guideline());
+        assert!(!run.was_paused());
+        run.pause();
+        assert!(run.was_paused());
     }
 
     #[test]

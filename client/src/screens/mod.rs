@@ -31,3 +31,4 @@ pub mod standings;
 pub mod welcome;
 
 pub mod solo;
+pub mod solo_past;

@@ -17,6 +17,7 @@ use crate::render::match_view::draw_match;
 use crate::render::theme;
 use crate::render::widgets::{modal, modal_layout};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::screens::solo::{key_text, redo_key, restart_key, undo_key};
 use crate::session::{Control, LocalSession, Session};
 use crate::sfx::Sfx;
 
@@ -63,7 +64,8 @@ impl PlayScreen {
                 Control::keys(config.keys),
                 Control::Auto(opponent.player(header.seed ^ 0x5EED)),
             ],
-        );
+        )
+        .with_undo();
         Self::new(
             Box::new(session),
             PlayMode::Practice,
@@ -86,7 +88,8 @@ impl PlayScreen {
                 Control::keys(config.keys),
                 Control::Auto(opponent.player(seed ^ 0xC0)),
             ],
-        );
+        )
+        .with_undo();
         let mut screen = Self::new(
             Box::new(session),
             PlayMode::Practice,
@@ -191,6 +194,22 @@ impl<S: Session + ?Sized> PlayScreen<S> {
             }
             self.paused = Some(0);
             return Transition::None;
+        }
+        // Practice: undo, redo and reset (the session says whether it keeps a history).
+        if self.session.history().is_some() {
+            let keys = &ctx.config.keys;
+            let jumped = (kb.pressed(undo_key(keys)) && self.session.undo())
+                || (kb.pressed(redo_key(keys)) && self.session.redo());
+            if jumped {
+                ctx.play(Sfx::Move);
+                self.reset_fx();
+                return Transition::None;
+            }
+            if kb.pressed(restart_key(keys)) {
+                ctx.play(Sfx::Select);
+                self.rematch();
+                return Transition::None;
+            }
         }
         if self.mode == PlayMode::Replay && kb.pressed(KeyCode::C) && !over {
             ctx.play(Sfx::Select);
@@ -352,6 +371,27 @@ impl<S: Session + ?Sized> PlayScreen<S> {
                 Weight::Regular,
                 Align::Center,
                 theme::TEXT_DIM,
+            );
+        }
+        if let Some((undo, redo)) = self.session.history()
+            && self.paused.is_none()
+        {
+            let keys = &ctx.config.keys;
+            let hint = format!(
+                "{} undo ({undo})   {} redo ({redo})   {} reset   Esc pause",
+                key_text(undo_key(keys)),
+                key_text(redo_key(keys)),
+                key_text(restart_key(keys)),
+            );
+            // Under the title, over the gap between the title and the wells.
+            gfx.text_mid(
+                &hint,
+                center(l.title).x,
+                l.title.bottom() + l.cell * 0.2,
+                (l.cell * 0.45).round(),
+                Weight::Regular,
+                Align::Center,
+                theme::TEXT_FAINT,
             );
         }
         if let Some(sel) = self.paused {

@@ -46,6 +46,8 @@ enum Row {
     Ihs,
     Volume,
     Key(MapId, Action),
+    /// A gamepad binding (builds with the `gamepad` feature).
+    Pad(Action),
     Save,
     Discard,
     Defaults,
@@ -81,6 +83,10 @@ fn rows() -> Vec<Row> {
         v.push(Row::Section(title));
         v.extend(Action::ALL.into_iter().map(|a| Row::Key(map, a)));
     }
+    if cfg!(feature = "gamepad") {
+        v.push(Row::Section("GAMEPAD"));
+        v.extend(Action::ALL.into_iter().map(Row::Pad));
+    }
     v.extend([Row::Section(""), Row::Save, Row::Discard, Row::Defaults]);
     v
 }
@@ -96,6 +102,8 @@ pub struct SettingsScreen {
     slot: usize,
     /// Waiting for a key for this row and slot.
     capture: Option<(MapId, Action, usize)>,
+    /// Waiting for a gamepad button for this action and slot.
+    pad_capture: Option<(Action, usize)>,
     /// The ACCOUNT rows (recovery code, import).
     account: AccountRows,
 }
@@ -115,6 +123,7 @@ impl SettingsScreen {
             nav: ListNav { selected: 1 },
             slot: 0,
             capture: None,
+            pad_capture: None,
             account: AccountRows::default(),
         }
     }
@@ -181,6 +190,17 @@ impl SettingsScreen {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         self.account.poll(ctx);
         let kb = &io.keyboard;
+        if let Some((action, slot)) = self.pad_capture {
+            // The next pad button pressed becomes the binding; Escape on the keyboard cancels.
+            if let Some(button) = kb.pad_buttons.iter().copied().next() {
+                self.draft.pad.bind(action, slot, button);
+                ctx.play(Sfx::Select);
+                self.pad_capture = None;
+            } else if kb.pressed.contains(&KeyCode::Escape) {
+                self.pad_capture = None;
+            }
+            return Transition::None;
+        }
         if let Some((map, action, slot)) = self.capture {
             // The next key pressed becomes the binding; Escape cancels.
             if kb.pressed(KeyCode::Escape) {
@@ -264,7 +284,7 @@ impl SettingsScreen {
                     ctx.audio.set_volume(self.draft.volume);
                     ctx.play(Sfx::Move);
                 }
-                Row::Key(..) => self.slot = if d < 0 { 0 } else { 1 },
+                Row::Key(..) | Row::Pad(_) => self.slot = if d < 0 { 0 } else { 1 },
                 _ => {}
             },
             ListEvent::Activate(i) => match target {
@@ -277,6 +297,7 @@ impl SettingsScreen {
                     }
                     self.capture = Some((map, action, self.slot));
                 }
+                Row::Pad(action) => self.pad_capture = Some((action, self.slot)),
                 Row::Irs => h.irs = !h.irs,
                 Row::Ihs => h.ihs = !h.ihs,
                 Row::Save if self.save(ctx) => return Transition::Pop,
@@ -312,6 +333,11 @@ impl SettingsScreen {
                 {
                     let slot = self.slot;
                     self.map_mut(map).clear(action, slot);
+                }
+                if let Row::Pad(action) = row
+                    && kb.pressed_any(&[KeyCode::Delete, KeyCode::Backspace])
+                {
+                    self.draft.pad.clear(action, self.slot);
                 }
             }
         }
@@ -499,6 +525,25 @@ impl SettingsScreen {
                         t,
                     );
                 }
+                Row::Pad(action) => {
+                    let buttons = self
+                        .draft
+                        .pad
+                        .buttons(action)
+                        .map(|b| b.map(|b| b.name().to_owned()));
+                    let capturing = self.pad_capture.is_some_and(|(a, _)| a == action);
+                    key_row(
+                        gfx,
+                        r,
+                        l.unit,
+                        action.label(),
+                        buttons,
+                        self.slot,
+                        capturing,
+                        state,
+                        t,
+                    );
+                }
                 Row::Save => menu_row(gfx, r, l.unit, "Save and go back", "Esc", state, t),
                 Row::Discard => menu_row(gfx, r, l.unit, "Discard changes", "", state, t),
                 Row::Defaults => menu_row(gfx, r, l.unit, "Restore defaults", "", state, t),
@@ -511,9 +556,13 @@ impl SettingsScreen {
         side_panel(gfx, l.side, l.unit, title, &body);
         let hints = if self.capture.is_some() {
             "Press the key to bind   Esc cancel"
+        } else if self.pad_capture.is_some() {
+            "Press the gamepad button to bind   Esc (keyboard) cancel"
         } else {
             match self.rows[self.nav.selected] {
-                Row::Key(..) => "↑ ↓ choose   ← → key slot   Enter rebind   Del clear   Esc save",
+                Row::Key(..) | Row::Pad(_) => {
+                    "↑ ↓ choose   ← → key slot   Enter rebind   Del clear   Esc save"
+                }
                 Row::Account(AccountRow::Import) => {
                     "Type the code   Enter import   ↑ ↓ choose   Esc save"
                 }
@@ -546,6 +595,7 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Ihs => ("IHS", "The hold key held when a piece appears holds it right away.".into()),
         Row::Volume => ("Volume", "Sound effects volume (0 mutes). Without a sound device the game stays silent.".into()),
         Row::Key(_, action) => (action.label(), "Enter (or click a key cap) and press the new key. Each key does one thing per key map: binding it here removes it elsewhere in the same map. Escape is always the menu key.".into()),
+        Row::Pad(action) => (action.label(), "Enter, then press a gamepad button. A button does one thing: binding it here removes it from another action. Start is always the menu button; B is Back in menus and in play unless you bind it to an action. The d-pad and the left stick are the same buttons.".into()),
         Row::Save => ("Save", "Write the settings file and use these settings from now on.".into()),
         Row::Discard => ("Discard", "Leave without keeping any change made on this screen.".into()),
         Row::Defaults => ("Defaults", "Guideline keys, default handling (DAS 10, ARR 2, DCD 0, SDF 20) and volume. Name and server stay.".into()),

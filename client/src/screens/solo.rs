@@ -1,6 +1,12 @@
 //! The solo screen: pick 40 lines, Blitz or Zen, play it, see the result against your personal
-//! best, retry, and watch the best run again. The rules are the core's [`Solo`]; the run's
-//! bookkeeping is [`SoloRun`]; files are [`crate::solo_store`]; drawing is [`crate::solo_view`].
+//! best, retry, and watch the best run or a past one again. The rules are the core's [`Solo`];
+//! the run's bookkeeping is [`SoloRun`]; files are [`crate::solo_store`]; drawing is
+//! [`crate::solo_view`]; the past-runs list is [`super::solo_past`].
+//!
+//! Training keys (docs/CLIENT.md): Esc or P pauses (the board is hidden; Esc or P resumes at
+//! once, Q leaves), Zen has Backspace undo and Y redo, R resets, and C in a replay being watched
+//! continues from that frame in Zen. Each of these keys steps aside to an F key when it is one
+//! of your game keys, so a binding never does two jobs.
 
 use std::path::PathBuf;
 
@@ -9,12 +15,13 @@ use sevenbag_core::{Input, Solo, SoloHeader, SoloMode, SoloResult};
 use sevenbag_protocol::SoloReplay;
 
 use crate::fx::MatchFx;
-use crate::input::KeyMap;
+use crate::input::{KeyMap, free_key};
 use crate::layout::list_layout;
-use crate::render::gfx::{Align, Weight, background};
+use crate::render::gfx::{Align, Weight, background, center};
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
 use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screens::solo_past::{PastEvent, PastList};
 use crate::sfx::Sfx;
 use crate::solo_fx;
 use crate::solo_run::SoloRun;
@@ -23,9 +30,10 @@ use crate::solo_upload::{Status as UploadStatus, Upload};
 use crate::solo_view::{
     ResultCard, SoloLayout, best_text, draw_hint, draw_result, draw_run, live_rows, mode_title,
 };
+use sevenbag_protocol::solo_replay::clock;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
-pub const FOOTER: &str = "↑ ↓ choose   Enter play   W watch best   Esc back";
+pub const FOOTER: &str = "↑ ↓ choose   Enter play   W watch best   P past runs   Esc back";
 
 /// A bot's 40-line Sprint (the protocol's golden sample), for `--screen solo-watch`.
 pub const SAMPLE: &[u8] =
@@ -33,18 +41,30 @@ pub const SAMPLE: &[u8] =
 
 /// Keys that retry from the result.
 const RETRY: [KeyCode; 1] = [KeyCode::R];
-/// Keys that undo the last piece in Zen.
-const UNDO: [KeyCode; 1] = [KeyCode::Backspace];
 
-/// The key that restarts a run while it is played: R, unless R is one of your game keys (then
-/// F2, so a bound R never throws a run away).
-fn restart_key(map: &KeyMap) -> KeyCode {
-    let r: std::collections::HashSet<KeyCode> = [KeyCode::R].into_iter().collect();
-    if map.mask(&r).is_empty() {
-        KeyCode::R
-    } else {
-        KeyCode::F2
-    }
+/// The key that restarts a run while it is played: R, or F2.
+pub fn restart_key(map: &KeyMap) -> KeyCode {
+    free_key(map, KeyCode::R, KeyCode::F2)
+}
+
+/// The key that undoes the last piece in Zen: Backspace, or F3.
+pub fn undo_key(map: &KeyMap) -> KeyCode {
+    free_key(map, KeyCode::Backspace, KeyCode::F3)
+}
+
+/// The key that redoes an undone piece in Zen: Y, or F4.
+pub fn redo_key(map: &KeyMap) -> KeyCode {
+    free_key(map, KeyCode::Y, KeyCode::F4)
+}
+
+/// The second pause key besides Escape: P, or F5.
+fn pause_key(map: &KeyMap) -> KeyCode {
+    free_key(map, KeyCode::P, KeyCode::F5)
+}
+
+/// A key's name on screen.
+pub fn key_text(key: KeyCode) -> String {
+    crate::keys::key_label(key)
 }
 
 /// A run being played.
@@ -52,6 +72,8 @@ struct Playing {
     run: SoloRun,
     /// Flashes and popups (seat 0 is the run's board).
     fx: MatchFx,
+    /// Paused: the timer stands and the board is hidden.
+    paused: bool,
 }
 
 /// A finished run and what became of it.
@@ -83,6 +105,7 @@ enum Mode {
     Play(Box<Playing>),
     Result(Box<Finished>),
     Watch(Box<Watching>),
+    Past(Box<PastList>),
 }
 
 /// The server a run would be uploaded to, as the keys line names it.
@@ -159,6 +182,23 @@ impl SoloScreen {
         s
     }
 
+    /// Opens straight into the past runs of `mode` (for `--screen solo-past`).
+    pub fn past(mode: SoloMode) -> SoloScreen {
+        let mut s = SoloScreen::default();
+        if let Some(dir) = &s.dir {
+            s.mode = Mode::Past(Box::new(PastList::open(dir, mode)));
+        }
+        s
+    }
+
+    /// Pauses the run being played (for `--screen solo-paused`).
+    pub fn pause(&mut self) {
+        if let Mode::Play(p) = &mut self.mode {
+            p.paused = true;
+            p.run.pause();
+        }
+    }
+
     fn load_bests(&mut self) {
         let Some(dir) = &self.dir else { return };
         for (i, mode) in SoloMode::ALL.into_iter().enumerate() {
@@ -184,6 +224,7 @@ impl SoloScreen {
         self.mode = Mode::Play(Box::new(Playing {
             run: SoloRun::new(header, ctx.config.keys),
             fx: MatchFx::default(),
+            paused: false,
         }));
     }
 
@@ -224,19 +265,29 @@ impl SoloScreen {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let recorded = run.replay(&ctx.config.player_name, now);
+        let paused = run.was_paused();
+        // A paused run is not a record: it is neither uploaded nor a personal best.
         let upload_bytes = recorded
             .as_ref()
-            .filter(|r| r.result.ranked())
+            .filter(|r| r.result.ranked() && !paused)
             .and_then(|r| r.encode().ok());
         let (saved, new_best) = match (recorded, &self.dir) {
             (None, _) => ("Zen runs are not saved".to_owned(), false),
             (Some(_), None) => ("no data directory: replay not saved".to_owned(), false),
-            (Some(replay), Some(dir)) => match solo_store::save_run(dir, &replay) {
+            (Some(replay), Some(dir)) => match solo_store::save_run(dir, &replay, paused) {
                 Ok(s) => {
                     if s.new_best {
                         self.bests[index(mode)] = Some(replay);
                     }
-                    (format!("replay saved to {}", s.path.display()), s.new_best)
+                    let why = if paused {
+                        "paused, so not a personal best; "
+                    } else {
+                        ""
+                    };
+                    (
+                        format!("{why}replay saved to {}", s.path.display()),
+                        s.new_best,
+                    )
                 }
                 Err(e) => (format!("replay not saved: {e}"), false),
             },
@@ -259,18 +310,45 @@ impl SoloScreen {
         let kb = &io.keyboard;
         match &mut self.mode {
             Mode::Pick => return self.update_pick(ctx, io),
+            Mode::Past(list) => match list.update(ctx, io) {
+                PastEvent::None => {}
+                PastEvent::Back => self.mode = Mode::Pick,
+                PastEvent::Watch(replay, title) => self.watch(&replay, title),
+            },
             Mode::Play(p) => {
-                if kb.pressed(KeyCode::Escape) {
-                    self.mode = Mode::Pick;
+                let keys = ctx.config.keys;
+                let pause = kb.pressed(KeyCode::Escape) || kb.pressed(pause_key(&keys));
+                if p.paused {
+                    // Resumes at once (no countdown): the board was hidden, and the keys held
+                    // through the pause were forgotten.
+                    if pause || kb.pressed(KeyCode::Enter) {
+                        p.paused = false;
+                    } else if kb.pressed(KeyCode::Q) {
+                        self.mode = Mode::Pick;
+                    } else if kb.pressed(restart_key(&keys)) {
+                        let mode = p.run.solo().header().mode;
+                        self.start(mode, ctx);
+                    }
+                    return Transition::None;
+                }
+                if pause {
+                    ctx.play(Sfx::Select);
+                    p.paused = true;
+                    p.run.pause();
                     return Transition::None;
                 }
                 let mode = p.run.solo().header().mode;
-                if kb.pressed(restart_key(&ctx.config.keys)) {
+                if kb.pressed(restart_key(&keys)) {
                     self.start(mode, ctx);
                     return Transition::None;
                 }
-                if mode == SoloMode::Zen && kb.pressed_any(&UNDO) && p.run.undo() {
-                    ctx.play(Sfx::Move);
+                if mode == SoloMode::Zen {
+                    if kb.pressed(undo_key(&keys)) && p.run.undo() {
+                        ctx.play(Sfx::Move);
+                    }
+                    if kb.pressed(redo_key(&keys)) && p.run.redo() {
+                        ctx.play(Sfx::Move);
+                    }
                 }
                 p.run.sample(kb);
                 for _ in 0..io.steps {
@@ -293,7 +371,10 @@ impl SoloScreen {
             Mode::Result(f) => {
                 let mode = f.result.mode;
                 // Zen ends only by topping out: undo takes the fatal piece back and plays on.
-                if mode == SoloMode::Zen && kb.pressed_any(&UNDO) && f.run.undo_depth() > 0 {
+                if mode == SoloMode::Zen
+                    && kb.pressed(undo_key(&ctx.config.keys))
+                    && f.run.undo_depth() > 0
+                {
                     let Mode::Result(mut f) = std::mem::replace(&mut self.mode, Mode::Pick) else {
                         return Transition::None;
                     };
@@ -301,6 +382,7 @@ impl SoloScreen {
                     self.mode = Mode::Play(Box::new(Playing {
                         run: f.run,
                         fx: MatchFx::default(),
+                        paused: false,
                     }));
                     return Transition::None;
                 }
@@ -326,6 +408,17 @@ impl SoloScreen {
             Mode::Watch(w) => {
                 if kb.pressed(KeyCode::Escape) {
                     self.mode = Mode::Pick;
+                    return Transition::None;
+                }
+                if kb.pressed(KeyCode::C) && w.run.result().is_none() {
+                    // Continue from here: a Zen run from this exact frame.
+                    ctx.play(Sfx::Select);
+                    let run = SoloRun::continue_from(w.run.solo(), ctx.config.keys);
+                    self.mode = Mode::Play(Box::new(Playing {
+                        run,
+                        fx: MatchFx::default(),
+                        paused: false,
+                    }));
                     return Transition::None;
                 }
                 for _ in 0..io.steps {
@@ -374,6 +467,12 @@ impl SoloScreen {
         } else if kb.pressed(KeyCode::W) {
             self.message = None;
             self.watch_best(mode);
+        } else if kb.pressed(KeyCode::P) {
+            self.message = None;
+            match &self.dir {
+                Some(dir) => self.mode = Mode::Past(Box::new(PastList::open(dir, mode))),
+                None => self.message = Some("no data directory: no past runs".to_owned()),
+            }
         }
         Transition::None
     }
@@ -385,6 +484,8 @@ impl SoloScreen {
         let l = SoloLayout::new(io.width, io.height);
         match &self.mode {
             Mode::Pick => self.draw_pick(ctx, io),
+            Mode::Past(list) => list.draw(ctx, io),
+            Mode::Play(p) if p.paused => draw_paused(ctx, &l, p, io),
             Mode::Play(p) => {
                 let solo = p.run.solo();
                 let mode = solo.header().mode;
@@ -396,18 +497,19 @@ impl SoloScreen {
                     mode_title(mode),
                     &rows,
                 );
-                let restart = match restart_key(&ctx.config.keys) {
-                    KeyCode::R => "R",
-                    _ => "F2",
-                };
+                let keys = &ctx.config.keys;
+                let restart = key_text(restart_key(keys));
+                let pause = key_text(pause_key(keys));
                 let hint = if mode == SoloMode::Zen {
                     format!(
-                        "{restart} reset   Backspace undo ({} piece{})   Esc back",
+                        "{} undo ({})   {} redo ({})   {restart} reset   Esc/{pause} pause",
+                        key_text(undo_key(keys)),
                         p.run.undo_depth(),
-                        if p.run.undo_depth() == 1 { "" } else { "s" }
+                        key_text(redo_key(keys)),
+                        p.run.redo_depth(),
                     )
                 } else {
-                    format!("{restart} restart   Esc back")
+                    format!("{restart} restart   Esc/{pause} pause")
                 };
                 draw_hint(gfx, &l, &hint);
             }
@@ -459,7 +561,12 @@ impl SoloScreen {
                     };
                     draw_result(gfx, &l, &card);
                 }
-                draw_hint(gfx, &l, "watching at 1×   Esc back");
+                let hint = if solo.result().is_none() {
+                    "watching at 1×   C continue from here (Zen)   Esc back"
+                } else {
+                    "watching at 1×   Esc back"
+                };
+                draw_hint(gfx, &l, hint);
             }
         }
     }
@@ -500,6 +607,66 @@ impl SoloScreen {
     }
 }
 
+/// The paused run: its title and figures, but no board, hold or queue (so a pause cannot be
+/// used to plan), and the keys to go on.
+fn draw_paused(ctx: &Ctx, l: &SoloLayout, p: &Playing, io: &FrameIo) {
+    let gfx = &ctx.gfx;
+    let solo = p.run.solo();
+    let mode = solo.header().mode;
+    let c = center(l.title);
+    gfx.text_mid(
+        mode_title(mode),
+        c.x,
+        c.y,
+        (l.cell * 0.8).round(),
+        Weight::Bold,
+        Align::Center,
+        theme::ACCENT,
+    );
+    let keys = &ctx.config.keys;
+    let pause = key_text(pause_key(keys));
+    let restart = key_text(restart_key(keys));
+    let unit = (io.height / 24.0).clamp(12.0, 48.0);
+    let lines = [
+        ("PAUSED", 2.0, theme::ACCENT, Weight::Bold),
+        (
+            &*format!("time {}", clock(u64::from(solo.play_frames()))),
+            0.8,
+            theme::TEXT,
+            Weight::Regular,
+        ),
+        (
+            if mode == SoloMode::Zen {
+                ""
+            } else {
+                "a paused run is not a personal best"
+            },
+            0.6,
+            theme::TEXT_DIM,
+            Weight::Regular,
+        ),
+        (
+            &*format!("Esc/{pause} resume   {restart} restart   Q leave"),
+            0.7,
+            theme::ACCENT2,
+            Weight::Bold,
+        ),
+    ];
+    let mut y = io.height * 0.38;
+    for (text, size, colour, weight) in lines {
+        gfx.text_mid(
+            text,
+            io.width / 2.0,
+            y,
+            (unit * size).round(),
+            weight,
+            Align::Center,
+            colour,
+        );
+        y += unit * (size + 0.9);
+    }
+}
+
 fn index(mode: SoloMode) -> usize {
     SoloMode::ALL.iter().position(|m| *m == mode).unwrap_or(0)
 }
@@ -521,7 +688,7 @@ fn about(mode: SoloMode) -> &'static str {
             "Score as much as you can in two minutes, with guideline scoring: T-spins, back-to-back, combos and perfect clears pay, and gravity rises with the level every 10 lines."
         }
         SoloMode::Zen => {
-            "Endless practice at base gravity. Backspace undoes the last piece (as many as you like), R starts over. Zen runs are not saved."
+            "Endless practice at base gravity. Backspace undoes the last piece (as many as you like), Y redoes it, R starts over. Zen runs are not saved."
         }
     }
 }
@@ -563,6 +730,20 @@ mod tests {
         assert_eq!(restart_key(&KeyMap::guideline()), KeyCode::R);
         // The local left player's map has R as rotate 180°.
         assert_eq!(restart_key(&KeyMap::local_left()), KeyCode::F2);
+    }
+
+    #[test]
+    fn training_keys_step_aside_for_game_keys() {
+        let mut map = KeyMap::guideline();
+        assert_eq!(undo_key(&map), KeyCode::Backspace);
+        assert_eq!(redo_key(&map), KeyCode::Y);
+        assert_eq!(pause_key(&map), KeyCode::P);
+        map.bind(crate::input::Action::Hold, 1, KeyCode::Y);
+        map.bind(crate::input::Action::Rotate180, 1, KeyCode::P);
+        map.bind(crate::input::Action::HardDrop, 1, KeyCode::Backspace);
+        assert_eq!(redo_key(&map), KeyCode::F4);
+        assert_eq!(pause_key(&map), KeyCode::F5);
+        assert_eq!(undo_key(&map), KeyCode::F3);
     }
 
     #[test]

@@ -695,6 +695,15 @@ impl Player {
         self.events.topped_out = Some(why);
     }
 
+    /// This player's own state hash (FNV-1a 64 over the canonical bytes a match or solo hash
+    /// feeds for it): board, piece in play, hold, queue and bag, garbage, back-to-back, combo and
+    /// the rest. "Continue from here" checks that a new run starts from exactly this player.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = StateHasher::new();
+        self.write_canonical(&mut h);
+        h.finish()
+    }
+
     /// Feeds the canonical bytes of this player to `out` (see [`crate::Match::state_hash`]).
     pub(crate) fn write_canonical(&self, out: &mut StateHasher) {
         for row in self.board.colour_rows() {
