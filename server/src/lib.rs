@@ -31,6 +31,8 @@
 //!   recovery codes; `api.rs`: the read-only JSON API; `solo_records.rs`: solo runs submitted
 //!   as replays, re-simulated and kept as per-mode records.
 //! - `room.rs`: one task per room, owning its seats, spectators and match.
+//! - `cluster/`: several instances on one Redis (`--redis`): the shared queues and room
+//!   directory, heartbeats and TTLs, redirects (why redirect and not relay: there).
 //! - `replay.rs`: the replay directory (atomic writes, listing, reads).
 //! - `limits.rs`: limits and the token bucket; `shutdown.rs`: the shutdown signal, task
 //!   tracking and the graceful drain.
@@ -45,6 +47,7 @@
 
 mod api;
 mod client;
+mod cluster;
 mod connection;
 mod db;
 mod http;
@@ -76,6 +79,7 @@ use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 use tracing::info;
 
+pub use cluster::{ClusterConfig, ClusterError, DEFAULT_TTL as DEFAULT_CLUSTER_TTL};
 pub use limits::Limits;
 pub use tls::{TlsError, TlsFiles};
 
@@ -111,6 +115,12 @@ pub struct Config {
     pub tls: Option<TlsFiles>,
     /// Longest a drain ([`run_with_drain`]) waits for running matches before shutting down.
     pub drain_timeout: Duration,
+    /// Join a cluster of instances on one Redis (`--redis`, `--public-url`): shared queues
+    /// and room directory. `None`: one box, everything in memory.
+    pub cluster: Option<ClusterConfig>,
+    /// Keep identities, ratings, history and solo records in PostgreSQL at this URL
+    /// (`--postgres`) instead of the SQLite file in `db`.
+    pub postgres: Option<String>,
 }
 
 impl Default for Config {
@@ -127,6 +137,8 @@ impl Default for Config {
             ranked_first_to: 3,
             tls: None,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
+            cluster: None,
+            postgres: None,
         }
     }
 }
@@ -148,6 +160,9 @@ pub enum ServerError {
     /// The TLS certificate or key could not be loaded.
     #[error(transparent)]
     Tls(#[from] TlsError),
+    /// The cluster could not be joined (`--redis`, `--public-url`).
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
     /// The metrics registry refused a metric (a server bug).
     #[error("cannot set up metrics: {0}")]
     Metrics(String),
@@ -191,16 +206,9 @@ pub async fn run_with_drain(
             path: config.replay_dir.clone(),
             source,
         })?;
-    let storage = match &config.db {
-        Some(path) => {
-            let path = path.clone();
-            let opened =
-                tokio::task::spawn_blocking(move || sevenbag_storage::SqliteStorage::open(&path))
-                    .await
-                    .map_err(|e| ServerError::Task(e.to_string()))??;
-            info!(db = %opened.path().display(), "database open");
-            Some(db::Db::start(Arc::new(opened), metrics.clone()))
-        }
+    let storage = open_storage(&config, &metrics).await?;
+    let cluster = match &config.cluster {
+        Some(c) => Some(cluster::Cluster::join(c).await?),
         None => None,
     };
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
@@ -212,10 +220,12 @@ pub async fn run_with_drain(
         replays,
         storage,
         metrics,
+        cluster,
         shutdown_rx,
         tasks,
     ));
     lobby::start_matchmaker(&shared);
+    cluster::start(&shared);
     info!(addr = ?listener.local_addr().ok(), replay_dir, tls = tls.is_some(), "listening");
 
     let drained = async {
@@ -243,6 +253,34 @@ pub async fn run_with_drain(
     }
     info!("server stopped");
     Ok(())
+}
+
+/// Opens the database the configuration names: PostgreSQL (`postgres`), else the SQLite file
+/// (`db`), else none. Off the async runtime: both clients block.
+async fn open_storage(
+    config: &Config,
+    metrics: &metrics::Metrics,
+) -> Result<Option<db::Db>, ServerError> {
+    let storage: Arc<dyn sevenbag_storage::Storage> = if let Some(url) = &config.postgres {
+        let url = url.clone();
+        let opened =
+            tokio::task::spawn_blocking(move || sevenbag_storage::PostgresStorage::connect(&url))
+                .await
+                .map_err(|e| ServerError::Task(e.to_string()))??;
+        info!(db = %opened.describe(), "database open (PostgreSQL)");
+        Arc::new(opened)
+    } else if let Some(path) = &config.db {
+        let path = path.clone();
+        let opened =
+            tokio::task::spawn_blocking(move || sevenbag_storage::SqliteStorage::open(&path))
+                .await
+                .map_err(|e| ServerError::Task(e.to_string()))??;
+        info!(db = %opened.path().display(), "database open");
+        Arc::new(opened)
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(db::Db::start(storage, metrics.clone())))
 }
 
 /// A server started by [`spawn`]. Dropping it signals shutdown without waiting.
@@ -295,8 +333,14 @@ impl ServerHandle {
 
 /// Binds `127.0.0.1:0`, starts [`run_with_drain`] on a task, and returns its handle.
 pub async fn spawn(config: Config) -> std::io::Result<ServerHandle> {
-    std::fs::create_dir_all(&config.replay_dir)?;
     let listener = TcpListener::bind("127.0.0.1:0").await?;
+    spawn_on(listener, config).await
+}
+
+/// [`spawn`] on a listener the caller bound (so it knows the address first, e.g. for
+/// [`ClusterConfig::public_url`]).
+pub async fn spawn_on(listener: TcpListener, config: Config) -> std::io::Result<ServerHandle> {
+    std::fs::create_dir_all(&config.replay_dir)?;
     let addr = listener.local_addr()?;
     let tls = config.tls.is_some();
     let (stop, stopped) = oneshot::channel::<()>();

@@ -35,6 +35,9 @@ pub(crate) struct Membership {
 pub(crate) enum Control {
     /// Quick match paired this (queued) client into a room.
     Seated(Membership),
+    /// The cluster found this (queued) client an opponent on another instance: it is out of
+    /// the queue here and must be told to reconnect to this URL.
+    Redirect(String),
 }
 
 /// A quick-match player waiting for an opponent.
@@ -42,6 +45,8 @@ pub(crate) enum Control {
 struct Waiting {
     member: Member,
     control: mpsc::Sender<Control>,
+    /// When the player queued (the cluster's queue orders by it).
+    since: std::time::Instant,
 }
 
 /// A registered room.
@@ -159,6 +164,9 @@ fn open_room(
             handle: handle.clone(),
         },
     );
+    if let Some(cluster) = &shared.cluster {
+        cluster.room_opened(&code);
+    }
     Ok(Membership {
         code,
         handle,
@@ -222,6 +230,9 @@ fn remove_room(shared: &Shared, code: &str, id: u64) {
     if lobby.rooms.get(code).is_some_and(|r| r.id == id) {
         lobby.rooms.remove(code);
         lobby.tokens.retain(|_, c| c != code);
+        if let Some(cluster) = &shared.cluster {
+            cluster.room_closed(code);
+        }
     }
 }
 
@@ -245,6 +256,7 @@ pub(crate) fn quick_match(
         lobby.waiting = Some(Waiting {
             member: me,
             control,
+            since: std::time::Instant::now(),
         });
         return Ok(None);
     };
@@ -279,6 +291,57 @@ pub(crate) fn quick_match(
         seat: Some(Seat::Second),
         ..membership
     }))
+}
+
+/// Whether a quick-match player waits here (then a newcomer is paired locally).
+pub(crate) fn has_quick_waiter(shared: &Shared) -> bool {
+    lock(shared)
+        .waiting
+        .as_ref()
+        .is_some_and(|w| !w.member.outbox.is_cut())
+}
+
+/// The quick-match player waiting here and since when (for the cluster's queue).
+pub(crate) fn quick_waiter(shared: &Shared) -> Option<(ClientId, std::time::Instant)> {
+    lock(shared)
+        .waiting
+        .as_ref()
+        .filter(|w| !w.member.outbox.is_cut())
+        .map(|w| (w.member.client, w.since))
+}
+
+/// Takes `client` out of the quick-match queue to send it elsewhere; its control channel.
+pub(crate) fn take_quick_waiter(
+    shared: &Shared,
+    client: ClientId,
+) -> Option<mpsc::Sender<Control>> {
+    let mut lobby = lock(shared);
+    if lobby
+        .waiting
+        .as_ref()
+        .is_some_and(|w| w.member.client == client)
+    {
+        return lobby.waiting.take().map(|w| w.control);
+    }
+    None
+}
+
+/// Every ranked player waiting here: (client, rating, since).
+pub(crate) fn ranked_waiters(shared: &Shared) -> Vec<(ClientId, f64, std::time::Instant)> {
+    lock(shared).ranked.snapshot()
+}
+
+/// Takes `client` out of the ranked queue to send it elsewhere; its control channel.
+pub(crate) fn take_ranked_waiter(
+    shared: &Shared,
+    client: ClientId,
+) -> Option<mpsc::Sender<Control>> {
+    lock(shared).ranked.take(client).map(|w| w.control)
+}
+
+/// The codes of every room this instance runs.
+pub(crate) fn room_codes(shared: &Shared) -> Vec<String> {
+    lock(shared).rooms.keys().cloned().collect()
 }
 
 /// Takes `client` out of the quick-match queue.

@@ -48,6 +48,8 @@ pub(crate) struct Shared {
     pub(crate) draining: Draining,
     /// The Prometheus metrics (`/metrics`).
     pub(crate) metrics: Metrics,
+    /// This instance's cluster membership (`--redis`), if any.
+    pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
     /// Next connection id.
     next_client: AtomicU64,
 }
@@ -59,6 +61,7 @@ impl Shared {
         replays: ReplayStore,
         db: Option<Db>,
         metrics: Metrics,
+        cluster: Option<Arc<crate::cluster::Cluster>>,
         shutdown: watch::Receiver<bool>,
         tasks: Tasks,
     ) -> Shared {
@@ -72,6 +75,7 @@ impl Shared {
             tasks,
             draining: Draining::default(),
             metrics,
+            cluster,
             next_client: AtomicU64::new(1),
         }
     }
