@@ -412,3 +412,64 @@ async fn ranked_players_on_two_instances_meet_and_postgres_keeps_ratings_across_
     b.shutdown().await?;
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readyz_reports_redis_and_postgres_and_an_instance_serves_on_without_redis()
+-> anyhow::Result<()> {
+    let Some(redis) = Redis::start() else {
+        return Ok(());
+    };
+    let Some(pg) = Postgres::start() else {
+        return Ok(());
+    };
+    let config = Config {
+        postgres: Some(pg.url()),
+        ..match_config(Duration::from_millis(300))
+    };
+    let mut a = instance(&redis, Duration::from_secs(5), config).await;
+    let (status, body) = sevenbag_tests::http::get(a.addr(), "/readyz").await?;
+    assert_eq!((status, body.as_slice()), (200, b"ready\n".as_slice()));
+
+    // Redis goes away: not ready (within the call timeout), yet rooms still work locally.
+    drop(redis);
+    let started = Instant::now();
+    let (status, body) = sevenbag_tests::http::get(a.addr(), "/readyz").await?;
+    assert_eq!(
+        (status, String::from_utf8_lossy(&body).as_ref()),
+        (503, "redis unavailable\n")
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let mut lee = connect(&a.url(), "lee").await;
+    let code = lee.create_room(RoomOptions::default()).await?;
+    let mut max = connect(&a.url(), "max").await;
+    assert_eq!(
+        max.join_room(&code, JoinRole::Player).await?,
+        Some(Seat::Second)
+    );
+    // A code that is not here cannot be looked up: "no room", promptly.
+    let mut ned = connect(&a.url(), "ned").await;
+    let started = Instant::now();
+    let err = ned.join_room("YYYYY", JoinRole::Player).await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            HeadlessError::Server {
+                code: ErrorCode::NoSuchRoom,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+
+    // The database goes away: not ready.
+    drop(pg);
+    let (status, body) = sevenbag_tests::http::get(a.addr(), "/readyz").await?;
+    assert_eq!(
+        (status, String::from_utf8_lossy(&body).as_ref()),
+        (503, "database unavailable\n")
+    );
+    drop((lee, max, ned));
+    a.shutdown().await?;
+    Ok(())
+}
