@@ -185,6 +185,24 @@ fn change(seat: Seat, name: &str, before: SeatStatus, after: SeatStatus) -> Opti
 mod tests {
     use super::*;
 
+    #[test]
+    fn redirects_accept_only_websocket_urls_and_stop_after_a_few() {
+        let mut r = Redirects::default();
+        assert!(r.follow("http://a.example/").is_err());
+        assert!(r.follow("ws://").is_err());
+        assert!(r.follow("ws://a b/").is_err());
+        assert!(r.follow(&format!("ws://{}/", "a".repeat(300))).is_err());
+        for _ in 0..MAX_REDIRECTS {
+            assert_eq!(
+                r.follow("wss://b.example/").as_deref(),
+                Ok("wss://b.example/")
+            );
+        }
+        assert!(r.follow("ws://127.0.0.1:7878/").is_err(), "a loop ends");
+        r.reset();
+        assert!(r.follow("ws://127.0.0.1:7878/").is_ok());
+    }
+
     fn info(name: &str, status: SeatStatus) -> Option<SeatInfo> {
         Some(SeatInfo {
             name: name.into(),
