@@ -275,7 +275,7 @@ impl Client {
             ClientMessage::Hello { .. } => {
                 self.error(ErrorCode::BadMessage, "Hello was already received")
             }
-            ClientMessage::CreateRoom { options } => self.create_room(options),
+            ClientMessage::CreateRoom { options } => self.create_room(options).await,
             ClientMessage::JoinRoom { code, role } => self.join_room(&code, role).await,
             ClientMessage::QuickMatch => self.quick_match().await,
             ClientMessage::LeaveRoom => self.leave().await,
@@ -476,7 +476,7 @@ impl Client {
         false
     }
 
-    fn create_room(&mut self, options: RoomOptions) {
+    async fn create_room(&mut self, options: RoomOptions) {
         if self.in_room_error() {
             return;
         }
@@ -486,7 +486,13 @@ impl Client {
         }
         let Some(member) = self.member() else { return };
         self.unqueue();
-        match lobby::create_room(&self.shared, options, member) {
+        // In a cluster the code is in the directory before the creator hears it, so a friend
+        // joining through another instance at once finds it (and no instance holds it yet).
+        let reserved = match &self.shared.cluster {
+            Some(cluster) => cluster.reserve_code(&self.shared).await,
+            None => None,
+        };
+        match lobby::create_room(&self.shared, options, member, reserved) {
             Ok(membership) => self.room = Some(membership),
             Err((code, message)) => self.error(code, message),
         }

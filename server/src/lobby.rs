@@ -133,6 +133,7 @@ fn open_room(
     lobby: &mut Lobby,
     options: RoomOptions,
     start: Start,
+    reserved: Option<String>,
 ) -> Result<Membership, Refusal> {
     // Checked under the lobby lock, which `begin_drain` takes too: no room slips in after.
     if shared.draining.is_draining() {
@@ -146,9 +147,14 @@ fn open_room(
     }
     // 25^5 ≈ 9.8 million codes against at most a few thousand rooms: a free one is found in a
     // try or two. The bound only keeps the loop finite.
-    let code = (0..64)
-        .map(|_| random_code())
-        .find(|c| !lobby.rooms.contains_key(c))
+    // A code reserved in the cluster's directory beforehand, if it is still free here.
+    let code = reserved
+        .filter(|c| !lobby.rooms.contains_key(c))
+        .or_else(|| {
+            (0..64)
+                .map(|_| random_code())
+                .find(|c| !lobby.rooms.contains_key(c))
+        })
         .ok_or((ErrorCode::ServerFull, "no free room code".to_string()))?;
     let id = NEXT_ROOM_ID.fetch_add(1, Ordering::Relaxed);
     let directory = Arc::new(LobbyDirectory(shared.clone()));
@@ -179,9 +185,25 @@ pub(crate) fn create_room(
     shared: &Arc<Shared>,
     options: RoomOptions,
     creator: Member,
+    reserved: Option<String>,
 ) -> Result<Membership, Refusal> {
     let mut lobby = lock(shared);
-    open_room(shared, &mut lobby, options, Start::Created(creator))
+    open_room(
+        shared,
+        &mut lobby,
+        options,
+        Start::Created(creator),
+        reserved,
+    )
+}
+
+/// A random room code no room here uses (to reserve in the cluster's directory first).
+pub(crate) fn unused_code(shared: &Shared) -> String {
+    let lobby = lock(shared);
+    (0..64)
+        .map(|_| random_code())
+        .find(|c| !lobby.rooms.contains_key(c))
+        .unwrap_or_else(random_code)
 }
 
 /// The room with this (normalised) code.
@@ -267,6 +289,7 @@ pub(crate) fn quick_match(
         &mut lobby,
         RoomOptions::default(),
         Start::Quick([first.member, me]),
+        None,
     ) {
         Ok(m) => m,
         Err((code, message)) => {
@@ -397,6 +420,7 @@ fn pair_ranked(shared: &Arc<Shared>) {
             &mut lobby,
             options,
             Start::Ranked([a.member, b.member]),
+            None,
         ) {
             Ok(membership) => {
                 for (seat, control) in Seat::BOTH.into_iter().zip(controls) {

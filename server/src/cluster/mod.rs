@@ -172,9 +172,27 @@ impl Cluster {
         }
     }
 
+    /// A room code no instance holds, now in the directory as this instance's (`None` when
+    /// Redis does not answer: the room then gets a local code, registered in the background).
+    pub(crate) async fn reserve_code(&self, shared: &Shared) -> Option<String> {
+        for _ in 0..8 {
+            let code = lobby::unused_code(shared);
+            match self.store.claim_rooms(std::slice::from_ref(&code)).await {
+                Ok(1) => return Some(code),
+                Ok(_) => continue,
+                Err(e) => {
+                    warn!(error = %e, "room directory unavailable; the room gets a local code");
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
     /// Puts room `code` in the directory (in the background: opening a room never waits on
-    /// Redis). A code another instance already holds stays theirs: this room is then only
-    /// reachable here, which `docs/SERVER.md` counts (1 in ~10 000 at 1 000 rooms).
+    /// Redis; a created room's code was reserved before, see [`Cluster::reserve_code`]). A code
+    /// another instance already holds stays theirs: a quick or ranked room is then reachable by
+    /// code only here, which `docs/SERVER.md` counts (1 in ~10 000 at 1 000 rooms).
     pub(crate) fn room_opened(self: &Arc<Self>, code: &str) {
         let (cluster, code) = (self.clone(), code.to_string());
         tokio::spawn(async move {
