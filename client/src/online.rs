@@ -182,6 +182,8 @@ pub struct Online {
     due: u32,
     /// Shown before the first match (the view needs a `Match` to draw).
     idle: Match,
+    /// A cluster's redirects followed for the current request.
+    redirects: sevenbag_netplay::Redirects,
 }
 
 impl std::fmt::Debug for Online {
@@ -270,6 +272,7 @@ impl Online {
             driver: Driver::Keys(keys, Latch::default()),
             due: 0,
             idle: Match::new(MatchHeader::versus(0)),
+            redirects: sevenbag_netplay::Redirects::default(),
         }
     }
 
@@ -752,7 +755,11 @@ impl Online {
                 }
             }
             // The room tracker noted the room, the match driver our seat.
-            ServerMessage::Joined { .. } => self.stage = Stage::InRoom,
+            ServerMessage::Joined { .. } => {
+                self.redirects.reset();
+                self.stage = Stage::InRoom;
+            }
+            ServerMessage::Redirect { url } => self.follow_redirect(&url),
             ServerMessage::RoomState { seats, .. } => {
                 // Ready flags clear after a match: we may ready again.
                 let me_ready = self
@@ -793,6 +800,37 @@ impl Online {
             }
             // The match messages are the match driver's; the net task answers `Ping` itself.
             _ => {}
+        }
+    }
+
+    /// Another instance of the server's cluster serves our request: connect there (no resume
+    /// token) and make the request again once welcomed. A bad URL or a loop of redirects ends
+    /// in a failure that says so.
+    fn follow_redirect(&mut self, url: &str) {
+        let url = match self.redirects.follow(url) {
+            Ok(url) => url,
+            Err(e) => {
+                self.fail(format!("Cannot reach the match: {e}."));
+                return;
+            }
+        };
+        tracing::info!(%url, "redirected to another server instance");
+        if let Some(net) = &self.net {
+            net.close();
+        }
+        match runtime() {
+            Ok(rt) => {
+                self.net = Some(sevenbag_netplay::connect_trusting(
+                    rt.handle(),
+                    &url,
+                    self.hello.clone(),
+                    trust(),
+                ));
+                self.url = url;
+                self.welcomed = false;
+                self.stage = Stage::Connecting;
+            }
+            Err(e) => self.fail(e),
         }
     }
 

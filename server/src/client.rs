@@ -228,6 +228,10 @@ impl Client {
                 self.queued = false;
                 self.room = Some(membership);
             }
+            Control::Redirect(url) => {
+                self.queued = false;
+                self.outbox.send(&ServerMessage::Redirect { url });
+            }
         }
     }
 
@@ -271,9 +275,9 @@ impl Client {
             ClientMessage::Hello { .. } => {
                 self.error(ErrorCode::BadMessage, "Hello was already received")
             }
-            ClientMessage::CreateRoom { options } => self.create_room(options),
+            ClientMessage::CreateRoom { options } => self.create_room(options).await,
             ClientMessage::JoinRoom { code, role } => self.join_room(&code, role).await,
-            ClientMessage::QuickMatch => self.quick_match(),
+            ClientMessage::QuickMatch => self.quick_match().await,
             ClientMessage::LeaveRoom => self.leave().await,
             ClientMessage::Ready => {
                 if self.room.is_some() {
@@ -472,7 +476,7 @@ impl Client {
         false
     }
 
-    fn create_room(&mut self, options: RoomOptions) {
+    async fn create_room(&mut self, options: RoomOptions) {
         if self.in_room_error() {
             return;
         }
@@ -482,7 +486,13 @@ impl Client {
         }
         let Some(member) = self.member() else { return };
         self.unqueue();
-        match lobby::create_room(&self.shared, options, member) {
+        // In a cluster the code is in the directory before the creator hears it, so a friend
+        // joining through another instance at once finds it (and no instance holds it yet).
+        let reserved = match &self.shared.cluster {
+            Some(cluster) => cluster.reserve_code(&self.shared).await,
+            None => None,
+        };
+        match lobby::create_room(&self.shared, options, member, reserved) {
             Ok(membership) => self.room = Some(membership),
             Err((code, message)) => self.error(code, message),
         }
@@ -499,13 +509,25 @@ impl Client {
                 format!("no room {:?}", code.chars().take(16).collect::<String>()),
             )
         };
-        let Some((code, handle)) = lobby::normalise_code(code)
-            .and_then(|c| lobby::find_room(&self.shared, &c).map(|h| (c, h)))
-        else {
+        let Some(normalised) = lobby::normalise_code(code) else {
             let (c, m) = no_room(code);
             self.error(c, m);
             return;
         };
+        let Some(handle) = lobby::find_room(&self.shared, &normalised) else {
+            // Another instance of the cluster may run it: send the client there.
+            if let Some(cluster) = &self.shared.cluster
+                && let Some(url) = cluster.locate_room(&normalised).await
+            {
+                self.unqueue();
+                self.outbox.send(&ServerMessage::Redirect { url });
+                return;
+            }
+            let (c, m) = no_room(code);
+            self.error(c, m);
+            return;
+        };
+        let code = normalised;
         self.unqueue();
         let (reply, answer) = oneshot::channel();
         let sent = handle
@@ -532,11 +554,21 @@ impl Client {
         }
     }
 
-    fn quick_match(&mut self) {
+    async fn quick_match(&mut self) {
         if self.in_room_error() || self.queued {
             return;
         }
         let Some(member) = self.member() else { return };
+        // Nobody waits here: an opponent waiting on another instance of the cluster comes
+        // first, and this client is sent there (the local queue is for when nobody waits).
+        if let Some(cluster) = &self.shared.cluster
+            && !self.shared.draining.is_draining()
+            && !lobby::has_quick_waiter(&self.shared)
+            && let Some(url) = cluster.claim_quick().await
+        {
+            self.outbox.send(&ServerMessage::Redirect { url });
+            return;
+        }
         match lobby::quick_match(&self.shared, member, self.control_tx.clone()) {
             Ok(Some(membership)) => self.room = Some(membership),
             Ok(None) => self.queued = true,

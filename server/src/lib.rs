@@ -31,6 +31,8 @@
 //!   recovery codes; `api.rs`: the read-only JSON API; `solo_records.rs`: solo runs submitted
 //!   as replays, re-simulated and kept as per-mode records.
 //! - `room.rs`: one task per room, owning its seats, spectators and match.
+//! - `cluster/`: several instances on one Redis (`--redis`): the shared queues and room
+//!   directory, heartbeats and TTLs, redirects (why redirect and not relay: there).
 //! - `replay.rs`: the replay directory (atomic writes, listing, reads).
 //! - `durable/`: room logs, so running matches survive a crash or a restart (the file format,
 //!   the writer task, reading them back at start-up).
@@ -47,6 +49,7 @@
 
 mod api;
 mod client;
+mod cluster;
 mod connection;
 mod db;
 mod durable;
@@ -79,6 +82,7 @@ use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 use tracing::info;
 
+pub use cluster::{ClusterConfig, ClusterError, DEFAULT_TTL as DEFAULT_CLUSTER_TTL};
 pub use durable::{DEFAULT_FLUSH_EVERY, ROOM_LOG_SUBDIR};
 pub use limits::Limits;
 pub use tls::{TlsError, TlsFiles};
@@ -119,6 +123,12 @@ pub struct Config {
     pub room_logs: RoomLogDir,
     /// How often a room writes its new inputs to its log: the most play a crash can lose.
     pub room_log_flush: Duration,
+    /// Join a cluster of instances on one Redis (`--redis`, `--public-url`): shared queues
+    /// and room directory. `None`: one box, everything in memory.
+    pub cluster: Option<ClusterConfig>,
+    /// Keep identities, ratings, history and solo records in PostgreSQL at this URL
+    /// (`--postgres`) instead of the SQLite file in `db`.
+    pub postgres: Option<String>,
 }
 
 /// Where the room logs live (`docs/SERVER.md`, "Surviving a crash or a restart").
@@ -160,6 +170,8 @@ impl Default for Config {
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             room_logs: RoomLogDir::UnderReplays,
             room_log_flush: DEFAULT_FLUSH_EVERY,
+            cluster: None,
+            postgres: None,
         }
     }
 }
@@ -189,6 +201,9 @@ pub enum ServerError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// The cluster could not be joined (`--redis`, `--public-url`).
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
     /// The metrics registry refused a metric (a server bug).
     #[error("cannot set up metrics: {0}")]
     Metrics(String),
@@ -232,16 +247,9 @@ pub async fn run_with_drain(
             path: config.replay_dir.clone(),
             source,
         })?;
-    let storage = match &config.db {
-        Some(path) => {
-            let path = path.clone();
-            let opened =
-                tokio::task::spawn_blocking(move || sevenbag_storage::SqliteStorage::open(&path))
-                    .await
-                    .map_err(|e| ServerError::Task(e.to_string()))??;
-            info!(db = %opened.path().display(), "database open");
-            Some(db::Db::start(Arc::new(opened), metrics.clone()))
-        }
+    let storage = open_storage(&config, &metrics).await?;
+    let cluster = match &config.cluster {
+        Some(c) => Some(cluster::Cluster::join(c).await?),
         None => None,
     };
     let room_logs = match config.room_log_dir() {
@@ -255,17 +263,22 @@ pub async fn run_with_drain(
     let (tasks, mut all_done) = shutdown::Tasks::new();
     let replay_dir = config.replay_dir.display().to_string();
     let drain_timeout = config.drain_timeout;
+    let stores = server::Stores {
+        replays,
+        db: storage,
+        room_logs,
+    };
     let shared = Arc::new(server::Shared::new(
         config,
-        replays,
-        storage,
+        stores,
         metrics,
+        cluster,
         shutdown_rx,
         tasks,
-        room_logs,
     ));
     lobby::start_matchmaker(&shared);
     restore_rooms(&shared).await;
+    cluster::start(&shared);
     info!(addr = ?listener.local_addr().ok(), replay_dir, tls = tls.is_some(), "listening");
 
     let drained = async {
@@ -327,6 +340,34 @@ async fn restore_rooms(shared: &Arc<server::Shared>) {
     }
 }
 
+/// Opens the database the configuration names: PostgreSQL (`postgres`), else the SQLite file
+/// (`db`), else none. Off the async runtime: both clients block.
+async fn open_storage(
+    config: &Config,
+    metrics: &metrics::Metrics,
+) -> Result<Option<db::Db>, ServerError> {
+    let storage: Arc<dyn sevenbag_storage::Storage> = if let Some(url) = &config.postgres {
+        let url = url.clone();
+        let opened =
+            tokio::task::spawn_blocking(move || sevenbag_storage::PostgresStorage::connect(&url))
+                .await
+                .map_err(|e| ServerError::Task(e.to_string()))??;
+        info!(db = %opened.describe(), "database open (PostgreSQL)");
+        Arc::new(opened)
+    } else if let Some(path) = &config.db {
+        let path = path.clone();
+        let opened =
+            tokio::task::spawn_blocking(move || sevenbag_storage::SqliteStorage::open(&path))
+                .await
+                .map_err(|e| ServerError::Task(e.to_string()))??;
+        info!(db = %opened.path().display(), "database open");
+        Arc::new(opened)
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(db::Db::start(storage, metrics.clone())))
+}
+
 /// A server started by [`spawn`]. Dropping it signals shutdown without waiting.
 #[derive(Debug)]
 pub struct ServerHandle {
@@ -377,8 +418,14 @@ impl ServerHandle {
 
 /// Binds `127.0.0.1:0`, starts [`run_with_drain`] on a task, and returns its handle.
 pub async fn spawn(config: Config) -> std::io::Result<ServerHandle> {
-    std::fs::create_dir_all(&config.replay_dir)?;
     let listener = TcpListener::bind("127.0.0.1:0").await?;
+    spawn_on(listener, config).await
+}
+
+/// [`spawn`] on a listener the caller bound (so it knows the address first, e.g. for
+/// [`ClusterConfig::public_url`]).
+pub async fn spawn_on(listener: TcpListener, config: Config) -> std::io::Result<ServerHandle> {
+    std::fs::create_dir_all(&config.replay_dir)?;
     let addr = listener.local_addr()?;
     let tls = config.tls.is_some();
     let (stop, stopped) = oneshot::channel::<()>();

@@ -35,6 +35,9 @@ pub(crate) struct Membership {
 pub(crate) enum Control {
     /// Quick match paired this (queued) client into a room.
     Seated(Membership),
+    /// The cluster found this (queued) client an opponent on another instance: it is out of
+    /// the queue here and must be told to reconnect to this URL.
+    Redirect(String),
 }
 
 /// A quick-match player waiting for an opponent.
@@ -42,6 +45,8 @@ pub(crate) enum Control {
 struct Waiting {
     member: Member,
     control: mpsc::Sender<Control>,
+    /// When the player queued (the cluster's queue orders by it).
+    since: std::time::Instant,
 }
 
 /// A registered room.
@@ -128,6 +133,7 @@ fn open_room(
     lobby: &mut Lobby,
     options: RoomOptions,
     start: Start,
+    reserved: Option<String>,
 ) -> Result<Membership, Refusal> {
     // Checked under the lobby lock, which `begin_drain` takes too: no room slips in after.
     if shared.draining.is_draining() {
@@ -141,9 +147,14 @@ fn open_room(
     }
     // 25^5 ≈ 9.8 million codes against at most a few thousand rooms: a free one is found in a
     // try or two. The bound only keeps the loop finite.
-    let code = (0..64)
-        .map(|_| random_code())
-        .find(|c| !lobby.rooms.contains_key(c))
+    // A code reserved in the cluster's directory beforehand, if it is still free here.
+    let code = reserved
+        .filter(|c| !lobby.rooms.contains_key(c))
+        .or_else(|| {
+            (0..64)
+                .map(|_| random_code())
+                .find(|c| !lobby.rooms.contains_key(c))
+        })
         .ok_or((ErrorCode::ServerFull, "no free room code".to_string()))?;
     let id = NEXT_ROOM_ID.fetch_add(1, Ordering::Relaxed);
     let directory = Arc::new(LobbyDirectory(shared.clone()));
@@ -159,6 +170,9 @@ fn open_room(
             handle: handle.clone(),
         },
     );
+    if let Some(cluster) = &shared.cluster {
+        cluster.room_opened(&code);
+    }
     Ok(Membership {
         code,
         handle,
@@ -171,9 +185,25 @@ pub(crate) fn create_room(
     shared: &Arc<Shared>,
     options: RoomOptions,
     creator: Member,
+    reserved: Option<String>,
 ) -> Result<Membership, Refusal> {
     let mut lobby = lock(shared);
-    open_room(shared, &mut lobby, options, Start::Created(creator))
+    open_room(
+        shared,
+        &mut lobby,
+        options,
+        Start::Created(creator),
+        reserved,
+    )
+}
+
+/// A random room code no room here uses (to reserve in the cluster's directory first).
+pub(crate) fn unused_code(shared: &Shared) -> String {
+    let lobby = lock(shared);
+    (0..64)
+        .map(|_| random_code())
+        .find(|c| !lobby.rooms.contains_key(c))
+        .unwrap_or_else(random_code)
 }
 
 /// Registers a room restored from its room log under its old code and starts its task;
@@ -244,6 +274,9 @@ fn remove_room(shared: &Shared, code: &str, id: u64) {
     if lobby.rooms.get(code).is_some_and(|r| r.id == id) {
         lobby.rooms.remove(code);
         lobby.tokens.retain(|_, c| c != code);
+        if let Some(cluster) = &shared.cluster {
+            cluster.room_closed(code);
+        }
     }
 }
 
@@ -267,6 +300,7 @@ pub(crate) fn quick_match(
         lobby.waiting = Some(Waiting {
             member: me,
             control,
+            since: std::time::Instant::now(),
         });
         return Ok(None);
     };
@@ -277,6 +311,7 @@ pub(crate) fn quick_match(
         &mut lobby,
         RoomOptions::default(),
         Start::Quick([first.member, me]),
+        None,
     ) {
         Ok(m) => m,
         Err((code, message)) => {
@@ -301,6 +336,57 @@ pub(crate) fn quick_match(
         seat: Some(Seat::Second),
         ..membership
     }))
+}
+
+/// Whether a quick-match player waits here (then a newcomer is paired locally).
+pub(crate) fn has_quick_waiter(shared: &Shared) -> bool {
+    lock(shared)
+        .waiting
+        .as_ref()
+        .is_some_and(|w| !w.member.outbox.is_cut())
+}
+
+/// The quick-match player waiting here and since when (for the cluster's queue).
+pub(crate) fn quick_waiter(shared: &Shared) -> Option<(ClientId, std::time::Instant)> {
+    lock(shared)
+        .waiting
+        .as_ref()
+        .filter(|w| !w.member.outbox.is_cut())
+        .map(|w| (w.member.client, w.since))
+}
+
+/// Takes `client` out of the quick-match queue to send it elsewhere; its control channel.
+pub(crate) fn take_quick_waiter(
+    shared: &Shared,
+    client: ClientId,
+) -> Option<mpsc::Sender<Control>> {
+    let mut lobby = lock(shared);
+    if lobby
+        .waiting
+        .as_ref()
+        .is_some_and(|w| w.member.client == client)
+    {
+        return lobby.waiting.take().map(|w| w.control);
+    }
+    None
+}
+
+/// Every ranked player waiting here: (client, rating, since).
+pub(crate) fn ranked_waiters(shared: &Shared) -> Vec<(ClientId, f64, std::time::Instant)> {
+    lock(shared).ranked.snapshot()
+}
+
+/// Takes `client` out of the ranked queue to send it elsewhere; its control channel.
+pub(crate) fn take_ranked_waiter(
+    shared: &Shared,
+    client: ClientId,
+) -> Option<mpsc::Sender<Control>> {
+    lock(shared).ranked.take(client).map(|w| w.control)
+}
+
+/// The codes of every room this instance runs.
+pub(crate) fn room_codes(shared: &Shared) -> Vec<String> {
+    lock(shared).rooms.keys().cloned().collect()
 }
 
 /// Takes `client` out of the quick-match queue.
@@ -356,6 +442,7 @@ fn pair_ranked(shared: &Arc<Shared>) {
             &mut lobby,
             options,
             Start::Ranked([a.member, b.member]),
+            None,
         ) {
             Ok(membership) => {
                 for (seat, control) in Seat::BOTH.into_iter().zip(controls) {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, ValueEnum};
-use sevenbag_server::{Config, Limits, RoomLogDir, TlsFiles};
+use sevenbag_server::{ClusterConfig, Config, Limits, RoomLogDir, TlsFiles};
 use tokio::sync::watch;
 
 /// How log lines are written to stderr.
@@ -137,6 +137,21 @@ struct Args {
     /// Log lines as human-readable text or as JSON objects, one per line.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    /// Join a cluster: the quick-match and ranked queues and the room directory live in this
+    /// Redis (redis://host:port/db), shared with the other instances. Needs --public-url.
+    #[arg(long, requires = "public_url", value_name = "URL")]
+    redis: Option<String>,
+    /// The ws:// or wss:// URL at which players reach this instance (other instances send
+    /// players here with it).
+    #[arg(long, requires = "redis", value_name = "URL")]
+    public_url: Option<String>,
+    /// Seconds this instance's directory and queue entries outlive its last heartbeat.
+    #[arg(long, default_value_t = sevenbag_server::DEFAULT_CLUSTER_TTL.as_secs_f64(), value_name = "SECS")]
+    cluster_ttl: f64,
+    /// Keep identities, ratings, match history and solo records in PostgreSQL
+    /// (postgres://user:password@host/db) instead of the SQLite --db file.
+    #[arg(long, conflicts_with = "no_db", value_name = "URL")]
+    postgres: Option<String>,
 }
 
 fn seconds(name: &str, value: f64) -> anyhow::Result<Duration> {
@@ -199,6 +214,15 @@ impl Args {
                 (None, false) => RoomLogDir::UnderReplays,
             },
             room_log_flush: Duration::from_millis(self.room_log_flush_ms),
+            cluster: match (&self.redis, &self.public_url) {
+                (Some(redis_url), Some(public_url)) => Some(ClusterConfig {
+                    redis_url: redis_url.clone(),
+                    public_url: public_url.clone(),
+                    ttl: seconds("cluster-ttl", self.cluster_ttl)?,
+                }),
+                _ => None,
+            },
+            postgres: self.postgres.clone(),
         })
     }
 }

@@ -1,6 +1,6 @@
 //! Routes for operators rather than players: `GET /metrics` (Prometheus text format),
 //! `GET /healthz` (the process is alive and serving) and `GET /readyz` (it should get new
-//! players: not draining, and its database answers). `docs/SERVER.md` shows how to use them.
+//! players: not draining, its database answers, and Redis answers when it is in a cluster). `docs/SERVER.md` shows how to use them.
 //!
 //! They are ordinary routes on the game's port, so they share its limits; a deployment that
 //! does not want them public blocks the paths at its proxy or firewall.
@@ -44,7 +44,8 @@ async fn healthz() -> &'static str {
 }
 
 /// `GET /readyz`: `200 ready` when the server takes new players; `503` with the reason while
-/// draining or when the database does not answer a cheap query.
+/// draining, when the database does not answer a cheap query, or when Redis does not answer
+/// `PING` (`--redis`).
 async fn readyz(State(shared): State<Arc<Shared>>) -> Response {
     if shared.draining.is_draining() {
         return (StatusCode::SERVICE_UNAVAILABLE, "draining\n").into_response();
@@ -56,6 +57,12 @@ async fn readyz(State(shared): State<Arc<Shared>>) -> Response {
             tracing::warn!(error = %e, "readiness: the database does not answer");
             return (StatusCode::SERVICE_UNAVAILABLE, "database unavailable\n").into_response();
         }
+    }
+    if let Some(cluster) = &shared.cluster
+        && let Err(e) = cluster.ready().await
+    {
+        tracing::warn!(error = %e, "readiness: redis does not answer");
+        return (StatusCode::SERVICE_UNAVAILABLE, "redis unavailable\n").into_response();
     }
     (StatusCode::OK, "ready\n").into_response()
 }

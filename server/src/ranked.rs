@@ -145,6 +145,23 @@ impl Queue {
     }
 
     /// Removes a connection from the queue.
+    /// Who waits: (client, rating, since), for the cluster's shared queue.
+    pub(crate) fn snapshot(&self) -> Vec<(u64, f64, Instant)> {
+        self.waiting
+            .iter()
+            .map(|w| (w.member.client, w.rating, w.since))
+            .collect()
+    }
+
+    /// Takes `client` out of the queue, returning its entry.
+    pub(crate) fn take(&mut self, client: u64) -> Option<Waiting> {
+        let at = self
+            .waiting
+            .iter()
+            .position(|w| w.member.client == client)?;
+        Some(self.waiting.remove(at))
+    }
+
     pub(crate) fn remove(&mut self, client: u64) {
         self.waiting.retain(|w| w.member.client != client);
     }

@@ -50,21 +50,37 @@ pub(crate) struct Shared {
     pub(crate) metrics: Metrics,
     /// Running matches' room logs, unless turned off.
     pub(crate) room_logs: Option<crate::durable::RoomLogs>,
+    /// This instance's cluster membership (`--redis`), if any.
+    pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
     /// Next connection id.
     next_client: AtomicU64,
+}
+
+/// Where a server keeps what outlives a connection: replays, the database, room logs.
+pub(crate) struct Stores {
+    /// Finished matches' replays.
+    pub(crate) replays: ReplayStore,
+    /// Identities, ratings and history, if kept.
+    pub(crate) db: Option<Db>,
+    /// Running matches' room logs, unless turned off.
+    pub(crate) room_logs: Option<crate::durable::RoomLogs>,
 }
 
 impl Shared {
     /// Shared state for a server with `config`.
     pub(crate) fn new(
         config: Config,
-        replays: ReplayStore,
-        db: Option<Db>,
+        stores: Stores,
         metrics: Metrics,
+        cluster: Option<Arc<crate::cluster::Cluster>>,
         shutdown: watch::Receiver<bool>,
         tasks: Tasks,
-        room_logs: Option<crate::durable::RoomLogs>,
     ) -> Shared {
+        let Stores {
+            replays,
+            db,
+            room_logs,
+        } = stores;
         Shared {
             config,
             lobby: std::sync::Mutex::new(Lobby::default()),
@@ -76,6 +92,7 @@ impl Shared {
             draining: Draining::default(),
             metrics,
             room_logs,
+            cluster,
             next_client: AtomicU64::new(1),
         }
     }

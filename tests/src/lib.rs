@@ -11,6 +11,8 @@
 //!   `period` frames), paced to the server's clock, reporting hashes as a real client does.
 //! - [`players`]: headless netplay players: the e2e server settings, a two-player room with an
 //!   optional spectator, and a whole match played on its own task.
+//! - [`services`]: real `redis-server` and PostgreSQL on free loopback ports in temp dirs,
+//!   stopped on drop (`SEVENBAG_SKIP_SERVICES=1` skips the tests that need them).
 //! - [`proxy`]: the latency proxy, re-exported from `sevenbag_netplay::delay_proxy` (shared with
 //!   `sevenbag-tool loadtest --latency-ms`).
 //!
@@ -26,6 +28,11 @@
 //! - `hostile.rs`: each kind of hostile client is cut with a reason while a match finishes.
 //! - `replays.rs`: a finished match's replay verifies; corrupted copies are reported as such.
 //! - `bot.rs`: the bot plays through the server as a headless input source and wins.
+//! - `cluster.rs`: two instances on one real Redis pair players across instances, share room
+//!   codes and spectating, expire a dead instance's entries; ratings in a real PostgreSQL
+//!   survive restarting every instance.
+//! - `storage_backends.rs`: the storage trait's behaviour, the same checks on SQLite and on a
+//!   real PostgreSQL.
 //! - `ops.rs`: a match over `wss://` with a trusted self-signed certificate, `https://` health
 //!   and metrics, garbage on the TLS port cut without disturbing a player, a graceful drain.
 #![deny(missing_docs)]
@@ -36,6 +43,7 @@ pub use sevenbag_netplay::delay_proxy as proxy;
 mod raw;
 pub mod scripted;
 mod server;
+pub mod services;
 
 pub use raw::{Event, RawClient, raw_tcp_exchange};
-pub use server::{TestServer, fast_config, init_tracing, start_server};
+pub use server::{TestServer, fast_config, init_tracing, start_server, start_server_on};

@@ -60,11 +60,20 @@ fn temp_dir() -> PathBuf {
 
 /// Starts the server library on `127.0.0.1:0` with `config`, except that `replay_dir` is always
 /// a fresh temporary directory. Panics if the server cannot start (this is test code).
-pub async fn start_server(mut config: Config) -> TestServer {
+pub async fn start_server(config: Config) -> TestServer {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("cannot bind 127.0.0.1:0: {e}"));
+    start_server_on(listener, config).await
+}
+
+/// [`start_server`] on a listener bound by the caller (a cluster instance needs its own
+/// address in its configuration before it starts).
+pub async fn start_server_on(listener: tokio::net::TcpListener, mut config: Config) -> TestServer {
     init_tracing();
     let replay_dir = temp_dir();
     config.replay_dir = replay_dir.clone();
-    let handle = sevenbag_server::spawn(config)
+    let handle = sevenbag_server::spawn_on(listener, config)
         .await
         .unwrap_or_else(|e| panic!("test server could not start: {e}"));
     TestServer {

@@ -114,6 +114,9 @@ pub enum HeadlessError {
     /// Sending failed.
     #[error(transparent)]
     Net(#[from] NetError),
+    /// A cluster's redirect could not be followed (a bad URL, or too many in a row).
+    #[error("redirect: {0}")]
+    Redirect(String),
 }
 
 /// A server error we were sent.
@@ -236,6 +239,9 @@ pub struct HeadlessClient {
     retry: Option<Retry>,
     /// Successful automatic reconnections so far.
     reconnects: u32,
+    /// A cluster's `Redirect` for the request in flight.
+    redirect: Option<String>,
+    redirects: crate::room::Redirects,
 }
 
 /// A lost connection being retried.
@@ -296,6 +302,8 @@ impl HeadlessClient {
             replay: None,
             retry: None,
             reconnects: 0,
+            redirect: None,
+            redirects: crate::room::Redirects::default(),
             config,
         };
         client.await_reply(LOBBY_TIMEOUT, |c| c.connected).await?;
@@ -317,24 +325,91 @@ impl HeadlessClient {
         code: &str,
         role: JoinRole,
     ) -> Result<Option<Seat>, HeadlessError> {
-        self.forget_room();
-        self.net.send(ClientMessage::JoinRoom {
+        let request = ClientMessage::JoinRoom {
             code: code.to_owned(),
             role,
-        })?;
-        self.await_reply(LOBBY_TIMEOUT, |c| c.room.room().is_some())
-            .await?;
+        };
+        self.lobby_request(&[request], LOBBY_TIMEOUT).await?;
         Ok(self.seat())
     }
 
     /// Queues for a quick match and waits up to `timeout` to be seated; the match then starts
     /// without `Ready`.
     pub async fn quick_match(&mut self, timeout: Duration) -> Result<Option<Seat>, HeadlessError> {
-        self.forget_room();
-        self.net.send(ClientMessage::QuickMatch)?;
-        self.await_reply(timeout, |c| c.room.room().is_some())
+        self.lobby_request(&[ClientMessage::QuickMatch], timeout)
             .await?;
         Ok(self.seat())
+    }
+
+    /// Identifies with `key` (registered before) and queues for a ranked match, waiting up to
+    /// `timeout` to be seated; a redirect repeats both on the other instance.
+    pub async fn ranked_match(
+        &mut self,
+        key: [u8; 32],
+        timeout: Duration,
+    ) -> Result<Option<Seat>, HeadlessError> {
+        let requests = [ClientMessage::Identify { key }, ClientMessage::RankedMatch];
+        self.lobby_request(&requests, timeout).await?;
+        Ok(self.seat())
+    }
+
+    /// Sends requests that end in a room and waits for it, following a cluster's
+    /// `Redirect`s: a new connection to the URL given (no resume token), the same request
+    /// again. At most `timeout` in all.
+    async fn lobby_request(
+        &mut self,
+        requests: &[ClientMessage],
+        timeout: Duration,
+    ) -> Result<(), HeadlessError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            self.forget_room();
+            self.redirect = None;
+            for request in requests {
+                self.net.send(request.clone())?;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            self.await_reply(left, |c| c.room.room().is_some() || c.redirect.is_some())
+                .await?;
+            let Some(url) = self.redirect.take() else {
+                self.redirects.reset();
+                return Ok(());
+            };
+            let url = self
+                .redirects
+                .follow(&url)
+                .map_err(HeadlessError::Redirect)?;
+            tracing::debug!(name = %self.config.name, %url, "redirected");
+            self.move_to(url).await?;
+        }
+    }
+
+    /// Leaves this server for `url` (a redirect): a fresh connection, waited for.
+    async fn move_to(&mut self, url: String) -> Result<(), HeadlessError> {
+        let hello = Hello {
+            name: self.config.name.clone(),
+            handling: self.config.handling,
+            resume: None,
+        };
+        self.net.close();
+        let old = self.net.stats();
+        self.past_traffic = add_traffic(self.past_traffic, old);
+        self.net = connect_trusting(
+            &tokio::runtime::Handle::current(),
+            &url,
+            hello,
+            self.config.trust.clone(),
+        );
+        self.url = url;
+        self.channel_open = true;
+        self.connected = false;
+        self.disconnect_reason = None;
+        self.await_reply(LOBBY_TIMEOUT, |c| c.connected).await
+    }
+
+    /// The server this client talks to now (another instance's after a redirect).
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
     /// Says we are ready for the next match.
@@ -850,6 +925,7 @@ impl HeadlessClient {
                 });
             }
             ServerMessage::Replays { list } => self.replays = list,
+            ServerMessage::Redirect { url } => self.redirect = Some(url),
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
             ServerMessage::Shutdown { reason } => {
                 tracing::info!(%reason, "server shutting down");

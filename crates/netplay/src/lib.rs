@@ -67,7 +67,7 @@ pub use net::{
     CONNECT_TIMEOUT, Hello, NetError, NetEvent, NetHandle, NetSender, NetStats, connect,
     connect_on, connect_trusting,
 };
-pub use room::{RoomInfo, RoomTracker, RoomUpdate, SeatChange};
+pub use room::{Redirects, RoomInfo, RoomTracker, RoomUpdate, SeatChange};
 pub use session::{
     CONFIRM_INTERVAL, DEFAULT_WINDOW, HASH_INTERVAL, MAX_INPUT_DELAY, RoundEnd, Session,
     SessionError, SessionOptions, SessionStats, Step,

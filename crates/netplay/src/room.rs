@@ -3,7 +3,41 @@
 //! `SeatStatus` and a refused resume the same way.
 
 use sevenbag_core::Seat;
-use sevenbag_protocol::{ErrorCode, RoomOptions, SeatInfo, SeatStatus, ServerMessage};
+use sevenbag_protocol::{
+    ErrorCode, MAX_REDIRECTS, RoomOptions, SeatInfo, SeatStatus, ServerMessage, valid_redirect_url,
+};
+
+/// Follows a cluster's `Redirect`s (shared by the headless client and the game): checks each
+/// URL and counts them, so a forged or circular directory entry ends in a clear error instead
+/// of a client bouncing between instances for ever.
+#[derive(Clone, Debug, Default)]
+pub struct Redirects {
+    followed: u32,
+}
+
+impl Redirects {
+    /// The URL to connect to next, or why not.
+    pub fn follow(&mut self, url: &str) -> Result<String, String> {
+        if !valid_redirect_url(url) {
+            return Err(format!(
+                "the server sent us to {:?}, which is not a ws:// or wss:// address",
+                url.chars().take(64).collect::<String>()
+            ));
+        }
+        self.followed += 1;
+        if self.followed > MAX_REDIRECTS {
+            return Err(format!(
+                "the servers sent us on more than {MAX_REDIRECTS} times in a row; giving up"
+            ));
+        }
+        Ok(url.to_owned())
+    }
+
+    /// The request was served: the next one may be redirected again.
+    pub fn reset(&mut self) {
+        self.followed = 0;
+    }
+}
 
 /// The room we are in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,6 +184,24 @@ fn change(seat: Seat, name: &str, before: SeatStatus, after: SeatStatus) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redirects_accept_only_websocket_urls_and_stop_after_a_few() {
+        let mut r = Redirects::default();
+        assert!(r.follow("http://a.example/").is_err());
+        assert!(r.follow("ws://").is_err());
+        assert!(r.follow("ws://a b/").is_err());
+        assert!(r.follow(&format!("ws://{}/", "a".repeat(300))).is_err());
+        for _ in 0..MAX_REDIRECTS {
+            assert_eq!(
+                r.follow("wss://b.example/").as_deref(),
+                Ok("wss://b.example/")
+            );
+        }
+        assert!(r.follow("ws://127.0.0.1:7878/").is_err(), "a loop ends");
+        r.reset();
+        assert!(r.follow("ws://127.0.0.1:7878/").is_ok());
+    }
 
     fn info(name: &str, status: SeatStatus) -> Option<SeatInfo> {
         Some(SeatInfo {

@@ -113,6 +113,25 @@ pub const MAX_LEADERBOARD_ROWS: u16 = 100;
 /// Most recent matches a `PlayerProfile` lists.
 pub const MAX_RECENT_MATCHES: usize = 20;
 
+/// Longest URL a [`ServerMessage::Redirect`] may carry.
+pub const MAX_REDIRECT_URL: usize = 256;
+
+/// Most redirects a client follows in a row before it gives up with an error: a directory
+/// entry pointing in a circle cannot keep a client bouncing.
+pub const MAX_REDIRECTS: u32 = 3;
+
+/// Whether `url` may be the target of a [`ServerMessage::Redirect`]: `ws://` or `wss://`, at
+/// most [`MAX_REDIRECT_URL`] bytes, no whitespace or control characters. Servers check it for
+/// their own `--public-url` and for every directory entry; clients check it again.
+pub fn valid_redirect_url(url: &str) -> bool {
+    let rest = url
+        .strip_prefix("ws://")
+        .or_else(|| url.strip_prefix("wss://"));
+    url.len() <= MAX_REDIRECT_URL
+        && rest.is_some_and(|r| !r.is_empty() && !r.starts_with('/'))
+        && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
 /// One of a player's recent matches, from that player's side, as the Profile screen lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RecentMatch {
@@ -511,5 +530,13 @@ pub enum ServerMessage {
         personal_best: bool,
         /// The place of the player's best run on its mode's leaderboard, from 1.
         place: u32,
+    },
+    /// The request just made (`JoinRoom`, `QuickMatch`, `RankedMatch`) is served by another
+    /// instance of a server cluster: connect to `url` with a fresh `Hello` (no resume token)
+    /// and make the same request there. The connection here stays open until the client
+    /// closes it. Clients follow at most a few redirects in a row (see `docs/SERVER.md`).
+    Redirect {
+        /// The other instance's public `ws://` or `wss://` URL.
+        url: String,
     },
 }

@@ -4,8 +4,8 @@
 //! finished match (players, ratings before and after, score, rules, duration, replay id, date,
 //! per-player stats), and each player's best verified solo run per board (Sprint, Blitz) with
 //! its replay. [`Storage`] is the interface; [`SqliteStorage`] is the embedded default
-//! (`--db ./sevenbag.db`). A PostgreSQL backend for several server instances implements the
-//! same trait.
+//! (`--db ./sevenbag.db`); [`PostgresStorage`] (`--postgres URL`, module `postgres.rs`) is the
+//! same interface on PostgreSQL, for several server instances sharing one database.
 //!
 //! ## Why rusqlite (bundled)
 //! rusqlite is the maintained, thin SQLite binding; `bundled` compiles SQLite itself, so the
@@ -27,10 +27,12 @@
 #![forbid(unsafe_code)]
 
 mod migrations;
+mod postgres;
 mod sqlite;
 
 use std::path::PathBuf;
 
+pub use postgres::PostgresStorage;
 pub use sqlite::SqliteStorage;
 
 /// A player's row id.

@@ -39,9 +39,12 @@ pub enum NetCommand {
 /// Arguments of `loadtest`.
 #[derive(Args, Debug)]
 pub struct LoadtestArgs {
-    /// Server to load, `ws://127.0.0.1:PORT/` (loopback only).
+    /// Server to load, `ws://127.0.0.1:PORT/` (loopback only). Give it several times for
+    /// instances of one cluster (`--redis`): the players are spread over them, each match's
+    /// two players on different instances where there are two, and the report adds
+    /// `cross-instance matches: N`.
     #[arg(long, conflicts_with = "spawn_server")]
-    server: Option<String>,
+    server: Vec<String>,
     /// Start a `sevenbag-server` on a free loopback port for the run (preferred: its CPU and
     /// memory are then measured too).
     #[arg(long)]
@@ -169,23 +172,30 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         );
     }
     let mut spawned = None;
-    let (url, server_pid) = match (&args.server, args.spawn_server) {
-        (Some(url), false) => {
+    let (urls, server_pid) = match (args.server.as_slice(), args.spawn_server) {
+        (urls @ [_, ..], false) => {
+            for url in urls {
+                anyhow::ensure!(
+                    url.starts_with("ws://127.") || url.starts_with("ws://localhost"),
+                    "load tests run against loopback servers only (ws://127.x.x.x or localhost)"
+                );
+            }
             anyhow::ensure!(
-                url.starts_with("ws://127.") || url.starts_with("ws://localhost"),
-                "load tests run against loopback servers only (ws://127.x.x.x or localhost)"
+                urls.len() == 1 || (args.latency_ms == 0 && args.jitter_ms == 0),
+                "--latency-ms and --jitter-ms take one --server"
             );
-            (url.clone(), args.server_pid)
+            (urls.to_vec(), args.server_pid)
         }
-        (None, true) => {
+        ([], true) => {
             let server = SpawnedServer::start(args.server_bin.clone(), args.matches, args.ranked)?;
             let url = server.url.clone();
             let pid = server.child.id();
             spawned = Some(server);
-            (url, Some(pid))
+            (vec![url], Some(pid))
         }
-        _ => bail!("give either --server URL or --spawn-server"),
+        _ => bail!("give either --server URL (once or more) or --spawn-server"),
     };
+    let url = urls[0].clone();
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -204,8 +214,11 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         } else {
             None
         };
-        let url = proxy.as_ref().map_or(url.clone(), Proxy::url);
-        drive(&args, &url, ramp, server_pid, spawned.as_mut()).await
+        let urls = match &proxy {
+            Some(p) => vec![p.url()],
+            None => urls.clone(),
+        };
+        drive(&args, &urls, ramp, server_pid, spawned.as_mut()).await
     });
     drop(spawned);
     let report = report?;
@@ -372,6 +385,9 @@ struct PlayerOutcome {
     input_delay: Option<u32>,
     /// Smoothed round trip at the end of the window.
     ping: Option<Duration>,
+    /// (First player of a match only) its two players started on different instances and
+    /// met on one.
+    cross_instance: bool,
 }
 
 /// Where the run is: players take their before/after readings when this changes.
@@ -382,7 +398,7 @@ const DONE: u8 = 2;
 /// Runs every match and gathers the report.
 async fn drive(
     args: &LoadtestArgs,
-    url: &str,
+    urls: &[String],
     ramp: f64,
     server_pid: Option<u32>,
     mut spawned: Option<&mut SpawnedServer>,
@@ -400,7 +416,11 @@ async fn drive(
         let probe = Arc::new(RelayProbe::new());
         probes.push(Arc::clone(&probe));
         let start = t0 + Duration::from_secs_f64(ramp * i as f64 / args.matches as f64);
-        let url = url.to_owned();
+        // Match i's two players start on instances i and i + 1 (the same one if only one).
+        let pair = [
+            urls[i % urls.len()].clone(),
+            urls[(i + 1) % urls.len()].clone(),
+        ];
         let keys = match args.bot {
             Some(level) => Keys::Bot(level),
             None => Keys::Random(args.drop_min, args.drop_max),
@@ -415,15 +435,17 @@ async fn drive(
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep_until(start.into()).await;
             let setup = if ranked {
-                ranked_setup(&url, i, tick_frames).await
+                ranked_setup(&pair, i, tick_frames).await
             } else {
-                setup(&url, i, probe, tick_frames, reconnect)
+                setup(&pair, i, probe, tick_frames, reconnect)
                     .await
                     .map_err(|e| e.to_string())
             };
             settled.fetch_add(1, Ordering::Relaxed);
             match setup {
                 Ok((a, b)) => {
+                    // Both players ended up on one instance; they came from two.
+                    let cross = pair[0] != pair[1] && a.url() == b.url();
                     let pa = tokio::spawn(play(
                         a,
                         i as u64 * 2,
@@ -432,8 +454,9 @@ async fn drive(
                         Arc::clone(&resumed),
                     ));
                     let pb = tokio::spawn(play(b, i as u64 * 2 + 1, keys, phase, resumed));
-                    let a = pa.await.unwrap_or_else(|e| failed(e.to_string()));
+                    let mut a = pa.await.unwrap_or_else(|e| failed(e.to_string()));
                     let b = pb.await.unwrap_or_else(|e| failed(e.to_string()));
+                    a.cross_instance = cross;
                     vec![a, b]
                 }
                 Err(e) => vec![failed(format!("setup: {e}")), failed(format!("setup: {e}"))],
@@ -541,7 +564,7 @@ fn failed(error: String) -> PlayerOutcome {
 
 /// Connects both players of match `i`, puts them in a room and readies them.
 async fn setup(
-    url: &str,
+    urls: &[String; 2],
     i: usize,
     probe: Arc<RelayProbe>,
     frames_per_tick: u32,
@@ -555,13 +578,14 @@ async fn setup(
             .then(|| Duration::from_secs(u64::from(RoomOptions::default().reconnect_seconds))),
         ..HeadlessConfig::new(name)
     };
-    let mut a = HeadlessClient::connect(url, config(format!("load-{i}-a"))).await?;
+    let mut a = HeadlessClient::connect(&urls[0], config(format!("load-{i}-a"))).await?;
     let options = RoomOptions {
         first_to: 99,
         ..RoomOptions::default()
     };
     let code = a.create_room(options).await?;
-    let mut b = HeadlessClient::connect(url, config(format!("load-{i}-b"))).await?;
+    // On another instance, `join_room` follows the redirect to the room's instance.
+    let mut b = HeadlessClient::connect(&urls[1], config(format!("load-{i}-b"))).await?;
     b.join_room(&code, JoinRole::Player).await?;
     a.ready()?;
     b.ready()?;
@@ -592,7 +616,7 @@ fn splitmix(mut x: u64) -> u64 {
 /// Connects both players of ranked match `i` with fresh identities and queues them; returns
 /// once each is seated (the queue may pair them with players of other matches).
 async fn ranked_setup(
-    url: &str,
+    urls: &[String; 2],
     i: usize,
     frames_per_tick: u32,
 ) -> Result<(HeadlessClient, HeadlessClient), String> {
@@ -606,6 +630,7 @@ async fn ranked_setup(
             frames_per_tick,
             ..HeadlessConfig::new(name.clone())
         };
+        let url = &urls[side as usize];
         let mut c = HeadlessClient::connect(url, config)
             .await
             .map_err(|e| e.to_string())?;
@@ -617,13 +642,10 @@ async fn ranked_setup(
         }
         c.send(ClientMessage::Register { key, name })
             .map_err(|e| e.to_string())?;
-        c.send(ClientMessage::RankedMatch)
+        // Identifies again and queues; a cluster may send the player to another instance.
+        c.ranked_match(key, SETUP_GRACE)
+            .await
             .map_err(|e| e.to_string())?;
-        c.wait_for(SETUP_GRACE, |c| {
-            c.room().is_some() || !c.errors().is_empty()
-        })
-        .await
-        .map_err(|e| e.to_string())?;
         if let Some(e) = c.errors().first() {
             return Err(format!("{e:?}"));
         }
@@ -690,6 +712,7 @@ async fn play(
         server_errors: client.errors().len(),
         input_delay: client.session().map(|s| s.options().input_delay),
         ping: after.ping,
+        cross_instance: false,
     };
     if !outcome.ok {
         outcome.error = Some(format!(
@@ -966,6 +989,13 @@ impl Report {
             pings.get(pings.len() / 2).copied().unwrap_or(0),
             pings.last().copied().unwrap_or(0)
         );
+        if args.server.len() > 1 {
+            let _ = writeln!(
+                t,
+                "cross-instance matches: {}",
+                players.iter().filter(|p| p.cross_instance).count()
+            );
+        }
         Report {
             text: t,
             failed: players.len() - ok.len(),

@@ -188,6 +188,9 @@ pub fn server_messages() -> Vec<ServerMessage> {
             personal_best: true,
             place: 3,
         },
+        ServerMessage::Redirect {
+            url: "wss://b.example.org/".into(),
+        },
     ]
 }
 
@@ -254,5 +257,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::Leaderboard { .. } => "Leaderboard",
         ServerMessage::PlayerProfile { .. } => "PlayerProfile",
         ServerMessage::SoloRecorded { .. } => "SoloRecorded",
+        ServerMessage::Redirect { .. } => "Redirect",
     }
 }
