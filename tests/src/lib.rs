@@ -16,6 +16,9 @@
 //! - [`proxy`]: the latency proxy, re-exported from `sevenbag_netplay::delay_proxy` (shared with
 //!   `sevenbag-tool loadtest --latency-ms`).
 //!
+//! - [`temp_dir`]: a uniquely named temporary directory removed on drop (`tempfile`, the
+//!   ecosystem's standard for this, instead of a hand-rolled fixture per test file).
+//!
 //! Every helper only touches 127.0.0.1, and every wait and loop is bounded in time and count.
 //!
 //! # The end-to-end tests (`tests/tests/`)
@@ -47,3 +50,13 @@ pub mod services;
 
 pub use raw::{Event, RawClient, raw_tcp_exchange};
 pub use server::{TestServer, fast_config, init_tracing, start_server, start_server_on};
+pub use tempfile::TempDir;
+
+/// A fresh directory under the system's temp dir named `sevenbag-{tag}-…`, removed when the
+/// returned guard drops (`tempfile` names it uniquely, so parallel tests never share one).
+pub fn temp_dir(tag: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("sevenbag-{tag}-"))
+        .tempdir()
+        .unwrap_or_else(|e| panic!("cannot make a temp dir: {e}"))
+}

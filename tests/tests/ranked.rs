@@ -1,7 +1,6 @@
 //! Identities, ranked play, history and chat against the real server with a real SQLite file
 //! in a temporary directory (issue 9).
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, ensure};
@@ -9,42 +8,17 @@ use sevenbag_core::Seat;
 use sevenbag_protocol::{ClientMessage, ErrorCode, JoinRole, Profile, RoomOptions, ServerMessage};
 use sevenbag_server::Config;
 use sevenbag_tests::http::{get, get_json};
-use sevenbag_tests::{RawClient, TestServer, fast_config, scripted, start_server};
+use sevenbag_tests::{
+    RawClient, TempDir, TestServer, fast_config, scripted, start_server, temp_dir,
+};
 
 const LIMIT: Duration = Duration::from_secs(20);
 /// Hard drop every 6 frames against every 12: seat 1 (the faster one) wins on the boards.
 const PERIODS: [u32; 2] = [6, 12];
 
-/// A temporary directory for the database, removed on drop.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(tag: &str) -> Temp {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "sevenbag-ranked-{tag}-{}-{nanos}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Temp(dir)
-    }
-
-    fn db(&self) -> PathBuf {
-        self.0.join("sevenbag.db")
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn config(db: &Temp) -> Config {
+fn config(db: &TempDir) -> Config {
     Config {
-        db: Some(db.db()),
+        db: Some(db.path().join("sevenbag.db")),
         ranked_first_to: 1,
         ..fast_config()
     }
@@ -141,7 +115,7 @@ async fn play_out(first: &mut RawClient, second: &mut RawClient) -> anyhow::Resu
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> anyhow::Result<()> {
-    let dir = Temp::new("restart");
+    let dir = temp_dir("ranked-restart");
     let mut server = start_server(config(&dir)).await;
     let (alice, _) = registered(&server, "alice", 1).await?;
     let (bob, _) = registered(&server, "bob", 2).await?;
@@ -209,7 +183,7 @@ async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> a
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_game_reads_the_leaderboard_and_profiles_over_its_connection() -> anyhow::Result<()> {
-    let dir = Temp::new("standings");
+    let dir = temp_dir("ranked-standings");
     let server = start_server(config(&dir)).await;
     let (alice, _) = registered(&server, "alice", 1).await?;
     let (bob, _) = registered(&server, "bob", 2).await?;
@@ -273,7 +247,7 @@ async fn the_game_reads_the_leaderboard_and_profiles_over_its_connection() -> an
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn taken_names_and_unknown_keys_get_clear_errors() -> anyhow::Result<()> {
-    let dir = Temp::new("names");
+    let dir = temp_dir("ranked-names");
     let server = start_server(config(&dir)).await;
     let (_alice, code) = registered(&server, "Alice", 1).await?;
     let mut c = RawClient::hello(server.addr(), "mallory").await?;
@@ -331,7 +305,7 @@ async fn taken_names_and_unknown_keys_get_clear_errors() -> anyhow::Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unranked_rooms_and_spectators_change_no_rating() -> anyhow::Result<()> {
-    let dir = Temp::new("unranked");
+    let dir = temp_dir("ranked-unranked");
     let server = start_server(config(&dir)).await;
     let (mut alice, _) = registered(&server, "alice", 1).await?;
     let (mut bob, _) = registered(&server, "bob", 2).await?;
@@ -381,7 +355,7 @@ async fn unranked_rooms_and_spectators_change_no_rating() -> anyhow::Result<()> 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn leaving_while_the_opponent_is_inside_the_reconnect_window_rates_nobody()
 -> anyhow::Result<()> {
-    let dir = Temp::new("window");
+    let dir = temp_dir("ranked-window");
     let server = start_server(config(&dir)).await;
     let (alice, _) = registered(&server, "alice", 1).await?;
     let (bob, _) = registered(&server, "bob", 2).await?;
@@ -503,13 +477,13 @@ async fn chat_reaches_the_room_clean_and_floods_are_cut() -> anyhow::Result<()> 
 
 #[tokio::test]
 async fn a_corrupt_database_stops_the_server_with_a_clear_error() {
-    let dir = Temp::new("corrupt");
-    std::fs::write(dir.db(), vec![0x42; 4096]).expect("write");
+    let dir = temp_dir("ranked-corrupt");
+    std::fs::write(dir.path().join("sevenbag.db"), vec![0x42; 4096]).expect("write");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let config = Config {
-        replay_dir: dir.0.join("replays"),
+        replay_dir: dir.path().join("replays"),
         ..config(&dir)
     };
     std::fs::create_dir_all(&config.replay_dir).expect("replay dir");
@@ -525,18 +499,18 @@ async fn a_corrupt_database_stops_the_server_with_a_clear_error() {
 
 #[tokio::test]
 async fn a_read_only_database_stops_the_server_with_a_clear_error() {
-    let dir = Temp::new("readonly");
+    let dir = temp_dir("ranked-readonly");
     // Made and migrated by a first start, then closed before it is locked down.
     let mut first = start_server(config(&dir)).await;
     first.shutdown().await.expect("clean shutdown");
-    for file in std::fs::read_dir(&dir.0).expect("dir").flatten() {
+    for file in std::fs::read_dir(dir.path()).expect("dir").flatten() {
         let mut perms = file.metadata().expect("meta").permissions();
         perms.set_readonly(true);
         std::fs::set_permissions(file.path(), perms).expect("chmod");
     }
     if std::fs::OpenOptions::new()
         .write(true)
-        .open(dir.db())
+        .open(dir.path().join("sevenbag.db"))
         .is_ok()
     {
         eprintln!("skipped: this user (root?) can write read-only files");
@@ -546,7 +520,7 @@ async fn a_read_only_database_stops_the_server_with_a_clear_error() {
         .await
         .expect("bind");
     let config = Config {
-        replay_dir: dir.0.join("replays"),
+        replay_dir: dir.path().join("replays"),
         ..config(&dir)
     };
     let err = sevenbag_server::run(listener, config, std::future::pending())

@@ -15,7 +15,7 @@ use sevenbag_protocol::{
 };
 use sevenbag_server::Config;
 use sevenbag_tests::http::get_json;
-use sevenbag_tests::{RawClient, TestServer, fast_config, start_server};
+use sevenbag_tests::{RawClient, TempDir, TestServer, fast_config, start_server, temp_dir};
 
 const LIMIT: Duration = Duration::from_secs(20);
 
@@ -26,32 +26,9 @@ fn sample_sprint() -> Vec<u8> {
     std::fs::read(&path).expect("the committed solo Sprint sample")
 }
 
-/// A temporary directory for the database, removed on drop.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(tag: &str) -> Temp {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "sevenbag-records-{tag}-{}-{nanos}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Temp(dir)
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn config(db: &Temp) -> Config {
+fn config(db: &TempDir) -> Config {
     Config {
-        db: Some(db.0.join("sevenbag.db")),
+        db: Some(db.path().join("sevenbag.db")),
         ..fast_config()
     }
 }
@@ -127,7 +104,7 @@ fn recorded(mode: SoloMode, script: &str) -> SoloReplay {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_sprint_is_re_simulated_recorded_and_listed_with_the_servers_result()
 -> anyhow::Result<()> {
-    let db = Temp::new("sprint");
+    let db = temp_dir("records-sprint");
     let mut server = start_server(config(&db)).await;
     let sample = SoloReplay::decode(&sample_sprint())?;
     let mut ann = registered(&server, "ann", 1).await?;
@@ -181,7 +158,7 @@ async fn a_real_sprint_is_re_simulated_recorded_and_listed_with_the_servers_resu
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_blitz_is_recorded_by_score_best_first() -> anyhow::Result<()> {
-    let db = Temp::new("blitz");
+    let db = temp_dir("records-blitz");
     let mut server = start_server(config(&db)).await;
     let run = recorded(
         SoloMode::Blitz,
@@ -206,7 +183,7 @@ async fn a_blitz_is_recorded_by_score_best_first() -> anyhow::Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forged_edited_unfinished_guest_and_garbage_runs_are_refused() -> anyhow::Result<()> {
-    let db = Temp::new("forged");
+    let db = temp_dir("records-forged");
     let mut server = start_server(config(&db)).await;
 
     // A guest (no identity) cannot hold a record.

@@ -3,36 +3,12 @@
 //! on both; backend-specific ones (a corrupt SQLite file, a locked file) stay in
 //! `crates/storage`'s own tests.
 
-use std::path::PathBuf;
-
 use sevenbag_storage::{
     MatchRecord, MatchSeat, NewPlayer, Outcome, Player, PlayerStats, PostgresStorage, Rating,
     SoloBoard, SoloRun, SqliteStorage, Storage, StorageError,
 };
 use sevenbag_tests::services::Postgres;
-
-/// A temporary directory, removed on drop.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(tag: &str) -> Temp {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "sevenbag-backends-{tag}-{}-{nanos}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Temp(dir)
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use sevenbag_tests::temp_dir;
 
 fn new_player(name: &str, key: u8) -> NewPlayer {
     NewPlayer {
@@ -160,8 +136,8 @@ fn the_storage_contract(s: &dyn Storage, reopen: &dyn Fn() -> Box<dyn Storage>) 
 
 #[test]
 fn sqlite_keeps_the_storage_contract() {
-    let t = Temp::new("sqlite");
-    let path = t.0.join("sevenbag.db");
+    let t = temp_dir("backends-sqlite");
+    let path = t.path().join("sevenbag.db");
     let s = SqliteStorage::open(&path).expect("open");
     the_storage_contract(&s, &|| {
         Box::new(SqliteStorage::open(&path).expect("reopen"))
