@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sevenbag_protocol::replay::checksum;
+use sevenbag_protocol::replay::forge_checksum;
 use sevenbag_protocol::solo_replay::{SoloReplay, verify_solo};
 
 fn check(bytes: &[u8]) {
@@ -15,11 +15,7 @@ fn check(bytes: &[u8]) {
 
 fuzz_target!(|data: &[u8]| {
     check(data);
-    if data.len() > 8 {
-        let mut forged = data.to_vec();
-        let body = forged.len() - 8;
-        let sum = checksum(&forged[..body]);
-        forged[body..].copy_from_slice(&sum.to_le_bytes());
+    if let Some(forged) = forge_checksum(data) {
         check(&forged);
     }
 });

@@ -21,8 +21,8 @@
 use serde::{Deserialize, Serialize};
 use sevenbag_core::{HeaderError, Input, Match, MatchHeader, Seat};
 
-pub use crate::envelope::checksum;
 use crate::envelope::{Envelope, EnvelopeError};
+pub use crate::envelope::{checksum, forge_checksum};
 use crate::inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
 use crate::messages::{EndReason, InputChange, MAX_NAME_CHARS};
 
