@@ -816,3 +816,29 @@ pub fn footers() -> Vec<String> {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_room_footer_says_what_enter_does_on_each_row() {
+        for stage in [
+            Stage::Connecting,
+            Stage::Waiting,
+            Stage::InRoom,
+            Stage::Failed("x".into()),
+        ] {
+            let leave = leave_label(&stage);
+            for chat in [false, true] {
+                assert!(footer_hint(Row::Ready, leave, chat).contains("Enter ready"));
+                let hint = footer_hint(Row::Leave, leave, chat);
+                assert!(
+                    hint.contains(&format!("Enter {}", leave.to_lowercase())),
+                    "{stage:?}: {hint}"
+                );
+                assert_eq!(hint.contains("T chat"), chat);
+            }
+        }
+    }
+}
