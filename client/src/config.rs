@@ -42,6 +42,9 @@ pub struct Config {
     pub setup: MatchSetup,
     /// Outside bots (TBP) offered as practice opponents; only the settings file adds them.
     pub bots: Vec<OutsideBot>,
+    /// A plain background instead of the gradient: cheaper on machines that draw in software
+    /// (see `render::gfx::background`). Off by default.
+    pub plain_background: bool,
 }
 
 /// What the practice and local setup screens chose last, by name, so a visit starts where the
@@ -81,6 +84,7 @@ impl Default for Config {
             setup: MatchSetup::default(),
             trust_cert: None,
             bots: Vec::new(),
+            plain_background: false,
         }
     }
 }
@@ -153,6 +157,7 @@ struct ConfigFile {
     pad: Option<KeysFile>,
     setup: Option<MatchSetup>,
     trust_cert: Option<PathBuf>,
+    plain_background: Option<bool>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     bots: Vec<OutsideBot>,
 }
@@ -321,6 +326,7 @@ impl Config {
             setup: file.setup.unwrap_or(d.setup),
             trust_cert: file.trust_cert,
             bots: file.bots,
+            plain_background: file.plain_background.unwrap_or(d.plain_background),
         })
     }
 
@@ -345,6 +351,7 @@ impl Config {
             pad: Some(KeysFile::from_pad(&self.pad)),
             setup: Some(self.setup.clone()),
             trust_cert: self.trust_cert.clone(),
+            plain_background: self.plain_background.then_some(true),
             bots: self.bots.clone(),
         };
         let body = toml::to_string_pretty(&file)?;
@@ -462,6 +469,7 @@ mod tests {
                 think_ms: 300,
                 pps: 2.5,
             }],
+            plain_background: true,
             ..Config::default()
         };
         config.handling.das = 7;

@@ -119,6 +119,12 @@ pub fn key_from_name(name: &str) -> Option<KeyCode> {
         .map(|(k, _)| *k)
 }
 
+/// Every key cap label a binding may show, for the layout tests.
+#[cfg(test)]
+pub fn all_labels() -> Vec<String> {
+    NAMES.iter().map(|(k, _)| key_label(*k)).collect()
+}
+
 /// A short label for drawing `key` in a key cap ("←" for Left, "Ctrl" for LeftCtrl, ...).
 pub fn key_label(key: KeyCode) -> String {
     match key {

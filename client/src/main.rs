@@ -343,6 +343,7 @@ async fn run(args: Args) {
         time: 0.0,
         backdrop: render::backdrop::Backdrop::new(),
     };
+    render::gfx::set_plain_background(ctx.config.plain_background);
     if let Some(problem) = problem {
         ctx.notify(problem, theme::BAD);
     }

@@ -82,6 +82,12 @@ const NAMES: [(Button, &str); 16] = [
 ];
 
 impl Button {
+    /// Every button's name, for the layout tests.
+    #[cfg(test)]
+    pub fn all_names() -> Vec<&'static str> {
+        NAMES.iter().map(|(_, n)| *n).collect()
+    }
+
     /// Its name in the settings file and on screen ("A", "LB", "Up", ...).
     pub fn name(self) -> &'static str {
         NAMES

@@ -14,7 +14,10 @@ use crate::layout::{MIN_WINDOW, list_layout, match_layout};
 use crate::render::gfx::Weight;
 use crate::render::metrics::{MIN_SHRINK, Metrics, fit_size};
 use crate::render::side::{clear_lines, readout_room};
-use crate::render::widgets::{footer_room, footer_size, menu_label_room, menu_row_sizes};
+use crate::render::widgets::{
+    footer_right_room, footer_room, footer_size, key_cap_room, key_cap_size, key_caps,
+    key_label_room, menu_label_room, menu_row_sizes, value_label_room, value_room, value_row_size,
+};
 
 /// Window sizes checked: the minimum, the common ones, and extreme shapes.
 const SIZES: [(f32, f32); 7] = [
@@ -180,32 +183,192 @@ fn the_middle_strip_and_the_banners_fit_over_the_wells() {
     }
 }
 
+/// The two window sizes every screen is checked at: the smallest the game lays out for and the
+/// default.
+const SCREENS: [(f32, f32); 2] = [MIN_WINDOW, (1280.0, 720.0)];
+
+/// Every footer of every screen (`client/src/screens/`) with the longest right-hand text it
+/// shows there.
+fn every_footer() -> Vec<(String, &'static str)> {
+    use crate::screens::{
+        lobby, menu, online, puzzles, replays, settings, solo, standings, welcome,
+    };
+    let server = "play.sevenbag.example:7878";
+    let mut v: Vec<(String, &str)> = vec![
+        (menu::FOOTER.into(), "Player_Name_16ch · v0.1.0"),
+        (puzzles::FOOTER.into(), "offline"),
+        (puzzles::FOOTER_CHOICE.into(), "offline"),
+        (puzzles::FOOTER_BACK.into(), "offline"),
+        (replays::FOOTER.into(), ""),
+        (solo::FOOTER.into(), ""),
+        ("↑ ↓ choose   Enter watch   Esc back".into(), ""),
+        (standings::FOOTER.into(), server),
+        (welcome::FOOTER.into(), "Asked once"),
+        (
+            "↑ ↓ choose   ← → or Enter change   Esc back".into(),
+            "offline",
+        ),
+        ("↑ ↓ choose   Enter start   Esc back".into(), "offline"),
+        ("↑ ↓ choose   Enter back   Esc back".into(), "offline"),
+    ];
+    v.extend(lobby::footers().into_iter().map(|f| (f, server)));
+    v.extend(
+        settings::footers()
+            .into_iter()
+            .map(|f| (f.to_owned(), settings::FOOTER_RIGHT)),
+    );
+    v.extend(online::footers().into_iter().map(|f| (f, "ping 999 ms")));
+    v
+}
+
 #[test]
 fn every_list_screen_footer_fits_beside_its_right_hand_text() {
-    use crate::screens::{lobby, menu, puzzles, replays, solo, standings, welcome};
     let m = Metrics::load().expect("fonts");
-    // Each screen's hints with the longest right-hand text it shows.
-    let footers = [
-        (menu::FOOTER, "Player_Name_16ch · v0.1.0"),
-        (lobby::FOOTER, "play.sevenbag.example:7878"),
-        (puzzles::FOOTER, "offline"),
-        (puzzles::FOOTER_CHOICE, "offline"),
-        (puzzles::FOOTER_BACK, "offline"),
-        (replays::FOOTER, ""),
-        (solo::FOOTER, ""),
-        (standings::FOOTER, "play.sevenbag.example:7878"),
-        (welcome::FOOTER, "Asked once"),
-        ("↑ ↓ choose   ← → or Enter change   Esc back", "offline"),
-        ("↑ ↓ choose   Enter start   Esc back", "offline"),
-    ];
     for (w, h) in SIZES {
         let l = list_layout(w, h, 16);
         let size = footer_size(l.unit);
-        for (hints, right) in footers {
-            let right_w = m.width(right, size, Weight::Regular);
+        for (hints, right) in every_footer() {
+            // The right-hand text is cut past its room (a typed server address can be long).
+            let right_w = m
+                .width(right, size, Weight::Regular)
+                .min(footer_right_room(l.footer));
             let room = footer_room(l.footer, l.unit, right_w);
             let at = format!("footer at {w}x{h}");
-            assert_fits(&m, &at, hints, size, Weight::Regular, room);
+            assert_fits(&m, &at, &hints, size, Weight::Regular, room);
+        }
+    }
+}
+
+/// Checks a settings-style row: each value fits half the row, and the label fits beside the
+/// widest of them (beside a full half row for what players type, which is cut there).
+fn assert_value_row_fits(
+    m: &Metrics,
+    at: &str,
+    r: macroquad::math::Rect,
+    unit: f32,
+    (label, values, typed): (&str, Vec<String>, bool),
+) {
+    let size = value_row_size(unit);
+    let mut widest: f32 = if typed { value_room(r) } else { 0.0 };
+    for v in &values {
+        assert_fits(m, at, v, size, Weight::Bold, value_room(r));
+        let fitted = fit_size(|px| m.width(v, px, Weight::Bold), size, value_room(r));
+        widest = widest.max(m.width(v, fitted, Weight::Bold));
+    }
+    assert_fits(
+        m,
+        at,
+        label,
+        size,
+        Weight::Regular,
+        value_label_room(r, unit, widest),
+    );
+}
+
+#[test]
+fn every_settings_row_fits_its_label_and_value() {
+    use crate::screens::settings;
+    let m = Metrics::load().expect("fonts");
+    for (w, h) in SCREENS {
+        let l = list_layout(w, h, 60);
+        let r = l.row(0);
+        let at = format!("settings at {w}x{h}");
+        for row in settings::value_rows() {
+            assert_value_row_fits(&m, &at, r, l.unit, row);
+        }
+        for label in settings::key_row_labels() {
+            let size = value_row_size(l.unit);
+            assert_fits(
+                &m,
+                &at,
+                label,
+                size,
+                Weight::Regular,
+                key_label_room(r, l.unit),
+            );
+        }
+        let cap = key_caps(r, l.unit)[0];
+        let mut names: Vec<String> = crate::keys::all_labels();
+        names.extend(
+            crate::pad::Button::all_names()
+                .into_iter()
+                .map(str::to_owned),
+        );
+        names.extend(["press a key".to_owned(), "—".to_owned()]);
+        for name in names {
+            let size = key_cap_size(l.unit);
+            assert_fits(
+                &m,
+                &at,
+                &name,
+                size,
+                Weight::Bold,
+                key_cap_room(cap, l.unit),
+            );
+        }
+        for label in ["Save and go back", "Discard changes", "Restore defaults"] {
+            let (size, small) = menu_row_sizes(l.unit);
+            let tag_w = m.width("Esc", small, Weight::Bold);
+            let room = menu_label_room(r, l.unit, tag_w);
+            assert_fits(&m, &at, label, size, Weight::Bold, room);
+        }
+    }
+}
+
+#[test]
+fn every_online_form_fits_its_labels_values_and_host_rows() {
+    use crate::screens::lobby;
+    let m = Metrics::load().expect("fonts");
+    for (w, h) in SCREENS {
+        let l = list_layout(w, h, 11);
+        let r = l.row(0);
+        let at = format!("online form at {w}x{h}");
+        for row in lobby::value_rows() {
+            assert_value_row_fits(&m, &at, r, l.unit, row);
+        }
+        let (size, small) = menu_row_sizes(l.unit);
+        for (label, tag) in lobby::go_labels()
+            .into_iter()
+            .map(|g| (g, "ENTER"))
+            .chain([("Back", "ESC")])
+        {
+            let room = menu_label_room(r, l.unit, m.width(tag, small, Weight::Bold));
+            assert_fits(&m, &at, label, size, Weight::Bold, room);
+        }
+        // A LAN game: the host's name (typed, so it may be cut) with its room, beside the
+        // longest address; a usual name keeps room enough.
+        let tag_w = m.width("255.255.255.255:65535", small, Weight::Bold);
+        let room = menu_label_room(r, l.unit, tag_w);
+        assert_fits(
+            &m,
+            &at,
+            "Player_16_chars · room ABCDE",
+            size,
+            Weight::Bold,
+            room,
+        );
+    }
+}
+
+#[test]
+fn the_room_card_fits_its_code_and_the_players_names() {
+    use crate::screens::online::{code_text, seat_name_room, seat_sizes, spaced_code};
+    let m = Metrics::load().expect("fonts");
+    for (w, h) in SCREENS {
+        let l = list_layout(w, h, 2);
+        let (card_w, unit) = (l.side.w, l.unit);
+        let at = format!("room card at {w}x{h}");
+        let (size, room) = code_text(card_w, unit);
+        for code in ["WWWWW", "MMMMM", "ABCDE"] {
+            assert_fits(&m, &at, &spaced_code(code), size, Weight::Bold, room);
+        }
+        let (name_size, tag_size) = seat_sizes(unit);
+        for tag in ["RECONNECTING 99s", "NOT READY", "WAITING", "READY", "LEFT"] {
+            let room = seat_name_room(card_w, unit, m.width(tag, tag_size, Weight::Bold));
+            // The longest name the server accepts (16 characters), as the player sees it.
+            for name in ["Player_Name_16ch  (you)", "MMMMMMMMMMMMMMMM", "empty seat"] {
+                assert_fits(&m, &at, name, name_size, Weight::Bold, room);
+            }
         }
     }
 }

@@ -303,7 +303,16 @@ fn band_colour(i: usize) -> Color {
     theme::mix(theme::BACKGROUND_HI, theme::BACKGROUND, t.powf(0.7))
 }
 
-/// The screen background: a vertical gradient, from a lighter violet at the top.
+/// Whether the background is one plain colour instead of the gradient (Settings › DISPLAY).
+static PLAIN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Draws the background plain (`true`) or as the gradient from now on.
+pub fn set_plain_background(plain: bool) {
+    PLAIN.store(plain, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The screen background: a vertical gradient, from a lighter violet at the top (or one plain
+/// colour, [`set_plain_background`]).
 ///
 /// The bands are one mesh drawn with the opaque flat-colour material: no texture sample and no
 /// blending, so each pixel is a plain write. Under software rendering (Mesa's llvmpipe) that is
@@ -317,20 +326,28 @@ pub fn background(w: f32, h: f32) {
 /// [`background`] with opaque `solids` (a well, a side box) filled in the same mesh: the
 /// gradient is not drawn under them, so those pixels are written once instead of twice, the
 /// second time through blending. The solids must be opaque and must not overlap.
+///
+/// The plain background is a clear of the whole frame (the cheapest way there is to fill it:
+/// no rasterising) with the solids drawn over it.
 pub fn background_with(w: f32, h: f32, solids: &[(Rect, Color)]) {
+    let plain = PLAIN.load(std::sync::atomic::Ordering::Relaxed);
+    if plain {
+        clear_background(theme::BACKGROUND);
+    }
     let drawn = FLAT.with(|f| {
         let f = f.borrow();
         let Some((_, opaque)) = f.as_ref() else {
             return false;
         };
         gl_use_material(opaque);
-        draw_mesh(&band_mesh(w, h, solids));
+        let bands = if plain { 0 } else { BANDS };
+        draw_mesh(&band_mesh(w, h, bands, solids));
         true
     });
     use_shapes_material();
     if !drawn {
         clear_background(theme::BACKGROUND);
-        for i in 0..BANDS {
+        for i in (0..BANDS).filter(|_| !plain) {
             let (top, bottom) = band_span(i, h);
             draw_rectangle(0.0, top, w, bottom - top, band_colour(i));
         }
@@ -348,10 +365,10 @@ fn band_span(i: usize, h: f32) -> (f32, f32) {
     )
 }
 
-/// The background as one mesh: each band split into strips at the solids' top and bottom
+/// The background as one mesh of `bands` bands (0: only the solids): each band split into strips at the solids' top and bottom
 /// edges, each strip's row of quads leaving out the solids it crosses; then the solids.
-fn band_mesh(w: f32, h: f32, solids: &[(Rect, Color)]) -> Mesh {
-    let mut vertices = Vec::with_capacity(BANDS * 4 * (1 + solids.len()) + solids.len() * 4);
+fn band_mesh(w: f32, h: f32, bands: usize, solids: &[(Rect, Color)]) -> Mesh {
+    let mut vertices = Vec::with_capacity(bands * 4 * (1 + solids.len()) + solids.len() * 4);
     let mut indices = Vec::with_capacity(vertices.capacity() / 4 * 6);
     let mut quad = |x0: f32, y0: f32, x1: f32, y1: f32, c: Color| {
         if x1 <= x0 || y1 <= y0 {
@@ -363,7 +380,7 @@ fn band_mesh(w: f32, h: f32, solids: &[(Rect, Color)]) -> Mesh {
         }
         indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
     };
-    for i in 0..BANDS {
+    for i in 0..bands {
         let (top, bottom) = band_span(i, h);
         let c = band_colour(i);
         let mut cuts: Vec<f32> = vec![top, bottom];

@@ -128,7 +128,8 @@ pub fn menu_label_room(r: Rect, unit: f32, tag_w: f32) -> f32 {
 }
 
 /// A menu entry: label on the left, a small tag on the right. A label too long for a narrow
-/// window shrinks to the room the tag leaves it.
+/// window shrinks to the room the tag leaves it (and one players typed, a LAN host's name, is
+/// cut with "…" if even that is not enough).
 pub fn menu_row(gfx: &Gfx, r: Rect, unit: f32, label: &str, tag: &str, state: RowState, time: f32) {
     row_back(r, unit, state, time);
     let cy = r.y + r.h / 2.0;
@@ -144,8 +145,14 @@ pub fn menu_row(gfx: &Gfx, r: Rect, unit: f32, label: &str, tag: &str, state: Ro
     } else {
         gfx.width(tag, small, Weight::Bold)
     };
-    let size = gfx.fit_size(label, menu_label_room(r, unit, tag_w), size, Weight::Bold);
-    gfx.text_mid(label, x, cy, size, Weight::Bold, Align::Left, colour);
+    let (label, size) = shrink_then_cut(
+        gfx,
+        label,
+        menu_label_room(r, unit, tag_w),
+        size,
+        Weight::Bold,
+    );
+    gfx.text_mid(&label, x, cy, size, Weight::Bold, Align::Left, colour);
     if !tag.is_empty() {
         let tw = tag_w + unit * 0.8;
         let tag_r = Rect::new(
@@ -167,30 +174,84 @@ pub fn menu_row(gfx: &Gfx, r: Rect, unit: f32, label: &str, tag: &str, state: Ro
     }
 }
 
-/// The background and left-hand label shared by settings rows; returns the row's centre line
-/// and text size for the right-hand side.
+/// The text size of a settings row's label and value.
+pub fn value_row_size(unit: f32) -> f32 {
+    (unit * 0.85).round()
+}
+
+/// The inset of a settings row's label (from the left edge) and value (from the right edge).
+fn value_inset(unit: f32) -> f32 {
+    unit * 0.9
+}
+
+/// The widest a settings row's value may be: half the row.
+pub fn value_room(r: Rect) -> f32 {
+    r.w * 0.5
+}
+
+/// The width a settings row's label may take beside a value `value_w` wide: from its inset to a
+/// gap before the value.
+pub fn value_label_room(r: Rect, unit: f32, value_w: f32) -> f32 {
+    r.w - 2.0 * value_inset(unit) - value_w - unit * 0.8
+}
+
+/// The width a key row's label may take: from its inset to a gap before the first key cap.
+pub fn key_label_room(r: Rect, unit: f32) -> f32 {
+    key_caps(r, unit)[0].x - r.x - value_inset(unit) - unit * 0.5
+}
+
+/// The text size of a key cap's key name.
+pub fn key_cap_size(unit: f32) -> f32 {
+    (unit * 0.72).round()
+}
+
+/// The width a key cap's text may take.
+pub fn key_cap_room(cap: Rect, unit: f32) -> f32 {
+    cap.w - unit * 0.4
+}
+
+/// Shrinks `text` to fit `max_w` ([`Gfx::fit_size`]); text that still does not fit at the
+/// smallest size (only what players type can be that long: the layout tests check the game's
+/// own labels) is then cut with an ellipsis. Returns the text and its size.
+pub fn shrink_then_cut(
+    gfx: &Gfx,
+    text: &str,
+    max_w: f32,
+    size: f32,
+    weight: Weight,
+) -> (String, f32) {
+    let size = gfx.fit_size(text, max_w, size, weight);
+    (gfx.fit(text, max_w, size, weight), size)
+}
+
+/// The background and left-hand label shared by settings rows, the label shrunk to `room`;
+/// returns the row's centre line.
+#[allow(clippy::too_many_arguments)]
 fn labelled_row(
     gfx: &Gfx,
     r: Rect,
     unit: f32,
     label: &str,
+    room: f32,
     state: RowState,
     time: f32,
-) -> (f32, f32) {
+) -> f32 {
     row_back(r, unit, state, time);
     let cy = r.y + r.h / 2.0;
-    let size = (unit * 0.85).round();
     let colour = if state.selected {
         theme::TEXT
     } else {
         mix(theme::TEXT, theme::TEXT_DIM, 0.4)
     };
-    let x = r.x + unit * 0.9;
+    let x = r.x + value_inset(unit);
+    let size = gfx.fit_size(label, room, value_row_size(unit), Weight::Regular);
     gfx.text_mid(label, x, cy, size, Weight::Regular, Align::Left, colour);
-    (cy, size)
+    cy
 }
 
-/// A setting: label on the left, value on the right with ‹ › hints when selected.
+/// A setting: label on the left, value on the right with ‹ › hints when selected. The value
+/// shrinks to half the row (and what players type is cut with "…" past that); the label
+/// shrinks to the room the value leaves it.
 #[allow(clippy::too_many_arguments)]
 pub fn value_row(
     gfx: &Gfx,
@@ -202,8 +263,8 @@ pub fn value_row(
     editing: bool,
     time: f32,
 ) {
-    let (cy, size) = labelled_row(gfx, r, unit, label, state, time);
-    let vx = r.right() - unit * 0.9;
+    let size = value_row_size(unit);
+    let vx = r.right() - value_inset(unit);
     let value_colour = if editing {
         theme::ACCENT
     } else if state.selected {
@@ -220,6 +281,16 @@ pub fn value_row(
         } else {
             0.0
         };
+        let hint_w = gfx.width(hint, size, Weight::Regular) + cw;
+        let cy = labelled_row(
+            gfx,
+            r,
+            unit,
+            label,
+            value_label_room(r, unit, hint_w),
+            state,
+            time,
+        );
         gfx.text_mid(
             hint,
             vx - cw,
@@ -239,13 +310,22 @@ pub fn value_row(
     } else {
         value.to_owned()
     };
-    let max_w = r.w * 0.5;
-    let shown = gfx.fit(&shown, max_w, size, Weight::Bold);
+    let (shown, vsize) = shrink_then_cut(gfx, &shown, value_room(r), size, Weight::Bold);
+    let value_w = gfx.width(&shown, vsize, Weight::Bold);
+    let cy = labelled_row(
+        gfx,
+        r,
+        unit,
+        label,
+        value_label_room(r, unit, value_w),
+        state,
+        time,
+    );
     gfx.text_mid(
         &shown,
         vx,
         cy,
-        size,
+        vsize,
         Weight::Bold,
         Align::Right,
         value_colour,
@@ -358,12 +438,19 @@ pub fn footer_room(r: Rect, unit: f32, right_w: f32) -> f32 {
     r.w - right_w - if right_w > 0.0 { unit * 1.5 } else { 0.0 }
 }
 
+/// The widest the footer's right-hand text may be (it can be a server address a player typed,
+/// which is cut with "…" past this).
+pub fn footer_right_room(r: Rect) -> f32 {
+    r.w * 0.35
+}
+
 /// The hint line at the bottom of a list screen. The hints shrink to the room the right-hand
 /// text leaves them on a narrow window.
 pub fn footer(gfx: &Gfx, r: Rect, unit: f32, hints: &str, right: &str) {
     draw_rectangle(r.x, r.y, r.w, 1.0, alpha(theme::FRAME, 0.5));
     let cy = r.y + r.h / 2.0 + unit * 0.2;
     let size = footer_size(unit);
+    let right = &gfx.fit(right, footer_right_room(r), size, Weight::Regular);
     let right_w = gfx.width(right, size, Weight::Regular);
     let hint_size = gfx.fit_size(hints, footer_room(r, unit, right_w), size, Weight::Regular);
     gfx.text_mid(
@@ -497,7 +584,7 @@ pub fn key_row(
     state: RowState,
     time: f32,
 ) {
-    let (cy, _) = labelled_row(gfx, r, unit, label, state, time);
+    let cy = labelled_row(gfx, r, unit, label, key_label_room(r, unit), state, time);
     for (i, rect) in key_caps(r, unit).into_iter().enumerate() {
         let on = state.selected && i == slot;
         let blink = capturing && on && (time * 3.0).fract() < 0.5;
@@ -531,8 +618,13 @@ pub fn key_row(
                 None => ("—".to_owned(), theme::TEXT_FAINT),
             }
         };
-        let small = (unit * 0.72).round();
-        let text = gfx.fit(&text, rect.w - unit * 0.4, small, Weight::Bold);
+        let (text, small) = shrink_then_cut(
+            gfx,
+            &text,
+            key_cap_room(rect, unit),
+            key_cap_size(unit),
+            Weight::Bold,
+        );
         gfx.text_mid(
             &text,
             rect.x + rect.w / 2.0,

@@ -19,8 +19,81 @@ use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::online::{LanHosting, OnlineScreen};
 use crate::sfx::Sfx;
 
-/// The footer's key hints (the layout tests check they fit the smallest window).
-pub const FOOTER: &str = "↑ ↓ choose   ← → change   type to edit   Enter select   Esc back";
+/// What Enter does on a row: the handler acts on it and the footer says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EnterDoes {
+    /// Connects (the form's action: find a match, create, join, watch, host, connect).
+    Go,
+    /// Joins the LAN game under the cursor.
+    JoinHost,
+    /// Moves to the next row (a text field with empty fields after it).
+    NextField,
+    /// Steps the value, as → does.
+    Change,
+    /// Leaves the screen.
+    Back,
+}
+
+/// The footer's key hints for what Enter does on the row under the cursor, `typing` when that
+/// row is a text field.
+fn footer_hint(kind: LobbyKind, does: EnterDoes, typing: bool) -> String {
+    let enter = match does {
+        EnterDoes::Go => format!("Enter {}", go_verb(kind)),
+        EnterDoes::JoinHost => "Enter join".to_owned(),
+        EnterDoes::NextField => "Enter next".to_owned(),
+        EnterDoes::Change => "← → or Enter change".to_owned(),
+        EnterDoes::Back => "Enter back".to_owned(),
+    };
+    if typing {
+        format!("↑ ↓ choose   type to edit   {enter}   Esc back")
+    } else {
+        format!("↑ ↓ choose   {enter}   Esc back")
+    }
+}
+
+/// The footer's word for the form's action.
+fn go_verb(kind: LobbyKind) -> &'static str {
+    match kind {
+        LobbyKind::QuickMatch | LobbyKind::Ranked => "find a match",
+        LobbyKind::CreateRoom => "create",
+        LobbyKind::JoinRoom => "join",
+        LobbyKind::Spectate => "watch",
+        LobbyKind::LanHost => "host",
+        LobbyKind::LanJoin => "connect",
+    }
+}
+
+/// Every footer the lobby forms show, for the layout tests.
+#[cfg(test)]
+pub fn footers() -> Vec<String> {
+    let mut v = Vec::new();
+    for kind in ALL_KINDS {
+        for does in [
+            EnterDoes::Go,
+            EnterDoes::JoinHost,
+            EnterDoes::NextField,
+            EnterDoes::Change,
+            EnterDoes::Back,
+        ] {
+            for typing in [false, true] {
+                v.push(footer_hint(kind, does, typing));
+            }
+        }
+    }
+    v
+}
+
+/// Every kind of form.
+#[cfg(test)]
+const ALL_KINDS: [LobbyKind; 7] = [
+    LobbyKind::QuickMatch,
+    LobbyKind::Ranked,
+    LobbyKind::CreateRoom,
+    LobbyKind::JoinRoom,
+    LobbyKind::Spectate,
+    LobbyKind::LanHost,
+    LobbyKind::LanJoin,
+];
 
 /// Which online or LAN action this screen sets up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -394,29 +467,19 @@ impl LobbyScreen {
                 self.adjust(rows[i], d);
                 Transition::None
             }
-            ListEvent::Activate(i) => match rows[i] {
-                Row::Back => Transition::Pop,
-                Row::Go => self.go(ctx, None),
-                Row::Host(h) => self.go(ctx, Some(h)),
-                // Enter on a text field moves on, unless every field after it is already
-                // filled in (the server always is): then it submits, so a room code and one
-                // Enter join.
-                Row::Code | Row::Address | Row::Server => {
-                    let filled = |r: &Row| match r {
-                        Row::Code => !self.code.trim().is_empty(),
-                        Row::Address => !self.address.trim().is_empty(),
-                        Row::Server => !self.server(ctx).trim().is_empty(),
-                        _ => false,
-                    };
-                    let mut rest = rows[i + 1..].iter().take_while(|r| **r != Row::Go);
-                    if rest.all(filled) && rows[i + 1..].contains(&Row::Go) {
-                        return self.go(ctx, None);
-                    }
+            ListEvent::Activate(i) => match self.enter_does(&rows, i, &ctx.config.server) {
+                EnterDoes::Back => Transition::Pop,
+                EnterDoes::Go => self.go(ctx, None),
+                EnterDoes::JoinHost => match rows[i] {
+                    Row::Host(h) => self.go(ctx, Some(h)),
+                    _ => Transition::None,
+                },
+                EnterDoes::NextField => {
                     self.nav.step(1, rows.len(), &|_| true);
                     Transition::None
                 }
-                r => {
-                    self.adjust(r, 1);
+                EnterDoes::Change => {
+                    self.adjust(rows[i], 1);
                     Transition::None
                 }
             },
@@ -456,24 +519,33 @@ impl LobbyScreen {
                     gfx,
                     r,
                     l.unit,
-                    "Server",
+                    row_label(Row::Server),
                     self.server(ctx),
                     state,
                     selected,
                     t,
                 ),
-                Row::Code => value_row(gfx, r, l.unit, "Room code", &self.code, state, selected, t),
+                Row::Code => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    row_label(Row::Code),
+                    &self.code,
+                    state,
+                    selected,
+                    t,
+                ),
                 Row::Address => value_row(
                     gfx,
                     r,
                     l.unit,
-                    "Host address",
+                    row_label(Row::Address),
                     &self.address,
                     state,
                     selected,
                     t,
                 ),
-                Row::Port => value("Port", self.port.to_string()),
+                Row::Port => value(row_label(Row::Port), self.port.to_string()),
                 Row::Host(h) => {
                     let (label, tag) = self.hosts.get(h).map_or_else(
                         || (String::new(), String::new()),
@@ -486,14 +558,22 @@ impl LobbyScreen {
                     );
                     menu_row(gfx, r, l.unit, &label, &tag, state, t)
                 }
-                Row::Preset => value("Rules", capitalise(o.preset.name())),
-                Row::FirstTo => value("First to", format!("{} rounds", o.first_to)),
-                Row::Randomizer => value("Randomizer", o.randomizer.name().to_owned()),
-                Row::Allow180 => value("180° rotation", on(o.allow_180)),
-                Row::Travel => value("Garbage travel", format!("{} frames", o.garbage_travel)),
-                Row::Cap => value("Garbage cap", format!("{} lines", o.garbage_cap)),
-                Row::Messiness => value("Messiness", format!("{}%", o.messiness)),
-                Row::Reconnect => value("Reconnect window", format!("{} s", o.reconnect_seconds)),
+                Row::Preset => value(row_label(Row::Preset), capitalise(o.preset.name())),
+                Row::FirstTo => value(row_label(Row::FirstTo), format!("{} rounds", o.first_to)),
+                Row::Randomizer => {
+                    value(row_label(Row::Randomizer), o.randomizer.name().to_owned())
+                }
+                Row::Allow180 => value(row_label(Row::Allow180), on(o.allow_180)),
+                Row::Travel => value(
+                    row_label(Row::Travel),
+                    format!("{} frames", o.garbage_travel),
+                ),
+                Row::Cap => value(row_label(Row::Cap), format!("{} lines", o.garbage_cap)),
+                Row::Messiness => value(row_label(Row::Messiness), format!("{}%", o.messiness)),
+                Row::Reconnect => value(
+                    row_label(Row::Reconnect),
+                    format!("{} s", o.reconnect_seconds),
+                ),
                 Row::Go => menu_row(gfx, r, l.unit, go, "ENTER", state, t),
                 Row::Back => menu_row(gfx, r, l.unit, "Back", "ESC", state, t),
             }
@@ -504,7 +584,42 @@ impl LobbyScreen {
             LobbyKind::LanHost | LobbyKind::LanJoin => "LAN".to_owned(),
             _ => self.server(ctx).to_owned(),
         };
-        footer(gfx, l.footer, l.unit, FOOTER, &right);
+        let at = self.nav.selected.min(rows.len() - 1);
+        let typing = matches!(rows[at], Row::Code | Row::Address | Row::Server);
+        let hint = footer_hint(
+            self.kind,
+            self.enter_does(&rows, at, &ctx.config.server),
+            typing,
+        );
+        footer(gfx, l.footer, l.unit, &hint, &right);
+    }
+
+    /// What Enter does on row `i` of `rows` (`settings_server`: the server in Settings, used
+    /// when none is typed here). On a text field it moves on, unless every field after it is
+    /// already filled in (the server always is): then it submits, so a room code and one Enter
+    /// join.
+    fn enter_does(&self, rows: &[Row], i: usize, settings_server: &str) -> EnterDoes {
+        match rows[i] {
+            Row::Back => EnterDoes::Back,
+            Row::Go => EnterDoes::Go,
+            Row::Host(_) => EnterDoes::JoinHost,
+            Row::Code | Row::Address | Row::Server => {
+                let server = self.server.as_deref().unwrap_or(settings_server);
+                let filled = |r: &Row| match r {
+                    Row::Code => !self.code.trim().is_empty(),
+                    Row::Address => !self.address.trim().is_empty(),
+                    Row::Server => !server.trim().is_empty(),
+                    _ => false,
+                };
+                let mut rest = rows[i + 1..].iter().take_while(|r| **r != Row::Go);
+                if rest.all(filled) && rows[i + 1..].contains(&Row::Go) {
+                    EnterDoes::Go
+                } else {
+                    EnterDoes::NextField
+                }
+            }
+            _ => EnterDoes::Change,
+        }
     }
 
     /// The server this screen connects to: the one typed here, else the one in Settings.
@@ -541,6 +656,57 @@ impl LobbyScreen {
     }
 }
 
+/// The label of a value row.
+fn row_label(row: Row) -> &'static str {
+    match row {
+        Row::Server => "Server",
+        Row::Code => "Room code",
+        Row::Address => "Host address",
+        Row::Port => "Port",
+        Row::Preset => "Rules",
+        Row::FirstTo => "First to",
+        Row::Randomizer => "Randomizer",
+        Row::Allow180 => "180° rotation",
+        Row::Travel => "Garbage travel",
+        Row::Cap => "Garbage cap",
+        Row::Messiness => "Messiness",
+        Row::Reconnect => "Reconnect window",
+        Row::Host(_) | Row::Go | Row::Back => "",
+    }
+}
+
+/// Every value row's label with the widest values it shows (selected, with its ‹ › hints), and
+/// whether players type it, for the layout tests.
+#[cfg(test)]
+pub fn value_rows() -> Vec<(&'static str, Vec<String>, bool)> {
+    let arrows = |v: &str| format!("‹  {v}  ›");
+    let presets = Preset::ALL.iter().map(|p| arrows(&capitalise(p.name())));
+    let randomizers = Randomizer::ALL.iter().map(|r| arrows(r.name()));
+    vec![
+        (row_label(Row::Server), vec![], true),
+        (row_label(Row::Code), vec![], true),
+        (row_label(Row::Address), vec![], true),
+        (row_label(Row::Port), vec![arrows("65535")], false),
+        (row_label(Row::Preset), presets.collect(), false),
+        (row_label(Row::FirstTo), vec![arrows("9 rounds")], false),
+        (row_label(Row::Randomizer), randomizers.collect(), false),
+        (row_label(Row::Allow180), vec![arrows("off")], false),
+        (row_label(Row::Travel), vec![arrows("240 frames")], false),
+        (row_label(Row::Cap), vec![arrows("40 lines")], false),
+        (row_label(Row::Messiness), vec![arrows("100%")], false),
+        (row_label(Row::Reconnect), vec![arrows("120 s")], false),
+    ]
+}
+
+/// Every form's action row label (with its ENTER tag), for the layout tests.
+#[cfg(test)]
+pub fn go_labels() -> Vec<&'static str> {
+    ALL_KINDS
+        .iter()
+        .map(|k| LobbyScreen::new(*k).texts().2)
+        .collect()
+}
+
 fn on(b: bool) -> String {
     if b { "on" } else { "off" }.to_owned()
 }
@@ -550,4 +716,47 @@ fn capitalise(s: &str) -> String {
     c.next()
         .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_footer_says_what_enter_does_on_each_row_of_each_form() {
+        for kind in ALL_KINDS {
+            for code in ["", "ABCDE"] {
+                for address in ["", "192.168.1.20"] {
+                    let mut screen = LobbyScreen::new(kind);
+                    screen.code = code.to_owned();
+                    screen.address = address.to_owned();
+                    let rows = screen.rows();
+                    for (i, row) in rows.iter().enumerate() {
+                        let does = screen.enter_does(&rows, i, "127.0.0.1:7878");
+                        let typing = matches!(row, Row::Code | Row::Address | Row::Server);
+                        let hint = footer_hint(kind, does, typing);
+                        let says = match does {
+                            EnterDoes::Go => format!("Enter {}", go_verb(kind)),
+                            EnterDoes::JoinHost => "Enter join".to_owned(),
+                            EnterDoes::NextField => "Enter next".to_owned(),
+                            EnterDoes::Change => "Enter change".to_owned(),
+                            EnterDoes::Back => "Enter back".to_owned(),
+                        };
+                        assert!(hint.contains(&says), "{kind:?} {row:?}: {hint}");
+                        assert_eq!(typing, hint.contains("type to edit"), "{hint}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn enter_on_a_room_code_joins_once_the_server_is_known() {
+        let mut screen = LobbyScreen::new(LobbyKind::JoinRoom);
+        let rows = screen.rows();
+        assert_eq!(rows[0], Row::Code);
+        screen.code = "ABCDE".into();
+        assert_eq!(screen.enter_does(&rows, 0, "host:7878"), EnterDoes::Go);
+        assert_eq!(screen.enter_does(&rows, 0, ""), EnterDoes::NextField);
+    }
 }

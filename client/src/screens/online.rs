@@ -23,7 +23,7 @@ use crate::reconnect::{BANNER, FORFEITED};
 use crate::render::gfx::{Align, Weight, background, fill, outline};
 use crate::render::theme::{self, alpha};
 use crate::render::widgets::{
-    RowState, footer, heading, menu_row, modal, modal_layout, side_panel, wrap,
+    RowState, footer, heading, menu_row, modal, modal_layout, shrink_then_cut, side_panel, wrap,
 };
 use crate::screen::{Ctx, FrameIo, Transition};
 use crate::screens::play::{PlayMode, PlayScreen};
@@ -374,14 +374,15 @@ impl OnlineScreen {
                     ctx.time,
                 ),
                 Row::Ready => menu_row(gfx, r, l.unit, "I'm ready", "ENTER", state, ctx.time),
-                Row::Leave => {
-                    let label = match o.stage() {
-                        Stage::Failed(_) => "Back",
-                        Stage::InRoom => "Leave room",
-                        _ => "Cancel",
-                    };
-                    menu_row(gfx, r, l.unit, label, "ESC", state, ctx.time)
-                }
+                Row::Leave => menu_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    leave_label(o.stage()),
+                    "ESC",
+                    state,
+                    ctx.time,
+                ),
             }
         }
         match o.stage() {
@@ -417,12 +418,9 @@ impl OnlineScreen {
         let ping = o.ping().map_or("ping —".to_owned(), |p| {
             format!("ping {} ms", p.as_millis())
         });
-        let hint = if o.code().is_some() {
-            "↑ ↓ choose   Enter select   T chat   Esc leave"
-        } else {
-            "↑ ↓ choose   Enter select   Esc leave"
-        };
-        footer(gfx, l.footer, l.unit, hint, &ping);
+        let row = rows[self.selected.min(rows.len() - 1)];
+        let hint = footer_hint(row, leave_label(o.stage()), o.code().is_some());
+        footer(gfx, l.footer, l.unit, &hint, &ping);
     }
 
     /// In a match, the chat takes the title strip (never the boards): the field while typing,
@@ -491,7 +489,7 @@ impl OnlineScreen {
         } else {
             theme::TEXT_FAINT
         };
-        let prompt = gfx.fit(&prompt, r.w, size, Weight::Regular);
+        let (prompt, size) = shrink_then_cut(gfx, &prompt, r.w, size, Weight::Regular);
         gfx.text_mid(
             &prompt,
             r.x,
@@ -526,14 +524,10 @@ impl OnlineScreen {
             theme::TEXT_DIM,
         );
         y += unit * 0.8;
-        let code = o.code().unwrap_or("—");
-        let size = (unit * 4.2).round().min(r.w / 5.0);
-        let spaced: String = code
-            .chars()
-            .map(|c| c.to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
+        let spaced = spaced_code(o.code().unwrap_or("—"));
+        let (size, room) = code_text(r.w, unit);
         let code_box = Rect::new(r.x + pad, y, r.w - 2.0 * pad, size * 1.35);
+        let size = gfx.fit_size(&spaced, room, size, Weight::Bold);
         fill(code_box, theme::WELL);
         outline(code_box, 1.0, alpha(theme::ACCENT, 0.5));
         gfx.text_mid(
@@ -642,11 +636,20 @@ impl OnlineScreen {
             } else {
                 theme::TEXT_FAINT
             };
+            let (name_size, tag_size) = seat_sizes(unit);
+            let tag_w = gfx.width(&tag, tag_size, Weight::Bold);
+            let (name, name_size) = shrink_then_cut(
+                gfx,
+                &name,
+                seat_name_room(r.w, unit, tag_w),
+                name_size,
+                Weight::Bold,
+            );
             gfx.text_mid(
                 &name,
                 sr.x + unit * 1.8,
                 mid,
-                (unit * 0.85).round(),
+                name_size,
                 Weight::Bold,
                 Align::Left,
                 name_c,
@@ -655,7 +658,7 @@ impl OnlineScreen {
                 &tag,
                 sr.right() - unit * 0.8,
                 mid,
-                (unit * 0.6).round(),
+                tag_size,
                 Weight::Bold,
                 Align::Right,
                 colour,
@@ -752,5 +755,90 @@ impl OnlineScreen {
             Align::Center,
             theme::TEXT_DIM,
         );
+    }
+}
+
+/// A room code with a space between its characters, as the room card shows it.
+pub fn spaced_code(code: &str) -> String {
+    code.chars()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The room code's text size in a room card `card_w` wide, and the width it may take (it
+/// shrinks to that, [`crate::render::gfx::Gfx::fit_size`]).
+pub fn code_text(card_w: f32, unit: f32) -> (f32, f32) {
+    let size = (unit * 4.2).round().min(card_w / 5.0);
+    (size, card_w - 3.0 * unit)
+}
+
+/// Text sizes of a seat row in the room card: the player's name and the status tag.
+pub fn seat_sizes(unit: f32) -> (f32, f32) {
+    ((unit * 0.85).round(), (unit * 0.6).round())
+}
+
+/// The width a seat's player name may take in a room card `card_w` wide beside a status tag
+/// `tag_w` wide: from after the seat number to a gap before the tag.
+pub fn seat_name_room(card_w: f32, unit: f32, tag_w: f32) -> f32 {
+    card_w - 2.0 * unit - unit * 1.8 - unit * 0.8 - tag_w - unit * 0.6
+}
+
+/// The Leave row's label at `stage`.
+fn leave_label(stage: &Stage) -> &'static str {
+    match stage {
+        Stage::Failed(_) => "Back",
+        Stage::InRoom => "Leave room",
+        _ => "Cancel",
+    }
+}
+
+/// The footer's key hints with the cursor on `row` (whose Leave row reads `leave`), with the
+/// chat key when the room has one: they name what Enter does there.
+fn footer_hint(row: Row, leave: &str, chat: bool) -> String {
+    let enter = match row {
+        Row::Ready => "ready".to_owned(),
+        Row::Leave => leave.to_lowercase(),
+    };
+    let chat = if chat { "   T chat" } else { "" };
+    format!("↑ ↓ choose   Enter {enter}{chat}   Esc leave")
+}
+
+/// Every footer the room screen shows, for the layout tests.
+#[cfg(test)]
+pub fn footers() -> Vec<String> {
+    let mut v = Vec::new();
+    for leave in ["Back", "Leave room", "Cancel"] {
+        for chat in [false, true] {
+            v.push(footer_hint(Row::Ready, leave, chat));
+            v.push(footer_hint(Row::Leave, leave, chat));
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_room_footer_says_what_enter_does_on_each_row() {
+        for stage in [
+            Stage::Connecting,
+            Stage::Waiting,
+            Stage::InRoom,
+            Stage::Failed("x".into()),
+        ] {
+            let leave = leave_label(&stage);
+            for chat in [false, true] {
+                assert!(footer_hint(Row::Ready, leave, chat).contains("Enter ready"));
+                let hint = footer_hint(Row::Leave, leave, chat);
+                assert!(
+                    hint.contains(&format!("Enter {}", leave.to_lowercase())),
+                    "{stage:?}: {hint}"
+                );
+                assert_eq!(hint.contains("T chat"), chat);
+            }
+        }
     }
 }

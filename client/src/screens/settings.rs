@@ -13,7 +13,7 @@ const MAX_CERT_PATH: usize = 256;
 use crate::input::{Action, KeyMap};
 use crate::keys::{key_label, key_name};
 use crate::layout::list_layout;
-use crate::render::gfx::background;
+use crate::render::gfx::{background, set_plain_background};
 use crate::render::theme;
 use crate::render::widgets::{
     RowState, footer, heading, key_caps, key_row, menu_row, section_row, side_panel, value_row,
@@ -45,6 +45,8 @@ enum Row {
     Irs,
     Ihs,
     Volume,
+    /// The background: the gradient or one plain colour.
+    Background,
     Key(MapId, Action),
     /// A gamepad binding (builds with the `gamepad` feature).
     Pad(Action),
@@ -75,6 +77,7 @@ fn rows() -> Vec<Row> {
     if cfg!(feature = "audio") {
         v.extend([Row::Section("AUDIO"), Row::Volume]);
     }
+    v.extend([Row::Section("DISPLAY"), Row::Background]);
     for (title, map) in [
         ("KEYS · SOLO AND ONLINE", MapId::Solo),
         ("KEYS · LOCAL LEFT PLAYER", MapId::LocalLeft),
@@ -142,6 +145,13 @@ impl SettingsScreen {
             MapId::LocalLeft => &self.draft.local_left,
             MapId::LocalRight => &self.draft.local_right,
         }
+    }
+
+    /// Flips the background between the gradient and plain, shown at once (Discard puts back
+    /// the one in force).
+    fn toggle_background(&mut self) {
+        self.draft.plain_background = !self.draft.plain_background;
+        set_plain_background(self.draft.plain_background);
     }
 
     fn save(&mut self, ctx: &mut Ctx) -> bool {
@@ -279,6 +289,7 @@ impl SettingsScreen {
                 Row::Sdf => h.sdf = step_sdf(h.sdf, d),
                 Row::Irs => h.irs = !h.irs,
                 Row::Ihs => h.ihs = !h.ihs,
+                Row::Background => self.toggle_background(),
                 Row::Volume => {
                     adjust(&mut self.draft.volume, d * 5, 100);
                     ctx.audio.set_volume(self.draft.volume);
@@ -287,8 +298,8 @@ impl SettingsScreen {
                 Row::Key(..) | Row::Pad(_) => self.slot = if d < 0 { 0 } else { 1 },
                 _ => {}
             },
-            ListEvent::Activate(i) => match target {
-                Row::Key(map, action) => {
+            ListEvent::Activate(i) => match (enter_does(target), target) {
+                (EnterDoes::Rebind, Row::Key(map, action)) => {
                     if io.mouse.clicked {
                         let caps = key_caps(self.row_rect(&layout, i), layout.unit);
                         if let Some(s) = caps.iter().position(|r| io.mouse.over(*r)) {
@@ -297,12 +308,18 @@ impl SettingsScreen {
                     }
                     self.capture = Some((map, action, self.slot));
                 }
-                Row::Pad(action) => self.pad_capture = Some((action, self.slot)),
-                Row::Irs => h.irs = !h.irs,
-                Row::Ihs => h.ihs = !h.ihs,
-                Row::Save if self.save(ctx) => return Transition::Pop,
-                Row::Discard => return Transition::Pop,
-                Row::Defaults => {
+                (EnterDoes::Rebind, Row::Pad(action)) => {
+                    self.pad_capture = Some((action, self.slot))
+                }
+                (EnterDoes::Toggle, Row::Irs) => h.irs = !h.irs,
+                (EnterDoes::Toggle, Row::Ihs) => h.ihs = !h.ihs,
+                (EnterDoes::Toggle, Row::Background) => self.toggle_background(),
+                (EnterDoes::Save, _) if self.save(ctx) => return Transition::Pop,
+                (EnterDoes::Discard, _) => {
+                    set_plain_background(ctx.config.plain_background);
+                    return Transition::Pop;
+                }
+                (EnterDoes::Defaults, _) => {
                     let (name, server) =
                         (self.draft.player_name.clone(), self.draft.server.clone());
                     self.draft = Config {
@@ -310,17 +327,18 @@ impl SettingsScreen {
                         server,
                         ..Config::default()
                     };
+                    set_plain_background(self.draft.plain_background);
                     ctx.notify(
-                        "Handling, volume and keys reset to defaults (not saved yet).",
+                        "Handling, volume, keys and background reset to defaults (not saved yet).",
                         theme::ACCENT2,
                     );
                 }
-                Row::Account(which) => {
+                (EnterDoes::Ask(which), _) => {
                     let (server, name) =
                         (self.draft.server.clone(), self.draft.player_name.clone());
                     self.account.activate(ctx, which, &server, &name);
                 }
-                Row::Name | Row::Server | Row::TrustCert => {
+                (EnterDoes::NextField, _) => {
                     let rows = self.rows.clone();
                     self.nav
                         .step(1, rows.len(), &|i| !matches!(rows[i], Row::Section(_)));
@@ -390,7 +408,7 @@ impl SettingsScreen {
                     gfx,
                     r,
                     l.unit,
-                    "Name",
+                    row_label(row),
                     &self.draft.player_name,
                     state,
                     selected,
@@ -400,7 +418,7 @@ impl SettingsScreen {
                     gfx,
                     r,
                     l.unit,
-                    "Server",
+                    row_label(row),
                     &self.draft.server,
                     state,
                     selected,
@@ -410,7 +428,7 @@ impl SettingsScreen {
                     gfx,
                     r,
                     l.unit,
-                    "Trusted cert",
+                    row_label(row),
                     &self.trust_text,
                     state,
                     selected,
@@ -420,11 +438,7 @@ impl SettingsScreen {
                     gfx,
                     r,
                     l.unit,
-                    match which {
-                        AccountRow::Recovery => "Recovery code",
-                        AccountRow::Import => "Import recovery code",
-                        AccountRow::Rename => "Rename on server",
-                    },
+                    row_label(row),
                     &self.account.value(which, &self.draft.player_name),
                     state,
                     selected && which == AccountRow::Import,
@@ -434,7 +448,7 @@ impl SettingsScreen {
                     gfx,
                     r,
                     l.unit,
-                    "DAS  delayed auto shift",
+                    row_label(row),
                     &arrows(ms(h.das)),
                     state,
                     false,
@@ -444,7 +458,7 @@ impl SettingsScreen {
                     gfx,
                     r,
                     l.unit,
-                    "ARR  auto repeat rate",
+                    row_label(row),
                     &arrows(if h.arr == 0 {
                         "0  (instant)".into()
                     } else {
@@ -458,7 +472,7 @@ impl SettingsScreen {
                     gfx,
                     r,
                     l.unit,
-                    "DCD  DAS cut delay",
+                    row_label(row),
                     &arrows(ms(h.dcd)),
                     state,
                     false,
@@ -468,7 +482,7 @@ impl SettingsScreen {
                     gfx,
                     r,
                     l.unit,
-                    "SDF  soft drop factor",
+                    row_label(row),
                     &arrows(if h.sdf == 0 {
                         "∞  (instant)".into()
                     } else {
@@ -482,7 +496,7 @@ impl SettingsScreen {
                     gfx,
                     r,
                     l.unit,
-                    "IRS  initial rotation",
+                    row_label(row),
                     &arrows(on(h.irs)),
                     state,
                     false,
@@ -492,7 +506,7 @@ impl SettingsScreen {
                     gfx,
                     r,
                     l.unit,
-                    "IHS  initial hold",
+                    row_label(row),
                     &arrows(on(h.ihs)),
                     state,
                     false,
@@ -502,8 +516,22 @@ impl SettingsScreen {
                     gfx,
                     r,
                     l.unit,
-                    "Volume",
+                    row_label(row),
                     &arrows(format!("{}%", self.draft.volume)),
+                    state,
+                    false,
+                    t,
+                ),
+                Row::Background => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    row_label(row),
+                    &arrows(if self.draft.plain_background {
+                        "plain".into()
+                    } else {
+                        "gradient".into()
+                    }),
                     state,
                     false,
                     t,
@@ -559,26 +587,148 @@ impl SettingsScreen {
         } else if self.pad_capture.is_some() {
             "Press the gamepad button to bind   Esc (keyboard) cancel"
         } else {
-            match self.rows[self.nav.selected] {
-                Row::Key(..) | Row::Pad(_) => {
-                    "↑ ↓ choose   ← → key slot   Enter rebind   Del clear   Esc save"
-                }
-                Row::Account(AccountRow::Import) => {
-                    "Type the code   Enter import   ↑ ↓ choose   Esc save"
-                }
-                Row::Name | Row::Server | Row::TrustCert => {
-                    "Type to edit   Backspace delete   ↑ ↓ choose   Esc save"
-                }
-                _ => "↑ ↓ choose   ← → change   Enter select   Esc save and back",
-            }
+            footer_hint(self.rows[self.nav.selected])
         };
-        footer(
-            gfx,
-            l.footer,
-            l.unit,
-            hints,
-            "Esc always opens the menu in a match",
-        );
+        footer(gfx, l.footer, l.unit, hints, FOOTER_RIGHT);
+    }
+}
+
+/// What Enter does on a row: the handler acts on it and the footer says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EnterDoes {
+    /// Waits for the key (or pad button) to bind.
+    Rebind,
+    /// Flips an on/off setting.
+    Toggle,
+    /// Saves and leaves.
+    Save,
+    /// Leaves without saving.
+    Discard,
+    /// Puts handling, volume and keys back to their defaults.
+    Defaults,
+    /// Asks the server (an ACCOUNT row).
+    Ask(AccountRow),
+    /// Moves to the next row (a text field).
+    NextField,
+    /// Nothing: a number changed with ← →.
+    Nothing,
+}
+
+/// What Enter does on `row`.
+fn enter_does(row: Row) -> EnterDoes {
+    match row {
+        Row::Key(..) | Row::Pad(_) => EnterDoes::Rebind,
+        Row::Irs | Row::Ihs | Row::Background => EnterDoes::Toggle,
+        Row::Save => EnterDoes::Save,
+        Row::Discard => EnterDoes::Discard,
+        Row::Defaults => EnterDoes::Defaults,
+        Row::Account(which) => EnterDoes::Ask(which),
+        Row::Name | Row::Server | Row::TrustCert => EnterDoes::NextField,
+        Row::Das | Row::Arr | Row::Dcd | Row::Sdf | Row::Volume | Row::Section(_) => {
+            EnterDoes::Nothing
+        }
+    }
+}
+
+/// The footer's right-hand text.
+pub const FOOTER_RIGHT: &str = "Esc always opens the menu in a match";
+
+/// The footer's key hints on `row` (when no key is being captured): they name what Enter does
+/// there ([`enter_does`]).
+fn footer_hint(row: Row) -> &'static str {
+    match enter_does(row) {
+        EnterDoes::Rebind => "↑ ↓ choose   ← → key slot   Enter rebind   Del clear   Esc save",
+        EnterDoes::Toggle => "↑ ↓ choose   ← → or Enter change   Esc save and back",
+        EnterDoes::Save => "↑ ↓ choose   Enter save and back   Esc save and back",
+        EnterDoes::Discard => "↑ ↓ choose   Enter discard changes   Esc save and back",
+        EnterDoes::Defaults => "↑ ↓ choose   Enter restore defaults   Esc save and back",
+        EnterDoes::Ask(AccountRow::Recovery) => "↑ ↓ choose   Enter show the code   Esc save",
+        EnterDoes::Ask(AccountRow::Import) => {
+            "Type the code   Enter import   ↑ ↓ choose   Esc save"
+        }
+        EnterDoes::Ask(AccountRow::Rename) => "↑ ↓ choose   Enter rename   Esc save and back",
+        EnterDoes::NextField => "Type to edit   Enter next   ↑ ↓ choose   Esc save",
+        EnterDoes::Nothing => "↑ ↓ choose   ← → change   Esc save and back",
+    }
+}
+
+/// Every footer the screen shows, for the layout tests.
+#[cfg(test)]
+pub fn footers() -> Vec<&'static str> {
+    let mut v: Vec<&str> = rows().into_iter().map(footer_hint).collect();
+    v.extend([
+        "Press the key to bind   Esc cancel",
+        "Press the gamepad button to bind   Esc (keyboard) cancel",
+    ]);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Every value row's label with the widest values it shows (selected, with its ‹ › hints), and
+/// whether players type it (typed values may be cut with "…"), for the layout tests.
+#[cfg(test)]
+pub fn value_rows() -> Vec<(&'static str, Vec<String>, bool)> {
+    let arrows = |v: &str| format!("‹  {v}  ›");
+    rows()
+        .into_iter()
+        .filter_map(|row| {
+            let (values, typed): (Vec<String>, bool) = match row {
+                Row::Name | Row::Server | Row::TrustCert => (vec![], true),
+                Row::Account(AccountRow::Import) => (vec![], true),
+                Row::Account(AccountRow::Recovery) => (
+                    vec![
+                        "asking the server…".into(),
+                        "Enter to show".into(),
+                        "WWWWW-WWWWW-WWWWW-WWWWW".into(),
+                    ],
+                    false,
+                ),
+                Row::Account(AccountRow::Rename) => (
+                    vec!["asking the server…".into(), "to WWWWWWWWWWWWWWWW".into()],
+                    false,
+                ),
+                Row::Das | Row::Arr | Row::Dcd => (
+                    vec![arrows("60 f  (1000 ms)"), arrows("0  (instant)")],
+                    false,
+                ),
+                Row::Sdf => (vec![arrows("∞  (instant)"), arrows("60×")], false),
+                Row::Irs | Row::Ihs => (vec![arrows("off")], false),
+                Row::Background => (vec![arrows("gradient"), arrows("plain")], false),
+                Row::Volume => (vec![arrows("100%")], false),
+                _ => return None,
+            };
+            Some((row_label(row), values, typed))
+        })
+        .collect()
+}
+
+/// Every key row's label (the actions), for the layout tests.
+#[cfg(test)]
+pub fn key_row_labels() -> Vec<&'static str> {
+    Action::ALL.iter().map(|a| a.label()).collect()
+}
+
+/// The label of a settings row with a value ([`value_row`]); empty for the others.
+fn row_label(row: Row) -> &'static str {
+    match row {
+        Row::Name => "Name",
+        Row::Server => "Server",
+        Row::TrustCert => "Trusted cert",
+        Row::Account(AccountRow::Recovery) => "Recovery code",
+        Row::Account(AccountRow::Import) => "Import recovery code",
+        Row::Account(AccountRow::Rename) => "Rename on server",
+        Row::Das => "DAS  delayed auto shift",
+        Row::Arr => "ARR  auto repeat rate",
+        Row::Dcd => "DCD  DAS cut delay",
+        Row::Sdf => "SDF  soft drop factor",
+        Row::Irs => "IRS  initial rotation",
+        Row::Ihs => "IHS  initial hold",
+        Row::Volume => "Volume",
+        Row::Background => "Background",
+        Row::Key(_, a) | Row::Pad(a) => a.label(),
+        Row::Section(title) => title,
+        Row::Save | Row::Discard | Row::Defaults => "",
     }
 }
 
@@ -594,11 +744,12 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Irs => ("IRS", "A rotate key held when a piece appears rotates it right away.".into()),
         Row::Ihs => ("IHS", "The hold key held when a piece appears holds it right away.".into()),
         Row::Volume => ("Volume", "Sound effects volume (0 mutes). Without a sound device the game stays silent.".into()),
+        Row::Background => ("Background", "Gradient: a violet glow from the top. Plain: one dark colour, which costs less on a computer drawing without a graphics driver (software rendering).".into()),
         Row::Key(_, action) => (action.label(), "Enter (or click a key cap) and press the new key. Each key does one thing per key map: binding it here removes it elsewhere in the same map. Escape is always the menu key.".into()),
         Row::Pad(action) => (action.label(), "Enter, then press a gamepad button. A button does one thing: binding it here removes it from another action. Start is always the menu button; B is Back in menus and in play unless you bind it to an action. The d-pad and the left stick are the same buttons.".into()),
         Row::Save => ("Save", "Write the settings file and use these settings from now on.".into()),
         Row::Discard => ("Discard", "Leave without keeping any change made on this screen.".into()),
-        Row::Defaults => ("Defaults", "Guideline keys, default handling (DAS 10, ARR 2, DCD 0, SDF 20) and volume. Name and server stay.".into()),
+        Row::Defaults => ("Defaults", "Guideline keys, default handling (DAS 10, ARR 2, DCD 0, SDF 20), volume and the gradient background. Name and server stay.".into()),
         Row::Section(_) | Row::Account(_) => ("", String::new()),
     }
 }
@@ -633,6 +784,29 @@ mod tests {
             !matches!(rows[1], Row::Section(_)),
             "the cursor starts on a real row"
         );
+    }
+
+    #[test]
+    fn the_footer_says_what_enter_does_on_each_row() {
+        for row in rows() {
+            let hint = footer_hint(row);
+            let says = match enter_does(row) {
+                EnterDoes::Rebind => "Enter rebind",
+                EnterDoes::Toggle => "Enter change",
+                EnterDoes::Save => "Enter save",
+                EnterDoes::Discard => "Enter discard",
+                EnterDoes::Defaults => "Enter restore defaults",
+                EnterDoes::Ask(AccountRow::Recovery) => "Enter show",
+                EnterDoes::Ask(AccountRow::Import) => "Enter import",
+                EnterDoes::Ask(AccountRow::Rename) => "Enter rename",
+                EnterDoes::NextField => "Enter next",
+                EnterDoes::Nothing => {
+                    assert!(!hint.contains("Enter"), "{row:?}: {hint}");
+                    continue;
+                }
+            };
+            assert!(hint.contains(says), "{row:?}: {hint}");
+        }
     }
 
     #[test]
