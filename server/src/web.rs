@@ -1,7 +1,10 @@
 //! The browser build of the game, served from `--web-dir DIR` on the server's own port:
 //! `GET /` and `GET /watch/{CODE}` answer `DIR/index.html` (the page reads its own location: a
 //! room code in the path means "spectate it", and the WebSocket goes back to the same host),
-//! and `GET /{file}` answers a file of `DIR` (`sevenbag.wasm`, the JavaScript loader...).
+//! and `GET /{file}` answers a file of `DIR` (`sevenbag.wasm`, the JavaScript loader...);
+//! `GET /favicon.ico` is `204 No Content` when `DIR` has none (no console error in the page).
+//! Files are also found under `/watch/` (`/watch/sevenbag.wasm`), so the page may name its
+//! files relatively.
 //!
 //! # What is served, and how
 //! - **Content types** are set here from the extension, not guessed: `application/wasm` (a
@@ -101,7 +104,8 @@ pub(crate) fn resolve_root(dir: &Path) -> Result<PathBuf, WebDirError> {
 pub(crate) fn routes<S: Clone + Send + Sync + 'static>(root: PathBuf) -> Router<S> {
     Router::new()
         .route("/", get(index))
-        .route("/watch/{code}", get(watch))
+        .route("/watch/{*path}", get(watch))
+        .route("/favicon.ico", get(favicon))
         .route("/{*path}", get(file))
         .with_state(Arc::new(root))
         .layer(
@@ -130,19 +134,35 @@ async fn index(State(root): State<Arc<PathBuf>>, request: Request) -> Response {
     serve(&root, INDEX, request).await
 }
 
-/// `GET /watch/{CODE}`: the same page (it reads the code from its location).
+/// `GET /watch/{CODE}`: the same page (it reads the code from its location). Any other path
+/// under `/watch/` is a file of the directory, as if at the root: the page at `/watch/CODE`
+/// may load its files by relative names (`sevenbag.wasm` → `/watch/sevenbag.wasm`), and a room
+/// code (letters and digits only) is never a file name with a dot.
 async fn watch(
     State(root): State<Arc<PathBuf>>,
-    axum::extract::Path(code): axum::extract::Path<String>,
+    axum::extract::Path(path): axum::extract::Path<String>,
     request: Request,
 ) -> Response {
-    let valid = !code.is_empty()
-        && code.len() <= MAX_CODE_LEN
-        && code.bytes().all(|b| b.is_ascii_alphanumeric());
-    if !valid {
-        return not_found();
+    let is_code = !path.is_empty()
+        && path.len() <= MAX_CODE_LEN
+        && path.bytes().all(|b| b.is_ascii_alphanumeric());
+    if is_code {
+        serve(&root, INDEX, request).await
+    } else if path.contains('.') {
+        serve(&root, &path, request).await
+    } else {
+        not_found()
     }
-    serve(&root, INDEX, request).await
+}
+
+/// `GET /favicon.ico`: the directory's, or `204 No Content` when it has none (browsers ask for
+/// it by themselves, and a `404` would be an error in the page's console).
+async fn favicon(State(root): State<Arc<PathBuf>>, request: Request) -> Response {
+    if resolve(&root, "favicon.ico").await.is_some() {
+        serve(&root, "favicon.ico", request).await
+    } else {
+        StatusCode::NO_CONTENT.into_response()
+    }
 }
 
 /// `GET /{path}`: a file of the directory.

@@ -166,6 +166,9 @@ async fn the_page_and_its_files_have_the_content_types_browsers_need_and_no_cach
         Some("nosniff")
     );
 
+    // Browsers ask for it by themselves: no icon is "no content", not an error.
+    assert_eq!(get(addr, "/favicon.ico", "").await.status, 204);
+
     let nested = get(addr, "/sub/a.js", "").await;
     assert_eq!(nested.status, 200, "{}", nested.head);
     server.shutdown().await.expect("shutdown");
