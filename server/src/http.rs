@@ -56,6 +56,7 @@ use crate::ops;
 use crate::relay::{self, Cut};
 use crate::server::Shared;
 use crate::shutdown::{Shutdown, TaskGuard};
+use crate::web;
 
 /// Largest request head (request line and headers), in bytes: a browser's is under 2 KiB.
 pub(crate) const MAX_HEADER_BYTES: usize = 16 * 1024;
@@ -85,10 +86,18 @@ struct Conn {
 /// The routes on the server's port. Add new ones here.
 pub(crate) fn router(shared: Arc<Shared>) -> Router {
     let body_limit = shared.config.limits.max_message_bytes;
+    // The browser game (`--web-dir`): a WebSocket upgrade on its paths (`/` above all) still
+    // goes to the game protocol, before any of its routes.
+    let site = shared
+        .config
+        .web_dir
+        .clone()
+        .map(|dir| web::routes(dir).route_layer(axum::middleware::from_fn(websocket_first)));
     Router::new()
         // Add routes here: `.merge(...)` a module's routes or `.route(path, get(handler))`.
         .merge(api::routes())
         .merge(ops::routes())
+        .merge(site.unwrap_or_default())
         .fallback(websocket_or_not_found)
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(shared)
@@ -227,6 +236,15 @@ fn is_websocket_upgrade(headers: &HeaderMap) -> bool {
         })
     };
     has_token(header::UPGRADE, "websocket") && has_token(header::CONNECTION, "upgrade")
+}
+
+/// In front of routes that answer any path (the site): a WebSocket upgrade goes to the game.
+async fn websocket_first(request: Request, next: axum::middleware::Next) -> Response {
+    if is_websocket_upgrade(request.headers()) {
+        websocket_or_not_found(request).await
+    } else {
+        next.run(request).await
+    }
 }
 
 /// Any path: a WebSocket upgrade becomes a game connection; anything else is `404`.

@@ -33,6 +33,8 @@
 //! - `room.rs`: one task per room, owning its seats, spectators and match.
 //! - `cluster/`: several instances on one Redis (`--redis`): the shared queues and room
 //!   directory, heartbeats and TTLs, redirects (why redirect and not relay: there).
+//! - `web.rs`: the browser build of the game (`--web-dir`): `/`, `/watch/{CODE}` and its files
+//!   (why tower-http's `ServeFile`: there).
 //! - `replay.rs`: the replay directory (atomic writes, listing, reads).
 //! - `durable/`: room logs, so running matches survive a crash or a restart (the file format,
 //!   the writer task, reading them back at start-up).
@@ -70,6 +72,7 @@ mod shutdown;
 mod solo_records;
 mod standings;
 mod tls;
+mod web;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -86,6 +89,7 @@ pub use cluster::{ClusterConfig, ClusterError, DEFAULT_TTL as DEFAULT_CLUSTER_TT
 pub use durable::{DEFAULT_FLUSH_EVERY, ROOM_LOG_SUBDIR};
 pub use limits::Limits;
 pub use tls::{TlsError, TlsFiles};
+pub use web::WebDirError;
 
 /// How long a drain waits for running matches by default: a first-to-3 match rarely lasts
 /// longer than five minutes.
@@ -129,6 +133,9 @@ pub struct Config {
     /// Keep identities, ratings, history and solo records in PostgreSQL at this URL
     /// (`--postgres`) instead of the SQLite file in `db`.
     pub postgres: Option<String>,
+    /// Serve the browser build of the game from this directory (`--web-dir`): `GET /`,
+    /// `GET /watch/{CODE}` and its files (`web.rs`). `None`: `GET /` is a `404`.
+    pub web_dir: Option<PathBuf>,
 }
 
 /// Where the room logs live (`docs/SERVER.md`, "Surviving a crash or a restart").
@@ -172,6 +179,7 @@ impl Default for Config {
             room_log_flush: DEFAULT_FLUSH_EVERY,
             cluster: None,
             postgres: None,
+            web_dir: None,
         }
     }
 }
@@ -207,6 +215,9 @@ pub enum ServerError {
     /// The metrics registry refused a metric (a server bug).
     #[error("cannot set up metrics: {0}")]
     Metrics(String),
+    /// The web directory (`--web-dir`) is missing or holds no `index.html`.
+    #[error(transparent)]
+    WebDir(#[from] WebDirError),
     /// The server task panicked or was cancelled.
     #[error("server task failed: {0}")]
     Task(String),
@@ -229,10 +240,13 @@ pub async fn run(
 /// `stop` completes (a second signal), the server shuts down as [`run`] does.
 pub async fn run_with_drain(
     listener: TcpListener,
-    config: Config,
+    mut config: Config,
     drain: impl Future<Output = ()>,
     stop: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
+    if let Some(dir) = &config.web_dir {
+        config.web_dir = Some(web::resolve_root(dir)?);
+    }
     let tls = match &config.tls {
         Some(files) => Some(tls::acceptor(files)?),
         None => None,
@@ -426,6 +440,9 @@ pub async fn spawn(config: Config) -> std::io::Result<ServerHandle> {
 /// [`ClusterConfig::public_url`]).
 pub async fn spawn_on(listener: TcpListener, config: Config) -> std::io::Result<ServerHandle> {
     std::fs::create_dir_all(&config.replay_dir)?;
+    if let Some(dir) = &config.web_dir {
+        web::resolve_root(dir).map_err(std::io::Error::other)?;
+    }
     let addr = listener.local_addr()?;
     let tls = config.tls.is_some();
     let (stop, stopped) = oneshot::channel::<()>();

@@ -152,6 +152,10 @@ struct Args {
     /// (postgres://user:password@host/db) instead of the SQLite --db file.
     #[arg(long, conflicts_with = "no_db", value_name = "URL")]
     postgres: Option<String>,
+    /// Serve the browser game from this directory (what `bash client/web/build` writes to
+    /// target/web): GET / plays on this server, GET /watch/CODE spectates room CODE.
+    #[arg(long, value_name = "DIR")]
+    web_dir: Option<PathBuf>,
 }
 
 fn seconds(name: &str, value: f64) -> anyhow::Result<Duration> {
@@ -223,6 +227,7 @@ impl Args {
                 _ => None,
             },
             postgres: self.postgres.clone(),
+            web_dir: self.web_dir.clone(),
         })
     }
 }

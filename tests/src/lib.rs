@@ -13,6 +13,9 @@
 //!   optional spectator, and a whole match played on its own task.
 //! - [`services`]: real `redis-server` and PostgreSQL on free loopback ports in temp dirs,
 //!   stopped on drop (`SEVENBAG_SKIP_SERVICES=1` skips the tests that need them).
+//! - [`browser`]: a real headless Chromium (Debian's, driven by playwright-core through
+//!   `tests/browser/drive.cjs`) and the browser build in `target/web`; missing ones fail the
+//!   test naming the install or build command (`SEVENBAG_SKIP_BROWSER=1` skips instead).
 //! - [`proxy`]: the latency proxy, re-exported from `sevenbag_netplay::delay_proxy` (shared with
 //!   `sevenbag-tool loadtest --latency-ms`).
 //!
@@ -38,8 +41,11 @@
 //!   real PostgreSQL.
 //! - `ops.rs`: a match over `wss://` with a trusted self-signed certificate, `https://` health
 //!   and metrics, garbage on the TLS port cut without disturbing a player, a graceful drain.
+//! - `browser.rs`: the server's `--web-dir` in real headless Chromium: the menu at `/`, both
+//!   boards moving at `/watch/CODE` for a match of two headless players, no console errors.
 #![deny(missing_docs)]
 
+pub mod browser;
 pub mod http;
 pub mod players;
 pub use sevenbag_netplay::delay_proxy as proxy;

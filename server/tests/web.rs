@@ -1,0 +1,386 @@
+//! The browser game's files on the server's port (`--web-dir`), checked against a small
+//! stand-in site in a temporary directory: content types, caching, `/watch/{CODE}`, gzip,
+//! refused paths, and the game's WebSocket still answering on every path.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use sevenbag_netplay::{HeadlessClient, HeadlessConfig};
+use sevenbag_server::{Config, ServerHandle};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+const WAIT: Duration = Duration::from_secs(5);
+const INDEX: &str = "<!doctype html><title>sevenbag</title><canvas id=glcanvas></canvas>\n";
+
+/// A directory removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let path = std::env::temp_dir().join(format!(
+            "sevenbag-web-{tag}-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        ));
+        std::fs::create_dir_all(&path).expect("temp dir");
+        TempDir(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The stand-in site: `site/` (index.html, a fake .wasm, a script, a subdirectory) beside a
+/// `secret.txt` that must never be served.
+fn stand_in_site(base: &Path) -> PathBuf {
+    let site = base.join("site");
+    std::fs::create_dir_all(site.join("sub")).expect("site dir");
+    std::fs::write(site.join("index.html"), INDEX).expect("index");
+    // Compressible, like a real module: a header then repetitive bytes.
+    let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+    wasm.extend(std::iter::repeat_n(b"sevenbag ".as_slice(), 4000).flatten());
+    std::fs::write(site.join("sevenbag.wasm"), &wasm).expect("wasm");
+    std::fs::write(
+        site.join("gl.js"),
+        "function load(u) { return u; }\n".repeat(50),
+    )
+    .expect("js");
+    std::fs::write(site.join("sub").join("a.js"), "// nested\n").expect("nested");
+    std::fs::write(base.join("secret.txt"), "secret\n").expect("secret");
+    site
+}
+
+async fn server(web_dir: Option<PathBuf>, base: &Path) -> ServerHandle {
+    let config = Config {
+        replay_dir: base.join("replays"),
+        web_dir,
+        ..Config::default()
+    };
+    sevenbag_server::spawn(config).await.expect("server")
+}
+
+/// An HTTP answer: status, lower-cased header lines, body.
+struct Reply {
+    status: u16,
+    head: String,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<String> {
+        let prefix = format!("{}:", name.to_ascii_lowercase());
+        self.head.lines().find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix(&prefix)
+                .map(|v| v.trim().to_string())
+        })
+    }
+}
+
+/// Sends `GET path` with `extra` header lines and `Connection: close`; reads the whole answer.
+async fn get(addr: std::net::SocketAddr, path: &str, extra: &str) -> Reply {
+    let mut tcp = TcpStream::connect(addr).await.expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\n{extra}Connection: close\r\n\r\n");
+    tcp.write_all(request.as_bytes()).await.expect("write");
+    let mut raw = Vec::new();
+    tokio::time::timeout(WAIT, tcp.read_to_end(&mut raw))
+        .await
+        .expect("answer in time")
+        .expect("read");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("end of headers");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status");
+    let mut body = raw[split + 4..].to_vec();
+    if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        body = dechunk(&body);
+    }
+    Reply { status, head, body }
+}
+
+/// Decodes a chunked body (enough for tests: no trailers).
+fn dechunk(mut raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let line_end = raw
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .expect("chunk size");
+        let size_text = String::from_utf8_lossy(&raw[..line_end]).to_string();
+        let size = usize::from_str_radix(size_text.trim(), 16).expect("hex size");
+        raw = &raw[line_end + 2..];
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&raw[..size]);
+        raw = &raw[size + 2..];
+    }
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_have_the_content_types_browsers_need_and_no_cache() {
+    let base = TempDir::new("types");
+    let server = server(Some(stand_in_site(&base.0)), &base.0).await;
+    let addr = server.addr();
+
+    let index = get(addr, "/", "").await;
+    assert_eq!(index.status, 200, "{}", index.head);
+    assert_eq!(
+        index.header("content-type").as_deref(),
+        Some("text/html; charset=utf-8")
+    );
+    assert_eq!(index.header("cache-control").as_deref(), Some("no-cache"));
+    assert_eq!(index.body, INDEX.as_bytes());
+
+    let wasm = get(addr, "/sevenbag.wasm", "").await;
+    assert_eq!(wasm.status, 200, "{}", wasm.head);
+    assert_eq!(
+        wasm.header("content-type").as_deref(),
+        Some("application/wasm")
+    );
+    assert_eq!(wasm.header("cache-control").as_deref(), Some("no-cache"));
+    assert!(wasm.body.starts_with(b"\0asm"));
+
+    let js = get(addr, "/gl.js", "").await;
+    assert_eq!(
+        js.header("content-type").as_deref(),
+        Some("text/javascript")
+    );
+    assert_eq!(
+        js.header("x-content-type-options").as_deref(),
+        Some("nosniff")
+    );
+
+    // Browsers ask for it by themselves: no icon is "no content", not an error.
+    assert_eq!(get(addr, "/favicon.ico", "").await.status, 204);
+
+    let nested = get(addr, "/sub/a.js", "").await;
+    assert_eq!(nested.status, 200, "{}", nested.head);
+    server.shutdown().await.expect("shutdown");
+}
+
+#[tokio::test]
+async fn watch_paths_serve_the_same_page_and_bad_codes_are_404() {
+    let base = TempDir::new("watch");
+    let server = server(Some(stand_in_site(&base.0)), &base.0).await;
+    let addr = server.addr();
+    let watch = get(addr, "/watch/ABCDE", "").await;
+    assert_eq!(watch.status, 200, "{}", watch.head);
+    assert_eq!(
+        watch.header("content-type").as_deref(),
+        Some("text/html; charset=utf-8")
+    );
+    assert_eq!(watch.header("cache-control").as_deref(), Some("no-cache"));
+    assert_eq!(watch.body, INDEX.as_bytes());
+    for bad in [
+        "/watch/AB-CD",
+        "/watch/ABCDEFGHIJKLMNOPQ",
+        "/watch/",
+        "/watch/%2e%2e",
+    ] {
+        assert_eq!(get(addr, bad, "").await.status, 404, "{bad}");
+    }
+    server.shutdown().await.expect("shutdown");
+}
+
+#[tokio::test]
+async fn an_unchanged_file_is_a_304_by_etag_or_date() {
+    let base = TempDir::new("etag");
+    let server = server(Some(stand_in_site(&base.0)), &base.0).await;
+    let addr = server.addr();
+    let first = get(addr, "/sevenbag.wasm", "").await;
+    let etag = first.header("etag").expect("an ETag");
+    let date = first.header("last-modified").expect("a Last-Modified");
+    // Header values were lower-cased by `header`: take them from the raw head instead.
+    let raw = |name: &str| {
+        first
+            .head
+            .lines()
+            .find(|l| l.to_ascii_lowercase().starts_with(name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    assert_eq!(raw("etag").to_ascii_lowercase(), etag);
+    assert_eq!(raw("last-modified").to_ascii_lowercase(), date);
+    let by_etag = get(
+        addr,
+        "/sevenbag.wasm",
+        &format!("If-None-Match: {}\r\n", raw("etag")),
+    )
+    .await;
+    assert_eq!(by_etag.status, 304, "{}", by_etag.head);
+    assert!(by_etag.body.is_empty());
+    let by_date = get(
+        addr,
+        "/sevenbag.wasm",
+        &format!("If-Modified-Since: {}\r\n", raw("last-modified")),
+    )
+    .await;
+    assert_eq!(by_date.status, 304, "{}", by_date.head);
+    server.shutdown().await.expect("shutdown");
+}
+
+#[tokio::test]
+async fn the_wasm_is_gzipped_for_a_client_that_accepts_it() {
+    let base = TempDir::new("gzip");
+    let site = stand_in_site(&base.0);
+    let server = server(Some(site.clone()), &base.0).await;
+    let addr = server.addr();
+    let plain = get(addr, "/sevenbag.wasm", "").await;
+    assert_eq!(plain.header("content-encoding"), None);
+
+    let zipped = get(
+        addr,
+        "/sevenbag.wasm",
+        "Accept-Encoding: gzip, deflate, br\r\n",
+    )
+    .await;
+    assert_eq!(zipped.status, 200, "{}", zipped.head);
+    assert_eq!(zipped.header("content-encoding").as_deref(), Some("gzip"));
+    assert_eq!(
+        zipped.header("content-type").as_deref(),
+        Some("application/wasm")
+    );
+    assert!(zipped.body.starts_with(&[0x1f, 0x8b]), "a gzip stream");
+    assert!(zipped.body.len() * 10 < plain.body.len(), "compressed");
+
+    // A precompressed file beside it is sent as it is.
+    let precompressed = b"\x1f\x8bprecompressed".to_vec();
+    std::fs::write(site.join("sevenbag.wasm.gz"), &precompressed).expect("gz");
+    let sent = get(addr, "/sevenbag.wasm", "Accept-Encoding: gzip\r\n").await;
+    assert_eq!(sent.header("content-encoding").as_deref(), Some("gzip"));
+    assert_eq!(sent.body, precompressed);
+    server.shutdown().await.expect("shutdown");
+}
+
+#[tokio::test]
+async fn paths_out_of_the_directory_and_directories_are_refused() {
+    let base = TempDir::new("traversal");
+    let site = stand_in_site(&base.0);
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(base.0.join("secret.txt"), site.join("link.txt"))
+            .expect("symlink");
+        std::os::unix::fs::symlink(&base.0, site.join("up")).expect("dir symlink");
+        // A precompressed variant may not lead out either.
+        std::os::unix::fs::symlink(base.0.join("secret.txt"), site.join("gl.js.gz"))
+            .expect("gz symlink");
+    }
+    let server = server(Some(site), &base.0).await;
+    let addr = server.addr();
+    for bad in [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/%2E%2E%2Fsecret.txt",
+        "/sub/%2e%2e/%2e%2e/secret.txt",
+        "/..%5csecret.txt",
+        "//etc/passwd",
+        "/%2fetc%2fpasswd",
+        "/link.txt",
+        "/up/secret.txt",
+        "/sub",
+        "/sub/",
+        "/.hidden",
+        "/no-such-file.js",
+    ] {
+        let reply = get(addr, bad, "").await;
+        assert!(
+            reply.status == 404 || reply.status == 400,
+            "{bad}: {}",
+            reply.head
+        );
+        assert!(
+            !String::from_utf8_lossy(&reply.body).contains("secret"),
+            "{bad}"
+        );
+    }
+    let js = get(addr, "/gl.js", "Accept-Encoding: gzip\r\n").await;
+    assert_eq!(js.status, 200);
+    assert!(!String::from_utf8_lossy(&js.body).contains("secret"));
+    let absolute = get(addr, "http://test/../secret.txt", "").await;
+    assert!(!String::from_utf8_lossy(&absolute.body).contains("secret"));
+    server.shutdown().await.expect("shutdown");
+}
+
+#[tokio::test]
+async fn the_game_websocket_answers_on_every_path_beside_the_site() {
+    let base = TempDir::new("ws");
+    let server = server(Some(stand_in_site(&base.0)), &base.0).await;
+    let addr = server.addr();
+    for path in ["/", "/watch/ABCDE", "/sevenbag.wasm", "/anything/else"] {
+        let url = format!("ws://{addr}{path}");
+        let client = tokio::time::timeout(
+            WAIT,
+            HeadlessClient::connect(&url, HeadlessConfig::new("webby")),
+        )
+        .await
+        .expect("connects in time")
+        .unwrap_or_else(|e| panic!("{url}: {e}"));
+        drop(client);
+    }
+    // The operator routes and the API keep working.
+    assert_eq!(get(addr, "/healthz", "").await.status, 200);
+    assert_eq!(get(addr, "/readyz", "").await.status, 200);
+    let metrics = get(addr, "/metrics", "").await;
+    assert_eq!(metrics.status, 200);
+    assert!(String::from_utf8_lossy(&metrics.body).contains("sevenbag_"));
+    // No database in this config: the API answers, with its own 503.
+    assert_eq!(get(addr, "/api/leaderboard", "").await.status, 503);
+    server.shutdown().await.expect("shutdown");
+}
+
+#[tokio::test]
+async fn without_a_web_dir_the_root_stays_a_404() {
+    let base = TempDir::new("none");
+    let server = server(None, &base.0).await;
+    let reply = get(server.addr(), "/", "").await;
+    assert_eq!(reply.status, 404, "{}", reply.head);
+    assert!(String::from_utf8_lossy(&reply.body).contains("no such page"));
+    assert_eq!(get(server.addr(), "/sevenbag.wasm", "").await.status, 404);
+    server.shutdown().await.expect("shutdown");
+}
+
+#[tokio::test]
+async fn a_web_dir_without_index_html_stops_the_server_at_start() {
+    let base = TempDir::new("empty");
+    let config = Config {
+        replay_dir: base.0.join("replays"),
+        web_dir: Some(base.0.join("nothing-built-here")),
+        ..Config::default()
+    };
+    let error = sevenbag_server::spawn(config).await.expect_err("refused");
+    assert!(error.to_string().contains("nothing-built-here"), "{error}");
+    std::fs::create_dir_all(base.0.join("empty")).expect("dir");
+    let config = Config {
+        replay_dir: base.0.join("replays"),
+        web_dir: Some(base.0.join("empty")),
+        ..Config::default()
+    };
+    let error = sevenbag_server::spawn(config).await.expect_err("refused");
+    assert!(error.to_string().contains("client/web/build"), "{error}");
+}
+
+#[test]
+fn the_binary_lists_web_dir_in_its_help() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sevenbag-server"))
+        .arg("--help")
+        .output()
+        .expect("run --help");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--web-dir <DIR>"));
+}

@@ -1,0 +1,281 @@
+//! A real headless Chromium for tests: Debian's `chromium`, driven by `tests/browser/drive.cjs`
+//! (playwright-core, pinned in `tests/browser/package.json` and installed by
+//! `bash tests/browser/install` into `target/browser-node`), one JSON command per line.
+//!
+//! Why playwright-core rather than Chromium's own `--screenshot`: a spectated match needs
+//! screenshots at chosen moments of a page that keeps running (the CLI's one screenshot after a
+//! virtual-time budget does not wait on a real WebSocket), and playwright gives the console,
+//! page errors and failed requests as events instead of log lines to grep.
+//!
+//! What is missing — the browser, node, playwright-core, or the browser build of the game
+//! (`target/web`, from `bash client/web/build`) — FAILS the test with a message naming the
+//! command that installs or builds it, unless `SEVENBAG_SKIP_BROWSER=1` is set: then the
+//! functions here return `None` and the test returns early, saying so on stderr.
+//!
+//! The browser is always stopped when a [`Browser`] is dropped, also when the test panics: the
+//! driver is asked to close it, then the driver and every process whose command line names the
+//! browser's own temporary profile directory are killed.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+
+/// The flags the browser runs with (software WebGL through SwiftShader, no network of its own,
+/// a 1280×720 window), plus `--user-data-dir` with a fresh temporary profile per browser.
+pub const CHROMIUM_FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--enable-unsafe-swiftshader",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,720",
+];
+
+/// Longest wait for one command's answer (a page load, a screenshot under software rendering).
+const COMMAND_LIMIT: Duration = Duration::from_secs(90);
+/// Longest wait for the browser to start.
+const START_LIMIT: Duration = Duration::from_secs(60);
+
+/// Whether browser tests may skip when something is missing.
+pub fn skip_allowed() -> bool {
+    std::env::var("SEVENBAG_SKIP_BROWSER").is_ok_and(|v| v == "1")
+}
+
+/// `None` (skip) or a panic saying what is missing and what installs it.
+fn missing<T>(what: &str, fix: &str) -> Option<T> {
+    if skip_allowed() {
+        eprintln!("SKIPPED: {what} (SEVENBAG_SKIP_BROWSER=1)");
+        return None;
+    }
+    panic!("{what}: {fix} (`bash .ci/run` does), or set SEVENBAG_SKIP_BROWSER=1 to skip");
+}
+
+/// The repository's root (the parent of `tests/`).
+pub fn repo_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.parent().unwrap_or(here).to_path_buf()
+}
+
+/// The browser build of the game: `SEVENBAG_WEB_DIR`, else `target/web` in the repository.
+/// `None` when it is missing and skipping is allowed; a panic naming the build command
+/// otherwise.
+pub fn web_build() -> Option<PathBuf> {
+    let dir = std::env::var_os("SEVENBAG_WEB_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("target").join("web"));
+    if dir.join("index.html").is_file() {
+        return Some(dir);
+    }
+    missing(
+        &format!("no browser build of the game in {}", dir.display()),
+        "build it with `bash client/web/build` (needs Debian's rustc-web cargo-web rust-web-src lld)",
+    )
+}
+
+/// A running headless Chromium and its driver.
+#[derive(Debug)]
+pub struct Browser {
+    driver: Child,
+    stdin: Option<ChildStdin>,
+    answers: mpsc::Receiver<String>,
+    profile: PathBuf,
+    shots: u32,
+}
+
+fn temp_dir(tag: &str) -> anyhow::Result<PathBuf> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let dir = std::env::temp_dir().join(format!("sevenbag-{tag}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+impl Browser {
+    /// Starts the browser (see the module docs for `None`). Panics if it cannot start.
+    pub fn launch() -> Option<Browser> {
+        let chromium = std::env::var_os("SEVENBAG_CHROMIUM")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+        if !chromium.is_file() {
+            return missing(
+                &format!("no Chromium at {}", chromium.display()),
+                "install Debian's chromium package (`apt-get install chromium`)",
+            );
+        }
+        let node_ok = Command::new("node")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !node_ok {
+            return missing(
+                "node not found on PATH",
+                "install Debian's nodejs and npm packages",
+            );
+        }
+        let modules = std::env::var_os("SEVENBAG_BROWSER_NODE")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| repo_root().join("target/browser-node/node_modules"));
+        if !modules.join("playwright-core").is_dir() {
+            return missing(
+                &format!("playwright-core not installed in {}", modules.display()),
+                "install it with `bash tests/browser/install`",
+            );
+        }
+        match Browser::start(&chromium, &modules) {
+            Ok(b) => Some(b),
+            Err(e) => panic!("cannot start Chromium through playwright-core: {e:#}"),
+        }
+    }
+
+    fn start(chromium: &Path, modules: &Path) -> anyhow::Result<Browser> {
+        let profile = temp_dir("chromium")?;
+        // playwright passes the profile itself (`--user-data-dir=PROFILE`, from
+        // SEVENBAG_USER_DATA_DIR): it refuses the flag among the others.
+        let flags: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| f.to_string()).collect();
+        let script = repo_root().join("tests/browser/drive.cjs");
+        let mut driver = Command::new("node")
+            .arg(&script)
+            .env("NODE_PATH", modules)
+            .env("SEVENBAG_CHROMIUM", chromium)
+            .env("SEVENBAG_USER_DATA_DIR", &profile)
+            .env("SEVENBAG_CHROMIUM_ARGS", serde_json::to_string(&flags)?)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .context("spawning node")?;
+        let stdout = driver.stdout.take().context("driver stdout")?;
+        let stdin = driver.stdin.take();
+        let (tx, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut browser = Browser {
+            driver,
+            stdin,
+            answers,
+            profile,
+            shots: 0,
+        };
+        let ready = browser.answer(START_LIMIT)?;
+        if ready.get("ready") != Some(&Value::Bool(true)) {
+            bail!("the driver did not start: {ready}");
+        }
+        Ok(browser)
+    }
+
+    /// The next answer line as JSON, within `limit`; an error for `{"ok": false}`.
+    fn answer(&mut self, limit: Duration) -> anyhow::Result<Value> {
+        let line = self
+            .answers
+            .recv_timeout(limit)
+            .with_context(|| format!("no answer from the browser driver within {limit:?}"))?;
+        let value: Value =
+            serde_json::from_str(&line).with_context(|| format!("not JSON: {line}"))?;
+        if value.get("ok") != Some(&Value::Bool(true)) {
+            bail!("browser driver: {}", value["error"]);
+        }
+        Ok(value)
+    }
+
+    fn command(&mut self, command: Value) -> anyhow::Result<Value> {
+        let stdin = self.stdin.as_mut().context("driver closed")?;
+        writeln!(stdin, "{command}").context("writing to the driver")?;
+        stdin.flush()?;
+        let answer = self.answer(COMMAND_LIMIT)?;
+        Ok(answer.get("value").cloned().unwrap_or(Value::Null))
+    }
+
+    /// Opens `url` (returns once the page's response arrived, not when it is drawn).
+    pub fn goto(&mut self, url: &str) -> anyhow::Result<()> {
+        self.command(json!({ "cmd": "goto", "url": url }))?;
+        Ok(())
+    }
+
+    /// A PNG screenshot of the 1280×720 viewport.
+    pub fn screenshot(&mut self) -> anyhow::Result<Vec<u8>> {
+        self.shots += 1;
+        let path = self.profile.join(format!("shot-{}.png", self.shots));
+        self.command(json!({ "cmd": "screenshot", "path": path }))?;
+        let png = std::fs::read(&path)?;
+        let _ = std::fs::remove_file(&path);
+        Ok(png)
+    }
+
+    /// `page.evaluate(expr)`: the expression's value (a promise is awaited).
+    pub fn eval(&mut self, expr: &str) -> anyhow::Result<Value> {
+        self.command(json!({ "cmd": "eval", "expr": expr }))
+    }
+
+    /// Everything the page logged since it was opened, as `(type, text)`: console messages
+    /// (`log`, `warning`, `error`...), `pageerror` (uncaught exceptions), `requestfailed`, and
+    /// `http` (answers with a status of 400 or more).
+    pub fn console(&mut self) -> anyhow::Result<Vec<(String, String)>> {
+        let value = self.command(json!({ "cmd": "console" }))?;
+        let list = value.as_array().cloned().unwrap_or_default();
+        Ok(list
+            .iter()
+            .map(|m| {
+                let field = |k: &str| m[k].as_str().unwrap_or_default().to_string();
+                (field("type"), field("text"))
+            })
+            .collect())
+    }
+}
+
+/// Kills every process whose command line mentions `marker` (the browser's own profile
+/// directory: only the processes of this browser).
+fn kill_processes_naming(marker: &Path) {
+    let marker = marker.to_string_lossy().into_owned();
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    let me = std::process::id().to_string();
+    for entry in procs.filter_map(Result::ok) {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        if !pid.bytes().all(|b| b.is_ascii_digit()) || pid == me {
+            continue;
+        }
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        if String::from_utf8_lossy(&cmdline).contains(&marker) {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        }
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if let Some(mut stdin) = self.stdin.take() {
+            let _ = writeln!(stdin, "{}", json!({ "cmd": "close" }));
+            // Closing stdin also tells the driver to close the browser.
+        }
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.driver.try_wait() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+        kill_processes_naming(&self.profile);
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
