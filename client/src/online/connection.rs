@@ -1,13 +1,14 @@
 //! The connection's own life: the welcome (and the request it triggers), a lost connection and
 //! the reconnect that follows it, a cluster's redirects, and leaving.
 
-use std::time::{Duration, Instant};
+use sevenbag_netplay::time::Instant;
+use std::time::Duration;
 
 use sevenbag_netplay::{Hello, NetEvent};
 use sevenbag_protocol::{ClientMessage, JoinRole};
 
 use super::texts::{plain_net_error, reach_text};
-use super::transport::{runtime, trust};
+use super::transport::open;
 use super::{Online, Request, Stage};
 use crate::reconnect::{FORFEITED, LOST_MATCH, Reconnect, SPECTATOR_RETRY_SECS};
 
@@ -144,14 +145,9 @@ impl Online {
         if let Some(net) = &self.net {
             net.close();
         }
-        match runtime() {
-            Ok(rt) => {
-                self.net = Some(sevenbag_netplay::connect_trusting(
-                    rt.handle(),
-                    &url,
-                    self.hello.clone(),
-                    trust(),
-                ));
+        match open(&url, self.hello.clone()) {
+            Ok(link) => {
+                self.net = Some(link);
                 self.url = url;
                 self.welcomed = false;
                 self.stage = Stage::Connecting;
@@ -195,15 +191,10 @@ impl Online {
                 .map(|r| r.resume),
             ..self.hello.clone()
         };
-        match runtime() {
-            Ok(rt) => {
-                // Dropping the old handle ends its task; its late events are not wanted.
-                self.net = Some(sevenbag_netplay::connect_trusting(
-                    rt.handle(),
-                    &self.url,
-                    hello,
-                    trust(),
-                ));
+        match open(&self.url, hello) {
+            Ok(link) => {
+                // Dropping the old link ends it; its late events are not wanted.
+                self.net = Some(link);
             }
             Err(e) => {
                 self.reconnect = None;

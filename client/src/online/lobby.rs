@@ -1,7 +1,7 @@
 //! The room as the lobby sees it: the server's messages outside the match (seats, ready flags,
 //! chat, the replay list and downloads, errors, shutdown) and what the room card shows.
 
-use std::time::Instant;
+use sevenbag_netplay::time::Instant;
 
 use sevenbag_core::Seat;
 use sevenbag_netplay::{DriverEvent, RoomUpdate};

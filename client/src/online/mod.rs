@@ -1,8 +1,8 @@
 //! The online controller: one connection to a Sevenbag server, the lobby it sees and the match
 //! it plays or watches. No macroquad in here, so the tests drive it headlessly.
 //!
-//! [`Online`] owns a [`NetHandle`] (the WebSocket task runs on the shared background runtime,
-//! [`runtime`]), tracks the room (code, seats, ready flags, spectators) and, once the server
+//! [`Online`] owns a [`transport::Link`] (natively the tokio WebSocket task on the shared
+//! background runtime, in the browser a page WebSocket), tracks the room (code, seats, ready flags, spectators) and, once the server
 //! sends `MatchStart` or a `MatchLog`, a netplay [`Session`] paced by a `Pacer`, both kept by a
 //! [`MatchDriver`] (the same one `sevenbag_netplay::HeadlessClient` plays with). Each rendered
 //! frame the screen calls [`Online::poll`] (events, pings; never blocks) and then advances as
@@ -31,11 +31,13 @@ mod tests;
 pub mod texts;
 pub mod transport;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use sevenbag_netplay::time::Instant;
 
 use sevenbag_core::{Handling, Match, MatchHeader, Seat};
 use sevenbag_netplay::{
-    DEFAULT_WINDOW, DriverConfig, Hello, MatchDriver, MatchResult, NetHandle, RoomTracker, Session,
+    DEFAULT_WINDOW, DriverConfig, Hello, MatchDriver, MatchResult, RoomTracker, Session,
     SessionOptions,
 };
 use sevenbag_protocol::{RoomOptions, SeatInfo};
@@ -46,7 +48,9 @@ use crate::opponent::AutoPlayer;
 use crate::reconnect::Reconnect;
 
 pub use texts::{error_text, reach_text};
-pub use transport::{runtime, server_url, set_trust, trust};
+#[cfg(not(target_arch = "wasm32"))]
+pub use transport::runtime;
+pub use transport::{server_url, set_trust};
 
 /// What the connection is for, sent as soon as the server welcomes us.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,7 +102,7 @@ pub struct Online {
     /// Set while the connection is lost mid-match and we try to take our seat back.
     reconnect: Option<Reconnect>,
     /// `None` when the network thread could not start (the stage says so).
-    net: Option<NetHandle>,
+    net: Option<Box<dyn transport::Link>>,
     welcomed: bool,
     server_name: String,
     stage: Stage,
@@ -159,16 +163,8 @@ impl Online {
             handling,
             resume: None,
         };
-        let (net, stage) = match runtime() {
-            Ok(rt) => (
-                Some(sevenbag_netplay::connect_trusting(
-                    rt.handle(),
-                    &url,
-                    hello.clone(),
-                    trust(),
-                )),
-                Stage::Connecting,
-            ),
+        let (net, stage) = match transport::open(&url, hello.clone()) {
+            Ok(link) => (Some(link), Stage::Connecting),
             Err(e) => (None, Stage::Failed(e)),
         };
         let ranked = match &request {

@@ -2,10 +2,11 @@
 //! frames the pacer says are due, sending what the session produced, and the match view's
 //! [`crate::session::Session`] over all of it.
 
-use std::time::{Duration, Instant};
+use sevenbag_netplay::time::Instant;
+use std::time::Duration;
 
 use sevenbag_core::{Input, Match, Phase, Seat};
-use sevenbag_netplay::{NetHandle, Session, from_fn};
+use sevenbag_netplay::{Session, from_fn};
 use sevenbag_protocol::EndReason;
 
 use super::{Driver, Online, Request, Stage};
@@ -21,7 +22,7 @@ impl Online {
     /// `Pong` or the opponent's inputs that waited for this frame keep their real arrival time,
     /// so the round trip shown and the pacing do not include the frame's own delay.
     pub fn poll(&mut self, now: Instant) {
-        while let Some((event, at)) = self.net.as_mut().and_then(NetHandle::try_recv_stamped) {
+        while let Some((event, at)) = self.net.as_mut().and_then(|n| n.try_recv_stamped()) {
             self.on_event(event, at.min(now));
         }
         self.keep_reconnecting(now);

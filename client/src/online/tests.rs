@@ -1,5 +1,6 @@
 use super::*;
-use std::time::{Duration, Instant};
+use sevenbag_netplay::time::Instant;
+use std::time::Duration;
 
 use sevenbag_core::{Handling, Input, Seat};
 use sevenbag_protocol::{EndReason, ErrorCode, RoomOptions};
