@@ -530,10 +530,12 @@ async fn run(args: Args) {
     }
 }
 
-/// In a browser: the page's own server is the server (the Online screens' address).
+/// In a browser: the page's own server (or a `?server=` in its address) is the server (the
+/// Online screens' address).
 #[cfg(target_arch = "wasm32")]
 fn page_start(ctx: &mut Ctx) {
-    if let Some(server) = page::page_server(&web::location()) {
+    let href = web::location();
+    if let Some(server) = page::query_server(&href).or_else(|| page::page_server(&href)) {
         ctx.config.server = server;
     }
 }

@@ -39,6 +39,22 @@ pub fn watch_code(href: &str) -> Option<String> {
     ok.then(|| code.to_ascii_uppercase())
 }
 
+/// A `?server=ADDRESS` in the page's address (a page served by something else than the game
+/// server, e.g. during development): the server to use instead of the page's own host.
+pub fn query_server(href: &str) -> Option<String> {
+    let query = href.split_once('?')?.1.split('#').next().unwrap_or("");
+    query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("server="))
+        .map(|v| {
+            v.replace("%3A", ":")
+                .replace("%3a", ":")
+                .replace("%2F", "/")
+                .replace("%2f", "/")
+        })
+        .filter(|v| !v.is_empty() && v.len() <= crate::config::MAX_ADDRESS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +78,20 @@ mod tests {
             Some("ws://example.org:80/")
         );
         assert_eq!(page_server("file:///tmp/index.html"), None);
+    }
+
+    #[test]
+    fn a_server_in_the_query_overrides_the_pages_host() {
+        assert_eq!(
+            query_server("http://h:1/?server=127.0.0.1%3A7878").as_deref(),
+            Some("127.0.0.1:7878")
+        );
+        assert_eq!(
+            query_server("http://h:1/watch/ABCDE?x=1&server=ws://a:2/#z").as_deref(),
+            Some("ws://a:2/")
+        );
+        assert_eq!(query_server("http://h:1/"), None);
+        assert_eq!(query_server("http://h:1/?server="), None);
     }
 
     #[test]
