@@ -5,6 +5,7 @@
 //! by defaults until the player saves. Saving writes a temporary file and renames it over the old
 //! one, so a crash mid-save cannot leave half a file.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
@@ -380,20 +381,24 @@ impl Config {
             source,
         };
         #[cfg(target_arch = "wasm32")]
-        return if crate::web::storage_set(&storage_key(path), &self.to_toml()?) {
-            Ok(())
-        } else {
-            Err(io(std::io::Error::other(
-                "the browser refused to store it (storage full or turned off)",
-            )))
-        };
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(io)?;
+        {
+            if crate::web::storage_set(&storage_key(path), &self.to_toml()?) {
+                Ok(())
+            } else {
+                Err(io(std::io::Error::other(
+                    "the browser refused to store it (storage full or turned off)",
+                )))
+            }
         }
-        let tmp = path.with_extension("toml.tmp");
-        std::fs::write(&tmp, self.to_toml()?).map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(io)?;
+            }
+            let tmp = path.with_extension("toml.tmp");
+            std::fs::write(&tmp, self.to_toml()?).map_err(io)?;
+            std::fs::rename(&tmp, path).map_err(io)
+        }
     }
 }
 

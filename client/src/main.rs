@@ -35,6 +35,9 @@
 //! - [`puzzle_play`] — the Puzzles mode's puzzles and games (its screen is `screens::puzzles`).
 //! - [`puzzle_view`] — drawing a puzzle being played.
 
+// The browser build leaves features out (LAN, files, flags): what only they use is unused there.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
+
 mod account;
 mod audio;
 mod bench;
@@ -89,6 +92,7 @@ mod web;
 #[cfg_attr(not(feature = "audio"), allow(dead_code))]
 mod sfx;
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU8, Ordering};
 

@@ -282,6 +282,7 @@ impl<T: Send + 'static> Job<T> {
                 // The receiver is gone when the screen closed first: nothing to report to.
                 let _ = tx.send(work());
             })?;
+        #[cfg(not(target_arch = "wasm32"))]
         Ok(Job { rx })
     }
 

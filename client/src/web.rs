@@ -10,6 +10,7 @@
 
 #![allow(unsafe_code)]
 
+#[link(wasm_import_module = "env")]
 unsafe extern "C" {
     fn sb_now() -> f64;
     fn sb_location(ptr: *mut u8, cap: u32) -> u32;
