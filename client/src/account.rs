@@ -270,8 +270,9 @@ mod tests {
     use super::*;
     use crate::online::{runtime, server_url};
     use crate::request::test_server;
+    use sevenbag_netplay::time::Instant;
     use sevenbag_netplay::{Hello, NetEvent};
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
     fn poll_until_done(a: &mut Account) {
         let deadline = Instant::now() + Duration::from_secs(10);

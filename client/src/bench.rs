@@ -4,7 +4,8 @@
 //! display included. CPU time and the peak resident set come from `/proc/self` on Linux (both
 //! cores count, so CPU per frame can exceed the frame time); elsewhere they print as "n/a".
 
-use std::time::{Duration, Instant};
+use sevenbag_netplay::time::Instant;
+use std::time::Duration;
 
 /// Frame times gathered by the game loop.
 pub struct FrameStats {

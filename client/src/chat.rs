@@ -5,8 +5,8 @@
 //! and turns `/mute NAME` and `/unmute NAME` typed in the field into mutes instead of messages.
 //! The screens decide where the lines go: never over the boards.
 
+use sevenbag_netplay::time::Instant;
 use std::collections::{BTreeSet, VecDeque};
-use std::time::Instant;
 
 use sevenbag_core::Seat;
 use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat};

@@ -48,6 +48,17 @@ impl FixedClock {
     }
 }
 
+/// Nanoseconds since the Unix epoch from the wall clock (0 if it is before 1970), for seeds and
+/// dates. `SystemTime::now()` panics in a browser, so there the page's `Date.now()` is read.
+pub fn unix_nanos() -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    return (macroquad::miniquad::date::now() * 1e9) as u64;
+    #[cfg(not(target_arch = "wasm32"))]
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

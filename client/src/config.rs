@@ -5,6 +5,7 @@
 //! by defaults until the player saves. Saving writes a temporary file and renames it over the old
 //! one, so a crash mid-save cannot leave half a file.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
@@ -361,8 +362,15 @@ impl Config {
         ))
     }
 
-    /// Reads the settings file at `path`. A missing file is `Ok(None)`.
+    /// Reads the settings file at `path`. A missing file is `Ok(None)`. In a browser `path` is
+    /// the key of the same TOML text in the page's `localStorage`.
     pub fn load(path: &Path) -> Result<Option<Config>, ConfigError> {
+        #[cfg(target_arch = "wasm32")]
+        return match crate::web::storage_get(&storage_key(path)) {
+            Some(text) => Config::from_toml(&text).map(Some),
+            None => Ok(None),
+        };
+        #[cfg(not(target_arch = "wasm32"))]
         match std::fs::read_to_string(path) {
             Ok(text) => Config::from_toml(&text).map(Some),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
@@ -379,12 +387,25 @@ impl Config {
             path: path.to_owned(),
             source,
         };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(io)?;
+        #[cfg(target_arch = "wasm32")]
+        {
+            if crate::web::storage_set(&storage_key(path), &self.to_toml()?) {
+                Ok(())
+            } else {
+                Err(io(std::io::Error::other(
+                    "the browser refused to store it (storage full or turned off)",
+                )))
+            }
         }
-        let tmp = path.with_extension("toml.tmp");
-        std::fs::write(&tmp, self.to_toml()?).map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(io)?;
+            }
+            let tmp = path.with_extension("toml.tmp");
+            std::fs::write(&tmp, self.to_toml()?).map_err(io)?;
+            std::fs::rename(&tmp, path).map_err(io)
+        }
     }
 }
 
@@ -404,8 +425,30 @@ pub fn clean_name(name: &str) -> String {
 }
 
 /// The default settings file: `<config dir>/sevenbag/config.toml`, if the platform has one.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn default_path() -> Option<PathBuf> {
     dirs::config_dir().map(|d| d.join("sevenbag").join("config.toml"))
+}
+
+/// In a browser the settings are one `localStorage` entry; this is its name (as a path, so the
+/// rest of the game keeps one type).
+#[cfg(target_arch = "wasm32")]
+pub fn default_path() -> Option<PathBuf> {
+    Some(PathBuf::from("sevenbag/config.toml"))
+}
+
+/// The `localStorage` key of settings "file" `path`.
+#[cfg(target_arch = "wasm32")]
+fn storage_key(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// Whether settings were ever saved at `path` (false: the first start).
+pub fn exists(path: &Path) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    return crate::web::storage_get(&storage_key(path)).is_some();
+    #[cfg(not(target_arch = "wasm32"))]
+    path.exists()
 }
 
 /// Loads settings for the game: never fails. Returns the settings and, when the file was there

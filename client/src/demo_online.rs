@@ -5,9 +5,9 @@
 //! it by code, both ready up (again after every match). The screen draws the first one, so the
 //! demo exercises the connection, the room flow, the rollback session and the pacer.
 
+use sevenbag_netplay::time::Instant;
 use std::net::Ipv4Addr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 use sevenbag_core::{Handling, Match};
 use sevenbag_protocol::{EndReason, RoomOptions};

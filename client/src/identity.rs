@@ -13,7 +13,7 @@ use sevenbag_protocol::{ClientMessage, ErrorCode, Profile, ServerMessage};
 
 /// The key file: `<config dir>/sevenbag/player.key`, if the platform has a config dir.
 pub fn default_key_path() -> Option<PathBuf> {
-    dirs::config_dir().map(|d| d.join("sevenbag").join("player.key"))
+    crate::folders::config_dir().map(|d| d.join("sevenbag").join("player.key"))
 }
 
 fn parse(text: &str) -> Option<[u8; 32]> {
@@ -61,9 +61,16 @@ pub fn load_or_create(path: &Path) -> Result<[u8; 32], String> {
 
 /// A new random key (32 bytes from the system's randomness).
 pub fn random_key() -> Result<[u8; 32], String> {
-    let mut key = [0u8; 32];
-    getrandom::fill(&mut key).map_err(|e| format!("no randomness for a key: {e}"))?;
-    Ok(key)
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key).map_err(|e| format!("no randomness for a key: {e}"))?;
+        Ok(key)
+    }
+    // A key is only useful kept in a file, which a page has not: ranked play is for the
+    // desktop game (docs/CLIENT.md, "In the browser").
+    #[cfg(target_arch = "wasm32")]
+    Err("Ranked play needs the desktop game (a browser page keeps no key).".to_owned())
 }
 
 /// Writes `key` to `path` as 64 hex digits, replacing any file there (through a temporary file

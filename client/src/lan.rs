@@ -15,9 +15,10 @@
 //! The host's address is the datagram's source address. Anything else on the port is ignored.
 //! A joiner listens on the port and lists the hosts it heard in the last [`HOST_EXPIRY`].
 
+use sevenbag_netplay::time::Instant;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// UDP port the beacons go to.
 pub const BEACON_PORT: u16 = 7879;
@@ -214,12 +215,14 @@ impl BeaconListener {
 }
 
 /// The game server a LAN host runs in-process, on the network runtime.
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Debug)]
 pub struct HostedServer {
     port: u16,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl HostedServer {
     /// Binds `0.0.0.0:port` (an ephemeral port if that one is busy) and runs the server there;
     /// replays go to `replay_dir`.
@@ -273,6 +276,7 @@ impl HostedServer {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Drop for HostedServer {
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
@@ -280,6 +284,39 @@ impl Drop for HostedServer {
         }
     }
 }
+
+/// In a browser there is no server to host (no listening sockets, no tokio): no value of this
+/// type exists, and the menu does not offer LAN play (docs/CLIENT.md, "In the browser").
+#[cfg(target_arch = "wasm32")]
+#[derive(Debug)]
+pub enum HostedServer {}
+
+#[cfg(target_arch = "wasm32")]
+impl HostedServer {
+    /// Always refuses: a page cannot host.
+    pub fn start(_port: u16, _replay_dir: std::path::PathBuf) -> Result<HostedServer, String> {
+        Err(NO_HOSTING.to_owned())
+    }
+
+    /// Always refuses: a page cannot host.
+    #[allow(dead_code)]
+    pub fn start_on(
+        _ip: Ipv4Addr,
+        _port: u16,
+        _replay_dir: std::path::PathBuf,
+    ) -> Result<HostedServer, String> {
+        Err(NO_HOSTING.to_owned())
+    }
+
+    /// Never called: no value exists.
+    pub fn port(&self) -> u16 {
+        match *self {}
+    }
+}
+
+/// Why the browser build hosts nothing.
+#[cfg(target_arch = "wasm32")]
+const NO_HOSTING: &str = "A browser page cannot host a game: use the desktop game for LAN play.";
 
 #[cfg(test)]
 mod tests {

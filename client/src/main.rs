@@ -35,6 +35,9 @@
 //! - [`puzzle_play`] — the Puzzles mode's puzzles and games (its screen is `screens::puzzles`).
 //! - [`puzzle_view`] — drawing a puzzle being played.
 
+// The browser build leaves features out (LAN, files, flags): what only they use is unused there.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
+
 mod account;
 mod audio;
 mod bench;
@@ -44,7 +47,9 @@ mod clock;
 mod challenge_view;
 mod chat;
 mod config;
+#[cfg(not(target_arch = "wasm32"))]
 mod demo_online;
+mod folders;
 mod fx;
 // Player identity for ranked play (issue 9).
 mod identity;
@@ -57,6 +62,8 @@ mod online;
 mod opponent;
 mod pacer;
 mod pad;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod page;
 // Puzzles mode (helper: pmode)
 mod puzzle_play;
 mod puzzle_view;
@@ -78,10 +85,14 @@ mod solo_fx;
 mod solo_run;
 mod solo_store;
 mod solo_view;
+// The browser build's page functions (client/web/sevenbag.js).
+#[cfg(target_arch = "wasm32")]
+mod web;
 // Without the `audio` feature the sounds are named but never synthesised.
 #[cfg_attr(not(feature = "audio"), allow(dead_code))]
 mod sfx;
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -124,6 +135,16 @@ fn window_conf(size: Option<(i32, i32)>) -> Conf {
     }
 }
 
+/// In a browser: no flags, no log output, the clock from the page; a `/watch/CODE` address
+/// spectates that room on the page's server at once.
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    sevenbag_netplay::time::set_source(web::now_secs);
+    let args = Args::parse_from(["sevenbag"]);
+    macroquad::Window::from_config(window_conf(None), run(args));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let args = Args::parse();
     tracing_subscriber::fmt()
@@ -181,9 +202,7 @@ fn check_screenshot(path: &std::path::Path) -> anyhow::Result<bool> {
 
 /// A seed for a new offline match.
 pub fn random_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
+    let nanos = clock::unix_nanos();
     // SplitMix64 finaliser: spreads nearby clock values apart.
     let mut z = nanos.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -194,6 +213,20 @@ pub fn random_seed() -> u64 {
 /// The screens the game opens with, bottom first.
 fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
     let menu = || Screen::Menu(MenuScreen::new());
+    // A `/watch/CODE` page spectates that room on the page's server at once.
+    #[cfg(target_arch = "wasm32")]
+    if let Some(code) = page::watch_code(&web::location()) {
+        let online = online::Online::connect(
+            &ctx.config.server,
+            &ctx.config.player_name,
+            ctx.config.handling,
+            ctx.config.keys,
+            online::Request::Spectate(code),
+        );
+        let screen = screens::online::OnlineScreen::new(online, "Spectating", None);
+        return vec![menu(), Screen::Online(Box::new(screen))];
+    }
+    #[cfg(not(target_arch = "wasm32"))]
     if args.demo && args.online {
         match demo_online::OnlineDemo::start(DEMO_PLAYERS) {
             Ok(session) => {
@@ -331,7 +364,7 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
 async fn run(args: Args) {
     let config_path = args.config.clone().or_else(config::default_path);
     // No settings file yet: the first start, which asks for a name.
-    let first_start = config_path.as_deref().is_some_and(|p| !p.exists());
+    let first_start = config_path.as_deref().is_some_and(|p| !config::exists(p));
     let (config, problem) = config::load_or_default(config_path.as_deref());
     let audio = audio::Audio::load(config.volume).await;
     let mut ctx = Ctx {
@@ -347,10 +380,15 @@ async fn run(args: Args) {
     if let Some(problem) = problem {
         ctx.notify(problem, theme::BAD);
     }
-    let trust_cert = args.trust_cert.clone().or(ctx.config.trust_cert.clone());
-    if let Err(e) = online::set_trust(trust_cert.as_deref()) {
-        ctx.notify(e, theme::BAD);
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let trust_cert = args.trust_cert.clone().or(ctx.config.trust_cert.clone());
+        if let Err(e) = online::set_trust(trust_cert.as_deref()) {
+            ctx.notify(e, theme::BAD);
+        }
     }
+    #[cfg(target_arch = "wasm32")]
+    page_start(&mut ctx);
     let mut stack = Stack::new(first_screens(&args, &ctx, first_start));
     let capture = args.frames.is_some();
     let mut clock = if capture {
@@ -361,12 +399,13 @@ async fn run(args: Args) {
     let mut last_mouse =
         Vec2::from(mouse_position()) / layout::logical_size(screen_width(), screen_height()).2;
     let mut frames = 0u64;
-    let started = std::time::Instant::now();
+    let started = sevenbag_netplay::time::Instant::now();
     let mut bench = args.bench.then(bench::FrameStats::start);
     let mut memory = args.memory_check.then(memcheck::MemoryCheck::default);
     let mut idle = pacer::Idle::default();
     // A capture (`--frames`) runs as fast as it can; play is held to the frame cap.
-    let mut pacer = if capture {
+    // In a browser the page's animation frames pace the game.
+    let mut pacer = if capture || cfg!(target_arch = "wasm32") {
         None
     } else {
         pacer::Pacer::new(args.max_fps)
@@ -487,11 +526,22 @@ async fn run(args: Args) {
             }
         }
     }
+    #[cfg(not(target_arch = "wasm32"))]
     if args.demo && args.online && args.seconds.is_some() {
         println!(
             "{}",
             demo_online::stats_line(started.elapsed().as_secs_f64())
         );
+    }
+}
+
+/// In a browser: the page's own server (or a `?server=` in its address) is the server (the
+/// Online screens' address).
+#[cfg(target_arch = "wasm32")]
+fn page_start(ctx: &mut Ctx) {
+    let href = web::location();
+    if let Some(server) = page::query_server(&href).or_else(|| page::page_server(&href)) {
+        ctx.config.server = server;
     }
 }
 

@@ -30,6 +30,7 @@ use std::thread::JoinHandle;
 
 use sevenbag_bot::{Bot, BotConfig, Drive, Level, PositionKey, Thought};
 use sevenbag_core::{Input, Match, Phase, Player, Rules, Seat};
+#[cfg(not(target_arch = "wasm32"))]
 use sevenbag_tbp::{TbpLimits, TbpProcess, TbpThinker};
 
 /// Something that presses keys for one seat.
@@ -139,8 +140,14 @@ impl Opponent {
 
     /// A fresh player of this kind (`seed` varies the stacker's choices); a bot plans on a
     /// worker thread.
+    /// In a browser there are no threads: the bot plans inline, within the frame.
     pub fn player(&self, seed: u64) -> Box<dyn AutoPlayer> {
-        self.player_with(seed, Planning::Worker)
+        let planning = if cfg!(target_arch = "wasm32") {
+            Planning::Inline
+        } else {
+            Planning::Worker
+        };
+        self.player_with(seed, planning)
     }
 
     /// Same, choosing where a bot plans (an outside bot always asks on a worker).
@@ -148,11 +155,14 @@ impl Opponent {
         match self {
             Opponent::Stacker => Box::new(Stacker::new(seed, 9)),
             Opponent::Bot(level) => Box::new(BotPlayer::new(*level, planning)),
+            #[cfg(not(target_arch = "wasm32"))]
             Opponent::Outside(bot) => Box::new(BotPlayer::tbp(
                 &bot.command,
                 std::time::Duration::from_millis(u64::from(bot.think_ms)),
                 (bot.pps * 100.0).round() as u32,
             )),
+            #[cfg(target_arch = "wasm32")]
+            Opponent::Outside(bot) => Box::new(NoOutsideBots(bot.name.clone())),
         }
     }
 }
@@ -162,7 +172,7 @@ impl Opponent {
 pub enum Planning {
     /// In `next_input`, on the caller's thread: deterministic frame for frame (tests, headless
     /// tools).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
     Inline,
     /// On a worker thread, so the caller's frame never waits for the search (the game).
     Worker,
@@ -221,6 +231,7 @@ impl BotPlayer {
     /// keys by our own driver, so it plays by our rules and handling. The process is started on
     /// the worker thread; if it cannot start or misbehaves, [`AutoPlayer::failure`] says why
     /// and the seat stops pressing keys.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn tbp(command: &str, think: std::time::Duration, pps_x100: u32) -> BotPlayer {
         let limits = TbpLimits {
             think,
@@ -305,13 +316,33 @@ impl Thinker for Bot {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Thinker for TbpThinker {
     fn think(&mut self, player: &Player, rules: &Rules, _frame: u32) -> Result<Thought, String> {
         TbpThinker::think(self, player, rules).map_err(|e| format!("{}: {e}", self.name()))
     }
 }
 
+/// An outside bot in a browser: a page cannot start programs, so the seat presses nothing and
+/// says why.
+#[cfg(target_arch = "wasm32")]
+struct NoOutsideBots(String);
+
+#[cfg(target_arch = "wasm32")]
+impl AutoPlayer for NoOutsideBots {
+    fn next_input(&mut self, _m: &Match, _seat: Seat) -> Input {
+        Input::NONE
+    }
+    fn failure(&self) -> Option<String> {
+        Some(format!(
+            "{}: outside bots are programs on your computer; the browser game cannot start them.",
+            self.0
+        ))
+    }
+}
+
 /// Longest wait for a TBP bot's suggestion (past its think time) before it has failed.
+#[cfg(not(target_arch = "wasm32"))]
 const TBP_MOVE_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// What the worker sends back.
@@ -670,7 +701,7 @@ mod tests {
         bot_vs_stacker(&mut m, &mut bot, 200, 6, std::time::Duration::ZERO);
         let thread = bot.take_thread().expect("a worker thread");
         drop(bot);
-        let started = std::time::Instant::now();
+        let started = sevenbag_netplay::time::Instant::now();
         while !thread.is_finished() {
             assert!(
                 started.elapsed() < std::time::Duration::from_secs(5),
@@ -689,7 +720,8 @@ mod tests {
     #[test]
     #[ignore = "a measurement: runs about two minutes of real time"]
     fn render_thread_bot_time() {
-        use std::time::{Duration, Instant};
+        use sevenbag_netplay::time::Instant;
+        use std::time::Duration;
         let frames: u32 = std::env::var("SEVENBAG_BENCH_FRAMES")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -763,8 +795,8 @@ mod tests {
     fn an_outside_bot_that_cannot_start_says_why_and_presses_nothing() {
         let mut player = Opponent::Outside(outside("/nonexistent/no-such-tbp-bot")).player(1);
         let mut m = Match::new(MatchHeader::versus(1));
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while player.failure().is_none() && std::time::Instant::now() < deadline {
+        let deadline = sevenbag_netplay::time::Instant::now() + std::time::Duration::from_secs(10);
+        while player.failure().is_none() && sevenbag_netplay::time::Instant::now() < deadline {
             let keys = player.next_input(&m, Seat::Second);
             assert_eq!(keys, Input::NONE);
             m.step([Input::NONE, keys]);

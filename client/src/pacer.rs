@@ -11,7 +11,8 @@
 //! percent of one core, not a whole one. The first input brings the full rate back at once
 //! (see [`Idle`]).
 
-use std::time::{Duration, Instant};
+use sevenbag_netplay::time::Instant;
+use std::time::Duration;
 
 /// The default cap, in frames per second: the simulation's own rate.
 pub const DEFAULT_MAX_FPS: u32 = 60;

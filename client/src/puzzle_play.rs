@@ -5,8 +5,9 @@
 //! the attempt is its [`Attempt`] on the core's own `Player`. The screen
 //! (`screens::puzzles`) maps keys to the calls here and draws.
 
+use sevenbag_netplay::time::Instant;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sevenbag_core::{Handling, Input};
 use sevenbag_puzzle::{
@@ -83,9 +84,7 @@ pub fn goal_text(options: &Options) -> String {
 
 /// Days since 1970-01-01 in UTC, now.
 pub fn today() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400)
+    crate::clock::unix_nanos() / 1_000_000_000 / 86_400
 }
 
 /// "2026-11-23" for a day number (days since 1970-01-01), by the civil calendar.
@@ -267,15 +266,23 @@ pub struct Job<T> {
 }
 
 impl<T: Send + 'static> Job<T> {
-    /// Runs `work` on a new thread; fails only if the system refuses a thread.
+    /// Runs `work` on a new thread; fails only if the system refuses a thread. A browser page
+    /// has no threads: there the work runs at once, in this frame.
     pub fn spawn(work: impl FnOnce() -> T + Send + 'static) -> std::io::Result<Job<T>> {
         let (tx, rx) = mpsc::channel();
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = tx.send(work());
+            return Ok(Job { rx });
+        }
+        #[cfg(not(target_arch = "wasm32"))]
         std::thread::Builder::new()
             .name("puzzle".into())
             .spawn(move || {
                 // The receiver is gone when the screen closed first: nothing to report to.
                 let _ = tx.send(work());
             })?;
+        #[cfg(not(target_arch = "wasm32"))]
         Ok(Job { rx })
     }
 

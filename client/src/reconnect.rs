@@ -5,7 +5,8 @@
 //! This module only keeps the clock (no network, no macroquad): when to try, whether an attempt
 //! is in flight, and how many seconds are left for the banner.
 
-use std::time::{Duration, Instant};
+use sevenbag_netplay::time::Instant;
+use std::time::Duration;
 
 /// Time between the starts of two connection attempts.
 pub const RETRY_EVERY: Duration = Duration::from_secs(1);

@@ -34,7 +34,7 @@ pub fn replay_dirs() -> Vec<PathBuf> {
 
 /// Where downloaded and saved replays go: `<data dir>/sevenbag/replays`.
 pub fn save_dir() -> Option<PathBuf> {
-    dirs::data_dir().map(|d| d.join("sevenbag").join("replays"))
+    crate::folders::data_dir().map(|d| d.join("sevenbag").join("replays"))
 }
 
 /// Replay files in `dirs`, newest name first.
@@ -463,7 +463,7 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("dir");
         let path = dir.join("forged.sbrp");
         std::fs::write(&path, replay.encode().expect("encode")).expect("write");
-        let started = std::time::Instant::now();
+        let started = sevenbag_netplay::time::Instant::now();
         let err = load(&path)
             .and_then(ReplaySession::new)
             .err()

@@ -2,10 +2,11 @@
 //! upload): connect with the game's TLS trust, say hello, send, read what arrives, close. Each
 //! user keeps only its own questions and answers.
 
-use sevenbag_netplay::{Hello, NetEvent, NetHandle};
+use sevenbag_netplay::{Hello, NetEvent};
 use sevenbag_protocol::{ClientMessage, ServerMessage};
 
-use crate::online::{reach_text, runtime, server_url, trust};
+use crate::online::transport::{Link, open};
+use crate::online::{reach_text, server_url};
 
 /// Said when a send finds the connection gone.
 pub const BROKEN: &str = "The connection to the server broke.";
@@ -24,7 +25,7 @@ pub enum Arrival {
 /// One short connection.
 pub struct Request {
     url: String,
-    net: Option<NetHandle>,
+    net: Option<Box<dyn Link>>,
     welcomed: bool,
 }
 
@@ -36,8 +37,7 @@ impl Request {
             "" => "Player",
             name => name,
         };
-        let rt = runtime()?;
-        let net = sevenbag_netplay::connect_trusting(rt.handle(), &url, Hello::new(name), trust());
+        let net = open(&url, Hello::new(name))?;
         Ok(Request {
             url,
             net: Some(net),
@@ -48,7 +48,7 @@ impl Request {
     /// The next thing that arrived, if any; after [`Arrival::Gone`] nothing more comes.
     pub fn next(&mut self) -> Option<Arrival> {
         loop {
-            match self.net.as_mut()?.try_recv()? {
+            match self.net.as_mut()?.try_recv_stamped()?.0 {
                 NetEvent::Welcome { .. } => {
                     self.welcomed = true;
                     return Some(Arrival::Welcome);
@@ -93,7 +93,7 @@ impl Drop for Request {
 /// when `db`) under `dir`.
 #[cfg(test)]
 pub fn test_server(dir: &std::path::Path, db: bool) -> sevenbag_server::ServerHandle {
-    let rt = runtime().expect("runtime");
+    let rt = crate::online::runtime().expect("runtime");
     let config = sevenbag_server::Config {
         replay_dir: dir.join("replays"),
         db: db.then(|| dir.join("s.db")),

@@ -3,9 +3,10 @@
 //! The match screen owns a `Box<dyn Session>` and only ever (1) hands it the keyboard once per
 //! rendered frame, (2) asks it to advance one simulation frame at a time, and (3) reads the
 //! [`Match`] and a [`NetStatus`] to draw. [`LocalSession`] is the offline kind (practice, local
-//! two players, the demo); [`crate::online::Online`] (online and LAN) and
+//! two players, the demo); the online controller (online and LAN) and
 //! [`crate::replay::ReplaySession`] implement the same trait, so the screen and renderer do not
-//! change.
+//! change. This module names none of them: a session describes itself through the trait (its
+//! [`RoomRole`] for the online controller), so the sessions depend on it and not back.
 
 use std::collections::VecDeque;
 
@@ -117,6 +118,15 @@ impl NetStatus {
     }
 }
 
+/// What the match view shows of our part in an online room after a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoomRole {
+    /// We watch rather than play.
+    pub spectator: bool,
+    /// We said we are ready for the rematch and wait for the opponent.
+    pub ready_sent: bool,
+}
+
 /// A source of a match the screen can play or watch.
 pub trait Session {
     /// Records one rendered frame of keyboard state for the local seats.
@@ -153,8 +163,8 @@ pub trait Session {
     fn names(&self) -> Option<[String; 2]> {
         None
     }
-    /// The online controller behind this session, if it is one.
-    fn online(&self) -> Option<&crate::online::Online> {
+    /// Our part in a server's room, when the session is online play.
+    fn room_role(&self) -> Option<RoomRole> {
         None
     }
     /// Practice only: takes back the person's last piece, restoring the whole match as it was

@@ -172,7 +172,8 @@ impl Upload {
 mod tests {
     use super::*;
     use crate::request::test_server;
-    use std::time::{Duration, Instant};
+    use sevenbag_netplay::time::Instant;
+    use std::time::Duration;
 
     fn poll_until_settled(u: &mut Upload) {
         let deadline = Instant::now() + Duration::from_secs(10);

@@ -165,7 +165,8 @@ impl Standings {
 mod tests {
     use super::*;
     use crate::request::test_server;
-    use std::time::{Duration, Instant};
+    use sevenbag_netplay::time::Instant;
+    use std::time::Duration;
 
     fn poll_until(s: &mut Standings, done: impl Fn(&Standings) -> bool) {
         let deadline = Instant::now() + Duration::from_secs(10);

@@ -1,7 +1,7 @@
 //! Online and LAN entry forms: quick match, create room (every room option), join or spectate by
 //! code, host or join on the LAN. "Go" opens the [`OnlineScreen`] with a live connection.
 
-use std::time::Instant;
+use sevenbag_netplay::time::Instant;
 
 use macroquad::input::KeyCode;
 use sevenbag_core::rules::MIN_GARBAGE_TRAVEL;

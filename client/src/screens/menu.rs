@@ -38,6 +38,7 @@ enum Item {
     Quit,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 const ITEMS: [Item; 16] = [
     Item::QuickMatch,
     Item::Ranked,
@@ -55,6 +56,24 @@ const ITEMS: [Item; 16] = [
     Item::Replays,
     Item::Settings,
     Item::Quit,
+];
+
+/// In a browser: no LAN (a page can neither host nor hear beacons) and no Quit (close the tab).
+#[cfg(target_arch = "wasm32")]
+const ITEMS: [Item; 13] = [
+    Item::QuickMatch,
+    Item::Ranked,
+    Item::CreateRoom,
+    Item::JoinRoom,
+    Item::Spectate,
+    Item::Leaderboard,
+    Item::Practice,
+    Item::Local,
+    Item::Solo,
+    Item::Challenge,
+    Item::Puzzles,
+    Item::Replays,
+    Item::Settings,
 ];
 
 /// Every entry's label and tag, for the layout tests.
@@ -190,6 +209,8 @@ impl MenuScreen {
         }
         let item = match event {
             ListEvent::Activate(i) => ITEMS[i],
+            // A page has no Quit: Escape does nothing there.
+            ListEvent::Back if cfg!(target_arch = "wasm32") => return Transition::None,
             ListEvent::Back => {
                 // Escape goes to Quit first; a second Escape (or Enter) leaves.
                 let quit = ITEMS.len() - 1;

@@ -6,7 +6,7 @@
 //! leaves, Esc or N stays); spectators leave at once. While the controller reconnects after a
 //! lost connection, a banner over the match says so with the seconds left.
 
-use std::time::Instant;
+use sevenbag_netplay::time::Instant;
 
 use macroquad::input::KeyCode;
 use macroquad::math::Rect;
@@ -618,7 +618,7 @@ impl OnlineScreen {
                                 o.seconds_left(
                                     sevenbag_core::Seat::BOTH[i],
                                     seconds_left,
-                                    std::time::Instant::now()
+                                    sevenbag_netplay::time::Instant::now()
                                 )
                             ),
                             theme::GARBAGE_QUEUED,

@@ -330,14 +330,8 @@ impl<S: Session + ?Sized> PlayScreen<S> {
             outline(r, 1.0, theme::ACCENT);
             let c = center(r);
             let unit = l.cell;
-            let ready = self
-                .session
-                .online()
-                .is_some_and(crate::online::Online::ready_sent);
-            let spectator = self
-                .session
-                .online()
-                .is_some_and(crate::online::Online::is_spectator);
+            let role = self.session.room_role().unwrap_or_default();
+            let (ready, spectator) = (role.ready_sent, role.spectator);
             let (line1, line2) = match self.mode {
                 PlayMode::Demo => ("NEXT DEMO MATCH SOON", "Esc  menu"),
                 PlayMode::Replay => (

@@ -92,7 +92,7 @@ impl ReplayScreen {
     pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         if let Some(remote) = &mut self.remote {
-            remote.poll(std::time::Instant::now());
+            remote.poll(sevenbag_netplay::time::Instant::now());
             for n in remote.take_notices() {
                 ctx.notify(n, theme::BAD);
                 self.fetching = None;

@@ -261,9 +261,7 @@ impl SoloScreen {
     fn finish(&mut self, ctx: &mut Ctx, run: SoloRun, fx: MatchFx, result: SoloResult) {
         let mode = result.mode;
         let best = self.best(mode);
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        let now = crate::clock::unix_nanos() / 1_000_000_000;
         let recorded = run.replay(&ctx.config.player_name, now);
         let paused = run.was_paused();
         // A paused run is not a record: it is neither uploaded nor a personal best.

@@ -17,7 +17,9 @@
 //!   server's clock together.
 
 use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::time::Instant;
 
 use sevenbag_protocol::ClientMessage;
 

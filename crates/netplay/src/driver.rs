@@ -10,7 +10,7 @@
 //! what to do with outgoing messages while the connection is down, lobby state and notices stay
 //! with the caller.
 
-use std::time::Instant;
+use crate::time::Instant;
 
 use sevenbag_core::{Input, Match, MatchHeader, Seat};
 use sevenbag_protocol::{ClientMessage, EndReason, ServerMessage};

@@ -47,29 +47,36 @@ frame loop, on a tokio task, or in a test without a single sleep.
 #![forbid(unsafe_code)]
 
 pub mod clock;
+#[cfg(feature = "native")]
 pub mod delay_proxy;
 pub mod driver;
+#[cfg(feature = "native")]
 pub mod headless;
 pub mod inputs;
+pub mod link;
+#[cfg(feature = "native")]
 pub mod net;
 pub mod room;
 pub mod session;
+pub mod time;
+#[cfg(feature = "native")]
 pub mod tls;
 
 pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
 pub use driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RETUNE_FRAMES, RoundResult};
+#[cfg(feature = "native")]
 pub use headless::{
     ClientStats, DesyncNotice, HeadlessClient, HeadlessConfig, HeadlessError, LOBBY_TIMEOUT,
     RETRY_FIRST, RETRY_MAX, RelayProbe, ServerError,
 };
 pub use inputs::{FromFn, Idle, InputSource, RandomInputs, ScriptedInputs, from_fn};
-pub use net::{
-    CONNECT_TIMEOUT, Hello, NetError, NetEvent, NetHandle, NetSender, NetStats, connect,
-    connect_on, connect_trusting,
-};
+pub use link::{Hello, NetError, NetEvent, NetStats};
+#[cfg(feature = "native")]
+pub use net::{CONNECT_TIMEOUT, NetHandle, NetSender, connect, connect_on, connect_trusting};
 pub use room::{Redirects, RoomInfo, RoomTracker, RoomUpdate, SeatChange};
 pub use session::{
     CONFIRM_INTERVAL, DEFAULT_WINDOW, HASH_INTERVAL, MAX_INPUT_DELAY, RoundEnd, Session,
     SessionError, SessionOptions, SessionStats, Step,
 };
+#[cfg(feature = "native")]
 pub use tls::{TlsTrust, TlsTrustError};

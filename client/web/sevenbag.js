@@ -1,0 +1,144 @@
+// Sevenbag's miniquad plugin: what the game's wasm module imports from the page (see
+// client/src/web.rs). Load after gl.js and before load("/sevenbag.wasm").
+//
+// WebSockets: events (open, binary message, text message, close) queue up per socket and the
+// game polls them once per frame with sb_ws_next / sb_ws_take; sends copy bytes out of wasm
+// memory. Storage: localStorage (settings as TOML text). Also location.href and
+// performance.now().
+"use strict";
+
+(function () {
+    var sockets = {};
+    var next_id = 1;
+    var encoder = new TextEncoder();
+    var decoder = new TextDecoder();
+
+    function bytes(ptr, len) {
+        return new Uint8Array(wasm_memory.buffer, ptr, len);
+    }
+    function str(ptr, len) {
+        return decoder.decode(new Uint8Array(wasm_memory.buffer, ptr, len).slice());
+    }
+    // Copies `data` (a Uint8Array) to ptr, at most cap bytes; returns the bytes copied.
+    function put(data, ptr, cap) {
+        var n = Math.min(data.length, cap);
+        if (n > 0) {
+            bytes(ptr, n).set(data.subarray(0, n));
+        }
+        return n;
+    }
+
+    function register(importObject) {
+        var env = importObject.env;
+
+        env.sb_now = function () {
+            return performance.now();
+        };
+        env.sb_location = function (ptr, cap) {
+            return put(encoder.encode(String(window.location.href)), ptr, cap);
+        };
+        env.sb_storage_len = function (kptr, klen) {
+            try {
+                var v = window.localStorage.getItem(str(kptr, klen));
+                return v === null ? -1 : encoder.encode(v).length;
+            } catch (e) {
+                return -1;
+            }
+        };
+        env.sb_storage_get = function (kptr, klen, ptr, cap) {
+            try {
+                var v = window.localStorage.getItem(str(kptr, klen));
+                return v === null ? -1 : put(encoder.encode(v), ptr, cap);
+            } catch (e) {
+                return -1;
+            }
+        };
+        env.sb_storage_set = function (kptr, klen, vptr, vlen) {
+            try {
+                window.localStorage.setItem(str(kptr, klen), str(vptr, vlen));
+                return 1;
+            } catch (e) {
+                return 0;
+            }
+        };
+
+        env.sb_ws_open = function (uptr, ulen) {
+            var id = next_id++;
+            var s = { queue: [], current: null, ws: null, failed: false };
+            sockets[id] = s;
+            try {
+                s.ws = new WebSocket(str(uptr, ulen));
+            } catch (e) {
+                s.queue.push({ kind: 4, data: encoder.encode("bad server address: " + e.message) });
+                return id;
+            }
+            s.ws.binaryType = "arraybuffer";
+            s.ws.onopen = function () {
+                s.queue.push({ kind: 1 });
+            };
+            s.ws.onmessage = function (e) {
+                if (e.data instanceof ArrayBuffer) {
+                    s.queue.push({ kind: 2, data: new Uint8Array(e.data) });
+                } else {
+                    s.queue.push({ kind: 3 });
+                }
+            };
+            s.ws.onerror = function () {
+                s.failed = true;
+            };
+            s.ws.onclose = function (e) {
+                // Browsers hide why a connection failed; code 1006 before "open" means nothing
+                // answered (or it was not a WebSocket server).
+                var why = e.reason ? e.reason
+                    : (e.code === 1006 ? "connection refused or closed (code 1006)"
+                        : "connection closed (code " + e.code + ")");
+                s.queue.push({ kind: 4, data: encoder.encode(why) });
+            };
+            return id;
+        };
+        env.sb_ws_send = function (id, ptr, len) {
+            var s = sockets[id];
+            if (!s || !s.ws || s.ws.readyState !== 1) {
+                return 0;
+            }
+            s.ws.send(bytes(ptr, len).slice());
+            return 1;
+        };
+        env.sb_ws_close = function (id) {
+            var s = sockets[id];
+            if (!s) {
+                return;
+            }
+            delete sockets[id];
+            if (s.ws) {
+                s.ws.onopen = s.ws.onmessage = s.ws.onerror = s.ws.onclose = null;
+                try {
+                    s.ws.close(1000);
+                } catch (e) { /* already closed */ }
+            }
+        };
+        // The next event's kind (0: none, 1: open, 2: binary, 3: text, 4: closed); its payload
+        // (binary bytes, or the close reason) is then read with sb_ws_take.
+        env.sb_ws_next = function (id) {
+            var s = sockets[id];
+            if (!s || s.queue.length === 0) {
+                return 0;
+            }
+            s.current = s.queue.shift();
+            return s.current.kind;
+        };
+        // With cap 0: the current payload's length. Otherwise copies it (at most cap bytes).
+        env.sb_ws_take = function (id, ptr, cap) {
+            var s = sockets[id];
+            if (!s || !s.current || !s.current.data) {
+                return 0;
+            }
+            if (cap === 0) {
+                return s.current.data.length;
+            }
+            return put(s.current.data, ptr, cap);
+        };
+    }
+
+    miniquad_add_plugin({ register_plugin: register, name: "sevenbag", version: 1 });
+})();

@@ -1,0 +1,114 @@
+//! What a connection to the server reports and says first, whatever carries it: the native
+//! network task ([`crate::net`], tokio and tungstenite) or a browser's WebSocket (the game's
+//! web build). Both fill the same [`NetEvent`]s, so the sessions, the driver and the game's
+//! online controller do not know which one runs.
+
+use std::time::Duration;
+
+use sevenbag_core::Handling;
+use sevenbag_protocol::{ClientMessage, DecodeError, EncodeError, PROTOCOL_VERSION, ServerMessage};
+
+/// What the first message of a connection says about us.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hello {
+    /// Display name (1..=24 characters).
+    pub name: String,
+    /// Our handling; it goes into the match header.
+    pub handling: Handling,
+    /// A resume token from `Joined`, to take back a dropped seat.
+    pub resume: Option<u64>,
+}
+
+impl Hello {
+    /// A hello with default handling and no resume token.
+    pub fn new(name: impl Into<String>) -> Hello {
+        Hello {
+            name: name.into(),
+            handling: Handling::default(),
+            resume: None,
+        }
+    }
+
+    /// The wire message.
+    pub fn message(&self) -> ClientMessage {
+        ClientMessage::Hello {
+            version: PROTOCOL_VERSION,
+            name: self.name.clone(),
+            handling: self.handling,
+            resume: self.resume,
+        }
+    }
+}
+
+/// Something the network task has to report.
+#[derive(Debug)]
+pub enum NetEvent {
+    /// The WebSocket is open and our `Hello` is on its way.
+    Connected,
+    /// The server accepted our `Hello`.
+    Welcome {
+        /// The server's protocol version.
+        version: u32,
+        /// The server's name and build.
+        server: String,
+    },
+    /// Any other server message (the server's `Ping` is answered by the task and not reported).
+    Message(ServerMessage),
+    /// A problem that did not end the connection (a message that did not decode, a text frame).
+    Error(NetError),
+    /// The connection is gone, with why; this is the last event.
+    Disconnected(String),
+}
+
+/// A network failure.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// The URL is not a `ws://host:port/` address.
+    #[error("bad server address {url:?}: {reason}")]
+    BadUrl {
+        /// The address given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// TCP connect failed.
+    #[error("cannot connect: {0}")]
+    Connect(#[from] std::io::Error),
+    /// Connecting took longer than [`CONNECT_TIMEOUT`].
+    #[error("connecting timed out after {0:?}")]
+    Timeout(Duration),
+    /// The WebSocket layer failed.
+    #[cfg(feature = "native")]
+    #[error("websocket: {0}")]
+    WebSocket(#[from] tokio_tungstenite::tungstenite::Error),
+    /// The server sent bytes that are not a message.
+    #[error("undecodable message from the server: {0}")]
+    Decode(#[from] DecodeError),
+    /// A message could not be encoded.
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+    /// The server sent a text frame, which the protocol does not use.
+    #[error("the server sent a text frame")]
+    TextFrame,
+    /// The connection is closed: nothing can be sent.
+    #[error("not connected")]
+    Closed,
+    /// The TLS settings for a `wss://` address could not be built.
+    #[cfg(feature = "native")]
+    #[error(transparent)]
+    Tls(#[from] crate::tls::TlsTrustError),
+}
+
+/// Traffic counters of one connection, at the WebSocket level (payload plus frame header; TCP/IP
+/// headers not included).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NetStats {
+    /// Messages sent.
+    pub messages_out: u64,
+    /// Bytes sent.
+    pub bytes_out: u64,
+    /// Messages received.
+    pub messages_in: u64,
+    /// Bytes received.
+    pub bytes_in: u64,
+}
