@@ -5,6 +5,7 @@
 
 use macroquad::prelude::*;
 
+use super::glyphs::Glyphs;
 use super::theme::{self, alpha};
 
 /// Horizontal alignment of text.
@@ -19,7 +20,7 @@ pub enum Align {
 }
 
 /// Font weight.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Weight {
     /// DejaVu Sans.
     Regular,
@@ -32,6 +33,8 @@ pub struct Gfx {
     regular: Option<Font>,
     bold: Option<Font>,
     dpi: f32,
+    /// Which glyphs the atlases hold, so a growing atlas never strands queued draws.
+    glyphs: Glyphs,
 }
 
 /// macroquad's own vertex shader, unchanged.
@@ -128,6 +131,12 @@ fn raster_size(px: f32) -> u16 {
     step as u16
 }
 
+/// The size macroquad keys its glyph cache by: the rasterised size times the window's DPI
+/// scale, rounded up (as `draw_text_ex` computes it).
+fn atlas_size(font_size: u16) -> u16 {
+    (f32::from(font_size) * miniquad::window::dpi_scale()).ceil() as u16
+}
+
 /// Cap height of DejaVu Sans as a fraction of the font size: used to centre text vertically.
 const CAP: f32 = 0.73;
 
@@ -151,6 +160,7 @@ impl Gfx {
             regular: load(REGULAR_TTF),
             bold: load(BOLD_TTF),
             dpi: screen_dpi_scale().max(1.0),
+            glyphs: Glyphs::default(),
         }
     }
 
@@ -189,6 +199,7 @@ impl Gfx {
     /// Width of `s` at `size`.
     pub fn width(&self, s: &str, size: f32, weight: Weight) -> f32 {
         let p = self.params(size, weight, WHITE);
+        self.glyphs.note(weight, atlas_size(p.font_size), s);
         measure_text(s, p.font, p.font_size, p.font_scale).width
     }
 
@@ -205,8 +216,20 @@ impl Gfx {
             Align::Center => x - w / 2.0,
             Align::Right => x - w,
         };
+        let p = self.params(size, weight, c);
+        if self.glyphs.note(weight, atlas_size(p.font_size), s) {
+            // Cache every glyph of `s` now, so the atlas grows at most once, before any of them
+            // is queued.
+            measure_text(s, p.font, p.font_size, p.font_scale);
+        }
+        if self.glyphs.stale() {
+            // SAFETY: macroquad's documented way to draw the batch so far mid-frame; no
+            // other reference to its GL context is alive here.
+            unsafe { get_internal_gl() }.flush();
+            self.glyphs.flushed();
+        }
         gl_use_default_material();
-        draw_text_ex(s, x.round(), y.round(), self.params(size, weight, c));
+        draw_text_ex(s, x.round(), y.round(), p);
         self.shapes();
     }
 

@@ -15,6 +15,7 @@ pub mod backdrop;
 pub mod board;
 pub mod cells;
 pub mod gfx;
+mod glyphs;
 pub mod match_view;
 pub mod metrics;
 pub mod showcase;
