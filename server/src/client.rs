@@ -38,7 +38,7 @@ use crate::metrics::GaugeGuard;
 use crate::ranked::Identity;
 use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::room::{Member, RoomCommand};
-use crate::server::Shared;
+use crate::shared::Shared;
 use crate::shutdown::Shutdown;
 use crate::solo_records;
 use crate::standings;
@@ -431,7 +431,7 @@ impl Client {
                 "unknown or expired resume token; you are connected with no room",
             )
         };
-        let Some((code, handle)) = lobby::room_for_token(&self.shared, token) else {
+        let Some((code, handle)) = lobby::room_for_token(&self.shared.lobby, token) else {
             let (c, m) = refused();
             self.error(c, m);
             return;
@@ -489,10 +489,10 @@ impl Client {
         // In a cluster the code is in the directory before the creator hears it, so a friend
         // joining through another instance at once finds it (and no instance holds it yet).
         let reserved = match &self.shared.cluster {
-            Some(cluster) => cluster.reserve_code(&self.shared).await,
+            Some(cluster) => cluster.reserve_code(&self.shared.lobby).await,
             None => None,
         };
-        match lobby::create_room(&self.shared, options, member, reserved) {
+        match lobby::create_room(&self.shared.lobby, options, member, reserved) {
             Ok(membership) => self.room = Some(membership),
             Err((code, message)) => self.error(code, message),
         }
@@ -514,7 +514,7 @@ impl Client {
             self.error(c, m);
             return;
         };
-        let Some(handle) = lobby::find_room(&self.shared, &normalised) else {
+        let Some(handle) = lobby::find_room(&self.shared.lobby, &normalised) else {
             // Another instance of the cluster may run it: send the client there.
             if let Some(cluster) = &self.shared.cluster
                 && let Some(url) = cluster.locate_room(&normalised).await
@@ -563,13 +563,13 @@ impl Client {
         // first, and this client is sent there (the local queue is for when nobody waits).
         if let Some(cluster) = &self.shared.cluster
             && !self.shared.draining.is_draining()
-            && !lobby::has_quick_waiter(&self.shared)
+            && !lobby::has_quick_waiter(&self.shared.lobby)
             && let Some(url) = cluster.claim_quick().await
         {
             self.outbox.send(&ServerMessage::Redirect { url });
             return;
         }
-        match lobby::quick_match(&self.shared, member, self.control_tx.clone()) {
+        match lobby::quick_match(&self.shared.lobby, member, self.control_tx.clone()) {
             Ok(Some(membership)) => self.room = Some(membership),
             Ok(None) => self.queued = true,
             Err((code, message)) => self.error(code, message),
@@ -611,7 +611,7 @@ impl Client {
         };
         let Some(member) = self.member() else { return };
         match lobby::ranked_match(
-            &self.shared,
+            &self.shared.lobby,
             member,
             identity.rating,
             self.control_tx.clone(),
@@ -657,7 +657,7 @@ impl Client {
 
     fn unqueue(&mut self) {
         if self.queued {
-            lobby::unqueue(&self.shared, self.id);
+            lobby::unqueue(&self.shared.lobby, self.id);
             self.queued = false;
         }
     }
