@@ -157,21 +157,37 @@ impl Client {
             limits.ping_interval,
         );
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            let (deadline, why) = if self.hello.is_none() {
-                (started + limits.hello_timeout, "no Hello")
-            } else {
+        // The waits for shutdown, a cut and silence are made once and polled by every turn of
+        // the loop: making them afresh per message (two watch registrations and a timer) was a
+        // large share of the server's instructions (callgrind, BENCHMARKS.md issue #8). The
+        // silence timer is moved only when it fires early or the deadline comes nearer.
+        let deadline = |hello: bool, last_heard: Instant| {
+            if hello {
                 (last_heard + limits.idle_timeout, "nothing heard")
-            };
+            } else {
+                (started + limits.hello_timeout, "no Hello")
+            }
+        };
+        let shutdown_wait = shutdown.recv();
+        tokio::pin!(shutdown_wait);
+        let cut_wait = relay::cut_happened(&mut cut);
+        tokio::pin!(cut_wait);
+        let silence = tokio::time::sleep_until(deadline(false, started).0.into());
+        tokio::pin!(silence);
+        loop {
+            let (due, why) = deadline(self.hello.is_some(), last_heard);
+            if due < silence.deadline().into_std() {
+                silence.as_mut().reset(due.into());
+            }
             tokio::select! {
                 // Order matters: shutdown and cuts first, then control (so a quick-match seat
                 // is known before the client's next message is handled), then the socket.
                 biased;
-                _ = shutdown.recv() => {
+                _ = &mut shutdown_wait => {
                     self.outbox.cut(Cut::shutdown("the server is shutting down"));
                     return;
                 }
-                _ = relay::cut_happened(&mut cut) => return,
+                _ = &mut cut_wait => return,
                 Some(control) = self.control_rx.recv() => self.on_control(control),
                 item = stream.next() => {
                     if let Some(Ok(Message::Binary(bytes))) = &item {
@@ -210,7 +226,12 @@ impl Client {
                         self.outbox.send(&ServerMessage::Ping { nonce: self.next_nonce });
                     }
                 }
-                _ = tokio::time::sleep_until(deadline.into()) => {
+                _ = &mut silence => {
+                    if Instant::now() < due {
+                        // Heard from since the timer was set: wait on to the new deadline.
+                        silence.as_mut().reset(due.into());
+                        continue;
+                    }
                     let secs = if self.hello.is_none() { limits.hello_timeout } else { limits.idle_timeout };
                     self.outbox.cut(Cut::error(
                         ErrorCode::Timeout,
