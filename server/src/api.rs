@@ -23,9 +23,8 @@ use sevenbag_storage::{
 };
 
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
-use crate::http::error;
 use crate::ranked;
-use crate::server::Shared;
+use crate::shared::Shared;
 
 /// Largest `limit` of a list.
 pub(crate) const MAX_LIMIT: u32 = 500;
@@ -328,6 +327,11 @@ async fn replay(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Ap
             "the replay file is gone",
         )),
     }
+}
+
+/// A JSON error body: `{"error": "..."}` with `status`.
+pub(crate) fn error(status: StatusCode, message: &str) -> Response {
+    (status, axum::Json(serde_json::json!({ "error": message }))).into_response()
 }
 
 #[cfg(test)]

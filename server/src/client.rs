@@ -38,7 +38,7 @@ use crate::metrics::GaugeGuard;
 use crate::ranked::Identity;
 use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::room::{Member, RoomCommand};
-use crate::server::Shared;
+use crate::shared::Shared;
 use crate::shutdown::Shutdown;
 use crate::solo_records;
 use crate::standings;
@@ -157,21 +157,37 @@ impl Client {
             limits.ping_interval,
         );
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            let (deadline, why) = if self.hello.is_none() {
-                (started + limits.hello_timeout, "no Hello")
-            } else {
+        // The waits for shutdown, a cut and silence are made once and polled by every turn of
+        // the loop: making them afresh per message (two watch registrations and a timer) was a
+        // large share of the server's instructions (callgrind, BENCHMARKS.md issue #8). The
+        // silence timer is moved only when it fires early or the deadline comes nearer.
+        let deadline = |hello: bool, last_heard: Instant| {
+            if hello {
                 (last_heard + limits.idle_timeout, "nothing heard")
-            };
+            } else {
+                (started + limits.hello_timeout, "no Hello")
+            }
+        };
+        let shutdown_wait = shutdown.recv();
+        tokio::pin!(shutdown_wait);
+        let cut_wait = relay::cut_happened(&mut cut);
+        tokio::pin!(cut_wait);
+        let silence = tokio::time::sleep_until(deadline(false, started).0.into());
+        tokio::pin!(silence);
+        loop {
+            let (due, why) = deadline(self.hello.is_some(), last_heard);
+            if due < silence.deadline().into_std() {
+                silence.as_mut().reset(due.into());
+            }
             tokio::select! {
                 // Order matters: shutdown and cuts first, then control (so a quick-match seat
                 // is known before the client's next message is handled), then the socket.
                 biased;
-                _ = shutdown.recv() => {
+                _ = &mut shutdown_wait => {
                     self.outbox.cut(Cut::shutdown("the server is shutting down"));
                     return;
                 }
-                _ = relay::cut_happened(&mut cut) => return,
+                _ = &mut cut_wait => return,
                 Some(control) = self.control_rx.recv() => self.on_control(control),
                 item = stream.next() => {
                     if let Some(Ok(Message::Binary(bytes))) = &item {
@@ -210,7 +226,12 @@ impl Client {
                         self.outbox.send(&ServerMessage::Ping { nonce: self.next_nonce });
                     }
                 }
-                _ = tokio::time::sleep_until(deadline.into()) => {
+                _ = &mut silence => {
+                    if Instant::now() < due {
+                        // Heard from since the timer was set: wait on to the new deadline.
+                        silence.as_mut().reset(due.into());
+                        continue;
+                    }
                     let secs = if self.hello.is_none() { limits.hello_timeout } else { limits.idle_timeout };
                     self.outbox.cut(Cut::error(
                         ErrorCode::Timeout,
@@ -431,7 +452,7 @@ impl Client {
                 "unknown or expired resume token; you are connected with no room",
             )
         };
-        let Some((code, handle)) = lobby::room_for_token(&self.shared, token) else {
+        let Some((code, handle)) = lobby::room_for_token(&self.shared.lobby, token) else {
             let (c, m) = refused();
             self.error(c, m);
             return;
@@ -489,10 +510,10 @@ impl Client {
         // In a cluster the code is in the directory before the creator hears it, so a friend
         // joining through another instance at once finds it (and no instance holds it yet).
         let reserved = match &self.shared.cluster {
-            Some(cluster) => cluster.reserve_code(&self.shared).await,
+            Some(cluster) => cluster.reserve_code(&self.shared.lobby).await,
             None => None,
         };
-        match lobby::create_room(&self.shared, options, member, reserved) {
+        match lobby::create_room(&self.shared.lobby, options, member, reserved) {
             Ok(membership) => self.room = Some(membership),
             Err((code, message)) => self.error(code, message),
         }
@@ -514,7 +535,7 @@ impl Client {
             self.error(c, m);
             return;
         };
-        let Some(handle) = lobby::find_room(&self.shared, &normalised) else {
+        let Some(handle) = lobby::find_room(&self.shared.lobby, &normalised) else {
             // Another instance of the cluster may run it: send the client there.
             if let Some(cluster) = &self.shared.cluster
                 && let Some(url) = cluster.locate_room(&normalised).await
@@ -563,13 +584,13 @@ impl Client {
         // first, and this client is sent there (the local queue is for when nobody waits).
         if let Some(cluster) = &self.shared.cluster
             && !self.shared.draining.is_draining()
-            && !lobby::has_quick_waiter(&self.shared)
+            && !lobby::has_quick_waiter(&self.shared.lobby)
             && let Some(url) = cluster.claim_quick().await
         {
             self.outbox.send(&ServerMessage::Redirect { url });
             return;
         }
-        match lobby::quick_match(&self.shared, member, self.control_tx.clone()) {
+        match lobby::quick_match(&self.shared.lobby, member, self.control_tx.clone()) {
             Ok(Some(membership)) => self.room = Some(membership),
             Ok(None) => self.queued = true,
             Err((code, message)) => self.error(code, message),
@@ -611,7 +632,7 @@ impl Client {
         };
         let Some(member) = self.member() else { return };
         match lobby::ranked_match(
-            &self.shared,
+            &self.shared.lobby,
             member,
             identity.rating,
             self.control_tx.clone(),
@@ -657,7 +678,7 @@ impl Client {
 
     fn unqueue(&mut self) {
         if self.queued {
-            lobby::unqueue(&self.shared, self.id);
+            lobby::unqueue(&self.shared.lobby, self.id);
             self.queued = false;
         }
     }

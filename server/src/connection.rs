@@ -37,12 +37,14 @@ pub(crate) enum Incoming {
 /// client's message limits set in tungstenite too, so an oversized frame is refused from its
 /// header before it is buffered.
 ///
-/// The read buffer is 4 KiB instead of tungstenite's 128 KiB: it is zero-filled before every
-/// socket read, which cost a quarter of the CPU under load, and our messages are small (a larger
-/// message still arrives, over several reads).
+/// The read buffer is 512 bytes instead of tungstenite's 128 KiB: tungstenite zero-fills it
+/// before every socket read (`FrameCodec::read_in`), which cost a quarter of the CPU under load
+/// at 128 KiB and still 17% of the server's instructions at 4 KiB (callgrind, BENCHMARKS.md
+/// issue #8). Our messages are small (an `Inputs` message is about 15 bytes, a `Hello` a few
+/// hundred); a larger one still arrives, over several reads.
 pub(crate) async fn websocket(io: Upgraded, limits: &Limits) -> Ws {
     let config = WebSocketConfig::default()
-        .read_buffer_size(4096)
+        .read_buffer_size(512)
         .max_message_size(Some(limits.max_message_bytes))
         .max_frame_size(Some(limits.max_message_bytes));
     WebSocketStream::from_raw_socket(TokioIo::new(io), Role::Server, Some(config)).await

@@ -49,12 +49,14 @@ use tower::ServiceExt;
 use tracing::{debug, info, warn};
 
 use crate::api;
+/// JSON error bodies live with the API (`api::error`); re-exported for the routes here.
+pub(crate) use crate::api::error;
 use crate::client;
 use crate::connection;
 use crate::limits::TokenBucket;
 use crate::ops;
 use crate::relay::{self, Cut};
-use crate::server::Shared;
+use crate::shared::Shared;
 use crate::shutdown::{Shutdown, TaskGuard};
 use crate::web;
 
@@ -220,11 +222,6 @@ async fn refuse(shared: &Shared, mut ws: connection::Ws, peer: SocketAddr) {
     if let Ok(Some(())) = tokio::time::timeout(limits.hello_timeout, refused).await {
         connection::linger(ws, limits.close_grace, REFUSE_LINGER_BYTES).await;
     }
-}
-
-/// A JSON error body: `{"error": "..."}` with `status`.
-pub(crate) fn error(status: StatusCode, message: &str) -> Response {
-    (status, axum::Json(serde_json::json!({ "error": message }))).into_response()
 }
 
 /// Whether the request asks for a WebSocket (RFC 6455 §4.2.1).

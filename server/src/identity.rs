@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
 use crate::lobby::{Refusal, random_u64};
 use crate::ranked::{self, Identity};
-use crate::server::Shared;
+use crate::shared::Shared;
 
 /// Recovery codes: 20 characters from the room-code alphabet (no look-alikes), shown in groups
 /// of five. 25^20 ≈ 2^93 codes.

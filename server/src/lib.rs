@@ -16,8 +16,9 @@
 //!
 //! ## Layout
 //! - [`Config`], [`Limits`], [`run`], [`spawn`], [`ServerHandle`]: this file and `limits.rs`.
-//! - `server.rs`: the accept loop (`TCP_NODELAY`, connection permits, the TLS handshake) and
-//!   shared state; `tls.rs`: loading the certificate (why rustls with `ring`: there).
+//! - `server.rs`: the accept loop (`TCP_NODELAY`, connection permits, the TLS handshake);
+//!   `services.rs`: what rooms and connections share (config, stores, metrics, shutdown);
+//!   `shared.rs`: that plus the lobby and the cluster, for connections and routes; `tls.rs`: loading the certificate (why rustls with `ring`: there).
 //! - `http.rs`: the one HTTP stack on the port (hyper + axum): the WebSocket upgrade and every
 //!   HTTP route, with the same limits; add routes in `http::router`. Why hyper and axum: there.
 //!   `/metrics`, `/healthz` and `/readyz` are there too; `metrics.rs` holds the Prometheus
@@ -25,8 +26,10 @@
 //! - `client.rs`: one task per connection: handshake, message handling, how a connection ends.
 //! - `connection.rs`: WebSocket frames ↔ messages, size limits, the lingering close.
 //! - `relay.rs`: bounded per-client send queues; a slow reader is cut, never awaited.
-//! - `lobby.rs`: room codes, resume tokens, the quick-match and ranked queues.
-//! - `ranked.rs`: Glicko-2, deviation decay, rating-window pairing; `db.rs`: the storage handle
+//! - `lobby.rs`: room codes, resume tokens, the quick-match and ranked queues (a handle; the
+//!   cluster hears of room codes through the `CodeBook` trait); `waiting.rs`: the ranked
+//!   queue's pairing and the `Control` messages to a waiting connection.
+//! - `ranked.rs`: Glicko-2, deviation decay, the rating window; `db.rs`: the storage handle
 //!   (reads on blocking threads, writes through one writer task); `identity.rs`: keys, names,
 //!   recovery codes; `api.rs`: the read-only JSON API; `solo_records.rs`: solo runs submitted
 //!   as replays, re-simulated and kept as per-mode records.
@@ -40,6 +43,11 @@
 //!   the writer task, reading them back at start-up).
 //! - `limits.rs`: limits and the token bucket; `shutdown.rs`: the shutdown signal, task
 //!   tracking and the graceful drain.
+//!
+//! ## Design: modules import one way
+//! No module imports a module that imports it (`tests/module_graph.rs` checks): a module gets
+//! what it needs from its caller as a handle (`Arc<Services>`, `Arc<Lobby>`), a channel or a
+//! trait object (`room::Directory`, `lobby::CodeBook`).
 //!
 //! ## Design: nobody waits on a client
 //! Rooms and the lobby never `await` anything a client controls. Messages to clients go through
@@ -68,10 +76,13 @@ mod relay;
 mod replay;
 mod room;
 mod server;
+mod services;
+mod shared;
 mod shutdown;
 mod solo_records;
 mod standings;
 mod tls;
+mod waiting;
 mod web;
 
 use std::future::Future;
@@ -277,27 +288,21 @@ pub async fn run_with_drain(
     let (tasks, mut all_done) = shutdown::Tasks::new();
     let replay_dir = config.replay_dir.display().to_string();
     let drain_timeout = config.drain_timeout;
-    let stores = server::Stores {
+    let stores = services::Stores {
         replays,
         db: storage,
         room_logs,
     };
-    let shared = Arc::new(server::Shared::new(
-        config,
-        stores,
-        metrics,
-        cluster,
-        shutdown_rx,
-        tasks,
-    ));
-    lobby::start_matchmaker(&shared);
-    restore_rooms(&shared).await;
-    cluster::start(&shared);
+    let services = services::Services::new(config, stores, metrics, shutdown_rx, tasks);
+    let shared = Arc::new(shared::Shared::new(services, cluster));
+    lobby::start_matchmaker(&shared.lobby);
+    restore_rooms(&shared.lobby).await;
+    cluster::start(shared.cluster.clone(), &shared.lobby);
     info!(addr = ?listener.local_addr().ok(), replay_dir, tls = tls.is_some(), "listening");
 
     let drained = async {
         drain.await;
-        lobby::begin_drain(&shared, drain_timeout);
+        lobby::begin_drain(&shared.lobby, drain_timeout);
         let running = shared.metrics.matches_running.clone();
         shutdown::wait_drained(move || running.get(), drain_timeout).await;
     };
@@ -327,8 +332,13 @@ pub async fn run_with_drain(
 }
 
 /// Takes up every match whose room log survived the last run (see `durable/`).
-async fn restore_rooms(shared: &Arc<server::Shared>) {
-    let Some(dir) = shared.room_logs.as_ref().map(|l| l.dir().to_path_buf()) else {
+async fn restore_rooms(lobby: &Arc<lobby::Lobby>) {
+    let Some(dir) = lobby
+        .services
+        .room_logs
+        .as_ref()
+        .map(|l| l.dir().to_path_buf())
+    else {
         return;
     };
     let loaded = tokio::task::spawn_blocking(move || durable::load_all(&dir))
@@ -339,7 +349,7 @@ async fn restore_rooms(shared: &Arc<server::Shared>) {
     for log in loaded {
         let (code, options) = (log.open.code.clone(), log.open.options);
         if lobby::restore_room(
-            shared,
+            lobby,
             code.clone(),
             options,
             room::Start::Restored(Box::new(log)),

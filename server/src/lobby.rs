@@ -14,31 +14,11 @@ use sevenbag_core::Seat;
 use sevenbag_protocol::{ErrorCode, ROOM_CODE_ALPHABET, ROOM_CODE_LEN, RoomOptions};
 use tokio::sync::mpsc;
 
-use crate::ranked;
 use crate::relay::ClientId;
 use crate::room::{self, Member, RoomHandle, Start};
-use crate::server::Shared;
-
-/// A client's place in a room, as its connection task keeps it.
-#[derive(Clone, Debug)]
-pub(crate) struct Membership {
-    /// The room's code.
-    pub(crate) code: String,
-    /// Where to send room commands.
-    pub(crate) handle: RoomHandle,
-    /// The client's seat, or `None` for a spectator.
-    pub(crate) seat: Option<Seat>,
-}
-
-/// Messages to a connection task from outside its own request handling.
-#[derive(Debug)]
-pub(crate) enum Control {
-    /// Quick match paired this (queued) client into a room.
-    Seated(Membership),
-    /// The cluster found this (queued) client an opponent on another instance: it is out of
-    /// the queue here and must be told to reconnect to this URL.
-    Redirect(String),
-}
+use crate::services::Services;
+use crate::waiting::{self, Queue};
+pub(crate) use crate::waiting::{Control, Membership};
 
 /// A quick-match player waiting for an opponent.
 #[derive(Debug)]
@@ -57,32 +37,63 @@ struct RoomEntry {
     handle: RoomHandle,
 }
 
-/// Rooms, tokens and the quick-match queue.
+/// Rooms, tokens and the quick-match and ranked queues: the data behind the lobby's lock.
 #[derive(Debug, Default)]
-pub(crate) struct Lobby {
+pub(crate) struct LobbyState {
     rooms: HashMap<String, RoomEntry>,
     tokens: HashMap<u64, String>,
     waiting: Option<Waiting>,
-    ranked: ranked::Queue,
+    ranked: Queue,
+}
+
+/// Whoever keeps a directory of room codes beyond this instance (the cluster, `--redis`): told
+/// when a room opens and closes here. A trait object so that the lobby does not import the
+/// cluster, which uses the lobby's queues.
+pub(crate) trait CodeBook: Send + Sync + std::fmt::Debug {
+    /// Room `code` opened here.
+    fn room_opened(&self, code: &str);
+    /// Room `code` closed here.
+    fn room_closed(&self, code: &str);
+}
+
+/// The lobby handle every connection and the cluster share: the server's services (for the
+/// rooms it opens), the lobby's data behind a blocking mutex, and the code directory, if any.
+#[derive(Debug)]
+pub(crate) struct Lobby {
+    /// What the rooms it opens share.
+    pub(crate) services: Arc<Services>,
+    state: std::sync::Mutex<LobbyState>,
+    codes: Option<Arc<dyn CodeBook>>,
+}
+
+impl Lobby {
+    /// An empty lobby whose rooms use `services` and whose room codes go to `codes`.
+    pub(crate) fn new(services: Arc<Services>, codes: Option<Arc<dyn CodeBook>>) -> Lobby {
+        Lobby {
+            services,
+            state: std::sync::Mutex::new(LobbyState::default()),
+            codes,
+        }
+    }
 }
 
 pub(crate) use crate::refusal::{Refusal, draining, random_u64};
 
 /// Begins a graceful drain: from now on no room opens and nobody is queued, and whoever is
 /// waiting in the quick-match or ranked queue is taken out and told.
-pub(crate) fn begin_drain(shared: &Shared, timeout: std::time::Duration) {
+pub(crate) fn begin_drain(lobby: &Lobby, timeout: std::time::Duration) {
     let waiting = {
-        let mut lobby = lock(shared);
-        if !shared.draining.start() {
+        let mut state = lock(lobby);
+        if !lobby.services.draining.start() {
             return;
         }
-        let mut outboxes: Vec<_> = lobby
+        let mut outboxes: Vec<_> = state
             .waiting
             .take()
             .map(|w| w.member.outbox)
             .into_iter()
             .collect();
-        outboxes.extend(lobby.ranked.take_all().into_iter().map(|w| w.member.outbox));
+        outboxes.extend(state.ranked.take_all().into_iter().map(|w| w.member.outbox));
         outboxes
     };
     tracing::info!(
@@ -100,10 +111,10 @@ pub(crate) fn begin_drain(shared: &Shared, timeout: std::time::Duration) {
     }
 }
 
-fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Lobby> {
+fn lock(lobby: &Lobby) -> std::sync::MutexGuard<'_, LobbyState> {
     // A panic while holding the lock cannot leave the maps half-updated in a way that matters
     // more than refusing service, so a poisoned lock is simply taken over.
-    shared.lobby.lock().unwrap_or_else(|p| p.into_inner())
+    lobby.state.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn random_code() -> String {
@@ -129,17 +140,17 @@ static NEXT_ROOM_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Registers a new room under a fresh code and starts its task.
 fn open_room(
-    shared: &Arc<Shared>,
-    lobby: &mut Lobby,
+    lobby: &Arc<Lobby>,
+    state: &mut LobbyState,
     options: RoomOptions,
     start: Start,
     reserved: Option<String>,
 ) -> Result<Membership, Refusal> {
     // Checked under the lobby lock, which `begin_drain` takes too: no room slips in after.
-    if shared.draining.is_draining() {
+    if lobby.services.draining.is_draining() {
         return Err(draining());
     }
-    if lobby.rooms.len() >= shared.config.limits.max_rooms {
+    if state.rooms.len() >= lobby.services.config.limits.max_rooms {
         return Err((
             ErrorCode::ServerFull,
             "the server has no room for more rooms; try again later".into(),
@@ -149,28 +160,35 @@ fn open_room(
     // try or two. The bound only keeps the loop finite.
     // A code reserved in the cluster's directory beforehand, if it is still free here.
     let code = reserved
-        .filter(|c| !lobby.rooms.contains_key(c))
+        .filter(|c| !state.rooms.contains_key(c))
         .or_else(|| {
             (0..64)
                 .map(|_| random_code())
-                .find(|c| !lobby.rooms.contains_key(c))
+                .find(|c| !state.rooms.contains_key(c))
         })
         .ok_or((ErrorCode::ServerFull, "no free room code".to_string()))?;
     let id = NEXT_ROOM_ID.fetch_add(1, Ordering::Relaxed);
-    let directory = Arc::new(LobbyDirectory(shared.clone()));
-    let handle =
-        room::spawn(shared.clone(), directory, id, code.clone(), options, start).ok_or((
-            ErrorCode::Shutdown,
-            "the server is shutting down".to_string(),
-        ))?;
-    lobby.rooms.insert(
+    let directory = Arc::new(LobbyDirectory(lobby.clone()));
+    let handle = room::spawn(
+        lobby.services.clone(),
+        directory,
+        id,
+        code.clone(),
+        options,
+        start,
+    )
+    .ok_or((
+        ErrorCode::Shutdown,
+        "the server is shutting down".to_string(),
+    ))?;
+    state.rooms.insert(
         code.clone(),
         RoomEntry {
             id,
             handle: handle.clone(),
         },
     );
-    if let Some(cluster) = &shared.cluster {
+    if let Some(cluster) = &lobby.codes {
         cluster.room_opened(&code);
     }
     Ok(Membership {
@@ -182,15 +200,15 @@ fn open_room(
 
 /// Creates a room with `creator` in seat First.
 pub(crate) fn create_room(
-    shared: &Arc<Shared>,
+    lobby: &Arc<Lobby>,
     options: RoomOptions,
     creator: Member,
     reserved: Option<String>,
 ) -> Result<Membership, Refusal> {
-    let mut lobby = lock(shared);
+    let mut state = lock(lobby);
     open_room(
-        shared,
-        &mut lobby,
+        lobby,
+        &mut state,
         options,
         Start::Created(creator),
         reserved,
@@ -198,52 +216,60 @@ pub(crate) fn create_room(
 }
 
 /// A random room code no room here uses (to reserve in the cluster's directory first).
-pub(crate) fn unused_code(shared: &Shared) -> String {
-    let lobby = lock(shared);
+pub(crate) fn unused_code(lobby: &Lobby) -> String {
+    let state = lock(lobby);
     (0..64)
         .map(|_| random_code())
-        .find(|c| !lobby.rooms.contains_key(c))
+        .find(|c| !state.rooms.contains_key(c))
         .unwrap_or_else(random_code)
 }
 
 /// Registers a room restored from its room log under its old code and starts its task;
 /// `false` if the code is taken, the server is full, or it is shutting down.
 pub(crate) fn restore_room(
-    shared: &Arc<Shared>,
+    lobby: &Arc<Lobby>,
     code: String,
     options: RoomOptions,
     start: Start,
 ) -> bool {
-    let mut lobby = lock(shared);
-    if lobby.rooms.contains_key(&code) || lobby.rooms.len() >= shared.config.limits.max_rooms {
+    let mut state = lock(lobby);
+    if state.rooms.contains_key(&code)
+        || state.rooms.len() >= lobby.services.config.limits.max_rooms
+    {
         return false;
     }
     let id = NEXT_ROOM_ID.fetch_add(1, Ordering::Relaxed);
-    let directory = Arc::new(LobbyDirectory(shared.clone()));
-    let Some(handle) = room::spawn(shared.clone(), directory, id, code.clone(), options, start)
-    else {
+    let directory = Arc::new(LobbyDirectory(lobby.clone()));
+    let Some(handle) = room::spawn(
+        lobby.services.clone(),
+        directory,
+        id,
+        code.clone(),
+        options,
+        start,
+    ) else {
         return false;
     };
-    lobby.rooms.insert(code, RoomEntry { id, handle });
+    state.rooms.insert(code, RoomEntry { id, handle });
     true
 }
 
 /// The room with this (normalised) code.
-pub(crate) fn find_room(shared: &Shared, code: &str) -> Option<RoomHandle> {
-    lock(shared).rooms.get(code).map(|r| r.handle.clone())
+pub(crate) fn find_room(lobby: &Lobby, code: &str) -> Option<RoomHandle> {
+    lock(lobby).rooms.get(code).map(|r| r.handle.clone())
 }
 
 /// The room a resume token belongs to.
-pub(crate) fn room_for_token(shared: &Shared, token: u64) -> Option<(String, RoomHandle)> {
-    let lobby = lock(shared);
-    let code = lobby.tokens.get(&token)?;
-    let room = lobby.rooms.get(code)?;
+pub(crate) fn room_for_token(lobby: &Lobby, token: u64) -> Option<(String, RoomHandle)> {
+    let state = lock(lobby);
+    let code = state.tokens.get(&token)?;
+    let room = state.rooms.get(code)?;
     Some((code.clone(), room.handle.clone()))
 }
 
 /// Records that `token` resumes a seat in room `code`.
 /// The lobby as the rooms see it ([`room::Directory`]).
-struct LobbyDirectory(Arc<Shared>);
+struct LobbyDirectory(Arc<Lobby>);
 
 impl room::Directory for LobbyDirectory {
     fn token_issued(&self, token: u64, code: &str) {
@@ -259,22 +285,22 @@ impl room::Directory for LobbyDirectory {
     }
 }
 
-fn register_token(shared: &Shared, token: u64, code: &str) {
-    lock(shared).tokens.insert(token, code.to_string());
+fn register_token(lobby: &Lobby, token: u64, code: &str) {
+    lock(lobby).tokens.insert(token, code.to_string());
 }
 
 /// Forgets a token (its seat was vacated).
-fn unregister_token(shared: &Shared, token: u64) {
-    lock(shared).tokens.remove(&token);
+fn unregister_token(lobby: &Lobby, token: u64) {
+    lock(lobby).tokens.remove(&token);
 }
 
 /// Removes room `code` if it is still the room with `id` (called by the room as it ends).
-fn remove_room(shared: &Shared, code: &str, id: u64) {
-    let mut lobby = lock(shared);
-    if lobby.rooms.get(code).is_some_and(|r| r.id == id) {
-        lobby.rooms.remove(code);
-        lobby.tokens.retain(|_, c| c != code);
-        if let Some(cluster) = &shared.cluster {
+fn remove_room(lobby: &Lobby, code: &str, id: u64) {
+    let mut state = lock(lobby);
+    if state.rooms.get(code).is_some_and(|r| r.id == id) {
+        state.rooms.remove(code);
+        state.tokens.retain(|_, c| c != code);
+        if let Some(cluster) = &lobby.codes {
             cluster.room_closed(code);
         }
     }
@@ -283,21 +309,21 @@ fn remove_room(shared: &Shared, code: &str, id: u64) {
 /// Queues `me` for quick match, or pairs it with the waiting player. `Ok(Some)` when paired now
 /// (the waiting player hears through its control channel), `Ok(None)` when queued.
 pub(crate) fn quick_match(
-    shared: &Arc<Shared>,
+    lobby: &Arc<Lobby>,
     me: Member,
     control: mpsc::Sender<Control>,
 ) -> Result<Option<Membership>, Refusal> {
-    let mut lobby = lock(shared);
-    if shared.draining.is_draining() {
+    let mut state = lock(lobby);
+    if lobby.services.draining.is_draining() {
         return Err(draining());
     }
     // A waiting player whose connection has since closed is discarded, not paired.
-    let waiting = lobby
+    let waiting = state
         .waiting
         .take()
         .filter(|w| !w.member.outbox.is_cut() && w.member.client != me.client);
     let Some(first) = waiting else {
-        lobby.waiting = Some(Waiting {
+        state.waiting = Some(Waiting {
             member: me,
             control,
             since: std::time::Instant::now(),
@@ -307,8 +333,8 @@ pub(crate) fn quick_match(
     let first_control = first.control.clone();
     let first_outbox = first.member.outbox.clone();
     let membership = match open_room(
-        shared,
-        &mut lobby,
+        lobby,
+        &mut state,
         RoomOptions::default(),
         Start::Quick([first.member, me]),
         None,
@@ -339,16 +365,16 @@ pub(crate) fn quick_match(
 }
 
 /// Whether a quick-match player waits here (then a newcomer is paired locally).
-pub(crate) fn has_quick_waiter(shared: &Shared) -> bool {
-    lock(shared)
+pub(crate) fn has_quick_waiter(lobby: &Lobby) -> bool {
+    lock(lobby)
         .waiting
         .as_ref()
         .is_some_and(|w| !w.member.outbox.is_cut())
 }
 
 /// The quick-match player waiting here and since when (for the cluster's queue).
-pub(crate) fn quick_waiter(shared: &Shared) -> Option<(ClientId, std::time::Instant)> {
-    lock(shared)
+pub(crate) fn quick_waiter(lobby: &Lobby) -> Option<(ClientId, std::time::Instant)> {
+    lock(lobby)
         .waiting
         .as_ref()
         .filter(|w| !w.member.outbox.is_cut())
@@ -356,90 +382,84 @@ pub(crate) fn quick_waiter(shared: &Shared) -> Option<(ClientId, std::time::Inst
 }
 
 /// Takes `client` out of the quick-match queue to send it elsewhere; its control channel.
-pub(crate) fn take_quick_waiter(
-    shared: &Shared,
-    client: ClientId,
-) -> Option<mpsc::Sender<Control>> {
-    let mut lobby = lock(shared);
-    if lobby
+pub(crate) fn take_quick_waiter(lobby: &Lobby, client: ClientId) -> Option<mpsc::Sender<Control>> {
+    let mut state = lock(lobby);
+    if state
         .waiting
         .as_ref()
         .is_some_and(|w| w.member.client == client)
     {
-        return lobby.waiting.take().map(|w| w.control);
+        return state.waiting.take().map(|w| w.control);
     }
     None
 }
 
 /// Every ranked player waiting here: (client, rating, since).
-pub(crate) fn ranked_waiters(shared: &Shared) -> Vec<(ClientId, f64, std::time::Instant)> {
-    lock(shared).ranked.snapshot()
+pub(crate) fn ranked_waiters(lobby: &Lobby) -> Vec<(ClientId, f64, std::time::Instant)> {
+    lock(lobby).ranked.snapshot()
 }
 
 /// Takes `client` out of the ranked queue to send it elsewhere; its control channel.
-pub(crate) fn take_ranked_waiter(
-    shared: &Shared,
-    client: ClientId,
-) -> Option<mpsc::Sender<Control>> {
-    lock(shared).ranked.take(client).map(|w| w.control)
+pub(crate) fn take_ranked_waiter(lobby: &Lobby, client: ClientId) -> Option<mpsc::Sender<Control>> {
+    lock(lobby).ranked.take(client).map(|w| w.control)
 }
 
 /// The codes of every room this instance runs.
-pub(crate) fn room_codes(shared: &Shared) -> Vec<String> {
-    lock(shared).rooms.keys().cloned().collect()
+pub(crate) fn room_codes(lobby: &Lobby) -> Vec<String> {
+    lock(lobby).rooms.keys().cloned().collect()
 }
 
 /// Takes `client` out of the quick-match queue.
-pub(crate) fn unqueue(shared: &Shared, client: ClientId) {
-    let mut lobby = lock(shared);
-    if lobby
+pub(crate) fn unqueue(lobby: &Lobby, client: ClientId) {
+    let mut state = lock(lobby);
+    if state
         .waiting
         .as_ref()
         .is_some_and(|w| w.member.client == client)
     {
-        lobby.waiting = None;
+        state.waiting = None;
     }
-    lobby.ranked.remove(client);
+    state.ranked.remove(client);
 }
 
 /// Puts an identified player in the ranked queue and pairs whoever fits now. The player hears
 /// of its room through `control`, like everyone paired by the matchmaker. Refused while the
 /// server drains.
 pub(crate) fn ranked_match(
-    shared: &Arc<Shared>,
+    lobby: &Arc<Lobby>,
     me: Member,
     rating: f64,
     control: mpsc::Sender<Control>,
 ) -> Result<(), Refusal> {
     {
-        let mut lobby = lock(shared);
-        if shared.draining.is_draining() {
+        let mut state = lock(lobby);
+        if lobby.services.draining.is_draining() {
             return Err(draining());
         }
-        lobby.ranked.push(ranked::Waiting {
+        state.ranked.push(waiting::Waiting {
             member: me,
             control,
             rating,
             since: std::time::Instant::now(),
         });
     }
-    pair_ranked(shared);
+    pair_ranked(lobby);
     Ok(())
 }
 
 /// Opens a ranked room for every pair the queue accepts now.
-fn pair_ranked(shared: &Arc<Shared>) {
-    let mut lobby = lock(shared);
-    while let Some((a, b)) = lobby.ranked.pair(std::time::Instant::now()) {
+fn pair_ranked(lobby: &Arc<Lobby>) {
+    let mut state = lock(lobby);
+    while let Some((a, b)) = state.ranked.pair(std::time::Instant::now()) {
         let options = RoomOptions {
-            first_to: shared.config.ranked_first_to.max(1),
+            first_to: lobby.services.config.ranked_first_to.max(1),
             ..RoomOptions::default()
         };
         let controls = [a.control.clone(), b.control.clone()];
         let outboxes = [a.member.outbox.clone(), b.member.outbox.clone()];
         match open_room(
-            shared,
-            &mut lobby,
+            lobby,
+            &mut state,
             options,
             Start::Ranked([a.member, b.member]),
             None,
@@ -470,19 +490,19 @@ fn pair_ranked(shared: &Arc<Shared>) {
 }
 
 /// Re-tries ranked pairing once a second, as waiting widens everyone's window.
-pub(crate) fn start_matchmaker(shared: &Arc<Shared>) {
-    let Some(guard) = shared.tasks.guard() else {
+pub(crate) fn start_matchmaker(lobby: &Arc<Lobby>) {
+    let Some(guard) = lobby.services.tasks.guard() else {
         return;
     };
-    let shared = shared.clone();
-    let mut shutdown = crate::shutdown::Shutdown::new(shared.shutdown.clone());
+    let lobby = lobby.clone();
+    let mut shutdown = crate::shutdown::Shutdown::new(lobby.services.shutdown.clone());
     tokio::spawn(async move {
         let _guard = guard;
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
         loop {
             tokio::select! {
                 _ = shutdown.recv() => break,
-                _ = tick.tick() => pair_ranked(&shared),
+                _ = tick.tick() => pair_ranked(&lobby),
             }
         }
     });

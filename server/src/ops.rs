@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use sevenbag_storage::PlayerId;
 
-use crate::server::Shared;
+use crate::shared::Shared;
 
 /// The Prometheus text exposition format's content type.
 const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";

@@ -16,16 +16,12 @@
 //!   ended while a seat was still inside its reconnect window (the dropped player did not lose
 //!   by running out of time, and the one who stayed did not lose to a vanished opponent).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sevenbag_protocol::Profile;
 use sevenbag_storage::{Player, Rating};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, decay_deviation, glicko2};
-use tokio::sync::mpsc;
-
-use crate::lobby::Control;
-use crate::room::Member;
 
 /// Seconds of inactivity per deviation-decay period.
 pub(crate) const DECAY_PERIOD_SECS: u64 = 7 * 24 * 3600;
@@ -112,82 +108,6 @@ pub(crate) struct Identity {
     pub(crate) id: sevenbag_storage::PlayerId,
     /// Their rating when they identified or last finished a ranked match (for pairing only).
     pub(crate) rating: f64,
-}
-
-/// A player in the ranked queue.
-#[derive(Debug)]
-pub(crate) struct Waiting {
-    pub(crate) member: Member,
-    pub(crate) control: mpsc::Sender<Control>,
-    pub(crate) rating: f64,
-    pub(crate) since: Instant,
-}
-
-/// The ranked queue.
-#[derive(Debug, Default)]
-pub(crate) struct Queue {
-    waiting: Vec<Waiting>,
-}
-
-impl Queue {
-    /// Empties the queue (a drain), returning who was waiting.
-    pub(crate) fn take_all(&mut self) -> Vec<Waiting> {
-        std::mem::take(&mut self.waiting)
-    }
-
-    /// Adds a player (replacing an earlier entry of the same player).
-    pub(crate) fn push(&mut self, w: Waiting) {
-        let player = w.member.identity.map(|i| i.id);
-        self.waiting.retain(|o| {
-            o.member.client != w.member.client && o.member.identity.map(|i| i.id) != player
-        });
-        self.waiting.push(w);
-    }
-
-    /// Removes a connection from the queue.
-    /// Who waits: (client, rating, since), for the cluster's shared queue.
-    pub(crate) fn snapshot(&self) -> Vec<(u64, f64, Instant)> {
-        self.waiting
-            .iter()
-            .map(|w| (w.member.client, w.rating, w.since))
-            .collect()
-    }
-
-    /// Takes `client` out of the queue, returning its entry.
-    pub(crate) fn take(&mut self, client: u64) -> Option<Waiting> {
-        let at = self
-            .waiting
-            .iter()
-            .position(|w| w.member.client == client)?;
-        Some(self.waiting.remove(at))
-    }
-
-    pub(crate) fn remove(&mut self, client: u64) {
-        self.waiting.retain(|w| w.member.client != client);
-    }
-
-    /// Takes the next pair that accept each other at `now`, longest-waiting first.
-    pub(crate) fn pair(&mut self, now: Instant) -> Option<(Waiting, Waiting)> {
-        self.waiting.retain(|w| !w.member.outbox.is_cut());
-        let mut best: Option<(usize, usize, f64)> = None;
-        for (i, a) in self.waiting.iter().enumerate() {
-            for (j, b) in self.waiting.iter().enumerate().skip(i + 1) {
-                let gap = (a.rating - b.rating).abs();
-                let fits = gap <= window(now.saturating_duration_since(a.since))
-                    && gap <= window(now.saturating_duration_since(b.since));
-                if fits && best.is_none_or(|(_, _, g)| gap < g) {
-                    best = Some((i, j, gap));
-                }
-            }
-            if best.is_some() {
-                break;
-            }
-        }
-        let (i, j, _) = best?;
-        let b = self.waiting.remove(j);
-        let a = self.waiting.remove(i);
-        Some((a, b))
-    }
 }
 
 #[cfg(test)]

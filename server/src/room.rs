@@ -1,5 +1,5 @@
 //! One task per room: it owns the seats, the spectators and the running match, so none of that
-//! state is shared or locked.
+//! state is services or locked.
 //!
 //! Connection tasks talk to a room through its bounded inbox ([`RoomHandle`]); the room talks to
 //! connections only through their [`Outbox`]es, which never block (see [`crate::relay`]). The
@@ -27,7 +27,7 @@ use crate::ranked::Identity;
 use crate::record::Tally;
 use crate::refusal::{Refusal, draining, random_u64};
 use crate::relay::{self, ClientId, Cut, Outbox};
-use crate::server::Shared;
+use crate::services::Services;
 use crate::shutdown::{Shutdown, TaskGuard};
 
 /// How many commands may wait in a room's inbox before senders wait. Inputs from two players
@@ -217,7 +217,7 @@ impl Running {
 
 /// The room task's state.
 struct Room {
-    shared: Arc<Shared>,
+    services: Arc<Services>,
     /// The lobby's maps, told of tokens and of the room's end.
     directory: Arc<dyn Directory>,
     /// Identity in the lobby (a later room may reuse the code).
@@ -248,25 +248,25 @@ pub(crate) trait Directory: Send + Sync {
 
 /// Starts a room task; `None` if the server is shutting down.
 pub(crate) fn spawn(
-    shared: Arc<Shared>,
+    services: Arc<Services>,
     directory: Arc<dyn Directory>,
     id: u64,
     code: String,
     options: RoomOptions,
     start: Start,
 ) -> Option<RoomHandle> {
-    let guard = shared.tasks.guard()?;
-    let shutdown = Shutdown::new(shared.shutdown.clone());
+    let guard = services.tasks.guard()?;
+    let shutdown = Shutdown::new(services.shutdown.clone());
     let (tx, rx) = mpsc::channel(INBOX);
     let mut rules = options.rules();
-    if let Some(frames) = shared.config.countdown_frames {
+    if let Some(frames) = services.config.countdown_frames {
         rules.countdown_frames = frames;
     }
-    if let Some(frames) = shared.config.round_break_frames {
+    if let Some(frames) = services.config.round_break_frames {
         rules.round_break_frames = frames;
     }
     let room = Room {
-        shared,
+        services,
         directory,
         id,
         code,
@@ -294,7 +294,7 @@ impl Room {
         mut shutdown: Shutdown,
         _guard: TaskGuard,
     ) {
-        let _open = GaugeGuard::new(&self.shared.metrics.rooms);
+        let _open = GaugeGuard::new(&self.services.metrics.rooms);
         info!(room = %self.code, "room opened");
         match start {
             Start::Created(member) => {
@@ -320,7 +320,7 @@ impl Room {
         stall_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         // The room log's batching: new inputs go to the writer at most this often.
         let flush_every = self
-            .shared
+            .services
             .room_logs
             .as_ref()
             .map_or(Duration::from_secs(3600), |l| l.flush_every());
@@ -365,7 +365,7 @@ impl Room {
 
     fn flush_log(&mut self) {
         if let (Some(logs), Some(log)) = (
-            &self.shared.room_logs,
+            &self.services.room_logs,
             self.running.as_mut().and_then(|r| r.log.as_mut()),
         ) {
             logs.flush(log);
@@ -425,8 +425,12 @@ impl Room {
             tally: Tally::new(ranked, players),
             last_inputs: [now; 2],
             warned: [None; 2],
-            _live: GaugeGuard::new(&self.shared.metrics.matches_running),
-            log: self.shared.room_logs.as_ref().map(|l| l.resume(&self.code)),
+            _live: GaugeGuard::new(&self.services.metrics.matches_running),
+            log: self
+                .services
+                .room_logs
+                .as_ref()
+                .map(|l| l.resume(&self.code)),
         });
         if let Some(winner) = decided {
             // The server died between the deciding inputs and writing the replay.
@@ -541,7 +545,7 @@ impl Room {
                 Ok(Some(seat))
             }
             JoinRole::Spectator => {
-                if self.spectators.len() >= self.shared.config.limits.max_spectators {
+                if self.spectators.len() >= self.services.config.limits.max_spectators {
                     return Err((
                         ErrorCode::RoomFull,
                         format!("room {} has no spectator places left", self.code),
@@ -670,7 +674,7 @@ impl Room {
             return;
         }
         let clock = running.clock_frame(now);
-        let limits = &self.shared.config.limits;
+        let limits = &self.services.config.limits;
         let confirmed = Seat::BOTH.map(|s| running.sim.log(s).confirmed());
         for seat in Seat::BOTH {
             let mine = confirmed[seat.index()];
@@ -761,7 +765,7 @@ impl Room {
         if !(a.ready && b.ready && a.conn.is_some() && b.conn.is_some()) {
             return;
         }
-        if self.shared.draining.is_draining() {
+        if self.services.draining.is_draining() {
             let (code, message) = draining();
             for slot in self.seats.iter_mut().flatten() {
                 slot.ready = false;
@@ -784,20 +788,20 @@ impl Room {
         let names = [a.name.clone(), b.name.clone()];
         let players = [a.player, b.player];
         let tokens = [a.resume, b.resume];
-        let delay = self.shared.config.start_delay;
+        let delay = self.services.config.start_delay;
         let start_in_ms = delay.as_millis().min(u128::from(u32::MAX)) as u32;
         for slot in self.seats.iter_mut().flatten() {
             slot.ready = false;
         }
         info!(room = %self.code, seed = header.seed, "match started");
-        self.shared.metrics.matches_started.inc();
+        self.services.metrics.matches_started.inc();
         self.broadcast(&ServerMessage::MatchStart {
             header,
             names: names.clone(),
             start_in_ms,
         });
         let log = self
-            .shared
+            .services
             .room_logs
             .as_ref()
             .filter(|_| self.options.reconnect_seconds > 0)
@@ -825,7 +829,7 @@ impl Room {
             tally: Tally::new(self.ranked, players),
             last_inputs: [Instant::now() + delay; 2],
             warned: [None; 2],
-            _live: GaugeGuard::new(&self.shared.metrics.matches_running),
+            _live: GaugeGuard::new(&self.services.metrics.matches_running),
             log,
         });
     }
@@ -850,7 +854,7 @@ impl Room {
         else {
             return;
         };
-        let limits = &self.shared.config.limits;
+        let limits = &self.services.config.limits;
         if changes.len() > limits.max_changes_per_message {
             conn.cut(Cut::error(
                 ErrorCode::BadInput,
@@ -945,7 +949,7 @@ impl Room {
         );
         run.desync_answered[seat.index()] = frame;
         run.tally.desync();
-        self.shared.metrics.desyncs.inc();
+        self.services.metrics.desyncs.inc();
         if let Some(conn) = self.seats[seat.index()]
             .as_ref()
             .and_then(|s| s.conn.as_ref())
@@ -966,14 +970,14 @@ impl Room {
     async fn finish(&mut self, winner: Option<Seat>, reason: EndReason) -> Option<ServerMessage> {
         let mut run = self.running.take()?;
         self.matches += 1;
-        self.shared.metrics.matches_finished.inc();
+        self.services.metrics.matches_finished.inc();
         let replay = Replay::record(&run.sim, run.names.clone(), winner, reason, unix_now());
         let base = format!("{}-{}-{}", run.started_unix, self.code, self.matches);
         // The room waits for the write (a few milliseconds) so that `MatchOver` names a file
         // that already exists: a client may ask for it the moment it hears.
-        let id = self.shared.replays.save(&base, &replay).await;
+        let id = self.services.replays.save(&base, &replay).await;
         info!(room = %self.code, ?winner, ?reason, frames = run.sim.frame(), replay = ?id, "match over");
-        if let (Some(logs), Some(mut log)) = (&self.shared.room_logs, run.log.take()) {
+        if let (Some(logs), Some(mut log)) = (&self.services.room_logs, run.log.take()) {
             if reason == EndReason::Shutdown {
                 // Kept for a restart with the same flags, which takes the match up again.
                 logs.flush(&mut log);
@@ -1015,7 +1019,7 @@ impl Room {
         reason: EndReason,
         replay: Option<String>,
     ) {
-        let Some(db) = &self.shared.db else {
+        let Some(db) = &self.services.db else {
             return;
         };
         let outboxes = [0, 1].map(|i| self.seats[i].as_ref().and_then(|s| s.conn.clone()));

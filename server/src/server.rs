@@ -1,4 +1,5 @@
-//! The accept loop and the state every task shares.
+//! The accept loop. The state every task shares is `services.rs` (what rooms need) and
+//! `shared.rs` (that plus the lobby and the cluster, for connections).
 //!
 //! After mini-redis's `server.rs`: the listener accepts, sets `TCP_NODELAY`, takes a connection
 //! permit and spawns one task per connection (`crate::http`: HTTP, then the WebSocket if it
@@ -7,101 +8,21 @@
 //! that sends garbage or nothing costs one permit for at most that long and is logged.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::Semaphore;
 use tokio_rustls::TlsAcceptor;
 use tracing::{debug, info, warn};
 
-use crate::Config;
-use crate::db::Db;
 use crate::http::{self, Admission};
-use crate::lobby::Lobby;
-use crate::metrics::{GaugeGuard, Metrics};
-use crate::replay::ReplayStore;
-use crate::shutdown::{Draining, Shutdown, Tasks};
+use crate::metrics::GaugeGuard;
+use crate::shared::Shared;
+use crate::shutdown::Shutdown;
 
 /// Connections being refused (`ServerFull`) at once; past this, extra sockets are just closed.
 /// Refusing politely costs a handshake each, so it is bounded too.
 const MAX_REFUSING: usize = 64;
-
-/// State shared by every connection and room task.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    /// The configuration the server was started with.
-    pub(crate) config: Config,
-    /// Rooms, tokens and the quick-match queue.
-    pub(crate) lobby: std::sync::Mutex<Lobby>,
-    /// The replay directory.
-    pub(crate) replays: ReplayStore,
-    /// Identities, ratings and history, when the server has a database.
-    pub(crate) db: Option<Db>,
-    /// The server's epoch for `Pong { server_ms }`.
-    pub(crate) epoch: Instant,
-    /// `true` once shutdown began; each task wraps a clone in a `Shutdown`.
-    pub(crate) shutdown: watch::Receiver<bool>,
-    /// Tracks running tasks so `run` can wait for them.
-    pub(crate) tasks: Tasks,
-    /// Set once a graceful drain has begun.
-    pub(crate) draining: Draining,
-    /// The Prometheus metrics (`/metrics`).
-    pub(crate) metrics: Metrics,
-    /// Running matches' room logs, unless turned off.
-    pub(crate) room_logs: Option<crate::durable::RoomLogs>,
-    /// This instance's cluster membership (`--redis`), if any.
-    pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
-    /// Next connection id.
-    next_client: AtomicU64,
-}
-
-/// Where a server keeps what outlives a connection: replays, the database, room logs.
-pub(crate) struct Stores {
-    /// Finished matches' replays.
-    pub(crate) replays: ReplayStore,
-    /// Identities, ratings and history, if kept.
-    pub(crate) db: Option<Db>,
-    /// Running matches' room logs, unless turned off.
-    pub(crate) room_logs: Option<crate::durable::RoomLogs>,
-}
-
-impl Shared {
-    /// Shared state for a server with `config`.
-    pub(crate) fn new(
-        config: Config,
-        stores: Stores,
-        metrics: Metrics,
-        cluster: Option<Arc<crate::cluster::Cluster>>,
-        shutdown: watch::Receiver<bool>,
-        tasks: Tasks,
-    ) -> Shared {
-        let Stores {
-            replays,
-            db,
-            room_logs,
-        } = stores;
-        Shared {
-            config,
-            lobby: std::sync::Mutex::new(Lobby::default()),
-            replays,
-            db,
-            epoch: Instant::now(),
-            shutdown,
-            tasks,
-            draining: Draining::default(),
-            metrics,
-            room_logs,
-            cluster,
-            next_client: AtomicU64::new(1),
-        }
-    }
-
-    /// A fresh connection id.
-    pub(crate) fn next_client_id(&self) -> u64 {
-        self.next_client.fetch_add(1, Ordering::Relaxed)
-    }
-}
 
 /// A hint for the log when a handshake fails because the peer does not speak TLS at all (the
 /// usual mistake: `ws://` or `http://` to a TLS port).

@@ -30,7 +30,7 @@ use tracing::{error, info};
 use crate::db;
 use crate::lobby::Refusal;
 use crate::ranked::Identity;
-use crate::server::Shared;
+use crate::shared::Shared;
 
 /// The longest Sprint accepted, in frames of play after the countdown: 30 minutes.
 pub(crate) const MAX_SPRINT_FRAMES: u32 = 30 * 60 * 60;

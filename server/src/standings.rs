@@ -11,7 +11,7 @@ use sevenbag_storage::{Outcome, StorageError, StoredMatch};
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
 use crate::lobby::Refusal;
 use crate::ranked;
-use crate::server::Shared;
+use crate::shared::Shared;
 
 fn db(shared: &Shared) -> Result<&Db, Refusal> {
     shared.db.as_ref().ok_or((

@@ -996,6 +996,15 @@ impl Report {
                 players.iter().filter(|p| p.cross_instance).count()
             );
         }
+        // Issue #8's figure: the server's CPU time per connected player per second of play
+        // (µs), so the goal (60 µs at 300 matches) is read straight off the report.
+        if let Some((a, b)) = server
+            && !players.is_empty()
+        {
+            let per_player_second =
+                ProcStats::cpu_percent(a, b) / 100.0 * 1e6 / players.len() as f64;
+            let _ = writeln!(t, "server CPU per player-second: {per_player_second:.0} µs");
+        }
         Report {
             text: t,
             failed: players.len() - ok.len(),

@@ -34,9 +34,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use sevenbag_protocol::valid_redirect_url;
 use tracing::{info, warn};
 
-use crate::lobby::{self, Control};
+use crate::lobby::{self, CodeBook, Control, Lobby};
 use crate::relay::ClientId;
-use crate::server::Shared;
 use store::{Store, StoreError};
 
 /// Default lifetime of an instance's directory entries without a heartbeat.
@@ -174,9 +173,9 @@ impl Cluster {
 
     /// A room code no instance holds, now in the directory as this instance's (`None` when
     /// Redis does not answer: the room then gets a local code, registered in the background).
-    pub(crate) async fn reserve_code(&self, shared: &Shared) -> Option<String> {
+    pub(crate) async fn reserve_code(&self, lobby: &Lobby) -> Option<String> {
         for _ in 0..8 {
-            let code = lobby::unused_code(shared);
+            let code = lobby::unused_code(lobby);
             match self.store.claim_rooms(std::slice::from_ref(&code)).await {
                 Ok(1) => return Some(code),
                 Ok(_) => continue,
@@ -215,6 +214,24 @@ impl Cluster {
     }
 }
 
+/// The cluster as the lobby's [`CodeBook`]: rooms opening and closing here go to the directory.
+pub(crate) fn code_book(cluster: Arc<Cluster>) -> Arc<dyn CodeBook> {
+    Arc::new(ClusterCodes(cluster))
+}
+
+#[derive(Debug)]
+struct ClusterCodes(Arc<Cluster>);
+
+impl CodeBook for ClusterCodes {
+    fn room_opened(&self, code: &str) {
+        self.0.room_opened(code);
+    }
+
+    fn room_closed(&self, code: &str) {
+        self.0.room_closed(code);
+    }
+}
+
 /// What this instance has put in the shared queues, so each entry keeps its score.
 #[derive(Default)]
 struct Advertised {
@@ -224,15 +241,15 @@ struct Advertised {
 
 /// Starts the heartbeat and queue task: refreshes this instance's entries, mirrors the local
 /// queues into Redis, and moves a waiting player to another instance whose older entry fits.
-pub(crate) fn start(shared: &Arc<Shared>) {
-    let Some(cluster) = shared.cluster.clone() else {
+pub(crate) fn start(cluster: Option<Arc<Cluster>>, lobby: &Arc<Lobby>) {
+    let Some(cluster) = cluster else {
         return;
     };
-    let Some(guard) = shared.tasks.guard() else {
+    let Some(guard) = lobby.services.tasks.guard() else {
         return;
     };
-    let shared = shared.clone();
-    let mut shutdown = crate::shutdown::Shutdown::new(shared.shutdown.clone());
+    let shared = lobby.clone();
+    let mut shutdown = crate::shutdown::Shutdown::new(shared.services.shutdown.clone());
     tokio::spawn(async move {
         let _guard = guard;
         let beat_every = (cluster.ttl / 3).min(Duration::from_secs(1));
@@ -278,7 +295,7 @@ pub(crate) fn start(shared: &Arc<Shared>) {
     });
 }
 
-async fn heartbeat(shared: &Shared, cluster: &Cluster) -> Result<(), StoreError> {
+async fn heartbeat(shared: &Lobby, cluster: &Cluster) -> Result<(), StoreError> {
     cluster.store.heartbeat(&cluster.public_url).await?;
     let codes = lobby::room_codes(shared);
     cluster.store.claim_rooms(&codes).await?;
@@ -293,7 +310,7 @@ fn redirect(control: tokio::sync::mpsc::Sender<Control>, url: String) {
 }
 
 async fn queues(
-    shared: &Shared,
+    shared: &Lobby,
     cluster: &Cluster,
     advertised: &mut Advertised,
 ) -> Result<(), StoreError> {

@@ -1,0 +1,45 @@
+//! What a connection task (and the HTTP routes) share: the [`Services`] rooms share too, the
+//! [`Lobby`] and this instance's cluster membership. The top of the module graph below the
+//! accept loop: nothing it holds imports it.
+
+use std::ops::Deref;
+use std::sync::Arc;
+
+use crate::cluster::Cluster;
+use crate::lobby::Lobby;
+use crate::services::Services;
+
+/// State shared by every connection task and HTTP route.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    /// What rooms share too (configuration, stores, metrics, shutdown).
+    pub(crate) services: Arc<Services>,
+    /// Rooms, tokens and the quick-match and ranked queues.
+    pub(crate) lobby: Arc<Lobby>,
+    /// This instance's cluster membership (`--redis`), if any.
+    pub(crate) cluster: Option<Arc<Cluster>>,
+}
+
+impl Shared {
+    /// Connection state around `services`: a fresh lobby that reports its room codes to
+    /// `cluster`, if any.
+    pub(crate) fn new(services: Services, cluster: Option<Arc<Cluster>>) -> Shared {
+        let services = Arc::new(services);
+        let codes = cluster.clone().map(crate::cluster::code_book);
+        let lobby = Arc::new(Lobby::new(services.clone(), codes));
+        Shared {
+            services,
+            lobby,
+            cluster,
+        }
+    }
+}
+
+/// Connections read the services' fields directly (`shared.config`, `shared.metrics`, ...).
+impl Deref for Shared {
+    type Target = Services;
+
+    fn deref(&self) -> &Services {
+        &self.services
+    }
+}
