@@ -223,6 +223,13 @@ impl Gfx {
             measure_text(s, p.font, p.font_size, p.font_scale);
         }
         if self.glyphs.stale() {
+            // The batch's last draw must bind another texture than the atlas: miniquad 0.4
+            // leaves a deleted texture in its binding cache and binds it again after making
+            // the new one (WebGL: "glBindTexture called with an already deleted texture").
+            // An invisible quad in macroquad's textured material binds the white texture (the
+            // flat-colour material samples no texture, so it would leave the atlas bound).
+            gl_use_default_material();
+            draw_rectangle(-2.0, -2.0, 1.0, 1.0, BLANK);
             // SAFETY: macroquad's documented way to draw the batch so far mid-frame; no
             // other reference to its GL context is alive here.
             unsafe { get_internal_gl() }.flush();

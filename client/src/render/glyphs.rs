@@ -6,8 +6,9 @@
 //! deleted and made anew; glyphs already queued in this frame still name the old texture, so
 //! they come out blank for a frame (natively) or WebGL reports "glBindTexture called with an
 //! already deleted texture" (in the browser). The fix: notice text with a glyph we have not
-//! seen, cache all its glyphs first, and draw what is queued before the atlas's texture is
-//! replaced. After the first seconds every glyph is known and nothing extra happens.
+//! seen, cache all its glyphs first, and draw what is queued (ending on another texture, as
+//! miniquad 0.4 re-binds a deleted texture left in its binding cache) before the atlas's
+//! texture is replaced. After the first seconds every glyph is known and nothing extra happens.
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
