@@ -224,6 +224,11 @@ impl Online {
         &self.url
     }
 
+    /// What this connection asked the server for.
+    pub fn request(&self) -> &Request {
+        &self.request
+    }
+
     /// Where we stand.
     pub fn stage(&self) -> &Stage {
         &self.stage

@@ -2,6 +2,40 @@
 
 use sevenbag_protocol::ErrorCode;
 
+use super::Request;
+
+/// What the lobby says while the server has not answered `request` yet: a heading (without
+/// its animated dots) and a line on what happens next.
+pub fn waiting_text(request: &Request) -> (String, String) {
+    let (head, body) = match request {
+        Request::QuickMatch => (
+            "Looking for an opponent".to_owned(),
+            "You will be paired with the next player who asks for a quick match on this server. The match starts by itself.".to_owned(),
+        ),
+        Request::Ranked(_) => (
+            "Looking for a ranked opponent".to_owned(),
+            "You will be paired with a player near your rating. The match starts by itself.".to_owned(),
+        ),
+        Request::Create(_) => (
+            "Creating the room".to_owned(),
+            "The server is making the room; its code appears here for you to share.".to_owned(),
+        ),
+        Request::Join(code) => (
+            format!("Joining room {code}"),
+            "Waiting for the server to seat you.".to_owned(),
+        ),
+        Request::Spectate(code) => (
+            format!("Finding room {code}"),
+            "Waiting for the server to let you watch.".to_owned(),
+        ),
+        Request::ListReplays => (
+            "Fetching the replay list".to_owned(),
+            "Waiting for the server's list of recent matches.".to_owned(),
+        ),
+    };
+    (head, body)
+}
+
 /// Why the server at `url` could not be reached, for people: what happened and what to try,
 /// instead of the library's text ("Connection refused (os error 111)").
 pub fn reach_text(url: &str, reason: &str) -> String {
@@ -59,5 +93,25 @@ pub fn error_text(code: ErrorCode, message: &str) -> String {
         ErrorCode::Unavailable => "This server has no ranked play.".to_owned(),
         ErrorCode::UnknownKey => format!("Identity: {message}."),
         _ => format!("Server error ({code:?}): {message}"),
+    }
+}
+
+#[cfg(test)]
+mod waiting_tests {
+    use super::*;
+
+    #[test]
+    fn spectating_by_code_never_says_it_looks_for_an_opponent() {
+        let (head, body) = waiting_text(&Request::Spectate("ABCDE".into()));
+        assert_eq!(head, "Finding room ABCDE");
+        assert!(!body.contains("opponent") && !body.contains("quick match"));
+    }
+
+    #[test]
+    fn a_quick_match_waits_for_an_opponent() {
+        assert_eq!(
+            waiting_text(&Request::QuickMatch).0,
+            "Looking for an opponent"
+        );
     }
 }

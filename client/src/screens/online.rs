@@ -407,10 +407,10 @@ impl OnlineScreen {
                         format!("Connecting{dots}"),
                         format!("Saying hello to {}.", o.url()),
                     ),
-                    _ => (
-                        format!("Looking for an opponent{dots}"),
-                        "You will be paired with the next player who asks for a quick match on this server. The match starts by itself.".to_owned(),
-                    ),
+                    _ => {
+                        let (head, body) = crate::online::texts::waiting_text(o.request());
+                        (format!("{head}{dots}"), body)
+                    }
                 };
                 side_panel(gfx, l.side, l.unit, &head, &body);
             }
