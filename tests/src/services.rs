@@ -12,6 +12,7 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 use anyhow::{Context, bail};
 
@@ -43,15 +44,6 @@ fn free_port() -> anyhow::Result<u16> {
     Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
-fn temp_dir(tag: &str) -> anyhow::Result<PathBuf> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let dir = std::env::temp_dir().join(format!("sevenbag-{tag}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
-}
-
 /// Waits until `ready` says yes, the child exits (an error), or [`START_LIMIT`] passes.
 fn wait_ready(child: &mut Child, what: &str, ready: impl Fn() -> bool) -> anyhow::Result<()> {
     let start = Instant::now();
@@ -72,7 +64,8 @@ fn wait_ready(child: &mut Child, what: &str, ready: impl Fn() -> bool) -> anyhow
 pub struct Redis {
     child: Child,
     port: u16,
-    dir: PathBuf,
+    /// Removed after `drop` has stopped the process (fields drop after `Drop::drop`).
+    _dir: TempDir,
 }
 
 impl Redis {
@@ -99,7 +92,7 @@ impl Redis {
 
     fn try_start() -> anyhow::Result<Redis> {
         let port = free_port()?;
-        let dir = temp_dir("redis")?;
+        let dir = crate::temp_dir("redis");
         let child = Command::new("redis-server")
             .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
             .args([
@@ -111,12 +104,16 @@ impl Redis {
                 "yes",
             ])
             .arg("--dir")
-            .arg(&dir)
+            .arg(dir.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .context("spawning redis-server")?;
-        let mut redis = Redis { child, port, dir };
+        let mut redis = Redis {
+            child,
+            port,
+            _dir: dir,
+        };
         wait_ready(&mut redis.child, "redis-server", || ping(port))?;
         Ok(redis)
     }
@@ -136,7 +133,6 @@ impl Drop for Redis {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -164,7 +160,8 @@ fn ping(port: u16) -> bool {
 pub struct Postgres {
     child: Child,
     port: u16,
-    dir: PathBuf,
+    /// Removed after `drop` has stopped the process (fields drop after `Drop::drop`).
+    dir: TempDir,
     as_postgres: bool,
 }
 
@@ -213,14 +210,14 @@ impl Postgres {
 
     fn try_start() -> anyhow::Result<Postgres> {
         let as_postgres = is_root();
-        let dir = temp_dir("postgres")?;
-        let data = dir.join("data");
+        let dir = crate::temp_dir("postgres");
+        let data = dir.path().join("data");
         if as_postgres {
             let status = Command::new("chown")
                 .args(["-R", "postgres:postgres"])
-                .arg(&dir)
+                .arg(dir.path())
                 .status()?;
-            anyhow::ensure!(status.success(), "chown of {} failed", dir.display());
+            anyhow::ensure!(status.success(), "chown of {} failed", dir.path().display());
         }
         let out = pg_command(&pg_bin("initdb"), as_postgres)
             .args([
@@ -245,7 +242,7 @@ impl Postgres {
             .arg("-D")
             .arg(&data)
             .args(["-p", &port.to_string(), "-k"])
-            .arg(&dir)
+            .arg(dir.path())
             .args(["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -278,12 +275,11 @@ impl Drop for Postgres {
         // `postgres` may run under `runuser`: stop the server itself, then reap the child.
         let _ = pg_command(&pg_bin("pg_ctl"), self.as_postgres)
             .args(["stop", "-m", "immediate", "-w", "-t", "10", "-D"])
-            .arg(self.dir.join("data"))
+            .arg(self.dir.path().join("data"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

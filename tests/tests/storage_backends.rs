@@ -3,60 +3,10 @@
 //! on both; backend-specific ones (a corrupt SQLite file, a locked file) stay in
 //! `crates/storage`'s own tests.
 
-use sevenbag_storage::{
-    MatchRecord, MatchSeat, NewPlayer, Outcome, Player, PlayerStats, PostgresStorage, Rating,
-    SoloBoard, SoloRun, SqliteStorage, Storage, StorageError,
-};
+use sevenbag_storage::fixtures::{new_player, ranked, solo};
+use sevenbag_storage::{PostgresStorage, Rating, SoloBoard, SqliteStorage, Storage, StorageError};
 use sevenbag_tests::services::Postgres;
 use sevenbag_tests::temp_dir;
-
-fn new_player(name: &str, key: u8) -> NewPlayer {
-    NewPlayer {
-        key_hash: vec![key; 32],
-        recovery_hash: vec![key ^ 0xff; 32],
-        name: name.into(),
-        name_key: name.to_lowercase(),
-        created_unix: 1,
-    }
-}
-
-fn ranked(a: &Player, b: &Player, after: [Rating; 2]) -> MatchRecord {
-    let seat = |p: &Player, after: Rating| MatchSeat {
-        player: Some(p.id),
-        name: p.name.clone(),
-        before: Some(p.rating),
-        after: Some(after),
-        stats: PlayerStats {
-            pieces: 100,
-            ..PlayerStats::default()
-        },
-    };
-    MatchRecord {
-        ranked: true,
-        outcome: Outcome::Won(0),
-        reason: "top_out".into(),
-        score: [3, 1],
-        rules: "{}".into(),
-        duration_frames: 6000,
-        replay: Some("r1".into()),
-        started_unix: 10,
-        ended_unix: 110,
-        seats: [seat(a, after[0]), seat(b, after[1])],
-    }
-}
-
-fn solo(player: &Player, board: SoloBoard, frames: u32, score: u64, at: u64) -> SoloRun {
-    SoloRun {
-        player: player.id,
-        board,
-        frames,
-        lines: 40,
-        pieces: 100,
-        score,
-        recorded_unix: at,
-        replay: vec![board as u8, frames as u8, score as u8],
-    }
-}
 
 /// Players, names, keys, a ranked match, the leaderboard, history and both solo boards, on a
 /// fresh store; then `reopen` gives a new handle on the same data, which must see it all.

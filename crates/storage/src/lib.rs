@@ -26,6 +26,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 mod migrations;
 mod postgres;
 mod sqlite;

@@ -1,64 +1,20 @@
 use super::*;
+use crate::fixtures::{new_player, ranked, solo};
 
-/// A temporary directory, removed on drop.
-struct Temp(PathBuf);
+/// A temporary directory (removed on drop) and the database path inside it.
+struct Temp(tempfile::TempDir);
 
 impl Temp {
     fn new(tag: &str) -> Temp {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "sevenbag-storage-{tag}-{}-{nanos}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("sevenbag-storage-{tag}-"))
+            .tempdir()
+            .expect("temp dir");
         Temp(dir)
     }
 
     fn db(&self) -> PathBuf {
-        self.0.join("test.db")
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn new_player(name: &str, key: u8) -> NewPlayer {
-    NewPlayer {
-        key_hash: vec![key; 32],
-        recovery_hash: vec![key ^ 0xff; 32],
-        name: name.into(),
-        name_key: name.to_lowercase(),
-        created_unix: 1,
-    }
-}
-
-fn ranked(a: &Player, b: &Player, after: [Rating; 2]) -> MatchRecord {
-    let seat = |p: &Player, after: Rating| MatchSeat {
-        player: Some(p.id),
-        name: p.name.clone(),
-        before: Some(p.rating),
-        after: Some(after),
-        stats: PlayerStats {
-            pieces: 100,
-            ..PlayerStats::default()
-        },
-    };
-    MatchRecord {
-        ranked: true,
-        outcome: Outcome::Won(0),
-        reason: "top_out".into(),
-        score: [3, 1],
-        rules: "{}".into(),
-        duration_frames: 6000,
-        replay: Some("r1".into()),
-        started_unix: 10,
-        ended_unix: 110,
-        seats: [seat(a, after[0]), seat(b, after[1])],
+        self.0.path().join("test.db")
     }
 }
 
@@ -148,19 +104,6 @@ fn a_newer_schema_is_refused() {
         matches!(err, StorageError::TooNew { found: 99, .. }),
         "{err}"
     );
-}
-
-fn solo(player: &Player, board: SoloBoard, frames: u32, score: u64, at: u64) -> SoloRun {
-    SoloRun {
-        player: player.id,
-        board,
-        frames,
-        lines: 40,
-        pieces: 100,
-        score,
-        recorded_unix: at,
-        replay: vec![board as u8, frames as u8, score as u8],
-    }
 }
 
 #[test]

@@ -1,0 +1,59 @@
+//! Sample rows for tests: a player, a ranked match between two players and a solo run. Shared
+//! by this crate's SQLite tests and the end-to-end check that both backends keep one contract
+//! (`tests/tests/storage_backends.rs`), so the two cannot drift apart. Built only for tests and
+//! with the `fixtures` feature.
+
+use crate::{MatchRecord, MatchSeat, NewPlayer, Outcome, Player, PlayerStats, Rating};
+use crate::{SoloBoard, SoloRun};
+
+/// A new player whose key hash is 32 bytes of `key` and recovery hash 32 bytes of `!key`.
+pub fn new_player(name: &str, key: u8) -> NewPlayer {
+    NewPlayer {
+        key_hash: vec![key; 32],
+        recovery_hash: vec![key ^ 0xff; 32],
+        name: name.into(),
+        name_key: name.to_lowercase(),
+        created_unix: 1,
+    }
+}
+
+/// A ranked match `a` won 3–1 against `b`, leaving them at the ratings `after`.
+pub fn ranked(a: &Player, b: &Player, after: [Rating; 2]) -> MatchRecord {
+    let seat = |p: &Player, after: Rating| MatchSeat {
+        player: Some(p.id),
+        name: p.name.clone(),
+        before: Some(p.rating),
+        after: Some(after),
+        stats: PlayerStats {
+            pieces: 100,
+            ..PlayerStats::default()
+        },
+    };
+    MatchRecord {
+        ranked: true,
+        outcome: Outcome::Won(0),
+        reason: "top_out".into(),
+        score: [3, 1],
+        rules: "{}".into(),
+        duration_frames: 6000,
+        replay: Some("r1".into()),
+        started_unix: 10,
+        ended_unix: 110,
+        seats: [seat(a, after[0]), seat(b, after[1])],
+    }
+}
+
+/// A 40-line solo run by `player` on `board`, recorded at `at`, whose replay bytes encode its
+/// board, frames and score (so a test can tell which run came back).
+pub fn solo(player: &Player, board: SoloBoard, frames: u32, score: u64, at: u64) -> SoloRun {
+    SoloRun {
+        player: player.id,
+        board,
+        frames,
+        lines: 40,
+        pieces: 100,
+        score,
+        recorded_unix: at,
+        replay: vec![board as u8, frames as u8, score as u8],
+    }
+}
