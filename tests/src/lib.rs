@@ -54,7 +54,7 @@ pub mod scripted;
 mod server;
 pub mod services;
 
-pub use raw::{Event, RawClient, raw_tcp_exchange};
+pub use raw::{Event, RawClient, player_key, raw_tcp_exchange};
 pub use server::{TestServer, fast_config, init_tracing, start_server, start_server_on};
 pub use tempfile::TempDir;
 

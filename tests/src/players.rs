@@ -6,7 +6,7 @@ use std::time::Duration;
 use sevenbag_netplay::{
     HeadlessClient, HeadlessConfig, HeadlessError, Idle, MatchResult, RandomInputs,
 };
-use sevenbag_protocol::{JoinRole, RoomOptions};
+use sevenbag_protocol::{ErrorCode, JoinRole, RoomOptions};
 use sevenbag_server::Config;
 use tokio::task::JoinHandle;
 
@@ -92,4 +92,15 @@ pub async fn finished(tasks: Vec<JoinHandle<Played>>) -> Vec<HeadlessClient> {
         clients.push(client);
     }
     clients
+}
+
+/// Whether `err` is the server's "no such room" (a code nobody holds).
+pub fn is_no_such_room(err: &HeadlessError) -> bool {
+    matches!(
+        err,
+        HeadlessError::Server {
+            code: ErrorCode::NoSuchRoom,
+            ..
+        }
+    )
 }

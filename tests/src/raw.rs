@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use futures_util::{SinkExt, StreamExt};
 use sevenbag_core::Handling;
-use sevenbag_protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
+use sevenbag_protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, Profile, ServerMessage};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::time::Instant;
@@ -18,6 +18,14 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 const RECV_TIMEOUT: Duration = Duration::from_secs(5);
 /// Most messages skipped while looking for one (bounds every search loop by count).
 const MAX_SKIPPED: usize = 100_000;
+
+/// The secret key of test player `n`: distinct per `n`, never all zeros.
+pub fn player_key(n: u8) -> [u8; 32] {
+    let mut k = [0u8; 32];
+    k[0] = n;
+    k[31] = 0xa5;
+    k
+}
 
 /// Something the server sent.
 #[derive(Clone, Debug, PartialEq)]
@@ -207,6 +215,30 @@ impl RawClient {
             }
         }
         bail!("more than {MAX_SKIPPED} messages without the one expected")
+    }
+
+    /// The profile of the next `Identified` or `Registered` reply, within `limit`; an `Error`
+    /// reply first is an error naming its code.
+    pub async fn profile_reply(&mut self, limit: Duration) -> anyhow::Result<Profile> {
+        self.recv_until(limit, |m| match m {
+            ServerMessage::Identified { profile } | ServerMessage::Registered { profile, .. } => {
+                Some(Ok(profile.clone()))
+            }
+            ServerMessage::Error { code, message, .. } => {
+                Some(Err(anyhow::anyhow!("{code:?}: {message}")))
+            }
+            _ => None,
+        })
+        .await?
+    }
+
+    /// The code of the next `Error` reply, within `limit` (other messages are skipped).
+    pub async fn error_reply(&mut self, limit: Duration) -> anyhow::Result<ErrorCode> {
+        self.recv_until(limit, |m| match m {
+            ServerMessage::Error { code, .. } => Some(*code),
+            _ => None,
+        })
+        .await
     }
 
     /// Reads until the server cuts this client: a fatal `Error` then a Close frame (or the end

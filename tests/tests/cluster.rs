@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, ensure};
 use sevenbag_core::Seat;
 use sevenbag_netplay::HeadlessError;
-use sevenbag_protocol::{ClientMessage, ErrorCode, JoinRole, Profile, RoomOptions, ServerMessage};
+use sevenbag_protocol::{ClientMessage, JoinRole, Profile, RoomOptions, ServerMessage};
 use sevenbag_server::{ClusterConfig, Config};
-use sevenbag_tests::players::{connect, finished, match_config, play};
+use sevenbag_tests::players::{connect, finished, is_no_such_room, match_config, play};
 use sevenbag_tests::services::{Postgres, Redis};
-use sevenbag_tests::{RawClient, TestServer, scripted, start_server_on};
+use sevenbag_tests::{RawClient, TestServer, player_key, scripted, start_server_on};
 use tokio::net::TcpListener;
 
 const LIMIT: Duration = Duration::from_secs(30);
@@ -129,16 +129,7 @@ async fn two_instances_pair_a_quick_match_and_share_room_codes_and_spectating() 
     // A code nobody holds is still "no room", through either instance.
     let mut fay = connect(&b.url(), "fay").await;
     let err = fay.join_room("YYYYY", JoinRole::Player).await.unwrap_err();
-    assert!(
-        matches!(
-            err,
-            HeadlessError::Server {
-                code: ErrorCode::NoSuchRoom,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert!(is_no_such_room(&err), "{err}");
     a.shutdown().await?;
     b.shutdown().await?;
     Ok(())
@@ -188,16 +179,7 @@ async fn a_dead_or_forged_directory_entry_never_hangs_a_client() -> anyhow::Resu
     .await?;
     let mut hal = connect(&b.url(), "hal").await;
     let err = hal.join_room("ACDEF", JoinRole::Player).await.unwrap_err();
-    assert!(
-        matches!(
-            err,
-            HeadlessError::Server {
-                code: ErrorCode::NoSuchRoom,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert!(is_no_such_room(&err), "{err}");
     let mut raw = RawClient::hello(b.addr(), "ivy").await?;
     raw.send(&ClientMessage::QuickMatch).await?;
     let quiet = raw.poll_event(Duration::from_millis(800)).await?;
@@ -228,16 +210,7 @@ async fn a_dead_or_forged_directory_entry_never_hangs_a_client() -> anyhow::Resu
     ])?;
     redis.command(&["SET", "sevenbag:room:CDEFG", "forged", "PX", "60000"])?;
     let err = hal.join_room("CDEFG", JoinRole::Player).await.unwrap_err();
-    assert!(
-        matches!(
-            err,
-            HeadlessError::Server {
-                code: ErrorCode::NoSuchRoom,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert!(is_no_such_room(&err), "{err}");
     let tarpit = TcpListener::bind("127.0.0.1:0").await?;
     let tarpit_url = format!("ws://{}/", tarpit.local_addr()?);
     let _held = tokio::spawn(async move {
@@ -271,26 +244,6 @@ async fn a_dead_or_forged_directory_entry_never_hangs_a_client() -> anyhow::Resu
     Ok(())
 }
 
-async fn profile_reply(c: &mut RawClient) -> anyhow::Result<Profile> {
-    c.recv_until(LIMIT, |m| match m {
-        ServerMessage::Identified { profile } | ServerMessage::Registered { profile, .. } => {
-            Some(Ok(profile.clone()))
-        }
-        ServerMessage::Error { code, message, .. } => {
-            Some(Err(anyhow::anyhow!("{code:?}: {message}")))
-        }
-        _ => None,
-    })
-    .await?
-}
-
-fn key(n: u8) -> [u8; 32] {
-    let mut k = [0u8; 32];
-    k[0] = n;
-    k[31] = 0x5a;
-    k
-}
-
 /// Connects to `addr` and registers (`register`) or identifies with key `n`.
 async fn player(
     addr: std::net::SocketAddr,
@@ -301,14 +254,14 @@ async fn player(
     let mut c = RawClient::hello(addr, name).await?;
     let message = if register {
         ClientMessage::Register {
-            key: key(n),
+            key: player_key(n),
             name: name.into(),
         }
     } else {
-        ClientMessage::Identify { key: key(n) }
+        ClientMessage::Identify { key: player_key(n) }
     };
     c.send(&message).await?;
-    let p = profile_reply(&mut c).await?;
+    let p = c.profile_reply(LIMIT).await?;
     Ok((c, p))
 }
 
@@ -437,16 +390,7 @@ async fn readyz_reports_redis_and_postgres_and_an_instance_serves_on_without_red
     let mut ned = connect(&a.url(), "ned").await;
     let started = Instant::now();
     let err = ned.join_room("YYYYY", JoinRole::Player).await.unwrap_err();
-    assert!(
-        matches!(
-            err,
-            HeadlessError::Server {
-                code: ErrorCode::NoSuchRoom,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert!(is_no_such_room(&err), "{err}");
     assert!(started.elapsed() < Duration::from_secs(10));
 
     // The database goes away: not ready.

@@ -9,7 +9,7 @@ use sevenbag_protocol::{ClientMessage, ErrorCode, JoinRole, Profile, RoomOptions
 use sevenbag_server::Config;
 use sevenbag_tests::http::{get, get_json};
 use sevenbag_tests::{
-    RawClient, TempDir, TestServer, fast_config, scripted, start_server, temp_dir,
+    RawClient, TempDir, TestServer, fast_config, player_key, scripted, start_server, temp_dir,
 };
 
 const LIMIT: Duration = Duration::from_secs(20);
@@ -24,39 +24,11 @@ fn config(db: &TempDir) -> Config {
     }
 }
 
-fn key(n: u8) -> [u8; 32] {
-    let mut k = [0u8; 32];
-    k[0] = n;
-    k[31] = 0xa5;
-    k
-}
-
-async fn profile_reply(c: &mut RawClient) -> anyhow::Result<Profile> {
-    c.recv_until(LIMIT, |m| match m {
-        ServerMessage::Identified { profile } | ServerMessage::Registered { profile, .. } => {
-            Some(Ok(profile.clone()))
-        }
-        ServerMessage::Error { code, message, .. } => {
-            Some(Err(anyhow::anyhow!("{code:?}: {message}")))
-        }
-        _ => None,
-    })
-    .await?
-}
-
-async fn error_reply(c: &mut RawClient) -> anyhow::Result<ErrorCode> {
-    c.recv_until(LIMIT, |m| match m {
-        ServerMessage::Error { code, .. } => Some(*code),
-        _ => None,
-    })
-    .await
-}
-
 /// Connects and registers `name` with key `n`; returns the client and the recovery code.
 async fn registered(server: &TestServer, name: &str, n: u8) -> anyhow::Result<(RawClient, String)> {
     let mut c = RawClient::hello(server.addr(), name).await?;
     c.send(&ClientMessage::Register {
-        key: key(n),
+        key: player_key(n),
         name: name.into(),
     })
     .await?;
@@ -75,8 +47,9 @@ async fn registered(server: &TestServer, name: &str, n: u8) -> anyhow::Result<(R
 /// Connects and identifies with key `n`.
 async fn identified(server: &TestServer, n: u8) -> anyhow::Result<(RawClient, Profile)> {
     let mut c = RawClient::hello(server.addr(), "someone").await?;
-    c.send(&ClientMessage::Identify { key: key(n) }).await?;
-    let p = profile_reply(&mut c).await?;
+    c.send(&ClientMessage::Identify { key: player_key(n) })
+        .await?;
+    let p = c.profile_reply(LIMIT).await?;
     Ok((c, p))
 }
 
@@ -125,8 +98,8 @@ async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> a
         Seat::First => (&mut first, &mut second),
         Seat::Second => (&mut second, &mut first),
     };
-    let won = profile_reply(w).await?;
-    let lost = profile_reply(l).await?;
+    let won = w.profile_reply(LIMIT).await?;
+    let lost = l.profile_reply(LIMIT).await?;
     // Glicko-2 for two new players (1500/350/0.06): the winner goes to 1662.3, the loser to
     // 1337.7, both deviations to 290.3.
     assert_eq!(
@@ -193,7 +166,7 @@ async fn the_game_reads_the_leaderboard_and_profiles_over_its_connection() -> an
         Seat::First => &mut first,
         Seat::Second => &mut second,
     };
-    let won = profile_reply(w).await?;
+    let won = w.profile_reply(LIMIT).await?;
 
     let mut guest = RawClient::hello(server.addr(), "guest").await?;
     guest
@@ -237,11 +210,11 @@ async fn the_game_reads_the_leaderboard_and_profiles_over_its_connection() -> an
             name: "nobody".into(),
         })
         .await?;
-    assert_eq!(error_reply(&mut guest).await?, ErrorCode::NoSuchPlayer);
+    assert_eq!(guest.error_reply(LIMIT).await?, ErrorCode::NoSuchPlayer);
     guest
         .send(&ClientMessage::GetLeaderboard { limit: 0 })
         .await?;
-    assert_eq!(error_reply(&mut guest).await?, ErrorCode::BadMessage);
+    assert_eq!(guest.error_reply(LIMIT).await?, ErrorCode::BadMessage);
     Ok(())
 }
 
@@ -258,31 +231,34 @@ async fn taken_names_and_unknown_keys_get_clear_errors() -> anyhow::Result<()> {
         ("Zoë", ErrorCode::BadName),
     ] {
         c.send(&ClientMessage::Register {
-            key: key(9),
+            key: player_key(9),
             name: name.into(),
         })
         .await?;
-        assert_eq!(error_reply(&mut c).await?, expected, "{name}");
+        assert_eq!(c.error_reply(LIMIT).await?, expected, "{name}");
     }
-    c.send(&ClientMessage::Identify { key: key(77) }).await?;
+    c.send(&ClientMessage::Identify {
+        key: player_key(77),
+    })
+    .await?;
     assert_eq!(
-        error_reply(&mut c).await?,
+        c.error_reply(LIMIT).await?,
         ErrorCode::UnknownKey,
         "a forged key"
     );
     c.send(&ClientMessage::RankedMatch).await?;
     assert_eq!(
-        error_reply(&mut c).await?,
+        c.error_reply(LIMIT).await?,
         ErrorCode::NotIdentified,
         "guests are unranked"
     );
     c.send(&ClientMessage::Recover {
         code: "AAAAA-AAAAA-AAAAA-AAAAA".into(),
-        key: key(9),
+        key: player_key(9),
     })
     .await?;
     assert_eq!(
-        error_reply(&mut c).await?,
+        c.error_reply(LIMIT).await?,
         ErrorCode::UnknownKey,
         "a wrong recovery code"
     );
@@ -290,13 +266,14 @@ async fn taken_names_and_unknown_keys_get_clear_errors() -> anyhow::Result<()> {
     // The right code moves Alice to a new key; the old key stops working.
     c.send(&ClientMessage::Recover {
         code: code.to_lowercase(),
-        key: key(9),
+        key: player_key(9),
     })
     .await?;
-    assert_eq!(profile_reply(&mut c).await?.name, "Alice");
-    c.send(&ClientMessage::Identify { key: key(1) }).await?;
+    assert_eq!(c.profile_reply(LIMIT).await?.name, "Alice");
+    c.send(&ClientMessage::Identify { key: player_key(1) })
+        .await?;
     assert_eq!(
-        error_reply(&mut c).await?,
+        c.error_reply(LIMIT).await?,
         ErrorCode::UnknownKey,
         "the old key"
     );
@@ -439,7 +416,7 @@ async fn chat_reaches_the_room_clean_and_floods_are_cut() -> anyhow::Result<()> 
     })
     .await?;
     assert_eq!(
-        error_reply(&mut eve).await?,
+        eve.error_reply(LIMIT).await?,
         ErrorCode::BadMessage,
         "too long"
     );
