@@ -10,6 +10,19 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sevenbag_core::StateHasher;
 
+/// bincode's standard configuration (little-endian, varints) refusing bodies over `N` bytes:
+/// every file format decodes with one, so a forged length can never allocate past its limit.
+pub(crate) type Limited<const N: usize> = bincode::config::Configuration<
+    bincode::config::LittleEndian,
+    bincode::config::Varint,
+    bincode::config::Limit<N>,
+>;
+
+/// The [`Limited`] configuration for bodies of at most `N` bytes.
+pub(crate) const fn limited<const N: usize>() -> Limited<N> {
+    bincode::config::standard().with_limit::<N>()
+}
+
 /// Bytes of the trailing checksum.
 const CHECKSUM_BYTES: usize = 8;
 

@@ -21,7 +21,7 @@
 use serde::{Deserialize, Serialize};
 use sevenbag_core::{HeaderError, Input, Match, MatchHeader, Seat};
 
-use crate::envelope::{Envelope, EnvelopeError};
+use crate::envelope::{Envelope, EnvelopeError, Limited, limited};
 pub use crate::envelope::{checksum, forge_checksum};
 use crate::inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
 use crate::messages::{EndReason, InputChange, MAX_NAME_CHARS};
@@ -48,14 +48,10 @@ const ENVELOPE: Envelope = Envelope {
     max_bytes: MAX_REPLAY_BYTES,
 };
 
-type BodyConfig = bincode::config::Configuration<
-    bincode::config::LittleEndian,
-    bincode::config::Varint,
-    bincode::config::Limit<MAX_REPLAY_BYTES>,
->;
+type BodyConfig = Limited<MAX_REPLAY_BYTES>;
 
 const fn body_config() -> BodyConfig {
-    bincode::config::standard().with_limit::<MAX_REPLAY_BYTES>()
+    limited::<MAX_REPLAY_BYTES>()
 }
 
 /// One seat's inputs as recorded: every change, and how many frames are confirmed.

@@ -22,6 +22,7 @@
 //! refused by the same checks live inputs pass ([`InputLog::extend`](crate::InputLog)),
 //! and keeps everything before it; a file whose `Open` record is bad is refused whole.
 
+use crate::envelope::{Limited, limited};
 use crate::replay::checksum;
 use crate::{
     ConfirmedSim, InputChange, MAX_CHANGES_PER_MESSAGE, MAX_NAME_CHARS, ROOM_CODE_ALPHABET,
@@ -46,14 +47,10 @@ const HEAD_BYTES: usize = 6;
 const LEN_BYTES: usize = 4;
 const CHECKSUM_BYTES: usize = 8;
 
-type BodyConfig = bincode::config::Configuration<
-    bincode::config::LittleEndian,
-    bincode::config::Varint,
-    bincode::config::Limit<MAX_RECORD_BYTES>,
->;
+type BodyConfig = Limited<MAX_RECORD_BYTES>;
 
 const fn body_config() -> BodyConfig {
-    bincode::config::standard().with_limit::<MAX_RECORD_BYTES>()
+    limited::<MAX_RECORD_BYTES>()
 }
 
 /// What a match needs to be taken up again by a restarted server: the room, the match header,

@@ -19,7 +19,7 @@
 use serde::{Deserialize, Serialize};
 use sevenbag_core::{HeaderError, Input, Solo, SoloHeader, SoloResult};
 
-use crate::envelope::{Envelope, EnvelopeError};
+use crate::envelope::{Envelope, EnvelopeError, Limited, limited};
 use crate::inputs::{InputLog, InputLogError};
 use crate::messages::MAX_NAME_CHARS;
 use crate::replay::SeatInputs;
@@ -40,14 +40,10 @@ const ENVELOPE: Envelope = Envelope {
     max_bytes: MAX_SOLO_BYTES,
 };
 
-type BodyConfig = bincode::config::Configuration<
-    bincode::config::LittleEndian,
-    bincode::config::Varint,
-    bincode::config::Limit<MAX_SOLO_BYTES>,
->;
+type BodyConfig = Limited<MAX_SOLO_BYTES>;
 
 const fn body_config() -> BodyConfig {
-    bincode::config::standard().with_limit::<MAX_SOLO_BYTES>()
+    limited::<MAX_SOLO_BYTES>()
 }
 
 /// A recorded solo run: everything needed to play it back and check its result.
