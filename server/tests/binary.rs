@@ -19,12 +19,15 @@ impl Drop for Child {
 
 #[test]
 fn sigterm_drains_and_exits_zero_with_json_logs() {
-    let dir = std::env::temp_dir().join(format!("sevenbag-bin-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("sevenbag-bin-")
+        .tempdir()
+        .expect("temp dir");
     let mut child = Child(
         Command::new(env!("CARGO_BIN_EXE_sevenbag-server"))
             .args(["--bind", "127.0.0.1:0", "--no-db", "--log-format", "json"])
             .arg("--replay-dir")
-            .arg(&dir)
+            .arg(dir.path())
             .env("RUST_LOG", "info")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -82,5 +85,4 @@ fn sigterm_drains_and_exits_zero_with_json_logs() {
         rest.iter().any(|l| l.contains("draining")),
         "no drain logged: {rest:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

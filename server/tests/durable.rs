@@ -5,7 +5,7 @@
 #![cfg(unix)]
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -151,16 +151,19 @@ fn play(
     })
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sevenbag-durable-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A fresh temporary directory, removed on drop (also when a test fails).
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("sevenbag-durable-{name}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_survives_kill_9_of_the_server_and_finishes_with_one_verified_replay() {
     let dir = temp_dir("kill");
-    let server = Server::start(&dir, "127.0.0.1:0");
+    let dir = dir.path();
+    let server = Server::start(dir, "127.0.0.1:0");
     let addr = server.addr.clone();
     let url = server.url();
 
@@ -216,7 +219,7 @@ async fn a_match_survives_kill_9_of_the_server_and_finishes_with_one_verified_re
 
     // Blocking waits on the server's log lines, off the players' worker threads.
     let (server, resumed, resume_time) = tokio::task::block_in_place(|| {
-        let mut server = Server::start(&dir, &addr);
+        let mut server = Server::start(dir, &addr);
         let restored =
             server.wait_line("match restored from its room log; waiting for the players");
         assert_eq!(restored["room"], code.as_str(), "{restored}");
@@ -275,7 +278,6 @@ async fn a_match_survives_kill_9_of_the_server_and_finishes_with_one_verified_re
         "killed at frame {killed_at}; restarted and first player resumed after {resume_time:?} ({resumed})"
     );
     drop(server);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Two players in a fresh room on `url`, both ready, each reconnecting by itself.
@@ -301,7 +303,8 @@ async fn ready_pair(url: &str) -> (HeadlessClient, HeadlessClient) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_cut_by_a_drain_timeout_resumes_on_the_restarted_server() {
     let dir = temp_dir("drain");
-    let server = Server::start_with(&dir, "127.0.0.1:0", &["--drain-timeout", "0.5"]);
+    let dir = dir.path();
+    let server = Server::start_with(dir, "127.0.0.1:0", &["--drain-timeout", "0.5"]);
     let addr = server.addr.clone();
     let (alice, bob) = ready_pair(&server.url()).await;
     let (a_reached, a_at) = oneshot::channel();
@@ -323,7 +326,7 @@ async fn a_match_cut_by_a_drain_timeout_resumes_on_the_restarted_server() {
         let exit = old.child.wait().expect("wait");
         assert!(exit.success(), "{exit}");
         drop(old);
-        let mut new = Server::start(&dir, &addr);
+        let mut new = Server::start(dir, &addr);
         new.wait_line("match restored from its room log; waiting for the players");
         new
     });
@@ -345,13 +348,13 @@ async fn a_match_cut_by_a_drain_timeout_resumes_on_the_restarted_server() {
     let replay = Replay::decode(&bytes).expect("decodes");
     verify(&replay).expect("verifies");
     assert!(replay.result.frames > drained_at);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resumed_player_cannot_resend_inputs_past_the_existing_limits() {
     let dir = temp_dir("hostile");
-    let server = Server::start(&dir, "127.0.0.1:0");
+    let dir = dir.path();
+    let server = Server::start(dir, "127.0.0.1:0");
     let addr = server.addr.clone();
     let (mut alice, mut bob) = ready_pair(&server.url()).await;
     let mut keys = RandomInputs::new(61).with_drop_every(3, 9);
@@ -364,7 +367,7 @@ async fn a_resumed_player_cannot_resend_inputs_past_the_existing_limits() {
     a.expect("alice plays");
     b.expect("bob plays");
     tokio::task::block_in_place(|| server.kill_9());
-    let _server = tokio::task::block_in_place(|| Server::start(&dir, &addr));
+    let _server = tokio::task::block_in_place(|| Server::start(dir, &addr));
     bob.wait_for(MATCH_TIMEOUT, |c| c.reconnects() >= 1)
         .await
         .expect("bob is back");
@@ -381,5 +384,4 @@ async fn a_resumed_player_cannot_resend_inputs_past_the_existing_limits() {
     })
     .await
     .expect("refused with BadInput");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,10 +9,13 @@ use tokio::net::TcpStream;
 
 const WAIT: Duration = Duration::from_secs(5);
 
-async fn server(limits: Limits) -> (sevenbag_server::ServerHandle, tempdir::Dir) {
-    let dir = tempdir::Dir::new();
+async fn server(limits: Limits) -> (sevenbag_server::ServerHandle, tempfile::TempDir) {
+    let dir = tempfile::Builder::new()
+        .prefix("sevenbag-http-")
+        .tempdir()
+        .expect("temp dir");
     let config = Config {
-        replay_dir: dir.path.clone(),
+        replay_dir: dir.path().to_path_buf(),
         limits,
         ..Config::default()
     };
@@ -30,31 +33,6 @@ async fn exchange(addr: std::net::SocketAddr, request: &[u8]) -> String {
 
 fn get(path: &str) -> Vec<u8> {
     format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").into_bytes()
-}
-
-mod tempdir {
-    /// A directory removed on drop.
-    pub struct Dir {
-        pub path: std::path::PathBuf,
-    }
-    impl Dir {
-        pub fn new() -> Dir {
-            let path = std::env::temp_dir().join(format!(
-                "sevenbag-http-{}-{}",
-                std::process::id(),
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos())
-            ));
-            std::fs::create_dir_all(&path).expect("temp dir");
-            Dir { path }
-        }
-    }
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.path);
-        }
-    }
 }
 
 #[tokio::test]

@@ -12,6 +12,14 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
+/// A fresh temporary directory, removed on drop.
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("sevenbag-ops-")
+        .tempdir()
+        .expect("temp dir")
+}
+
 /// Every metric `docs/SERVER.md` lists.
 const METRICS: [&str; 15] = [
     "sevenbag_connections",
@@ -30,26 +38,6 @@ const METRICS: [&str; 15] = [
     "sevenbag_db_write_seconds",
     "sevenbag_db_write_seconds_count",
 ];
-
-struct Dir(std::path::PathBuf);
-
-impl Dir {
-    fn new() -> Dir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let path =
-            std::env::temp_dir().join(format!("sevenbag-ops-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&path).expect("temp dir");
-        Dir(path)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// `GET path` with `Connection: close`: the status and the body.
 async fn get(addr: std::net::SocketAddr, path: &str) -> (u16, String) {
@@ -77,10 +65,10 @@ fn sample(text: &str, name: &str) -> Option<f64> {
 
 #[tokio::test]
 async fn health_readiness_and_metrics_answer_and_counts_follow_a_connection() {
-    let dir = Dir::new();
+    let dir = temp_dir();
     let server = sevenbag_server::spawn(Config {
-        replay_dir: dir.0.join("replays"),
-        db: Some(dir.0.join("sevenbag.db")),
+        replay_dir: dir.path().join("replays"),
+        db: Some(dir.path().join("sevenbag.db")),
         ..Config::default()
     })
     .await
@@ -134,12 +122,12 @@ async fn health_readiness_and_metrics_answer_and_counts_follow_a_connection() {
 
 #[tokio::test]
 async fn unreadable_tls_files_stop_the_server_with_a_clear_error() {
-    let dir = Dir::new();
+    let dir = temp_dir();
     let server = sevenbag_server::spawn(Config {
-        replay_dir: dir.0.join("replays"),
+        replay_dir: dir.path().join("replays"),
         tls: Some(TlsFiles {
-            cert: dir.0.join("missing-cert.pem"),
-            key: dir.0.join("missing-key.pem"),
+            cert: dir.path().join("missing-cert.pem"),
+            key: dir.path().join("missing-key.pem"),
         }),
         ..Config::default()
     })

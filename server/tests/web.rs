@@ -13,27 +13,12 @@ use tokio::net::TcpStream;
 const WAIT: Duration = Duration::from_secs(5);
 const INDEX: &str = "<!doctype html><title>sevenbag</title><canvas id=glcanvas></canvas>\n";
 
-/// A directory removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!(
-            "sevenbag-web-{tag}-{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos())
-        ));
-        std::fs::create_dir_all(&path).expect("temp dir");
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A fresh temporary directory, removed on drop.
+fn temp_dir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("sevenbag-web-{tag}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
 /// The stand-in site: `site/` (index.html, a fake .wasm, a script, a subdirectory) beside a
@@ -134,8 +119,8 @@ fn dechunk(mut raw: &[u8]) -> Vec<u8> {
 
 #[tokio::test]
 async fn the_page_and_its_files_have_the_content_types_browsers_need_and_no_cache() {
-    let base = TempDir::new("types");
-    let server = server(Some(stand_in_site(&base.0)), &base.0).await;
+    let base = temp_dir("types");
+    let server = server(Some(stand_in_site(base.path())), base.path()).await;
     let addr = server.addr();
 
     let index = get(addr, "/", "").await;
@@ -176,8 +161,8 @@ async fn the_page_and_its_files_have_the_content_types_browsers_need_and_no_cach
 
 #[tokio::test]
 async fn watch_paths_serve_the_same_page_and_bad_codes_are_404() {
-    let base = TempDir::new("watch");
-    let server = server(Some(stand_in_site(&base.0)), &base.0).await;
+    let base = temp_dir("watch");
+    let server = server(Some(stand_in_site(base.path())), base.path()).await;
     let addr = server.addr();
     let watch = get(addr, "/watch/ABCDE", "").await;
     assert_eq!(watch.status, 200, "{}", watch.head);
@@ -200,8 +185,8 @@ async fn watch_paths_serve_the_same_page_and_bad_codes_are_404() {
 
 #[tokio::test]
 async fn an_unchanged_file_is_a_304_by_etag_or_date() {
-    let base = TempDir::new("etag");
-    let server = server(Some(stand_in_site(&base.0)), &base.0).await;
+    let base = temp_dir("etag");
+    let server = server(Some(stand_in_site(base.path())), base.path()).await;
     let addr = server.addr();
     let first = get(addr, "/sevenbag.wasm", "").await;
     let etag = first.header("etag").expect("an ETag");
@@ -238,9 +223,9 @@ async fn an_unchanged_file_is_a_304_by_etag_or_date() {
 
 #[tokio::test]
 async fn the_wasm_is_gzipped_for_a_client_that_accepts_it() {
-    let base = TempDir::new("gzip");
-    let site = stand_in_site(&base.0);
-    let server = server(Some(site.clone()), &base.0).await;
+    let base = temp_dir("gzip");
+    let site = stand_in_site(base.path());
+    let server = server(Some(site.clone()), base.path()).await;
     let addr = server.addr();
     let plain = get(addr, "/sevenbag.wasm", "").await;
     assert_eq!(plain.header("content-encoding"), None);
@@ -271,18 +256,18 @@ async fn the_wasm_is_gzipped_for_a_client_that_accepts_it() {
 
 #[tokio::test]
 async fn paths_out_of_the_directory_and_directories_are_refused() {
-    let base = TempDir::new("traversal");
-    let site = stand_in_site(&base.0);
+    let base = temp_dir("traversal");
+    let site = stand_in_site(base.path());
     #[cfg(unix)]
     {
-        std::os::unix::fs::symlink(base.0.join("secret.txt"), site.join("link.txt"))
+        std::os::unix::fs::symlink(base.path().join("secret.txt"), site.join("link.txt"))
             .expect("symlink");
-        std::os::unix::fs::symlink(&base.0, site.join("up")).expect("dir symlink");
+        std::os::unix::fs::symlink(base.path(), site.join("up")).expect("dir symlink");
         // A precompressed variant may not lead out either.
-        std::os::unix::fs::symlink(base.0.join("secret.txt"), site.join("gl.js.gz"))
+        std::os::unix::fs::symlink(base.path().join("secret.txt"), site.join("gl.js.gz"))
             .expect("gz symlink");
     }
-    let server = server(Some(site), &base.0).await;
+    let server = server(Some(site), base.path()).await;
     let addr = server.addr();
     for bad in [
         "/../secret.txt",
@@ -320,8 +305,8 @@ async fn paths_out_of_the_directory_and_directories_are_refused() {
 
 #[tokio::test]
 async fn the_game_websocket_answers_on_every_path_beside_the_site() {
-    let base = TempDir::new("ws");
-    let server = server(Some(stand_in_site(&base.0)), &base.0).await;
+    let base = temp_dir("ws");
+    let server = server(Some(stand_in_site(base.path())), base.path()).await;
     let addr = server.addr();
     for path in ["/", "/watch/ABCDE", "/sevenbag.wasm", "/anything/else"] {
         let url = format!("ws://{addr}{path}");
@@ -347,8 +332,8 @@ async fn the_game_websocket_answers_on_every_path_beside_the_site() {
 
 #[tokio::test]
 async fn without_a_web_dir_the_root_stays_a_404() {
-    let base = TempDir::new("none");
-    let server = server(None, &base.0).await;
+    let base = temp_dir("none");
+    let server = server(None, base.path()).await;
     let reply = get(server.addr(), "/", "").await;
     assert_eq!(reply.status, 404, "{}", reply.head);
     assert!(String::from_utf8_lossy(&reply.body).contains("no such page"));
@@ -358,18 +343,18 @@ async fn without_a_web_dir_the_root_stays_a_404() {
 
 #[tokio::test]
 async fn a_web_dir_without_index_html_stops_the_server_at_start() {
-    let base = TempDir::new("empty");
+    let base = temp_dir("empty");
     let config = Config {
-        replay_dir: base.0.join("replays"),
-        web_dir: Some(base.0.join("nothing-built-here")),
+        replay_dir: base.path().join("replays"),
+        web_dir: Some(base.path().join("nothing-built-here")),
         ..Config::default()
     };
     let error = sevenbag_server::spawn(config).await.expect_err("refused");
     assert!(error.to_string().contains("nothing-built-here"), "{error}");
-    std::fs::create_dir_all(base.0.join("empty")).expect("dir");
+    std::fs::create_dir_all(base.path().join("empty")).expect("dir");
     let config = Config {
-        replay_dir: base.0.join("replays"),
-        web_dir: Some(base.0.join("empty")),
+        replay_dir: base.path().join("replays"),
+        web_dir: Some(base.path().join("empty")),
         ..Config::default()
     };
     let error = sevenbag_server::spawn(config).await.expect_err("refused");
