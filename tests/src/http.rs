@@ -4,18 +4,32 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 /// `GET path` with `Connection: close`: the status and the body.
 pub async fn get(addr: SocketAddr, path: &str) -> anyhow::Result<(u16, Vec<u8>)> {
-    let mut tcp = TcpStream::connect(addr).await?;
+    get_over(TcpStream::connect(addr).await?, path).await
+}
+
+/// `GET path` with `Connection: close` over an open stream (plain TCP, or TLS the caller set
+/// up): the status and the body. The reply ends when the server closes; how it closes (a TLS
+/// close_notify or not) does not matter once bytes have arrived.
+pub async fn get_over(
+    mut stream: impl AsyncRead + AsyncWrite + Unpin,
+    path: &str,
+) -> anyhow::Result<(u16, Vec<u8>)> {
     let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
-    tcp.write_all(request.as_bytes()).await?;
+    stream.write_all(request.as_bytes()).await?;
     let mut reply = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), tcp.read_to_end(&mut reply))
+    let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut reply))
         .await
-        .context("HTTP reply within 10 s")??;
+        .context("HTTP reply within 10 s")?;
+    if let Err(e) = read
+        && reply.is_empty()
+    {
+        return Err(e.into());
+    }
     let split = reply
         .windows(4)
         .position(|w| w == b"\r\n\r\n")

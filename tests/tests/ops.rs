@@ -5,7 +5,6 @@
 //! replay, then stops the server; a stop during the drain (a second SIGTERM) ends it at once.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,7 +23,7 @@ const MATCH_TIMEOUT: Duration = Duration::from_secs(45);
 
 /// A self-signed certificate for 127.0.0.1 written as PEM files in a directory removed on drop.
 struct Cert {
-    dir: PathBuf,
+    dir: sevenbag_tests::TempDir,
     der: CertificateDer<'static>,
 }
 
@@ -32,13 +31,10 @@ impl Cert {
     fn new() -> Cert {
         let made = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string()])
             .expect("test certificate");
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!("sevenbag-tls-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("cert dir");
-        std::fs::write(dir.join("cert.pem"), made.cert.pem()).expect("cert.pem");
-        std::fs::write(dir.join("key.pem"), made.signing_key.serialize_pem()).expect("key.pem");
+        let dir = sevenbag_tests::temp_dir("tls");
+        std::fs::write(dir.path().join("cert.pem"), made.cert.pem()).expect("cert.pem");
+        std::fs::write(dir.path().join("key.pem"), made.signing_key.serialize_pem())
+            .expect("key.pem");
         Cert {
             der: made.cert.der().clone(),
             dir,
@@ -47,21 +43,15 @@ impl Cert {
 
     fn files(&self) -> TlsFiles {
         TlsFiles {
-            cert: self.dir.join("cert.pem"),
-            key: self.dir.join("key.pem"),
+            cert: self.dir.path().join("cert.pem"),
+            key: self.dir.path().join("key.pem"),
         }
     }
 
     fn trust(&self) -> TlsTrust {
         TlsTrust::default()
-            .with_cert_file(&self.dir.join("cert.pem"))
+            .with_cert_file(&self.dir.path().join("cert.pem"))
             .expect("trust the test certificate")
-    }
-}
-
-impl Drop for Cert {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -104,25 +94,14 @@ async fn https_get(addr: SocketAddr, cert: &CertificateDer<'static>, path: &str)
         .with_no_client_auth();
     let tcp = TcpStream::connect(addr).await.expect("connect");
     let name = ServerName::try_from("127.0.0.1").expect("name");
-    let mut tls = TlsConnector::from(Arc::new(config))
+    let tls = TlsConnector::from(Arc::new(config))
         .connect(name, tcp)
         .await
         .expect("TLS handshake");
-    let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
-    tls.write_all(request.as_bytes()).await.expect("write");
-    let mut reply = Vec::new();
-    // The body is complete once the server closes; how it closes does not matter here.
-    let _ = tokio::time::timeout(Duration::from_secs(10), tls.read_to_end(&mut reply)).await;
-    let reply = String::from_utf8_lossy(&reply).into_owned();
-    let status = reply
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no status line: {reply:?}"));
-    let body = reply
-        .split_once("\r\n\r\n")
-        .map_or(String::new(), |(_, b)| b.to_string());
-    (status, body)
+    let (status, body) = sevenbag_tests::http::get_over(tls, path)
+        .await
+        .expect("HTTPS reply");
+    (status, String::from_utf8_lossy(&body).into_owned())
 }
 
 /// The value of the sample line `name` (with labels, if any) in a Prometheus text body.
