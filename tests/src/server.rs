@@ -2,7 +2,6 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use sevenbag_server::{Config, Limits, ServerError, ServerHandle};
@@ -13,7 +12,7 @@ pub struct TestServer {
     handle: Option<ServerHandle>,
     addr: SocketAddr,
     url: String,
-    replay_dir: PathBuf,
+    replay_dir: crate::TempDir,
 }
 
 /// Logs for tests: `RUST_LOG` if set (e.g. `RUST_LOG=sevenbag_server=debug`), else warnings.
@@ -46,18 +45,6 @@ pub fn fast_config() -> Config {
     }
 }
 
-fn temp_dir() -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    std::env::temp_dir().join(format!(
-        "sevenbag-test-{}-{}-{nanos}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ))
-}
-
 /// Starts the server library on `127.0.0.1:0` with `config`, except that `replay_dir` is always
 /// a fresh temporary directory. Panics if the server cannot start (this is test code).
 pub async fn start_server(config: Config) -> TestServer {
@@ -71,8 +58,8 @@ pub async fn start_server(config: Config) -> TestServer {
 /// address in its configuration before it starts).
 pub async fn start_server_on(listener: tokio::net::TcpListener, mut config: Config) -> TestServer {
     init_tracing();
-    let replay_dir = temp_dir();
-    config.replay_dir = replay_dir.clone();
+    let replay_dir = crate::temp_dir("replays");
+    config.replay_dir = replay_dir.path().to_path_buf();
     let handle = sevenbag_server::spawn_on(listener, config)
         .await
         .unwrap_or_else(|e| panic!("test server could not start: {e}"));
@@ -115,12 +102,12 @@ impl TestServer {
 
     /// The server's (temporary) replay directory.
     pub fn replay_dir(&self) -> &Path {
-        &self.replay_dir
+        self.replay_dir.path()
     }
 
     /// The replay files currently in the directory (`*.sbrp`), sorted.
     pub fn replay_files(&self) -> Vec<PathBuf> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.replay_dir)
+        let mut files: Vec<PathBuf> = std::fs::read_dir(self.replay_dir.path())
             .map(|dir| {
                 dir.filter_map(Result::ok)
                     .map(|e| e.path())
@@ -150,6 +137,5 @@ impl Drop for TestServer {
     fn drop(&mut self) {
         // Dropping the handle signals shutdown; the server task ends with the test's runtime.
         self.handle.take();
-        let _ = std::fs::remove_dir_all(&self.replay_dir);
     }
 }
