@@ -246,6 +246,26 @@ impl Replay {
         }
     }
 
+    /// Plays both seats' whole input lists from `header` until the match is decided or the
+    /// inputs end, and records it (the simulation's winner, `reason`): how tools and tests
+    /// make a replay without a server. A list the server would refuse is refused here too.
+    pub fn play_out(
+        header: MatchHeader,
+        inputs: &[SeatInputs; 2],
+        names: [String; 2],
+        reason: EndReason,
+        created_unix: u64,
+    ) -> Result<Replay, InputLogError> {
+        let mut sim = ConfirmedSim::new(header);
+        for seat in Seat::BOTH {
+            let i = &inputs[seat.index()];
+            sim.extend(seat, &i.changes, i.confirmed)?;
+        }
+        sim.advance();
+        let winner = sim.winner();
+        Ok(Replay::record(&sim, names, winner, reason, created_unix))
+    }
+
     /// Encodes the replay as a file: magic, version, body, checksum.
     pub fn encode(&self) -> Result<Vec<u8>, ReplayError> {
         ENVELOPE
@@ -572,20 +592,8 @@ mod tests {
         header.rules.first_to = 1;
         header.rules.countdown_frames = 10;
         let inputs = [scripted(6, 2000), scripted(12, 2000)];
-        let mut sim = ConfirmedSim::new(header);
-        for seat in Seat::BOTH {
-            let i = &inputs[seat.index()];
-            sim.extend(seat, &i.changes, i.confirmed).unwrap();
-        }
-        sim.advance();
-        let winner = sim.winner();
-        Replay::record(
-            &sim,
-            ["ann".into(), "bob".into()],
-            winner,
-            EndReason::TopOut,
-            1_700_000_000,
-        )
+        let names = ["ann".into(), "bob".into()];
+        Replay::play_out(header, &inputs, names, EndReason::TopOut, 1_700_000_000).unwrap()
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use samples::{client_messages, client_name, server_messages, server_name};
-use sevenbag_core::{Input, MatchHeader, Seat};
+use sevenbag_core::{Input, MatchHeader};
 use sevenbag_protocol::replay::REPLAY_FORMAT_VERSION;
 use sevenbag_protocol::*;
 
@@ -173,20 +173,9 @@ fn sample_replay() -> Replay {
     header.rules.first_to = 1;
     header.rules.countdown_frames = 10;
     let inputs = [script(6, Input::NONE), script(12, Input::LEFT)];
-    let mut sim = ConfirmedSim::new(header);
-    for seat in Seat::BOTH {
-        let i = &inputs[seat.index()];
-        sim.extend(seat, &i.changes, i.confirmed).unwrap();
-    }
-    sim.advance();
-    let winner = sim.winner();
-    Replay::record(
-        &sim,
-        ["ann".into(), "bob".into()],
-        winner,
-        EndReason::TopOut,
-        1_700_000_000,
-    )
+    let names = ["ann".into(), "bob".into()];
+    Replay::play_out(header, &inputs, names, EndReason::TopOut, 1_700_000_000)
+        .expect("valid scripts")
 }
 
 #[test]

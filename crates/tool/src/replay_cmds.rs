@@ -137,7 +137,7 @@ fn verify_file(file: &Path) -> anyhow::Result<String> {
 mod tests {
     use super::*;
     use sevenbag_core::{Input, MatchHeader};
-    use sevenbag_protocol::{ConfirmedSim, SeatInputs};
+    use sevenbag_protocol::SeatInputs;
 
     fn recorded() -> Replay {
         let mut header = MatchHeader::versus(7);
@@ -155,21 +155,8 @@ mod tests {
                 .collect();
             SeatInputs::from_masks(&masks)
         });
-        let mut sim = ConfirmedSim::new(header);
-        for seat in Seat::BOTH {
-            let i = &inputs[seat.index()];
-            sim.extend(seat, &i.changes, i.confirmed)
-                .expect("valid script");
-        }
-        sim.advance();
-        let winner = sim.winner();
-        Replay::record(
-            &sim,
-            ["ann".into(), "ben".into()],
-            winner,
-            EndReason::TopOut,
-            1,
-        )
+        let names = ["ann".into(), "ben".into()];
+        Replay::play_out(header, &inputs, names, EndReason::TopOut, 1).expect("valid script")
     }
 
     fn temp(name: &str, bytes: &[u8]) -> PathBuf {
