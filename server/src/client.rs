@@ -23,8 +23,8 @@ use futures_util::{SinkExt, StreamExt};
 use sevenbag_core::Handling;
 use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat};
 use sevenbag_protocol::{
-    ClientMessage, ErrorCode, JoinRole, MAX_NAME_CHARS, PROTOCOL_VERSION, RoomOptions,
-    ServerMessage,
+    ClientMessage, ErrorCode, InputsUnpacker, JoinRole, MAX_NAME_CHARS, PROTOCOL_VERSION,
+    RoomOptions, ServerMessage,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio_tungstenite::tungstenite::Message;
@@ -77,6 +77,8 @@ struct Client {
     /// Who the client plays as, once identified.
     identity: Option<Identity>,
     next_nonce: u64,
+    /// Reads `InputsSince` back as the `Inputs` it stands for (`sevenbag_protocol::compact`).
+    inputs: InputsUnpacker,
 }
 
 /// Serves one upgraded WebSocket connection from its first message to close. The HTTP layer
@@ -110,6 +112,7 @@ pub(crate) async fn serve(shared: Arc<Shared>, ws: Ws, peer: SocketAddr) {
             now,
         ),
         chat: TokenBucket::new(limits.chat_per_second, limits.chat_burst, now),
+        inputs: InputsUnpacker::new(),
         identity: None,
         next_nonce: 1,
     };
@@ -210,7 +213,18 @@ impl Client {
                                 return;
                             }
                             if let Incoming::Message(message) = incoming {
-                                self.handle(message).await;
+                                // Compact inputs become plain `Inputs` before anything looks
+                                // at them, so every check below sees what it always saw.
+                                match self.inputs.unpack(message) {
+                                    Ok(message) => self.handle(message).await,
+                                    Err(e) => {
+                                        self.outbox.cut(Cut::error(
+                                            ErrorCode::BadInput,
+                                            format!("bad inputs: {e}"),
+                                        ));
+                                        return;
+                                    }
+                                }
                             }
                         }
                         Err(cut) => {
@@ -390,6 +404,10 @@ impl Client {
                     }
                     Err((code, message)) => self.error(code, message),
                 }
+            }
+            // Rewritten as `Inputs` by the reader before `handle`; never seen here.
+            ClientMessage::InputsSince { .. } => {
+                self.error(ErrorCode::BadMessage, "InputsSince out of place")
             }
             ClientMessage::SubmitSolo { replay } => {
                 match solo_records::submit(&self.shared, self.identity, replay).await {

@@ -286,6 +286,8 @@ where
     // was about a sixth of the server's instructions (callgrind, BENCHMARKS.md issue #8).
     let cut_wait = cut_happened(&mut cut_rx);
     tokio::pin!(cut_wait);
+    // The burst being written, reused for the life of the connection: no allocation per wake.
+    let mut batch: Vec<Bytes> = Vec::with_capacity(MAX_BATCH);
     loop {
         let bytes = tokio::select! {
             // `biased`: a cut wins over queued messages, which a cut client no longer gets.
@@ -299,7 +301,8 @@ where
         };
         // Everything else already queued goes out in the same socket write: one flush (one
         // system call, usually) for a burst of relayed inputs instead of one per message.
-        let mut batch = vec![bytes];
+        batch.clear();
+        batch.push(bytes);
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {
                 Ok(more) => batch.push(more),
@@ -309,7 +312,7 @@ where
         let len: usize = batch.iter().map(Bytes::len).sum();
         let count = batch.len();
         let write = async {
-            for bytes in batch {
+            for bytes in batch.drain(..) {
                 sink.feed(Message::Binary(bytes)).await?;
             }
             sink.flush().await

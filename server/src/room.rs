@@ -35,6 +35,9 @@ use crate::shutdown::{Shutdown, TaskGuard};
 /// busy writing a replay pushes back instead of buffering without limit.
 const INBOX: usize = 256;
 
+/// Most commands a room handles in one wake-up after the first (see `Room::run`).
+const DRAIN: usize = 32;
+
 /// Where connection tasks send room commands.
 pub(crate) type RoomHandle = mpsc::Sender<RoomCommand>;
 
@@ -326,16 +329,35 @@ impl Room {
             .map_or(Duration::from_secs(3600), |l| l.flush_every());
         let mut flush = tokio::time::interval(flush_every);
         flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // One wait for shutdown for the life of the room, as in the connection's reader: made
+        // afresh per command it re-registered with the watch channel every time (3% of the
+        // server's instructions, callgrind, BENCHMARKS.md issue #8).
+        let shutdown_wait = shutdown.recv();
+        tokio::pin!(shutdown_wait);
         loop {
             let deadline = self.seats.iter().flatten().filter_map(|s| s.deadline).min();
             tokio::select! {
                 biased;
-                _ = shutdown.recv() => {
+                _ = &mut shutdown_wait => {
                     self.on_shutdown().await;
                     break;
                 }
                 command = inbox.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => {
+                        self.handle(command).await;
+                        // Commands already waiting are handled in the same wake-up, without
+                        // polling every timer of the `select!` again for each (bounded, so the
+                        // timers still get their turn under a flood).
+                        for _ in 0..DRAIN {
+                            if self.is_abandoned() {
+                                break;
+                            }
+                            match inbox.try_recv() {
+                                Ok(command) => self.handle(command).await,
+                                Err(_) => break,
+                            }
+                        }
+                    }
                     // Unreachable while the lobby holds a handle; harmless if it happens.
                     None => break,
                 },

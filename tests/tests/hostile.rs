@@ -319,6 +319,27 @@ async fn silent(addr: SocketAddr) -> anyhow::Result<()> {
     assert_close("silent", &close)
 }
 
+/// Compact inputs (`InputsSince`) with nothing to count from are `BadInput` before any room
+/// sees them (offsets past the last frame number are refused the same way: unit tests in
+/// `sevenbag_protocol::compact`).
+async fn compact_inputs(addr: SocketAddr) -> anyhow::Result<()> {
+    let message = cut_after(
+        addr,
+        "compact without base",
+        ErrorCode::BadInput,
+        async |c| {
+            c.send(&ClientMessage::InputsSince {
+                steps: vec![],
+                frames: 4,
+            })
+            .await
+        },
+    )
+    .await?;
+    ensure!(message.contains("InputsSince"), "no base: {message}");
+    Ok(())
+}
+
 async fn no_hello(addr: SocketAddr) -> anyhow::Result<()> {
     let mut c = RawClient::connect(addr).await?;
     let (code, message, close) = c.expect_cut(CASE_TIMEOUT).await?;
@@ -364,7 +385,21 @@ async fn hostile_clients_are_cut_and_the_match_next_door_finishes() -> anyhow::R
     };
 
     let started = std::time::Instant::now();
-    let (outcomes, garbage, tcp, big, text, version, spectator, players, flooded, slow, mute, rude) = tokio::join!(
+    let (
+        outcomes,
+        garbage,
+        tcp,
+        big,
+        text,
+        version,
+        spectator,
+        players,
+        flooded,
+        slow,
+        mute,
+        rude,
+        compact,
+    ) = tokio::join!(
         honest,
         garbage_frame(addr),
         garbage_tcp(addr),
@@ -377,6 +412,7 @@ async fn hostile_clients_are_cut_and_the_match_next_door_finishes() -> anyhow::R
         slow_reader(addr),
         silent(addr),
         no_hello(addr),
+        compact_inputs(addr),
     );
     for (case, result) in [
         ("garbage frame", garbage),
@@ -390,6 +426,7 @@ async fn hostile_clients_are_cut_and_the_match_next_door_finishes() -> anyhow::R
         ("slow reader", slow),
         ("silent", mute),
         ("no hello", rude),
+        ("compact inputs", compact),
     ] {
         result.with_context(|| format!("case {case}"))?;
     }

@@ -949,10 +949,5 @@ impl HeadlessClient {
 }
 
 fn add_traffic(a: NetStats, b: NetStats) -> NetStats {
-    NetStats {
-        messages_out: a.messages_out + b.messages_out,
-        bytes_out: a.bytes_out + b.bytes_out,
-        messages_in: a.messages_in + b.messages_in,
-        bytes_in: a.bytes_in + b.bytes_in,
-    }
+    a.plus(&b)
 }

@@ -70,7 +70,7 @@ pub use headless::{
     RETRY_FIRST, RETRY_MAX, RelayProbe, ServerError,
 };
 pub use inputs::{FromFn, Idle, InputSource, RandomInputs, ScriptedInputs, from_fn};
-pub use link::{Hello, NetError, NetEvent, NetStats};
+pub use link::{Hello, MessageKind, NetError, NetEvent, NetStats};
 #[cfg(feature = "native")]
 pub use net::{CONNECT_TIMEOUT, NetHandle, NetSender, connect, connect_on, connect_trusting};
 pub use room::{Redirects, RoomInfo, RoomTracker, RoomUpdate, SeatChange};

@@ -111,4 +111,109 @@ pub struct NetStats {
     pub messages_in: u64,
     /// Bytes received.
     pub bytes_in: u64,
+    /// Messages sent, by [`MessageKind`] (indexed by `kind as usize`).
+    pub kinds_out: [u64; MessageKind::COUNT],
+    /// Messages received, by [`MessageKind`].
+    pub kinds_in: [u64; MessageKind::COUNT],
+}
+
+impl NetStats {
+    /// `self - earlier`, field by field (counters only grow).
+    pub fn since(&self, earlier: &NetStats) -> NetStats {
+        let mut kinds_out = self.kinds_out;
+        let mut kinds_in = self.kinds_in;
+        for i in 0..MessageKind::COUNT {
+            kinds_out[i] -= earlier.kinds_out[i];
+            kinds_in[i] -= earlier.kinds_in[i];
+        }
+        NetStats {
+            messages_out: self.messages_out - earlier.messages_out,
+            bytes_out: self.bytes_out - earlier.bytes_out,
+            messages_in: self.messages_in - earlier.messages_in,
+            bytes_in: self.bytes_in - earlier.bytes_in,
+            kinds_out,
+            kinds_in,
+        }
+    }
+
+    /// `self + other`, field by field (two connections of one player).
+    pub fn plus(&self, other: &NetStats) -> NetStats {
+        let mut kinds_out = self.kinds_out;
+        let mut kinds_in = self.kinds_in;
+        for i in 0..MessageKind::COUNT {
+            kinds_out[i] += other.kinds_out[i];
+            kinds_in[i] += other.kinds_in[i];
+        }
+        NetStats {
+            messages_out: self.messages_out + other.messages_out,
+            bytes_out: self.bytes_out + other.bytes_out,
+            messages_in: self.messages_in + other.messages_in,
+            bytes_in: self.bytes_in + other.bytes_in,
+            kinds_out,
+            kinds_in,
+        }
+    }
+}
+
+/// The kinds of message a match's traffic is made of, counted apart so a load test can say
+/// what the relay spends its messages on (issue #8: fewer messages is the big lever).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MessageKind {
+    /// `Inputs` either way (including `InputsHash`, `InputsCompact`).
+    Inputs,
+    /// `StateHash` (client to server).
+    StateHash,
+    /// `Ping` either way.
+    Ping,
+    /// `Pong` either way.
+    Pong,
+    /// Everything else (lobby, room state, match start and end...).
+    Other,
+}
+
+impl MessageKind {
+    /// How many kinds there are.
+    pub const COUNT: usize = 5;
+    /// Every kind, in index order.
+    pub const ALL: [MessageKind; MessageKind::COUNT] = [
+        MessageKind::Inputs,
+        MessageKind::StateHash,
+        MessageKind::Ping,
+        MessageKind::Pong,
+        MessageKind::Other,
+    ];
+
+    /// The kind's name, as the message is called.
+    pub fn name(self) -> &'static str {
+        match self {
+            MessageKind::Inputs => "Inputs",
+            MessageKind::StateHash => "StateHash",
+            MessageKind::Ping => "Ping",
+            MessageKind::Pong => "Pong",
+            MessageKind::Other => "other",
+        }
+    }
+
+    /// The kind of a client's message.
+    pub fn of_client(message: &sevenbag_protocol::ClientMessage) -> MessageKind {
+        use sevenbag_protocol::ClientMessage as C;
+        match message {
+            C::Inputs { .. } | C::InputsSince { .. } => MessageKind::Inputs,
+            C::StateHash { .. } => MessageKind::StateHash,
+            C::Ping { .. } => MessageKind::Ping,
+            C::Pong { .. } => MessageKind::Pong,
+            _ => MessageKind::Other,
+        }
+    }
+
+    /// The kind of a server's message.
+    pub fn of_server(message: &sevenbag_protocol::ServerMessage) -> MessageKind {
+        use sevenbag_protocol::ServerMessage as S;
+        match message {
+            S::Inputs { .. } => MessageKind::Inputs,
+            S::Ping { .. } => MessageKind::Ping,
+            S::Pong { .. } => MessageKind::Pong,
+            _ => MessageKind::Other,
+        }
+    }
 }

@@ -24,14 +24,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use sevenbag_protocol::{ClientMessage, MAX_MESSAGE_BYTES, ServerMessage, decode_server, encode};
+use sevenbag_protocol::{
+    ClientMessage, InputsPacker, MAX_MESSAGE_BYTES, ServerMessage, decode_server, encode,
+};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest};
 use tokio_tungstenite::{Connector, MaybeTlsStream};
 
-pub use crate::link::{Hello, NetError, NetEvent, NetStats};
+pub use crate::link::{Hello, MessageKind, NetError, NetEvent, NetStats};
 use crate::tls::TlsTrust;
 
 /// How long connecting (TCP and the WebSocket handshake) may take.
@@ -44,17 +46,21 @@ struct Counters {
     bytes_out: AtomicU64,
     messages_in: AtomicU64,
     bytes_in: AtomicU64,
+    kinds_out: [AtomicU64; MessageKind::COUNT],
+    kinds_in: [AtomicU64; MessageKind::COUNT],
 }
 
 impl Counters {
-    fn sent(&self, payload: usize) {
+    fn sent(&self, kind: MessageKind, payload: usize) {
+        self.kinds_out[kind as usize].fetch_add(1, Ordering::Relaxed);
         self.messages_out.fetch_add(1, Ordering::Relaxed);
         // Client frames are masked: 4 more header bytes than the server's.
         let bytes = payload + frame_header(payload) + 4;
         self.bytes_out.fetch_add(bytes as u64, Ordering::Relaxed);
     }
 
-    fn received(&self, payload: usize) {
+    fn received(&self, kind: MessageKind, payload: usize) {
+        self.kinds_in[kind as usize].fetch_add(1, Ordering::Relaxed);
         self.messages_in.fetch_add(1, Ordering::Relaxed);
         let bytes = payload + frame_header(payload);
         self.bytes_in.fetch_add(bytes as u64, Ordering::Relaxed);
@@ -66,6 +72,8 @@ impl Counters {
             bytes_out: self.bytes_out.load(Ordering::Relaxed),
             messages_in: self.messages_in.load(Ordering::Relaxed),
             bytes_in: self.bytes_in.load(Ordering::Relaxed),
+            kinds_out: std::array::from_fn(|i| self.kinds_out[i].load(Ordering::Relaxed)),
+            kinds_in: std::array::from_fn(|i| self.kinds_in[i].load(Ordering::Relaxed)),
         }
     }
 }
@@ -307,7 +315,10 @@ async fn pump(
         return Ok("handle dropped".into());
     }
     let bytes = encode(&hello)?;
-    counters.sent(bytes.len());
+    counters.sent(MessageKind::Other, bytes.len());
+    // `Inputs` go out as `InputsSince` where they can (`sevenbag_protocol::compact`): this task
+    // sends every message of the connection in order, so it keeps the packer's one number.
+    let mut packer = InputsPacker::new();
     sink.send(Message::binary(bytes)).await?;
     loop {
         tokio::select! {
@@ -317,8 +328,9 @@ async fn pump(
                 loop {
                     match next {
                         Some(Command::Send(message)) => {
+                            let message = packer.pack(message);
                             let bytes = encode(&message)?;
-                            counters.sent(bytes.len());
+                            counters.sent(MessageKind::of_client(&message), bytes.len());
                             sink.feed(Message::binary(bytes)).await?;
                         }
                         Some(Command::Close) => {
@@ -346,11 +358,13 @@ async fn pump(
                 let arrived = Instant::now();
                 let event = match frame {
                     Message::Binary(bytes) => {
-                        counters.received(bytes.len());
-                        match decode_server(&bytes) {
+                        let decoded = decode_server(&bytes);
+                        let kind = decoded.as_ref().map_or(MessageKind::Other, MessageKind::of_server);
+                        counters.received(kind, bytes.len());
+                        match decoded {
                             Ok(ServerMessage::Ping { nonce }) => {
                                 let bytes = encode(&ClientMessage::Pong { nonce })?;
-                                counters.sent(bytes.len());
+                                counters.sent(MessageKind::Pong, bytes.len());
                                 sink.send(Message::binary(bytes)).await?;
                                 continue;
                             }

@@ -13,6 +13,7 @@
 //! ## Layout
 //! - [`messages`]: the two enums and the types they carry.
 //! - [`codec`]: encode/decode with limits, and [`DecodeError`].
+//! - [`compact`]: the compact uplink form of `Inputs` ([`ClientMessage::InputsSince`]).
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
@@ -22,6 +23,7 @@
 
 pub mod civil;
 pub mod codec;
+pub mod compact;
 mod envelope;
 pub mod identity;
 pub mod inputs;
@@ -34,6 +36,7 @@ pub mod solo_replay;
 pub use codec::{
     DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode,
 };
+pub use compact::{CompactError, InputStep, InputsPacker, InputsUnpacker};
 pub use inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
 pub use messages::*;
 pub use replay::{

@@ -267,6 +267,15 @@ pub enum ClientMessage {
         /// The run's solo replay file (`crate::solo_replay`, `docs/REPLAY.md`).
         replay: Vec<u8>,
     },
+    /// `Inputs` in compact form (issue #8): the same changes and confirmation, counted from the
+    /// confirmation of the previous inputs message on this connection (`crate::compact`). The
+    /// server reads it back as that `Inputs` before anything else.
+    InputsSince {
+        /// Changes in increasing frame order, as offsets from the previous confirmation.
+        steps: Vec<crate::compact::InputStep>,
+        /// Frames confirmed past the previous confirmation.
+        frames: u32,
+    },
 }
 
 /// Who is in a seat.

@@ -21,8 +21,8 @@ use anyhow::{Context as _, bail};
 use clap::Args;
 use sevenbag_bot::{Bot, Level};
 use sevenbag_netplay::{
-    HeadlessClient, HeadlessConfig, HeadlessError, InputSource, NetStats, RandomInputs, RelayProbe,
-    SessionStats,
+    HeadlessClient, HeadlessConfig, HeadlessError, InputSource, MessageKind, NetStats,
+    RandomInputs, RelayProbe, SessionStats,
     delay_proxy::{Proxy, ProxyConfig},
     from_fn,
 };
@@ -692,12 +692,7 @@ async fn play(
     let mut outcome = PlayerOutcome {
         ok: measured && client.is_connected() && before.session.frames > 0,
         error: None,
-        traffic: NetStats {
-            messages_out: after.net.messages_out - before.net.messages_out,
-            bytes_out: after.net.bytes_out - before.net.bytes_out,
-            messages_in: after.net.messages_in - before.net.messages_in,
-            bytes_in: after.net.bytes_in - before.net.bytes_in,
-        },
+        traffic: after.net.since(&before.net),
         session: SessionStats {
             frames: after.session.frames - before.session.frames,
             rollbacks: after.session.rollbacks - before.session.rollbacks,
@@ -915,6 +910,22 @@ impl Report {
             in_msgs / secs,
             out_msgs / secs / n,
             in_msgs / secs / n
+        );
+        let by_kind = |pick: &dyn Fn(&NetStats) -> &[u64; MessageKind::COUNT]| {
+            MessageKind::ALL
+                .iter()
+                .map(|k| {
+                    let count = sum(&|p| pick(&p.traffic)[*k as usize]) as f64;
+                    format!("{} {:.1}", k.name(), count / secs / n)
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            t,
+            "messages per player-second by kind: up {}; down {}",
+            by_kind(&|s| &s.kinds_out),
+            by_kind(&|s| &s.kinds_in)
         );
         let _ = writeln!(
             t,

@@ -61,6 +61,13 @@ pub fn client_messages() -> Vec<ClientMessage> {
         ClientMessage::SubmitSolo {
             replay: b"SBSO\x01".to_vec(),
         },
+        ClientMessage::InputsSince {
+            steps: vec![InputStep {
+                after: 1,
+                input: Input::LEFT,
+            }],
+            frames: 4,
+        },
     ]
 }
 
@@ -229,6 +236,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::GetLeaderboard { .. } => "GetLeaderboard",
         ClientMessage::GetProfile { .. } => "GetProfile",
         ClientMessage::SubmitSolo { .. } => "SubmitSolo",
+        ClientMessage::InputsSince { .. } => "InputsSince",
     }
 }
 
