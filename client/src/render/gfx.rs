@@ -48,6 +48,16 @@ struct TextQueue {
     glyphs: Glyphs,
 }
 
+impl Drop for TextQueue {
+    /// The queue lives in a thread-local, dropped when the thread ends, after macroquad's GL
+    /// context is gone: dropping the fonts' atlases then (they delete their textures through
+    /// that context) crashed the process at exit. The process is ending; the memory goes with it.
+    fn drop(&mut self) {
+        std::mem::forget(self.regular.take());
+        std::mem::forget(self.bold.take());
+    }
+}
+
 /// One queued label: `chars[start..end]` drawn with its baseline at `(x, y)`.
 struct QueuedText {
     start: usize,
