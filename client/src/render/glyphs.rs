@@ -23,9 +23,10 @@ use super::gfx::Weight;
 /// the atlases were seen growing to 4096² and 8192² (a 256 MB image, its copy and the GL
 /// texture: the 726 MB peak in BENCHMARKS.md). Nothing in macroquad bounds it, so the game
 /// does: past this budget, [`super::gfx::Gfx::refresh`] reloads the fonts with empty atlases,
-/// which then fill again with only the glyphs still in use. A match or a menu needs well under
-/// half of it.
-pub(super) const BUDGET: u64 = 2_000_000;
+/// which then fill again with only the glyphs still in use. The figure keeps each atlas at
+/// 1024² (at 2,000,000 a 3,600-frame demo still grew one to 2048² in two runs of three, peaking
+/// at 162 MB); a 3,600-frame demo stays under it (no reload, peak 138 MB).
+pub(super) const BUDGET: u64 = 1_200_000;
 
 /// The glyphs cached so far, per font and rasterised size, and whether the atlas may have
 /// grown since the last flush.
