@@ -48,6 +48,9 @@ impl Popup {
         }
     }
 
+    /// The largest [`Popup::pop`] can be (a bound: 1 + 0.25 + 0.15).
+    pub const PEAK: f32 = 1.4;
+
     /// Scale for the pop-in: a quick overshoot during the first tenth of a second.
     pub fn pop(&self) -> f32 {
         let t = (self.age / 0.12).min(1.0);

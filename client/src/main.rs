@@ -146,6 +146,7 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
+    memcheck::tune_allocator();
     let args = Args::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -482,6 +483,8 @@ async fn run(args: Args) {
             let unit = layout::list_layout(width, height, 1).unit;
             render::widgets::notice(&ctx.gfx, width, height, unit, &n.text, n.colour);
         }
+        // Text is queued as it is drawn and drawn here in one batch (`Gfx::flush_text`).
+        ctx.gfx.flush_text();
         frames += 1;
         // Once the start-up is over and then every minute or so: give freed heap back.
         if frames == 2 || frames == 120 || frames.is_multiple_of(3600) {

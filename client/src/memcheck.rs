@@ -91,6 +91,29 @@ impl MemoryCheck {
     }
 }
 
+/// Sets glibc's allocator up for a game whose big buffers come and go: called first thing in
+/// `main`, before any thread starts (an arena setting made later does not apply to threads
+/// already running).
+///
+/// - A fixed mmap threshold (1 MiB). glibc's default one moves up to the size of the largest
+///   mmapped block freed (up to 32 MiB), so after the glyph atlas was re-made once (its image,
+///   the copy made while growing, the driver's texture: 4–64 MiB each) the next such buffers
+///   came from the heap and stayed resident after they were freed. Fixed, every buffer of 1 MiB
+///   or more is its own mapping and goes back to the system when freed.
+/// - At most two arenas. Each thread that allocates (the bot workers, llvmpipe's rasteriser
+///   threads, the network runtime) otherwise gets an arena of its own that keeps its high-water
+///   mark; none of them allocates much or often, so sharing costs nothing measurable.
+///
+/// Elsewhere than glibc it does nothing.
+pub fn tune_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets glibc's allocator parameters; no thread is running yet.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+}
+
 /// Returns the heap's free memory to the system (glibc keeps freed memory for reuse: after
 /// start-up that is several megabytes the software GL driver used once to compile its shaders
 /// and the fonts to load). The game loop calls it now and then; it costs well under a

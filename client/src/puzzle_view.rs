@@ -279,6 +279,8 @@ fn draw_banner(gfx: &Gfx, l: &PuzzleLayout, status: Status) {
     let lines = wrap(gfx, &text, w - u * 1.2, size);
     let h = u * 3.4 + lines.len() as f32 * u * 0.85;
     let r = Rect::new(l.well.x - u * 0.5, l.well.y + l.well.h * 0.25, w, h);
+    // The card covers the text drawn under it.
+    gfx.flush_text();
     draw_rectangle(r.x, r.y, r.w, r.h, alpha(theme::PANEL, 0.94));
     draw_rectangle_lines(r.x, r.y, r.w, r.h, 2.0, colour);
     gfx.banner(

@@ -399,3 +399,119 @@ fn every_main_menu_entry_fits_its_row_beside_its_tag() {
         }
     }
 }
+
+/// Every heading the game writes itself (title, subtitle), and subtitles that carry a server's
+/// address or name at a length players use.
+const HEADINGS: [(&str, &str); 22] = [
+    ("Settings", "Saved to your config directory when you leave"),
+    ("Puzzles", "Generated puzzles, each proved solvable"),
+    ("Replays", "Finished matches, frame for frame"),
+    (
+        "Welcome — choose your name",
+        "Opponents and spectators see it; ranked play registers it",
+    ),
+    ("SOLO", "40 lines, Blitz and Zen"),
+    ("PAST RUNS", "40 LINES · the last 20 runs, newest first"),
+    (
+        "Practice vs bot",
+        "An offline versus match against an automatic opponent",
+    ),
+    ("Local 2 players", "Two players, one keyboard, same pieces"),
+    ("Quick match", "Play the next player waiting on your server"),
+    ("Ranked match", "Play someone near your rating"),
+    ("Create room", "A private room with a code to share"),
+    ("Join room", "Enter the code a friend gave you"),
+    ("Spectate", "Watch a live match by its room code"),
+    ("Host on LAN", "Players on your network join you directly"),
+    (
+        "Join on LAN",
+        "Games announced on your network, or an address",
+    ),
+    (
+        "Quick match",
+        "Connecting to wss://play.sevenbag.example.org:4433",
+    ),
+    (
+        "Ranked match",
+        "Connected to Sevenbag community server (Europe)",
+    ),
+    ("Room ABCD", "Watching — the match appears when it starts"),
+    (
+        "Room ABCD",
+        "Share the code; the match starts when both players are ready",
+    ),
+    (
+        "Leaderboard",
+        "Connecting to wss://play.sevenbag.example.org:4433…",
+    ),
+    (
+        "Leaderboard",
+        "Ranked players on wss://play.sevenbag.example.org:4433",
+    ),
+    ("Online", "Something went wrong"),
+];
+
+#[test]
+fn every_heading_and_subtitle_fits_its_strip_without_cutting_a_word() {
+    use crate::render::heading::{SUBTITLE_LINES, fit_heading, subtitle_size, title_size};
+    let m = Metrics::load().expect("fonts");
+    let width = |s: &str, size: f32, w: Weight| m.width(s, size, w);
+    for (w, h) in SIZES {
+        let l = list_layout(w, h, 8);
+        for (title, subtitle) in HEADINGS {
+            let at = format!("heading at {w}x{h}");
+            let fit = fit_heading(&width, l.title.w, l.unit, title, subtitle);
+            assert!(!fit.cut, "{at}: {subtitle:?} was cut: {fit:?}");
+            assert!(fit.subtitle.len() <= SUBTITLE_LINES, "{at}: {fit:?}");
+            assert_eq!(fit.subtitle.join(" "), subtitle, "{at}: words lost");
+            assert!(
+                fit.subtitle_size >= (subtitle_size(l.unit) * MIN_SHRINK).floor(),
+                "{at}: {fit:?}"
+            );
+            for line in &fit.subtitle {
+                let lw = m.width(line, fit.subtitle_size, Weight::Regular);
+                assert!(lw <= l.title.w + 0.5, "{at}: {line:?} is {lw:.0} px");
+            }
+            assert_fits(&m, &at, title, title_size(l.unit), Weight::Bold, l.title.w);
+            // A second subtitle line stays above the first row.
+            let last_base = l.title.y
+                + title_size(l.unit)
+                + l.unit * 1.8
+                + (fit.subtitle.len() - 1) as f32 * (fit.subtitle_size * 1.3).round();
+            assert!(last_base <= l.rows.y, "{at}: subtitle runs into the rows");
+        }
+    }
+}
+
+#[test]
+fn the_logo_subtitle_and_side_panel_headings_fit() {
+    let m = Metrics::load().expect("fonts");
+    for (w, h) in SIZES {
+        let l = list_layout(w, h, 8);
+        let at = format!("logo at {w}x{h}");
+        let size = (l.unit * 0.85).round();
+        assert_fits(
+            &m,
+            &at,
+            "head-to-head block stacking",
+            size,
+            Weight::Regular,
+            l.title.w,
+        );
+        // The side panel is left out when narrower than 8 units (`widgets::side_panel`).
+        if l.side.w < l.unit * 8.0 {
+            continue;
+        }
+        let room = l.side.w - 2.0 * l.unit;
+        for head in [
+            "Name rules",
+            "Practice vs bot",
+            "Local 2 players",
+            "Match",
+            "Run",
+        ] {
+            let at = format!("side panel at {w}x{h}");
+            assert_fits(&m, &at, head, (l.unit * 1.1).round(), Weight::Bold, room);
+        }
+    }
+}

@@ -33,8 +33,100 @@ pub struct Gfx {
     regular: Option<Font>,
     bold: Option<Font>,
     dpi: f32,
-    /// Which glyphs the atlases hold, so a growing atlas never strands queued draws.
+}
+
+/// Labels queued for [`flush_text`]: their characters in one buffer (no allocation per label
+/// once the buffer has grown), where and how each is drawn, the fonts to draw them with, and
+/// which glyphs the atlases hold (so a growing atlas never strands queued draws). Thread-local
+/// like [`FLAT`], so [`fill`] and [`outline`] can flush it without a [`Gfx`] at hand.
+#[derive(Default)]
+struct TextQueue {
+    chars: String,
+    items: Vec<QueuedText>,
+    regular: Option<Font>,
+    bold: Option<Font>,
     glyphs: Glyphs,
+}
+
+impl Drop for TextQueue {
+    /// The queue lives in a thread-local, dropped when the thread ends, after macroquad's GL
+    /// context is gone: dropping the fonts' atlases then (they delete their textures through
+    /// that context) crashed the process at exit. The process is ending; the memory goes with it.
+    fn drop(&mut self) {
+        std::mem::forget(self.regular.take());
+        std::mem::forget(self.bold.take());
+    }
+}
+
+/// One queued label: `chars[start..end]` drawn with its baseline at `(x, y)`.
+struct QueuedText {
+    start: usize,
+    end: usize,
+    x: f32,
+    y: f32,
+    weight: Weight,
+    font_size: u16,
+    font_scale: f32,
+    color: Color,
+}
+
+thread_local! {
+    /// The text queued this frame ([`TextQueue`]).
+    static TEXT: std::cell::RefCell<TextQueue> = std::cell::RefCell::default();
+}
+
+/// Draws the text queued since the last flush in one batch per font, then goes back to the
+/// shapes' material.
+///
+/// [`Gfx::text`] only queues: drawing each label as it came switched from the shapes'
+/// flat-colour material to macroquad's textured one and back, two draw calls a label (about 35
+/// labels in a match frame), each one a pipeline change for the software rasteriser. Drawn
+/// together, a frame's text costs one or two draw calls. Text therefore lands above every shape
+/// drawn before the flush: [`fill`] and [`outline`] flush first, and so must anything else meant
+/// to cover text (a modal's dimming); the game loop flushes at the end of every frame.
+pub fn flush_text() {
+    TEXT.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.items.is_empty() {
+            return;
+        }
+        if t.glyphs.stale() {
+            // The batch's last draw must bind another texture than the atlas: miniquad 0.4
+            // leaves a deleted texture in its binding cache and binds it again after making
+            // the new one (WebGL: "glBindTexture called with an already deleted texture").
+            // An invisible quad in macroquad's textured material binds the white texture (the
+            // flat-colour material samples no texture, so it would leave the atlas bound).
+            gl_use_default_material();
+            draw_rectangle(-2.0, -2.0, 1.0, 1.0, BLANK);
+            // SAFETY: macroquad's documented way to draw the batch so far mid-frame; no
+            // other reference to its GL context is alive here.
+            unsafe { get_internal_gl() }.flush();
+            t.glyphs.flushed();
+        }
+        gl_use_default_material();
+        // Each font has its own atlas texture: all regular text, then all bold, so the batch
+        // changes texture once. Labels of different weights do not overlap on any screen.
+        let t = &mut *t;
+        for weight in [Weight::Regular, Weight::Bold] {
+            let font = match weight {
+                Weight::Regular => t.regular.as_ref(),
+                Weight::Bold => t.bold.as_ref().or(t.regular.as_ref()),
+            };
+            for q in t.items.iter().filter(|q| q.weight == weight) {
+                let p = TextParams {
+                    font,
+                    font_size: q.font_size,
+                    font_scale: q.font_scale,
+                    color: q.color,
+                    ..Default::default()
+                };
+                draw_text_ex(&t.chars[q.start..q.end], q.x, q.y, p);
+            }
+        }
+        t.items.clear();
+        t.chars.clear();
+        use_shapes_material();
+    });
 }
 
 /// macroquad's own vertex shader, unchanged.
@@ -117,8 +209,10 @@ pub const BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold-s
 /// The pixel size text of `px` pixels is rasterised at. macroquad caches glyphs per font size
 /// for the life of the process, so every size an animation passes through (a banner that grows
 /// and shrinks) would add glyphs to the atlas for good: that made memory climb past 700 MB in a
-/// demo. Up to 32 px sizes are exact; above, text is rasterised at the next step of a ladder 1/8
-/// apart (about 25 sizes up to 400 px) and scaled down to the exact size, which keeps it sharp.
+/// demo. Up to 32 px sizes are exact; above, text is rasterised at the next step of a ladder 1/4
+/// apart (12 sizes up to 400 px) and scaled down to the exact size, which keeps it sharp. (The
+/// ladder was 1/8 apart: the countdown and "GO!" banners then left about 60 glyphs over 90 px
+/// tall in the atlas, each making its row of macroquad's shelf packing that tall.)
 fn raster_size(px: f32) -> u16 {
     const EXACT: f32 = 32.0;
     if px <= EXACT {
@@ -126,7 +220,7 @@ fn raster_size(px: f32) -> u16 {
     }
     let mut step = EXACT;
     while step < px {
-        step = (step * 1.125).round();
+        step = (step * 1.25).round();
     }
     step as u16
 }
@@ -137,38 +231,58 @@ fn atlas_size(font_size: u16) -> u16 {
     (f32::from(font_size) * miniquad::window::dpi_scale()).ceil() as u16
 }
 
+/// Loads the embedded fonts (each with a new, empty glyph atlas) and hands them to the text
+/// queue; `None` for a font that failed to load (macroquad's own font is used instead).
+fn load_fonts() -> (Option<Font>, Option<Font>) {
+    let load = |bytes: &[u8]| match load_ttf_font_from_bytes(bytes) {
+        Ok(font) => Some(font),
+        Err(e) => {
+            tracing::warn!(error = %e, "embedded font failed to load; using the default");
+            None
+        }
+    };
+    let (regular, bold) = (load(REGULAR_TTF), load(BOLD_TTF));
+    TEXT.with(|t| {
+        let mut t = t.borrow_mut();
+        t.regular = regular.clone();
+        t.bold = bold.clone();
+        t.glyphs.clear();
+    });
+    (regular, bold)
+}
+
 /// Cap height of DejaVu Sans as a fraction of the font size: used to centre text vertically.
 const CAP: f32 = 0.73;
 
 impl Gfx {
     /// Loads the embedded DejaVu fonts (falling back to macroquad's own font if that fails).
     pub fn load() -> Gfx {
-        let load = |bytes: &[u8]| match load_ttf_font_from_bytes(bytes) {
-            Ok(font) => Some(font),
-            Err(e) => {
-                tracing::warn!(error = %e, "embedded font failed to load; using the default");
-                None
-            }
-        };
         match flat_material(true).and_then(|b| Ok((b, flat_material(false)?))) {
             Ok(pair) => FLAT.with(|f| *f.borrow_mut() = Some(pair)),
             Err(e) => {
                 tracing::warn!(error = %e, "flat-colour shader failed; shapes use the default")
             }
         }
+        let (regular, bold) = load_fonts();
         Gfx {
-            regular: load(REGULAR_TTF),
-            bold: load(BOLD_TTF),
+            regular,
+            bold,
             dpi: screen_dpi_scale().max(1.0),
-            glyphs: Glyphs::default(),
         }
     }
 
     /// Starts a frame: re-reads the DPI scale (it can change when the window moves between
-    /// screens) and selects the flat-colour material for shapes. Text switches to macroquad's
-    /// textured material for its glyphs and back ([`Gfx::text`]).
+    /// screens) and selects the flat-colour material for shapes. Text is queued and drawn in one
+    /// batch ([`flush_text`]).
     pub fn refresh(&mut self) {
         self.dpi = screen_dpi_scale().max(1.0);
+        if TEXT.with(|t| t.borrow().glyphs.over_budget()) {
+            // Fresh fonts, fresh atlases: see `glyphs::BUDGET`. At the start of a frame, so no
+            // queued draw names the old atlases' textures (dropped with the fonts).
+            tracing::info!("glyph atlases over budget: fonts reloaded");
+            (self.regular, self.bold) = (None, None);
+            (self.regular, self.bold) = load_fonts();
+        }
         self.shapes();
     }
 
@@ -185,8 +299,19 @@ impl Gfx {
     }
 
     fn params(&self, size: f32, weight: Weight, color: Color) -> TextParams<'_> {
+        self.params_from(size, size, weight, color)
+    }
+
+    /// [`Gfx::params`] for text drawn at `size` from glyphs rasterised for `raster_for`.
+    fn params_from(
+        &self,
+        size: f32,
+        raster_for: f32,
+        weight: Weight,
+        color: Color,
+    ) -> TextParams<'_> {
         let px = (size * self.dpi).round().clamp(4.0, 400.0);
-        let raster = raster_size(px);
+        let raster = raster_size((raster_for * self.dpi).round().clamp(4.0, 400.0));
         TextParams {
             font: self.font(weight),
             font_size: raster,
@@ -199,45 +324,71 @@ impl Gfx {
     /// Width of `s` at `size`.
     pub fn width(&self, s: &str, size: f32, weight: Weight) -> f32 {
         let p = self.params(size, weight, WHITE);
-        self.glyphs.note(weight, atlas_size(p.font_size), s);
+        TEXT.with(|t| t.borrow().glyphs.note(weight, atlas_size(p.font_size), s));
         measure_text(s, p.font, p.font_size, p.font_scale).width
     }
 
-    /// Draws `s` with its baseline at `y`.
+    /// Queues `s` to be drawn with its baseline at `y` at the next [`flush_text`].
     // Position, size, weight, alignment and colour read best spelled out at each call.
     #[allow(clippy::too_many_arguments)]
     pub fn text(&self, s: &str, x: f32, y: f32, size: f32, weight: Weight, align: Align, c: Color) {
+        self.text_from(s, x, y, size, size, weight, align, c);
+    }
+
+    /// [`Gfx::text`] for text whose size animates (a popup that pops): drawn at `size` from
+    /// glyphs rasterised for `raster_for` (its largest size), so an animation adds one size of
+    /// glyphs to the atlas, not one per pixel it passes through.
+    #[allow(clippy::too_many_arguments)]
+    pub fn text_from(
+        &self,
+        s: &str,
+        x: f32,
+        y: f32,
+        size: f32,
+        raster_for: f32,
+        weight: Weight,
+        align: Align,
+        c: Color,
+    ) {
         let w = match align {
             Align::Left => 0.0,
-            _ => self.width(s, size, weight),
+            _ => {
+                let p = self.params_from(size, raster_for, weight, WHITE);
+                TEXT.with(|t| t.borrow().glyphs.note(weight, atlas_size(p.font_size), s));
+                measure_text(s, p.font, p.font_size, p.font_scale).width
+            }
         };
         let x = match align {
             Align::Left => x,
             Align::Center => x - w / 2.0,
             Align::Right => x - w,
         };
-        let p = self.params(size, weight, c);
-        if self.glyphs.note(weight, atlas_size(p.font_size), s) {
-            // Cache every glyph of `s` now, so the atlas grows at most once, before any of them
-            // is queued.
-            measure_text(s, p.font, p.font_size, p.font_scale);
-        }
-        if self.glyphs.stale() {
-            // The batch's last draw must bind another texture than the atlas: miniquad 0.4
-            // leaves a deleted texture in its binding cache and binds it again after making
-            // the new one (WebGL: "glBindTexture called with an already deleted texture").
-            // An invisible quad in macroquad's textured material binds the white texture (the
-            // flat-colour material samples no texture, so it would leave the atlas bound).
-            gl_use_default_material();
-            draw_rectangle(-2.0, -2.0, 1.0, 1.0, BLANK);
-            // SAFETY: macroquad's documented way to draw the batch so far mid-frame; no
-            // other reference to its GL context is alive here.
-            unsafe { get_internal_gl() }.flush();
-            self.glyphs.flushed();
-        }
-        gl_use_default_material();
-        draw_text_ex(s, x.round(), y.round(), p);
-        self.shapes();
+        let p = self.params_from(size, raster_for, weight, c);
+        TEXT.with(|t| {
+            let mut t = t.borrow_mut();
+            if t.glyphs.note(weight, atlas_size(p.font_size), s) {
+                // Cache every glyph of `s` now, so the atlas grows before any is drawn.
+                measure_text(s, p.font, p.font_size, p.font_scale);
+            }
+            let start = t.chars.len();
+            t.chars.push_str(s);
+            let end = t.chars.len();
+            t.items.push(QueuedText {
+                start,
+                end,
+                x: x.round(),
+                y: y.round(),
+                weight,
+                font_size: p.font_size,
+                font_scale: p.font_scale,
+                color: c,
+            });
+        });
+    }
+
+    /// Draws the queued text now ([`flush_text`]).
+    pub fn flush_text(&self) {
+        flush_text();
     }
 
     /// Draws `s` vertically centred on `cy` (by cap height).
@@ -291,13 +442,15 @@ impl Gfx {
     }
 }
 
-/// A filled rectangle.
+/// A filled rectangle, over any text queued before it ([`flush_text`]).
 pub fn fill(r: Rect, c: Color) {
+    flush_text();
     draw_rectangle(r.x, r.y, r.w, r.h, c);
 }
 
-/// A rectangle outline drawn inside `r`.
+/// A rectangle outline drawn inside `r`, over any text queued before it.
 pub fn outline(r: Rect, thickness: f32, c: Color) {
+    flush_text();
     draw_rectangle_lines(r.x, r.y, r.w, r.h, thickness * 2.0, c);
 }
 

@@ -15,11 +15,26 @@ use std::collections::BTreeSet;
 
 use super::gfx::Weight;
 
+/// How much glyph area the atlases may hold before the fonts are loaded afresh, in square pixels
+/// of rasterised size (each glyph counted as size × size, about twice its real box).
+///
+/// macroquad's atlas packs glyphs in shelves as tall as their tallest glyph and doubles both
+/// sides when one does not fit, re-packing everything in hash order; in a long demo under load
+/// the atlases were seen growing to 4096² and 8192² (a 256 MB image, its copy and the GL
+/// texture: the 726 MB peak in BENCHMARKS.md). Nothing in macroquad bounds it, so the game
+/// does: past this budget, [`super::gfx::Gfx::refresh`] reloads the fonts with empty atlases,
+/// which then fill again with only the glyphs still in use. The figure keeps each atlas at
+/// 1024² (at 2,000,000 a 3,600-frame demo still grew one to 2048² in two runs of three, peaking
+/// at 162 MB); a 3,600-frame demo stays under it (no reload, peak 138 MB).
+pub(super) const BUDGET: u64 = 1_200_000;
+
 /// The glyphs cached so far, per font and rasterised size, and whether the atlas may have
 /// grown since the last flush.
 #[derive(Default)]
 pub(super) struct Glyphs {
     seen: RefCell<BTreeSet<(Weight, u16, char)>>,
+    /// Sum of size² over `seen`.
+    area: Cell<u64>,
     stale: Cell<bool>,
 }
 
@@ -30,7 +45,11 @@ impl Glyphs {
         let mut seen = self.seen.borrow_mut();
         let mut new = false;
         for c in s.chars() {
-            new |= seen.insert((weight, size, c));
+            if seen.insert((weight, size, c)) {
+                new = true;
+                self.area
+                    .set(self.area.get() + u64::from(size) * u64::from(size));
+            }
         }
         if new {
             self.stale.set(true);
@@ -42,6 +61,18 @@ impl Glyphs {
     /// drawn before the next text draw replaces the atlas texture.
     pub(super) fn stale(&self) -> bool {
         self.stale.get()
+    }
+
+    /// Whether the glyphs cached so far exceed [`BUDGET`].
+    pub(super) fn over_budget(&self) -> bool {
+        self.area.get() > BUDGET
+    }
+
+    /// Forgets every glyph: the fonts were loaded afresh, with empty atlases.
+    pub(super) fn clear(&self) {
+        self.seen.borrow_mut().clear();
+        self.area.set(0);
+        self.stale.set(false);
     }
 
     /// The queued draws were drawn.
@@ -61,6 +92,19 @@ mod tests {
         g.flushed();
         assert!(!g.note(Weight::Bold, 24, "GOG"));
         assert!(!g.stale());
+    }
+
+    #[test]
+    fn the_budget_counts_each_new_glyph_once_and_clears() {
+        let g = Glyphs::default();
+        g.note(Weight::Bold, 1000, "A");
+        g.note(Weight::Bold, 1000, "A");
+        assert!(!g.over_budget());
+        g.note(Weight::Bold, 1000, "BC");
+        assert!(g.over_budget(), "3 glyphs of 1000² are over {BUDGET}");
+        g.clear();
+        assert!(!g.over_budget());
+        assert!(g.note(Weight::Bold, 1000, "A"));
     }
 
     #[test]

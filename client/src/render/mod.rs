@@ -16,6 +16,7 @@ pub mod board;
 pub mod cells;
 pub mod gfx;
 mod glyphs;
+pub mod heading;
 pub mod match_view;
 pub mod metrics;
 pub mod showcase;

@@ -139,9 +139,16 @@ pub fn draw_stats(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
 }
 
 fn popup(gfx: &Gfx, p: &Popup, x: f32, y: f32, size: f32) {
-    let size = (size * p.pop()).round();
+    let pop = p.pop();
     let c = alpha(p.colour, p.opacity());
-    gfx.text(&p.text, x, y, size, Weight::Bold, Align::Right, c);
+    if pop > 1.0 {
+        // Popping: drawn from glyphs at the pop's largest size, so the animation rasterises
+        // one extra size, not one per pixel (`Gfx::text_from`).
+        let (now, peak) = ((size * pop).round(), (size * Popup::PEAK).round());
+        gfx.text_from(&p.text, x, y, now, peak, Weight::Bold, Align::Right, c);
+    } else {
+        gfx.text(&p.text, x, y, size.round(), Weight::Bold, Align::Right, c);
+    }
 }
 
 /// The clear popup's lines: long names break after the spin ("T-SPIN" / "MINI DOUBLE").

@@ -50,46 +50,19 @@ pub fn logo(gfx: &Gfx, r: Rect, unit: f32, subtitle: &str) {
             Style::Solid,
         );
     }
+    let size = (unit * 0.85).round();
     gfx.text(
         subtitle,
         r.x,
         base + unit * 1.5,
-        (unit * 0.85).round(),
+        gfx.fit_size(subtitle, r.w, size, Weight::Regular),
         Weight::Regular,
         Align::Left,
         theme::TEXT_DIM,
     );
 }
 
-/// Draws a screen heading with an optional subtitle.
-pub fn heading(gfx: &Gfx, r: Rect, unit: f32, title: &str, subtitle: &str) {
-    let size = (unit * 2.2).round();
-    gfx.text(
-        title,
-        r.x,
-        r.y + size,
-        size,
-        Weight::Bold,
-        Align::Left,
-        theme::TEXT,
-    );
-    draw_rectangle(
-        r.x,
-        r.y + size + unit * 0.5,
-        unit * 3.0,
-        unit * 0.2,
-        theme::ACCENT,
-    );
-    gfx.text(
-        subtitle,
-        r.x,
-        r.y + size + unit * 1.8,
-        (unit * 0.85).round(),
-        Weight::Regular,
-        Align::Left,
-        theme::TEXT_DIM,
-    );
-}
+pub use super::heading::heading;
 
 /// The state of one row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -404,7 +377,7 @@ pub fn side_panel(gfx: &Gfx, r: Rect, unit: f32, heading: &str, body: &str) -> R
         heading,
         r.x + pad,
         r.y + pad + hsize,
-        hsize,
+        gfx.fit_size(heading, r.w - 2.0 * pad, hsize, Weight::Bold),
         Weight::Bold,
         Align::Left,
         theme::TEXT,
@@ -540,6 +513,8 @@ pub fn modal(
     selected: usize,
     time: f32,
 ) {
+    // The dimming covers the text drawn under the modal.
+    gfx.flush_text();
     draw_rectangle(0.0, 0.0, w, h, alpha(BLACK, 0.6));
     let (r, rows) = modal_layout(w, h, unit, options.len());
     fill(r, theme::PANEL);
