@@ -26,6 +26,19 @@ use crate::sim::{PlayerSim, Sim};
 /// Ranked placements tried by the compiler before the bot gives up and hard drops.
 const CANDIDATES: usize = 16;
 
+/// The piece after `seen[last]` when it is the last of its 7-bag and the bag's other six are
+/// known: under a 7-bag every bag holds each kind once.
+fn bag_tail(seen: &[Option<PieceKind>], last: usize) -> Option<PieceKind> {
+    let bag = seen.get(last / 7 * 7..=last)?;
+    if bag.len() == 6 && bag.iter().all(Option::is_some) {
+        PieceKind::ALL
+            .into_iter()
+            .find(|k| !bag.contains(&Some(*k)))
+    } else {
+        None
+    }
+}
+
 /// What the driver can see of a player, compared frame by frame against the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Snapshot {
@@ -190,7 +203,9 @@ impl Bot {
 
     /// Turns the perfect-clear search on or off (on for [`Level::Max`]): on a low board the bot
     /// first looks for placements of the known pieces that empty the board within six rows
-    /// (module [`crate::pc`]), and plays them when found. Search planners only.
+    /// (module [`crate::pc`]), and plays them when found. Search planners only. It also keeps
+    /// the 7-bag memory that lets the beam search see the piece after the queue when it is the
+    /// last of its bag (measured stronger at Max; the other levels keep their plain search).
     pub fn with_perfect_clears(mut self, on: bool) -> Bot {
         self.pc = on.then(|| Box::new(PcSearch::new()));
         self
@@ -346,6 +361,14 @@ impl Bot {
                 None => return Vec::new(),
             },
         };
+        // Under a 7-bag the piece after the queue is known when it is the last of its bag and
+        // the other six were seen (tracked on Max, with the perfect-clear search): the search
+        // can then hold at the last depth.
+        let mut queue = queue;
+        if self.pc.is_some() && rules.randomizer == Randomizer::SevenBag {
+            let index = player.stats().pieces as usize + usize::from(player.hold().is_some());
+            queue.extend(bag_tail(&self.seen, index + queue.len()));
+        }
         match self.config.planner {
             Planner::ElTetris => eltetris::rank(&board, &current),
             Planner::Search(budget) => {
@@ -416,14 +439,7 @@ impl Bot {
         }
         // Under a 7-bag, the last piece of a bag is known once the other six have been seen.
         if rules.randomizer == Randomizer::SevenBag {
-            let last = index + sequence.len() - 1;
-            let bag = &self.seen[last / 7 * 7..=last];
-            if bag.len() == 6 && bag.iter().all(Option::is_some) {
-                let rest = PieceKind::ALL
-                    .into_iter()
-                    .find(|k| !bag.contains(&Some(*k)));
-                sequence.extend(rest);
-            }
+            sequence.extend(bag_tail(&self.seen, index + sequence.len() - 1));
         }
         let found = pc.find(&PcQuery {
             board,
@@ -504,5 +520,32 @@ impl Plan {
             expect,
             placement,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use PieceKind::*;
+
+    #[test]
+    fn the_last_piece_of_a_bag_is_deduced_from_the_other_six() {
+        let seen: Vec<_> = [T, S, Z, O, I, L].into_iter().map(Some).collect();
+        assert_eq!(bag_tail(&seen, 5), Some(J));
+        // The second bag: six seen after the first seven.
+        let mut two: Vec<_> = [T, S, Z, O, I, L, J].into_iter().map(Some).collect();
+        two.extend([J, L, I, O, Z, T].into_iter().map(Some));
+        assert_eq!(bag_tail(&two, 12), Some(S));
+    }
+
+    #[test]
+    fn no_piece_is_deduced_before_six_of_the_bag_are_seen() {
+        let seen: Vec<_> = [T, S, Z, O, I].into_iter().map(Some).collect();
+        assert_eq!(bag_tail(&seen, 4), None);
+        let gap = vec![Some(T), None, Some(Z), Some(O), Some(I), Some(L)];
+        assert_eq!(bag_tail(&gap, 5), None);
+        // The last piece known is the bag's last: nothing after it in this bag.
+        let full: Vec<_> = [T, S, Z, O, I, L, J].into_iter().map(Some).collect();
+        assert_eq!(bag_tail(&full, 6), None);
     }
 }
