@@ -64,6 +64,8 @@ mod pacer;
 mod pad;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod page;
+#[cfg(any(test, target_arch = "wasm32"))]
+mod probe;
 // Puzzles mode (helper: pmode)
 mod puzzle_play;
 mod puzzle_view;
@@ -413,6 +415,8 @@ async fn run(args: Args) {
     };
     #[cfg(feature = "gamepad")]
     let mut pads = pad::Pads::open();
+    #[cfg(target_arch = "wasm32")]
+    let mut published = String::new();
     loop {
         // 1. Resize and layout: read the window size; every screen lays itself out from it.
         ctx.gfx.refresh();
@@ -486,6 +490,8 @@ async fn run(args: Args) {
         // Text is queued as it is drawn and drawn here in one batch (`Gfx::flush_text`).
         ctx.gfx.flush_text();
         frames += 1;
+        #[cfg(target_arch = "wasm32")]
+        publish_state(&stack, &ctx, frames, &mut published);
         // Once the start-up is over and then every minute or so: give freed heap back.
         if frames == 2 || frames == 120 || frames.is_multiple_of(3600) {
             memcheck::trim();
@@ -535,6 +541,17 @@ async fn run(args: Args) {
             "{}",
             demo_online::stats_line(started.elapsed().as_secs_f64())
         );
+    }
+}
+
+/// In a browser: the test hook's summary ([`probe`]) on the page, when it changed (the frame
+/// count is only refreshed every 30 frames, so a page at rest is not rewritten each frame).
+#[cfg(target_arch = "wasm32")]
+fn publish_state(stack: &Stack, ctx: &Ctx, frames: u64, published: &mut String) {
+    let state = probe::state(stack, ctx, frames - frames % 30);
+    if state != *published {
+        web::set_state(&state);
+        *published = state;
     }
 }
 

@@ -23,6 +23,7 @@
 //! same placement either way ([`Planning::Inline`], kept for tests and headless tools, gives the
 //! same game as a worker that is waited for).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use serde::{Deserialize, Serialize};
@@ -279,7 +280,13 @@ impl AutoPlayer for BotPlayer {
 
     fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
         let Some(worker) = &mut self.worker else {
-            return self.bot.next_input(m, seat);
+            let plans = self.bot.stats().plans;
+            let start = sevenbag_netplay::time::Instant::now();
+            let input = self.bot.next_input(m, seat);
+            if self.bot.stats().plans != plans {
+                plan_timed(start.elapsed());
+            }
+            return input;
         };
         if worker.failure.is_some() {
             return Input::NONE;
@@ -293,6 +300,40 @@ impl AutoPlayer for BotPlayer {
                     .unwrap_or(Input::NONE)
             }
         }
+    }
+}
+
+/// The inline bot's plans in this process and how long they took (the browser build plans
+/// inline, in the frame: the page's test hook reports these, see [`crate::probe`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlanTimes {
+    /// Plans made.
+    pub plans: u64,
+    /// Their total time, microseconds.
+    pub total_us: u64,
+    /// The longest, microseconds.
+    pub max_us: u64,
+}
+
+static PLANS: AtomicU64 = AtomicU64::new(0);
+static PLAN_TOTAL_US: AtomicU64 = AtomicU64::new(0);
+static PLAN_MAX_US: AtomicU64 = AtomicU64::new(0);
+
+/// Counts one inline plan that took `took` (the `next_input` call that made it).
+fn plan_timed(took: std::time::Duration) {
+    let us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+    PLANS.fetch_add(1, Ordering::Relaxed);
+    PLAN_TOTAL_US.fetch_add(us, Ordering::Relaxed);
+    PLAN_MAX_US.fetch_max(us, Ordering::Relaxed);
+}
+
+/// The inline plans so far (see [`PlanTimes`]).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub fn plan_times() -> PlanTimes {
+    PlanTimes {
+        plans: PLANS.load(Ordering::Relaxed),
+        total_us: PLAN_TOTAL_US.load(Ordering::Relaxed),
+        max_us: PLAN_MAX_US.load(Ordering::Relaxed),
     }
 }
 

@@ -5,7 +5,8 @@
 //! JavaScript loader, and `quad-net`'s native side is raw TCP, not a WebSocket. The plugin is a
 //! few `extern "C"` imports: a WebSocket whose events queue up in JavaScript and are polled once
 //! per frame (binary payloads copied into wasm memory), `localStorage` for the settings, the
-//! page's address (`location.href`) and `performance.now()`. Strings and bytes cross as
+//! page's address (`location.href`), `performance.now()`, and the test hook's
+//! `data-sevenbag` attribute ([`set_state`]). Strings and bytes cross as
 //! pointer + length into the module's memory; nothing from JavaScript is trusted for its size.
 
 #![allow(unsafe_code)]
@@ -22,6 +23,7 @@ unsafe extern "C" {
     fn sb_ws_close(id: u32);
     fn sb_ws_next(id: u32) -> i32;
     fn sb_ws_take(id: u32, ptr: *mut u8, cap: u32) -> u32;
+    fn sb_set_state(ptr: *const u8, len: u32);
 }
 
 /// The plugin version `sevenbag.js` checks against (miniquad's plugin convention).
@@ -34,6 +36,12 @@ pub extern "C" fn sevenbag_crate_version() -> u32 {
 pub fn now_secs() -> f64 {
     // SAFETY: a plain import without arguments.
     unsafe { sb_now() / 1000.0 }
+}
+
+/// Publishes the test hook's summary ([`crate::probe`]) as `<html data-sevenbag="...">`.
+pub fn set_state(state: &str) {
+    // SAFETY: the text is read within its length.
+    unsafe { sb_set_state(state.as_ptr(), state.len() as u32) }
 }
 
 /// The page's address, `location.href` (at most 2 KiB).

@@ -3,8 +3,8 @@
 //
 // WebSockets: events (open, binary message, text message, close) queue up per socket and the
 // game polls them once per frame with sb_ws_next / sb_ws_take; sends copy bytes out of wasm
-// memory. Storage: localStorage (settings as TOML text). Also location.href and
-// performance.now().
+// memory. Storage: localStorage (settings as TOML text). Also location.href,
+// performance.now() and the test hook's <html data-sevenbag> (client/src/probe.rs).
 "use strict";
 
 (function () {
@@ -33,6 +33,11 @@
 
         env.sb_now = function () {
             return performance.now();
+        };
+        // The test hook (client/src/probe.rs): a JSON summary of the screen on
+        // <html data-sevenbag>, written only when it changes.
+        env.sb_set_state = function (ptr, len) {
+            document.documentElement.dataset.sevenbag = str(ptr, len);
         };
         env.sb_location = function (ptr, cap) {
             return put(encoder.encode(String(window.location.href)), ptr, cap);

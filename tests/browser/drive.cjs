@@ -4,6 +4,13 @@
 //   {"cmd":"screenshot","path":P}   -> {"ok":true}            (PNG of the viewport)
 //   {"cmd":"eval","expr":E}         -> {"ok":true,"value":V}  (page.evaluate of an expression)
 //   {"cmd":"console"}               -> {"ok":true,"value":[{"type":T,"text":X}, ...]}
+//   {"cmd":"keys","keys":[K...],"hold":MS} -> {"ok":true}  (focuses the game's canvas, then
+//                                      presses each key, held MS ms: playwright key names)
+//   {"cmd":"type","text":T}         -> {"ok":true}            (types T into the canvas)
+//   {"cmd":"freeze","frozen":B}     -> {"ok":true}            (CDP Page.setWebLifecycleState:
+//                                      a frozen page runs no script, no requestAnimationFrame
+//                                      and handles no socket event, as a tab in the background
+//                                      at its worst; false thaws it)
 //   {"cmd":"close"}                 -> {"ok":true}, then exit
 // The first line written is {"ok":true,"ready":true} once the browser runs. Errors answer
 // {"ok":false,"error":...}. End of stdin (the test went away) closes the browser and exits.
@@ -55,6 +62,19 @@ async function main() {
     async screenshot(c) { await page.screenshot({ path: c.path, timeout: 30000 }); },
     async eval(c) { return await page.evaluate(c.expr); },
     async console() { return messages.slice(); },
+    async keys(c) {
+      await page.focus('#glcanvas');
+      for (const k of c.keys) await page.keyboard.press(k, { delay: c.hold || 40 });
+    },
+    async freeze(c) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Page.setWebLifecycleState', { state: c.frozen ? 'frozen' : 'active' });
+      await cdp.detach();
+    },
+    async type(c) {
+      await page.focus('#glcanvas');
+      await page.keyboard.type(c.text, { delay: 40 });
+    },
   };
 
   answer({ ok: true, ready: true });

@@ -222,6 +222,58 @@ impl Browser {
         self.command(json!({ "cmd": "eval", "expr": expr }))
     }
 
+    /// Presses each key in turn (playwright's names: `Enter`, `ArrowUp`, `Space`, `KeyA`...),
+    /// each held `hold` long, with the game's canvas focused.
+    pub fn keys(&mut self, keys: &[&str], hold: Duration) -> anyhow::Result<()> {
+        let hold = hold.as_millis() as u64;
+        self.command(json!({ "cmd": "keys", "keys": keys, "hold": hold }))?;
+        Ok(())
+    }
+
+    /// Freezes the page (no script, no animation frames, no socket events: a background tab at
+    /// its worst) or thaws it.
+    pub fn freeze(&mut self, frozen: bool) -> anyhow::Result<()> {
+        self.command(json!({ "cmd": "freeze", "frozen": frozen }))?;
+        Ok(())
+    }
+
+    /// Types `text` into the game's canvas (character events, as a person typing).
+    pub fn type_text(&mut self, text: &str) -> anyhow::Result<()> {
+        self.command(json!({ "cmd": "type", "text": text }))?;
+        Ok(())
+    }
+
+    /// The game's test hook: the JSON summary it keeps on `<html data-sevenbag>` (see
+    /// client/src/probe.rs), or `Null` before the game wrote one.
+    pub fn state(&mut self) -> anyhow::Result<Value> {
+        let text = self.eval("document.documentElement.dataset.sevenbag || ''")?;
+        let text = text.as_str().unwrap_or_default();
+        if text.is_empty() {
+            return Ok(Value::Null);
+        }
+        serde_json::from_str(text).with_context(|| format!("the page's state is not JSON: {text}"))
+    }
+
+    /// Reads [`Browser::state`] until `done` holds for it, within `limit`; the last state seen
+    /// is in the error.
+    pub fn wait_state(
+        &mut self,
+        limit: Duration,
+        what: &str,
+        mut done: impl FnMut(&Value) -> bool,
+    ) -> anyhow::Result<Value> {
+        let start = Instant::now();
+        let mut last = Value::Null;
+        while start.elapsed() < limit {
+            last = self.state()?;
+            if done(&last) {
+                return Ok(last);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        bail!("{what}: not within {limit:?}; the page's state: {last}")
+    }
+
     /// Everything the page logged since it was opened, as `(type, text)`: console messages
     /// (`log`, `warning`, `error`...), `pageerror` (uncaught exceptions), `requestfailed`, and
     /// `http` (answers with a status of 400 or more).

@@ -514,3 +514,45 @@ fn a_reconnecting_count_runs_down_to_zero() {
     assert_eq!(online.seconds_left(Seat::Second, 15, at(4)), 11);
     assert_eq!(online.seconds_left(Seat::Second, 15, at(40)), 0);
 }
+
+/// A browser tab in the background runs no animation frames, so its controller is not ticked
+/// at all (its socket's events wait in the page). On return it catches up with the match at
+/// most [`sevenbag_netplay::MAX_CATCH_UP`] frames per rendered frame, its peer having stalled
+/// at the prediction window meanwhile, and both confirm the same match: no reconnect, no desync.
+#[test]
+fn a_player_not_ticked_for_seconds_catches_up_in_bounded_steps_and_agrees() {
+    let server = server("background");
+    let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 60);
+    let before = confirmed(&bob);
+    // Alice's tab is hidden for two seconds: only bob runs (and stalls).
+    let away = Instant::now();
+    run(&mut [&mut bob], 10, |_| {
+        away.elapsed() >= Duration::from_secs(2)
+    });
+    // Alice is back: every tick simulates at most MAX_CATCH_UP frames, and the match runs on
+    // well past where it stood when she left.
+    let target = before + 2 * 60 + 120;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut most = 0;
+    while confirmed(&alice) < target || confirmed(&bob) < target {
+        assert!(Instant::now() < deadline, "no catch-up: {alice:?} {bob:?}");
+        let now = Instant::now();
+        let n = alice.tick(now, &mut |m, seat| script(m.frame().0, seat));
+        most = most.max(n);
+        bob.tick(now, &mut |m, seat| script(m.frame().0, seat));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(
+        most <= sevenbag_netplay::MAX_CATCH_UP,
+        "{most} frames in one tick"
+    );
+    assert!(most > 1, "alice caught up several frames a tick ({most})");
+    assert_eq!(alice.reconnect_attempts(), 0, "no reconnect was needed");
+    assert_eq!(alice.stage(), &Stage::InRoom);
+    let hashes = |o: &Online| o.session().map(|s| s.hashes().to_vec()).unwrap_or_default();
+    let (a, b) = (hashes(&alice), hashes(&bob));
+    let n = a.len().min(b.len());
+    assert!(n > 0, "confirmed hashes on both sides");
+    assert_eq!(a[..n], b[..n], "both players' confirmed matches agree");
+    drop(server);
+}

@@ -87,7 +87,8 @@ impl OnlineScreen {
         }
     }
 
-    fn online(&self) -> &Online {
+    /// The connection this screen shows.
+    pub fn online(&self) -> &Online {
         self.play.session()
     }
 

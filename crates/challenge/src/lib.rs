@@ -2,8 +2,10 @@
 //! core's), the record format, a verifier that scores records exactly as the organisers'
 //! JavaScript did, and a beam-search solver. See docs/CHALLENGE.md.
 //!
-//! Dependencies: `indicatif` draws the solver's progress bar (the workspace's choice of a
-//! well-kept progress library), `bincode`/`serde` write solver checkpoints.
+//! Dependencies: `bincode`/`serde` write solver checkpoints. No progress bar in here: the tool
+//! (`sevenbag-tool challenge`) draws one with `indicatif` around the solver's progress
+//! callback, so the game's browser build, which links this crate for the challenge mode, does
+//! not pull `indicatif` → `web-time` → wasm-bindgen.
 
 pub mod play;
 pub mod record;

@@ -1,8 +1,8 @@
 //! The solver: a beam search over the whole known sequence. Each layer places one brick on every
 //! board of the beam in every resting position reachable by the allowed steps, ranks children
 //! by score plus [`eval::evaluate`], and keeps the best with per-fullness quotas. Runs are bounded
-//! by a brick count and/or a time budget, show an `indicatif` bar, and write checkpoints that
-//! `resume` continues from.
+//! by a brick count and/or a time budget, report progress to a callback (the tool draws it as an
+//! `indicatif` bar), and write checkpoints that `resume` continues from.
 
 pub mod beam;
 pub mod eval;
