@@ -105,6 +105,26 @@ impl Page {
     }
 
     /// From the menu: `ups` entries up, Enter, then Enter on the form until the online screen
+    /// A native player creates a first-to-`first_to` room, and the page joins it by its code
+    /// from the menu; returns the native player once the page is in the room.
+    async fn join_native_room(&mut self, first_to: u8) -> HeadlessClient {
+        let mut native = connect(&self.server.url(), "native").await;
+        let code = native
+            .create_room(RoomOptions {
+                first_to,
+                ..RoomOptions::default()
+            })
+            .await
+            .expect("room");
+        self.open_menu("/");
+        self.open_online(UP_TO_JOIN_ROOM, Some(&code));
+        let s = self.wait(STEP_LIMIT, "the page in the native room", |s| {
+            stage(s) == "in_room"
+        });
+        assert_eq!(s["code"].as_str(), Some(code.as_str()));
+        native
+    }
+
     /// is up (the form's first row is the server, filled in with the page's own).
     fn open_online(&mut self, ups: usize, code: Option<&str>) -> Value {
         let mut keys = vec!["ArrowUp"; ups];
@@ -249,20 +269,7 @@ async fn the_page_joins_a_native_players_room_by_code() {
     let Some(mut page) = Page::start().await else {
         return;
     };
-    let mut native = connect(&page.server.url(), "native").await;
-    let code = native
-        .create_room(RoomOptions {
-            first_to: 1,
-            ..RoomOptions::default()
-        })
-        .await
-        .expect("room");
-    page.open_menu("/");
-    page.open_online(UP_TO_JOIN_ROOM, Some(&code));
-    let s = page.wait(STEP_LIMIT, "the page in the native room", |s| {
-        stage(s) == "in_room"
-    });
-    assert_eq!(s["code"].as_str(), Some(code.as_str()));
+    let mut native = page.join_native_room(1).await;
     native.ready().expect("native ready");
     page.keys(&["Enter"]);
     page.play_out(native_player(native, 33)).await;
@@ -279,19 +286,7 @@ async fn a_page_frozen_in_the_background_mid_match_catches_up_and_finishes_the_m
     let Some(mut page) = Page::start().await else {
         return;
     };
-    let mut native = connect(&page.server.url(), "native").await;
-    let code = native
-        .create_room(RoomOptions {
-            first_to: 2,
-            ..RoomOptions::default()
-        })
-        .await
-        .expect("room");
-    page.open_menu("/");
-    page.open_online(UP_TO_JOIN_ROOM, Some(&code));
-    page.wait(STEP_LIMIT, "the page in the native room", |s| {
-        stage(s) == "in_room"
-    });
+    let mut native = page.join_native_room(2).await;
     native.ready().expect("native ready");
     page.keys(&["Enter"]);
     // A slower native player, so the match is still on when the page comes back.
