@@ -31,6 +31,8 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
+    // Shared memory in /tmp, not /dev/shm: a container's /dev/shm can be 64 MB.
+    "--disable-dev-shm-usage",
     "--enable-unsafe-swiftshader",
     "--disable-quic",
     "--no-first-run",

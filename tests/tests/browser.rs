@@ -82,14 +82,37 @@ fn changed_share(a: &RgbaImage, b: &RgbaImage, region: (f64, f64, f64, f64)) -> 
 fn wait_until_drawn(browser: &mut Browser, limit: Duration, what: &str) -> (RgbaImage, Duration) {
     let start = Instant::now();
     let mut colours = 0;
+    let mut last_error = String::from("none");
     while start.elapsed() < limit {
-        let shot = decode(&browser.screenshot().expect("screenshot"));
-        colours = distinct_colours(&shot);
-        if colours >= DRAWN_COLOURS {
-            return (shot, start.elapsed());
+        // A page still compiling its wasm can miss a screenshot's deadline: try again.
+        match browser.screenshot() {
+            Ok(png) => {
+                let shot = decode(&png);
+                colours = distinct_colours(&shot);
+                if colours >= DRAWN_COLOURS {
+                    return (shot, start.elapsed());
+                }
+            }
+            Err(e) => {
+                last_error = format!("{e:#}");
+                eprintln!("{what}: screenshot failed: {last_error}");
+                std::thread::sleep(Duration::from_millis(500));
+            }
         }
     }
-    panic!("{what}: only {colours} colours on screen after {limit:?}");
+    let console = browser.console().unwrap_or_default();
+    panic!(
+        "{what}: only {colours} colours on screen after {limit:?}; last screenshot error: \
+         {last_error}; console: {console:?}"
+    );
+}
+
+/// One screenshot, decoded; a failure panics with the driver's message (no backtrace).
+fn shot(browser: &mut Browser) -> RgbaImage {
+    match block_in_place(|| browser.screenshot()) {
+        Ok(png) => decode(&png),
+        Err(e) => panic!("screenshot: {e:#}"),
+    }
 }
 
 /// The console lines that are errors: uncaught exceptions, `console.error`, failed requests,
@@ -148,12 +171,12 @@ async fn the_browser_game_shows_its_menu_and_spectates_a_match_without_errors() 
     let b = play(bob, Some(22), (6, 14), MATCH_TIMEOUT);
 
     // Both boards change: screenshots until each board region differs from the first one.
-    let first = decode(&block_in_place(|| browser.screenshot()).expect("screenshot"));
+    let first = shot(&mut browser);
     let start = Instant::now();
     let mut seen = [false; 2];
     let mut shares = [0.0; 2];
     while !(seen[0] && seen[1]) && start.elapsed() < BOARDS_LIMIT {
-        let now = decode(&block_in_place(|| browser.screenshot()).expect("screenshot"));
+        let now = shot(&mut browser);
         for (i, region) in BOARDS.iter().enumerate() {
             shares[i] = changed_share(&first, &now, *region);
             seen[i] |= shares[i] >= CHANGED_SHARE;
