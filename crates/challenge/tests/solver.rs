@@ -51,9 +51,8 @@ fn the_search_is_the_same_for_one_and_two_threads() {
 
 #[test]
 fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
-    let dir = std::env::temp_dir().join(format!("sevenbag-challenge-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("run.ckpt");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ckpt");
     let mut first = State::new(config(2, 100));
     solver::run(&mut first, &no_limits(), &mut ()).unwrap();
     first.save(&path).unwrap();
@@ -62,15 +61,14 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
     solver::run(&mut resumed, &no_limits(), &mut ()).unwrap();
     let whole = solve(2, 200);
     assert_eq!(resumed.best_line(), whole.best_line());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn a_corrupt_checkpoint_is_refused() {
-    let path = std::env::temp_dir().join(format!("sevenbag-bad-{}.ckpt", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.ckpt");
     std::fs::write(&path, b"not a checkpoint").unwrap();
     assert!(State::load(&path).is_err());
-    std::fs::remove_file(&path).ok();
 }
 
 #[test]

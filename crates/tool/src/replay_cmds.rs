@@ -159,9 +159,8 @@ mod tests {
         Replay::play_out(header, &inputs, names, EndReason::TopOut, 1).expect("valid script")
     }
 
-    fn temp(name: &str, bytes: &[u8]) -> PathBuf {
-        let path =
-            std::env::temp_dir().join(format!("sevenbag-tool-{}-{name}", std::process::id()));
+    fn temp(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = dir.path().join(name);
         std::fs::write(&path, bytes).expect("temp file");
         path
     }
@@ -169,7 +168,8 @@ mod tests {
     #[test]
     fn verify_prints_hashes_and_a_corrupted_file_is_an_error() {
         let bytes = recorded().encode().expect("encodes");
-        let good = temp("good.sbrp", &bytes);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let good = temp(&dir, "good.sbrp", &bytes);
         let out = verify_file(&good).expect("verifies");
         assert!(out.contains("hashes checked"), "{out}");
         assert!(out.contains("ben (seat 1) won"), "{out}");
@@ -177,7 +177,7 @@ mod tests {
         let mut bad = bytes.clone();
         let mid = bad.len() / 2;
         bad[mid] ^= 0x20;
-        let corrupt = temp("bad.sbrp", &bad);
+        let corrupt = temp(&dir, "bad.sbrp", &bad);
         let err = verify_file(&corrupt).expect_err("corrupted");
         assert!(
             format!("{err:#}").contains("corrupted: checksum mismatch"),
@@ -186,8 +186,5 @@ mod tests {
 
         let missing = verify_file(Path::new("/nonexistent/sevenbag.sbrp")).expect_err("missing");
         assert!(format!("{missing:#}").contains("cannot read"));
-        for p in [good, corrupt] {
-            let _ = std::fs::remove_file(p);
-        }
     }
 }
