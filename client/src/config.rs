@@ -216,7 +216,9 @@ impl KeysFile {
         file
     }
 
-    fn into_map(mut self, defaults: KeyMap) -> Result<KeyMap, ConfigError> {
+    /// The bindings of this file over `defaults`: an action the file names gets exactly its
+    /// listed keys or buttons; an unknown name or too many of them is an error.
+    fn into_bindings<M: Bindings>(mut self, defaults: M) -> Result<M, ConfigError> {
         let mut map = defaults;
         for action in Action::ALL {
             let Some(names) = self.slot(action).take() else {
@@ -232,11 +234,11 @@ impl KeysFile {
                 map.clear(action, slot);
             }
             for (slot, name) in names.iter().enumerate() {
-                let key = key_from_name(name).ok_or_else(|| ConfigError::UnknownKey {
+                let binding = M::parse(name).ok_or_else(|| ConfigError::UnknownKey {
                     action: action.config_key(),
                     name: name.clone(),
                 })?;
-                map.bind(action, slot, key);
+                map.bind(action, slot, binding);
             }
         }
         Ok(map)
@@ -255,31 +257,40 @@ impl KeysFile {
         }
         file
     }
+}
 
-    fn into_pad(mut self, defaults: PadMap) -> Result<PadMap, ConfigError> {
-        let mut map = defaults;
-        for action in Action::ALL {
-            let Some(names) = self.slot(action).take() else {
-                continue;
-            };
-            if names.len() > SLOTS {
-                return Err(ConfigError::TooManyKeys {
-                    action: action.config_key(),
-                    count: names.len(),
-                });
-            }
-            for slot in 0..SLOTS {
-                map.clear(action, slot);
-            }
-            for (slot, name) in names.iter().enumerate() {
-                let button = Button::from_name(name).ok_or_else(|| ConfigError::UnknownKey {
-                    action: action.config_key(),
-                    name: name.clone(),
-                })?;
-                map.bind(action, slot, button);
-            }
-        }
-        Ok(map)
+/// A table of bindings per action and slot, keyboard keys or pad buttons, as the config file
+/// sets it.
+trait Bindings {
+    type Binding;
+    fn parse(name: &str) -> Option<Self::Binding>;
+    fn clear(&mut self, action: Action, slot: usize);
+    fn bind(&mut self, action: Action, slot: usize, binding: Self::Binding);
+}
+
+impl Bindings for KeyMap {
+    type Binding = macroquad::input::KeyCode;
+    fn parse(name: &str) -> Option<Self::Binding> {
+        key_from_name(name)
+    }
+    fn clear(&mut self, action: Action, slot: usize) {
+        KeyMap::clear(self, action, slot);
+    }
+    fn bind(&mut self, action: Action, slot: usize, key: Self::Binding) {
+        KeyMap::bind(self, action, slot, key);
+    }
+}
+
+impl Bindings for PadMap {
+    type Binding = Button;
+    fn parse(name: &str) -> Option<Button> {
+        Button::from_name(name)
+    }
+    fn clear(&mut self, action: Action, slot: usize) {
+        PadMap::clear(self, action, slot);
+    }
+    fn bind(&mut self, action: Action, slot: usize, button: Button) {
+        PadMap::bind(self, action, slot, button);
     }
 }
 
@@ -314,7 +325,7 @@ impl Config {
                 why,
             })?;
         }
-        let keys = |f: Option<KeysFile>, def: KeyMap| f.map_or(Ok(def), |f| f.into_map(def));
+        let keys = |f: Option<KeysFile>, def: KeyMap| f.map_or(Ok(def), |f| f.into_bindings(def));
         Ok(Config {
             player_name: clean_name(file.player_name.as_deref().unwrap_or(&d.player_name)),
             server: file.server.unwrap_or(d.server),
@@ -323,7 +334,7 @@ impl Config {
             keys: keys(file.keys, d.keys)?,
             local_left: keys(file.local_left, d.local_left)?,
             local_right: keys(file.local_right, d.local_right)?,
-            pad: file.pad.map_or(Ok(d.pad), |f| f.into_pad(d.pad))?,
+            pad: file.pad.map_or(Ok(d.pad), |f| f.into_bindings(d.pad))?,
             setup: file.setup.unwrap_or(d.setup),
             trust_cert: file.trust_cert,
             bots: file.bots,
