@@ -291,7 +291,7 @@ pub fn keys_summary(map: &KeyMap) -> String {
         }
     };
     format!(
-        "move {} {}, soft drop {}, hard drop {}, rotate left {} right {} 180° {}, hold {}",
+        "move {} {}, soft drop {}, hard drop {}, rotate left {}, right {}, 180° {}, hold {}",
         names(Action::MoveLeft),
         names(Action::MoveRight),
         names(Action::SoftDrop),
