@@ -79,6 +79,7 @@
             }
             s.ws.binaryType = "arraybuffer";
             s.ws.onopen = function () {
+                s.opened = true;
                 s.queue.push({ kind: 1 });
             };
             s.ws.onmessage = function (e) {
@@ -93,9 +94,9 @@
             };
             s.ws.onclose = function (e) {
                 // Browsers hide why a connection failed; code 1006 before "open" means nothing
-                // answered (or it was not a WebSocket server).
+                // answered (or it was not a WebSocket server), after it that the link broke.
                 var why = e.reason ? e.reason
-                    : (e.code === 1006 ? "connection refused or closed (code 1006)"
+                    : (e.code === 1006 && !s.opened ? "connection refused (code 1006)"
                         : "connection closed (code " + e.code + ")");
                 s.queue.push({ kind: 4, data: encoder.encode(why) });
             };

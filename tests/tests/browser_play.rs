@@ -37,6 +37,9 @@ const HOLD: Duration = Duration::from_millis(40);
 const UP_TO_QUICK_MATCH: usize = 6;
 const UP_TO_CREATE_ROOM: usize = 4;
 const UP_TO_JOIN_ROOM: usize = 3;
+/// Rows up from the create-room form's first row to "Create the room" (the list wraps past
+/// Back; client/src/screens/lobby.rs).
+const FORM_UP_TO_CREATE: usize = 2;
 
 fn screen(s: &Value) -> &str {
     s["screen"].as_str().unwrap_or_default()
@@ -104,7 +107,6 @@ impl Page {
         }
     }
 
-    /// From the menu: `ups` entries up, Enter, then Enter on the form until the online screen
     /// A native player creates a first-to-`first_to` room, and the page joins it by its code
     /// from the menu; returns the native player once the page is in the room.
     async fn join_native_room(&mut self, first_to: u8) -> HeadlessClient {
@@ -117,7 +119,7 @@ impl Page {
             .await
             .expect("room");
         self.open_menu("/");
-        self.open_online(UP_TO_JOIN_ROOM, Some(&code));
+        self.open_online(UP_TO_JOIN_ROOM, 0, Some(&code));
         let s = self.wait(STEP_LIMIT, "the page in the native room", |s| {
             stage(s) == "in_room"
         });
@@ -125,14 +127,21 @@ impl Page {
         native
     }
 
-    /// is up (the form's first row is the server, filled in with the page's own).
-    fn open_online(&mut self, ups: usize, code: Option<&str>) -> Value {
+    /// From the menu: `ups` entries up and Enter open a form; then `form_ups` rows up from its
+    /// first row (the server, filled in with the page's own) and Enter until the online screen
+    /// is up. Enter on a text field goes to the next field, or connects when the fields left
+    /// are filled; on an option row it changes the option, so the create-room form is left
+    /// from its "Create the room" row.
+    fn open_online(&mut self, ups: usize, form_ups: usize, code: Option<&str>) -> Value {
         let mut keys = vec!["ArrowUp"; ups];
         keys.push("Enter");
         self.keys(&keys);
         self.wait(STEP_LIMIT, "the online form", |s| screen(s) == "lobby");
         if let Some(code) = code {
             block_in_place(|| self.browser.type_text(code)).expect("type the code");
+        }
+        if form_ups > 0 {
+            self.keys(&vec!["ArrowUp"; form_ups]);
         }
         let start = Instant::now();
         loop {
@@ -227,7 +236,7 @@ async fn the_page_plays_a_quick_match_against_a_native_player_to_an_agreed_resul
         return;
     };
     page.open_menu("/");
-    page.open_online(UP_TO_QUICK_MATCH, None);
+    page.open_online(UP_TO_QUICK_MATCH, 0, None);
     page.wait(STEP_LIMIT, "waiting for an opponent", |s| {
         stage(s) == "waiting"
     });
@@ -242,13 +251,12 @@ async fn the_page_plays_a_quick_match_against_a_native_player_to_an_agreed_resul
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-#[ignore = "the test does not yet reach Go on the create-room form (Enter on the first row does not connect); see the session note"]
 async fn the_page_creates_a_room_a_native_player_joins_by_code_and_they_play_it_out() {
     let Some(mut page) = Page::start().await else {
         return;
     };
     page.open_menu("/");
-    page.open_online(UP_TO_CREATE_ROOM, None);
+    page.open_online(UP_TO_CREATE_ROOM, FORM_UP_TO_CREATE, None);
     let s = page.wait(STEP_LIMIT, "the page's room", |s| stage(s) == "in_room");
     let code = s["code"].as_str().expect("a room code").to_owned();
     let mut native = connect(&page.server.url(), "native").await;
@@ -365,7 +373,7 @@ async fn an_unreachable_server_shows_the_native_message_and_the_page_keeps_runni
     };
     let port = closed_port().await;
     page.open_menu(&format!("/?server=127.0.0.1%3A{port}"));
-    page.open_online(UP_TO_QUICK_MATCH, None);
+    page.open_online(UP_TO_QUICK_MATCH, 0, None);
     let s = page.wait(STEP_LIMIT, "the failure", |s| stage(s) == "failed");
     // client/src/online/texts.rs, reach_text for a refused connection: the native game's words.
     let expected = format!(
@@ -382,7 +390,7 @@ async fn a_room_that_does_not_exist_shows_the_native_message() {
         return;
     };
     page.open_menu("/");
-    page.open_online(UP_TO_JOIN_ROOM, Some("ZZZZ9"));
+    page.open_online(UP_TO_JOIN_ROOM, 0, Some("ZZZZ9"));
     let s = page.wait(STEP_LIMIT, "the failure", |s| stage(s) == "failed");
     assert_eq!(
         s["message"].as_str(),
@@ -410,14 +418,13 @@ async fn relay(to: std::net::SocketAddr) -> (u16, JoinHandle<()>) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-#[ignore = "goes through the create-room form, which the test does not yet drive right"]
 async fn a_dropped_connection_shows_the_native_message_and_the_page_keeps_running() {
     let Some(mut page) = Page::start().await else {
         return;
     };
     let (port, link) = relay(page.server.addr()).await;
     page.open_menu(&format!("/?server=127.0.0.1%3A{port}"));
-    page.open_online(UP_TO_CREATE_ROOM, None);
+    page.open_online(UP_TO_CREATE_ROOM, FORM_UP_TO_CREATE, None);
     page.wait(STEP_LIMIT, "the page's room", |s| stage(s) == "in_room");
     // The network goes: every connection through the relay is cut at once.
     link.abort();

@@ -97,7 +97,7 @@ impl Online {
             // follows if it was.
             NetEvent::Error(e) => tracing::warn!("network: {e}"),
             NetEvent::Disconnected(reason) => {
-                self.welcomed = false;
+                let was_welcomed = std::mem::replace(&mut self.welcomed, false);
                 if let Some(r) = &mut self.reconnect {
                     tracing::info!(%reason, "reconnect attempt failed");
                     r.failed();
@@ -120,7 +120,7 @@ impl Online {
                 if matches!(self.stage, Stage::Failed(_)) {
                     return;
                 }
-                let text = if self.welcomed {
+                let text = if was_welcomed {
                     format!("Disconnected from the server: {}", plain_net_error(&reason))
                 } else {
                     reach_text(&self.url, &reason)

@@ -436,6 +436,65 @@ fn unreachable_server_is_a_readable_error() {
     );
 }
 
+/// A loopback TCP relay to `to` whose connections the returned switch cuts all at once, as a
+/// network that goes away would (its listener stays, so nothing reconnects through it here).
+fn cuttable_relay(to: std::net::SocketAddr) -> (u16, impl Fn()) {
+    use std::net::{Shutdown, TcpListener, TcpStream};
+    use std::sync::{Arc, Mutex};
+    let listener = TcpListener::bind("127.0.0.1:0").expect("relay port");
+    let port = listener.local_addr().expect("relay address").port();
+    let open: Arc<Mutex<Vec<TcpStream>>> = Arc::default();
+    let kept = Arc::clone(&open);
+    std::thread::spawn(move || {
+        for near in listener.incoming().map_while(Result::ok) {
+            let Ok(far) = TcpStream::connect(to) else {
+                continue;
+            };
+            let pipe = |mut from: TcpStream, mut into: TcpStream| {
+                std::thread::spawn(move || std::io::copy(&mut from, &mut into));
+            };
+            let (Ok(near2), Ok(far2)) = (near.try_clone(), far.try_clone()) else {
+                continue;
+            };
+            kept.lock()
+                .expect("relay list")
+                .extend([near.try_clone(), far.try_clone()].into_iter().flatten());
+            pipe(near, far2);
+            pipe(far, near2);
+        }
+    });
+    let cut = move || {
+        for s in open.lock().expect("relay list").drain(..) {
+            let _ = s.shutdown(Shutdown::Both);
+        }
+    };
+    (port, cut)
+}
+
+#[test]
+fn a_connection_dropped_in_a_room_says_the_connection_broke() {
+    let server = server("dropped");
+    let (port, cut_all) = cuttable_relay(server.addr());
+    let mut o = connect(
+        &format!("127.0.0.1:{port}"),
+        "ana",
+        Request::Create(RoomOptions::default()),
+    );
+    run(&mut [&mut o], 10, |c| c[0].stage() == &Stage::InRoom);
+    cut_all();
+    run(&mut [&mut o], 10, |c| {
+        matches!(c[0].stage(), Stage::Failed(_))
+    });
+    assert_eq!(
+        o.stage(),
+        &Stage::Failed(
+            "Disconnected from the server: the connection broke. Check your network and try again."
+                .into()
+        )
+    );
+    drop(server);
+}
+
 #[test]
 fn wrong_room_code_is_a_readable_error() {
     let server = server("nosuchroom");
