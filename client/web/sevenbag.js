@@ -7,6 +7,20 @@
 // performance.now() and the test hook's <html data-sevenbag> (client/src/probe.rs).
 "use strict";
 
+// A WebGL context is antialiased (multisampled) unless asked otherwise, and gl.js asks for the
+// defaults. The native game draws with one sample (sample_count: 1 in client/src/main.rs); in a
+// browser that renders in software (SwiftShader, no GPU) four samples per pixel halved the frame
+// rate (BENCHMARKS.md, "The page at 60 frames/s"). So the game's context gets one sample too.
+(function () {
+    var get_context = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, attributes) {
+        if (kind === "webgl" || kind === "webgl2") {
+            attributes = Object.assign({}, attributes, { antialias: false });
+        }
+        return get_context.call(this, kind, attributes);
+    };
+})();
+
 (function () {
     var sockets = {};
     var next_id = 1;

@@ -512,11 +512,16 @@ pub fn background(w: f32, h: f32) {
 ///
 /// The plain background is a clear of the whole frame (the cheapest way there is to fill it:
 /// no rasterising) with the solids drawn over it.
+///
+/// In a browser the gradient is scissored clears instead (see [`gradient_clears`]).
 pub fn background_with(w: f32, h: f32, solids: &[(Rect, Color)]) {
     let plain = PLAIN.load(std::sync::atomic::Ordering::Relaxed);
     if plain {
         clear_background(theme::BACKGROUND);
     }
+    // The bands as clears, so the mesh below carries only the solids.
+    #[cfg(target_arch = "wasm32")]
+    let plain = plain || gradient_clears(w, h);
     let drawn = FLAT.with(|f| {
         let f = f.borrow();
         let Some((_, opaque)) = f.as_ref() else {
@@ -538,6 +543,37 @@ pub fn background_with(w: f32, h: f32, solids: &[(Rect, Color)]) {
             fill(*r, *c);
         }
     }
+}
+
+/// The gradient as one scissored clear per band; true once drawn. A browser without a GPU
+/// renders WebGL with SwiftShader, which clears a band far faster than it rasterises one: the
+/// band mesh alone held a page at about 40 frames/s, the clears at 60 (BENCHMARKS.md, "The page
+/// at 60 frames/s"). Mesa's llvmpipe is the other way round (it clears through a drawn quad),
+/// so the native game keeps the mesh.
+#[cfg(target_arch = "wasm32")]
+fn gradient_clears(w: f32, h: f32) -> bool {
+    use macroquad::miniquad::gl;
+    clear_background(theme::BACKGROUND);
+    let dpi = screen_dpi_scale();
+    let (pw, ph) = ((w * dpi).round() as i32, (h * dpi).round() as i32);
+    // SAFETY: plain GL state calls on the thread that owns the context. `clear_background` has
+    // just flushed this frame's batch and left the window's framebuffer bound; macroquad issues
+    // the frame's draws later, each in a render pass that sets its own scissor state, and the
+    // scissor test is off again before they run.
+    unsafe {
+        gl::glEnable(gl::GL_SCISSOR_TEST);
+        for i in 0..BANDS {
+            let (top, bottom) = band_span(i, ph as f32);
+            let (top, bottom) = (top as i32, bottom as i32);
+            let c = band_colour(i);
+            // GL's window origin is the bottom-left corner.
+            gl::glScissor(0, ph - bottom, pw, bottom - top);
+            gl::glClearColor(c.r, c.g, c.b, 1.0);
+            gl::glClear(gl::GL_COLOR_BUFFER_BIT);
+        }
+        gl::glDisable(gl::GL_SCISSOR_TEST);
+    }
+    true
 }
 
 /// Top and bottom of background band `i` in a window `h` tall.
