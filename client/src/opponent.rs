@@ -22,6 +22,11 @@
 //! match is not reproducible frame for frame. The plan itself is: the same position gives the
 //! same placement either way ([`Planning::Inline`], kept for tests and headless tools, gives the
 //! same game as a worker that is waited for).
+//!
+//! A browser page has no threads, so there the bot uses [`Planning::Sliced`]: the same search,
+//! resumable ([`Bot::begin_think`], [`Bot::think_more`]), runs for a few milliseconds of each
+//! frame until it answers. The seat holds no keys meanwhile, as with a worker, and the answer is
+//! the one a single call would give.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -141,10 +146,10 @@ impl Opponent {
 
     /// A fresh player of this kind (`seed` varies the stacker's choices); a bot plans on a
     /// worker thread.
-    /// In a browser there are no threads: the bot plans inline, within the frame.
+    /// In a browser there are no threads: the bot plans a slice of each frame.
     pub fn player(&self, seed: u64) -> Box<dyn AutoPlayer> {
         let planning = if cfg!(target_arch = "wasm32") {
-            Planning::Inline
+            Planning::Sliced(PAGE_THINK_SHARE)
         } else {
             Planning::Worker
         };
@@ -168,15 +173,26 @@ impl Opponent {
     }
 }
 
+/// The part of each frame the page's bot may spend thinking: with the game's own work (under
+/// a millisecond) and the browser's drawing it leaves a 60 frames/s frame room to spare.
+const PAGE_THINK_SHARE: std::time::Duration = std::time::Duration::from_millis(4);
+
+/// Search nodes per [`Bot::think_more`] call between looks at the clock.
+const THINK_SLICE: u32 = 2;
+
 /// Where a bot's plans are made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Planning {
     /// In `next_input`, on the caller's thread: deterministic frame for frame (tests, headless
     /// tools).
-    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+    #[cfg_attr(not(test), allow(dead_code))]
     Inline,
     /// On a worker thread, so the caller's frame never waits for the search (the game).
     Worker,
+    /// In `next_input`, a slice at a time: each frame thinks until this much time has passed
+    /// (at least one slice), then goes on next frame (the browser page, which has no threads).
+    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+    Sliced(std::time::Duration),
 }
 
 /// `sevenbag_bot::Bot` behind the [`AutoPlayer`] seam, planning inline or on a worker thread.
@@ -185,16 +201,22 @@ pub struct BotPlayer {
     /// How to make a fresh driver (after an undo): its configuration and perfect-clear search.
     driver: (BotConfig, bool),
     worker: Option<Worker>,
+    /// The thinking time allowed per frame, when planning in slices.
+    share: Option<std::time::Duration>,
 }
 
 impl BotPlayer {
     /// A bot at `level` planning as `planning` says (inline if the thread cannot be started).
     pub fn new(level: Level, planning: Planning) -> BotPlayer {
         let worker = match planning {
-            Planning::Inline => None,
+            Planning::Inline | Planning::Sliced(_) => None,
             Planning::Worker => Worker::start(format!("bot-{}", level.name()), true, move || {
                 Ok(Bot::new(level))
             }),
+        };
+        let share = match planning {
+            Planning::Sliced(share) => Some(share),
+            Planning::Inline | Planning::Worker => None,
         };
         // The driver half never searches; the worker's bot has the perfect-clear tables.
         let driver = (level.config(), worker.is_none() && level == Level::Max);
@@ -202,6 +224,7 @@ impl BotPlayer {
             bot: Bot::with_config(driver.0).with_perfect_clears(driver.1),
             driver,
             worker,
+            share,
         }
     }
 
@@ -253,6 +276,33 @@ impl BotPlayer {
             bot: Bot::with_config(config),
             driver: (config, false),
             worker,
+            share: None,
+        }
+    }
+
+    /// [`AutoPlayer::next_input`] planning in slices: thinks for `share` of this frame (at least
+    /// one slice) and holds no keys until the thought is ready.
+    fn next_sliced(&mut self, m: &Match, seat: Seat, share: std::time::Duration) -> Input {
+        if let Drive::Input(input) = self.bot.drive(m, seat) {
+            return input;
+        }
+        let (player, rules, frame) = (m.player(seat), &m.header().rules, m.frame().0);
+        let start = sevenbag_netplay::time::Instant::now();
+        if !self.bot.is_thinking_about(player) {
+            self.bot.begin_think(player, rules, frame);
+        }
+        loop {
+            if let Some(thought) = self.bot.think_more(THINK_SLICE) {
+                PLAN_TIMES.think(start.elapsed(), true);
+                return self
+                    .bot
+                    .adopt(player, rules, frame, &thought)
+                    .unwrap_or(Input::NONE);
+            }
+            if start.elapsed() >= share {
+                PLAN_TIMES.think(start.elapsed(), false);
+                return Input::NONE;
+            }
         }
     }
 
@@ -279,12 +329,15 @@ impl AutoPlayer for BotPlayer {
     }
 
     fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
+        if let Some(share) = self.share {
+            return self.next_sliced(m, seat, share);
+        }
         let Some(worker) = &mut self.worker else {
             let plans = self.bot.stats().plans;
             let start = sevenbag_netplay::time::Instant::now();
             let input = self.bot.next_input(m, seat);
             if self.bot.stats().plans != plans {
-                plan_timed(start.elapsed());
+                PLAN_TIMES.think(start.elapsed(), true);
             }
             return input;
         };
@@ -303,37 +356,69 @@ impl AutoPlayer for BotPlayer {
     }
 }
 
-/// The inline bot's plans in this process and how long they took (the browser build plans
-/// inline, in the frame: the page's test hook reports these, see [`crate::probe`]).
+/// The bot's plans made on the caller's thread in this process and what they cost it (the
+/// browser build plans in slices of its frames: the page's test hook reports these, see
+/// [`crate::probe`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlanTimes {
     /// Plans made.
     pub plans: u64,
-    /// Their total time, microseconds.
+    /// Their total thinking time, microseconds.
     pub total_us: u64,
-    /// The longest, microseconds.
-    pub max_us: u64,
+    /// The longest thinking in one frame, microseconds: what a frame pays.
+    pub frame_max_us: u64,
+    /// Frames spent thinking.
+    pub frames: u64,
+    /// The most frames one plan took.
+    pub plan_frames_max: u64,
 }
 
-static PLANS: AtomicU64 = AtomicU64::new(0);
-static PLAN_TOTAL_US: AtomicU64 = AtomicU64::new(0);
-static PLAN_MAX_US: AtomicU64 = AtomicU64::new(0);
-
-/// Counts one inline plan that took `took` (the `next_input` call that made it).
-fn plan_timed(took: std::time::Duration) {
-    let us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
-    PLANS.fetch_add(1, Ordering::Relaxed);
-    PLAN_TOTAL_US.fetch_add(us, Ordering::Relaxed);
-    PLAN_MAX_US.fetch_max(us, Ordering::Relaxed);
+/// [`PlanTimes`] as counters shared by every bot of the process.
+struct PlanCounters {
+    plans: AtomicU64,
+    total_us: AtomicU64,
+    frame_max_us: AtomicU64,
+    frames: AtomicU64,
+    plan_frames_max: AtomicU64,
+    /// Frames of the plan under way.
+    current_frames: AtomicU64,
 }
 
-/// The inline plans so far (see [`PlanTimes`]).
+static PLAN_TIMES: PlanCounters = PlanCounters {
+    plans: AtomicU64::new(0),
+    total_us: AtomicU64::new(0),
+    frame_max_us: AtomicU64::new(0),
+    frames: AtomicU64::new(0),
+    plan_frames_max: AtomicU64::new(0),
+    current_frames: AtomicU64::new(0),
+};
+
+impl PlanCounters {
+    /// Counts one frame's thinking that took `took`, which `finished` a plan or not.
+    fn think(&self, took: std::time::Duration, finished: bool) {
+        let us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+        self.total_us.fetch_add(us, Ordering::Relaxed);
+        self.frame_max_us.fetch_max(us, Ordering::Relaxed);
+        self.frames.fetch_add(1, Ordering::Relaxed);
+        let frames = self.current_frames.fetch_add(1, Ordering::Relaxed) + 1;
+        if finished {
+            self.plans.fetch_add(1, Ordering::Relaxed);
+            self.plan_frames_max.fetch_max(frames, Ordering::Relaxed);
+            self.current_frames.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The plans so far (see [`PlanTimes`]).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub fn plan_times() -> PlanTimes {
+    let t = &PLAN_TIMES;
     PlanTimes {
-        plans: PLANS.load(Ordering::Relaxed),
-        total_us: PLAN_TOTAL_US.load(Ordering::Relaxed),
-        max_us: PLAN_MAX_US.load(Ordering::Relaxed),
+        plans: t.plans.load(Ordering::Relaxed),
+        total_us: t.total_us.load(Ordering::Relaxed),
+        frame_max_us: t.frame_max_us.load(Ordering::Relaxed),
+        frames: t.frames.load(Ordering::Relaxed),
+        plan_frames_max: t.plan_frames_max.load(Ordering::Relaxed),
     }
 }
 
@@ -734,6 +819,45 @@ mod tests {
         }
     }
 
+    /// The first `n` placements `bot` plans as it plays seat 1 of a match against the stacker.
+    fn placements(bot: &mut BotPlayer, n: usize) -> Vec<sevenbag_bot::Placement> {
+        let mut m = Match::new(MatchHeader::versus(5));
+        let mut stacker = Stacker::new(3, 6);
+        let mut planned = Vec::new();
+        for _ in 0..20_000 {
+            let inputs = [
+                bot.next_input(&m, Seat::First),
+                stacker.next_input(&m, Seat::Second),
+            ];
+            let plan = bot.bot.planned();
+            if plan.is_some() && plan != planned.last().copied() {
+                planned.extend(plan);
+            }
+            if planned.len() == n || m.player(Seat::First).topped_out().is_some() {
+                break;
+            }
+            m.step(inputs);
+        }
+        planned
+    }
+
+    #[test]
+    fn a_bot_thinking_one_slice_a_frame_plans_the_inline_bots_placements() {
+        // No time share: one slice of search a frame, so each plan takes several frames.
+        let mut inline = BotPlayer::new(Level::Medium, Planning::Inline);
+        let mut sliced = BotPlayer::new(Level::Medium, Planning::Sliced(std::time::Duration::ZERO));
+        let before = plan_times();
+        let first = placements(&mut inline, 12);
+        let second = placements(&mut sliced, 12);
+        assert_eq!(first.len(), 12);
+        assert_eq!(first, second);
+        let after = plan_times();
+        assert!(
+            after.frames - before.frames > 2 * (after.plans - before.plans),
+            "{before:?} {after:?}"
+        );
+    }
+
     #[test]
     fn dropping_the_player_ends_its_thread() {
         let mut m = Match::new(MatchHeader::versus(2));
@@ -767,7 +891,8 @@ mod tests {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(3600);
-        for planning in [Planning::Inline, Planning::Worker] {
+        let sliced = Planning::Sliced(PAGE_THINK_SHARE);
+        for planning in [Planning::Inline, Planning::Worker, sliced] {
             let mut bot = BotPlayer::new(Level::Max, planning);
             let mut stacker = Stacker::new(3, 6);
             let mut seed = 1;

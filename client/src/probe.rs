@@ -15,7 +15,9 @@
 //! - a match on screen: `frame`, `phase` (`countdown`, `playing`, `round_over`, `match_over`),
 //!   `winner` (the match winner once decided), `pieces` (pieces locked this round per seat),
 //!   `wins` (rounds won per seat);
-//! - `plans`, `plan_max_us`, `plan_mean_us`: the inline bot's plans so far and their time
+//! - `plans`, `plan_mean_us`, `think_frame_max_us`, `plan_frames_mean_x100`,
+//!   `plan_frames_max`: the page bot's plans so far, their mean thinking time, the longest
+//!   thinking in one frame, and the frames a plan took (mean ×100, most)
 //!   ([`crate::opponent::plan_times`]).
 
 // Natively only the escaping is used (by its test).
@@ -139,8 +141,10 @@ pub fn state(stack: &Stack, ctx: &Ctx, frames: u64) -> String {
     let t = crate::opponent::plan_times();
     if t.plans > 0 {
         raw(&mut out, "plans", t.plans);
-        raw(&mut out, "plan_max_us", t.max_us);
         raw(&mut out, "plan_mean_us", t.total_us / t.plans);
+        raw(&mut out, "think_frame_max_us", t.frame_max_us);
+        raw(&mut out, "plan_frames_mean_x100", t.frames * 100 / t.plans);
+        raw(&mut out, "plan_frames_max", t.plan_frames_max);
     }
     format!("{{{}}}", out.join(","))
 }

@@ -356,11 +356,15 @@ async fn the_page_practices_against_the_max_bot_and_reports_its_plan_times() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert!(pieces(&s, 1) > 0, "the bot's board got pieces: {s}");
+    let ms = |key: &str| s[key].as_f64().unwrap_or(0.0) / 1000.0;
     eprintln!(
-        "BENCH browser: Max bot in the page: {} plans, {:.2} ms mean, {:.2} ms longest",
+        "BENCH browser: Max bot in the page: {} plans, {:.2} ms thinking each over {:.2} frames \
+         (at most {}), at most {:.2} ms thinking in one frame",
         s["plans"],
-        s["plan_mean_us"].as_f64().unwrap_or(0.0) / 1000.0,
-        s["plan_max_us"].as_f64().unwrap_or(0.0) / 1000.0
+        ms("plan_mean_us"),
+        s["plan_frames_mean_x100"].as_f64().unwrap_or(0.0) / 100.0,
+        s["plan_frames_max"],
+        ms("think_frame_max_us"),
     );
     page.assert_clean_console();
     page.stop().await;

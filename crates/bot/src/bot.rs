@@ -20,7 +20,7 @@ use crate::inputs::{CompileOptions, Target, compile};
 use crate::level::{BotConfig, Level, Planner};
 use crate::movegen::{Placement, spawn_position};
 use crate::pc::{PcQuery, PcSearch};
-use crate::search::{Incoming, MAX_INCOMING, Root, Searcher};
+use crate::search::{Incoming, MAX_INCOMING, Progress, Root, Searcher};
 use crate::sim::{PlayerSim, Sim};
 
 /// Ranked placements tried by the compiler before the bot gives up and hard drops.
@@ -170,6 +170,43 @@ pub struct Bot {
     /// The frame the current piece spawned on, for the speed cap.
     spawn_frame: Option<u32>,
     stats: BotStats,
+    /// The thought in progress (see [`Bot::begin_think`]).
+    thinking: Option<Box<Thinking>>,
+}
+
+/// A thought in progress: the position it is about and how far it got.
+#[derive(Clone, Debug)]
+struct Thinking {
+    key: PositionKey,
+    player: Player,
+    rules: Rules,
+    frame: u32,
+    /// Search nodes and placements so far, for the thought's counters.
+    nodes: u64,
+    placements: u64,
+    stage: Stage,
+    /// Whether the beam search was started.
+    search_started: bool,
+}
+
+/// Which search a thought is in.
+#[derive(Clone, Debug)]
+enum Stage {
+    /// The perfect-clear search (Max).
+    PerfectClear,
+    /// The beam search, after the perfect-clear placement found, if any (it was unreachable).
+    Search(Vec<Placement>),
+}
+
+impl Thinking {
+    fn into_thought(self, ranked: Vec<Placement>) -> Thought {
+        Thought {
+            key: self.key,
+            ranked,
+            nodes: self.nodes,
+            placements: self.placements,
+        }
+    }
 }
 
 impl Bot {
@@ -189,6 +226,7 @@ impl Bot {
             plan: None,
             spawn_frame: None,
             stats: BotStats::default(),
+            thinking: None,
         }
     }
 
@@ -306,24 +344,91 @@ impl Bot {
     /// positions (for 7-bag deduction), gets the same thought. Its search nodes join
     /// [`Bot::stats`] of the bot that adopts it.
     pub fn think(&mut self, player: &Player, rules: &Rules, frame: u32) -> Thought {
-        let (nodes, placements) = (self.stats.nodes, self.stats.placements);
-        let mut ranked: Vec<Placement> = self.perfect_clear(player, rules).into_iter().collect();
-        let sim = PlayerSim::new(player, rules, frame);
-        let reachable = ranked
-            .iter()
-            .any(|p| compile(&sim, &Target::from(p), CompileOptions::default()).is_some());
-        if !reachable {
-            ranked.extend(self.rank(player, rules, frame).into_iter().take(CANDIDATES));
+        self.begin_think(player, rules, frame);
+        loop {
+            if let Some(thought) = self.think_more(u32::MAX) {
+                return thought;
+            }
         }
-        // The work is counted when the thought is adopted (perhaps by another bot).
-        let thought = Thought {
-            key: PositionKey::of(player),
-            ranked,
-            nodes: self.stats.nodes - nodes,
-            placements: self.stats.placements - placements,
+    }
+
+    /// Starts thinking about `player`'s position, dropping any unfinished thought; call
+    /// [`Bot::think_more`] until it answers. Where there are no threads (a browser page) this
+    /// spreads [`Bot::think`] over frames: the thought is the same however it is sliced.
+    pub fn begin_think(&mut self, player: &Player, rules: &Rules, frame: u32) {
+        let stage = if self.start_perfect_clear(player, rules) {
+            Stage::PerfectClear
+        } else {
+            Stage::Search(Vec::new())
         };
-        (self.stats.nodes, self.stats.placements) = (nodes, placements);
-        thought
+        self.thinking = Some(Box::new(Thinking {
+            key: PositionKey::of(player),
+            player: *player,
+            rules: *rules,
+            frame,
+            nodes: 0,
+            placements: 0,
+            stage,
+            search_started: false,
+        }));
+    }
+
+    /// Whether the unfinished thought (if any) is about `player`'s position as it is now.
+    pub fn is_thinking_about(&self, player: &Player) -> bool {
+        self.thinking
+            .as_ref()
+            .is_some_and(|t| t.key == PositionKey::of(player))
+    }
+
+    /// Goes on with the thought begun by [`Bot::begin_think`] for about `work` more search
+    /// nodes (move-generation calls of each search): the thought once it is ready. `None` also
+    /// when no thought was begun.
+    pub fn think_more(&mut self, work: u32) -> Option<Thought> {
+        let mut t = self.thinking.take()?;
+        loop {
+            match &mut t.stage {
+                Stage::PerfectClear => {
+                    let Some(pc) = self.pc.as_mut() else {
+                        t.stage = Stage::Search(Vec::new());
+                        continue;
+                    };
+                    let Progress::Done(found) = pc.resume(work) else {
+                        self.thinking = Some(t);
+                        return None;
+                    };
+                    t.nodes += pc.expanded;
+                    let ranked: Vec<Placement> = found.into_iter().collect();
+                    let sim = PlayerSim::new(&t.player, &t.rules, t.frame);
+                    let reachable = ranked.iter().any(|p| {
+                        compile(&sim, &Target::from(p), CompileOptions::default()).is_some()
+                    });
+                    if reachable {
+                        return Some(t.into_thought(ranked));
+                    }
+                    t.stage = Stage::Search(ranked);
+                }
+                Stage::Search(ranked) => {
+                    if !t.search_started {
+                        t.search_started = true;
+                        if let Some(now) = self.start_search(&t.player, &t.rules, t.frame) {
+                            ranked.extend(now.into_iter().take(CANDIDATES));
+                            let ranked = std::mem::take(ranked);
+                            return Some(t.into_thought(ranked));
+                        }
+                    }
+                    let Progress::Done(found) = self.searcher.resume(&self.weights, work.into())
+                    else {
+                        self.thinking = Some(t);
+                        return None;
+                    };
+                    t.nodes += self.searcher.expanded;
+                    t.placements += self.searcher.generated;
+                    ranked.extend(found.into_iter().map(|c| c.placement).take(CANDIDATES));
+                    let ranked = std::mem::take(ranked);
+                    return Some(t.into_thought(ranked));
+                }
+            }
+        }
     }
 
     /// Makes `thought` the plan from `player`'s state on `frame` and returns this frame's keys,
@@ -350,15 +455,22 @@ impl Bot {
         Some(input)
     }
 
-    /// Ranked placements for the piece in play (or about to spawn).
-    fn rank(&mut self, player: &Player, rules: &Rules, frame: u32) -> Vec<Placement> {
+    /// Starts the beam search for the piece in play (or about to spawn), or returns the ranked
+    /// placements at once when there is nothing to search (the El-Tetris planner, or no room to
+    /// spawn).
+    fn start_search(
+        &mut self,
+        player: &Player,
+        rules: &Rules,
+        frame: u32,
+    ) -> Option<Vec<Placement>> {
         let board = BitBoard::from_board(player.board());
         let next = player.next();
         let (current, hold_allowed, queue) = match player.active() {
             Some(p) => (p, !player.hold_used(), next.to_vec()),
             None => match spawn_position(&board, next[0]) {
                 Some(p) => (p, true, next[1..].to_vec()),
-                None => return Vec::new(),
+                None => return Some(Vec::new()),
             },
         };
         // Under a 7-bag the piece after the queue is known when it is the last of its bag and
@@ -370,7 +482,7 @@ impl Bot {
             queue.extend(bag_tail(&self.seen, index + queue.len()));
         }
         match self.config.planner {
-            Planner::ElTetris => eltetris::rank(&board, &current),
+            Planner::ElTetris => Some(eltetris::rank(&board, &current)),
             Planner::Search(budget) => {
                 let per_piece = self.config.min_frames_per_piece().max(12);
                 let incoming = player
@@ -402,23 +514,26 @@ impl Bot {
                     allow_180: rules.allow_180,
                     garbage_cap: rules.garbage_cap,
                 };
-                let ranked = self.searcher.search(&root, budget, &self.weights);
-                self.stats.nodes += self.searcher.expanded;
-                self.stats.placements += self.searcher.generated;
-                ranked.into_iter().map(|c| c.placement).collect()
+                self.searcher.start(root, budget);
+                None
             }
         }
     }
 
-    /// The first placement of a perfect clear from here, if the perfect-clear search is on, the
-    /// board is low enough and one is found.
-    fn perfect_clear(&mut self, player: &Player, rules: &Rules) -> Option<Placement> {
-        let pc = self.pc.as_mut()?;
+    /// Notes the queue for 7-bag deduction and starts the perfect-clear search for the piece in
+    /// play, if the search is on and the board is low enough; whether it started.
+    fn start_perfect_clear(&mut self, player: &Player, rules: &Rules) -> bool {
+        let Some(pc) = self.pc.as_mut() else {
+            return false;
+        };
         let board = BitBoard::from_board(player.board());
         let next = player.next();
         let (current, hold_allowed, queue) = match player.active() {
             Some(p) => (p, !player.hold_used(), &next[..]),
-            None => (spawn_position(&board, next[0])?, true, &next[1..]),
+            None => match spawn_position(&board, next[0]) {
+                Some(p) => (p, true, &next[1..]),
+                None => return false,
+            },
         };
         // Index of the current piece in the player's sequence: every piece placed, plus the one
         // in hold.
@@ -435,22 +550,21 @@ impl Bot {
             self.seen[index + i] = Some(k);
         }
         if board.max_height() > crate::pc::MAX_LINES as i8 {
-            return None;
+            return false;
         }
         // Under a 7-bag, the last piece of a bag is known once the other six have been seen.
         if rules.randomizer == Randomizer::SevenBag {
             sequence.extend(bag_tail(&self.seen, index + sequence.len() - 1));
         }
-        let found = pc.find(&PcQuery {
+        pc.start(PcQuery {
             board,
             current,
             hold: player.hold(),
             hold_allowed,
-            sequence: &sequence,
+            sequence,
             allow_180: rules.allow_180,
         });
-        self.stats.nodes += pc.expanded;
-        found
+        true
     }
 
     fn make_plan(

@@ -7,6 +7,10 @@
 //! a multiple of four. Failed states are remembered, and the work is capped in move-generation
 //! calls, never in time, so the same position always gets the same answer.
 //!
+//! The search keeps its own stack, so it can stop after any number of move-generation calls and
+//! go on later ([`PcSearch::start`], [`PcSearch::resume`]): a browser page, which has no threads,
+//! spreads one search over several frames and gets the same answer as [`PcSearch::find`].
+//!
 //! The whole perfect clear must come from pieces known in order: the visible queue, plus the last
 //! piece of a 7-bag once the other six are known. (A speculative pass for the opening, which
 //! accepted a line that used up the known pieces and left a box the unseen rest of the bag could
@@ -19,16 +23,17 @@ use sevenbag_core::{Piece, PieceKind};
 
 use crate::bitboard::{BitBoard, COLUMNS};
 use crate::movegen::{MoveGen, Placement, spawn_position};
+use crate::search::Progress;
 
 /// The tallest box searched.
 pub const MAX_LINES: u8 = 6;
 
-/// Move-generation calls allowed per pass.
+/// Move-generation calls allowed per search.
 const NODE_LIMIT: u32 = 3000;
 
 /// What the perfect-clear search starts from.
 #[derive(Clone, Debug)]
-pub struct PcQuery<'a> {
+pub struct PcQuery {
     /// The locked cells.
     pub board: BitBoard,
     /// The piece to place now, where it stands.
@@ -38,12 +43,12 @@ pub struct PcQuery<'a> {
     /// Whether hold may be used for the current piece.
     pub hold_allowed: bool,
     /// The pieces known in order, `current.kind` first.
-    pub sequence: &'a [PieceKind],
+    pub sequence: Vec<PieceKind>,
     /// Whether 180° rotation is on.
     pub allow_180: bool,
 }
 
-/// Reusable buffers for the perfect-clear search.
+/// Reusable buffers for the perfect-clear search, and the search in progress.
 #[derive(Clone, Debug, Default)]
 pub struct PcSearch {
     movegen: MoveGen,
@@ -51,9 +56,17 @@ pub struct PcSearch {
     nodes: u32,
     /// Move-generation calls of the last search.
     pub expanded: u64,
+    /// The search in progress, if any.
+    query: Option<PcQuery>,
+    /// The next box height to try once the stack is empty.
+    next_lines: u8,
+    /// Frames of the depth-first search; the first `live` are in use (the rest keep their
+    /// buffers).
+    stack: Vec<Frame>,
+    live: usize,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct State {
     board: BitBoard,
     hold: Option<PieceKind>,
@@ -65,6 +78,30 @@ struct State {
     root: bool,
 }
 
+/// One state being expanded: its ways to play the next piece, and the placements of the way
+/// being tried.
+#[derive(Clone, Debug)]
+struct Frame {
+    state: State,
+    key: u64,
+    options: [Option<Choice>; 2],
+    /// The next option to generate placements for.
+    option: usize,
+    placements: Vec<Placement>,
+    /// The next placement to try.
+    at: usize,
+}
+
+/// What entering a state found.
+enum Enter {
+    /// The board is empty: a perfect clear.
+    Cleared,
+    /// The state cannot lead to one (pruned, or failed before).
+    Dead,
+    /// A frame was pushed to expand it.
+    Opened,
+}
+
 impl PcSearch {
     /// Fresh buffers.
     pub fn new() -> PcSearch {
@@ -73,19 +110,145 @@ impl PcSearch {
 
     /// The first placement of a perfect clear from the known pieces, if one is found within
     /// the budget.
-    pub fn find(&mut self, q: &PcQuery<'_>) -> Option<Placement> {
+    pub fn find(&mut self, q: PcQuery) -> Option<Placement> {
+        self.start(q);
+        loop {
+            if let Progress::Done(found) = self.resume(u32::MAX) {
+                return found;
+            }
+        }
+    }
+
+    /// Starts a search from `q`, dropping any unfinished one; [`PcSearch::resume`] runs it.
+    pub fn start(&mut self, q: PcQuery) {
         self.expanded = 0;
-        if q.sequence.first() != Some(&q.current.kind) {
-            return None;
-        }
-        let filled: u32 = q.board.cols.iter().map(|c| c.count_ones()).sum();
-        let height = q.board.max_height().max(0) as u8;
-        if height > MAX_LINES {
-            return None;
-        }
-        let known = q.sequence.len() as u32 + u32::from(q.hold.is_some());
         self.nodes = 0;
-        for lines in height.max(1)..=MAX_LINES {
+        self.live = 0;
+        self.failed.clear();
+        let height = q.board.max_height().max(0) as u8;
+        if q.sequence.first() != Some(&q.current.kind) || height > MAX_LINES {
+            self.query = None;
+            return;
+        }
+        self.next_lines = height.max(1);
+        self.query = Some(q);
+    }
+
+    /// Goes on with the search for at most `work` more move-generation calls: the answer once
+    /// it is known (`None`: no perfect clear within the budget, or no search started).
+    pub fn resume(&mut self, work: u32) -> Progress<Option<Placement>> {
+        let Some(q) = self.query.take() else {
+            return Progress::Done(None);
+        };
+        let progress = self.run(&q, work);
+        self.expanded = u64::from(self.nodes);
+        if matches!(progress, Progress::Paused) {
+            self.query = Some(q);
+        } else {
+            self.live = 0;
+        }
+        progress
+    }
+
+    fn run(&mut self, q: &PcQuery, work: u32) -> Progress<Option<Placement>> {
+        let stop_at = self.nodes.saturating_add(work);
+        loop {
+            if self.live == 0 {
+                let Some(lines) = self.next_box(q) else {
+                    return Progress::Done(None);
+                };
+                self.failed.clear();
+                let start = State {
+                    board: q.board,
+                    hold: q.hold,
+                    next: 0,
+                    lines,
+                    root: true,
+                };
+                // The root is never empty (the box holds at least the piece to place).
+                self.enter(q, start);
+                continue;
+            }
+            let f = &mut self.stack[self.live - 1];
+            if let Some(&p) = f.placements.get(f.at) {
+                f.at += 1;
+                let s = f.state;
+                if p.piece.cells().iter().any(|&(_, y)| y >= s.lines as i8) {
+                    continue;
+                }
+                let (_, hold, next, _) = f.options[f.option - 1].expect("placements of an option");
+                let mut board = s.board;
+                board.place(&p.piece);
+                let cleared = board.clear_lines();
+                let child = State {
+                    board,
+                    hold,
+                    next,
+                    lines: s.lines - cleared,
+                    root: false,
+                };
+                match self.enter(q, child) {
+                    Enter::Cleared => {
+                        let root = &self.stack[0];
+                        return Progress::Done(Some(root.placements[root.at - 1]));
+                    }
+                    Enter::Dead if self.nodes >= NODE_LIMIT => return Progress::Done(None),
+                    Enter::Dead | Enter::Opened => continue,
+                }
+            }
+            if f.option >= f.options.len() {
+                // Every way failed: remember the state, back up to its parent.
+                self.failed.insert(f.key);
+                self.live -= 1;
+                if self.live > 0 && self.nodes >= NODE_LIMIT {
+                    return Progress::Done(None);
+                }
+                continue;
+            }
+            let Some((kind, _, _, is_hold)) = f.options[f.option] else {
+                f.option += 1;
+                continue;
+            };
+            if self.nodes >= NODE_LIMIT {
+                return Progress::Done(None);
+            }
+            let start = if f.state.root && !is_hold {
+                q.current
+            } else {
+                match spawn_position(&f.state.board, kind) {
+                    Some(p) => p,
+                    None => {
+                        f.option += 1;
+                        f.placements.clear();
+                        continue;
+                    }
+                }
+            };
+            if self.nodes >= stop_at {
+                return Progress::Paused;
+            }
+            self.nodes += 1;
+            f.placements.clear();
+            f.at = 0;
+            f.option += 1;
+            self.movegen.generate(
+                &f.state.board,
+                start,
+                q.allow_180,
+                is_hold,
+                &mut f.placements,
+            );
+        }
+    }
+
+    /// The next box height worth a search: its free cells are a multiple of four and no more
+    /// than the known pieces fill.
+    fn next_box(&mut self, q: &PcQuery) -> Option<u8> {
+        let filled: u32 = q.board.cols.iter().map(|c| c.count_ones()).sum();
+        let known = q.sequence.len() as u32 + u32::from(q.hold.is_some());
+        while self.next_lines <= MAX_LINES {
+            let lines = self.next_lines;
+            self.next_lines += 1;
             let cells = u32::from(lines) * COLUMNS as u32;
             if cells < filled || !(cells - filled).is_multiple_of(4) || filled + 4 > cells {
                 continue;
@@ -93,41 +256,29 @@ impl PcSearch {
             if (cells - filled) / 4 > known {
                 continue;
             }
-            self.failed.clear();
-            let start = State {
-                board: q.board,
-                hold: q.hold,
-                next: 0,
-                lines,
-                root: true,
-            };
-            let mut first = None;
-            let found = self.dfs(q, start, &mut first);
-            self.expanded = u64::from(self.nodes);
-            if found {
-                return first;
-            }
+            return Some(lines);
         }
         None
     }
 
-    fn dfs(&mut self, q: &PcQuery<'_>, s: State, first: &mut Option<Placement>) -> bool {
+    /// Checks state `s` and, if it may still lead to a perfect clear, pushes a frame for it.
+    fn enter(&mut self, q: &PcQuery, s: State) -> Enter {
         if !s.root && s.board.is_empty() {
-            return true;
+            return Enter::Cleared;
         }
         let empty = box_empty(&s.board, s.lines);
         if !regions_fit(empty) {
-            return false;
+            return Enter::Dead;
         }
         let need = empty.count_ones() / 4;
         let known =
             (q.sequence.len() - s.next.min(q.sequence.len())) as u32 + u32::from(s.hold.is_some());
         if known < need || s.next >= q.sequence.len() {
-            return false;
+            return Enter::Dead;
         }
         let key = state_key(&s);
         if self.failed.contains(&key) {
-            return false;
+            return Enter::Dead;
         }
         let current = q.sequence[s.next];
         let mut options: [Option<Choice>; 2] = [None; 2];
@@ -145,50 +296,26 @@ impl PcSearch {
                 _ => {}
             }
         }
-        let mut placements = Vec::new();
-        for (kind, hold, next, is_hold) in options.into_iter().flatten() {
-            if self.nodes >= NODE_LIMIT {
-                return false;
-            }
-            let start = if s.root && !is_hold {
-                q.current
-            } else {
-                match spawn_position(&s.board, kind) {
-                    Some(p) => p,
-                    None => continue,
-                }
-            };
-            self.nodes += 1;
-            placements.clear();
-            self.movegen
-                .generate(&s.board, start, q.allow_180, is_hold, &mut placements);
-            for p in &placements {
-                if p.piece.cells().iter().any(|&(_, y)| y >= s.lines as i8) {
-                    continue;
-                }
-                let mut board = s.board;
-                board.place(&p.piece);
-                let cleared = board.clear_lines();
-                let child = State {
-                    board,
-                    hold,
-                    next,
-                    lines: s.lines - cleared,
-                    root: false,
-                };
-                if self.dfs(q, child, first) {
-                    if s.root {
-                        *first = Some(*p);
-                    }
-                    return true;
-                }
-                if self.nodes >= NODE_LIMIT {
-                    return false;
-                }
-            }
+        if self.live == self.stack.len() {
+            self.stack.push(Frame {
+                state: s,
+                key,
+                options,
+                option: 0,
+                placements: Vec::new(),
+                at: 0,
+            });
+        } else {
+            let f = &mut self.stack[self.live];
+            f.state = s;
+            f.key = key;
+            f.options = options;
+            f.option = 0;
+            f.placements.clear();
+            f.at = 0;
         }
-        self.failed.insert(key);
-        false
+        self.live += 1;
+        Enter::Opened
     }
 }
 
@@ -283,11 +410,11 @@ mod tests {
             current,
             hold: None,
             hold_allowed: true,
-            sequence: &seq,
+            sequence: seq.to_vec(),
             allow_180: true,
         };
         let mut s = PcSearch::new();
-        let p = s.find(&q).expect("a perfect clear");
+        let p = s.find(q).expect("a perfect clear");
         assert_eq!(p.piece.kind, PieceKind::I);
         assert!(p.piece.cells().iter().all(|&(x, y)| x < 4 && y < 2));
     }

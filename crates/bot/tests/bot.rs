@@ -123,3 +123,43 @@ fn a_bot_can_take_over_mid_piece() {
     assert!(m.player(Seat::First).stats().pieces > before);
     assert_ne!(*m.player(Seat::First).board(), Board::new());
 }
+
+/// Thinking a slice at a time (as the browser page does, with no threads) reaches the same
+/// thought as thinking at once, for the perfect-clear search and the beam search alike.
+#[test]
+fn a_thought_spread_over_slices_is_the_same_as_one_at_once() {
+    use sevenbag_bot::Drive;
+    let mut m = Match::new(header(21));
+    let mut whole = Bot::new(Level::Max);
+    let mut sliced = Bot::new(Level::Max);
+    let (mut thoughts, mut slices) = (0, 0);
+    while thoughts < 40 && m.player(Seat::First).topped_out().is_none() {
+        let input = match whole.drive(&m, Seat::First) {
+            Drive::Input(input) => input,
+            Drive::Think => {
+                let (player, rules, frame) = (m.player(Seat::First), m.header().rules, m.frame().0);
+                let at_once = whole.think(player, &rules, frame);
+                sliced.begin_think(player, &rules, frame);
+                assert!(sliced.is_thinking_about(player));
+                let in_slices = loop {
+                    slices += 1;
+                    if let Some(t) = sliced.think_more(3) {
+                        break t;
+                    }
+                };
+                assert_eq!(in_slices.key(), at_once.key());
+                assert_eq!(in_slices.ranked(), at_once.ranked(), "thought {thoughts}");
+                thoughts += 1;
+                whole
+                    .adopt(player, &rules, frame, &at_once)
+                    .unwrap_or(Input::NONE)
+            }
+        };
+        m.step([input, Input::NONE]);
+    }
+    assert_eq!(thoughts, 40);
+    assert!(
+        slices > 10 * thoughts,
+        "{slices} slices for {thoughts} thoughts"
+    );
+}
