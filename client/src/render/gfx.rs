@@ -5,7 +5,9 @@
 
 use macroquad::prelude::*;
 
+use super::faces::{Face, Fonts, LARGE_TTF};
 use super::glyphs::Glyphs;
+use super::large_text::LargeText;
 use super::theme::{self, alpha};
 
 /// Horizontal alignment of text.
@@ -28,10 +30,8 @@ pub enum Weight {
     Bold,
 }
 
-/// The fonts and the DPI scale, shared by all drawing code.
+/// The DPI scale, shared by all drawing code (the fonts are in the text queue).
 pub struct Gfx {
-    regular: Option<Font>,
-    bold: Option<Font>,
     dpi: f32,
 }
 
@@ -43,9 +43,19 @@ pub struct Gfx {
 struct TextQueue {
     chars: String,
     items: Vec<QueuedText>,
-    regular: Option<Font>,
-    bold: Option<Font>,
+    fonts: Fonts,
+    /// The large-text atlas, made when first needed (`Some(None)`: it could not be).
+    large: Option<Option<LargeText>>,
     glyphs: Glyphs,
+}
+
+impl TextQueue {
+    /// The large-text atlas, if it could be made.
+    fn large(&mut self) -> Option<&mut LargeText> {
+        self.large
+            .get_or_insert_with(|| LargeText::new(LARGE_TTF))
+            .as_mut()
+    }
 }
 
 impl Drop for TextQueue {
@@ -53,8 +63,8 @@ impl Drop for TextQueue {
     /// context is gone: dropping the fonts' atlases then (they delete their textures through
     /// that context) crashed the process at exit. The process is ending; the memory goes with it.
     fn drop(&mut self) {
-        std::mem::forget(self.regular.take());
-        std::mem::forget(self.bold.take());
+        self.fonts.forget();
+        std::mem::forget(self.large.take());
     }
 }
 
@@ -64,10 +74,54 @@ struct QueuedText {
     end: usize,
     x: f32,
     y: f32,
-    weight: Weight,
+    face: Face,
     font_size: u16,
     font_scale: f32,
     color: Color,
+}
+
+/// How a label is rasterised: the face, its font, and the size its glyphs are made at.
+struct Raster {
+    face: Face,
+    font: Option<Font>,
+    font_size: u16,
+    font_scale: f32,
+}
+
+impl Raster {
+    /// Width of `s`; notes its glyphs in the ledger (measuring caches any new ones).
+    fn measure(&self, s: &str) -> f32 {
+        if self.face == Face::Large {
+            let size = atlas_size(self.font_size);
+            let dpi = miniquad::window::dpi_scale();
+            return TEXT.with(|t| {
+                let mut t = t.borrow_mut();
+                t.large()
+                    .map_or(0.0, |l| l.width(s, size, self.font_scale) / dpi)
+            });
+        }
+        TEXT.with(|t| {
+            t.borrow()
+                .glyphs
+                .note(self.face, atlas_size(self.font_size), s)
+        });
+        measure_text(s, self.font.as_ref(), self.font_size, self.font_scale).width
+    }
+
+    /// Caches every glyph of `s` not cached yet, so the atlas grows before any is drawn (the
+    /// large-text atlas never grows: its glyphs are made as they are drawn).
+    fn cache(&self, s: &str) {
+        if self.face == Face::Large {
+            return;
+        }
+        if TEXT.with(|t| {
+            t.borrow()
+                .glyphs
+                .note(self.face, atlas_size(self.font_size), s)
+        }) {
+            measure_text(s, self.font.as_ref(), self.font_size, self.font_scale);
+        }
+    }
 }
 
 thread_local! {
@@ -104,15 +158,39 @@ pub fn flush_text() {
             t.glyphs.flushed();
         }
         gl_use_default_material();
-        // Each font has its own atlas texture: all regular text, then all bold, so the batch
-        // changes texture once. Labels of different weights do not overlap on any screen.
+        // Each face has its own atlas texture: the text of one face, then the next, so the
+        // batch changes texture once per face. Labels of different faces do not overlap on any
+        // screen, but for banners over the board, which are large and so drawn last.
         let t = &mut *t;
-        for weight in [Weight::Regular, Weight::Bold] {
-            let font = match weight {
-                Weight::Regular => t.regular.as_ref(),
-                Weight::Bold => t.bold.as_ref().or(t.regular.as_ref()),
+        for face in Face::ALL {
+            if !t.items.iter().any(|q| q.face == face) {
+                continue;
+            }
+            let weight = match face {
+                Face::Regular => Weight::Regular,
+                Face::Bold => Weight::Bold,
+                Face::Large => {
+                    let dpi = miniquad::window::dpi_scale();
+                    let (chars, items) = (&t.chars, &t.items);
+                    if let Some(large) = t.large.as_mut().and_then(Option::as_mut) {
+                        for q in items.iter().filter(|q| q.face == face) {
+                            let size = atlas_size(q.font_size);
+                            let at = (q.x, q.y);
+                            large.draw(
+                                &chars[q.start..q.end],
+                                at,
+                                size,
+                                q.font_scale,
+                                dpi,
+                                q.color,
+                            );
+                        }
+                    }
+                    continue;
+                }
             };
-            for q in t.items.iter().filter(|q| q.weight == weight) {
+            let font = t.fonts.get(weight);
+            for q in t.items.iter().filter(|q| q.face == face) {
                 let p = TextParams {
                     font,
                     font_size: q.font_size,
@@ -231,31 +309,22 @@ fn atlas_size(font_size: u16) -> u16 {
     (f32::from(font_size) * miniquad::window::dpi_scale()).ceil() as u16
 }
 
-/// Loads the embedded fonts (each with a new, empty glyph atlas) and hands them to the text
-/// queue; `None` for a font that failed to load (macroquad's own font is used instead).
-fn load_fonts() -> (Option<Font>, Option<Font>) {
-    let load = |bytes: &[u8]| match load_ttf_font_from_bytes(bytes) {
-        Ok(font) => Some(font),
-        Err(e) => {
-            tracing::warn!(error = %e, "embedded font failed to load; using the default");
-            None
-        }
-    };
-    let (regular, bold) = (load(REGULAR_TTF), load(BOLD_TTF));
+/// Drops the fonts and the glyph ledger: each face loads again, with an empty atlas, when next
+/// used.
+fn reset_fonts() {
     TEXT.with(|t| {
         let mut t = t.borrow_mut();
-        t.regular = regular.clone();
-        t.bold = bold.clone();
+        t.fonts = Fonts::default();
         t.glyphs.clear();
     });
-    (regular, bold)
 }
 
 /// Cap height of DejaVu Sans as a fraction of the font size: used to centre text vertically.
 const CAP: f32 = 0.73;
 
 impl Gfx {
-    /// Loads the embedded DejaVu fonts (falling back to macroquad's own font if that fails).
+    /// Makes the flat-colour materials; the embedded DejaVu fonts load when first drawn
+    /// (falling back to macroquad's own font if that fails).
     pub fn load() -> Gfx {
         match flat_material(true).and_then(|b| Ok((b, flat_material(false)?))) {
             Ok(pair) => FLAT.with(|f| *f.borrow_mut() = Some(pair)),
@@ -263,10 +332,8 @@ impl Gfx {
                 tracing::warn!(error = %e, "flat-colour shader failed; shapes use the default")
             }
         }
-        let (regular, bold) = load_fonts();
+        reset_fonts();
         Gfx {
-            regular,
-            bold,
             dpi: screen_dpi_scale().max(1.0),
         }
     }
@@ -280,8 +347,7 @@ impl Gfx {
             // Fresh fonts, fresh atlases: see `glyphs::BUDGET`. At the start of a frame, so no
             // queued draw names the old atlases' textures (dropped with the fonts).
             tracing::info!("glyph atlases over budget: fonts reloaded");
-            (self.regular, self.bold) = (None, None);
-            (self.regular, self.bold) = load_fonts();
+            reset_fonts();
         }
         self.shapes();
     }
@@ -291,41 +357,30 @@ impl Gfx {
         use_shapes_material();
     }
 
-    fn font(&self, weight: Weight) -> Option<&Font> {
-        match weight {
-            Weight::Regular => self.regular.as_ref(),
-            Weight::Bold => self.bold.as_ref().or(self.regular.as_ref()),
-        }
-    }
-
-    fn params(&self, size: f32, weight: Weight, color: Color) -> TextParams<'_> {
-        self.params_from(size, size, weight, color)
-    }
-
-    /// [`Gfx::params`] for text drawn at `size` from glyphs rasterised for `raster_for`.
-    fn params_from(
-        &self,
-        size: f32,
-        raster_for: f32,
-        weight: Weight,
-        color: Color,
-    ) -> TextParams<'_> {
+    /// How `s` in `weight` drawn at `size` is rasterised: from glyphs for `raster_for`.
+    fn raster(&self, s: &str, size: f32, raster_for: f32, weight: Weight) -> Raster {
         let px = (size * self.dpi).round().clamp(4.0, 400.0);
-        let raster = raster_size((raster_for * self.dpi).round().clamp(4.0, 400.0));
-        TextParams {
-            font: self.font(weight),
-            font_size: raster,
-            font_scale: px / f32::from(raster) / self.dpi,
-            color,
-            ..Default::default()
+        let font_size = raster_size((raster_for * self.dpi).round().clamp(4.0, 400.0));
+        let face = match Face::of(weight, font_size, s) {
+            Face::Large if TEXT.with(|t| t.borrow_mut().large().is_none()) => Face::Bold,
+            face => face,
+        };
+        let font = match face {
+            Face::Regular => TEXT.with(|t| t.borrow().fonts.get(Weight::Regular).cloned()),
+            Face::Bold => TEXT.with(|t| t.borrow().fonts.get(Weight::Bold).cloned()),
+            Face::Large => None,
+        };
+        Raster {
+            face,
+            font,
+            font_size,
+            font_scale: px / f32::from(font_size) / self.dpi,
         }
     }
 
     /// Width of `s` at `size`.
     pub fn width(&self, s: &str, size: f32, weight: Weight) -> f32 {
-        let p = self.params(size, weight, WHITE);
-        TEXT.with(|t| t.borrow().glyphs.note(weight, atlas_size(p.font_size), s));
-        measure_text(s, p.font, p.font_size, p.font_scale).width
+        self.raster(s, size, size, weight).measure(s)
     }
 
     /// Queues `s` to be drawn with its baseline at `y` at the next [`flush_text`].
@@ -350,26 +405,21 @@ impl Gfx {
         align: Align,
         c: Color,
     ) {
+        let r = self.raster(s, size, raster_for, weight);
         let w = match align {
-            Align::Left => 0.0,
-            _ => {
-                let p = self.params_from(size, raster_for, weight, WHITE);
-                TEXT.with(|t| t.borrow().glyphs.note(weight, atlas_size(p.font_size), s));
-                measure_text(s, p.font, p.font_size, p.font_scale).width
+            Align::Left => {
+                r.cache(s);
+                0.0
             }
+            _ => r.measure(s),
         };
         let x = match align {
             Align::Left => x,
             Align::Center => x - w / 2.0,
             Align::Right => x - w,
         };
-        let p = self.params_from(size, raster_for, weight, c);
         TEXT.with(|t| {
             let mut t = t.borrow_mut();
-            if t.glyphs.note(weight, atlas_size(p.font_size), s) {
-                // Cache every glyph of `s` now, so the atlas grows before any is drawn.
-                measure_text(s, p.font, p.font_size, p.font_scale);
-            }
             let start = t.chars.len();
             t.chars.push_str(s);
             let end = t.chars.len();
@@ -378,9 +428,9 @@ impl Gfx {
                 end,
                 x: x.round(),
                 y: y.round(),
-                weight,
-                font_size: p.font_size,
-                font_scale: p.font_scale,
+                face: r.face,
+                font_size: r.font_size,
+                font_scale: r.font_scale,
                 color: c,
             });
         });

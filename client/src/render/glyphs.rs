@@ -13,7 +13,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 
-use super::gfx::Weight;
+use super::faces::Face;
 
 /// How much glyph area the atlases may hold before the fonts are loaded afresh, in square pixels
 /// of rasterised size (each glyph counted as size × size, about twice its real box).
@@ -25,14 +25,15 @@ use super::gfx::Weight;
 /// does: past this budget, [`super::gfx::Gfx::refresh`] reloads the fonts with empty atlases,
 /// which then fill again with only the glyphs still in use. The figure keeps each atlas at
 /// 1024² (at 2,000,000 a 3,600-frame demo still grew one to 2048² in two runs of three, peaking
-/// at 162 MB); a 3,600-frame demo stays under it (no reload, peak 138 MB).
+/// at 162 MB); a 3,600-frame demo stays under it (no reload, peak 138 MB). Large bold text no
+/// longer uses macroquad's atlases at all ([`super::large_text`]), so it is not counted here.
 pub(super) const BUDGET: u64 = 1_200_000;
 
 /// The glyphs cached so far, per font and rasterised size, and whether the atlas may have
 /// grown since the last flush.
 #[derive(Default)]
 pub(super) struct Glyphs {
-    seen: RefCell<BTreeSet<(Weight, u16, char)>>,
+    seen: RefCell<BTreeSet<(Face, u16, char)>>,
     /// Sum of size² over `seen`.
     area: Cell<u64>,
     stale: Cell<bool>,
@@ -41,11 +42,11 @@ pub(super) struct Glyphs {
 impl Glyphs {
     /// Notes the glyphs of `s` at `size` (macroquad's rasterised size, DPI included); true if
     /// any was new, i.e. caching it may grow the atlas.
-    pub(super) fn note(&self, weight: Weight, size: u16, s: &str) -> bool {
+    pub(super) fn note(&self, face: Face, size: u16, s: &str) -> bool {
         let mut seen = self.seen.borrow_mut();
         let mut new = false;
         for c in s.chars() {
-            if seen.insert((weight, size, c)) {
+            if seen.insert((face, size, c)) {
                 new = true;
                 self.area
                     .set(self.area.get() + u64::from(size) * u64::from(size));
@@ -88,31 +89,31 @@ mod tests {
     #[test]
     fn text_with_only_known_glyphs_needs_no_flush() {
         let g = Glyphs::default();
-        assert!(g.note(Weight::Bold, 24, "GO!"));
+        assert!(g.note(Face::Bold, 24, "GO!"));
         g.flushed();
-        assert!(!g.note(Weight::Bold, 24, "GOG"));
+        assert!(!g.note(Face::Bold, 24, "GOG"));
         assert!(!g.stale());
     }
 
     #[test]
     fn the_budget_counts_each_new_glyph_once_and_clears() {
         let g = Glyphs::default();
-        g.note(Weight::Bold, 1000, "A");
-        g.note(Weight::Bold, 1000, "A");
+        g.note(Face::Bold, 1000, "A");
+        g.note(Face::Bold, 1000, "A");
         assert!(!g.over_budget());
-        g.note(Weight::Bold, 1000, "BC");
+        g.note(Face::Bold, 1000, "BC");
         assert!(g.over_budget(), "3 glyphs of 1000² are over {BUDGET}");
         g.clear();
         assert!(!g.over_budget());
-        assert!(g.note(Weight::Bold, 1000, "A"));
+        assert!(g.note(Face::Bold, 1000, "A"));
     }
 
     #[test]
     fn a_glyph_at_a_new_size_or_weight_is_new() {
         let g = Glyphs::default();
-        g.note(Weight::Bold, 24, "A");
-        assert!(g.note(Weight::Bold, 27, "A"));
-        assert!(g.note(Weight::Regular, 24, "A"));
+        g.note(Face::Bold, 24, "A");
+        assert!(g.note(Face::Bold, 27, "A"));
+        assert!(g.note(Face::Regular, 24, "A"));
         assert!(g.stale());
     }
 }

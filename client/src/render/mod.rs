@@ -14,9 +14,11 @@
 pub mod backdrop;
 pub mod board;
 pub mod cells;
+mod faces;
 pub mod gfx;
 mod glyphs;
 pub mod heading;
+mod large_text;
 pub mod match_view;
 pub mod metrics;
 pub mod showcase;
