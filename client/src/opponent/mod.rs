@@ -1,0 +1,387 @@
+//! Automatic players: anything that can choose a seat's keys frame by frame.
+//!
+//! [`AutoPlayer`] is the one seam between the client and whatever plays automatically. Today it
+//! has two implementations: [`Stacker`], a random placer that needs nothing but the views, and
+//! [`BotPlayer`], which wraps `sevenbag_bot::Bot`. Choosing which one a seat gets is one line in
+//! [`Opponent::player`].
+//!
+//! ## Planning off the frame
+//! A bot plan costs about 3 ms at Max (up to about 10 ms), too much for the render thread, which
+//! calls [`AutoPlayer::next_input`] during the simulation step. So the game's bots use
+//! [`Planning::Worker`]: when the bot needs a plan, [`BotPlayer`] sends a copy of the position
+//! (the core `Player`, the rules, the frame) to a `std::thread` worker that owns its own `Bot` of
+//! the same level and answers with the ranked placements ([`sevenbag_bot::Thought`]). Until the
+//! answer comes, the seat holds no keys (the bot "thinks", which the speed cap absorbs); the
+//! render thread only ever pays for the cheap half: checking the plan against the game and
+//! compiling the answer into frame-exact keys from the state it finds when the answer arrives.
+//! An answer for a position that has changed meanwhile (the piece locked, garbage rose, the hold
+//! or the queue changed) is dropped and the new position is asked for. The worker blocks on its
+//! channel (no polling) and ends when the player is dropped and the channel closes.
+//!
+//! The price: when the bot starts a piece depends on when the worker answers, so a practice
+//! match is not reproducible frame for frame. The plan itself is: the same position gives the
+//! same placement either way ([`Planning::Inline`], kept for tests and headless tools, gives the
+//! same game as a worker that is waited for).
+//!
+//! A browser page has no threads, so there the bot uses [`Planning::Sliced`]: the same search,
+//! resumable ([`Bot::begin_think`], [`Bot::think_more`]), runs for a few milliseconds of each
+//! frame until it answers. The seat holds no keys meanwhile, as with a worker, and the answer is
+//! the one a single call would give.
+
+use std::thread::JoinHandle;
+
+use serde::{Deserialize, Serialize};
+
+use sevenbag_bot::{Bot, BotConfig, Drive, Level};
+use sevenbag_core::{Input, Match, Seat};
+#[cfg(not(target_arch = "wasm32"))]
+use sevenbag_tbp::{TbpLimits, TbpProcess, TbpThinker};
+
+pub mod plan_times;
+mod stacker;
+#[cfg(test)]
+mod tests;
+mod worker;
+
+use plan_times::PLAN_TIMES;
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+pub use plan_times::plan_times;
+pub use stacker::Stacker;
+#[cfg(not(target_arch = "wasm32"))]
+use worker::TBP_MOVE_LIMIT;
+use worker::Worker;
+
+/// Something that presses keys for one seat.
+pub trait AutoPlayer {
+    /// The keys to hold on the next simulated frame of `m` for `seat` (called once per frame).
+    fn next_input(&mut self, m: &Match, seat: Seat) -> Input;
+
+    /// Why it stopped playing (an outside bot that died or misbehaved), once it has.
+    fn failure(&self) -> Option<String> {
+        None
+    }
+
+    /// The match jumped to another position (a practice undo or redo): forget any plan and
+    /// answer still on its way, and plan afresh from the next position seen.
+    fn resync(&mut self) {}
+}
+
+/// The most outside bots the settings file may list.
+pub const MAX_OUTSIDE_BOTS: usize = 16;
+
+/// An outside bot that speaks TBP (Cold Clear 2 and others), listed in the settings file as
+/// `[[bots]]` with a `name` and a `command`; docs/CLIENT.md.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutsideBot {
+    /// Its name in the opponent list.
+    pub name: String,
+    /// The command line that starts it (split on spaces; quotes group words).
+    pub command: String,
+    /// Thinking time per piece, in milliseconds.
+    #[serde(default = "OutsideBot::default_think_ms")]
+    pub think_ms: u32,
+    /// Pieces per second at most.
+    #[serde(default = "OutsideBot::default_pps")]
+    pub pps: f64,
+}
+
+impl OutsideBot {
+    fn default_think_ms() -> u32 {
+        200
+    }
+
+    fn default_pps() -> f64 {
+        2.0
+    }
+
+    /// Checks the entry: a name, a command, a think time up to 10 s, 0.1 to 30 pieces a second.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.trim().is_empty() || self.name.chars().count() > 32 {
+            return Err("the name must be 1 to 32 characters".to_owned());
+        }
+        if self.command.trim().is_empty() || self.command.len() > 1000 {
+            return Err("the command must be 1 to 1000 bytes".to_owned());
+        }
+        if self.think_ms > 10_000 {
+            return Err("think_ms is at most 10000".to_owned());
+        }
+        if !(0.1..=30.0).contains(&self.pps) {
+            return Err("pps must be between 0.1 and 30".to_owned());
+        }
+        Ok(())
+    }
+}
+
+/// The opponent choices offered to the player.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Opponent {
+    /// The random stacker: places pieces anywhere, at a steady pace.
+    Stacker,
+    /// The real bot at a difficulty level.
+    Bot(Level),
+    /// An outside bot over TBP.
+    Outside(OutsideBot),
+}
+
+impl Opponent {
+    /// Every choice, in the order the setup screen cycles them: ours, then the outside `bots`.
+    pub fn all(bots: &[OutsideBot]) -> Vec<Opponent> {
+        let mut v = vec![Opponent::Stacker];
+        v.extend(Level::ALL.into_iter().map(Opponent::Bot));
+        v.extend(bots.iter().cloned().map(Opponent::Outside));
+        v
+    }
+
+    /// Its name in the settings file: "stacker", the bot level's name, or "tbp:NAME".
+    pub fn key(&self) -> String {
+        match self {
+            Opponent::Stacker => "stacker".to_owned(),
+            Opponent::Bot(level) => level.name().to_owned(),
+            Opponent::Outside(bot) => format!("tbp:{}", bot.name),
+        }
+    }
+
+    /// Its name on screen.
+    pub fn label(&self) -> String {
+        match self {
+            Opponent::Stacker => "Random stacker".to_owned(),
+            Opponent::Bot(level) => {
+                let name = level.name();
+                let mut c = name.chars();
+                let first = c.next().map(|f| f.to_ascii_uppercase()).unwrap_or(' ');
+                format!("Bot · {first}{}", c.as_str())
+            }
+            Opponent::Outside(bot) => bot.name.clone(),
+        }
+    }
+
+    /// A fresh player of this kind (`seed` varies the stacker's choices); a bot plans on a
+    /// worker thread.
+    /// In a browser there are no threads: the bot plans a slice of each frame.
+    pub fn player(&self, seed: u64) -> Box<dyn AutoPlayer> {
+        let planning = if cfg!(target_arch = "wasm32") {
+            Planning::Sliced(PAGE_THINK_SHARE)
+        } else {
+            Planning::Worker
+        };
+        self.player_with(seed, planning)
+    }
+
+    /// Same, choosing where a bot plans (an outside bot always asks on a worker).
+    pub fn player_with(&self, seed: u64, planning: Planning) -> Box<dyn AutoPlayer> {
+        match self {
+            Opponent::Stacker => Box::new(Stacker::new(seed, 9)),
+            Opponent::Bot(level) => Box::new(BotPlayer::new(*level, planning)),
+            #[cfg(not(target_arch = "wasm32"))]
+            Opponent::Outside(bot) => Box::new(BotPlayer::tbp(
+                &bot.command,
+                std::time::Duration::from_millis(u64::from(bot.think_ms)),
+                (bot.pps * 100.0).round() as u32,
+            )),
+            #[cfg(target_arch = "wasm32")]
+            Opponent::Outside(bot) => Box::new(NoOutsideBots(bot.name.clone())),
+        }
+    }
+}
+
+/// The part of each frame the page's bot may spend thinking: with the game's own work (under
+/// a millisecond) and the browser's drawing it leaves a 60 frames/s frame room to spare.
+const PAGE_THINK_SHARE: std::time::Duration = std::time::Duration::from_millis(4);
+
+/// Search nodes per [`Bot::think_more`] call between looks at the clock.
+const THINK_SLICE: u32 = 2;
+
+/// Where a bot's plans are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Planning {
+    /// In `next_input`, on the caller's thread: deterministic frame for frame (tests, headless
+    /// tools).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Inline,
+    /// On a worker thread, so the caller's frame never waits for the search (the game).
+    Worker,
+    /// In `next_input`, a slice at a time: each frame thinks until this much time has passed
+    /// (at least one slice), then goes on next frame (the browser page, which has no threads).
+    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+    Sliced(std::time::Duration),
+}
+
+/// `sevenbag_bot::Bot` behind the [`AutoPlayer`] seam, planning inline or on a worker thread.
+pub struct BotPlayer {
+    bot: Bot,
+    /// How to make a fresh driver (after an undo): its configuration and perfect-clear search.
+    driver: (BotConfig, bool),
+    worker: Option<Worker>,
+    /// The thinking time allowed per frame, when planning in slices.
+    share: Option<std::time::Duration>,
+}
+
+impl BotPlayer {
+    /// A bot at `level` planning as `planning` says (inline if the thread cannot be started).
+    pub fn new(level: Level, planning: Planning) -> BotPlayer {
+        let worker = match planning {
+            Planning::Inline | Planning::Sliced(_) => None,
+            Planning::Worker => Worker::start(format!("bot-{}", level.name()), true, move || {
+                Ok(Bot::new(level))
+            }),
+        };
+        let share = match planning {
+            Planning::Sliced(share) => Some(share),
+            Planning::Inline | Planning::Worker => None,
+        };
+        // The driver half never searches; the worker's bot has the perfect-clear tables.
+        let driver = (level.config(), worker.is_none() && level == Level::Max);
+        BotPlayer {
+            bot: Bot::with_config(driver.0).with_perfect_clears(driver.1),
+            driver,
+            worker,
+            share,
+        }
+    }
+
+    /// Makes `next_input` block until the worker answers (tests: the worker then plays exactly
+    /// like the inline bot).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn wait_for_plans(mut self, wait: bool) -> BotPlayer {
+        if let Some(w) = &mut self.worker {
+            w.wait = wait;
+        }
+        self
+    }
+
+    /// The driver's counters (plans, replans, search nodes of the answers used).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn stats(&self) -> &sevenbag_bot::BotStats {
+        self.bot.stats()
+    }
+
+    /// Answers dropped because the position had changed before they arrived.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn stale_answers(&self) -> u64 {
+        self.worker.as_ref().map_or(0, |w| w.stale)
+    }
+
+    /// An outside TBP bot run as `command` (a shell-like command line), thinking `think` per
+    /// piece and capped at `pps_x100` pieces per second ×100. Its placements are compiled into
+    /// keys by our own driver, so it plays by our rules and handling. The process is started on
+    /// the worker thread; if it cannot start or misbehaves, [`AutoPlayer::failure`] says why
+    /// and the seat stops pressing keys.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn tbp(command: &str, think: std::time::Duration, pps_x100: u32) -> BotPlayer {
+        let limits = TbpLimits {
+            think,
+            move_limit: TBP_MOVE_LIMIT,
+            pps_cap_x100: Some(pps_x100),
+        };
+        let command = command.to_owned();
+        let worker = Worker::start("bot-tbp".to_owned(), false, move || {
+            let process = TbpProcess::spawn(&command, TBP_MOVE_LIMIT)
+                .map_err(|e| format!("{command}: {e}"))?;
+            Ok(TbpThinker::new(process, limits))
+        });
+        let config = BotConfig {
+            pps_cap_x100: Some(pps_x100),
+            ..Level::Max.config()
+        };
+        BotPlayer {
+            bot: Bot::with_config(config),
+            driver: (config, false),
+            worker,
+            share: None,
+        }
+    }
+
+    /// [`AutoPlayer::next_input`] planning in slices: thinks for `share` of this frame (at least
+    /// one slice) and holds no keys until the thought is ready.
+    fn next_sliced(&mut self, m: &Match, seat: Seat, share: std::time::Duration) -> Input {
+        if let Drive::Input(input) = self.bot.drive(m, seat) {
+            return input;
+        }
+        let (player, rules, frame) = (m.player(seat), &m.header().rules, m.frame().0);
+        let start = sevenbag_netplay::time::Instant::now();
+        if !self.bot.is_thinking_about(player) {
+            self.bot.begin_think(player, rules, frame);
+        }
+        loop {
+            if let Some(thought) = self.bot.think_more(THINK_SLICE) {
+                PLAN_TIMES.think(start.elapsed(), true);
+                return self
+                    .bot
+                    .adopt(player, rules, frame, &thought)
+                    .unwrap_or(Input::NONE);
+            }
+            if start.elapsed() >= share {
+                PLAN_TIMES.think(start.elapsed(), false);
+                return Input::NONE;
+            }
+        }
+    }
+
+    /// Takes the worker thread's handle (tests: to see it end once the player is dropped).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn take_thread(&mut self) -> Option<JoinHandle<()>> {
+        self.worker.as_mut().and_then(|w| w.thread.take())
+    }
+}
+
+impl AutoPlayer for BotPlayer {
+    fn failure(&self) -> Option<String> {
+        self.worker.as_ref().and_then(|w| w.failure.clone())
+    }
+
+    fn resync(&mut self) {
+        // A fresh driver (its plan was for the old timeline); the worker's own bot keeps its
+        // 7-bag knowledge, which stays true: the piece sequence is the same in any timeline.
+        self.bot = Bot::with_config(self.driver.0).with_perfect_clears(self.driver.1);
+        if let Some(w) = &mut self.worker {
+            // An answer still coming carries an old id: `answer` skips it.
+            w.asked = None;
+        }
+    }
+
+    fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
+        if let Some(share) = self.share {
+            return self.next_sliced(m, seat, share);
+        }
+        let Some(worker) = &mut self.worker else {
+            let plans = self.bot.stats().plans;
+            let start = sevenbag_netplay::time::Instant::now();
+            let input = self.bot.next_input(m, seat);
+            if self.bot.stats().plans != plans {
+                PLAN_TIMES.think(start.elapsed(), true);
+            }
+            return input;
+        };
+        if worker.failure.is_some() {
+            return Input::NONE;
+        }
+        match self.bot.drive(m, seat) {
+            Drive::Input(input) => input,
+            Drive::Think => {
+                let (player, rules, frame) = (m.player(seat), &m.header().rules, m.frame().0);
+                worker
+                    .answer(&mut self.bot, player, rules, frame)
+                    .unwrap_or(Input::NONE)
+            }
+        }
+    }
+}
+
+/// An outside bot in a browser: a page cannot start programs, so the seat presses nothing and
+/// says why.
+#[cfg(target_arch = "wasm32")]
+struct NoOutsideBots(String);
+
+#[cfg(target_arch = "wasm32")]
+impl AutoPlayer for NoOutsideBots {
+    fn next_input(&mut self, _m: &Match, _seat: Seat) -> Input {
+        Input::NONE
+    }
+    fn failure(&self) -> Option<String> {
+        Some(format!(
+            "{}: outside bots are programs on your computer; the browser game cannot start them.",
+            self.0
+        ))
+    }
+}
