@@ -33,7 +33,8 @@
 //!   (reads on blocking threads, writes through one writer task); `identity.rs`: keys, names,
 //!   recovery codes; `api.rs`: the read-only JSON API; `solo_records.rs`: solo runs submitted
 //!   as replays, re-simulated and kept as per-mode records.
-//! - `room.rs`: one task per room, owning its seats, spectators and match.
+//! - `room/`: one task per room, owning its seats, spectators and match (`seats.rs`: joins,
+//!   resumes, leaves; `play.rs`: the match, inputs, results; `persist.rs`: its durable log).
 //! - `cluster/`: several instances on one Redis (`--redis`): the shared queues and room
 //!   directory, heartbeats and TTLs, redirects (why redirect and not relay: there).
 //! - `web.rs`: the browser build of the game (`--web-dir`): `/`, `/watch/{CODE}` and its files

@@ -9,7 +9,7 @@
 //! - [`load_all`]: reading the directory back at start-up (damaged logs are cut back to their
 //!   last good record, unreadable ones set aside as `*.bad`, each with a clear log line).
 //!
-//! What is restored, and how the players get back in, is the room's business (`room.rs`,
+//! What is restored, and how the players get back in, is the room's business (`room/persist.rs`,
 //! `Start::Restored`); the clients re-send whatever the restarted server lacks, because the
 //! match log a resumed player receives says how far each seat is confirmed.
 

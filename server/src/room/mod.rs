@@ -1,0 +1,496 @@
+//! One task per room: it owns the seats, the spectators and the running match, so none of that
+//! state is services or locked.
+//!
+//! Connection tasks talk to a room through its bounded inbox ([`RoomHandle`]); the room talks to
+//! connections only through their [`Outbox`]es, which never block (see [`crate::relay`]). The
+//! room therefore never waits on a client, and a client waits on the room only while the room's
+//! inbox is full — which pushes back on that client's socket, the right place for it.
+//!
+//! The match itself is a [`ConfirmedSim`]: the core `Match` stepped exactly as far as both seats'
+//! inputs are confirmed. Its round and match results are the only ones that count.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use sevenbag_core::{Handling, MatchHeader, Rules, Seat};
+use sevenbag_protocol::{
+    ConfirmedSim, EndReason, ErrorCode, InputChange, JoinRole, Replay, RoomOptions, SeatInfo,
+    SeatStatus, ServerMessage, SimEvent,
+};
+use sevenbag_storage::PlayerId;
+use tokio::sync::{mpsc, oneshot};
+use tracing::{debug, info, warn};
+
+use crate::durable::{Loaded, MatchLog, MatchOpen};
+use crate::metrics::GaugeGuard;
+use crate::ranked::Identity;
+use crate::record::Tally;
+use crate::refusal::{Refusal, draining, random_u64};
+use crate::relay::{self, ClientId, Cut, Outbox};
+use crate::services::Services;
+use crate::shutdown::{Shutdown, TaskGuard};
+
+mod persist;
+mod play;
+mod seats;
+
+/// How many commands may wait in a room's inbox before senders wait. Inputs from two players
+/// at a few dozen messages a second each never come close; the bound exists so a room that is
+/// busy writing a replay pushes back instead of buffering without limit.
+const INBOX: usize = 256;
+
+/// Most commands a room handles in one wake-up after the first (see `Room::run`).
+const DRAIN: usize = 32;
+
+/// Where connection tasks send room commands.
+pub(crate) type RoomHandle = mpsc::Sender<RoomCommand>;
+
+/// A connection as a room sees it.
+#[derive(Clone, Debug)]
+pub(crate) struct Member {
+    /// The connection's id.
+    pub(crate) client: ClientId,
+    /// Display name from its `Hello`.
+    pub(crate) name: String,
+    /// Handling from its `Hello` (goes into the match header).
+    pub(crate) handling: Handling,
+    /// Its send queue.
+    pub(crate) outbox: Outbox,
+    /// The player's identity, for ranked play and history (`None` for a guest).
+    pub(crate) identity: Option<Identity>,
+}
+
+/// How a room starts.
+#[derive(Debug)]
+pub(crate) enum Start {
+    /// `CreateRoom`: the creator takes seat First.
+    Created(Member),
+    /// Quick match: both seats taken and ready, so the match starts at once.
+    Quick([Member; 2]),
+    /// Ranked match: as quick match, and the result is rated.
+    Ranked([Member; 2]),
+    /// A match read back from its room log after a restart: both seats wait for their players
+    /// (with their old tokens) for the reconnect window.
+    Restored(Box<Loaded>),
+}
+
+/// Requests from connection tasks.
+#[derive(Debug)]
+pub(crate) enum RoomCommand {
+    /// Take a seat or watch.
+    Join {
+        /// Who.
+        member: Member,
+        /// Player or spectator.
+        role: JoinRole,
+        /// The seat (`None` for a spectator), or why not.
+        reply: oneshot::Sender<Result<Option<Seat>, Refusal>>,
+    },
+    /// Take back a dropped seat with its token.
+    Resume {
+        /// The token from `Joined`.
+        token: u64,
+        /// The new connection.
+        member: Member,
+        /// The seat, or `None` if the token matches no seat any more.
+        reply: oneshot::Sender<Option<Seat>>,
+    },
+    /// `LeaveRoom`: a seated player in a match forfeits.
+    Leave {
+        /// Who.
+        client: ClientId,
+    },
+    /// The connection ended: a seated player in a match gets the reconnect window.
+    Disconnected {
+        /// Who.
+        client: ClientId,
+    },
+    /// `Ready`.
+    Ready {
+        /// Who.
+        client: ClientId,
+    },
+    /// `Inputs`.
+    Inputs {
+        /// Who.
+        client: ClientId,
+        /// The changes as sent.
+        changes: Vec<InputChange>,
+        /// The new confirmation.
+        confirmed: u32,
+    },
+    /// `Chat`: a line for everyone in the room.
+    Chat {
+        /// Who.
+        client: ClientId,
+        /// Their name.
+        name: String,
+        /// The cleaned line.
+        text: String,
+    },
+    /// `StateHash`.
+    StateHash {
+        /// Who.
+        client: ClientId,
+        /// Frames simulated.
+        frame: u32,
+        /// The client's hash.
+        hash: u64,
+    },
+}
+
+/// A seat and whoever holds it.
+#[derive(Debug)]
+struct SeatSlot {
+    name: String,
+    handling: Handling,
+    /// Token that resumes this seat.
+    resume: u64,
+    ready: bool,
+    /// The connection, while connected.
+    conn: Option<Outbox>,
+    /// While disconnected in a match: when the seat is forfeited.
+    deadline: Option<Instant>,
+    /// The seated player's identity (kept across a resume).
+    player: Option<PlayerId>,
+}
+
+impl SeatSlot {
+    fn status(&self, now: Instant) -> SeatStatus {
+        match (&self.conn, self.deadline) {
+            (Some(_), _) => SeatStatus::Connected,
+            (None, Some(d)) => SeatStatus::Reconnecting {
+                seconds_left: seconds_until(now, d),
+            },
+            (None, None) => SeatStatus::Forfeited,
+        }
+    }
+
+    fn client(&self) -> Option<ClientId> {
+        self.conn.as_ref().map(Outbox::id)
+    }
+}
+
+fn seconds_until(now: Instant, deadline: Instant) -> u8 {
+    let left = deadline.saturating_duration_since(now);
+    // Round up: "1 second left" until it is really over.
+    let secs = left.as_millis().div_ceil(1000);
+    secs.min(u128::from(u8::MAX)) as u8
+}
+
+/// A match in progress.
+#[derive(Debug)]
+struct Running {
+    sim: ConfirmedSim,
+    names: [String; 2],
+    /// The instant of frame 0 on the server's clock.
+    frame0: Instant,
+    started_unix: u64,
+    /// Per seat, the last frame answered with `Desync`: a client repeating a bad hash does not
+    /// get a fresh `MatchLog` (the largest message a room sends) each time.
+    desync_answered: [u32; 2],
+    /// Identities, rankedness, desync and stats for the match history.
+    tally: Tally,
+    /// Per seat, when its last accepted `Inputs` arrived (the match start until then): tells a
+    /// player who is behind but sending from one who has gone silent.
+    last_inputs: [Instant; 2],
+    /// Per seat, when it was last warned that it is behind.
+    warned: [Option<Instant>; 2],
+    /// Holds `sevenbag_matches_running` up while the match runs; a drain waits for it to
+    /// reach zero. Dropped after the replay is written (`Room::report` consumes the match).
+    _live: GaugeGuard,
+    /// Inputs not yet written to the room log (`None`: room logs off, or no reconnect window).
+    log: Option<MatchLog>,
+}
+
+impl Running {
+    /// The server's match clock: frames since frame 0 (0 before it).
+    fn clock_frame(&self, now: Instant) -> u32 {
+        let ms = now.saturating_duration_since(self.frame0).as_millis();
+        (ms * 60 / 1000).min(u128::from(u32::MAX)) as u32
+    }
+
+    fn log_message(&self, now: Instant) -> ServerMessage {
+        let seat_log = |s: Seat| self.sim.log(s);
+        ServerMessage::MatchLog {
+            header: *self.sim.game().header(),
+            names: self.names.clone(),
+            changes: Seat::BOTH.map(|s| seat_log(s).changes().to_vec()),
+            confirmed: Seat::BOTH.map(|s| seat_log(s).confirmed()),
+            now_frame: self.clock_frame(now),
+        }
+    }
+}
+
+/// The room task's state.
+struct Room {
+    services: Arc<Services>,
+    /// The lobby's maps, told of tokens and of the room's end.
+    directory: Arc<dyn Directory>,
+    /// Identity in the lobby (a later room may reuse the code).
+    id: u64,
+    code: String,
+    options: RoomOptions,
+    /// `options.rules()` with the server's countdown/break overrides applied.
+    rules: Rules,
+    seats: [Option<SeatSlot>; 2],
+    spectators: Vec<Outbox>,
+    running: Option<Running>,
+    /// Matches finished in this room (numbers replay ids).
+    matches: u32,
+    /// Whether matches here are rated.
+    ranked: bool,
+}
+
+/// What a room tells the directory that opened it (the lobby's code and token maps). A handle
+/// given at spawn, so the room does not import the lobby that imports it.
+pub(crate) trait Directory: Send + Sync {
+    /// `token` resumes a seat in room `code`.
+    fn token_issued(&self, token: u64, code: &str);
+    /// `token`'s seat was vacated.
+    fn token_dropped(&self, token: u64);
+    /// Room `code` (number `id`) has closed.
+    fn room_closed(&self, code: &str, id: u64);
+}
+
+/// Starts a room task; `None` if the server is shutting down.
+pub(crate) fn spawn(
+    services: Arc<Services>,
+    directory: Arc<dyn Directory>,
+    id: u64,
+    code: String,
+    options: RoomOptions,
+    start: Start,
+) -> Option<RoomHandle> {
+    let guard = services.tasks.guard()?;
+    let shutdown = Shutdown::new(services.shutdown.clone());
+    let (tx, rx) = mpsc::channel(INBOX);
+    let mut rules = options.rules();
+    if let Some(frames) = services.config.countdown_frames {
+        rules.countdown_frames = frames;
+    }
+    if let Some(frames) = services.config.round_break_frames {
+        rules.round_break_frames = frames;
+    }
+    let room = Room {
+        services,
+        directory,
+        id,
+        code,
+        options,
+        rules,
+        seats: [None, None],
+        spectators: Vec::new(),
+        running: None,
+        matches: 0,
+        ranked: match &start {
+            Start::Ranked(_) => true,
+            Start::Restored(loaded) => loaded.open.ranked,
+            Start::Created(_) | Start::Quick(_) => false,
+        },
+    };
+    tokio::spawn(room.run(start, rx, shutdown, guard));
+    Some(tx)
+}
+
+impl Room {
+    async fn run(
+        mut self,
+        start: Start,
+        mut inbox: mpsc::Receiver<RoomCommand>,
+        mut shutdown: Shutdown,
+        _guard: TaskGuard,
+    ) {
+        let _open = GaugeGuard::new(&self.services.metrics.rooms);
+        info!(room = %self.code, "room opened");
+        match start {
+            Start::Created(member) => {
+                let seat = self.seat(Seat::First, member);
+                self.send_joined(seat);
+                self.broadcast_state();
+            }
+            Start::Quick([a, b]) | Start::Ranked([a, b]) => {
+                self.seat(Seat::First, a);
+                self.seat(Seat::Second, b);
+                self.send_joined(Seat::First);
+                self.send_joined(Seat::Second);
+                for slot in self.seats.iter_mut().flatten() {
+                    slot.ready = true;
+                }
+                self.broadcast_state();
+                self.maybe_start();
+            }
+            Start::Restored(loaded) => self.restore(*loaded).await,
+        }
+        // Once a second while a match runs: has a connected player stopped sending inputs?
+        let mut stall_check = tokio::time::interval(Duration::from_secs(1));
+        stall_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        // The room log's batching: new inputs go to the writer at most this often.
+        let flush_every = self
+            .services
+            .room_logs
+            .as_ref()
+            .map_or(Duration::from_secs(3600), |l| l.flush_every());
+        let mut flush = tokio::time::interval(flush_every);
+        flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // One wait for shutdown for the life of the room, as in the connection's reader: made
+        // afresh per command it re-registered with the watch channel every time (3% of the
+        // server's instructions, callgrind, BENCHMARKS.md issue #8).
+        let shutdown_wait = shutdown.recv();
+        tokio::pin!(shutdown_wait);
+        loop {
+            let deadline = self.seats.iter().flatten().filter_map(|s| s.deadline).min();
+            tokio::select! {
+                biased;
+                _ = &mut shutdown_wait => {
+                    self.on_shutdown().await;
+                    break;
+                }
+                command = inbox.recv() => match command {
+                    Some(command) => {
+                        self.handle(command).await;
+                        // Commands already waiting are handled in the same wake-up, without
+                        // polling every timer of the `select!` again for each (bounded, so the
+                        // timers still get their turn under a flood).
+                        for _ in 0..DRAIN {
+                            if self.is_abandoned() {
+                                break;
+                            }
+                            match inbox.try_recv() {
+                                Ok(command) => self.handle(command).await,
+                                Err(_) => break,
+                            }
+                        }
+                    }
+                    // Unreachable while the lobby holds a handle; harmless if it happens.
+                    None => break,
+                },
+                _ = sleep_until_opt(deadline), if deadline.is_some() => {
+                    self.expire(Instant::now()).await;
+                }
+                _ = stall_check.tick(), if self.running.is_some() => {
+                    self.check_stalled(Instant::now()).await;
+                }
+                _ = flush.tick(), if self.log_dirty() => self.flush_log(),
+            }
+            if self.is_abandoned() {
+                break;
+            }
+        }
+        self.directory.room_closed(&self.code, self.id);
+        info!(room = %self.code, matches = self.matches, "room closed");
+    }
+
+    async fn handle(&mut self, command: RoomCommand) {
+        match command {
+            RoomCommand::Join {
+                member,
+                role,
+                reply,
+            } => {
+                let result = self.join(member, role);
+                let _ = reply.send(result);
+            }
+            RoomCommand::Resume {
+                token,
+                member,
+                reply,
+            } => {
+                let seat = self.resume(token, member);
+                let _ = reply.send(seat);
+            }
+            RoomCommand::Leave { client } => self.leave(client, true).await,
+            RoomCommand::Disconnected { client } => self.leave(client, false).await,
+            RoomCommand::Ready { client } => {
+                if let Some(seat) = self.seat_of(client)
+                    && self.running.is_none()
+                {
+                    if let Some(slot) = &mut self.seats[seat.index()] {
+                        slot.ready = true;
+                    }
+                    self.broadcast_state();
+                    self.maybe_start();
+                }
+            }
+            RoomCommand::Inputs {
+                client,
+                changes,
+                confirmed,
+            } => self.inputs(client, changes, confirmed).await,
+            RoomCommand::StateHash {
+                client,
+                frame,
+                hash,
+            } => self.state_hash(client, frame, hash),
+            RoomCommand::Chat { client, name, text } => self.chat(client, name, text),
+        }
+    }
+
+    async fn on_shutdown(&mut self) {
+        // Unfinished: the replay keeps the log so far, with no winner, and no MatchOver is
+        // sent (every connection is being told `Shutdown` by its own task).
+        self.finish(None, EndReason::Shutdown).await;
+    }
+
+    fn seat_of(&self, client: ClientId) -> Option<Seat> {
+        Seat::BOTH.into_iter().find(|s| {
+            self.seats[s.index()]
+                .as_ref()
+                .is_some_and(|slot| slot.client() == Some(client))
+        })
+    }
+
+    fn state_message(&self) -> ServerMessage {
+        let now = Instant::now();
+        ServerMessage::RoomState {
+            seats: [0, 1].map(|i| {
+                self.seats[i].as_ref().map(|s| SeatInfo {
+                    name: s.name.clone(),
+                    ready: s.ready,
+                    status: s.status(now),
+                })
+            }),
+            spectators: self.spectators.len().min(usize::from(u16::MAX)) as u16,
+        }
+    }
+
+    fn broadcast_state(&self) {
+        self.broadcast(&self.state_message());
+    }
+
+    fn broadcast(&self, message: &ServerMessage) {
+        self.broadcast_except(message, None);
+    }
+
+    /// Sends to every connected member but `except`, encoding once.
+    fn broadcast_except(&self, message: &ServerMessage, except: Option<ClientId>) {
+        let Some(bytes) = relay::encode(message) else {
+            return;
+        };
+        let seated = self.seats.iter().flatten().filter_map(|s| s.conn.as_ref());
+        for outbox in seated.chain(&self.spectators) {
+            if Some(outbox.id()) != except {
+                outbox.send_bytes(bytes.clone());
+            }
+        }
+    }
+}
+
+async fn sleep_until_opt(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d.into()).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn unix_now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis().min(u128::from(u64::MAX)) as u64)
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}

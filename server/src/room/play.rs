@@ -1,0 +1,418 @@
+//! The match: starting it, inputs and state hashes from the seats, stalls and forfeits, and
+//! the result with its record.
+
+use super::*;
+
+impl Room {
+    /// The slow-or-silent rule (docs/SERVER.md): a connected player whose inputs fall more than
+    /// `max_frames_behind` frames behind the match clock, *and* behind the opponent, is either
+    /// - silent: no `Inputs` for `max_silence`: gone, so they forfeit, told exactly that; or
+    /// - slow but sending (a busy machine catching up): warned with `Behind` every
+    ///   `behind_warning_every`, and forfeited only past `max_frames_behind_sending`.
+    ///
+    /// The opponent of a lagging player also falls behind the clock (their client stalls at its
+    /// prediction window) but stays ahead of the lagging one; and while the opponent is away
+    /// reconnecting, nobody is judged: the reconnect window decides.
+    pub(super) async fn check_stalled(&mut self, now: Instant) {
+        let Some(running) = &mut self.running else {
+            return;
+        };
+        if self
+            .seats
+            .iter()
+            .any(|s| s.as_ref().is_none_or(|s| s.conn.is_none()))
+        {
+            return;
+        }
+        let clock = running.clock_frame(now);
+        let limits = &self.services.config.limits;
+        let confirmed = Seat::BOTH.map(|s| running.sim.log(s).confirmed());
+        for seat in Seat::BOTH {
+            let mine = confirmed[seat.index()];
+            let behind = clock.saturating_sub(mine);
+            if behind <= limits.max_frames_behind || mine >= confirmed[seat.other().index()] {
+                continue;
+            }
+            let silent = now.saturating_duration_since(running.last_inputs[seat.index()]);
+            let conn = self.seats[seat.index()]
+                .as_ref()
+                .and_then(|s| s.conn.clone());
+            let (code, message) = if silent >= limits.max_silence {
+                warn!(room = %self.code, ?seat, clock, confirmed = mine, silent_s = silent.as_secs(), "player went silent: forfeit");
+                (
+                    ErrorCode::Timeout,
+                    format!(
+                        "no inputs from you for {} s while the match went on: you forfeit the match",
+                        silent.as_secs()
+                    ),
+                )
+            } else if behind > limits.max_frames_behind_sending {
+                warn!(room = %self.code, ?seat, clock, confirmed = mine, "player still sending but could not catch up: forfeit");
+                (
+                    ErrorCode::Behind,
+                    format!(
+                        "your game fell {} s behind the match and could not catch up (is this machine overloaded?): you forfeit the match",
+                        behind / 60
+                    ),
+                )
+            } else {
+                let due = running.warned[seat.index()].is_none_or(|at| {
+                    now.saturating_duration_since(at) >= limits.behind_warning_every
+                });
+                if due {
+                    running.warned[seat.index()] = Some(now);
+                    info!(room = %self.code, ?seat, clock, confirmed = mine, "player behind but sending: warned");
+                    if let Some(conn) = &conn {
+                        conn.send(&ServerMessage::Error {
+                            code: ErrorCode::Behind,
+                            message: format!(
+                                "your game is running {} s behind the match; it has {} s to catch up. Close other programs or lower the frame rate.",
+                                behind / 60,
+                                (limits.max_frames_behind_sending - behind) / 60
+                            ),
+                            fatal: false,
+                        });
+                    }
+                }
+                continue;
+            };
+            if let Some(conn) = &conn {
+                conn.send(&ServerMessage::Error {
+                    code,
+                    message,
+                    fatal: false,
+                });
+            }
+            self.forfeit(seat).await;
+            return;
+        }
+    }
+
+    /// `seat` loses the running match without playing it out, and leaves its seat.
+    pub(super) async fn forfeit(&mut self, seat: Seat) {
+        // A player the server forfeits while still connected (the idle rule) is told the
+        // result too, so every player sees the end: who won and why.
+        let conn = self.seats[seat.index()]
+            .as_ref()
+            .and_then(|s| s.conn.clone());
+        self.broadcast(&ServerMessage::SeatStatus {
+            seat,
+            status: SeatStatus::Forfeited,
+        });
+        self.vacate(seat);
+        let over = self.finish(Some(seat.other()), EndReason::Forfeit).await;
+        if let (Some(conn), Some(over)) = (conn, over) {
+            conn.send(&over);
+        }
+    }
+
+    pub(super) fn maybe_start(&mut self) {
+        if self.running.is_some() {
+            return;
+        }
+        let [Some(a), Some(b)] = &self.seats else {
+            return;
+        };
+        if !(a.ready && b.ready && a.conn.is_some() && b.conn.is_some()) {
+            return;
+        }
+        if self.services.draining.is_draining() {
+            let (code, message) = draining();
+            for slot in self.seats.iter_mut().flatten() {
+                slot.ready = false;
+                if let Some(conn) = &slot.conn {
+                    conn.send(&ServerMessage::Error {
+                        code,
+                        message: message.clone(),
+                        fatal: false,
+                    });
+                }
+            }
+            self.broadcast_state();
+            return;
+        }
+        let header = MatchHeader {
+            rules: self.rules,
+            seed: random_u64(),
+            handling: [a.handling, b.handling],
+        };
+        let names = [a.name.clone(), b.name.clone()];
+        let players = [a.player, b.player];
+        let tokens = [a.resume, b.resume];
+        let delay = self.services.config.start_delay;
+        let start_in_ms = delay.as_millis().min(u128::from(u32::MAX)) as u32;
+        for slot in self.seats.iter_mut().flatten() {
+            slot.ready = false;
+        }
+        info!(room = %self.code, seed = header.seed, "match started");
+        self.services.metrics.matches_started.inc();
+        self.broadcast(&ServerMessage::MatchStart {
+            header,
+            names: names.clone(),
+            start_in_ms,
+        });
+        let log = self
+            .services
+            .room_logs
+            .as_ref()
+            .filter(|_| self.options.reconnect_seconds > 0)
+            .map(|logs| {
+                logs.begin(MatchOpen {
+                    code: self.code.clone(),
+                    options: self.options,
+                    ranked: self.ranked,
+                    header,
+                    names: names.clone(),
+                    tokens,
+                    players: players.map(|p| p.map(|p| p.0)),
+                    started_unix: unix_now(),
+                    frame0_unix_ms: unix_now_ms()
+                        .saturating_add(delay.as_millis().min(u128::from(u32::MAX)) as u64),
+                    matches: self.matches,
+                })
+            });
+        self.running = Some(Running {
+            sim: ConfirmedSim::new(header),
+            names,
+            frame0: Instant::now() + delay,
+            started_unix: unix_now(),
+            desync_answered: [0; 2],
+            tally: Tally::new(self.ranked, players),
+            last_inputs: [Instant::now() + delay; 2],
+            warned: [None; 2],
+            _live: GaugeGuard::new(&self.services.metrics.matches_running),
+            log,
+        });
+    }
+
+    pub(super) async fn inputs(
+        &mut self,
+        client: ClientId,
+        changes: Vec<InputChange>,
+        confirmed: u32,
+    ) {
+        let Some(seat) = self.seat_of(client) else {
+            if let Some(spectator) = self.spectators.iter().find(|o| o.id() == client) {
+                spectator.cut(Cut::error(
+                    ErrorCode::BadInput,
+                    "spectators may not send inputs",
+                ));
+            }
+            return;
+        };
+        let Some(run) = &mut self.running else {
+            // Inputs of a match that just ended, still in flight: harmless, dropped.
+            return;
+        };
+        let Some(conn) = self.seats[seat.index()]
+            .as_ref()
+            .and_then(|s| s.conn.clone())
+        else {
+            return;
+        };
+        let limits = &self.services.config.limits;
+        if changes.len() > limits.max_changes_per_message {
+            conn.cut(Cut::error(
+                ErrorCode::BadInput,
+                format!(
+                    "{} input changes in one message; the limit is {}",
+                    changes.len(),
+                    limits.max_changes_per_message
+                ),
+            ));
+            return;
+        }
+        let clock = run.clock_frame(Instant::now());
+        let allowed = clock.saturating_add(limits.max_frames_ahead);
+        if confirmed > allowed {
+            conn.cut(Cut::error(
+                ErrorCode::BadInput,
+                format!(
+                    "inputs confirmed through frame {confirmed}, but the match clock is at frame {clock} (at most {} ahead)",
+                    limits.max_frames_ahead
+                ),
+            ));
+            return;
+        }
+        if let Err(e) = run.sim.extend(seat, &changes, confirmed) {
+            conn.cut(Cut::error(ErrorCode::BadInput, format!("bad inputs: {e}")));
+            return;
+        }
+        run.last_inputs[seat.index()] = Instant::now();
+        if let Some(log) = &mut run.log {
+            log.inputs(seat, &changes, confirmed);
+        }
+        // Relay at once, unchanged, encoded once for every recipient.
+        if let Some(bytes) = relay::encode(&ServerMessage::Inputs {
+            seat,
+            changes,
+            confirmed,
+        }) {
+            if let Some(opponent) = self.seats[seat.other().index()]
+                .as_ref()
+                .and_then(|s| s.conn.as_ref())
+            {
+                opponent.send_bytes(bytes.clone());
+            }
+            for spectator in &self.spectators {
+                spectator.send_bytes(bytes.clone());
+            }
+        }
+        let events = run.sim.advance();
+        if events.iter().any(|e| matches!(e, SimEvent::RoundOver(_))) {
+            run.tally.round_over(&run.sim);
+        }
+        for event in events {
+            match event {
+                SimEvent::RoundOver(r) => {
+                    debug!(room = %self.code, round = r.round, winner = ?r.winner, "round over");
+                    self.broadcast(&ServerMessage::RoundOver {
+                        round: r.round,
+                        winner: r.winner,
+                        wins: r.wins,
+                        frame: r.frame,
+                    });
+                }
+                SimEvent::MatchOver { winner, .. } => {
+                    self.finish(Some(winner), EndReason::TopOut).await;
+                }
+            }
+        }
+    }
+
+    pub(super) fn state_hash(&mut self, client: ClientId, frame: u32, hash: u64) {
+        let Some(seat) = self.seat_of(client) else {
+            return;
+        };
+        let Some(run) = &mut self.running else {
+            return;
+        };
+        let Some(server_hash) = run.sim.hash_at(frame) else {
+            debug!(room = %self.code, ?seat, frame, "hash for a frame not simulated (or off the interval); ignored");
+            return;
+        };
+        // A repeat of an answered (or earlier) frame is ignored: no log flood, no log resend.
+        if server_hash == hash || frame <= run.desync_answered[seat.index()] {
+            return;
+        }
+        warn!(
+            room = %self.code,
+            ?seat,
+            frame,
+            server_hash = format_args!("{server_hash:#018x}"),
+            client_hash = format_args!("{hash:#018x}"),
+            "desync"
+        );
+        run.desync_answered[seat.index()] = frame;
+        run.tally.desync();
+        self.services.metrics.desyncs.inc();
+        if let Some(conn) = self.seats[seat.index()]
+            .as_ref()
+            .and_then(|s| s.conn.as_ref())
+        {
+            conn.send(&ServerMessage::Desync {
+                frame,
+                server_hash,
+                your_hash: hash,
+            });
+            conn.send(&run.log_message(Instant::now()));
+        }
+    }
+
+    /// Ends the running match: writes its replay, tells everyone (unless unfinished), and goes
+    /// back to waiting for `Ready`.
+    /// Ends the running match, saves its replay and tells the room; returns the `MatchOver`
+    /// sent (if there is a winner), for a forfeited player who is no longer seated.
+    pub(super) async fn finish(
+        &mut self,
+        winner: Option<Seat>,
+        reason: EndReason,
+    ) -> Option<ServerMessage> {
+        let mut run = self.running.take()?;
+        self.matches += 1;
+        self.services.metrics.matches_finished.inc();
+        let replay = Replay::record(&run.sim, run.names.clone(), winner, reason, unix_now());
+        let base = format!("{}-{}-{}", run.started_unix, self.code, self.matches);
+        // The room waits for the write (a few milliseconds) so that `MatchOver` names a file
+        // that already exists: a client may ask for it the moment it hears.
+        let id = self.services.replays.save(&base, &replay).await;
+        info!(room = %self.code, ?winner, ?reason, frames = run.sim.frame(), replay = ?id, "match over");
+        if let (Some(logs), Some(mut log)) = (&self.services.room_logs, run.log.take()) {
+            if reason == EndReason::Shutdown {
+                // Kept for a restart with the same flags, which takes the match up again.
+                logs.flush(&mut log);
+                info!(room = %self.code, dir = %logs.dir().display(), "room log kept: the match resumes when the server starts again");
+            } else {
+                logs.remove(log);
+            }
+        }
+        self.report(run, winner, reason, id.clone());
+        let over = winner.map(|winner| ServerMessage::MatchOver {
+            winner,
+            reason,
+            replay: id,
+        });
+        if let Some(over) = &over {
+            self.broadcast(over);
+        }
+        // Players who dropped and never came back have nothing to come back to.
+        for seat in Seat::BOTH {
+            if self.seats[seat.index()]
+                .as_ref()
+                .is_some_and(|s| s.conn.is_none())
+            {
+                self.vacate(seat);
+            }
+        }
+        for slot in self.seats.iter_mut().flatten() {
+            slot.ready = false;
+        }
+        self.broadcast_state();
+        over
+    }
+
+    /// Hands the match to the database writer (never waits on it).
+    pub(super) fn report(
+        &self,
+        run: Running,
+        winner: Option<Seat>,
+        reason: EndReason,
+        replay: Option<String>,
+    ) {
+        let Some(db) = &self.services.db else {
+            return;
+        };
+        let outboxes = [0, 1].map(|i| self.seats[i].as_ref().and_then(|s| s.conn.clone()));
+        let away = self.seats.iter().flatten().any(|s| s.deadline.is_some());
+        let Running {
+            sim,
+            names,
+            started_unix,
+            tally,
+            ..
+        } = run;
+        db.record(tally.result(
+            &sim,
+            &names,
+            winner,
+            reason,
+            replay,
+            started_unix,
+            outboxes,
+            away,
+        ));
+    }
+
+    /// Relays a chat line from a member to everyone in the room.
+    pub(super) fn chat(&self, client: ClientId, name: String, text: String) {
+        let seat = self.seat_of(client);
+        if seat.is_none() && !self.spectators.iter().any(|o| o.id() == client) {
+            return;
+        }
+        self.broadcast(&ServerMessage::Chat {
+            from: name,
+            seat,
+            text,
+        });
+    }
+}
