@@ -330,25 +330,10 @@ pub fn section_row(gfx: &Gfx, r: Rect, unit: f32, text: &str) {
 
 /// Breaks `text` into lines no wider than `max_w` (paragraphs split on '\n').
 pub fn wrap(gfx: &Gfx, text: &str, max_w: f32, size: f32) -> Vec<String> {
-    let mut lines = Vec::new();
-    for para in text.split('\n') {
-        let mut line = String::new();
-        for word in para.split_whitespace() {
-            let candidate = if line.is_empty() {
-                word.to_owned()
-            } else {
-                format!("{line} {word}")
-            };
-            if !line.is_empty() && gfx.width(&candidate, size, Weight::Regular) > max_w {
-                lines.push(std::mem::take(&mut line));
-                line = word.to_owned();
-            } else {
-                line = candidate;
-            }
-        }
-        lines.push(line);
-    }
-    lines
+    let measure = |s: &str, size: f32| gfx.width(s, size, Weight::Regular);
+    text.split('\n')
+        .flat_map(|para| super::heading::wrap_words(&measure, para, max_w, size))
+        .collect()
 }
 
 /// The description panel beside a list: a heading and wrapped body text. The panel is only as
