@@ -114,6 +114,17 @@ mod tests {
     }
 
     #[test]
+    fn the_large_font_has_every_character_the_face_is_chosen_for() {
+        let load = |ttf: &[u8]| fontdue::Font::from_bytes(ttf, Default::default()).expect("font");
+        let (large, bold) = (load(LARGE_TTF), load(BOLD_TTF));
+        for &(lo, hi) in &LARGE_CHARS {
+            for c in (lo..=hi).filter(|&c| bold.lookup_glyph_index(c) != 0) {
+                assert_ne!(large.lookup_glyph_index(c), 0, "{c:?} ({:#x})", c as u32);
+            }
+        }
+    }
+
+    #[test]
     fn large_text_is_drawn_after_small_text() {
         assert_eq!(Face::ALL.last(), Some(&Face::Large));
     }
