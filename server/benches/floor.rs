@@ -8,7 +8,10 @@
 //! Run: `cargo bench -p sevenbag-server --bench floor` (optimised; a plain binary, no
 //! criterion). `FLOOR_PLAYERS` (600), `FLOOR_RATES` (messages a second each way per player,
 //! comma-separated; `4,8,12,23,60`), `FLOOR_SECONDS` (10) and `FLOOR_THREADS` (the relay's
-//! tokio workers, 0 = one thread; 2) change the run. The relay is this same binary started
+//! tokio workers, 0 = one thread; 2) change the run. `FLOOR_HOPS=1` relays the way the server
+//! does instead: a reader task per socket hands each message to a task per pair ("the room"),
+//! which hands it to the other socket's writer task, over bounded channels: what the server's
+//! three tasks per relayed message cost over one. The relay is this same binary started
 //! again as a child (so its CPU time is its own, read from `/proc`); the players are tasks of
 //! this process. Loopback only, bounded in time. Figures go to BENCHMARKS.md ("The floor under
 //! any relay").
@@ -25,6 +28,8 @@ use tokio::net::{TcpListener, TcpStream};
 const MESSAGE: [u8; 12] = [7; 12];
 /// The child's role is chosen by this variable (the value is the worker count).
 const RELAY_ROLE: &str = "SEVENBAG_FLOOR_RELAY_THREADS";
+/// Set (to anything) for the three-task relay, see the module docs.
+const HOPS: &str = "FLOOR_HOPS";
 
 fn main() {
     if let Ok(threads) = std::env::var(RELAY_ROLE) {
@@ -35,7 +40,12 @@ fn main() {
     let seconds = env_or("FLOOR_SECONDS", 10).clamp(1, 120);
     let threads = env_or("FLOOR_THREADS", 2).min(64);
     let rates = std::env::var("FLOOR_RATES").unwrap_or_else(|_| "4,8,12,23,60".into());
-    println!("players {players}, relay workers {threads}, {seconds} s a rate");
+    let shape = if std::env::var_os(HOPS).is_some() {
+        "reader -> room -> writer tasks"
+    } else {
+        "one task per pair"
+    };
+    println!("players {players}, relay workers {threads}, {shape}, {seconds} s a rate");
     println!("| messages/s each way per player | relay CPU (one core) | µs per player-second |");
     println!("|---|---|---|");
     for rate in rates
@@ -158,7 +168,11 @@ fn relay(threads: usize) {
                 return;
             };
             let _ = (a.set_nodelay(true), b.set_nodelay(true));
-            tokio::spawn(pair(a, b));
+            if std::env::var_os(HOPS).is_some() {
+                tokio::spawn(pair_with_hops(a, b));
+            } else {
+                tokio::spawn(pair(a, b));
+            }
         }
     });
 }
@@ -179,6 +193,44 @@ async fn pair(a: TcpStream, b: TcpStream) {
             },
         };
         if sent.is_err() {
+            return;
+        }
+    }
+}
+
+/// The server's shape: each socket's reader sends what it reads to the pair's room task, which
+/// sends it on to the other socket's writer task.
+async fn pair_with_hops(a: TcpStream, b: TcpStream) {
+    use tokio::sync::mpsc;
+    let (a_read, a_write) = a.into_split();
+    let (b_read, b_write) = b.into_split();
+    let (room_tx, mut room_rx) = mpsc::channel::<(bool, Vec<u8>)>(256);
+    for (from_a, mut read) in [(true, a_read), (false, b_read)] {
+        let room = room_tx.clone();
+        tokio::spawn(async move {
+            let mut buf = [0u8; 512];
+            while let Ok(n @ 1..) = read.read(&mut buf).await {
+                if room.send((from_a, buf[..n].to_vec())).await.is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    drop(room_tx);
+    let mut writers = [a_write, b_write].map(|mut write| {
+        let (tx, mut rx) = mpsc::channel::<Vec<u8>>(256);
+        tokio::spawn(async move {
+            while let Some(bytes) = rx.recv().await {
+                if write.write_all(&bytes).await.is_err() {
+                    return;
+                }
+            }
+        });
+        tx
+    });
+    while let Some((from_a, bytes)) = room_rx.recv().await {
+        let to = &mut writers[usize::from(from_a)];
+        if to.send(bytes).await.is_err() {
             return;
         }
     }
