@@ -81,6 +81,11 @@ pub struct BotmatchArgs {
     /// `tbp:COMMAND` (any Tetris Bot Protocol bot, started with `sh -c COMMAND`).
     #[arg(long, default_value = "eltetris", value_parser = parse_opponent)]
     opponent: Opponent,
+    /// Put a Tetris Bot Protocol bot in the bot's seat instead of our bot at `--level`:
+    /// `tbp:COMMAND`. Measures an outside bot against the same opponents and seeds (e.g.
+    /// Cold Clear 2 against El-Tetris); `--level` then only sets the default speed cap.
+    #[arg(long, value_name = "tbp:COMMAND", value_parser = parse_player)]
+    player: Option<String>,
     /// Pieces-per-second cap of both sides (default: the level's own cap).
     #[arg(long)]
     pps: Option<f64>,
@@ -125,6 +130,13 @@ fn parse_opponent(s: &str) -> Result<Opponent, String> {
                 "unknown opponent {s:?}: use eltetris, self or tbp:COMMAND"
             )),
         },
+    }
+}
+
+fn parse_player(s: &str) -> Result<String, String> {
+    match s.strip_prefix("tbp:") {
+        Some(cmd) if !cmd.trim().is_empty() => Ok(cmd.to_string()),
+        _ => Err(format!("unknown player {s:?}: use tbp:COMMAND")),
     }
 }
 
@@ -297,23 +309,32 @@ fn botmatch(args: BotmatchArgs) -> anyhow::Result<()> {
         move_limit: Duration::from_millis(args.move_limit_ms),
         pps_cap_x100,
     };
+    let make_tbp = |cmd: &str| -> anyhow::Result<TbpPlayer> {
+        Ok(TbpPlayer::new(
+            TbpProcess::spawn(cmd, limits.move_limit)?,
+            limits,
+        ))
+    };
     let make_opponent = || -> anyhow::Result<Box<dyn Driver>> {
         Ok(match &args.opponent {
             Opponent::ElTetris => Box::new(Bot::el_tetris(pps_cap_x100)),
             Opponent::SelfPlay => Box::new(make_bot()),
-            Opponent::Tbp(cmd) => {
-                let process = TbpProcess::spawn(cmd, limits.move_limit)?;
-                Box::new(TbpPlayer::new(process, limits))
-            }
+            Opponent::Tbp(cmd) => Box::new(make_tbp(cmd)?),
         })
     };
     let mut tbp_name = None;
+    let mut player_name = None;
     let mut sides = [Side::default(), Side::default()];
     let mut draws = 0;
     let started = Instant::now();
     let mut bot_stats = sevenbag_bot::BotStats::default();
     for g in 0..args.games {
         let mut bot = make_bot();
+        let mut outside = args.player.as_deref().map(make_tbp).transpose()?;
+        let player: &mut dyn Driver = match &mut outside {
+            Some(tbp) => tbp,
+            None => &mut bot,
+        };
         let mut opponent = make_opponent()?;
         let seed = args.seed.wrapping_add(u64::from(g));
         let header = MatchHeader {
@@ -328,15 +349,18 @@ fn botmatch(args: BotmatchArgs) -> anyhow::Result<()> {
             Seat::Second
         };
         let report = if bot_seat == Seat::First {
-            play_game(&mut bot, opponent.as_mut(), header, args.pieces)
+            play_game(player, opponent.as_mut(), header, args.pieces)
         } else {
-            play_game(opponent.as_mut(), &mut bot, header, args.pieces)
+            play_game(opponent.as_mut(), player, header, args.pieces)
         };
-        if let Some(failure) = opponent.failure() {
+        if let Some(failure) = player.failure().or_else(|| opponent.failure()) {
             anyhow::bail!("game {g} (seed {seed}): {failure}");
         }
         if tbp_name.is_none() {
             tbp_name = opponent.name();
+        }
+        if player_name.is_none() {
+            player_name = player.name();
         }
         let st = bot.stats();
         bot_stats.plans += st.plans;
@@ -377,14 +401,20 @@ fn botmatch(args: BotmatchArgs) -> anyhow::Result<()> {
         Opponent::SelfPlay => "self".to_string(),
         Opponent::Tbp(cmd) => format!("TBP bot {} ({cmd})", tbp_name.unwrap_or_default()),
     };
+    let player = match &args.player {
+        Some(cmd) => format!("TBP bot {} ({cmd})", player_name.unwrap_or_default()),
+        None => format!("level {}", args.level.name()),
+    };
     println!(
-        "{} games, level {} vs {opponent}, up to {} pieces, draws {draws}",
-        args.games,
-        args.level.name(),
-        args.pieces
+        "{} games, {player} vs {opponent}, up to {} pieces, draws {draws}",
+        args.games, args.pieces
     );
     println!("{}", sides[0].line("bot"));
     println!("{}", sides[1].line("opponent"));
+    if args.player.is_some() {
+        // Our bot did not play: no planning figures to give.
+        return Ok(());
+    }
     println!(
         "bot plans {}, replans {}, unreachable placements {}, fallback drops {}, search nodes {}",
         bot_stats.plans,

@@ -207,3 +207,46 @@ fn a_tbp_bots_thought_is_adopted_by_our_driver_as_the_game_does() {
         m.player(Seat::First).stats()
     );
 }
+
+#[test]
+fn botmatch_puts_a_tbp_bot_in_the_bots_seat_with_player() {
+    let out = Command::new(TOOL)
+        .args([
+            "botmatch",
+            "--games",
+            "2",
+            "--pieces",
+            "12",
+            "--think-ms",
+            "0",
+        ])
+        .arg("--player")
+        .arg(format!("tbp:'{TOOL}' tbp --level easy"))
+        .output()
+        .expect("botmatch runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.starts_with("2 games, TBP bot Sevenbag"),
+        "the outside bot is named in the header: {text}"
+    );
+    assert!(text.contains("vs eltetris"), "{text}");
+    assert!(
+        !text.contains("bot plans"),
+        "our planner did not play: {text}"
+    );
+}
+
+#[test]
+fn botmatch_refuses_a_player_that_is_not_a_tbp_command() {
+    let out = Command::new(TOOL)
+        .args(["botmatch", "--player", "max"])
+        .output()
+        .expect("botmatch runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use tbp:COMMAND"));
+}
