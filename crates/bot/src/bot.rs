@@ -18,7 +18,8 @@ use crate::eltetris;
 use crate::eval::Weights;
 use crate::inputs::{CompileOptions, Target, compile};
 use crate::level::{BotConfig, Level, Planner};
-use crate::movegen::{Placement, spawn_position};
+use crate::movegen::{MoveGen, Placement, spawn_position};
+use crate::opener::{Book, Opener, OpenerQuery, piece_cells};
 use crate::pc::{PcQuery, PcSearch};
 use crate::search::{Incoming, MAX_INCOMING, Progress, Root, Searcher};
 use crate::sim::{PlayerSim, Sim};
@@ -163,6 +164,8 @@ pub struct Bot {
     searcher: Searcher,
     /// The perfect-clear search, when it is on.
     pc: Option<Box<PcSearch>>,
+    /// The first-bag opener and its book, when it is on.
+    opener: Option<Box<(Opener, &'static Book)>>,
     /// Every piece seen in the queue, by its index in the player's sequence (for 7-bag
     /// deduction).
     seen: Vec<Option<PieceKind>>,
@@ -222,6 +225,7 @@ impl Bot {
             weights: config.weights,
             searcher: Searcher::new(),
             pc: None,
+            opener: None,
             seen: Vec::new(),
             plan: None,
             spawn_frame: None,
@@ -243,9 +247,20 @@ impl Bot {
     /// first looks for placements of the known pieces that empty the board within six rows
     /// (module [`crate::pc`]), and plays them when found. Search planners only. It also keeps
     /// the 7-bag memory that lets the beam search see the piece after the queue when it is the
-    /// last of its bag (measured stronger at Max; the other levels keep their plain search).
+    /// last of its bag (measured stronger at Max; the other levels keep their plain search), and
+    /// turns on the first-bag opener ([`crate::opener`]): while no perfect clear is in sight in
+    /// the first bag, it builds the book's setup that keeps a perfect clear possible for the
+    /// most orders of the second bag.
     pub fn with_perfect_clears(mut self, on: bool) -> Bot {
         self.pc = on.then(|| Box::new(PcSearch::new()));
+        self.opener = on.then(|| Box::new((Opener::new(), Book::first_bag())));
+        self
+    }
+
+    /// Replaces the first-bag opener's book (`None` turns the opener off); the opener runs only
+    /// with the perfect-clear search on.
+    pub fn with_opener_book(mut self, book: Option<&'static Book>) -> Bot {
+        self.opener = book.map(|b| Box::new((Opener::new(), b)));
         self
     }
 
@@ -338,8 +353,9 @@ impl Bot {
         Drive::Think
     }
 
-    /// The expensive half: ranks the placements for `player`'s position (the perfect-clear
-    /// search first on Max, then the beam search unless a perfect-clear placement is reachable).
+    /// The expensive half: ranks the placements for `player`'s position (on Max the
+    /// perfect-clear search first, then in the first bag the opener, then the beam search unless
+    /// one of those found a reachable placement).
     /// Deterministic: the same position, on a bot of the same level that saw the same earlier
     /// positions (for 7-bag deduction), gets the same thought. Its search nodes join
     /// [`Bot::stats`] of the bot that adopts it.
@@ -404,6 +420,12 @@ impl Bot {
                     });
                     if reachable {
                         return Some(t.into_thought(ranked));
+                    }
+                    if ranked.is_empty()
+                        && let Some(p) = self.opener_move(&t.player, &t.rules, t.frame)
+                    {
+                        t.nodes += self.opener.as_ref().map_or(0, |o| u64::from(o.0.expanded));
+                        return Some(t.into_thought(vec![p]));
                     }
                     t.stage = Stage::Search(ranked);
                 }
@@ -565,6 +587,54 @@ impl Bot {
             allow_180: rules.allow_180,
         });
         true
+    }
+
+    /// The first-bag opener's placement for the piece in play, if the opener is on, the game is
+    /// still in its first bag on a board the book knows, and the placement can be reached.
+    fn opener_move(&mut self, player: &Player, rules: &Rules, frame: u32) -> Option<Placement> {
+        if rules.randomizer != Randomizer::SevenBag || !rules.allow_180 {
+            return None;
+        }
+        let (opener, book) = &mut **self.opener.as_mut()?;
+        let current = player.active()?;
+        let index = player.stats().pieces as usize + usize::from(player.hold().is_some());
+        if index >= 7 || player.hold_used() {
+            return None;
+        }
+        let mut bag = [PieceKind::I; 7];
+        for (i, slot) in bag.iter_mut().enumerate() {
+            *slot = match self.seen.get(i).copied().flatten() {
+                Some(k) => k,
+                None if i == 6 => bag_tail(&self.seen, 5)?,
+                None => return None,
+            };
+        }
+        let revealed: Vec<PieceKind> = self.seen.iter().skip(7).map_while(|k| *k).collect();
+        let board = BitBoard::from_board(player.board());
+        let choice = opener.choose(
+            book,
+            &OpenerQuery {
+                board,
+                bag,
+                index,
+                hold: player.hold(),
+                revealed: &revealed,
+            },
+        )?;
+        let start = if choice.hold {
+            spawn_position(&board, player.hold().unwrap_or(player.next()[0]))?
+        } else {
+            current
+        };
+        let mut placements = Vec::new();
+        MoveGen::new().generate(&board, start, rules.allow_180, choice.hold, &mut placements);
+        let cells = piece_cells(&choice.piece);
+        let placement = placements
+            .into_iter()
+            .find(|p| piece_cells(&p.piece) == cells)?;
+        let sim = PlayerSim::new(player, rules, frame);
+        compile(&sim, &Target::from(&placement), CompileOptions::default())?;
+        Some(placement)
     }
 
     fn make_plan(

@@ -41,6 +41,7 @@
 //! - [`finesse`]: the fewest presses to a placement, for finesse faults in solo play.
 //! - [`search`]: beam search over the queue.
 //! - [`pc`]: perfect-clear search over the known pieces (Max).
+//! - [`opener`]: the first-bag perfect-clear opener and its book (Max).
 //! - [`eltetris`]: the baseline opponent.
 //! - [`level`]: levels and bot configuration.
 //! - [`bot`]: the per-frame driver.
@@ -57,6 +58,7 @@ pub mod finesse;
 pub mod inputs;
 pub mod level;
 pub mod movegen;
+pub mod opener;
 pub mod pc;
 pub mod search;
 pub mod sim;

@@ -372,7 +372,7 @@ const NOT_COL9: u64 = {
 };
 
 /// Whether every 4-connected empty region has a size divisible by four.
-fn regions_fit(mut empty: u64) -> bool {
+pub(crate) fn regions_fit(mut empty: u64) -> bool {
     while empty != 0 {
         let mut region = empty & empty.wrapping_neg();
         loop {
