@@ -585,6 +585,10 @@ impl Bot {
             hold_allowed,
             sequence,
             allow_180: rules.allow_180,
+            chain: Chain {
+                combo: player.combo(),
+                b2b: player.b2b(),
+            },
         });
         true
     }

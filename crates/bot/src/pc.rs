@@ -19,6 +19,7 @@
 
 use std::collections::HashSet;
 
+use sevenbag_core::attack::{Chain, Clear};
 use sevenbag_core::{Piece, PieceKind};
 
 use crate::bitboard::{BitBoard, COLUMNS};
@@ -46,6 +47,8 @@ pub struct PcQuery {
     pub sequence: Vec<PieceKind>,
     /// Whether 180° rotation is on.
     pub allow_180: bool,
+    /// Back-to-back and combo before the piece in play, for the attack of each perfect clear.
+    pub chain: Chain,
 }
 
 /// Reusable buffers for the perfect-clear search, and the search in progress.
@@ -60,6 +63,8 @@ pub struct PcSearch {
     query: Option<PcQuery>,
     /// The next box height to try once the stack is empty.
     next_lines: u8,
+    /// The perfect clear with the most attack found so far: its attack and first placement.
+    best: Option<(u16, Placement)>,
     /// Frames of the depth-first search; the first `live` are in use (the rest keep their
     /// buffers).
     stack: Vec<Frame>,
@@ -76,6 +81,10 @@ struct State {
     lines: u8,
     /// Whether this is the root (the current piece stands where it is).
     root: bool,
+    /// Back-to-back and combo after the placements so far.
+    chain: Chain,
+    /// Lines sent by the placements so far.
+    attack: u16,
 }
 
 /// One state being expanded: its ways to play the next piece, and the placements of the way
@@ -90,6 +99,8 @@ struct Frame {
     placements: Vec<Placement>,
     /// The next placement to try.
     at: usize,
+    /// Whether a perfect clear was found below this state (then it is not a failed state).
+    found: bool,
 }
 
 /// What entering a state found.
@@ -124,6 +135,7 @@ impl PcSearch {
         self.expanded = 0;
         self.nodes = 0;
         self.live = 0;
+        self.best = None;
         self.failed.clear();
         let height = q.board.max_height().max(0) as u8;
         if q.sequence.first() != Some(&q.current.kind) || height > MAX_LINES {
@@ -154,6 +166,10 @@ impl PcSearch {
         let stop_at = self.nodes.saturating_add(work);
         loop {
             if self.live == 0 {
+                // A box searched to the end: its best perfect clear, or the next box.
+                if self.best.is_some() {
+                    return self.done();
+                }
                 let Some(lines) = self.next_box(q) else {
                     return Progress::Done(None);
                 };
@@ -164,6 +180,8 @@ impl PcSearch {
                     next: 0,
                     lines,
                     root: true,
+                    chain: q.chain,
+                    attack: 0,
                 };
                 // The root is never empty (the box holds at least the piece to place).
                 self.enter(q, start);
@@ -180,28 +198,48 @@ impl PcSearch {
                 let mut board = s.board;
                 board.place(&p.piece);
                 let cleared = board.clear_lines();
+                let mut chain = s.chain;
+                let sent = chain.apply(Clear {
+                    lines: cleared,
+                    spin: p.spin,
+                    perfect: board.is_empty(),
+                });
                 let child = State {
                     board,
                     hold,
                     next,
                     lines: s.lines - cleared,
                     root: false,
+                    chain,
+                    attack: s.attack + sent.lines,
                 };
                 match self.enter(q, child) {
                     Enter::Cleared => {
                         let root = &self.stack[0];
-                        return Progress::Done(Some(root.placements[root.at - 1]));
+                        let first = root.placements[root.at - 1];
+                        if self.best.is_none_or(|(a, _)| child.attack > a) {
+                            self.best = Some((child.attack, first));
+                        }
+                        for f in &mut self.stack[..self.live] {
+                            f.found = true;
+                        }
+                        if self.nodes >= NODE_LIMIT {
+                            return self.done();
+                        }
                     }
-                    Enter::Dead if self.nodes >= NODE_LIMIT => return Progress::Done(None),
+                    Enter::Dead if self.nodes >= NODE_LIMIT => return self.done(),
                     Enter::Dead | Enter::Opened => continue,
                 }
+                continue;
             }
             if f.option >= f.options.len() {
-                // Every way failed: remember the state, back up to its parent.
-                self.failed.insert(f.key);
+                // Every way tried: remember the state if none cleared, back up to its parent.
+                if !f.found {
+                    self.failed.insert(f.key);
+                }
                 self.live -= 1;
                 if self.live > 0 && self.nodes >= NODE_LIMIT {
-                    return Progress::Done(None);
+                    return self.done();
                 }
                 continue;
             }
@@ -210,7 +248,7 @@ impl PcSearch {
                 continue;
             };
             if self.nodes >= NODE_LIMIT {
-                return Progress::Done(None);
+                return self.done();
             }
             let start = if f.state.root && !is_hold {
                 q.current
@@ -239,6 +277,11 @@ impl PcSearch {
                 &mut f.placements,
             );
         }
+    }
+
+    /// The search is over: the first placement of the best perfect clear found, if any.
+    fn done(&mut self) -> Progress<Option<Placement>> {
+        Progress::Done(self.best.map(|(_, p)| p))
     }
 
     /// The next box height worth a search: its free cells are a multiple of four and no more
@@ -304,6 +347,7 @@ impl PcSearch {
                 option: 0,
                 placements: Vec::new(),
                 at: 0,
+                found: false,
             });
         } else {
             let f = &mut self.stack[self.live];
@@ -313,6 +357,7 @@ impl PcSearch {
             f.option = 0;
             f.placements.clear();
             f.at = 0;
+            f.found = false;
         }
         self.live += 1;
         Enter::Opened
@@ -412,6 +457,7 @@ mod tests {
             hold_allowed: true,
             sequence: seq.to_vec(),
             allow_180: true,
+            chain: Chain::default(),
         };
         let mut s = PcSearch::new();
         let p = s.find(q).expect("a perfect clear");
