@@ -24,6 +24,11 @@ use crate::pc::{PcQuery, PcSearch};
 use crate::search::{Incoming, MAX_INCOMING, Progress, Root, Searcher};
 use crate::sim::{PlayerSim, Sim};
 
+/// From this stack height, queued garbage counted, Max's beam search plays with
+/// [`Weights::DEFENSIVE`]: the default weights shun plain clears, and after its opener took a
+/// different turn Max once stacked a two-wide well to row 14 and topped out (botmatch seed 1015).
+const DANGER_HEIGHT: i32 = 12;
+
 /// Ranked placements tried by the compiler before the bot gives up and hard drops.
 const CANDIDATES: usize = 16;
 
@@ -161,6 +166,8 @@ pub struct BotStats {
 pub struct Bot {
     config: BotConfig,
     weights: Weights,
+    /// The weights of the beam search in progress.
+    search_weights: Weights,
     searcher: Searcher,
     /// The perfect-clear search, when it is on.
     pc: Option<Box<PcSearch>>,
@@ -223,6 +230,7 @@ impl Bot {
         Bot {
             config,
             weights: config.weights,
+            search_weights: config.weights,
             searcher: Searcher::new(),
             pc: None,
             opener: None,
@@ -438,7 +446,8 @@ impl Bot {
                             return Some(t.into_thought(ranked));
                         }
                     }
-                    let Progress::Done(found) = self.searcher.resume(&self.weights, work.into())
+                    let Progress::Done(found) =
+                        self.searcher.resume(&self.search_weights, work.into())
                     else {
                         self.thinking = Some(t);
                         return None;
@@ -522,6 +531,18 @@ impl Bot {
                             .min(255) as u8,
                     })
                     .collect();
+                let danger = i32::from(board.max_height())
+                    + player
+                        .garbage()
+                        .entries()
+                        .iter()
+                        .map(|e| i32::from(e.lines))
+                        .sum::<i32>();
+                self.search_weights = if self.pc.is_some() && danger >= DANGER_HEIGHT {
+                    Weights::DEFENSIVE
+                } else {
+                    self.weights
+                };
                 let root = Root {
                     board,
                     current,
