@@ -617,7 +617,7 @@ impl Bot {
     /// The first-bag opener's placement for the piece in play, if the opener is on, the game is
     /// still in its first bag on a board the book knows, and the placement can be reached.
     fn opener_move(&mut self, player: &Player, rules: &Rules, frame: u32) -> Option<Placement> {
-        if rules.randomizer != Randomizer::SevenBag || !rules.allow_180 {
+        if rules.randomizer != Randomizer::SevenBag {
             return None;
         }
         let (opener, book) = &mut **self.opener.as_mut()?;
@@ -644,6 +644,7 @@ impl Bot {
                 index,
                 hold: player.hold(),
                 revealed: &revealed,
+                allow_180: rules.allow_180,
             },
         )?;
         let start = if choice.hold {

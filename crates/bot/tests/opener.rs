@@ -82,6 +82,7 @@ fn the_first_piece_goes_onto_a_setup_this_bag_can_build() {
             index: 0,
             hold: None,
             revealed: &[],
+            allow_180: true,
         };
         let m = opener
             .choose(book, &q)
@@ -120,6 +121,7 @@ fn a_board_on_no_setup_gets_no_opener_move() {
         index: 1,
         hold: None,
         revealed: &[],
+        allow_180: true,
     };
     assert_eq!(opener.choose(book, &q), None);
 }
@@ -133,6 +135,7 @@ fn the_opener_stops_once_the_first_bag_is_drawn() {
         index: 7,
         hold: Some(seq[0]),
         revealed: &seq[7..],
+        allow_180: true,
     };
     assert_eq!(Opener::new().choose(Book::first_bag(), &q), None);
 }
