@@ -2,12 +2,23 @@
 //! the beam search's ranked placements, every one reachable under SRS from spawn (they come from
 //! our move generation) and flagged with the core's spin kind.
 //!
+//! At Max it plans as the driver does ([`sevenbag_bot::Bot`]): under the 7-bag it reads the
+//! bag state the frontend sends (or keeps it from `new_piece`), so the piece after the queue is
+//! known when it is the last of its bag; it first looks for a perfect clear in the known pieces
+//! ([`sevenbag_bot::pc`]), then, while the board is on the way to a first-bag setup, asks the
+//! opener ([`sevenbag_bot::opener`]); the move they find is suggested first, the beam search's
+//! after it. TBP has no 180° rotation, so none of these use it.
+//!
 //! The bot thinks synchronously: a `suggest` runs one search of the configured budget and
 //! answers at once.
 
 use std::io::{self, BufRead, Write};
 
-use sevenbag_bot::{BitBoard, Budget, Level, Planner, Root, Searcher, Weights, spawn_position};
+use sevenbag_bot::opener::{Book, Opener, OpenerQuery, piece_cells};
+use sevenbag_bot::pc::{PcQuery, PcSearch};
+use sevenbag_bot::{
+    BitBoard, Budget, Level, MoveGen, Placement, Planner, Root, Searcher, Weights, spawn_position,
+};
 use sevenbag_core::attack::{Chain, Clear};
 use sevenbag_core::{Board, PieceKind};
 
@@ -28,14 +39,23 @@ struct Game {
     queue: Vec<PieceKind>,
     hold: Option<PieceKind>,
     chain: Chain,
+    /// Under the 7-bag: the kinds that may come after the queue, one bit per kind index (all
+    /// seven when the queue ends a bag).
+    bag_left: Option<u8>,
 }
 
-/// A TBP bot backed by the beam search.
+/// Every kind, one bit per kind index.
+const ALL_KINDS: u8 = 0x7f;
+
+/// A TBP bot backed by the beam search (and at Max the perfect-clear search and the opener).
 #[derive(Debug)]
 pub struct TbpBot {
     budget: Budget,
     weights: Weights,
     searcher: Searcher,
+    /// Max's perfect-clear search and first-bag opener.
+    max: Option<Box<(PcSearch, Opener)>>,
+    movegen: MoveGen,
     game: Option<Game>,
 }
 
@@ -51,6 +71,8 @@ impl TbpBot {
             budget,
             weights: config.weights,
             searcher: Searcher::new(),
+            max: (level == Level::Max).then(|| Box::new((PcSearch::new(), Opener::new()))),
+            movegen: MoveGen::new(),
             game: None,
         }
     }
@@ -96,7 +118,7 @@ impl TbpBot {
             }
             FrontendMessage::NewPiece { piece } => {
                 if let Some(game) = &mut self.game {
-                    game.queue.push(piece_from_tbp(piece));
+                    game.new_piece(piece_from_tbp(piece));
                 }
                 None
             }
@@ -105,53 +127,199 @@ impl TbpBot {
     }
 
     fn suggest(&mut self) -> BotMessage {
-        let moves = self.game.as_ref().map_or_else(Vec::new, |g| {
-            let Some((&first, rest)) = g.queue.split_first() else {
-                return Vec::new();
-            };
-            let board = BitBoard::from_board(&g.board);
-            let Some(current) = spawn_position(&board, first) else {
-                return Vec::new();
-            };
-            let root = Root {
-                board,
-                current,
-                hold: g.hold,
-                hold_allowed: true,
-                queue: rest.to_vec(),
-                chain: g.chain,
-                incoming: Vec::new(),
-                allow_180: false,
-                garbage_cap: 8,
-            };
-            self.searcher
-                .search(&root, self.budget, &self.weights)
-                .into_iter()
-                .take(MAX_SUGGESTIONS)
-                .map(|c| move_to_tbp(&c.placement.piece, c.placement.spin))
-                .collect()
-        });
+        let mut nodes = 0;
+        let moves = match self.game.clone() {
+            Some(g) => self.ranked(&g, &mut nodes),
+            None => Vec::new(),
+        };
         BotMessage::Suggestion {
-            moves,
+            moves: moves
+                .iter()
+                .take(MAX_SUGGESTIONS)
+                .map(|p| move_to_tbp(&p.piece, p.spin))
+                .collect(),
             move_info: Some(MoveInfo {
-                nodes: self.searcher.expanded,
+                nodes,
                 nps: 0.0,
                 extra: String::new(),
             }),
         }
     }
+
+    /// The placements for `g`, best first: at Max a perfect-clear or opener placement, then
+    /// the beam search's.
+    fn ranked(&mut self, g: &Game, nodes: &mut u64) -> Vec<Placement> {
+        let Some((&first, rest)) = g.queue.split_first() else {
+            return Vec::new();
+        };
+        let board = BitBoard::from_board(&g.board);
+        let Some(current) = spawn_position(&board, first) else {
+            return Vec::new();
+        };
+        let mut queue = rest.to_vec();
+        let mut out = Vec::new();
+        if self.max.is_some() {
+            // The last piece of a 7-bag is known once the other six are.
+            queue.extend(g.bag_tail());
+            out.extend(self.perfect_clear(g, &board, current, &queue, nodes));
+            if out.is_empty() {
+                out.extend(self.opener_move(g, &board, current));
+            }
+        }
+        let root = Root {
+            board,
+            current,
+            hold: g.hold,
+            hold_allowed: true,
+            queue,
+            chain: g.chain,
+            incoming: Vec::new(),
+            allow_180: false,
+            garbage_cap: 8,
+        };
+        let found = self.searcher.search(&root, self.budget, &self.weights);
+        *nodes += self.searcher.expanded;
+        for c in found {
+            if !out.iter().any(|p| p.key() == c.placement.key()) {
+                out.push(c.placement);
+            }
+        }
+        out
+    }
+
+    /// Max: the first placement of a perfect clear of the known pieces, if one is found.
+    fn perfect_clear(
+        &mut self,
+        g: &Game,
+        board: &BitBoard,
+        current: sevenbag_core::Piece,
+        queue: &[PieceKind],
+        nodes: &mut u64,
+    ) -> Option<Placement> {
+        let (pc, _) = &mut **self.max.as_mut()?;
+        if board.max_height() > sevenbag_bot::pc::MAX_LINES as i8 {
+            return None;
+        }
+        let mut sequence = vec![current.kind];
+        sequence.extend_from_slice(queue);
+        let found = pc.find(PcQuery {
+            board: *board,
+            current,
+            hold: g.hold,
+            hold_allowed: true,
+            sequence,
+            allow_180: false,
+            chain: g.chain,
+        });
+        *nodes += pc.expanded;
+        found
+    }
+
+    /// Max: the first-bag opener's placement, when the board holds only pieces of the bag the
+    /// queue is in (or of the one before it) and those lie on a setup of the book.
+    fn opener_move(
+        &mut self,
+        g: &Game,
+        board: &BitBoard,
+        current: sevenbag_core::Piece,
+    ) -> Option<Placement> {
+        let (_, opener) = &mut **self.max.as_mut()?;
+        let left = g.bag_left?;
+        let cells: u32 = board.cols.iter().map(|c| c.count_ones()).sum();
+        if !cells.is_multiple_of(4) {
+            return None;
+        }
+        // The piece in play's index, counting from the first piece on the board.
+        let index = (cells / 4) as usize + usize::from(g.hold.is_some());
+        let n = g.queue.len();
+        // The bag the queue ends in began (7 - left) pieces before its end: that must be the
+        // start of the first bag or of the second.
+        let began = (index + n).checked_sub(7 - left.count_ones() as usize)?;
+        if index >= 7 || !began.is_multiple_of(7) {
+            return None;
+        }
+        let mut sequence = g.queue.clone();
+        sequence.extend(g.bag_tail());
+        // The first bag from the piece in play on must be known, in order.
+        let upcoming = sequence.get(..7 - index)?;
+        let earlier: Vec<PieceKind> = PieceKind::ALL
+            .into_iter()
+            .filter(|k| !upcoming.contains(k))
+            .collect();
+        if earlier.len() != index {
+            return None;
+        }
+        let mut bag = [PieceKind::I; 7];
+        bag[..index].copy_from_slice(&earlier);
+        bag[index..].copy_from_slice(upcoming);
+        let choice = opener.choose(
+            Book::first_bag(),
+            &OpenerQuery {
+                board: *board,
+                bag,
+                index,
+                hold: g.hold,
+                revealed: &sequence[7 - index..],
+                allow_180: false,
+            },
+        )?;
+        let start = if choice.hold {
+            spawn_position(board, g.hold.or_else(|| g.queue.get(1).copied())?)?
+        } else {
+            current
+        };
+        let mut placements = Vec::new();
+        self.movegen
+            .generate(board, start, false, choice.hold, &mut placements);
+        let cells = piece_cells(&choice.piece);
+        placements
+            .into_iter()
+            .find(|p| piece_cells(&p.piece) == cells)
+    }
 }
 
 fn game_from_start(start: &Start) -> Result<Game, String> {
+    let bag_left = start
+        .randomizer
+        .as_ref()
+        .and_then(|r| r.bag_left())
+        .map(|left| {
+            left.iter()
+                .fold(0u8, |m, &p| m | 1 << piece_from_tbp(p).index())
+        })
+        .filter(|&m| m != 0);
     Ok(Game {
         board: board_from_tbp(&start.board)?,
         queue: start.queue.iter().map(|&p| piece_from_tbp(p)).collect(),
         hold: start.hold.map(piece_from_tbp),
         chain: chain_from_tbp(start.combo, start.back_to_back),
+        bag_left,
     })
 }
 
 impl Game {
+    /// The piece after the queue when it is the last of its bag.
+    fn bag_tail(&self) -> Option<PieceKind> {
+        let left = self.bag_left?;
+        (left.count_ones() == 1).then(|| PieceKind::ALL[left.trailing_zeros() as usize])
+    }
+
+    /// A piece joins the queue: it leaves the bag (a new bag starts when this one is empty).
+    fn new_piece(&mut self, piece: PieceKind) {
+        self.queue.push(piece);
+        if let Some(left) = &mut self.bag_left {
+            let bit = 1 << piece.index();
+            if *left == ALL_KINDS || *left & bit == 0 {
+                // A fresh bag (or a piece the bag state did not allow: start over from it).
+                *left = ALL_KINDS;
+            }
+            *left &= !bit;
+            if *left == 0 {
+                *left = ALL_KINDS;
+            }
+        }
+    }
+
     /// Plays `mv`: takes its piece from the queue (through hold if needed), locks it and clears.
     fn play(&mut self, mv: &TbpMove) -> Result<(), String> {
         let (piece, spin) = move_from_tbp(mv).ok_or("move off the board")?;
@@ -215,5 +383,157 @@ pub fn serve(level: Level, input: &mut impl BufRead, output: &mut impl Write) ->
             output.write_all(encode_line(&reply).as_bytes())?;
             output.flush()?;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::{board_to_tbp, move_from_tbp, piece_to_tbp};
+    use crate::messages::{Randomizer, TbpPiece};
+    use PieceKind::*;
+
+    fn start(board: &Board, queue: &[PieceKind], left: &[PieceKind]) -> FrontendMessage {
+        FrontendMessage::Start(Start {
+            board: board_to_tbp(board),
+            queue: queue.iter().map(|&k| piece_to_tbp(k)).collect(),
+            hold: None,
+            combo: 0,
+            back_to_back: false,
+            randomizer: Some(Randomizer::seven_bag(
+                left.iter().map(|&k| piece_to_tbp(k)).collect(),
+            )),
+        })
+    }
+
+    fn first_move(bot: &mut TbpBot) -> sevenbag_core::Piece {
+        match bot.handle(FrontendMessage::Suggest) {
+            Some(BotMessage::Suggestion { moves, .. }) => move_from_tbp(&moves[0]).unwrap().0,
+            other => panic!("no suggestion: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn max_suggests_the_perfect_clear_its_known_pieces_allow() {
+        // Two I pieces lying flat empty the board.
+        let board = Board::from_rows(&["....######", "....######"]);
+        let mut bot = TbpBot::new(Level::Max);
+        bot.handle(start(&board, &[I, I, T, S, Z, O], &[J, L]));
+        let p = first_move(&mut bot);
+        assert_eq!(p.kind, I);
+        assert!(p.cells().iter().all(|&(x, y)| x < 4 && y < 2), "{p:?}");
+    }
+
+    #[test]
+    fn max_opens_toward_a_first_bag_setup() {
+        let seq = sevenbag_core::sequence(sevenbag_core::Randomizer::SevenBag, 0, 7);
+        let mut bot = TbpBot::new(Level::Max);
+        bot.handle(start(&Board::new(), &seq[..6], &seq[6..]));
+        let p = first_move(&mut bot);
+        let cells = piece_cells(&p);
+        assert!(
+            Book::first_bag()
+                .setups
+                .iter()
+                .any(|s| s.cells[p.kind.index()] == cells),
+            "{p:?} is on no setup"
+        );
+    }
+
+    /// The TBP start our frontend sends for `player` (the 7-bag state from the true sequence).
+    fn start_of(player: &sevenbag_core::Player, seq: &[PieceKind]) -> FrontendMessage {
+        let mut queue = vec![player.active().unwrap().kind];
+        queue.extend_from_slice(&player.next());
+        let index = player.stats().pieces as usize + usize::from(player.hold().is_some());
+        let last = index + queue.len() - 1;
+        let mut left: Vec<PieceKind> = PieceKind::ALL
+            .into_iter()
+            .filter(|k| !seq[last / 7 * 7..=last].contains(k))
+            .collect();
+        if left.is_empty() {
+            left = PieceKind::ALL.to_vec();
+        }
+        match start(player.board(), &queue, &left) {
+            FrontendMessage::Start(s) => FrontendMessage::Start(Start {
+                hold: player.hold().map(piece_to_tbp),
+                ..s
+            }),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn max_over_tbp_places_the_first_pieces_where_the_driver_does() {
+        use sevenbag_bot::{BOT_HANDLING, Bot};
+        use sevenbag_core::{Player, Rules, StepContext};
+        // TBP has no 180° rotation: the driver plays without it too.
+        let rules = Rules {
+            allow_180: false,
+            ..Rules::versus()
+        };
+        for seed in [0, 3] {
+            let seq = sevenbag_core::sequence(rules.randomizer, seed, 40);
+            let mut player = Player::new(&rules, BOT_HANDLING, seed, 0, 0);
+            let mut driver = Bot::new(Level::Max);
+            let mut tbp = TbpBot::new(Level::Max);
+            let mut frame = 0;
+            while player.stats().pieces < 12 {
+                let plans = driver.stats().plans;
+                let input = driver.next_input_for(&player, &rules, frame);
+                if driver.stats().plans > plans {
+                    let planned = driver.planned().unwrap().piece;
+                    tbp.handle(start_of(&player, &seq));
+                    let suggested = first_move(&mut tbp);
+                    assert_eq!(
+                        (suggested.kind, piece_cells(&suggested)),
+                        (planned.kind, piece_cells(&planned)),
+                        "seed {seed}, piece {}",
+                        player.stats().pieces
+                    );
+                }
+                let ctx = StepContext {
+                    rules: &rules,
+                    frame,
+                    play_frame: frame,
+                };
+                player.step(input, ctx);
+                frame += 1;
+            }
+            assert!(player.stats().perfect_clears > 0, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn the_last_piece_of_a_bag_follows_the_queue_and_new_pieces_leave_the_bag() {
+        let mut bot = TbpBot::new(Level::Max);
+        bot.handle(start(&Board::new(), &[T, I, O, S, Z], &[J, L]));
+        let game = bot.game.as_mut().unwrap();
+        assert_eq!(game.bag_tail(), None);
+        game.new_piece(J);
+        assert_eq!(game.bag_tail(), Some(L));
+        game.new_piece(L);
+        // The bag is used up: the next piece starts a new one.
+        assert_eq!(game.bag_left, Some(ALL_KINDS));
+        assert_eq!(game.bag_tail(), None);
+        game.new_piece(O);
+        assert_eq!(game.bag_left, Some(ALL_KINDS & !(1 << O.index())));
+    }
+
+    #[test]
+    fn a_start_without_a_bag_state_knows_no_bag() {
+        let mut bot = TbpBot::new(Level::Max);
+        bot.handle(FrontendMessage::Start(Start {
+            board: board_to_tbp(&Board::new()),
+            queue: vec![TbpPiece::T, TbpPiece::I],
+            hold: None,
+            combo: 0,
+            back_to_back: false,
+            randomizer: None,
+        }));
+        assert_eq!(bot.game.as_ref().unwrap().bag_left, None);
+        assert!(matches!(
+            bot.handle(FrontendMessage::Suggest),
+            Some(BotMessage::Suggestion { moves, .. }) if !moves.is_empty()
+        ));
     }
 }
