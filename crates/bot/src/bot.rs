@@ -27,7 +27,7 @@ use crate::sim::{PlayerSim, Sim};
 /// From this stack height, queued garbage counted, Max's beam search plays with
 /// [`Weights::DEFENSIVE`]: the default weights shun plain clears, and after its opener took a
 /// different turn Max once stacked a two-wide well to row 14 and topped out (botmatch seed 1015).
-const DANGER_HEIGHT: i32 = 12;
+pub const DANGER_HEIGHT: i32 = 12;
 
 /// Ranked placements tried by the compiler before the bot gives up and hard drops.
 const CANDIDATES: usize = 16;

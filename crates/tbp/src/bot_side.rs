@@ -7,7 +7,8 @@
 //! known when it is the last of its bag; it first looks for a perfect clear in the known pieces
 //! ([`sevenbag_bot::pc`]), then, while the board is on the way to a first-bag setup, asks the
 //! opener ([`sevenbag_bot::opener`]); the move they find is suggested first, the beam search's
-//! after it. TBP has no 180° rotation, so none of these use it.
+//! after it; and from a stack of [`sevenbag_bot::bot::DANGER_HEIGHT`] rows the beam search plays
+//! with the defensive weights. TBP has no 180° rotation, so none of these use it.
 //!
 //! The bot thinks synchronously: a `suggest` runs one search of the configured budget and
 //! answers at once.
@@ -177,7 +178,15 @@ impl TbpBot {
             allow_180: false,
             garbage_cap: 8,
         };
-        let found = self.searcher.search(&root, self.budget, &self.weights);
+        // Max, like the driver, plays safe once its stack is high (TBP sends no garbage queue).
+        let weights = if self.max.is_some()
+            && i32::from(board.max_height()) >= sevenbag_bot::bot::DANGER_HEIGHT
+        {
+            Weights::DEFENSIVE
+        } else {
+            self.weights
+        };
+        let found = self.searcher.search(&root, self.budget, &weights);
         *nodes += self.searcher.expanded;
         for c in found {
             if !out.iter().any(|p| p.key() == c.placement.key()) {
