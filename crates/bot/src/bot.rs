@@ -19,7 +19,7 @@ use crate::eval::Weights;
 use crate::inputs::{CompileOptions, Target, compile};
 use crate::level::{BotConfig, Level, Planner};
 use crate::movegen::{MoveGen, Placement, spawn_position};
-use crate::opener::{Book, Opener, OpenerQuery, piece_cells};
+use crate::opener::{Book, Opener, OpenerMove, OpenerQuery, piece_cells};
 use crate::pc::{PcQuery, PcSearch};
 use crate::search::{Incoming, MAX_INCOMING, Progress, Root, Searcher};
 use crate::sim::{PlayerSim, Sim};
@@ -204,6 +204,8 @@ struct Thinking {
 enum Stage {
     /// The perfect-clear search (Max).
     PerfectClear,
+    /// The first-bag opener (Max), when the perfect-clear search found nothing.
+    Opener,
     /// The beam search, after the perfect-clear placement found, if any (it was unreachable).
     Search(Vec<Placement>),
 }
@@ -429,13 +431,28 @@ impl Bot {
                     if reachable {
                         return Some(t.into_thought(ranked));
                     }
-                    if ranked.is_empty()
-                        && let Some(p) = self.opener_move(&t.player, &t.rules, t.frame)
+                    t.stage = if ranked.is_empty() && self.start_opener(&t.player, &t.rules) {
+                        Stage::Opener
+                    } else {
+                        Stage::Search(ranked)
+                    };
+                }
+                Stage::Opener => {
+                    let Some((opener, book)) = self.opener.as_deref_mut() else {
+                        t.stage = Stage::Search(Vec::new());
+                        continue;
+                    };
+                    let Progress::Done(found) = opener.resume(book, work) else {
+                        self.thinking = Some(t);
+                        return None;
+                    };
+                    t.nodes += u64::from(opener.expanded);
+                    if let Some(p) =
+                        found.and_then(|m| self.opener_placement(&t.player, &t.rules, t.frame, m))
                     {
-                        t.nodes += self.opener.as_ref().map_or(0, |o| u64::from(o.0.expanded));
                         return Some(t.into_thought(vec![p]));
                     }
-                    t.stage = Stage::Search(ranked);
+                    t.stage = Stage::Search(Vec::new());
                 }
                 Stage::Search(ranked) => {
                     if !t.search_started {
@@ -614,43 +631,55 @@ impl Bot {
         true
     }
 
-    /// The first-bag opener's placement for the piece in play, if the opener is on, the game is
-    /// still in its first bag on a board the book knows, and the placement can be reached.
-    fn opener_move(&mut self, player: &Player, rules: &Rules, frame: u32) -> Option<Placement> {
-        if rules.randomizer != Randomizer::SevenBag {
-            return None;
-        }
-        let (opener, book) = &mut **self.opener.as_mut()?;
-        let current = player.active()?;
+    /// Starts the first-bag opener's decision for the piece in play, if the opener is on and
+    /// the game is still in its first bag (whose order is known); whether it started.
+    fn start_opener(&mut self, player: &Player, rules: &Rules) -> bool {
+        let Some((opener, book)) = self.opener.as_deref_mut() else {
+            return false;
+        };
         let index = player.stats().pieces as usize + usize::from(player.hold().is_some());
-        if index >= 7 || player.hold_used() {
-            return None;
+        if rules.randomizer != Randomizer::SevenBag || index >= 7 || player.hold_used() {
+            return false;
         }
         let mut bag = [PieceKind::I; 7];
         for (i, slot) in bag.iter_mut().enumerate() {
             *slot = match self.seen.get(i).copied().flatten() {
                 Some(k) => k,
-                None if i == 6 => bag_tail(&self.seen, 5)?,
-                None => return None,
+                None if i == 6 => match bag_tail(&self.seen, 5) {
+                    Some(k) => k,
+                    None => return false,
+                },
+                None => return false,
             };
         }
         let revealed: Vec<PieceKind> = self.seen.iter().skip(7).map_while(|k| *k).collect();
-        let board = BitBoard::from_board(player.board());
-        let choice = opener.choose(
+        opener.start(
             book,
             &OpenerQuery {
-                board,
+                board: BitBoard::from_board(player.board()),
                 bag,
                 index,
                 hold: player.hold(),
                 revealed: &revealed,
                 allow_180: rules.allow_180,
             },
-        )?;
+        );
+        true
+    }
+
+    /// The opener's choice as a placement the input compiler can reach from `player`'s state.
+    fn opener_placement(
+        &mut self,
+        player: &Player,
+        rules: &Rules,
+        frame: u32,
+        choice: OpenerMove,
+    ) -> Option<Placement> {
+        let board = BitBoard::from_board(player.board());
         let start = if choice.hold {
             spawn_position(&board, player.hold().unwrap_or(player.next()[0]))?
         } else {
-            current
+            player.active()?
         };
         let mut placements = Vec::new();
         MoveGen::new().generate(&board, start, rules.allow_180, choice.hold, &mut placements);

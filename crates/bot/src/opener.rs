@@ -31,6 +31,7 @@ use sevenbag_core::{Piece, PieceKind};
 
 use crate::bitboard::BitBoard;
 use crate::movegen::{MoveGen, Placement, spawn_position};
+use crate::search::Progress;
 pub use book::piece_cells;
 pub use book::{Book, BookError, Setup};
 use book::{LINES, block};
@@ -85,8 +86,23 @@ pub struct Opener {
     reach: HashMap<(u64, PieceKind), Vec<u64>>,
     nodes: u32,
     allow_180: bool,
+    /// The decision in progress.
+    pending: Option<Box<Pending>>,
     /// Expectimax nodes of the last decision.
     pub expanded: u32,
+}
+
+/// A decision in progress: the ways to play the piece in play, and the best valued so far.
+#[derive(Clone, Debug)]
+struct Pending {
+    bag: [PieceKind; 7],
+    /// Orders of the second bag still possible.
+    orders: u32,
+    actions: Vec<(Action, Vec<u16>)>,
+    /// The next action to value.
+    next: usize,
+    /// (expected successes, setups kept, action index) of the best so far.
+    best: Option<(u32, usize, usize)>,
 }
 
 /// A state of the build: pieces placed, hold, the next piece's index, the second-bag pieces
@@ -157,10 +173,60 @@ impl Opener {
     /// The placement to play, or `None` when the board is not on the way to any setup of the
     /// book that this bag can still build (or the setup already stands).
     pub fn choose(&mut self, book: &Book, q: &OpenerQuery) -> Option<OpenerMove> {
+        self.start(book, q);
+        loop {
+            if let Progress::Done(found) = self.resume(book, u32::MAX) {
+                return found;
+            }
+        }
+    }
+
+    /// Starts a decision about `q`, dropping any unfinished one; [`Opener::resume`] makes it.
+    pub fn start(&mut self, book: &Book, q: &OpenerQuery) {
         self.nodes = 0;
         self.expanded = 0;
         self.reach.clear();
         self.allow_180 = q.allow_180;
+        self.pending = self.root(book, q).map(Box::new);
+    }
+
+    /// Goes on with the decision for at most `work` more placements of the piece in play
+    /// (each valued by the whole expectimax below it; at least one): the answer once all are.
+    /// The answer does not depend on how the work is sliced.
+    pub fn resume(&mut self, book: &Book, work: u32) -> Progress<Option<OpenerMove>> {
+        let Some(mut p) = self.pending.take() else {
+            return Progress::Done(None);
+        };
+        let mut done = 0;
+        while p.next < p.actions.len() {
+            if done >= work.max(1) {
+                self.pending = Some(p);
+                return Progress::Paused;
+            }
+            let (action, live) = &p.actions[p.next];
+            let w = self.expect(book, &p.bag, action.next, live);
+            if p.best.is_none_or(|(bw, bl, _)| (w, live.len()) > (bw, bl)) {
+                p.best = Some((w, live.len(), p.next));
+            }
+            p.next += 1;
+            done += 1;
+        }
+        self.expanded = self.nodes;
+        let found = p.best.filter(|b| b.0 > 0).map(|(successes, _, i)| {
+            let action = p.actions[i].0;
+            OpenerMove {
+                piece: action.piece,
+                hold: action.hold,
+                successes,
+                orders: p.orders,
+            }
+        });
+        Progress::Done(found)
+    }
+
+    /// The root of a decision: the setups the board is on the way to and the ways to play the
+    /// piece in play onto them; `None` when there are none.
+    fn root(&mut self, book: &Book, q: &OpenerQuery) -> Option<Pending> {
         if q.index >= 7 {
             return None;
         }
@@ -199,14 +265,14 @@ impl Opener {
             revealed,
             seen,
         };
-        let (successes, action) = self.decide(book, &q.bag, root, &live);
-        self.expanded = self.nodes;
-        let action = action?;
-        (successes > 0).then_some(OpenerMove {
-            piece: action.piece,
-            hold: action.hold,
-            successes,
+        self.nodes += 1;
+        let actions = self.actions(book, &q.bag, &root, &live);
+        Some(Pending {
+            bag: q.bag,
             orders: block(&revealed[..seen]).1 as u32,
+            actions,
+            next: 0,
+            best: None,
         })
     }
 

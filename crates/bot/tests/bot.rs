@@ -125,7 +125,8 @@ fn a_bot_can_take_over_mid_piece() {
 }
 
 /// Thinking a slice at a time (as the browser page does, with no threads) reaches the same
-/// thought as thinking at once, for the perfect-clear search and the beam search alike.
+/// thought as thinking at once, for the perfect-clear search, the first-bag opener and the beam
+/// search alike.
 #[test]
 fn a_thought_spread_over_slices_is_the_same_as_one_at_once() {
     use sevenbag_bot::Drive;
