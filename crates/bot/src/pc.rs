@@ -466,6 +466,26 @@ mod tests {
     }
 
     #[test]
+    fn the_perfect_clear_that_sends_the_most_is_played() {
+        // The I dropped into column 6 at once clears a single and still leads to a perfect
+        // clear, the first one the search meets; holding the I and starting with the O leads to
+        // one that sends more.
+        let board = BitBoard::from_rows(&["#..#...###", "#..##..###", "#####..###", "######.###"]);
+        let seq = [PieceKind::I, PieceKind::O, PieceKind::L, PieceKind::L];
+        let q = PcQuery {
+            board,
+            current: spawn_position(&board, PieceKind::I).unwrap(),
+            hold: None,
+            hold_allowed: true,
+            sequence: seq.to_vec(),
+            allow_180: true,
+            chain: Chain::default(),
+        };
+        let p = PcSearch::new().find(q).expect("a perfect clear");
+        assert_eq!((p.piece.kind, p.hold), (PieceKind::O, true), "{p:?}");
+    }
+
+    #[test]
     fn odd_regions_are_pruned() {
         let board = BitBoard::from_rows(&["###..#####", "##...#####"]);
         assert!(!regions_fit(box_empty(&board, 2)));

@@ -1,6 +1,6 @@
 //! The driver plays through a real `Match` like a person: it idles in the countdown, keeps to
-//! its speed cap, is deterministic, replans when the board changes under it, and beats the
-//! El-Tetris baseline.
+//! its speed cap, is deterministic, replans when the board changes under it, beats the
+//! El-Tetris baseline, and at Max plays safe with a high stack.
 
 use sevenbag_bot::{BOT_HANDLING, Bot, Level, play_game, play_solo};
 use sevenbag_core::{Board, Input, Match, MatchHeader, Phase, Rules, Seat};
@@ -104,6 +104,16 @@ fn the_bot_beats_el_tetris() {
         wins += u32::from(report.winner == Some(Seat::First));
     }
     assert_eq!(wins, 2);
+}
+
+/// With a high stack Max plays safe: on this seed (botmatch `--seed 1000`, game 15, Max in the
+/// second seat) it once stacked a two-wide well to row 14 without clearing and topped out.
+#[test]
+fn max_plays_safe_once_its_stack_is_high() {
+    let mut bot = Bot::new(Level::Max);
+    let mut baseline = Bot::el_tetris(Level::Max.config().pps_cap_x100);
+    let report = play_game(&mut baseline, &mut bot, header(1015), 1000);
+    assert_eq!(report.winner, Some(Seat::Second), "{report:?}");
 }
 
 #[test]
