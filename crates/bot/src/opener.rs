@@ -8,9 +8,11 @@
 //! bag's first four pieces can come in, whether the perfect clear can then finish. Each piece,
 //! [`Opener::choose`] looks at the setups the board is still on the way to and plays the
 //! placement with the most expected successes over the orders still possible, counted by an
-//! exact expectimax over the rest of the build: its own later choices are made knowing the
-//! pieces it will have seen by then (the preview shows one more piece of the second bag after
-//! each placement), and a setup counts only where this bag's order, with hold, can build it.
+//! expectimax over the rest of the build: up to the [`FORESIGHT`]th placement its own later
+//! choices are made knowing the pieces it will have seen by then (the preview shows one more
+//! piece of the second bag after each placement), after that they are valued by the best single
+//! setup they can still build; a setup counts only where this bag's order, with hold, can build
+//! it. It decides again at every piece, with the pieces then in view.
 //! Once the setup stands the next pieces are all visible and the ordinary perfect-clear search
 //! ([`crate::pc`]) finishes it; it also takes over earlier whenever it finds a perfect clear
 //! from the pieces it can see.
