@@ -1,0 +1,248 @@
+//! Starting the searches of a thought: the 7-bag memory, the perfect-clear search, the
+//! first-bag opener and the beam search, each from the player's position.
+
+use sevenbag_core::attack::Chain;
+use sevenbag_core::{PieceKind, Player, Randomizer, Rules};
+
+use super::{Bot, DANGER_HEIGHT};
+use crate::bitboard::BitBoard;
+use crate::eltetris;
+use crate::eval::Weights;
+use crate::inputs::{CompileOptions, Target, compile};
+use crate::level::Planner;
+use crate::movegen::{MoveGen, Placement, spawn_position};
+use crate::opener::{OpenerMove, OpenerQuery, piece_cells};
+use crate::pc::PcQuery;
+use crate::search::{Incoming, MAX_INCOMING, Root};
+use crate::sim::PlayerSim;
+
+/// The piece after `seen[last]` when it is the last of its 7-bag and the bag's other six are
+/// known: under a 7-bag every bag holds each kind once.
+fn bag_tail(seen: &[Option<PieceKind>], last: usize) -> Option<PieceKind> {
+    let bag = seen.get(last / 7 * 7..=last)?;
+    if bag.len() == 6 && bag.iter().all(Option::is_some) {
+        PieceKind::ALL
+            .into_iter()
+            .find(|k| !bag.contains(&Some(*k)))
+    } else {
+        None
+    }
+}
+
+impl Bot {
+    /// Starts the beam search for the piece in play (or about to spawn), or returns the ranked
+    /// placements at once when there is nothing to search (the El-Tetris planner, or no room to
+    /// spawn).
+    pub(super) fn start_search(
+        &mut self,
+        player: &Player,
+        rules: &Rules,
+        frame: u32,
+    ) -> Option<Vec<Placement>> {
+        let board = BitBoard::from_board(player.board());
+        let next = player.next();
+        let (current, hold_allowed, queue) = match player.active() {
+            Some(p) => (p, !player.hold_used(), next.to_vec()),
+            None => match spawn_position(&board, next[0]) {
+                Some(p) => (p, true, next[1..].to_vec()),
+                None => return Some(Vec::new()),
+            },
+        };
+        // Under a 7-bag the piece after the queue is known when it is the last of its bag and
+        // the other six were seen (tracked on Max, with the perfect-clear search): the search
+        // can then hold at the last depth.
+        let mut queue = queue;
+        if self.pc.is_some() && rules.randomizer == Randomizer::SevenBag {
+            let index = player.stats().pieces as usize + usize::from(player.hold().is_some());
+            queue.extend(bag_tail(&self.seen, index + queue.len()));
+        }
+        match self.config.planner {
+            Planner::ElTetris => Some(eltetris::rank(&board, &current)),
+            Planner::Search(budget) => {
+                let per_piece = self.config.min_frames_per_piece().max(12);
+                let incoming = player
+                    .garbage()
+                    .entries()
+                    .iter()
+                    .take(MAX_INCOMING)
+                    .map(|e| Incoming {
+                        lines: e.lines,
+                        hole: e.hole as u8,
+                        ready_after: e
+                            .ready_at
+                            .saturating_sub(frame)
+                            .div_ceil(per_piece)
+                            .min(255) as u8,
+                    })
+                    .collect();
+                let danger = i32::from(board.max_height())
+                    + player
+                        .garbage()
+                        .entries()
+                        .iter()
+                        .map(|e| i32::from(e.lines))
+                        .sum::<i32>();
+                self.search_weights = if self.pc.is_some() && danger >= DANGER_HEIGHT {
+                    Weights::DEFENSIVE
+                } else {
+                    self.weights
+                };
+                let root = Root {
+                    board,
+                    current,
+                    hold: player.hold(),
+                    hold_allowed,
+                    queue,
+                    chain: Chain {
+                        combo: player.combo(),
+                        b2b: player.b2b(),
+                    },
+                    incoming,
+                    allow_180: rules.allow_180,
+                    garbage_cap: rules.garbage_cap,
+                };
+                self.searcher.start(root, budget);
+                None
+            }
+        }
+    }
+
+    /// Notes the queue for 7-bag deduction and starts the perfect-clear search for the piece in
+    /// play, if the search is on and the board is low enough; whether it started.
+    pub(super) fn start_perfect_clear(&mut self, player: &Player, rules: &Rules) -> bool {
+        let Some(pc) = self.pc.as_mut() else {
+            return false;
+        };
+        let board = BitBoard::from_board(player.board());
+        let next = player.next();
+        let (current, hold_allowed, queue) = match player.active() {
+            Some(p) => (p, !player.hold_used(), &next[..]),
+            None => match spawn_position(&board, next[0]) {
+                Some(p) => (p, true, &next[1..]),
+                None => return false,
+            },
+        };
+        // Index of the current piece in the player's sequence: every piece placed, plus the one
+        // in hold.
+        let index = player.stats().pieces as usize + usize::from(player.hold().is_some());
+        if index == 0 {
+            self.seen.clear();
+        }
+        let mut sequence = vec![current.kind];
+        sequence.extend_from_slice(queue);
+        if self.seen.len() < index + sequence.len() {
+            self.seen.resize(index + sequence.len(), None);
+        }
+        for (i, &k) in sequence.iter().enumerate() {
+            self.seen[index + i] = Some(k);
+        }
+        if board.max_height() > crate::pc::MAX_LINES as i8 {
+            return false;
+        }
+        // Under a 7-bag, the last piece of a bag is known once the other six have been seen.
+        if rules.randomizer == Randomizer::SevenBag {
+            sequence.extend(bag_tail(&self.seen, index + sequence.len() - 1));
+        }
+        pc.start(PcQuery {
+            board,
+            current,
+            hold: player.hold(),
+            hold_allowed,
+            sequence,
+            allow_180: rules.allow_180,
+            chain: Chain {
+                combo: player.combo(),
+                b2b: player.b2b(),
+            },
+        });
+        true
+    }
+
+    /// Starts the first-bag opener's decision for the piece in play, if the opener is on and
+    /// the game is still in its first bag (whose order is known); whether it started.
+    pub(super) fn start_opener(&mut self, player: &Player, rules: &Rules) -> bool {
+        let Some((opener, book)) = self.opener.as_deref_mut() else {
+            return false;
+        };
+        let index = player.stats().pieces as usize + usize::from(player.hold().is_some());
+        if rules.randomizer != Randomizer::SevenBag || index >= 7 || player.hold_used() {
+            return false;
+        }
+        let mut bag = [PieceKind::I; 7];
+        for (i, slot) in bag.iter_mut().enumerate() {
+            *slot = match self.seen.get(i).copied().flatten() {
+                Some(k) => k,
+                None if i == 6 => match bag_tail(&self.seen, 5) {
+                    Some(k) => k,
+                    None => return false,
+                },
+                None => return false,
+            };
+        }
+        let revealed: Vec<PieceKind> = self.seen.iter().skip(7).map_while(|k| *k).collect();
+        opener.start(
+            book,
+            &OpenerQuery {
+                board: BitBoard::from_board(player.board()),
+                bag,
+                index,
+                hold: player.hold(),
+                revealed: &revealed,
+                allow_180: rules.allow_180,
+            },
+        );
+        true
+    }
+
+    /// The opener's choice as a placement the input compiler can reach from `player`'s state.
+    pub(super) fn opener_placement(
+        &mut self,
+        player: &Player,
+        rules: &Rules,
+        frame: u32,
+        choice: OpenerMove,
+    ) -> Option<Placement> {
+        let board = BitBoard::from_board(player.board());
+        let start = if choice.hold {
+            spawn_position(&board, player.hold().unwrap_or(player.next()[0]))?
+        } else {
+            player.active()?
+        };
+        let mut placements = Vec::new();
+        MoveGen::new().generate(&board, start, rules.allow_180, choice.hold, &mut placements);
+        let cells = piece_cells(&choice.piece);
+        let placement = placements
+            .into_iter()
+            .find(|p| piece_cells(&p.piece) == cells)?;
+        let sim = PlayerSim::new(player, rules, frame);
+        compile(&sim, &Target::from(&placement), CompileOptions::default())?;
+        Some(placement)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use PieceKind::*;
+
+    #[test]
+    fn the_last_piece_of_a_bag_is_deduced_from_the_other_six() {
+        let seen: Vec<_> = [T, S, Z, O, I, L].into_iter().map(Some).collect();
+        assert_eq!(bag_tail(&seen, 5), Some(J));
+        // The second bag: six seen after the first seven.
+        let mut two: Vec<_> = [T, S, Z, O, I, L, J].into_iter().map(Some).collect();
+        two.extend([J, L, I, O, Z, T].into_iter().map(Some));
+        assert_eq!(bag_tail(&two, 12), Some(S));
+    }
+
+    #[test]
+    fn no_piece_is_deduced_before_six_of_the_bag_are_seen() {
+        let seen: Vec<_> = [T, S, Z, O, I].into_iter().map(Some).collect();
+        assert_eq!(bag_tail(&seen, 4), None);
+        let gap = vec![Some(T), None, Some(Z), Some(O), Some(I), Some(L)];
+        assert_eq!(bag_tail(&gap, 5), None);
+        // The last piece known is the bag's last: nothing after it in this bag.
+        let full: Vec<_> = [T, S, Z, O, I, L, J].into_iter().map(Some).collect();
+        assert_eq!(bag_tail(&full, 6), None);
+    }
+}
