@@ -79,6 +79,33 @@ pub struct OpenerMove {
     pub orders: u32,
 }
 
+impl OpenerMove {
+    /// This choice as a placement from spawn on `board`: `current` is the piece in play (if
+    /// any) and `swap_in` the piece a hold would bring (the hold slot, or else the next piece).
+    /// `None` when the piece it needs is missing or move generation cannot reach it under the
+    /// room's rotation rules.
+    pub fn placement(
+        &self,
+        board: &BitBoard,
+        current: Option<Piece>,
+        swap_in: Option<PieceKind>,
+        allow_180: bool,
+        movegen: &mut MoveGen,
+    ) -> Option<Placement> {
+        let start = if self.hold {
+            spawn_position(board, swap_in?)?
+        } else {
+            current?
+        };
+        let mut placements = Vec::new();
+        movegen.generate(board, start, allow_180, self.hold, &mut placements);
+        let cells = piece_cells(&self.piece);
+        placements
+            .into_iter()
+            .find(|p| piece_cells(&p.piece) == cells)
+    }
+}
+
 /// Buffers for the opener's decisions.
 #[derive(Clone, Debug, Default)]
 pub struct Opener {

@@ -15,7 +15,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use sevenbag_bot::opener::{Book, Opener, OpenerQuery, piece_cells};
+use sevenbag_bot::opener::{Book, Opener, OpenerQuery};
 use sevenbag_bot::pc::{PcQuery, PcSearch};
 use sevenbag_bot::{
     BitBoard, Budget, Level, MoveGen, Placement, Planner, Root, Searcher, Weights, spawn_position,
@@ -272,18 +272,13 @@ impl TbpBot {
                 allow_180: false,
             },
         )?;
-        let start = if choice.hold {
-            spawn_position(board, g.hold.or_else(|| g.queue.get(1).copied())?)?
-        } else {
-            current
-        };
-        let mut placements = Vec::new();
-        self.movegen
-            .generate(board, start, false, choice.hold, &mut placements);
-        let cells = piece_cells(&choice.piece);
-        placements
-            .into_iter()
-            .find(|p| piece_cells(&p.piece) == cells)
+        choice.placement(
+            board,
+            Some(current),
+            g.hold.or_else(|| g.queue.get(1).copied()),
+            false,
+            &mut self.movegen,
+        )
     }
 }
 
@@ -401,6 +396,7 @@ mod tests {
     use crate::convert::{board_to_tbp, move_from_tbp, piece_to_tbp};
     use crate::messages::{Randomizer, TbpPiece};
     use PieceKind::*;
+    use sevenbag_bot::opener::piece_cells;
 
     fn start(board: &Board, queue: &[PieceKind], left: &[PieceKind]) -> FrontendMessage {
         FrontendMessage::Start(Start {

@@ -11,7 +11,7 @@ use crate::eval::Weights;
 use crate::inputs::{CompileOptions, Target, compile};
 use crate::level::Planner;
 use crate::movegen::{MoveGen, Placement, spawn_position};
-use crate::opener::{OpenerMove, OpenerQuery, piece_cells};
+use crate::opener::{OpenerMove, OpenerQuery};
 use crate::pc::PcQuery;
 use crate::search::{Incoming, MAX_INCOMING, Root};
 use crate::sim::PlayerSim;
@@ -202,18 +202,13 @@ impl Bot {
         frame: u32,
         choice: OpenerMove,
     ) -> Option<Placement> {
-        let board = BitBoard::from_board(player.board());
-        let start = if choice.hold {
-            spawn_position(&board, player.hold().unwrap_or(player.next()[0]))?
-        } else {
-            player.active()?
-        };
-        let mut placements = Vec::new();
-        MoveGen::new().generate(&board, start, rules.allow_180, choice.hold, &mut placements);
-        let cells = piece_cells(&choice.piece);
-        let placement = placements
-            .into_iter()
-            .find(|p| piece_cells(&p.piece) == cells)?;
+        let placement = choice.placement(
+            &BitBoard::from_board(player.board()),
+            player.active(),
+            player.hold().or_else(|| player.next().first().copied()),
+            rules.allow_180,
+            &mut MoveGen::new(),
+        )?;
         let sim = PlayerSim::new(player, rules, frame);
         compile(&sim, &Target::from(&placement), CompileOptions::default())?;
         Some(placement)

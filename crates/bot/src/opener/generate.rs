@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use sevenbag_core::{Piece, PieceKind};
 
-use crate::bitboard::BitBoard;
+use super::board_of;
 use crate::movegen::{MoveGen, Placement, spawn_position};
 use crate::opener::book::{
     Book, LINES, PREFIXES, Setup, WORDS, canonical_piece, piece_cells, prefixes,
@@ -32,17 +32,6 @@ pub struct Generator {
     buf: Vec<Placement>,
     /// Fills by (box cells, rows): words of 3 bits per piece, the first piece lowest.
     fills: HashMap<(u64, u8), Vec<u16>>,
-}
-
-/// The board of box bits (`y * 10 + x`).
-fn board_of(cells: u64) -> BitBoard {
-    let mut b = BitBoard::new();
-    for i in 0..60 {
-        if cells >> i & 1 == 1 {
-            b.cols[i % 10] |= 1 << (i / 10);
-        }
-    }
-    b
 }
 
 /// The empty cells of a box of `lines` rows.
