@@ -1,0 +1,180 @@
+//! Where Max's attack against El-Tetris comes from: botmatch's setup (Max at 4 pieces a second
+//! against the El-Tetris baseline, bot handling, seats alternating, seeds `SEED..SEED+GAMES`,
+//! games up to 1,000 pieces), with the attack split by the bot's piece number, by kind of clear,
+//! and by whether the game had a first-bag perfect clear (by piece 11) and a second one (pieces
+//! 12–22).
+//!
+//! `cargo run --release -p sevenbag-bot --example attack_breakdown -- [SEED] [GAMES] [--games]`
+//! (defaults 0 100); `--games` also prints each game's clears (`piece:kind+attack`) and the
+//! garbage that rose (`gN@P`: N lines after P pieces). Deterministic, and its total is `botmatch --level max`'s.
+
+use std::collections::BTreeMap;
+
+use sevenbag_bot::{BOT_HANDLING, Bot, BotConfig, Level};
+use sevenbag_core::attack::Clear;
+use sevenbag_core::{Match, MatchHeader, Seat, Spin};
+
+/// Attack and pieces of a group of games.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    games: u32,
+    pieces: u64,
+    attack: u64,
+}
+
+impl Tally {
+    fn add(&mut self, pieces: u32, attack: u32) {
+        self.games += 1;
+        self.pieces += u64::from(pieces);
+        self.attack += u64::from(attack);
+    }
+
+    fn per_piece(&self) -> f64 {
+        self.attack as f64 / self.pieces.max(1) as f64
+    }
+}
+
+/// A short name for a lock's clear: `PC`, `4` (four lines), `ts2` (T-spin double), `mini1`.
+fn clear_name(c: &Clear) -> String {
+    if c.perfect {
+        return "PC".into();
+    }
+    let spin = match c.spin {
+        Spin::None => "",
+        Spin::Mini => "mini",
+        Spin::Full => "ts",
+    };
+    format!("{spin}{}", c.lines)
+}
+
+fn arg(args: &[String], i: usize, default: u64) -> Result<u64, String> {
+    args.get(i)
+        .filter(|s| !s.starts_with("--"))
+        .map_or(Ok(default), |s| {
+            s.parse().map_err(|e| format!("argument {i} ({s:?}): {e}"))
+        })
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().collect();
+    let first_seed = arg(&args, 1, 0)?;
+    let games = arg(&args, 2, 100)?;
+    let each_game = args.iter().any(|a| a == "--games");
+    // Attack and pieces by the bot's piece number, in tens (the last bucket holds the rest).
+    let mut by_piece = [(0u64, 0u64); 10];
+    let mut by_clear = BTreeMap::<String, (u64, u64)>::new();
+    // By (first perfect clear, second perfect clear).
+    let mut by_class = BTreeMap::<(bool, bool), Tally>::new();
+    let mut total = Tally::default();
+    for g in 0..games {
+        let seed = first_seed + g;
+        let mut bot = Bot::with_config(BotConfig {
+            pps_cap_x100: Some(400),
+            ..Level::Max.config()
+        })
+        .with_perfect_clears(true);
+        let mut baseline = Bot::el_tetris(Some(400));
+        let mut header = MatchHeader {
+            handling: [BOT_HANDLING; 2],
+            ..MatchHeader::versus(seed)
+        };
+        header.rules.first_to = 1;
+        let mut m = Match::new(header);
+        let seat = if g % 2 == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        let mut log = String::new();
+        let mut perfect = Vec::new();
+        while m.winner().is_none() && m.frame().0 < 600_000 {
+            if m.player(seat).stats().pieces >= 1000 {
+                break;
+            }
+            let (a, b) = if seat == Seat::First {
+                let a = bot.next_input(&m, seat);
+                (a, baseline.next_input(&m, seat.other()))
+            } else {
+                let a = baseline.next_input(&m, seat.other());
+                (a, bot.next_input(&m, seat))
+            };
+            m.step([a, b]);
+            let events = m.player(seat).events();
+            if events.garbage_risen > 0 {
+                let placed = m.player(seat).stats().pieces;
+                log.push_str(&format!(" g{}@{placed}", events.garbage_risen));
+            }
+            if let Some(lock) = events.locked {
+                let n = m.player(seat).stats().pieces;
+                let bucket = &mut by_piece[((n.max(1) - 1) / 10).min(9) as usize];
+                bucket.0 += u64::from(lock.attack.lines);
+                bucket.1 += 1;
+                let name = if lock.clear.lines == 0 {
+                    "none".to_string()
+                } else {
+                    clear_name(&lock.clear)
+                };
+                let c = by_clear.entry(name.clone()).or_default();
+                c.0 += 1;
+                c.1 += u64::from(lock.attack.lines);
+                if lock.clear.lines > 0 {
+                    log.push_str(&format!(" {n}:{name}+{}", lock.attack.lines));
+                }
+                if lock.clear.perfect {
+                    perfect.push(n);
+                }
+            }
+            if matches!(m.events().round_over, Some(None)) {
+                break;
+            }
+        }
+        let st = m.player(seat).stats();
+        total.add(st.pieces, st.attack);
+        let class = (
+            perfect.iter().any(|&n| n <= 11),
+            perfect.iter().any(|&n| (12..=22).contains(&n)),
+        );
+        by_class.entry(class).or_default().add(st.pieces, st.attack);
+        if each_game {
+            println!(
+                "game {g} seed {seed}: {} pieces, attack {}, {:.3} |{log}",
+                st.pieces,
+                st.attack,
+                f64::from(st.attack) / f64::from(st.pieces.max(1))
+            );
+        }
+    }
+    println!(
+        "{} games from seed {first_seed}: attack/piece {:.3} ({} lines over {} pieces)",
+        total.games,
+        total.per_piece(),
+        total.attack,
+        total.pieces
+    );
+    for (i, (attack, pieces)) in by_piece.iter().enumerate().filter(|(_, b)| b.1 > 0) {
+        let to = if i == 9 {
+            "on".into()
+        } else {
+            (i * 10 + 10).to_string()
+        };
+        println!(
+            "  pieces {:>3}–{to:<3} attack/piece {:.3} ({pieces} pieces)",
+            i * 10 + 1,
+            *attack as f64 / *pieces as f64
+        );
+    }
+    for (name, (locks, attack)) in &by_clear {
+        println!("  {name:>5}: {locks:>5} locks, attack {attack}");
+    }
+    for ((first, second), t) in &by_class {
+        println!(
+            "  first-bag PC {:<3} second PC {:<3} games {:>3}, {:>5.1} pieces each, attack/piece {:.3}",
+            if *first { "yes" } else { "no" },
+            if *second { "yes" } else { "no" },
+            t.games,
+            t.pieces as f64 / f64::from(t.games.max(1)),
+            t.per_piece()
+        );
+    }
+    Ok(())
+}
