@@ -283,12 +283,9 @@ mod tests {
         }
     }
 
-    fn temp(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("sevenbag-account-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        dir
+    /// An empty directory, removed when the guard drops (also when the test fails).
+    fn temp_dir() -> tempfile::TempDir {
+        tempfile::tempdir().expect("temp dir")
     }
 
     /// Registers `key` as `name` with raw messages; returns the recovery code.
@@ -318,7 +315,8 @@ mod tests {
 
     #[test]
     fn importing_a_code_replaces_the_key_and_the_old_key_stops_working() {
-        let dir = temp("import");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         let server = test_server(&dir, true);
         let address = server.addr().to_string();
         let old_key = [7; 32];
@@ -365,12 +363,12 @@ mod tests {
             old.status()
         );
         drop(server);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn an_unknown_code_is_refused_and_the_key_file_is_untouched() {
-        let dir = temp("unknown");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         let server = test_server(&dir, true);
         let address = server.addr().to_string();
         let key_path = dir.join("player.key");
@@ -385,23 +383,23 @@ mod tests {
         assert_eq!(identity::load_existing(&key_path), Ok(Some([5; 32])));
         assert_eq!(identity::load_recovery_code(&key_path), Ok(None));
         drop(server);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn without_a_key_there_is_no_identity_to_show() {
-        let dir = temp("nokey");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         let a = Account::show("127.0.0.1:1", "x", &dir.join("player.key"));
         assert_eq!(
             a.status(),
             &Status::Failed("No identity yet: play a Ranked match first.".to_owned())
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn renaming_takes_the_settings_name_and_a_taken_name_is_refused() {
-        let dir = temp("rename");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         let server = test_server(&dir, true);
         let address = server.addr().to_string();
         register(&address, [1; 32], "dora");
@@ -425,6 +423,5 @@ mod tests {
         let bad = Account::rename(&address, "a b", &key_path);
         assert!(matches!(bad.status(), Status::Failed(t) if t.starts_with("Ranked names:")));
         drop(server);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

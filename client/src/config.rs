@@ -492,13 +492,9 @@ mod tests {
     use super::*;
     use macroquad::input::KeyCode;
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "sevenbag-config-test-{name}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
+    /// An empty directory, removed when the guard drops (also when the test fails).
+    fn temp_dir() -> tempfile::TempDir {
+        tempfile::tempdir().expect("temp dir")
     }
 
     #[test]
@@ -510,7 +506,8 @@ mod tests {
 
     #[test]
     fn save_then_load_round_trips() {
-        let dir = temp_dir("roundtrip");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         let path = dir.join("nested").join("config.toml");
         let mut config = Config {
             player_name: "Ana".into(),
@@ -541,12 +538,12 @@ mod tests {
         config.save(&path).expect("save");
         let loaded = Config::load(&path).expect("load").expect("file exists");
         assert_eq!(loaded, config);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_missing_file_is_defaults_without_a_message() {
-        let dir = temp_dir("missing");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         let (config, msg) = load_or_default(Some(&dir.join("config.toml")));
         assert_eq!(config, Config::default());
         assert!(msg.is_none());
@@ -554,7 +551,8 @@ mod tests {
 
     #[test]
     fn a_corrupt_file_falls_back_to_defaults_and_is_kept() {
-        let dir = temp_dir("corrupt");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         std::fs::create_dir_all(&dir).expect("mkdir");
         let path = dir.join("config.toml");
         std::fs::write(&path, "player_name = [unclosed").expect("write");
@@ -563,7 +561,6 @@ mod tests {
         let msg = msg.expect("a message for the player");
         assert!(msg.contains("Using defaults"), "{msg}");
         assert!(dir.join("config.toml.bak").exists());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

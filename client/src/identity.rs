@@ -237,34 +237,29 @@ impl RankedFlow {
 mod tests {
     use super::*;
 
-    fn temp(name: &str) -> PathBuf {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        std::env::temp_dir().join(format!(
-            "sevenbag-key-{name}-{}-{nanos}",
-            std::process::id()
-        ))
+    /// An empty directory, removed when the guard drops (also when the test fails).
+    fn temp_dir() -> tempfile::TempDir {
+        tempfile::tempdir().expect("temp dir")
     }
 
     #[test]
     fn a_key_is_made_once_and_then_kept() {
-        let dir = temp("keep");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         let path = dir.join("player.key");
         let first = load_or_create(&path).expect("created");
         assert_eq!(load_or_create(&path).expect("loaded"), first);
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
     fn a_damaged_key_file_is_an_error_and_is_not_overwritten() {
-        let dir = temp("bad");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("player.key");
         std::fs::write(&path, "not a key").unwrap();
         assert!(load_or_create(&path).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "not a key");
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
@@ -308,7 +303,8 @@ mod tests {
 
     #[test]
     fn a_recovery_code_from_registration_is_kept_next_to_the_key_for_its_owner_only() {
-        let dir = temp("code");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         let key_path = dir.join("player.key");
         let mut flow = RankedFlow::new([2; 32]).keeping_codes(Some(key_path.clone()));
         let profile = Profile {
@@ -340,6 +336,5 @@ mod tests {
                 .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -398,7 +398,8 @@ mod tests {
     #[test]
     fn list_load_play_and_seek() {
         let (replay, sim) = recorded(900);
-        let dir = std::env::temp_dir().join(format!("sevenbag-replays-{}", std::process::id()));
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
         let bytes = replay.encode().expect("encode");
         let path = save(&dir, "123-ABCDE-1", &bytes).expect("save");
         assert_eq!(list_files(std::slice::from_ref(&dir)), vec![path.clone()]);
@@ -427,13 +428,13 @@ mod tests {
         assert!(!s.step(), "nothing past the end");
         assert_eq!(s.current().state_hash(), sim.game().state_hash());
         assert!(s.title().is_some_and(|t| t.contains("PAUSED")));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn corrupt_files_are_refused_with_a_message() {
         let (replay, _) = recorded(120);
-        let dir = std::env::temp_dir().join(format!("sevenbag-corrupt-{}", std::process::id()));
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
         let mut bytes = replay.encode().expect("encode");
         let mid = bytes.len() / 2;
         bytes[mid] ^= 0x40;
@@ -441,14 +442,12 @@ mod tests {
             save(&dir, "bad", &bytes).is_err(),
             "a corrupt download is not saved"
         );
-        std::fs::create_dir_all(&dir).expect("dir");
         let path = dir.join("bad.sbrp");
         std::fs::write(&path, &bytes).expect("write");
         let err = load(&path).err().unwrap_or_default();
         assert!(err.starts_with("corrupted replay"), "{err}");
         std::fs::write(&path, b"nonsense").expect("write");
         assert!(load(&path).is_err());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Issue #16's forgery: a replay whose seats claim 4,294,967,294 confirmed frames (checksum
@@ -459,8 +458,8 @@ mod tests {
         for seat in &mut replay.inputs {
             seat.confirmed = u32::MAX - 1;
         }
-        let dir = std::env::temp_dir().join(format!("sevenbag-forged-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
         let path = dir.join("forged.sbrp");
         std::fs::write(&path, replay.encode().expect("encode")).expect("write");
         let started = sevenbag_netplay::time::Instant::now();
@@ -474,6 +473,5 @@ mod tests {
             save(&dir, "forged-download", &replay.encode().expect("encode")).is_err(),
             "a forged download is not saved"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -238,8 +238,8 @@ mod tests {
             .flatten()
             .copied()
             .collect();
-        let dir = std::env::temp_dir().join(format!("sevenbag-shot-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("mkdir");
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
         let path = dir.join("frame.png");
         save_frame(&bottom_up, w, h, &path).expect("save");
         let [a, b] = check_file(&path).expect("check");
@@ -250,6 +250,5 @@ mod tests {
             save_frame(&[0; 3], 1, 1, &path),
             Err(ShotError::Size(..))
         ));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

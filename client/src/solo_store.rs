@@ -252,15 +252,15 @@ mod tests {
         replay
     }
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("sevenbag-solo-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
+    /// An empty directory, removed when the guard drops (also when the test fails).
+    fn temp_dir() -> tempfile::TempDir {
+        tempfile::tempdir().expect("temp dir")
     }
 
     #[test]
     fn a_faster_run_replaces_the_best_and_a_slower_one_does_not() {
-        let dir = temp_dir("best");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         let first = save_run(&dir, &run(100, 1), false).expect("save");
         assert!(first.new_best, "the first ranked run is the best");
         assert!(!save_run(&dir, &run(120, 2), false).expect("save").new_best);
@@ -269,24 +269,24 @@ mod tests {
         let best = SoloReplay::decode(&bytes).expect("decodes");
         assert_eq!(best.result.frames, 80);
         assert!(first.path.exists(), "every run is kept");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_paused_run_is_kept_but_never_the_best() {
-        let dir = temp_dir("paused");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         let saved = save_run(&dir, &run(50, 1), true).expect("save");
         assert!(!saved.new_best);
         assert!(matches!(best(&dir, SoloMode::Sprint), Ok(None)));
         let past = past_runs(&dir, SoloMode::Sprint);
         assert_eq!(past.runs.len(), 1);
         assert!(past.runs[0].paused);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn past_runs_are_newest_first_and_skip_corrupt_files() {
-        let dir = temp_dir("past");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         for t in [10, 30, 20] {
             save_run(&dir, &run(100 + t as u32, t), false).expect("save");
         }
@@ -305,12 +305,12 @@ mod tests {
                 .runs
                 .is_empty()
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn only_the_newest_runs_are_kept() {
-        let dir = temp_dir("keep");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         let template = run(100, 1);
         for t in 0..(KEEP_RUNS as u64 + 5) {
             let mut r = template.clone();
@@ -321,12 +321,12 @@ mod tests {
         assert_eq!(past.runs.len(), KEEP_RUNS);
         assert_eq!(past.runs.last().map(|r| r.replay.created_unix), Some(1_005));
         assert!(best_path(&dir, SoloMode::Sprint).exists(), "the best stays");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_damaged_best_is_an_error_and_a_missing_one_is_none() {
-        let dir = temp_dir("damaged");
+        let tmp = temp_dir();
+        let dir = tmp.path().to_path_buf();
         assert!(matches!(best(&dir, SoloMode::Blitz), Ok(None)));
         // This run's result was forged, so loading it (which re-simulates) refuses it.
         save_run(&dir, &run(100, 1), false).expect("save");
@@ -335,6 +335,5 @@ mod tests {
         std::fs::write(best_path(&dir, SoloMode::Sprint), b"SBSO\x01junk").expect("write");
         let err = best(&dir, SoloMode::Sprint).expect_err("junk");
         assert!(err.to_string().contains("corrupted"), "{err}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

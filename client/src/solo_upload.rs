@@ -194,8 +194,8 @@ mod tests {
 
     #[test]
     fn a_new_player_registers_and_uploads_and_a_forged_run_is_refused() {
-        let dir = std::env::temp_dir().join(format!("sevenbag-upload-{}", std::process::id()));
-        let _ = std::fs::create_dir_all(&dir);
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
         let server = test_server(&dir, true);
         let addr = server.addr().to_string();
         let mut u = Upload::start(&addr, "uploader", [5; 32], sample());
@@ -216,7 +216,6 @@ mod tests {
             u.status()
         );
         drop(server);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

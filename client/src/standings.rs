@@ -179,8 +179,8 @@ mod tests {
 
     #[test]
     fn a_server_without_ratings_says_it_has_no_leaderboard() {
-        let dir =
-            std::env::temp_dir().join(format!("sevenbag-standings-{}-nodb", std::process::id()));
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
         let server = test_server(&dir, false);
         let mut s = Standings::connect(&server.addr().to_string(), "ann", None);
         poll_until(&mut s, |s| matches!(s.status(), Status::Failed(_)));
@@ -192,8 +192,8 @@ mod tests {
 
     #[test]
     fn an_unknown_key_still_shows_the_leaderboard() {
-        let dir = std::env::temp_dir().join(format!("sevenbag-standings-{}", std::process::id()));
-        let _ = std::fs::create_dir_all(&dir);
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
         let server = test_server(&dir, true);
         let mut s = Standings::connect(&server.addr().to_string(), "ann", Some([3; 32]));
         poll_until(&mut s, |s| s.board().is_some());
@@ -216,6 +216,5 @@ mod tests {
         assert_eq!(s.me(), None);
         assert_eq!(s.status(), &Status::Connected);
         drop(server);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -4,7 +4,6 @@
 //! The game needs a display. In CI (`CI` set) Xvfb is installed by `.ci/run` and its absence is
 //! a failure; elsewhere the test skips, saying so, when `xvfb-run` is not installed.
 
-use std::path::PathBuf;
 use std::process::Command;
 
 /// Frames of the demo: 40 seconds of match time, long enough for a per-frame leak to show
@@ -18,10 +17,9 @@ fn has_xvfb_run() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sevenbag-memory-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// An empty directory, removed when the guard drops (also when the test fails).
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
 }
 
 #[test]
@@ -36,20 +34,18 @@ fn a_long_demo_keeps_its_resident_memory_flat() {
         );
         return;
     }
-    let config = temp_dir("config");
-    let data = temp_dir("data");
+    let config = temp_dir();
+    let data = temp_dir();
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_sevenbag"))
         .args(["--demo", "--frames", FRAMES, "--memory-check"])
-        .env("XDG_CONFIG_HOME", &config)
-        .env("XDG_DATA_HOME", &data)
+        .env("XDG_CONFIG_HOME", config.path())
+        .env("XDG_DATA_HOME", data.path())
         .output()
         .expect("xvfb-run starts");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let _ = std::fs::remove_dir_all(&config);
-    let _ = std::fs::remove_dir_all(&data);
     assert!(
         stdout.contains("memory check:"),
         "no verdict printed; stdout:\n{stdout}\nstderr:\n{stderr}"

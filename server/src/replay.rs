@@ -268,13 +268,9 @@ mod tests {
     use sevenbag_core::MatchHeader;
     use sevenbag_protocol::{ConfirmedSim, EndReason};
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "sevenbag-replay-store-{name}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
+    /// An empty directory, removed when the guard drops (also when the test fails).
+    fn temp_dir() -> tempfile::TempDir {
+        tempfile::tempdir().expect("temp dir")
     }
 
     fn replay(created_unix: u64) -> Replay {
@@ -294,40 +290,40 @@ mod tests {
 
     #[tokio::test]
     async fn saving_past_the_kept_count_deletes_the_oldest() {
-        let dir = temp_dir("keep");
-        let store = ReplayStore::open(&dir, 3).unwrap();
+        let tmp = temp_dir();
+        let dir = tmp.path();
+        let store = ReplayStore::open(dir, 3).unwrap();
         for t in 1..=5 {
             assert!(store.save(&format!("r{t}"), &replay(t)).await.is_some());
         }
         let ids: Vec<String> = store.list(10).into_iter().map(|(id, _)| id).collect();
         assert_eq!(ids, ["r5", "r4", "r3"]);
-        assert_eq!(files(&dir), 3);
+        assert_eq!(files(dir), 3);
         assert!(matches!(store.get("r1").await, Err(GetError::NotFound(_))));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[tokio::test]
     async fn the_same_base_name_gets_distinct_ids() {
-        let dir = temp_dir("ids");
-        let store = ReplayStore::open(&dir, 0).unwrap();
+        let tmp = temp_dir();
+        let dir = tmp.path();
+        let store = ReplayStore::open(dir, 0).unwrap();
         let a = store.save("x", &replay(1)).await.unwrap();
         let b = store.save("x", &replay(2)).await.unwrap();
         assert_eq!((a.as_str(), b.as_str()), ("x", "x_2"));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[tokio::test]
     async fn reopening_indexes_the_newest_and_trims_to_the_kept_count() {
-        let dir = temp_dir("reopen");
-        let store = ReplayStore::open(&dir, 0).unwrap();
+        let tmp = temp_dir();
+        let dir = tmp.path();
+        let store = ReplayStore::open(dir, 0).unwrap();
         for t in 1..=4 {
             store.save(&format!("r{t}"), &replay(t)).await.unwrap();
         }
-        let store = ReplayStore::open(&dir, 2).unwrap();
+        let store = ReplayStore::open(dir, 2).unwrap();
         let ids: Vec<String> = store.list(10).into_iter().map(|(id, _)| id).collect();
         assert_eq!(ids, ["r4", "r3"]);
-        assert_eq!(files(&dir), 2);
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(files(dir), 2);
     }
 
     #[test]

@@ -8,7 +8,6 @@ use sevenbag_protocol::{EndReason, ErrorCode, RoomOptions};
 use crate::input::KeyMap;
 use crate::reconnect::FORFEITED;
 use crate::session::Peer;
-use std::path::PathBuf;
 
 /// A scripted key pattern: shifts, rotations and a hard drop every 24 frames, varied by seat.
 fn script(frame: u32, seat: Seat) -> Input {
@@ -22,19 +21,26 @@ fn script(frame: u32, seat: Seat) -> Input {
     }
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("sevenbag-client-{}-{name}", std::process::id()))
+/// An empty directory, removed when the guard drops (also when the test fails).
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
 }
 
-fn server(name: &str) -> sevenbag_server::ServerHandle {
+/// A server on a free loopback port, and its replay directory (drop the server first: bind
+/// them as `let (_replays, server) = server();`).
+fn server() -> (tempfile::TempDir, sevenbag_server::ServerHandle) {
     let rt = runtime().expect("runtime");
+    let replays = temp_dir();
     let config = sevenbag_server::Config {
-        replay_dir: temp_dir(name),
+        replay_dir: replays.path().to_path_buf(),
         start_delay: Duration::from_millis(200),
         countdown_frames: Some(30),
         ..sevenbag_server::Config::default()
     };
-    rt.block_on(sevenbag_server::spawn(config)).expect("server")
+    (
+        replays,
+        rt.block_on(sevenbag_server::spawn(config)).expect("server"),
+    )
 }
 
 fn connect(addr: &str, name: &str, request: Request) -> Online {
@@ -62,7 +68,7 @@ fn run(clients: &mut [&mut Online], secs: u64, mut done: impl FnMut(&[&mut Onlin
 
 #[test]
 fn the_round_trip_shown_leaves_out_the_time_a_slow_frame_kept_the_answer_waiting() {
-    let server = server("ping");
+    let (_replays, server) = server();
     let addr = server.addr().to_string();
     let mut alice = connect(&addr, "alice", Request::Create(RoomOptions::default()));
     run(&mut [&mut alice], 10, |c| c[0].code().is_some());
@@ -91,7 +97,7 @@ fn the_round_trip_shown_leaves_out_the_time_a_slow_frame_kept_the_answer_waiting
 
 #[test]
 fn two_controllers_play_and_agree() {
-    let server = server("play");
+    let (_replays, server) = server();
     let addr = server.addr().to_string();
     let mut alice = connect(&addr, "alice", Request::Create(RoomOptions::default()));
     run(&mut [&mut alice], 10, |c| c[0].code().is_some());
@@ -155,7 +161,8 @@ fn two_controllers_play_and_agree() {
     });
     let (got, bytes) = fetched.expect("replay bytes");
     assert_eq!(got, id);
-    let dir = temp_dir("saved");
+    let tmp = temp_dir();
+    let dir = tmp.path().to_path_buf();
     let path = crate::replay::save(&dir, &id, &bytes).expect("saved");
     let mut playback = crate::replay::load(&path)
         .and_then(crate::replay::ReplaySession::new)
@@ -177,7 +184,6 @@ fn two_controllers_play_and_agree() {
         h240,
         "seeking back and forth"
     );
-    let _ = std::fs::remove_dir_all(&dir);
     drop(server);
 }
 
@@ -220,7 +226,7 @@ fn confirmed(o: &Online) -> u32 {
 
 #[test]
 fn a_dropped_player_reconnects_and_keeps_playing() {
-    let server = server("reconnect");
+    let (_replays, server) = server();
     let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 120);
     let matches = alice.matches_started();
     cut(&alice);
@@ -279,7 +285,7 @@ fn a_dropped_player_reconnects_and_keeps_playing() {
 
 #[test]
 fn a_dropped_spectator_rejoins_by_code_and_keeps_watching() {
-    let server = server("spectator");
+    let (_replays, server) = server();
     let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 60);
     let code = alice.code().unwrap_or_default().to_owned();
     let addr = server.addr().to_string();
@@ -316,7 +322,7 @@ fn a_dropped_spectator_rejoins_by_code_and_keeps_watching() {
 
 #[test]
 fn a_player_who_cannot_come_back_forfeits() {
-    let server = server("noreturn");
+    let (_replays, server) = server();
     let options = RoomOptions {
         reconnect_seconds: 2,
         ..RoomOptions::default()
@@ -349,7 +355,7 @@ fn a_player_who_cannot_come_back_forfeits() {
 
 #[test]
 fn a_refused_resume_token_forfeits_at_once() {
-    let server = server("badresume");
+    let (_replays, server) = server();
     let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 60);
     if let Some(room) = alice.room.room_mut() {
         room.resume ^= 0x5A5A_5A5A;
@@ -370,7 +376,7 @@ fn a_refused_resume_token_forfeits_at_once() {
 
 #[test]
 fn chat_reaches_the_room_and_a_muted_player_is_not_heard() {
-    let server = server("chat");
+    let (_replays, server) = server();
     let addr = server.addr().to_string();
     let mut alice = connect(&addr, "alice", Request::Create(RoomOptions::default()));
     run(&mut [&mut alice], 10, |c| c[0].code().is_some());
@@ -405,7 +411,7 @@ fn chat_reaches_the_room_and_a_muted_player_is_not_heard() {
 
 #[test]
 fn a_clean_leave_does_not_reconnect() {
-    let server = server("cleanleave");
+    let (_replays, server) = server();
     let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 30);
     alice.leave();
     run(&mut [&mut alice, &mut bob], 10, |c| {
@@ -473,7 +479,7 @@ fn cuttable_relay(to: std::net::SocketAddr) -> (u16, impl Fn()) {
 
 #[test]
 fn a_connection_dropped_in_a_room_says_the_connection_broke() {
-    let server = server("dropped");
+    let (_replays, server) = server();
     let (port, cut_all) = cuttable_relay(server.addr());
     let mut o = connect(
         &format!("127.0.0.1:{port}"),
@@ -497,7 +503,7 @@ fn a_connection_dropped_in_a_room_says_the_connection_broke() {
 
 #[test]
 fn wrong_room_code_is_a_readable_error() {
-    let server = server("nosuchroom");
+    let (_replays, server) = server();
     let mut o = connect(
         &server.addr().to_string(),
         "ana",
@@ -580,7 +586,7 @@ fn a_reconnecting_count_runs_down_to_zero() {
 /// at the prediction window meanwhile, and both confirm the same match: no reconnect, no desync.
 #[test]
 fn a_player_not_ticked_for_seconds_catches_up_in_bounded_steps_and_agrees() {
-    let server = server("background");
+    let (_replays, server) = server();
     let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 60);
     let before = confirmed(&bob);
     // Alice's tab is hidden for two seconds: only bob runs (and stalls).

@@ -301,9 +301,8 @@ mod tests {
 
     #[test]
     fn a_truncated_log_on_disk_is_cut_back_and_a_garbage_one_set_aside() {
-        let dir = std::env::temp_dir().join(format!("sevenbag-roomlogs-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
         let options = sevenbag_protocol::RoomOptions::default();
         let open = MatchOpen {
             code: "ACDEF".into(),
@@ -344,6 +343,5 @@ mod tests {
         assert_eq!(len, good as u64);
         assert!(dir.join("CDEFG.sbrl.bad").exists());
         assert!(!path_of(&dir, "CDEFG").exists());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
