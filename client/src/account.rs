@@ -283,11 +283,6 @@ mod tests {
         }
     }
 
-    /// An empty directory, removed when the guard drops (also when the test fails).
-    fn temp_dir() -> tempfile::TempDir {
-        tempfile::tempdir().expect("temp dir")
-    }
-
     /// Registers `key` as `name` with raw messages; returns the recovery code.
     fn register(address: &str, key: [u8; 32], name: &str) -> String {
         let rt = runtime().expect("runtime");
@@ -315,7 +310,7 @@ mod tests {
 
     #[test]
     fn importing_a_code_replaces_the_key_and_the_old_key_stops_working() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let server = test_server(&dir, true);
         let address = server.addr().to_string();
@@ -367,7 +362,7 @@ mod tests {
 
     #[test]
     fn an_unknown_code_is_refused_and_the_key_file_is_untouched() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let server = test_server(&dir, true);
         let address = server.addr().to_string();
@@ -387,7 +382,7 @@ mod tests {
 
     #[test]
     fn without_a_key_there_is_no_identity_to_show() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let a = Account::show("127.0.0.1:1", "x", &dir.join("player.key"));
         assert_eq!(
@@ -398,7 +393,7 @@ mod tests {
 
     #[test]
     fn renaming_takes_the_settings_name_and_a_taken_name_is_refused() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let server = test_server(&dir, true);
         let address = server.addr().to_string();

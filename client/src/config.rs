@@ -492,11 +492,6 @@ mod tests {
     use super::*;
     use macroquad::input::KeyCode;
 
-    /// An empty directory, removed when the guard drops (also when the test fails).
-    fn temp_dir() -> tempfile::TempDir {
-        tempfile::tempdir().expect("temp dir")
-    }
-
     #[test]
     fn an_outside_bot_entry_out_of_range_is_refused_by_name() {
         let text = "[[bots]]\nname = \"cc2\"\ncommand = \"cold-clear-2\"\npps = 99.0\n";
@@ -506,7 +501,7 @@ mod tests {
 
     #[test]
     fn save_then_load_round_trips() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let path = dir.join("nested").join("config.toml");
         let mut config = Config {
@@ -542,7 +537,7 @@ mod tests {
 
     #[test]
     fn a_missing_file_is_defaults_without_a_message() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let (config, msg) = load_or_default(Some(&dir.join("config.toml")));
         assert_eq!(config, Config::default());
@@ -551,7 +546,7 @@ mod tests {
 
     #[test]
     fn a_corrupt_file_falls_back_to_defaults_and_is_kept() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         std::fs::create_dir_all(&dir).expect("mkdir");
         let path = dir.join("config.toml");

@@ -237,14 +237,9 @@ impl RankedFlow {
 mod tests {
     use super::*;
 
-    /// An empty directory, removed when the guard drops (also when the test fails).
-    fn temp_dir() -> tempfile::TempDir {
-        tempfile::tempdir().expect("temp dir")
-    }
-
     #[test]
     fn a_key_is_made_once_and_then_kept() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let path = dir.join("player.key");
         let first = load_or_create(&path).expect("created");
@@ -253,7 +248,7 @@ mod tests {
 
     #[test]
     fn a_damaged_key_file_is_an_error_and_is_not_overwritten() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("player.key");
@@ -303,7 +298,7 @@ mod tests {
 
     #[test]
     fn a_recovery_code_from_registration_is_kept_next_to_the_key_for_its_owner_only() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let key_path = dir.join("player.key");
         let mut flow = RankedFlow::new([2; 32]).keeping_codes(Some(key_path.clone()));

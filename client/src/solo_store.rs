@@ -252,14 +252,9 @@ mod tests {
         replay
     }
 
-    /// An empty directory, removed when the guard drops (also when the test fails).
-    fn temp_dir() -> tempfile::TempDir {
-        tempfile::tempdir().expect("temp dir")
-    }
-
     #[test]
     fn a_faster_run_replaces_the_best_and_a_slower_one_does_not() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let first = save_run(&dir, &run(100, 1), false).expect("save");
         assert!(first.new_best, "the first ranked run is the best");
@@ -273,7 +268,7 @@ mod tests {
 
     #[test]
     fn a_paused_run_is_kept_but_never_the_best() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let saved = save_run(&dir, &run(50, 1), true).expect("save");
         assert!(!saved.new_best);
@@ -285,7 +280,7 @@ mod tests {
 
     #[test]
     fn past_runs_are_newest_first_and_skip_corrupt_files() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         for t in [10, 30, 20] {
             save_run(&dir, &run(100 + t as u32, t), false).expect("save");
@@ -309,7 +304,7 @@ mod tests {
 
     #[test]
     fn only_the_newest_runs_are_kept() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let template = run(100, 1);
         for t in 0..(KEEP_RUNS as u64 + 5) {
@@ -325,7 +320,7 @@ mod tests {
 
     #[test]
     fn a_damaged_best_is_an_error_and_a_missing_one_is_none() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         assert!(matches!(best(&dir, SoloMode::Blitz), Ok(None)));
         // This run's result was forged, so loading it (which re-simulates) refuses it.

@@ -17,11 +17,6 @@ fn has_xvfb_run() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// An empty directory, removed when the guard drops (also when the test fails).
-fn temp_dir() -> tempfile::TempDir {
-    tempfile::tempdir().expect("temp dir")
-}
-
 #[test]
 fn a_long_demo_keeps_its_resident_memory_flat() {
     if !has_xvfb_run() {
@@ -34,8 +29,8 @@ fn a_long_demo_keeps_its_resident_memory_flat() {
         );
         return;
     }
-    let config = temp_dir();
-    let data = temp_dir();
+    let config = tempfile::tempdir().expect("temp dir");
+    let data = tempfile::tempdir().expect("temp dir");
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_sevenbag"))

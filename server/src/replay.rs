@@ -268,11 +268,6 @@ mod tests {
     use sevenbag_core::MatchHeader;
     use sevenbag_protocol::{ConfirmedSim, EndReason};
 
-    /// An empty directory, removed when the guard drops (also when the test fails).
-    fn temp_dir() -> tempfile::TempDir {
-        tempfile::tempdir().expect("temp dir")
-    }
-
     fn replay(created_unix: u64) -> Replay {
         let sim = ConfirmedSim::new(MatchHeader::versus(created_unix));
         Replay::record(
@@ -290,7 +285,7 @@ mod tests {
 
     #[tokio::test]
     async fn saving_past_the_kept_count_deletes_the_oldest() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path();
         let store = ReplayStore::open(dir, 3).unwrap();
         for t in 1..=5 {
@@ -304,7 +299,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_same_base_name_gets_distinct_ids() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path();
         let store = ReplayStore::open(dir, 0).unwrap();
         let a = store.save("x", &replay(1)).await.unwrap();
@@ -314,7 +309,7 @@ mod tests {
 
     #[tokio::test]
     async fn reopening_indexes_the_newest_and_trims_to_the_kept_count() {
-        let tmp = temp_dir();
+        let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path();
         let store = ReplayStore::open(dir, 0).unwrap();
         for t in 1..=4 {

@@ -21,16 +21,11 @@ fn script(frame: u32, seat: Seat) -> Input {
     }
 }
 
-/// An empty directory, removed when the guard drops (also when the test fails).
-fn temp_dir() -> tempfile::TempDir {
-    tempfile::tempdir().expect("temp dir")
-}
-
 /// A server on a free loopback port, and its replay directory (drop the server first: bind
 /// them as `let (_replays, server) = server();`).
 fn server() -> (tempfile::TempDir, sevenbag_server::ServerHandle) {
     let rt = runtime().expect("runtime");
-    let replays = temp_dir();
+    let replays = tempfile::tempdir().expect("temp dir");
     let config = sevenbag_server::Config {
         replay_dir: replays.path().to_path_buf(),
         start_delay: Duration::from_millis(200),
@@ -161,7 +156,7 @@ fn two_controllers_play_and_agree() {
     });
     let (got, bytes) = fetched.expect("replay bytes");
     assert_eq!(got, id);
-    let tmp = temp_dir();
+    let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().to_path_buf();
     let path = crate::replay::save(&dir, &id, &bytes).expect("saved");
     let mut playback = crate::replay::load(&path)
