@@ -2,7 +2,7 @@
 //! against the El-Tetris baseline, bot handling, seats alternating, seeds `SEED..SEED+GAMES`,
 //! games up to 1,000 pieces), with the attack split by the bot's piece number, by kind of clear,
 //! and by whether the game had a first-bag perfect clear (by piece 11) and a second one (pieces
-//! 12–22).
+//! 12–22), and what El-Tetris sent back over the same games.
 //!
 //! `cargo run --release -p sevenbag-bot --example attack_breakdown -- [SEED] [GAMES] [--games]`
 //! (defaults 0 100); `--games` also prints each game's clears (`piece:kind+attack`) and the
@@ -66,6 +66,8 @@ fn main() -> Result<(), String> {
     // By (first perfect clear, second perfect clear).
     let mut by_class = BTreeMap::<(bool, bool), Tally>::new();
     let mut total = Tally::default();
+    // El-Tetris's attack and pieces over the same games: what it sends back.
+    let mut opponent = Tally::default();
     for g in 0..games {
         let seed = first_seed + g;
         let mut bot = Bot::with_config(BotConfig {
@@ -130,6 +132,8 @@ fn main() -> Result<(), String> {
         }
         let st = m.player(seat).stats();
         total.add(st.pieces, st.attack);
+        let os = m.player(seat.other()).stats();
+        opponent.add(os.pieces, os.attack);
         let class = (
             perfect.iter().any(|&n| n <= 11),
             perfect.iter().any(|&n| (12..=22).contains(&n)),
@@ -150,6 +154,12 @@ fn main() -> Result<(), String> {
         total.per_piece(),
         total.attack,
         total.pieces
+    );
+    println!(
+        "  El-Tetris sent {} lines over {} pieces ({:.3} a piece)",
+        opponent.attack,
+        opponent.pieces,
+        opponent.per_piece()
     );
     for (i, (attack, pieces)) in by_piece.iter().enumerate().filter(|(_, b)| b.1 > 0) {
         let to = if i == 9 {
