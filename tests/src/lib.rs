@@ -1,8 +1,9 @@
 //! End-to-end tests for Sevenbag live in `tests/tests/`; this library holds their shared helpers.
 //!
 //! - [`start_server`] → [`TestServer`]: the real server library on `127.0.0.1:0` with a fresh
-//!   temporary replay directory (removed on drop). Shut it down explicitly with
-//!   [`TestServer::shutdown`] to wait for replays to flush; dropping it only signals.
+//!   temporary replay directory (removed on drop). [`TestServer::shutdown`] stops it and waits
+//!   for replays to flush; dropping it does the same under a multi-threaded runtime (only
+//!   signals under a current-thread one) before the directory goes.
 //! - [`fast_config`]: short countdowns, start delay and timeouts so matches take seconds.
 //! - [`RawClient`]: a minimal protocol client over a real WebSocket (no netplay session): send
 //!   and receive messages with timeouts, and send what a good client never would (raw bytes,

@@ -134,8 +134,24 @@ impl TestServer {
 }
 
 impl Drop for TestServer {
+    /// A server still running is shut down and waited for (at most 30 s) before the replay
+    /// directory goes, so a replay saved during shutdown cannot land in a directory being
+    /// removed (which left the directory behind). That wait needs a multi-threaded runtime;
+    /// under a current-thread one (or none) dropping the handle only signals shutdown.
     fn drop(&mut self) {
-        // Dropping the handle signals shutdown; the server task ends with the test's runtime.
-        self.handle.take();
+        let Some(handle) = self.handle.take() else {
+            return;
+        };
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if rt.runtime_flavor() != tokio::runtime::RuntimeFlavor::MultiThread {
+            return;
+        }
+        tokio::task::block_in_place(|| {
+            let _ = rt.block_on(async {
+                tokio::time::timeout(Duration::from_secs(30), handle.shutdown()).await
+            });
+        });
     }
 }

@@ -21,9 +21,33 @@ fn script(frame: u32, seat: Seat) -> Input {
     }
 }
 
-/// A server on a free loopback port, and its replay directory (drop the server first: bind
-/// them as `let (_replays, server) = server();`).
-fn server() -> (tempfile::TempDir, sevenbag_server::ServerHandle) {
+/// A server on a free loopback port with a replay directory of its own. Dropping it shuts the
+/// server down and waits (at most 10 s) until every replay is written, and only then removes the
+/// directory: a server still saving a match's replay while the directory is being removed
+/// left the directory behind.
+struct LocalServer {
+    addr: std::net::SocketAddr,
+    handle: Option<sevenbag_server::ServerHandle>,
+    _replays: tempfile::TempDir,
+}
+
+impl LocalServer {
+    fn addr(&self) -> std::net::SocketAddr {
+        self.addr
+    }
+}
+
+impl Drop for LocalServer {
+    fn drop(&mut self) {
+        if let (Some(handle), Ok(rt)) = (self.handle.take(), runtime()) {
+            let _ = rt.block_on(async {
+                tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await
+            });
+        }
+    }
+}
+
+fn server() -> LocalServer {
     let rt = runtime().expect("runtime");
     let replays = tempfile::tempdir().expect("temp dir");
     let config = sevenbag_server::Config {
@@ -32,10 +56,12 @@ fn server() -> (tempfile::TempDir, sevenbag_server::ServerHandle) {
         countdown_frames: Some(30),
         ..sevenbag_server::Config::default()
     };
-    (
-        replays,
-        rt.block_on(sevenbag_server::spawn(config)).expect("server"),
-    )
+    let handle = rt.block_on(sevenbag_server::spawn(config)).expect("server");
+    LocalServer {
+        addr: handle.addr(),
+        handle: Some(handle),
+        _replays: replays,
+    }
 }
 
 fn connect(addr: &str, name: &str, request: Request) -> Online {
@@ -63,7 +89,7 @@ fn run(clients: &mut [&mut Online], secs: u64, mut done: impl FnMut(&[&mut Onlin
 
 #[test]
 fn the_round_trip_shown_leaves_out_the_time_a_slow_frame_kept_the_answer_waiting() {
-    let (_replays, server) = server();
+    let server = server();
     let addr = server.addr().to_string();
     let mut alice = connect(&addr, "alice", Request::Create(RoomOptions::default()));
     run(&mut [&mut alice], 10, |c| c[0].code().is_some());
@@ -92,7 +118,7 @@ fn the_round_trip_shown_leaves_out_the_time_a_slow_frame_kept_the_answer_waiting
 
 #[test]
 fn two_controllers_play_and_agree() {
-    let (_replays, server) = server();
+    let server = server();
     let addr = server.addr().to_string();
     let mut alice = connect(&addr, "alice", Request::Create(RoomOptions::default()));
     run(&mut [&mut alice], 10, |c| c[0].code().is_some());
@@ -184,11 +210,7 @@ fn two_controllers_play_and_agree() {
 
 /// A room of alice (seat 0) and bob (seat 1) with `options`, both ready and past confirmed
 /// frame `frames`.
-fn playing_pair(
-    server: &sevenbag_server::ServerHandle,
-    options: RoomOptions,
-    frames: u32,
-) -> (Online, Online) {
+fn playing_pair(server: &LocalServer, options: RoomOptions, frames: u32) -> (Online, Online) {
     let addr = server.addr().to_string();
     let mut alice = connect(&addr, "alice", Request::Create(options));
     run(&mut [&mut alice], 10, |c| c[0].code().is_some());
@@ -221,7 +243,7 @@ fn confirmed(o: &Online) -> u32 {
 
 #[test]
 fn a_dropped_player_reconnects_and_keeps_playing() {
-    let (_replays, server) = server();
+    let server = server();
     let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 120);
     let matches = alice.matches_started();
     cut(&alice);
@@ -280,7 +302,7 @@ fn a_dropped_player_reconnects_and_keeps_playing() {
 
 #[test]
 fn a_dropped_spectator_rejoins_by_code_and_keeps_watching() {
-    let (_replays, server) = server();
+    let server = server();
     let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 60);
     let code = alice.code().unwrap_or_default().to_owned();
     let addr = server.addr().to_string();
@@ -317,7 +339,7 @@ fn a_dropped_spectator_rejoins_by_code_and_keeps_watching() {
 
 #[test]
 fn a_player_who_cannot_come_back_forfeits() {
-    let (_replays, server) = server();
+    let server = server();
     let options = RoomOptions {
         reconnect_seconds: 2,
         ..RoomOptions::default()
@@ -350,7 +372,7 @@ fn a_player_who_cannot_come_back_forfeits() {
 
 #[test]
 fn a_refused_resume_token_forfeits_at_once() {
-    let (_replays, server) = server();
+    let server = server();
     let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 60);
     if let Some(room) = alice.room.room_mut() {
         room.resume ^= 0x5A5A_5A5A;
@@ -371,7 +393,7 @@ fn a_refused_resume_token_forfeits_at_once() {
 
 #[test]
 fn chat_reaches_the_room_and_a_muted_player_is_not_heard() {
-    let (_replays, server) = server();
+    let server = server();
     let addr = server.addr().to_string();
     let mut alice = connect(&addr, "alice", Request::Create(RoomOptions::default()));
     run(&mut [&mut alice], 10, |c| c[0].code().is_some());
@@ -406,7 +428,7 @@ fn chat_reaches_the_room_and_a_muted_player_is_not_heard() {
 
 #[test]
 fn a_clean_leave_does_not_reconnect() {
-    let (_replays, server) = server();
+    let server = server();
     let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 30);
     alice.leave();
     run(&mut [&mut alice, &mut bob], 10, |c| {
@@ -474,7 +496,7 @@ fn cuttable_relay(to: std::net::SocketAddr) -> (u16, impl Fn()) {
 
 #[test]
 fn a_connection_dropped_in_a_room_says_the_connection_broke() {
-    let (_replays, server) = server();
+    let server = server();
     let (port, cut_all) = cuttable_relay(server.addr());
     let mut o = connect(
         &format!("127.0.0.1:{port}"),
@@ -498,7 +520,7 @@ fn a_connection_dropped_in_a_room_says_the_connection_broke() {
 
 #[test]
 fn wrong_room_code_is_a_readable_error() {
-    let (_replays, server) = server();
+    let server = server();
     let mut o = connect(
         &server.addr().to_string(),
         "ana",
@@ -581,7 +603,7 @@ fn a_reconnecting_count_runs_down_to_zero() {
 /// at the prediction window meanwhile, and both confirm the same match: no reconnect, no desync.
 #[test]
 fn a_player_not_ticked_for_seconds_catches_up_in_bounded_steps_and_agrees() {
-    let (_replays, server) = server();
+    let server = server();
     let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 60);
     let before = confirmed(&bob);
     // Alice's tab is hidden for two seconds: only bob runs (and stalls).
