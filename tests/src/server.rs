@@ -134,14 +134,14 @@ impl TestServer {
 }
 
 impl Drop for TestServer {
-    /// A server still running is shut down and waited for (at most 30 s) before the replay
-    /// directory goes, so a replay saved during shutdown cannot land in a directory being
-    /// removed (which left the directory behind). That wait needs a multi-threaded runtime;
-    /// under a current-thread one (or none) dropping the handle only signals shutdown.
+    /// A server still running is shut down and waited for ([`TestServer::shutdown`]) before
+    /// the replay directory goes, so a replay saved during shutdown cannot land in a directory
+    /// being removed (which left the directory behind). That wait needs a multi-threaded
+    /// runtime; under a current-thread one (or none) dropping the handle only signals shutdown.
     fn drop(&mut self) {
-        let Some(handle) = self.handle.take() else {
+        if self.handle.is_none() {
             return;
-        };
+        }
         let Ok(rt) = tokio::runtime::Handle::try_current() else {
             return;
         };
@@ -149,9 +149,7 @@ impl Drop for TestServer {
             return;
         }
         tokio::task::block_in_place(|| {
-            let _ = rt.block_on(async {
-                tokio::time::timeout(Duration::from_secs(30), handle.shutdown()).await
-            });
+            let _ = rt.block_on(self.shutdown());
         });
     }
 }
