@@ -68,6 +68,10 @@ fn main() -> Result<(), String> {
     let mut total = Tally::default();
     // El-Tetris's attack and pieces over the same games: what it sends back.
     let mut opponent = Tally::default();
+    // Games the bot did not win (El-Tetris won, or the piece cap came first).
+    let mut not_won = 0u32;
+    // Wall-clock time of each bot frame that took over a millisecond (a frame where it planned).
+    let mut slow_frames: Vec<std::time::Duration> = Vec::new();
     for g in 0..games {
         let seed = first_seed + g;
         let mut bot = Bot::with_config(BotConfig {
@@ -93,12 +97,17 @@ fn main() -> Result<(), String> {
             if m.player(seat).stats().pieces >= 1000 {
                 break;
             }
+            let started = std::time::Instant::now();
+            let mine = bot.next_input(&m, seat);
+            let took = started.elapsed();
+            if took.as_micros() >= 1000 {
+                slow_frames.push(took);
+            }
+            let theirs = baseline.next_input(&m, seat.other());
             let (a, b) = if seat == Seat::First {
-                let a = bot.next_input(&m, seat);
-                (a, baseline.next_input(&m, seat.other()))
+                (mine, theirs)
             } else {
-                let a = baseline.next_input(&m, seat.other());
-                (a, bot.next_input(&m, seat))
+                (theirs, mine)
             };
             m.step([a, b]);
             let events = m.player(seat).events();
@@ -130,6 +139,7 @@ fn main() -> Result<(), String> {
                 break;
             }
         }
+        not_won += u32::from(m.winner() != Some(seat));
         let st = m.player(seat).stats();
         total.add(st.pieces, st.attack);
         let os = m.player(seat.other()).stats();
@@ -149,7 +159,7 @@ fn main() -> Result<(), String> {
         }
     }
     println!(
-        "{} games from seed {first_seed}: attack/piece {:.3} ({} lines over {} pieces)",
+        "{} games from seed {first_seed}: attack/piece {:.3} ({} lines over {} pieces), {not_won} not won",
         total.games,
         total.per_piece(),
         total.attack,
@@ -161,6 +171,16 @@ fn main() -> Result<(), String> {
         opponent.pieces,
         opponent.per_piece()
     );
+    slow_frames.sort();
+    if let Some(slowest) = slow_frames.last() {
+        let p99 = slow_frames[slow_frames.len() * 99 / 100];
+        println!(
+            "  bot frames over 1 ms: {}, 99th percentile of those {:.1} ms, slowest {:.1} ms",
+            slow_frames.len(),
+            p99.as_secs_f64() * 1e3,
+            slowest.as_secs_f64() * 1e3
+        );
+    }
     for (i, (attack, pieces)) in by_piece.iter().enumerate().filter(|(_, b)| b.1 > 0) {
         let to = if i == 9 {
             "on".into()

@@ -60,6 +60,7 @@ pub mod level;
 pub mod movegen;
 pub mod opener;
 pub mod pc;
+pub mod pc_odds;
 pub mod search;
 pub mod sim;
 

@@ -72,6 +72,10 @@ pub struct PcSearch {
     /// buffers).
     stack: Vec<Frame>,
     live: usize,
+    /// A smaller node budget than [`NODE_LIMIT`], and whether to stop at the first perfect
+    /// clear (the odds estimate only asks whether one exists).
+    limit: Option<u32>,
+    first_only: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -154,6 +158,14 @@ impl PcSearch {
         }
     }
 
+    /// Starts a search that only asks whether the pieces in `q` make a perfect clear within
+    /// `limit` move-generation calls: it stops at the first one found.
+    pub fn start_exists(&mut self, q: PcQuery, limit: u32) {
+        self.start(q);
+        self.limit = Some(limit);
+        self.first_only = true;
+    }
+
     /// Starts a search from `q`, dropping any unfinished one; [`PcSearch::resume`] runs it.
     pub fn start(&mut self, q: PcQuery) {
         self.expanded = 0;
@@ -161,6 +173,8 @@ impl PcSearch {
         self.live = 0;
         self.best = None;
         self.failed.clear();
+        self.limit = None;
+        self.first_only = false;
         let height = q.board.max_height().max(0) as u8;
         if q.sequence.first() != Some(&q.current.kind) || height > MAX_LINES {
             self.query = None;
@@ -188,6 +202,7 @@ impl PcSearch {
 
     fn run(&mut self, q: &PcQuery, work: u32) -> Progress<Option<Placement>> {
         let stop_at = self.nodes.saturating_add(work);
+        let node_limit = self.limit.unwrap_or(NODE_LIMIT);
         loop {
             if self.live == 0 {
                 // A box searched to the end: its best perfect clear, or the next box.
@@ -248,11 +263,11 @@ impl PcSearch {
                         for f in &mut self.stack[..self.live] {
                             f.found = true;
                         }
-                        if self.nodes >= NODE_LIMIT {
+                        if self.first_only || self.nodes >= node_limit {
                             return self.done();
                         }
                     }
-                    Enter::Dead if self.nodes >= NODE_LIMIT => return self.done(),
+                    Enter::Dead if self.nodes >= node_limit => return self.done(),
                     Enter::Dead | Enter::Opened => continue,
                 }
                 continue;
@@ -263,7 +278,7 @@ impl PcSearch {
                     self.failed.insert(f.key);
                 }
                 self.live -= 1;
-                if self.live > 0 && self.nodes >= NODE_LIMIT {
+                if self.live > 0 && self.nodes >= node_limit {
                     return self.done();
                 }
                 continue;
@@ -272,7 +287,7 @@ impl PcSearch {
                 f.option += 1;
                 continue;
             };
-            if self.nodes >= NODE_LIMIT {
+            if self.nodes >= node_limit {
                 return self.done();
             }
             let start = if f.state.root && !is_hold {

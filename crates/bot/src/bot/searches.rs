@@ -2,7 +2,7 @@
 //! first-bag opener and the beam search, each from the player's position.
 
 use sevenbag_core::attack::Chain;
-use sevenbag_core::{PieceKind, Player, Randomizer, Rules};
+use sevenbag_core::{Piece, PieceKind, Player, Randomizer, Rules};
 
 use super::{Bot, DANGER_HEIGHT};
 use crate::bitboard::BitBoard;
@@ -13,6 +13,7 @@ use crate::level::Planner;
 use crate::movegen::{MoveGen, Placement, spawn_position};
 use crate::opener::{OpenerMove, OpenerQuery};
 use crate::pc::PcQuery;
+use crate::pc_odds::Odds;
 use crate::search::{Incoming, MAX_INCOMING, Root};
 use crate::sim::PlayerSim;
 
@@ -26,6 +27,61 @@ fn bag_tail(seen: &[Option<PieceKind>], last: usize) -> Option<PieceKind> {
             .find(|k| !bag.contains(&Some(*k)))
     } else {
         None
+    }
+}
+
+/// The pieces a player knows of: the piece in play (where it would spawn, if none is falling
+/// yet) and the queue after it.
+struct Known {
+    board: BitBoard,
+    current: Piece,
+    hold_allowed: bool,
+    /// The current piece's kind, then the queue.
+    sequence: Vec<PieceKind>,
+    /// Index of the current piece in the player's sequence: every piece placed, plus the one
+    /// in hold.
+    index: usize,
+}
+
+impl Known {
+    /// `None` when no piece is falling and the next cannot spawn.
+    fn of(player: &Player) -> Option<Known> {
+        let board = BitBoard::from_board(player.board());
+        let next = player.next();
+        let (current, hold_allowed, queue) = match player.active() {
+            Some(p) => (p, !player.hold_used(), &next[..]),
+            None => (spawn_position(&board, *next.first()?)?, true, &next[1..]),
+        };
+        let mut sequence = vec![current.kind];
+        sequence.extend_from_slice(queue);
+        Some(Known {
+            board,
+            current,
+            hold_allowed,
+            sequence,
+            index: player.stats().pieces as usize + usize::from(player.hold().is_some()),
+        })
+    }
+
+    /// The perfect-clear query for these pieces; under a 7-bag with the piece after the queue
+    /// appended when `seen` shows it is the last of its bag.
+    fn query(mut self, player: &Player, rules: &Rules, seen: &[Option<PieceKind>]) -> PcQuery {
+        if rules.randomizer == Randomizer::SevenBag {
+            let last = self.index + self.sequence.len() - 1;
+            self.sequence.extend(bag_tail(seen, last));
+        }
+        PcQuery {
+            board: self.board,
+            current: self.current,
+            hold: player.hold(),
+            hold_allowed: self.hold_allowed,
+            sequence: self.sequence,
+            allow_180: rules.allow_180,
+            chain: Chain {
+                combo: player.combo(),
+                b2b: player.b2b(),
+            },
+        }
     }
 }
 
@@ -110,52 +166,62 @@ impl Bot {
     /// Notes the queue for 7-bag deduction and starts the perfect-clear search for the piece in
     /// play, if the search is on and the board is low enough; whether it started.
     pub(super) fn start_perfect_clear(&mut self, player: &Player, rules: &Rules) -> bool {
-        let Some(pc) = self.pc.as_mut() else {
+        if self.pc.is_none() {
+            return false;
+        }
+        let Some(known) = Known::of(player) else {
             return false;
         };
-        let board = BitBoard::from_board(player.board());
-        let next = player.next();
-        let (current, hold_allowed, queue) = match player.active() {
-            Some(p) => (p, !player.hold_used(), &next[..]),
-            None => match spawn_position(&board, next[0]) {
-                Some(p) => (p, true, &next[1..]),
-                None => return false,
-            },
-        };
-        // Index of the current piece in the player's sequence: every piece placed, plus the one
-        // in hold.
-        let index = player.stats().pieces as usize + usize::from(player.hold().is_some());
-        if index == 0 {
+        if known.index == 0 {
             self.seen.clear();
         }
-        let mut sequence = vec![current.kind];
-        sequence.extend_from_slice(queue);
-        if self.seen.len() < index + sequence.len() {
-            self.seen.resize(index + sequence.len(), None);
+        let end = known.index + known.sequence.len();
+        if self.seen.len() < end {
+            self.seen.resize(end, None);
         }
-        for (i, &k) in sequence.iter().enumerate() {
-            self.seen[index + i] = Some(k);
+        for (i, &k) in known.sequence.iter().enumerate() {
+            self.seen[known.index + i] = Some(k);
         }
-        if board.max_height() > crate::pc::MAX_LINES as i8 {
+        if known.board.max_height() > crate::pc::MAX_LINES as i8 {
             return false;
         }
-        // Under a 7-bag, the last piece of a bag is known once the other six have been seen.
-        if rules.randomizer == Randomizer::SevenBag {
-            sequence.extend(bag_tail(&self.seen, index + sequence.len() - 1));
+        let query = known.query(player, rules, &self.seen);
+        match self.pc.as_mut() {
+            Some(pc) => {
+                pc.start(query);
+                true
+            }
+            None => false,
         }
-        pc.start(PcQuery {
-            board,
-            current,
-            hold: player.hold(),
-            hold_allowed,
-            sequence,
-            allow_180: rules.allow_180,
-            chain: Chain {
-                combo: player.combo(),
-                b2b: player.b2b(),
-            },
-        });
-        true
+    }
+
+    /// Starts weighing `ranked` (the beam search's answer) by the odds of a perfect clear
+    /// beyond the queue ([`crate::pc_odds`]), on Max under a 7-bag with no garbage queued,
+    /// after [`Bot::start_perfect_clear`] noted the queue; `None` when it does not apply.
+    pub(super) fn start_odds(
+        &self,
+        player: &Player,
+        rules: &Rules,
+        ranked: &[Placement],
+    ) -> Option<Odds> {
+        if self.pc.is_none()
+            || rules.randomizer != Randomizer::SevenBag
+            || !player.garbage().entries().is_empty()
+        {
+            return None;
+        }
+        let known = Known::of(player)?;
+        let index = known.index as u64;
+        let query = known.query(player, rules, &self.seen);
+        // The kinds dealt before the first unknown piece in its bag, all seen.
+        let end = index as usize + query.sequence.len();
+        let prefix = self
+            .seen
+            .get(end / 7 * 7..end)?
+            .iter()
+            .copied()
+            .collect::<Option<Vec<_>>>()?;
+        Odds::start(query, &prefix, index, ranked)
     }
 
     /// Starts the first-bag opener's decision for the piece in play, if the opener is on and

@@ -6,6 +6,7 @@ use sevenbag_core::{Board, PieceKind, Player, Rules};
 use super::{Bot, CANDIDATES};
 use crate::inputs::{CompileOptions, Target, compile};
 use crate::movegen::Placement;
+use crate::pc_odds::Odds;
 use crate::search::Progress;
 use crate::sim::PlayerSim;
 
@@ -92,6 +93,9 @@ enum Stage {
     Opener,
     /// The beam search, after the perfect-clear placement found, if any (it was unreachable).
     Search(Vec<Placement>),
+    /// The odds of a perfect clear beyond the queue (Max, on a low board), weighing the beam
+    /// search's ranked placements.
+    Odds(Vec<Placement>, Box<Odds>),
 }
 
 impl Thinking {
@@ -216,6 +220,24 @@ impl Bot {
                     t.placements += self.searcher.generated;
                     ranked.extend(found.into_iter().map(|c| c.placement).take(CANDIDATES));
                     let ranked = std::mem::take(ranked);
+                    if let Some(odds) = self.start_odds(&t.player, &t.rules, &ranked) {
+                        t.stage = Stage::Odds(ranked, Box::new(odds));
+                        continue;
+                    }
+                    return Some(t.into_thought(ranked));
+                }
+                Stage::Odds(ranked, odds) => {
+                    let Some(pc) = self.pc.as_mut() else {
+                        let ranked = std::mem::take(ranked);
+                        return Some(t.into_thought(ranked));
+                    };
+                    let Progress::Done(first) = odds.resume(pc, work) else {
+                        self.thinking = Some(t);
+                        return None;
+                    };
+                    t.nodes += odds.expanded;
+                    let mut ranked = std::mem::take(ranked);
+                    ranked[..=first].rotate_right(1);
                     return Some(t.into_thought(ranked));
                 }
             }
