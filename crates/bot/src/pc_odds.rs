@@ -7,8 +7,9 @@
 //! Each sample is searched as if its order were known, so a count overstates the real odds; the
 //! choice is made again at every piece, with the queue then known. The samples are the same for
 //! every candidate and come from a fixed-seed generator, so the same position always gets the
-//! same answer, and the work is counted in move-generation calls, never in time. The search
-//! runs a slice at a time like the others ([`Odds::resume`]).
+//! same answer, and the work is counted in move-generation calls, never in time (at most
+//! [`TOTAL_LIMIT`] for a whole weighing). The search runs a slice at a time like the others
+//! ([`Odds::resume`]).
 //!
 //! Against El-Tetris this lifted Max from 0.976 / 0.977 / 0.951 attack per piece to 0.973 /
 //! 1.050 / 0.976, and gained on all seven held-out seed sets (BENCHMARKS.md).
@@ -28,6 +29,9 @@ pub const SAMPLES: usize = 8;
 pub const MIN_SAMPLES: usize = 5;
 /// Move-generation calls allowed for the search of one sample.
 pub const SAMPLE_LIMIT: u32 = 1000;
+/// Move-generation calls allowed for the whole weighing: the candidates not weighed by then
+/// keep their places.
+pub const TOTAL_LIMIT: u64 = 30_000;
 /// The box the perfect clear must fit in.
 const LINES: i8 = 4;
 
@@ -148,11 +152,23 @@ impl Odds {
         })
     }
 
+    /// Weighs to the end at once: [`Odds::resume`]'s answer.
+    pub fn run(&mut self, pc: &mut PcSearch) -> usize {
+        loop {
+            if let Progress::Done(first) = self.resume(pc, u32::MAX) {
+                return first;
+            }
+        }
+    }
+
     /// Goes on for at most about `work` more move-generation calls of `pc`: once done, the
     /// index in the ranked list of the placement to play first (0: keep the beam search's).
     pub fn resume(&mut self, pc: &mut PcSearch, work: u32) -> Progress<usize> {
         let mut left = u64::from(work);
         while self.candidate < self.candidates.len() {
+            if self.expanded >= TOTAL_LIMIT {
+                break;
+            }
             // The count a later candidate must reach to be chosen: above the best so far (the
             // first candidate's own count included) and at least `MIN_SAMPLES`.
             let target = if self.candidate == 0 {
@@ -255,7 +271,7 @@ mod tests {
         (q, ranked)
     }
 
-    fn weigh(odds: &mut Odds, work: u32) -> (usize, u32) {
+    fn weigh_in_slices(odds: &mut Odds, work: u32) -> (usize, u32) {
         let mut pc = PcSearch::new();
         let mut calls = 0;
         loop {
@@ -272,7 +288,7 @@ mod tests {
         // The O was the bag's first piece and the queue holds the other six: the next bag is
         // unseen.
         let mut odds = Odds::start(q, &[], 3, &ranked).expect("a low board");
-        let (first, _) = weigh(&mut odds, u32::MAX);
+        let first = odds.run(&mut PcSearch::new());
         assert_eq!(first, 1);
         assert!(odds.expanded > 0);
     }
@@ -283,8 +299,8 @@ mod tests {
         let prefix = [];
         let mut whole = Odds::start(q.clone(), &prefix, 3, &ranked).expect("a low board");
         let mut sliced = Odds::start(q, &prefix, 3, &ranked).expect("a low board");
-        let (at_once, _) = weigh(&mut whole, u32::MAX);
-        let (in_slices, calls) = weigh(&mut sliced, 3);
+        let at_once = whole.run(&mut PcSearch::new());
+        let (in_slices, calls) = weigh_in_slices(&mut sliced, 3);
         assert_eq!(at_once, in_slices);
         assert_eq!(whole.expanded, sliced.expanded);
         assert!(calls > 10, "{calls} slices");

@@ -17,6 +17,7 @@ use std::io::{self, BufRead, Write};
 
 use sevenbag_bot::opener::{Book, Opener, OpenerQuery};
 use sevenbag_bot::pc::{PcQuery, PcSearch};
+use sevenbag_bot::pc_odds::Odds;
 use sevenbag_bot::{
     BitBoard, Budget, Level, MoveGen, Placement, Planner, Root, Searcher, Weights, spawn_position,
 };
@@ -159,6 +160,7 @@ impl TbpBot {
         };
         let mut queue = rest.to_vec();
         let mut out = Vec::new();
+        let mut weigh_odds = false;
         if self.max.is_some() {
             // The last piece of a 7-bag is known once the other six are.
             queue.extend(g.bag_tail());
@@ -166,6 +168,7 @@ impl TbpBot {
             if out.is_empty() {
                 out.extend(self.opener_move(g, &board, current));
             }
+            weigh_odds = out.is_empty();
         }
         let root = Root {
             board,
@@ -193,7 +196,49 @@ impl TbpBot {
                 out.push(c.placement);
             }
         }
+        if weigh_odds {
+            self.weigh_odds(g, &board, current, &root.queue, &mut out, nodes);
+        }
         out
+    }
+
+    /// Max, like the driver: on a low board with no perfect clear in the known pieces, the beam
+    /// search's best placements weighed by the odds of a perfect clear beyond the queue
+    /// ([`sevenbag_bot::pc_odds`]). Needs the 7-bag state.
+    fn weigh_odds(
+        &mut self,
+        g: &Game,
+        board: &BitBoard,
+        current: sevenbag_core::Piece,
+        queue: &[PieceKind],
+        ranked: &mut [Placement],
+        nodes: &mut u64,
+    ) {
+        let Some((pc, _)) = self.max.as_deref_mut() else {
+            return;
+        };
+        let Some(left) = g.bag_left else {
+            return;
+        };
+        // The kinds dealt before the first unknown piece in its bag: none when the queue (with
+        // the deduced last piece) ends a bag.
+        let prefix: Vec<PieceKind> = if g.bag_tail().is_some() {
+            Vec::new()
+        } else {
+            PieceKind::ALL
+                .into_iter()
+                .filter(|k| left & 1 << k.index() == 0)
+                .collect()
+        };
+        let cells: u32 = board.cols.iter().map(|c| c.count_ones()).sum();
+        let seed = u64::from(cells / 4) + u64::from(g.hold.is_some());
+        let query = g.pc_query(board, current, queue);
+        let Some(mut odds) = Odds::start(query, &prefix, seed, ranked) else {
+            return;
+        };
+        let first = odds.run(pc);
+        *nodes += odds.expanded;
+        ranked[..=first].rotate_right(1);
     }
 
     /// Max: the first placement of a perfect clear of the known pieces, if one is found.
@@ -209,17 +254,7 @@ impl TbpBot {
         if board.max_height() > sevenbag_bot::pc::MAX_LINES as i8 {
             return None;
         }
-        let mut sequence = vec![current.kind];
-        sequence.extend_from_slice(queue);
-        let found = pc.find(PcQuery {
-            board: *board,
-            current,
-            hold: g.hold,
-            hold_allowed: true,
-            sequence,
-            allow_180: false,
-            chain: g.chain,
-        });
+        let found = pc.find(g.pc_query(board, current, queue));
         *nodes += pc.expanded;
         found
     }
@@ -302,6 +337,26 @@ fn game_from_start(start: &Start) -> Result<Game, String> {
 }
 
 impl Game {
+    /// The perfect-clear query for `current` on `board` with `queue` after it (TBP has no 180°).
+    fn pc_query(
+        &self,
+        board: &BitBoard,
+        current: sevenbag_core::Piece,
+        queue: &[PieceKind],
+    ) -> PcQuery {
+        let mut sequence = vec![current.kind];
+        sequence.extend_from_slice(queue);
+        PcQuery {
+            board: *board,
+            current,
+            hold: self.hold,
+            hold_allowed: true,
+            sequence,
+            allow_180: false,
+            chain: self.chain,
+        }
+    }
+
     /// The piece after the queue when it is the last of its bag.
     fn bag_tail(&self) -> Option<PieceKind> {
         let left = self.bag_left?;
