@@ -11,8 +11,8 @@
 //! [`TOTAL_LIMIT`] for a whole weighing). The search runs a slice at a time like the others
 //! ([`Odds::resume`]).
 //!
-//! Against El-Tetris this lifted Max from 0.976 / 0.977 / 0.951 attack per piece to 0.973 /
-//! 1.050 / 0.976, and gained on all seven held-out seed sets (BENCHMARKS.md).
+//! Against El-Tetris this lifted Max from 0.976 / 0.977 / 0.951 attack per piece to 0.974 /
+//! 1.040 / 0.977, and gained on all seven held-out seed sets (BENCHMARKS.md).
 
 use sevenbag_core::PieceKind;
 
