@@ -15,6 +15,7 @@
 //! 1.040 / 0.977, and gained on all seven held-out seed sets (BENCHMARKS.md).
 
 use sevenbag_core::PieceKind;
+use sevenbag_core::attack::Chain;
 
 use crate::bitboard::{BitBoard, COLUMNS};
 use crate::movegen::{Placement, spawn_position};
@@ -66,6 +67,7 @@ pub fn sample_bags(prefix: &[PieceKind], count: usize, rng: &mut u64) -> Vec<Pie
 
 /// What a candidate leaves for the samples: the board, the hold slot and the known pieces
 /// still to come.
+#[derive(Clone, Debug)]
 struct After {
     board: BitBoard,
     hold: Option<PieceKind>,
@@ -74,12 +76,37 @@ struct After {
     need: usize,
 }
 
+/// The position `placement` leaves from `q`, if a four-row perfect clear can still follow it.
+fn after(q: &PcQuery, placement: &Placement) -> Option<After> {
+    let (rest, hold) = match (placement.hold, q.hold) {
+        (false, h) => (q.sequence.get(1..)?, h),
+        (true, Some(_)) => (q.sequence.get(1..)?, Some(q.current.kind)),
+        (true, None) => (q.sequence.get(2..)?, Some(q.current.kind)),
+    };
+    let mut board = q.board;
+    board.place(&placement.piece);
+    board.clear_lines();
+    if board.max_height() > LINES || board.is_empty() || rest.is_empty() {
+        return None;
+    }
+    let left: u32 = board.cols.iter().map(|c| c.count_ones()).sum();
+    let need = (LINES as u32 * COLUMNS as u32 - left) as usize / 4 + 1;
+    Some(After {
+        board,
+        hold,
+        rest: rest.to_vec(),
+        need,
+    })
+}
+
 /// The weighing in progress.
 #[derive(Clone, Debug)]
 pub struct Odds {
-    query: PcQuery,
+    allow_180: bool,
+    chain: Chain,
     tails: Vec<Vec<PieceKind>>,
-    candidates: Vec<Placement>,
+    /// What each candidate leaves (`None`: no four-row perfect clear can follow it).
+    afters: Vec<Option<After>>,
     /// The candidate and sample being searched.
     candidate: usize,
     sample: usize,
@@ -116,39 +143,20 @@ impl Odds {
             })
             .collect();
         Some(Odds {
-            query: q,
+            allow_180: q.allow_180,
+            chain: q.chain,
             tails,
-            candidates: ranked.iter().take(CANDIDATES).copied().collect(),
+            afters: ranked
+                .iter()
+                .take(CANDIDATES)
+                .map(|p| after(&q, p))
+                .collect(),
             candidate: 0,
             sample: 0,
             searching: false,
             count: 0,
             best: (0, 0),
             expanded: 0,
-        })
-    }
-
-    /// The position `placement` leaves, if a four-row perfect clear can still follow it.
-    fn after(&self, placement: &Placement) -> Option<After> {
-        let q = &self.query;
-        let (rest, hold) = match (placement.hold, q.hold) {
-            (false, h) => (q.sequence.get(1..)?, h),
-            (true, Some(_)) => (q.sequence.get(1..)?, Some(q.current.kind)),
-            (true, None) => (q.sequence.get(2..)?, Some(q.current.kind)),
-        };
-        let mut board = q.board;
-        board.place(&placement.piece);
-        board.clear_lines();
-        if board.max_height() > LINES || board.is_empty() || rest.is_empty() {
-            return None;
-        }
-        let left: u32 = board.cols.iter().map(|c| c.count_ones()).sum();
-        let need = (LINES as u32 * COLUMNS as u32 - left) as usize / 4 + 1;
-        Some(After {
-            board,
-            hold,
-            rest: rest.to_vec(),
-            need,
         })
     }
 
@@ -165,7 +173,7 @@ impl Odds {
     /// index in the ranked list of the placement to play first (0: keep the beam search's).
     pub fn resume(&mut self, pc: &mut PcSearch, work: u32) -> Progress<usize> {
         let mut left = u64::from(work);
-        while self.candidate < self.candidates.len() {
+        while self.candidate < self.afters.len() {
             if self.expanded >= TOTAL_LIMIT {
                 break;
             }
@@ -177,7 +185,7 @@ impl Odds {
                 (self.best.0 + 1).max(MIN_SAMPLES)
             };
             let hopeless = self.count + (SAMPLES - self.sample) < target;
-            let after = self.after(&self.candidates[self.candidate]);
+            let after = self.afters[self.candidate].as_ref();
             if self.sample == SAMPLES || hopeless || after.is_none() {
                 if self.candidate == 0 {
                     self.best = (self.count, 0);
@@ -208,8 +216,8 @@ impl Odds {
                         hold: after.hold,
                         hold_allowed: true,
                         sequence,
-                        allow_180: self.query.allow_180,
-                        chain: self.query.chain,
+                        allow_180: self.allow_180,
+                        chain: self.chain,
                     },
                     SAMPLE_LIMIT,
                 );
@@ -241,7 +249,6 @@ mod tests {
     use super::*;
     use crate::movegen::MoveGen;
     use PieceKind::*;
-    use sevenbag_core::attack::Chain;
 
     /// An O in the corner, an I to place, the rest of a bag known; the I stood on the O (six
     /// rows) or laid flat beside it.

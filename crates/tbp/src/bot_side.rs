@@ -7,7 +7,10 @@
 //! known when it is the last of its bag; it first looks for a perfect clear in the known pieces
 //! ([`sevenbag_bot::pc`]), then, while the board is on the way to a first-bag setup, asks the
 //! opener ([`sevenbag_bot::opener`]); the move they find is suggested first, the beam search's
-//! after it; and from a stack of [`sevenbag_bot::bot::DANGER_HEIGHT`] rows the beam search plays
+//! after it. When neither found one, the beam search's best are weighed by the odds of a perfect
+//! clear beyond the queue ([`sevenbag_bot::pc_odds`], from the bag state; seeded by the cells on
+//! the board, where the driver seeds by the piece count, so the two may sample differently).
+//! From a stack of [`sevenbag_bot::bot::DANGER_HEIGHT`] rows the beam search plays
 //! with the defensive weights. TBP has no 180° rotation, so none of these use it.
 //!
 //! The bot thinks synchronously: a `suggest` runs one search of the configured budget and

@@ -186,13 +186,7 @@ impl Bot {
             return false;
         }
         let query = known.query(player, rules, &self.seen);
-        match self.pc.as_mut() {
-            Some(pc) => {
-                pc.start(query);
-                true
-            }
-            None => false,
-        }
+        self.pc.as_mut().map(|pc| pc.start(query)).is_some()
     }
 
     /// Starts weighing `ranked` (the beam search's answer) by the odds of a perfect clear
