@@ -357,9 +357,13 @@ async fn the_page_practices_against_the_max_bot_and_reports_its_plan_times() {
     };
     assert!(pieces(&s, 1) > 0, "the bot's board got pieces: {s}");
     let ms = |key: &str| s[key].as_f64().unwrap_or(0.0) / 1000.0;
+    // Its pace in game time: pieces locked per 60 match frames after the Versus countdown.
+    let countdown = f64::from(sevenbag_core::Rules::versus().countdown_frames);
+    let played = s["frame"].as_f64().unwrap_or(0.0) - countdown;
+    let pps = pieces(&s, 1) as f64 * 60.0 / played.max(1.0);
     eprintln!(
         "BENCH browser: Max bot in the page: {} plans, {:.2} ms thinking each over {:.2} frames \
-         (at most {}), at most {:.2} ms thinking in one frame",
+         (at most {}), at most {:.2} ms thinking in one frame, {pps:.2} pieces a second",
         s["plans"],
         ms("plan_mean_us"),
         s["plan_frames_mean_x100"].as_f64().unwrap_or(0.0) / 100.0,

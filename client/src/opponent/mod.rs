@@ -189,6 +189,11 @@ impl Opponent {
 /// a millisecond) and the browser's drawing it leaves a 60 frames/s frame room to spare.
 const PAGE_THINK_SHARE: std::time::Duration = std::time::Duration::from_millis(4);
 
+/// The page's cap on weighing the odds of a perfect clear beyond the queue, in move-generation
+/// calls (30,000 natively): at 4 ms of thinking a frame the full weighing made a plan take up
+/// to 68 frames, so Max fell well below its 4 pieces a second (BENCHMARKS.md).
+const PAGE_ODDS_LIMIT: u64 = 6_000;
+
 /// Search nodes per [`Bot::think_more`] call between looks at the clock.
 const THINK_SLICE: u32 = 2;
 
@@ -207,11 +212,29 @@ pub enum Planning {
     Sliced(std::time::Duration),
 }
 
+/// How a [`BotPlayer`] makes its bot (again after an undo).
+#[derive(Clone, Copy, Debug)]
+struct Driver {
+    config: BotConfig,
+    /// The perfect-clear search (Max, when this bot searches itself).
+    perfect_clears: bool,
+    /// See [`Bot::with_pc_odds`].
+    odds_limit: u64,
+}
+
+impl Driver {
+    fn bot(&self) -> Bot {
+        Bot::with_config(self.config)
+            .with_perfect_clears(self.perfect_clears)
+            .with_pc_odds(self.odds_limit)
+    }
+}
+
 /// `sevenbag_bot::Bot` behind the [`AutoPlayer`] seam, planning inline or on a worker thread.
 pub struct BotPlayer {
     bot: Bot,
-    /// How to make a fresh driver (after an undo): its configuration and perfect-clear search.
-    driver: (BotConfig, bool),
+    /// How to make a fresh driver (after an undo).
+    driver: Driver,
     worker: Option<Worker>,
     /// The thinking time allowed per frame, when planning in slices.
     share: Option<std::time::Duration>,
@@ -231,9 +254,17 @@ impl BotPlayer {
             Planning::Inline | Planning::Worker => None,
         };
         // The driver half never searches; the worker's bot has the perfect-clear tables.
-        let driver = (level.config(), worker.is_none() && level == Level::Max);
+        let driver = Driver {
+            config: level.config(),
+            perfect_clears: worker.is_none() && level == Level::Max,
+            odds_limit: if share.is_some() {
+                PAGE_ODDS_LIMIT
+            } else {
+                sevenbag_bot::pc_odds::TOTAL_LIMIT
+            },
+        };
         BotPlayer {
-            bot: Bot::with_config(driver.0).with_perfect_clears(driver.1),
+            bot: driver.bot(),
             driver,
             worker,
             share,
@@ -286,7 +317,11 @@ impl BotPlayer {
         };
         BotPlayer {
             bot: Bot::with_config(config),
-            driver: (config, false),
+            driver: Driver {
+                config,
+                perfect_clears: false,
+                odds_limit: 0,
+            },
             worker,
             share: None,
         }
@@ -333,7 +368,7 @@ impl AutoPlayer for BotPlayer {
     fn resync(&mut self) {
         // A fresh driver (its plan was for the old timeline); the worker's own bot keeps its
         // 7-bag knowledge, which stays true: the piece sequence is the same in any timeline.
-        self.bot = Bot::with_config(self.driver.0).with_perfect_clears(self.driver.1);
+        self.bot = self.driver.bot();
         if let Some(w) = &mut self.worker {
             // An answer still coming carries an old id: `answer` skips it.
             w.asked = None;

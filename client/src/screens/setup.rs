@@ -1,6 +1,6 @@
 //! Setting up an offline match: the opponent, the rules preset and how many rounds win.
 
-use sevenbag_core::{MatchHeader, Preset};
+use sevenbag_core::{Handling, MatchHeader, Preset};
 
 use crate::config::MatchSetup;
 use crate::input::{Action, KeyMap};
@@ -106,11 +106,16 @@ impl SetupScreen {
         }
     }
 
-    fn header(&self, seed: u64, ctx: &Ctx) -> MatchHeader {
+    /// The match to start: the chosen rules, `handling` for the players' seats.
+    fn header(&self, seed: u64, handling: Handling) -> MatchHeader {
         let mut header = MatchHeader::versus(seed);
         header.rules = Preset::ALL[self.preset].rules();
         header.rules.first_to = FIRST_TO[self.first_to];
-        header.handling = [ctx.config.handling; 2];
+        header.handling = [handling; 2];
+        if self.kind == SetupKind::Practice {
+            // The opponent's seat: its speed is its level's cap, not your key repeat.
+            header.handling[1] = sevenbag_bot::BOT_HANDLING;
+        }
         header
     }
 
@@ -150,7 +155,7 @@ impl SetupScreen {
                 ctx.play(Sfx::Select);
                 self.remember(ctx);
                 let seed = crate::random_seed();
-                let header = self.header(seed, ctx);
+                let header = self.header(seed, ctx.config.handling);
                 let play = match self.kind {
                     SetupKind::Practice => {
                         let opponent = self.opponents[self.opponent].clone();
@@ -335,6 +340,19 @@ mod tests {
                 assert!(hint.contains(says), "{row:?}: {hint}");
             }
         }
+    }
+
+    #[test]
+    fn the_practice_bot_moves_with_the_bot_handling_and_you_with_yours() {
+        let yours = Handling {
+            das: 12,
+            ..Handling::default()
+        };
+        let d = MatchSetup::default();
+        let practice = SetupScreen::new(SetupKind::Practice, &d, &[]).header(1, yours);
+        assert_eq!(practice.handling, [yours, sevenbag_bot::BOT_HANDLING]);
+        let local = SetupScreen::new(SetupKind::Local, &d, &[]).header(1, yours);
+        assert_eq!(local.handling, [yours; 2]);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! 12–22), and what El-Tetris sent back over the same games.
 //!
 //! `cargo run --release -p sevenbag-bot --example attack_breakdown -- [SEED] [GAMES] [--games]`
-//! (defaults 0 100); `--games` also prints each game's clears (`piece:kind+attack`) and the
+//! (defaults 0 100); `--odds-limit N` caps the weighing of the odds of a perfect clear beyond
+//! the queue at N move-generation calls (as the browser page does; 0: off); `--games` also prints each game's clears (`piece:kind+attack`) and the
 //! garbage that rose (`gN@P`: N lines after P pieces). It also prints the games the bot did not
 //! win and the wall clock of its planning frames (those over 1 ms: the 99th percentile and the
 //! slowest; these depend on the machine). The rest is deterministic, and its total is
@@ -63,6 +64,13 @@ fn main() -> Result<(), String> {
     let first_seed = arg(&args, 1, 0)?;
     let games = arg(&args, 2, 100)?;
     let each_game = args.iter().any(|a| a == "--games");
+    let odds_limit = match args.iter().position(|a| a == "--odds-limit") {
+        Some(i) => args
+            .get(i + 1)
+            .and_then(|s| s.parse().ok())
+            .ok_or("--odds-limit needs a number")?,
+        None => sevenbag_bot::pc_odds::TOTAL_LIMIT,
+    };
     // Attack and pieces by the bot's piece number, in tens (the last bucket holds the rest).
     let mut by_piece = [(0u64, 0u64); 10];
     let mut by_clear = BTreeMap::<String, (u64, u64)>::new();
@@ -81,7 +89,8 @@ fn main() -> Result<(), String> {
             pps_cap_x100: Some(400),
             ..Level::Max.config()
         })
-        .with_perfect_clears(true);
+        .with_perfect_clears(true)
+        .with_pc_odds(odds_limit);
         let mut baseline = Bot::el_tetris(Some(400));
         let mut header = MatchHeader {
             handling: [BOT_HANDLING; 2],

@@ -71,6 +71,9 @@ pub struct Bot {
     pc: Option<Box<PcSearch>>,
     /// The first-bag opener and its book, when it is on.
     opener: Option<Box<(Opener, &'static Book)>>,
+    /// Move-generation calls allowed for weighing the odds of a perfect clear beyond the queue
+    /// (0: not weighed); see [`Bot::with_pc_odds`].
+    odds_limit: u64,
     /// Every piece seen in the queue, by its index in the player's sequence (for 7-bag
     /// deduction).
     seen: Vec<Option<PieceKind>>,
@@ -97,6 +100,7 @@ impl Bot {
             searcher: Searcher::new(),
             pc: None,
             opener: None,
+            odds_limit: crate::pc_odds::TOTAL_LIMIT,
             seen: Vec::new(),
             plan: None,
             spawn_frame: None,
@@ -125,6 +129,15 @@ impl Bot {
     pub fn with_perfect_clears(mut self, on: bool) -> Bot {
         self.pc = on.then(|| Box::new(PcSearch::new()));
         self.opener = on.then(|| Box::new((Opener::new(), Book::first_bag())));
+        self
+    }
+
+    /// Caps the weighing of the odds of a perfect clear beyond the queue ([`crate::pc_odds`],
+    /// with the perfect-clear search on) at `limit` move-generation calls a piece, instead of
+    /// [`crate::pc_odds::TOTAL_LIMIT`]; 0 turns it off. For a bot that thinks a few
+    /// milliseconds a frame (the browser page), where the full weighing takes over a second.
+    pub fn with_pc_odds(mut self, limit: u64) -> Bot {
+        self.odds_limit = limit;
         self
     }
 

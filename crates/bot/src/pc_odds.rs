@@ -118,6 +118,8 @@ pub struct Odds {
     best: (usize, usize),
     /// Move-generation calls so far.
     pub expanded: u64,
+    /// Move-generation calls allowed for the whole weighing.
+    limit: u64,
 }
 
 impl Odds {
@@ -157,7 +159,15 @@ impl Odds {
             count: 0,
             best: (0, 0),
             expanded: 0,
+            limit: TOTAL_LIMIT,
         })
+    }
+
+    /// Caps the whole weighing at `limit` move-generation calls instead of [`TOTAL_LIMIT`]
+    /// (the browser page, which thinks a few milliseconds a frame).
+    pub fn with_limit(mut self, limit: u64) -> Odds {
+        self.limit = limit;
+        self
     }
 
     /// Weighs to the end at once: [`Odds::resume`]'s answer.
@@ -174,7 +184,7 @@ impl Odds {
     pub fn resume(&mut self, pc: &mut PcSearch, work: u32) -> Progress<usize> {
         let mut left = u64::from(work);
         while self.candidate < self.afters.len() {
-            if self.expanded >= TOTAL_LIMIT {
+            if self.expanded >= self.limit {
                 break;
             }
             // The count a later candidate must reach to be chosen: above the best so far (the
@@ -311,6 +321,16 @@ mod tests {
         assert_eq!(at_once, in_slices);
         assert_eq!(whole.expanded, sliced.expanded);
         assert!(calls > 10, "{calls} slices");
+    }
+
+    #[test]
+    fn a_weighing_out_of_work_keeps_the_beam_searchs_first_choice() {
+        let (q, ranked) = o_in_the_corner();
+        let mut capped = Odds::start(q, &[], 3, &ranked)
+            .expect("a low board")
+            .with_limit(0);
+        assert_eq!(capped.run(&mut PcSearch::new()), 0);
+        assert_eq!(capped.expanded, 0);
     }
 
     #[test]

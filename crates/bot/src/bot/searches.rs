@@ -199,6 +199,7 @@ impl Bot {
         ranked: &[Placement],
     ) -> Option<Odds> {
         if self.pc.is_none()
+            || self.odds_limit == 0
             || rules.randomizer != Randomizer::SevenBag
             || !player.garbage().entries().is_empty()
         {
@@ -215,7 +216,7 @@ impl Bot {
             .iter()
             .copied()
             .collect::<Option<Vec<_>>>()?;
-        Odds::start(query, &prefix, index, ranked)
+        Odds::start(query, &prefix, index, ranked).map(|o| o.with_limit(self.odds_limit))
     }
 
     /// Starts the first-bag opener's decision for the piece in play, if the opener is on and
