@@ -353,7 +353,7 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
         }
         Some(StartScreen::Play) => {
             let mut header = MatchHeader::versus(args.seed);
-            header.handling[0] = ctx.config.handling;
+            header.handling = [ctx.config.handling, sevenbag_bot::BOT_HANDLING];
             Screen::Play(Box::new(PlayScreen::practice(
                 header,
                 Opponent::Stacker,
