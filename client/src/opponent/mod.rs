@@ -191,7 +191,8 @@ const PAGE_THINK_SHARE: std::time::Duration = std::time::Duration::from_millis(4
 
 /// The page's cap on weighing the odds of a perfect clear beyond the queue, in move-generation
 /// calls (30,000 natively): at 4 ms of thinking a frame the full weighing made a plan take up
-/// to 68 frames, so Max fell well below its 4 pieces a second (BENCHMARKS.md).
+/// to about 70 frames and Max play 3.2 pieces a second; with this cap it plays 3.8 (4.0 with
+/// no weighing) and keeps about a third of the weighing's gain (BENCHMARKS.md).
 const PAGE_ODDS_LIMIT: u64 = 6_000;
 
 /// Search nodes per [`Bot::think_more`] call between looks at the clock.
