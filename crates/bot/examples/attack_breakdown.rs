@@ -6,8 +6,8 @@
 //!
 //! `cargo run --release -p sevenbag-bot --example attack_breakdown -- [SEED] [GAMES] [--games]`
 //! (defaults 0 100); `--odds-limit N` caps the weighing of the odds of a perfect clear beyond
-//! the queue at N move-generation calls (as the browser page does; 0: off); `--games` also prints each game's clears (`piece:kind+attack`) and the
-//! garbage that rose (`gN@P`: N lines after P pieces). It also prints the games the bot did not
+//! the queue at N move-generation calls (as the browser page does; 0: off); `--games` also
+//! prints each game's clears (`piece:kind+attack`) and the garbage that rose (`gN@P`: N lines after P pieces). It also prints the games the bot did not
 //! win and the wall clock of its planning frames (those over 1 ms: the 99th percentile and the
 //! slowest; these depend on the machine). The rest is deterministic, and its total is
 //! `botmatch --level max`'s.
@@ -51,26 +51,33 @@ fn clear_name(c: &Clear) -> String {
     format!("{spin}{}", c.lines)
 }
 
-fn arg(args: &[String], i: usize, default: u64) -> Result<u64, String> {
-    args.get(i)
-        .filter(|s| !s.starts_with("--"))
-        .map_or(Ok(default), |s| {
-            s.parse().map_err(|e| format!("argument {i} ({s:?}): {e}"))
-        })
+/// The `i`th positional argument (flags and `--odds-limit`'s value skipped), or `default`.
+fn arg(positional: &[&String], i: usize, default: u64) -> Result<u64, String> {
+    positional.get(i).map_or(Ok(default), |s| {
+        s.parse()
+            .map_err(|e| format!("argument {} ({s:?}): {e}", i + 1))
+    })
 }
 
 fn main() -> Result<(), String> {
-    let args: Vec<String> = std::env::args().collect();
-    let first_seed = arg(&args, 1, 0)?;
-    let games = arg(&args, 2, 100)?;
-    let each_game = args.iter().any(|a| a == "--games");
-    let odds_limit = match args.iter().position(|a| a == "--odds-limit") {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let odds_at = args.iter().position(|a| a == "--odds-limit");
+    let odds_limit = match odds_at {
         Some(i) => args
             .get(i + 1)
             .and_then(|s| s.parse().ok())
             .ok_or("--odds-limit needs a number")?,
         None => sevenbag_bot::pc_odds::TOTAL_LIMIT,
     };
+    let positional: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|&(i, a)| !a.starts_with("--") && odds_at.is_none_or(|o| i != o + 1))
+        .map(|(_, a)| a)
+        .collect();
+    let first_seed = arg(&positional, 0, 0)?;
+    let games = arg(&positional, 1, 100)?;
+    let each_game = args.iter().any(|a| a == "--games");
     // Attack and pieces by the bot's piece number, in tens (the last bucket holds the rest).
     let mut by_piece = [(0u64, 0u64); 10];
     let mut by_clear = BTreeMap::<String, (u64, u64)>::new();
