@@ -7,10 +7,12 @@
 //! `cargo run --release -p sevenbag-bot --example attack_breakdown -- [SEED] [GAMES] [--games]`
 //! (defaults 0 100); `--odds-limit N` caps the weighing of the odds of a perfect clear beyond
 //! the queue at N move-generation calls (as the browser page does; 0: off); `--games` also
-//! prints each game's clears (`piece:kind+attack`) and the garbage that rose (`gN@P`: N lines after P pieces). It also prints the games the bot did not
-//! win and the wall clock of its planning frames (those over 1 ms: the 99th percentile and the
-//! slowest; these depend on the machine). The rest is deterministic, and its total is
-//! `botmatch --level max`'s.
+//! prints each game's clears (`piece:kind+attack`), El-Tetris's attacks (`eN@PqQ`: N lines,
+//! its own queue cancelled first, after the bot's P pieces, leaving Q lines queued against the
+//! bot) and the garbage that rose (`gN@P`: N lines after P pieces). It also prints the games
+//! the bot did not win and the wall clock of its planning frames (those over 1 ms: the 99th
+//! percentile and the slowest; these depend on the machine). The rest is deterministic, and its
+//! total is `botmatch --level max`'s.
 
 use std::collections::BTreeMap;
 
@@ -133,6 +135,13 @@ fn main() -> Result<(), String> {
             if events.garbage_risen > 0 {
                 let placed = m.player(seat).stats().pieces;
                 log.push_str(&format!(" g{}@{placed}", events.garbage_risen));
+            }
+            if let Some(lock) = m.player(seat.other()).events().locked
+                && lock.attack.lines > 0
+            {
+                let placed = m.player(seat).stats().pieces;
+                let queued = m.player(seat).garbage().total();
+                log.push_str(&format!(" e{}@{placed}q{queued}", lock.attack.lines));
             }
             if let Some(lock) = events.locked {
                 let n = m.player(seat).stats().pieces;

@@ -52,6 +52,36 @@ pub struct PcQuery {
     pub allow_180: bool,
     /// Back-to-back and combo before the piece in play, for the attack of each perfect clear.
     pub chain: Chain,
+    /// Garbage queued against the player, oldest first: a perfect clear whose pieces would let
+    /// a line of it rise (a lock without a clear once it is ready, before attack cancelled it)
+    /// is not one.
+    pub incoming: Vec<Pending>,
+}
+
+/// Garbage queued against the player, as the perfect-clear search sees it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pending {
+    /// Lines queued.
+    pub lines: u16,
+    /// Locks before it is ready: it rises on the first lock without a clear from this one on
+    /// (0: the lock of the piece in play).
+    pub ready_after: u8,
+}
+
+impl PcQuery {
+    /// Whether a lock without a clear, the `lock`th from now (0: the piece in play), lets
+    /// garbage rise when the placements before it sent `sent` lines (attack cancels the oldest
+    /// queued lines first).
+    fn garbage_rises(&self, sent: u16, lock: u8) -> bool {
+        let mut cancelled = sent;
+        for p in &self.incoming {
+            if p.lines > cancelled {
+                return p.ready_after <= lock;
+            }
+            cancelled -= p.lines;
+        }
+        false
+    }
 }
 
 /// Reusable buffers for the perfect-clear search, and the search in progress.
@@ -92,6 +122,8 @@ struct State {
     chain: Chain,
     /// Lines sent by the placements so far.
     attack: u16,
+    /// Placements so far.
+    placed: u8,
 }
 
 /// How a perfect clear ranks: by the lines it sends, then by the piece it leaves in hold for the
@@ -221,6 +253,7 @@ impl PcSearch {
                     root: true,
                     chain: q.chain,
                     attack: 0,
+                    placed: 0,
                 };
                 // The root is never empty (the box holds at least the piece to place).
                 self.enter(q, start);
@@ -237,6 +270,9 @@ impl PcSearch {
                 let mut board = s.board;
                 board.place(&p.piece);
                 let cleared = board.clear_lines();
+                if cleared == 0 && q.garbage_rises(s.attack, s.placed) {
+                    continue;
+                }
                 let mut chain = s.chain;
                 let sent = chain.apply(Clear {
                     lines: cleared,
@@ -251,6 +287,7 @@ impl PcSearch {
                     root: false,
                     chain,
                     attack: s.attack + sent.lines,
+                    placed: s.placed.saturating_add(1),
                 };
                 match self.enter(q, child) {
                     Enter::Cleared => {
@@ -359,7 +396,9 @@ impl PcSearch {
         if known < need || s.next >= q.sequence.len() {
             return Enter::Dead;
         }
-        let key = state_key(&s);
+        // Lines cancelled so far decide whether garbage rises later; none queued, none count.
+        let queued: u16 = q.incoming.iter().map(|p| p.lines).sum();
+        let key = state_key(&s, s.attack.min(queued));
         if self.failed.contains(&key) {
             return Enter::Dead;
         }
@@ -407,7 +446,7 @@ impl PcSearch {
 /// A way to play the next piece: (piece, hold slot after, next index, is a hold placement).
 type Choice = (PieceKind, Option<PieceKind>, usize, bool);
 
-fn state_key(s: &State) -> u64 {
+fn state_key(s: &State, cancelled: u16) -> u64 {
     let mut h: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut mix = |v: u64| {
         h ^= v;
@@ -416,7 +455,10 @@ fn state_key(s: &State) -> u64 {
     for c in s.board.cols {
         mix(c);
     }
-    mix(s.hold.map_or(7, |k| k.index() as u64) | (s.next as u64) << 8 | u64::from(s.lines) << 16);
+    mix(s.hold.map_or(7, |k| k.index() as u64)
+        | (s.next as u64) << 8
+        | u64::from(s.lines) << 16
+        | u64::from(cancelled) << 24);
     h
 }
 
@@ -498,6 +540,7 @@ mod tests {
             sequence: seq.to_vec(),
             allow_180: true,
             chain: Chain::default(),
+            incoming: Vec::new(),
         };
         let mut s = PcSearch::new();
         let p = s.find(q).expect("a perfect clear");
@@ -520,9 +563,76 @@ mod tests {
             sequence: seq.to_vec(),
             allow_180: true,
             chain: Chain::default(),
+            incoming: Vec::new(),
         };
         let p = PcSearch::new().find(q).expect("a perfect clear");
         assert_eq!((p.piece.kind, p.hold), (PieceKind::O, true), "{p:?}");
+    }
+
+    /// The query for `seq` on `rows`, with `incoming` garbage queued.
+    fn query_with(rows: &[&str], seq: &[PieceKind], incoming: &[Pending]) -> PcQuery {
+        let board = BitBoard::from_rows(rows);
+        PcQuery {
+            board,
+            current: spawn_position(&board, seq[0]).unwrap(),
+            hold: None,
+            hold_allowed: true,
+            sequence: seq.to_vec(),
+            allow_180: true,
+            chain: Chain::default(),
+            incoming: incoming.to_vec(),
+        }
+    }
+
+    const ONE_LINE_READY_NOW: Pending = Pending {
+        lines: 1,
+        ready_after: 0,
+    };
+
+    #[test]
+    fn a_perfect_clear_that_would_let_ready_garbage_rise_is_not_one() {
+        // The first O locks without a clear, and the line queued rises under it.
+        let rows = ["....######", "....######"];
+        let q = query_with(&rows, &[PieceKind::O, PieceKind::O], &[ONE_LINE_READY_NOW]);
+        assert_eq!(PcSearch::new().find(q), None);
+    }
+
+    #[test]
+    fn garbage_not_ready_until_the_clearing_lock_leaves_the_perfect_clear() {
+        let rows = ["....######", "....######"];
+        let later = Pending {
+            lines: 1,
+            ready_after: 1,
+        };
+        let q = query_with(&rows, &[PieceKind::O, PieceKind::O], &[later]);
+        assert!(PcSearch::new().find(q).is_some());
+    }
+
+    #[test]
+    fn a_perfect_clear_clearing_at_every_lock_keeps_ready_garbage_down() {
+        // Two flat I pieces: a single, then the perfect clear.
+        let rows = ["....######", "....######"];
+        let q = query_with(&rows, &[PieceKind::I, PieceKind::I], &[ONE_LINE_READY_NOW]);
+        assert!(PcSearch::new().find(q).is_some());
+    }
+
+    #[test]
+    fn attack_sent_before_the_garbage_is_ready_cancels_it() {
+        let q = query_with(&["#........."], &[PieceKind::O], &[ONE_LINE_READY_NOW]);
+        // One line queued and sent lines cancel it oldest first.
+        assert!(q.garbage_rises(0, 0));
+        assert!(!q.garbage_rises(1, 0));
+        let two = Pending {
+            lines: 1,
+            ready_after: 3,
+        };
+        let q = PcQuery {
+            incoming: vec![ONE_LINE_READY_NOW, two],
+            ..q
+        };
+        assert!(!q.garbage_rises(1, 2), "the second is not ready yet");
+        assert!(q.garbage_rises(1, 3));
+        assert!(!q.garbage_rises(2, 3));
     }
 
     fn cleared(attack: u16, hold: Option<PieceKind>) -> State {
@@ -534,6 +644,7 @@ mod tests {
             root: false,
             chain: Chain::default(),
             attack,
+            placed: 0,
         }
     }
 

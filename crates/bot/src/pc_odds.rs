@@ -228,6 +228,7 @@ impl Odds {
                         sequence,
                         allow_180: self.allow_180,
                         chain: self.chain,
+                        incoming: Vec::new(),
                     },
                     SAMPLE_LIMIT,
                 );
@@ -284,6 +285,7 @@ mod tests {
             sequence: vec![I, T, L, J, S, Z],
             allow_180: true,
             chain: Chain::default(),
+            incoming: Vec::new(),
         };
         (q, ranked)
     }

@@ -357,6 +357,8 @@ impl Game {
             sequence,
             allow_180: false,
             chain: self.chain,
+            // TBP tells a bot nothing of incoming garbage.
+            incoming: Vec::new(),
         }
     }
 

@@ -12,7 +12,7 @@ use crate::inputs::{CompileOptions, Target, compile};
 use crate::level::Planner;
 use crate::movegen::{MoveGen, Placement, spawn_position};
 use crate::opener::{OpenerMove, OpenerQuery};
-use crate::pc::PcQuery;
+use crate::pc::{PcQuery, Pending};
 use crate::pc_odds::Odds;
 use crate::search::{Incoming, MAX_INCOMING, Root};
 use crate::sim::PlayerSim;
@@ -64,8 +64,17 @@ impl Known {
     }
 
     /// The perfect-clear query for these pieces; under a 7-bag with the piece after the queue
-    /// appended when `seen` shows it is the last of its bag.
-    fn query(mut self, player: &Player, rules: &Rules, seen: &[Option<PieceKind>]) -> PcQuery {
+    /// appended when `seen` shows it is the last of its bag. The garbage queued against the
+    /// player is ready after whole pieces of `per_piece` frames from `frame`, rounded down (a
+    /// line that may rise before the piece in play locks counts as ready for that lock).
+    fn query(
+        mut self,
+        player: &Player,
+        rules: &Rules,
+        seen: &[Option<PieceKind>],
+        frame: u32,
+        per_piece: u32,
+    ) -> PcQuery {
         if rules.randomizer == Randomizer::SevenBag {
             let last = self.index + self.sequence.len() - 1;
             self.sequence.extend(bag_tail(seen, last));
@@ -81,11 +90,27 @@ impl Known {
                 combo: player.combo(),
                 b2b: player.b2b(),
             },
+            incoming: player
+                .garbage()
+                .entries()
+                .iter()
+                .map(|e| Pending {
+                    lines: e.lines,
+                    ready_after: (e.ready_at.saturating_sub(frame) / per_piece.max(1)).min(255)
+                        as u8,
+                })
+                .collect(),
         }
     }
 }
 
 impl Bot {
+    /// Frames a piece takes, for counting garbage's travel in pieces: the speed cap's, and at
+    /// least 12 (a bot without a cap still waits for its keys).
+    fn frames_per_piece(&self) -> u32 {
+        self.config.min_frames_per_piece().max(12)
+    }
+
     /// Starts the beam search for the piece in play (or about to spawn), or returns the ranked
     /// placements at once when there is nothing to search (the El-Tetris planner, or no room to
     /// spawn).
@@ -115,7 +140,7 @@ impl Bot {
         match self.config.planner {
             Planner::ElTetris => Some(eltetris::rank(&board, &current)),
             Planner::Search(budget) => {
-                let per_piece = self.config.min_frames_per_piece().max(12);
+                let per_piece = self.frames_per_piece();
                 let incoming = player
                     .garbage()
                     .entries()
@@ -165,7 +190,12 @@ impl Bot {
 
     /// Notes the queue for 7-bag deduction and starts the perfect-clear search for the piece in
     /// play, if the search is on and the board is low enough; whether it started.
-    pub(super) fn start_perfect_clear(&mut self, player: &Player, rules: &Rules) -> bool {
+    pub(super) fn start_perfect_clear(
+        &mut self,
+        player: &Player,
+        rules: &Rules,
+        frame: u32,
+    ) -> bool {
         if self.pc.is_none() {
             return false;
         }
@@ -185,7 +215,7 @@ impl Bot {
         if known.board.max_height() > crate::pc::MAX_LINES as i8 {
             return false;
         }
-        let query = known.query(player, rules, &self.seen);
+        let query = known.query(player, rules, &self.seen, frame, self.frames_per_piece());
         self.pc.as_mut().map(|pc| pc.start(query)).is_some()
     }
 
@@ -207,7 +237,8 @@ impl Bot {
         }
         let known = Known::of(player)?;
         let index = known.index as u64;
-        let query = known.query(player, rules, &self.seen);
+        // No garbage is queued here.
+        let query = known.query(player, rules, &self.seen, 0, 1);
         // The kinds dealt before the first unknown piece in its bag, all seen.
         let end = index as usize + query.sequence.len();
         let prefix = self

@@ -129,7 +129,7 @@ impl Bot {
     /// [`Bot::think_more`] until it answers. Where there are no threads (a browser page) this
     /// spreads [`Bot::think`] over frames: the thought is the same however it is sliced.
     pub fn begin_think(&mut self, player: &Player, rules: &Rules, frame: u32) {
-        let stage = if self.start_perfect_clear(player, rules) {
+        let stage = if self.start_perfect_clear(player, rules, frame) {
             Stage::PerfectClear
         } else {
             Stage::Search(Vec::new())
