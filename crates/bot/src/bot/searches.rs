@@ -323,6 +323,24 @@ mod tests {
     }
 
     #[test]
+    fn queued_garbage_is_ready_for_the_lock_it_can_rise_on() {
+        // At 15 frames a piece the piece in play locks about 14 frames after its plan: a line
+        // ready within 14 frames rises on that lock, one 15 frames away on the next.
+        let rules = Rules::versus();
+        let mut player = Player::new(&rules, sevenbag_core::Handling::default(), 0, 0, 0);
+        player.receive(1, 100, 14);
+        player.receive(2, 101, 14);
+        let known = Known::of(&player).expect("a piece to play");
+        let q = known.query(&player, &rules, &[], 100, 15);
+        let ready: Vec<_> = q
+            .incoming
+            .iter()
+            .map(|p| (p.lines, p.ready_after))
+            .collect();
+        assert_eq!(ready, [(1, 0), (2, 1)]);
+    }
+
+    #[test]
     fn no_piece_is_deduced_before_six_of_the_bag_are_seen() {
         let seen: Vec<_> = [T, S, Z, O, I].into_iter().map(Some).collect();
         assert_eq!(bag_tail(&seen, 4), None);
