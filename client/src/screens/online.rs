@@ -61,6 +61,11 @@ pub struct OnlineScreen {
 /// Seconds a chat line stays in a match view's title strip.
 const CHAT_SHOWN_SECS: f32 = 6.0;
 
+/// The keys that pick the selected room row. Not Space: it is the hard drop, and a player
+/// pressing it as the match begins (the screen still shows the queue's Leave row until the
+/// server's start arrives) must not leave the queue.
+const PICK_KEYS: [KeyCode; 2] = [KeyCode::Enter, KeyCode::KpEnter];
+
 /// The title of the leave confirmation ("Leave the match? You forfeit.", split so the title
 /// fits the dialog).
 const CONFIRM_TITLE: &str = "Leave the match?";
@@ -306,7 +311,7 @@ impl OnlineScreen {
                 }
             }
         }
-        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter, KeyCode::Space]) {
+        if kb.pressed_any(&PICK_KEYS) {
             chosen = Some(self.selected);
         }
         match chosen.map(|i| rows[i]) {
@@ -821,6 +826,12 @@ pub fn footers() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hard_drop_key_never_picks_a_room_row() {
+        assert!(!PICK_KEYS.contains(&KeyCode::Space));
+        assert!(PICK_KEYS.contains(&KeyCode::Enter));
+    }
 
     #[test]
     fn the_room_footer_says_what_enter_does_on_each_row() {
