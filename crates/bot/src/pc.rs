@@ -112,6 +112,8 @@ pub struct PcSearch {
     /// clear (the odds estimate only asks whether one exists).
     limit: Option<u32>,
     first_only: bool,
+    /// Lines of garbage queued in the search's query, summed once at its start.
+    queued: u16,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -219,6 +221,7 @@ impl PcSearch {
             return;
         }
         self.next_lines = height.max(1);
+        self.queued = q.incoming.iter().map(|p| p.lines).sum();
         self.query = Some(q);
     }
 
@@ -403,8 +406,7 @@ impl PcSearch {
             return Enter::Dead;
         }
         // Lines cancelled so far decide whether garbage rises later; none queued, none count.
-        let queued: u16 = q.incoming.iter().map(|p| p.lines).sum();
-        let key = state_key(&s, s.attack.min(queued));
+        let key = state_key(&s, s.attack.min(self.queued));
         if self.failed.contains(&key) {
             return Enter::Dead;
         }
@@ -529,157 +531,4 @@ pub(crate) fn regions_fit(mut empty: u64) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_a_two_line_perfect_clear() {
-        // Rows 0-1 filled but for columns 0..4: two I pieces clear both.
-        let board = BitBoard::from_rows(&["....######", "....######"]);
-        let seq = [PieceKind::I, PieceKind::I];
-        let current = spawn_position(&board, PieceKind::I).unwrap();
-        let q = PcQuery {
-            board,
-            current,
-            hold: None,
-            hold_allowed: true,
-            sequence: seq.to_vec(),
-            allow_180: true,
-            chain: Chain::default(),
-            incoming: Vec::new(),
-        };
-        let mut s = PcSearch::new();
-        let p = s.find(q).expect("a perfect clear");
-        assert_eq!(p.piece.kind, PieceKind::I);
-        assert!(p.piece.cells().iter().all(|&(x, y)| x < 4 && y < 2));
-    }
-
-    #[test]
-    fn the_perfect_clear_that_sends_the_most_is_played() {
-        // The I dropped into column 6 at once clears a single and still leads to a perfect
-        // clear, the first one the search meets; holding the I and starting with the O leads to
-        // one that sends more.
-        let board = BitBoard::from_rows(&["#..#...###", "#..##..###", "#####..###", "######.###"]);
-        let seq = [PieceKind::I, PieceKind::O, PieceKind::L, PieceKind::L];
-        let q = PcQuery {
-            board,
-            current: spawn_position(&board, PieceKind::I).unwrap(),
-            hold: None,
-            hold_allowed: true,
-            sequence: seq.to_vec(),
-            allow_180: true,
-            chain: Chain::default(),
-            incoming: Vec::new(),
-        };
-        let p = PcSearch::new().find(q).expect("a perfect clear");
-        assert_eq!((p.piece.kind, p.hold), (PieceKind::O, true), "{p:?}");
-    }
-
-    /// The query for `seq` on `rows`, with `incoming` garbage queued.
-    fn query_with(rows: &[&str], seq: &[PieceKind], incoming: &[Pending]) -> PcQuery {
-        let board = BitBoard::from_rows(rows);
-        PcQuery {
-            board,
-            current: spawn_position(&board, seq[0]).unwrap(),
-            hold: None,
-            hold_allowed: true,
-            sequence: seq.to_vec(),
-            allow_180: true,
-            chain: Chain::default(),
-            incoming: incoming.to_vec(),
-        }
-    }
-
-    const ONE_LINE_READY_NOW: Pending = Pending {
-        lines: 1,
-        ready_after: 0,
-    };
-
-    #[test]
-    fn a_perfect_clear_that_would_let_ready_garbage_rise_is_not_one() {
-        // The first O locks without a clear, and the line queued rises under it.
-        let rows = ["....######", "....######"];
-        let q = query_with(&rows, &[PieceKind::O, PieceKind::O], &[ONE_LINE_READY_NOW]);
-        assert_eq!(PcSearch::new().find(q), None);
-    }
-
-    #[test]
-    fn garbage_not_ready_until_the_clearing_lock_leaves_the_perfect_clear() {
-        let rows = ["....######", "....######"];
-        let later = Pending {
-            lines: 1,
-            ready_after: 1,
-        };
-        let q = query_with(&rows, &[PieceKind::O, PieceKind::O], &[later]);
-        assert!(PcSearch::new().find(q).is_some());
-    }
-
-    #[test]
-    fn a_perfect_clear_clearing_at_every_lock_keeps_ready_garbage_down() {
-        // Two flat I pieces: a single, then the perfect clear.
-        let rows = ["....######", "....######"];
-        let q = query_with(&rows, &[PieceKind::I, PieceKind::I], &[ONE_LINE_READY_NOW]);
-        assert!(PcSearch::new().find(q).is_some());
-    }
-
-    #[test]
-    fn attack_sent_before_the_garbage_is_ready_cancels_it() {
-        let q = query_with(&["#........."], &[PieceKind::O], &[ONE_LINE_READY_NOW]);
-        // One line queued and sent lines cancel it oldest first.
-        assert!(q.garbage_rises(0, 0));
-        assert!(!q.garbage_rises(1, 0));
-        let two = Pending {
-            lines: 1,
-            ready_after: 3,
-        };
-        let q = PcQuery {
-            incoming: vec![ONE_LINE_READY_NOW, two],
-            ..q
-        };
-        assert!(!q.garbage_rises(1, 2), "the second is not ready yet");
-        assert!(q.garbage_rises(1, 3));
-        assert!(!q.garbage_rises(2, 3));
-    }
-
-    fn cleared(attack: u16, hold: Option<PieceKind>) -> State {
-        State {
-            board: BitBoard::default(),
-            hold,
-            next: 0,
-            lines: 0,
-            root: false,
-            chain: Chain::default(),
-            attack,
-            placed: 0,
-        }
-    }
-
-    #[test]
-    fn a_perfect_clear_that_sends_more_outranks_any_piece_left_in_hold() {
-        let more = Worth::of(&cleared(12, Some(PieceKind::I)));
-        let less = Worth::of(&cleared(11, Some(PieceKind::T)));
-        assert!(more > less);
-    }
-
-    #[test]
-    fn of_perfect_clears_that_send_the_same_one_leaving_a_t_j_or_l_in_hold_ranks_first() {
-        let rank = |hold| Worth::of(&cleared(11, hold));
-        for good in [PieceKind::T, PieceKind::J, PieceKind::L] {
-            for other in [PieceKind::I, PieceKind::O, PieceKind::S, PieceKind::Z] {
-                assert!(
-                    rank(Some(good)) > rank(Some(other)),
-                    "{good:?} over {other:?}"
-                );
-            }
-            assert!(rank(Some(good)) > rank(None), "{good:?} over an empty hold");
-        }
-    }
-
-    #[test]
-    fn odd_regions_are_pruned() {
-        let board = BitBoard::from_rows(&["###..#####", "##...#####"]);
-        assert!(!regions_fit(box_empty(&board, 2)));
-        let board = BitBoard::from_rows(&["####.#####", "##...#####"]);
-        assert!(regions_fit(box_empty(&board, 2)));
-    }
-}
+mod tests;
