@@ -5,19 +5,11 @@ use super::*;
 #[test]
 fn finds_a_two_line_perfect_clear() {
     // Rows 0-1 filled but for columns 0..4: two I pieces clear both.
-    let board = BitBoard::from_rows(&["....######", "....######"]);
-    let seq = [PieceKind::I, PieceKind::I];
-    let current = spawn_position(&board, PieceKind::I).unwrap();
-    let q = PcQuery {
-        board,
-        current,
-        hold: None,
-        hold_allowed: true,
-        sequence: seq.to_vec(),
-        allow_180: true,
-        chain: Chain::default(),
-        incoming: Vec::new(),
-    };
+    let q = query_with(
+        &["....######", "....######"],
+        &[PieceKind::I, PieceKind::I],
+        &[],
+    );
     let mut s = PcSearch::new();
     let p = s.find(q).expect("a perfect clear");
     assert_eq!(p.piece.kind, PieceKind::I);
@@ -29,18 +21,11 @@ fn the_perfect_clear_that_sends_the_most_is_played() {
     // The I dropped into column 6 at once clears a single and still leads to a perfect
     // clear, the first one the search meets; holding the I and starting with the O leads to
     // one that sends more.
-    let board = BitBoard::from_rows(&["#..#...###", "#..##..###", "#####..###", "######.###"]);
-    let seq = [PieceKind::I, PieceKind::O, PieceKind::L, PieceKind::L];
-    let q = PcQuery {
-        board,
-        current: spawn_position(&board, PieceKind::I).unwrap(),
-        hold: None,
-        hold_allowed: true,
-        sequence: seq.to_vec(),
-        allow_180: true,
-        chain: Chain::default(),
-        incoming: Vec::new(),
-    };
+    let q = query_with(
+        &["#..#...###", "#..##..###", "#####..###", "######.###"],
+        &[PieceKind::I, PieceKind::O, PieceKind::L, PieceKind::L],
+        &[],
+    );
     let p = PcSearch::new().find(q).expect("a perfect clear");
     assert_eq!((p.piece.kind, p.hold), (PieceKind::O, true), "{p:?}");
 }
