@@ -1,0 +1,249 @@
+//! The load players: setting a match up (a room, or the ranked queue with fresh identities)
+//! and playing it through the window, noting what each player measured.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::{Duration, Instant};
+
+use sevenbag_netplay::{
+    HeadlessClient, HeadlessConfig, HeadlessError, NetStats, RelayProbe, SessionStats,
+};
+use sevenbag_protocol::{ClientMessage, JoinRole, RoomOptions};
+
+use super::{Keys, MAX_SECONDS};
+
+/// What one player measured during the window.
+#[derive(Debug, Default)]
+pub(super) struct PlayerOutcome {
+    /// Took part for the whole window.
+    pub(super) ok: bool,
+    pub(super) error: Option<String>,
+    pub(super) traffic: NetStats,
+    pub(super) session: SessionStats,
+    pub(super) desyncs: usize,
+    pub(super) server_errors: usize,
+    /// Input delay in frames at the end of the window.
+    pub(super) input_delay: Option<u32>,
+    /// Smoothed round trip at the end of the window.
+    pub(super) ping: Option<Duration>,
+    /// (First player of a match only) its two players started on different instances and
+    /// met on one.
+    pub(super) cross_instance: bool,
+}
+
+/// Where the run is: players take their before/after readings when this changes.
+pub(super) const WARMUP: u8 = 0;
+pub(super) const MEASURING: u8 = 1;
+pub(super) const DONE: u8 = 2;
+
+/// How long after the ramp match setups may still finish.
+pub(super) const SETUP_GRACE: Duration = Duration::from_secs(30);
+
+pub(super) fn failed(error: String) -> PlayerOutcome {
+    PlayerOutcome {
+        error: Some(error),
+        ..PlayerOutcome::default()
+    }
+}
+
+/// Connects both players of match `i`, puts them in a room and readies them.
+pub(super) async fn setup(
+    urls: &[String; 2],
+    i: usize,
+    probe: Arc<RelayProbe>,
+    frames_per_tick: u32,
+    reconnect: bool,
+) -> Result<(HeadlessClient, HeadlessClient), HeadlessError> {
+    let config = |name: String| HeadlessConfig {
+        probe: Some(Arc::clone(&probe)),
+        frames_per_tick,
+        // The room's reconnect window (15 s by default).
+        auto_reconnect: reconnect
+            .then(|| Duration::from_secs(u64::from(RoomOptions::default().reconnect_seconds))),
+        ..HeadlessConfig::new(name)
+    };
+    let mut a = HeadlessClient::connect(&urls[0], config(format!("load-{i}-a"))).await?;
+    let options = RoomOptions {
+        first_to: 99,
+        ..RoomOptions::default()
+    };
+    let code = a.create_room(options).await?;
+    // On another instance, `join_room` follows the redirect to the room's instance.
+    let mut b = HeadlessClient::connect(&urls[1], config(format!("load-{i}-b"))).await?;
+    b.join_room(&code, JoinRole::Player).await?;
+    a.ready()?;
+    b.ready()?;
+    Ok((a, b))
+}
+
+/// Letters that no name folding touches, for generated names.
+const NAME_LETTERS: &[u8] = b"cdefghjkmpqtuxy";
+
+fn letters(mut n: u64, len: usize) -> String {
+    let base = NAME_LETTERS.len() as u64;
+    (0..len)
+        .map(|_| {
+            let c = NAME_LETTERS[(n % base) as usize] as char;
+            n /= base;
+            c
+        })
+        .collect()
+}
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Connects both players of ranked match `i` with fresh identities and queues them; returns
+/// once each is seated (the queue may pair them with players of other matches).
+pub(super) async fn ranked_setup(
+    urls: &[String; 2],
+    i: usize,
+    frames_per_tick: u32,
+) -> Result<(HeadlessClient, HeadlessClient), String> {
+    let run = u64::from(std::process::id())
+        ^ std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+    let join = |side: u64| async move {
+        let name = format!("ld{}{}", letters(run, 4), letters(i as u64 * 2 + side, 4));
+        let config = HeadlessConfig {
+            frames_per_tick,
+            ..HeadlessConfig::new(name.clone())
+        };
+        let url = &urls[side as usize];
+        let mut c = HeadlessClient::connect(url, config)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut key = [0u8; 32];
+        let mut state = splitmix(run.rotate_left(17) ^ (i as u64 * 2 + side));
+        for chunk in key.chunks_mut(8) {
+            state = splitmix(state);
+            chunk.copy_from_slice(&state.to_le_bytes());
+        }
+        c.send(ClientMessage::Register { key, name })
+            .map_err(|e| e.to_string())?;
+        // Identifies again and queues; a cluster may send the player to another instance.
+        c.ranked_match(key, SETUP_GRACE)
+            .await
+            .map_err(|e| e.to_string())?;
+        if let Some(e) = c.errors().first() {
+            return Err(format!("{e:?}"));
+        }
+        Ok::<_, String>(c)
+    };
+    let (a, b) = tokio::join!(join(0), join(1));
+    Ok((a?, b?))
+}
+
+/// Plays until the run is over, noting traffic and session counters over the window.
+pub(super) async fn play(
+    mut client: HeadlessClient,
+    seed: u64,
+    keys: Keys,
+    phase: Arc<AtomicU8>,
+    resumed: Arc<Resumed>,
+) -> PlayerOutcome {
+    let mut keys = keys.source(seed);
+    let limit = Duration::from_secs(MAX_SECONDS);
+    // A lost connection ends a player's run, unless it reconnects by itself (`--kill-at`).
+    let lost = |c: &HeadlessClient| !c.is_connected() && c.room().is_none();
+    let lost_any = |c: &HeadlessClient| !c.is_connected();
+    let reconnecting = resumed.expected();
+    let first = client
+        .run_until(&mut keys, limit, |c| {
+            phase.load(Ordering::Relaxed) >= MEASURING
+                || if reconnecting { lost(c) } else { lost_any(c) }
+        })
+        .await;
+    let measured = phase.load(Ordering::Relaxed) == MEASURING;
+    let before = client.stats();
+    let mut seen = client.reconnects();
+    let second = client
+        .run_until(&mut keys, limit, |c| {
+            if c.reconnects() > seen {
+                seen = c.reconnects();
+                resumed.reconnected();
+            }
+            phase.load(Ordering::Relaxed) >= DONE
+                || if reconnecting { lost(c) } else { lost_any(c) }
+        })
+        .await;
+    let after = client.stats();
+    let mut outcome = PlayerOutcome {
+        ok: measured && client.is_connected() && before.session.frames > 0,
+        error: None,
+        traffic: after.net.since(&before.net),
+        session: SessionStats {
+            frames: after.session.frames - before.session.frames,
+            rollbacks: after.session.rollbacks - before.session.rollbacks,
+            resimulated_frames: after.session.resimulated_frames
+                - before.session.resimulated_frames,
+            stall_frames: after.session.stall_frames - before.session.stall_frames,
+            max_rollback_depth: after.session.max_rollback_depth,
+            rebuilds: after.session.rebuilds,
+            desyncs: after.session.desyncs,
+        },
+        desyncs: client.desyncs().len(),
+        server_errors: client.errors().len(),
+        input_delay: client.session().map(|s| s.options().input_delay),
+        ping: after.ping,
+        cross_instance: false,
+    };
+    if !outcome.ok {
+        outcome.error = Some(format!(
+            "{}: {:?} / {:?} / {:?}",
+            client.names()[0],
+            first.err(),
+            second.err(),
+            client.disconnect_reason()
+        ));
+    }
+    let _ = client.leave();
+    outcome
+}
+
+/// When the server was killed (`--kill-at`) and how long each player took to reconnect.
+#[derive(Debug, Default)]
+pub(super) struct Resumed {
+    expected: std::sync::atomic::AtomicBool,
+    inner: std::sync::Mutex<(Option<Instant>, Vec<Duration>)>,
+}
+
+impl Resumed {
+    /// Ready to note reconnections; `expected` when the run kills the server (`--kill-at`).
+    pub(super) fn new(expected: bool) -> Resumed {
+        Resumed {
+            expected: expected.into(),
+            ..Resumed::default()
+        }
+    }
+
+    pub(super) fn killed(&self, at: Instant) {
+        if let Ok(mut inner) = self.inner.lock() {
+            inner.0 = Some(at);
+        }
+    }
+
+    fn expected(&self) -> bool {
+        self.expected.load(Ordering::Relaxed)
+    }
+
+    fn reconnected(&self) {
+        if let Ok(mut inner) = self.inner.lock()
+            && let Some(at) = inner.0
+        {
+            inner.1.push(at.elapsed());
+        }
+    }
+
+    pub(super) fn take(&self) -> Vec<Duration> {
+        self.inner
+            .lock()
+            .map(|mut i| std::mem::take(&mut i.1))
+            .unwrap_or_default()
+    }
+}

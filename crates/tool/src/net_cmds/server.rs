@@ -1,0 +1,138 @@
+//! The server `loadtest --spawn-server` starts for the run, on a free loopback port, and
+//! kills (and for `--kill-at` starts again) with the same flags.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+
+/// A server process started for the run; killed when dropped.
+pub(super) struct SpawnedServer {
+    pub(super) child: Child,
+    pub(super) url: String,
+    pub(super) replay_dir: PathBuf,
+    /// How it was started, to start it again the same way (`--kill-at`).
+    pub(super) bin: PathBuf,
+    pub(super) port: u16,
+    pub(super) matches: usize,
+    pub(super) ranked: bool,
+}
+
+impl SpawnedServer {
+    pub(super) fn start(
+        bin: Option<PathBuf>,
+        matches: usize,
+        ranked: bool,
+    ) -> anyhow::Result<SpawnedServer> {
+        let bin = match bin {
+            Some(bin) => bin,
+            None => std::env::current_exe()
+                .context("cannot find this tool's own path")?
+                .with_file_name("sevenbag-server"),
+        };
+        anyhow::ensure!(
+            bin.exists(),
+            "no server binary at {} (build it: cargo build --release -p sevenbag-server, or pass --server-bin)",
+            bin.display()
+        );
+        // A free port: bind :0, note it, let it go (the server binds it a moment later).
+        let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let replay_dir =
+            std::env::temp_dir().join(format!("sevenbag-loadtest-{}", std::process::id()));
+        std::fs::create_dir_all(&replay_dir)?;
+        let child = Self::spawn(&bin, port, &replay_dir, matches, ranked)?;
+        let server = SpawnedServer {
+            child,
+            url: format!("ws://127.0.0.1:{port}/"),
+            replay_dir,
+            bin,
+            port,
+            matches,
+            ranked,
+        };
+        server.wait_listening()?;
+        eprintln!(
+            "started {} (pid {}) on {}",
+            server.bin.display(),
+            server.child.id(),
+            server.url
+        );
+        Ok(server)
+    }
+
+    /// `kill -9` and start again with the same flags (same port, replay and room log
+    /// directories); returns once the new process listens.
+    pub(super) fn kill_and_restart(&mut self) -> anyhow::Result<()> {
+        self.child.kill()?;
+        self.child.wait()?;
+        self.child = Self::spawn(
+            &self.bin,
+            self.port,
+            &self.replay_dir,
+            self.matches,
+            self.ranked,
+        )?;
+        self.wait_listening()
+    }
+
+    fn spawn(
+        bin: &std::path::Path,
+        port: u16,
+        replay_dir: &std::path::Path,
+        matches: usize,
+        ranked: bool,
+    ) -> anyhow::Result<Child> {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(replay_dir.join("server.log"))?;
+        let mut command = Command::new(bin);
+        if ranked {
+            command.arg("--db").arg(replay_dir.join("loadtest.db"));
+        } else {
+            command.arg("--no-db");
+        }
+        let child = command
+            .arg("--bind")
+            .arg(format!("127.0.0.1:{port}"))
+            .arg("--replay-dir")
+            .arg(replay_dir)
+            .arg("--max-connections")
+            .arg((2 * matches + 100).max(10_000).to_string())
+            .arg("--max-rooms")
+            .arg((matches + 10).max(5_000).to_string())
+            .env(
+                "RUST_LOG",
+                std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
+            )
+            .stdin(Stdio::null())
+            .stdout(log.try_clone()?)
+            .stderr(log)
+            .spawn()
+            .with_context(|| format!("cannot start {}", bin.display()))?;
+        Ok(child)
+    }
+
+    /// Waits (bounded) until the server accepts connections.
+    fn wait_listening(&self) -> anyhow::Result<()> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            anyhow::ensure!(
+                Instant::now() < deadline,
+                "the server did not start listening in 10 s"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for SpawnedServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.replay_dir);
+    }
+}
