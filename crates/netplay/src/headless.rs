@@ -1,4 +1,4 @@
-//! A headless client: a [`Session`], a [`Pacer`] and a [`NetHandle`] glued together on tokio.
+//! A headless client: a [`Session`], a [`Pacer`](crate::clock::Pacer) and a [`NetHandle`] glued together on tokio.
 //!
 //! [`HeadlessClient`] does what the GUI does, minus drawing: connect, create or join a room
 //! (as a player or a spectator) or quick-match, ready up, then play in real time at 60 frames a
@@ -10,22 +10,24 @@
 //! Every wait is bounded: each method that waits takes or uses a timeout and fails with
 //! [`HeadlessError::Timeout`] rather than hang.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+mod probe;
+mod reconnect;
+mod view;
+
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sevenbag_core::{Handling, Match, Seat};
-use sevenbag_protocol::{
-    ClientMessage, ErrorCode, JoinRole, RoomOptions, SeatInfo, SeatStatus, ServerMessage,
-};
+use sevenbag_core::{Handling, Seat};
+use sevenbag_protocol::{ClientMessage, ErrorCode, JoinRole, RoomOptions, ServerMessage};
 
-use crate::clock::Pacer;
-use crate::driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RoundResult};
+use crate::driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult};
 use crate::inputs::{Idle, InputSource};
 use crate::net::{Hello, NetError, NetEvent, NetHandle, NetStats, connect_trusting};
-use crate::room::{RoomInfo, RoomTracker, RoomUpdate};
-use crate::session::{RoundEnd, Session, SessionError, SessionOptions, SessionStats};
+use crate::room::{RoomTracker, RoomUpdate};
+use crate::session::{Session, SessionError, SessionOptions, SessionStats};
 use crate::tls::TlsTrust;
+pub use probe::RelayProbe;
+use reconnect::{Retry, add_traffic};
 
 /// How long the lobby steps (welcome, joining a room) may take.
 pub const LOBBY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -154,58 +156,6 @@ pub struct ClientStats {
     pub advantage: f64,
 }
 
-/// Relay-latency measurement for the load tester: both players of a match share one probe; the
-/// sender notes when each `Inputs` batch left, keyed by (seat, confirmed), and the opponent looks
-/// it up on receipt. Works because both clients run on the same machine and clock.
-#[derive(Debug, Default)]
-pub struct RelayProbe {
-    inner: Mutex<ProbeInner>,
-}
-
-#[derive(Debug, Default)]
-struct ProbeInner {
-    sent: HashMap<(Seat, u32), Instant>,
-    /// Latencies measured, in microseconds.
-    samples: Vec<u32>,
-}
-
-impl RelayProbe {
-    /// An empty probe.
-    pub fn new() -> RelayProbe {
-        RelayProbe::default()
-    }
-
-    /// A batch of `seat` confirming `confirmed` left at `at`.
-    pub fn sent(&self, seat: Seat, confirmed: u32, at: Instant) {
-        if let Ok(mut inner) = self.inner.lock() {
-            inner.sent.insert((seat, confirmed), at);
-        }
-    }
-
-    /// The opponent received that batch at `at`.
-    pub fn received(&self, seat: Seat, confirmed: u32, at: Instant) {
-        if let Ok(mut inner) = self.inner.lock()
-            && let Some(sent) = inner.sent.remove(&(seat, confirmed))
-        {
-            let micros = at.saturating_duration_since(sent).as_micros();
-            inner
-                .samples
-                .push(u32::try_from(micros).unwrap_or(u32::MAX));
-        }
-    }
-
-    /// Takes the latencies measured so far (microseconds) and forgets batches in flight.
-    pub fn take_samples(&self) -> Vec<u32> {
-        match self.inner.lock() {
-            Ok(mut inner) => {
-                inner.sent.clear();
-                std::mem::take(&mut inner.samples)
-            }
-            Err(_) => Vec::new(),
-        }
-    }
-}
-
 /// A client without a window (see the module docs).
 #[derive(Debug)]
 pub struct HeadlessClient {
@@ -242,19 +192,6 @@ pub struct HeadlessClient {
     /// A cluster's `Redirect` for the request in flight.
     redirect: Option<String>,
     redirects: crate::room::Redirects,
-}
-
-/// A lost connection being retried.
-#[derive(Clone, Copy, Debug)]
-struct Retry {
-    /// When the connection was lost: the window runs from here.
-    since: Instant,
-    /// When the next attempt may start.
-    next: Instant,
-    /// The pause after the next failure.
-    backoff: Duration,
-    /// An attempt is under way (waiting for `Welcome` or its failure).
-    attempting: bool,
 }
 
 impl HeadlessClient {
@@ -503,103 +440,6 @@ impl HeadlessClient {
         self.run_until(&mut Idle, timeout, done).await
     }
 
-    /// Drops the connection without a word (as a network failure would). The session is kept
-    /// and keeps stalling until [`HeadlessClient::reconnect`].
-    pub fn drop_connection(&mut self) {
-        self.net.abort();
-        self.connected = false;
-    }
-
-    /// Connects again with our resume token and waits for `Welcome`; the server then sends
-    /// `Joined` and the match log, which the run loop applies.
-    pub async fn reconnect(&mut self) -> Result<(), HeadlessError> {
-        self.start_reconnect()?;
-        self.await_reply(LOBBY_TIMEOUT, |c| c.connected).await
-    }
-
-    /// Opens a new connection with our resume token (a spectator: none; it joins its room
-    /// again once welcomed) without waiting.
-    fn start_reconnect(&mut self) -> Result<(), HeadlessError> {
-        let room = self
-            .room
-            .room()
-            .ok_or(HeadlessError::State("no resume token: not in a room"))?;
-        let resume = room.seat.map(|_| room.resume);
-        let hello = Hello {
-            name: self.config.name.clone(),
-            handling: self.config.handling,
-            resume,
-        };
-        let old = self.net.stats();
-        self.past_traffic = add_traffic(self.past_traffic, old);
-        self.net = connect_trusting(
-            &tokio::runtime::Handle::current(),
-            &self.url,
-            hello,
-            self.config.trust.clone(),
-        );
-        self.awaiting_log = self.driver.is_live();
-        self.channel_open = true;
-        self.connected = false;
-        self.disconnect_reason = None;
-        Ok(())
-    }
-
-    /// Automatic reconnection: notices a lost connection, retries with backoff within the
-    /// window, and gives the match up when the window has passed.
-    fn retry_connection(&mut self, now: Instant) {
-        let Some(window) = self.config.auto_reconnect else {
-            return;
-        };
-        if self.connected {
-            if self.retry.take().is_some() {
-                self.reconnects += 1;
-                tracing::info!(name = %self.config.name, "reconnected");
-            }
-            return;
-        }
-        if self.room.room().is_none() {
-            self.retry = None;
-            return;
-        }
-        let lost = self.disconnect_reason.is_some() || !self.channel_open;
-        let retry = self.retry.get_or_insert(Retry {
-            since: now,
-            next: now,
-            backoff: RETRY_FIRST,
-            attempting: false,
-        });
-        if retry.attempting {
-            if !lost {
-                return;
-            }
-            // This attempt failed: wait, then try again.
-            retry.attempting = false;
-            retry.next = now + retry.backoff;
-            retry.backoff = (retry.backoff * 2).min(RETRY_MAX);
-        }
-        if now < retry.next {
-            return;
-        }
-        if now.saturating_duration_since(retry.since) > window {
-            tracing::warn!(name = %self.config.name, ?window, "could not reconnect within the window; the match is lost");
-            self.retry = None;
-            self.driver.stop();
-            self.forget_room();
-            return;
-        }
-        retry.attempting = true;
-        tracing::debug!(name = %self.config.name, "reconnecting");
-        if self.start_reconnect().is_err() {
-            self.retry = None;
-        }
-    }
-
-    /// Connections lost and taken back by [`HeadlessConfig::auto_reconnect`].
-    pub fn reconnects(&self) -> u32 {
-        self.reconnects
-    }
-
     /// Asks for replay `id` and waits for its bytes.
     pub async fn fetch_replay(&mut self, id: &str) -> Result<Vec<u8>, HeadlessError> {
         self.replay = None;
@@ -612,145 +452,6 @@ impl HeadlessClient {
             .take()
             .map(|(_, bytes)| bytes)
             .unwrap_or_default())
-    }
-
-    /// The room we are in.
-    pub fn room(&self) -> Option<&RoomInfo> {
-        self.room.room()
-    }
-
-    /// Our seat (`None` as a spectator or outside a room).
-    pub fn seat(&self) -> Option<Seat> {
-        self.room.room().and_then(|r| r.seat)
-    }
-
-    /// The current (or last) match's session.
-    pub fn session(&self) -> Option<&Session> {
-        self.driver.session()
-    }
-
-    /// The match to draw: predicted.
-    pub fn predicted(&self) -> Option<&Match> {
-        self.driver.predicted()
-    }
-
-    /// The confirmed match (never rolls back).
-    pub fn confirmed(&self) -> Option<&Match> {
-        self.driver.confirmed()
-    }
-
-    /// Players' names, seat 0 and 1.
-    pub fn names(&self) -> &[String; 2] {
-        self.driver.names()
-    }
-
-    /// Round wins: the server's latest count, else the confirmed match's.
-    pub fn wins(&self) -> [u8; 2] {
-        self.driver.wins()
-    }
-
-    /// Seats as the room last described them (with status updates applied).
-    pub fn seats(&self) -> &[Option<SeatInfo>; 2] {
-        self.room.seats()
-    }
-
-    /// Connection status of both seats.
-    pub fn seat_statuses(&self) -> [Option<SeatStatus>; 2] {
-        [0, 1].map(|i| self.room.seats()[i].as_ref().map(|s| s.status))
-    }
-
-    /// Spectators in the room.
-    pub fn spectators(&self) -> u16 {
-        self.room.spectators()
-    }
-
-    /// Ping, rollbacks, stalls, traffic.
-    pub fn stats(&self) -> ClientStats {
-        ClientStats {
-            ping: self.driver.clock().rtt(),
-            session: self
-                .driver
-                .session()
-                .map(Session::stats)
-                .unwrap_or_default(),
-            net: add_traffic(self.past_traffic, self.net.stats()),
-            advantage: self
-                .driver
-                .pacer()
-                .map(Pacer::advantage)
-                .unwrap_or_default(),
-        }
-    }
-
-    /// Rounds the server announced in the current match.
-    pub fn round_results(&self) -> &[RoundResult] {
-        self.driver.round_results()
-    }
-
-    /// The match result, once the server announced it.
-    pub fn match_result(&self) -> Option<&MatchResult> {
-        self.driver.match_result()
-    }
-
-    /// Whether a match is being played or watched right now.
-    pub fn is_live(&self) -> bool {
-        self.driver.is_live()
-    }
-
-    /// Matches started since we connected.
-    pub fn matches_started(&self) -> u32 {
-        self.driver.matches_started()
-    }
-
-    /// Our state hashes of the current match: (frame, hash) every `HASH_INTERVAL` frames.
-    pub fn hashes(&self) -> &[(u32, u64)] {
-        self.driver
-            .session()
-            .map(Session::hashes)
-            .unwrap_or_default()
-    }
-
-    /// Rounds ended in our confirmed match, with the hash at each end.
-    pub fn round_ends(&self) -> &[RoundEnd] {
-        self.driver
-            .session()
-            .map(Session::round_ends)
-            .unwrap_or_default()
-    }
-
-    /// Desync notices received.
-    pub fn desyncs(&self) -> &[DesyncNotice] {
-        &self.desyncs
-    }
-
-    /// Server errors received.
-    pub fn errors(&self) -> &[ServerError] {
-        &self.errors
-    }
-
-    /// Relayed inputs or logs the session refused.
-    pub fn session_errors(&self) -> &[SessionError] {
-        &self.session_errors
-    }
-
-    /// Whether we are welcomed and not disconnected.
-    pub fn is_connected(&self) -> bool {
-        self.connected
-    }
-
-    /// Why the last connection ended, if it did.
-    pub fn disconnect_reason(&self) -> Option<&str> {
-        self.disconnect_reason.as_deref()
-    }
-
-    /// The server's name, from `Welcome`.
-    pub fn server_name(&self) -> &str {
-        &self.server
-    }
-
-    /// The replay list from the last `Replays`.
-    pub fn replay_list(&self) -> &[(String, String)] {
-        &self.replays
     }
 
     /// Runs until `done`, failing early on a new server error or a lost connection.
@@ -946,8 +647,4 @@ impl HeadlessClient {
         self.room.leave();
         self.driver.set_seat(None);
     }
-}
-
-fn add_traffic(a: NetStats, b: NetStats) -> NetStats {
-    a.plus(&b)
 }

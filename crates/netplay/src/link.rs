@@ -74,7 +74,7 @@ pub enum NetError {
     /// TCP connect failed.
     #[error("cannot connect: {0}")]
     Connect(#[from] std::io::Error),
-    /// Connecting took longer than [`CONNECT_TIMEOUT`].
+    /// Connecting took longer than [`CONNECT_TIMEOUT`](crate::net::CONNECT_TIMEOUT).
     #[error("connecting timed out after {0:?}")]
     Timeout(Duration),
     /// The WebSocket layer failed.

@@ -1,7 +1,7 @@
 //! Online subcommands: `loadtest` runs many concurrent matches of headless clients against a
 //! server and reports relay latency, traffic and the server's CPU and memory.
 //!
-//! Each match is two [`HeadlessClient`]s with random inputs in a fresh first-to-99 room (so it
+//! Each match is two [`HeadlessClient`](sevenbag_netplay::HeadlessClient)s with random inputs in a fresh first-to-99 room (so it
 //! lasts the whole run), each on its own tokio task, exactly as a player's client would run.
 //! Matches start staggered over a ramp; the measurement window opens a second after every match
 //! is set up and lasts `--seconds`. Relay latency is measured on this machine's clock: both players of a match
