@@ -12,12 +12,12 @@ use anyhow::Context as _;
 pub(super) struct SpawnedServer {
     pub(super) child: Child,
     pub(super) url: String,
-    pub(super) replay_dir: PathBuf,
+    replay_dir: PathBuf,
     /// How it was started, to start it again the same way (`--kill-at`).
-    pub(super) bin: PathBuf,
-    pub(super) port: u16,
-    pub(super) matches: usize,
-    pub(super) ranked: bool,
+    bin: PathBuf,
+    port: u16,
+    matches: usize,
+    ranked: bool,
 }
 
 impl SpawnedServer {
