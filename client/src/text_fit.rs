@@ -352,7 +352,7 @@ fn every_online_form_fits_its_labels_values_and_host_rows() {
 
 #[test]
 fn the_room_card_fits_its_code_and_the_players_names() {
-    use crate::screens::online::{code_text, seat_name_room, seat_sizes, spaced_code};
+    use crate::screens::online::draw::{code_text, seat_name_room, seat_sizes, spaced_code};
     let m = Metrics::load().expect("fonts");
     for (w, h) in SCREENS {
         let l = list_layout(w, h, 2);
