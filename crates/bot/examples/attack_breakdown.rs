@@ -107,6 +107,7 @@ fn main() -> Result<(), String> {
 struct SetReport {
     /// Attack and pieces by the bot's piece number, in tens (the last bucket holds the rest).
     by_piece: [(u64, u64); 10],
+    /// Locks and attack by kind of clear (`none` for a lock that clears nothing).
     by_clear: BTreeMap<String, (u64, u64)>,
     /// By (first perfect clear, second perfect clear).
     by_class: BTreeMap<(bool, bool), Tally>,
@@ -123,15 +124,6 @@ struct SetReport {
 /// when `each_game`.
 fn play_set(first_seed: u64, games: u64, odds_limit: u64, each_game: bool) -> SetReport {
     let mut set = SetReport::default();
-    let SetReport {
-        by_piece,
-        by_clear,
-        by_class,
-        total,
-        opponent,
-        not_won,
-        slow_frames,
-    } = &mut set;
     for g in 0..games {
         let seed = first_seed + g;
         let mut bot = Bot::with_config(BotConfig {
@@ -162,7 +154,7 @@ fn play_set(first_seed: u64, games: u64, odds_limit: u64, each_game: bool) -> Se
             let mine = bot.next_input(&m, seat);
             let took = started.elapsed();
             if took.as_micros() >= 1000 {
-                slow_frames.push(took);
+                set.slow_frames.push(took);
             }
             let theirs = baseline.next_input(&m, seat.other());
             let (a, b) = if seat == Seat::First {
@@ -185,7 +177,7 @@ fn play_set(first_seed: u64, games: u64, odds_limit: u64, each_game: bool) -> Se
             }
             if let Some(lock) = events.locked {
                 let n = m.player(seat).stats().pieces;
-                let bucket = &mut by_piece[((n.max(1) - 1) / 10).min(9) as usize];
+                let bucket = &mut set.by_piece[((n.max(1) - 1) / 10).min(9) as usize];
                 bucket.0 += u64::from(lock.attack.lines);
                 bucket.1 += 1;
                 let name = if lock.clear.lines == 0 {
@@ -193,7 +185,7 @@ fn play_set(first_seed: u64, games: u64, odds_limit: u64, each_game: bool) -> Se
                 } else {
                     clear_name(&lock.clear)
                 };
-                let c = by_clear.entry(name.clone()).or_default();
+                let c = set.by_clear.entry(name.clone()).or_default();
                 c.0 += 1;
                 c.1 += u64::from(lock.attack.lines);
                 if lock.clear.lines > 0 {
@@ -207,16 +199,19 @@ fn play_set(first_seed: u64, games: u64, odds_limit: u64, each_game: bool) -> Se
                 break;
             }
         }
-        *not_won += u32::from(m.winner() != Some(seat));
+        set.not_won += u32::from(m.winner() != Some(seat));
         let st = m.player(seat).stats();
-        total.add(st.pieces, st.attack);
+        set.total.add(st.pieces, st.attack);
         let os = m.player(seat.other()).stats();
-        opponent.add(os.pieces, os.attack);
+        set.opponent.add(os.pieces, os.attack);
         let class = (
             perfect.iter().any(|&n| n <= 11),
             perfect.iter().any(|&n| (12..=22).contains(&n)),
         );
-        by_class.entry(class).or_default().add(st.pieces, st.attack);
+        set.by_class
+            .entry(class)
+            .or_default()
+            .add(st.pieces, st.attack);
         if each_game {
             println!(
                 "game {g} seed {seed}: {} pieces, attack {}, {:.3} |{log}",
@@ -231,41 +226,32 @@ fn play_set(first_seed: u64, games: u64, odds_limit: u64, each_game: bool) -> Se
 
 impl SetReport {
     /// Prints the set's figures.
-    fn print(&self, first_seed: u64) {
-        let SetReport {
-            by_piece,
-            by_clear,
-            by_class,
-            total,
-            opponent,
-            not_won,
-            slow_frames,
-        } = self;
+    fn print(mut self, first_seed: u64) {
         println!(
-            "{} games from seed {first_seed}: attack/piece {:.3} ({} lines over {} pieces), {not_won} not won",
-            total.games,
-            total.per_piece(),
-            total.attack,
-            total.pieces
+            "{} games from seed {first_seed}: attack/piece {:.3} ({} lines over {} pieces), {} not won",
+            self.total.games,
+            self.total.per_piece(),
+            self.total.attack,
+            self.total.pieces,
+            self.not_won
         );
         println!(
             "  El-Tetris sent {} lines over {} pieces ({:.3} a piece)",
-            opponent.attack,
-            opponent.pieces,
-            opponent.per_piece()
+            self.opponent.attack,
+            self.opponent.pieces,
+            self.opponent.per_piece()
         );
-        let mut slow_frames = slow_frames.clone();
-        slow_frames.sort();
-        if let Some(slowest) = slow_frames.last() {
-            let p99 = slow_frames[slow_frames.len() * 99 / 100];
+        self.slow_frames.sort();
+        if let Some(slowest) = self.slow_frames.last() {
+            let p99 = self.slow_frames[self.slow_frames.len() * 99 / 100];
             println!(
                 "  bot frames over 1 ms: {}, 99th percentile of those {:.1} ms, slowest {:.1} ms",
-                slow_frames.len(),
+                self.slow_frames.len(),
                 p99.as_secs_f64() * 1e3,
                 slowest.as_secs_f64() * 1e3
             );
         }
-        for (i, (attack, pieces)) in by_piece.iter().enumerate().filter(|(_, b)| b.1 > 0) {
+        for (i, (attack, pieces)) in self.by_piece.iter().enumerate().filter(|(_, b)| b.1 > 0) {
             let to = if i == 9 {
                 "on".into()
             } else {
@@ -277,10 +263,10 @@ impl SetReport {
                 *attack as f64 / *pieces as f64
             );
         }
-        for (name, (locks, attack)) in by_clear.iter() {
+        for (name, (locks, attack)) in self.by_clear.iter() {
             println!("  {name:>5}: {locks:>5} locks, attack {attack}");
         }
-        for ((first, second), t) in by_class.iter() {
+        for ((first, second), t) in self.by_class.iter() {
             println!(
                 "  first-bag PC {:<3} second PC {:<3} games {:>3}, {:>5.1} pieces each, attack/piece {:.3}",
                 if *first { "yes" } else { "no" },
