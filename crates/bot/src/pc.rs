@@ -58,10 +58,13 @@ pub struct PcQuery {
     pub allow_180: bool,
     /// Back-to-back and combo before the piece in play, for the attack of each perfect clear.
     pub chain: Chain,
-    /// Garbage queued against the player, oldest first: a perfect clear whose pieces would let
-    /// a line of it rise (a lock without a clear once it is ready, before attack cancelled it)
-    /// is not one.
+    /// Garbage queued against the player, oldest first: a lock without a clear once a line is
+    /// ready (before attack cancelled it) raises it under the box.
     pub incoming: Vec<Pending>,
+    /// Lines that rise on one lock (the rules' cap) when the holes of queued lines are known
+    /// (no messiness): the search then plays on with the risen lines in the box. 0: a rise
+    /// spoils the perfect clear.
+    pub rise_cap: u8,
 }
 
 /// Garbage queued against the player, as the perfect-clear search sees it.
@@ -72,21 +75,78 @@ pub struct Pending {
     /// Locks before it is ready: it rises on the first lock without a clear from this one on
     /// (0: the lock of the piece in play).
     pub ready_after: u8,
+    /// The column of the hole in its lines.
+    pub hole: i8,
+}
+
+/// What a lock without a clear does to the box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rise {
+    /// No garbage is ready.
+    Nothing,
+    /// This many lines rose under the stack.
+    Lines(u8),
+    /// Garbage would rise that the search does not play through.
+    Spoiled,
 }
 
 impl PcQuery {
-    /// Whether a lock without a clear, the `lock`th from now (0: the piece in play), lets
-    /// garbage rise when the placements before it sent `sent` lines (attack cancels the oldest
-    /// queued lines first).
-    fn garbage_rises(&self, sent: u16, lock: u8) -> bool {
-        let mut cancelled = sent;
+    /// Raises under `board` the garbage that a lock without a clear, the `lock`th from now
+    /// (0: the piece in play), lets rise when `consumed` queued lines are gone (cancelled by
+    /// attack or risen before; both take the oldest first), as the core does: whole lines, the
+    /// oldest ready attack first, at most `rise_cap` lines.
+    fn rise(&self, board: &mut BitBoard, consumed: u16, lock: u8) -> Rise {
+        let mut skip = consumed;
+        let mut risen = 0u8;
         for p in &self.incoming {
-            if p.lines > cancelled {
-                return p.ready_after <= lock;
+            if p.lines <= skip {
+                skip -= p.lines;
+                continue;
             }
-            cancelled -= p.lines;
+            if p.ready_after > lock {
+                break;
+            }
+            if self.rise_cap == 0 || !(0..COLUMNS as i8).contains(&p.hole) {
+                return Rise::Spoiled;
+            }
+            let n = (p.lines - skip).min(u16::from(self.rise_cap - risen)) as u8;
+            if !board.push_garbage(u32::from(n), p.hole as usize) {
+                return Rise::Spoiled;
+            }
+            risen += n;
+            skip = 0;
+            if risen == self.rise_cap {
+                break;
+            }
         }
-        false
+        if risen == 0 {
+            Rise::Nothing
+        } else {
+            Rise::Lines(risen)
+        }
+    }
+
+    /// The hole of the next queued line to rise when `consumed` lines are gone, if the search
+    /// plays through rising garbage and any is left.
+    fn next_hole(&self, consumed: u16) -> Option<i8> {
+        if self.rise_cap == 0 {
+            return None;
+        }
+        let mut skip = consumed;
+        for p in &self.incoming {
+            if p.lines > skip {
+                return Some(p.hole);
+            }
+            skip -= p.lines;
+        }
+        None
+    }
+
+    /// Whether a lock without a clear, the `lock`th from now, lets garbage rise when the
+    /// placements before it sent `sent` lines.
+    #[cfg(test)]
+    fn garbage_rises(&self, sent: u16, lock: u8) -> bool {
+        self.rise(&mut BitBoard::new(), sent, lock) != Rise::Nothing
     }
 }
 
@@ -130,6 +190,8 @@ struct State {
     chain: Chain,
     /// Lines sent by the placements so far.
     attack: u16,
+    /// Queued garbage lines risen into the box so far.
+    risen: u16,
     /// Placements so far.
     placed: u8,
 }
@@ -262,6 +324,7 @@ impl PcSearch {
                     root: true,
                     chain: q.chain,
                     attack: 0,
+                    risen: 0,
                     placed: 0,
                 };
                 // The root is never empty (the box holds at least the piece to place).
@@ -279,8 +342,20 @@ impl PcSearch {
                 let mut board = s.board;
                 board.place(&p.piece);
                 let cleared = board.clear_lines();
-                if cleared == 0 && q.garbage_rises(s.attack, s.placed) {
-                    continue;
+                let mut lines = s.lines - cleared;
+                let mut risen = s.risen;
+                if cleared == 0 {
+                    match q.rise(&mut board, s.attack + s.risen, s.placed) {
+                        Rise::Nothing => {}
+                        Rise::Spoiled => continue,
+                        Rise::Lines(n) => {
+                            lines += n;
+                            risen += u16::from(n);
+                            if lines > MAX_LINES {
+                                continue;
+                            }
+                        }
+                    }
                 }
                 let mut chain = s.chain;
                 let sent = chain.apply(Clear {
@@ -292,10 +367,11 @@ impl PcSearch {
                     board,
                     hold,
                     next,
-                    lines: s.lines - cleared,
+                    lines,
                     root: false,
                     chain,
                     attack: s.attack + sent.lines,
+                    risen,
                     placed: s.placed.saturating_add(1),
                 };
                 match self.enter(q, child) {
@@ -379,7 +455,16 @@ impl PcSearch {
             let lines = self.next_lines;
             self.next_lines += 1;
             let cells = u32::from(lines) * COLUMNS as u32;
-            if cells < filled || !(cells - filled).is_multiple_of(4) || filled + 4 > cells {
+            if cells < filled || filled + 4 > cells {
+                continue;
+            }
+            // Each line that rises adds one empty cell (its hole) and a row to the box.
+            let rises = if q.next_hole(0).is_some() {
+                u32::from(self.queued.min(u16::from(MAX_LINES - lines)))
+            } else {
+                0
+            };
+            if !(0..=rises).any(|r| (cells - filled + r).is_multiple_of(4)) {
                 continue;
             }
             if (cells - filled) / 4 > known {
@@ -396,7 +481,11 @@ impl PcSearch {
             return Enter::Cleared;
         }
         let empty = box_empty(&s.board, s.lines);
-        if !regions_fit(empty) {
+        // Garbage still to rise adds its hole to the region above it.
+        let growing = q
+            .next_hole(s.attack + s.risen)
+            .map_or(0, |h| 1u64 << h as u64);
+        if !regions_fit_but(empty, growing) {
             return Enter::Dead;
         }
         let need = empty.count_ones() / 4;
@@ -405,8 +494,8 @@ impl PcSearch {
         if known < need || s.next >= q.sequence.len() {
             return Enter::Dead;
         }
-        // Lines cancelled so far decide whether garbage rises later; none queued, none count.
-        let key = state_key(&s, s.attack.min(self.queued));
+        // Queued lines gone so far decide whether garbage rises later; none queued, none count.
+        let key = state_key(&s, (s.attack + s.risen).min(self.queued));
         if self.failed.contains(&key) {
             return Enter::Dead;
         }
@@ -507,7 +596,13 @@ const NOT_COL9: u64 = {
 };
 
 /// Whether every 4-connected empty region has a size divisible by four.
-pub(crate) fn regions_fit(mut empty: u64) -> bool {
+pub(crate) fn regions_fit(empty: u64) -> bool {
+    regions_fit_but(empty, 0)
+}
+
+/// [`regions_fit`], except for the region holding a cell of `growing` (which rising garbage
+/// will add to).
+fn regions_fit_but(mut empty: u64, growing: u64) -> bool {
     while empty != 0 {
         let mut region = empty & empty.wrapping_neg();
         loop {
@@ -522,7 +617,7 @@ pub(crate) fn regions_fit(mut empty: u64) -> bool {
             }
             region = grown;
         }
-        if !region.count_ones().is_multiple_of(4) {
+        if region & growing == 0 && !region.count_ones().is_multiple_of(4) {
             return false;
         }
         empty &= !region;

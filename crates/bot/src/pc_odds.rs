@@ -229,6 +229,7 @@ impl Odds {
                         allow_180: self.allow_180,
                         chain: self.chain,
                         incoming: Vec::new(),
+                        rise_cap: 0,
                     },
                     SAMPLE_LIMIT,
                 );
@@ -286,6 +287,7 @@ mod tests {
             allow_180: true,
             chain: Chain::default(),
             incoming: Vec::new(),
+            rise_cap: 0,
         };
         (q, ranked)
     }

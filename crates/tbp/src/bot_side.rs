@@ -359,6 +359,7 @@ impl Game {
             chain: self.chain,
             // TBP tells a bot nothing of incoming garbage.
             incoming: Vec::new(),
+            rise_cap: 0,
         }
     }
 

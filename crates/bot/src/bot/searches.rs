@@ -98,8 +98,15 @@ impl Known {
                     lines: e.lines,
                     ready_after: (e.ready_at.saturating_sub(frame) / per_piece.max(1)).min(255)
                         as u8,
+                    hole: e.hole,
                 })
                 .collect(),
+            // With messiness a risen attack's later lines may move their hole.
+            rise_cap: if rules.messiness == 0 {
+                rules.garbage_cap
+            } else {
+                0
+            },
         }
     }
 }

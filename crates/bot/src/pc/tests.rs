@@ -42,12 +42,14 @@ fn query_with(rows: &[&str], seq: &[PieceKind], incoming: &[Pending]) -> PcQuery
         allow_180: true,
         chain: Chain::default(),
         incoming: incoming.to_vec(),
+        rise_cap: 8,
     }
 }
 
 const ONE_LINE_READY_NOW: Pending = Pending {
     lines: 1,
     ready_after: 0,
+    hole: 0,
 };
 
 #[test]
@@ -64,6 +66,7 @@ fn garbage_not_ready_until_the_clearing_lock_leaves_the_perfect_clear() {
     let later = Pending {
         lines: 1,
         ready_after: 1,
+        hole: 0,
     };
     let q = query_with(&rows, &[PieceKind::O, PieceKind::O], &[later]);
     assert!(PcSearch::new().find(q).is_some());
@@ -86,6 +89,7 @@ fn attack_sent_before_the_garbage_is_ready_cancels_it() {
     let two = Pending {
         lines: 1,
         ready_after: 3,
+        hole: 0,
     };
     let q = PcQuery {
         incoming: vec![ONE_LINE_READY_NOW, two],
@@ -105,6 +109,7 @@ fn cleared(attack: u16, hold: Option<PieceKind>) -> State {
         root: false,
         chain: Chain::default(),
         attack,
+        risen: 0,
         placed: 0,
     }
 }
@@ -136,4 +141,21 @@ fn odd_regions_are_pruned() {
     assert!(!regions_fit(box_empty(&board, 2)));
     let board = BitBoard::from_rows(&["####.#####", "##...#####"]);
     assert!(regions_fit(box_empty(&board, 2)));
+}
+
+#[test]
+fn a_perfect_clear_can_take_in_the_garbage_that_rises_under_it() {
+    // One garbage line on the board (nine cells: no perfect clear alone) and a second queued
+    // with the same hole: the first I locks without a clear, the line rises, the second I
+    // lies beside the first, and an L down the hole column clears all three rows.
+    let queued = Pending {
+        lines: 1,
+        ready_after: 0,
+        hole: 9,
+    };
+    let seq = [PieceKind::I, PieceKind::I, PieceKind::L];
+    let q = query_with(&["#########."], &seq, &[queued]);
+    assert!(PcSearch::new().find(q.clone()).is_some());
+    let spoiled = PcQuery { rise_cap: 0, ..q };
+    assert_eq!(PcSearch::new().find(spoiled), None);
 }
