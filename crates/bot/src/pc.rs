@@ -15,10 +15,13 @@
 //! of those that send the same, one that leaves a T, J or L in hold.
 //!
 //! Garbage queued against the player counts: a lock without a clear once a line is ready (and
-//! not yet cancelled by the attack before it) would raise it into the box, and a single line's
-//! nine cells make any perfect clear impossible, so such a sequence is not a perfect clear.
-//! Against El-Tetris this lifted Max from 0.974 / 1.040 / 0.977 attack per piece to 1.000 /
-//! 1.063 / 1.007 (BENCHMARKS.md).
+//! not yet cancelled by the attack before it) raises it under the stack, as the core would,
+//! and the box grows by its rows. A single line's nine cells make any perfect clear impossible,
+//! so most such sequences die at once (knowing this lifted Max against El-Tetris from 0.974 /
+//! 1.040 / 0.977 attack per piece to 1.000 / 1.063 / 1.007); but where the board already holds
+//! an odd line, the next one rising makes a perfect clear possible again, and the search plays
+//! it. The holes are known only without messiness; with it ([`PcQuery::rise_cap`] 0) a rise
+//! spoils the perfect clear.
 //!
 //! The whole perfect clear must come from pieces known in order: the visible queue, plus the last
 //! piece of a 7-bag once the other six are known. (A speculative pass for the opening, which
