@@ -159,3 +159,39 @@ fn a_perfect_clear_can_take_in_the_garbage_that_rises_under_it() {
     let spoiled = PcQuery { rise_cap: 0, ..q };
     assert_eq!(PcSearch::new().find(spoiled), None);
 }
+
+#[test]
+fn lines_that_rose_count_as_gone_and_do_not_rise_again() {
+    let q = query_with(&["#........."], &[PieceKind::O], &[ONE_LINE_READY_NOW]);
+    let mut board = q.board;
+    assert_eq!(q.rise(&mut board, 0, 0), Rise::Lines(1));
+    assert_eq!(board, BitBoard::from_rows(&["#.........", ".#########"]));
+    assert_eq!(q.rise(&mut board, 1, 1), Rise::Nothing);
+}
+
+#[test]
+fn a_rise_takes_the_oldest_ready_attacks_first_up_to_the_cap() {
+    let older = Pending {
+        lines: 2,
+        ready_after: 0,
+        hole: 0,
+    };
+    let newer = Pending {
+        lines: 3,
+        ready_after: 0,
+        hole: 5,
+    };
+    let q = PcQuery {
+        rise_cap: 4,
+        ..query_with(&[], &[PieceKind::O], &[older, newer])
+    };
+    // Both older lines and two of the newer rise; the older end up on top, as in the core.
+    let mut board = q.board;
+    assert_eq!(q.rise(&mut board, 0, 0), Rise::Lines(4));
+    let expected = [".#########", ".#########", "#####.####", "#####.####"];
+    assert_eq!(board, BitBoard::from_rows(&expected));
+    // The next lock raises the newer attack's last line.
+    assert_eq!(q.rise(&mut board, 4, 1), Rise::Lines(1));
+    assert_eq!(board.row(0), BitBoard::from_rows(&["#####.####"]).row(0));
+    assert_eq!(q.rise(&mut board, 5, 2), Rise::Nothing);
+}
