@@ -78,11 +78,4 @@ impl PcQuery {
         }
         None
     }
-
-    /// Whether a lock without a clear, the `lock`th from now, lets garbage rise when the
-    /// placements before it sent `sent` lines.
-    #[cfg(test)]
-    pub(super) fn garbage_rises(&self, sent: u16, lock: u8) -> bool {
-        self.rise(&mut BitBoard::new(), sent, lock) != Rise::Nothing
-    }
 }

@@ -80,12 +80,18 @@ fn a_perfect_clear_clearing_at_every_lock_keeps_ready_garbage_down() {
     assert!(PcSearch::new().find(q).is_some());
 }
 
+/// Whether a lock without a clear, the `lock`th from now, lets garbage rise when the
+/// placements before it sent `sent` lines.
+fn rises(q: &PcQuery, sent: u16, lock: u8) -> bool {
+    q.rise(&mut BitBoard::new(), sent, lock) != Rise::Nothing
+}
+
 #[test]
 fn attack_sent_before_the_garbage_is_ready_cancels_it() {
     let q = query_with(&["#........."], &[PieceKind::O], &[ONE_LINE_READY_NOW]);
     // One line queued and sent lines cancel it oldest first.
-    assert!(q.garbage_rises(0, 0));
-    assert!(!q.garbage_rises(1, 0));
+    assert!(rises(&q, 0, 0));
+    assert!(!rises(&q, 1, 0));
     let two = Pending {
         lines: 1,
         ready_after: 3,
@@ -95,9 +101,9 @@ fn attack_sent_before_the_garbage_is_ready_cancels_it() {
         incoming: vec![ONE_LINE_READY_NOW, two],
         ..q
     };
-    assert!(!q.garbage_rises(1, 2), "the second is not ready yet");
-    assert!(q.garbage_rises(1, 3));
-    assert!(!q.garbage_rises(2, 3));
+    assert!(!rises(&q, 1, 2), "the second is not ready yet");
+    assert!(rises(&q, 1, 3));
+    assert!(!rises(&q, 2, 3));
 }
 
 fn cleared(attack: u16, hold: Option<PieceKind>) -> State {
