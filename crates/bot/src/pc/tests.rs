@@ -46,11 +46,16 @@ fn query_with(rows: &[&str], seq: &[PieceKind], incoming: &[Pending]) -> PcQuery
     }
 }
 
-const ONE_LINE_READY_NOW: Pending = Pending {
-    lines: 1,
-    ready_after: 0,
-    hole: 0,
-};
+/// `lines` of garbage with their hole in column `hole`, ready `ready_after` locks from now.
+const fn pending(lines: u16, ready_after: u8, hole: i8) -> Pending {
+    Pending {
+        lines,
+        ready_after,
+        hole,
+    }
+}
+
+const ONE_LINE_READY_NOW: Pending = pending(1, 0, 0);
 
 #[test]
 fn a_perfect_clear_that_would_let_ready_garbage_rise_is_not_one() {
@@ -63,11 +68,7 @@ fn a_perfect_clear_that_would_let_ready_garbage_rise_is_not_one() {
 #[test]
 fn garbage_not_ready_until_the_clearing_lock_leaves_the_perfect_clear() {
     let rows = ["....######", "....######"];
-    let later = Pending {
-        lines: 1,
-        ready_after: 1,
-        hole: 0,
-    };
+    let later = pending(1, 1, 0);
     let q = query_with(&rows, &[PieceKind::O, PieceKind::O], &[later]);
     assert!(PcSearch::new().find(q).is_some());
 }
@@ -92,11 +93,7 @@ fn attack_sent_before_the_garbage_is_ready_cancels_it() {
     // One line queued and sent lines cancel it oldest first.
     assert!(rises(&q, 0, 0));
     assert!(!rises(&q, 1, 0));
-    let two = Pending {
-        lines: 1,
-        ready_after: 3,
-        hole: 0,
-    };
+    let two = pending(1, 3, 0);
     let q = PcQuery {
         incoming: vec![ONE_LINE_READY_NOW, two],
         ..q
@@ -154,11 +151,7 @@ fn a_perfect_clear_can_take_in_the_garbage_that_rises_under_it() {
     // One garbage line on the board (nine cells: no perfect clear alone) and a second queued
     // with the same hole: the first I locks without a clear, the line rises, the second I
     // lies beside the first, and an L down the hole column clears all three rows.
-    let queued = Pending {
-        lines: 1,
-        ready_after: 0,
-        hole: 9,
-    };
+    let queued = pending(1, 0, 9);
     let seq = [PieceKind::I, PieceKind::I, PieceKind::L];
     let q = query_with(&["#########."], &seq, &[queued]);
     assert!(PcSearch::new().find(q.clone()).is_some());
@@ -177,16 +170,8 @@ fn lines_that_rose_count_as_gone_and_do_not_rise_again() {
 
 #[test]
 fn a_rise_takes_the_oldest_ready_attacks_first_up_to_the_cap() {
-    let older = Pending {
-        lines: 2,
-        ready_after: 0,
-        hole: 0,
-    };
-    let newer = Pending {
-        lines: 3,
-        ready_after: 0,
-        hole: 5,
-    };
+    let older = pending(2, 0, 0);
+    let newer = pending(3, 0, 5);
     let q = PcQuery {
         rise_cap: 4,
         ..query_with(&[], &[PieceKind::O], &[older, newer])
