@@ -17,8 +17,15 @@
 //! `--ten` plays instead the ten 100-game seed sets the bot's El-Tetris figures are measured on
 //! (from 0, 1000 and 5000, which tuning has seen, and the seven held-out sets from 2000, 3000,
 //! 4000, 6000, 7000, 8000 and 9000), one set per core at a time, and prints a line a set and
-//! the totals over all ten and over the held-out seven: one command for "did this change help
-//! everywhere" (about 2.5 minutes on two cores).
+//! the totals over all ten and over the held-out seven, each with its standard error (about 2.5
+//! minutes on two cores). Seventeen sessions of keeping and dropping changes by these sets
+//! made them read about 0.016 high (BENCHMARKS.md): decide on `--fresh` seeds instead.
+//!
+//! `--fresh SEED SETS` plays SETS sets of 100 games from SEED (seeds `SEED..SEED+100×SETS`, best
+//! far from the ten sets, so no tuning has seen them), a set per core at a time, and prints each
+//! set and the total with its standard error: how Max measures when the figure must be tighter
+//! than the ten sets' (about 0.007). The standard error treats each game as one sample of
+//! (attack, pieces), as a ratio estimate.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -28,29 +35,53 @@ use sevenbag_bot::{BOT_HANDLING, Bot, BotConfig, Level};
 use sevenbag_core::attack::Clear;
 use sevenbag_core::{Match, MatchHeader, Seat, Spin};
 
-/// Attack and pieces of a group of games.
+/// Attack and pieces of a group of games, with the sums of squares their standard error needs.
 #[derive(Clone, Copy, Default)]
 struct Tally {
     games: u32,
     pieces: u64,
     attack: u64,
+    /// Σ attack², Σ attack × pieces and Σ pieces² over the games.
+    squares: [u64; 3],
 }
 
 impl Tally {
     fn add(&mut self, pieces: u32, attack: u32) {
+        let (p, a) = (u64::from(pieces), u64::from(attack));
         self.games += 1;
-        self.pieces += u64::from(pieces);
-        self.attack += u64::from(attack);
+        self.pieces += p;
+        self.attack += a;
+        self.squares[0] += a * a;
+        self.squares[1] += a * p;
+        self.squares[2] += p * p;
     }
 
     fn merge(&mut self, other: &Tally) {
         self.games += other.games;
         self.pieces += other.pieces;
         self.attack += other.attack;
+        for (s, o) in self.squares.iter_mut().zip(other.squares) {
+            *s += o;
+        }
     }
 
     fn per_piece(&self) -> f64 {
         self.attack as f64 / self.pieces.max(1) as f64
+    }
+
+    /// The standard error of [`Tally::per_piece`] as an estimate of the bot's attack per piece
+    /// over all games (the ratio estimator's: games are the samples, so a long game weighs by
+    /// its pieces).
+    fn standard_error(&self) -> f64 {
+        let n = f64::from(self.games);
+        if n < 2.0 {
+            return f64::NAN;
+        }
+        let r = self.per_piece();
+        let [aa, ap, pp] = self.squares.map(|s| s as f64);
+        let residuals = (aa - 2.0 * r * ap + r * r * pp).max(0.0);
+        let mean_pieces = self.pieces as f64 / n;
+        (residuals / (n * (n - 1.0))).sqrt() / mean_pieces
     }
 }
 
@@ -95,6 +126,9 @@ fn main() -> Result<(), String> {
         return ten_sets(odds_limit);
     }
     let first_seed = arg(&positional, 0, 0)?;
+    if args.iter().any(|a| a == "--fresh") {
+        return fresh_sets(first_seed, arg(&positional, 1, 10)?, odds_limit);
+    }
     let games = arg(&positional, 1, 100)?;
     let each_game = args.iter().any(|a| a == "--games");
     let set = play_set(first_seed, games, odds_limit, each_game);
@@ -285,20 +319,19 @@ const TEN_SETS: [u64; 10] = [0, 1000, 5000, 2000, 3000, 4000, 6000, 7000, 8000, 
 /// How many of [`TEN_SETS`] tuning has seen.
 const TUNED: usize = 3;
 
-/// Plays the ten sets, a set per core at a time, and prints a line a set and the totals.
-fn ten_sets(odds_limit: u64) -> Result<(), String> {
+/// Plays 100 games from each seed of `seeds`, a set per core at a time.
+fn play_sets(seeds: &[u64], odds_limit: u64) -> Result<Vec<SetReport>, String> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(TEN_SETS.len());
+        .min(seeds.len());
     let next = AtomicUsize::new(0);
-    let reports: Vec<Mutex<Option<SetReport>>> =
-        TEN_SETS.iter().map(|_| Mutex::new(None)).collect();
+    let reports: Vec<Mutex<Option<SetReport>>> = seeds.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&seed) = TEN_SETS.get(i) else { break };
+                    let Some(&seed) = seeds.get(i) else { break };
                     let report = play_set(seed, 100, odds_limit, false);
                     if let Ok(mut slot) = reports[i].lock() {
                         *slot = Some(report);
@@ -307,13 +340,56 @@ fn ten_sets(odds_limit: u64) -> Result<(), String> {
             });
         }
     });
+    seeds
+        .iter()
+        .zip(reports)
+        .map(|(seed, slot)| {
+            slot.into_inner()
+                .map_err(|_| format!("the set from seed {seed} panicked"))?
+                .ok_or_else(|| format!("the set from seed {seed} did not finish"))
+        })
+        .collect()
+}
+
+/// A total's line: attack per piece, lines over pieces, and the standard error.
+fn total_line(t: &Tally) -> String {
+    format!(
+        "attack/piece {:.4} ({} lines over {} pieces, {} games), standard error {:.4}",
+        t.per_piece(),
+        t.attack,
+        t.pieces,
+        t.games,
+        t.standard_error()
+    )
+}
+
+/// Plays `sets` fresh sets of 100 games from `first_seed` (seeds no tuning has seen, for a
+/// figure tighter than the ten sets') and prints each set's figure and the total with its
+/// standard error.
+fn fresh_sets(first_seed: u64, sets: u64, odds_limit: u64) -> Result<(), String> {
+    let seeds: Vec<u64> = (0..sets).map(|i| first_seed + 100 * i).collect();
+    let mut all = Tally::default();
+    for (seed, report) in seeds.iter().zip(play_sets(&seeds, odds_limit)?) {
+        let t = &report.total;
+        println!(
+            "seeds {seed}..{}: attack/piece {:.3} ({} lines over {} pieces), {} not won",
+            seed + 99,
+            t.per_piece(),
+            t.attack,
+            t.pieces,
+            report.not_won
+        );
+        all.merge(t);
+    }
+    println!("all {sets} sets: {}", total_line(&all));
+    Ok(())
+}
+
+/// Plays the ten sets, a set per core at a time, and prints a line a set and the totals.
+fn ten_sets(odds_limit: u64) -> Result<(), String> {
+    let reports = play_sets(&TEN_SETS, odds_limit)?;
     let (mut all, mut held_out, mut sum_of_rates) = (Tally::default(), Tally::default(), 0.0);
-    for (i, (seed, slot)) in TEN_SETS.iter().zip(&reports).enumerate() {
-        let report = slot
-            .lock()
-            .map_err(|_| format!("the set from seed {seed} panicked"))?
-            .take()
-            .ok_or_else(|| format!("the set from seed {seed} did not finish"))?;
+    for (i, (seed, report)) in TEN_SETS.iter().zip(&reports).enumerate() {
         let t = &report.total;
         let games_where = |first: bool, second: Option<bool>| -> u32 {
             report
@@ -341,17 +417,10 @@ fn ten_sets(odds_limit: u64) -> Result<(), String> {
         }
     }
     println!(
-        "all ten: attack/piece {:.4} ({} lines over {} pieces), mean of the ten sets {:.4}",
-        all.per_piece(),
-        all.attack,
-        all.pieces,
+        "all ten: {}, mean of the ten sets {:.4}",
+        total_line(&all),
         sum_of_rates / TEN_SETS.len() as f64
     );
-    println!(
-        "held-out seven: attack/piece {:.4} ({} lines over {} pieces)",
-        held_out.per_piece(),
-        held_out.attack,
-        held_out.pieces
-    );
+    println!("held-out seven: {}", total_line(&held_out));
     Ok(())
 }
