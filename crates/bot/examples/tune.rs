@@ -1,7 +1,7 @@
 //! Tunes Max's evaluation weights by coordinate descent on versus games against El-Tetris.
 //!
 //! `cargo run --release -p sevenbag-bot --example tune -- [GAMES] [ROUNDS] [SEED...]`
-//! (defaults 100 1 0 1000 5000). Each candidate plays Max as botmatch does (beam 32, depth 6,
+//! (defaults 100 1 0 1000 5000). Each candidate plays Max as botmatch does (its beam and depth,
 //! perfect-clear search and opener, 4 pieces a second, bot handling, seats alternating, at most
 //! 1,000 pieces) over `GAMES` games from each seed; the objective is the attack per piece over
 //! all of them minus the share of games lost. Each round tries every weight a third up and a
