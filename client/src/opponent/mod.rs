@@ -32,7 +32,7 @@ use std::thread::JoinHandle;
 
 use serde::{Deserialize, Serialize};
 
-use sevenbag_bot::{Bot, BotConfig, Drive, Level};
+use sevenbag_bot::{Bot, BotConfig, Drive, Level, Planner};
 use sevenbag_core::{Input, Match, Seat};
 #[cfg(not(target_arch = "wasm32"))]
 use sevenbag_tbp::{TbpLimits, TbpProcess, TbpThinker};
@@ -195,6 +195,11 @@ const PAGE_THINK_SHARE: std::time::Duration = std::time::Duration::from_millis(4
 /// no weighing) and keeps about a third of the weighing's gain (BENCHMARKS.md).
 const PAGE_ODDS_LIMIT: u64 = 6_000;
 
+/// The page's widest beam: Max searches 96 wide natively (BENCHMARKS.md, "Ten thousand fresh
+/// games, and a wider beam"), three times the work a piece of the 32 the page's pace was
+/// measured with, so the page keeps 32 until its pace is measured again.
+const PAGE_MAX_BEAM: usize = 32;
+
 /// Search nodes per [`Bot::think_more`] call between looks at the clock.
 const THINK_SLICE: u32 = 2;
 
@@ -254,9 +259,15 @@ impl BotPlayer {
             Planning::Sliced(share) => Some(share),
             Planning::Inline | Planning::Worker => None,
         };
+        let mut config = level.config();
+        if share.is_some()
+            && let Planner::Search(budget) = &mut config.planner
+        {
+            budget.beam = budget.beam.min(PAGE_MAX_BEAM);
+        }
         // The driver half never searches; the worker's bot has the perfect-clear tables.
         let driver = Driver {
-            config: level.config(),
+            config,
             perfect_clears: worker.is_none() && level == Level::Max,
             odds_limit: if share.is_some() {
                 PAGE_ODDS_LIMIT

@@ -130,6 +130,20 @@ fn a_bot_thinking_one_slice_a_frame_plans_the_inline_bots_placements() {
 }
 
 #[test]
+fn the_page_searches_no_wider_than_its_beam_and_elsewhere_max_searches_its_own() {
+    let beam = |planning| match BotPlayer::new(Level::Max, planning).driver.config.planner {
+        Planner::Search(budget) => budget.beam,
+        Planner::ElTetris => 0,
+    };
+    let Planner::Search(max) = Level::Max.config().planner else {
+        panic!("Max searches");
+    };
+    assert_eq!(beam(Planning::Sliced(PAGE_THINK_SHARE)), PAGE_MAX_BEAM);
+    assert_eq!(beam(Planning::Inline), max.beam);
+    assert_eq!(beam(Planning::Worker), max.beam);
+}
+
+#[test]
 fn dropping_the_player_ends_its_thread() {
     let mut m = Match::new(MatchHeader::versus(2));
     let mut bot = BotPlayer::new(Level::Max, Planning::Worker);
