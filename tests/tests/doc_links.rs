@@ -157,12 +157,17 @@ fn every_relative_link_in_the_docs_reaches_a_file_and_a_heading() {
             if let Some(fragment) = fragment {
                 let dest_text = fs::read_to_string(&dest).unwrap_or_default();
                 if !anchors(&dest_text).contains(fragment) {
-                    broken.push(format!("{shown}:{line}: {target}: no heading with that anchor"));
+                    broken.push(format!(
+                        "{shown}:{line}: {target}: no heading with that anchor"
+                    ));
                 }
             }
         }
     }
-    assert!(checked > 50, "only {checked} links found: is the parser still finding them?");
+    assert!(
+        checked > 50,
+        "only {checked} links found: is the parser still finding them?"
+    );
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
