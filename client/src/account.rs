@@ -14,8 +14,8 @@ use sevenbag_protocol::identity::{normalise_recovery_code, validate_name};
 use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
 use crate::identity;
-use crate::online::error_text;
-use crate::request::{Arrival, Request};
+use crate::net::online::error_text;
+use crate::net::request::{Arrival, Request};
 
 /// Where an account request stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -268,8 +268,8 @@ impl Account {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::online::{runtime, server_url};
-    use crate::request::test_server;
+    use crate::net::online::{runtime, server_url};
+    use crate::net::request::test_server;
     use sevenbag_netplay::time::Instant;
     use sevenbag_netplay::{Hello, NetEvent};
     use std::time::Duration;

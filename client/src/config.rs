@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sevenbag_core::Handling;
 
+use crate::input::keys::{key_from_name, key_name};
+use crate::input::pad::{Button, PadMap};
 use crate::input::{Action, KeyMap, SLOTS};
-use crate::keys::{key_from_name, key_name};
 use crate::opponent::{MAX_OUTSIDE_BOTS, OutsideBot};
-use crate::pad::{Button, PadMap};
 
 /// Everything the settings screen edits.
 #[derive(Clone, Debug, PartialEq)]
@@ -377,7 +377,7 @@ impl Config {
     /// the key of the same TOML text in the page's `localStorage`.
     pub fn load(path: &Path) -> Result<Option<Config>, ConfigError> {
         #[cfg(target_arch = "wasm32")]
-        return match crate::web::storage_get(&storage_key(path)) {
+        return match crate::platform::web::storage_get(&storage_key(path)) {
             Some(text) => Config::from_toml(&text).map(Some),
             None => Ok(None),
         };
@@ -400,7 +400,7 @@ impl Config {
         };
         #[cfg(target_arch = "wasm32")]
         {
-            if crate::web::storage_set(&storage_key(path), &self.to_toml()?) {
+            if crate::platform::web::storage_set(&storage_key(path), &self.to_toml()?) {
                 Ok(())
             } else {
                 Err(io(std::io::Error::other(
@@ -457,7 +457,7 @@ fn storage_key(path: &Path) -> String {
 /// Whether settings were ever saved at `path` (false: the first start).
 pub fn exists(path: &Path) -> bool {
     #[cfg(target_arch = "wasm32")]
-    return crate::web::storage_get(&storage_key(path)).is_some();
+    return crate::platform::web::storage_get(&storage_key(path)).is_some();
     #[cfg(not(target_arch = "wasm32"))]
     path.exists()
 }

@@ -13,8 +13,8 @@ use sevenbag_core::{Handling, Match};
 use sevenbag_protocol::{EndReason, RoomOptions};
 
 use crate::input::{KeyMap, Keyboard};
-use crate::lan::HostedServer;
-use crate::online::{Online, Request, Stage};
+use crate::net::lan::HostedServer;
+use crate::net::online::{Online, Request, Stage};
 use crate::opponent::Opponent;
 use crate::session::{NetStatus, Session};
 

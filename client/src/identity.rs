@@ -13,7 +13,7 @@ use sevenbag_protocol::{ClientMessage, ErrorCode, Profile, ServerMessage};
 
 /// The key file: `<config dir>/sevenbag/player.key`, if the platform has a config dir.
 pub fn default_key_path() -> Option<PathBuf> {
-    crate::folders::config_dir().map(|d| d.join("sevenbag").join("player.key"))
+    crate::platform::folders::config_dir().map(|d| d.join("sevenbag").join("player.key"))
 }
 
 fn parse(text: &str) -> Option<[u8; 32]> {

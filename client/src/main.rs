@@ -39,60 +39,32 @@
 #![cfg_attr(target_arch = "wasm32", allow(dead_code))]
 
 mod account;
-mod audio;
-mod bench;
-mod cli;
-mod clock;
-// fixed-sequence challenge (helper: challenge)
 mod challenge_view;
-mod chat;
+mod checks;
+mod cli;
 mod config;
 #[cfg(not(target_arch = "wasm32"))]
 mod demo_online;
-mod folders;
-mod fx;
-// Player identity for ranked play (issue 9).
 mod identity;
 mod input;
-mod keys;
-mod lan;
 mod layout;
-mod memcheck;
-mod online;
+mod net;
 mod opponent;
-mod pacer;
-mod pad;
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-mod page;
-#[cfg(any(test, target_arch = "wasm32"))]
-mod probe;
-// Puzzles mode (helper: pmode)
+mod platform;
 mod puzzle_play;
 mod puzzle_view;
-mod reconnect;
 mod render;
 mod replay;
-mod request;
 mod screen;
 mod screens;
-mod screenshot;
 mod session;
-mod solo_upload;
-mod standings;
-// Every label fits its box at every window size (layout tests, no window needed).
-#[cfg(test)]
-mod text_fit;
-
 mod solo_fx;
 mod solo_run;
 mod solo_store;
+mod solo_upload;
 mod solo_view;
-// The browser build's page functions (client/web/sevenbag.js).
-#[cfg(target_arch = "wasm32")]
-mod web;
-// Without the `audio` feature the sounds are named but never synthesised.
-#[cfg_attr(not(feature = "audio"), allow(dead_code))]
-mod sfx;
+mod sound;
+mod standings;
 
 #[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
@@ -103,10 +75,19 @@ use clap::Parser;
 use macroquad::prelude::*;
 use sevenbag_core::MatchHeader;
 
+#[cfg(target_arch = "wasm32")]
+use crate::checks::probe;
+use crate::checks::{bench, memcheck, screenshot};
 use crate::cli::{Args, StartScreen};
-use crate::clock::{FixedClock, STEP};
 use crate::input::Keyboard;
+#[cfg(feature = "gamepad")]
+use crate::input::pad;
+use crate::net::{lan, online};
 use crate::opponent::Opponent;
+use crate::platform::clock::{FixedClock, STEP};
+use crate::platform::{clock, pacer};
+#[cfg(target_arch = "wasm32")]
+use crate::platform::{page, web};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Mouse, Screen, Stack};
 use crate::screens::lobby::{LobbyKind, LobbyScreen};
@@ -114,6 +95,7 @@ use crate::screens::menu::MenuScreen;
 use crate::screens::play::{PlayMode, PlayScreen};
 use crate::screens::settings::SettingsScreen;
 use crate::screens::setup::{SetupKind, SetupScreen};
+use crate::sound::audio;
 
 /// Who plays the demo: swapping the automatic players is this one line.
 const DEMO_PLAYERS: [Opponent; 2] = [

@@ -84,7 +84,7 @@ pub fn goal_text(options: &Options) -> String {
 
 /// Days since 1970-01-01 in UTC, now.
 pub fn today() -> u64 {
-    crate::clock::unix_nanos() / 1_000_000_000 / 86_400
+    crate::platform::clock::unix_nanos() / 1_000_000_000 / 86_400
 }
 
 /// "2026-11-23" for a day number (days since 1970-01-01), by the civil calendar.

@@ -6,10 +6,10 @@ use macroquad::prelude::*;
 use sevenbag_core::Piece;
 use sevenbag_puzzle::Status;
 
-use crate::fx::SeatFx;
 use crate::puzzle_play::{Hint, PuzzleGame, goal_text};
 use crate::render::board::draw_board;
 use crate::render::cells::{Style, piece_picture};
+use crate::render::fx::SeatFx;
 use crate::render::gfx::{Align, Gfx, Weight, background, panel};
 use crate::render::theme::{self, alpha};
 use crate::render::widgets::wrap;

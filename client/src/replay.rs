@@ -34,7 +34,7 @@ pub fn replay_dirs() -> Vec<PathBuf> {
 
 /// Where downloaded and saved replays go: `<data dir>/sevenbag/replays`.
 pub fn save_dir() -> Option<PathBuf> {
-    crate::folders::data_dir().map(|d| d.join("sevenbag").join("replays"))
+    crate::platform::folders::data_dir().map(|d| d.join("sevenbag").join("replays"))
 }
 
 /// Replay files in `dirs`, newest name first.

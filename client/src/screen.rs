@@ -9,7 +9,6 @@ use std::path::PathBuf;
 use macroquad::color::Color;
 use macroquad::math::{Rect, Vec2};
 
-use crate::audio::Audio;
 use crate::config::Config;
 use crate::input::Keyboard;
 use crate::render::gfx::Gfx;
@@ -22,7 +21,8 @@ use crate::screens::{
     lobby::LobbyScreen, menu::MenuScreen, online::OnlineScreen, play::PlayScreen,
     replays::ReplayScreen, settings::SettingsScreen, setup::SetupScreen,
 };
-use crate::sfx::Sfx;
+use crate::sound::audio::Audio;
+use crate::sound::sfx::Sfx;
 
 /// What a screen asks the stack to do after its update.
 pub enum Transition {
@@ -86,7 +86,7 @@ impl Screen {
     }
 
     /// True for screens with nothing moving but the backdrop and the selection's glow (menus,
-    /// lists and forms): left alone, they are drawn at a low rate ([`crate::pacer::CALM_FPS`]).
+    /// lists and forms): left alone, they are drawn at a low rate ([`crate::platform::pacer::CALM_FPS`]).
     /// Anything that runs a match, a replay or a live room is drawn at the full rate.
     pub fn calm(&self) -> bool {
         matches!(

@@ -1,11 +1,11 @@
 //! Effects of a solo run, made from each frame's events like the match view's: the lock flash,
 //! the hard-drop trail, cleared rows flashing, and the clear, back-to-back and combo popups. They
 //! fill the same [`SeatFx`] the board and side-panel drawing read, and age with
-//! [`crate::fx::MatchFx::advance`].
+//! [`crate::render::fx::MatchFx::advance`].
 
 use sevenbag_core::{Board, Piece, PieceKind, Solo, Spin};
 
-use crate::fx::{Popup, SeatFx, b2b_label, clear_label, combo_label, completed_rows};
+use crate::render::fx::{Popup, SeatFx, b2b_label, clear_label, combo_label, completed_rows};
 use crate::render::theme;
 
 fn popup(text: String, colour: macroquad::color::Color) -> Option<Popup> {

@@ -18,7 +18,7 @@ use sevenbag_protocol::{SoloReplay, SoloReplayError, verify_solo};
 
 /// Where solo replays go: `<data dir>/sevenbag/solo`.
 pub fn solo_dir() -> Option<PathBuf> {
-    crate::folders::data_dir().map(|d| d.join("sevenbag").join("solo"))
+    crate::platform::folders::data_dir().map(|d| d.join("sevenbag").join("solo"))
 }
 
 /// Why a solo file could not be read or written.

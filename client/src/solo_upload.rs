@@ -6,8 +6,8 @@
 use sevenbag_protocol::solo_replay::result_text;
 use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
-use crate::online::error_text;
-use crate::request::{Arrival, Request};
+use crate::net::online::error_text;
+use crate::net::request::{Arrival, Request};
 
 /// The largest replay file that fits the server's default message limit (64 KiB), with room for
 /// the message's own bytes.
@@ -171,7 +171,7 @@ impl Upload {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::test_server;
+    use crate::net::request::test_server;
     use sevenbag_netplay::time::Instant;
     use std::time::Duration;
 

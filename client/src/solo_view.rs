@@ -6,9 +6,9 @@ use sevenbag_core::solo::{SPLITS, SPRINT_LINES};
 use sevenbag_core::{Solo, SoloMode, SoloResult, VISIBLE_HEIGHT, WIDTH};
 use sevenbag_protocol::solo_replay::{clock, group_digits};
 
-use crate::fx::SeatFx;
 use crate::render::board::draw_board;
 use crate::render::cells::{Style, piece_picture};
+use crate::render::fx::SeatFx;
 use crate::render::gfx::{Align, Gfx, Weight, center, fill, outline, panel};
 use crate::render::side::draw_popups;
 use crate::render::theme::{self, alpha};

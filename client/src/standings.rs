@@ -4,8 +4,8 @@
 
 use sevenbag_protocol::{ClientMessage, MAX_LEADERBOARD_ROWS, Profile, RecentMatch, ServerMessage};
 
-use crate::online::error_text;
-use crate::request::{Arrival, Request};
+use crate::net::online::error_text;
+use crate::net::request::{Arrival, Request};
 
 /// Where the standings stand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -164,7 +164,7 @@ impl Standings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::test_server;
+    use crate::net::request::test_server;
     use sevenbag_netplay::time::Instant;
     use std::time::Duration;
 

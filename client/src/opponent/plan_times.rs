@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The bot's plans made on the caller's thread in this process and what they cost it (the
 /// browser build plans in slices of its frames: the page's test hook reports these, see
-/// [`crate::probe`]).
+/// [`crate::checks::probe`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlanTimes {
     /// Plans made.

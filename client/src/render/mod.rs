@@ -15,6 +15,7 @@ pub mod backdrop;
 pub mod board;
 pub mod cells;
 mod faces;
+pub mod fx;
 pub mod gfx;
 mod glyphs;
 pub mod heading;
@@ -29,7 +30,7 @@ pub mod widgets;
 use macroquad::color::Color;
 use sevenbag_core::Match;
 
-use crate::fx::MatchFx;
+use crate::render::fx::MatchFx;
 use crate::session::NetStatus;
 
 /// What the match view draws: the match and everything around it.

@@ -23,7 +23,8 @@ const REPEAT: f32 = 0.15;
 
 /// Where "save" writes your record: `<data dir>/sevenbag/challenge/my-record.txt`.
 pub fn my_record_path() -> Option<PathBuf> {
-    crate::folders::data_dir().map(|d| d.join("sevenbag").join("challenge").join("my-record.txt"))
+    crate::platform::folders::data_dir()
+        .map(|d| d.join("sevenbag").join("challenge").join("my-record.txt"))
 }
 
 /// What the screen shows.

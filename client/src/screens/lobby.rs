@@ -10,14 +10,14 @@ use sevenbag_core::rules::MIN_GARBAGE_TRAVEL;
 use sevenbag_core::{Preset, Randomizer};
 use sevenbag_protocol::RoomOptions;
 
-use crate::lan::{BeaconListener, BeaconSender, DEFAULT_GAME_PORT, HostedServer, LanHost};
+use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
-use crate::online::{Online, Request};
+use crate::net::lan::{BeaconListener, BeaconSender, DEFAULT_GAME_PORT, HostedServer, LanHost};
+use crate::net::online::{Online, Request};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::online::{LanHosting, OnlineScreen};
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 
 /// What Enter does on a row: the handler acts on it and the footer says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,7 +348,7 @@ impl LobbyScreen {
                         theme::GARBAGE_QUEUED,
                     );
                 }
-                let ip = crate::lan::lan_ip()
+                let ip = crate::net::lan::lan_ip()
                     .map_or_else(|| "this computer's address".to_owned(), |ip| ip.to_string());
                 let online = self.connect(
                     ctx,

@@ -2,17 +2,17 @@
 
 use macroquad::math::Rect;
 
+use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::render::gfx::background;
 use crate::render::showcase::draw_showcase;
 use crate::render::widgets::{RowState, footer, logo, menu_row, side_panel};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::lobby::{LobbyKind, LobbyScreen};
 use crate::screens::settings::SettingsScreen;
 use crate::screens::setup::{SetupKind, SetupScreen};
 use crate::screens::standings::StandingsScreen;
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str = "↑ ↓ choose   Enter select   Esc quit";

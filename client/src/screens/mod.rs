@@ -17,7 +17,6 @@
 // fixed-sequence challenge (helper: challenge)
 pub mod account;
 pub mod challenge;
-pub mod list;
 pub mod lobby;
 pub mod menu;
 pub mod online;

@@ -13,17 +13,17 @@ use sevenbag_netplay::time::Instant;
 use macroquad::input::KeyCode;
 use sevenbag_core::Phase;
 
-use crate::chat::Submit;
 use crate::input::{Action, Keyboard};
-use crate::lan::{Beacon, BeaconSender, HostedServer};
 use crate::layout::list_layout;
-use crate::online::{Online, Stage};
+use crate::net::lan::{Beacon, BeaconSender, HostedServer};
+use crate::net::online::chat::Submit;
+use crate::net::online::{Online, Stage};
 use crate::render::theme::{self};
 use crate::render::widgets::modal_layout;
 use crate::screen::{Ctx, FrameIo, Transition};
 use crate::screens::play::{PlayMode, PlayScreen};
 use crate::session::Session;
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 
 /// A LAN host's extras: the server it runs and its beacon.
 pub struct LanHosting {

@@ -8,10 +8,10 @@ use macroquad::input::KeyCode;
 use sevenbag_core::{Match, MatchHeader, Phase, Seat};
 
 use crate::config::Config;
-use crate::fx::MatchFx;
 use crate::layout::{list_layout, match_layout};
 use crate::opponent::Opponent;
 use crate::render::Scene;
+use crate::render::fx::MatchFx;
 use crate::render::gfx::{Align, Weight, center, fill, outline};
 use crate::render::match_view::draw_match;
 use crate::render::theme;
@@ -19,7 +19,7 @@ use crate::render::widgets::{modal, modal_layout};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::screens::solo::{key_text, redo_key, restart_key, undo_key};
 use crate::session::{Control, LocalSession, Session};
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 
 /// What kind of match this is (for the title and what Escape does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub enum PlayMode {
 const PAUSE_OPTIONS: [&str; 3] = ["Resume", "Restart match", "Leave to menu"];
 
 /// The match screen, over any [`Session`]. A screen that wraps one and needs its concrete
-/// session (the online screen needs its [`crate::online::Online`]) names the type, so it never
+/// session (the online screen needs its [`crate::net::online::Online`]) names the type, so it never
 /// downcasts; the others use the default, a boxed `dyn Session`.
 pub struct PlayScreen<S: Session + ?Sized = dyn Session> {
     session: Box<S>,

@@ -12,6 +12,7 @@ use sevenbag_core::Input;
 use sevenbag_puzzle::{Difficulty, Kind, Status};
 
 use crate::input::{KeyMap, Keyboard, Latch};
+use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::puzzle_play::{
     Job, Made, PuzzleGame, Request, date_text, difficulty_label, kind_label, make, today,
@@ -21,9 +22,8 @@ use crate::render::gfx::{Align, Weight, background};
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
 use crate::screen::{Ctx, FrameIo, Transition};
-use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::setup::keys_summary;
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 
 /// The footer's key hints on a choice row, where Enter steps the choice as → does (the layout
 /// tests check every hint fits the smallest window).

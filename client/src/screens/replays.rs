@@ -5,17 +5,17 @@
 //! replay" and the list stays. "Download from server" connects to the configured server, lists
 //! its replays, and saves the one chosen into the data folder.
 
+use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
-use crate::online::{Online, Request, Stage};
+use crate::net::online::{Online, Request, Stage};
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
 use crate::replay::{Listed, ReplaySession, list_described, replay_dirs};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::play::{PlayMode, PlayScreen};
 use crate::session::Session;
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str = "↑ ↓ choose   Enter watch / download   Esc back";

@@ -9,16 +9,16 @@ use macroquad::input::KeyCode;
 use sevenbag_core::Handling;
 
 use crate::config::{Config, MAX_ADDRESS, MAX_NAME, clean_name};
+use crate::input::keys::key_name;
 use crate::input::{Action, KeyMap};
-use crate::keys::key_name;
+use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::render::gfx::set_plain_background;
 use crate::render::theme;
 use crate::render::widgets::key_caps;
 use crate::screen::{Ctx, FrameIo, Transition};
 use crate::screens::account::{AccountRow, AccountRows};
-use crate::screens::list::{ListEvent, ListNav};
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 
 /// Longest trusted-certificate path typed in settings, in characters.
 const MAX_CERT_PATH: usize = 256;
@@ -164,7 +164,7 @@ impl SettingsScreen {
         self.draft.trust_cert = (!path.is_empty()).then(|| std::path::PathBuf::from(path));
         // Only a change replaces the trust in use (which `--trust-cert` may have set).
         if self.draft.trust_cert != ctx.config.trust_cert
-            && let Err(e) = crate::online::set_trust(self.draft.trust_cert.as_deref())
+            && let Err(e) = crate::net::online::set_trust(self.draft.trust_cert.as_deref())
         {
             ctx.notify(e, theme::BAD);
             return false;

@@ -3,17 +3,17 @@
 use sevenbag_core::{Handling, MatchHeader, Preset};
 
 use crate::config::MatchSetup;
+use crate::input::keys::key_label;
 use crate::input::{Action, KeyMap};
-use crate::keys::key_label;
+use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::opponent::{Opponent, OutsideBot};
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::play::PlayScreen;
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 
 /// Which offline mode is being set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

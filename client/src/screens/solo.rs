@@ -16,18 +16,18 @@ use macroquad::input::KeyCode;
 use sevenbag_core::{Input, Solo, SoloHeader, SoloMode, SoloResult};
 use sevenbag_protocol::SoloReplay;
 
-use crate::fx::MatchFx;
 use crate::input::{KeyMap, free_key};
 use crate::layout::list_layout;
+use crate::render::fx::MatchFx;
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Transition};
 use crate::screens::solo_past::{PastEvent, PastList};
-use crate::sfx::Sfx;
 use crate::solo_fx;
 use crate::solo_run::SoloRun;
 use crate::solo_store::{self, solo_dir};
 use crate::solo_upload::{Status as UploadStatus, Upload};
 use crate::solo_view::{best_text, mode_title};
+use crate::sound::sfx::Sfx;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str = "↑ ↓ choose   Enter play   W watch best   P past runs   Esc back";
@@ -61,7 +61,7 @@ fn pause_key(map: &KeyMap) -> KeyCode {
 
 /// A key's name on screen.
 pub fn key_text(key: KeyCode) -> String {
-    crate::keys::key_label(key)
+    crate::input::keys::key_label(key)
 }
 
 /// A run being played.
@@ -258,7 +258,7 @@ impl SoloScreen {
     fn finish(&mut self, ctx: &mut Ctx, run: SoloRun, fx: MatchFx, result: SoloResult) {
         let mode = result.mode;
         let best = self.best(mode);
-        let now = crate::clock::unix_nanos() / 1_000_000_000;
+        let now = crate::platform::clock::unix_nanos() / 1_000_000_000;
         let recorded = run.replay(&ctx.config.player_name, now);
         let paused = run.was_paused();
         // A paused run is not a record: it is neither uploaded nor a personal best.

@@ -8,15 +8,15 @@ use sevenbag_core::{SoloMode, SoloResult};
 use sevenbag_protocol::SoloReplay;
 use sevenbag_protocol::solo_replay::result_text;
 
+use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::puzzle_play::date_text;
 use crate::render::gfx::background;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
 use crate::screen::{Ctx, FrameIo};
-use crate::screens::list::{ListEvent, ListNav};
-use crate::sfx::Sfx;
 use crate::solo_store::{self, PastRuns};
 use crate::solo_view::mode_title;
+use crate::sound::sfx::Sfx;
 
 /// What the list asks the Solo screen to do.
 pub enum PastEvent {

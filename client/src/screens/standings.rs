@@ -4,16 +4,16 @@
 
 use macroquad::input::KeyCode;
 
+use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
 use crate::replay::{ReplaySession, utc_stamp};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::screens::list::{ListEvent, ListNav};
 use crate::screens::play::{PlayMode, PlayScreen};
 use crate::session::Session;
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 use crate::standings::{Standings, Status, Viewed};
 use sevenbag_protocol::Replay;
 

@@ -12,7 +12,7 @@ use crate::render::gfx::{Align, Weight, background};
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, side_panel, value_row};
 use crate::screen::{Ctx, FrameIo, Transition};
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str = "Type your name   Enter save   Esc skip (stay \"Player\")";

@@ -3,8 +3,8 @@
 
 use sevenbag_core::rules::MIN_GARBAGE_TRAVEL;
 
-use crate::lan::DEFAULT_GAME_PORT;
 use crate::layout::list_layout;
+use crate::net::lan::DEFAULT_GAME_PORT;
 use crate::render::gfx::background;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
 use crate::screen::{Ctx, FrameIo};
@@ -126,7 +126,7 @@ impl LobbyScreen {
             Row::Server => ("Server", format!("The Sevenbag server, as host:port (port 7878 when left out). A server typed here is for this screen only: the default stays as set in Settings ({}). You play as {name} with your handling from Settings.", ctx.config.server)),
             Row::Code => ("Room code", "Five letters or digits, as the room's creator sees them. Case does not matter.".into()),
             Row::Address => ("Host address", "The address the LAN host shows, like 192.168.1.20:7878 (the port defaults to 7878).".into()),
-            Row::Port => ("Port", format!("The TCP port your game server listens on (default {DEFAULT_GAME_PORT}). If it is busy another one is picked. Others find you through a beacon on UDP port {}.", crate::lan::BEACON_PORT)),
+            Row::Port => ("Port", format!("The TCP port your game server listens on (default {DEFAULT_GAME_PORT}). If it is busy another one is picked. Others find you through a beacon on UDP port {}.", crate::net::lan::BEACON_PORT)),
             Row::Host(_) => ("Game on your network", "Heard through its beacon in the last few seconds. Enter joins it.".into()),
             Row::Preset => ("Rules", "Versus: 7-bag, 180°, cap 8. Classic: memoryless pieces, no 180°, cap 4. Chaos: messy garbage, cap 12. Changing it resets the options below to the preset.".into()),
             Row::FirstTo => ("First to", "Round wins needed to take the match.".into()),
@@ -138,7 +138,7 @@ impl LobbyScreen {
             Row::Reconnect => ("Reconnect window", "Seconds a dropped player may take to come back before forfeiting.".into()),
             Row::Go | Row::Back => match self.kind {
                 LobbyKind::LanJoin => ("Join on LAN", match &self.listener {
-                    Some(Err(e)) => format!("Cannot listen for games on UDP port {}: {e}. Type the host's address and room code instead.", crate::lan::BEACON_PORT),
+                    Some(Err(e)) => format!("Cannot listen for games on UDP port {}: {e}. Type the host's address and room code instead.", crate::net::lan::BEACON_PORT),
                     _ if self.hosts.is_empty() => "Listening for games on your network… none yet. Or type the host's address and the room code.".into(),
                     _ => format!("{} game(s) found on your network.", self.hosts.len()),
                 }),

@@ -8,8 +8,8 @@ use macroquad::shapes::draw_rectangle;
 use sevenbag_protocol::SeatStatus;
 
 use crate::layout::list_layout;
-use crate::online::Stage;
-use crate::reconnect::{BANNER, FORFEITED};
+use crate::net::online::Stage;
+use crate::net::online::reconnect::{BANNER, FORFEITED};
 use crate::render::gfx::{Align, Weight, background, fill, outline};
 use crate::render::theme::{self, alpha};
 use crate::render::widgets::{
@@ -111,7 +111,7 @@ impl OnlineScreen {
                         format!("Saying hello to {}.", o.url()),
                     ),
                     _ => {
-                        let (head, body) = crate::online::texts::waiting_text(o.request());
+                        let (head, body) = crate::net::online::texts::waiting_text(o.request());
                         (format!("{head}{dots}"), body)
                     }
                 };

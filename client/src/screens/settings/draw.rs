@@ -1,7 +1,7 @@
 //! Drawing the settings screen: the rows with their values, the key being bound, the help line
 //! and the footer.
 
-use crate::keys::key_label;
+use crate::input::keys::key_label;
 use crate::layout::list_layout;
 use crate::render::gfx::background;
 use crate::render::widgets::{

@@ -6,7 +6,7 @@ use sevenbag_core::{Handling, Input, Seat};
 use sevenbag_protocol::{EndReason, ErrorCode, RoomOptions};
 
 use crate::input::KeyMap;
-use crate::reconnect::FORFEITED;
+use crate::net::online::reconnect::FORFEITED;
 use crate::session::Peer;
 
 /// A scripted key pattern: shifts, rotations and a hard drop every 24 frames, varied by seat.

@@ -9,8 +9,8 @@
 
 use sevenbag_core::{Clear, Spin};
 
-use crate::fx::clear_label;
 use crate::layout::{MIN_WINDOW, list_layout, match_layout};
+use crate::render::fx::clear_label;
 use crate::render::gfx::Weight;
 use crate::render::metrics::{MIN_SHRINK, Metrics, fit_size};
 use crate::render::side::{clear_lines, readout_room};
@@ -288,9 +288,9 @@ fn every_settings_row_fits_its_label_and_value() {
             );
         }
         let cap = key_caps(r, l.unit)[0];
-        let mut names: Vec<String> = crate::keys::all_labels();
+        let mut names: Vec<String> = crate::input::keys::all_labels();
         names.extend(
-            crate::pad::Button::all_names()
+            crate::input::pad::Button::all_names()
                 .into_iter()
                 .map(str::to_owned),
         );

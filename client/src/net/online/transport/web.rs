@@ -1,4 +1,4 @@
-//! The browser's [`Link`]: a page WebSocket (`crate::web::WebSocket`) speaking the same binary
+//! The browser's [`Link`]: a page WebSocket (`crate::platform::web::WebSocket`) speaking the same binary
 //! protocol as the native task. Like it, this answers the server's `Ping` itself, sends our
 //! `Hello` as soon as the socket opens, reports `Welcome` as [`NetEvent::Welcome`], and stamps
 //! every event with the moment it was polled (a browser delivers socket events between frames,
@@ -11,7 +11,7 @@ use sevenbag_netplay::{Hello, NetError, NetEvent};
 use sevenbag_protocol::{ClientMessage, MAX_MESSAGE_BYTES, ServerMessage, decode_server, encode};
 
 use super::Link;
-use crate::web::{WebSocket, WsEvent};
+use crate::platform::web::{WebSocket, WsEvent};
 
 /// One page WebSocket to a server (see the module docs).
 #[derive(Debug)]

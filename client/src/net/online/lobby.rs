@@ -82,16 +82,16 @@ impl Online {
     }
 
     /// The room's chat.
-    pub fn chat(&self) -> &crate::chat::Chat {
+    pub fn chat(&self) -> &crate::net::online::chat::Chat {
         &self.chat
     }
 
     /// The room's chat, to type in.
-    pub fn chat_mut(&mut self) -> &mut crate::chat::Chat {
+    pub fn chat_mut(&mut self) -> &mut crate::net::online::chat::Chat {
         &mut self.chat
     }
 
-    /// Says `text` to the room (already cleaned by [`crate::chat::Chat::submit`]).
+    /// Says `text` to the room (already cleaned by [`crate::net::online::chat::Chat::submit`]).
     pub fn say(&mut self, text: String) {
         if self.code().is_some() {
             self.send(ClientMessage::Chat { text });

@@ -11,7 +11,7 @@ use sevenbag_core::{
 };
 
 use crate::render::theme;
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 
 /// How long popups stay, in seconds.
 pub const POPUP_LIFE: f32 = 1.6;

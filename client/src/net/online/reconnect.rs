@@ -1,5 +1,5 @@
 //! The timing of an automatic reconnect: when the connection of a seated player (or a
-//! spectator, who rejoins by room code) drops during a match, [`crate::online::Online`] keeps the match view up and tries a new connection with its
+//! spectator, who rejoins by room code) drops during a match, [`crate::net::online::Online`] keeps the match view up and tries a new connection with its
 //! resume token every [`RETRY_EVERY`] until the room's `reconnect_seconds` have passed.
 //!
 //! This module only keeps the clock (no network, no macroquad): when to try, whether an attempt

@@ -12,10 +12,10 @@
 //!
 //! When the connection of a seated player drops during a match (not after [`Online::leave`]),
 //! the controller reconnects by itself: it keeps the match and its session, tries a new
-//! connection with the resume token from `Joined` every second (see [`crate::reconnect`]) until
+//! connection with the resume token from `Joined` every second (see [`reconnect`]) until
 //! the room's `reconnect_seconds` pass, sends nothing until the server's `MatchLog` has rebuilt
 //! the session, and then carries on. If the window passes or the server answers `BadResume`,
-//! the stage becomes [`Stage::Failed`] with [`crate::reconnect::FORFEITED`].
+//! the stage becomes [`Stage::Failed`] with [`reconnect::FORFEITED`].
 //!
 //! The controller is one type split by job: [`transport`] opens connections (the process's
 //! network runtime, TLS trust, server URLs), `connection` handles the connection's own events
@@ -23,9 +23,11 @@
 //! downloads, server errors), `play` the match (pacing, stepping, the match view's
 //! [`crate::session::Session`]), and [`texts`] says network failures in words for people.
 
+pub mod chat;
 mod connection;
 mod lobby;
 mod play;
+pub mod reconnect;
 #[cfg(test)]
 mod tests;
 pub mod texts;
@@ -44,8 +46,8 @@ use sevenbag_protocol::{RoomOptions, SeatInfo};
 
 use crate::identity::RankedFlow;
 use crate::input::{KeyMap, Latch};
+use crate::net::online::reconnect::Reconnect;
 use crate::opponent::AutoPlayer;
-use crate::reconnect::Reconnect;
 
 pub use texts::{error_text, reach_text};
 #[cfg(not(target_arch = "wasm32"))]
@@ -117,7 +119,7 @@ pub struct Online {
     /// The last notice worth showing once (non-fatal server errors, shutdown).
     notices: Vec<String>,
     /// Room chat heard on this connection.
-    chat: crate::chat::Chat,
+    chat: crate::net::online::chat::Chat,
     /// The identify/register/queue exchange of a ranked request.
     ranked: Option<RankedFlow>,
     replay_list: Vec<(String, String)>,
@@ -202,7 +204,7 @@ impl Online {
             ),
             ready_sent: false,
             notices: Vec::new(),
-            chat: crate::chat::Chat::default(),
+            chat: crate::net::online::chat::Chat::default(),
             ranked,
             replay_list: Vec::new(),
             replay: None,

@@ -10,7 +10,7 @@ use sevenbag_protocol::{ClientMessage, JoinRole};
 use super::texts::{plain_net_error, reach_text};
 use super::transport::open;
 use super::{Online, Request, Stage};
-use crate::reconnect::{FORFEITED, LOST_MATCH, Reconnect, SPECTATOR_RETRY_SECS};
+use crate::net::online::reconnect::{FORFEITED, LOST_MATCH, Reconnect, SPECTATOR_RETRY_SECS};
 
 impl Online {
     /// While the connection is lost mid-match: the whole seconds left to take the seat back.

@@ -1,7 +1,7 @@
 //! Sound effects synthesised in code as WAV bytes: no asset files, no downloads.
 //!
 //! Each effect is a few notes of a simple waveform with an attack/decay envelope, rendered to
-//! 16-bit mono PCM at 22 050 Hz. [`crate::audio`] loads them when the `audio` feature is on; the
+//! 16-bit mono PCM at 22 050 Hz. [`crate::sound::audio`] loads them when the `audio` feature is on; the
 //! synthesis itself is always built and tested.
 
 /// Every sound the game makes.

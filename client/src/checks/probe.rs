@@ -25,7 +25,7 @@
 
 use sevenbag_core::{Match, Phase, Seat};
 
-use crate::online::Stage;
+use crate::net::online::Stage;
 use crate::screen::{Ctx, Screen, Stack};
 
 /// Appends `"key":` then the JSON string `value`.

@@ -4,6 +4,12 @@
 //! 60 Hz. A [`Latch`] remembers every press seen since the last simulation step, so a key that was
 //! pressed and released between two steps is still held for one simulation frame (SPEC §3): no tap
 //! is lost however the display rate and the simulation rate line up.
+//!
+//! Key names (for the settings file and screen) are in [`keys`]; gamepads, which reach the game
+//! through the same [`Keyboard`], in [`pad`].
+
+pub mod keys;
+pub mod pad;
 
 use std::collections::HashSet;
 
@@ -217,7 +223,7 @@ pub struct Keyboard {
     pub pressed: HashSet<KeyCode>,
     /// Text typed during the frame, for name and address fields.
     pub chars: Vec<char>,
-    /// Game actions held on a gamepad (through the pad map; see [`crate::pad`]).
+    /// Game actions held on a gamepad (through the pad map; see [`crate::input::pad`]).
     pub pad_down: Input,
     /// Game actions whose pad button was pressed during the frame.
     pub pad_pressed: Input,
@@ -225,7 +231,7 @@ pub struct Keyboard {
     /// [`Keyboard::pressed`], never by the game latch.
     pub menu: HashSet<KeyCode>,
     /// Pad buttons pressed this frame (for binding them in Settings).
-    pub pad_buttons: HashSet<crate::pad::Button>,
+    pub pad_buttons: HashSet<crate::input::pad::Button>,
 }
 
 impl Keyboard {

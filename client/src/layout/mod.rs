@@ -4,6 +4,14 @@
 //! the renderer and by `--check-screenshot`, which finds the two wells in a PNG with the same maths.
 //! The match view is measured in *cells*: one cell is the side of a board square, snapped to whole
 //! pixels so grid lines stay crisp.
+//!
+//! The list screens' keyboard and mouse navigation is [`list`]; `text_fit` (tests only) checks
+//! that every label fits its box at every window size.
+
+pub mod list;
+// Every label fits its box at every window size (layout tests, no window needed).
+#[cfg(test)]
+mod text_fit;
 
 use macroquad::math::Rect;
 

@@ -38,7 +38,7 @@ pub fn now_secs() -> f64 {
     unsafe { sb_now() / 1000.0 }
 }
 
-/// Publishes the test hook's summary ([`crate::probe`]) as `<html data-sevenbag="...">`.
+/// Publishes the test hook's summary ([`crate::checks::probe`]) as `<html data-sevenbag="...">`.
 pub fn set_state(state: &str) {
     // SAFETY: the text is read within its length.
     unsafe { sb_set_state(state.as_ptr(), state.len() as u32) }

@@ -236,7 +236,7 @@ impl HostedServer {
         port: u16,
         replay_dir: std::path::PathBuf,
     ) -> Result<HostedServer, String> {
-        let rt = crate::online::runtime()?;
+        let rt = crate::net::online::runtime()?;
         let listener = std::net::TcpListener::bind((ip, port))
             .or_else(|_| std::net::TcpListener::bind((ip, 0)))
             .map_err(|e| format!("cannot open a port for the server: {e}"))?;

@@ -1,10 +1,10 @@
-//! Playing the sound effects of [`crate::sfx`].
+//! Playing the sound effects of [`crate::sound::sfx`].
 //!
 //! With the `audio` feature the effects are loaded into macroquad's mixer at start-up. Without
 //! the feature, or when the machine has no sound device, [`Audio`] is a silent stand-in with the
 //! same methods, so game code never checks for sound.
 
-use crate::sfx::Sfx;
+use crate::sound::sfx::Sfx;
 
 /// The loaded sound effects (or nothing, when sound is off).
 pub struct Audio {

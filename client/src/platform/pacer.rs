@@ -1,7 +1,7 @@
 //! The frame cap: sleeps to the next frame's deadline so a display without vsync (Xvfb, some
 //! drivers, remote desktops) does not redraw as fast as the CPU allows.
 //!
-//! The simulation runs at a fixed 60 Hz whatever the frame rate ([`crate::clock`]), so drawing
+//! The simulation runs at a fixed 60 Hz whatever the frame rate ([`crate::platform::clock`]), so drawing
 //! faster than that shows no new state: the default cap is 60 frames per second. With vsync the
 //! driver's wait comes first and the pacer only sleeps what is left of the frame's budget.
 //!

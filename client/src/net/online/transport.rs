@@ -135,7 +135,7 @@ pub fn set_trust(path: Option<&std::path::Path>) -> Result<(), String> {
 }
 
 /// `host:port` (or a full `ws://` URL) as the WebSocket URL the netplay task wants. An address
-/// without a port gets the server's default port 7878 ([`crate::lan::DEFAULT_GAME_PORT`]), not
+/// without a port gets the server's default port 7878 ([`crate::net::lan::DEFAULT_GAME_PORT`]), not
 /// the web's 80, wherever it was typed (quick match, rooms, spectating, LAN join).
 pub fn server_url(address: &str) -> String {
     let a = address.trim();
@@ -158,6 +158,9 @@ pub fn server_url(address: &str) -> String {
     if has_port {
         format!("{scheme}://{host}{path}")
     } else {
-        format!("{scheme}://{host}:{}{path}", crate::lan::DEFAULT_GAME_PORT)
+        format!(
+            "{scheme}://{host}:{}{path}",
+            crate::net::lan::DEFAULT_GAME_PORT
+        )
     }
 }

@@ -5,8 +5,8 @@
 use sevenbag_netplay::{Hello, NetEvent};
 use sevenbag_protocol::{ClientMessage, ServerMessage};
 
-use crate::online::transport::{Link, open};
-use crate::online::{reach_text, server_url};
+use crate::net::online::transport::{Link, open};
+use crate::net::online::{reach_text, server_url};
 
 /// Said when a send finds the connection gone.
 pub const BROKEN: &str = "The connection to the server broke.";
@@ -93,7 +93,7 @@ impl Drop for Request {
 /// when `db`) under `dir`.
 #[cfg(test)]
 pub fn test_server(dir: &std::path::Path, db: bool) -> sevenbag_server::ServerHandle {
-    let rt = crate::online::runtime().expect("runtime");
+    let rt = crate::net::online::runtime().expect("runtime");
     let config = sevenbag_server::Config {
         replay_dir: dir.join("replays"),
         db: db.then(|| dir.join("s.db")),
