@@ -39,32 +39,22 @@
 #![cfg_attr(target_arch = "wasm32", allow(dead_code))]
 
 mod account;
-mod challenge_view;
+mod challenge;
 mod checks;
 mod cli;
-mod config;
-#[cfg(not(target_arch = "wasm32"))]
-mod demo_online;
-mod identity;
 mod input;
 mod layout;
+mod menu;
 mod net;
-mod opponent;
 mod platform;
-mod puzzle_play;
-mod puzzle_view;
+mod puzzles;
 mod render;
-mod replay;
+mod replays;
 mod screen;
-mod screens;
-mod session;
-mod solo_fx;
-mod solo_run;
-mod solo_store;
-mod solo_upload;
-mod solo_view;
+mod settings;
+mod solo;
 mod sound;
-mod standings;
+mod versus;
 
 #[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
@@ -82,20 +72,20 @@ use crate::cli::{Args, StartScreen};
 use crate::input::Keyboard;
 #[cfg(feature = "gamepad")]
 use crate::input::pad;
+use crate::menu::MenuScreen;
 use crate::net::{lan, online};
-use crate::opponent::Opponent;
 use crate::platform::clock::{FixedClock, STEP};
 use crate::platform::{clock, pacer};
 #[cfg(target_arch = "wasm32")]
 use crate::platform::{page, web};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Mouse, Screen, Stack};
-use crate::screens::lobby::{LobbyKind, LobbyScreen};
-use crate::screens::menu::MenuScreen;
-use crate::screens::play::{PlayMode, PlayScreen};
-use crate::screens::settings::SettingsScreen;
-use crate::screens::setup::{SetupKind, SetupScreen};
+use crate::settings::SettingsScreen;
 use crate::sound::audio;
+use crate::versus::lobby::{LobbyKind, LobbyScreen};
+use crate::versus::opponent::Opponent;
+use crate::versus::play::{PlayMode, PlayScreen};
+use crate::versus::setup::{SetupKind, SetupScreen};
 
 /// Who plays the demo: swapping the automatic players is this one line.
 const DEMO_PLAYERS: [Opponent; 2] = [
@@ -208,15 +198,15 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
             ctx.config.keys,
             online::Request::Spectate(code),
         );
-        let screen = screens::online::OnlineScreen::new(online, "Spectating", None);
+        let screen = versus::online::OnlineScreen::new(online, "Spectating", None);
         return vec![menu(), Screen::Online(Box::new(screen))];
     }
     #[cfg(not(target_arch = "wasm32"))]
     if args.demo && args.online {
-        match demo_online::OnlineDemo::start(DEMO_PLAYERS) {
+        match versus::demo_online::OnlineDemo::start(DEMO_PLAYERS) {
             Ok(session) => {
                 let names = DEMO_PLAYERS.map(|o| o.label());
-                let demo = PlayScreen::<dyn session::Session>::new(
+                let demo = PlayScreen::<dyn versus::session::Session>::new(
                     Box::new(session),
                     PlayMode::Demo,
                     names,
@@ -234,10 +224,10 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
     }
     if let Some(path) = &args.replay {
         let replays = || Screen::Replay(Box::default());
-        return match replay::load(path).and_then(replay::ReplaySession::new) {
+        return match replays::files::load(path).and_then(replays::files::ReplaySession::new) {
             Ok(s) => {
                 let names = s.replay().names.clone();
-                let play = PlayScreen::<dyn session::Session>::new(
+                let play = PlayScreen::<dyn versus::session::Session>::new(
                     Box::new(s),
                     PlayMode::Replay,
                     names,
@@ -252,7 +242,7 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
         };
     }
     if let Some(code) = &args.puzzle {
-        let puzzles = screens::puzzles::PuzzlesScreen::direct(code);
+        let puzzles = puzzles::PuzzlesScreen::direct(code);
         return vec![menu(), Screen::Puzzles(Box::new(puzzles))];
     }
     let top = match args.screen {
@@ -284,12 +274,12 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
                         ctx.config.keys,
                         online::Request::Create(sevenbag_protocol::RoomOptions::default()),
                     );
-                    let hosting = screens::online::LanHosting {
+                    let hosting = versus::online::LanHosting {
                         address: format!("127.0.0.1:{}", server.port()),
                         beacon: None,
                         server,
                     };
-                    Screen::Online(Box::new(screens::online::OnlineScreen::new(
+                    Screen::Online(Box::new(versus::online::OnlineScreen::new(
                         online,
                         "Room",
                         Some(hosting),
@@ -303,36 +293,34 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
         }
         Some(StartScreen::Replays) => Screen::Replay(Box::default()),
         Some(StartScreen::Leaderboard) => {
-            Screen::Standings(Box::new(screens::standings::StandingsScreen::new(ctx)))
+            Screen::Standings(Box::new(account::leaderboard::StandingsScreen::new(ctx)))
         }
-        Some(StartScreen::Challenge) => Screen::Challenge(Box::new(
-            screens::challenge::ChallengeScreen::watching_best(),
-        )),
+        Some(StartScreen::Challenge) => {
+            Screen::Challenge(Box::new(challenge::ChallengeScreen::watching_best()))
+        }
         Some(StartScreen::Solo) => Screen::Solo(Box::default()),
-        Some(StartScreen::Sprint) => Screen::Solo(Box::new(screens::solo::SoloScreen::playing(
+        Some(StartScreen::Sprint) => Screen::Solo(Box::new(solo::SoloScreen::playing(
             sevenbag_core::SoloMode::Sprint,
             ctx,
         ))),
-        Some(StartScreen::SoloPast) => Screen::Solo(Box::new(screens::solo::SoloScreen::past(
+        Some(StartScreen::SoloPast) => Screen::Solo(Box::new(solo::SoloScreen::past(
             sevenbag_core::SoloMode::Sprint,
         ))),
         Some(StartScreen::SoloPaused) => {
-            let mut s = screens::solo::SoloScreen::playing(sevenbag_core::SoloMode::Sprint, ctx);
+            let mut s = solo::SoloScreen::playing(sevenbag_core::SoloMode::Sprint, ctx);
             s.pause();
             Screen::Solo(Box::new(s))
         }
-        Some(StartScreen::SoloWatch) => {
-            match sevenbag_protocol::SoloReplay::decode(screens::solo::SAMPLE) {
-                Ok(r) => Screen::Solo(Box::new(screens::solo::SoloScreen::watching(
-                    &r,
-                    "40 LINES  ·  SAMPLE RUN",
-                ))),
-                Err(e) => {
-                    eprintln!("error: the sample solo replay: {e}");
-                    return vec![menu()];
-                }
+        Some(StartScreen::SoloWatch) => match sevenbag_protocol::SoloReplay::decode(solo::SAMPLE) {
+            Ok(r) => Screen::Solo(Box::new(solo::SoloScreen::watching(
+                &r,
+                "40 LINES  ·  SAMPLE RUN",
+            ))),
+            Err(e) => {
+                eprintln!("error: the sample solo replay: {e}");
+                return vec![menu()];
             }
-        }
+        },
         Some(StartScreen::Play) => {
             let mut header = MatchHeader::versus(args.seed);
             header.handling = [ctx.config.handling, sevenbag_bot::BOT_HANDLING];
@@ -347,10 +335,12 @@ fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
 }
 
 async fn run(args: Args) {
-    let config_path = args.config.clone().or_else(config::default_path);
+    let config_path = args.config.clone().or_else(settings::config::default_path);
     // No settings file yet: the first start, which asks for a name.
-    let first_start = config_path.as_deref().is_some_and(|p| !config::exists(p));
-    let (config, problem) = config::load_or_default(config_path.as_deref());
+    let first_start = config_path
+        .as_deref()
+        .is_some_and(|p| !settings::config::exists(p));
+    let (config, problem) = settings::config::load_or_default(config_path.as_deref());
     let audio = audio::Audio::load(config.volume).await;
     let mut ctx = Ctx {
         config,
@@ -521,7 +511,7 @@ async fn run(args: Args) {
     if args.demo && args.online && args.seconds.is_some() {
         println!(
             "{}",
-            demo_online::stats_line(started.elapsed().as_secs_f64())
+            versus::demo_online::stats_line(started.elapsed().as_secs_f64())
         );
     }
 }

@@ -9,20 +9,23 @@ use std::path::PathBuf;
 use macroquad::color::Color;
 use macroquad::math::{Rect, Vec2};
 
-use crate::config::Config;
+use crate::account::leaderboard::StandingsScreen;
+use crate::challenge::ChallengeScreen;
 use crate::input::Keyboard;
+use crate::menu::MenuScreen;
+use crate::menu::welcome::WelcomeScreen;
+use crate::puzzles::PuzzlesScreen;
 use crate::render::gfx::Gfx;
-use crate::screens::challenge::ChallengeScreen;
-use crate::screens::puzzles::PuzzlesScreen;
-use crate::screens::solo::SoloScreen;
-use crate::screens::standings::StandingsScreen;
-use crate::screens::welcome::WelcomeScreen;
-use crate::screens::{
-    lobby::LobbyScreen, menu::MenuScreen, online::OnlineScreen, play::PlayScreen,
-    replays::ReplayScreen, settings::SettingsScreen, setup::SetupScreen,
-};
+use crate::replays::ReplayScreen;
+use crate::settings::SettingsScreen;
+use crate::settings::config::Config;
+use crate::solo::SoloScreen;
 use crate::sound::audio::Audio;
 use crate::sound::sfx::Sfx;
+use crate::versus::lobby::LobbyScreen;
+use crate::versus::online::OnlineScreen;
+use crate::versus::play::PlayScreen;
+use crate::versus::setup::SetupScreen;
 
 /// What a screen asks the stack to do after its update.
 pub enum Transition {

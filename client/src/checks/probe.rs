@@ -18,7 +18,7 @@
 //! - `plans`, `plan_mean_us`, `think_frame_max_us`, `plan_frames_mean_x100`,
 //!   `plan_frames_max`: the page bot's plans so far, their mean thinking time, the longest
 //!   thinking in one frame, and the frames a plan took (mean ×100, most)
-//!   ([`crate::opponent::plan_times`]).
+//!   ([`crate::versus::opponent::plan_times`]).
 
 // Natively only the escaping is used (by its test).
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -138,7 +138,7 @@ pub fn state(stack: &Stack, ctx: &Ctx, frames: u64) -> String {
         Some(Screen::Play(p)) => match_fields(&mut out, p.session().current()),
         _ => {}
     }
-    let t = crate::opponent::plan_times();
+    let t = crate::versus::opponent::plan_times();
     if t.plans > 0 {
         raw(&mut out, "plans", t.plans);
         raw(&mut out, "plan_mean_us", t.total_us / t.plans);

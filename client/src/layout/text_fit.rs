@@ -187,12 +187,13 @@ fn the_middle_strip_and_the_banners_fit_over_the_wells() {
 /// default.
 const SCREENS: [(f32, f32); 2] = [MIN_WINDOW, (1280.0, 720.0)];
 
-/// Every footer of every screen (`client/src/screens/`) with the longest right-hand text it
+/// Every footer of every screen with the longest right-hand text it
 /// shows there.
 fn every_footer() -> Vec<(String, &'static str)> {
-    use crate::screens::{
-        lobby, menu, online, puzzles, replays, settings, solo, standings, welcome,
-    };
+    use crate::account::leaderboard as standings;
+    use crate::menu::{self, welcome};
+    use crate::versus::{lobby, online};
+    use crate::{puzzles, replays, settings, solo};
     let server = "play.sevenbag.example:7878";
     let mut v: Vec<(String, &str)> = vec![
         (menu::FOOTER.into(), "Player_Name_16ch · v0.1.0"),
@@ -267,7 +268,7 @@ fn assert_value_row_fits(
 
 #[test]
 fn every_settings_row_fits_its_label_and_value() {
-    use crate::screens::settings;
+    use crate::settings;
     let m = Metrics::load().expect("fonts");
     for (w, h) in SCREENS {
         let l = list_layout(w, h, 60);
@@ -317,7 +318,7 @@ fn every_settings_row_fits_its_label_and_value() {
 
 #[test]
 fn every_online_form_fits_its_labels_values_and_host_rows() {
-    use crate::screens::lobby;
+    use crate::versus::lobby;
     let m = Metrics::load().expect("fonts");
     for (w, h) in SCREENS {
         let l = list_layout(w, h, 11);
@@ -352,7 +353,7 @@ fn every_online_form_fits_its_labels_values_and_host_rows() {
 
 #[test]
 fn the_room_card_fits_its_code_and_the_players_names() {
-    use crate::screens::online::draw::{code_text, seat_name_room, seat_sizes, spaced_code};
+    use crate::versus::online::view::{code_text, seat_name_room, seat_sizes, spaced_code};
     let m = Metrics::load().expect("fonts");
     for (w, h) in SCREENS {
         let l = list_layout(w, h, 2);
@@ -376,7 +377,7 @@ fn the_room_card_fits_its_code_and_the_players_names() {
 #[test]
 fn every_main_menu_entry_fits_its_row_beside_its_tag() {
     let m = Metrics::load().expect("fonts");
-    let entries = crate::screens::menu::labels();
+    let entries = crate::menu::labels();
     for (w, h) in SIZES {
         let l = list_layout(w, h, entries.len());
         let r = l.row(0);

@@ -1,6 +1,6 @@
 //! The platform's folders for the player key, replays, solo runs and records (`dirs`). A browser
 //! page has no files: there these are `None` and the features that keep files say they are not
-//! available (only the settings are kept, in `localStorage`; see `config`).
+//! available (only the settings are kept, in `localStorage`; see `crate::settings::config`).
 use std::path::PathBuf;
 
 /// `~/.config` and the like.

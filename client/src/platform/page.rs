@@ -52,7 +52,7 @@ pub fn query_server(href: &str) -> Option<String> {
                 .replace("%2F", "/")
                 .replace("%2f", "/")
         })
-        .filter(|v| !v.is_empty() && v.len() <= crate::config::MAX_ADDRESS)
+        .filter(|v| !v.is_empty() && v.len() <= crate::settings::config::MAX_ADDRESS)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use sevenbag_protocol::{ClientMessage, ErrorCode, SeatStatus, ServerMessage};
 
 use super::texts::error_text;
 use super::{Driver, Online, Stage};
-use crate::session::Peer;
+use crate::versus::session::Peer;
 
 impl Online {
     /// We sent `Ready` and wait for the next `MatchStart`.

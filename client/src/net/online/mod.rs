@@ -8,7 +8,7 @@
 //! frame the screen calls [`Online::poll`] (events, pings; never blocks) and then advances as
 //! many frames as are due; [`Online::tick`] does both in one call with keys from a closure, the
 //! way `sevenbag_netplay::HeadlessClient::tick` does. It implements the screen's
-//! [`crate::session::Session`] trait, so the match view draws online play unchanged.
+//! [`crate::versus::session::Session`] trait, so the match view draws online play unchanged.
 //!
 //! When the connection of a seated player drops during a match (not after [`Online::leave`]),
 //! the controller reconnects by itself: it keeps the match and its session, tries a new
@@ -21,7 +21,7 @@
 //! network runtime, TLS trust, server URLs), `connection` handles the connection's own events
 //! (welcome, loss, redirects, reconnecting), `lobby` the room (seats, ready flags, chat, replay
 //! downloads, server errors), `play` the match (pacing, stepping, the match view's
-//! [`crate::session::Session`]), and [`texts`] says network failures in words for people.
+//! [`crate::versus::session::Session`]), and [`texts`] says network failures in words for people.
 
 pub mod chat;
 mod connection;
@@ -44,10 +44,10 @@ use sevenbag_netplay::{
 };
 use sevenbag_protocol::{RoomOptions, SeatInfo};
 
-use crate::identity::RankedFlow;
+use crate::account::identity::RankedFlow;
 use crate::input::{KeyMap, Latch};
 use crate::net::online::reconnect::Reconnect;
-use crate::opponent::AutoPlayer;
+use crate::versus::opponent::AutoPlayer;
 
 pub use texts::{error_text, reach_text};
 #[cfg(not(target_arch = "wasm32"))]
@@ -170,9 +170,9 @@ impl Online {
             Err(e) => (None, Stage::Failed(e)),
         };
         let ranked = match &request {
-            Request::Ranked(key) => {
-                Some(RankedFlow::new(*key).keeping_codes(crate::identity::default_key_path()))
-            }
+            Request::Ranked(key) => Some(
+                RankedFlow::new(*key).keeping_codes(crate::account::identity::default_key_path()),
+            ),
             _ => None,
         };
         let now = Instant::now();

@@ -1,6 +1,6 @@
 //! Playing (or watching) the match: polling the connection each rendered frame, stepping the
 //! frames the pacer says are due, sending what the session produced, and the match view's
-//! [`crate::session::Session`] over all of it.
+//! [`crate::versus::session::Session`] over all of it.
 
 use sevenbag_netplay::time::Instant;
 use std::time::Duration;
@@ -11,8 +11,8 @@ use sevenbag_protocol::EndReason;
 
 use super::{Driver, Online, Request, Stage};
 use crate::input::Keyboard;
-use crate::opponent::AutoPlayer;
-use crate::session::{NetStatus, RoomRole};
+use crate::versus::opponent::AutoPlayer;
+use crate::versus::session::{NetStatus, RoomRole};
 
 impl Online {
     /// Handles every network event that arrived and sends a ping when due; then works out how
@@ -117,7 +117,7 @@ impl Online {
     }
 }
 
-impl crate::session::Session for Online {
+impl crate::versus::session::Session for Online {
     fn sample(&mut self, keyboard: &Keyboard) {
         if let Driver::Keys(map, latch) = &mut self.driver {
             latch.sample(map, keyboard);
@@ -181,7 +181,7 @@ impl crate::session::Session for Online {
         {
             return None;
         }
-        Some(crate::session::verdict_line(
+        Some(crate::versus::session::verdict_line(
             out.reason,
             Some(out.winner),
             &Online::names(self),

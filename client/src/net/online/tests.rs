@@ -7,7 +7,7 @@ use sevenbag_protocol::{EndReason, ErrorCode, RoomOptions};
 
 use crate::input::KeyMap;
 use crate::net::online::reconnect::FORFEITED;
-use crate::session::Peer;
+use crate::versus::session::Peer;
 
 /// A scripted key pattern: shifts, rotations and a hard drop every 24 frames, varied by seat.
 fn script(frame: u32, seat: Seat) -> Input {
@@ -184,16 +184,16 @@ fn two_controllers_play_and_agree() {
     assert_eq!(got, id);
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().to_path_buf();
-    let path = crate::replay::save(&dir, &id, &bytes).expect("saved");
-    let mut playback = crate::replay::load(&path)
-        .and_then(crate::replay::ReplaySession::new)
+    let path = crate::replays::files::save(&dir, &id, &bytes).expect("saved");
+    let mut playback = crate::replays::files::load(&path)
+        .and_then(crate::replays::files::ReplaySession::new)
         .expect("a playable replay");
     assert_eq!(
         playback.replay().names,
         ["alice".to_owned(), "bob".to_owned()]
     );
     playback.seek(240);
-    let h240 = crate::session::Session::current(&playback).state_hash();
+    let h240 = crate::versus::session::Session::current(&playback).state_hash();
     assert_eq!(
         Some(h240),
         a.iter().find(|(f, _)| *f == 240).map(|(_, h)| *h)
@@ -201,7 +201,7 @@ fn two_controllers_play_and_agree() {
     playback.seek(60);
     playback.seek(240);
     assert_eq!(
-        crate::session::Session::current(&playback).state_hash(),
+        crate::versus::session::Session::current(&playback).state_hash(),
         h240,
         "seeking back and forth"
     );
