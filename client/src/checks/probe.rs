@@ -149,6 +149,17 @@ pub fn state(stack: &Stack, ctx: &Ctx, frames: u64) -> String {
     format!("{{{}}}", out.join(","))
 }
 
+/// In a browser: the test hook's summary ([`probe`]) on the page, when it changed (the frame
+/// count is only refreshed every 30 frames, so a page at rest is not rewritten each frame).
+#[cfg(target_arch = "wasm32")]
+pub fn publish(stack: &Stack, ctx: &Ctx, frames: u64, published: &mut String) {
+    let state = state(stack, ctx, frames - frames % 30);
+    if state != *published {
+        crate::platform::web::set_state(&state);
+        *published = state;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

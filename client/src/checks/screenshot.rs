@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use anyhow::Context as _;
 use macroquad::math::Rect;
 use sevenbag_core::{CellKind, PieceKind};
 
@@ -153,6 +154,60 @@ pub fn save_frame(rgba: &[u8], width: u32, height: u32, path: &Path) -> Result<(
         image::ImageFormat::Png,
     )?;
     Ok(())
+}
+
+/// `--check-screenshot`: prints what each board area shows; true when both pass.
+pub fn print_check(path: &Path) -> anyhow::Result<bool> {
+    let reports =
+        check_file(path).with_context(|| format!("reading screenshot {}", path.display()))?;
+    let mut ok = true;
+    for (side, r) in ["left", "right"].iter().zip(&reports) {
+        let kinds: String = r.kinds.iter().map(|k| k.letter()).collect();
+        println!(
+            "{side} board: {} distinct colours, {} piece colours ({kinds}), {} garbage cells, {} empty cells",
+            r.distinct_colours,
+            r.kinds.len(),
+            r.garbage_cells,
+            r.empty_cells
+        );
+        ok &= r.passes();
+    }
+    println!(
+        "{}",
+        if ok {
+            "ok: both boards show pieces".to_owned()
+        } else {
+            format!(
+                "FAIL: each board needs at least {} piece colours",
+                MIN_KINDS
+            )
+        }
+    );
+    Ok(ok)
+}
+
+/// Saves the frame just drawn (`--screenshot`); false, with the reason on stderr, when it could
+/// not be saved.
+pub fn save_last_frame(path: &Path) -> bool {
+    let img = macroquad::texture::get_screen_data();
+    match save_frame(
+        &img.bytes,
+        u32::from(img.width),
+        u32::from(img.height),
+        path,
+    ) {
+        Ok(()) => {
+            tracing::info!(path = %path.display(), "screenshot saved");
+            true
+        }
+        Err(e) => {
+            eprintln!(
+                "error: could not save the screenshot to {}: {e}",
+                path.display()
+            );
+            false
+        }
+    }
 }
 
 #[cfg(test)]

@@ -59,6 +59,16 @@ pub fn unix_nanos() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64)
 }
 
+/// A seed for a new offline match.
+pub fn random_seed() -> u64 {
+    let nanos = unix_nanos();
+    // SplitMix64 finaliser: spreads nearby clock values apart.
+    let mut z = nanos.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

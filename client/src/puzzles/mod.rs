@@ -194,7 +194,7 @@ impl PuzzlesScreen {
                         .game
                         .made
                         .request
-                        .next(&p.game.made.puzzle, crate::random_seed());
+                        .next(&p.game.made.puzzle, crate::platform::clock::random_seed());
                     self.start(next);
                     return Transition::None;
                 }
@@ -265,7 +265,7 @@ impl PuzzlesScreen {
             (Row::Play, 0) => self.start(Request::Preset {
                 kind: Kind::ALL[self.kind],
                 difficulty: Difficulty::ALL[self.difficulty],
-                seed: crate::random_seed(),
+                seed: crate::platform::clock::random_seed(),
             }),
             (Row::Daily, 0) => self.start(Request::Daily { day: today() }),
             (Row::Code, 0) => match Request::from_code(&self.code) {

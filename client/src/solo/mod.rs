@@ -226,7 +226,7 @@ impl SoloScreen {
     fn start(&mut self, mode: SoloMode, ctx: &Ctx) {
         let header = SoloHeader {
             handling: ctx.config.handling,
-            ..SoloHeader::new(mode, crate::random_seed())
+            ..SoloHeader::new(mode, crate::platform::clock::random_seed())
         };
         self.mode = Mode::Play(Box::new(Playing {
             run: SoloRun::new(header, ctx.config.keys),

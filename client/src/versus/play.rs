@@ -175,7 +175,7 @@ impl<S: Session + ?Sized> PlayScreen<S> {
     }
 
     fn rematch(&mut self) {
-        self.session.rematch(crate::random_seed());
+        self.session.rematch(crate::platform::clock::random_seed());
         self.fx = MatchFx::default();
         self.over_for = 0.0;
     }

@@ -154,7 +154,7 @@ impl SetupScreen {
             ListEvent::Activate(_) => {
                 ctx.play(Sfx::Select);
                 self.remember(ctx);
-                let seed = crate::random_seed();
+                let seed = crate::platform::clock::random_seed();
                 let header = self.header(seed, ctx.config.handling);
                 let play = match self.kind {
                     SetupKind::Practice => {
