@@ -8,10 +8,12 @@ use crate::account::leaderboard::StandingsScreen;
 use crate::challenge::ChallengeScreen;
 use crate::cli::{Args, StartScreen};
 use crate::menu::MenuScreen;
+use crate::menu::welcome::WelcomeScreen;
 use crate::net::{lan, online};
 #[cfg(target_arch = "wasm32")]
 use crate::platform::{page, web};
 use crate::puzzles::PuzzlesScreen;
+use crate::replays::ReplayScreen;
 use crate::replays::files::{self as replay, ReplaySession};
 use crate::screen::{Ctx, Screen};
 use crate::settings::SettingsScreen;
@@ -30,8 +32,8 @@ const DEMO_PLAYERS: [Opponent; 2] = [
 ];
 
 /// The screens the game opens with, bottom first.
-pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
-    let menu = || Screen::Menu(MenuScreen::new());
+pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn Screen>> {
+    let menu = || Box::new(MenuScreen::new());
     // A `/watch/CODE` page spectates that room on the page's server at once.
     #[cfg(target_arch = "wasm32")]
     if let Some(code) = page::watch_code(&web::location()) {
@@ -43,7 +45,7 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
             online::Request::Spectate(code),
         );
         let screen = OnlineScreen::new(online, "Spectating", None);
-        return vec![menu(), Screen::Online(Box::new(screen))];
+        return vec![menu(), Box::new(screen)];
     }
     #[cfg(not(target_arch = "wasm32"))]
     if args.demo && args.online {
@@ -56,7 +58,7 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
                     names,
                     "ONLINE DEMO".to_owned(),
                 );
-                return vec![menu(), Screen::Play(Box::new(demo))];
+                return vec![menu(), Box::new(demo)];
             }
             Err(e) => eprintln!("error: the online demo could not start: {e}"),
         }
@@ -64,10 +66,10 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
     if args.demo {
         let header = MatchHeader::versus(args.seed);
         let demo = PlayScreen::demo(header, DEMO_PLAYERS);
-        return vec![menu(), Screen::Play(Box::new(demo))];
+        return vec![menu(), Box::new(demo)];
     }
     if let Some(path) = &args.replay {
-        let replays = || Screen::Replay(Box::default());
+        let replays = || Box::new(ReplayScreen::default());
         return match replay::load(path).and_then(ReplaySession::new) {
             Ok(s) => {
                 let names = s.replay().names.clone();
@@ -77,7 +79,7 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
                     names,
                     "REPLAY".into(),
                 );
-                vec![menu(), replays(), Screen::Play(Box::new(play))]
+                vec![menu(), replays(), Box::new(play)]
             }
             Err(e) => {
                 eprintln!("error: {}: {e}", path.display());
@@ -87,26 +89,26 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
     }
     if let Some(code) = &args.puzzle {
         let puzzles = PuzzlesScreen::direct(code);
-        return vec![menu(), Screen::Puzzles(Box::new(puzzles))];
+        return vec![menu(), Box::new(puzzles)];
     }
-    let top = match args.screen {
+    let top: Box<dyn Screen> = match args.screen {
         // The first start asks for a name before the menu.
-        None if first_start => Screen::Welcome(Box::default()),
+        None if first_start => Box::new(WelcomeScreen::default()),
         None | Some(StartScreen::Menu) => return vec![menu()],
-        Some(StartScreen::Welcome) => Screen::Welcome(Box::default()),
-        Some(StartScreen::Settings) => Screen::Settings(Box::new(SettingsScreen::new(ctx))),
-        Some(StartScreen::Practice) => Screen::Setup(SetupScreen::new(
+        Some(StartScreen::Welcome) => Box::new(WelcomeScreen::default()),
+        Some(StartScreen::Settings) => Box::new(SettingsScreen::new(ctx)),
+        Some(StartScreen::Practice) => Box::new(SetupScreen::new(
             SetupKind::Practice,
             &ctx.config.setup,
             &ctx.config.bots,
         )),
-        Some(StartScreen::Local) => Screen::Setup(SetupScreen::new(
+        Some(StartScreen::Local) => Box::new(SetupScreen::new(
             SetupKind::Local,
             &ctx.config.setup,
             &ctx.config.bots,
         )),
-        Some(StartScreen::Lobby) => Screen::Lobby(LobbyScreen::new(LobbyKind::JoinRoom)),
-        Some(StartScreen::Create) => Screen::Lobby(LobbyScreen::new(LobbyKind::CreateRoom)),
+        Some(StartScreen::Lobby) => Box::new(LobbyScreen::new(LobbyKind::JoinRoom)),
+        Some(StartScreen::Create) => Box::new(LobbyScreen::new(LobbyKind::CreateRoom)),
         Some(StartScreen::Room) => {
             let dir = std::env::temp_dir().join(format!("sevenbag-room-{}", std::process::id()));
             match lan::HostedServer::start_on(std::net::Ipv4Addr::LOCALHOST, 0, dir) {
@@ -123,7 +125,7 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
                         beacon: None,
                         server,
                     };
-                    Screen::Online(Box::new(OnlineScreen::new(online, "Room", Some(hosting))))
+                    Box::new(OnlineScreen::new(online, "Room", Some(hosting)))
                 }
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -131,30 +133,22 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
                 }
             }
         }
-        Some(StartScreen::Replays) => Screen::Replay(Box::default()),
-        Some(StartScreen::Leaderboard) => Screen::Standings(Box::new(StandingsScreen::new(ctx))),
-        Some(StartScreen::Challenge) => {
-            Screen::Challenge(Box::new(ChallengeScreen::watching_best()))
+        Some(StartScreen::Replays) => Box::new(ReplayScreen::default()),
+        Some(StartScreen::Leaderboard) => Box::new(StandingsScreen::new(ctx)),
+        Some(StartScreen::Challenge) => Box::new(ChallengeScreen::watching_best()),
+        Some(StartScreen::Solo) => Box::new(SoloScreen::default()),
+        Some(StartScreen::Sprint) => {
+            Box::new(SoloScreen::playing(sevenbag_core::SoloMode::Sprint, ctx))
         }
-        Some(StartScreen::Solo) => Screen::Solo(Box::default()),
-        Some(StartScreen::Sprint) => Screen::Solo(Box::new(SoloScreen::playing(
-            sevenbag_core::SoloMode::Sprint,
-            ctx,
-        ))),
-        Some(StartScreen::SoloPast) => {
-            Screen::Solo(Box::new(SoloScreen::past(sevenbag_core::SoloMode::Sprint)))
-        }
+        Some(StartScreen::SoloPast) => Box::new(SoloScreen::past(sevenbag_core::SoloMode::Sprint)),
         Some(StartScreen::SoloPaused) => {
             let mut s = SoloScreen::playing(sevenbag_core::SoloMode::Sprint, ctx);
             s.pause();
-            Screen::Solo(Box::new(s))
+            Box::new(s)
         }
         Some(StartScreen::SoloWatch) => {
             match sevenbag_protocol::SoloReplay::decode(crate::solo::SAMPLE) {
-                Ok(r) => Screen::Solo(Box::new(SoloScreen::watching(
-                    &r,
-                    "40 LINES  ·  SAMPLE RUN",
-                ))),
+                Ok(r) => Box::new(SoloScreen::watching(&r, "40 LINES  ·  SAMPLE RUN")),
                 Err(e) => {
                     eprintln!("error: the sample solo replay: {e}");
                     return vec![menu()];
@@ -164,11 +158,7 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
         Some(StartScreen::Play) => {
             let mut header = MatchHeader::versus(args.seed);
             header.handling = [ctx.config.handling, sevenbag_bot::BOT_HANDLING];
-            Screen::Play(Box::new(PlayScreen::practice(
-                header,
-                Opponent::Stacker,
-                &ctx.config,
-            )))
+            Box::new(PlayScreen::practice(header, Opponent::Stacker, &ctx.config))
         }
     };
     vec![menu(), top]

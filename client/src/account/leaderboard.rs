@@ -53,9 +53,11 @@ impl StandingsScreen {
     fn rows(&self) -> usize {
         self.standings.board().map_or(0, <[_]>::len) + 1
     }
+}
 
+impl Screen for StandingsScreen {
     /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         if let Some(e) = self.key_error.take() {
             ctx.notify(e, theme::BAD);
@@ -79,7 +81,7 @@ impl StandingsScreen {
                         names,
                         format!("REPLAY {id}"),
                     );
-                    return Transition::Push(Screen::Play(Box::new(play)));
+                    return Transition::Push(Box::new(play));
                 }
                 Err(e) => ctx.notify(e, theme::BAD),
             }
@@ -149,7 +151,7 @@ impl StandingsScreen {
     }
 
     /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         ctx.backdrop.draw();
@@ -199,6 +201,14 @@ impl StandingsScreen {
             None => ctx.config.server.clone(),
         };
         footer(gfx, l.footer, l.unit, FOOTER, &right);
+    }
+
+    fn calm(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "standings"
     }
 }
 

@@ -14,7 +14,7 @@ use sevenbag_challenge::{Game, Op, Record, Step};
 use crate::challenge::view::{ChallengeLayout, draw_side, draw_well, group_digits};
 use crate::render::gfx::{Align, Weight, background};
 use crate::render::theme;
-use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
 
 /// The solver's best record, shipped with the game.
 const BEST: &str = include_str!("../../../crates/challenge/records/best.txt");
@@ -169,9 +169,11 @@ impl ChallengeScreen {
             Err(e) => self.message = Some(e.to_string()),
         }
     }
+}
 
+impl Screen for ChallengeScreen {
     /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         let kb = &io.keyboard;
         match &mut self.mode {
             Mode::Intro => {
@@ -231,7 +233,7 @@ impl ChallengeScreen {
     }
 
     /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         let l = ChallengeLayout::new(io.width, io.height);
@@ -321,6 +323,10 @@ impl ChallengeScreen {
                 );
             }
         }
+    }
+
+    fn name(&self) -> &'static str {
+        "challenge"
     }
 }
 

@@ -23,10 +23,14 @@
 // Natively only the escaping is used (by its test).
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
+use std::any::Any;
+
 use sevenbag_core::{Match, Phase, Seat};
 
 use crate::net::online::Stage;
-use crate::screen::{Ctx, Screen, Stack};
+use crate::screen::{Ctx, Stack};
+use crate::versus::online::OnlineScreen;
+use crate::versus::play::PlayScreen;
 
 /// Appends `"key":` then the JSON string `value`.
 fn string(out: &mut Vec<String>, key: &str, value: &str) {
@@ -75,68 +79,54 @@ fn match_fields(out: &mut Vec<String>, m: &Match) {
 /// The summary of the top screen of `stack` after `frames` frames (see the module docs).
 pub fn state(stack: &Stack, ctx: &Ctx, frames: u64) -> String {
     let mut out = Vec::new();
-    let name = match stack.top() {
-        None => "none",
-        Some(Screen::Menu(_)) => "menu",
-        Some(Screen::Lobby(_)) => "lobby",
-        Some(Screen::Online(_)) => "online",
-        Some(Screen::Setup(_)) => "setup",
-        Some(Screen::Play(_)) => "play",
-        Some(Screen::Replay(_)) => "replay",
-        Some(Screen::Settings(_)) => "settings",
-        Some(Screen::Challenge(_)) => "challenge",
-        Some(Screen::Standings(_)) => "standings",
-        Some(Screen::Solo(_)) => "solo",
-        Some(Screen::Puzzles(_)) => "puzzles",
-        Some(Screen::Welcome(_)) => "welcome",
-    };
+    let top = stack.top();
+    let name = top.map_or("none", |s| s.name());
     string(&mut out, "screen", name);
     raw(&mut out, "frames", frames);
     if let Some(n) = &ctx.notice {
         string(&mut out, "notice", &n.text);
     }
-    match stack.top() {
-        Some(Screen::Online(s)) => {
-            let o = s.online();
-            let stage = match o.stage() {
-                Stage::Connecting => "connecting",
-                Stage::Waiting => "waiting",
-                Stage::InRoom => "in_room",
-                Stage::Browsing => "browsing",
-                Stage::Failed(_) => "failed",
-            };
-            string(&mut out, "stage", stage);
-            if let Stage::Failed(message) = o.stage() {
-                string(&mut out, "message", message);
-            }
-            if let Some(code) = o.code() {
-                string(&mut out, "code", code);
-            }
+    let top: Option<&dyn Any> = top.map(|s| s as &dyn Any);
+    if let Some(s) = top.and_then(|s| s.downcast_ref::<OnlineScreen>()) {
+        let o = s.online();
+        let stage = match o.stage() {
+            Stage::Connecting => "connecting",
+            Stage::Waiting => "waiting",
+            Stage::InRoom => "in_room",
+            Stage::Browsing => "browsing",
+            Stage::Failed(_) => "failed",
+        };
+        string(&mut out, "stage", stage);
+        if let Stage::Failed(message) = o.stage() {
+            string(&mut out, "message", message);
+        }
+        if let Some(code) = o.code() {
+            string(&mut out, "code", code);
+        }
+        raw(
+            &mut out,
+            "seat",
+            o.seat().map_or("null".into(), |s| seat(s).to_string()),
+        );
+        raw(&mut out, "live", o.is_live());
+        if let Some(r) = o.outcome() {
             raw(
                 &mut out,
-                "seat",
-                o.seat().map_or("null".into(), |s| seat(s).to_string()),
+                "outcome",
+                format!(
+                    "{{\"winner\":{},\"reason\":\"{:?}\"}}",
+                    seat(r.winner),
+                    r.reason
+                ),
             );
-            raw(&mut out, "live", o.is_live());
-            if let Some(r) = o.outcome() {
-                raw(
-                    &mut out,
-                    "outcome",
-                    format!(
-                        "{{\"winner\":{},\"reason\":\"{:?}\"}}",
-                        seat(r.winner),
-                        r.reason
-                    ),
-                );
-            }
-            if o.matches_started() > 0 {
-                match_fields(&mut out, o.current());
-                let w = o.wins();
-                raw(&mut out, "wins", format!("[{},{}]", w[0], w[1]));
-            }
         }
-        Some(Screen::Play(p)) => match_fields(&mut out, p.session().current()),
-        _ => {}
+        if o.matches_started() > 0 {
+            match_fields(&mut out, o.current());
+            let w = o.wins();
+            raw(&mut out, "wins", format!("[{},{}]", w[0], w[1]));
+        }
+    } else if let Some(p) = top.and_then(|s| s.downcast_ref::<PlayScreen>()) {
+        match_fields(&mut out, p.session().current());
     }
     let t = crate::versus::opponent::plan_times();
     if t.plans > 0 {

@@ -6,13 +6,17 @@ pub mod welcome;
 use macroquad::math::Rect;
 
 use crate::account::leaderboard::StandingsScreen;
+use crate::challenge::ChallengeScreen;
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::puzzles::PuzzlesScreen;
 use crate::render::gfx::background;
 use crate::render::showcase::draw_showcase;
 use crate::render::widgets::{RowState, footer, logo, menu_row, side_panel};
+use crate::replays::ReplayScreen;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::settings::SettingsScreen;
+use crate::solo::SoloScreen;
 use crate::sound::sfx::Sfx;
 use crate::versus::lobby::{LobbyKind, LobbyScreen};
 use crate::versus::setup::{SetupKind, SetupScreen};
@@ -200,9 +204,11 @@ impl MenuScreen {
             nav: ListNav { selected: practice },
         }
     }
+}
 
+impl Screen for MenuScreen {
     /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         let layout = list_layout(io.width, io.height, ITEMS.len());
         let before = self.nav.selected;
@@ -226,7 +232,7 @@ impl MenuScreen {
             _ => return Transition::None,
         };
         ctx.play(Sfx::Select);
-        let lobby = |kind| Transition::Push(Screen::Lobby(LobbyScreen::new(kind)));
+        let lobby = |kind| Transition::Push(Box::new(LobbyScreen::new(kind)));
         match item {
             Item::QuickMatch => lobby(LobbyKind::QuickMatch),
             Item::Ranked => lobby(LobbyKind::Ranked),
@@ -235,32 +241,28 @@ impl MenuScreen {
             Item::Spectate => lobby(LobbyKind::Spectate),
             Item::LanHost => lobby(LobbyKind::LanHost),
             Item::LanJoin => lobby(LobbyKind::LanJoin),
-            Item::Practice => Transition::Push(Screen::Setup(SetupScreen::new(
+            Item::Practice => Transition::Push(Box::new(SetupScreen::new(
                 SetupKind::Practice,
                 &ctx.config.setup,
                 &ctx.config.bots,
             ))),
-            Item::Local => Transition::Push(Screen::Setup(SetupScreen::new(
+            Item::Local => Transition::Push(Box::new(SetupScreen::new(
                 SetupKind::Local,
                 &ctx.config.setup,
                 &ctx.config.bots,
             ))),
-            Item::Replays => Transition::Push(Screen::Replay(Box::default())),
-            Item::Challenge => Transition::Push(Screen::Challenge(Box::default())),
-            Item::Leaderboard => {
-                Transition::Push(Screen::Standings(Box::new(StandingsScreen::new(ctx))))
-            }
-            Item::Solo => Transition::Push(Screen::Solo(Box::default())),
-            Item::Puzzles => Transition::Push(Screen::Puzzles(Box::default())),
-            Item::Settings => {
-                Transition::Push(Screen::Settings(Box::new(SettingsScreen::new(ctx))))
-            }
+            Item::Replays => Transition::Push(Box::new(ReplayScreen::default())),
+            Item::Challenge => Transition::Push(Box::new(ChallengeScreen::default())),
+            Item::Leaderboard => Transition::Push(Box::new(StandingsScreen::new(ctx))),
+            Item::Solo => Transition::Push(Box::new(SoloScreen::default())),
+            Item::Puzzles => Transition::Push(Box::new(PuzzlesScreen::default())),
+            Item::Settings => Transition::Push(Box::new(SettingsScreen::new(ctx))),
             Item::Quit => Transition::Quit,
         }
     }
 
     /// Draws the menu.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         ctx.backdrop.draw();
@@ -294,5 +296,13 @@ impl MenuScreen {
                 env!("CARGO_PKG_VERSION")
             ),
         );
+    }
+
+    fn calm(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "menu"
     }
 }

@@ -10,7 +10,7 @@ use crate::layout::list_layout;
 use crate::render::gfx::{Align, Weight, background};
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, side_panel, value_row};
-use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::settings::config::MAX_NAME;
 use crate::sound::sfx::Sfx;
 
@@ -69,9 +69,9 @@ pub struct WelcomeScreen {
     form: NameForm,
 }
 
-impl WelcomeScreen {
+impl Screen for WelcomeScreen {
     /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         let kb = &io.keyboard;
         if kb.pressed(KeyCode::Escape) {
@@ -94,7 +94,7 @@ impl WelcomeScreen {
     }
 
     /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         ctx.backdrop.draw();
@@ -137,6 +137,14 @@ impl WelcomeScreen {
         );
         side_panel(gfx, l.side, l.unit, "Name rules", RULES);
         footer(gfx, l.footer, l.unit, FOOTER, "Asked once");
+    }
+
+    fn calm(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "welcome"
     }
 }
 

@@ -25,7 +25,7 @@ use crate::puzzles::view::{draw_puzzle, draw_wait};
 use crate::render::gfx::{Align, Weight, background};
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
-use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::setup::keys_summary;
 
@@ -154,81 +154,6 @@ impl PuzzlesScreen {
         Transition::None
     }
 
-    /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
-        let kb = &io.keyboard;
-        match &mut self.mode {
-            Mode::Setup => self.update_setup(ctx, io),
-            Mode::Making(job) => {
-                if kb.pressed(KeyCode::Escape) {
-                    return self.back_to_setup();
-                }
-                match job.poll() {
-                    Some(Ok(made)) => {
-                        let game = PuzzleGame::new(made, ctx.config.handling);
-                        self.mode = Mode::Play(Box::new(Playing {
-                            game,
-                            latch: Latch::default(),
-                        }));
-                    }
-                    Some(Err(e)) => {
-                        self.message = Some(e);
-                        self.mode = Mode::Setup;
-                    }
-                    None => {}
-                }
-                Transition::None
-            }
-            Mode::Play(p) => {
-                if kb.pressed(KeyCode::Escape) {
-                    return self.back_to_setup();
-                }
-                let keys = ctx.config.keys;
-                let status = p.game.attempt().status();
-                let solved = status == Status::Solved;
-                let failed = matches!(status, Status::Failed(_));
-                let enter = kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]);
-                if command(kb, &keys, KeyCode::N) || (solved && enter) {
-                    ctx.play(Sfx::Select);
-                    let next = p
-                        .game
-                        .made
-                        .request
-                        .next(&p.game.made.puzzle, crate::platform::clock::random_seed());
-                    self.start(next);
-                    return Transition::None;
-                }
-                if command(kb, &keys, KeyCode::R) || (failed && enter) {
-                    p.game.reset();
-                    p.latch.reset();
-                }
-                if command(kb, &keys, KeyCode::Backspace) {
-                    p.game.undo();
-                    p.latch.reset();
-                }
-                if command(kb, &keys, KeyCode::H) {
-                    p.game.toggle_hint();
-                }
-                p.latch.sample(&keys, kb);
-                let placed = p.game.attempt().placed();
-                for _ in 0..io.steps {
-                    p.game.step(p.latch.take());
-                }
-                p.game.poll();
-                let now = p.game.attempt();
-                if now.placed() > placed {
-                    ctx.play(Sfx::Lock);
-                }
-                match (status, now.status()) {
-                    (Status::Playing, Status::Solved) => ctx.play(Sfx::Win),
-                    (Status::Playing, Status::Failed(_)) => ctx.play(Sfx::Lose),
-                    _ => {}
-                }
-                Transition::None
-            }
-        }
-    }
-
     fn update_setup(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         let layout = list_layout(io.width, io.height, ROWS.len());
@@ -277,29 +202,6 @@ impl PuzzlesScreen {
         }
         ctx.play(Sfx::Select);
         Transition::None
-    }
-
-    /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
-        match &self.mode {
-            Mode::Setup => self.draw_setup(ctx, io),
-            Mode::Making(_) => draw_wait(
-                &ctx.gfx,
-                io.width,
-                io.height,
-                "PUZZLES",
-                "generating and proving a puzzle",
-                ctx.time,
-            ),
-            Mode::Play(p) => draw_puzzle(
-                &ctx.gfx,
-                io.width,
-                io.height,
-                &p.game,
-                "your versus keys play   Backspace undo   R reset   H hint   N next puzzle   Esc back",
-                ctx.time,
-            ),
-        }
     }
 
     fn draw_setup(&self, ctx: &Ctx, io: &FrameIo) {
@@ -375,6 +277,110 @@ impl PuzzlesScreen {
         }
         let row = ROWS.get(self.nav.selected).copied().unwrap_or(Row::Play);
         footer(gfx, l.footer, l.unit, footer_hint(row), "offline");
+    }
+}
+
+impl Screen for PuzzlesScreen {
+    /// Handles the frame.
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        let kb = &io.keyboard;
+        match &mut self.mode {
+            Mode::Setup => self.update_setup(ctx, io),
+            Mode::Making(job) => {
+                if kb.pressed(KeyCode::Escape) {
+                    return self.back_to_setup();
+                }
+                match job.poll() {
+                    Some(Ok(made)) => {
+                        let game = PuzzleGame::new(made, ctx.config.handling);
+                        self.mode = Mode::Play(Box::new(Playing {
+                            game,
+                            latch: Latch::default(),
+                        }));
+                    }
+                    Some(Err(e)) => {
+                        self.message = Some(e);
+                        self.mode = Mode::Setup;
+                    }
+                    None => {}
+                }
+                Transition::None
+            }
+            Mode::Play(p) => {
+                if kb.pressed(KeyCode::Escape) {
+                    return self.back_to_setup();
+                }
+                let keys = ctx.config.keys;
+                let status = p.game.attempt().status();
+                let solved = status == Status::Solved;
+                let failed = matches!(status, Status::Failed(_));
+                let enter = kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]);
+                if command(kb, &keys, KeyCode::N) || (solved && enter) {
+                    ctx.play(Sfx::Select);
+                    let next = p
+                        .game
+                        .made
+                        .request
+                        .next(&p.game.made.puzzle, crate::platform::clock::random_seed());
+                    self.start(next);
+                    return Transition::None;
+                }
+                if command(kb, &keys, KeyCode::R) || (failed && enter) {
+                    p.game.reset();
+                    p.latch.reset();
+                }
+                if command(kb, &keys, KeyCode::Backspace) {
+                    p.game.undo();
+                    p.latch.reset();
+                }
+                if command(kb, &keys, KeyCode::H) {
+                    p.game.toggle_hint();
+                }
+                p.latch.sample(&keys, kb);
+                let placed = p.game.attempt().placed();
+                for _ in 0..io.steps {
+                    p.game.step(p.latch.take());
+                }
+                p.game.poll();
+                let now = p.game.attempt();
+                if now.placed() > placed {
+                    ctx.play(Sfx::Lock);
+                }
+                match (status, now.status()) {
+                    (Status::Playing, Status::Solved) => ctx.play(Sfx::Win),
+                    (Status::Playing, Status::Failed(_)) => ctx.play(Sfx::Lose),
+                    _ => {}
+                }
+                Transition::None
+            }
+        }
+    }
+
+    /// Draws the screen.
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        match &self.mode {
+            Mode::Setup => self.draw_setup(ctx, io),
+            Mode::Making(_) => draw_wait(
+                &ctx.gfx,
+                io.width,
+                io.height,
+                "PUZZLES",
+                "generating and proving a puzzle",
+                ctx.time,
+            ),
+            Mode::Play(p) => draw_puzzle(
+                &ctx.gfx,
+                io.width,
+                io.height,
+                &p.game,
+                "your versus keys play   Backspace undo   R reset   H hint   N next puzzle   Esc back",
+                ctx.time,
+            ),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        "puzzles"
     }
 }
 

@@ -78,7 +78,7 @@ impl ReplayScreen {
                 let title = "REPLAY".to_owned();
                 let play =
                     PlayScreen::<dyn Session>::new(Box::new(s), PlayMode::Replay, names, title);
-                Transition::Push(Screen::Play(Box::new(play)))
+                Transition::Push(Box::new(play))
             }
             Err(e) => {
                 let name = path
@@ -90,9 +90,11 @@ impl ReplayScreen {
             }
         }
     }
+}
 
+impl Screen for ReplayScreen {
     /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         if let Some(remote) = &mut self.remote {
             remote.poll(sevenbag_netplay::time::Instant::now());
@@ -157,7 +159,7 @@ impl ReplayScreen {
     }
 
     /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         ctx.backdrop.draw();
@@ -252,5 +254,13 @@ impl ReplayScreen {
         };
         side_panel(gfx, l.side, l.unit, head, &body);
         footer(gfx, l.footer, l.unit, FOOTER, "");
+    }
+
+    fn calm(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "replay"
     }
 }

@@ -19,7 +19,7 @@ use crate::layout::list_layout;
 use crate::render::gfx::set_plain_background;
 use crate::render::theme;
 use crate::render::widgets::key_caps;
-use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::settings::config::{Config, MAX_ADDRESS, MAX_NAME, clean_name};
 use crate::sound::sfx::Sfx;
 
@@ -198,8 +198,18 @@ impl SettingsScreen {
         }
     }
 
+    fn row_rect(&self, layout: &crate::layout::ListLayout, i: usize) -> macroquad::math::Rect {
+        self.nav
+            .visible(layout, self.rows.len())
+            .into_iter()
+            .find(|(j, _)| *j == i)
+            .map_or(layout.row(0), |(_, r)| r)
+    }
+}
+
+impl Screen for SettingsScreen {
     /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         self.account.poll(ctx);
         let kb = &io.keyboard;
@@ -365,12 +375,16 @@ impl SettingsScreen {
         Transition::None
     }
 
-    fn row_rect(&self, layout: &crate::layout::ListLayout, i: usize) -> macroquad::math::Rect {
-        self.nav
-            .visible(layout, self.rows.len())
-            .into_iter()
-            .find(|(j, _)| *j == i)
-            .map_or(layout.row(0), |(_, r)| r)
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        self.draw_view(ctx, io);
+    }
+
+    fn calm(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "settings"
     }
 }
 

@@ -14,7 +14,7 @@ use super::{FOOTER_RIGHT, Row, SettingsScreen, footer_hint, help, row_label};
 
 impl SettingsScreen {
     /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+    pub(super) fn draw_view(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         ctx.backdrop.draw();

@@ -31,7 +31,7 @@ use crate::input::{KeyMap, free_key};
 use crate::layout::list_layout;
 use crate::render::fx::MatchFx;
 use crate::render::theme;
-use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::solo::past::{PastEvent, PastList};
 use crate::solo::run::SoloRun;
 use crate::solo::run_view::{best_text, mode_title};
@@ -310,8 +310,53 @@ impl SoloScreen {
         }));
     }
 
+    fn update_pick(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        let kb = &io.keyboard;
+        let n = SoloMode::ALL.len();
+        if kb.pressed(KeyCode::Escape) {
+            return Transition::Pop;
+        }
+        if kb.pressed(KeyCode::Up) {
+            self.selected = (self.selected + n - 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        if kb.pressed(KeyCode::Down) {
+            self.selected = (self.selected + 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        let l = list_layout(io.width, io.height, n);
+        let mut chosen = kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter, KeyCode::Space]);
+        for i in 0..n {
+            let r = l.row(i);
+            if io.mouse.over(r) {
+                if io.mouse.moved {
+                    self.selected = i;
+                }
+                chosen |= io.mouse.clicked;
+            }
+        }
+        let mode = SoloMode::ALL[self.selected];
+        if chosen {
+            ctx.play(Sfx::Select);
+            self.message = None;
+            self.start(mode, ctx);
+        } else if kb.pressed(KeyCode::W) {
+            self.message = None;
+            self.watch_best(mode);
+        } else if kb.pressed(KeyCode::P) {
+            self.message = None;
+            match &self.dir {
+                Some(dir) => self.mode = Mode::Past(Box::new(PastList::open(dir, mode))),
+                None => self.message = Some("no data directory: no past runs".to_owned()),
+            }
+        }
+        Transition::None
+    }
+}
+
+impl Screen for SoloScreen {
     /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         let kb = &io.keyboard;
         match &mut self.mode {
             Mode::Pick => return self.update_pick(ctx, io),
@@ -439,47 +484,12 @@ impl SoloScreen {
         Transition::None
     }
 
-    fn update_pick(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
-        let kb = &io.keyboard;
-        let n = SoloMode::ALL.len();
-        if kb.pressed(KeyCode::Escape) {
-            return Transition::Pop;
-        }
-        if kb.pressed(KeyCode::Up) {
-            self.selected = (self.selected + n - 1) % n;
-            ctx.play(Sfx::Move);
-        }
-        if kb.pressed(KeyCode::Down) {
-            self.selected = (self.selected + 1) % n;
-            ctx.play(Sfx::Move);
-        }
-        let l = list_layout(io.width, io.height, n);
-        let mut chosen = kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter, KeyCode::Space]);
-        for i in 0..n {
-            let r = l.row(i);
-            if io.mouse.over(r) {
-                if io.mouse.moved {
-                    self.selected = i;
-                }
-                chosen |= io.mouse.clicked;
-            }
-        }
-        let mode = SoloMode::ALL[self.selected];
-        if chosen {
-            ctx.play(Sfx::Select);
-            self.message = None;
-            self.start(mode, ctx);
-        } else if kb.pressed(KeyCode::W) {
-            self.message = None;
-            self.watch_best(mode);
-        } else if kb.pressed(KeyCode::P) {
-            self.message = None;
-            match &self.dir {
-                Some(dir) => self.mode = Mode::Past(Box::new(PastList::open(dir, mode))),
-                None => self.message = Some("no data directory: no past runs".to_owned()),
-            }
-        }
-        Transition::None
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        self.draw_view(ctx, io);
+    }
+
+    fn name(&self) -> &'static str {
+        "solo"
     }
 }
 

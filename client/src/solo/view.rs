@@ -20,7 +20,7 @@ use super::{
 
 impl SoloScreen {
     /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+    pub(super) fn draw_view(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         let l = SoloLayout::new(io.width, io.height);

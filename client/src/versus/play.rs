@@ -180,79 +180,6 @@ impl<S: Session + ?Sized> PlayScreen<S> {
         self.over_for = 0.0;
     }
 
-    /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
-        self.time += io.dt;
-        let kb = &io.keyboard;
-        if let Some(sel) = self.paused {
-            return self.update_pause(ctx, io, sel);
-        }
-        let over = matches!(self.session.current().phase(), Phase::MatchOver { .. });
-        if kb.pressed(KeyCode::Escape) {
-            if self.mode == PlayMode::Demo || over || !self.session.can_pause() {
-                return Transition::Pop;
-            }
-            self.paused = Some(0);
-            return Transition::None;
-        }
-        // Practice: undo, redo and reset (the session says whether it keeps a history).
-        if self.session.history().is_some() {
-            let keys = &ctx.config.keys;
-            let jumped = (kb.pressed(undo_key(keys)) && self.session.undo())
-                || (kb.pressed(redo_key(keys)) && self.session.redo());
-            if jumped {
-                ctx.play(Sfx::Move);
-                self.reset_fx();
-                return Transition::None;
-            }
-            if kb.pressed(restart_key(keys)) {
-                ctx.play(Sfx::Select);
-                self.rematch();
-                return Transition::None;
-            }
-        }
-        if self.mode == PlayMode::Replay && kb.pressed(KeyCode::C) && !over {
-            ctx.play(Sfx::Select);
-            let m = self.session.current().clone();
-            let practice = PlayScreen::continue_from(m, &ctx.config);
-            return Transition::Push(Screen::Play(Box::new(practice)));
-        }
-        if over {
-            self.over_for += io.dt;
-            let again = kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter])
-                || (io.mouse.clicked && io.mouse.over(rematch_box(io)));
-            if again || (self.mode == PlayMode::Demo && self.over_for > 5.0) {
-                ctx.play(Sfx::Select);
-                self.rematch();
-            }
-        }
-        // Simulate: the keys of this rendered frame, then each due step.
-        self.session.sample(kb);
-        let loud = self.session.local_seats();
-        let loud = if loud == [false, false] {
-            [true, false]
-        } else {
-            loud
-        };
-        let me = self.me();
-        let mut sounds = Vec::new();
-        let steps = self.session.pump(io.steps);
-        for _ in 0..steps {
-            self.fx.before_step(self.session.current());
-            if !self.session.step() {
-                break;
-            }
-            self.fx
-                .after_step(self.session.current(), loud, me, &mut sounds);
-        }
-        self.fx.advance(io.dt);
-        sounds.dedup();
-        for s in sounds {
-            ctx.play(s);
-        }
-        Transition::None
-    }
-
     fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, mut sel: usize) -> Transition {
         let kb = &io.keyboard;
         let unit = list_layout(io.width, io.height, 1).unit;
@@ -297,9 +224,84 @@ impl<S: Session + ?Sized> PlayScreen<S> {
         self.session.sample(&crate::input::Keyboard::default());
         Transition::None
     }
+}
+
+impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
+    /// Handles the frame.
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        self.time += io.dt;
+        let kb = &io.keyboard;
+        if let Some(sel) = self.paused {
+            return self.update_pause(ctx, io, sel);
+        }
+        let over = matches!(self.session.current().phase(), Phase::MatchOver { .. });
+        if kb.pressed(KeyCode::Escape) {
+            if self.mode == PlayMode::Demo || over || !self.session.can_pause() {
+                return Transition::Pop;
+            }
+            self.paused = Some(0);
+            return Transition::None;
+        }
+        // Practice: undo, redo and reset (the session says whether it keeps a history).
+        if self.session.history().is_some() {
+            let keys = &ctx.config.keys;
+            let jumped = (kb.pressed(undo_key(keys)) && self.session.undo())
+                || (kb.pressed(redo_key(keys)) && self.session.redo());
+            if jumped {
+                ctx.play(Sfx::Move);
+                self.reset_fx();
+                return Transition::None;
+            }
+            if kb.pressed(restart_key(keys)) {
+                ctx.play(Sfx::Select);
+                self.rematch();
+                return Transition::None;
+            }
+        }
+        if self.mode == PlayMode::Replay && kb.pressed(KeyCode::C) && !over {
+            ctx.play(Sfx::Select);
+            let m = self.session.current().clone();
+            let practice = PlayScreen::continue_from(m, &ctx.config);
+            return Transition::Push(Box::new(practice));
+        }
+        if over {
+            self.over_for += io.dt;
+            let again = kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter])
+                || (io.mouse.clicked && io.mouse.over(rematch_box(io)));
+            if again || (self.mode == PlayMode::Demo && self.over_for > 5.0) {
+                ctx.play(Sfx::Select);
+                self.rematch();
+            }
+        }
+        // Simulate: the keys of this rendered frame, then each due step.
+        self.session.sample(kb);
+        let loud = self.session.local_seats();
+        let loud = if loud == [false, false] {
+            [true, false]
+        } else {
+            loud
+        };
+        let me = self.me();
+        let mut sounds = Vec::new();
+        let steps = self.session.pump(io.steps);
+        for _ in 0..steps {
+            self.fx.before_step(self.session.current());
+            if !self.session.step() {
+                break;
+            }
+            self.fx
+                .after_step(self.session.current(), loud, me, &mut sounds);
+        }
+        self.fx.advance(io.dt);
+        sounds.dedup();
+        for s in sounds {
+            ctx.play(s);
+        }
+        Transition::None
+    }
 
     /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
         // `draw_match` draws the background, with the wells and side boxes cut out of it.
         let l = match_layout(io.width, io.height);
@@ -401,6 +403,10 @@ impl<S: Session + ?Sized> PlayScreen<S> {
                 ctx.time,
             );
         }
+    }
+
+    fn name(&self) -> &'static str {
+        "play"
     }
 }
 

@@ -118,9 +118,11 @@ impl SetupScreen {
         }
         header
     }
+}
 
+impl Screen for SetupScreen {
     /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         let rows = self.rows();
         let layout = list_layout(io.width, io.height, rows.len());
@@ -163,14 +165,14 @@ impl SetupScreen {
                     }
                     SetupKind::Local => PlayScreen::local(header, &ctx.config),
                 };
-                Transition::Replace(Screen::Play(Box::new(play)))
+                Transition::Replace(Box::new(play))
             }
             _ => Transition::None,
         }
     }
 
     /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         ctx.backdrop.draw();
@@ -247,6 +249,14 @@ impl SetupScreen {
         side_panel(gfx, l.side, l.unit, "Match", &body);
         let selected = rows.get(self.nav.selected).copied().unwrap_or(Row::Start);
         footer(gfx, l.footer, l.unit, footer_hint(selected), "offline");
+    }
+
+    fn calm(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "setup"
     }
 }
 

@@ -397,13 +397,46 @@ impl LobbyScreen {
             }
         };
         ctx.play(Sfx::Select);
-        Transition::Push(Screen::Online(Box::new(OnlineScreen::new(
-            online, title, lan,
-        ))))
+        Transition::Push(Box::new(OnlineScreen::new(online, title, lan)))
     }
 
+    /// What Enter does on row `i` of `rows` (`settings_server`: the server in Settings, used
+    /// when none is typed here). On a text field it moves on, unless every field after it is
+    /// already filled in (the server always is): then it submits, so a room code and one Enter
+    /// join.
+    fn enter_does(&self, rows: &[Row], i: usize, settings_server: &str) -> EnterDoes {
+        match rows[i] {
+            Row::Back => EnterDoes::Back,
+            Row::Go => EnterDoes::Go,
+            Row::Host(_) => EnterDoes::JoinHost,
+            Row::Code | Row::Address | Row::Server => {
+                let server = self.server.as_deref().unwrap_or(settings_server);
+                let filled = |r: &Row| match r {
+                    Row::Code => !self.code.trim().is_empty(),
+                    Row::Address => !self.address.trim().is_empty(),
+                    Row::Server => !server.trim().is_empty(),
+                    _ => false,
+                };
+                let mut rest = rows[i + 1..].iter().take_while(|r| **r != Row::Go);
+                if rest.all(filled) && rows[i + 1..].contains(&Row::Go) {
+                    EnterDoes::Go
+                } else {
+                    EnterDoes::NextField
+                }
+            }
+            _ => EnterDoes::Change,
+        }
+    }
+
+    /// The server this screen connects to: the one typed here, else the one in Settings.
+    fn server<'a>(&'a self, ctx: &'a Ctx) -> &'a str {
+        self.server.as_deref().unwrap_or(&ctx.config.server)
+    }
+}
+
+impl Screen for LobbyScreen {
     /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         if self.kind == LobbyKind::LanJoin {
             let listener = self
@@ -487,37 +520,16 @@ impl LobbyScreen {
         }
     }
 
-    /// What Enter does on row `i` of `rows` (`settings_server`: the server in Settings, used
-    /// when none is typed here). On a text field it moves on, unless every field after it is
-    /// already filled in (the server always is): then it submits, so a room code and one Enter
-    /// join.
-    fn enter_does(&self, rows: &[Row], i: usize, settings_server: &str) -> EnterDoes {
-        match rows[i] {
-            Row::Back => EnterDoes::Back,
-            Row::Go => EnterDoes::Go,
-            Row::Host(_) => EnterDoes::JoinHost,
-            Row::Code | Row::Address | Row::Server => {
-                let server = self.server.as_deref().unwrap_or(settings_server);
-                let filled = |r: &Row| match r {
-                    Row::Code => !self.code.trim().is_empty(),
-                    Row::Address => !self.address.trim().is_empty(),
-                    Row::Server => !server.trim().is_empty(),
-                    _ => false,
-                };
-                let mut rest = rows[i + 1..].iter().take_while(|r| **r != Row::Go);
-                if rest.all(filled) && rows[i + 1..].contains(&Row::Go) {
-                    EnterDoes::Go
-                } else {
-                    EnterDoes::NextField
-                }
-            }
-            _ => EnterDoes::Change,
-        }
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        self.draw_view(ctx, io);
     }
 
-    /// The server this screen connects to: the one typed here, else the one in Settings.
-    fn server<'a>(&'a self, ctx: &'a Ctx) -> &'a str {
-        self.server.as_deref().unwrap_or(&ctx.config.server)
+    fn calm(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "lobby"
     }
 }
 

@@ -13,7 +13,7 @@ use super::{LobbyKind, LobbyScreen, Row, capitalise, footer_hint, on, row_label}
 
 impl LobbyScreen {
     /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+    pub(super) fn draw_view(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         ctx.backdrop.draw();

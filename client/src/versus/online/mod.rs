@@ -20,7 +20,7 @@ use crate::net::online::chat::Submit;
 use crate::net::online::{Online, Stage};
 use crate::render::theme::{self};
 use crate::render::widgets::modal_layout;
-use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
 use crate::versus::session::Session;
@@ -187,9 +187,11 @@ impl OnlineScreen {
         }
         false
     }
+}
 
+impl Screen for OnlineScreen {
     /// Handles the frame.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         for n in self.online_mut().take_notices() {
             ctx.notify(n, theme::BAD);
         }
@@ -318,6 +320,14 @@ impl OnlineScreen {
             Some(Row::Leave) => self.leave(),
             None => Transition::None,
         }
+    }
+
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        self.draw_view(ctx, io);
+    }
+
+    fn name(&self) -> &'static str {
+        "online"
     }
 }
 

@@ -15,7 +15,7 @@ use crate::render::theme::{self, alpha};
 use crate::render::widgets::{
     RowState, footer, heading, menu_row, modal, shrink_then_cut, side_panel, wrap,
 };
-use crate::screen::{Ctx, FrameIo};
+use crate::screen::{Ctx, FrameIo, Screen};
 
 use super::{
     CHAT_SHOWN_SECS, CONFIRM_OPTIONS, CONFIRM_TITLE, OnlineScreen, Row, footer_hint, leave_label,
@@ -23,7 +23,7 @@ use super::{
 
 impl OnlineScreen {
     /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+    pub(super) fn draw_view(&self, ctx: &Ctx, io: &FrameIo) {
         if self.in_match() {
             self.play.draw(ctx, io);
             self.draw_chat_strip(ctx, io);
