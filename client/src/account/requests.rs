@@ -268,7 +268,8 @@ impl Account {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::online::{runtime, server_url};
+    use crate::net::online::server_url;
+    use crate::net::online::transport::runtime;
     use crate::net::request::test_server;
     use sevenbag_netplay::time::Instant;
     use sevenbag_netplay::{Hello, NetEvent};

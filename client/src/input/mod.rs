@@ -8,6 +8,7 @@
 //! Key names (for the settings file and screen) are in [`keys`]; gamepads, which reach the game
 //! through the same [`Keyboard`], in [`pad`].
 
+pub mod button;
 pub mod keys;
 pub mod pad;
 
@@ -15,6 +16,8 @@ use std::collections::HashSet;
 
 use macroquad::input::KeyCode;
 use sevenbag_core::Input;
+
+use crate::input::button::Button;
 
 /// A game action a key can be bound to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -231,7 +234,7 @@ pub struct Keyboard {
     /// [`Keyboard::pressed`], never by the game latch.
     pub menu: HashSet<KeyCode>,
     /// Pad buttons pressed this frame (for binding them in Settings).
-    pub pad_buttons: HashSet<crate::input::pad::Button>,
+    pub pad_buttons: HashSet<Button>,
 }
 
 impl Keyboard {

@@ -1,4 +1,4 @@
-//! Gamepads: buttons, the button map (remappable in Settings like the keys), and how a pad
+//! Gamepads: the button map (remappable in Settings like the keys), and how a pad
 //! reaches the game. macroquad has no gamepad API, so the devices are read with `gilrs` (the
 //! maintained cross-platform gamepad crate: evdev on Linux, XInput/WGI on Windows, IOKit on
 //! macOS) behind the `gamepad` cargo feature (docs/CLIENT.md#gamepads says why it is off by
@@ -21,89 +21,8 @@ use std::collections::HashSet;
 use macroquad::input::KeyCode;
 use sevenbag_core::Input;
 
+use crate::input::button::Button;
 use crate::input::{Action, Keyboard, SLOTS};
-
-/// A gamepad button, by position (the south face button is A on an Xbox pad, Cross on a
-/// PlayStation one). The left stick counts as the d-pad.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Button {
-    /// Bottom face button (A / Cross).
-    South,
-    /// Right face button (B / Circle).
-    East,
-    /// Left face button (X / Square).
-    West,
-    /// Top face button (Y / Triangle).
-    North,
-    /// Left bumper.
-    LeftBumper,
-    /// Right bumper.
-    RightBumper,
-    /// Left trigger.
-    LeftTrigger,
-    /// Right trigger.
-    RightTrigger,
-    /// Select / Back / View.
-    Select,
-    /// Start / Menu.
-    Start,
-    /// Left stick click.
-    LeftStick,
-    /// Right stick click.
-    RightStick,
-    /// D-pad up (or the left stick pushed up).
-    Up,
-    /// D-pad down.
-    Down,
-    /// D-pad left.
-    Left,
-    /// D-pad right.
-    Right,
-}
-
-/// Every button with its settings-file name.
-const NAMES: [(Button, &str); 16] = [
-    (Button::South, "A"),
-    (Button::East, "B"),
-    (Button::West, "X"),
-    (Button::North, "Y"),
-    (Button::LeftBumper, "LB"),
-    (Button::RightBumper, "RB"),
-    (Button::LeftTrigger, "LT"),
-    (Button::RightTrigger, "RT"),
-    (Button::Select, "Select"),
-    (Button::Start, "Start"),
-    (Button::LeftStick, "LS"),
-    (Button::RightStick, "RS"),
-    (Button::Up, "Up"),
-    (Button::Down, "Down"),
-    (Button::Left, "Left"),
-    (Button::Right, "Right"),
-];
-
-impl Button {
-    /// Every button's name, for the layout tests.
-    #[cfg(test)]
-    pub fn all_names() -> Vec<&'static str> {
-        NAMES.iter().map(|(_, n)| *n).collect()
-    }
-
-    /// Its name in the settings file and on screen ("A", "LB", "Up", ...).
-    pub fn name(self) -> &'static str {
-        NAMES
-            .iter()
-            .find(|(b, _)| *b == self)
-            .map_or("?", |(_, n)| *n)
-    }
-
-    /// The button called `name` (case-insensitive).
-    pub fn from_name(name: &str) -> Option<Button> {
-        NAMES
-            .iter()
-            .find(|(_, n)| n.eq_ignore_ascii_case(name.trim()))
-            .map(|(b, _)| *b)
-    }
-}
 
 /// Which buttons hold which action: like [`crate::input::KeyMap`], two slots per action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -302,7 +221,10 @@ impl Pads {
         }
         let mut stick = HashSet::new();
         for (_, pad) in self.gilrs.gamepads() {
-            for (g, b) in NAMES.iter().filter_map(|(b, _)| Some((gilrs_of(*b)?, *b))) {
+            for (g, b) in crate::input::button::NAMES
+                .iter()
+                .filter_map(|(b, _)| Some((gilrs_of(*b)?, *b)))
+            {
                 if pad.is_pressed(g) {
                     out.down.insert(b);
                 }
@@ -358,17 +280,6 @@ mod tests {
             down: down.iter().copied().collect(),
             pressed: pressed.iter().copied().collect(),
         }
-    }
-
-    #[test]
-    fn names_round_trip_and_are_unique() {
-        for (i, (b, n)) in NAMES.iter().enumerate() {
-            assert_eq!(Button::from_name(n), Some(*b));
-            assert_eq!(b.name(), *n);
-            assert!(NAMES[i + 1..].iter().all(|(o, m)| o != b && m != n));
-        }
-        assert_eq!(Button::from_name(" lb "), Some(Button::LeftBumper));
-        assert_eq!(Button::from_name("Banana"), None);
     }
 
     #[test]

@@ -291,7 +291,7 @@ fn every_settings_row_fits_its_label_and_value() {
         let cap = key_caps(r, l.unit)[0];
         let mut names: Vec<String> = crate::input::keys::all_labels();
         names.extend(
-            crate::input::pad::Button::all_names()
+            crate::input::button::Button::all_names()
                 .into_iter()
                 .map(str::to_owned),
         );

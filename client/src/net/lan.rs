@@ -22,8 +22,6 @@ use std::time::Duration;
 
 /// UDP port the beacons go to.
 pub const BEACON_PORT: u16 = 7879;
-/// Default TCP port of a LAN host's game server.
-pub const DEFAULT_GAME_PORT: u16 = 7878;
 /// How often a host announces itself.
 pub const BEACON_INTERVAL: Duration = Duration::from_secs(1);
 /// A host not heard from for this long leaves the list.
@@ -236,7 +234,7 @@ impl HostedServer {
         port: u16,
         replay_dir: std::path::PathBuf,
     ) -> Result<HostedServer, String> {
-        let rt = crate::net::online::runtime()?;
+        let rt = crate::net::online::transport::runtime()?;
         let listener = std::net::TcpListener::bind((ip, port))
             .or_else(|_| std::net::TcpListener::bind((ip, 0)))
             .map_err(|e| format!("cannot open a port for the server: {e}"))?;

@@ -93,7 +93,7 @@ impl Drop for Request {
 /// when `db`) under `dir`.
 #[cfg(test)]
 pub fn test_server(dir: &std::path::Path, db: bool) -> sevenbag_server::ServerHandle {
-    let rt = crate::net::online::runtime().expect("runtime");
+    let rt = crate::net::online::transport::runtime().expect("runtime");
     let config = sevenbag_server::Config {
         replay_dir: dir.join("replays"),
         db: db.then(|| dir.join("s.db")),

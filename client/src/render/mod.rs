@@ -2,7 +2,8 @@
 //!
 //! - [`theme`] — colours.
 //! - [`backdrop`] — pieces drifting behind the menus.
-//! - [`gfx`] — fonts, crisp text, shared shapes.
+//! - [`fonts`] — the embedded fonts and their weights.
+//! - [`gfx`] — crisp text, shared shapes.
 //! - [`metrics`] — text widths without a window, and the shrink-to-fit rule.
 //! - [`cells`] — the bevelled block and piece pictures.
 //! - [`board`] — one well with its cells, ghost, active piece and flashes.
@@ -16,6 +17,7 @@ pub mod backdrop;
 pub mod board;
 pub mod cells;
 mod faces;
+pub mod fonts;
 pub mod fx;
 pub mod gfx;
 mod glyphs;

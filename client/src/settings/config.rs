@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sevenbag_core::Handling;
 
+use crate::input::button::Button;
 use crate::input::keys::{key_from_name, key_name};
-use crate::input::pad::{Button, PadMap};
+use crate::input::pad::PadMap;
 use crate::input::{Action, KeyMap, SLOTS};
 use crate::versus::opponent::{MAX_OUTSIDE_BOTS, OutsideBot};
 

@@ -50,8 +50,6 @@ use crate::net::online::reconnect::Reconnect;
 use crate::versus::opponent::AutoPlayer;
 
 pub use texts::{error_text, reach_text};
-#[cfg(not(target_arch = "wasm32"))]
-pub use transport::runtime;
 pub use transport::{server_url, set_trust};
 
 /// What the connection is for, sent as soon as the server welcomes us.

@@ -1,4 +1,5 @@
 use super::*;
+use crate::net::online::transport::runtime;
 use sevenbag_netplay::time::Instant;
 use std::time::Duration;
 

@@ -134,8 +134,12 @@ pub fn set_trust(path: Option<&std::path::Path>) -> Result<(), String> {
     }
 }
 
+/// The TCP port a game server listens on unless told otherwise: the port an address without one
+/// gets, and a LAN host's first choice.
+pub const DEFAULT_GAME_PORT: u16 = 7878;
+
 /// `host:port` (or a full `ws://` URL) as the WebSocket URL the netplay task wants. An address
-/// without a port gets the server's default port 7878 ([`crate::net::lan::DEFAULT_GAME_PORT`]), not
+/// without a port gets the server's default port 7878 ([`DEFAULT_GAME_PORT`]), not
 /// the web's 80, wherever it was typed (quick match, rooms, spectating, LAN join).
 pub fn server_url(address: &str) -> String {
     let a = address.trim();
@@ -158,9 +162,6 @@ pub fn server_url(address: &str) -> String {
     if has_port {
         format!("{scheme}://{host}{path}")
     } else {
-        format!(
-            "{scheme}://{host}:{}{path}",
-            crate::net::lan::DEFAULT_GAME_PORT
-        )
+        format!("{scheme}://{host}:{}{path}", DEFAULT_GAME_PORT)
     }
 }

@@ -12,7 +12,8 @@ use sevenbag_protocol::RoomOptions;
 
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
-use crate::net::lan::{BeaconListener, BeaconSender, DEFAULT_GAME_PORT, HostedServer, LanHost};
+use crate::net::lan::{BeaconListener, BeaconSender, HostedServer, LanHost};
+use crate::net::online::transport::DEFAULT_GAME_PORT;
 use crate::net::online::{Online, Request};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};

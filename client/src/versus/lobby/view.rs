@@ -4,7 +4,7 @@
 use sevenbag_core::rules::MIN_GARBAGE_TRAVEL;
 
 use crate::layout::list_layout;
-use crate::net::lan::DEFAULT_GAME_PORT;
+use crate::net::online::transport::DEFAULT_GAME_PORT;
 use crate::render::gfx::background;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
 use crate::screen::{Ctx, FrameIo};
