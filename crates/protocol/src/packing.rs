@@ -1,4 +1,5 @@
-//! The compact uplink form of `Inputs`: [`ClientMessage::InputsSince`].
+//! Packing `Inputs` into their compact uplink form, [`ClientMessage::InputsSince`] (made of
+//! [`InputStep`]s), and unpacking it again.
 //!
 //! An `Inputs` message carries absolute frame numbers, which bincode's varints spend three bytes
 //! on past frame 250 (five past frame 65,535), twice or more per message: about 9 bytes of
@@ -16,20 +17,8 @@
 //! batch of a new match); `InputsSince` before any inputs message on a connection is refused.
 //! Relayed inputs (server to client) stay `Inputs`.
 
-use serde::{Deserialize, Serialize};
-use sevenbag_core::Input;
-
+use crate::compact::InputStep;
 use crate::messages::{ClientMessage, InputChange};
-
-/// One key change in an [`ClientMessage::InputsSince`]: `input` from frame `base + after` on,
-/// where `base` is the previous inputs message's confirmation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct InputStep {
-    /// Frames after the base.
-    pub after: u32,
-    /// Keys held from that frame on.
-    pub input: Input,
-}
 
 /// Why an [`ClientMessage::InputsSince`] could not be read back as `Inputs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -125,6 +114,8 @@ impl InputsUnpacker {
 
 #[cfg(test)]
 mod tests {
+    use sevenbag_core::Input;
+
     use super::*;
 
     fn inputs(changes: &[(u32, u8)], confirmed: u32) -> ClientMessage {
