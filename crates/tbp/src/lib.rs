@@ -16,13 +16,18 @@
 
 pub mod bot_side;
 pub mod convert;
+pub mod flow;
 pub mod frontend;
+pub mod game;
+pub mod limits;
 pub mod lines;
 pub mod messages;
 pub mod player;
 pub mod thinker;
 
 pub use bot_side::{TbpBot, serve};
+pub use flow::{FlowCounts, Restart};
 pub use frontend::{TbpError, TbpProcess};
-pub use player::{TbpLimits, TbpPlayer};
+pub use limits::{TbpLimits, ThinkTimes};
+pub use player::TbpPlayer;
 pub use thinker::TbpThinker;

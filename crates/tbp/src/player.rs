@@ -3,24 +3,12 @@
 //! move generation and input compiler, then played through the core like anyone's keys. This
 //! waits for the bot on the caller's thread (tools); the game asks on a worker thread instead.
 
-use std::time::Duration;
-
 use sevenbag_bot::{CompileOptions, Driver, PlayerSim, Target, compile};
 use sevenbag_core::{Input, Match, Phase, Player, Rules, Seat};
 
 use crate::frontend::{TbpError, TbpProcess};
+use crate::limits::TbpLimits;
 use crate::thinker::TbpThinker;
-
-/// How long the bot may think, and how fast it may play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TbpLimits {
-    /// Wall-clock thinking time before the first `suggest` of each piece.
-    pub think: Duration,
-    /// Longest wait for a non-empty suggestion after that; past it the bot has failed.
-    pub move_limit: Duration,
-    /// Pieces-per-second cap ×100 in game time (`None`: as fast as the inputs allow).
-    pub pps_cap_x100: Option<u32>,
-}
 
 /// A TBP bot as a [`Driver`] for [`sevenbag_bot::play_game`].
 #[derive(Debug)]
