@@ -18,12 +18,14 @@ pub struct TbpLimits {
 
 impl TbpLimits {
     /// Frames (at 60 a second) a seat idles for a thought that took `took` of wall-clock time:
-    /// whatever went past the allowance, rounded up. A person's game would have run on
+    /// the whole frames that went past the allowance. A person's game would have run on
     /// meanwhile; in a simulated match the clock stands still while a bot thinks, so the
-    /// overrun is charged instead. Those frames count towards the speed cap like any wait.
+    /// overrun is charged instead. Those frames count towards the speed cap like any wait. Less
+    /// than a frame is free: asking a TBP bot after the allowance and reading its answer always
+    /// takes a little longer than the allowance itself.
     pub fn late_frames(&self, took: Duration) -> u32 {
         let over = took.saturating_sub(self.think).as_micros();
-        u32::try_from(over.saturating_mul(60).div_ceil(1_000_000)).unwrap_or(u32::MAX)
+        u32::try_from(over.saturating_mul(60) / 1_000_000).unwrap_or(u32::MAX)
     }
 }
 
@@ -36,7 +38,7 @@ pub struct ThinkTimes {
     pub total: Duration,
     /// The longest one.
     pub max: Duration,
-    /// Pieces whose thinking went past the allowance.
+    /// Pieces whose thinking went a frame or more past the allowance.
     pub late: u64,
     /// Frames idled for them.
     pub late_frames: u64,
@@ -88,9 +90,10 @@ mod tests {
     }
 
     #[test]
-    fn an_overrun_costs_its_frames_rounded_up() {
-        // 1 ms over is a frame; 50 ms over is three frames (16.7 ms each).
-        assert_eq!(limits(200).late_frames(Duration::from_millis(201)), 1);
+    fn an_overrun_costs_its_whole_frames() {
+        // Under a frame (16.7 ms) over is free; 17 ms is a frame, 50 ms three.
+        assert_eq!(limits(200).late_frames(Duration::from_millis(216)), 0);
+        assert_eq!(limits(200).late_frames(Duration::from_millis(217)), 1);
         assert_eq!(limits(200).late_frames(Duration::from_millis(250)), 3);
         assert_eq!(limits(0).late_frames(Duration::from_secs(1)), 60);
     }

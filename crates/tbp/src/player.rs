@@ -2,8 +2,9 @@
 //! position ([`TbpThinker`]), and its first legal suggestion is turned into key masks by our own
 //! move generation and input compiler, then played through the core like anyone's keys. This
 //! waits for the bot on the caller's thread (tools); the game asks on a worker thread instead.
-//! An answer that takes longer than the think time (the allowance a piece) costs the seat the
-//! overrun in frames ([`TbpLimits::late_frames`]), as thinking costs time in a real game.
+//! With [`TbpPlayer::charging_overruns`] (a fair match) an answer that takes longer than the
+//! think time (the allowance a piece) costs the seat the overrun in frames
+//! ([`TbpLimits::late_frames`]), as thinking costs time in a real game.
 
 use std::time::Instant;
 
@@ -25,6 +26,8 @@ pub struct TbpPlayer {
     spawn_frame: Option<u32>,
     error: Option<TbpError>,
     times: ThinkTimes,
+    /// Whether a late answer costs frames.
+    charge: bool,
     /// Pieces the bot placed.
     pub moves: u64,
 }
@@ -39,8 +42,17 @@ impl TbpPlayer {
             spawn_frame: None,
             error: None,
             times: ThinkTimes::default(),
+            charge: false,
             moves: 0,
         }
+    }
+
+    /// Charges answers that come later than the think time: the seat idles the whole frames
+    /// past it before its move starts, as our own bot does in a fair match
+    /// ([`crate::ThreadedBot`]).
+    pub fn charging_overruns(mut self) -> TbpPlayer {
+        self.charge = true;
+        self
     }
 
     /// Restarts the bot as `restart` says.
@@ -104,7 +116,10 @@ impl TbpPlayer {
                     Err(e) => return self.fail(e),
                 };
                 let took = asked.elapsed();
-                let late = self.thinker.limits().late_frames(took);
+                let late = match self.charge {
+                    true => self.thinker.limits().late_frames(took),
+                    false => 0,
+                };
                 self.times.record(took, late);
                 if late > 0 {
                     self.pending = Some((thought, frame.saturating_add(late)));
