@@ -103,7 +103,7 @@ impl ThreadedBot {
     /// Asks the thinking thread about `player` and waits for the answer.
     fn ask(&mut self, player: &Player, rules: &Rules, frame: u32) -> Option<Thought> {
         let request = Request {
-            player: player.clone(),
+            player: *player,
             rules: *rules,
             frame,
         };

@@ -124,19 +124,19 @@ fn parse_pin(s: &str) -> Result<[usize; 2], String> {
 /// One side of a game.
 enum Side {
     /// Our bot, thinking on the match's thread (matches without an outside bot).
-    Inline(Bot),
+    Inline(Box<Bot>),
     /// Our bot, thinking on a thread of its own (matches with an outside bot).
-    Threaded(ThreadedBot),
+    Threaded(Box<ThreadedBot>),
     /// An outside bot.
-    Tbp(TbpPlayer),
+    Tbp(Box<TbpPlayer>),
 }
 
 impl Side {
     fn driver(&mut self) -> &mut dyn Driver {
         match self {
-            Side::Inline(b) => b,
-            Side::Threaded(b) => b,
-            Side::Tbp(t) => t,
+            Side::Inline(b) => b.as_mut(),
+            Side::Threaded(b) => b.as_mut(),
+            Side::Tbp(t) => t.as_mut(),
         }
     }
 
@@ -277,19 +277,19 @@ impl Setup<'_> {
     fn our_bot(&self, core: Option<usize>) -> anyhow::Result<Side> {
         let bot = Bot::with_config(self.config).with_perfect_clears(self.args.level == Level::Max);
         Ok(if self.fair {
-            Side::Threaded(ThreadedBot::new(bot, self.limits, core)?)
+            Side::Threaded(Box::new(ThreadedBot::new(bot, self.limits, core)?))
         } else {
-            Side::Inline(bot)
+            Side::Inline(Box::new(bot))
         })
     }
 
     fn tbp(&self, cmd: &str) -> anyhow::Result<Side> {
         let process = TbpProcess::spawn(cmd, self.limits.move_limit)?;
-        Ok(Side::Tbp(
+        Ok(Side::Tbp(Box::new(
             TbpPlayer::new(process, self.limits)
                 .with_restart(self.args.restart)
                 .charging_overruns(),
-        ))
+        )))
     }
 
     /// The bot's seat and the opponent, each pinned to its core when asked.
@@ -303,7 +303,7 @@ impl Setup<'_> {
             None => self.our_bot(a)?,
         };
         let opponent = match &self.args.opponent {
-            Opponent::ElTetris => Side::Inline(Bot::el_tetris(self.config.pps_cap_x100)),
+            Opponent::ElTetris => Side::Inline(Box::new(Bot::el_tetris(self.config.pps_cap_x100))),
             Opponent::SelfPlay => self.our_bot(b)?,
             Opponent::Tbp(cmd) => self.tbp(cmd)?,
         };
