@@ -169,7 +169,10 @@ impl Side {
     fn pin(&self, core: usize) -> anyhow::Result<String> {
         Ok(match self {
             Side::Inline(_) => String::new(),
-            Side::Threaded(b) => format!("our bot's thinking thread {:?}", b.tid()),
+            Side::Threaded(b) => match b.tid() {
+                Some(tid) => format!("our bot's thinking thread ({tid})"),
+                None => "our bot's thinking thread".into(),
+            },
             Side::Tbp(t) => {
                 let n = cpu::pin_process_tree(t.pid(), core)?;
                 format!("the TBP bot's {n} threads")
