@@ -3,7 +3,7 @@
 //! An `Inputs` message carries absolute frame numbers, which bincode's varints spend three bytes
 //! on past frame 250 (five past frame 65,535), twice or more per message: about 9 bytes of
 //! payload for one key change. A client sends one such message every few frames, so those bytes
-//! were most of its uplink (about 330 B/s per player, issue #8 asks for at most 300).
+//! were most of its uplink (about 330 B/s per player, against a budget of 300).
 //!
 //! `InputsSince` says the same thing relative to the confirmation of the previous inputs message
 //! **on the same connection** (`Inputs` or `InputsSince`): every number is a small offset, one
