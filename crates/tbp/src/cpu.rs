@@ -200,9 +200,11 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_pinned_thread_runs_on_its_core_only() {
-        std::thread::spawn(|| {
-            pin_current_thread(0).unwrap();
-            assert_eq!(affinity(0).unwrap(), vec![0]);
+        // The first core this process may use (a container may not offer core 0).
+        let core = affinity(0).unwrap()[0];
+        std::thread::spawn(move || {
+            pin_current_thread(core).unwrap();
+            assert_eq!(affinity(0).unwrap(), vec![core]);
         })
         .join()
         .unwrap();
@@ -222,7 +224,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
         }
         let tree = process_tree(pid);
-        let pinned = pin_process_tree(pid, 0);
+        let pinned = pin_process_tree(pid, affinity(0).unwrap()[0]);
         let _ = child.kill();
         let _ = child.wait();
         for p in &tree[1..] {

@@ -131,11 +131,16 @@ fn restarting_every_piece_stops_and_starts_the_bot_before_each_piece() {
     );
 }
 
+/// Pinning and `/proc` are Linux's.
+#[cfg(target_os = "linux")]
 #[test]
 fn botmatch_names_the_flow_and_reports_each_sides_cpu() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("received.jsonl");
     let bot = format!("tbp:tee '{}' | '{TOOL}' tbp --level easy", log.display());
+    // Both sides on the first core this process may use (a container may not offer core 0).
+    let core = sevenbag_tbp::cpu::affinity(0).map_or(0, |c| c[0]);
+    let pin = format!("{core},{core}");
     for (restart, named) in [
         ("on-mismatch", "TBP flow: standard"),
         ("every-piece", "TBP flow: restart every piece"),
@@ -148,7 +153,7 @@ fn botmatch_names_the_flow_and_reports_each_sides_cpu() {
                 "--think-ms",
                 "0",
                 "--pin",
-                "0,0",
+                &pin,
                 "--verbose",
                 "--restart",
                 restart,
