@@ -200,7 +200,7 @@ async fn run(args: Args) {
         if let Some(p) = &mut pads {
             p.frame().apply(&ctx.config.pad, &mut keyboard);
         }
-        let io = FrameIo {
+        let mut io = FrameIo {
             keyboard,
             mouse: Mouse {
                 pos,
@@ -231,7 +231,34 @@ async fn run(args: Args) {
                 ctx.notice = None;
             }
         }
-        let Some(top) = stack.top_mut() else { break };
+        // One update per key press, in order (a frame drawn late may hold several): the
+        // earlier presses come first with no time passing and nothing else; the last one gets
+        // the frame's time, simulation steps and mouse.
+        let mut pieces = std::mem::take(&mut io.keyboard).in_order();
+        let last = pieces.pop().unwrap_or_default();
+        let mut open = true;
+        for keyboard in pieces {
+            let early = FrameIo {
+                keyboard,
+                mouse: Mouse {
+                    pos,
+                    ..Mouse::default()
+                },
+                dt: 0.0,
+                steps: 0,
+                ..io.clone()
+            };
+            let Some(top) = stack.top_mut() else { break };
+            let transition = top.update(&mut ctx, &early);
+            if !stack.apply(transition) {
+                open = false;
+                break;
+            }
+        }
+        io.keyboard = last;
+        let Some(top) = stack.top_mut().filter(|_| open) else {
+            break;
+        };
         let transition = top.update(&mut ctx, &io);
         if !stack.apply(transition) {
             break;

@@ -6,11 +6,13 @@
 //! is lost however the display rate and the simulation rate line up.
 //!
 //! Key names (for the settings file and screen) are in [`keys`]; gamepads, which reach the game
-//! through the same [`Keyboard`], in [`pad`].
+//! through the same [`Keyboard`], in [`pad`]; the order of a frame's presses and typed text,
+//! which menus and forms need when they are drawn a few times a second, in [`queue`].
 
 pub mod button;
 pub mod keys;
 pub mod pad;
+pub mod queue;
 
 use std::collections::HashSet;
 
@@ -235,6 +237,9 @@ pub struct Keyboard {
     pub menu: HashSet<KeyCode>,
     /// Pad buttons pressed this frame (for binding them in Settings).
     pub pad_buttons: HashSet<Button>,
+    /// The frame's presses and typed characters in arrival order (empty when not read from
+    /// the window); [`Keyboard::in_order`] cuts the frame by them.
+    pub events: Vec<queue::KeyEvent>,
 }
 
 impl Keyboard {
@@ -248,6 +253,7 @@ impl Keyboard {
             down: macroquad::input::get_keys_down(),
             pressed: macroquad::input::get_keys_pressed(),
             chars,
+            events: queue::take_events(),
             ..Keyboard::default()
         }
     }
