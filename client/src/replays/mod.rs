@@ -13,7 +13,7 @@ use crate::layout::list_layout;
 use crate::net::online::{Online, Request, Stage};
 use crate::render::gfx::background;
 use crate::render::theme;
-use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
+use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
 use crate::replays::files::{Listed, ReplaySession, list_described, replay_dirs};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
@@ -172,7 +172,9 @@ impl Screen for ReplayScreen {
             "Replays",
             "Finished matches, frame for frame",
         );
-        for (i, r) in self.nav.visible(&l, rows.len()) {
+        let shown = self.nav.visible(&l, rows.len());
+        scroll_marks(gfx, &shown, rows.len(), l.unit);
+        for (i, r) in shown {
             let state = RowState {
                 selected: i == self.nav.selected,
                 enabled: true,
