@@ -511,7 +511,7 @@ impl HeadlessClient {
             let _ = self.net.send(ping);
             self.next_ping = now + self.config.ping_every;
         }
-        if !self.driver.is_live() {
+        if !self.driver.is_showing() {
             return;
         }
         self.driver.tick(now, input);

@@ -95,6 +95,12 @@ impl HeadlessClient {
         self.driver.is_live()
     }
 
+    /// Whether frames are still being stepped: the match is live, or over on the server with
+    /// its last confirmed frames still being shown (a spectator running behind).
+    pub fn is_showing(&self) -> bool {
+        self.driver.is_showing()
+    }
+
     /// Matches started since we connected.
     pub fn matches_started(&self) -> u32 {
         self.driver.matches_started()
