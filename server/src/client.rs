@@ -470,9 +470,16 @@ impl Client {
                 "unknown or expired resume token; you are connected with no room",
             )
         };
-        let Some((code, handle)) = lobby::room_for_token(&self.shared.lobby, token) else {
+        // A match that is over: the server's verdict first, so the client shows it.
+        let late = |this: &Self| {
+            if let Some(verdict) = lobby::verdict_for(&this.shared.lobby, token) {
+                this.outbox.send(&verdict);
+            }
             let (c, m) = refused();
-            self.error(c, m);
+            this.error(c, m);
+        };
+        let Some((code, handle)) = lobby::room_for_token(&self.shared.lobby, token) else {
+            late(self);
             return;
         };
         let (reply, answer) = oneshot::channel();
@@ -497,10 +504,7 @@ impl Client {
                     seat: Some(seat),
                 })
             }
-            None => {
-                let (c, m) = refused();
-                self.error(c, m);
-            }
+            None => late(self),
         }
     }
 

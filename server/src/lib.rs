@@ -83,6 +83,7 @@ mod shutdown;
 mod solo_records;
 mod standings;
 mod tls;
+mod verdicts;
 mod waiting;
 mod web;
 

@@ -43,6 +43,15 @@ pub struct MatchResult {
     pub replay: Option<String>,
 }
 
+/// A match the server ended without a winner (`MatchVoid`): nobody's result changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoidResult {
+    /// Why there is no winner (neither player came back: [`EndReason::Abandoned`]).
+    pub reason: EndReason,
+    /// Replay id, if the server kept one.
+    pub replay: Option<String>,
+}
+
 /// How a [`MatchDriver`] sets up each match's session and pacing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DriverConfig {
@@ -69,7 +78,8 @@ pub enum DriverEvent {
     Started,
     /// A `MatchLog` rebuilt our own session (after a reconnect or a desync); the clock is kept.
     Rebuilt,
-    /// The server announced the match result ([`MatchDriver::match_result`]).
+    /// The server announced the match result ([`MatchDriver::match_result`]), or that the match
+    /// has none ([`MatchDriver::void_result`]).
     Over,
     /// The session refused relayed inputs or a match log. `new_match`: it was the log of a
     /// match we had no session of, so no match started.
@@ -99,6 +109,8 @@ pub struct MatchDriver {
     matches_started: u32,
     rounds: Vec<RoundResult>,
     match_result: Option<MatchResult>,
+    /// The server ended the match without a winner.
+    void_result: Option<VoidResult>,
     /// Stall frames counted at the last input-delay re-estimate.
     stalls_at_retune: u64,
     /// Re-estimates in a row that found the delay higher than needed.
@@ -126,6 +138,7 @@ impl MatchDriver {
             matches_started: 0,
             rounds: Vec::new(),
             match_result: None,
+            void_result: None,
             stalls_at_retune: 0,
             calm_retunes: 0,
         }
@@ -242,6 +255,15 @@ impl MatchDriver {
                     replay: replay.clone(),
                 });
                 // Whoever is behind the server's end shows the rest of what it confirmed.
+                self.finishing = self.live && self.behind_confirmed();
+                self.live = false;
+                DriverEvent::Over
+            }
+            ServerMessage::MatchVoid { reason, replay } => {
+                self.void_result = Some(VoidResult {
+                    reason: *reason,
+                    replay: replay.clone(),
+                });
                 self.finishing = self.live && self.behind_confirmed();
                 self.live = false;
                 DriverEvent::Over
@@ -476,6 +498,11 @@ impl MatchDriver {
         self.match_result.as_ref()
     }
 
+    /// The server's word that the match has no winner, once it said so.
+    pub fn void_result(&self) -> Option<&VoidResult> {
+        self.void_result.as_ref()
+    }
+
     /// Round wins: the server's latest count, else the confirmed match's.
     pub fn wins(&self) -> [u8; 2] {
         match self.rounds.last() {
@@ -513,6 +540,7 @@ impl MatchDriver {
         self.calm_retunes = 0;
         self.rounds.clear();
         self.match_result = None;
+        self.void_result = None;
         self.live = true;
         self.finishing = false;
         self.matches_started += 1;

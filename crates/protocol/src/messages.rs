@@ -312,6 +312,9 @@ pub enum EndReason {
     Forfeit,
     /// The server is shutting down.
     Shutdown,
+    /// Neither player came back within the reconnect window (after a server restart, or both
+    /// connections lost): no winner, and nobody's rating changes.
+    Abandoned,
 }
 
 /// A machine-readable error kind; the message text says it for people.
@@ -547,5 +550,15 @@ pub enum ServerMessage {
     Redirect {
         /// The other instance's public `ws://` or `wss://` URL.
         url: String,
+    },
+    /// The match ended without a winner (`reason`: [`EndReason::Abandoned`]). Sent to whoever is
+    /// in the room then, and, like `MatchOver` for a decided match, to a player who comes back
+    /// with the resume token of a match that is over (before `Error { BadResume }`): the
+    /// server's verdict is the one every client shows.
+    MatchVoid {
+        /// Why there is no winner.
+        reason: EndReason,
+        /// Replay id under which the server keeps it.
+        replay: Option<String>,
     },
 }

@@ -332,6 +332,7 @@ impl Replay {
                 wins[w.index()],
                 wins[w.other().index()]
             ),
+            (None, EndReason::Abandoned) => "no result (nobody came back)".to_string(),
             (None, _) => "unfinished".to_string(),
         };
         format!("{a} vs {b}: {outcome}, {length}")
@@ -550,7 +551,9 @@ pub fn verify(replay: &Replay) -> Result<VerifyReport, ReplayError> {
         EndReason::TopOut => result.winner.is_some() && simulated == result.winner,
         // Decided off the boards: the boards must not have decided it first.
         EndReason::Forfeit => result.winner.is_some() && simulated.is_none(),
-        EndReason::Shutdown => result.winner.is_none() && simulated.is_none(),
+        EndReason::Shutdown | EndReason::Abandoned => {
+            result.winner.is_none() && simulated.is_none()
+        }
     };
     if !consistent || frames != result.frames {
         return Err(ReplayError::ResultMismatch {

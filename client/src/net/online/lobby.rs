@@ -164,7 +164,7 @@ impl Online {
                 fatal,
             } => {
                 if code == ErrorCode::BadResume && self.reconnect.is_some() {
-                    self.give_up();
+                    self.seat_gone();
                     return;
                 }
                 let text = error_text(code, &message);

@@ -90,6 +90,11 @@ impl HeadlessClient {
         self.driver.match_result()
     }
 
+    /// The server's word that the match ended without a winner.
+    pub fn void_result(&self) -> Option<&crate::driver::VoidResult> {
+        self.driver.void_result()
+    }
+
     /// Whether a match is being played or watched right now.
     pub fn is_live(&self) -> bool {
         self.driver.is_live()

@@ -198,6 +198,10 @@ pub fn server_messages() -> Vec<ServerMessage> {
         ServerMessage::Redirect {
             url: "wss://b.example.org/".into(),
         },
+        ServerMessage::MatchVoid {
+            reason: EndReason::Abandoned,
+            replay: Some("r".into()),
+        },
     ]
 }
 
@@ -266,5 +270,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::PlayerProfile { .. } => "PlayerProfile",
         ServerMessage::SoloRecorded { .. } => "SoloRecorded",
         ServerMessage::Redirect { .. } => "Redirect",
+        ServerMessage::MatchVoid { .. } => "MatchVoid",
     }
 }
