@@ -364,6 +364,13 @@ impl Client {
                     .list(self.shared.config.limits.max_replay_list);
                 self.outbox.send(&ServerMessage::Replays { list });
             }
+            ClientMessage::ListReplayInfo => {
+                let list = self
+                    .shared
+                    .replays
+                    .list_info(self.shared.config.limits.max_replay_list);
+                self.outbox.send(&ServerMessage::ReplayList { list });
+            }
             ClientMessage::GetReplay { id } => match self.shared.replays.get(&id).await {
                 Ok(bytes) => {
                     self.outbox.send(&ServerMessage::Replay { id, bytes });

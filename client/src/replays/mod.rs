@@ -14,7 +14,9 @@ use crate::net::online::{Online, Request, Stage};
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
-use crate::replays::files::{Listed, ReplaySession, list_described, replay_dirs};
+use crate::replays::files::{
+    Listed, ReplaySession, list_described, listing_detail, listing_label, replay_dirs,
+};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
@@ -145,7 +147,7 @@ impl Screen for ReplayScreen {
                 }
                 Row::Remote(r) => {
                     if let Some(remote) = &mut self.remote
-                        && let Some((id, _)) = remote.replay_list().get(r).cloned()
+                        && let Some(id) = remote.replay_list().get(r).map(|l| l.id.clone())
                     {
                         ctx.notify(format!("Downloading {id}…"), theme::ACCENT2);
                         remote.fetch_replay(&id);
@@ -193,17 +195,10 @@ impl Screen for ReplayScreen {
                     menu_row(gfx, r, l.unit, "Download from server", tag, state, ctx.time)
                 }
                 Row::Remote(k) => {
-                    let (id, summary) = self
-                        .remote
-                        .as_ref()
-                        .and_then(|rm| rm.replay_list().get(*k).cloned())
-                        .unwrap_or_default();
-                    let tag = if self.fetching.as_deref() == Some(id.as_str()) {
-                        "SAVING…"
-                    } else {
-                        "SAVE"
-                    };
-                    let label = if summary.is_empty() { id } else { summary };
+                    let listing = self.remote.as_ref().and_then(|rm| rm.replay_list().get(*k));
+                    let saving = listing.is_some_and(|l| self.fetching.as_ref() == Some(&l.id));
+                    let tag = if saving { "SAVING…" } else { "SAVE" };
+                    let label = listing.map(listing_label).unwrap_or_default();
                     menu_row(
                         gfx,
                         r,
@@ -231,7 +226,15 @@ impl Screen for ReplayScreen {
                 };
                 ("Replay", body)
             }
-            Some(Row::Download | Row::Remote(_)) => (
+            Some(Row::Remote(k)) => (
+                "From the server",
+                self.remote
+                    .as_ref()
+                    .and_then(|rm| rm.replay_list().get(*k))
+                    .map(listing_detail)
+                    .unwrap_or_default(),
+            ),
+            Some(Row::Download) => (
                 "From the server",
                 format!(
                     "The server {} keeps every finished match. Pick one to save it here; it then appears in the list above.",

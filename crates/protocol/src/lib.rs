@@ -29,6 +29,7 @@ mod envelope;
 pub mod identity;
 pub mod inputs;
 pub mod key_script;
+pub mod listings;
 pub mod messages;
 pub mod packing;
 pub mod replay;
@@ -40,6 +41,7 @@ pub use codec::{
 };
 pub use compact::InputStep;
 pub use inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
+pub use listings::ReplayListing;
 pub use messages::*;
 pub use packing::{CompactError, InputsPacker, InputsUnpacker};
 pub use replay::{

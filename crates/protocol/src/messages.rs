@@ -276,6 +276,10 @@ pub enum ClientMessage {
         /// Frames confirmed past the previous confirmation.
         frames: u32,
     },
+    // Lists the game shows (appended; see `docs/PROTOCOL.md`, "Replays").
+    /// The replays the server keeps, with their dates, lengths, scores and whether they were
+    /// ranked: answered with [`ServerMessage::ReplayList`].
+    ListReplayInfo,
 }
 
 /// Who is in a seat.
@@ -560,5 +564,10 @@ pub enum ServerMessage {
         reason: EndReason,
         /// Replay id under which the server keeps it.
         replay: Option<String>,
+    },
+    /// The replays the server keeps, newest first (answer to `ListReplayInfo`).
+    ReplayList {
+        /// At most the server's list limit.
+        list: Vec<crate::ReplayListing>,
     },
 }

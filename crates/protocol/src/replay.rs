@@ -316,6 +316,21 @@ impl Replay {
         Ok(())
     }
 
+    /// This replay as the server's list shows it, under `id` (`ranked` is the server's to say:
+    /// the file does not record it).
+    pub fn listing(&self, id: &str, ranked: bool) -> crate::ReplayListing {
+        crate::ReplayListing {
+            id: id.to_owned(),
+            names: self.names.clone(),
+            winner: self.result.winner,
+            reason: self.result.reason,
+            score: self.rounds.last().map_or([0, 0], |r| r.wins),
+            frames: self.result.frames,
+            created_unix: self.created_unix,
+            ranked,
+        }
+    }
+
     /// A one-line description: names, result and length, for listings.
     pub fn summary(&self) -> String {
         let [a, b] = &self.names;

@@ -333,7 +333,12 @@ impl Room {
         self.matches += 1;
         self.services.metrics.matches_finished.inc();
         let replay = Replay::record(&run.sim, run.names.clone(), winner, reason, unix_now());
-        let base = format!("{}-{}-{}", run.started_unix, self.code, self.matches);
+        // A ranked match's id says so: the replay file does not, and the list shows it.
+        let ranked = if self.ranked { "-ranked" } else { "" };
+        let base = format!(
+            "{}-{}-{}{ranked}",
+            run.started_unix, self.code, self.matches
+        );
         // The room waits for the write (a few milliseconds) so that `MatchOver` names a file
         // that already exists: a client may ask for it the moment it hears.
         let id = self.services.replays.save(&base, &replay).await;

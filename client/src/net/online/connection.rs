@@ -86,7 +86,7 @@ impl Online {
                         code: code.trim().to_owned(),
                         role: JoinRole::Spectator,
                     },
-                    Request::ListReplays => ClientMessage::ListReplays,
+                    Request::ListReplays => ClientMessage::ListReplayInfo,
                     Request::Ranked(key) => match &mut self.ranked {
                         Some(flow) => flow.on_welcome(),
                         None => ClientMessage::Identify { key: *key },

@@ -122,7 +122,7 @@ pub struct Online {
     chat: crate::net::online::chat::Chat,
     /// The identify/register/queue exchange of a ranked request.
     ranked: Option<RankedFlow>,
-    replay_list: Vec<(String, String)>,
+    replay_list: Vec<sevenbag_protocol::ReplayListing>,
     replay: Option<(String, Vec<u8>)>,
     driver: Driver,
     /// Frames due this rendered frame that are still to be stepped.

@@ -68,6 +68,7 @@ pub fn client_messages() -> Vec<ClientMessage> {
             }],
             frames: 4,
         },
+        ClientMessage::ListReplayInfo,
     ]
 }
 
@@ -202,6 +203,18 @@ pub fn server_messages() -> Vec<ServerMessage> {
             reason: EndReason::Abandoned,
             replay: Some("r".into()),
         },
+        ServerMessage::ReplayList {
+            list: vec![ReplayListing {
+                id: "1795369103-ACDEF-1-ranked".into(),
+                names: ["ann".into(), "bo".into()],
+                winner: Some(Seat::First),
+                reason: EndReason::TopOut,
+                score: [3, 1],
+                frames: 7_265,
+                created_unix: 1_795_369_103,
+                ranked: true,
+            }],
+        },
     ]
 }
 
@@ -241,6 +254,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::GetProfile { .. } => "GetProfile",
         ClientMessage::SubmitSolo { .. } => "SubmitSolo",
         ClientMessage::InputsSince { .. } => "InputsSince",
+        ClientMessage::ListReplayInfo => "ListReplayInfo",
     }
 }
 
@@ -271,5 +285,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::SoloRecorded { .. } => "SoloRecorded",
         ServerMessage::Redirect { .. } => "Redirect",
         ServerMessage::MatchVoid { .. } => "MatchVoid",
+        ServerMessage::ReplayList { .. } => "ReplayList",
     }
 }

@@ -1,0 +1,28 @@
+//! Rows of the server's lists that the game shows: its match replays ([`ReplayListing`]).
+
+use serde::{Deserialize, Serialize};
+use sevenbag_core::Seat;
+
+use crate::messages::EndReason;
+
+/// One replay the server keeps, as `ListReplayInfo` lists it: enough to tell two matches of the
+/// same players apart (when, how long, the score, ranked or not).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ReplayListing {
+    /// The replay id, for `GetReplay`.
+    pub id: String,
+    /// The players, seat 0 and 1.
+    pub names: [String; 2],
+    /// The winner (`None`: unfinished or no result).
+    pub winner: Option<Seat>,
+    /// How the match ended.
+    pub reason: EndReason,
+    /// Round wins, seat 0 and 1.
+    pub score: [u8; 2],
+    /// Frames played (60 a second).
+    pub frames: u32,
+    /// When the replay was written, in Unix seconds.
+    pub created_unix: u64,
+    /// Whether the match was ranked.
+    pub ranked: bool,
+}
