@@ -40,6 +40,7 @@ use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::room::{Member, RoomCommand};
 use crate::shared::Shared;
 use crate::shutdown::Shutdown;
+use crate::solo_boards;
 use crate::solo_records;
 use crate::standings;
 
@@ -370,6 +371,24 @@ impl Client {
                     .replays
                     .list_info(self.shared.config.limits.max_replay_list);
                 self.outbox.send(&ServerMessage::ReplayList { list });
+            }
+            ClientMessage::GetSoloLeaderboard { mode, limit } => {
+                match solo_boards::leaderboard(&self.shared, self.identity, mode, limit).await {
+                    Ok((rows, you)) => {
+                        let board = ServerMessage::SoloLeaderboard { mode, rows, you };
+                        self.outbox.send(&board);
+                    }
+                    Err((code, message)) => self.error(code, message),
+                }
+            }
+            ClientMessage::GetSoloReplay { mode, name } => {
+                match solo_boards::replay(&self.shared, mode, &name).await {
+                    Ok(bytes) => {
+                        let file = ServerMessage::SoloRecordReplay { mode, name, bytes };
+                        self.outbox.send(&file);
+                    }
+                    Err((code, message)) => self.error(code, message),
+                }
             }
             ClientMessage::GetReplay { id } => match self.shared.replays.get(&id).await {
                 Ok(bytes) => {

@@ -80,6 +80,7 @@ mod server;
 mod services;
 mod shared;
 mod shutdown;
+mod solo_boards;
 mod solo_records;
 mod standings;
 mod tls;

@@ -41,7 +41,7 @@ pub use codec::{
 };
 pub use compact::InputStep;
 pub use inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
-pub use listings::ReplayListing;
+pub use listings::{MAX_SOLO_ROWS, ReplayListing, SoloRow};
 pub use messages::*;
 pub use packing::{CompactError, InputsPacker, InputsUnpacker};
 pub use replay::{

@@ -5,7 +5,9 @@
 //! server ([`MAX_NAME_CHARS`], [`MAX_CHANGES_PER_MESSAGE`]).
 
 use serde::{Deserialize, Serialize};
-use sevenbag_core::{Handling, Input, MatchHeader, Preset, Randomizer, Seat, SoloResult};
+use sevenbag_core::{
+    Handling, Input, MatchHeader, Preset, Randomizer, Seat, SoloMode, SoloResult,
+};
 
 /// Longest player name, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
@@ -276,10 +278,27 @@ pub enum ClientMessage {
         /// Frames confirmed past the previous confirmation.
         frames: u32,
     },
-    // Lists the game shows (appended; see `docs/PROTOCOL.md`, "Replays").
+    // Lists the game shows (appended; see `docs/PROTOCOL.md`, "Replays" and "Solo records").
     /// The replays the server keeps, with their dates, lengths, scores and whether they were
     /// ranked: answered with [`ServerMessage::ReplayList`].
     ListReplayInfo,
+    /// A solo leaderboard (Sprint or Blitz), best first, at most `limit` rows (1 to
+    /// [`crate::MAX_SOLO_ROWS`]), and the identified player's own row: answered with
+    /// [`ServerMessage::SoloLeaderboard`]. Readable by guests.
+    GetSoloLeaderboard {
+        /// Sprint or Blitz.
+        mode: SoloMode,
+        /// Rows wanted.
+        limit: u32,
+    },
+    /// The replay of player `name`'s record on a solo leaderboard: answered with
+    /// [`ServerMessage::SoloRecordReplay`], or `Error { NoSuchReplay }`.
+    GetSoloReplay {
+        /// Sprint or Blitz.
+        mode: SoloMode,
+        /// The player, as the leaderboard names them.
+        name: String,
+    },
 }
 
 /// Who is in a seat.
@@ -569,5 +588,24 @@ pub enum ServerMessage {
     ReplayList {
         /// At most the server's list limit.
         list: Vec<crate::ReplayListing>,
+    },
+    /// A solo leaderboard, best first (answer to `GetSoloLeaderboard`).
+    SoloLeaderboard {
+        /// Sprint or Blitz.
+        mode: SoloMode,
+        /// At most the rows asked for.
+        rows: Vec<crate::SoloRow>,
+        /// The identified player's own row (also when below the rows sent); `None` for a guest
+        /// or a player with no record on this board.
+        you: Option<crate::SoloRow>,
+    },
+    /// A solo record's replay file (answer to `GetSoloReplay`; `docs/REPLAY.md`).
+    SoloRecordReplay {
+        /// Sprint or Blitz.
+        mode: SoloMode,
+        /// The player.
+        name: String,
+        /// The solo replay file.
+        bytes: Vec<u8>,
     },
 }

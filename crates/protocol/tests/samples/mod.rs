@@ -69,6 +69,14 @@ pub fn client_messages() -> Vec<ClientMessage> {
             frames: 4,
         },
         ClientMessage::ListReplayInfo,
+        ClientMessage::GetSoloLeaderboard {
+            mode: SoloMode::Blitz,
+            limit: 100,
+        },
+        ClientMessage::GetSoloReplay {
+            mode: SoloMode::Sprint,
+            name: "ann".into(),
+        },
     ]
 }
 
@@ -215,7 +223,29 @@ pub fn server_messages() -> Vec<ServerMessage> {
                 ranked: true,
             }],
         },
+        ServerMessage::SoloLeaderboard {
+            mode: SoloMode::Sprint,
+            rows: vec![solo_row()],
+            you: Some(solo_row()),
+        },
+        ServerMessage::SoloRecordReplay {
+            mode: SoloMode::Blitz,
+            name: "ann".into(),
+            bytes: b"SBSO\x01".to_vec(),
+        },
     ]
+}
+
+fn solo_row() -> SoloRow {
+    SoloRow {
+        place: 2,
+        name: "ann".into(),
+        frames: 2_472,
+        score: 40_310,
+        lines: 40,
+        pieces: 100,
+        recorded_unix: 1_795_432_841,
+    }
 }
 
 fn profile() -> Profile {
@@ -255,6 +285,8 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::SubmitSolo { .. } => "SubmitSolo",
         ClientMessage::InputsSince { .. } => "InputsSince",
         ClientMessage::ListReplayInfo => "ListReplayInfo",
+        ClientMessage::GetSoloLeaderboard { .. } => "GetSoloLeaderboard",
+        ClientMessage::GetSoloReplay { .. } => "GetSoloReplay",
     }
 }
 
@@ -286,5 +318,7 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::Redirect { .. } => "Redirect",
         ServerMessage::MatchVoid { .. } => "MatchVoid",
         ServerMessage::ReplayList { .. } => "ReplayList",
+        ServerMessage::SoloLeaderboard { .. } => "SoloLeaderboard",
+        ServerMessage::SoloRecordReplay { .. } => "SoloRecordReplay",
     }
 }
