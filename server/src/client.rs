@@ -23,8 +23,8 @@ use futures_util::{SinkExt, StreamExt};
 use sevenbag_core::Handling;
 use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat, clean_display_name};
 use sevenbag_protocol::{
-    ClientMessage, ErrorCode, InputsUnpacker, JoinRole, MAX_NAME_CHARS, PROTOCOL_VERSION,
-    RoomOptions, ServerMessage,
+    ClientMessage, ErrorCode, InputsUnpacker, JoinRole, PROTOCOL_VERSION, RoomOptions,
+    ServerMessage,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio_tungstenite::tungstenite::Message;

@@ -90,7 +90,7 @@ fn a_file_damaged_beyond_its_header_is_refused_at_open_like_a_bad_header() {
                 .expect("create");
         }
     }
-    let (page_size, root): (u64, u64) = {
+    let (page_size, root): (i64, i64) = {
         let c = Connection::open(t.db()).unwrap();
         let page_size = c.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
         let root = c
