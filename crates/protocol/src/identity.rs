@@ -26,9 +26,10 @@
 //! `unicode-security` (unicode-rs: UTS #39's identifier status, restriction levels and
 //! skeletons, generated from Unicode's own data files), `unicode-normalization` (unicode-rs:
 //! NFC/NFKC) and `unicode-properties` (unicode-rs: general categories) keep Unicode's tables
-//! out of our code, follow its versions, and are `no_std` table crates: they build for wasm32
-//! and add a few seconds of compile time (`unicode-normalization` and `unicode-properties`
-//! were already in the server's tree, through the PostgreSQL client).
+//! out of our code, follow its versions, and are `no_std` table crates with no dependencies of
+//! their own beyond each other: they build for wasm32, and only `unicode-security` and
+//! `unicode-script` are new to the server's tree (`unicode-normalization` and
+//! `unicode-properties` came with the PostgreSQL client).
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
