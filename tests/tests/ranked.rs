@@ -411,6 +411,27 @@ async fn chat_reaches_the_room_clean_and_floods_are_cut() -> anyhow::Result<()> 
         })
         .await?;
     assert_eq!(line, ("eve".to_string(), None, "gl hf".to_string()));
+    // Bidi overrides and zero-width characters go; a line of nothing else is refused as empty.
+    eve.send(&ClientMessage::Chat {
+        text: "\u{202E}gg\u{200B} wp\u{FEFF}".into(),
+    })
+    .await?;
+    let line = alice
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::Chat { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .await?;
+    assert_eq!(line, "gg wp");
+    eve.send(&ClientMessage::Chat {
+        text: "\u{200B}\u{3164}\u{202E}\u{FEFF} \u{2800}".into(),
+    })
+    .await?;
+    assert_eq!(
+        eve.error_reply(LIMIT).await?,
+        ErrorCode::BadMessage,
+        "only invisible characters"
+    );
     eve.send(&ClientMessage::Chat {
         text: "x".repeat(201),
     })
@@ -449,6 +470,49 @@ async fn chat_reaches_the_room_clean_and_floods_are_cut() -> anyhow::Result<()> 
     }
     assert!((4..=6).contains(&relayed), "{relayed} lines relayed");
     assert_eq!(relayed + refused, 20);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_with_invisible_format_or_mixed_script_characters_are_refused_at_hello()
+-> anyhow::Result<()> {
+    let server = start_server(fast_config()).await;
+    for (name, says) in [
+        ("\u{430}dmin", "look-alike scripts"),
+        ("Al\u{202E}ice", "U+202E"),
+        ("Al\u{200B}ice", "U+200B"),
+        ("\u{FEFF}Alice", "U+FEFF"),
+        ("\u{3164}", "may not hold"),
+        ("\u{200B}", "may not hold"),
+    ] {
+        let mut c = RawClient::connect(server.addr()).await?;
+        c.send(&ClientMessage::Hello {
+            version: sevenbag_protocol::PROTOCOL_VERSION,
+            name: name.into(),
+            handling: Default::default(),
+            resume: None,
+        })
+        .await?;
+        let (code, message, _) = c.expect_cut(LIMIT).await?;
+        assert_eq!(code, ErrorCode::BadMessage, "{name:?}");
+        assert!(message.contains(says), "{name:?}: {message}");
+    }
+    // Full-width letters are the same name in its normal form.
+    let mut alice = RawClient::hello(server.addr(), "Ａｌｉｃｅ").await?;
+    alice
+        .send(&ClientMessage::CreateRoom {
+            options: RoomOptions::default(),
+        })
+        .await?;
+    let name = alice
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::RoomState { seats, .. } => {
+                seats[0].as_ref().map(|seat| seat.name.clone())
+            }
+            _ => None,
+        })
+        .await?;
+    assert_eq!(name, "Alice");
     Ok(())
 }
 
