@@ -76,17 +76,9 @@ pub struct Browser {
     driver: Child,
     stdin: Option<ChildStdin>,
     answers: mpsc::Receiver<String>,
-    profile: PathBuf,
+    /// The browser's own profile directory, removed when the browser is dropped.
+    profile: crate::TempDir,
     shots: u32,
-}
-
-fn temp_dir(tag: &str) -> anyhow::Result<PathBuf> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let dir = std::env::temp_dir().join(format!("sevenbag-{tag}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
 }
 
 impl Browser {
@@ -122,7 +114,7 @@ impl Browser {
     }
 
     fn start(chromium: &Path, modules: &Path) -> anyhow::Result<Browser> {
-        let profile = temp_dir("chromium")?;
+        let profile = crate::temp_dir("chromium");
         // playwright passes the profile itself (`--user-data-dir=PROFILE`, from
         // SEVENBAG_USER_DATA_DIR): it refuses the flag among the others.
         let flags: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| f.to_string()).collect();
@@ -131,7 +123,7 @@ impl Browser {
             .arg(&script)
             .env("NODE_PATH", modules)
             .env("SEVENBAG_CHROMIUM", chromium)
-            .env("SEVENBAG_USER_DATA_DIR", &profile)
+            .env("SEVENBAG_USER_DATA_DIR", profile.path())
             .env("SEVENBAG_CHROMIUM_ARGS", serde_json::to_string(&flags)?)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -193,7 +185,7 @@ impl Browser {
     /// A PNG screenshot of the 1280×720 viewport.
     pub fn screenshot(&mut self) -> anyhow::Result<Vec<u8>> {
         self.shots += 1;
-        let path = self.profile.join(format!("shot-{}.png", self.shots));
+        let path = self.profile.path().join(format!("shot-{}.png", self.shots));
         self.command(json!({ "cmd": "screenshot", "path": path }))?;
         let png = std::fs::read(&path)?;
         let _ = std::fs::remove_file(&path);
@@ -310,7 +302,7 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
-        kill_processes_naming(&self.profile);
-        let _ = std::fs::remove_dir_all(&self.profile);
+        // The profile directory goes when `profile` drops, after this.
+        kill_processes_naming(self.profile.path());
     }
 }

@@ -45,6 +45,8 @@
 //!   and metrics, garbage on the TLS port cut without disturbing a player, a graceful drain.
 //! - `browser.rs`: the server's `--web-dir` in real headless Chromium: the menu at `/`, both
 //!   boards moving at `/watch/CODE` for a match of two headless players, no console errors.
+//! - `module_graph.rs`: no file of any crate imports a file that imports it, and the server's
+//!   top-level modules import each other one way.
 #![deny(missing_docs)]
 
 pub mod browser;

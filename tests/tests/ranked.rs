@@ -86,18 +86,24 @@ async fn play_out(first: &mut RawClient, second: &mut RawClient) -> anyhow::Resu
     Ok(a.winner)
 }
 
+/// alice and bob (keys 1 and 2) register and play a ranked match out: the winning seat, and
+/// their connections, the winner's first.
+async fn ranked_match_played(server: &TestServer) -> anyhow::Result<(Seat, [RawClient; 2])> {
+    let (alice, _) = registered(server, "alice", 1).await?;
+    let (bob, _) = registered(server, "bob", 2).await?;
+    let [mut first, mut second] = ranked_pair(alice, bob).await?;
+    let winner = play_out(&mut first, &mut second).await?;
+    Ok(match winner {
+        Seat::First => (winner, [first, second]),
+        Seat::Second => (winner, [second, first]),
+    })
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> anyhow::Result<()> {
     let dir = temp_dir("ranked-restart");
     let mut server = start_server(config(&dir)).await;
-    let (alice, _) = registered(&server, "alice", 1).await?;
-    let (bob, _) = registered(&server, "bob", 2).await?;
-    let [mut first, mut second] = ranked_pair(alice, bob).await?;
-    let winner = play_out(&mut first, &mut second).await?;
-    let (w, l) = match winner {
-        Seat::First => (&mut first, &mut second),
-        Seat::Second => (&mut second, &mut first),
-    };
+    let (winner, [mut w, mut l]) = ranked_match_played(&server).await?;
     let won = w.profile_reply(LIMIT).await?;
     let lost = l.profile_reply(LIMIT).await?;
     // Glicko-2 for two new players (1500/350/0.06): the winner goes to 1662.3, the loser to
@@ -143,7 +149,7 @@ async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> a
         "a valid replay"
     );
 
-    drop((first, second));
+    drop((w, l));
     server.shutdown().await?;
     let server = start_server(config(&dir)).await;
     let (_c, again) = identified(&server, 1).await?;
@@ -158,14 +164,7 @@ async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> a
 async fn the_game_reads_the_leaderboard_and_profiles_over_its_connection() -> anyhow::Result<()> {
     let dir = temp_dir("ranked-standings");
     let server = start_server(config(&dir)).await;
-    let (alice, _) = registered(&server, "alice", 1).await?;
-    let (bob, _) = registered(&server, "bob", 2).await?;
-    let [mut first, mut second] = ranked_pair(alice, bob).await?;
-    let winner = play_out(&mut first, &mut second).await?;
-    let w = match winner {
-        Seat::First => &mut first,
-        Seat::Second => &mut second,
-    };
+    let (_, [mut w, _l]) = ranked_match_played(&server).await?;
     let won = w.profile_reply(LIMIT).await?;
 
     let mut guest = RawClient::hello(server.addr(), "guest").await?;
