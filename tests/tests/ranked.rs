@@ -96,7 +96,7 @@ async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> a
     let winner = play_out(&mut first, &mut second).await?;
     let (w, l) = match winner {
         Seat::First => (&mut first, &mut second),
-        Seat::Second => (&mut second, &mut first),
+        _ => (&mut second, &mut first),
     };
     let won = w.profile_reply(LIMIT).await?;
     let lost = l.profile_reply(LIMIT).await?;
@@ -164,7 +164,7 @@ async fn the_game_reads_the_leaderboard_and_profiles_over_its_connection() -> an
     let winner = play_out(&mut first, &mut second).await?;
     let w = match winner {
         Seat::First => &mut first,
-        Seat::Second => &mut second,
+        _ => &mut second,
     };
     let won = w.profile_reply(LIMIT).await?;
 

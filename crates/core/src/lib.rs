@@ -33,27 +33,35 @@
 
 pub mod attack;
 pub mod bag;
+pub mod battle;
 pub mod board;
 pub mod garbage;
 pub mod hash;
 pub mod input;
+pub mod phase;
 pub mod piece;
 pub mod player;
 pub mod rng;
 pub mod rules;
 pub mod score;
+pub mod seat;
 pub mod solo;
 pub mod srs;
 pub mod versus;
 
-pub use attack::{AttackResult, Clear, Spin};
+pub use attack::{AttackResult, AttackScale, Clear, Spin};
 pub use bag::{PREVIEW, PieceQueue, Randomizer, sequence};
+pub use battle::{
+    Battle, BattleError, BattleEvents, BattleHeader, BattleOptions, SeatInput, Targeting,
+};
 pub use board::{Board, CellKind, HEIGHT, VISIBLE_HEIGHT, WIDTH};
 pub use hash::StateHasher;
 pub use input::Input;
+pub use phase::{Frame, Phase};
 pub use piece::{Piece, PieceKind, Rotation};
 pub use player::{FLIP_KICK, LockEvent, Player, PlayerEvents, Stats, StepContext, TopOut, t_spin};
 pub use rules::{Handling, HeaderError, MatchHeader, Preset, Rules, RulesError};
 pub use score::Score;
+pub use seat::{MAX_SEATS, MAX_TEAMS, Seat, SeatSet, Team};
 pub use solo::{Solo, SoloEnd, SoloHeader, SoloMode, SoloPhase, SoloResult};
-pub use versus::{Frame, Match, MatchEvents, Phase, Seat};
+pub use versus::{Match, MatchEvents};
