@@ -116,7 +116,7 @@ proptest! {
         let tape = play(&mut first, &mut Stacker::team(seed, usize::from(seats)), 3_000, |b| {
             frame += 1;
             if frame == split {
-                snapshot = Some((b.clone(), b.state_hash()));
+                snapshot = Some((*b, b.state_hash()));
             }
         });
         let mut second: Battle = Battle::new(header).expect("valid");
