@@ -5,7 +5,11 @@
 //! `Battle<CAP>` holds up to `CAP` seats in fixed arrays (heap-free, so a rollback snapshot is
 //! one copy): [`crate::Match`] is a `Battle<2>` behind the two-seat API, and `Battle` (that is,
 //! `Battle<8>`) plays any match of 2 to 8 seats. A two-seat match with the default options is the
-//! versus match of SPEC §5: same play, same state hash.
+//! versus match of SPEC §5: same play, same state hash. A capacity past 8 does not compile:
+//!
+//! ```compile_fail
+//! let nine = sevenbag_core::Battle::<9>::new(sevenbag_core::BattleHeader::new(1, 2));
+//! ```
 //!
 //! A frame of play: every seat steps in seat order (a seat that is out only has its keys
 //! remembered); then, in seat order, each seat's attack (after cancelling its own queue) is
@@ -84,6 +88,19 @@ impl<const CAP: usize> Default for BattleEvents<CAP> {
 
 /// The whole state of a match of 2 to `CAP` seats (`CAP` at most 8). `Copy`, heap-free: a
 /// rollback snapshot is one copy (`size_of::<Battle>()` is about 7 KB for 8 seats).
+///
+/// ```
+/// use sevenbag_core::{Battle, BattleHeader, MAX_SEATS, Seat, SeatInput, Targeting};
+///
+/// let mut header = BattleHeader::new(7, 3);
+/// header.options.targeting = Targeting::Manual;
+/// let mut battle: Battle = Battle::new(header)?;
+/// let mut inputs = [SeatInput::NONE; MAX_SEATS];
+/// inputs[1].target = Seat::new(2);
+/// battle.step(&inputs);
+/// assert_eq!(battle.target(Seat::Second), Seat::new(2));
+/// # Ok::<(), sevenbag_core::BattleError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Battle<const CAP: usize = MAX_SEATS> {
     header: BattleHeader,
@@ -100,6 +117,9 @@ pub struct Battle<const CAP: usize = MAX_SEATS> {
 }
 
 impl<const CAP: usize> Battle<CAP> {
+    /// Refuses, at compile time, a capacity outside 2 to [`MAX_SEATS`].
+    const CAPACITY_FITS: () = assert!(CAP >= 2 && CAP <= MAX_SEATS, "2 to 8 seats");
+
     /// A match at frame 0, in the first round's countdown. Refuses a seat count outside
     /// `2..=CAP` and malformed teams; rules and handling are taken as given (see
     /// [`BattleHeader::validate`] for values from outside).
@@ -115,6 +135,7 @@ impl<const CAP: usize> Battle<CAP> {
     }
 
     fn with_lineup(header: BattleHeader, lineup: Lineup) -> Battle<CAP> {
+        let () = Self::CAPACITY_FITS;
         let (players, standings) = Self::fresh(&header, &lineup, 0);
         Battle {
             header,
