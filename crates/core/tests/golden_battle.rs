@@ -85,34 +85,34 @@ macro_rules! golden {
 
 golden! {
     three_seats_even: 3, rule(Targeting::Even), 0x4bda_842e_8e3d_11d1, [2, 1, 0];
-    three_seats_least: 3, rule(Targeting::Least), 0x7635_bd1f_a2b1_14bd, [1, 0, 2];
-    three_seats_divide: 3, rule(Targeting::Divide), 0xb572_bbcc_a7bd_9bba, [1, 0, 2];
-    three_seats_attackers: 3, rule(Targeting::Attackers), 0xb2f7_eb22_595c_e141, [1, 1, 0];
-    three_seats_kos: 3, rule(Targeting::Kos), 0x7635_bd1f_a2b1_14bd, [1, 0, 2];
-    three_seats_random: 3, rule(Targeting::Random), 0xd0ff_0a3e_5983_81fa, [1, 0, 2];
+    three_seats_least: 3, rule(Targeting::Least), 0x8445_7203_4609_7965, [1, 0, 2];
+    three_seats_divide: 3, rule(Targeting::Divide), 0x8d4d_661d_df09_f87c, [1, 0, 2];
+    three_seats_attackers: 3, rule(Targeting::Attackers), 0xdbdd_4271_0458_6ce1, [1, 1, 0];
+    three_seats_kos: 3, rule(Targeting::Kos), 0x8445_7203_4609_7965, [1, 0, 2];
+    three_seats_random: 3, rule(Targeting::Random), 0x6b37_43e5_25cd_efd0, [1, 0, 2];
     three_seats_manual: 3, rule(Targeting::Manual), 0xf207_1731_fb80_26c5, [2, 0, 1];
-    eight_seats_even: 8, rule(Targeting::Even), 0xebd9_c78f_821b_b8cf, [1, 0, 0, 0, 1, 0, 0, 0];
-    eight_seats_least: 8, rule(Targeting::Least), 0xb0ae_caa5_c9ac_9e2c, [0, 0, 0, 0, 1, 0, 1, 0];
-    eight_seats_divide: 8, rule(Targeting::Divide), 0x19bc_5017_0a47_7fa6, [1, 0, 0, 0, 1, 0, 0, 0];
-    eight_seats_attackers: 8, rule(Targeting::Attackers), 0x16c1_6207_8fd2_5ca6, [0, 1, 1, 0, 0, 0, 0, 0];
-    eight_seats_kos: 8, rule(Targeting::Kos), 0x6f18_8278_ea3c_acb1, [1, 0, 1, 0, 0, 0, 0, 0];
-    eight_seats_random: 8, rule(Targeting::Random), 0x3c2e_9ac4_7403_fb82, [0, 0, 1, 1, 0, 0, 0, 0];
+    eight_seats_even: 8, rule(Targeting::Even), 0x158c_a2e7_9f6e_4509, [1, 0, 0, 0, 1, 0, 0, 0];
+    eight_seats_least: 8, rule(Targeting::Least), 0x96ef_0112_cf03_9b6d, [0, 0, 0, 0, 1, 0, 1, 0];
+    eight_seats_divide: 8, rule(Targeting::Divide), 0x6c4e_6d11_1712_2091, [1, 0, 0, 0, 1, 0, 0, 0];
+    eight_seats_attackers: 8, rule(Targeting::Attackers), 0xb15a_1f3f_8b56_8f26, [0, 1, 1, 0, 0, 0, 0, 0];
+    eight_seats_kos: 8, rule(Targeting::Kos), 0x90ce_442d_ad98_bacd, [1, 0, 1, 0, 0, 0, 0, 0];
+    eight_seats_random: 8, rule(Targeting::Random), 0x8bc4_5c39_43c3_3a88, [0, 0, 1, 1, 0, 0, 0, 0];
     eight_seats_manual: 8, rule(Targeting::Manual), 0xa3a1_fe4a_c39f_7243, [0, 0, 0, 0, 1, 0, 1, 0];
     eight_seats_with_badges_by_kos: 8, BattleOptions {
         badges: true,
         ..rule(Targeting::Kos)
-    }, 0x1dac_1628_256d_1d46, [1, 0, 1, 0, 0, 0, 0, 0];
+    }, 0x5adf_da27_218a_018a, [1, 0, 1, 0, 0, 0, 0, 0];
     four_teams_of_two_with_badges: 8, BattleOptions {
         badges: true,
         teams: teams(&[0, 1, 2, 3, 0, 1, 2, 3]),
         ..rule(Targeting::Even)
-    }, 0xf16f_24a4_1c73_59a9, [0, 0, 2, 0];
+    }, 0x4d6a_b508_c7f3_5a0a, [0, 0, 2, 0];
     three_against_two_with_boost_and_badges: 5, BattleOptions {
         badges: true,
         team_boost: true,
         teams: teams(&[0, 0, 1, 0, 1]),
         ..rule(Targeting::Divide)
-    }, 0xe109_55a8_f478_d370, [1, 2];
+    }, 0x1873_7ee6_7cc5_696e, [1, 2];
 }
 
 /// What a golden match went through, totalled over its frames.

@@ -136,8 +136,11 @@ impl<const CAP: usize> Battle<CAP> {
 
     fn with_lineup(header: BattleHeader, lineup: Lineup) -> Battle<CAP> {
         let () = Self::CAPACITY_FITS;
-        let (players, standings) = Self::fresh(&header, &lineup, 0);
-        Battle {
+        let r = &header.rules;
+        let players =
+            std::array::from_fn(|i| Player::new(r, header.handling[i], header.seed, 0, i as u8));
+        let standings = std::array::from_fn(|i| Standing::new(header.seed, 0, Seat::raw(i as u8)));
+        let mut battle = Battle {
             header,
             lineup,
             frame: Frame(0),
@@ -150,26 +153,20 @@ impl<const CAP: usize> Battle<CAP> {
             players,
             standings,
             events: BattleEvents::default(),
-        }
+        };
+        battle.fresh_round();
+        battle
     }
 
-    /// Fresh boards and standings for round `round`.
-    fn fresh(
-        header: &BattleHeader,
-        lineup: &Lineup,
-        round: u32,
-    ) -> ([Player; CAP], [Standing; CAP]) {
-        let r = &header.rules;
-        let players = std::array::from_fn(|i| {
-            let mut p = Player::new(r, header.handling[i], header.seed, round, i as u8);
-            if i < usize::from(lineup.seats) {
-                p.set_attack_scale(lineup.boost(Seat::raw(i as u8)));
-            }
-            p
-        });
-        let standings =
-            std::array::from_fn(|i| Standing::new(header.seed, round, Seat::raw(i as u8)));
-        (players, standings)
+    /// Fresh boards and standings for the seats of the current round, written in place.
+    fn fresh_round(&mut self) {
+        let h = &self.header;
+        for (i, (p, s)) in self.players.iter_mut().zip(&mut self.standings).enumerate() {
+            let seat = Seat::raw(i as u8);
+            *p = Player::new(&h.rules, h.handling[i], h.seed, self.round, i as u8);
+            p.set_attack_scale(self.lineup.boost(seat));
+            *s = Standing::new(h.seed, self.round, seat);
+        }
     }
 
     /// The header this match was built from.
@@ -328,8 +325,10 @@ impl<const CAP: usize> Battle<CAP> {
         let f = self.frame.0;
         let n = self.seats();
         self.events = BattleEvents::default();
-        for (standing, input) in self.standings.iter_mut().zip(inputs).take(n) {
-            standing.target = input.target.filter(|t| t.index() < n);
+        if self.header.options.targeting == Targeting::Manual {
+            for (standing, input) in self.standings.iter_mut().zip(inputs).take(n) {
+                standing.target = input.target.filter(|t| t.index() < n);
+            }
         }
         let keys = inputs.map(|i| i.keys);
         match self.phase {
@@ -347,8 +346,7 @@ impl<const CAP: usize> Battle<CAP> {
             Phase::Playing => self.play(&keys),
             Phase::RoundOver { next_at, .. } if f >= next_at => {
                 self.round += 1;
-                (self.players, self.standings) =
-                    Self::fresh(&self.header, &self.lineup, self.round);
+                self.fresh_round();
                 let go_at = f + u32::from(self.header.rules.countdown_frames);
                 self.phase = Phase::Countdown { go_at };
                 self.events.new_round = true;
@@ -374,15 +372,37 @@ impl<const CAP: usize> Battle<CAP> {
     fn play(&mut self, keys: &[Input; CAP]) {
         let f = self.frame.0;
         let n = self.seats();
-        let alive = self.alive();
         let ctx = StepContext {
             rules: &self.header.rules,
             frame: f,
             play_frame: f - self.play_start,
         };
-        for (p, &k) in self.players.iter_mut().zip(keys).take(n) {
+        // One pass: who was in at the start of the frame, who went out, whether anyone sent.
+        let (mut alive, mut out, mut sending) = (SeatSet::EMPTY, SeatSet::EMPTY, false);
+        for (seat, (p, &k)) in Seat::all(n).zip(self.players.iter_mut().zip(keys)) {
+            let was_in = p.topped_out().is_none();
             p.step(k, ctx);
+            if was_in {
+                alive.insert(seat);
+                if p.topped_out().is_some() {
+                    out.insert(seat);
+                }
+            }
+            sending |= p.outgoing() > 0;
         }
+        if sending {
+            self.route_attacks(alive);
+        }
+        if !out.is_empty() {
+            self.knock_out(alive, out);
+        }
+    }
+
+    /// Routes every seat's attack of this frame, in seat order, among its opponents `alive` at
+    /// the start of the frame.
+    fn route_attacks(&mut self, alive: SeatSet) {
+        let f = self.frame.0;
+        let n = self.seats();
         let travel = self.header.rules.garbage_travel;
         for from in Seat::all(n) {
             let lines = self.players[from.index()].outgoing();
@@ -402,10 +422,6 @@ impl<const CAP: usize> Battle<CAP> {
                     self.events.sent[from.index()][to.index()] += lines;
                 }
             }
-        }
-        let out = alive.without(self.alive());
-        if !out.is_empty() {
-            self.knock_out(alive, out);
         }
     }
 

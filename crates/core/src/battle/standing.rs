@@ -26,7 +26,7 @@ pub(crate) struct Standing {
     pub(crate) discarded: u32,
     /// The seat this seat's `even` targeting attacked last.
     pub(crate) last_attacked: Option<Seat>,
-    /// The target this seat holds (manual targeting), as of the last frame.
+    /// The target this seat holds, as of the last frame (kept under manual targeting only).
     pub(crate) target: Option<Seat>,
     /// The `random` targeting rule's draws.
     pub(crate) aim: ChaChaStream,
