@@ -95,7 +95,7 @@ async fn ranked_match_played(server: &TestServer) -> anyhow::Result<(Seat, [RawC
     let winner = play_out(&mut first, &mut second).await?;
     Ok(match winner {
         Seat::First => (winner, [first, second]),
-        Seat::Second => (winner, [second, first]),
+        _ => (winner, [second, first]),
     })
 }
 
