@@ -204,6 +204,7 @@ fn every_footer() -> Vec<(String, &'static str)> {
         (solo::FOOTER.into(), ""),
         ("↑ ↓ choose   Enter watch   Esc back".into(), ""),
         (standings::FOOTER.into(), server),
+        (solo::boards_screen::FOOTER.into(), server),
         (welcome::FOOTER.into(), "Asked once"),
         (
             "↑ ↓ choose   ← → or Enter change   Esc back".into(),
