@@ -48,7 +48,9 @@ impl Entry {
 
 /// Whether a replay id is a ranked match's: rooms name those `…-ranked` (a clash adds `_N`).
 fn is_ranked_id(id: &str) -> bool {
-    id.split('_').next().is_some_and(|base| base.ends_with("-ranked"))
+    id.split('_')
+        .next()
+        .is_some_and(|base| base.ends_with("-ranked"))
 }
 
 /// The listed replays, oldest first, and their ids for O(1) lookups.
@@ -316,9 +318,18 @@ mod tests {
     async fn the_detailed_list_tells_matches_of_the_same_players_apart() {
         let tmp = tempfile::tempdir().expect("temp dir");
         let store = ReplayStore::open(tmp.path(), 0).unwrap();
-        store.save("100-ACDEF-1", &replay(100)).await.expect("saved");
-        store.save("200-ACDEF-2-ranked", &replay(200)).await.expect("saved");
-        store.save("200-ACDEF-2-ranked", &replay(300)).await.expect("saved");
+        store
+            .save("100-ACDEF-1", &replay(100))
+            .await
+            .expect("saved");
+        store
+            .save("200-ACDEF-2-ranked", &replay(200))
+            .await
+            .expect("saved");
+        store
+            .save("200-ACDEF-2-ranked", &replay(300))
+            .await
+            .expect("saved");
         let list = store.list_info(10);
         let seen: Vec<(&str, u64, bool)> = list
             .iter()

@@ -78,7 +78,11 @@ pub(crate) async fn leaderboard(
 }
 
 /// The replay file of player `name`'s record on `mode`'s board.
-pub(crate) async fn replay(shared: &Shared, mode: SoloMode, name: &str) -> Result<Vec<u8>, Refusal> {
+pub(crate) async fn replay(
+    shared: &Shared,
+    mode: SoloMode,
+    name: &str,
+) -> Result<Vec<u8>, Refusal> {
     let board = board(mode)?;
     let name = name.trim().to_owned();
     if validate_name(&name).is_err() {

@@ -329,8 +329,7 @@ async fn board(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_game_reads_solo_boards_with_your_place_and_any_records_replay() -> anyhow::Result<()>
-{
+async fn the_game_reads_solo_boards_with_your_place_and_any_records_replay() -> anyhow::Result<()> {
     let db = temp_dir("records-game");
     let mut server = start_server(config(&db)).await;
     let sprint = |script: &str| recorded(SoloMode::Sprint, script).encode();
@@ -377,7 +376,11 @@ async fn the_game_reads_solo_boards_with_your_place_and_any_records_replay() -> 
         .map_err(|e| anyhow::anyhow!("{e:?}"))?;
     ensure!(rows.is_empty() && you.is_none());
     // Out-of-range sizes and modes without a board are refused, and the connection carries on.
-    for (mode, limit) in [(SoloMode::Sprint, 0), (SoloMode::Sprint, 101), (SoloMode::Zen, 10)] {
+    for (mode, limit) in [
+        (SoloMode::Sprint, 0),
+        (SoloMode::Sprint, 101),
+        (SoloMode::Zen, 10),
+    ] {
         let refused = board(&mut guest, mode, limit).await?;
         ensure!(
             refused == Err((ErrorCode::BadMessage, false)),

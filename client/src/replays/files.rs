@@ -120,7 +120,11 @@ pub fn listing_detail(l: &ReplayListing) -> String {
             l.names[w.index()],
             l.score[w.index()],
             l.score[w.other().index()],
-            if l.reason == EndReason::Forfeit { " by forfeit" } else { "" }
+            if l.reason == EndReason::Forfeit {
+                " by forfeit"
+            } else {
+                ""
+            }
         ),
         None if l.reason == EndReason::Abandoned => {
             "No result: neither player came back.".to_owned()
@@ -376,8 +380,8 @@ pub fn describe(replay: &Replay) -> String {
 mod tests {
     use super::*;
     use sevenbag_core::MatchHeader;
-    use sevenbag_protocol::replay::{ConfirmedSim, MatchResult};
     use sevenbag_protocol::InputLog;
+    use sevenbag_protocol::replay::{ConfirmedSim, MatchResult};
 
     /// A replay recorded the way the server records one: a `ConfirmedSim` over scripted inputs.
     fn recorded(frames: u32) -> (Replay, ConfirmedSim) {

@@ -208,7 +208,10 @@ impl Screen for SoloBoardsScreen {
                 mode_title(mode).to_owned(),
                 panel_text(mode, b, b.rows.get(self.nav.selected)),
             ),
-            None => ("Leaderboard".to_owned(), "Waiting for the server…".to_owned()),
+            None => (
+                "Leaderboard".to_owned(),
+                "Waiting for the server…".to_owned(),
+            ),
         };
         side_panel(gfx, l.side, l.unit, &head, &body);
         footer(gfx, l.footer, l.unit, FOOTER, &ctx.config.server);
@@ -247,7 +250,10 @@ mod tests {
         };
         let text = panel_text(SoloMode::Sprint, &board, board.rows.first());
         assert!(text.starts_with("You: #140 of 140 · 0:41.20\n"), "{text}");
-        assert!(text.contains("#1 ann\n0:41.20 · 40 lines · 100 pieces"), "{text}");
+        assert!(
+            text.contains("#1 ann\n0:41.20 · 40 lines · 100 pieces"),
+            "{text}"
+        );
         let blitz = panel_text(SoloMode::Blitz, &Board::default(), None);
         assert!(blitz.starts_with("You have no record"), "{blitz}");
         assert_eq!(result_text(SoloMode::Blitz, &row(1, "ann")), "40,310");

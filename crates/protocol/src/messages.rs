@@ -5,9 +5,7 @@
 //! server ([`MAX_NAME_CHARS`], [`MAX_CHANGES_PER_MESSAGE`]).
 
 use serde::{Deserialize, Serialize};
-use sevenbag_core::{
-    Handling, Input, MatchHeader, Preset, Randomizer, Seat, SoloMode, SoloResult,
-};
+use sevenbag_core::{Handling, Input, MatchHeader, Preset, Randomizer, Seat, SoloMode, SoloResult};
 
 /// Longest player name, in characters.
 pub const MAX_NAME_CHARS: usize = 24;

@@ -22,7 +22,9 @@ impl Online {
     /// While reconnecting: whether the room's window has passed (the server decides the match;
     /// we keep trying to hear it).
     pub fn reconnect_window_passed(&self, now: Instant) -> bool {
-        self.reconnect.as_ref().is_some_and(|r| r.window_passed(now))
+        self.reconnect
+            .as_ref()
+            .is_some_and(|r| r.window_passed(now))
     }
 
     /// Connection attempts of the current reconnect (0 when not reconnecting).

@@ -420,7 +420,9 @@ fn a_player_back_after_the_window_is_told_the_servers_verdict() {
     alice.url = server_url(&format!("127.0.0.1:{port}"));
     cut(&alice);
     // The window passes while alice cannot get through: the server forfeits her seat.
-    run(&mut [&mut alice, &mut bob], 15, |c| c[1].outcome().is_some());
+    run(&mut [&mut alice, &mut bob], 15, |c| {
+        c[1].outcome().is_some()
+    });
     assert!(alice.reconnecting(Instant::now()).is_some(), "still trying");
     // Her network is back: the server answers her token with its verdict.
     alice.url = real;

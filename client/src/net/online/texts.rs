@@ -96,26 +96,6 @@ pub fn error_text(code: ErrorCode, message: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod waiting_tests {
-    use super::*;
-
-    #[test]
-    fn spectating_by_code_never_says_it_looks_for_an_opponent() {
-        let (head, body) = waiting_text(&Request::Spectate("ABCDE".into()));
-        assert_eq!(head, "Finding room ABCDE");
-        assert!(!body.contains("opponent") && !body.contains("quick match"));
-    }
-
-    #[test]
-    fn a_quick_match_waits_for_an_opponent() {
-        assert_eq!(
-            waiting_text(&Request::QuickMatch).0,
-            "Looking for an opponent"
-        );
-    }
-}
-
 /// The server's verdict on a match we lost the connection to, from our `seat`'s side: its
 /// `MatchOver` (`outcome`) or `MatchVoid` (`void`), whichever it sent; `None` when it sent
 /// neither. `names` are the players', seat 0 and 1.
@@ -145,4 +125,24 @@ pub fn verdict_text(
         EndReason::Abandoned => "No result: neither player came back within the reconnect window. Nobody's rating changes.".to_owned(),
         _ => "The match ended without a winner.".to_owned(),
     })
+}
+
+#[cfg(test)]
+mod waiting_tests {
+    use super::*;
+
+    #[test]
+    fn spectating_by_code_never_says_it_looks_for_an_opponent() {
+        let (head, body) = waiting_text(&Request::Spectate("ABCDE".into()));
+        assert_eq!(head, "Finding room ABCDE");
+        assert!(!body.contains("opponent") && !body.contains("quick match"));
+    }
+
+    #[test]
+    fn a_quick_match_waits_for_an_opponent() {
+        assert_eq!(
+            waiting_text(&Request::QuickMatch).0,
+            "Looking for an opponent"
+        );
+    }
 }
