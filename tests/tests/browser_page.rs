@@ -1,0 +1,609 @@
+//! End-to-end in a real browser, the page's own side: what `client/web/sevenbag-*.js` gives the
+//! game, checked in headless Chromium on the served build — a phone profile (390×844 CSS px,
+//! device scale 3, touch) that neither zooms nor scrolls and types through the on-screen
+//! keyboard's input, several fingers down at once, IndexedDB and localStorage as the game
+//! keeps them, a `.sbrp` downloaded and opened again (picker and drop), links copied and shown
+//! in the address bar, gamepads, the readable pages for bad links and for a server without the
+//! build, and the page's frame rate at 4× CPU throttling (a phone-class CPU) against Max.
+//!
+//! Screenshots a person should look at are kept in `target/browser-shots/`. Needs what
+//! tests/tests/browser.rs needs. The tests take turns on one lock (two software-rendered pages
+//! at once on a 2-core machine would starve). `BENCH` lines are figures; no speed is asserted.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use sevenbag_server::Config;
+use sevenbag_tests::browser::{self, Browser, Finger, TouchKind};
+use sevenbag_tests::players::match_config;
+use tokio::sync::Mutex;
+use tokio::task::block_in_place;
+
+/// One browser test at a time (see the module docs).
+static TURN: Mutex<()> = Mutex::const_new(());
+
+/// Longest wait for the page to show its first screen (wasm compiled under software rendering).
+const FIRST_SCREEN_LIMIT: Duration = Duration::from_secs(90);
+/// Longest wait for one step of the page.
+const STEP_LIMIT: Duration = Duration::from_secs(30);
+
+/// A browser and a server with (or without) the browser build.
+struct Site {
+    browser: Browser,
+    server: sevenbag_tests::TestServer,
+    base: String,
+    _turn: tokio::sync::MutexGuard<'static, ()>,
+}
+
+impl Site {
+    /// The server with the build in `target/web` (`built`), or with none.
+    async fn start(built: bool) -> Option<Site> {
+        let turn = TURN.lock().await;
+        let web_dir = browser::web_build()?;
+        let browser = Browser::launch()?;
+        let server = sevenbag_tests::start_server(Config {
+            web_dir: built.then_some(web_dir),
+            ..match_config(Duration::from_millis(500))
+        })
+        .await;
+        let base = format!("http://{}", server.addr());
+        Some(Site {
+            browser,
+            server,
+            base,
+            _turn: turn,
+        })
+    }
+
+    fn goto(&mut self, path: &str) {
+        let url = format!("{}{path}", self.base);
+        block_in_place(|| self.browser.goto(&url)).expect("open the page");
+    }
+
+    /// `expr`'s value in the page (a promise is awaited); a failure panics with the console.
+    fn eval(&mut self, expr: &str) -> Value {
+        block_in_place(|| self.browser.eval(expr)).unwrap_or_else(|e| {
+            let log = self.browser.console().unwrap_or_default();
+            panic!("{e:#}\nin: {expr}\nconsole: {log:#?}")
+        })
+    }
+
+    /// Evaluates `expr` until it is `true`, within `limit`.
+    fn wait_true(&mut self, limit: Duration, what: &str, expr: &str) {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if self.eval(expr) == Value::Bool(true) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("{what}: `{expr}` not true within {limit:?}");
+    }
+
+    /// Opens `path` and waits until the page's plugin parts are loaded.
+    fn open(&mut self, path: &str) {
+        self.goto(path);
+        self.wait_true(
+            STEP_LIMIT,
+            "the page's plugin",
+            "!!(window.sevenbag && window.sevenbag.storage && window.sevenbag.files \
+             && window.sevenbag.keyboard && window.sevenbag.device && window.sevenbag.io)",
+        );
+    }
+
+    fn wait_state(
+        &mut self,
+        limit: Duration,
+        what: &str,
+        done: impl FnMut(&Value) -> bool,
+    ) -> Value {
+        block_in_place(|| self.browser.wait_state(limit, what, done)).unwrap_or_else(|e| {
+            let log = self.browser.console().unwrap_or_default();
+            panic!("{e:#}\nconsole: {log:#?}")
+        })
+    }
+
+    /// No errors in the page's console but those containing one of `expected`.
+    fn assert_clean_console_but(&mut self, expected: &[&str]) {
+        let log = block_in_place(|| self.browser.console()).expect("console");
+        let errors: Vec<_> = log
+            .iter()
+            .filter(|(kind, _)| matches!(kind.as_str(), "error" | "pageerror" | "http"))
+            .filter(|(_, text)| !expected.iter().any(|e| text.contains(e)))
+            .collect();
+        assert!(errors.is_empty(), "browser errors: {errors:#?}");
+    }
+
+    fn keep_screenshot(&mut self, name: &str) -> image::RgbaImage {
+        let png = block_in_place(|| self.browser.keep_screenshot(name)).expect("screenshot");
+        image::load_from_memory(&png).expect("a PNG").to_rgba8()
+    }
+
+    async fn stop(self) {
+        let Site {
+            browser,
+            mut server,
+            ..
+        } = self;
+        drop(browser);
+        server.shutdown().await.expect("shutdown");
+    }
+}
+
+fn screen(s: &Value) -> &str {
+    s["screen"].as_str().unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_phone_gets_the_whole_screen_without_zoom_or_scroll_and_types_through_the_keyboard_input()
+{
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    block_in_place(|| site.browser.as_phone()).expect("phone profile");
+    site.open("/");
+    let first = site.wait_state(FIRST_SCREEN_LIMIT, "the first screen", |s| {
+        matches!(screen(s), "welcome" | "menu")
+    });
+
+    // The page is the phone's width, at scale 1, as a touch screen, and the canvas takes
+    // touches as its own (no scrolling, zooming, selecting or long-press menu).
+    let facts = site.eval(
+        "(() => { const c = getComputedStyle(document.getElementById('glcanvas')); \
+         return [innerWidth, innerHeight, devicePixelRatio, visualViewport.scale, \
+         c.touchAction, c.userSelect || c.webkitUserSelect, \
+         window.sevenbag.device.touch(), document.getElementById('glcanvas').width]; })()",
+    );
+    assert_eq!(facts[0], 390, "{facts}");
+    assert_eq!(facts[1], 844, "{facts}");
+    assert_eq!(facts[2], 3, "{facts}");
+    assert_eq!(facts[3], 1, "{facts}");
+    assert_eq!(facts[4], "none", "{facts}");
+    assert_eq!(facts[5], "none", "{facts}");
+    assert_eq!(facts[6], true, "{facts}");
+    let shot = site.keep_screenshot("phone-first-screen");
+    assert_eq!(shot.width(), 390 * 3, "a device-scale-3 screenshot");
+
+    // A tap and a swipe on the canvas move nothing and zoom nothing.
+    block_in_place(|| site.browser.tap(195.0, 500.0)).expect("tap");
+    let finger = |x, y| Finger { x, y, id: 1 };
+    block_in_place(|| {
+        site.browser
+            .touch(TouchKind::Start, &[finger(200.0, 700.0)])?;
+        site.browser
+            .touch(TouchKind::Move, &[finger(200.0, 300.0)])?;
+        site.browser.touch(TouchKind::End, &[])
+    })
+    .expect("swipe");
+    let after = site.eval("[scrollX, scrollY, visualViewport.scale, visualViewport.offsetTop]");
+    assert_eq!(after, serde_json::json!([0, 0, 1, 0]), "no scroll or zoom");
+
+    // A tap inside a text zone focuses the keyboard's input within the tap; with no field
+    // opened by the game the focus goes back to the canvas.
+    site.eval("window.sevenbag.keyboard.zones([[0, 0, 1170, 2532]])");
+    block_in_place(|| site.browser.tap(195.0, 400.0)).expect("tap a zone");
+    assert_eq!(
+        site.eval("document.activeElement.id"),
+        "sevenbag-text",
+        "the tap focused the keyboard's input"
+    );
+    site.wait_true(
+        STEP_LIMIT,
+        "the focus back on the canvas",
+        "document.activeElement.id === 'glcanvas'",
+    );
+    site.eval("window.sevenbag.keyboard.zones([])");
+
+    // What is typed into the input reaches the game's own text field: on the first start
+    // that is the welcome screen's name, which Enter saves.
+    if screen(&first) == "welcome" {
+        site.eval("window.sevenbag.keyboard.show(0, '')");
+        assert_eq!(site.eval("window.sevenbag.keyboard.active()"), true);
+        block_in_place(|| site.browser.type_focused("Thumbs")).expect("type");
+        // Autocorrect rewrites the word: the game gets backspaces and the new letters.
+        site.eval(
+            "(() => { const i = window.sevenbag.keyboard.input; i.value = 'Thumbz'; \
+             i.dispatchEvent(new InputEvent('input', {inputType: 'insertReplacementText'})); })()",
+        );
+        block_in_place(|| site.browser.press_focused("Enter")).expect("Enter");
+        site.wait_state(STEP_LIMIT, "the menu after the name", |s| {
+            screen(s) == "menu"
+        });
+        site.eval("window.sevenbag.keyboard.hide()");
+        assert_eq!(site.eval("window.sevenbag.keyboard.active()"), false);
+        let config = site.eval("localStorage.getItem('sevenbag/config.toml') || ''");
+        assert!(
+            config.as_str().unwrap_or_default().contains("\"Thumbz\""),
+            "the name typed through the keyboard's input is saved: {config}"
+        );
+    }
+    site.keep_screenshot("phone-menu");
+    site.assert_clean_console();
+    site.stop().await;
+}
+
+impl Site {
+    fn assert_clean_console(&mut self) {
+        self.assert_clean_console_but(&[]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn several_fingers_down_at_once_reach_the_canvas_as_several_touches() {
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    block_in_place(|| site.browser.as_phone()).expect("phone profile");
+    site.open("/");
+    site.eval(
+        "(() => { window.most_touches = 0; window.touch_events = 0; \
+         document.getElementById('glcanvas').addEventListener('touchstart', e => { \
+         window.touch_events++; \
+         window.most_touches = Math.max(window.most_touches, e.touches.length); }, true); })()",
+    );
+    let left = Finger {
+        x: 60.0,
+        y: 760.0,
+        id: 1,
+    };
+    let rotate = Finger {
+        x: 330.0,
+        y: 760.0,
+        id: 2,
+    };
+    block_in_place(|| {
+        site.browser.touch(TouchKind::Start, &[left])?;
+        site.browser.touch(TouchKind::Start, &[left, rotate])?;
+        site.browser.touch(TouchKind::End, &[left])?;
+        site.browser.touch(TouchKind::End, &[])
+    })
+    .expect("two fingers");
+    assert_eq!(
+        site.eval("[window.touch_events, window.most_touches]"),
+        serde_json::json!([2, 2])
+    );
+    site.assert_clean_console();
+    site.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn indexeddb_keeps_bytes_across_a_reload_and_names_entries_that_are_not_bytes_or_too_large() {
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    site.open("/");
+    // 2 MB of bytes in, the same bytes out; listed by prefix.
+    let stored = site.eval(
+        "(async () => { const s = window.sevenbag.storage.idb; \
+         const b = new Uint8Array(2 * 1024 * 1024); for (let i = 0; i < b.length; i++) b[i] = i * 7; \
+         await s.put('sevenbag/v1/replays/a', b); await s.put('sevenbag/v1/replays/b', new Uint8Array([1])); \
+         await s.put('other/x', new Uint8Array([2])); \
+         const back = await s.get('sevenbag/v1/replays/a'); \
+         let same = back.length === b.length; for (let i = 0; same && i < b.length; i++) same = back[i] === b[i]; \
+         return [same, await s.keys('sevenbag/v1/replays/')]; })()",
+    );
+    assert_eq!(
+        stored,
+        serde_json::json!([true, ["sevenbag/v1/replays/a", "sevenbag/v1/replays/b"]])
+    );
+    block_in_place(|| site.browser.reload()).expect("reload");
+    site.wait_true(
+        STEP_LIMIT,
+        "the page's plugin after the reload",
+        "!!(window.sevenbag && window.sevenbag.storage && window.sevenbag.io)",
+    );
+    // Still there after the reload; removed when asked; garbage put there by something else
+    // (a string, an object) and a value over the reader's limit are refused, named.
+    let after = site.eval(
+        "(async () => { const s = window.sevenbag.storage.idb; const none = window.sevenbag.io.request.none; \
+         const a = await s.get('sevenbag/v1/replays/a'); \
+         await s.remove('sevenbag/v1/replays/b'); \
+         const gone = (await s.get('sevenbag/v1/replays/b')) === none; \
+         const db = await new Promise((ok, no) => { const r = indexedDB.open('sevenbag', 1); r.onsuccess = () => ok(r.result); r.onerror = no; }); \
+         await new Promise((ok, no) => { const t = db.transaction('files', 'readwrite'); \
+           t.objectStore('files').put('not bytes', 'sevenbag/v1/garbage'); \
+           t.objectStore('files').put({x: 1}, 'sevenbag/v1/object'); t.oncomplete = ok; t.onerror = no; }); \
+         const why = async (k, max) => { try { await s.get(k, max); return 'read'; } catch (e) { return e.message; } }; \
+         return [a.length, gone, await why('sevenbag/v1/garbage'), await why('sevenbag/v1/object'), \
+           await why('sevenbag/v1/replays/a', 1000)]; })()",
+    );
+    assert_eq!(after[0], 2 * 1024 * 1024, "{after}");
+    assert_eq!(after[1], true, "{after}");
+    assert_eq!(
+        after[2], "sevenbag/v1/garbage holds string, not bytes",
+        "{after}"
+    );
+    assert_eq!(
+        after[3], "sevenbag/v1/object holds object, not bytes",
+        "{after}"
+    );
+    assert_eq!(
+        after[4], "sevenbag/v1/replays/a holds 2097152 bytes, over the 1000-byte limit",
+        "{after}"
+    );
+    // localStorage: listed by prefix, removed, and a value over the limit refused.
+    let local = site.eval(
+        "(() => { const l = window.sevenbag.storage.local; \
+         l.set('sevenbag/v1/bests', 'x'); l.set('sevenbag/v1/runs', 'y'); \
+         const keys = l.keys('sevenbag/v1/'); l.remove('sevenbag/v1/runs'); \
+         return [keys, l.keys('sevenbag/v1/'), l.set('sevenbag/v1/huge', 'z'.repeat(5 * 1024 * 1024))]; })()",
+    );
+    assert_eq!(
+        local,
+        serde_json::json!([
+            ["sevenbag/v1/bests", "sevenbag/v1/runs"],
+            ["sevenbag/v1/bests"],
+            false
+        ])
+    );
+    // Requests as the game polls them: pending, then done with a result, then freed.
+    let polled = site.eval(
+        "(async () => { const io = window.sevenbag.io; \
+         const id = io.request(() => window.sevenbag.storage.idb.get('sevenbag/v1/replays/a', 10)); \
+         const first = window.sevenbag.request_state(id); \
+         while (window.sevenbag.request_state(id) === 0) await new Promise(r => setTimeout(r, 10)); \
+         const text = new TextDecoder().decode(window.sevenbag.request_result(id)); \
+         const missing = io.request(() => window.sevenbag.storage.idb.get('sevenbag/v1/none')); \
+         while (window.sevenbag.request_state(missing) === 0) await new Promise(r => setTimeout(r, 10)); \
+         return [first, window.sevenbag.request_state(id), text, window.sevenbag.request_state(missing)]; })()",
+    );
+    assert_eq!(
+        polled,
+        serde_json::json!([
+            0,
+            -1,
+            "sevenbag/v1/replays/a holds 2097152 bytes, over the 10-byte limit",
+            2
+        ])
+    );
+    site.assert_clean_console();
+    site.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_replay_file_is_downloaded_and_opened_again_through_the_picker_and_a_drop() {
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    site.open("/");
+    site.eval("window.sevenbag.files.accept('.sbrp', 4096)");
+    site.eval(
+        "window.sevenbag.files.download('match 1.sbrp', new Uint8Array([83, 66, 82, 80, 1, 2, 3]), \
+         'application/octet-stream')",
+    );
+    let start = Instant::now();
+    let download = loop {
+        let list = block_in_place(|| site.browser.downloads()).expect("downloads");
+        if let Some(d) = list.into_iter().find(|d| d.path.is_some()) {
+            break d;
+        }
+        assert!(start.elapsed() < STEP_LIMIT, "no download");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(download.name, "match 1.sbrp");
+    let path = download.path.expect("saved");
+    assert_eq!(std::fs::read(&path).expect("read"), b"SBRP\x01\x02\x03");
+
+    // The picker: the downloaded file, a file over the limit and a file of another kind.
+    let dir = sevenbag_tests::temp_dir("picked");
+    let big = dir.path().join("big.sbrp");
+    std::fs::write(&big, vec![0u8; 5000]).expect("big");
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "hello").expect("txt");
+    block_in_place(|| {
+        site.browser
+            .choose_files(&[path.as_path(), big.as_path(), text.as_path()])
+    })
+    .expect("choose");
+    assert_eq!(site.eval("window.sevenbag.files.pick()"), true);
+    site.wait_true(
+        STEP_LIMIT,
+        "three files",
+        "window.sevenbag.files.waiting() === 3",
+    );
+    let taken = site.eval(
+        "(() => { const out = []; let f; while ((f = window.sevenbag.files.next())) \
+         out.push([f.kind, f.name, f.kind === 1 ? Array.from(f.data) : new TextDecoder().decode(f.data)]); \
+         return out; })()",
+    );
+    assert_eq!(
+        taken,
+        serde_json::json!([
+            [1, "download-1-match_1.sbrp", [83, 66, 82, 80, 1, 2, 3]],
+            [2, "big.sbrp", "it is 5000 bytes; the most is 4096"],
+            [2, "notes.txt", "not a .sbrp file"]
+        ])
+    );
+
+    // A drop on the page: the same queue, and gl.js's own drop handling never sees it.
+    let dropped = site.eval(
+        "(async () => { const t = new DataTransfer(); \
+         t.items.add(new File([new Uint8Array([9, 8, 7])], 'dropped.SBRP')); \
+         document.getElementById('glcanvas').dispatchEvent(new DragEvent('drop', {dataTransfer: t, bubbles: true, cancelable: true})); \
+         while (window.sevenbag.files.waiting() === 0) await new Promise(r => setTimeout(r, 10)); \
+         const f = window.sevenbag.files.next(); return [f.kind, f.name, Array.from(f.data)]; })()",
+    );
+    assert_eq!(dropped, serde_json::json!([1, "dropped.SBRP", [9, 8, 7]]));
+    site.assert_clean_console();
+    site.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn links_are_copied_to_the_clipboard_and_shown_in_the_address_bar() {
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    site.open("/room/ACD34");
+    block_in_place(|| site.browser.grant(&["clipboard-read", "clipboard-write"])).expect("grant");
+    let link = format!("{}/replay/20261127_ACD34", site.base);
+    let copied = site.eval(&format!(
+        "(async () => {{ await window.sevenbag.links.copy('{link}'); \
+         return await navigator.clipboard.readText(); }})()"
+    ));
+    assert_eq!(copied, link.as_str());
+    // The older copy command, as on a plain-http LAN page without the Clipboard API.
+    let by_command = site.eval(
+        "(async () => { const keep = navigator.clipboard.writeText; \
+         navigator.clipboard.writeText = () => Promise.reject(new Error('no')); \
+         try { await window.sevenbag.links.copy('by command'); } finally { navigator.clipboard.writeText = keep; } \
+         return await navigator.clipboard.readText(); })()",
+    );
+    assert_eq!(by_command, "by command");
+    let shown = site.eval(
+        "(() => { const l = window.sevenbag.links; \
+         return [l.replace_path('/watch/ACD34'), location.pathname, \
+         l.replace_path('https://elsewhere.example/'), l.replace_path('//elsewhere.example/x'), \
+         location.pathname]; })()",
+    );
+    assert_eq!(
+        shown,
+        serde_json::json!([true, "/watch/ACD34", false, false, "/watch/ACD34"])
+    );
+    site.assert_clean_console();
+    site.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn gamepads_are_read_through_the_gamepad_api() {
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    site.open("/");
+    // No real pad in a headless browser: the API's answer is stood in for.
+    let read = site.eval(
+        "(() => { const b = (p) => ({pressed: p, value: p ? 1 : 0}); \
+         const buttons = Array.from({length: 17}, (_, i) => b(i === 0 || i === 14)); \
+         navigator.getGamepads = () => [null, {index: 1, connected: true, mapping: 'standard', \
+           id: 'Test Pad (STANDARD GAMEPAD)', buttons, axes: [-1, 0.5, 0, 2]}]; \
+         const d = window.sevenbag.device.gamepads(); const v = new DataView(d.buffer); \
+         return [d.length, v.getUint8(0), v.getUint8(1), v.getUint8(2), v.getUint8(3), \
+           v.getUint32(4, true), v.getFloat32(8, true), v.getFloat32(12, true), v.getFloat32(20, true), \
+           window.sevenbag.device.gamepad_name(1)]; })()",
+    );
+    assert_eq!(
+        read,
+        serde_json::json!([
+            24,
+            1,
+            1,
+            17,
+            4,
+            (1 << 0) | (1 << 14),
+            -1,
+            0.5,
+            1,
+            "Test Pad (STANDARD GAMEPAD)"
+        ])
+    );
+    site.assert_clean_console();
+    site.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_bad_link_and_a_server_without_the_build_show_readable_pages_on_a_phone() {
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    block_in_place(|| site.browser.as_phone()).expect("phone profile");
+    site.goto("/room/NOT-A-CODE");
+    site.wait_true(STEP_LIMIT, "the page", "document.readyState === 'complete'");
+    let text = site.eval("document.body.innerText");
+    let text = text.as_str().unwrap_or_default();
+    assert!(text.contains("That is not a room link"), "{text}");
+    assert!(
+        text.contains("a room code is 5 letters and digits"),
+        "{text}"
+    );
+    assert_eq!(
+        site.eval("innerWidth"),
+        390,
+        "readable at the phone's width"
+    );
+    site.keep_screenshot("phone-bad-room-link");
+    site.assert_clean_console_but(&["/room/NOT-A-CODE"]);
+    site.stop().await;
+
+    let Some(mut site) = Site::start(false).await else {
+        return;
+    };
+    block_in_place(|| site.browser.as_phone()).expect("phone profile");
+    site.goto("/");
+    site.wait_true(STEP_LIMIT, "the page", "document.readyState === 'complete'");
+    let text = site.eval("document.body.innerText");
+    assert!(
+        text.as_str()
+            .unwrap_or_default()
+            .contains("bash client/web/build"),
+        "{text}"
+    );
+    site.keep_screenshot("phone-not-built");
+    site.stop().await;
+}
+
+/// A `requestAnimationFrame` counter over `ms` milliseconds: frames per second.
+fn fps_probe(ms: u32) -> String {
+    format!(
+        "new Promise(r => {{ let n = 0; const t0 = performance.now(); \
+         function f() {{ n++; if (performance.now() - t0 < {ms}) requestAnimationFrame(f); \
+         else r(n * 1000 / (performance.now() - t0)); }} requestAnimationFrame(f); }})"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_page_at_4x_cpu_throttling_reports_its_frame_rate_against_max() {
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    site.open("/");
+    let s = site.wait_state(FIRST_SCREEN_LIMIT, "the first screen", |s| {
+        matches!(screen(s), "welcome" | "menu")
+    });
+    let keys = |site: &mut Site, keys: &[&str]| {
+        block_in_place(|| site.browser.keys(keys, Duration::from_millis(40))).expect("keys");
+    };
+    if screen(&s) == "welcome" {
+        block_in_place(|| site.browser.type_text("bench")).expect("name");
+        keys(&mut site, &["Enter"]);
+        site.wait_state(STEP_LIMIT, "the menu", |s| screen(s) == "menu");
+    }
+    let unthrottled = site.eval(&fps_probe(3000)).as_f64().unwrap_or(0.0);
+    block_in_place(|| site.browser.throttle(4.0)).expect("throttle");
+    // Practice against Max (as browser_play.rs does it), throttled from its first frame.
+    keys(&mut site, &["Enter"]);
+    site.wait_state(STEP_LIMIT, "the practice setup", |s| screen(s) == "setup");
+    keys(
+        &mut site,
+        &[
+            "ArrowRight",
+            "ArrowRight",
+            "ArrowDown",
+            "ArrowDown",
+            "ArrowDown",
+            "Enter",
+        ],
+    );
+    let start_state = site.wait_state(STEP_LIMIT, "the practice match", |s| screen(s) == "play");
+    let t0 = Instant::now();
+    let frames0 = start_state["frames"].as_u64().unwrap_or(0);
+    // The player leaves its pieces to gravity: the match lasts while Max plays.
+    let fps = site.eval(&fps_probe(10_000)).as_f64().unwrap_or(0.0);
+    let s = block_in_place(|| site.browser.state()).expect("state");
+    let drawn = s["frames"].as_u64().unwrap_or(0).saturating_sub(frames0) as f64
+        / t0.elapsed().as_secs_f64();
+    block_in_place(|| site.browser.throttle(1.0)).expect("unthrottle");
+    eprintln!(
+        "BENCH browser 4x throttle: menu unthrottled {unthrottled:.1} frames/s; practice vs Max at \
+         4x: {fps:.1} frames/s (requestAnimationFrame over 10 s), {drawn:.1} game frames/s drawn; \
+         Max: {} plans, {:.2} ms thinking each, at most {:.2} ms thinking in one frame, \
+         plans over {:.2} frames on average (at most {}), {} pieces",
+        s["plans"],
+        s["plan_mean_us"].as_f64().unwrap_or(0.0) / 1000.0,
+        s["think_frame_max_us"].as_f64().unwrap_or(0.0) / 1000.0,
+        s["plan_frames_mean_x100"].as_f64().unwrap_or(0.0) / 100.0,
+        s["plan_frames_max"],
+        s["pieces"][1],
+    );
+    site.keep_screenshot("throttled-practice");
+    site.assert_clean_console();
+    site.stop().await;
+}
