@@ -44,6 +44,10 @@
 //!   and metrics, garbage on the TLS port cut without disturbing a player, a graceful drain.
 //! - `browser.rs`: the server's `--web-dir` in real headless Chromium: the menu at `/`, both
 //!   boards moving at `/watch/CODE` for a match of two headless players, no console errors.
+//! - `browser_page.rs`: the page's own side in Chromium, as a phone (390×844, touch) too: no
+//!   zoom or scroll, the on-screen keyboard's input, multi-touch, IndexedDB and localStorage,
+//!   a `.sbrp` downloaded and opened again, links copied, gamepads, the bad-link and not-built
+//!   pages, the frame rate at 4× CPU throttling.
 #![deny(missing_docs)]
 
 pub mod browser;
