@@ -135,6 +135,7 @@ async fn run(args: Args) {
         gfx: render::gfx::Gfx::load(),
         time: 0.0,
         backdrop: render::backdrop::Backdrop::new(),
+        copying: None,
     };
     render::gfx::set_plain_background(ctx.config.plain_background);
     if let Some(problem) = problem {
@@ -148,7 +149,10 @@ async fn run(args: Args) {
         }
     }
     #[cfg(target_arch = "wasm32")]
-    start::use_page_server(&mut ctx);
+    {
+        start::use_page_server(&mut ctx);
+        start::wait_for_page_files(&mut ctx).await;
+    }
     let mut stack = Stack::new(start::first_screens(&args, &ctx, first_start));
     let capture = args.frames.is_some();
     let mut clock = if capture {
@@ -225,6 +229,14 @@ async fn run(args: Args) {
         );
         // 3. Update: the top screen runs the due simulation steps and returns a transition.
         ctx.time += dt;
+        ctx.poll_copying();
+        // A change the page could not keep (its storage full, say) is said, once a second.
+        #[cfg(target_arch = "wasm32")]
+        if frames % 60 == 0
+            && let Some(problem) = crate::platform::web_files::problem()
+        {
+            ctx.notify(problem, theme::BAD);
+        }
         if let Some(n) = &mut ctx.notice {
             n.left -= dt;
             if n.left <= 0.0 {

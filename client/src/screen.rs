@@ -11,6 +11,9 @@ use macroquad::color::Color;
 use macroquad::math::{Rect, Vec2};
 
 use crate::input::Keyboard;
+use crate::net::links::Link;
+use crate::platform::clipboard::{self, Copying};
+use crate::render::theme;
 use crate::render::backdrop::Backdrop;
 use crate::render::gfx::Gfx;
 use crate::settings::config::Config;
@@ -157,6 +160,8 @@ pub struct Ctx {
     pub time: f32,
     /// The drifting pieces behind the menus.
     pub backdrop: Backdrop,
+    /// A link being copied to the clipboard, and the link (the loop says when it is done).
+    pub copying: Option<(Copying, String)>,
 }
 
 impl Ctx {
@@ -171,5 +176,35 @@ impl Ctx {
     /// Plays a sound effect.
     pub fn play(&self, sfx: Sfx) {
         self.audio.play(sfx);
+    }
+
+    /// Copies `link` to the clipboard; a notice says when it is there (or why not).
+    pub fn copy_link(&mut self, link: String) {
+        self.copying = Some((clipboard::copy(&link), link));
+    }
+
+    /// Copies the game's `link` on the server in Settings, or says there is no server address.
+    pub fn copy_game_link(&mut self, link: &Link) {
+        match link.url(&self.config.server) {
+            Some(url) => self.copy_link(url),
+            None => self.notify("No server address to make a link with (Settings › Server).", theme::BAD),
+        }
+    }
+
+    /// Once a copy is done: the notice saying so (called once a frame by the loop).
+    pub fn poll_copying(&mut self) {
+        let Some(result) = self.copying.as_ref().and_then(|(c, _)| c.poll()) else {
+            return;
+        };
+        let Some((_, link)) = self.copying.take() else {
+            return;
+        };
+        match result {
+            Ok(()) => self.notify(format!("Link copied: {link}"), theme::GOOD),
+            Err(why) => self.notify(
+                format!("Could not copy the link ({why}): {link}"),
+                theme::BAD,
+            ),
+        }
     }
 }

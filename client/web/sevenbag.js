@@ -5,7 +5,7 @@
 // clock, the page's address, the test hook's <html data-sevenbag> (client/src/probe.rs) and
 // WebSockets: events (open, binary message, text message, close) queue up per socket and the
 // game polls them once per frame with sb_ws_next / sb_ws_take; sends copy bytes out of wasm
-// memory. The parts add their own imports (sevenbag-storage.js: localStorage and IndexedDB;
+// memory; sb_random (the browser's cryptographic randomness). The parts add their own imports (sevenbag-storage.js: localStorage and IndexedDB;
 // sevenbag-files.js: downloads, file picker, drag and drop, clipboard, share, links;
 // sevenbag-keyboard.js: the on-screen keyboard; sevenbag-device.js: touch screens, safe
 // areas, fullscreen, wake lock, vibration, gamepads). docs/CLIENT.md, "The page's imports",
@@ -174,6 +174,14 @@ window.sevenbag.parts = window.sevenbag.parts || [];
 
         env.sb_now = function () {
             return performance.now();
+        };
+        // Fills len bytes at ptr from the browser's cryptographic randomness (player keys).
+        env.sb_random = function (ptr, len) {
+            var out = bytes(ptr, len);
+            // getRandomValues takes at most 65,536 bytes at a time.
+            for (var at = 0; at < len; at += 65536) {
+                crypto.getRandomValues(out.subarray(at, Math.min(len, at + 65536)));
+            }
         };
         // The test hook (client/src/probe.rs): a JSON summary of the screen on
         // <html data-sevenbag>, written only when it changes.

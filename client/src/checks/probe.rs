@@ -8,7 +8,9 @@
 //! Fields (absent when they do not apply):
 //! - `screen`: `welcome`, `menu`, `lobby`, `online`, `setup`, `play` or another screen's name;
 //!   `frames`: frames the page has drawn (grows while the page runs: it is not hung);
-//! - `notice`: the notice on screen;
+//! - `skipped`: the page's stored entries it did not take ("key: why");
+//! - `notice`: the notice on screen; `message`: what a message screen says (a bad link, a
+//!   replay the server does not have);
 //! - online: `stage` (`connecting`, `waiting`, `in_room`, `browsing`, `failed`), `message`
 //!   (a failure's text, word for word as on screen), `code`, `seat` (0, 1 or null), `live`,
 //!   `outcome` (the server's verdict: `winner` seat and `reason`);
@@ -27,6 +29,7 @@ use std::any::Any;
 
 use sevenbag_core::{Match, Phase, Seat};
 
+use crate::menu::link::MessageScreen;
 use crate::net::online::Stage;
 use crate::screen::{Ctx, Stack};
 use crate::versus::online::OnlineScreen;
@@ -127,6 +130,23 @@ pub fn state(stack: &Stack, ctx: &Ctx, frames: u64) -> String {
         }
     } else if let Some(p) = top.and_then(|s| s.downcast_ref::<PlayScreen>()) {
         match_fields(&mut out, p.session().current());
+    } else if let Some(m) = top.and_then(|s| s.downcast_ref::<MessageScreen>()) {
+        string(&mut out, "message", &m.text());
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let skipped = crate::platform::web_files::skipped();
+        if !skipped.is_empty() {
+            let list: Vec<String> = skipped
+                .iter()
+                .map(|k| {
+                    let mut one = Vec::new();
+                    string(&mut one, "k", k);
+                    one[0][4..].to_owned()
+                })
+                .collect();
+            raw(&mut out, "skipped", format!("[{}]", list.join(",")));
+        }
     }
     let t = crate::versus::opponent::plan_times();
     if t.plans > 0 {

@@ -200,6 +200,7 @@ fn every_footer() -> Vec<(String, &'static str)> {
         (puzzles::FOOTER.into(), "offline"),
         (puzzles::FOOTER_CHOICE.into(), "offline"),
         (puzzles::FOOTER_BACK.into(), "offline"),
+        (puzzles::PLAY_FOOTER.into(), "offline"),
         (replays::FOOTER.into(), ""),
         (solo::FOOTER.into(), ""),
         ("↑ ↓ choose   Enter watch   Esc back".into(), ""),

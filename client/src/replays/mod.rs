@@ -9,6 +9,7 @@
 pub mod files;
 
 use crate::layout::list::{ListEvent, ListNav};
+use crate::net::links::Link;
 use crate::layout::list_layout;
 use crate::net::online::{Online, Request, Stage};
 use crate::render::gfx::background;
@@ -21,7 +22,7 @@ use crate::versus::play::{PlayMode, PlayScreen};
 use crate::versus::session::Session;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
-pub const FOOTER: &str = "↑ ↓ choose   Enter watch / download   Esc back";
+pub const FOOTER: &str = "↑ ↓ choose   Enter watch / download   L link   Esc back";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Row {
@@ -126,6 +127,13 @@ impl Screen for ReplayScreen {
         let event = self.nav.handle(io, &layout, rows.len(), &|_| true, false);
         if before != self.nav.selected {
             ctx.play(Sfx::Move);
+        }
+        if io.keyboard.pressed(macroquad::input::KeyCode::L)
+            && let Some(Row::Remote(r)) = rows.get(self.nav.selected)
+            && let Some((id, _)) = self.remote.as_ref().and_then(|rm| rm.replay_list().get(*r))
+        {
+            let link = Link::Replay(id.clone());
+            ctx.copy_game_link(&link);
         }
         match event {
             ListEvent::Back => Transition::Pop,
@@ -232,7 +240,7 @@ impl Screen for ReplayScreen {
             Some(Row::Download | Row::Remote(_)) => (
                 "From the server",
                 format!(
-                    "The server {} keeps every finished match. Pick one to save it here; it then appears in the list above.",
+                    "The server {} keeps every finished match. Pick one to save it here; it then appears in the list above. L copies the selected match's link.",
                     ctx.config.server
                 ),
             ),

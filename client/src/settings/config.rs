@@ -378,10 +378,27 @@ impl Config {
     /// the key of the same TOML text in the page's `localStorage`.
     pub fn load(path: &Path) -> Result<Option<Config>, ConfigError> {
         #[cfg(target_arch = "wasm32")]
-        return match crate::platform::web::storage_get(&storage_key(path)) {
-            Some(text) => Config::from_toml(&text).map(Some),
-            None => Ok(None),
-        };
+        {
+            use crate::platform::web;
+            let key = storage_key(path);
+            return match web::storage_len(&key) {
+                None => Ok(None),
+                Some(len) if len > web::MAX_STORED => Err(ConfigError::Io {
+                    path: path.to_owned(),
+                    source: std::io::Error::other(format!(
+                        "{len} bytes, over the {}-byte limit",
+                        web::MAX_STORED
+                    )),
+                }),
+                Some(_) => match web::storage_get(&key) {
+                    Some(text) => Config::from_toml(&text).map(Some),
+                    None => Err(ConfigError::Io {
+                        path: path.to_owned(),
+                        source: std::io::Error::other("not UTF-8 text"),
+                    }),
+                },
+            };
+        }
         #[cfg(not(target_arch = "wasm32"))]
         match std::fs::read_to_string(path) {
             Ok(text) => Config::from_toml(&text).map(Some),
@@ -458,7 +475,7 @@ fn storage_key(path: &Path) -> String {
 /// Whether settings were ever saved at `path` (false: the first start).
 pub fn exists(path: &Path) -> bool {
     #[cfg(target_arch = "wasm32")]
-    return crate::platform::web::storage_get(&storage_key(path)).is_some();
+    return crate::platform::web::storage_len(&storage_key(path)).is_some();
     #[cfg(not(target_arch = "wasm32"))]
     path.exists()
 }
@@ -477,7 +494,11 @@ pub fn load_or_default(path: Option<&Path>) -> (Config, Option<String>) {
         Ok(None) => (Config::default(), None),
         Err(e) => {
             let backup = path.with_extension("toml.bak");
+            #[cfg(not(target_arch = "wasm32"))]
             let kept = std::fs::copy(path, &backup).is_ok();
+            #[cfg(target_arch = "wasm32")]
+            let kept =
+                crate::platform::web::storage_backup(&storage_key(path), &storage_key(&backup));
             tracing::warn!(path = %path.display(), error = %e, "settings file unusable");
             let mut msg = format!("Settings file could not be used ({e}). Using defaults.");
             if kept {

@@ -16,6 +16,7 @@ use sevenbag_core::Phase;
 use crate::input::{Action, Keyboard};
 use crate::layout::list_layout;
 use crate::net::lan::{Beacon, BeaconSender, HostedServer};
+use crate::net::links::Link;
 use crate::net::online::chat::Submit;
 use crate::net::online::{Online, Stage};
 use crate::render::theme::{self};
@@ -38,6 +39,8 @@ pub struct LanHosting {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Row {
     Ready,
+    /// Copy the room's link (`/room/CODE`; `/watch/CODE` for a spectator).
+    CopyLink,
     Leave,
 }
 
@@ -107,9 +110,27 @@ impl OnlineScreen {
     fn rows(&self) -> Vec<Row> {
         let o = self.online();
         match o.stage() {
-            Stage::InRoom if o.seat().is_some() => vec![Row::Ready, Row::Leave],
+            // A LAN room's address is the host's own, with no page behind it.
+            Stage::InRoom if self.lan.is_some() && o.seat().is_some() => {
+                vec![Row::Ready, Row::Leave]
+            }
+            Stage::InRoom if o.seat().is_some() => vec![Row::Ready, Row::CopyLink, Row::Leave],
+            Stage::InRoom if self.lan.is_none() && o.code().is_some() => {
+                vec![Row::CopyLink, Row::Leave]
+            }
             _ => vec![Row::Leave],
         }
+    }
+
+    /// The room's link: the seat's `/room/CODE`, or a spectator's `/watch/CODE`.
+    fn room_link(&self) -> Option<Link> {
+        let o = self.online();
+        let code = o.code()?.to_owned();
+        Some(if o.seat().is_some() {
+            Link::Room(code)
+        } else {
+            Link::Watch(code)
+        })
     }
 
     fn leave(&mut self) -> Transition {
@@ -261,6 +282,12 @@ impl Screen for OnlineScreen {
             let forfeit = over
                 && !matches!(o.current().phase(), Phase::MatchOver { .. })
                 && o.seat().is_some();
+            if over && kb.pressed(KeyCode::L) {
+                match &replay {
+                    Some(id) => ctx.copy_game_link(&Link::Replay(id.clone())),
+                    None => ctx.notify("The server kept no replay of this match.", theme::BAD),
+                }
+            }
             if over && kb.pressed(KeyCode::S) {
                 if let Some(id) = replay {
                     self.saving = true;
@@ -317,6 +344,13 @@ impl Screen for OnlineScreen {
                 self.online_mut().ready();
                 Transition::None
             }
+            Some(Row::CopyLink) => {
+                ctx.play(Sfx::Select);
+                if let Some(link) = self.room_link() {
+                    ctx.copy_game_link(&link);
+                }
+                Transition::None
+            }
             Some(Row::Leave) => self.leave(),
             None => Transition::None,
         }
@@ -345,6 +379,7 @@ fn leave_label(stage: &Stage) -> &'static str {
 fn footer_hint(row: Row, leave: &str, chat: bool) -> String {
     let enter = match row {
         Row::Ready => "ready".to_owned(),
+        Row::CopyLink => "copy link".to_owned(),
         Row::Leave => leave.to_lowercase(),
     };
     let chat = if chat { "   T chat" } else { "" };
@@ -358,6 +393,7 @@ pub fn footers() -> Vec<String> {
     for leave in ["Back", "Leave room", "Cancel"] {
         for chat in [false, true] {
             v.push(footer_hint(Row::Ready, leave, chat));
+            v.push(footer_hint(Row::CopyLink, leave, chat));
             v.push(footer_hint(Row::Leave, leave, chat));
         }
     }

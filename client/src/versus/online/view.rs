@@ -77,6 +77,14 @@ impl OnlineScreen {
                     ctx.time,
                 ),
                 Row::Ready => menu_row(gfx, r, l.unit, "I'm ready", "ENTER", state, ctx.time),
+                Row::CopyLink => {
+                    let label = if o.seat().is_some() {
+                        "Copy the room's link"
+                    } else {
+                        "Copy the spectator link"
+                    };
+                    menu_row(gfx, r, l.unit, label, "LINK", state, ctx.time)
+                }
                 Row::Leave => menu_row(
                     gfx,
                     r,
@@ -444,7 +452,7 @@ impl OnlineScreen {
             if o.ready_sent() {
                 "Ready — waiting for your opponent   Esc leave"
             } else {
-                "Enter  ready again   S  save replay   Esc  leave"
+                "Enter  ready again   S  save replay   L  link   Esc  leave"
             }
         } else {
             "Esc  leave"
