@@ -152,6 +152,10 @@ async fn run(args: Args) {
     {
         start::use_page_server(&mut ctx);
         start::wait_for_page_files(&mut ctx).await;
+        crate::platform::web_files::accept_files(
+            ".sbrp",
+            sevenbag_protocol::replay::MAX_REPLAY_BYTES,
+        );
     }
     let mut stack = Stack::new(start::first_screens(&args, &ctx, first_start));
     let capture = args.frames.is_some();
@@ -242,6 +246,11 @@ async fn run(args: Args) {
             if n.left <= 0.0 {
                 ctx.notice = None;
             }
+        }
+        // A replay file picked or dropped on the page opens over whatever is on screen.
+        #[cfg(target_arch = "wasm32")]
+        if let Some(screen) = replays::opened_file(&mut ctx) {
+            stack.apply(screen::Transition::Push(screen));
         }
         let Some(top) = stack.top_mut() else { break };
         let transition = top.update(&mut ctx, &io);

@@ -129,6 +129,20 @@ pub fn save(dir: &Path, id: &str, bytes: &[u8]) -> Result<PathBuf, String> {
     Ok(path)
 }
 
+/// A replay file the player opened from elsewhere (the page's file picker, a drop): checked,
+/// kept in `dir` (the replay folder) under its name, and made ready to play. The error is a
+/// sentence.
+#[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+pub fn open_bytes(dir: Option<&Path>, name: &str, bytes: &[u8]) -> Result<ReplaySession, String> {
+    let replay =
+        Replay::decode(bytes).map_err(|e| format!("{name}: not a replay we can play ({e})"))?;
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    if let Some(dir) = dir {
+        save(dir, stem, bytes)?;
+    }
+    ReplaySession::new(replay)
+}
+
 /// A recorded match played back (see the module docs).
 pub struct ReplaySession {
     replay: Replay,
@@ -480,4 +494,15 @@ mod tests {
             "a forged download is not saved"
         );
     }
+
+    #[test]
+    fn an_opened_file_is_kept_under_its_name_and_a_bad_one_is_named() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let err = open_bytes(Some(dir.path()), "notes.sbrp", b"nonsense")
+            .err()
+            .expect("refused");
+        assert!(err.starts_with("notes.sbrp: not a replay"), "{err}");
+        assert!(list_files(&[dir.path().to_path_buf()]).is_empty(), "nothing kept");
+    }
+
 }
