@@ -62,7 +62,7 @@ use crate::net::online;
 use crate::platform::clock::{FixedClock, STEP};
 use crate::platform::pacer;
 #[cfg(target_arch = "wasm32")]
-use crate::platform::web;
+use crate::platform::{web, web_device};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Mouse, Screen, Stack};
 use crate::sound::audio;
@@ -181,6 +181,12 @@ async fn run(args: Args) {
     #[cfg(feature = "gamepad")]
     let mut pads = pad::Pads::open();
     #[cfg(target_arch = "wasm32")]
+    let mut page_pads = input::pad::PagePads::default();
+    #[cfg(not(target_arch = "wasm32"))]
+    let mut on_screen = input::on_screen::OnScreen::new(false);
+    #[cfg(target_arch = "wasm32")]
+    let mut on_screen = input::on_screen::OnScreen::new(web_device::touch_device());
+    #[cfg(target_arch = "wasm32")]
     let mut published = String::new();
     loop {
         // 1. Resize and layout: read the window size; every screen lays itself out from it.
@@ -202,25 +208,43 @@ async fn run(args: Args) {
             get_frame_time()
         };
         let pos = Vec2::from(mouse_position()) / scale;
-        #[cfg_attr(not(feature = "gamepad"), allow(unused_mut))]
         let mut keyboard = Keyboard::sample();
         #[cfg(feature = "gamepad")]
         if let Some(p) = &mut pads {
             p.frame().apply(&ctx.config.pad, &mut keyboard);
         }
+        // In a page, gamepads through the browser's Gamepad API.
+        #[cfg(target_arch = "wasm32")]
+        page_pads
+            .frame(&input::pad::parse_page_pads(&web_device::gamepads()))
+            .apply(&ctx.config.pad, &mut keyboard);
+        let mut mouse = Mouse {
+            pos,
+            moved: pos != last_mouse,
+            clicked: is_mouse_button_pressed(MouseButton::Left),
+            wheel: mouse_wheel().1,
+        };
+        // A touch screen's controls, back button and keyboard (nothing on a screen never
+        // touched); in portrait the controls take a strip under the screen.
+        let game_height = on_screen.frame(
+            &ctx.config.touch,
+            stack.top(),
+            stack.depth(),
+            &input::on_screen::fingers(scale),
+            width,
+            height,
+            &mut keyboard,
+            &mut mouse,
+        );
         let io = FrameIo {
             keyboard,
-            mouse: Mouse {
-                pos,
-                moved: pos != last_mouse,
-                clicked: is_mouse_button_pressed(MouseButton::Left),
-                wheel: mouse_wheel().1,
-            },
+            mouse,
             dt,
             steps: clock.advance(f64::from(dt)),
             width,
-            height,
+            height: game_height,
         };
+        on_screen.keyboard(stack.top(), &ctx, &io, scale);
         last_mouse = pos;
         idle.frame(
             dt,
@@ -261,6 +285,7 @@ async fn run(args: Args) {
         if let Some(top) = stack.top() {
             top.draw(&ctx, &io);
         }
+        on_screen.draw(&ctx.gfx);
         if let Some(n) = &ctx.notice {
             let unit = layout::list_layout(width, height, 1).unit;
             render::widgets::notice(&ctx.gfx, width, height, unit, &n.text, n.colour);

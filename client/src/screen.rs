@@ -52,9 +52,49 @@ pub trait Screen: Any {
         false
     }
 
+    /// Whether a player's board takes input now (a match, a solo run, a puzzle): on a touch
+    /// screen the on-screen controls show ([`crate::input::touch`]).
+    fn plays_by_touch(&self) -> bool {
+        false
+    }
+
+    /// The screen's text fields (in its layout for `io`), for the on-screen keyboard of a touch
+    /// screen: the one being typed in is `active`.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    fn text_fields(&self, ctx: &Ctx, io: &FrameIo) -> Vec<TextField> {
+        let _ = (ctx, io);
+        Vec::new()
+    }
+
     /// The screen's name in the browser build's test hook (`menu`, `play`, ...).
-    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     fn name(&self) -> &'static str;
+}
+
+/// What a text field takes, for the on-screen keyboard's layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub enum TextKind {
+    /// Words (names, chat).
+    Plain,
+    /// A code (capitals and digits).
+    Code,
+    /// A server address.
+    Address,
+}
+
+/// A text field on screen.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub struct TextField {
+    /// What it takes.
+    pub kind: TextKind,
+    /// What it holds.
+    pub text: String,
+    /// Where it is (logical pixels).
+    pub rect: Rect,
+    /// Typing goes to it now.
+    pub active: bool,
 }
 
 /// The screens, bottom to top; only the top one updates and draws.
@@ -76,6 +116,11 @@ impl Stack {
     /// The screen on top.
     pub fn top(&self) -> Option<&dyn Screen> {
         self.screens.last().map(|s| &**s)
+    }
+
+    /// How many screens are open.
+    pub fn depth(&self) -> usize {
+        self.screens.len()
     }
 
     /// Carries out `t`. Returns false when the game should close (a Quit, or the last screen

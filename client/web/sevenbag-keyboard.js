@@ -147,7 +147,9 @@ window.sevenbag.parts = window.sevenbag.parts || [];
         ][kind] || ["text", "off"];
         input.setAttribute("inputmode", attrs[0]);
         input.setAttribute("autocapitalize", attrs[1]);
-        if (!shown || input.value !== text) {
+        // The game's text is the field's: set it unless what was typed is still on its way
+        // (then the game's copy is a frame behind, not different).
+        if (!shown || (steps.length === 0 && text !== last)) {
             input.value = text;
             last = text;
         }

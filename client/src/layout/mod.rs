@@ -74,6 +74,16 @@ pub struct PanelLayout {
     pub name: Rect,
     /// Connection state and network readout under the name plate.
     pub net: Rect,
+    /// A small panel (the opponent's in portrait): its board, hold, next and name only; no
+    /// stats, popups or network readout (too small to read).
+    pub mini: bool,
+}
+
+impl PanelLayout {
+    /// Side of one of this panel's board cells in pixels.
+    pub fn cell(&self) -> f32 {
+        self.board.w / BOARD_COLS
+    }
 }
 
 /// The whole match view.
@@ -93,51 +103,20 @@ pub struct MatchLayout {
     pub window: Rect,
 }
 
-/// Lays out the match view in a `width` × `height` window.
+/// Lays out the match view in a `width` × `height` window: side by side, or in portrait (a phone
+/// held upright, [`crate::input::touch::is_portrait`]) your board large and the opponent's
+/// small above it ([`portrait_match_layout`]).
 pub fn match_layout(width: f32, height: f32) -> MatchLayout {
+    if crate::input::touch::is_portrait(width, height) {
+        return portrait_match_layout(width, height);
+    }
     let cell = (width / VIEW_W).min(height / VIEW_H).floor().max(MIN_CELL);
     let view_w = VIEW_W * cell;
     let view_h = VIEW_H * cell;
     let left = ((width - view_w) / 2.0).max(0.0).floor();
     let top = ((height - view_h) / 2.0).max(0.0).floor();
     let board_top = top + TOP_H * cell;
-    let panel = |x0: f32| -> PanelLayout {
-        let hold_x = x0;
-        let meter_x = hold_x + (SIDE_W + GAP) * cell;
-        let board_x = (meter_x + (METER_W + METER_GAP) * cell).round();
-        let next_x = board_x + (BOARD_COLS + GAP) * cell;
-        let board = Rect::new(board_x, board_top, BOARD_COLS * cell, BOARD_ROWS * cell);
-        let hold = Rect::new(hold_x, board_top, SIDE_W * cell, 4.0 * cell);
-        let stats_h = 6.6 * cell;
-        let stats = Rect::new(hold_x, board.bottom() - stats_h, SIDE_W * cell, stats_h);
-        let popups_top = hold.bottom() + 0.8 * cell;
-        let popups = Rect::new(
-            hold_x,
-            popups_top,
-            SIDE_W * cell,
-            (stats.y - 0.4 * cell - popups_top).max(0.0),
-        );
-        PanelLayout {
-            board,
-            hold,
-            stats,
-            popups,
-            next: Rect::new(next_x, board_top, SIDE_W * cell, 15.2 * cell),
-            meter: Rect::new(meter_x, board_top, METER_W * cell, BOARD_ROWS * cell),
-            name: Rect::new(
-                hold_x,
-                board.bottom() + 0.35 * cell,
-                PANEL_W * cell,
-                1.4 * cell,
-            ),
-            net: Rect::new(
-                hold_x,
-                board.bottom() + 1.85 * cell,
-                PANEL_W * cell,
-                0.9 * cell,
-            ),
-        }
-    };
+    let panel = |x0: f32| panel_at(x0, board_top, cell, false);
     let x0 = left + OUTER_W * cell;
     let x1 = x0 + (PANEL_W + MIDDLE_W) * cell;
     let panels = [panel(x0), panel(x1)];
@@ -153,6 +132,89 @@ pub fn match_layout(width: f32, height: f32) -> MatchLayout {
         ),
         title: Rect::new(left, top, view_w, 1.2 * cell),
         view: Rect::new(left, top, view_w, view_h),
+        window: Rect::new(0.0, 0.0, width, height),
+    }
+}
+
+/// One panel whose hold box starts at `x0`, its board's top at `board_top`, cells `cell` wide.
+fn panel_at(x0: f32, board_top: f32, cell: f32, mini: bool) -> PanelLayout {
+    let hold_x = x0;
+    let meter_x = hold_x + (SIDE_W + GAP) * cell;
+    let board_x = (meter_x + (METER_W + METER_GAP) * cell).round();
+    let next_x = board_x + (BOARD_COLS + GAP) * cell;
+    let board = Rect::new(board_x, board_top, BOARD_COLS * cell, BOARD_ROWS * cell);
+    let hold = Rect::new(hold_x, board_top, SIDE_W * cell, 4.0 * cell);
+    let stats_h = 6.6 * cell;
+    let stats = Rect::new(hold_x, board.bottom() - stats_h, SIDE_W * cell, stats_h);
+    let popups_top = hold.bottom() + 0.8 * cell;
+    let popups = Rect::new(
+        hold_x,
+        popups_top,
+        SIDE_W * cell,
+        (stats.y - 0.4 * cell - popups_top).max(0.0),
+    );
+    PanelLayout {
+        board,
+        hold,
+        stats,
+        popups,
+        next: Rect::new(next_x, board_top, SIDE_W * cell, 15.2 * cell),
+        meter: Rect::new(meter_x, board_top, METER_W * cell, BOARD_ROWS * cell),
+        name: Rect::new(
+            hold_x,
+            board.bottom() + 0.35 * cell,
+            PANEL_W * cell,
+            1.4 * cell,
+        ),
+        net: Rect::new(
+            hold_x,
+            board.bottom() + 1.85 * cell,
+            PANEL_W * cell,
+            0.9 * cell,
+        ),
+        mini,
+    }
+}
+
+/// The portrait match view: the title, then the opponent's panel small on the left of a band
+/// whose right part is the middle strip (score, round), then your panel as large as the width
+/// and the rest of the height allow.
+pub fn portrait_match_layout(width: f32, height: f32) -> MatchLayout {
+    /// The opponent's cells against yours.
+    const MINI: f32 = 0.32;
+    const MINI_H: f32 = BOARD_ROWS + 3.2;
+    let own_h = TOP_H + BOARD_ROWS + BOTTOM_H;
+    let cell = (width / (PANEL_W + 2.0 * OUTER_W))
+        .min(height / (1.2 + MINI * MINI_H + 0.6 + own_h))
+        .floor()
+        .max(MIN_CELL);
+    let mini = (cell * MINI).floor().max(4.0);
+    let view_w = (PANEL_W + 2.0 * OUTER_W) * cell;
+    let left = ((width - view_w) / 2.0).max(0.0).floor();
+    let top = 0.0;
+    let title = Rect::new(left, top, view_w, 1.2 * cell);
+    let x0 = left + OUTER_W * cell;
+    let band_top = title.bottom() + mini * 1.2;
+    let opponent = panel_at(x0, band_top, mini, true);
+    let band_h = mini * MINI_H;
+    let own_top = title.bottom() + band_h + 0.6 * cell;
+    let own_view_h = own_h * cell;
+    // Your board as low as the height allows, under the band.
+    let own_board_top =
+        (height - (own_view_h - TOP_H * cell)).max(own_top + TOP_H * cell).floor();
+    let own = panel_at(x0, own_board_top, cell, false);
+    let middle_x = opponent.next.right() + cell * 0.5;
+    MatchLayout {
+        cell,
+        panels: [own, opponent],
+        middle: Rect::new(
+            middle_x,
+            band_top,
+            (left + view_w - OUTER_W * cell - middle_x).max(0.0),
+            band_h - mini * 1.2,
+        ),
+        title,
+        view: Rect::new(left, top, view_w, height),
         window: Rect::new(0.0, 0.0, width, height),
     }
 }
@@ -177,6 +239,9 @@ pub struct ListLayout {
 /// Lays out a list screen with `rows` rows in a `width` × `height` window. When the rows do not
 /// all fit, `row_h` shrinks to a minimum and the caller scrolls (see [`ListLayout::visible_rows`]).
 pub fn list_layout(width: f32, height: f32, rows: usize) -> ListLayout {
+    if crate::input::touch::is_portrait(width, height) {
+        return portrait_list_layout(width, height, rows);
+    }
     let unit = (height / 36.0).min(width / 56.0).floor().max(8.0);
     let margin = (2.0 * unit).min(width * 0.05);
     let title = Rect::new(margin, unit * 1.5, width - 2.0 * margin, unit * 5.0);
@@ -198,6 +263,37 @@ pub fn list_layout(width: f32, height: f32, rows: usize) -> ListLayout {
     let rows_rect = Rect::new(margin, rows_top, list_w, rows_h);
     let side_x = rows_rect.right() + unit * 2.0;
     let side = Rect::new(side_x, rows_top, (width - margin - side_x).max(0.0), rows_h);
+    ListLayout {
+        unit,
+        title,
+        rows: rows_rect,
+        row_h,
+        side,
+        footer,
+    }
+}
+
+/// [`list_layout`] in portrait (a phone held upright): larger text, the rows the whole width,
+/// and the side panel under them.
+fn portrait_list_layout(width: f32, height: f32, rows: usize) -> ListLayout {
+    let unit = (width / 26.0).min(height / 44.0).floor().max(8.0);
+    let margin = (1.2 * unit).min(width * 0.05);
+    let inner = width - 2.0 * margin;
+    let title = Rect::new(margin, unit * 1.5, inner, unit * 5.0);
+    let footer = Rect::new(margin, height - unit * 2.6, inner, unit * 1.6);
+    let rows_top = title.bottom() + unit * 1.2;
+    let wanted = unit * 2.4;
+    // The rows take what they need, at most 60% of what is left; the side panel the rest.
+    let room = (footer.y - unit * 0.8 - rows_top).max(unit);
+    let rows_h = (wanted * rows.max(1) as f32).min(room * 0.6).max(unit * 1.7);
+    let row_h = if rows == 0 {
+        wanted
+    } else {
+        (rows_h / rows as f32).clamp(unit * 1.7, wanted).floor()
+    };
+    let rows_rect = Rect::new(margin, rows_top, inner, rows_h);
+    let side_y = rows_rect.bottom() + unit * 1.0;
+    let side = Rect::new(margin, side_y, inner, (footer.y - unit * 0.8 - side_y).max(0.0));
     ListLayout {
         unit,
         title,

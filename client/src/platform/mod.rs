@@ -7,7 +7,7 @@
 //! - [`clock`] — the fixed 60 Hz simulation step.
 //! - [`pacer`] — the frame cap (`--max-fps`) and the low rate of a calm screen.
 //! - [`page`] — what the browser build reads from its page's address.
-//! - `web`, `web_files` — the browser build's page functions (`client/web/sevenbag*.js`);
+//! - `web`, `web_files`, `web_device` — the browser build's page functions (`client/web/sevenbag*.js`);
 //!   only for `wasm32`.
 
 pub mod clipboard;
@@ -19,5 +19,7 @@ pub mod pacer;
 pub mod page;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+#[cfg(target_arch = "wasm32")]
+pub mod web_device;
 #[cfg(target_arch = "wasm32")]
 pub mod web_files;

@@ -386,6 +386,10 @@ impl Screen for PuzzlesScreen {
         }
     }
 
+    fn plays_by_touch(&self) -> bool {
+        matches!(self.mode, Mode::Play(_))
+    }
+
     fn name(&self) -> &'static str {
         "puzzles"
     }

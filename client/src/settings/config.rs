@@ -15,6 +15,7 @@ use sevenbag_core::Handling;
 use crate::input::button::Button;
 use crate::input::keys::{key_from_name, key_name};
 use crate::input::pad::PadMap;
+use crate::input::touch::{TouchMode, TouchSettings};
 use crate::input::{Action, KeyMap, SLOTS};
 use crate::versus::opponent::{MAX_OUTSIDE_BOTS, OutsideBot};
 
@@ -47,6 +48,8 @@ pub struct Config {
     /// A plain background instead of the gradient: cheaper on machines that draw in software
     /// (see `render::gfx::background`). Off by default.
     pub plain_background: bool,
+    /// The on-screen controls of a touch screen: when they show, their size and place.
+    pub touch: TouchSettings,
 }
 
 /// What the practice and local setup screens chose last, by name, so a visit starts where the
@@ -87,6 +90,7 @@ impl Default for Config {
             trust_cert: None,
             bots: Vec::new(),
             plain_background: false,
+            touch: TouchSettings::default(),
         }
     }
 }
@@ -132,6 +136,9 @@ pub enum ConfigError {
     /// The volume is above 100.
     #[error("volume {0} is above 100")]
     Volume(u8),
+    /// The touch controls' mode is not one we know.
+    #[error("touch mode \"{0}\" is not auto, on or off")]
+    TouchMode(String),
     /// An outside bot's entry is out of range.
     #[error("bot {name:?}: {why}")]
     Bot {
@@ -160,8 +167,46 @@ struct ConfigFile {
     setup: Option<MatchSetup>,
     trust_cert: Option<PathBuf>,
     plain_background: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    touch: Option<TouchFile>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     bots: Vec<OutsideBot>,
+}
+
+/// `[touch]`: the touch controls (written only when they differ from the defaults).
+#[derive(Serialize, Deserialize, Debug, Default)]
+#[serde(default, deny_unknown_fields)]
+struct TouchFile {
+    mode: Option<String>,
+    size: Option<u8>,
+    inset: Option<u8>,
+    raise: Option<u8>,
+}
+
+impl TouchFile {
+    fn into_settings(self) -> Result<TouchSettings, ConfigError> {
+        let d = TouchSettings::default();
+        let mode = match self.mode {
+            Some(name) => TouchMode::from_name(&name).ok_or(ConfigError::TouchMode(name))?,
+            None => d.mode,
+        };
+        Ok(TouchSettings {
+            mode,
+            size: self.size.unwrap_or(d.size),
+            inset: self.inset.unwrap_or(d.inset),
+            raise: self.raise.unwrap_or(d.raise),
+        }
+        .clamped())
+    }
+
+    fn from_settings(t: &TouchSettings) -> Option<TouchFile> {
+        (*t != TouchSettings::default()).then(|| TouchFile {
+            mode: Some(t.mode.name().to_owned()),
+            size: Some(t.size),
+            inset: Some(t.inset),
+            raise: Some(t.raise),
+        })
+    }
 }
 
 #[derive(Serialize, Deserialize, Debug, Default)]
@@ -340,6 +385,9 @@ impl Config {
             trust_cert: file.trust_cert,
             bots: file.bots,
             plain_background: file.plain_background.unwrap_or(d.plain_background),
+            touch: file
+                .touch
+                .map_or(Ok(d.touch), TouchFile::into_settings)?,
         })
     }
 
@@ -365,6 +413,7 @@ impl Config {
             setup: Some(self.setup.clone()),
             trust_cert: self.trust_cert.clone(),
             plain_background: self.plain_background.then_some(true),
+            touch: TouchFile::from_settings(&self.touch),
             bots: self.bots.clone(),
         };
         let body = toml::to_string_pretty(&file)?;

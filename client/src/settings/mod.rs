@@ -264,12 +264,19 @@ impl Screen for SettingsScreen {
         }
         let rows = &self.rows;
         let before = self.nav.selected;
-        let event = self.nav.handle(
+        let is_field = |i: usize| {
+            matches!(
+                rows[i],
+                Row::Name | Row::Server | Row::TrustCert | Row::Account(AccountRow::Import)
+            )
+        };
+        let event = self.nav.handle_with_fields(
             io,
             &layout,
             rows.len(),
             &|i| !matches!(rows[i], Row::Section(_)),
             typing,
+            &is_field,
         );
         if before != self.nav.selected {
             ctx.play(Sfx::Move);
@@ -381,6 +388,32 @@ impl Screen for SettingsScreen {
 
     fn calm(&self) -> bool {
         true
+    }
+
+    fn text_fields(&self, _ctx: &Ctx, io: &FrameIo) -> Vec<crate::screen::TextField> {
+        use crate::screen::{TextField, TextKind};
+        let layout = list_layout(io.width, io.height, self.rows.len());
+        self.nav
+            .visible(&layout, self.rows.len())
+            .into_iter()
+            .filter_map(|(i, rect)| {
+                let (kind, text) = match self.rows[i] {
+                    Row::Name => (TextKind::Plain, self.draft.player_name.clone()),
+                    Row::Server => (TextKind::Address, self.draft.server.clone()),
+                    Row::TrustCert => (TextKind::Address, self.trust_text.clone()),
+                    Row::Account(AccountRow::Import) => {
+                        (TextKind::Code, self.account.typed_code().to_owned())
+                    }
+                    _ => return None,
+                };
+                Some(TextField {
+                    kind,
+                    text,
+                    rect,
+                    active: i == self.nav.selected,
+                })
+            })
+            .collect()
     }
 
     fn name(&self) -> &'static str {

@@ -405,6 +405,14 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
         }
     }
 
+    fn plays_by_touch(&self) -> bool {
+        let local = self.session.local_seats();
+        self.paused.is_none()
+            && matches!(self.mode, PlayMode::Practice | PlayMode::Local | PlayMode::Online)
+            && local.iter().any(|l| *l)
+            && !matches!(self.session.current().phase(), Phase::MatchOver { .. })
+    }
+
     fn name(&self) -> &'static str {
         "play"
     }

@@ -360,6 +360,33 @@ impl Screen for OnlineScreen {
         self.draw_view(ctx, io);
     }
 
+    fn plays_by_touch(&self) -> bool {
+        self.in_match() && !self.confirm_leave && self.play.plays_by_touch()
+    }
+
+    fn text_fields(&self, _ctx: &Ctx, io: &FrameIo) -> Vec<crate::screen::TextField> {
+        // The chat field, while it is open: in a match it is the title strip.
+        self.online()
+            .chat()
+            .draft()
+            .map(|text| {
+                let rect = if self.in_match() {
+                    crate::layout::match_layout(io.width, io.height).title
+                } else {
+                    let l = list_layout(io.width, io.height, self.rows().len());
+                    macroquad::math::Rect::new(l.rows.x, l.row(self.rows().len()).y, l.rows.w, l.row_h)
+                };
+                crate::screen::TextField {
+                    kind: crate::screen::TextKind::Plain,
+                    text: text.to_owned(),
+                    rect,
+                    active: true,
+                }
+            })
+            .into_iter()
+            .collect()
+    }
+
     fn name(&self) -> &'static str {
         "online"
     }
