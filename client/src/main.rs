@@ -294,7 +294,17 @@ async fn run(args: Args) {
         ctx.gfx.flush_text();
         frames += 1;
         #[cfg(target_arch = "wasm32")]
-        probe::publish(&stack, &ctx, frames, &mut published);
+        {
+            // What can be tapped, centres in CSS pixels (logical → canvas → CSS).
+            let css = scale / screen_dpi_scale();
+            let mut drawn = render::widgets::targets::take();
+            drawn.extend(on_screen.targets());
+            let taps: Vec<(String, (f32, f32))> = drawn
+                .into_iter()
+                .map(|(l, r)| (l, ((r.x + r.w / 2.0) * css, (r.y + r.h / 2.0) * css)))
+                .collect();
+            probe::publish(&stack, &ctx, frames, &taps, &mut published);
+        }
         // Once the start-up is over and then every minute or so: give freed heap back.
         if frames == 2 || frames == 120 || frames.is_multiple_of(3600) {
             memcheck::trim();

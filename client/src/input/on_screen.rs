@@ -118,6 +118,23 @@ impl OnScreen {
         game_height
     }
 
+    /// What can be tapped besides the screen's rows (for the page's test hook): each touch
+    /// button by its action's settings name (`touch:hard_drop`), and `touch:back`.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub fn targets(&self) -> Vec<(String, Rect)> {
+        let mut out: Vec<(String, Rect)> = Vec::new();
+        if let Some((layout, _)) = &self.shown {
+            for b in &layout.buttons {
+                let r = Rect::new(b.centre.x - b.radius, b.centre.y - b.radius, 2.0 * b.radius, 2.0 * b.radius);
+                out.push((format!("touch:{}", b.action.config_key()), r));
+            }
+        }
+        if let Some(back) = self.back {
+            out.push(("touch:back".to_owned(), back));
+        }
+        out
+    }
+
     /// Draws the controls and the back button over what the screen drew.
     pub fn draw(&self, gfx: &Gfx) {
         if let Some((layout, strip)) = &self.shown {
