@@ -244,7 +244,7 @@ async fn run(args: Args) {
             width,
             height: game_height,
         };
-        on_screen.keyboard(stack.top(), &ctx, &io, scale);
+        on_screen.keyboard(stack.top(), &ctx, &io, scale * screen_dpi_scale());
         last_mouse = pos;
         idle.frame(
             dt,
@@ -295,8 +295,9 @@ async fn run(args: Args) {
         frames += 1;
         #[cfg(target_arch = "wasm32")]
         {
-            // What can be tapped, centres in CSS pixels (logical → canvas → CSS).
-            let css = scale / screen_dpi_scale();
+            // What can be tapped, centres in CSS pixels (macroquad's screen pixels are CSS
+            // pixels: logical × scale).
+            let css = scale;
             let mut drawn = render::widgets::targets::take();
             drawn.extend(on_screen.targets());
             let taps: Vec<(String, (f32, f32))> = drawn

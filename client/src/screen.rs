@@ -13,9 +13,9 @@ use macroquad::math::{Rect, Vec2};
 use crate::input::Keyboard;
 use crate::net::links::Link;
 use crate::platform::clipboard::{self, Copying};
-use crate::render::theme;
 use crate::render::backdrop::Backdrop;
 use crate::render::gfx::Gfx;
+use crate::render::theme;
 use crate::settings::config::Config;
 use crate::sound::audio::Audio;
 use crate::sound::sfx::Sfx;
@@ -232,7 +232,10 @@ impl Ctx {
     pub fn copy_game_link(&mut self, link: &Link) {
         match link.url(&self.config.server) {
             Some(url) => self.copy_link(url),
-            None => self.notify("No server address to make a link with (Settings › Server).", theme::BAD),
+            None => self.notify(
+                "No server address to make a link with (Settings › Server).",
+                theme::BAD,
+            ),
         }
     }
 

@@ -17,6 +17,7 @@
 //! - [`browser`]: a real headless Chromium (Debian's, driven by playwright-core through
 //!   `tests/browser/drive.cjs`) and the browser build in `target/web`; missing ones fail the
 //!   test naming the install or build command (`SEVENBAG_SKIP_BROWSER=1` skips instead).
+//! - [`page`]: the browser game in a test (server, browser, turns, the test hook, taps).
 //! - [`proxy`]: the latency proxy, re-exported from `sevenbag_netplay::delay_proxy` (shared with
 //!   `sevenbag-tool loadtest --latency-ms`).
 //!
@@ -52,6 +53,7 @@
 
 pub mod browser;
 pub mod http;
+pub mod page;
 pub mod players;
 pub use sevenbag_netplay::delay_proxy as proxy;
 mod raw;

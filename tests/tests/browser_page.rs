@@ -12,127 +12,9 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-use sevenbag_server::Config;
-use sevenbag_tests::browser::{self, Browser, Finger, TouchKind};
-use sevenbag_tests::players::match_config;
-use tokio::sync::Mutex;
+use sevenbag_tests::browser::{Finger, TouchKind};
+use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, screen, tap_target};
 use tokio::task::block_in_place;
-
-/// One browser test at a time (see the module docs).
-static TURN: Mutex<()> = Mutex::const_new(());
-
-/// Longest wait for the page to show its first screen (wasm compiled under software rendering).
-const FIRST_SCREEN_LIMIT: Duration = Duration::from_secs(90);
-/// Longest wait for one step of the page.
-const STEP_LIMIT: Duration = Duration::from_secs(30);
-
-/// A browser and a server with (or without) the browser build.
-struct Site {
-    browser: Browser,
-    server: sevenbag_tests::TestServer,
-    base: String,
-    _turn: tokio::sync::MutexGuard<'static, ()>,
-}
-
-impl Site {
-    /// The server with the build in `target/web` (`built`), or with none.
-    async fn start(built: bool) -> Option<Site> {
-        let turn = TURN.lock().await;
-        let web_dir = browser::web_build()?;
-        let browser = Browser::launch()?;
-        let server = sevenbag_tests::start_server(Config {
-            web_dir: built.then_some(web_dir),
-            ..match_config(Duration::from_millis(500))
-        })
-        .await;
-        let base = format!("http://{}", server.addr());
-        Some(Site {
-            browser,
-            server,
-            base,
-            _turn: turn,
-        })
-    }
-
-    fn goto(&mut self, path: &str) {
-        let url = format!("{}{path}", self.base);
-        block_in_place(|| self.browser.goto(&url)).expect("open the page");
-    }
-
-    /// `expr`'s value in the page (a promise is awaited); a failure panics with the console.
-    fn eval(&mut self, expr: &str) -> Value {
-        block_in_place(|| self.browser.eval(expr)).unwrap_or_else(|e| {
-            let log = self.browser.console().unwrap_or_default();
-            panic!("{e:#}\nin: {expr}\nconsole: {log:#?}")
-        })
-    }
-
-    /// Evaluates `expr` until it is `true`, within `limit`.
-    fn wait_true(&mut self, limit: Duration, what: &str, expr: &str) {
-        let start = Instant::now();
-        while start.elapsed() < limit {
-            if self.eval(expr) == Value::Bool(true) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        panic!("{what}: `{expr}` not true within {limit:?}");
-    }
-
-    /// Opens `path` and waits until the page's plugin parts are loaded.
-    fn open(&mut self, path: &str) {
-        self.goto(path);
-        self.wait_true(
-            STEP_LIMIT,
-            "the page's plugin",
-            "!!(window.sevenbag && window.sevenbag.storage && window.sevenbag.files \
-             && window.sevenbag.keyboard && window.sevenbag.device && window.sevenbag.io)",
-        );
-    }
-
-    fn wait_state(
-        &mut self,
-        limit: Duration,
-        what: &str,
-        done: impl FnMut(&Value) -> bool,
-    ) -> Value {
-        block_in_place(|| self.browser.wait_state(limit, what, done)).unwrap_or_else(|e| {
-            let log = self.browser.console().unwrap_or_default();
-            panic!("{e:#}\nconsole: {log:#?}")
-        })
-    }
-
-    /// No errors in the page's console but those containing one of `expected`.
-    fn assert_clean_console_but(&mut self, expected: &[&str]) {
-        let log = block_in_place(|| self.browser.console()).expect("console");
-        let errors: Vec<_> = log
-            .iter()
-            .filter(|(kind, _)| matches!(kind.as_str(), "error" | "pageerror" | "http"))
-            .filter(|(_, text)| !expected.iter().any(|e| text.contains(e)))
-            .collect();
-        assert!(errors.is_empty(), "browser errors: {errors:#?}");
-    }
-
-    fn keep_screenshot(&mut self, name: &str) -> image::RgbaImage {
-        let png = block_in_place(|| self.browser.keep_screenshot(name)).expect("screenshot");
-        image::load_from_memory(&png).expect("a PNG").to_rgba8()
-    }
-
-    async fn stop(self) {
-        let Site {
-            browser,
-            mut server,
-            ..
-        } = self;
-        drop(browser);
-        server.shutdown().await.expect("shutdown");
-    }
-}
-
-fn screen(s: &Value) -> &str {
-    s["screen"].as_str().unwrap_or_default()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_phone_gets_the_whole_screen_without_zoom_or_scroll_and_types_through_the_keyboard_input()
@@ -162,6 +44,7 @@ async fn a_phone_gets_the_whole_screen_without_zoom_or_scroll_and_types_through_
     assert_eq!(facts[5], "none", "{facts}");
     assert_eq!(facts[6], true, "{facts}");
     let shot = site.keep_screenshot("phone-first-screen");
+    let shot = image::load_from_memory(&shot).expect("a PNG");
     assert_eq!(shot.width(), 390 * 3, "a device-scale-3 screenshot");
 
     // A tap and a swipe on the canvas move nothing and zoom nothing.
@@ -220,12 +103,6 @@ async fn a_phone_gets_the_whole_screen_without_zoom_or_scroll_and_types_through_
     site.keep_screenshot("phone-menu");
     site.assert_clean_console();
     site.stop().await;
-}
-
-impl Site {
-    fn assert_clean_console(&mut self) {
-        self.assert_clean_console_but(&[]);
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -604,6 +481,100 @@ async fn the_page_at_4x_cpu_throttling_reports_its_frame_rate_against_max() {
         s["pieces"][1],
     );
     site.keep_screenshot("throttled-practice");
+    site.assert_clean_console();
+    site.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_phone_plays_a_practice_match_by_touch_alone_in_portrait() {
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    block_in_place(|| site.browser.as_phone()).expect("phone profile");
+    site.open("/");
+    site.wait_state(FIRST_SCREEN_LIMIT, "the welcome screen", |s| {
+        screen(s) == "welcome"
+    });
+    site.keep_screenshot("phone-1-welcome");
+    // A tap on the name field brings up the keyboard (its input takes the focus).
+    site.tap_label("Name");
+    site.wait_true(
+        STEP_LIMIT,
+        "the keyboard's input focused",
+        "document.activeElement.id === 'sevenbag-text'",
+    );
+    block_in_place(|| site.browser.type_focused("Thumbs")).expect("type");
+    block_in_place(|| site.browser.press_focused("Enter")).expect("done");
+    site.wait_state(STEP_LIMIT, "the menu", |s| screen(s) == "menu");
+    site.wait_true(
+        STEP_LIMIT,
+        "the keyboard put away",
+        "!window.sevenbag.keyboard.active()",
+    );
+    site.keep_screenshot("phone-2-menu");
+    site.tap_label("Practice vs bot");
+    site.wait_state(STEP_LIMIT, "the practice setup", |s| screen(s) == "setup");
+    site.keep_screenshot("phone-3-setup");
+    site.tap_label("Start match");
+    let s = site.wait_state(STEP_LIMIT, "the match, playing", |s| {
+        screen(s) == "play" && s["phase"] == "playing"
+    });
+    for action in [
+        "move_left",
+        "move_right",
+        "soft_drop",
+        "hard_drop",
+        "rotate_cw",
+        "rotate_ccw",
+        "rotate_180",
+        "hold",
+    ] {
+        assert!(
+            tap_target(&s, &format!("touch:{action}")).is_some(),
+            "a touch button for {action}: {s}"
+        );
+    }
+    site.keep_screenshot("phone-4-match");
+    // Hold, then a hard drop, by taps alone.
+    site.tap_label("touch:hold");
+    let held = site.wait_state(STEP_LIMIT, "a piece held", |s| s["hold"][0].is_string());
+    site.tap_label("touch:hard_drop");
+    site.wait_state(STEP_LIMIT, "a piece dropped", |s| {
+        s["pieces"][0].as_u64() >= Some(1)
+    });
+    // Two fingers: left held while rotating, then both lift.
+    let s = site.wait_state(STEP_LIMIT, "the buttons", |s| {
+        tap_target(s, "touch:move_left").is_some()
+    });
+    let (lx, ly) = tap_target(&s, "touch:move_left").expect("left");
+    let (rx, ry) = tap_target(&s, "touch:rotate_cw").expect("cw");
+    let left = Finger {
+        x: lx,
+        y: ly,
+        id: 1,
+    };
+    let cw = Finger {
+        x: rx,
+        y: ry,
+        id: 2,
+    };
+    block_in_place(|| {
+        site.browser.touch(TouchKind::Start, &[left])?;
+        site.browser.touch(TouchKind::Start, &[left, cw])?;
+        std::thread::sleep(Duration::from_millis(300));
+        site.browser.touch(TouchKind::End, &[left])?;
+        site.browser.touch(TouchKind::End, &[])
+    })
+    .expect("two fingers");
+    site.tap_label("touch:hard_drop");
+    let s = site.wait_state(STEP_LIMIT, "a second piece dropped", |s| {
+        s["pieces"][0].as_u64() >= Some(2)
+    });
+    eprintln!("phone match: held {} then {}", held["hold"][0], s);
+    site.keep_screenshot("phone-5-played");
+    // The back button pauses the match (Esc), as the keyboard's would.
+    site.tap_label("touch:back");
+    site.keep_screenshot("phone-6-paused");
     site.assert_clean_console();
     site.stop().await;
 }

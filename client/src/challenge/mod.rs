@@ -342,7 +342,8 @@ fn load_mine(path: &std::path::Path) -> Result<Record, String> {
         ));
     }
     let bytes = files::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
     Record::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 

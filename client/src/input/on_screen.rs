@@ -36,13 +36,15 @@ pub struct OnScreen {
     awake: bool,
 }
 
-/// The fingers on the screen this frame, in logical pixels (`scale` from the window's).
+/// The fingers on the screen this frame, in logical pixels (`scale` from the window's; touches
+/// come in device pixels, the window's size in points).
 pub fn fingers(scale: f32) -> Vec<Finger> {
+    let per_logical = scale * macroquad::window::screen_dpi_scale();
     macroquad::input::touches()
         .into_iter()
         .map(|t| Finger {
             id: t.id,
-            pos: t.position / scale,
+            pos: t.position / per_logical,
             ended: matches!(t.phase, TouchPhase::Ended | TouchPhase::Cancelled),
         })
         .collect()
@@ -106,9 +108,7 @@ impl OnScreen {
         self.back = (self.touch_screen && depth > 1)
             .then(|| crate::render::touch::back_button(width, game_height));
         if let Some(back) = self.back {
-            let tapped = fingers
-                .iter()
-                .any(|f| f.ended && back.contains(f.pos))
+            let tapped = fingers.iter().any(|f| f.ended && back.contains(f.pos))
                 || (mouse.clicked && back.contains(mouse.pos));
             if tapped {
                 keyboard.pressed.insert(KeyCode::Escape);
@@ -125,7 +125,12 @@ impl OnScreen {
         let mut out: Vec<(String, Rect)> = Vec::new();
         if let Some((layout, _)) = &self.shown {
             for b in &layout.buttons {
-                let r = Rect::new(b.centre.x - b.radius, b.centre.y - b.radius, 2.0 * b.radius, 2.0 * b.radius);
+                let r = Rect::new(
+                    b.centre.x - b.radius,
+                    b.centre.y - b.radius,
+                    2.0 * b.radius,
+                    2.0 * b.radius,
+                );
                 out.push((format!("touch:{}", b.action.config_key()), r));
             }
         }
@@ -148,7 +153,7 @@ impl OnScreen {
 
     /// In a page on a touch screen: opens the on-screen keyboard on the screen's active text
     /// field and closes it when there is none; every field is a zone whose tap brings the
-    /// keyboard up at once. `scale` maps logical pixels to the canvas's.
+    /// keyboard up at once. `scale` maps logical pixels to the canvas's (device pixels).
     #[cfg_attr(not(target_arch = "wasm32"), allow(unused_variables))]
     pub fn keyboard(&mut self, top: Option<&dyn Screen>, ctx: &Ctx, io: &FrameIo, scale: f32) {
         #[cfg(target_arch = "wasm32")]
@@ -161,7 +166,14 @@ impl OnScreen {
             let fields: Vec<TextField> = top.map(|s| s.text_fields(ctx, io)).unwrap_or_default();
             let zones: Vec<Rect> = fields
                 .iter()
-                .map(|f| Rect::new(f.rect.x * scale, f.rect.y * scale, f.rect.w * scale, f.rect.h * scale))
+                .map(|f| {
+                    Rect::new(
+                        f.rect.x * scale,
+                        f.rect.y * scale,
+                        f.rect.w * scale,
+                        f.rect.h * scale,
+                    )
+                })
                 .collect();
             if zones != self.zones {
                 web_device::text_zones(&zones);

@@ -184,7 +184,11 @@ pub fn parse_page_pads(bytes: &[u8]) -> Vec<PagePad> {
         .map(|c| {
             let f = |at: usize| {
                 let v = f32::from_le_bytes([c[at], c[at + 1], c[at + 2], c[at + 3]]);
-                if v.is_finite() { v.clamp(-1.0, 1.0) } else { 0.0 }
+                if v.is_finite() {
+                    v.clamp(-1.0, 1.0)
+                } else {
+                    0.0
+                }
             };
             PagePad {
                 standard: c[1] == 1,
@@ -241,7 +245,6 @@ impl PagePads {
         PadFrame { down, pressed }
     }
 }
-
 
 /// The connected gamepads (the `gamepad` feature).
 #[cfg(feature = "gamepad")]
@@ -452,7 +455,9 @@ mod tests {
         assert!(f.pressed.is_empty(), "held, not pressed again");
         let mut kb = Keyboard::default();
         f.apply(&PadMap::standard(), &mut kb);
-        assert_eq!(kb.pad_down, Input::ROTATE_CW | Input::LEFT | Input::HARD_DROP);
+        assert_eq!(
+            kb.pad_down,
+            Input::ROTATE_CW | Input::LEFT | Input::HARD_DROP
+        );
     }
-
 }

@@ -300,7 +300,11 @@ mod tests {
     }
 
     fn centre(l: &TouchLayout, a: Action) -> Vec2 {
-        l.buttons.iter().find(|b| b.action == a).expect("button").centre
+        l.buttons
+            .iter()
+            .find(|b| b.action == a)
+            .expect("button")
+            .centre
     }
 
     fn finger(id: u64, pos: Vec2) -> Finger {
@@ -317,7 +321,10 @@ mod tests {
         let strip = controls_strip(W, H, &TouchSettings::default()).expect("portrait");
         for a in Action::ALL {
             let b = l.buttons.iter().find(|b| b.action == a).expect("a button");
-            assert!(b.centre.x - b.radius >= 0.0 && b.centre.x + b.radius <= W, "{a:?}");
+            assert!(
+                b.centre.x - b.radius >= 0.0 && b.centre.x + b.radius <= W,
+                "{a:?}"
+            );
             assert!(b.centre.y - b.radius >= strip.y, "{a:?} is in the strip");
             assert!(b.centre.y + b.radius <= H, "{a:?}");
             assert_eq!(l.action_at(b.centre), Some(a), "{a:?}");

@@ -200,8 +200,9 @@ pub fn portrait_match_layout(width: f32, height: f32) -> MatchLayout {
     let own_top = title.bottom() + band_h + 0.6 * cell;
     let own_view_h = own_h * cell;
     // Your board as low as the height allows, under the band.
-    let own_board_top =
-        (height - (own_view_h - TOP_H * cell)).max(own_top + TOP_H * cell).floor();
+    let own_board_top = (height - (own_view_h - TOP_H * cell))
+        .max(own_top + TOP_H * cell)
+        .floor();
     let own = panel_at(x0, own_board_top, cell, false);
     let middle_x = opponent.next.right() + cell * 0.5;
     MatchLayout {
@@ -285,7 +286,9 @@ fn portrait_list_layout(width: f32, height: f32, rows: usize) -> ListLayout {
     let wanted = unit * 2.4;
     // The rows take what they need, at most 60% of what is left; the side panel the rest.
     let room = (footer.y - unit * 0.8 - rows_top).max(unit);
-    let rows_h = (wanted * rows.max(1) as f32).min(room * 0.6).max(unit * 1.7);
+    let rows_h = (wanted * rows.max(1) as f32)
+        .min(room * 0.6)
+        .max(unit * 1.7);
     let row_h = if rows == 0 {
         wanted
     } else {
@@ -293,7 +296,12 @@ fn portrait_list_layout(width: f32, height: f32, rows: usize) -> ListLayout {
     };
     let rows_rect = Rect::new(margin, rows_top, inner, rows_h);
     let side_y = rows_rect.bottom() + unit * 1.0;
-    let side = Rect::new(margin, side_y, inner, (footer.y - unit * 0.8 - side_y).max(0.0));
+    let side = Rect::new(
+        margin,
+        side_y,
+        inner,
+        (footer.y - unit * 0.8 - side_y).max(0.0),
+    );
     ListLayout {
         unit,
         title,

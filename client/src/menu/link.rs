@@ -139,7 +139,15 @@ impl Screen for MessageScreen {
             selected: true,
             enabled: true,
         };
-        menu_row(gfx, l.row(0), l.unit, "To the menu", "ENTER", state, ctx.time);
+        menu_row(
+            gfx,
+            l.row(0),
+            l.unit,
+            "To the menu",
+            "ENTER",
+            state,
+            ctx.time,
+        );
         side_panel(gfx, l.side, l.unit, &self.title, &self.body);
         footer(gfx, l.footer, l.unit, FOOTER, "");
     }
@@ -205,8 +213,12 @@ impl Screen for ServerReplayScreen {
         match replay.and_then(ReplaySession::new) {
             Ok(s) => {
                 let names = s.replay().names.clone();
-                let play =
-                    PlayScreen::<dyn Session>::new(Box::new(s), PlayMode::Replay, names, "REPLAY".into());
+                let play = PlayScreen::<dyn Session>::new(
+                    Box::new(s),
+                    PlayMode::Replay,
+                    names,
+                    "REPLAY".into(),
+                );
                 Transition::Replace(Box::new(play))
             }
             Err(e) => self.fail(e),

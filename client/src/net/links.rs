@@ -134,9 +134,7 @@ mod tests {
             Some("https://play.example.org:443/replay/x_1")
         );
         assert_eq!(
-            Link::Puzzle("p24n-2s".into())
-                .url("example.org")
-                .as_deref(),
+            Link::Puzzle("p24n-2s".into()).url("example.org").as_deref(),
             Some("http://example.org:7878/puzzle/p24n-2s")
         );
         assert_eq!(

@@ -111,5 +111,4 @@ mod tests {
         assert_eq!(query_server("http://h:1/"), None);
         assert_eq!(query_server("http://h:1/?server="), None);
     }
-
 }

@@ -252,12 +252,18 @@ pub fn next_file() -> Option<Opened> {
     }
     let take = |part: u32, max: usize| {
         // SAFETY: the page writes at most `cap` bytes at `ptr`.
-        fetch(max, |ptr, cap| unsafe { sb_file_take(part, ptr, cap) as i32 }).unwrap_or_default()
+        fetch(max, |ptr, cap| unsafe {
+            sb_file_take(part, ptr, cap) as i32
+        })
+        .unwrap_or_default()
     };
     let name = String::from_utf8_lossy(&take(0, 1024)).into_owned();
     Some(match kind {
         1 => Opened::File(name, take(1, MAX_FILE)),
-        _ => Opened::Refused(name, String::from_utf8_lossy(&take(1, 64 * 1024)).into_owned()),
+        _ => Opened::Refused(
+            name,
+            String::from_utf8_lossy(&take(1, 64 * 1024)).into_owned(),
+        ),
     })
 }
 

@@ -15,10 +15,10 @@ use macroquad::input::KeyCode;
 use sevenbag_core::Input;
 use sevenbag_puzzle::{Difficulty, Kind, Status};
 
-use crate::net::links::Link;
 use crate::input::{KeyMap, Keyboard, Latch};
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::net::links::Link;
 use crate::puzzles::game::{
     Job, Made, PuzzleGame, Request, date_text, difficulty_label, kind_label, make, today,
 };

@@ -502,7 +502,9 @@ mod tests {
             .err()
             .expect("refused");
         assert!(err.starts_with("notes.sbrp: not a replay"), "{err}");
-        assert!(list_files(&[dir.path().to_path_buf()]).is_empty(), "nothing kept");
+        assert!(
+            list_files(&[dir.path().to_path_buf()]).is_empty(),
+            "nothing kept"
+        );
     }
-
 }

@@ -9,8 +9,8 @@
 pub mod files;
 
 use crate::layout::list::{ListEvent, ListNav};
-use crate::net::links::Link;
 use crate::layout::list_layout;
+use crate::net::links::Link;
 use crate::net::online::{Online, Request, Stage};
 use crate::render::gfx::background;
 use crate::render::theme;

@@ -385,9 +385,7 @@ impl Config {
             trust_cert: file.trust_cert,
             bots: file.bots,
             plain_background: file.plain_background.unwrap_or(d.plain_background),
-            touch: file
-                .touch
-                .map_or(Ok(d.touch), TouchFile::into_settings)?,
+            touch: file.touch.map_or(Ok(d.touch), TouchFile::into_settings)?,
         })
     }
 

@@ -302,10 +302,20 @@ impl Screen for SettingsScreen {
         let event = match event {
             ListEvent::Activate(i)
                 if io.mouse.clicked
-                    && matches!(enter_does(self.rows[i]), EnterDoes::Nothing | EnterDoes::Toggle) =>
+                    && matches!(
+                        enter_does(self.rows[i]),
+                        EnterDoes::Nothing | EnterDoes::Toggle
+                    ) =>
             {
                 let r = self.row_rect(&layout, i);
-                ListEvent::Adjust(i, if io.mouse.pos.x < r.x + r.w / 2.0 { -1 } else { 1 })
+                ListEvent::Adjust(
+                    i,
+                    if io.mouse.pos.x < r.x + r.w / 2.0 {
+                        -1
+                    } else {
+                        1
+                    },
+                )
             }
             e => e,
         };
@@ -346,7 +356,10 @@ impl Screen for SettingsScreen {
                 Row::Key(..) | Row::Pad(_) => self.slot = if d < 0 { 0 } else { 1 },
                 Row::TouchMode => {
                     let all = TouchMode::ALL;
-                    let at = all.iter().position(|m| *m == self.draft.touch.mode).unwrap_or(0);
+                    let at = all
+                        .iter()
+                        .position(|m| *m == self.draft.touch.mode)
+                        .unwrap_or(0);
                     let next = (at as i32 + d).rem_euclid(all.len() as i32) as usize;
                     self.draft.touch.mode = all[next];
                 }

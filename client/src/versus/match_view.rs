@@ -88,12 +88,12 @@ pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
         }
         if !p.mini {
             draw_plate(
-            gfx,
-            p,
-            cell,
-            &scene.names[i],
-            wins[i],
-            first_to,
+                gfx,
+                p,
+                cell,
+                &scene.names[i],
+                wins[i],
+                first_to,
                 &scene.net.peers[i],
                 scene.net,
                 scene.local[i],
@@ -146,7 +146,12 @@ fn draw_middle(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     // In portrait the opponent's panel is too small for its name plate: the name goes here.
     if let Some(seat) = l.panels.iter().position(|p| p.mini) {
         gfx.text_mid(
-            &gfx.fit(&scene.names[seat], l.middle.w, (cell * 0.5).round(), Weight::Bold),
+            &gfx.fit(
+                &scene.names[seat],
+                l.middle.w,
+                (cell * 0.5).round(),
+                Weight::Bold,
+            ),
             c.x,
             c.y - cell * 2.6,
             (cell * 0.5).round(),

@@ -406,11 +406,12 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
     }
 
     fn plays_by_touch(&self) -> bool {
-        let local = self.session.local_seats();
-        self.paused.is_none()
-            && matches!(self.mode, PlayMode::Practice | PlayMode::Local | PlayMode::Online)
-            && local.iter().any(|l| *l)
-            && !matches!(self.session.current().phase(), Phase::MatchOver { .. })
+        // Paused and between matches too: the controls keep their strip, so the boards do not
+        // jump (the pause menu and the result card take taps above it).
+        matches!(
+            self.mode,
+            PlayMode::Practice | PlayMode::Local | PlayMode::Online
+        ) && self.session.local_seats().iter().any(|l| *l)
     }
 
     fn name(&self) -> &'static str {

@@ -492,9 +492,9 @@ impl Screen for LobbyScreen {
         }
         let before = self.nav.selected;
         let is_field = |i: usize| matches!(rows[i], Row::Code | Row::Address | Row::Server);
-        let event = self
-            .nav
-            .handle_with_fields(io, &layout, rows.len(), &|_| true, typing, &is_field);
+        let event =
+            self.nav
+                .handle_with_fields(io, &layout, rows.len(), &|_| true, typing, &is_field);
         if before != self.nav.selected {
             ctx.play(Sfx::Move);
         }
@@ -544,7 +544,9 @@ impl Screen for LobbyScreen {
                     Row::Address => (TextKind::Address, self.address.clone()),
                     Row::Server => (
                         TextKind::Address,
-                        self.server.clone().unwrap_or_else(|| ctx.config.server.clone()),
+                        self.server
+                            .clone()
+                            .unwrap_or_else(|| ctx.config.server.clone()),
                     ),
                     _ => return None,
                 };

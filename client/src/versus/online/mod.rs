@@ -361,7 +361,7 @@ impl Screen for OnlineScreen {
     }
 
     fn plays_by_touch(&self) -> bool {
-        self.in_match() && !self.confirm_leave && self.play.plays_by_touch()
+        self.in_match() && self.play.plays_by_touch()
     }
 
     fn text_fields(&self, _ctx: &Ctx, io: &FrameIo) -> Vec<crate::screen::TextField> {
@@ -374,7 +374,12 @@ impl Screen for OnlineScreen {
                     crate::layout::match_layout(io.width, io.height).title
                 } else {
                     let l = list_layout(io.width, io.height, self.rows().len());
-                    macroquad::math::Rect::new(l.rows.x, l.row(self.rows().len()).y, l.rows.w, l.row_h)
+                    macroquad::math::Rect::new(
+                        l.rows.x,
+                        l.row(self.rows().len()).y,
+                        l.rows.w,
+                        l.row_h,
+                    )
                 };
                 crate::screen::TextField {
                     kind: crate::screen::TextKind::Plain,
