@@ -189,6 +189,7 @@ async fn run(args: Args) {
     #[cfg(target_arch = "wasm32")]
     let mut published = String::new();
     loop {
+        let frame_start = sevenbag_netplay::time::Instant::now();
         // 1. Resize and layout: read the window size; every screen lays itself out from it.
         ctx.gfx.refresh();
         // A window below the minimum size is laid out at the minimum and scaled down to fit.
@@ -324,6 +325,8 @@ async fn run(args: Args) {
             }
             break;
         }
+        // The frame's work, for the page bot's next allowance (it thinks in the frame's room).
+        versus::opponent::allowance::frame_done(frame_start.elapsed());
         next_frame().await;
         if let Some(p) = &mut pacer {
             // A calm screen left alone is drawn at a low rate (see `pacer`).

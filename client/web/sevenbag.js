@@ -29,6 +29,27 @@
 // defaults. The native game draws with one sample (sample_count: 1 in client/src/main.rs); in a
 // browser that renders in software (SwiftShader, no GPU) four samples per pixel halved the frame
 // rate (BENCHMARKS.md, "The page at 60 frames/s"). So the game's context gets one sample too.
+// A phone's screen has up to 3 device pixels per CSS pixel; drawing each of them costs (9 times
+// the pixels of 1) more than it shows. The game draws at most 2 per CSS pixel: gl.js sizes the
+// canvas from window.devicePixelRatio, so the page reports at most 2.
+(function () {
+    var most = 2;
+    var own = Object.getOwnPropertyDescriptor(window, "devicePixelRatio");
+    var inherited = Object.getOwnPropertyDescriptor(Window.prototype, "devicePixelRatio");
+    var real = own || inherited;
+    if (!real || !real.get) {
+        return;
+    }
+    try {
+        Object.defineProperty(window, "devicePixelRatio", {
+            configurable: true,
+            get: function () {
+                return Math.min(most, real.get.call(window) || 1);
+            },
+        });
+    } catch (e) { /* left as the browser has it */ }
+})();
+
 (function () {
     var get_context = HTMLCanvasElement.prototype.getContext;
     HTMLCanvasElement.prototype.getContext = function (kind, attributes) {

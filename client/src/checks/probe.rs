@@ -22,8 +22,9 @@
 //!   `hold` (the held piece per seat, or null),
 //!   `wins` (rounds won per seat);
 //! - `plans`, `plan_mean_us`, `think_frame_max_us`, `plan_frames_mean_x100`,
-//!   `plan_frames_max`: the page bot's plans so far, their mean thinking time, the longest
-//!   thinking in one frame, and the frames a plan took (mean ×100, most)
+//!   `plan_frames_max`, `plan_parts_max_us`: the page bot's plans so far, their mean thinking
+//!   time, the longest thinking in one frame, the frames a plan took (mean ×100, most), and the
+//!   longest start of a plan, slice of it and taking it up
 //!   ([`crate::versus::opponent::plan_times`]).
 
 // Natively only the escaping is used (by its test).
@@ -177,6 +178,12 @@ pub fn state(stack: &Stack, ctx: &Ctx, frames: u64, taps: &[(String, (f32, f32))
         raw(&mut out, "think_frame_max_us", t.frame_max_us);
         raw(&mut out, "plan_frames_mean_x100", t.frames * 100 / t.plans);
         raw(&mut out, "plan_frames_max", t.plan_frames_max);
+        let [start, slice, adopt] = t.parts_max_us;
+        raw(
+            &mut out,
+            "plan_parts_max_us",
+            format!("[{start},{slice},{adopt}]"),
+        );
     }
     format!("{{{}}}", out.join(","))
 }
