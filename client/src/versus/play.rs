@@ -421,7 +421,7 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
 
 /// Where the rematch prompt goes: across the top of the view, between the two wells, where the
 /// title usually is (the match is over, so nothing is falling there).
-fn rematch_box(io: &FrameIo) -> macroquad::math::Rect {
+pub(crate) fn rematch_box(io: &FrameIo) -> macroquad::math::Rect {
     let l = match_layout(io.width, io.height);
     let w = l.cell * 13.0;
     let h = l.cell * 2.3;

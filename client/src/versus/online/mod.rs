@@ -282,13 +282,18 @@ impl Screen for OnlineScreen {
             let forfeit = over
                 && !matches!(o.current().phase(), Phase::MatchOver { .. })
                 && o.seat().is_some();
-            if over && kb.pressed(KeyCode::L) {
+            // The result card's buttons do what S and L do (a touch screen has no keys).
+            let tapped = result_buttons(io)
+                .into_iter()
+                .find(|(r, _, _)| over && io.mouse.clicked && io.mouse.over(*r))
+                .map(|(_, key, _)| key);
+            if over && (kb.pressed(KeyCode::L) || tapped == Some(KeyCode::L)) {
                 match &replay {
                     Some(id) => ctx.copy_game_link(&Link::Replay(id.clone())),
                     None => ctx.notify("The server kept no replay of this match.", theme::BAD),
                 }
             }
-            if over && kb.pressed(KeyCode::S) {
+            if over && (kb.pressed(KeyCode::S) || tapped == Some(KeyCode::S)) {
                 if let Some(id) = replay {
                     self.saving = true;
                     self.online_mut().fetch_replay(&id);
@@ -395,6 +400,20 @@ impl Screen for OnlineScreen {
     fn name(&self) -> &'static str {
         "online"
     }
+}
+
+/// The buttons under a finished online match's result card: save the replay (S) and copy its
+/// link (L), for a touch screen.
+pub(crate) fn result_buttons(io: &FrameIo) -> [(macroquad::math::Rect, KeyCode, &'static str); 2] {
+    use macroquad::math::Rect;
+    let r = crate::versus::play::rematch_box(io);
+    let gap = r.h * 0.15;
+    let (w, h) = ((r.w - gap) / 2.0, r.h * 0.55);
+    let y = r.bottom() + gap;
+    [
+        (Rect::new(r.x, y, w, h), KeyCode::S, "Save replay"),
+        (Rect::new(r.x + w + gap, y, w, h), KeyCode::L, "Copy link"),
+    ]
 }
 
 /// The Leave row's label at `stage`.

@@ -26,6 +26,17 @@ impl OnlineScreen {
     pub(super) fn draw_view(&self, ctx: &Ctx, io: &FrameIo) {
         if self.in_match() {
             self.play.draw(ctx, io);
+            let o = self.online();
+            if o.outcome().is_some() && o.seat().is_some() && !self.confirm_leave {
+                let unit = list_layout(io.width, io.height, 1).unit;
+                let state = RowState {
+                    selected: false,
+                    enabled: true,
+                };
+                for (r, _, label) in super::result_buttons(io) {
+                    menu_row(&ctx.gfx, r, unit, label, "", state, ctx.time);
+                }
+            }
             self.draw_chat_strip(ctx, io);
             self.draw_result(ctx, io);
             self.draw_reconnecting(ctx, io);
