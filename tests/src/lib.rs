@@ -48,7 +48,11 @@
 //! - `browser_page.rs`: the page's own side in Chromium, as a phone (390×844, touch) too: no
 //!   zoom or scroll, the on-screen keyboard's input, multi-touch, IndexedDB and localStorage,
 //!   a `.sbrp` downloaded and opened again, links copied, gamepads, the bad-link and not-built
-//!   pages, the frame rate at 4× CPU throttling.
+//!   pages, the frame rate at 4× CPU throttling; a practice match played by touch alone in
+//!   portrait, screenshots kept in `target/browser-shots/`.
+//! - `browser_parity.rs`: ranked in the page across a reload, its recovery code moving the
+//!   identity; `/replay/ID` to its end; `/room/CODE`; codes that name nothing; stored garbage
+//!   named and left alone.
 #![deny(missing_docs)]
 
 pub mod browser;
