@@ -4,7 +4,7 @@
 // - sb_touch_device(): 1 on a touch screen (a coarse pointer, or touch points), so the game
 //   shows its touch controls from the start; it also shows them on the first touch anyway.
 // - sb_safe_area(ptr): the insets a notch or rounded corners take, 4 f32 (top, right, bottom,
-//   left) in canvas pixels (the page asks for `viewport-fit=cover`).
+//   left) in canvas pixels (zero unless the page asks for `viewport-fit=cover`).
 // - sb_fullscreen(on): asks for fullscreen (needs a recent tap or key), 1 when asked;
 //   sb_is_fullscreen().
 // - sb_wake_lock(on): keeps the screen on while a match runs (taken again when the tab comes
