@@ -13,11 +13,12 @@
 //! - [`players`]: headless netplay players: the e2e server settings, a two-player room with an
 //!   optional spectator, and a whole match played on its own task.
 //! - [`services`]: real `redis-server` and PostgreSQL on free loopback ports in temp dirs,
-//!   stopped on drop (`SEVENBAG_SKIP_SERVICES=1` skips the tests that need them).
+//!   stopped on drop.
 //! - [`browser`]: a real headless Chromium (Debian's, driven by playwright-core through
-//!   `tests/browser/drive.cjs`) and the browser build in `target/web`; missing ones fail the
-//!   test naming the install or build command (`SEVENBAG_SKIP_BROWSER=1` skips instead).
+//!   `tests/browser/drive.cjs`) and the browser build in `target/web`.
 //! - [`page`]: the browser game in a test (server, browser, turns, the test hook, taps).
+//! - [`needs`]: a test whose outside program is missing skips with one line naming it and
+//!   `bash .ci/install-test-deps`; under `SEVENBAG_REQUIRE_ALL=1` or `CI=true` it fails.
 //! - [`proxy`]: the latency proxy, re-exported from `sevenbag_netplay::delay_proxy` (shared with
 //!   `sevenbag-tool loadtest --latency-ms`).
 //!
@@ -53,10 +54,13 @@
 //! - `browser_parity.rs`: ranked in the page across a reload, its recovery code moving the
 //!   identity; `/replay/ID` to its end; `/room/CODE`; codes that name nothing; stored garbage
 //!   named and left alone.
+//! - `module_graph.rs`: no file of any crate imports a file that imports it, and the server's
+//!   top-level modules import each other one way.
 #![deny(missing_docs)]
 
 pub mod browser;
 pub mod http;
+pub mod needs;
 pub mod page;
 pub mod players;
 pub use sevenbag_netplay::delay_proxy as proxy;
