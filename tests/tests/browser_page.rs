@@ -2,7 +2,8 @@
 //! game, checked in headless Chromium on the served build — a phone profile (390×844 CSS px,
 //! device scale 3, touch) that neither zooms nor scrolls and types through the on-screen
 //! keyboard's input, several fingers down at once, IndexedDB and localStorage as the game
-//! keeps them, a `.sbrp` downloaded and opened again (picker and drop), links copied and shown
+//! keeps them, a `.sbrp` downloaded and opened again by the game (picker and drop; kept and played,
+//! refusals named), links copied and shown
 //! in the address bar, gamepads, the readable pages for bad links and for a server without the
 //! build, and the page's frame rate at 4× CPU throttling (a phone-class CPU) against Max.
 //!
@@ -12,6 +13,9 @@
 
 use std::time::{Duration, Instant};
 
+use sevenbag_core::{Input, MatchHeader};
+use sevenbag_protocol::EndReason;
+use sevenbag_protocol::replay::{Replay, SeatInputs};
 use sevenbag_tests::browser::{Finger, TouchKind};
 use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, screen, tap_target};
 use tokio::task::block_in_place;
@@ -252,11 +256,17 @@ async fn a_replay_file_is_downloaded_and_opened_again_through_the_picker_and_a_d
         return;
     };
     site.open("/");
+    site.wait_state(FIRST_SCREEN_LIMIT, "the first screen", |s| {
+        !matches!(screen(s), "" | "none")
+    });
+    let replay = small_replay();
+    let bytes = replay.encode().expect("encode");
+    // The game's own limit is the replay format's; a small one makes a too-large file cheap.
     site.eval("window.sevenbag.files.accept('.sbrp', 4096)");
-    site.eval(
-        "window.sevenbag.files.download('match 1.sbrp', new Uint8Array([83, 66, 82, 80, 1, 2, 3]), \
-         'application/octet-stream')",
-    );
+    site.eval(&format!(
+        "window.sevenbag.files.download('match 1.sbrp', new Uint8Array({bytes:?}), \
+         'application/octet-stream')"
+    ));
     let start = Instant::now();
     let download = loop {
         let list = block_in_place(|| site.browser.downloads()).expect("downloads");
@@ -268,9 +278,10 @@ async fn a_replay_file_is_downloaded_and_opened_again_through_the_picker_and_a_d
     };
     assert_eq!(download.name, "match 1.sbrp");
     let path = download.path.expect("saved");
-    assert_eq!(std::fs::read(&path).expect("read"), b"SBRP\x01\x02\x03");
+    assert_eq!(std::fs::read(&path).expect("read"), bytes);
 
-    // The picker: the downloaded file, a file over the limit and a file of another kind.
+    // The picker: the downloaded file, a file over the limit and a file of another kind. The
+    // game takes one a frame: the replay opens, the other two are refused by name.
     let dir = sevenbag_tests::temp_dir("picked");
     let big = dir.path().join("big.sbrp");
     std::fs::write(&big, vec![0u8; 5000]).expect("big");
@@ -278,40 +289,64 @@ async fn a_replay_file_is_downloaded_and_opened_again_through_the_picker_and_a_d
     std::fs::write(&text, "hello").expect("txt");
     block_in_place(|| {
         site.browser
-            .choose_files(&[path.as_path(), big.as_path(), text.as_path()])
+            .choose_files(&[path.as_path(), text.as_path(), big.as_path()])
     })
     .expect("choose");
     assert_eq!(site.eval("window.sevenbag.files.pick()"), true);
-    site.wait_true(
-        STEP_LIMIT,
-        "three files",
-        "window.sevenbag.files.waiting() === 3",
-    );
-    let taken = site.eval(
-        "(() => { const out = []; let f; while ((f = window.sevenbag.files.next())) \
-         out.push([f.kind, f.name, f.kind === 1 ? Array.from(f.data) : new TextDecoder().decode(f.data)]); \
-         return out; })()",
-    );
+    let shown = site.wait_state(STEP_LIMIT, "the picked replay playing", |s| {
+        screen(s) == "play"
+            && s["notice"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("big.sbrp"))
+    });
     assert_eq!(
-        taken,
-        serde_json::json!([
-            [1, "download-1-match_1.sbrp", [83, 66, 82, 80, 1, 2, 3]],
-            [2, "big.sbrp", "it is 5000 bytes; the most is 4096"],
-            [2, "notes.txt", "not a .sbrp file"]
-        ])
+        shown["notice"],
+        "big.sbrp was not opened: it is 5000 bytes; the most is 4096"
+    );
+    let kept = site.eval(&format!("window.sevenbag.storage.files.list('{REPLAYS}')"));
+    assert_eq!(
+        kept,
+        serde_json::json!([format!("{REPLAYS}download-1-match_1.sbrp")])
     );
 
     // A drop on the page: the same queue, and gl.js's own drop handling never sees it.
-    let dropped = site.eval(
-        "(async () => { const t = new DataTransfer(); \
-         t.items.add(new File([new Uint8Array([9, 8, 7])], 'dropped.SBRP')); \
-         document.getElementById('glcanvas').dispatchEvent(new DragEvent('drop', {dataTransfer: t, bubbles: true, cancelable: true})); \
-         while (window.sevenbag.files.waiting() === 0) await new Promise(r => setTimeout(r, 10)); \
-         const f = window.sevenbag.files.next(); return [f.kind, f.name, Array.from(f.data)]; })()",
+    site.eval(&format!(
+        "(() => {{ const t = new DataTransfer(); \
+         t.items.add(new File([new Uint8Array({bytes:?})], 'dropped.SBRP')); \
+         document.getElementById('glcanvas').dispatchEvent(new DragEvent('drop', \
+           {{dataTransfer: t, bubbles: true, cancelable: true}})); }})()"
+    ));
+    site.wait_state(STEP_LIMIT, "the dropped replay opened", |s| {
+        s["notice"] == "Opened dropped.SBRP"
+    });
+    let kept = site.eval(&format!("window.sevenbag.storage.files.list('{REPLAYS}')"));
+    assert_eq!(
+        kept,
+        serde_json::json!([
+            format!("{REPLAYS}download-1-match_1.sbrp"),
+            format!("{REPLAYS}dropped.sbrp")
+        ])
     );
-    assert_eq!(dropped, serde_json::json!([1, "dropped.SBRP", [9, 8, 7]]));
     site.assert_clean_console();
     site.stop().await;
+}
+
+/// The page's replay folder.
+const REPLAYS: &str = "/sevenbag-v1/data/sevenbag/replays/";
+
+/// A short recorded match (both seats idle for 2 s), as a `.sbrp` the game plays.
+fn small_replay() -> Replay {
+    let mut header = MatchHeader::versus(7);
+    header.rules.first_to = 1;
+    let idle = SeatInputs::from_masks(&[Input::NONE; 120]);
+    Replay::play_out(
+        header,
+        &[idle.clone(), idle],
+        ["ann".into(), "bob".into()],
+        EndReason::TopOut,
+        1_700_000_000,
+    )
+    .expect("a replay")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
