@@ -2,10 +2,10 @@
 //! game, checked in headless Chromium on the served build — a phone profile (390×844 CSS px,
 //! device scale 3, touch) that neither zooms nor scrolls and types through the on-screen
 //! keyboard's input, several fingers down at once, IndexedDB and localStorage as the game
-//! keeps them, a `.sbrp` downloaded and opened again by the game (picker and drop; kept and played,
-//! refusals named), links copied and shown
-//! in the address bar, gamepads, the readable pages for bad links and for a server without the
-//! build, and the page's frame rate at 4× CPU throttling (a phone-class CPU) against Max.
+//! keeps them, a `.sbrp` downloaded and opened again by the game (picker and drop: played and
+//! kept, refusals named), links copied and shown in the address bar, gamepads, the readable
+//! pages for bad links and for a server without the build, and the page's frame rate at 4× CPU
+//! throttling (a phone-class CPU) against Max.
 //!
 //! Screenshots a person should look at are kept in `target/browser-shots/`. Needs what
 //! tests/tests/browser.rs needs. The tests take turns on one lock (two software-rendered pages
