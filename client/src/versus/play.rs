@@ -369,8 +369,11 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
                 theme::TEXT_DIM,
             );
         }
+        // The keys' line is left out in portrait: the opponent's board sits right under the
+        // title there, and a phone has no keys.
         if let Some((undo, redo)) = self.session.history()
             && self.paused.is_none()
+            && !crate::input::touch::is_portrait(io.width, io.height)
         {
             let keys = &ctx.config.keys;
             let hint = format!(
