@@ -178,27 +178,35 @@ fn panel_at(x0: f32, board_top: f32, cell: f32, mini: bool) -> PanelLayout {
 
 /// The portrait match view: the title, then the opponent's panel small on the left of a band
 /// whose right part is the middle strip (score, round), then your panel as large as the width
-/// and the rest of the height allow.
+/// and the rest of the height allow. The opponent's cells are at least a third of yours and
+/// grow, up to half, into the height your panel leaves over.
 pub fn portrait_match_layout(width: f32, height: f32) -> MatchLayout {
-    /// The opponent's cells against yours.
+    /// The opponent's cells against yours: at least, and at most.
     const MINI: f32 = 0.32;
+    const MINI_MAX: f32 = 0.5;
     const MINI_H: f32 = BOARD_ROWS + 3.2;
     let own_h = TOP_H + BOARD_ROWS + BOTTOM_H;
     let cell = (width / (PANEL_W + 2.0 * OUTER_W))
         .min(height / (1.2 + MINI * MINI_H + 0.6 + own_h))
         .floor()
         .max(MIN_CELL);
-    let mini = (cell * MINI).floor().max(4.0);
     let view_w = (PANEL_W + 2.0 * OUTER_W) * cell;
     let left = ((width - view_w) / 2.0).max(0.0).floor();
     let top = 0.0;
     let title = Rect::new(left, top, view_w, 1.2 * cell);
+    let own_view_h = own_h * cell;
+    // What is left between the title and your panel put as low as it goes.
+    let room = height - own_view_h - 0.6 * cell - title.bottom();
+    let mini = (room / MINI_H)
+        .min(cell * MINI_MAX)
+        .max(cell * MINI)
+        .floor()
+        .max(4.0);
     let x0 = left + OUTER_W * cell;
     let band_top = title.bottom() + mini * 1.2;
     let opponent = panel_at(x0, band_top, mini, true);
     let band_h = mini * MINI_H;
     let own_top = title.bottom() + band_h + 0.6 * cell;
-    let own_view_h = own_h * cell;
     // Your board as low as the height allows, under the band.
     let own_board_top = (height - (own_view_h - TOP_H * cell))
         .max(own_top + TOP_H * cell)
@@ -377,6 +385,47 @@ mod tests {
             && b.y < a.bottom() - 0.01
     }
 
+    /// Phones held upright (CSS pixels, with the controls' strip taken off the height or not).
+    fn phone_sizes() -> Vec<(f32, f32)> {
+        let mut v = Vec::new();
+        for w in [320.0, 360.0, 375.0, 390.0, 414.0, 430.0] {
+            for h in [480.0, 560.0, 640.0, 700.0, 760.0, 844.0, 932.0] {
+                if crate::input::touch::is_portrait(w, h) {
+                    v.push((w, h));
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn in_portrait_the_opponent_sits_between_the_title_and_your_panel_and_grows_into_the_room() {
+        for (w, h) in phone_sizes() {
+            let l = match_layout(w, h);
+            let [own, opponent] = l.panels;
+            assert!(opponent.mini && !own.mini);
+            assert!(
+                l.title.bottom() <= opponent.hold.y,
+                "under the title at {w}x{h}"
+            );
+            // The opponent's name and connection lines end above your spawn rows.
+            assert!(
+                opponent.net.bottom() <= own.board.y - 2.0 * l.cell + 0.01,
+                "the opponent's band runs into your panel at {w}x{h}"
+            );
+            assert!(own.board.right() <= w + 0.01 && own.name.bottom() <= h + 0.01);
+            let ratio = opponent.board.w / own.board.w;
+            assert!((0.3..=0.51).contains(&ratio), "{ratio} at {w}x{h}");
+            assert!(
+                !strictly_overlap(opponent.next, l.middle),
+                "score over the board"
+            );
+        }
+        // A tall phone fills its room: the opponent's cells are half of yours.
+        let l = match_layout(390.0, 700.0);
+        assert!(l.panels[1].board.w / l.panels[0].board.w >= 0.45);
+    }
+
     #[test]
     fn boards_never_overlap_and_everything_fits() {
         for (w, h) in sizes() {
@@ -390,7 +439,11 @@ mod tests {
                 !strictly_overlap(a.board, b.board),
                 "boards overlap at {w}x{h}"
             );
-            assert!(a.board.right() < b.board.x, "mine is on the left");
+            if crate::input::touch::is_portrait(w, h) {
+                assert!(b.board.bottom() < a.board.y, "the opponent's is above mine");
+            } else {
+                assert!(a.board.right() < b.board.x, "mine is on the left");
+            }
             for p in [a, b] {
                 let parts = [
                     p.board, p.hold, p.stats, p.next, p.meter, p.name, p.net, p.popups,
@@ -409,7 +462,7 @@ mod tests {
                     !strictly_overlap(p.popups, p.hold) && !strictly_overlap(p.popups, p.stats)
                 );
                 // The spawn rows above the well stay on screen.
-                assert!(p.board.y - 2.0 * l.cell >= l.view.y);
+                assert!(p.board.y - 2.0 * p.board.w / 10.0 >= l.view.y);
             }
             assert!(!strictly_overlap(l.middle, a.next) && !strictly_overlap(l.middle, b.hold));
         }
@@ -451,7 +504,14 @@ mod tests {
                     "rows run into the footer at {w}x{h}"
                 );
                 assert!(l.title.bottom() <= l.rows.y);
-                assert!(l.rows.right() <= l.side.x);
+                if crate::input::touch::is_portrait(w, h) {
+                    assert!(
+                        last.bottom() <= l.side.y + 0.01,
+                        "side panel under the rows"
+                    );
+                } else {
+                    assert!(l.rows.right() <= l.side.x);
+                }
                 assert!(l.side.right() <= w + 0.01 && l.footer.right() <= w + 0.01);
             }
         }

@@ -404,17 +404,42 @@ pub fn footer_right_room(r: Rect) -> f32 {
     r.w * 0.35
 }
 
+/// The hints of a footer that fit `room` at the size [`fit_size`](super::metrics::fit_size)
+/// gives them: whole, or (on a phone held upright) without their last groups (hints are
+/// separated by three spaces, the most useful first), so none is cut or runs over.
+pub fn footer_hints(
+    width_at: impl Fn(&str, f32) -> f32,
+    hints: &str,
+    size: f32,
+    room: f32,
+) -> (String, f32) {
+    let mut kept: Vec<&str> = hints.split("   ").collect();
+    loop {
+        let text = kept.join("   ");
+        let fitted = super::metrics::fit_size(|px| width_at(&text, px), size, room);
+        if kept.len() <= 1 || width_at(&text, fitted) <= room {
+            return (text, fitted);
+        }
+        kept.pop();
+    }
+}
+
 /// The hint line at the bottom of a list screen. The hints shrink to the room the right-hand
-/// text leaves them on a narrow window.
+/// text leaves them on a narrow window, and drop their last groups where even that is too wide.
 pub fn footer(gfx: &Gfx, r: Rect, unit: f32, hints: &str, right: &str) {
     draw_rectangle(r.x, r.y, r.w, 1.0, alpha(theme::FRAME, 0.5));
     let cy = r.y + r.h / 2.0 + unit * 0.2;
     let size = footer_size(unit);
     let right = &gfx.fit(right, footer_right_room(r), size, Weight::Regular);
     let right_w = gfx.width(right, size, Weight::Regular);
-    let hint_size = gfx.fit_size(hints, footer_room(r, unit, right_w), size, Weight::Regular);
-    gfx.text_mid(
+    let (hints, hint_size) = footer_hints(
+        |t, px| gfx.width(t, px, Weight::Regular),
         hints,
+        size,
+        footer_room(r, unit, right_w),
+    );
+    gfx.text_mid(
+        &hints,
         r.x,
         cy,
         hint_size,
