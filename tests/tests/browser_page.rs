@@ -91,10 +91,11 @@ async fn a_phone_gets_the_whole_screen_without_zoom_or_scroll_and_types_through_
             "the keyboard put away",
             "!window.sevenbag.keyboard.active()",
         );
-        let config = site.eval("localStorage.getItem('sevenbag/config.toml') || ''");
-        assert!(
-            config.as_str().unwrap_or_default().contains("\"Thumbz\""),
-            "the name typed through the keyboard's input is saved: {config}"
+        // The settings are written after the frame that saved the name.
+        site.wait_true(
+            STEP_LIMIT,
+            "the name typed through the keyboard's input saved",
+            "(localStorage.getItem('sevenbag/config.toml') || '').includes('\"Thumbz\"')",
         );
     }
 
