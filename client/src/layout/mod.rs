@@ -194,9 +194,11 @@ pub fn portrait_match_layout(width: f32, height: f32) -> MatchLayout {
     let left = ((width - view_w) / 2.0).max(0.0).floor();
     let top = 0.0;
     let title = Rect::new(left, top, view_w, 1.2 * cell);
-    let own_view_h = own_h * cell;
-    // What is left between the title and your panel put as low as it goes.
-    let room = height - own_view_h - 0.6 * cell - title.bottom();
+    /// Your cells between the opponent's band and your board: your spawn rows and a gap.
+    const ABOVE: f32 = 2.4;
+    // Your board as low as the height allows; the opponent's band takes what is left above it.
+    let lowest_board_top = height - (BOARD_ROWS + BOTTOM_H) * cell;
+    let room = lowest_board_top - ABOVE * cell - title.bottom();
     let mini = (room / MINI_H)
         .min(cell * MINI_MAX)
         .max(cell * MINI)
@@ -206,10 +208,8 @@ pub fn portrait_match_layout(width: f32, height: f32) -> MatchLayout {
     let band_top = title.bottom() + mini * 1.2;
     let opponent = panel_at(x0, band_top, mini, true);
     let band_h = mini * MINI_H;
-    let own_top = title.bottom() + band_h + 0.6 * cell;
-    // Your board as low as the height allows, under the band.
-    let own_board_top = (height - (own_view_h - TOP_H * cell))
-        .max(own_top + TOP_H * cell)
+    let own_board_top = lowest_board_top
+        .max(title.bottom() + band_h + ABOVE * cell)
         .floor();
     let own = panel_at(x0, own_board_top, cell, false);
     let middle_x = opponent.next.right() + cell * 0.5;
