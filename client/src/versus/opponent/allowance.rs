@@ -96,8 +96,10 @@ mod tests {
 
     #[test]
     fn a_busy_frame_leaves_less_and_never_less_than_the_minimum() {
-        let mut a = Allowance::default();
-        a.spent = 4 * MS;
+        let a = Allowance {
+            spent: 4 * MS,
+            ..Allowance::default()
+        };
         // 12 ms of work, 4 of them thinking: 8 ms besides, so 2 ms are left next frame.
         let next = a.next(12 * MS);
         assert_eq!(next.left(4 * MS), 2 * MS);
@@ -107,8 +109,10 @@ mod tests {
 
     #[test]
     fn steps_of_one_frame_share_its_allowance() {
-        let mut a = Allowance::default();
-        a.spent = 3 * MS;
+        let mut a = Allowance {
+            spent: 3 * MS,
+            ..Allowance::default()
+        };
         assert_eq!(a.left(4 * MS), MS);
         a.spent = 5 * MS;
         assert_eq!(a.left(4 * MS), Duration::ZERO);
