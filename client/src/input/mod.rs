@@ -6,13 +6,16 @@
 //! is lost however the display rate and the simulation rate line up.
 //!
 //! Key names (for the settings file and screen) are in [`keys`]; gamepads, which reach the game
-//! through the same [`Keyboard`], in [`pad`]; the order of a frame's presses and typed text,
-//! which menus and forms need when they are drawn a few times a second, in [`queue`].
+//! through the same [`Keyboard`], in [`pad`]; a touch screen's on-screen controls, which reach it
+//! the same way, in [`touch`]; the order of a frame's presses and typed text, which menus and
+//! forms need when they are drawn a few times a second, in [`queue`].
 
 pub mod button;
 pub mod keys;
+pub mod on_screen;
 pub mod pad;
 pub mod queue;
+pub mod touch;
 
 use std::collections::HashSet;
 
