@@ -237,7 +237,7 @@ async fn run(args: Args) {
             &mut keyboard,
             &mut mouse,
         );
-        let io = FrameIo {
+        let mut io = FrameIo {
             keyboard,
             mouse,
             dt,
@@ -277,7 +277,34 @@ async fn run(args: Args) {
         if let Some(screen) = replays::opened_file(&mut ctx) {
             stack.apply(screen::Transition::Push(screen));
         }
-        let Some(top) = stack.top_mut() else { break };
+        // One update per key press, in order (a frame drawn late may hold several): the
+        // earlier presses come first with no time passing and nothing else; the last one gets
+        // the frame's time, simulation steps and mouse.
+        let mut pieces = std::mem::take(&mut io.keyboard).in_order();
+        let last = pieces.pop().unwrap_or_default();
+        let mut open = true;
+        for keyboard in pieces {
+            let early = FrameIo {
+                keyboard,
+                mouse: Mouse {
+                    pos,
+                    ..Mouse::default()
+                },
+                dt: 0.0,
+                steps: 0,
+                ..io.clone()
+            };
+            let Some(top) = stack.top_mut() else { break };
+            let transition = top.update(&mut ctx, &early);
+            if !stack.apply(transition) {
+                open = false;
+                break;
+            }
+        }
+        io.keyboard = last;
+        let Some(top) = stack.top_mut().filter(|_| open) else {
+            break;
+        };
         let transition = top.update(&mut ctx, &io);
         if !stack.apply(transition) {
             break;

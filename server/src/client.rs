@@ -40,6 +40,7 @@ use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::room::{Member, RoomCommand};
 use crate::shared::Shared;
 use crate::shutdown::Shutdown;
+use crate::solo_boards;
 use crate::solo_records;
 use crate::standings;
 
@@ -364,6 +365,31 @@ impl Client {
                     .list(self.shared.config.limits.max_replay_list);
                 self.outbox.send(&ServerMessage::Replays { list });
             }
+            ClientMessage::ListReplayInfo => {
+                let list = self
+                    .shared
+                    .replays
+                    .list_info(self.shared.config.limits.max_replay_list);
+                self.outbox.send(&ServerMessage::ReplayList { list });
+            }
+            ClientMessage::GetSoloLeaderboard { mode, limit } => {
+                match solo_boards::leaderboard(&self.shared, self.identity, mode, limit).await {
+                    Ok((rows, you)) => {
+                        let board = ServerMessage::SoloLeaderboard { mode, rows, you };
+                        self.outbox.send(&board);
+                    }
+                    Err((code, message)) => self.error(code, message),
+                }
+            }
+            ClientMessage::GetSoloReplay { mode, name } => {
+                match solo_boards::replay(&self.shared, mode, &name).await {
+                    Ok(bytes) => {
+                        let file = ServerMessage::SoloRecordReplay { mode, name, bytes };
+                        self.outbox.send(&file);
+                    }
+                    Err((code, message)) => self.error(code, message),
+                }
+            }
             ClientMessage::GetReplay { id } => match self.shared.replays.get(&id).await {
                 Ok(bytes) => {
                     self.outbox.send(&ServerMessage::Replay { id, bytes });
@@ -469,9 +495,16 @@ impl Client {
                 "unknown or expired resume token; you are connected with no room",
             )
         };
-        let Some((code, handle)) = lobby::room_for_token(&self.shared.lobby, token) else {
+        // A match that is over: the server's verdict first, so the client shows it.
+        let late = |this: &Self| {
+            if let Some(verdict) = lobby::verdict_for(&this.shared.lobby, token) {
+                this.outbox.send(&verdict);
+            }
             let (c, m) = refused();
-            self.error(c, m);
+            this.error(c, m);
+        };
+        let Some((code, handle)) = lobby::room_for_token(&self.shared.lobby, token) else {
+            late(self);
             return;
         };
         let (reply, answer) = oneshot::channel();
@@ -496,10 +529,7 @@ impl Client {
                     seat: Some(seat),
                 })
             }
-            None => {
-                let (c, m) = refused();
-                self.error(c, m);
-            }
+            None => late(self),
         }
     }
 

@@ -82,9 +82,11 @@ mod server;
 mod services;
 mod shared;
 mod shutdown;
+mod solo_boards;
 mod solo_records;
 mod standings;
 mod tls;
+mod verdicts;
 mod waiting;
 mod web;
 

@@ -17,6 +17,7 @@ use tokio::sync::mpsc;
 use crate::relay::ClientId;
 use crate::room::{self, Member, RoomHandle, Start};
 use crate::services::Services;
+use crate::verdicts::Verdicts;
 use crate::waiting::{self, Queue};
 pub(crate) use crate::waiting::{Control, Membership};
 
@@ -44,6 +45,8 @@ pub(crate) struct LobbyState {
     tokens: HashMap<u64, String>,
     waiting: Option<Waiting>,
     ranked: Queue,
+    /// How recent matches ended, for players who come back after the end.
+    verdicts: Verdicts,
 }
 
 /// Whoever keeps a directory of room codes beyond this instance (the cluster, `--redis`): told
@@ -267,6 +270,11 @@ pub(crate) fn room_for_token(lobby: &Lobby, token: u64) -> Option<(String, RoomH
     Some((code.clone(), room.handle.clone()))
 }
 
+/// The verdict of the finished match `token` resumed a seat in (see `crate::verdicts`).
+pub(crate) fn verdict_for(lobby: &Lobby, token: u64) -> Option<sevenbag_protocol::ServerMessage> {
+    lock(lobby).verdicts.find(token, std::time::Instant::now())
+}
+
 /// Records that `token` resumes a seat in room `code`.
 /// The lobby as the rooms see it ([`room::Directory`]).
 struct LobbyDirectory(Arc<Lobby>);
@@ -282,6 +290,12 @@ impl room::Directory for LobbyDirectory {
 
     fn room_closed(&self, code: &str, id: u64) {
         remove_room(&self.0, code, id);
+    }
+
+    fn match_ended(&self, tokens: [u64; 2], verdict: sevenbag_protocol::ServerMessage) {
+        lock(&self.0)
+            .verdicts
+            .record(tokens, &verdict, std::time::Instant::now());
     }
 }
 

@@ -63,7 +63,9 @@ impl Tally {
         if matches!(game.phase(), Phase::Playing) && reason != EndReason::TopOut {
             self.round_over(sim);
         }
-        let void = self.desynced || reason == EndReason::Shutdown || away_in_window;
+        let void = self.desynced
+            || matches!(reason, EndReason::Shutdown | EndReason::Abandoned)
+            || away_in_window;
         let reason_text = if self.desynced {
             "desync".to_string()
         } else if away_in_window && reason == EndReason::Forfeit {
@@ -73,6 +75,7 @@ impl Tally {
                 EndReason::TopOut => "top_out",
                 EndReason::Forfeit => "forfeit",
                 EndReason::Shutdown => "shutdown",
+                EndReason::Abandoned => "abandoned",
             }
             .to_string()
         };

@@ -17,7 +17,7 @@ use std::sync::Mutex;
 
 use sevenbag_protocol::file::{FileError, read_limited};
 use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, REPLAY_EXTENSION};
-use sevenbag_protocol::{MAX_MESSAGE_BYTES, Replay};
+use sevenbag_protocol::{MAX_MESSAGE_BYTES, Replay, ReplayListing};
 use tracing::{error, warn};
 
 /// Longest replay id accepted in `GetReplay`.
@@ -31,6 +31,26 @@ struct Entry {
     id: String,
     summary: String,
     created_unix: u64,
+    /// What `ListReplayInfo` shows of it.
+    listing: ReplayListing,
+}
+
+impl Entry {
+    fn new(id: String, replay: &Replay) -> Entry {
+        Entry {
+            listing: replay.listing(&id, is_ranked_id(&id)),
+            summary: replay.summary(),
+            created_unix: replay.created_unix,
+            id,
+        }
+    }
+}
+
+/// Whether a replay id is a ranked match's: rooms name those `…-ranked` (a clash adds `_N`).
+fn is_ranked_id(id: &str) -> bool {
+    id.split('_')
+        .next()
+        .is_some_and(|base| base.ends_with("-ranked"))
 }
 
 /// The listed replays, oldest first, and their ids for O(1) lookups.
@@ -124,11 +144,7 @@ impl ReplayStore {
                 .map_err(|e| e.to_string())
                 .and_then(|bytes| Replay::decode(&bytes).map_err(|e| e.to_string()));
             match replay {
-                Ok(replay) => index.push(Entry {
-                    id: id.to_string(),
-                    summary: replay.summary(),
-                    created_unix: replay.created_unix,
-                }),
+                Ok(replay) => index.push(Entry::new(id.to_string(), &replay)),
                 Err(e) => warn!(path = %path.display(), error = %e, "skipping unreadable replay"),
             }
         }
@@ -186,11 +202,7 @@ impl ReplayStore {
                 id = format!("{base}_{n}");
                 n += 1;
             }
-            index.push(Entry {
-                id: id.clone(),
-                summary: replay.summary(),
-                created_unix: replay.created_unix,
-            });
+            index.push(Entry::new(id.clone(), replay));
             (id, index.trim(self.keep))
         };
         let path = self.path_of(&id);
@@ -229,6 +241,17 @@ impl ReplayStore {
             .rev()
             .take(max)
             .map(|e| (e.id.clone(), e.summary.clone()))
+            .collect()
+    }
+
+    /// Up to `max` replays, newest first, with their dates, lengths, scores and rankedness.
+    pub(crate) fn list_info(&self, max: usize) -> Vec<ReplayListing> {
+        self.lock()
+            .entries
+            .iter()
+            .rev()
+            .take(max)
+            .map(|e| e.listing.clone())
             .collect()
     }
 
@@ -289,6 +312,40 @@ mod tests {
 
     fn files(dir: &Path) -> usize {
         std::fs::read_dir(dir).map_or(0, |d| d.count())
+    }
+
+    #[tokio::test]
+    async fn the_detailed_list_tells_matches_of_the_same_players_apart() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let store = ReplayStore::open(tmp.path(), 0).unwrap();
+        store
+            .save("100-ACDEF-1", &replay(100))
+            .await
+            .expect("saved");
+        store
+            .save("200-ACDEF-2-ranked", &replay(200))
+            .await
+            .expect("saved");
+        store
+            .save("200-ACDEF-2-ranked", &replay(300))
+            .await
+            .expect("saved");
+        let list = store.list_info(10);
+        let seen: Vec<(&str, u64, bool)> = list
+            .iter()
+            .map(|l| (l.id.as_str(), l.created_unix, l.ranked))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("200-ACDEF-2-ranked_2", 300, true),
+                ("200-ACDEF-2-ranked", 200, true),
+                ("100-ACDEF-1", 100, false)
+            ]
+        );
+        // The same after a restart, from the files.
+        let again = ReplayStore::open(tmp.path(), 0).unwrap();
+        assert_eq!(again.list_info(10), list);
     }
 
     #[tokio::test]

@@ -203,6 +203,10 @@ async fn a_match_survives_kill_9_of_the_server_and_finishes_with_one_verified_re
             .play_match(&mut sevenbag_netplay::Idle, MATCH_TIMEOUT)
             .await;
         assert!(result.is_ok(), "eve: {result:?}");
+        // The spectator's clock was held back by the outage: it shows the rest of the match.
+        eve.wait_for(Duration::from_secs(20), |c| !c.is_showing())
+            .await
+            .expect("eve shows the end");
         eve
     });
     let killed_at = a_at
@@ -234,6 +238,14 @@ async fn a_match_survives_kill_9_of_the_server_and_finishes_with_one_verified_re
     assert_eq!(result.reason, EndReason::TopOut);
     assert_eq!(bob.match_result(), Some(&result));
     assert_eq!(eve.match_result(), Some(&result));
+    let eve_shows = eve.predicted().map(|m| m.phase());
+    assert_eq!(
+        eve_shows,
+        Some(sevenbag_core::Phase::MatchOver {
+            winner: result.winner
+        }),
+        "the spectator's boards reach the end"
+    );
     for c in [&alice, &bob, &eve] {
         assert!(
             c.reconnects() >= 1,

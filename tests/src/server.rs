@@ -13,6 +13,8 @@ pub struct TestServer {
     addr: SocketAddr,
     url: String,
     replay_dir: crate::TempDir,
+    /// The configuration it runs with (its replay directory set), for [`TestServer::restart`].
+    config: Config,
 }
 
 /// Logs for tests: `RUST_LOG` if set (e.g. `RUST_LOG=sevenbag_server=debug`), else warnings.
@@ -60,7 +62,7 @@ pub async fn start_server_on(listener: tokio::net::TcpListener, mut config: Conf
     init_tracing();
     let replay_dir = crate::temp_dir("replays");
     config.replay_dir = replay_dir.path().to_path_buf();
-    let handle = sevenbag_server::spawn_on(listener, config)
+    let handle = sevenbag_server::spawn_on(listener, config.clone())
         .await
         .unwrap_or_else(|e| panic!("test server could not start: {e}"));
     TestServer {
@@ -68,6 +70,7 @@ pub async fn start_server_on(listener: tokio::net::TcpListener, mut config: Conf
         url: handle.url(),
         handle: Some(handle),
         replay_dir,
+        config,
     }
 }
 
@@ -98,6 +101,23 @@ impl TestServer {
             Ok(result) => result,
             Err(_) => Err(ServerError::Task(format!("still running after {limit:?}"))),
         }
+    }
+
+    /// Stops the server (its running matches keep their room logs, as after a drain that timed
+    /// out), leaves it down for `down`, and starts it again on the same address with the same
+    /// configuration and directory, so it takes those matches up again. Clients see their
+    /// connections end and must come back by themselves.
+    pub async fn restart(&mut self, down: Duration) -> Result<(), ServerError> {
+        self.shutdown().await?;
+        tokio::time::sleep(down).await;
+        let listener = tokio::net::TcpListener::bind(self.addr)
+            .await
+            .map_err(|e| ServerError::Task(format!("cannot bind {} again: {e}", self.addr)))?;
+        let handle = sevenbag_server::spawn_on(listener, self.config.clone())
+            .await
+            .map_err(|e| ServerError::Task(format!("the server did not start again: {e}")))?;
+        self.handle = Some(handle);
+        Ok(())
     }
 
     /// The server's (temporary) replay directory.

@@ -149,6 +149,18 @@ async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> a
         "a valid replay"
     );
 
+    // The game's replay list marks the match ranked.
+    w.send(&ClientMessage::ListReplayInfo).await?;
+    let list = w
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::ReplayList { list } => Some(list.clone()),
+            _ => None,
+        })
+        .await?;
+    let listed = list.first().context("the ranked match is listed")?;
+    assert!(listed.ranked, "{listed:?}");
+    assert_eq!(listed.winner, Some(winner));
+
     drop((w, l));
     server.shutdown().await?;
     let server = start_server(config(&dir)).await;

@@ -1,11 +1,12 @@
 //! End-to-end reconnects: a player whose connection drops mid-match and who comes back with
-//! the resume token inside the room's window plays on to the end; one who stays away forfeits.
+//! the resume token inside the room's window plays on to the end; one who stays away forfeits;
+//! a match neither player comes back to has no winner, and both hear so when they return.
 
 use std::time::Duration;
 
 use sevenbag_core::Seat;
-use sevenbag_netplay::{HeadlessClient, RandomInputs};
-use sevenbag_protocol::{EndReason, RoomOptions, SeatStatus};
+use sevenbag_netplay::{HeadlessClient, Idle, RandomInputs};
+use sevenbag_protocol::{EndReason, ErrorCode, Replay, RoomOptions, SeatStatus};
 use sevenbag_server::Config;
 use sevenbag_tests::players::{match_config, room};
 
@@ -133,4 +134,61 @@ async fn a_player_who_stays_away_forfeits() {
             .iter()
             .any(|e| e.code == sevenbag_protocol::ErrorCode::BadResume)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_neither_player_comes_back_to_has_no_winner() {
+    let server = sevenbag_tests::start_server(config()).await;
+    let options = RoomOptions {
+        first_to: 2,
+        reconnect_seconds: 2,
+        ..RoomOptions::default()
+    };
+    let (mut alice, mut bob, eve, _) = room(&server.url(), options, true).await;
+    let mut eve = eve.expect("a spectator");
+    alice.ready().expect("ready");
+    bob.ready().expect("ready");
+    let going = |c: &HeadlessClient| c.confirmed().is_some_and(|m| m.frame().0 >= 120);
+    let alice_task = tokio::spawn(async move {
+        let mut keys = RandomInputs::new(41).with_drop_every(3, 9);
+        let r = alice.run_until(&mut keys, MATCH_TIMEOUT, going).await;
+        (alice, r)
+    });
+    let mut keys = RandomInputs::new(42).with_drop_every(3, 9);
+    bob.run_until(&mut keys, MATCH_TIMEOUT, going)
+        .await
+        .expect("the match gets going");
+    let (mut alice, r) = alice_task.await.expect("task");
+    r.expect("the match gets going");
+    // Both connections go at once (a restart longer than the window looks the same).
+    alice.drop_connection();
+    bob.drop_connection();
+
+    // The spectator hears the one verdict: no winner.
+    eve.run_until(&mut Idle, Duration::from_secs(10), |c| {
+        c.void_result().is_some() || c.match_result().is_some()
+    })
+    .await
+    .expect("a verdict");
+    assert_eq!(eve.match_result(), None, "nobody wins");
+    let void = eve.void_result().cloned().expect("no result");
+    assert_eq!(void.reason, EndReason::Abandoned);
+
+    // Each player who comes back later hears the same verdict, then that the seat is gone.
+    for late in [&mut alice, &mut bob] {
+        late.reconnect().await.expect("welcomed");
+        late.wait_for(Duration::from_secs(5), |c| !c.errors().is_empty())
+            .await
+            .expect("the resume token is refused");
+        assert!(late.errors().iter().any(|e| e.code == ErrorCode::BadResume));
+        assert_eq!(late.match_result(), None);
+        assert_eq!(late.void_result(), Some(&void));
+    }
+
+    // The replay records no winner, for the same reason.
+    let id = void.replay.clone().expect("the replay is kept");
+    let bytes = eve.fetch_replay(&id).await.expect("the replay");
+    let replay = Replay::decode(&bytes).expect("a replay");
+    assert_eq!(replay.result.winner, None);
+    assert_eq!(replay.result.reason, EndReason::Abandoned);
 }

@@ -11,7 +11,7 @@ use anyhow::{Context, ensure};
 use sevenbag_core::player::TopOut;
 use sevenbag_core::{Input, SoloEnd, SoloMode, SoloResult};
 use sevenbag_protocol::{
-    ClientMessage, ErrorCode, InputChange, ServerMessage, SoloReplay, key_script,
+    ClientMessage, ErrorCode, InputChange, ServerMessage, SoloReplay, SoloRow, key_script,
 };
 use sevenbag_server::Config;
 use sevenbag_tests::http::get_json;
@@ -308,6 +308,113 @@ async fn a_server_without_a_database_keeps_no_records() -> anyhow::Result<()> {
     ensure!(m.contains("no database"), "{m}");
     let (status, body) = get_json(server.addr(), "/api/leaderboard/sprint").await?;
     ensure!(status == 503, "{status} {body}");
+    server.shutdown().await?;
+    Ok(())
+}
+
+/// The game's view of a solo board over its connection: `(rows, you)`, or the error.
+async fn board(
+    c: &mut RawClient,
+    mode: SoloMode,
+    limit: u32,
+) -> anyhow::Result<Result<(Vec<SoloRow>, Option<SoloRow>), (ErrorCode, bool)>> {
+    c.send(&ClientMessage::GetSoloLeaderboard { mode, limit })
+        .await?;
+    c.recv_until(LIMIT, |m| match m {
+        ServerMessage::SoloLeaderboard { rows, you, .. } => Some(Ok((rows.clone(), you.clone()))),
+        ServerMessage::Error { code, fatal, .. } => Some(Err((*code, *fatal))),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_reads_solo_boards_with_your_place_and_any_records_replay() -> anyhow::Result<()> {
+    let db = temp_dir("records-game");
+    let mut server = start_server(config(&db)).await;
+    let sprint = |script: &str| recorded(SoloMode::Sprint, script).encode();
+    let fast = sample_sprint();
+    let slow = sprint(include_str!("../../crates/core/tests/data/sprint.keys"))?;
+    let mut ann = registered(&server, "ann", 1).await?;
+    let mut bob = registered(&server, "bob", 2).await?;
+    let (a, b) = (
+        SoloReplay::decode(&fast)?.result,
+        SoloReplay::decode(&slow)?.result,
+    );
+    let (ann_run, bob_run) = if a.frames <= b.frames {
+        (fast, slow)
+    } else {
+        (slow, fast)
+    };
+    submit(&mut ann, ann_run.clone())
+        .await?
+        .map_err(|e| anyhow::anyhow!("refused: {e:?}"))?;
+    submit(&mut bob, bob_run)
+        .await?
+        .map_err(|e| anyhow::anyhow!("refused: {e:?}"))?;
+
+    // A guest sees the board, best first, and has no place of its own.
+    let mut guest = RawClient::hello(server.addr(), "eve").await?;
+    let (rows, you) = board(&mut guest, SoloMode::Sprint, 100)
+        .await?
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    ensure!(names == ["ann", "bob"], "{rows:?}");
+    ensure!(rows[0].place == 1 && rows[0].frames <= rows[1].frames);
+    ensure!(rows.iter().all(|r| r.recorded_unix > 0 && r.lines >= 40));
+    ensure!(you.is_none(), "a guest has no place: {you:?}");
+    // Bob, shown only the top row, still hears his own place.
+    let (rows, you) = board(&mut bob, SoloMode::Sprint, 1)
+        .await?
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    ensure!(rows.len() == 1 && rows[0].name == "ann", "{rows:?}");
+    let you = you.context("bob's own row")?;
+    ensure!(you.name == "bob" && you.place == 2, "{you:?}");
+    // Nobody has a Blitz yet.
+    let (rows, you) = board(&mut ann, SoloMode::Blitz, 100)
+        .await?
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    ensure!(rows.is_empty() && you.is_none());
+    // Out-of-range sizes and modes without a board are refused, and the connection carries on.
+    for (mode, limit) in [
+        (SoloMode::Sprint, 0),
+        (SoloMode::Sprint, 101),
+        (SoloMode::Zen, 10),
+    ] {
+        let refused = board(&mut guest, mode, limit).await?;
+        ensure!(
+            refused == Err((ErrorCode::BadMessage, false)),
+            "{mode:?} {limit}: {refused:?}"
+        );
+    }
+
+    // Any record's replay, one request: the file the server verified.
+    guest
+        .send(&ClientMessage::GetSoloReplay {
+            mode: SoloMode::Sprint,
+            name: "ann".into(),
+        })
+        .await?;
+    let bytes = guest
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::SoloRecordReplay { bytes, .. } => Some(bytes.clone()),
+            _ => None,
+        })
+        .await?;
+    ensure!(bytes == ann_run, "ann's record file");
+    for name in ["nobody", "ann\u{202e}"] {
+        guest
+            .send(&ClientMessage::GetSoloReplay {
+                mode: SoloMode::Blitz,
+                name: name.into(),
+            })
+            .await?;
+        let code = guest.error_reply(LIMIT).await?;
+        ensure!(
+            matches!(code, ErrorCode::NoSuchReplay | ErrorCode::BadName),
+            "{name}: {code:?}"
+        );
+    }
     server.shutdown().await?;
     Ok(())
 }

@@ -121,6 +121,23 @@ async fn a_finished_match_replays_to_its_result() -> anyhow::Result<()> {
         })
         .await?;
     assert_eq!(list.first().map(|(i, _)| i), Some(&id), "{list:?}");
+    // The game's list says when, how long, the score and whether it was ranked.
+    a.send(&ClientMessage::ListReplayInfo).await?;
+    let info = a
+        .recv_until(TIMEOUT, |m| match m {
+            ServerMessage::ReplayList { list } => Some(list.clone()),
+            _ => None,
+        })
+        .await?;
+    let first = info.first().context("the match is listed")?;
+    assert_eq!(first.id, id);
+    assert_eq!(first.names, replay.names);
+    assert_eq!(first.winner, Some(Seat::First));
+    assert_eq!(first.score, [2, 0]);
+    assert_eq!(first.frames, replay.result.frames);
+    assert_eq!(first.created_unix, replay.created_unix);
+    assert!(first.created_unix > 0);
+    assert!(!first.ranked, "a room match is not ranked");
 
     // A missing one is a polite error.
     a.send(&ClientMessage::GetReplay {

@@ -9,7 +9,7 @@ use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::render::gfx::background;
 use crate::render::theme;
-use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
+use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
 use crate::replays::files::{ReplaySession, utc_stamp};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
@@ -165,7 +165,9 @@ impl Screen for StandingsScreen {
         heading(gfx, l.title, l.unit, "Leaderboard", &subtitle);
         let board = self.standings.board().unwrap_or(&[]);
         let me = self.standings.me().map(|p| p.name.as_str());
-        for (i, r) in self.nav.visible(&l, rows) {
+        let shown = self.nav.visible(&l, rows);
+        scroll_marks(gfx, &shown, rows, l.unit);
+        for (i, r) in shown {
             let state = RowState {
                 selected: i == self.nav.selected,
                 enabled: true,

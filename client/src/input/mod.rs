@@ -7,12 +7,14 @@
 //!
 //! Key names (for the settings file and screen) are in [`keys`]; gamepads, which reach the game
 //! through the same [`Keyboard`], in [`pad`]; a touch screen's on-screen controls, which reach it
-//! the same way, in [`touch`].
+//! the same way, in [`touch`]; the order of a frame's presses and typed text, which menus and
+//! forms need when they are drawn a few times a second, in [`queue`].
 
 pub mod button;
 pub mod keys;
 pub mod on_screen;
 pub mod pad;
+pub mod queue;
 pub mod touch;
 
 use std::collections::HashSet;
@@ -238,6 +240,9 @@ pub struct Keyboard {
     pub menu: HashSet<KeyCode>,
     /// Pad buttons pressed this frame (for binding them in Settings).
     pub pad_buttons: HashSet<Button>,
+    /// The frame's presses and typed characters in arrival order (empty when not read from
+    /// the window); [`Keyboard::in_order`] cuts the frame by them.
+    pub events: Vec<queue::KeyEvent>,
 }
 
 impl Keyboard {
@@ -251,6 +256,7 @@ impl Keyboard {
             down: macroquad::input::get_keys_down(),
             pressed: macroquad::input::get_keys_pressed(),
             chars,
+            events: queue::take_events(),
             ..Keyboard::default()
         }
     }

@@ -207,6 +207,7 @@ fn every_footer() -> Vec<(String, &'static str)> {
         (solo::FOOTER.into(), ""),
         ("↑ ↓ choose   Enter watch   Esc back".into(), ""),
         (standings::FOOTER.into(), server),
+        (solo::boards_screen::FOOTER.into(), server),
         (welcome::FOOTER.into(), "Asked once"),
         (
             "↑ ↓ choose   ← → or Enter change   Esc back".into(),
@@ -391,9 +392,14 @@ fn every_main_menu_entry_fits_its_row_beside_its_tag() {
     let m = Metrics::load().expect("fonts");
     let entries = crate::menu::labels();
     for (w, h) in SIZES {
-        let l = list_layout(w, h, entries.len());
+        let l = crate::layout::list_layout_all(w, h, entries.len());
         let r = l.row(0);
         let (size, small) = menu_row_sizes(l.unit);
+        assert!(
+            r.h >= size && r.h >= small * 1.7,
+            "menu rows at {w}x{h} are {} px tall for {size} px labels",
+            r.h
+        );
         for (label, tag) in &entries {
             let tag_w = if tag.is_empty() {
                 0.0
@@ -525,6 +531,39 @@ fn the_logo_subtitle_and_side_panel_headings_fit() {
         ] {
             let at = format!("side panel at {w}x{h}");
             assert_fits(&m, &at, head, (l.unit * 1.1).round(), Weight::Bold, room);
+        }
+    }
+}
+
+#[test]
+fn the_solo_result_cards_key_lines_stay_inside_the_card() {
+    use crate::solo::run_view::{SoloLayout, key_lines, result_card_rect, result_keys};
+    use sevenbag_core::SoloMode;
+    let m = Metrics::load().expect("fonts");
+    for (w, h) in SIZES {
+        let l = SoloLayout::new(w, h);
+        let card = result_card_rect(&l);
+        let room = card.w - l.cell;
+        for mode in SoloMode::ALL {
+            for best in [false, true] {
+                for server in [
+                    None,
+                    Some("127.0.0.1:7878"),
+                    Some("play.sevenbag.example.org:4433"),
+                ] {
+                    let keys = result_keys(mode, best, server);
+                    let size = (l.cell * 0.5).round();
+                    let (lines, px) =
+                        key_lines(&keys, room, size, |t, px| m.width(t, px, Weight::Bold));
+                    for line in &lines {
+                        let width = m.width(line, px, Weight::Bold);
+                        assert!(
+                            width <= room + 0.5,
+                            "{mode:?} card at {w}x{h}: {line:?} is {width:.0} px in {room:.0}"
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -9,11 +9,11 @@ use macroquad::math::Rect;
 use crate::account::leaderboard::StandingsScreen;
 use crate::challenge::ChallengeScreen;
 use crate::layout::list::{ListEvent, ListNav};
-use crate::layout::list_layout;
+use crate::layout::{ListLayout, list_layout_all};
 use crate::puzzles::PuzzlesScreen;
 use crate::render::gfx::background;
 use crate::render::showcase::draw_showcase;
-use crate::render::widgets::{RowState, footer, logo, menu_row, side_panel};
+use crate::render::widgets::{RowState, footer, logo, menu_row, scroll_marks, side_panel};
 use crate::replays::ReplayScreen;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::settings::SettingsScreen;
@@ -191,6 +191,12 @@ impl Item {
     }
 }
 
+/// The menu's layout: every entry shows at once where the window allows (16:9 windows included),
+/// so the menu never opens scrolled past its first or last entry.
+fn layout(width: f32, height: f32) -> ListLayout {
+    list_layout_all(width, height, ITEMS.len())
+}
+
 /// The main menu.
 #[derive(Default)]
 pub struct MenuScreen {
@@ -211,7 +217,7 @@ impl Screen for MenuScreen {
     /// Handles the frame.
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
-        let layout = list_layout(io.width, io.height, ITEMS.len());
+        let layout = layout(io.width, io.height);
         let before = self.nav.selected;
         let event = self.nav.handle(io, &layout, ITEMS.len(), &|_| true, false);
         if self.nav.selected != before {
@@ -267,9 +273,11 @@ impl Screen for MenuScreen {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         ctx.backdrop.draw();
-        let l = list_layout(io.width, io.height, ITEMS.len());
+        let l = layout(io.width, io.height);
         logo(gfx, l.title, l.unit, "head-to-head block stacking");
-        for (i, r) in self.nav.visible(&l, ITEMS.len()) {
+        let shown = self.nav.visible(&l, ITEMS.len());
+        scroll_marks(gfx, &shown, ITEMS.len(), l.unit);
+        for (i, r) in shown {
             let item = ITEMS[i];
             let state = RowState {
                 selected: i == self.nav.selected,
@@ -305,5 +313,37 @@ impl Screen for MenuScreen {
 
     fn name(&self) -> &'static str {
         "menu"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_menu_opens_with_every_entry_in_view_at_common_window_sizes() {
+        let menu = MenuScreen::new();
+        for (w, h) in [
+            (1280.0, 720.0),
+            (1920.0, 1080.0),
+            (1366.0, 768.0),
+            (1024.0, 768.0),
+            (800.0, 600.0),
+        ] {
+            let l = layout(w, h);
+            let shown: Vec<usize> = menu
+                .nav
+                .visible(&l, ITEMS.len())
+                .iter()
+                .map(|v| v.0)
+                .collect();
+            assert_eq!(shown.len(), ITEMS.len(), "{w}x{h}: {shown:?}");
+            assert_eq!(shown.first(), Some(&0), "{w}x{h}: Quick match shows");
+            let last = l.row(shown.len() - 1);
+            assert!(
+                last.bottom() <= l.footer.y,
+                "{w}x{h}: the rows end above the footer"
+            );
+        }
     }
 }

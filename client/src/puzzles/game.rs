@@ -310,6 +310,8 @@ pub enum Hint {
     NoSolution,
     /// The solver gave up within its budget.
     Unknown,
+    /// The puzzle is solved: nothing left to hint.
+    Solved,
 }
 
 /// A puzzle being played: the attempt, the solver's view of the current position, the hint.
@@ -412,6 +414,12 @@ impl PuzzleGame {
     pub fn hint(&self) -> Hint {
         if !self.hint_on {
             return Hint::Off;
+        }
+        // A finished attempt starts no search: its hint comes from how it ended.
+        match self.attempt.status() {
+            Status::Playing => {}
+            Status::Solved => return Hint::Solved,
+            Status::Failed(_) => return Hint::NoSolution,
         }
         let v = self.attempt.version();
         match &self.known {
@@ -557,6 +565,39 @@ mod tests {
             matches!(game.attempt().status(), Status::Failed(_)),
             "{:?}",
             game.attempt().status()
+        );
+    }
+
+    #[test]
+    fn the_hint_never_says_thinking_once_the_attempt_has_failed() {
+        // Hard drops as fast as the frames allow, never waiting for the solver: the last piece
+        // (or a top out) fails the attempt in a position no search was started for.
+        let made = make(&Request::Exact {
+            options: preset(Kind::Pc, Difficulty::Easy),
+            seed: 7,
+        })
+        .expect("makes");
+        let mut game = PuzzleGame::new(made, Handling::default());
+        game.toggle_hint();
+        for frame in 0..600 {
+            if game.attempt().status() != Status::Playing {
+                break;
+            }
+            game.step(if frame % 2 == 0 {
+                Input::HARD_DROP
+            } else {
+                Input::NONE
+            });
+        }
+        assert!(matches!(game.attempt().status(), Status::Failed(_)));
+        game.settle();
+        assert_eq!(game.hint(), Hint::NoSolution);
+        game.undo();
+        game.settle();
+        assert_ne!(
+            game.hint(),
+            Hint::Thinking,
+            "playing again, the solver answers"
         );
     }
 

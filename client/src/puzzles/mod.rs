@@ -25,7 +25,9 @@ use crate::puzzles::game::{
 use crate::puzzles::view::{draw_puzzle, draw_wait};
 use crate::render::gfx::{Align, Weight, background};
 use crate::render::theme;
-use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
+use crate::render::widgets::{
+    RowState, footer, heading, menu_row, scroll_marks, side_panel, value_row,
+};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::setup::keys_summary;
@@ -222,7 +224,9 @@ impl PuzzlesScreen {
         );
         let kind = Kind::ALL[self.kind];
         let difficulty = Difficulty::ALL[self.difficulty];
-        for (i, r) in self.nav.visible(&l, ROWS.len()) {
+        let shown = self.nav.visible(&l, ROWS.len());
+        scroll_marks(gfx, &shown, ROWS.len(), l.unit);
+        for (i, r) in shown {
             let state = RowState {
                 selected: i == self.nav.selected,
                 enabled: true,

@@ -211,6 +211,7 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
         }
         Hint::NoSolution => "hint: no solution is left from here: undo or reset".to_owned(),
         Hint::Unknown => "hint: the solver found nothing in time".to_owned(),
+        Hint::Solved => "hint: none needed, it is solved".to_owned(),
     };
     let mut y = info_r.y + u * 1.9;
     gfx.text(

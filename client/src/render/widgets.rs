@@ -634,6 +634,35 @@ pub fn key_caps(r: Rect, unit: f32) -> [Rect; 2] {
     [Rect::new(x1, y, w, h), Rect::new(x2, y, w, h)]
 }
 
+/// Marks that a list scrolls: "▲ more" over the first row shown when rows are hidden above it,
+/// "▼ more" under the last when rows are hidden below. `shown` is the visible rows with their
+/// indexes (`ListNav::visible`), out of `len`.
+pub fn scroll_marks(gfx: &Gfx, shown: &[(usize, Rect)], len: usize, unit: f32) {
+    let size = (unit * 0.55).round();
+    let mark = |text: &str, r: Rect, y: f32| {
+        let x = r.x + r.w / 2.0;
+        gfx.text_mid(
+            text,
+            x,
+            y,
+            size,
+            Weight::Bold,
+            Align::Center,
+            theme::TEXT_DIM,
+        );
+    };
+    if let Some(&(i, r)) = shown.first()
+        && i > 0
+    {
+        mark("▲ more", r, r.y - unit * 0.5);
+    }
+    if let Some(&(i, r)) = shown.last()
+        && i + 1 < len
+    {
+        mark("▼ more", r, r.bottom() + unit * 0.45);
+    }
+}
+
 /// What the rows drawn this frame are and where (in a page, for the test hook, which taps them
 /// by label; natively nothing is kept).
 pub mod targets {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use macroquad::input::KeyCode;
 use sevenbag_core::{Input, Match, Seat};
 use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, Replay};
-use sevenbag_protocol::{EndReason, InputLog};
+use sevenbag_protocol::{EndReason, InputLog, ReplayListing};
 
 use crate::input::Keyboard;
 use crate::versus::session::{NetStatus, Session};
@@ -89,6 +89,53 @@ pub fn list_described(dirs: &[PathBuf]) -> Vec<Listed> {
 /// "2026-11-23 10:31" (UTC) of a Unix time in seconds.
 pub fn utc_stamp(unix: u64) -> String {
     sevenbag_protocol::civil::CivilUtc::from_unix(unix).to_minute()
+}
+
+/// A server replay's row: "2026-11-23 10:31 · ann 2–1 bo · 3:05 · RANKED", so that two
+/// matches of the same players tell apart by when, how long and how they went.
+pub fn listing_label(l: &ReplayListing) -> String {
+    let [a, b] = &l.names;
+    let [sa, sb] = l.score;
+    let outcome = match (l.winner, l.reason) {
+        (Some(_), EndReason::Forfeit) => format!("{a} {sa}–{sb} {b} (forfeit)"),
+        (Some(_), _) => format!("{a} {sa}–{sb} {b}"),
+        (None, EndReason::Abandoned) => format!("{a} vs {b}, no result"),
+        (None, _) => format!("{a} vs {b}, unfinished"),
+    };
+    let ranked = if l.ranked { " · RANKED" } else { "" };
+    format!(
+        "{} · {outcome} · {}{ranked}",
+        utc_stamp(l.created_unix),
+        mmss(l.frames)
+    )
+}
+
+/// The side panel's text for a server replay.
+pub fn listing_detail(l: &ReplayListing) -> String {
+    let [a, b] = &l.names;
+    let result = match l.winner {
+        Some(w) => format!(
+            "{} won {}–{}{}",
+            l.names[w.index()],
+            l.score[w.index()],
+            l.score[w.other().index()],
+            if l.reason == EndReason::Forfeit {
+                " by forfeit"
+            } else {
+                ""
+            }
+        ),
+        None if l.reason == EndReason::Abandoned => {
+            "No result: neither player came back.".to_owned()
+        }
+        None => "Unfinished (the server stopped).".to_owned(),
+    };
+    format!(
+        "{a} vs {b}\n{result}\nPlayed {} UTC, {} long\n{}\n\nEnter saves it here; it then appears in the list above. L copies its link.",
+        utc_stamp(l.created_unix),
+        mmss(l.frames),
+        if l.ranked { "Ranked" } else { "Unranked" }
+    )
 }
 
 /// Reads and decodes a replay file; the error is a sentence for the screen.
@@ -353,8 +400,8 @@ pub fn describe(replay: &Replay) -> String {
 mod tests {
     use super::*;
     use sevenbag_core::MatchHeader;
+    use sevenbag_protocol::InputLog;
     use sevenbag_protocol::replay::{ConfirmedSim, MatchResult};
-    use sevenbag_protocol::{EndReason, InputLog};
 
     /// A replay recorded the way the server records one: a `ConfirmedSim` over scripted inputs.
     fn recorded(frames: u32) -> (Replay, ConfirmedSim) {
@@ -506,5 +553,33 @@ mod tests {
             list_files(&[dir.path().to_path_buf()]).is_empty(),
             "nothing kept"
         );
+    }
+
+    fn listing(created_unix: u64, ranked: bool) -> ReplayListing {
+        ReplayListing {
+            id: format!("{created_unix}-ACDEF-1"),
+            names: ["Alice".into(), "Bob".into()],
+            winner: Some(Seat::First),
+            reason: EndReason::TopOut,
+            score: [3, 0],
+            frames: 60 * 151,
+            created_unix,
+            ranked,
+        }
+    }
+
+    #[test]
+    fn server_replays_of_the_same_players_tell_apart_by_date_length_and_ranked() {
+        let a = listing_label(&listing(1_795_369_103, false));
+        let b = listing_label(&listing(1_795_372_703, true));
+        assert_eq!(a, "2026-11-22 17:38 · Alice 3–0 Bob · 2:31");
+        assert_eq!(b, "2026-11-22 18:38 · Alice 3–0 Bob · 2:31 · RANKED");
+        let void = ReplayListing {
+            winner: None,
+            reason: EndReason::Abandoned,
+            ..listing(1_795_369_103, false)
+        };
+        assert!(listing_label(&void).contains("Alice vs Bob, no result"));
+        assert!(listing_detail(&void).contains("neither player came back"));
     }
 }

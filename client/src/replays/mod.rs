@@ -14,8 +14,10 @@ use crate::net::links::Link;
 use crate::net::online::{Online, Request, Stage};
 use crate::render::gfx::background;
 use crate::render::theme;
-use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
-use crate::replays::files::{Listed, ReplaySession, list_described, replay_dirs};
+use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
+use crate::replays::files::{
+    Listed, ReplaySession, list_described, listing_detail, listing_label, replay_dirs,
+};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
@@ -190,9 +192,9 @@ impl Screen for ReplayScreen {
         }
         if io.keyboard.pressed(macroquad::input::KeyCode::L)
             && let Some(Row::Remote(r)) = rows.get(self.nav.selected)
-            && let Some((id, _)) = self.remote.as_ref().and_then(|rm| rm.replay_list().get(*r))
+            && let Some(listing) = self.remote.as_ref().and_then(|rm| rm.replay_list().get(*r))
         {
-            let link = Link::Replay(id.clone());
+            let link = Link::Replay(listing.id.clone());
             ctx.copy_game_link(&link);
         }
         match event {
@@ -221,7 +223,7 @@ impl Screen for ReplayScreen {
                 }
                 Row::Remote(r) => {
                     if let Some(remote) = &mut self.remote
-                        && let Some((id, _)) = remote.replay_list().get(r).cloned()
+                        && let Some(id) = remote.replay_list().get(r).map(|l| l.id.clone())
                     {
                         ctx.notify(format!("Downloading {id}…"), theme::ACCENT2);
                         remote.fetch_replay(&id);
@@ -248,7 +250,9 @@ impl Screen for ReplayScreen {
             "Replays",
             "Finished matches, frame for frame",
         );
-        for (i, r) in self.nav.visible(&l, rows.len()) {
+        let shown = self.nav.visible(&l, rows.len());
+        scroll_marks(gfx, &shown, rows.len(), l.unit);
+        for (i, r) in shown {
             let state = RowState {
                 selected: i == self.nav.selected,
                 enabled: true,
@@ -276,17 +280,10 @@ impl Screen for ReplayScreen {
                     menu_row(gfx, r, l.unit, "Download from server", tag, state, ctx.time)
                 }
                 Row::Remote(k) => {
-                    let (id, summary) = self
-                        .remote
-                        .as_ref()
-                        .and_then(|rm| rm.replay_list().get(*k).cloned())
-                        .unwrap_or_default();
-                    let tag = if self.fetching.as_deref() == Some(id.as_str()) {
-                        "SAVING…"
-                    } else {
-                        "SAVE"
-                    };
-                    let label = if summary.is_empty() { id } else { summary };
+                    let listing = self.remote.as_ref().and_then(|rm| rm.replay_list().get(*k));
+                    let saving = listing.is_some_and(|l| self.fetching.as_ref() == Some(&l.id));
+                    let tag = if saving { "SAVING…" } else { "SAVE" };
+                    let label = listing.map(listing_label).unwrap_or_default();
                     menu_row(
                         gfx,
                         r,
@@ -318,7 +315,15 @@ impl Screen for ReplayScreen {
                 "Replay files",
                 "Opens a .sbrp file from this device (a replay saved by the desktop game or this page) and plays it; it is then kept in the list. A file dropped on the page opens the same way. D on a replay of the list saves it as a file.".to_owned(),
             ),
-            Some(Row::Download | Row::Remote(_)) => (
+            Some(Row::Remote(k)) => (
+                "From the server",
+                self.remote
+                    .as_ref()
+                    .and_then(|rm| rm.replay_list().get(*k))
+                    .map(listing_detail)
+                    .unwrap_or_default(),
+            ),
+            Some(Row::Download) => (
                 "From the server",
                 format!(
                     "The server {} keeps every finished match. Pick one to save it here; it then appears in the list above. L copies the selected match's link.",

@@ -6,7 +6,7 @@ use crate::input::keys::key_label;
 use crate::layout::list_layout;
 use crate::render::gfx::background;
 use crate::render::widgets::{
-    RowState, footer, heading, key_row, menu_row, section_row, side_panel, value_row,
+    RowState, footer, heading, key_row, menu_row, scroll_marks, section_row, side_panel, value_row,
 };
 use crate::screen::{Ctx, FrameIo};
 
@@ -30,7 +30,9 @@ impl SettingsScreen {
         // Frames at 60 Hz in milliseconds, rounded: 10 f is 167 ms.
         let ms = |f: u8| format!("{f} f  ({} ms)", (u32::from(f) * 1000 + 30) / 60);
         let on = |b: bool| if b { "on".to_owned() } else { "off".to_owned() };
-        for (i, r) in self.nav.visible(&l, self.rows.len()) {
+        let shown = self.nav.visible(&l, self.rows.len());
+        scroll_marks(gfx, &shown, self.rows.len(), l.unit);
+        for (i, r) in shown {
             let row = self.rows[i];
             let selected = i == self.nav.selected;
             let state = RowState {

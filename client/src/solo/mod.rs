@@ -5,13 +5,17 @@
 //! - [`run`] — a run being played ([`SoloRun`]) and [`fx`], its flashes and popups;
 //! - [`run_view`] — drawing a run and its result card; `view` — the screen's own drawing;
 //! - [`store`] — runs and personal bests on disk; [`upload`] — sending a run to the server;
-//! - [`past`] — the list of past runs of a mode.
+//! - [`past`] — the list of past runs of a mode;
+//! - [`boards`] and [`boards_screen`] — the server's Sprint and Blitz leaderboards (L), with any
+//!   record watched from there.
 //!
 //! Training keys (docs/CLIENT.md): Esc or P pauses (the board is hidden; Esc or P resumes at
 //! once, Q leaves), Zen has Backspace undo and Y redo, R resets, and C in a replay being watched
 //! continues from that frame in Zen. Each of these keys steps aside to an F key when it is one
 //! of your game keys, so a binding never does two jobs.
 
+pub mod boards;
+pub mod boards_screen;
 pub mod fx;
 pub mod past;
 pub mod run;
@@ -40,7 +44,8 @@ use crate::solo::upload::{Status as UploadStatus, Upload};
 use crate::sound::sfx::Sfx;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
-pub const FOOTER: &str = "↑ ↓ choose   Enter play   W watch best   P past runs   Esc back";
+pub const FOOTER: &str =
+    "↑ ↓ choose   Enter play   W watch best   P past runs   L leaderboard   Esc back";
 
 /// A bot's 40-line Sprint (the protocol's golden sample), for `--screen solo-watch`.
 pub const SAMPLE: &[u8] =
@@ -343,6 +348,10 @@ impl SoloScreen {
         } else if kb.pressed(KeyCode::W) {
             self.message = None;
             self.watch_best(mode);
+        } else if kb.pressed(KeyCode::L) {
+            self.message = None;
+            let board = crate::solo::boards_screen::SoloBoardsScreen::new(ctx, mode);
+            return Transition::Push(Box::new(board));
         } else if kb.pressed(KeyCode::P) {
             self.message = None;
             match &self.dir {

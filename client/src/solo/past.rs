@@ -12,7 +12,7 @@ use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::puzzles::game::date_text;
 use crate::render::gfx::background;
-use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
+use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
 use crate::screen::{Ctx, FrameIo};
 use crate::solo::run_view::mode_title;
 use crate::solo::store::{self, PastRuns};
@@ -132,7 +132,9 @@ impl PastList {
             store::KEEP_RUNS
         );
         heading(gfx, l.title, l.unit, "PAST RUNS", &subtitle);
-        for (i, r) in self.nav.visible(&l, runs.len()) {
+        let shown = self.nav.visible(&l, runs.len());
+        scroll_marks(gfx, &shown, runs.len(), l.unit);
+        for (i, r) in shown {
             let state = RowState {
                 selected: i == self.nav.selected,
                 enabled: true,

@@ -303,16 +303,70 @@ pub struct ResultCard<'a> {
     pub keys: &'a str,
 }
 
-/// Draws the result card over the well: the result, PB comparison, splits and figures.
-pub fn draw_result(gfx: &Gfx, l: &SoloLayout, card: &ResultCard<'_>) {
+/// Where the result card goes: over the well, as wide as the well and its side boxes allow.
+pub fn result_card_rect(l: &SoloLayout) -> Rect {
     let cell = l.cell;
     let w = (cell * 15.0).min(l.next.right() - l.hold.x);
-    let r = Rect::new(
+    Rect::new(
         center(l.board).x - w / 2.0,
         l.board.y + cell * 2.0,
         w,
         cell * 13.5,
-    );
+    )
+}
+
+/// The key hints a finished run offers: W only when there is a best to watch, U only while an
+/// upload to `upload_to` may start (a ranked run not yet sent).
+pub fn result_keys(mode: SoloMode, has_best: bool, upload_to: Option<&str>) -> String {
+    if mode == SoloMode::Zen {
+        return "Backspace undo   R reset   Esc back".to_owned();
+    }
+    let mut keys = vec!["R retry".to_owned()];
+    if has_best {
+        keys.push("W watch best".to_owned());
+    }
+    if let Some(server) = upload_to {
+        keys.push(format!("U upload to {server}"));
+    }
+    keys.push("Esc back".to_owned());
+    keys.join("   ")
+}
+
+/// The result card's key line in the `room` pixels of the card: one line, shrunk to no less
+/// than [`crate::render::metrics::MIN_SHRINK`] of `size`; else two lines broken between hints
+/// (at the three-space gap nearest the middle), both at the size the longer one fits. Returns
+/// the lines and their size; `width_at(text, px)` measures bold text.
+pub fn key_lines(
+    keys: &str,
+    room: f32,
+    size: f32,
+    width_at: impl Fn(&str, f32) -> f32,
+) -> (Vec<String>, f32) {
+    use crate::render::metrics::{MIN_SHRINK, fit_size};
+    let one = fit_size(|px| width_at(keys, px), size, room);
+    if width_at(keys, one) <= room {
+        return (vec![keys.to_owned()], one);
+    }
+    let gaps: Vec<usize> = keys.match_indices("   ").map(|(i, _)| i).collect();
+    let Some(&cut) = gaps
+        .iter()
+        .min_by_key(|&&i| (i as i64 * 2 - keys.len() as i64).unsigned_abs())
+    else {
+        return (vec![keys.to_owned()], one);
+    };
+    let lines = vec![keys[..cut].to_owned(), keys[cut..].trim_start().to_owned()];
+    let fitted = lines
+        .iter()
+        .map(|t| fit_size(|px| width_at(t, px), size, room))
+        .fold(size, f32::min)
+        .max((size * MIN_SHRINK).floor());
+    (lines, fitted)
+}
+
+/// Draws the result card over the well: the result, PB comparison, splits and figures.
+pub fn draw_result(gfx: &Gfx, l: &SoloLayout, card: &ResultCard<'_>) {
+    let cell = l.cell;
+    let r = result_card_rect(l);
     fill(r, alpha(theme::PANEL, 0.96));
     outline(r, 1.0, theme::ACCENT);
     let cx = r.x + r.w / 2.0;
@@ -410,13 +464,15 @@ pub fn draw_result(gfx: &Gfx, l: &SoloLayout, card: &ResultCard<'_>) {
         Weight::Regular,
         theme::TEXT_FAINT,
     );
-    line(
-        r.bottom() - cell * 0.7,
-        card.keys,
-        0.5,
-        Weight::Bold,
-        theme::ACCENT2,
-    );
+    let (keys, size) = key_lines(card.keys, r.w - cell, (cell * 0.5).round(), |t, px| {
+        gfx.width(t, px, Weight::Bold)
+    });
+    let step = size * 1.25;
+    let mut y = r.bottom() - cell * 0.7 - step * (keys.len() as f32 - 1.0);
+    for k in &keys {
+        gfx.text(k, cx, y, size, Weight::Bold, Align::Center, theme::ACCENT2);
+        y += step;
+    }
 }
 
 /// Draws the hint line at the bottom.
@@ -442,6 +498,41 @@ mod tests {
         assert_eq!(split_delta(SoloMode::Sprint, 690, 660).0, "+0.50");
         assert_eq!(split_delta(SoloMode::Blitz, 5_000, 3_800).0, "+1,200");
         assert_eq!(split_delta(SoloMode::Blitz, 3_500, 3_800).0, "−300");
+    }
+
+    #[test]
+    fn w_is_offered_only_with_a_best_to_watch() {
+        for mode in [SoloMode::Sprint, SoloMode::Blitz] {
+            assert!(!result_keys(mode, false, None).contains('W'), "{mode:?}");
+            assert!(
+                !result_keys(mode, false, Some("host")).contains('W'),
+                "{mode:?}"
+            );
+            assert!(
+                result_keys(mode, true, None).contains("W watch best"),
+                "{mode:?}"
+            );
+        }
+        assert_eq!(
+            result_keys(SoloMode::Blitz, true, Some("127.0.0.1:7878")),
+            "R retry   W watch best   U upload to 127.0.0.1:7878   Esc back"
+        );
+    }
+
+    #[test]
+    fn a_key_line_too_long_for_one_line_breaks_between_hints() {
+        // 10 px a character: 60 characters do not fit 300 px even at the smallest shrink.
+        let width = |t: &str, px: f32| t.chars().count() as f32 * px / 2.0;
+        let keys = "R retry   W watch best   U upload to 127.0.0.1:7878   Esc back";
+        let (lines, size) = key_lines(keys, 300.0, 20.0, width);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(
+            lines.iter().all(|l| width(l, size) <= 300.0),
+            "{lines:?} at {size}"
+        );
+        assert_eq!(lines.join("   "), keys, "no hint is cut or lost");
+        let (one, _) = key_lines("R retry   Esc back", 300.0, 20.0, width);
+        assert_eq!(one, ["R retry   Esc back"]);
     }
 
     #[test]

@@ -11,11 +11,12 @@ use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
 use crate::screen::{Ctx, FrameIo};
 use crate::solo::run_view::{
     ResultCard, SoloLayout, best_text, draw_hint, draw_result, draw_run, live_rows, mode_title,
+    result_keys,
 };
 
 use super::{
-    FOOTER, Mode, Playing, SoloScreen, about, key_text, label, pause_key, redo_key, restart_key,
-    undo_key, upload_target,
+    FOOTER, Mode, Playing, SoloScreen, about, index, key_text, label, pause_key, redo_key,
+    restart_key, undo_key, upload_target,
 };
 
 impl SoloScreen {
@@ -65,9 +66,13 @@ impl SoloScreen {
                     mode_title(f.result.mode),
                     &rows,
                 );
-                let upload_keys = format!(
-                    "R retry   W watch best   U upload to {}   Esc back",
-                    upload_target(&ctx.config.server)
+                // W only with a best to watch (after this run, the best may be this run).
+                let has_best = self.bests[index(f.result.mode)].is_some();
+                let can_upload = f.upload_bytes.is_some() && f.upload.is_none();
+                let keys = result_keys(
+                    f.result.mode,
+                    has_best,
+                    can_upload.then(|| upload_target(&ctx.config.server)),
                 );
                 let card = ResultCard {
                     result: &f.result,
@@ -76,13 +81,7 @@ impl SoloScreen {
                     faults: f.run.finesse().faults,
                     pps_x100: solo.player().stats().pps_x100(),
                     saved: f.upload.as_ref().map_or(&f.saved, |u| u.text()),
-                    keys: if f.result.mode == SoloMode::Zen {
-                        "Backspace undo   R reset   Esc back"
-                    } else if f.upload_bytes.is_some() && f.upload.is_none() {
-                        &upload_keys
-                    } else {
-                        "R retry   W watch best   Esc back"
-                    },
+                    keys: &keys,
                 };
                 draw_result(gfx, &l, &card);
                 draw_hint(gfx, &l, card.keys);

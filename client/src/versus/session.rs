@@ -412,8 +412,9 @@ impl Session for LocalSession {
     }
 }
 
-/// The banner line for a match that ended off the boards: "ANN WINS BY FORFEIT", or "MATCH
-/// ENDED" when there is no winner (a server shutdown). Online play and replays share it.
+/// The banner line for a match that ended off the boards: "ANN WINS BY FORFEIT", "NO RESULT"
+/// when neither player came back, or "MATCH ENDED" for another end without a winner (a server
+/// shutdown). Online play and replays share it.
 pub fn verdict_line(
     reason: sevenbag_protocol::EndReason,
     winner: Option<sevenbag_core::Seat>,
@@ -423,6 +424,7 @@ pub fn verdict_line(
         (sevenbag_protocol::EndReason::Forfeit, Some(w)) => {
             format!("{} WINS BY FORFEIT", names[w.index()].to_uppercase())
         }
+        (sevenbag_protocol::EndReason::Abandoned, None) => "NO RESULT".to_owned(),
         _ => "MATCH ENDED".to_owned(),
     }
 }

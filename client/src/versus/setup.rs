@@ -8,7 +8,9 @@ use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::render::gfx::background;
 use crate::render::theme;
-use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
+use crate::render::widgets::{
+    RowState, footer, heading, menu_row, scroll_marks, side_panel, value_row,
+};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::settings::config::MatchSetup;
 use crate::sound::sfx::Sfx;
@@ -186,7 +188,9 @@ impl Screen for SetupScreen {
             SetupKind::Local => ("Local 2 players", "Two players, one keyboard, same pieces"),
         };
         heading(gfx, l.title, l.unit, title, subtitle);
-        for (i, r) in self.nav.visible(&l, rows.len()) {
+        let shown = self.nav.visible(&l, rows.len());
+        scroll_marks(gfx, &shown, rows.len(), l.unit);
+        for (i, r) in shown {
             let state = RowState {
                 selected: i == self.nav.selected,
                 enabled: true,

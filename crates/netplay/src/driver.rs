@@ -43,6 +43,15 @@ pub struct MatchResult {
     pub replay: Option<String>,
 }
 
+/// A match the server ended without a winner (`MatchVoid`): nobody's result changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoidResult {
+    /// Why there is no winner (neither player came back: [`EndReason::Abandoned`]).
+    pub reason: EndReason,
+    /// Replay id, if the server kept one.
+    pub replay: Option<String>,
+}
+
 /// How a [`MatchDriver`] sets up each match's session and pacing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DriverConfig {
@@ -69,7 +78,8 @@ pub enum DriverEvent {
     Started,
     /// A `MatchLog` rebuilt our own session (after a reconnect or a desync); the clock is kept.
     Rebuilt,
-    /// The server announced the match result ([`MatchDriver::match_result`]).
+    /// The server announced the match result ([`MatchDriver::match_result`]), or that the match
+    /// has none ([`MatchDriver::void_result`]).
     Over,
     /// The session refused relayed inputs or a match log. `new_match`: it was the log of a
     /// match we had no session of, so no match started.
@@ -92,9 +102,15 @@ pub struct MatchDriver {
     pacer: Option<Pacer>,
     /// A match is running: frames are simulated on the pacer's clock.
     live: bool,
+    /// The server announced the end, but the frames it confirmed are not all shown yet (a
+    /// spectator, or anyone, running behind the match clock): they are still stepped, on the
+    /// pacer's clock, up to the confirmed end (see [`MatchDriver::is_showing`]).
+    finishing: bool,
     matches_started: u32,
     rounds: Vec<RoundResult>,
     match_result: Option<MatchResult>,
+    /// The server ended the match without a winner.
+    void_result: Option<VoidResult>,
     /// Stall frames counted at the last input-delay re-estimate.
     stalls_at_retune: u64,
     /// Re-estimates in a row that found the delay higher than needed.
@@ -118,9 +134,11 @@ impl MatchDriver {
             session: None,
             pacer: None,
             live: false,
+            finishing: false,
             matches_started: 0,
             rounds: Vec::new(),
             match_result: None,
+            void_result: None,
             stalls_at_retune: 0,
             calm_retunes: 0,
         }
@@ -236,6 +254,17 @@ impl MatchDriver {
                     reason: *reason,
                     replay: replay.clone(),
                 });
+                // Whoever is behind the server's end shows the rest of what it confirmed.
+                self.finishing = self.live && self.behind_confirmed();
+                self.live = false;
+                DriverEvent::Over
+            }
+            ServerMessage::MatchVoid { reason, replay } => {
+                self.void_result = Some(VoidResult {
+                    reason: *reason,
+                    replay: replay.clone(),
+                });
+                self.finishing = self.live && self.behind_confirmed();
                 self.live = false;
                 DriverEvent::Over
             }
@@ -247,26 +276,43 @@ impl MatchDriver {
         }
     }
 
-    /// Frames due at `now` (0 when no match is live).
+    /// Frames due at `now` (0 unless a match is live or still showing its end).
     pub fn frames_due(&self, now: Instant) -> u32 {
-        match (self.live, &self.session, &self.pacer) {
+        match (self.is_showing(), &self.session, &self.pacer) {
             (true, Some(s), Some(p)) => p.frames_due(now, s.frame()),
             _ => 0,
         }
     }
 
-    /// When the frame `ahead` frames past the current one is due, while a match is live.
+    /// When the frame `ahead` frames past the current one is due, while a match is live or
+    /// still showing its end.
     pub fn next_due(&self, ahead: u32) -> Option<Instant> {
-        match (self.live, &self.session, &self.pacer) {
+        match (self.is_showing(), &self.session, &self.pacer) {
             (true, Some(s), Some(p)) => Some(p.next_due(s.frame() + ahead)),
             _ => None,
         }
+    }
+
+    /// Whether frames are still being stepped: the match is live, or it is over on the server
+    /// and we are still showing the frames it confirmed before the end.
+    pub fn is_showing(&self) -> bool {
+        self.live || self.finishing
+    }
+
+    /// Whether the confirmed match (the server's frames) is ahead of the one shown.
+    fn behind_confirmed(&self) -> bool {
+        self.session
+            .as_ref()
+            .is_some_and(|s| s.frame() < s.confirmed().frame().0)
     }
 
     /// Simulates one frame with keys from `input` for our seat (asked only when the session
     /// uses them), and balances the pacer. False when nothing was simulated: a stall at the
     /// prediction window (the pacer then waits with us) or no session.
     pub fn step<I: InputSource + ?Sized>(&mut self, now: Instant, input: &mut I) -> bool {
+        if self.finishing && !self.live {
+            return self.step_to_the_end(now);
+        }
         let (Some(session), Some(pacer)) = (&mut self.session, &mut self.pacer) else {
             return false;
         };
@@ -315,6 +361,43 @@ impl MatchDriver {
                 session.remote_confirmed()
             };
             pacer.balance(session.frame(), remote, self.clock.rtt());
+        } else {
+            // Watching: the same balance brings a spectator whose clock a stall held back (a
+            // reconnect, a restarted server) up to the players again, and keeps one that
+            // predicts ahead of them from running off.
+            pacer.balance(
+                session.frame(),
+                session.remote_confirmed(),
+                self.clock.rtt(),
+            );
+        }
+        true
+    }
+
+    /// After the server's `MatchOver`: one more of the frames the server confirmed, with no
+    /// keys and no prediction past them; the showing ends at the confirmed end, or if our own
+    /// keys would be asked for (a player is never that far behind).
+    fn step_to_the_end(&mut self, now: Instant) -> bool {
+        let (Some(session), Some(pacer)) = (&mut self.session, &mut self.pacer) else {
+            self.finishing = false;
+            return false;
+        };
+        if session.frame() >= session.confirmed().frame().0 || session.needs_input() {
+            self.finishing = false;
+            return false;
+        }
+        if session.advance(Input::NONE) == Step::Stalled {
+            pacer.stalled(now, session.frame());
+            self.finishing = false;
+            return false;
+        }
+        pacer.balance(
+            session.frame(),
+            session.remote_confirmed(),
+            self.clock.rtt(),
+        );
+        if session.frame() >= session.confirmed().frame().0 {
+            self.finishing = false;
         }
         true
     }
@@ -352,6 +435,7 @@ impl MatchDriver {
     /// the session stays for viewing.
     pub fn stop(&mut self) {
         self.live = false;
+        self.finishing = false;
     }
 
     /// Sets the seat the next match is played from (`None`: spectator, or not in a room).
@@ -414,6 +498,11 @@ impl MatchDriver {
         self.match_result.as_ref()
     }
 
+    /// The server's word that the match has no winner, once it said so.
+    pub fn void_result(&self) -> Option<&VoidResult> {
+        self.void_result.as_ref()
+    }
+
     /// Round wins: the server's latest count, else the confirmed match's.
     pub fn wins(&self) -> [u8; 2] {
         match self.rounds.last() {
@@ -451,7 +540,9 @@ impl MatchDriver {
         self.calm_retunes = 0;
         self.rounds.clear();
         self.match_result = None;
+        self.void_result = None;
         self.live = true;
+        self.finishing = false;
         self.matches_started += 1;
     }
 }

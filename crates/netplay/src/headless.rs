@@ -377,13 +377,13 @@ impl HeadlessClient {
         self.run_until(input, timeout, |c| {
             c.driver.matches_started() >= target
                 && !c.driver.is_live()
-                && c.driver.match_result().is_some()
+                && (c.driver.match_result().is_some() || c.driver.void_result().is_some())
         })
         .await?;
         self.driver
             .match_result()
             .cloned()
-            .ok_or(HeadlessError::State("no match result"))
+            .ok_or(HeadlessError::State("the match ended with no result"))
     }
 
     /// Runs the client (events, pings, frames with keys from `input`) until `done` holds, for at
@@ -511,7 +511,7 @@ impl HeadlessClient {
             let _ = self.net.send(ping);
             self.next_ping = now + self.config.ping_every;
         }
-        if !self.driver.is_live() {
+        if !self.driver.is_showing() {
             return;
         }
         self.driver.tick(now, input);
@@ -619,6 +619,13 @@ impl HeadlessClient {
                 fatal,
             } => {
                 tracing::debug!(name = %self.config.name, ?code, %message, fatal, "server error");
+                if code == ErrorCode::BadResume && self.awaiting_log {
+                    // The seat is gone (its match is over: the verdict, if the server kept
+                    // one, came just before): no match log will come.
+                    self.awaiting_log = false;
+                    self.driver.stop();
+                    self.forget_room();
+                }
                 self.errors.push(ServerError {
                     code,
                     message,

@@ -63,7 +63,9 @@ pub mod time;
 pub mod tls;
 
 pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
-pub use driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult, RETUNE_FRAMES, RoundResult};
+pub use driver::{
+    DriverConfig, DriverEvent, MatchDriver, MatchResult, RETUNE_FRAMES, RoundResult, VoidResult,
+};
 #[cfg(feature = "native")]
 pub use headless::{
     ClientStats, DesyncNotice, HeadlessClient, HeadlessConfig, HeadlessError, LOBBY_TIMEOUT,

@@ -31,6 +31,7 @@ pub mod file;
 pub mod identity;
 pub mod inputs;
 pub mod key_script;
+pub mod listings;
 pub mod messages;
 pub mod packing;
 pub mod replay;
@@ -42,6 +43,7 @@ pub use codec::{
 };
 pub use compact::InputStep;
 pub use inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
+pub use listings::{MAX_SOLO_ROWS, ReplayListing, SoloRow};
 pub use messages::*;
 pub use packing::{CompactError, InputsPacker, InputsUnpacker};
 pub use replay::{

@@ -5,7 +5,7 @@
 //! server ([`MAX_NAME_CHARS`], [`MAX_CHANGES_PER_MESSAGE`]).
 
 use serde::{Deserialize, Serialize};
-use sevenbag_core::{Handling, Input, MatchHeader, Preset, Randomizer, Seat, SoloResult};
+use sevenbag_core::{Handling, Input, MatchHeader, Preset, Randomizer, Seat, SoloMode, SoloResult};
 
 /// Longest player name, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
@@ -276,6 +276,27 @@ pub enum ClientMessage {
         /// Frames confirmed past the previous confirmation.
         frames: u32,
     },
+    // Lists the game shows (appended; see `docs/PROTOCOL.md`, "Replays" and "Solo records").
+    /// The replays the server keeps, with their dates, lengths, scores and whether they were
+    /// ranked: answered with [`ServerMessage::ReplayList`].
+    ListReplayInfo,
+    /// A solo leaderboard (Sprint or Blitz), best first, at most `limit` rows (1 to
+    /// [`crate::MAX_SOLO_ROWS`]), and the identified player's own row: answered with
+    /// [`ServerMessage::SoloLeaderboard`]. Readable by guests.
+    GetSoloLeaderboard {
+        /// Sprint or Blitz.
+        mode: SoloMode,
+        /// Rows wanted.
+        limit: u32,
+    },
+    /// The replay of player `name`'s record on a solo leaderboard: answered with
+    /// [`ServerMessage::SoloRecordReplay`], or `Error { NoSuchReplay }`.
+    GetSoloReplay {
+        /// Sprint or Blitz.
+        mode: SoloMode,
+        /// The player, as the leaderboard names them.
+        name: String,
+    },
 }
 
 /// Who is in a seat.
@@ -312,6 +333,9 @@ pub enum EndReason {
     Forfeit,
     /// The server is shutting down.
     Shutdown,
+    /// Neither player came back within the reconnect window (after a server restart, or both
+    /// connections lost): no winner, and nobody's rating changes.
+    Abandoned,
 }
 
 /// A machine-readable error kind; the message text says it for people.
@@ -547,5 +571,39 @@ pub enum ServerMessage {
     Redirect {
         /// The other instance's public `ws://` or `wss://` URL.
         url: String,
+    },
+    /// The match ended without a winner (`reason`: [`EndReason::Abandoned`]). Sent to whoever is
+    /// in the room then, and, like `MatchOver` for a decided match, to a player who comes back
+    /// with the resume token of a match that is over (before `Error { BadResume }`): the
+    /// server's verdict is the one every client shows.
+    MatchVoid {
+        /// Why there is no winner.
+        reason: EndReason,
+        /// Replay id under which the server keeps it.
+        replay: Option<String>,
+    },
+    /// The replays the server keeps, newest first (answer to `ListReplayInfo`).
+    ReplayList {
+        /// At most the server's list limit.
+        list: Vec<crate::ReplayListing>,
+    },
+    /// A solo leaderboard, best first (answer to `GetSoloLeaderboard`).
+    SoloLeaderboard {
+        /// Sprint or Blitz.
+        mode: SoloMode,
+        /// At most the rows asked for.
+        rows: Vec<crate::SoloRow>,
+        /// The identified player's own row (also when below the rows sent); `None` for a guest
+        /// or a player with no record on this board.
+        you: Option<crate::SoloRow>,
+    },
+    /// A solo record's replay file (answer to `GetSoloReplay`; `docs/REPLAY.md`).
+    SoloRecordReplay {
+        /// Sprint or Blitz.
+        mode: SoloMode,
+        /// The player.
+        name: String,
+        /// The solo replay file.
+        bytes: Vec<u8>,
     },
 }

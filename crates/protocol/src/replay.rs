@@ -316,6 +316,21 @@ impl Replay {
         Ok(())
     }
 
+    /// This replay as the server's list shows it, under `id` (`ranked` is the server's to say:
+    /// the file does not record it).
+    pub fn listing(&self, id: &str, ranked: bool) -> crate::ReplayListing {
+        crate::ReplayListing {
+            id: id.to_owned(),
+            names: self.names.clone(),
+            winner: self.result.winner,
+            reason: self.result.reason,
+            score: self.rounds.last().map_or([0, 0], |r| r.wins),
+            frames: self.result.frames,
+            created_unix: self.created_unix,
+            ranked,
+        }
+    }
+
     /// A one-line description: names, result and length, for listings.
     pub fn summary(&self) -> String {
         let [a, b] = &self.names;
@@ -332,6 +347,7 @@ impl Replay {
                 wins[w.index()],
                 wins[w.other().index()]
             ),
+            (None, EndReason::Abandoned) => "no result (nobody came back)".to_string(),
             (None, _) => "unfinished".to_string(),
         };
         format!("{a} vs {b}: {outcome}, {length}")
@@ -550,7 +566,9 @@ pub fn verify(replay: &Replay) -> Result<VerifyReport, ReplayError> {
         EndReason::TopOut => result.winner.is_some() && simulated == result.winner,
         // Decided off the boards: the boards must not have decided it first.
         EndReason::Forfeit => result.winner.is_some() && simulated.is_none(),
-        EndReason::Shutdown => result.winner.is_none() && simulated.is_none(),
+        EndReason::Shutdown | EndReason::Abandoned => {
+            result.winner.is_none() && simulated.is_none()
+        }
     };
     if !consistent || frames != result.frames {
         return Err(ReplayError::ResultMismatch {

@@ -87,6 +87,10 @@ fn result_line(replay: &Replay) -> String {
             seat_name(replay, Some(w)),
             r.frames
         ),
+        (None, EndReason::Abandoned) => format!(
+            "no result: neither player came back after {} frames",
+            r.frames
+        ),
         (_, reason) => format!("unfinished ({reason:?}) after {} frames", r.frames),
     }
 }

@@ -201,6 +201,8 @@ struct Running {
     _live: GaugeGuard,
     /// Inputs not yet written to the room log (`None`: room logs off, or no reconnect window).
     log: Option<MatchLog>,
+    /// The seats' resume tokens: a player who comes back after the end is told the verdict.
+    tokens: [u64; 2],
 }
 
 impl Running {
@@ -251,6 +253,9 @@ pub(crate) trait Directory: Send + Sync {
     fn token_dropped(&self, token: u64);
     /// Room `code` (number `id`) has closed.
     fn room_closed(&self, code: &str, id: u64);
+    /// A match ended with `verdict` (`MatchOver` or `MatchVoid`): a player who comes back later
+    /// with one of its `tokens` is told it.
+    fn match_ended(&self, tokens: [u64; 2], verdict: ServerMessage);
 }
 
 /// Starts a room task; `None` if the server is shutting down.
@@ -398,6 +403,7 @@ impl Room {
             } => {
                 let seat = self.resume(token, member);
                 let _ = reply.send(seat);
+                self.settle_lapsed().await;
             }
             RoomCommand::Leave { client } => self.leave(client, true).await,
             RoomCommand::Disconnected { client } => self.leave(client, false).await,

@@ -79,6 +79,7 @@ impl Room {
                 .room_logs
                 .as_ref()
                 .map(|l| l.resume(&self.code)),
+            tokens,
         });
         if let Some(winner) = decided {
             // The server died between the deciding inputs and writing the replay.

@@ -182,6 +182,7 @@ impl Room {
             warned: [None; 2],
             _live: GaugeGuard::new(&self.services.metrics.matches_running),
             log,
+            tokens,
         });
     }
 
@@ -332,7 +333,12 @@ impl Room {
         self.matches += 1;
         self.services.metrics.matches_finished.inc();
         let replay = Replay::record(&run.sim, run.names.clone(), winner, reason, unix_now());
-        let base = format!("{}-{}-{}", run.started_unix, self.code, self.matches);
+        // A ranked match's id says so: the replay file does not, and the list shows it.
+        let ranked = if self.ranked { "-ranked" } else { "" };
+        let base = format!(
+            "{}-{}-{}{ranked}",
+            run.started_unix, self.code, self.matches
+        );
         // The room waits for the write (a few milliseconds) so that `MatchOver` names a file
         // that already exists: a client may ask for it the moment it hears.
         let id = self.services.replays.save(&base, &replay).await;
@@ -346,14 +352,21 @@ impl Room {
                 logs.remove(log);
             }
         }
+        let tokens = run.tokens;
         self.report(run, winner, reason, id.clone());
         let over = winner.map(|winner| ServerMessage::MatchOver {
             winner,
             reason,
-            replay: id,
+            replay: id.clone(),
         });
-        if let Some(over) = &over {
-            self.broadcast(over);
+        // No winner and not a shutdown (whose match resumes after a restart): the match is
+        // void, and everyone still here is told so.
+        let void = (winner.is_none() && reason != EndReason::Shutdown)
+            .then_some(ServerMessage::MatchVoid { reason, replay: id });
+        if let Some(verdict) = over.as_ref().or(void.as_ref()) {
+            self.broadcast(verdict);
+            // Players who come back after the end hear the same verdict.
+            self.directory.match_ended(tokens, verdict.clone());
         }
         // Players who dropped and never came back have nothing to come back to.
         for seat in Seat::BOTH {

@@ -159,16 +159,60 @@ impl Room {
         }
     }
 
-    /// Reconnect windows that have run out forfeit their seat.
+    /// Reconnect windows that have run out forfeit their seat, unless the opponent is away too:
+    /// then the seat has lapsed (shown as forfeited) and the match waits for the opponent's own
+    /// window. An opponent who comes back in it wins ([`Room::settle_lapsed`]); if neither
+    /// player comes back (a restart longer than the window, both connections lost), the match
+    /// has no winner ([`EndReason::Abandoned`]), whoever's seat happens to come first.
     pub(super) async fn expire(&mut self, now: Instant) {
         for seat in Seat::BOTH {
             let due = self.seats[seat.index()]
                 .as_ref()
                 .and_then(|s| s.deadline)
                 .is_some_and(|d| d <= now);
-            if due {
+            if !due || self.running.is_none() {
+                continue;
+            }
+            let other = self.seats[seat.other().index()].as_ref();
+            let other_away = other.is_some_and(|s| s.conn.is_none());
+            if !other_away {
                 info!(room = %self.code, ?seat, "reconnect window passed: forfeit");
                 self.forfeit(seat).await;
+                return;
+            }
+            if other.is_some_and(|s| s.deadline.is_none_or(|d| d <= now)) {
+                info!(room = %self.code, "reconnect windows passed with neither player back: no result");
+                self.finish(None, EndReason::Abandoned).await;
+                return;
+            }
+            if let Some(slot) = &mut self.seats[seat.index()] {
+                slot.deadline = None;
+            }
+            info!(room = %self.code, ?seat, "reconnect window passed with the opponent away too: the seat has lapsed");
+            self.broadcast(&ServerMessage::SeatStatus {
+                seat,
+                status: SeatStatus::Forfeited,
+            });
+        }
+    }
+
+    /// A player came back while the opponent's seat had lapsed: the opponent forfeits now.
+    pub(super) async fn settle_lapsed(&mut self) {
+        if self.running.is_none() {
+            return;
+        }
+        let lapsed = |s: &Option<SeatSlot>| {
+            s.as_ref()
+                .is_some_and(|s| s.conn.is_none() && s.deadline.is_none())
+        };
+        for seat in Seat::BOTH {
+            let back = self.seats[seat.other().index()]
+                .as_ref()
+                .is_some_and(|s| s.conn.is_some());
+            if lapsed(&self.seats[seat.index()]) && back {
+                info!(room = %self.code, ?seat, "the opponent came back: the lapsed seat forfeits");
+                self.forfeit(seat).await;
+                return;
             }
         }
     }

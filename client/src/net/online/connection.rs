@@ -10,12 +10,21 @@ use sevenbag_protocol::{ClientMessage, JoinRole};
 use super::texts::{plain_net_error, reach_text};
 use super::transport::open;
 use super::{Online, Request, Stage};
-use crate::net::online::reconnect::{FORFEITED, LOST_MATCH, Reconnect, SPECTATOR_RETRY_SECS};
+use crate::net::online::reconnect::{LOST_MATCH, Reconnect, SEAT_GONE, UNREACHABLE};
 
 impl Online {
-    /// While the connection is lost mid-match: the whole seconds left to take the seat back.
+    /// While the connection is lost mid-match: the whole seconds left of the room's reconnect
+    /// window (0 once it has passed and the server is still out of reach).
     pub fn reconnecting(&self, now: Instant) -> Option<u32> {
         self.reconnect.as_ref().map(|r| r.seconds_left(now))
+    }
+
+    /// While reconnecting: whether the room's window has passed (the server decides the match;
+    /// we keep trying to hear it).
+    pub fn reconnect_window_passed(&self, now: Instant) -> bool {
+        self.reconnect
+            .as_ref()
+            .is_some_and(|r| r.window_passed(now))
     }
 
     /// Connection attempts of the current reconnect (0 when not reconnecting).
@@ -79,7 +88,7 @@ impl Online {
                         code: code.trim().to_owned(),
                         role: JoinRole::Spectator,
                     },
-                    Request::ListReplays => ClientMessage::ListReplays,
+                    Request::ListReplays => ClientMessage::ListReplayInfo,
                     Request::Ranked(key) => match &mut self.ranked {
                         Some(flow) => flow.on_welcome(),
                         None => ClientMessage::Identify { key: *key },
@@ -105,15 +114,14 @@ impl Online {
                 }
                 if self.can_resume() {
                     tracing::info!(%reason, "connection lost mid-match; reconnecting");
-                    let room_window = self.options().map_or(0, |o| u64::from(o.reconnect_seconds));
-                    // A spectator has no seat to lose: it keeps trying for at least as long as a
-                    // restarting server takes to come back.
-                    let window = if self.spectating() {
-                        room_window.max(SPECTATOR_RETRY_SECS)
-                    } else {
-                        room_window
-                    };
-                    self.reconnect = Some(Reconnect::new(at, Duration::from_secs(window)));
+                    let window = self.options().map_or(0, |o| u64::from(o.reconnect_seconds));
+                    // Past the window too, while the server is out of reach: a restarting
+                    // server takes the match back, and only it says how the match ended.
+                    self.reconnect = Some(Reconnect::new(
+                        at,
+                        Duration::from_secs(window),
+                        self.reach_allowance,
+                    ));
                     return;
                 }
                 self.match_driver.stop();
@@ -176,7 +184,7 @@ impl Online {
             return;
         };
         if r.expired(now) {
-            self.give_up();
+            self.give_up(UNREACHABLE);
             return;
         }
         if !r.due(now) {
@@ -204,18 +212,31 @@ impl Online {
         }
     }
 
-    /// The seat is lost (or, watching, the match): the match is over for us.
-    pub(super) fn give_up(&mut self) {
+    /// The reconnect is over without the match: a spectator lost it; a player shows the
+    /// server's verdict if it sent one (a `MatchOver` or `MatchVoid` for our token), else
+    /// `why` (never a result of its own).
+    pub(super) fn give_up(&mut self, why: &str) {
         let text = if self.spectating() {
-            LOST_MATCH
+            LOST_MATCH.to_owned()
         } else {
-            FORFEITED
+            super::texts::verdict_text(
+                self.outcome(),
+                self.void_result(),
+                &self.names(),
+                self.seat(),
+            )
+            .unwrap_or_else(|| why.to_owned())
         };
         self.reconnect = None;
         self.match_driver.stop();
         if let Some(net) = self.net.take() {
             net.close();
         }
-        self.fail(text.to_owned());
+        self.fail(text);
+    }
+
+    /// The server refused our resume token: the seat is gone.
+    pub(super) fn seat_gone(&mut self) {
+        self.give_up(SEAT_GONE);
     }
 }

@@ -5,7 +5,7 @@ use sevenbag_netplay::time::Instant;
 
 use sevenbag_core::Seat;
 use sevenbag_netplay::{DriverEvent, RoomUpdate};
-use sevenbag_protocol::{ClientMessage, ErrorCode, SeatStatus, ServerMessage};
+use sevenbag_protocol::{ClientMessage, ErrorCode, ReplayListing, SeatStatus, ServerMessage};
 
 use super::texts::error_text;
 use super::{Driver, Online, Stage};
@@ -18,7 +18,7 @@ impl Online {
     }
 
     /// The server's replay list (after [`Request::ListReplays`] or [`Online::list_replays`]).
-    pub fn replay_list(&self) -> &[(String, String)] {
+    pub fn replay_list(&self) -> &[ReplayListing] {
         &self.replay_list
     }
 
@@ -164,7 +164,7 @@ impl Online {
                 fatal,
             } => {
                 if code == ErrorCode::BadResume && self.reconnect.is_some() {
-                    self.give_up();
+                    self.seat_gone();
                     return;
                 }
                 let text = error_text(code, &message);
@@ -206,7 +206,7 @@ impl Online {
             ServerMessage::Chat { from, seat, text } => {
                 self.chat.hear(from, seat, text, Instant::now());
             }
-            ServerMessage::Replays { list } => self.replay_list = list,
+            ServerMessage::ReplayList { list } => self.replay_list = list,
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
             ServerMessage::Shutdown { reason } if self.can_resume() => {
                 // A drained server keeps this match's room log and takes it up when it starts

@@ -13,9 +13,11 @@
 //! When the connection of a seated player drops during a match (not after [`Online::leave`]),
 //! the controller reconnects by itself: it keeps the match and its session, tries a new
 //! connection with the resume token from `Joined` every second (see [`reconnect`]) until
-//! the room's `reconnect_seconds` pass, sends nothing until the server's `MatchLog` has rebuilt
-//! the session, and then carries on. If the window passes or the server answers `BadResume`,
-//! the stage becomes [`Stage::Failed`] with [`reconnect::FORFEITED`].
+//! the room's `reconnect_seconds` pass (longer while the server cannot be reached: a restarted
+//! server takes its matches back), sends nothing until the server's `MatchLog` has rebuilt the
+//! session, and then carries on. If the server answers `BadResume` (with its verdict on the
+//! match just before, when it kept one) or never answers, the stage becomes [`Stage::Failed`]
+//! with the server's verdict, or a sentence that claims none (see [`reconnect`]).
 //!
 //! The controller is one type split by job: [`transport`] opens connections (the process's
 //! network runtime, TLS trust, server URLs), `connection` handles the connection's own events
@@ -120,7 +122,7 @@ pub struct Online {
     chat: crate::net::online::chat::Chat,
     /// The identify/register/queue exchange of a ranked request.
     ranked: Option<RankedFlow>,
-    replay_list: Vec<(String, String)>,
+    replay_list: Vec<sevenbag_protocol::ReplayListing>,
     replay: Option<(String, Vec<u8>)>,
     driver: Driver,
     /// Frames due this rendered frame that are still to be stepped.
@@ -129,6 +131,9 @@ pub struct Online {
     idle: Match,
     /// A cluster's redirects followed for the current request.
     redirects: sevenbag_netplay::Redirects,
+    /// How long a lost match is retried while the server cannot be reached, at least
+    /// ([`reconnect::REACH_ALLOWANCE`]; the tests shorten it).
+    reach_allowance: Duration,
 }
 
 impl std::fmt::Debug for Online {
@@ -210,6 +215,7 @@ impl Online {
             due: 0,
             idle: Match::new(MatchHeader::versus(0)),
             redirects: sevenbag_netplay::Redirects::default(),
+            reach_allowance: reconnect::REACH_ALLOWANCE,
         }
     }
 
@@ -308,6 +314,11 @@ impl Online {
     /// The server's result of the last match.
     pub fn outcome(&self) -> Option<&Outcome> {
         self.match_driver.match_result()
+    }
+
+    /// The server's word that the last match has no winner.
+    pub fn void_result(&self) -> Option<&sevenbag_netplay::VoidResult> {
+        self.match_driver.void_result()
     }
 
     /// The round trip to the server, once measured.

@@ -175,6 +175,13 @@ impl crate::versus::session::Session for Online {
     }
 
     fn verdict(&self) -> Option<String> {
+        if let Some(void) = self.void_result() {
+            return Some(crate::versus::session::verdict_line(
+                void.reason,
+                None,
+                &Online::names(self),
+            ));
+        }
         let out = self.outcome()?;
         if out.reason == EndReason::TopOut
             || matches!(self.current().phase(), Phase::MatchOver { .. })

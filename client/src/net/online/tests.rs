@@ -7,7 +7,7 @@ use sevenbag_core::{Handling, Input, Seat};
 use sevenbag_protocol::{EndReason, ErrorCode, RoomOptions};
 
 use crate::input::KeyMap;
-use crate::net::online::reconnect::FORFEITED;
+use crate::net::online::reconnect::{SEAT_GONE, UNREACHABLE};
 use crate::versus::session::Peer;
 
 /// A scripted key pattern: shifts, rotations and a hard drop every 24 frames, varied by seat.
@@ -29,6 +29,7 @@ fn script(frame: u32, seat: Seat) -> Input {
 struct LocalServer {
     addr: std::net::SocketAddr,
     handle: Option<sevenbag_server::ServerHandle>,
+    config: sevenbag_server::Config,
     _replays: tempfile::TempDir,
 }
 
@@ -57,12 +58,37 @@ fn server() -> LocalServer {
         countdown_frames: Some(30),
         ..sevenbag_server::Config::default()
     };
-    let handle = rt.block_on(sevenbag_server::spawn(config)).expect("server");
+    let handle = rt
+        .block_on(sevenbag_server::spawn(config.clone()))
+        .expect("server");
     LocalServer {
         addr: handle.addr(),
         handle: Some(handle),
+        config,
         _replays: replays,
     }
+}
+
+/// Stops `server` (its running matches keep their room logs), keeps `clients` ticking while it
+/// is down for `down`, and starts it again on the same address over the same directory.
+fn restart(server: &mut LocalServer, down: Duration, clients: &mut [&mut Online]) {
+    let rt = runtime().expect("runtime");
+    if let Some(handle) = server.handle.take() {
+        rt.block_on(async {
+            tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await
+        })
+        .expect("stopped in time")
+        .expect("stopped");
+    }
+    let back = Instant::now() + down;
+    run(clients, down.as_secs() + 5, |_| Instant::now() >= back);
+    let handle = rt
+        .block_on(async {
+            let listener = tokio::net::TcpListener::bind(server.addr).await?;
+            sevenbag_server::spawn_on(listener, server.config.clone()).await
+        })
+        .expect("started again");
+    server.handle = Some(handle);
 }
 
 fn connect(addr: &str, name: &str, request: Request) -> Online {
@@ -339,13 +365,14 @@ fn a_dropped_spectator_rejoins_by_code_and_keeps_watching() {
 }
 
 #[test]
-fn a_player_who_cannot_come_back_forfeits() {
+fn a_player_who_cannot_reach_the_server_claims_no_result_of_its_own() {
     let server = server();
     let options = RoomOptions {
         reconnect_seconds: 2,
         ..RoomOptions::default()
     };
     let (mut alice, mut bob) = playing_pair(&server, options, 60);
+    alice.reach_allowance = Duration::from_secs(4);
     // Every attempt goes to a port nobody listens on.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -354,14 +381,20 @@ fn a_player_who_cannot_come_back_forfeits() {
     alice.url = server_url(&format!("127.0.0.1:{port}"));
     cut(&alice);
     let start = Instant::now();
+    // Past the room's window alice still tries: the server, not the window, decides.
     run(&mut [&mut alice, &mut bob], 15, |c| {
-        matches!(c[0].stage(), Stage::Failed(_)) && c[1].outcome().is_some()
+        c[0].reconnect_window_passed(Instant::now()) && c[1].outcome().is_some()
     });
-    assert_eq!(alice.stage(), &Stage::Failed(FORFEITED.to_owned()));
+    assert!(alice.reconnecting(Instant::now()).is_some());
+    assert_eq!(alice.stage(), &Stage::InRoom);
+    run(&mut [&mut alice, &mut bob], 15, |c| {
+        matches!(c[0].stage(), Stage::Failed(_))
+    });
+    assert_eq!(alice.stage(), &Stage::Failed(UNREACHABLE.to_owned()));
     assert!(!alice.is_live() && alice.reconnecting(Instant::now()).is_none());
     assert!(
-        start.elapsed() >= Duration::from_millis(1900),
-        "tried for the window"
+        start.elapsed() >= Duration::from_millis(3900),
+        "tried for the allowance"
     );
     let outcome = bob.outcome().cloned().expect("bob's outcome");
     assert_eq!(
@@ -372,7 +405,85 @@ fn a_player_who_cannot_come_back_forfeits() {
 }
 
 #[test]
-fn a_refused_resume_token_forfeits_at_once() {
+fn a_player_back_after_the_window_is_told_the_servers_verdict() {
+    let server = server();
+    let options = RoomOptions {
+        reconnect_seconds: 2,
+        ..RoomOptions::default()
+    };
+    let (mut alice, mut bob) = playing_pair(&server, options, 60);
+    let real = alice.url.clone();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port");
+    alice.url = server_url(&format!("127.0.0.1:{port}"));
+    cut(&alice);
+    // The window passes while alice cannot get through: the server forfeits her seat.
+    run(&mut [&mut alice, &mut bob], 15, |c| {
+        c[1].outcome().is_some()
+    });
+    assert!(alice.reconnecting(Instant::now()).is_some(), "still trying");
+    // Her network is back: the server answers her token with its verdict.
+    alice.url = real;
+    run(&mut [&mut alice, &mut bob], 15, |c| {
+        matches!(c[0].stage(), Stage::Failed(_))
+    });
+    assert_eq!(alice.outcome(), bob.outcome(), "one verdict, the server's");
+    assert_eq!(
+        alice.stage(),
+        &Stage::Failed(
+            "bob wins by forfeit: you were not back within the room's reconnect window.".to_owned()
+        )
+    );
+    drop(server);
+}
+
+#[test]
+fn a_restart_longer_than_the_reconnect_window_resumes_the_match_for_both_players() {
+    let mut server = server();
+    let options = RoomOptions {
+        reconnect_seconds: 2,
+        ..RoomOptions::default()
+    };
+    let (mut alice, mut bob) = playing_pair(&server, options, 120);
+    let matches = alice.matches_started();
+    // Down for twice the window: both players keep trying, and the restarted server, which
+    // takes the match back with a fresh window, lets both in again.
+    restart(
+        &mut server,
+        Duration::from_secs(4),
+        &mut [&mut alice, &mut bob],
+    );
+    assert!(
+        alice.reconnect_window_passed(Instant::now())
+            && bob.reconnect_window_passed(Instant::now()),
+        "the outage outlasted the room's window"
+    );
+    run(&mut [&mut alice, &mut bob], 30, |c| {
+        c.iter()
+            .all(|o| o.reconnecting(Instant::now()).is_none() && o.stage() == &Stage::InRoom)
+    });
+    assert!(alice.is_live() && bob.is_live(), "the same match goes on");
+    assert_eq!(alice.matches_started(), matches);
+    assert!(alice.outcome().is_none() && bob.outcome().is_none());
+    let target = confirmed(&alice).max(confirmed(&bob)) + 180;
+    run(&mut [&mut alice, &mut bob], 30, |c| {
+        c.iter().all(|o| confirmed(o) >= target)
+    });
+    // It ends as the server says, the same for both.
+    bob.leave();
+    run(&mut [&mut alice], 10, |c| c[0].outcome().is_some());
+    let outcome = alice.outcome().cloned().expect("alice's outcome");
+    assert_eq!(
+        (outcome.winner, outcome.reason),
+        (Seat::First, EndReason::Forfeit)
+    );
+    drop(server);
+}
+
+#[test]
+fn a_refused_resume_token_ends_the_reconnect_at_once() {
     let server = server();
     let (mut alice, mut bob) = playing_pair(&server, RoomOptions::default(), 60);
     if let Some(room) = alice.room.room_mut() {
@@ -383,7 +494,7 @@ fn a_refused_resume_token_forfeits_at_once() {
     run(&mut [&mut alice, &mut bob], 10, |c| {
         matches!(c[0].stage(), Stage::Failed(_))
     });
-    assert_eq!(alice.stage(), &Stage::Failed(FORFEITED.to_owned()));
+    assert_eq!(alice.stage(), &Stage::Failed(SEAT_GONE.to_owned()));
     assert!(!alice.is_live());
     assert!(
         start.elapsed() < Duration::from_secs(8),

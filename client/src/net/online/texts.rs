@@ -96,6 +96,37 @@ pub fn error_text(code: ErrorCode, message: &str) -> String {
     }
 }
 
+/// The server's verdict on a match we lost the connection to, from our `seat`'s side: its
+/// `MatchOver` (`outcome`) or `MatchVoid` (`void`), whichever it sent; `None` when it sent
+/// neither. `names` are the players', seat 0 and 1.
+pub fn verdict_text(
+    outcome: Option<&super::Outcome>,
+    void: Option<&sevenbag_netplay::VoidResult>,
+    names: &[String; 2],
+    seat: Option<sevenbag_core::Seat>,
+) -> Option<String> {
+    use sevenbag_protocol::EndReason;
+    if let Some(o) = outcome {
+        let winner = &names[o.winner.index()];
+        let ours = seat == Some(o.winner);
+        return Some(match (o.reason, ours) {
+            (EndReason::Forfeit, true) => format!(
+                "You win by forfeit: {} did not come back in time.",
+                names[o.winner.other().index()]
+            ),
+            (EndReason::Forfeit, false) => format!(
+                "{winner} wins by forfeit: you were not back within the room's reconnect window."
+            ),
+            (_, true) => "You won: the match was decided while you were away.".to_owned(),
+            (_, false) => format!("{winner} won: the match was decided while you were away."),
+        });
+    }
+    void.map(|v| match v.reason {
+        EndReason::Abandoned => "No result: neither player came back within the reconnect window. Nobody's rating changes.".to_owned(),
+        _ => "The match ended without a winner.".to_owned(),
+    })
+}
+
 #[cfg(test)]
 mod waiting_tests {
     use super::*;

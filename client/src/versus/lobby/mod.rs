@@ -660,6 +660,23 @@ mod tests {
     }
 
     #[test]
+    fn the_side_panel_says_what_the_action_will_do_never_that_it_is_connecting() {
+        for kind in ALL_KINDS {
+            let screen = LobbyScreen::new(kind);
+            for row in screen.rows() {
+                let (_, text) = screen.help(row, "Alice", "127.0.0.1:7878");
+                assert!(!text.contains("Connecting"), "{kind:?} {row:?}: {text}");
+            }
+        }
+        let screen = LobbyScreen::new(LobbyKind::JoinRoom);
+        let (_, go) = screen.help(Row::Go, "Alice", "127.0.0.1:7878");
+        assert_eq!(
+            go,
+            "Join connects to 127.0.0.1:7878 as Alice, with your handling from Settings."
+        );
+    }
+
+    #[test]
     fn enter_on_a_room_code_joins_once_the_server_is_known() {
         let mut screen = LobbyScreen::new(LobbyKind::JoinRoom);
         let rows = screen.rows();

@@ -6,7 +6,9 @@ use sevenbag_core::rules::MIN_GARBAGE_TRAVEL;
 use crate::layout::list_layout;
 use crate::net::online::transport::DEFAULT_GAME_PORT;
 use crate::render::gfx::background;
-use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel, value_row};
+use crate::render::widgets::{
+    RowState, footer, heading, menu_row, scroll_marks, side_panel, value_row,
+};
 use crate::screen::{Ctx, FrameIo};
 
 use super::{LobbyKind, LobbyScreen, Row, capitalise, footer_hint, on, row_label};
@@ -22,7 +24,9 @@ impl LobbyScreen {
         let (title, subtitle, go) = self.texts();
         heading(gfx, l.title, l.unit, title, subtitle);
         let o = &self.options;
-        for (i, r) in self.nav.visible(&l, rows.len()) {
+        let shown = self.nav.visible(&l, rows.len());
+        scroll_marks(gfx, &shown, rows.len(), l.unit);
+        for (i, r) in shown {
             let selected = i == self.nav.selected;
             let state = RowState {
                 selected,
@@ -103,7 +107,11 @@ impl LobbyScreen {
                 Row::Back => menu_row(gfx, r, l.unit, "Back", "ESC", state, t),
             }
         }
-        let (head, body) = self.help(rows[self.nav.selected.min(rows.len() - 1)], ctx);
+        let (head, body) = self.help(
+            rows[self.nav.selected.min(rows.len() - 1)],
+            &ctx.config.player_name,
+            &ctx.config.server,
+        );
         side_panel(gfx, l.side, l.unit, head, &body);
         let right = match self.kind {
             LobbyKind::LanHost | LobbyKind::LanJoin => "LAN".to_owned(),
@@ -119,11 +127,18 @@ impl LobbyScreen {
         footer(gfx, l.footer, l.unit, &hint, &right);
     }
 
-    /// The side panel's title and text for `row`.
-    fn help(&self, row: Row, ctx: &Ctx) -> (&'static str, String) {
-        let name = &ctx.config.player_name;
+    /// The side panel's title and text for `row`, for a player called `name` whose Settings
+    /// name `settings_server`. It says what the row does; nothing is connected on this screen
+    /// (a connection lives on the screen "Go" opens, and is gone when it closes).
+    pub(super) fn help(
+        &self,
+        row: Row,
+        name: &str,
+        settings_server: &str,
+    ) -> (&'static str, String) {
+        let server = self.server.as_deref().unwrap_or(settings_server);
         match row {
-            Row::Server => ("Server", format!("The Sevenbag server, as host:port (port 7878 when left out). A server typed here is for this screen only: the default stays as set in Settings ({}). You play as {name} with your handling from Settings.", ctx.config.server)),
+            Row::Server => ("Server", format!("The Sevenbag server, as host:port (port 7878 when left out). A server typed here is for this screen only: the default stays as set in Settings ({settings_server}). You play as {name} with your handling from Settings.")),
             Row::Code => ("Room code", "Five letters or digits, as the room's creator sees them. Case does not matter.".into()),
             Row::Address => ("Host address", "The address the LAN host shows, like 192.168.1.20:7878 (the port defaults to 7878).".into()),
             Row::Port => ("Port", format!("The TCP port your game server listens on (default {DEFAULT_GAME_PORT}). If it is busy another one is picked. Others find you through a beacon on UDP port {}.", crate::net::lan::BEACON_PORT)),
@@ -143,7 +158,8 @@ impl LobbyScreen {
                     _ => format!("{} game(s) found on your network.", self.hosts.len()),
                 }),
                 LobbyKind::LanHost => ("Host on LAN", "Starts a game server on this computer, creates a room on it and announces it on your network. Your friends pick it under LAN: join a game.".into()),
-                _ => ("Online", format!("Connecting to {} as {name}.", self.server(ctx))),
+                _ if row == Row::Back => ("Back", "Back to the menu.".into()),
+                _ => ("Online", format!("{} connects to {server} as {name}, with your handling from Settings.", self.texts().2)),
             },
         }
     }

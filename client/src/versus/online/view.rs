@@ -9,7 +9,7 @@ use sevenbag_protocol::SeatStatus;
 
 use crate::layout::list_layout;
 use crate::net::online::Stage;
-use crate::net::online::reconnect::{BANNER, FORFEITED};
+use crate::net::online::reconnect::{BANNER, BANNER_PAST_WINDOW};
 use crate::render::gfx::{Align, Weight, background, fill, outline};
 use crate::render::theme::{self, alpha};
 use crate::render::widgets::{
@@ -109,8 +109,10 @@ impl OnlineScreen {
         }
         match o.stage() {
             Stage::Failed(msg) => {
-                let head = if msg == FORFEITED {
-                    "Match lost"
+                let head = if o.void_result().is_some() {
+                    "No result"
+                } else if o.outcome().is_some() {
+                    "Match over"
                 } else {
                     "Could not continue"
                 };
@@ -415,9 +417,13 @@ impl OnlineScreen {
         fill(r, alpha(theme::PANEL, 0.95));
         outline(r, 1.0, theme::GARBAGE_QUEUED);
         let size = (unit * 1.0).round();
-        let line = ctx
-            .gfx
-            .fit(&format!("{BANNER} {left}s"), r.w - unit, size, Weight::Bold);
+        let now = Instant::now();
+        let text = if o.reconnect_window_passed(now) {
+            BANNER_PAST_WINDOW.to_owned()
+        } else {
+            format!("{BANNER} {left}s")
+        };
+        let line = ctx.gfx.fit(&text, r.w - unit, size, Weight::Bold);
         ctx.gfx.banner(
             &line,
             r.x + r.w / 2.0,
@@ -425,10 +431,17 @@ impl OnlineScreen {
             size,
             theme::GARBAGE_QUEUED,
         );
-        let hint = format!(
-            "attempt {}   The match goes on when the server takes us back   Esc  leave",
-            o.reconnect_attempts().max(1)
-        );
+        let hint = if o.reconnect_window_passed(now) {
+            format!(
+                "attempt {}   Still trying to reach the server to hear its result   Esc  leave",
+                o.reconnect_attempts().max(1)
+            )
+        } else {
+            format!(
+                "attempt {}   The match goes on when the server takes us back   Esc  leave",
+                o.reconnect_attempts().max(1)
+            )
+        };
         ctx.gfx.text_mid(
             &hint,
             r.x + r.w / 2.0,

@@ -90,9 +90,20 @@ impl HeadlessClient {
         self.driver.match_result()
     }
 
+    /// The server's word that the match ended without a winner.
+    pub fn void_result(&self) -> Option<&crate::driver::VoidResult> {
+        self.driver.void_result()
+    }
+
     /// Whether a match is being played or watched right now.
     pub fn is_live(&self) -> bool {
         self.driver.is_live()
+    }
+
+    /// Whether frames are still being stepped: the match is live, or over on the server with
+    /// its last confirmed frames still being shown (a spectator running behind).
+    pub fn is_showing(&self) -> bool {
+        self.driver.is_showing()
     }
 
     /// Matches started since we connected.

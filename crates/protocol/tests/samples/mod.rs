@@ -68,6 +68,15 @@ pub fn client_messages() -> Vec<ClientMessage> {
             }],
             frames: 4,
         },
+        ClientMessage::ListReplayInfo,
+        ClientMessage::GetSoloLeaderboard {
+            mode: SoloMode::Blitz,
+            limit: 100,
+        },
+        ClientMessage::GetSoloReplay {
+            mode: SoloMode::Sprint,
+            name: "ann".into(),
+        },
     ]
 }
 
@@ -198,7 +207,45 @@ pub fn server_messages() -> Vec<ServerMessage> {
         ServerMessage::Redirect {
             url: "wss://b.example.org/".into(),
         },
+        ServerMessage::MatchVoid {
+            reason: EndReason::Abandoned,
+            replay: Some("r".into()),
+        },
+        ServerMessage::ReplayList {
+            list: vec![ReplayListing {
+                id: "1795369103-ACDEF-1-ranked".into(),
+                names: ["ann".into(), "bo".into()],
+                winner: Some(Seat::First),
+                reason: EndReason::TopOut,
+                score: [3, 1],
+                frames: 7_265,
+                created_unix: 1_795_369_103,
+                ranked: true,
+            }],
+        },
+        ServerMessage::SoloLeaderboard {
+            mode: SoloMode::Sprint,
+            rows: vec![solo_row()],
+            you: Some(solo_row()),
+        },
+        ServerMessage::SoloRecordReplay {
+            mode: SoloMode::Blitz,
+            name: "ann".into(),
+            bytes: b"SBSO\x01".to_vec(),
+        },
     ]
+}
+
+fn solo_row() -> SoloRow {
+    SoloRow {
+        place: 2,
+        name: "ann".into(),
+        frames: 2_472,
+        score: 40_310,
+        lines: 40,
+        pieces: 100,
+        recorded_unix: 1_795_432_841,
+    }
 }
 
 fn profile() -> Profile {
@@ -237,6 +284,9 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::GetProfile { .. } => "GetProfile",
         ClientMessage::SubmitSolo { .. } => "SubmitSolo",
         ClientMessage::InputsSince { .. } => "InputsSince",
+        ClientMessage::ListReplayInfo => "ListReplayInfo",
+        ClientMessage::GetSoloLeaderboard { .. } => "GetSoloLeaderboard",
+        ClientMessage::GetSoloReplay { .. } => "GetSoloReplay",
     }
 }
 
@@ -266,5 +316,9 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::PlayerProfile { .. } => "PlayerProfile",
         ServerMessage::SoloRecorded { .. } => "SoloRecorded",
         ServerMessage::Redirect { .. } => "Redirect",
+        ServerMessage::MatchVoid { .. } => "MatchVoid",
+        ServerMessage::ReplayList { .. } => "ReplayList",
+        ServerMessage::SoloLeaderboard { .. } => "SoloLeaderboard",
+        ServerMessage::SoloRecordReplay { .. } => "SoloRecordReplay",
     }
 }
