@@ -51,6 +51,14 @@ enum Row {
     Volume,
     /// The background: the gradient or one plain colour.
     Background,
+    /// The piece palette (guideline or a colour-blind-safe one).
+    Palette,
+    /// Each block's piece letter on or off.
+    Letters,
+    /// The high-contrast skin on or off.
+    HighContrast,
+    /// Reduced motion on or off.
+    ReducedMotion,
     Key(MapId, Action),
     /// A gamepad binding (builds with the `gamepad` feature).
     Pad(Action),
@@ -90,6 +98,13 @@ fn rows() -> Vec<Row> {
         v.extend([Row::Section("AUDIO"), Row::Volume]);
     }
     v.extend([Row::Section("DISPLAY"), Row::Background]);
+    v.extend([
+        Row::Section("ACCESSIBILITY"),
+        Row::Palette,
+        Row::Letters,
+        Row::HighContrast,
+        Row::ReducedMotion,
+    ]);
     v.extend([
         Row::Section("TOUCH CONTROLS"),
         Row::TouchMode,
@@ -170,7 +185,21 @@ impl SettingsScreen {
     /// the one in force).
     fn toggle_background(&mut self) {
         self.draft.plain_background = !self.draft.plain_background;
-        set_plain_background(self.draft.plain_background);
+        show_display(&self.draft);
+    }
+
+    /// Changes an accessibility choice (`d` steps the palette; the others flip), shown at once
+    /// like the background.
+    fn change_look(&mut self, row: Row, d: i32) {
+        let look = &mut self.draft.look;
+        match row {
+            Row::Palette => look.palette = look.palette.step(d),
+            Row::Letters => look.letters = !look.letters,
+            Row::HighContrast => look.high_contrast = !look.high_contrast,
+            Row::ReducedMotion => look.reduced_motion = !look.reduced_motion,
+            _ => return,
+        }
+        show_display(&self.draft);
     }
 
     fn save(&mut self, ctx: &mut Ctx) -> bool {
@@ -348,6 +377,9 @@ impl Screen for SettingsScreen {
                 Row::Irs => h.irs = !h.irs,
                 Row::Ihs => h.ihs = !h.ihs,
                 Row::Background => self.toggle_background(),
+                Row::Palette | Row::Letters | Row::HighContrast | Row::ReducedMotion => {
+                    self.change_look(target, d)
+                }
                 Row::Volume => {
                     adjust(&mut self.draft.volume, d * 5, 100);
                     ctx.audio.set_volume(self.draft.volume);
@@ -384,9 +416,10 @@ impl Screen for SettingsScreen {
                 (EnterDoes::Toggle, Row::Irs) => h.irs = !h.irs,
                 (EnterDoes::Toggle, Row::Ihs) => h.ihs = !h.ihs,
                 (EnterDoes::Toggle, Row::Background) => self.toggle_background(),
+                (EnterDoes::Toggle, row) => self.change_look(row, 1),
                 (EnterDoes::Save, _) if self.save(ctx) => return Transition::Pop,
                 (EnterDoes::Discard, _) => {
-                    set_plain_background(ctx.config.plain_background);
+                    show_display(&ctx.config);
                     return Transition::Pop;
                 }
                 (EnterDoes::Defaults, _) => {
@@ -397,9 +430,9 @@ impl Screen for SettingsScreen {
                         server,
                         ..Config::default()
                     };
-                    set_plain_background(self.draft.plain_background);
+                    show_display(&self.draft);
                     ctx.notify(
-                        "Handling, volume, keys and background reset to defaults (not saved yet).",
+                        "Handling, volume, keys and display reset to defaults (not saved yet).",
                         theme::ACCENT2,
                     );
                 }
@@ -497,6 +530,7 @@ fn enter_does(row: Row) -> EnterDoes {
     match row {
         Row::Key(..) | Row::Pad(_) => EnterDoes::Rebind,
         Row::Irs | Row::Ihs | Row::Background => EnterDoes::Toggle,
+        Row::Palette | Row::Letters | Row::HighContrast | Row::ReducedMotion => EnterDoes::Toggle,
         Row::Save => EnterDoes::Save,
         Row::Discard => EnterDoes::Discard,
         Row::Defaults => EnterDoes::Defaults,
@@ -579,6 +613,16 @@ pub fn value_rows() -> Vec<(&'static str, Vec<String>, bool)> {
                 Row::Sdf => (vec![arrows("∞  (instant)"), arrows("60×")], false),
                 Row::Irs | Row::Ihs => (vec![arrows("off")], false),
                 Row::Background => (vec![arrows("gradient"), arrows("plain")], false),
+                Row::Palette => (
+                    crate::render::look::Palette::ALL
+                        .iter()
+                        .map(|p| arrows(p.label()))
+                        .collect(),
+                    false,
+                ),
+                Row::Letters | Row::HighContrast | Row::ReducedMotion => {
+                    (vec![arrows("off"), arrows("on")], false)
+                }
                 Row::Volume => (vec![arrows("100%")], false),
                 Row::TouchMode => (vec![arrows("auto"), arrows("off")], false),
                 Row::TouchSize | Row::TouchInset | Row::TouchRaise => {
@@ -614,6 +658,10 @@ fn row_label(row: Row) -> &'static str {
         Row::Ihs => "IHS  initial hold",
         Row::Volume => "Volume",
         Row::Background => "Background",
+        Row::Palette => "Piece colours",
+        Row::Letters => "Piece letters",
+        Row::HighContrast => "High contrast",
+        Row::ReducedMotion => "Reduced motion",
         Row::TouchMode => "Touch controls",
         Row::TouchSize => "Button size",
         Row::TouchInset => "From the sides",
@@ -637,6 +685,10 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Ihs => ("IHS", "The hold key held when a piece appears holds it right away.".into()),
         Row::Volume => ("Volume", "Sound effects volume (0 mutes). Without a sound device the game stays silent.".into()),
         Row::Background => ("Background", "Gradient: a violet glow from the top. Plain: one dark colour, which costs less on a computer drawing without a graphics driver (software rendering).".into()),
+        Row::Palette => ("Piece colours", "Guideline: the usual colours. Red–green safe: the Okabe–Ito colours, told apart with deuteranopia or protanopia. Blue–yellow safe: colours told apart with tritanopia.".into()),
+        Row::Letters => ("Piece letters", "Draws each piece's letter (I O T S Z J L) on its blocks, on the board, in hold and in the queue, so pieces are told apart without colour.".into()),
+        Row::HighContrast => ("High contrast", "A black background and well, white outlines on every block, a stronger grid and a brighter ghost.".into()),
+        Row::ReducedMotion => ("Reduced motion", "No screen shake, no flashes on locks and line clears, no hard-drop trails, no pulsing or popping, no drifting shapes behind the menus.".into()),
         Row::Key(_, action) => (action.label(), "Enter (or click a key cap) and press the new key. Each key does one thing per key map: binding it here removes it elsewhere in the same map. Escape is always the menu key.".into()),
         Row::Pad(action) => (action.label(), "Enter, then press a gamepad button. A button does one thing: binding it here removes it from another action. Start is always the menu button; B is Back in menus and in play unless you bind it to an action. The d-pad and the left stick are the same buttons.".into()),
         Row::TouchMode => ("Touch controls", "Buttons on the screen for every action, in two clusters for your thumbs: the d-pad (move, soft drop below, hard drop above) and the rotations with hold. Auto shows them on a touch screen; on and off as they say. They use your DAS, ARR and SDF like keys, and several fingers at once work.".into()),
@@ -645,7 +697,7 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::TouchRaise => ("From the bottom", "How high the clusters sit above the bottom edge, as a share of the screen's height.".into()),
         Row::Save => ("Save", "Write the settings file and use these settings from now on.".into()),
         Row::Discard => ("Discard", "Leave without keeping any change made on this screen.".into()),
-        Row::Defaults => ("Defaults", "Guideline keys, default handling (DAS 10, ARR 2, DCD 0, SDF 20), volume and the gradient background. Name and server stay.".into()),
+        Row::Defaults => ("Defaults", "Guideline keys, default handling (DAS 10, ARR 2, DCD 0, SDF 20), volume, the gradient background and the accessibility choices off. Name and server stay.".into()),
         Row::Section(_) | Row::Account(_) => ("", String::new()),
     }
 }
@@ -663,6 +715,12 @@ fn step_sdf(sdf: u8, d: i32) -> u8 {
 
 /// The largest finite SDF (`Handling::validate`'s bound).
 const MAX_SDF: u8 = 60;
+
+/// Shows the display choices of `config` at once: the background and the accessibility look.
+pub fn show_display(config: &Config) {
+    set_plain_background(config.plain_background);
+    crate::render::look::set(config.look);
+}
 
 #[cfg(test)]
 mod tests {
