@@ -126,8 +126,8 @@ fn letter_ink(fill: Color, style: Style) -> Color {
 
 /// The 5×5 letter of `kind` in the middle of the block at `(x, y)`, side `s`.
 fn draw_letter(x: f32, y: f32, s: f32, kind: PieceKind, ink: Color) {
-    // Half the block wide, in whole pixels so the strokes stay crisp.
-    let dot = (s * 0.11).floor().max(1.0);
+    // About half the block wide, in whole pixels so the strokes stay crisp.
+    let dot = (s * 0.12).floor().max(1.0);
     let left = (x + (s - 5.0 * dot) / 2.0).round();
     let top = (y + (s - 5.0 * dot) / 2.0).round();
     for (row, bits) in letter(kind).into_iter().enumerate() {
