@@ -421,6 +421,11 @@ impl Client {
                     Err((code, message)) => self.error(code, message),
                 }
             }
+            ClientMessage::DeclareBot
+            | ClientMessage::Report { .. }
+            | ClientMessage::Block { .. }
+            | ClientMessage::Unblock { .. }
+            | ClientMessage::GetBlocks => self.error(ErrorCode::Unavailable, "not available yet"),
         }
     }
 

@@ -134,6 +134,7 @@ pub(crate) async fn register(
         name,
         name_key,
         created_unix: db::unix_now(),
+        registered_from: None,
     };
     let player = db
         .write(move |s| s.create_player(&new))

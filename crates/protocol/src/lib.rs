@@ -17,6 +17,7 @@
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
+//! - [`moderation`]: report categories and the bounds of reports and block lists.
 //! - [`solo_replay`]: the one-player (Sprint, Blitz, Zen) replay file and [`verify_solo`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -29,6 +30,7 @@ pub mod identity;
 pub mod inputs;
 pub mod key_script;
 pub mod messages;
+pub mod moderation;
 pub mod replay;
 pub mod room_log;
 pub mod solo_replay;

@@ -68,6 +68,16 @@ pub fn client_messages() -> Vec<ClientMessage> {
             }],
             frames: 4,
         },
+        ClientMessage::DeclareBot,
+        ClientMessage::Report {
+            name: "bo".into(),
+            replay: Some("1-ACDEF-1".into()),
+            category: sevenbag_protocol::moderation::ReportCategory::Cheating,
+            text: "t".into(),
+        },
+        ClientMessage::Block { name: "bo".into() },
+        ClientMessage::Unblock { name: "bo".into() },
+        ClientMessage::GetBlocks,
     ]
 }
 
@@ -198,6 +208,22 @@ pub fn server_messages() -> Vec<ServerMessage> {
         ServerMessage::Redirect {
             url: "wss://b.example.org/".into(),
         },
+        ServerMessage::SeatMarks {
+            bots: vec![true, false],
+        },
+        ServerMessage::BotChat {
+            from: "bo".into(),
+            seat: None,
+            text: "gg".into(),
+        },
+        ServerMessage::Reported,
+        ServerMessage::Blocked {
+            names: vec!["bo".into()],
+        },
+        ServerMessage::ProfileMarks {
+            bot: false,
+            opponents: vec![true],
+        },
     ]
 }
 
@@ -237,6 +263,11 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::GetProfile { .. } => "GetProfile",
         ClientMessage::SubmitSolo { .. } => "SubmitSolo",
         ClientMessage::InputsSince { .. } => "InputsSince",
+        ClientMessage::DeclareBot => "DeclareBot",
+        ClientMessage::Report { .. } => "Report",
+        ClientMessage::Block { .. } => "Block",
+        ClientMessage::Unblock { .. } => "Unblock",
+        ClientMessage::GetBlocks => "GetBlocks",
     }
 }
 
@@ -266,5 +297,10 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::PlayerProfile { .. } => "PlayerProfile",
         ServerMessage::SoloRecorded { .. } => "SoloRecorded",
         ServerMessage::Redirect { .. } => "Redirect",
+        ServerMessage::SeatMarks { .. } => "SeatMarks",
+        ServerMessage::BotChat { .. } => "BotChat",
+        ServerMessage::Reported => "Reported",
+        ServerMessage::Blocked { .. } => "Blocked",
+        ServerMessage::ProfileMarks { .. } => "ProfileMarks",
     }
 }
