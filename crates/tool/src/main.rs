@@ -3,6 +3,8 @@
 //! Each family of subcommands lives in its own module, which owns its clap `Subcommand` enum
 //! and its `run` function; this file only parses and dispatches, and maps errors to exit codes.
 
+// The server's admin API (docs/MODERATION.md).
+mod admin_cmds;
 mod bot_cmds;
 // fixed-sequence challenge (helper: challenge)
 mod challenge_cmds;
@@ -46,6 +48,8 @@ enum Command {
     // puzzles (issue 13)
     #[command(flatten)]
     Puzzle(puzzle_cmds::PuzzleCommand),
+    #[command(flatten)]
+    Admin(admin_cmds::AdminCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -58,6 +62,7 @@ fn main() -> std::process::ExitCode {
         Command::Challenge(c) => challenge_cmds::run(c),
         Command::Db(c) => db_cmds::run(c),
         Command::Puzzle(c) => puzzle_cmds::run(c),
+        Command::Admin(c) => admin_cmds::run(c),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
