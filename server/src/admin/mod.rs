@@ -220,8 +220,8 @@ fn limit(limit: Option<u32>, default: u32) -> Result<u32, Refused> {
     }
 }
 
-/// Applies `action` with its audit entry, wakes the moderation sync (so it reaches live
-/// connections at once), and answers `{"ok": true, "audit_id": N}`.
+/// Applies `action` with its audit entry, applies it to this instance's live connections (the
+/// moderation sync's own step), and answers `{"ok": true, "audit_id": N}`.
 async fn act(
     shared: &Shared,
     operator: &Operator,
@@ -244,7 +244,10 @@ async fn act(
         .await
         .map_err(failed)?;
     shared.metrics.moderation("admin_action");
-    shared.moderation.changed();
+    // In force here before the answer; other instances follow within their sync interval.
+    if let Err(e) = crate::moderation::follow(&shared.moderation, db).await {
+        tracing::warn!(error = %e, "moderation: the action is stored but not applied here yet");
+    }
     tracing::info!(operator = %operator.0, action = name, target = %target, audit_id = id, "admin action");
     Ok(Json(json!({ "ok": true, "audit_id": id })).into_response())
 }

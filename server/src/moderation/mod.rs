@@ -19,7 +19,8 @@
 //! an audit log entry in the same transaction. Every instance polls the audit log's newest id
 //! every [`ModerationConfig::sync_every`] (one indexed `MAX(id)`), and when it moved, re-reads
 //! the sanctions in force and applies the new entries to its own live connections (a banned
-//! player is cut, a renamed one told). The instance that took the action does the same at once.
+//! player is cut, a renamed one told). The instance that took the action does the same before
+//! it answers.
 //! So an action reaches every instance within about a second, with no other moving part:
 //! Redis is not needed for it, and an instance that missed a beat (its database briefly down)
 //! catches up from the log.
@@ -44,7 +45,7 @@ pub(crate) use address::parse_range;
 pub(crate) use requests::{
     block, blocks, declare_bot, on_identified, profile_marks, report, unblock,
 };
-pub(crate) use sync::{load, start as start_sync};
+pub(crate) use sync::{follow, load, start as start_sync};
 pub(crate) use tags::Tags;
 pub use tokens::AdminTokenError;
 pub(crate) use tokens::AdminTokens;
@@ -195,8 +196,8 @@ pub(crate) struct Moderation {
     snapshot: RwLock<Snapshot>,
     /// Live connections by identity: (connection id, how to reach it).
     live: Mutex<HashMap<PlayerId, Vec<(u64, Notifier)>>>,
-    /// Wakes the sync task (after an action here).
-    wake: tokio::sync::Notify,
+    /// One look at the audit log at a time (the sync task's, or an action's here).
+    following: tokio::sync::Mutex<()>,
     /// The newest audit entry applied.
     seen: AtomicI64,
 }
@@ -222,7 +223,7 @@ impl Moderation {
             admin,
             snapshot: RwLock::new(Snapshot::default()),
             live: Mutex::new(HashMap::new()),
-            wake: tokio::sync::Notify::new(),
+            following: tokio::sync::Mutex::new(()),
             seen: AtomicI64::new(0),
         })
     }
@@ -291,10 +292,5 @@ impl Moderation {
         };
         list.retain(|(_, notify)| notify(notice.clone()));
         list.len()
-    }
-
-    /// Asks the sync task to look at the audit log now (after an action on this instance).
-    pub(crate) fn changed(&self) {
-        self.wake.notify_one();
     }
 }

@@ -49,7 +49,6 @@ pub(crate) fn start(moderation: Arc<Moderation>, services: Arc<Services>) {
             tokio::select! {
                 _ = shutdown.recv() => break,
                 _ = tick.tick() => {}
-                _ = moderation.wake.notified() => {}
             }
             let Some(db) = &services.db else { break };
             match follow(&moderation, db).await {
@@ -68,7 +67,10 @@ pub(crate) fn start(moderation: Arc<Moderation>, services: Arc<Services>) {
 }
 
 /// One look at the audit log: if it moved, re-read the sanctions and apply the new entries.
-async fn follow(moderation: &Moderation, db: &Db) -> Result<(), StorageError> {
+/// The sync task calls it every `sync_every`; an action on this instance calls it before it
+/// answers, so its effect is in force here when the operator hears "ok".
+pub(crate) async fn follow(moderation: &Moderation, db: &Db) -> Result<(), StorageError> {
+    let _one_at_a_time = moderation.following.lock().await;
     let seen = AuditId(moderation.seen.load(Ordering::Relaxed));
     let head = db.read(|s| s.audit_head()).await?;
     if head <= seen {
