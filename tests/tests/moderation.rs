@@ -998,8 +998,10 @@ async fn a_blocked_player_is_never_matched_and_their_chat_is_hidden() -> anyhow:
         assert_eq!(error(&mut alice).await?.0, code);
     }
 
-    // Quick match: Alice and Bob are kept apart; Carol is paired with Alice.
+    // Quick match: Alice and Bob are kept apart; Carol is paired with Alice, who has waited
+    // longest.
     alice.send(&ClientMessage::QuickMatch).await?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
     bob.send(&ClientMessage::QuickMatch).await?;
     assert!(!seated_within(&mut bob, Duration::from_millis(800)).await?);
     carol.send(&ClientMessage::QuickMatch).await?;
