@@ -663,6 +663,8 @@ async fn a_declared_bot_is_marked_plays_rooms_and_quick_match_and_is_refused_ran
         })
         .await?;
     assert!(bot_mark, "the profile says bot");
+    let (_, page) = get_json_ok(m.addr(), "/api/players/tbpbot").await?;
+    assert_eq!(page["bot"], true, "{page}");
     assert!(metric(m.addr(), "bot_refused").await? >= 3);
     Ok(())
 }
