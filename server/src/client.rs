@@ -285,12 +285,9 @@ impl Client {
     fn on_notice(&mut self, notice: Notice) {
         match notice {
             Notice::Banned(text) => {
-                // Out of the queue and the room (a match in play is forfeited: the seat is
-                // vacated, so its resume token stops working), then the connection closes.
-                self.unqueue();
-                if let Some(m) = self.room.take() {
-                    let _ = m.handle.try_send(RoomCommand::Leave { client: self.id });
-                }
+                // The connection closes; on the way out it leaves its queue and its room as
+                // with `LeaveRoom` (a match in play is forfeited and the seat vacated, so its
+                // resume token stops working): see `leave_everything`.
                 self.banned = Some(text.clone());
                 self.outbox.cut(Cut::error(ErrorCode::Banned, text));
             }
@@ -479,7 +476,7 @@ impl Client {
                     return;
                 }
                 let limits = &self.shared.config.moderation;
-                let from = identity::From {
+                let from = identity::Origin {
                     address: self.tags.address_key().to_string(),
                     per_hour: limits.registrations_per_hour,
                     per_day: limits.registrations_per_day,
@@ -987,7 +984,12 @@ impl Client {
             if shutting_down {
                 return;
             }
-            let command = RoomCommand::Disconnected { client: self.id };
+            // A banned player leaves for good (forfeits); anyone else gets the reconnect window.
+            let command = if self.banned.is_some() {
+                RoomCommand::Leave { client: self.id }
+            } else {
+                RoomCommand::Disconnected { client: self.id }
+            };
             // Bounded: a room that has closed drops the command at once; a busy one takes it
             // within milliseconds. The bound only guards against a stuck room.
             let _ = tokio::time::timeout(ROOM_REPLY_TIMEOUT, m.handle.send(command)).await;

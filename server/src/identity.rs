@@ -121,7 +121,7 @@ async fn outcome(db: &Db, player: Player, recovery_code: Option<String>) -> Outc
 }
 
 /// Where a registration comes from, and how many one address may make (`docs/MODERATION.md`).
-pub(crate) struct From {
+pub(crate) struct Origin {
     /// The address key (`crate::moderation`'s: IPv4 address or IPv6 /64).
     pub(crate) address: String,
     /// Registrations per hour from it; `None`: no limit.
@@ -135,7 +135,7 @@ pub(crate) async fn register(
     shared: &Shared,
     key: [u8; 32],
     name: &str,
-    from: From,
+    from: Origin,
 ) -> Result<Outcome, Refusal> {
     let db = db(shared)?;
     let (name, name_key) = checked_name(name)?;
