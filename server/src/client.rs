@@ -21,10 +21,10 @@ use std::time::{Duration, Instant};
 use futures_util::stream::SplitStream;
 use futures_util::{SinkExt, StreamExt};
 use sevenbag_core::Handling;
-use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat};
+use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat, clean_display_name};
 use sevenbag_protocol::{
-    ClientMessage, ErrorCode, InputsUnpacker, JoinRole, MAX_NAME_CHARS, PROTOCOL_VERSION,
-    RoomOptions, ServerMessage,
+    ClientMessage, ErrorCode, InputsUnpacker, JoinRole, PROTOCOL_VERSION, RoomOptions,
+    ServerMessage,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio_tungstenite::tungstenite::Message;
@@ -172,7 +172,7 @@ impl Client {
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         // The waits for shutdown, a cut and silence are made once and polled by every turn of
         // the loop: making them afresh per message (two watch registrations and a timer) was a
-        // large share of the server's instructions (callgrind, BENCHMARKS.md issue #8). The
+        // large share of the server's instructions (callgrind, docs/history). The
         // silence timer is moved only when it fires early or the deadline comes nearer.
         let deadline = |hello: bool, last_heard: Instant| {
             if hello {
@@ -619,22 +619,21 @@ impl Client {
             self.outbox.cut(Cut::error(ErrorCode::Banned, text));
             return;
         }
-        let name = name.trim();
-        let chars = name.chars().count();
-        if chars == 0 || chars > MAX_NAME_CHARS || name.chars().any(char::is_control) {
-            self.outbox.cut(Cut::error(
-                ErrorCode::BadMessage,
-                format!("a name is 1 to {MAX_NAME_CHARS} characters, without control characters"),
-            ));
-            return;
-        }
+        let name = match clean_display_name(&name) {
+            Ok(name) => name,
+            Err(e) => {
+                self.outbox
+                    .cut(Cut::error(ErrorCode::BadMessage, e.to_string()));
+                return;
+            }
+        };
         if let Err(e) = handling.validate() {
             self.outbox
                 .cut(Cut::error(ErrorCode::BadMessage, e.to_string()));
             return;
         }
         self.hello = Some(Greeting {
-            name: name.to_string(),
+            name: name.clone(),
             handling,
         });
         let server = format!(
@@ -646,7 +645,7 @@ impl Client {
             version: PROTOCOL_VERSION,
             server,
         });
-        debug!(client = self.id, peer = %self.peer, name, "hello");
+        debug!(client = self.id, peer = %self.peer, %name, "hello");
         if let Some(token) = resume {
             self.resume(token).await;
         }
@@ -923,7 +922,7 @@ impl Client {
         let Some(text) = clean_chat(text) else {
             self.error(
                 ErrorCode::BadMessage,
-                format!("a chat line is 1 to {MAX_CHAT_CHARS} characters"),
+                format!("a chat line is 1 to {MAX_CHAT_CHARS} visible characters"),
             );
             return;
         };

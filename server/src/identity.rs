@@ -94,7 +94,9 @@ fn storage_refusal(e: StorageError) -> Refusal {
     }
 }
 
-fn checked_name(name: &str) -> Result<(String, String), Refusal> {
+/// A registered name as stored, and its key, or why it is refused: the one check for
+/// `Register`, `Rename` and an operator's forced rename (`crate::admin`).
+pub(crate) fn checked_name(name: &str) -> Result<(String, String), Refusal> {
     let name = name.trim();
     validate_name(name).map_err(|e| (ErrorCode::BadName, e.to_string()))?;
     Ok((name.to_string(), name_key(name)))

@@ -13,11 +13,13 @@
 //! ## Layout
 //! - [`messages`]: the two enums and the types they carry.
 //! - [`codec`]: encode/decode with limits, and [`DecodeError`].
-//! - [`compact`]: the compact uplink form of `Inputs` ([`ClientMessage::InputsSince`]).
+//! - [`compact`] and [`packing`]: the compact uplink form of `Inputs`
+//!   ([`ClientMessage::InputsSince`]) and turning `Inputs` into it and back.
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
 //! - [`moderation`]: report categories and the bounds of reports and block lists.
+//! - [`file`]: reading a replay, log or puzzle file: regular files only, through a limit.
 //! - [`solo_replay`]: the one-player (Sprint, Blitz, Zen) replay file and [`verify_solo`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -26,11 +28,13 @@ pub mod civil;
 pub mod codec;
 pub mod compact;
 mod envelope;
+pub mod file;
 pub mod identity;
 pub mod inputs;
 pub mod key_script;
 pub mod messages;
 pub mod moderation;
+pub mod packing;
 pub mod replay;
 pub mod room_log;
 pub mod solo_replay;
@@ -38,9 +42,10 @@ pub mod solo_replay;
 pub use codec::{
     DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode,
 };
-pub use compact::{CompactError, InputStep, InputsPacker, InputsUnpacker};
+pub use compact::InputStep;
 pub use inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
 pub use messages::*;
+pub use packing::{CompactError, InputsPacker, InputsUnpacker};
 pub use replay::{
     ConfirmedSim, FrameHash, HASH_INTERVAL, MatchResult, Replay, ReplayError, RoundRecord,
     SeatInputs, SimEvent, VerifyReport, verify,

@@ -13,7 +13,6 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use sevenbag_protocol::identity::{name_key, validate_name};
 use sevenbag_storage::{Action, FlaggedMatch, MatchId, Openness, Report, ReportId};
 
 use super::{
@@ -155,18 +154,14 @@ pub(super) async fn close(
             }),
         ),
         "rename" => {
-            let name = b
-                .name
-                .as_deref()
-                .map(str::trim)
-                .unwrap_or_default()
-                .to_string();
-            validate_name(&name).map_err(|e| bad(format!("name: {e}")))?;
+            let (name, name_key) =
+                crate::identity::checked_name(b.name.as_deref().unwrap_or_default())
+                    .map_err(|(_, e)| bad(format!("name: {e}")))?;
             (
                 "renamed",
                 Some(Action::Rename {
                     player,
-                    name_key: name_key(&name),
+                    name_key,
                     name,
                 }),
             )

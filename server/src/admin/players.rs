@@ -9,7 +9,7 @@ use axum::extract::{Extension, Path, Query, State};
 use axum::response::IntoResponse;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use sevenbag_protocol::identity::{name_key, validate_name};
+use sevenbag_protocol::identity::name_key;
 use sevenbag_storage::{Action, PlayerFilter, PlayerId, PlayerRecord, PlayerSearch, Sanction};
 
 use super::{
@@ -289,11 +289,11 @@ pub(super) async fn rename(
     let player = player_id(&id)?;
     let b = body(b)?;
     let why = reason(&b.reason)?;
-    let name = b.name.trim().to_string();
-    validate_name(&name).map_err(|e| bad(format!("name: {e}")))?;
+    let (name, name_key) =
+        crate::identity::checked_name(&b.name).map_err(|(_, e)| bad(format!("name: {e}")))?;
     let action = Action::Rename {
         player,
-        name_key: name_key(&name),
+        name_key,
         name: name.clone(),
     };
     act(&shared, &operator, action, why, json!({ "name": name })).await
