@@ -343,6 +343,18 @@ async fn a_mute_refuses_chat_only_and_a_forced_rename_reaches_the_player() -> an
         .await
         .context("a muted player still plays")?;
 
+    // A forced rename goes through the name rules of Register and Rename: no look-alike
+    // letters, no invisible characters.
+    for bad in ["\u{430}lice", "Al\u{200b}ice", "ab"] {
+        let (status, body) = admin(
+            m.addr(),
+            "POST",
+            &format!("/admin/players/{bob_id}/rename"),
+            Some(json!({ "name": bad, "reason": "x" })),
+        )
+        .await?;
+        assert_eq!(status, 400, "{bad:?}: {body}");
+    }
     let (status, body) = admin(
         m.addr(),
         "POST",
