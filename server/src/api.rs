@@ -19,8 +19,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use sevenbag_protocol::identity::{name_key, validate_name};
 use sevenbag_storage::{
-    MatchId, Outcome, Player, PlayerId, Rating, SoloBoard, SoloStanding, StorageError,
-    StoredMatch,
+    MatchId, Outcome, Player, PlayerId, Rating, SoloBoard, SoloStanding, StorageError, StoredMatch,
 };
 
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};

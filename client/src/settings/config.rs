@@ -47,6 +47,9 @@ pub struct Config {
     /// A plain background instead of the gradient: cheaper on machines that draw in software
     /// (see `render::gfx::background`). Off by default.
     pub plain_background: bool,
+    /// Hide common insults and slurs in room chat as asterisks (`net::online::chat::FILTERED`).
+    /// Off by default.
+    pub chat_filter: bool,
 }
 
 /// What the practice and local setup screens chose last, by name, so a visit starts where the
@@ -87,6 +90,7 @@ impl Default for Config {
             trust_cert: None,
             bots: Vec::new(),
             plain_background: false,
+            chat_filter: false,
         }
     }
 }
@@ -160,6 +164,7 @@ struct ConfigFile {
     setup: Option<MatchSetup>,
     trust_cert: Option<PathBuf>,
     plain_background: Option<bool>,
+    chat_filter: Option<bool>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     bots: Vec<OutsideBot>,
 }
@@ -340,6 +345,7 @@ impl Config {
             trust_cert: file.trust_cert,
             bots: file.bots,
             plain_background: file.plain_background.unwrap_or(d.plain_background),
+            chat_filter: file.chat_filter.unwrap_or(d.chat_filter),
         })
     }
 
@@ -365,6 +371,7 @@ impl Config {
             setup: Some(self.setup.clone()),
             trust_cert: self.trust_cert.clone(),
             plain_background: self.plain_background.then_some(true),
+            chat_filter: self.chat_filter.then_some(true),
             bots: self.bots.clone(),
         };
         let body = toml::to_string_pretty(&file)?;
@@ -517,6 +524,7 @@ mod tests {
                 pps: 2.5,
             }],
             plain_background: true,
+            chat_filter: true,
             ..Config::default()
         };
         config.handling.das = 7;

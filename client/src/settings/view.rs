@@ -179,6 +179,20 @@ impl SettingsScreen {
                     false,
                     t,
                 ),
+                Row::ChatFilter => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    row_label(row),
+                    &arrows(if self.draft.chat_filter {
+                        "on".into()
+                    } else {
+                        "off".into()
+                    }),
+                    state,
+                    false,
+                    t,
+                ),
                 Row::Key(map, action) => {
                     let keys = self.map(map).keys(action).map(|k| k.map(key_label));
                     let capturing = self

@@ -346,7 +346,7 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
                 PlayMode::Online if ready => ("READY", "Waiting for your opponent   Esc  leave"),
                 PlayMode::Online => (
                     "REMATCH?",
-                    "Enter  ready again   S  save replay   Esc  leave",
+                    "Enter  ready again   S  save replay   R  report   B  block   Esc  leave",
                 ),
                 _ => ("REMATCH?", "Enter  play again      Esc  menu"),
             };
