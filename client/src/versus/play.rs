@@ -327,12 +327,18 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
         if (matches!(m.phase(), Phase::MatchOver { .. }) || replay_verdict.is_some())
             && self.paused.is_none()
         {
-            let r = rematch_box(io);
+            let role = self.session.room_role().unwrap_or_default();
+            // After an online match a player may also report or block the opponent.
+            let line3 = (self.mode == PlayMode::Online && !role.spectator && !role.ready_sent)
+                .then_some("R  report opponent   B  block opponent");
+            let mut r = rematch_box(io);
+            let c = center(r);
+            if line3.is_some() {
+                r.h += l.cell * 0.8;
+            }
             fill(r, theme::PANEL);
             outline(r, 1.0, theme::ACCENT);
-            let c = center(r);
             let unit = l.cell;
-            let role = self.session.room_role().unwrap_or_default();
             let (ready, spectator) = (role.ready_sent, role.spectator);
             let (line1, line2) = match self.mode {
                 PlayMode::Demo => ("NEXT DEMO MATCH SOON", "Esc  menu"),
@@ -346,7 +352,7 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
                 PlayMode::Online if ready => ("READY", "Waiting for your opponent   Esc  leave"),
                 PlayMode::Online => (
                     "REMATCH?",
-                    "Enter  ready again   S  save replay   R  report   B  block   Esc  leave",
+                    "Enter  ready again   S  save replay   Esc  leave",
                 ),
                 _ => ("REMATCH?", "Enter  play again      Esc  menu"),
             };
@@ -368,6 +374,17 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
                 Align::Center,
                 theme::TEXT_DIM,
             );
+            if let Some(line3) = line3 {
+                gfx.text_mid(
+                    line3,
+                    c.x,
+                    c.y + unit * 1.3,
+                    (unit * 0.5).round(),
+                    Weight::Regular,
+                    Align::Center,
+                    theme::TEXT_DIM,
+                );
+            }
         }
         if let Some((undo, redo)) = self.session.history()
             && self.paused.is_none()
