@@ -41,7 +41,8 @@
 //!   limits, bots, reports and block lists (`docs/MODERATION.md`); `admin/`: the admin API
 //!   under `/admin/` (bearer tokens, constant-time check); `screen.rs`: ranked matches
 //!   screened for inhuman input.
-//! - `web.rs`: the browser build of the game (`--web-dir`): `/`, `/watch/{CODE}` and its files
+//! - `web/`: the browser build of the game (`--web-dir`, else `target/web`): `/`, the game's
+//!   links (`/room/CODE`, `/watch/CODE`, `/replay/ID`, `/puzzle/CODE`) and its files
 //!   (why tower-http's `ServeFile`: there).
 //! - `replay.rs`: the replay directory (atomic writes, listing, reads).
 //! - `durable/`: room logs, so running matches survive a crash or a restart (the file format,
@@ -111,7 +112,7 @@ pub use limits::Limits;
 pub use moderation::{AdminTokenError, ModerationConfig};
 pub use screen::ScreenBounds;
 pub use tls::{TlsError, TlsFiles};
-pub use web::WebDirError;
+pub use web::{WebDirError, default_dir, default_dirs};
 
 /// How long a drain waits for running matches by default: a first-to-3 match rarely lasts
 /// longer than five minutes.
@@ -156,7 +157,9 @@ pub struct Config {
     /// (`--postgres`) instead of the SQLite file in `db`.
     pub postgres: Option<String>,
     /// Serve the browser build of the game from this directory (`--web-dir`): `GET /`,
-    /// `GET /watch/{CODE}` and its files (`web.rs`). `None`: `GET /` is a `404`.
+    /// the game's links (`/room/CODE`...) and its files (`web/`). `None`: `GET /` answers a
+    /// page saying how to build it. The binary fills in [`default_dir`] when `--web-dir` is
+    /// not given.
     pub web_dir: Option<PathBuf>,
     /// The admin API, sybil and farming limits, bots and screening (`docs/MODERATION.md`).
     pub moderation: ModerationConfig,

@@ -329,13 +329,14 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
         {
             let role = self.session.room_role().unwrap_or_default();
             // After an online match a player may also report or block the opponent.
-            let line3 = (self.mode == PlayMode::Online && !role.spectator && !role.ready_sent)
+            let line3 = (self.mode == PlayMode::Online && !role.spectator)
                 .then_some("R  report opponent   B  block opponent");
-            let mut r = rematch_box(io);
-            let c = center(r);
-            if line3.is_some() {
-                r.h += l.cell * 0.8;
-            }
+            let c = center(rematch_box(io));
+            let r = if line3.is_some() {
+                player_result_box(io)
+            } else {
+                rematch_box(io)
+            };
             fill(r, theme::PANEL);
             outline(r, 1.0, theme::ACCENT);
             let unit = l.cell;
@@ -352,7 +353,7 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
                 PlayMode::Online if ready => ("READY", "Waiting for your opponent   Esc  leave"),
                 PlayMode::Online => (
                     "REMATCH?",
-                    "Enter  ready again   S  save replay   Esc  leave",
+                    "Enter  ready again   S  save replay   L  link   Esc  leave",
                 ),
                 _ => ("REMATCH?", "Enter  play again      Esc  menu"),
             };
@@ -386,8 +387,11 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
                 );
             }
         }
+        // The keys' line is left out in portrait: the opponent's board sits right under the
+        // title there, and a phone has no keys.
         if let Some((undo, redo)) = self.session.history()
             && self.paused.is_none()
+            && !crate::input::touch::is_portrait(io.width, io.height)
         {
             let keys = &ctx.config.keys;
             let hint = format!(
@@ -422,14 +426,31 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
         }
     }
 
+    fn plays_by_touch(&self) -> bool {
+        // Paused and between matches too: the controls keep their strip, so the boards do not
+        // jump (the pause menu and the result card take taps above it).
+        matches!(
+            self.mode,
+            PlayMode::Practice | PlayMode::Local | PlayMode::Online
+        ) && self.session.local_seats().iter().any(|l| *l)
+    }
+
     fn name(&self) -> &'static str {
         "play"
     }
 }
 
+/// The rematch box of a player after an online match: one line taller, for the report and
+/// block keys (the result card's buttons go under it).
+pub(crate) fn player_result_box(io: &FrameIo) -> macroquad::math::Rect {
+    let mut r = rematch_box(io);
+    r.h += match_layout(io.width, io.height).cell * 0.8;
+    r
+}
+
 /// Where the rematch prompt goes: across the top of the view, between the two wells, where the
 /// title usually is (the match is over, so nothing is falling there).
-fn rematch_box(io: &FrameIo) -> macroquad::math::Rect {
+pub(crate) fn rematch_box(io: &FrameIo) -> macroquad::math::Rect {
     let l = match_layout(io.width, io.height);
     let w = l.cell * 13.0;
     let h = l.cell * 2.3;
