@@ -37,6 +37,10 @@
 //!   resumes, leaves; `play.rs`: the match, inputs, results; `persist.rs`: its durable log).
 //! - `cluster/`: several instances on one Redis (`--redis`): the shared queues and room
 //!   directory, heartbeats and TTLs, redirects (why redirect and not relay: there).
+//! - `moderation/`: sanctions as every instance enforces them, registration and ranked-pairing
+//!   limits, bots, reports and block lists (`docs/MODERATION.md`); `admin/`: the admin API
+//!   under `/admin/` (bearer tokens, constant-time check); `screen.rs`: ranked matches
+//!   screened for inhuman input.
 //! - `web/`: the browser build of the game (`--web-dir`, else `target/web`): `/`, the game's
 //!   links (`/room/CODE`, `/watch/CODE`, `/replay/ID`, `/puzzle/CODE`) and its files
 //!   (why tower-http's `ServeFile`: there).
@@ -60,6 +64,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod admin;
 mod api;
 mod client;
 mod cluster;
@@ -71,6 +76,7 @@ mod identity;
 mod limits;
 mod lobby;
 mod metrics;
+mod moderation;
 mod ops;
 mod ranked;
 mod record;
@@ -78,6 +84,7 @@ mod refusal;
 mod relay;
 mod replay;
 mod room;
+pub mod screen;
 mod server;
 mod services;
 mod shared;
@@ -104,6 +111,8 @@ use tracing::info;
 pub use cluster::{ClusterConfig, ClusterError, DEFAULT_TTL as DEFAULT_CLUSTER_TTL};
 pub use durable::{DEFAULT_FLUSH_EVERY, ROOM_LOG_SUBDIR};
 pub use limits::Limits;
+pub use moderation::{AdminTokenError, ModerationConfig};
+pub use screen::ScreenBounds;
 pub use tls::{TlsError, TlsFiles};
 pub use web::{WebDirError, default_dir, default_dirs};
 
@@ -154,6 +163,8 @@ pub struct Config {
     /// page saying how to build it. The binary fills in [`default_dir`] when `--web-dir` is
     /// not given.
     pub web_dir: Option<PathBuf>,
+    /// The admin API, sybil and farming limits, bots and screening (`docs/MODERATION.md`).
+    pub moderation: ModerationConfig,
 }
 
 /// Where the room logs live (`docs/SERVER.md`, "Surviving a crash or a restart").
@@ -198,6 +209,7 @@ impl Default for Config {
             cluster: None,
             postgres: None,
             web_dir: None,
+            moderation: ModerationConfig::default(),
         }
     }
 }
@@ -239,6 +251,9 @@ pub enum ServerError {
     /// The server task panicked or was cancelled.
     #[error("server task failed: {0}")]
     Task(String),
+    /// The admin token file (`--admin-token-file`) is missing or malformed.
+    #[error(transparent)]
+    AdminTokens(#[from] AdminTokenError),
 }
 
 /// Runs the server on `listener` until `shutdown` completes, then tells every client
@@ -270,6 +285,7 @@ pub async fn run_with_drain(
         None => None,
     };
     let metrics = metrics::Metrics::new().map_err(|e| ServerError::Metrics(e.to_string()))?;
+    let moderation = Arc::new(moderation::Moderation::new(config.moderation.clone())?);
     // Indexing reads every replay file: off the async runtime.
     let (dir, keep) = (config.replay_dir.clone(), config.replay_keep);
     let replays = tokio::task::spawn_blocking(move || replay::ReplayStore::open(&dir, keep))
@@ -280,6 +296,9 @@ pub async fn run_with_drain(
             source,
         })?;
     let storage = open_storage(&config, &metrics).await?;
+    if let Some(db) = &storage {
+        moderation::load(&moderation, db).await?;
+    }
     let cluster = match &config.cluster {
         Some(c) => Some(cluster::Cluster::join(c).await?),
         None => None,
@@ -301,8 +320,9 @@ pub async fn run_with_drain(
         room_logs,
     };
     let services = services::Services::new(config, stores, metrics, shutdown_rx, tasks);
-    let shared = Arc::new(shared::Shared::new(services, cluster));
+    let shared = Arc::new(shared::Shared::new(services, cluster, moderation));
     lobby::start_matchmaker(&shared.lobby);
+    moderation::start_sync(shared.moderation.clone(), shared.services.clone());
     restore_rooms(&shared.lobby).await;
     cluster::start(shared.cluster.clone(), &shared.lobby);
     info!(addr = ?listener.local_addr().ok(), replay_dir, tls = tls.is_some(), "listening");
@@ -396,7 +416,11 @@ async fn open_storage(
     } else {
         return Ok(None);
     };
-    Ok(Some(db::Db::start(storage, metrics.clone())))
+    Ok(Some(db::Db::start(
+        storage,
+        metrics.clone(),
+        config.moderation.screening,
+    )))
 }
 
 /// A server started by [`spawn`]. Dropping it signals shutdown without waiting.

@@ -35,6 +35,24 @@ const CUT_REASONS: [&str; 9] = [
     "Timeout",
 ];
 
+/// The `event`s of `sevenbag_moderation_total` shown from the start (`docs/MODERATION.md`).
+const MODERATION_EVENTS: [&str; 14] = [
+    "admin_unauthorized",
+    "admin_action",
+    "refused_banned",
+    "refused_address",
+    "refused_muted",
+    "registration_limited",
+    "report_filed",
+    "report_refused",
+    "bot_refused",
+    "ranked_flagged",
+    "pair_skipped_daily_limit",
+    "pair_skipped_same_address",
+    "pair_skipped_blocked",
+    "chat_hidden",
+];
+
 /// Every metric the server keeps.
 #[derive(Clone, Debug)]
 pub(crate) struct Metrics {
@@ -67,6 +85,8 @@ pub(crate) struct Metrics {
     pub(crate) cuts: IntCounterVec,
     /// Seconds one database write (a job of the writer task) took.
     pub(crate) db_write_seconds: Histogram,
+    /// Moderation and fair-play events, by `event` (see [`MODERATION_EVENTS`]).
+    pub(crate) moderation: IntCounterVec,
 }
 
 impl Metrics {
@@ -101,6 +121,17 @@ impl Metrics {
         // see every usual reason from the start (rarer ones appear when they happen).
         for reason in CUT_REASONS {
             cuts.with_label_values(&[reason]);
+        }
+        let moderation = IntCounterVec::new(
+            Opts::new(
+                "sevenbag_moderation_total",
+                "Moderation and fair-play events: refusals, reports, admin calls, flags, skips",
+            ),
+            &["event"],
+        )?;
+        registry.register(Box::new(moderation.clone()))?;
+        for event in MODERATION_EVENTS {
+            moderation.with_label_values(&[event]);
         }
         Ok(Metrics {
             connections: gauge("sevenbag_connections", "Open game (WebSocket) connections")?,
@@ -145,8 +176,14 @@ impl Metrics {
                     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
                 ],
             )?,
+            moderation,
             registry,
         })
+    }
+
+    /// Counts one moderation event (`admin_unauthorized`, `report_filed`, ...).
+    pub(crate) fn moderation(&self, event: &str) {
+        self.moderation.with_label_values(&[event]).inc();
     }
 
     /// Counts one connection cut for `reason`.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::cluster::Cluster;
 use crate::lobby::Lobby;
+use crate::moderation::Moderation;
 use crate::services::Services;
 
 /// State shared by every connection task and HTTP route.
@@ -18,12 +19,18 @@ pub(crate) struct Shared {
     pub(crate) lobby: Arc<Lobby>,
     /// This instance's cluster membership (`--redis`), if any.
     pub(crate) cluster: Option<Arc<Cluster>>,
+    /// Sanctions in force, live identities, admin tokens (`crate::moderation`).
+    pub(crate) moderation: Arc<Moderation>,
 }
 
 impl Shared {
     /// Connection state around `services`: a fresh lobby that reports its room codes to
-    /// `cluster`, if any.
-    pub(crate) fn new(services: Services, cluster: Option<Arc<Cluster>>) -> Shared {
+    /// `cluster`, if any, and `moderation`.
+    pub(crate) fn new(
+        services: Services,
+        cluster: Option<Arc<Cluster>>,
+        moderation: Arc<Moderation>,
+    ) -> Shared {
         let services = Arc::new(services);
         let codes = cluster.clone().map(crate::cluster::code_book);
         let lobby = Arc::new(Lobby::new(services.clone(), codes));
@@ -31,6 +38,7 @@ impl Shared {
             services,
             lobby,
             cluster,
+            moderation,
         }
     }
 }

@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use sevenbag_server::{Config, Limits, ServerError, ServerHandle};
+use sevenbag_server::{Config, Limits, ModerationConfig, ServerError, ServerHandle};
 
 /// A running test server. Dropping it signals shutdown and removes its replay directory.
 #[derive(Debug)]
@@ -30,7 +30,10 @@ pub fn init_tracing() {
 
 /// A configuration for fast tests: 10-frame countdowns and round breaks, frame 0 100 ms after
 /// `MatchStart`, short ping/idle/hello timeouts, and 1 s (not 2 s) for a closing connection's
-/// farewell, so shutdown with idle clients is quick. Limits are otherwise the defaults.
+/// farewell, so shutdown with idle clients is quick. Limits are otherwise the defaults, but for
+/// moderation's: no registration or ranked-pairing limits and no screening
+/// ([`ModerationConfig::permissive`]: every test client is on 127.0.0.1 and plays scripted,
+/// inhuman inputs); the moderation tests turn them on.
 pub fn fast_config() -> Config {
     Config {
         limits: Limits {
@@ -43,6 +46,7 @@ pub fn fast_config() -> Config {
         start_delay: Duration::from_millis(100),
         countdown_frames: Some(10),
         round_break_frames: Some(10),
+        moderation: ModerationConfig::permissive(),
         ..Config::default()
     }
 }

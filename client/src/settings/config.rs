@@ -48,6 +48,9 @@ pub struct Config {
     /// A plain background instead of the gradient: cheaper on machines that draw in software
     /// (see `render::gfx::background`). Off by default.
     pub plain_background: bool,
+    /// Hide common insults and slurs in room chat as asterisks (`net::online::chat::FILTERED`).
+    /// Off by default.
+    pub chat_filter: bool,
     /// The on-screen controls of a touch screen: when they show, their size and place.
     pub touch: TouchSettings,
 }
@@ -90,6 +93,7 @@ impl Default for Config {
             trust_cert: None,
             bots: Vec::new(),
             plain_background: false,
+            chat_filter: false,
             touch: TouchSettings::default(),
         }
     }
@@ -167,6 +171,7 @@ struct ConfigFile {
     setup: Option<MatchSetup>,
     trust_cert: Option<PathBuf>,
     plain_background: Option<bool>,
+    chat_filter: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     touch: Option<TouchFile>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -385,6 +390,7 @@ impl Config {
             trust_cert: file.trust_cert,
             bots: file.bots,
             plain_background: file.plain_background.unwrap_or(d.plain_background),
+            chat_filter: file.chat_filter.unwrap_or(d.chat_filter),
             touch: file.touch.map_or(Ok(d.touch), TouchFile::into_settings)?,
         })
     }
@@ -411,6 +417,7 @@ impl Config {
             setup: Some(self.setup.clone()),
             trust_cert: self.trust_cert.clone(),
             plain_background: self.plain_background.then_some(true),
+            chat_filter: self.chat_filter.then_some(true),
             touch: TouchFile::from_settings(&self.touch),
             bots: self.bots.clone(),
         };
@@ -585,6 +592,7 @@ mod tests {
                 pps: 2.5,
             }],
             plain_background: true,
+            chat_filter: true,
             ..Config::default()
         };
         config.handling.das = 7;

@@ -51,6 +51,8 @@ enum Row {
     Volume,
     /// The background: the gradient or one plain colour.
     Background,
+    /// The chat filter: off or on.
+    ChatFilter,
     Key(MapId, Action),
     /// A gamepad binding (builds with the `gamepad` feature).
     Pad(Action),
@@ -89,7 +91,7 @@ fn rows() -> Vec<Row> {
     if cfg!(feature = "audio") {
         v.extend([Row::Section("AUDIO"), Row::Volume]);
     }
-    v.extend([Row::Section("DISPLAY"), Row::Background]);
+    v.extend([Row::Section("DISPLAY"), Row::Background, Row::ChatFilter]);
     v.extend([
         Row::Section("TOUCH CONTROLS"),
         Row::TouchMode,
@@ -348,6 +350,7 @@ impl Screen for SettingsScreen {
                 Row::Irs => h.irs = !h.irs,
                 Row::Ihs => h.ihs = !h.ihs,
                 Row::Background => self.toggle_background(),
+                Row::ChatFilter => self.draft.chat_filter = !self.draft.chat_filter,
                 Row::Volume => {
                     adjust(&mut self.draft.volume, d * 5, 100);
                     ctx.audio.set_volume(self.draft.volume);
@@ -384,6 +387,9 @@ impl Screen for SettingsScreen {
                 (EnterDoes::Toggle, Row::Irs) => h.irs = !h.irs,
                 (EnterDoes::Toggle, Row::Ihs) => h.ihs = !h.ihs,
                 (EnterDoes::Toggle, Row::Background) => self.toggle_background(),
+                (EnterDoes::Toggle, Row::ChatFilter) => {
+                    self.draft.chat_filter = !self.draft.chat_filter
+                }
                 (EnterDoes::Save, _) if self.save(ctx) => return Transition::Pop,
                 (EnterDoes::Discard, _) => {
                     set_plain_background(ctx.config.plain_background);
@@ -496,7 +502,7 @@ enum EnterDoes {
 fn enter_does(row: Row) -> EnterDoes {
     match row {
         Row::Key(..) | Row::Pad(_) => EnterDoes::Rebind,
-        Row::Irs | Row::Ihs | Row::Background => EnterDoes::Toggle,
+        Row::Irs | Row::Ihs | Row::Background | Row::ChatFilter => EnterDoes::Toggle,
         Row::Save => EnterDoes::Save,
         Row::Discard => EnterDoes::Discard,
         Row::Defaults => EnterDoes::Defaults,
@@ -579,6 +585,7 @@ pub fn value_rows() -> Vec<(&'static str, Vec<String>, bool)> {
                 Row::Sdf => (vec![arrows("∞  (instant)"), arrows("60×")], false),
                 Row::Irs | Row::Ihs => (vec![arrows("off")], false),
                 Row::Background => (vec![arrows("gradient"), arrows("plain")], false),
+                Row::ChatFilter => (vec![arrows("off"), arrows("on")], false),
                 Row::Volume => (vec![arrows("100%")], false),
                 Row::TouchMode => (vec![arrows("auto"), arrows("off")], false),
                 Row::TouchSize | Row::TouchInset | Row::TouchRaise => {
@@ -614,6 +621,7 @@ fn row_label(row: Row) -> &'static str {
         Row::Ihs => "IHS  initial hold",
         Row::Volume => "Volume",
         Row::Background => "Background",
+        Row::ChatFilter => "Chat filter",
         Row::TouchMode => "Touch controls",
         Row::TouchSize => "Button size",
         Row::TouchInset => "From the sides",
@@ -637,6 +645,7 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Ihs => ("IHS", "The hold key held when a piece appears holds it right away.".into()),
         Row::Volume => ("Volume", "Sound effects volume (0 mutes). Without a sound device the game stays silent.".into()),
         Row::Background => ("Background", "Gradient: a violet glow from the top. Plain: one dark colour, which costs less on a computer drawing without a graphics driver (software rendering).".into()),
+        Row::ChatFilter => ("Chat filter", "On: common insults and slurs in room chat show as asterisks. To hide a player altogether, type /mute NAME in chat (this session) or /block NAME (kept by the server; never matched with them again).".into()),
         Row::Key(_, action) => (action.label(), "Enter (or click a key cap) and press the new key. Each key does one thing per key map: binding it here removes it elsewhere in the same map. Escape is always the menu key.".into()),
         Row::Pad(action) => (action.label(), "Enter, then press a gamepad button. A button does one thing: binding it here removes it from another action. Start is always the menu button; B is Back in menus and in play unless you bind it to an action. The d-pad and the left stick are the same buttons.".into()),
         Row::TouchMode => ("Touch controls", "Buttons on the screen for every action, in two clusters for your thumbs: the d-pad (move, soft drop below, hard drop above) and the rotations with hold. Auto shows them on a touch screen; on and off as they say. They use your DAS, ARR and SDF like keys, and several fingers at once work.".into()),

@@ -66,6 +66,10 @@ pub struct HeadlessConfig {
     /// logs takes the match up where both sides left it. `None`: only
     /// [`HeadlessClient::reconnect`] reconnects.
     pub auto_reconnect: Option<Duration>,
+    /// Declare this client a bot (`ClientMessage::DeclareBot`) on every new connection, as
+    /// programs playing on a public server must: its name is marked as a bot, and ranked play
+    /// and records refuse it (`docs/MODERATION.md`).
+    pub bot: bool,
 }
 
 /// First pause before retrying a lost connection ([`HeadlessConfig::auto_reconnect`]).
@@ -89,6 +93,7 @@ impl HeadlessConfig {
             tick_every: None,
             trust: TlsTrust::default(),
             auto_reconnect: None,
+            bot: false,
         }
     }
 }
@@ -539,6 +544,12 @@ impl HeadlessClient {
                 self.server = server;
                 self.connected = true;
                 self.next_ping = at;
+                // Before any request; a seat taken back with its token is already a bot's
+                // (the server keeps the mark), and the server refuses a declaration in a room.
+                let resumed_seat = self.room.room().is_some_and(|r| r.seat.is_some());
+                if self.config.bot && !resumed_seat {
+                    let _ = self.net.send(ClientMessage::DeclareBot);
+                }
                 // A spectator coming back has no token: it asks for its room again, and the
                 // match log it is sent rebuilds its view.
                 if self.retry.is_some()

@@ -65,8 +65,9 @@ impl TlsTrust {
         self
     }
 
-    /// The rustls client configuration for this trust.
-    pub(crate) fn client_config(&self) -> Result<Arc<rustls::ClientConfig>, TlsTrustError> {
+    /// The rustls client configuration for this trust (also for `https://`, e.g. the tool's
+    /// admin commands).
+    pub fn client_config(&self) -> Result<Arc<rustls::ClientConfig>, TlsTrustError> {
         let mut roots = rustls::RootCertStore {
             roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
         };

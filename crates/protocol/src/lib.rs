@@ -18,6 +18,7 @@
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
+//! - [`moderation`]: report categories and the bounds of reports and block lists.
 //! - [`file`]: reading a replay, log or puzzle file: regular files only, through a limit.
 //! - [`solo_replay`]: the one-player (Sprint, Blitz, Zen) replay file and [`verify_solo`].
 #![deny(missing_docs)]
@@ -33,6 +34,7 @@ pub mod inputs;
 pub mod key_script;
 pub mod listings;
 pub mod messages;
+pub mod moderation;
 pub mod packing;
 pub mod replay;
 pub mod room_log;

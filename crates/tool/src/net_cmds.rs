@@ -85,7 +85,10 @@ pub struct LoadtestArgs {
     /// Play ranked matches: every player registers a generated identity and joins the ranked
     /// queue (so ratings move under load). The server needs a database; `--spawn-server` gives
     /// it one in a temporary directory. Relay latency is not measured in this mode (the queue,
-    /// not the tool, decides who plays whom).
+    /// not the tool, decides who plays whom). Load players declare themselves bots, which a
+    /// server refuses in ranked play unless started with `--ranked-bots` (and, from one
+    /// machine, `--ranked-same-address`, `--ranked-pair-daily 0` and no registration limits):
+    /// `--spawn-server` does that.
     #[arg(long)]
     ranked: bool,
     /// One-way latency added to every client connection, each way, by an order-keeping delaying

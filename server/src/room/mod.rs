@@ -23,6 +23,7 @@ use tracing::{debug, info, warn};
 
 use crate::durable::{Loaded, MatchLog, MatchOpen};
 use crate::metrics::GaugeGuard;
+use crate::moderation::Tags;
 use crate::ranked::Identity;
 use crate::record::Tally;
 use crate::refusal::{Refusal, draining, random_u64};
@@ -58,6 +59,8 @@ pub(crate) struct Member {
     pub(crate) outbox: Outbox,
     /// The player's identity, for ranked play and history (`None` for a guest).
     pub(crate) identity: Option<Identity>,
+    /// Its moderation facts: bot mark, address, block list (`crate::moderation`).
+    pub(crate) tags: Arc<Tags>,
 }
 
 /// How a room starts.
@@ -242,6 +245,10 @@ struct Room {
     matches: u32,
     /// Whether matches here are rated.
     ranked: bool,
+    /// Each seat's last holder's moderation facts (bot marks, chat filters).
+    seat_tags: [Option<Arc<Tags>>; 2],
+    /// Each spectator's, by connection.
+    spectator_tags: std::collections::HashMap<ClientId, Arc<Tags>>,
 }
 
 /// What a room tells the directory that opened it (the lobby's code and token maps). A handle
@@ -293,6 +300,8 @@ pub(crate) fn spawn(
             Start::Restored(loaded) => loaded.open.ranked,
             Start::Created(_) | Start::Quick(_) => false,
         },
+        seat_tags: [None, None],
+        spectator_tags: std::collections::HashMap::new(),
     };
     tokio::spawn(room.run(start, rx, shutdown, guard));
     Some(tx)
@@ -460,8 +469,15 @@ impl Room {
         }
     }
 
+    /// `RoomState`, then which seats hold declared bots (`SeatMarks`).
     fn broadcast_state(&self) {
         self.broadcast(&self.state_message());
+        let bots = [0, 1].map(|i| {
+            self.seats[i].is_some() && self.seat_tags[i].as_ref().is_some_and(|t| t.is_bot())
+        });
+        self.broadcast(&ServerMessage::SeatMarks {
+            bots: bots.to_vec(),
+        });
     }
 
     fn broadcast(&self, message: &ServerMessage) {

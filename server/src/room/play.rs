@@ -416,16 +416,47 @@ impl Room {
         ));
     }
 
-    /// Relays a chat line from a member to everyone in the room.
+    /// Relays a chat line from a member to everyone in the room who does not block them; a
+    /// declared bot's line is marked (`BotChat`).
     pub(super) fn chat(&self, client: ClientId, name: String, text: String) {
         let seat = self.seat_of(client);
-        if seat.is_none() && !self.spectators.iter().any(|o| o.id() == client) {
+        let sender = match seat {
+            Some(s) => self.seat_tags[s.index()].clone(),
+            None => self.spectator_tags.get(&client).cloned(),
+        };
+        let Some(sender) = sender else {
             return;
-        }
-        self.broadcast(&ServerMessage::Chat {
-            from: name,
-            seat,
-            text,
+        };
+        let line = if sender.is_bot() {
+            ServerMessage::BotChat {
+                from: name,
+                seat,
+                text,
+            }
+        } else {
+            ServerMessage::Chat {
+                from: name,
+                seat,
+                text,
+            }
+        };
+        let Some(bytes) = relay::encode(&line) else {
+            return;
+        };
+        let seated = Seat::BOTH.into_iter().filter_map(|s| {
+            let conn = self.seats[s.index()].as_ref()?.conn.as_ref()?;
+            Some((conn, self.seat_tags[s.index()].as_ref()))
         });
+        let watching = self
+            .spectators
+            .iter()
+            .map(|o| (o, self.spectator_tags.get(&o.id())));
+        for (outbox, tags) in seated.chain(watching) {
+            if tags.is_none_or(|t| t.hears(&sender)) {
+                outbox.send_bytes(bytes.clone());
+            } else {
+                self.services.metrics.moderation("chat_hidden");
+            }
+        }
     }
 }

@@ -750,3 +750,39 @@ fn a_player_not_ticked_for_seconds_catches_up_in_bounded_steps_and_agrees() {
     assert_eq!(a[..n], b[..n], "both players' confirmed matches agree");
     drop(server);
 }
+
+/// An automatic player that presses nothing.
+struct Idle;
+
+impl crate::versus::opponent::AutoPlayer for Idle {
+    fn next_input(&mut self, _m: &sevenbag_core::Match, _seat: Seat) -> Input {
+        Input::NONE
+    }
+}
+
+#[test]
+fn an_automatic_player_declares_itself_and_shows_marked_as_a_bot() {
+    let server = server();
+    let addr = server.addr().to_string();
+    let mut alice = connect(&addr, "alice", Request::Create(RoomOptions::default()));
+    run(&mut [&mut alice], 10, |c| c[0].code().is_some());
+    let code = alice.code().unwrap_or_default().to_owned();
+    let mut bot = connect(&addr, "stacker", Request::Join(code)).with_auto(Box::new(Idle));
+    run(&mut [&mut alice, &mut bot], 10, |c| {
+        c.iter().all(|o| o.is_bot(1) && !o.is_bot(0))
+    });
+    assert_eq!(
+        alice.names(),
+        ["alice".to_owned(), "stacker [BOT]".to_owned()]
+    );
+    assert_eq!(alice.plain_names()[1], "stacker");
+    bot.say("hello".into());
+    run(&mut [&mut alice, &mut bot], 10, |c| {
+        c[0].chat().last(1).count() == 1
+    });
+    let line = alice.chat().last(1).next().cloned().expect("a line");
+    assert_eq!(
+        (line.from.as_str(), line.text.as_str()),
+        ("stacker [BOT]", "hello")
+    );
+}

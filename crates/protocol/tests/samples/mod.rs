@@ -77,6 +77,16 @@ pub fn client_messages() -> Vec<ClientMessage> {
             mode: SoloMode::Sprint,
             name: "ann".into(),
         },
+        ClientMessage::DeclareBot,
+        ClientMessage::Report {
+            name: "bo".into(),
+            replay: Some("1-ACDEF-1".into()),
+            category: sevenbag_protocol::moderation::ReportCategory::Cheating,
+            text: "t".into(),
+        },
+        ClientMessage::Block { name: "bo".into() },
+        ClientMessage::Unblock { name: "bo".into() },
+        ClientMessage::GetBlocks,
     ]
 }
 
@@ -233,6 +243,22 @@ pub fn server_messages() -> Vec<ServerMessage> {
             name: "ann".into(),
             bytes: b"SBSO\x01".to_vec(),
         },
+        ServerMessage::SeatMarks {
+            bots: vec![true, false],
+        },
+        ServerMessage::BotChat {
+            from: "bo".into(),
+            seat: None,
+            text: "gg".into(),
+        },
+        ServerMessage::Reported,
+        ServerMessage::Blocked {
+            names: vec!["bo".into()],
+        },
+        ServerMessage::ProfileMarks {
+            bot: false,
+            opponents: vec![true],
+        },
     ]
 }
 
@@ -287,6 +313,11 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::ListReplayInfo => "ListReplayInfo",
         ClientMessage::GetSoloLeaderboard { .. } => "GetSoloLeaderboard",
         ClientMessage::GetSoloReplay { .. } => "GetSoloReplay",
+        ClientMessage::DeclareBot => "DeclareBot",
+        ClientMessage::Report { .. } => "Report",
+        ClientMessage::Block { .. } => "Block",
+        ClientMessage::Unblock { .. } => "Unblock",
+        ClientMessage::GetBlocks => "GetBlocks",
     }
 }
 
@@ -320,5 +351,10 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::ReplayList { .. } => "ReplayList",
         ServerMessage::SoloLeaderboard { .. } => "SoloLeaderboard",
         ServerMessage::SoloRecordReplay { .. } => "SoloRecordReplay",
+        ServerMessage::SeatMarks { .. } => "SeatMarks",
+        ServerMessage::BotChat { .. } => "BotChat",
+        ServerMessage::Reported => "Reported",
+        ServerMessage::Blocked { .. } => "Blocked",
+        ServerMessage::ProfileMarks { .. } => "ProfileMarks",
     }
 }

@@ -60,6 +60,8 @@ pub(super) async fn setup(
         // The room's reconnect window (15 s by default).
         auto_reconnect: reconnect
             .then(|| Duration::from_secs(u64::from(RoomOptions::default().reconnect_seconds))),
+        // Load players are programs: they say so (docs/MODERATION.md).
+        bot: true,
         ..HeadlessConfig::new(name)
     };
     let mut a = HeadlessClient::connect(&urls[0], config(format!("load-{i}-a"))).await?;
@@ -112,6 +114,7 @@ pub(super) async fn ranked_setup(
         let name = format!("ld{}{}", letters(run, 4), letters(i as u64 * 2 + side, 4));
         let config = HeadlessConfig {
             frames_per_tick,
+            bot: true,
             ..HeadlessConfig::new(name.clone())
         };
         let url = &urls[side as usize];
