@@ -1,12 +1,23 @@
-//! A loopback TCP proxy that adds latency: each direction of each connection is delayed by a
-//! random one-way latency with jitter (default 50–150 ms) per chunk read, without ever reordering
-//! bytes. Test and tool code (the end-to-end tests and `sevenbag-tool loadtest --latency-ms`),
-//! never used by the server or the game.
+//! A loopback TCP proxy that adds latency and the cost of lost packets: each direction of each
+//! connection is delayed by a random one-way latency with jitter (default 50–150 ms) per chunk
+//! read, without ever reordering bytes. Test and tool code (the end-to-end tests and
+//! `sevenbag-tool loadtest --latency-ms --loss`), never used by the server or the game.
 //!
 //! Every chunk read from one side gets a release time of `now + delay`, but never earlier than
 //! the previous chunk's, so jitter stretches and bunches the stream like a real link but keeps it
 //! in order (as TCP would). A writer task per direction sleeps until each release time and
 //! writes. Dropping the [`Proxy`] stops the listener and every connection through it.
+//!
+//! # Loss on a TCP stream: the retransmission-delay model
+//! A TCP stream cannot lose a chunk: the sender retransmits it, after about a round trip (fast
+//! retransmit, tail-loss probe) or after the retransmission timeout (at least 200 ms on Linux),
+//! and the receiver holds back everything behind it meanwhile. The proxy models exactly that
+//! ([`Loss`]): a chunk is "lost" with probability `p` and released [`Loss::retransmit`] (default
+//! [`RETRANSMIT_DELAY`], 220 ms) later than it would have been, and because release times never
+//! go back, every chunk read after it waits behind it, as head-of-line blocking does. Losses come
+//! in bursts of 1 to `burst` chunks (uniformly), a burst starting with probability
+//! `p / mean burst length`, so that `p` stays the long-run share of chunks lost. A chunk is one
+//! read from the socket: at game rates, one WebSocket message.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -17,7 +28,113 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-/// How much delay the proxy adds, each way.
+/// How late a "lost" chunk of a TCP stream arrives by default: a retransmission after the
+/// Linux minimum retransmission timeout (200 ms) plus a little.
+pub const RETRANSMIT_DELAY: Duration = Duration::from_millis(220);
+
+/// Packet loss, in bursts (see the module docs for what it means on each kind of proxy).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Loss {
+    /// Long-run share of chunks (or datagrams) lost, 0.0..=1.0.
+    pub probability: f64,
+    /// Longest burst: each loss event takes 1 to this many chunks in a row (uniformly).
+    pub burst: u32,
+    /// TCP only: how much later a lost chunk is delivered (its retransmission).
+    pub retransmit: Duration,
+}
+
+impl Loss {
+    /// No loss.
+    pub const NONE: Loss = Loss {
+        probability: 0.0,
+        burst: 1,
+        retransmit: RETRANSMIT_DELAY,
+    };
+
+    /// Loss with probability `p` in bursts of up to `burst`, retransmitted after
+    /// [`RETRANSMIT_DELAY`].
+    pub fn bursts(p: f64, burst: u32) -> Loss {
+        Loss {
+            probability: p.clamp(0.0, 1.0),
+            burst: burst.max(1),
+            retransmit: RETRANSMIT_DELAY,
+        }
+    }
+
+    /// Whether any chunk is ever lost.
+    pub fn is_none(&self) -> bool {
+        self.probability <= 0.0
+    }
+}
+
+impl Default for Loss {
+    fn default() -> Self {
+        Loss::NONE
+    }
+}
+
+/// One direction's random delay and loss: a small deterministic generator per direction, so a
+/// run is reproducible from its seed.
+#[derive(Clone, Debug)]
+pub struct Impairment {
+    rng: u64,
+    min_delay: Duration,
+    /// Microseconds of spread above `min_delay`, plus one.
+    spread: u64,
+    loss: Loss,
+    /// Chunks still to lose in the current burst.
+    burst_left: u32,
+}
+
+impl Impairment {
+    /// A generator for one direction of `config`, seeded with `seed`.
+    pub fn new(config: &ProxyConfig, seed: u64) -> Impairment {
+        Impairment {
+            rng: seed,
+            min_delay: config.min_delay,
+            spread: config
+                .max_delay
+                .saturating_sub(config.min_delay)
+                .as_micros() as u64
+                + 1,
+            loss: config.loss,
+            burst_left: 0,
+        }
+    }
+
+    fn next(&mut self) -> u64 {
+        self.rng = splitmix(self.rng);
+        self.rng
+    }
+
+    /// The one-way delay for the next chunk.
+    pub fn delay(&mut self) -> Duration {
+        self.min_delay + Duration::from_micros(self.next() % self.spread)
+    }
+
+    /// Whether the next chunk (or datagram) is lost.
+    pub fn lost(&mut self) -> bool {
+        if self.burst_left > 0 {
+            self.burst_left -= 1;
+            return true;
+        }
+        if self.loss.is_none() {
+            return false;
+        }
+        let burst = u64::from(self.loss.burst.max(1));
+        let mean = (burst + 1) as f64 / 2.0;
+        let start = (self.loss.probability / mean).min(1.0);
+        let draw = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
+        if draw >= start {
+            return false;
+        }
+        let len = 1 + self.next() % burst;
+        self.burst_left = (len - 1) as u32;
+        true
+    }
+}
+
+/// How much delay (and loss) the proxy adds, each way.
 #[derive(Clone, Copy, Debug)]
 pub struct ProxyConfig {
     /// Least delay per direction.
@@ -26,6 +143,8 @@ pub struct ProxyConfig {
     pub max_delay: Duration,
     /// Seed of the jitter.
     pub seed: u64,
+    /// Chunks lost (TCP: delivered late, see the module docs).
+    pub loss: Loss,
 }
 
 impl ProxyConfig {
@@ -35,7 +154,13 @@ impl ProxyConfig {
             min_delay: latency.saturating_sub(jitter),
             max_delay: latency + jitter,
             seed,
+            loss: Loss::NONE,
         }
+    }
+
+    /// The same with `loss`.
+    pub fn with_loss(self, loss: Loss) -> ProxyConfig {
+        ProxyConfig { loss, ..self }
     }
 }
 
@@ -45,6 +170,7 @@ impl Default for ProxyConfig {
             min_delay: Duration::from_millis(50),
             max_delay: Duration::from_millis(150),
             seed: 1,
+            loss: Loss::NONE,
         }
     }
 }
@@ -130,12 +256,7 @@ async fn pipe(
         }
         let _ = to.shutdown().await;
     });
-    let mut rng = seed;
-    let spread = config
-        .max_delay
-        .saturating_sub(config.min_delay)
-        .as_micros() as u64
-        + 1;
+    let mut link = Impairment::new(&config, seed);
     let mut last = Instant::now();
     let mut buf = vec![0u8; 16 * 1024];
     loop {
@@ -143,8 +264,11 @@ async fn pipe(
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        rng = splitmix(rng);
-        let delay = config.min_delay + Duration::from_micros(rng % spread);
+        let mut delay = link.delay();
+        if link.lost() {
+            // Retransmitted: late, and everything behind it waits (release times never go back).
+            delay += config.loss.retransmit;
+        }
         let release = (Instant::now() + delay).max(last);
         last = release;
         if tx.send((release, buf[..n].to_vec())).is_err() {
@@ -155,9 +279,51 @@ async fn pipe(
     let _ = writer.await;
 }
 
-fn splitmix(state: u64) -> u64 {
+pub(crate) fn splitmix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn share_lost(loss: Loss, n: u32) -> (f64, u32) {
+        let config = ProxyConfig::default().with_loss(loss);
+        let mut link = Impairment::new(&config, 7);
+        let (mut lost, mut run, mut longest) = (0u32, 0u32, 0u32);
+        for _ in 0..n {
+            if link.lost() {
+                lost += 1;
+                run += 1;
+                longest = longest.max(run);
+            } else {
+                run = 0;
+            }
+        }
+        (f64::from(lost) / f64::from(n), longest)
+    }
+
+    #[test]
+    fn no_loss_loses_nothing() {
+        assert_eq!(share_lost(Loss::NONE, 10_000).0, 0.0);
+    }
+
+    #[test]
+    fn the_share_lost_is_the_probability_whatever_the_burst() {
+        for burst in [1, 3, 5] {
+            let (share, longest) = share_lost(Loss::bursts(0.05, burst), 200_000);
+            assert!((share - 0.05).abs() < 0.005, "burst {burst}: {share}");
+            assert!(longest >= burst, "burst {burst}: longest run {longest}");
+        }
+    }
+
+    #[test]
+    fn bursts_are_at_most_their_length_apart_from_chance_meetings() {
+        // With a low probability two bursts almost never touch: runs stay within the burst.
+        let (_, longest) = share_lost(Loss::bursts(0.001, 3), 100_000);
+        assert!(longest <= 3, "{longest}");
+    }
 }

@@ -440,6 +440,14 @@ impl HeadlessClient {
         self.run_until(&mut Idle, timeout, done).await
     }
 
+    /// Takes every event already received without waiting (so a report made now knows, e.g.,
+    /// why the connection ended).
+    pub fn poll_events(&mut self) {
+        while let Some(event) = self.net.try_recv() {
+            self.on_event(event, Instant::now());
+        }
+    }
+
     /// Asks for replay `id` and waits for its bytes.
     pub async fn fetch_replay(&mut self, id: &str) -> Result<Vec<u8>, HeadlessError> {
         self.replay = None;

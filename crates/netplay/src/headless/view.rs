@@ -37,6 +37,11 @@ impl HeadlessClient {
         self.driver.confirmed()
     }
 
+    /// Our own name (as sent in `Hello`).
+    pub fn name(&self) -> &str {
+        &self.config.name
+    }
+
     /// Players' names, seat 0 and 1.
     pub fn names(&self) -> &[String; 2] {
         self.driver.names()

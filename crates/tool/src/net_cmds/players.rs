@@ -2,7 +2,7 @@
 //! and playing it through the window, noting what each player measured.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use sevenbag_netplay::{
@@ -146,8 +146,10 @@ pub(super) async fn play(
     keys: Keys,
     phase: Arc<AtomicU8>,
     resumed: Arc<Resumed>,
+    playing: Arc<AtomicUsize>,
 ) -> PlayerOutcome {
     let mut keys = keys.source(seed);
+    let mut counted = false;
     let limit = Duration::from_secs(MAX_SECONDS);
     // A lost connection ends a player's run, unless it reconnects by itself (`--kill-at`).
     let lost = |c: &HeadlessClient| !c.is_connected() && c.room().is_none();
@@ -155,6 +157,10 @@ pub(super) async fn play(
     let reconnecting = resumed.expected();
     let first = client
         .run_until(&mut keys, limit, |c| {
+            if !counted && c.session().is_some_and(|s| s.stats().frames > 0) {
+                counted = true;
+                playing.fetch_add(1, Ordering::Relaxed);
+            }
             phase.load(Ordering::Relaxed) >= MEASURING
                 || if reconnecting { lost(c) } else { lost_any(c) }
         })
@@ -172,6 +178,7 @@ pub(super) async fn play(
                 || if reconnecting { lost(c) } else { lost_any(c) }
         })
         .await;
+    client.poll_events();
     let after = client.stats();
     let mut outcome = PlayerOutcome {
         ok: measured && client.is_connected() && before.session.frames > 0,
@@ -194,16 +201,65 @@ pub(super) async fn play(
         cross_instance: false,
     };
     if !outcome.ok {
-        outcome.error = Some(format!(
-            "{}: {:?} / {:?} / {:?}",
-            client.names()[0],
-            first.err(),
-            second.err(),
-            client.disconnect_reason()
+        outcome.error = Some(why_failed(
+            &client,
+            measured,
+            before.session.frames,
+            [first.err(), second.err()],
         ));
     }
     let _ = client.leave();
     outcome
+}
+
+/// What went wrong for a player that did not take part in the whole window, in words: every
+/// condition that failed, with what the client knew (connection, room, match, errors).
+fn why_failed(
+    client: &HeadlessClient,
+    measured: bool,
+    frames_before: u64,
+    waits: [Option<HeadlessError>; 2],
+) -> String {
+    let mut why = Vec::new();
+    if !measured {
+        why.push("was not playing when the window opened".to_string());
+    }
+    if !client.is_connected() {
+        why.push(match client.disconnect_reason() {
+            Some(reason) => format!("disconnected ({reason})"),
+            None => "disconnected (a send failed before the reason arrived)".to_string(),
+        });
+    }
+    if frames_before == 0 {
+        why.push(format!(
+            "had simulated no frame when the window opened (matches started {}, live {}, room {}, seat {:?})",
+            client.matches_started(),
+            client.is_live(),
+            client.room().map_or("none", |r| r.code.as_str()),
+            client.seat(),
+        ));
+    }
+    for (i, wait) in waits.iter().enumerate() {
+        if let Some(e) = wait {
+            let phase = if i == 0 { "before" } else { "during" };
+            why.push(format!("{phase} the window: {e}"));
+        }
+    }
+    if let Some(e) = client.errors().last() {
+        why.push(format!(
+            "last server error {:?}{}: {}",
+            e.code,
+            if e.fatal { " (fatal)" } else { "" },
+            e.message
+        ));
+    }
+    if let Some(e) = client.session_errors().last() {
+        why.push(format!("session refused: {e}"));
+    }
+    if why.is_empty() {
+        why.push("no frames in the window".to_string());
+    }
+    format!("{}: {}", client.name(), why.join("; "))
 }
 
 /// When the server was killed (`--kill-at`) and how long each player took to reconnect.

@@ -238,6 +238,15 @@ impl Report {
                 args.latency_ms, args.jitter_ms
             );
         }
+        if args.loss > 0.0 {
+            let _ = writeln!(
+                t,
+                "loss: {}% each way in bursts of up to {} (WebSocket: delivered {} ms late, holding back what follows)",
+                args.loss,
+                args.loss_burst,
+                sevenbag_netplay::delay_proxy::RETRANSMIT_DELAY.as_millis()
+            );
+        }
         let delays: Vec<u32> = ok.iter().filter_map(|p| p.input_delay).collect();
         let mut pings: Vec<u128> = ok
             .iter()
