@@ -6,6 +6,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::cluster::Cluster;
+use crate::datagram::DatagramService;
 use crate::lobby::Lobby;
 use crate::services::Services;
 
@@ -18,12 +19,18 @@ pub(crate) struct Shared {
     pub(crate) lobby: Arc<Lobby>,
     /// This instance's cluster membership (`--redis`), if any.
     pub(crate) cluster: Option<Arc<Cluster>>,
+    /// The datagram path (WebTransport on the port's UDP twin), if it runs.
+    pub(crate) datagrams: Option<Arc<DatagramService>>,
 }
 
 impl Shared {
     /// Connection state around `services`: a fresh lobby that reports its room codes to
     /// `cluster`, if any.
-    pub(crate) fn new(services: Services, cluster: Option<Arc<Cluster>>) -> Shared {
+    pub(crate) fn new(
+        services: Services,
+        cluster: Option<Arc<Cluster>>,
+        datagrams: Option<Arc<DatagramService>>,
+    ) -> Shared {
         let services = Arc::new(services);
         let codes = cluster.clone().map(crate::cluster::code_book);
         let lobby = Arc::new(Lobby::new(services.clone(), codes));
@@ -31,6 +38,7 @@ impl Shared {
             services,
             lobby,
             cluster,
+            datagrams,
         }
     }
 }

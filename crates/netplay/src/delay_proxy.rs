@@ -73,6 +73,29 @@ impl Default for Loss {
     }
 }
 
+/// The loss a running proxy applies, shared by all its connections and changeable while it
+/// runs ([`Proxy::set_loss`]): e.g. a load test starts lossless and turns loss on for its
+/// measurement window.
+#[derive(Clone, Debug, Default)]
+pub struct LossSwitch(std::sync::Arc<std::sync::Mutex<Loss>>);
+
+impl LossSwitch {
+    /// A switch set to `loss`.
+    pub fn new(loss: Loss) -> LossSwitch {
+        LossSwitch(std::sync::Arc::new(std::sync::Mutex::new(loss)))
+    }
+
+    /// The loss in force.
+    pub fn get(&self) -> Loss {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Sets the loss from now on.
+    pub fn set(&self, loss: Loss) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = loss;
+    }
+}
+
 /// One direction's random delay and loss: a small deterministic generator per direction, so a
 /// run is reproducible from its seed.
 #[derive(Clone, Debug)]
@@ -105,6 +128,14 @@ impl Impairment {
     fn next(&mut self) -> u64 {
         self.rng = splitmix(self.rng);
         self.rng
+    }
+
+    /// Changes the loss from the next chunk on.
+    pub fn set_loss(&mut self, loss: Loss) {
+        if loss != self.loss {
+            self.loss = loss;
+            self.burst_left = 0;
+        }
     }
 
     /// The one-way delay for the next chunk.
@@ -179,6 +210,7 @@ impl Default for ProxyConfig {
 #[derive(Debug)]
 pub struct Proxy {
     addr: SocketAddr,
+    loss: LossSwitch,
     /// The accept loop; it owns every connection's tasks, so aborting it ends them all.
     task: tokio::task::JoinHandle<()>,
 }
@@ -188,8 +220,37 @@ impl Proxy {
     pub async fn start(upstream: SocketAddr, config: ProxyConfig) -> std::io::Result<Proxy> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
-        let task = tokio::spawn(accept_loop(listener, upstream, config));
-        Ok(Proxy { addr, task })
+        let loss = LossSwitch::new(config.loss);
+        let task = tokio::spawn(accept_loop(listener, upstream, config, loss.clone()));
+        Ok(Proxy { addr, loss, task })
+    }
+
+    /// Changes the loss every connection sees, from its next chunk on.
+    pub fn set_loss(&self, loss: Loss) {
+        self.loss.set(loss);
+    }
+
+    /// A TCP proxy and a UDP one ([`crate::udp_proxy`]) on the same loopback port number, so a
+    /// client reaches both at the one address it dialed (the server's datagram path is its
+    /// port's UDP twin): `tcp` impairs the WebSocket, `udp` the datagrams.
+    pub async fn start_pair(
+        upstream: SocketAddr,
+        tcp: ProxyConfig,
+        udp: ProxyConfig,
+    ) -> std::io::Result<(Proxy, crate::udp_proxy::UdpProxy)> {
+        let mut tries = 0;
+        loop {
+            let proxy = Proxy::start(upstream, tcp).await?;
+            match crate::udp_proxy::UdpProxy::start(proxy.addr(), upstream, udp).await {
+                Ok(udp) => return Ok((proxy, udp)),
+                // The port number is taken on UDP (rare): another one.
+                Err(e) if tries < 20 => {
+                    tries += 1;
+                    tracing::debug!(error = %e, "UDP twin port taken; trying another");
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Where clients connect.
@@ -209,7 +270,12 @@ impl Drop for Proxy {
     }
 }
 
-async fn accept_loop(listener: TcpListener, upstream: SocketAddr, config: ProxyConfig) {
+async fn accept_loop(
+    listener: TcpListener,
+    upstream: SocketAddr,
+    config: ProxyConfig,
+    loss: LossSwitch,
+) {
     // Dropped (and so aborting every connection task) when this loop is aborted.
     let mut connections = JoinSet::new();
     let mut seed = config.seed;
@@ -221,6 +287,7 @@ async fn accept_loop(listener: TcpListener, upstream: SocketAddr, config: ProxyC
         };
         seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let conn_seed = seed;
+        let loss = loss.clone();
         connections.spawn(async move {
             let Ok(server) = TcpStream::connect(upstream).await else {
                 return;
@@ -230,8 +297,20 @@ async fn accept_loop(listener: TcpListener, upstream: SocketAddr, config: ProxyC
             let (client_read, client_write) = client.into_split();
             let (server_read, server_write) = server.into_split();
             let mut pipes = JoinSet::new();
-            pipes.spawn(pipe(client_read, server_write, config, conn_seed));
-            pipes.spawn(pipe(server_read, client_write, config, conn_seed ^ 0xABCD));
+            pipes.spawn(pipe(
+                client_read,
+                server_write,
+                config,
+                conn_seed,
+                loss.clone(),
+            ));
+            pipes.spawn(pipe(
+                server_read,
+                client_write,
+                config,
+                conn_seed ^ 0xABCD,
+                loss,
+            ));
             while pipes.join_next().await.is_some() {}
         });
         // Reap finished connections so the set does not grow.
@@ -245,6 +324,7 @@ async fn pipe(
     mut to: tokio::net::tcp::OwnedWriteHalf,
     config: ProxyConfig,
     seed: u64,
+    loss: LossSwitch,
 ) {
     let (tx, mut rx) = mpsc::unbounded_channel::<(Instant, Vec<u8>)>();
     let writer = tokio::spawn(async move {
@@ -264,10 +344,12 @@ async fn pipe(
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        let loss = loss.get();
+        link.set_loss(loss);
         let mut delay = link.delay();
         if link.lost() {
             // Retransmitted: late, and everything behind it waits (release times never go back).
-            delay += config.loss.retransmit;
+            delay += loss.retransmit;
         }
         let release = (Instant::now() + delay).max(last);
         last = release;

@@ -14,6 +14,8 @@
 //! - [`messages`]: the two enums and the types they carry.
 //! - [`codec`]: encode/decode with limits, and [`DecodeError`].
 //! - [`compact`]: the compact uplink form of `Inputs` ([`ClientMessage::InputsSince`]).
+//! - [`datagram`]: inputs over unreliable datagrams (WebTransport): the [`datagram::Uplink`]
+//!   and [`datagram::Downlink`] formats and how a window of inputs extends a log.
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
@@ -24,6 +26,7 @@
 pub mod civil;
 pub mod codec;
 pub mod compact;
+pub mod datagram;
 mod envelope;
 pub mod identity;
 pub mod inputs;

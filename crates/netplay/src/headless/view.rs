@@ -82,7 +82,18 @@ impl HeadlessClient {
                 .pacer()
                 .map(Pacer::advantage)
                 .unwrap_or_default(),
+            path: self.net.path(),
         }
+    }
+
+    /// The path carrying inputs now: the WebSocket or datagrams (the network readout's).
+    pub fn path(&self) -> crate::datagram::TransportPath {
+        self.net.path()
+    }
+
+    /// Where the connection's datagram path stands.
+    pub fn datagram_status(&self) -> crate::net::DatagramStatus {
+        self.net.datagram_status()
     }
 
     /// Rounds the server announced in the current match.

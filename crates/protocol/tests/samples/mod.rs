@@ -68,6 +68,15 @@ pub fn client_messages() -> Vec<ClientMessage> {
             }],
             frames: 4,
         },
+        ClientMessage::Datagrams { on: true },
+        ClientMessage::InputsFrom {
+            from: 600,
+            changes: vec![InputChange {
+                frame: 602,
+                input: Input::LEFT,
+            }],
+            confirmed: 604,
+        },
     ]
 }
 
@@ -198,6 +207,19 @@ pub fn server_messages() -> Vec<ServerMessage> {
         ServerMessage::Redirect {
             url: "wss://b.example.org/".into(),
         },
+        ServerMessage::DatagramTicket {
+            token: [7; 16],
+            cert_hash: Some([9; 32]),
+        },
+        ServerMessage::InputsFrom {
+            seat: Seat::Second,
+            from: 600,
+            changes: vec![InputChange {
+                frame: 602,
+                input: Input::LEFT,
+            }],
+            confirmed: 604,
+        },
     ]
 }
 
@@ -237,6 +259,8 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::GetProfile { .. } => "GetProfile",
         ClientMessage::SubmitSolo { .. } => "SubmitSolo",
         ClientMessage::InputsSince { .. } => "InputsSince",
+        ClientMessage::Datagrams { .. } => "Datagrams",
+        ClientMessage::InputsFrom { .. } => "InputsFrom",
     }
 }
 
@@ -266,5 +290,7 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::PlayerProfile { .. } => "PlayerProfile",
         ServerMessage::SoloRecorded { .. } => "SoloRecorded",
         ServerMessage::Redirect { .. } => "Redirect",
+        ServerMessage::DatagramTicket { .. } => "DatagramTicket",
+        ServerMessage::InputsFrom { .. } => "InputsFrom",
     }
 }
