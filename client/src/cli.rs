@@ -38,7 +38,7 @@ pub struct Args {
 
     /// Draw at most this many frames per second (0: no cap). The simulation keeps its own 60 Hz
     /// clock whatever this is; the cap saves CPU where the display has no vsync.
-    #[arg(long, value_name = "N", default_value_t = crate::pacer::DEFAULT_MAX_FPS)]
+    #[arg(long, value_name = "N", default_value_t = crate::platform::pacer::DEFAULT_MAX_FPS)]
     pub max_fps: u32,
 
     /// Read and write settings here instead of the platform's config directory.

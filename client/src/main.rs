@@ -1,125 +1,71 @@
 //! # Sevenbag, the game
 //!
-//! A macroquad front end: menus, settings, and the versus match view. The client never computes
-//! rules: it feeds each seat's [`sevenbag_core::Input`] to a [`sevenbag_core::Match`] (through a
-//! [`session::Session`]) and draws the match's views.
+//! A macroquad front end for head-to-head block stacking: versus matches (practice, local,
+//! online, LAN, spectating), solo modes, puzzles, the fixed-sequence challenge, replays and the
+//! ranked standings. The game never computes rules: every mode feeds inputs to the core
+//! (`sevenbag_core`) and draws what it reports.
 //!
-//! ## Layout
-//! - `main.rs` — flags, window, the tick loop (zemeroth's order: layout, input, update, draw).
-//! - [`cli`] — flags.
-//! - [`screen`] — `Screen`, `Transition`, the stack and the shared context.
-//! - [`screens`] — one file per screen.
-//! - [`session`] — where a match comes from: offline, online ([`online`]) or a replay ([`replay`]).
-//! - [`online`] — the connection, lobby state and rollback session, without macroquad.
-//! - [`identity`] — the player key, the kept recovery code, and the ranked identify exchange.
-//! - [`account`] — Settings › Account: show the identity, import a recovery code.
-//! - [`reconnect`] — the clock of an automatic reconnect after a dropped connection.
-//! - [`demo_online`] — `--demo --online` through an embedded server.
-//! - [`lan`] — the LAN beacon and the in-process server.
-//! - [`replay`] — replay files and playback.
-//! - [`opponent`] — automatic players behind one trait.
-//! - [`input`] and [`keys`] — key maps, the press latch, key names.
-//! - [`clock`] — the fixed 60 Hz simulation step.
-//! - [`layout`] — pure screen geometry.
-//! - [`render`] — drawing.
-//! - [`fx`] — popups and flashes made from match events.
-//! - [`config`] — settings and their TOML file.
-//! - [`sfx`] and [`audio`] — generated sound effects and playing them.
-//! - [`screenshot`] — `--screenshot` and `--check-screenshot`.
-//! - [`pacer`] — the frame cap (`--max-fps`).
-//! - [`bench`] — `--bench`: frame-time percentiles, CPU per frame, peak memory.
-//! - [`memcheck`] — `--memory-check`: fails a run whose resident set keeps rising.
-//! - [`solo_run`], [`solo_fx`], [`solo_store`], [`solo_view`] — a solo run's bookkeeping, its
-//!   effects, its files and its drawing (the screen is `screens::solo`).
-//! - [`challenge_view`] — drawing the fixed-sequence challenge (its screen is `screens::challenge`).
-//! - [`puzzle_play`] — the Puzzles mode's puzzles and games (its screen is `screens::puzzles`).
-//! - [`puzzle_view`] — drawing a puzzle being played.
+//! This file is the program's story: read the flags ([`cli`]), open the window, put the first
+//! screens on the stack ([`start`]), then loop in zemeroth's order (layout, input, update, draw)
+//! until the last screen closes. The tree is laid out by what a player does: one folder per mode
+//! holding its state, its drawing and its screen, with the shared parts and the connection
+//! beside them (docs/CLIENT.md, "Code map").
 
 // The browser build leaves features out (LAN, files, flags): what only they use is unused there.
 #![cfg_attr(target_arch = "wasm32", allow(dead_code))]
 
-mod account;
-mod audio;
-mod bench;
+// The program: its flags, the screens it opens with, and what a screen is.
 mod cli;
-mod clock;
-// fixed-sequence challenge (helper: challenge)
-mod challenge_view;
-mod chat;
-mod config;
-#[cfg(not(target_arch = "wasm32"))]
-mod demo_online;
-mod folders;
-mod fx;
-// Player identity for ranked play (issue 9).
-mod identity;
-mod input;
-mod keys;
-mod lan;
-mod layout;
-mod memcheck;
-mod online;
-mod opponent;
-mod pacer;
-mod pad;
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-mod page;
-#[cfg(any(test, target_arch = "wasm32"))]
-mod probe;
-// Puzzles mode (helper: pmode)
-mod puzzle_play;
-mod puzzle_view;
-mod reconnect;
-mod render;
-mod replay;
-mod request;
 mod screen;
-mod screens;
-mod screenshot;
-mod session;
-mod solo_upload;
-mod standings;
-// Every label fits its box at every window size (layout tests, no window needed).
-#[cfg(test)]
-mod text_fit;
+mod start;
 
-mod solo_fx;
-mod solo_run;
-mod solo_store;
-mod solo_view;
-// The browser build's page functions (client/web/sevenbag.js).
-#[cfg(target_arch = "wasm32")]
-mod web;
-// Without the `audio` feature the sounds are named but never synthesised.
-#[cfg_attr(not(feature = "audio"), allow(dead_code))]
-mod sfx;
+// The modes, each a folder holding its state, its drawing and its screen: account (identity,
+// leaderboard, profiles), the fixed-sequence challenge, the main menu, puzzles, replays,
+// settings, solo (40 lines, Blitz, Zen) and versus (practice, local, online, LAN, the match view).
+mod account;
+mod challenge;
+mod menu;
+mod puzzles;
+mod replays;
+mod settings;
+mod solo;
+mod versus;
+
+// The shared parts: what the game measures of itself, keys and gamepads, screen geometry, the
+// machine (folders, the browser page, clocks), drawing, sound.
+mod checks;
+mod input;
+mod layout;
+mod platform;
+mod render;
+mod sound;
+
+// The connection: one connection to a server, LAN hosting, short requests.
+mod net;
 
 #[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use anyhow::Context as _;
 use clap::Parser;
 use macroquad::prelude::*;
-use sevenbag_core::MatchHeader;
 
-use crate::cli::{Args, StartScreen};
-use crate::clock::{FixedClock, STEP};
+#[cfg(target_arch = "wasm32")]
+use crate::checks::probe;
+use crate::checks::{bench, memcheck, screenshot};
+use crate::cli::Args;
 use crate::input::Keyboard;
-use crate::opponent::Opponent;
+#[cfg(feature = "gamepad")]
+use crate::input::pad;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::net::online;
+use crate::platform::clock::{FixedClock, STEP};
+use crate::platform::pacer;
+#[cfg(target_arch = "wasm32")]
+use crate::platform::web;
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Mouse, Screen, Stack};
-use crate::screens::lobby::{LobbyKind, LobbyScreen};
-use crate::screens::menu::MenuScreen;
-use crate::screens::play::{PlayMode, PlayScreen};
-use crate::screens::settings::SettingsScreen;
-use crate::screens::setup::{SetupKind, SetupScreen};
-
-/// Who plays the demo: swapping the automatic players is this one line.
-const DEMO_PLAYERS: [Opponent; 2] = [
-    Opponent::Bot(sevenbag_bot::Level::Hard),
-    Opponent::Bot(sevenbag_bot::Level::Medium),
-];
+use crate::sound::audio;
 
 /// The process exit code, set by the game loop (the window owns the thread until it closes).
 static EXIT: AtomicU8 = AtomicU8::new(0);
@@ -158,7 +104,7 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     if let Some(path) = &args.check_screenshot {
-        return match check_screenshot(path) {
+        return match screenshot::print_check(path) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::FAILURE,
             Err(e) => {
@@ -173,202 +119,13 @@ fn main() -> ExitCode {
     ExitCode::from(EXIT.load(Ordering::SeqCst))
 }
 
-/// `--check-screenshot`: prints what each board area shows; true when both pass.
-fn check_screenshot(path: &std::path::Path) -> anyhow::Result<bool> {
-    let reports = screenshot::check_file(path)
-        .with_context(|| format!("reading screenshot {}", path.display()))?;
-    let mut ok = true;
-    for (side, r) in ["left", "right"].iter().zip(&reports) {
-        let kinds: String = r.kinds.iter().map(|k| k.letter()).collect();
-        println!(
-            "{side} board: {} distinct colours, {} piece colours ({kinds}), {} garbage cells, {} empty cells",
-            r.distinct_colours,
-            r.kinds.len(),
-            r.garbage_cells,
-            r.empty_cells
-        );
-        ok &= r.passes();
-    }
-    println!(
-        "{}",
-        if ok {
-            "ok: both boards show pieces".to_owned()
-        } else {
-            format!(
-                "FAIL: each board needs at least {} piece colours",
-                screenshot::MIN_KINDS
-            )
-        }
-    );
-    Ok(ok)
-}
-
-/// A seed for a new offline match.
-pub fn random_seed() -> u64 {
-    let nanos = clock::unix_nanos();
-    // SplitMix64 finaliser: spreads nearby clock values apart.
-    let mut z = nanos.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The screens the game opens with, bottom first.
-fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Screen> {
-    let menu = || Screen::Menu(MenuScreen::new());
-    // A `/watch/CODE` page spectates that room on the page's server at once.
-    #[cfg(target_arch = "wasm32")]
-    if let Some(code) = page::watch_code(&web::location()) {
-        let online = online::Online::connect(
-            &ctx.config.server,
-            &ctx.config.player_name,
-            ctx.config.handling,
-            ctx.config.keys,
-            online::Request::Spectate(code),
-        );
-        let screen = screens::online::OnlineScreen::new(online, "Spectating", None);
-        return vec![menu(), Screen::Online(Box::new(screen))];
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    if args.demo && args.online {
-        match demo_online::OnlineDemo::start(DEMO_PLAYERS) {
-            Ok(session) => {
-                let names = DEMO_PLAYERS.map(|o| o.label());
-                let demo = PlayScreen::<dyn session::Session>::new(
-                    Box::new(session),
-                    PlayMode::Demo,
-                    names,
-                    "ONLINE DEMO".to_owned(),
-                );
-                return vec![menu(), Screen::Play(Box::new(demo))];
-            }
-            Err(e) => eprintln!("error: the online demo could not start: {e}"),
-        }
-    }
-    if args.demo {
-        let header = MatchHeader::versus(args.seed);
-        let demo = PlayScreen::demo(header, DEMO_PLAYERS);
-        return vec![menu(), Screen::Play(Box::new(demo))];
-    }
-    if let Some(path) = &args.replay {
-        let replays = || Screen::Replay(Box::default());
-        return match replay::load(path).and_then(replay::ReplaySession::new) {
-            Ok(s) => {
-                let names = s.replay().names.clone();
-                let play = PlayScreen::<dyn session::Session>::new(
-                    Box::new(s),
-                    PlayMode::Replay,
-                    names,
-                    "REPLAY".into(),
-                );
-                vec![menu(), replays(), Screen::Play(Box::new(play))]
-            }
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                vec![menu(), replays()]
-            }
-        };
-    }
-    if let Some(code) = &args.puzzle {
-        let puzzles = screens::puzzles::PuzzlesScreen::direct(code);
-        return vec![menu(), Screen::Puzzles(Box::new(puzzles))];
-    }
-    let top = match args.screen {
-        // The first start asks for a name before the menu.
-        None if first_start => Screen::Welcome(Box::default()),
-        None | Some(StartScreen::Menu) => return vec![menu()],
-        Some(StartScreen::Welcome) => Screen::Welcome(Box::default()),
-        Some(StartScreen::Settings) => Screen::Settings(Box::new(SettingsScreen::new(ctx))),
-        Some(StartScreen::Practice) => Screen::Setup(SetupScreen::new(
-            SetupKind::Practice,
-            &ctx.config.setup,
-            &ctx.config.bots,
-        )),
-        Some(StartScreen::Local) => Screen::Setup(SetupScreen::new(
-            SetupKind::Local,
-            &ctx.config.setup,
-            &ctx.config.bots,
-        )),
-        Some(StartScreen::Lobby) => Screen::Lobby(LobbyScreen::new(LobbyKind::JoinRoom)),
-        Some(StartScreen::Create) => Screen::Lobby(LobbyScreen::new(LobbyKind::CreateRoom)),
-        Some(StartScreen::Room) => {
-            let dir = std::env::temp_dir().join(format!("sevenbag-room-{}", std::process::id()));
-            match lan::HostedServer::start_on(std::net::Ipv4Addr::LOCALHOST, 0, dir) {
-                Ok(server) => {
-                    let online = online::Online::connect(
-                        &format!("127.0.0.1:{}", server.port()),
-                        &ctx.config.player_name,
-                        ctx.config.handling,
-                        ctx.config.keys,
-                        online::Request::Create(sevenbag_protocol::RoomOptions::default()),
-                    );
-                    let hosting = screens::online::LanHosting {
-                        address: format!("127.0.0.1:{}", server.port()),
-                        beacon: None,
-                        server,
-                    };
-                    Screen::Online(Box::new(screens::online::OnlineScreen::new(
-                        online,
-                        "Room",
-                        Some(hosting),
-                    )))
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return vec![menu()];
-                }
-            }
-        }
-        Some(StartScreen::Replays) => Screen::Replay(Box::default()),
-        Some(StartScreen::Leaderboard) => {
-            Screen::Standings(Box::new(screens::standings::StandingsScreen::new(ctx)))
-        }
-        Some(StartScreen::Challenge) => Screen::Challenge(Box::new(
-            screens::challenge::ChallengeScreen::watching_best(),
-        )),
-        Some(StartScreen::Solo) => Screen::Solo(Box::default()),
-        Some(StartScreen::Sprint) => Screen::Solo(Box::new(screens::solo::SoloScreen::playing(
-            sevenbag_core::SoloMode::Sprint,
-            ctx,
-        ))),
-        Some(StartScreen::SoloPast) => Screen::Solo(Box::new(screens::solo::SoloScreen::past(
-            sevenbag_core::SoloMode::Sprint,
-        ))),
-        Some(StartScreen::SoloPaused) => {
-            let mut s = screens::solo::SoloScreen::playing(sevenbag_core::SoloMode::Sprint, ctx);
-            s.pause();
-            Screen::Solo(Box::new(s))
-        }
-        Some(StartScreen::SoloWatch) => {
-            match sevenbag_protocol::SoloReplay::decode(screens::solo::SAMPLE) {
-                Ok(r) => Screen::Solo(Box::new(screens::solo::SoloScreen::watching(
-                    &r,
-                    "40 LINES  ·  SAMPLE RUN",
-                ))),
-                Err(e) => {
-                    eprintln!("error: the sample solo replay: {e}");
-                    return vec![menu()];
-                }
-            }
-        }
-        Some(StartScreen::Play) => {
-            let mut header = MatchHeader::versus(args.seed);
-            header.handling = [ctx.config.handling, sevenbag_bot::BOT_HANDLING];
-            Screen::Play(Box::new(PlayScreen::practice(
-                header,
-                Opponent::Stacker,
-                &ctx.config,
-            )))
-        }
-    };
-    vec![menu(), top]
-}
-
 async fn run(args: Args) {
-    let config_path = args.config.clone().or_else(config::default_path);
+    let config_path = args.config.clone().or_else(settings::config::default_path);
     // No settings file yet: the first start, which asks for a name.
-    let first_start = config_path.as_deref().is_some_and(|p| !config::exists(p));
-    let (config, problem) = config::load_or_default(config_path.as_deref());
+    let first_start = config_path
+        .as_deref()
+        .is_some_and(|p| !settings::config::exists(p));
+    let (config, problem) = settings::config::load_or_default(config_path.as_deref());
     let audio = audio::Audio::load(config.volume).await;
     let mut ctx = Ctx {
         config,
@@ -391,8 +148,8 @@ async fn run(args: Args) {
         }
     }
     #[cfg(target_arch = "wasm32")]
-    page_start(&mut ctx);
-    let mut stack = Stack::new(first_screens(&args, &ctx, first_start));
+    start::use_page_server(&mut ctx);
+    let mut stack = Stack::new(start::first_screens(&args, &ctx, first_start));
     let capture = args.frames.is_some();
     let mut clock = if capture {
         FixedClock::one_per_frame()
@@ -491,7 +248,7 @@ async fn run(args: Args) {
         ctx.gfx.flush_text();
         frames += 1;
         #[cfg(target_arch = "wasm32")]
-        publish_state(&stack, &ctx, frames, &mut published);
+        probe::publish(&stack, &ctx, frames, &mut published);
         // Once the start-up is over and then every minute or so: give freed heap back.
         if frames == 2 || frames == 120 || frames.is_multiple_of(3600) {
             memcheck::trim();
@@ -503,8 +260,10 @@ async fn run(args: Args) {
             .seconds
             .is_some_and(|s| started.elapsed().as_secs_f64() >= s);
         if args.frames.is_some_and(|n| frames >= n) || out_of_time {
-            if let Some(path) = &args.screenshot {
-                save_screenshot(path);
+            if let Some(path) = &args.screenshot
+                && !screenshot::save_last_frame(path)
+            {
+                EXIT.store(1, Ordering::SeqCst);
             }
             break;
         }
@@ -539,48 +298,7 @@ async fn run(args: Args) {
     if args.demo && args.online && args.seconds.is_some() {
         println!(
             "{}",
-            demo_online::stats_line(started.elapsed().as_secs_f64())
+            versus::demo_online::stats_line(started.elapsed().as_secs_f64())
         );
-    }
-}
-
-/// In a browser: the test hook's summary ([`probe`]) on the page, when it changed (the frame
-/// count is only refreshed every 30 frames, so a page at rest is not rewritten each frame).
-#[cfg(target_arch = "wasm32")]
-fn publish_state(stack: &Stack, ctx: &Ctx, frames: u64, published: &mut String) {
-    let state = probe::state(stack, ctx, frames - frames % 30);
-    if state != *published {
-        web::set_state(&state);
-        *published = state;
-    }
-}
-
-/// In a browser: the page's own server (or a `?server=` in its address) is the server (the
-/// Online screens' address).
-#[cfg(target_arch = "wasm32")]
-fn page_start(ctx: &mut Ctx) {
-    let href = web::location();
-    if let Some(server) = page::query_server(&href).or_else(|| page::page_server(&href)) {
-        ctx.config.server = server;
-    }
-}
-
-/// Saves the frame just drawn; a failure sets a non-zero exit code.
-fn save_screenshot(path: &std::path::Path) {
-    let img = get_screen_data();
-    match screenshot::save_frame(
-        &img.bytes,
-        u32::from(img.width),
-        u32::from(img.height),
-        path,
-    ) {
-        Ok(()) => tracing::info!(path = %path.display(), "screenshot saved"),
-        Err(e) => {
-            eprintln!(
-                "error: could not save the screenshot to {}: {e}",
-                path.display()
-            );
-            EXIT.store(1, Ordering::SeqCst);
-        }
     }
 }

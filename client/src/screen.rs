@@ -1,144 +1,78 @@
-//! Screens and the stack that holds them (zemeroth's idea, as enums).
+//! What a screen is, and the stack that holds them (zemeroth's idea).
 //!
 //! A screen never touches the stack: its `update` returns a [`Transition`] and [`Stack::apply`]
 //! carries it out. Every screen gets the shared [`Ctx`] (settings, fonts, sound) and the frame's
 //! [`FrameIo`] (keyboard, mouse, elapsed time, simulation steps due, window size).
 
+use std::any::Any;
 use std::path::PathBuf;
 
 use macroquad::color::Color;
 use macroquad::math::{Rect, Vec2};
 
-use crate::audio::Audio;
-use crate::config::Config;
 use crate::input::Keyboard;
+use crate::render::backdrop::Backdrop;
 use crate::render::gfx::Gfx;
-use crate::screens::challenge::ChallengeScreen;
-use crate::screens::puzzles::PuzzlesScreen;
-use crate::screens::solo::SoloScreen;
-use crate::screens::standings::StandingsScreen;
-use crate::screens::welcome::WelcomeScreen;
-use crate::screens::{
-    lobby::LobbyScreen, menu::MenuScreen, online::OnlineScreen, play::PlayScreen,
-    replays::ReplayScreen, settings::SettingsScreen, setup::SetupScreen,
-};
-use crate::sfx::Sfx;
+use crate::settings::config::Config;
+use crate::sound::audio::Audio;
+use crate::sound::sfx::Sfx;
 
 /// What a screen asks the stack to do after its update.
 pub enum Transition {
     /// Stay.
     None,
     /// Open a screen on top of this one.
-    Push(Screen),
+    Push(Box<dyn Screen>),
     /// Close this screen and go back to the one below.
     Pop,
     /// Swap this screen for another.
-    Replace(Screen),
+    Replace(Box<dyn Screen>),
     /// Close the game.
     Quit,
 }
 
-/// Every screen of the game.
-pub enum Screen {
-    /// The main menu.
-    Menu(MenuScreen),
-    /// Choosing an online room or LAN game.
-    Lobby(LobbyScreen),
-    /// Connected: waiting, the room, and its matches.
-    Online(Box<OnlineScreen>),
-    /// Setting up an offline match (practice vs bot, local two players).
-    Setup(SetupScreen),
-    /// A match being played or watched.
-    Play(Box<PlayScreen>),
-    /// Replay files, downloads and playback.
-    Replay(Box<ReplayScreen>),
-    /// Settings.
-    Settings(Box<SettingsScreen>),
-    /// The fixed-sequence challenge (play, watch records).
-    Challenge(Box<ChallengeScreen>),
-    /// The leaderboard and player profiles.
-    Standings(Box<StandingsScreen>),
-    /// Solo modes: 40 lines, Blitz, Zen.
-    Solo(Box<SoloScreen>),
-    /// The Puzzles mode (choose, generate, play).
-    Puzzles(Box<PuzzlesScreen>),
-    /// The first-start name prompt.
-    Welcome(Box<WelcomeScreen>),
-}
-
-impl Screen {
+/// A screen of the game: the menu, a mode's screen, a form. The game holds its screens on a
+/// [`Stack`]; a screen opens another by returning it in a [`Transition`], so no list of every
+/// screen is kept here. `Any` lets the browser build's test hook look into the screen on top.
+pub trait Screen: Any {
     /// Handles one frame of input and time.
-    pub fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
-        match self {
-            Screen::Menu(s) => s.update(ctx, io),
-            Screen::Lobby(s) => s.update(ctx, io),
-            Screen::Online(s) => s.update(ctx, io),
-            Screen::Setup(s) => s.update(ctx, io),
-            Screen::Play(s) => s.update(ctx, io),
-            Screen::Replay(s) => s.update(ctx, io),
-            Screen::Settings(s) => s.update(ctx, io),
-            Screen::Challenge(s) => s.update(ctx, io),
-            Screen::Standings(s) => s.update(ctx, io),
-            Screen::Solo(s) => s.update(ctx, io),
-            Screen::Puzzles(s) => s.update(ctx, io),
-            Screen::Welcome(s) => s.update(ctx, io),
-        }
-    }
-
-    /// True for screens with nothing moving but the backdrop and the selection's glow (menus,
-    /// lists and forms): left alone, they are drawn at a low rate ([`crate::pacer::CALM_FPS`]).
-    /// Anything that runs a match, a replay or a live room is drawn at the full rate.
-    pub fn calm(&self) -> bool {
-        matches!(
-            self,
-            Screen::Menu(_)
-                | Screen::Lobby(_)
-                | Screen::Setup(_)
-                | Screen::Replay(_)
-                | Screen::Settings(_)
-                | Screen::Standings(_)
-                | Screen::Welcome(_)
-        )
-    }
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition;
 
     /// Draws the screen.
-    pub fn draw(&self, ctx: &Ctx, io: &FrameIo) {
-        match self {
-            Screen::Menu(s) => s.draw(ctx, io),
-            Screen::Lobby(s) => s.draw(ctx, io),
-            Screen::Online(s) => s.draw(ctx, io),
-            Screen::Setup(s) => s.draw(ctx, io),
-            Screen::Play(s) => s.draw(ctx, io),
-            Screen::Replay(s) => s.draw(ctx, io),
-            Screen::Settings(s) => s.draw(ctx, io),
-            Screen::Challenge(s) => s.draw(ctx, io),
-            Screen::Standings(s) => s.draw(ctx, io),
-            Screen::Solo(s) => s.draw(ctx, io),
-            Screen::Puzzles(s) => s.draw(ctx, io),
-            Screen::Welcome(s) => s.draw(ctx, io),
-        }
+    fn draw(&self, ctx: &Ctx, io: &FrameIo);
+
+    /// True for screens with nothing moving but the backdrop and the selection's glow (menus,
+    /// lists and forms): left alone, they are drawn at a low rate
+    /// ([`crate::platform::pacer::CALM_FPS`]). Anything that runs a match, a replay or a live
+    /// room is drawn at the full rate.
+    fn calm(&self) -> bool {
+        false
     }
+
+    /// The screen's name in the browser build's test hook (`menu`, `play`, ...).
+    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+    fn name(&self) -> &'static str;
 }
 
 /// The screens, bottom to top; only the top one updates and draws.
 pub struct Stack {
-    screens: Vec<Screen>,
+    screens: Vec<Box<dyn Screen>>,
 }
 
 impl Stack {
     /// A stack holding `screens` (the last is on top).
-    pub fn new(screens: Vec<Screen>) -> Stack {
+    pub fn new(screens: Vec<Box<dyn Screen>>) -> Stack {
         Stack { screens }
     }
 
     /// The screen on top.
-    pub fn top_mut(&mut self) -> Option<&mut Screen> {
+    pub fn top_mut(&mut self) -> Option<&mut Box<dyn Screen>> {
         self.screens.last_mut()
     }
 
     /// The screen on top.
-    pub fn top(&self) -> Option<&Screen> {
-        self.screens.last()
+    pub fn top(&self) -> Option<&dyn Screen> {
+        self.screens.last().map(|s| &**s)
     }
 
     /// Carries out `t`. Returns false when the game should close (a Quit, or the last screen
@@ -222,7 +156,7 @@ pub struct Ctx {
     /// Seconds since start (for animations).
     pub time: f32,
     /// The drifting pieces behind the menus.
-    pub backdrop: crate::render::backdrop::Backdrop,
+    pub backdrop: Backdrop,
 }
 
 impl Ctx {

@@ -3,7 +3,7 @@
 //! with background rooms playing at the protocol's normal rate (a batch every 4 frames per player).
 //!
 //! Run: `cargo bench -p sevenbag-server --bench relay` (optimised; a plain binary, no criterion).
-//! Figures go to BENCHMARKS.md ("## Server"). Everything is on 127.0.0.1 and bounded in time.
+//! Figures go to BENCHMARKS.md ("Relay bench"). Everything is on 127.0.0.1 and bounded in time.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

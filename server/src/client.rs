@@ -192,7 +192,7 @@ impl Client {
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         // The waits for shutdown, a cut and silence are made once and polled by every turn of
         // the loop: making them afresh per message (two watch registrations and a timer) was a
-        // large share of the server's instructions (callgrind, BENCHMARKS.md issue #8). The
+        // large share of the server's instructions (callgrind, docs/history). The
         // silence timer is moved only when it fires early or the deadline comes nearer.
         let deadline = |hello: bool, last_heard: Instant| {
             if hello {

@@ -39,8 +39,8 @@ pub(crate) enum Incoming {
 ///
 /// The read buffer is 512 bytes instead of tungstenite's 128 KiB: tungstenite zero-fills it
 /// before every socket read (`FrameCodec::read_in`), which cost a quarter of the CPU under load
-/// at 128 KiB and still 17% of the server's instructions at 4 KiB (callgrind, BENCHMARKS.md
-/// issue #8). Our messages are small (an `Inputs` message is about 15 bytes, a `Hello` a few
+/// at 128 KiB and still 17% of the server's instructions at 4 KiB (callgrind,
+/// docs/history). Our messages are small (an `Inputs` message is about 15 bytes, a `Hello` a few
 /// hundred); a larger one still arrives, over several reads.
 pub(crate) async fn websocket(io: Upgraded, limits: &Limits) -> Ws {
     let config = WebSocketConfig::default()

@@ -283,7 +283,7 @@ where
     let mut cut_rx = shared.cut.subscribe();
     // One wait for the cut, polled by both `select!`s below for the life of the loop: a fresh
     // `wait_for` per message re-registered with the watch channel's `Notify` every time, which
-    // was about a sixth of the server's instructions (callgrind, BENCHMARKS.md issue #8).
+    // was about a sixth of the server's instructions (callgrind, docs/history).
     let cut_wait = cut_happened(&mut cut_rx);
     tokio::pin!(cut_wait);
     // The burst being written, reused for the life of the connection: no allocation per wake.

@@ -1,7 +1,7 @@
 //! Several server instances on one real Redis (and a real PostgreSQL): cross-instance quick
 //! and ranked matches, room codes and spectating through another instance, a dead or forged
 //! directory entry that never hangs a client, and ratings that survive restarting every
-//! instance (issue 10, points 4 and 5). The services are started by `sevenbag_tests::services`
+//! instance. The services are started by `sevenbag_tests::services`
 //! (`SEVENBAG_SKIP_SERVICES=1` skips these tests when the binaries are missing).
 
 use std::time::{Duration, Instant};

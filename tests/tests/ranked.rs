@@ -1,5 +1,5 @@
 //! Identities, ranked play, history and chat against the real server with a real SQLite file
-//! in a temporary directory (issue 9).
+//! in a temporary directory.
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! Solo records that cannot be faked (issue 18, item 3): a finished Sprint or Blitz is submitted
+//! Solo records that cannot be faked: a finished Sprint or Blitz is submitted
 //! as its solo replay file, the real server re-simulates it, keeps only the result it computed,
 //! and lists each player's best on `/api/leaderboard/{sprint,blitz}`. Forged, edited, unfinished
 //! and guest submissions are refused with `BadReplay` / `NotIdentified`, and the connection

@@ -1,4 +1,4 @@
-//! Issue #17: a game drawing few frames a second keeps the match clock in real time. Two
+//! A game drawing few frames a second keeps the match clock in real time. Two
 //! players simulate only 8 times a second (as a busy machine drawing 8 frames a second does),
 //! yet both reach 10 s of match frames in about 10 s and nobody is forfeited.
 

@@ -5,7 +5,7 @@ use sevenbag_core::{Piece, Player, VISIBLE_HEIGHT, WIDTH};
 
 use super::cells::{Style, block};
 use super::theme::{self, alpha, mix};
-use crate::fx::{ROW_FLASH, SeatFx};
+use crate::render::fx::{ROW_FLASH, SeatFx};
 
 /// Rows above the visible field that are still drawn (a freshly spawned piece pokes into them).
 const OVERFLOW_ROWS: i8 = 3;

@@ -11,7 +11,7 @@ use std::cell::OnceCell;
 
 use macroquad::text::{Font, load_ttf_font_from_bytes};
 
-use super::gfx::{BOLD_TTF, REGULAR_TTF, Weight};
+use super::fonts::{BOLD_TTF, REGULAR_TTF, Weight};
 
 /// DejaVu Sans Bold cut down to [`LARGE_CHARS`], for the large face.
 pub(super) const LARGE_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold-large.ttf");

@@ -1,4 +1,5 @@
-//! Drawing helpers: the embedded fonts, crisp text, and a few shapes the screens share.
+//! Drawing helpers: crisp text in the embedded fonts ([`super::fonts`]), and a few shapes the
+//! screens share.
 //!
 //! Text is rasterised at the window's physical pixel size (size × DPI scale) and drawn at
 //! 1/DPI, so it stays sharp on high-DPI screens; sizes are rounded to whole pixels.
@@ -6,6 +7,7 @@
 use macroquad::prelude::*;
 
 use super::faces::{Face, Fonts, LARGE_TTF};
+pub use super::fonts::Weight;
 use super::glyphs::Glyphs;
 use super::large_text::LargeText;
 use super::theme::{self, alpha};
@@ -19,15 +21,6 @@ pub enum Align {
     Center,
     /// `x` is the right edge.
     Right,
-}
-
-/// Font weight.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Weight {
-    /// DejaVu Sans.
-    Regular,
-    /// DejaVu Sans Bold.
-    Bold,
 }
 
 /// The DPI scale, shared by all drawing code (the fonts are in the text queue).
@@ -274,15 +267,6 @@ fn use_shapes_material() {
         }
     });
 }
-
-/// DejaVu Sans, cut down to the characters the game and players' names use (Latin, Greek,
-/// Cyrillic, punctuation, arrows, maths and box-drawing symbols) by `client/assets/fonts/README.md`.
-/// The rasteriser behind macroquad's text (fontdue) keeps the outline of every glyph of a font
-/// in memory: the full fonts (6,000 glyphs each) held 40 MB of the game's resident set; these
-/// hold about a tenth of that.
-pub const REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf");
-/// DejaVu Sans Bold, cut down the same way as [`REGULAR_TTF`].
-pub const BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold-subset.ttf");
 
 /// The pixel size text of `px` pixels is rasterised at. macroquad caches glyphs per font size
 /// for the life of the process, so every size an animation passes through (a banner that grows

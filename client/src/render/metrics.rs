@@ -9,7 +9,7 @@
 //! otherwise shrink it until it does. Text is never cut mid-word; a label that still cannot fit
 //! at the smallest readable size is a layout bug the tests catch.
 
-use super::gfx::Weight;
+use super::fonts::Weight;
 
 /// The smallest fraction of its size a label may shrink to.
 pub const MIN_SHRINK: f32 = 0.6;
@@ -30,8 +30,8 @@ impl Metrics {
                 .map_err(|_| "the embedded DejaVu font did not load")
         };
         Ok(Metrics {
-            regular: load(super::gfx::REGULAR_TTF)?,
-            bold: load(super::gfx::BOLD_TTF)?,
+            regular: load(super::fonts::REGULAR_TTF)?,
+            bold: load(super::fonts::BOLD_TTF)?,
         })
     }
 

@@ -2,24 +2,27 @@
 //!
 //! - [`theme`] — colours.
 //! - [`backdrop`] — pieces drifting behind the menus.
-//! - [`gfx`] — fonts, crisp text, shared shapes.
+//! - [`fonts`] — the embedded fonts and their weights.
+//! - [`gfx`] — crisp text, shared shapes.
 //! - [`metrics`] — text widths without a window, and the shrink-to-fit rule.
 //! - [`cells`] — the bevelled block and piece pictures.
 //! - [`board`] — one well with its cells, ghost, active piece and flashes.
 //! - [`side`] — hold, next, garbage meter, stats, popups and name plate around a well.
+//! - [`fx`] — popups, flashes and sounds made from each frame's match events.
+//! - [`heading`] — a list screen's title and subtitle, fitted to the title strip.
 //! - [`showcase`] — the decorative well on the menus.
-//! - [`match_view`] — both panels, the title, the middle strip and the banners.
 //! - [`widgets`] — menu rows, value rows and text fields for the list screens.
 
 pub mod backdrop;
 pub mod board;
 pub mod cells;
 mod faces;
+pub mod fonts;
+pub mod fx;
 pub mod gfx;
 mod glyphs;
 pub mod heading;
 mod large_text;
-pub mod match_view;
 pub mod metrics;
 pub mod showcase;
 pub mod side;
@@ -27,31 +30,6 @@ pub mod theme;
 pub mod widgets;
 
 use macroquad::color::Color;
-use sevenbag_core::Match;
-
-use crate::fx::MatchFx;
-use crate::session::NetStatus;
-
-/// What the match view draws: the match and everything around it.
-pub struct Scene<'a> {
-    /// The match.
-    pub m: &'a Match,
-    /// Its effects.
-    pub fx: &'a MatchFx,
-    /// Player names, left then right.
-    pub names: &'a [String; 2],
-    /// The connection readout.
-    pub net: &'a NetStatus,
-    /// The title line ("PRACTICE · BOT · MEDIUM").
-    pub title: &'a str,
-    /// Seats played on this keyboard.
-    pub local: [bool; 2],
-    /// Seconds since the screen opened, for pulsing.
-    pub time: f32,
-    /// How the match ended off the boards ([`crate::session::Session::verdict`]): the round
-    /// labels are cleared so they do not contradict it.
-    pub verdict: Option<&'a str>,
-}
 
 /// Formats a ×100 integer rate as "1.23".
 pub fn hundredths(v: u32) -> String {

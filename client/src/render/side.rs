@@ -7,9 +7,9 @@ use super::cells::{Style, piece_picture};
 use super::gfx::{Align, Gfx, Weight, fill, panel_over_fill};
 use super::theme::{self, alpha};
 use super::{clock, hundredths, seat_colour};
-use crate::fx::{Popup, SeatFx};
 use crate::layout::PanelLayout;
-use crate::session::{NetStatus, Peer};
+use crate::render::fx::{Popup, SeatFx};
+use crate::versus::session::{NetStatus, Peer};
 
 /// Size of the preview blocks relative to a board cell.
 const PREVIEW: f32 = 0.78;

@@ -120,7 +120,7 @@ struct State {
 
 /// How a perfect clear ranks: by the lines it sends, then by the piece it leaves in hold for the
 /// next one (a T, J or L held into the next perfect clear measured better than an I, O, S, Z or
-/// none: against El-Tetris +0.008 attack per piece over ten seed sets, BENCHMARKS.md).
+/// none: against El-Tetris +0.008 attack per piece over ten seed sets, docs/history).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Worth {
     attack: u16,

@@ -12,7 +12,7 @@
 //! ([`Odds::resume`]).
 //!
 //! Against El-Tetris this lifted Max from 0.976 / 0.977 / 0.951 attack per piece to 0.974 /
-//! 1.040 / 0.977, and gained on all seven held-out seed sets (BENCHMARKS.md).
+//! 1.040 / 0.977, and gained on all seven held-out seed sets (docs/history).
 
 use sevenbag_core::PieceKind;
 use sevenbag_core::attack::Chain;

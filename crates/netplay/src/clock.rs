@@ -408,7 +408,7 @@ mod tests {
         assert_eq!(pacer.next_due(9), t0 + FRAME * 10);
     }
 
-    /// Issue #17: a game drawing 8 (or 5) frames a second keeps the match clock in real time.
+    /// A game drawing 8 (or 5) frames a second keeps the match clock in real time.
     #[test]
     fn ticking_at_a_low_frame_rate_keeps_real_time() {
         for fps in [8u32, 5] {

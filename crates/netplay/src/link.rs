@@ -177,7 +177,7 @@ impl NetStats {
 }
 
 /// The kinds of message a match's traffic is made of, counted apart so a load test can say
-/// what the relay spends its messages on (issue #8: fewer messages is the big lever).
+/// what the relay spends its messages on (fewer messages is the big lever on server CPU).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MessageKind {
     /// `Inputs` either way (including `InputsHash`, `InputsCompact`).

@@ -4,7 +4,7 @@
 //! 2-minute Blitz.
 //!
 //! Run: `cargo bench -p sevenbag-protocol --bench solo_verify` (optimised; a plain binary, no
-//! criterion). Figures go to BENCHMARKS.md ("## Solo records"). Each figure is the best of 5
+//! criterion). Figures go to BENCHMARKS.md ("Solo records"). Each figure is the best of 5
 //! repetitions of a loop bounded in time (about a second in all).
 
 use std::hint::black_box;

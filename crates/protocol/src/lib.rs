@@ -13,7 +13,8 @@
 //! ## Layout
 //! - [`messages`]: the two enums and the types they carry.
 //! - [`codec`]: encode/decode with limits, and [`DecodeError`].
-//! - [`compact`]: the compact uplink form of `Inputs` ([`ClientMessage::InputsSince`]).
+//! - [`compact`] and [`packing`]: the compact uplink form of `Inputs`
+//!   ([`ClientMessage::InputsSince`]) and turning `Inputs` into it and back.
 //! - [`datagram`]: inputs over unreliable datagrams (WebTransport): the [`datagram::Uplink`]
 //!   and [`datagram::Downlink`] formats and how a window of inputs extends a log.
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
@@ -32,6 +33,7 @@ pub mod identity;
 pub mod inputs;
 pub mod key_script;
 pub mod messages;
+pub mod packing;
 pub mod replay;
 pub mod room_log;
 pub mod solo_replay;
@@ -39,9 +41,10 @@ pub mod solo_replay;
 pub use codec::{
     DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode,
 };
-pub use compact::{CompactError, InputStep, InputsPacker, InputsUnpacker};
+pub use compact::InputStep;
 pub use inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
 pub use messages::*;
+pub use packing::{CompactError, InputsPacker, InputsUnpacker};
 pub use replay::{
     ConfirmedSim, FrameHash, HASH_INTERVAL, MatchResult, Replay, ReplayError, RoundRecord,
     SeatInputs, SimEvent, VerifyReport, verify,

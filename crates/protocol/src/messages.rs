@@ -267,7 +267,7 @@ pub enum ClientMessage {
         /// The run's solo replay file (`crate::solo_replay`, `docs/REPLAY.md`).
         replay: Vec<u8>,
     },
-    /// `Inputs` in compact form (issue #8): the same changes and confirmation, counted from the
+    /// `Inputs` in compact form: the same changes and confirmation, counted from the
     /// confirmation of the previous inputs message on this connection (`crate::compact`). The
     /// server reads it back as that `Inputs` before anything else.
     InputsSince {

@@ -675,7 +675,7 @@ mod tests {
         assert_eq!(sim.hash_at(60 * 10_000), None);
     }
 
-    /// The forged replay of issue #16: both seats claim 4,294,967,294 confirmed frames, with the
+    /// A forged replay: both seats claim 4,294,967,294 confirmed frames, with the
     /// checksum recomputed as anyone can. It must be refused at once, before any expansion.
     #[test]
     fn a_forged_frame_count_is_refused_before_anything_is_allocated() {

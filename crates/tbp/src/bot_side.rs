@@ -24,33 +24,15 @@ use sevenbag_bot::pc_odds::Odds;
 use sevenbag_bot::{
     BitBoard, Budget, Level, MoveGen, Placement, Planner, Root, Searcher, Weights, spawn_position,
 };
-use sevenbag_core::attack::{Chain, Clear};
-use sevenbag_core::{Board, PieceKind};
+use sevenbag_core::PieceKind;
 
-use crate::convert::{board_from_tbp, chain_from_tbp, move_from_tbp, move_to_tbp, piece_from_tbp};
+use crate::convert::{move_to_tbp, piece_from_tbp};
+use crate::game::TbpGame;
 use crate::lines::{Line, read_line};
-use crate::messages::{
-    BotMessage, FrontendMessage, MoveInfo, Start, TbpMove, encode_line, parse_line,
-};
+use crate::messages::{BotMessage, FrontendMessage, MoveInfo, encode_line, parse_line};
 
 /// Most moves sent in one suggestion.
 const MAX_SUGGESTIONS: usize = 8;
-
-/// The game as the frontend last described it.
-#[derive(Clone, Debug)]
-struct Game {
-    board: Board,
-    /// The current piece first.
-    queue: Vec<PieceKind>,
-    hold: Option<PieceKind>,
-    chain: Chain,
-    /// Under the 7-bag: the kinds that may come after the queue, one bit per kind index (all
-    /// seven when the queue ends a bag).
-    bag_left: Option<u8>,
-}
-
-/// Every kind, one bit per kind index.
-const ALL_KINDS: u8 = 0x7f;
 
 /// A TBP bot backed by the beam search (and at Max the perfect-clear search and the opener).
 #[derive(Debug)]
@@ -61,7 +43,7 @@ pub struct TbpBot {
     /// Max's perfect-clear search and first-bag opener.
     max: Option<Box<(PcSearch, Opener)>>,
     movegen: MoveGen,
-    game: Option<Game>,
+    game: Option<TbpGame>,
 }
 
 impl TbpBot {
@@ -96,7 +78,7 @@ impl TbpBot {
     pub fn handle(&mut self, msg: FrontendMessage) -> Option<BotMessage> {
         match msg {
             FrontendMessage::Rules { .. } => Some(BotMessage::Ready),
-            FrontendMessage::Start(start) => match game_from_start(&start) {
+            FrontendMessage::Start(start) => match TbpGame::from_start(&start) {
                 Ok(game) => {
                     self.game = Some(game);
                     None
@@ -153,7 +135,7 @@ impl TbpBot {
 
     /// The placements for `g`, best first: at Max a perfect-clear or opener placement, then
     /// the beam search's.
-    fn ranked(&mut self, g: &Game, nodes: &mut u64) -> Vec<Placement> {
+    fn ranked(&mut self, g: &TbpGame, nodes: &mut u64) -> Vec<Placement> {
         let Some((&first, rest)) = g.queue.split_first() else {
             return Vec::new();
         };
@@ -210,7 +192,7 @@ impl TbpBot {
     /// ([`sevenbag_bot::pc_odds`]). Needs the 7-bag state.
     fn weigh_odds(
         &mut self,
-        g: &Game,
+        g: &TbpGame,
         board: &BitBoard,
         current: sevenbag_core::Piece,
         queue: &[PieceKind],
@@ -247,7 +229,7 @@ impl TbpBot {
     /// Max: the first placement of a perfect clear of the known pieces, if one is found.
     fn perfect_clear(
         &mut self,
-        g: &Game,
+        g: &TbpGame,
         board: &BitBoard,
         current: sevenbag_core::Piece,
         queue: &[PieceKind],
@@ -266,7 +248,7 @@ impl TbpBot {
     /// queue is in (or of the one before it) and those lie on a setup of the book.
     fn opener_move(
         &mut self,
-        g: &Game,
+        g: &TbpGame,
         board: &BitBoard,
         current: sevenbag_core::Piece,
     ) -> Option<Placement> {
@@ -320,26 +302,7 @@ impl TbpBot {
     }
 }
 
-fn game_from_start(start: &Start) -> Result<Game, String> {
-    let bag_left = start
-        .randomizer
-        .as_ref()
-        .and_then(|r| r.bag_left())
-        .map(|left| {
-            left.iter()
-                .fold(0u8, |m, &p| m | 1 << piece_from_tbp(p).index())
-        })
-        .filter(|&m| m != 0);
-    Ok(Game {
-        board: board_from_tbp(&start.board)?,
-        queue: start.queue.iter().map(|&p| piece_from_tbp(p)).collect(),
-        hold: start.hold.map(piece_from_tbp),
-        chain: chain_from_tbp(start.combo, start.back_to_back),
-        bag_left,
-    })
-}
-
-impl Game {
+impl TbpGame {
     /// The perfect-clear query for `current` on `board` with `queue` after it (TBP has no 180°).
     fn pc_query(
         &self,
@@ -361,61 +324,6 @@ impl Game {
             incoming: Vec::new(),
             rise_cap: 0,
         }
-    }
-
-    /// The piece after the queue when it is the last of its bag.
-    fn bag_tail(&self) -> Option<PieceKind> {
-        let left = self.bag_left?;
-        (left.count_ones() == 1).then(|| PieceKind::ALL[left.trailing_zeros() as usize])
-    }
-
-    /// A piece joins the queue: it leaves the bag (a new bag starts when this one is empty).
-    fn new_piece(&mut self, piece: PieceKind) {
-        self.queue.push(piece);
-        if let Some(left) = &mut self.bag_left {
-            let bit = 1 << piece.index();
-            if *left == ALL_KINDS || *left & bit == 0 {
-                // A fresh bag (or a piece the bag state did not allow: start over from it).
-                *left = ALL_KINDS;
-            }
-            *left &= !bit;
-            if *left == 0 {
-                *left = ALL_KINDS;
-            }
-        }
-    }
-
-    /// Plays `mv`: takes its piece from the queue (through hold if needed), locks it and clears.
-    fn play(&mut self, mv: &TbpMove) -> Result<(), String> {
-        let (piece, spin) = move_from_tbp(mv).ok_or("move off the board")?;
-        let first = *self.queue.first().ok_or("play with an empty queue")?;
-        if piece.kind != first {
-            match self.hold {
-                Some(h) if h == piece.kind => self.hold = Some(first),
-                None if self.queue.get(1) == Some(&piece.kind) => {
-                    self.hold = Some(first);
-                    self.queue.remove(0);
-                }
-                _ => {
-                    return Err(format!(
-                        "{:?} is neither the current nor the hold piece",
-                        piece.kind
-                    ));
-                }
-            }
-        }
-        self.queue.remove(0);
-        if self.board.collides(&piece) {
-            return Err("the move overlaps the stack".into());
-        }
-        self.board.place(&piece);
-        let lines = self.board.clear_lines().lines;
-        self.chain.apply(Clear {
-            lines,
-            spin,
-            perfect: self.board.is_empty(),
-        });
-        Ok(())
     }
 }
 
@@ -455,9 +363,10 @@ pub fn serve(level: Level, input: &mut impl BufRead, output: &mut impl Write) ->
 mod tests {
     use super::*;
     use crate::convert::{board_to_tbp, move_from_tbp, piece_to_tbp};
-    use crate::messages::{Randomizer, TbpPiece};
+    use crate::messages::{Randomizer, Start, TbpPiece};
     use PieceKind::*;
     use sevenbag_bot::opener::piece_cells;
+    use sevenbag_core::Board;
 
     fn start(board: &Board, queue: &[PieceKind], left: &[PieceKind]) -> FrontendMessage {
         FrontendMessage::Start(Start {
@@ -570,22 +479,6 @@ mod tests {
             }
             assert!(player.stats().perfect_clears > 0, "seed {seed}");
         }
-    }
-
-    #[test]
-    fn the_last_piece_of_a_bag_follows_the_queue_and_new_pieces_leave_the_bag() {
-        let mut bot = TbpBot::new(Level::Max);
-        bot.handle(start(&Board::new(), &[T, I, O, S, Z], &[J, L]));
-        let game = bot.game.as_mut().unwrap();
-        assert_eq!(game.bag_tail(), None);
-        game.new_piece(J);
-        assert_eq!(game.bag_tail(), Some(L));
-        game.new_piece(L);
-        // The bag is used up: the next piece starts a new one.
-        assert_eq!(game.bag_left, Some(ALL_KINDS));
-        assert_eq!(game.bag_tail(), None);
-        game.new_piece(O);
-        assert_eq!(game.bag_left, Some(ALL_KINDS & !(1 << O.index())));
     }
 
     #[test]

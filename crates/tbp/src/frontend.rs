@@ -122,6 +122,11 @@ impl TbpProcess {
         }
     }
 
+    /// The process id of the child (the `sh -c` that runs the command).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends one message.
     pub fn send(&mut self, msg: &FrontendMessage) -> Result<(), TbpError> {
         self.stdin

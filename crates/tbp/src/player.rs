@@ -2,47 +2,63 @@
 //! position ([`TbpThinker`]), and its first legal suggestion is turned into key masks by our own
 //! move generation and input compiler, then played through the core like anyone's keys. This
 //! waits for the bot on the caller's thread (tools); the game asks on a worker thread instead.
+//! With [`TbpPlayer::charging_overruns`] (a fair match) an answer that takes longer than the
+//! think time (the allowance a piece) costs the seat the overrun in frames
+//! ([`TbpLimits::late_frames`]), as thinking costs time in a real game.
 
-use std::time::Duration;
+use std::time::Instant;
 
-use sevenbag_bot::{CompileOptions, Driver, PlayerSim, Target, compile};
+use sevenbag_bot::{CompileOptions, Driver, PlayerSim, Target, Thought, compile};
 use sevenbag_core::{Input, Match, Phase, Player, Rules, Seat};
 
+use crate::flow::{FlowCounts, Restart};
 use crate::frontend::{TbpError, TbpProcess};
+use crate::limits::{TbpLimits, ThinkTimes};
 use crate::thinker::TbpThinker;
-
-/// How long the bot may think, and how fast it may play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TbpLimits {
-    /// Wall-clock thinking time before the first `suggest` of each piece.
-    pub think: Duration,
-    /// Longest wait for a non-empty suggestion after that; past it the bot has failed.
-    pub move_limit: Duration,
-    /// Pieces-per-second cap ×100 in game time (`None`: as fast as the inputs allow).
-    pub pps_cap_x100: Option<u32>,
-}
 
 /// A TBP bot as a [`Driver`] for [`sevenbag_bot::play_game`].
 #[derive(Debug)]
 pub struct TbpPlayer {
     thinker: TbpThinker,
     plan: Option<(u32, Vec<Input>)>,
+    /// A thought that came late, and the frame from which it is played.
+    pending: Option<(Thought, u32)>,
     spawn_frame: Option<u32>,
     error: Option<TbpError>,
+    times: ThinkTimes,
+    /// Whether a late answer costs frames.
+    charge: bool,
     /// Pieces the bot placed.
     pub moves: u64,
 }
 
 impl TbpPlayer {
-    /// Wraps a started bot.
+    /// Wraps a started bot, told the game in TBP's standard flow.
     pub fn new(process: TbpProcess, limits: TbpLimits) -> TbpPlayer {
         TbpPlayer {
             thinker: TbpThinker::new(process, limits),
             plan: None,
+            pending: None,
             spawn_frame: None,
             error: None,
+            times: ThinkTimes::default(),
+            charge: false,
             moves: 0,
         }
+    }
+
+    /// Charges answers that come later than the think time: the seat idles the whole frames
+    /// past it before its move starts, as our own bot does in a fair match
+    /// ([`crate::ThreadedBot`]).
+    pub fn charging_overruns(mut self) -> TbpPlayer {
+        self.charge = true;
+        self
+    }
+
+    /// Restarts the bot as `restart` says.
+    pub fn with_restart(mut self, restart: Restart) -> TbpPlayer {
+        self.thinker = self.thinker.with_restart(restart);
+        self
     }
 
     /// The bot's name from its `info`.
@@ -53,6 +69,21 @@ impl TbpPlayer {
     /// Why the bot stopped playing, if it did.
     pub fn error(&self) -> Option<&TbpError> {
         self.error.as_ref()
+    }
+
+    /// The bot's messages, counted.
+    pub fn counts(&self) -> &FlowCounts {
+        self.thinker.counts()
+    }
+
+    /// The wall-clock time it took per piece, from telling it the game to its answer.
+    pub fn times(&self) -> &ThinkTimes {
+        &self.times
+    }
+
+    /// The bot's process id (of the `sh -c` that runs it).
+    pub fn pid(&self) -> u32 {
+        self.thinker.process().pid()
     }
 
     /// Keys for a lone player (also used by [`Driver::next_input`]).
@@ -68,41 +99,74 @@ impl TbpPlayer {
         }
         if player.active().is_none() {
             self.plan = None;
+            self.pending = None;
             self.spawn_frame = Some(frame);
             return Input::NONE;
         }
-        match self.make_plan(player, rules, frame) {
+        let thought = match self.pending.take() {
+            Some((thought, from)) if frame < from => {
+                self.pending = Some((thought, from));
+                return Input::NONE;
+            }
+            Some((thought, _)) => thought,
+            None => {
+                let asked = Instant::now();
+                let thought = match self.thinker.think(player, rules) {
+                    Ok(t) => t,
+                    Err(e) => return self.fail(e),
+                };
+                let took = asked.elapsed();
+                let late = match self.charge {
+                    true => self.thinker.limits().late_frames(took),
+                    false => 0,
+                };
+                self.times.record(took, late);
+                if late > 0 {
+                    self.pending = Some((thought, frame.saturating_add(late)));
+                    return Input::NONE;
+                }
+                thought
+            }
+        };
+        match self.make_plan(player, rules, frame, &thought) {
             Ok(inputs) => {
                 let first = inputs.first().copied().unwrap_or(Input::NONE);
                 self.plan = Some((frame, inputs));
                 self.moves += 1;
                 first
             }
-            Err(e) => {
-                self.error = Some(e);
-                self.plan = None;
-                Input::NONE
-            }
+            Err(e) => self.fail(e),
         }
     }
 
+    fn fail(&mut self, e: TbpError) -> Input {
+        self.error = Some(e);
+        self.plan = None;
+        Input::NONE
+    }
+
+    /// Keys for the first of `thought`'s placements that can be reached from here, paced to
+    /// the speed cap (the bot was told it played the first; if another is played, its picture
+    /// no longer matches and the next piece restarts it).
     fn make_plan(
         &mut self,
         player: &Player,
         rules: &Rules,
         frame: u32,
+        thought: &Thought,
     ) -> Result<Vec<Input>, TbpError> {
-        let thought = self.thinker.think(player, rules)?;
-        let Some(placement) = thought.ranked().first() else {
+        let Some(first) = thought.ranked().first() else {
             return Err(TbpError::IllegalMove("no legal suggestion".to_owned()));
         };
         let sim = PlayerSim::new(player, rules, frame);
-        let target = Target::from(placement);
-        let mut inputs = compile(&sim, &target, CompileOptions::default()).ok_or_else(|| {
-            TbpError::IllegalMove(format!(
-                "{placement:?} cannot be reached with this handling"
-            ))
-        })?;
+        let Some((target, mut inputs)) = thought.ranked().iter().find_map(|p| {
+            let target = Target::from(p);
+            compile(&sim, &target, CompileOptions::default()).map(|i| (target, i))
+        }) else {
+            return Err(TbpError::IllegalMove(format!(
+                "{first:?} cannot be reached with this handling"
+            )));
+        };
         // Pace to the speed cap in game time.
         let since_spawn = self.spawn_frame.map_or(0, |f| frame.saturating_sub(f));
         let min_frames = match self.thinker.limits().pps_cap_x100 {

@@ -1,7 +1,9 @@
-//! A TBP bot asked about one position at a time: the game state goes to the bot (`stop` +
-//! `start`, so garbage and anything else the bot did not predict is always in it), the bot thinks
-//! for the allotted time, and its suggestions that are legal here become a ranked [`Thought`],
-//! the same answer our own bot's planner gives. [`crate::TbpPlayer`] plays the first at once; the
+//! A TBP bot asked about one position at a time: the bot is told the game in TBP's standard
+//! flow (`start` once, then `new_piece` for each piece that joined the queue; `stop` + `start`
+//! when the game no longer matches its picture, as when garbage rose; [`crate::flow`]), or with
+//! a fresh `start` every piece ([`Restart::EveryPiece`]). It thinks for the allotted time, its
+//! suggestions that are legal here become a ranked [`Thought`], the same answer our own bot's
+//! planner gives, and the first of them is sent back as `play`. [`crate::TbpPlayer`] plays the first at once; the
 //! game asks on a worker thread and adopts the answer with [`sevenbag_bot::Bot::adopt`], so a bot
 //! that thinks for half a second never holds up a frame.
 
@@ -10,9 +12,11 @@ use sevenbag_core::attack::Chain;
 use sevenbag_core::{PieceKind, Player, Randomizer as CoreRandomizer, Rules};
 
 use crate::convert::{board_to_tbp, combo_to_tbp, move_from_tbp, piece_to_tbp};
+use crate::flow::{FlowCounts, Restart, Step, step};
 use crate::frontend::{TbpError, TbpProcess};
+use crate::game::TbpGame;
+use crate::limits::TbpLimits;
 use crate::messages::{FrontendMessage, Randomizer, Start, TbpMove};
-use crate::player::TbpLimits;
 
 /// A TBP bot process and what it needs to be told about a seat.
 #[derive(Debug)]
@@ -21,20 +25,52 @@ pub struct TbpThinker {
     limits: TbpLimits,
     /// Every piece seen in the queue, by index in the seat's sequence (for the bag state).
     seen: Vec<Option<PieceKind>>,
+    restart: Restart,
+    /// The game as the bot knows it after the last `play` (`None` before the first `start`).
+    picture: Option<TbpGame>,
+    /// Whether a `start` was sent (a lost picture then means a restart).
     started: bool,
+    /// Garbage lines risen on the seat's board when the bot was last told about it.
+    garbage_seen: u32,
+    counts: FlowCounts,
     movegen: MoveGen,
 }
 
 impl TbpThinker {
-    /// Wraps a started bot.
+    /// Wraps a started bot, told the game in the standard flow ([`Restart::OnMismatch`]).
     pub fn new(process: TbpProcess, limits: TbpLimits) -> TbpThinker {
         TbpThinker {
             process,
             limits,
             seen: Vec::new(),
+            restart: Restart::OnMismatch,
+            picture: None,
             started: false,
+            garbage_seen: 0,
+            counts: FlowCounts::default(),
             movegen: MoveGen::new(),
         }
+    }
+
+    /// Restarts the bot as `restart` says.
+    pub fn with_restart(mut self, restart: Restart) -> TbpThinker {
+        self.restart = restart;
+        self
+    }
+
+    /// When the bot is restarted.
+    pub fn restart(&self) -> Restart {
+        self.restart
+    }
+
+    /// The messages sent so far, counted.
+    pub fn counts(&self) -> &FlowCounts {
+        &self.counts
+    }
+
+    /// The bot process (for its id, to read its CPU time or pin it to a core).
+    pub fn process(&self) -> &TbpProcess {
+        &self.process
     }
 
     /// The bot's name from its `info`.
@@ -51,12 +87,7 @@ impl TbpThinker {
     /// most the move limit). The bot is told it played the first legal suggestion. An answer
     /// with no legal suggestion is the bot's error.
     pub fn think(&mut self, player: &Player, rules: &Rules) -> Result<Thought, TbpError> {
-        let start = self.start_message(player, rules);
-        if self.started {
-            self.process.send(&FrontendMessage::Stop)?;
-        }
-        self.process.send(&FrontendMessage::Start(start))?;
-        self.started = true;
+        self.tell(player, rules)?;
         std::thread::sleep(self.limits.think);
         let moves = self.process.suggest(self.limits.move_limit)?;
         let legal = self.legal_placements(player, rules);
@@ -78,7 +109,57 @@ impl TbpThinker {
             )));
         };
         self.process.send(&FrontendMessage::Play { mv })?;
+        self.counts.plays += 1;
+        if let Some(picture) = &mut self.picture
+            && picture.play(&mv).is_err()
+        {
+            // Cannot happen for a legal placement; if it did, the next piece restarts the bot.
+            self.picture = None;
+        }
         Ok(Thought::from_placements(player, ranked))
+    }
+
+    /// Brings the bot's picture up to `player`'s game: the first `start`, `new_piece` for the
+    /// pieces that joined the queue, or `stop` + `start` (see [`crate::flow`]).
+    fn tell(&mut self, player: &Player, rules: &Rules) -> Result<(), TbpError> {
+        let start = self.start_message(player, rules);
+        let now = TbpGame::from_start(&start).ok();
+        let garbage = player.stats().garbage_received;
+        let rose = garbage != self.garbage_seen;
+        self.garbage_seen = garbage;
+        let next = match (&now, self.started) {
+            (Some(now), _) => step(self.picture.as_ref(), now, rose, self.restart),
+            // Our own start always reads back; restart if it somehow did not.
+            (None, false) => Step::Start,
+            (None, true) => Step::Restart(None),
+        };
+        let next = match next {
+            // The picture was lost after a start: that is a restart, not a first start.
+            Step::Start if self.started => Step::Restart(Some(crate::flow::Mismatch::Board)),
+            s => s,
+        };
+        self.counts.record(&next);
+        match &next {
+            Step::Continue(pieces) => {
+                for &piece in pieces {
+                    self.process.send(&FrontendMessage::NewPiece {
+                        piece: piece_to_tbp(piece),
+                    })?;
+                    if let Some(p) = &mut self.picture {
+                        p.new_piece(piece);
+                    }
+                }
+            }
+            Step::Start | Step::Restart(_) => {
+                if self.started {
+                    self.process.send(&FrontendMessage::Stop)?;
+                }
+                self.process.send(&FrontendMessage::Start(start))?;
+                self.started = true;
+                self.picture = now;
+            }
+        }
+        Ok(())
     }
 
     fn start_message(&mut self, player: &Player, rules: &Rules) -> Start {

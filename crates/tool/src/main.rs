@@ -4,13 +4,13 @@
 //! and its `run` function; this file only parses and dispatches, and maps errors to exit codes.
 
 mod bot_cmds;
-// fixed-sequence challenge (helper: challenge)
+// The fixed-sequence challenge: verify, solve, score.
 mod challenge_cmds;
 mod core_cmds;
-// Server database (issue 9).
+// The server's database: migrations and inspection.
 mod db_cmds;
 mod net_cmds;
-// puzzles (issue 13)
+// Generated puzzles: make, check, share codes.
 mod puzzle_cmds;
 mod replay_cmds;
 
@@ -43,7 +43,6 @@ enum Command {
     Challenge(challenge_cmds::ChallengeCommand),
     #[command(flatten)]
     Db(db_cmds::DbCommand),
-    // puzzles (issue 13)
     #[command(flatten)]
     Puzzle(puzzle_cmds::PuzzleCommand),
 }

@@ -121,7 +121,7 @@ fn sim_requires_a_script_argument() {
     assert_fails_with(&out, "--script");
 }
 
-/// A real short replay, then the forgery of issue #16: both seats claim 4,294,967,294 confirmed
+/// A real short replay, then a forgery: both seats claim 4,294,967,294 confirmed
 /// frames and the checksum is recomputed. `replay verify` must refuse it at once.
 #[test]
 fn replay_verify_refuses_a_forged_frame_count_at_once() {
@@ -163,7 +163,7 @@ fn replay_verify_refuses_a_forged_frame_count_at_once() {
     assert_fails_with(&out, "more than a match may last");
 }
 
-// Puzzles (issue 13).
+// Puzzles: generate, check, share codes.
 
 #[test]
 fn puzzle_gen_output_checks_out_and_solves() {

@@ -10,6 +10,9 @@ use sevenbag_core::MatchHeader;
 use sevenbag_tbp::messages::{BotMessage, FrontendMessage, Randomizer, Start, TbpPiece};
 use sevenbag_tbp::{TbpError, TbpLimits, TbpPlayer, TbpProcess};
 
+#[path = "tbp/flow.rs"]
+mod flow;
+
 const TOOL: &str = env!("CARGO_BIN_EXE_sevenbag-tool");
 const LIMIT: Duration = Duration::from_secs(20);
 
@@ -231,7 +234,8 @@ fn botmatch_puts_a_tbp_bot_in_the_bots_seat_with_player() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        text.starts_with("2 games, TBP bot Sevenbag"),
+        text.lines()
+            .any(|l| l.starts_with("2 games, TBP bot Sevenbag")),
         "the outside bot is named in the header: {text}"
     );
     assert!(text.contains("vs eltetris"), "{text}");

@@ -357,7 +357,7 @@ impl Room {
         flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         // One wait for shutdown for the life of the room, as in the connection's reader: made
         // afresh per command it re-registered with the watch channel every time (3% of the
-        // server's instructions, callgrind, BENCHMARKS.md issue #8).
+        // server's instructions, callgrind, docs/history).
         let shutdown_wait = shutdown.recv();
         tokio::pin!(shutdown_wait);
         loop {

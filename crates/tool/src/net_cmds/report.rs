@@ -269,8 +269,8 @@ impl Report {
                 players.iter().filter(|p| p.cross_instance).count()
             );
         }
-        // Issue #8's figure: the server's CPU time per connected player per second of play
-        // (µs), so the goal (60 µs at 300 matches) is read straight off the report.
+        // The server's CPU time per connected player per second of play (µs), the figure
+        // BENCHMARKS.md tracks (goal: 60 µs at 300 matches), read straight off the report.
         if let Some((a, b)) = server
             && !players.is_empty()
         {

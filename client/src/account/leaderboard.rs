@@ -1,0 +1,294 @@
+//! Leaderboard and profiles: the server's top 100 on the left (your row marked), a profile on the
+//! right (yours first, when your player key is known to the server, else the leader's; then the
+//! player under the cursor), with their recent matches; 1–9 download and watch one of them.
+
+use macroquad::input::KeyCode;
+
+use crate::account::standings::{Standings, Status, Viewed};
+use crate::layout::list::{ListEvent, ListNav};
+use crate::layout::list_layout;
+use crate::render::gfx::background;
+use crate::render::theme;
+use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
+use crate::replays::files::{ReplaySession, utc_stamp};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::sound::sfx::Sfx;
+use crate::versus::play::{PlayMode, PlayScreen};
+use crate::versus::session::Session;
+use sevenbag_protocol::Replay;
+
+/// The footer's key hints (the layout tests check they fit the smallest window).
+pub const FOOTER: &str = "↑ ↓ choose a player   1–9 watch one of their recent matches   Esc back";
+
+/// The screen.
+pub struct StandingsScreen {
+    standings: Standings,
+    nav: ListNav,
+    fetching: Option<String>,
+    /// Why the player key could not be read, said on the first frame.
+    key_error: Option<String>,
+    /// A profile was asked for when the board first arrived.
+    asked_first: bool,
+}
+
+impl StandingsScreen {
+    /// Connects to the server in Settings, with the player key if this machine has one.
+    pub fn new(ctx: &Ctx) -> StandingsScreen {
+        let (key, key_error) = match crate::account::identity::default_key_path()
+            .map(|p| crate::account::identity::load_existing(&p))
+            .transpose()
+        {
+            Ok(key) => (key.flatten(), None),
+            Err(e) => (None, Some(e)),
+        };
+        StandingsScreen {
+            standings: Standings::connect(&ctx.config.server, &ctx.config.player_name, key),
+            nav: ListNav::default(),
+            fetching: None,
+            key_error,
+            asked_first: false,
+        }
+    }
+
+    fn rows(&self) -> usize {
+        self.standings.board().map_or(0, <[_]>::len) + 1
+    }
+}
+
+impl Screen for StandingsScreen {
+    /// Handles the frame.
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        ctx.backdrop.advance(io.dt, io.width, io.height);
+        if let Some(e) = self.key_error.take() {
+            ctx.notify(e, theme::BAD);
+        }
+        self.standings.poll();
+        for n in self.standings.take_notices() {
+            ctx.notify(n, theme::BAD);
+            self.fetching = None;
+        }
+        if let Some((id, bytes)) = self.standings.take_replay() {
+            self.fetching = None;
+            let session = Replay::decode(&bytes)
+                .map_err(|e| format!("corrupted replay: {e}"))
+                .and_then(ReplaySession::new);
+            match session {
+                Ok(s) => {
+                    let names = s.replay().names.clone();
+                    let play = PlayScreen::<dyn Session>::new(
+                        Box::new(s),
+                        PlayMode::Replay,
+                        names,
+                        format!("REPLAY {id}"),
+                    );
+                    return Transition::Push(Box::new(play));
+                }
+                Err(e) => ctx.notify(e, theme::BAD),
+            }
+        }
+        let kb = &io.keyboard;
+        let digits = [
+            KeyCode::Key1,
+            KeyCode::Key2,
+            KeyCode::Key3,
+            KeyCode::Key4,
+            KeyCode::Key5,
+            KeyCode::Key6,
+            KeyCode::Key7,
+            KeyCode::Key8,
+            KeyCode::Key9,
+        ];
+        if let Some(n) = digits.iter().position(|k| kb.pressed(*k)) {
+            let replay = self
+                .standings
+                .viewed()
+                .and_then(|v| v.recent.get(n))
+                .map(|m| m.replay.clone());
+            match replay {
+                Some(Some(id)) => {
+                    ctx.play(Sfx::Select);
+                    ctx.notify(format!("Downloading replay {id}…"), theme::ACCENT2);
+                    self.standings.fetch_replay(&id);
+                    self.fetching = Some(id);
+                }
+                Some(None) => ctx.notify("The server kept no replay of that match.", theme::BAD),
+                None => {}
+            }
+        }
+        let rows = self.rows();
+        let layout = list_layout(io.width, io.height, rows);
+        let before = self.nav.selected;
+        let event = self.nav.handle(io, &layout, rows, &|_| true, false);
+        // The profile follows the cursor; until it moves, yours (or the leader's) shows.
+        let first_board = self.standings.board().is_some() && !self.asked_first;
+        if before != self.nav.selected || (first_board && self.standings.me().is_none()) {
+            if before != self.nav.selected {
+                ctx.play(Sfx::Move);
+            }
+            if let Some(name) = self
+                .standings
+                .board()
+                .and_then(|b| b.get(self.nav.selected))
+                .map(|p| p.name.clone())
+            {
+                self.standings.view(&name);
+            }
+        }
+        self.asked_first |= first_board;
+        match event {
+            ListEvent::Back => Transition::Pop,
+            ListEvent::Activate(i) if i + 1 == rows => Transition::Pop,
+            ListEvent::Activate(i) => {
+                if let Some(p) = self.standings.board().and_then(|b| b.get(i)) {
+                    let name = p.name.clone();
+                    ctx.play(Sfx::Select);
+                    self.standings.view(&name);
+                }
+                Transition::None
+            }
+            _ => Transition::None,
+        }
+    }
+
+    /// Draws the screen.
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        let gfx = &ctx.gfx;
+        background(io.width, io.height);
+        ctx.backdrop.draw();
+        let rows = self.rows();
+        let l = list_layout(io.width, io.height, rows);
+        let subtitle = match self.standings.status() {
+            Status::Connecting => format!("Connecting to {}…", ctx.config.server),
+            Status::Connected => format!("Ranked players on {}", ctx.config.server),
+            Status::Failed(e) => e.clone(),
+        };
+        heading(gfx, l.title, l.unit, "Leaderboard", &subtitle);
+        let board = self.standings.board().unwrap_or(&[]);
+        let me = self.standings.me().map(|p| p.name.as_str());
+        for (i, r) in self.nav.visible(&l, rows) {
+            let state = RowState {
+                selected: i == self.nav.selected,
+                enabled: true,
+            };
+            match board.get(i) {
+                Some(p) => {
+                    let you = if Some(p.name.as_str()) == me {
+                        "  (you)"
+                    } else {
+                        ""
+                    };
+                    let label = format!("{:>3}. {}{you}", p.place.unwrap_or(i as u32 + 1), p.name);
+                    let tag = format!("{} ± {}", p.rating, p.deviation);
+                    menu_row(gfx, r, l.unit, &label, &tag, state, ctx.time);
+                }
+                None => menu_row(gfx, r, l.unit, "Back", "ESC", state, ctx.time),
+            }
+        }
+        let (head, body) = match self.standings.viewed() {
+            Some(v) => (v.profile.name.clone(), profile_text(v, me)),
+            None if board.is_empty() && *self.standings.status() == Status::Connected => (
+                "No ranked players yet".to_owned(),
+                "Play a Ranked match (menu, ONLINE) to get a rating and a place here.".to_owned(),
+            ),
+            None => (
+                "Profile".to_owned(),
+                "Your profile shows here once you have played a ranked match on this server. Enter on a row shows that player's.".to_owned(),
+            ),
+        };
+        side_panel(gfx, l.side, l.unit, &head, &body);
+        let right = match &self.fetching {
+            Some(id) => format!("downloading {id}…"),
+            None => ctx.config.server.clone(),
+        };
+        footer(gfx, l.footer, l.unit, FOOTER, &right);
+    }
+
+    fn calm(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "standings"
+    }
+}
+
+/// The side panel's text for a profile: rating, place, record, and the recent matches numbered
+/// for the 1–9 keys.
+pub fn profile_text(v: &Viewed, me: Option<&str>) -> String {
+    let p = &v.profile;
+    let place = p
+        .place
+        .map_or("not placed yet".to_owned(), |n| format!("#{n}"));
+    let rate = (p.wins * 100).checked_div(p.games).unwrap_or(0);
+    let plural = |n: u32, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let mut text = format!(
+        "{}Rating {} ± {} · {place}\n{}, {} ({rate}%)\n",
+        if Some(p.name.as_str()) == me {
+            "You. "
+        } else {
+            ""
+        },
+        p.rating,
+        p.deviation,
+        plural(p.games, "ranked game"),
+        plural(p.wins, "win"),
+    );
+    if v.recent.is_empty() {
+        text.push_str("\nNo matches yet.");
+        return text;
+    }
+    text.push_str("\nRecent matches:");
+    for (i, m) in v.recent.iter().take(9).enumerate() {
+        let result = match m.won {
+            Some(true) => "W",
+            Some(false) => "L",
+            None => "void",
+        };
+        let change = m.rating_change.map_or(String::new(), |c| format!(" {c:+}"));
+        let kind = if m.ranked { "" } else { " (unranked)" };
+        text.push_str(&format!(
+            "\n{}  {result} {}–{} vs {}{change}{kind} · {}",
+            i + 1,
+            m.score[0],
+            m.score[1],
+            m.opponent,
+            utc_stamp(m.ended_unix)
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sevenbag_protocol::{Profile, RecentMatch};
+
+    #[test]
+    fn a_profile_reads_rating_place_record_and_numbered_matches() {
+        let v = Viewed {
+            profile: Profile {
+                name: "ann".into(),
+                rating: 1662,
+                deviation: 290,
+                games: 4,
+                wins: 3,
+                place: Some(2),
+            },
+            recent: vec![RecentMatch {
+                id: 7,
+                opponent: "bo".into(),
+                won: Some(false),
+                score: [0, 1],
+                ranked: true,
+                rating_change: Some(-12),
+                ended_unix: 0,
+                replay: None,
+            }],
+        };
+        assert_eq!(
+            profile_text(&v, Some("ann")),
+            "You. Rating 1662 ± 290 · #2\n4 ranked games, 3 wins (75%)\n\n\
+             Recent matches:\n1  L 0–1 vs bo -12 · 1970-01-01 00:00"
+        );
+    }
+}

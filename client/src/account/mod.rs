@@ -1,0 +1,14 @@
+//! Who the player is on servers, and ranked play's standings.
+//!
+//! - [`identity`] — the player key, the kept recovery code, the ranked identify exchange.
+//! - [`requests`] — Settings › Account's connections: show the identity, import a recovery code,
+//!   rename on the server.
+//! - [`rows`] — the ACCOUNT rows of the Settings screen.
+//! - [`standings`] — the connection behind the leaderboard and profiles.
+//! - [`leaderboard`] — the leaderboard and profile screen.
+
+pub mod identity;
+pub mod leaderboard;
+pub mod requests;
+pub mod rows;
+pub mod standings;

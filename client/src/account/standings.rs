@@ -1,0 +1,220 @@
+//! The connection behind the Leaderboard and Profile screen: asks the server for the
+//! leaderboard, identifies with the player key when there is one (to show your own profile and
+//! place; viewing never creates an identity), and fetches profiles and replays on demand.
+
+use sevenbag_protocol::{ClientMessage, MAX_LEADERBOARD_ROWS, Profile, RecentMatch, ServerMessage};
+
+use crate::net::online::error_text;
+use crate::net::request::{Arrival, Request};
+
+/// Where the standings stand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Connecting and saying hello.
+    Connecting,
+    /// Connected: what arrived is shown, more may come.
+    Connected,
+    /// The connection failed or was refused, with a sentence for the screen.
+    Failed(String),
+}
+
+/// A player's profile and recent matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Viewed {
+    /// The player.
+    pub profile: Profile,
+    /// Their latest matches, newest first.
+    pub recent: Vec<RecentMatch>,
+}
+
+/// The standings connection.
+pub struct Standings {
+    request: Option<Request>,
+    key: Option<[u8; 32]>,
+    status: Status,
+    board: Option<Vec<Profile>>,
+    me: Option<Profile>,
+    viewed: Option<Viewed>,
+    replay: Option<(String, Vec<u8>)>,
+    notices: Vec<String>,
+}
+
+impl Standings {
+    /// Connects to `address` as `name`; `key` identifies the player (their own profile).
+    pub fn connect(address: &str, name: &str, key: Option<[u8; 32]>) -> Standings {
+        let (request, status) = match Request::connect(address, name) {
+            Ok(request) => (Some(request), Status::Connecting),
+            Err(e) => (None, Status::Failed(e)),
+        };
+        Standings {
+            request,
+            key,
+            status,
+            board: None,
+            me: None,
+            viewed: None,
+            replay: None,
+            notices: Vec::new(),
+        }
+    }
+
+    /// Handles what arrived.
+    pub fn poll(&mut self) {
+        while let Some(arrival) = self.request.as_mut().and_then(Request::next) {
+            match arrival {
+                Arrival::Welcome => {
+                    self.status = Status::Connected;
+                    self.send(ClientMessage::GetLeaderboard {
+                        limit: MAX_LEADERBOARD_ROWS,
+                    });
+                    if let Some(key) = self.key {
+                        self.send(ClientMessage::Identify { key });
+                    }
+                }
+                Arrival::Message(m) => self.on_message(m),
+                Arrival::Gone(why) => {
+                    if !matches!(self.status, Status::Failed(_)) {
+                        self.status = Status::Failed(why);
+                    }
+                    self.request = None;
+                }
+            }
+        }
+    }
+
+    fn on_message(&mut self, m: ServerMessage) {
+        match m {
+            ServerMessage::Leaderboard { players } => self.board = Some(players),
+            ServerMessage::Identified { profile } => {
+                // Your own profile and recent matches.
+                self.send(ClientMessage::GetProfile {
+                    name: profile.name.clone(),
+                });
+                self.me = Some(profile);
+            }
+            ServerMessage::PlayerProfile { profile, recent } => {
+                self.viewed = Some(Viewed { profile, recent });
+            }
+            ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
+            ServerMessage::Error { code, message, .. } => {
+                // Without a key the server does not know (a new machine), the leaderboard still
+                // shows; other refusals are said once.
+                if code != sevenbag_protocol::ErrorCode::UnknownKey {
+                    self.notices.push(error_text(code, &message));
+                }
+                if code == sevenbag_protocol::ErrorCode::Unavailable {
+                    self.status = Status::Failed(
+                        "This server keeps no ratings, so it has no leaderboard.".to_owned(),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn send(&mut self, message: ClientMessage) {
+        if let Some(Err(e)) = self.request.as_ref().map(|r| r.send(message)) {
+            self.status = Status::Failed(e);
+        }
+    }
+
+    /// Asks for `name`'s profile (shown when it arrives).
+    pub fn view(&mut self, name: &str) {
+        self.send(ClientMessage::GetProfile {
+            name: name.to_owned(),
+        });
+    }
+
+    /// Asks for replay `id`; it arrives through [`Standings::take_replay`].
+    pub fn fetch_replay(&mut self, id: &str) {
+        self.send(ClientMessage::GetReplay { id: id.to_owned() });
+    }
+
+    /// A replay that arrived.
+    pub fn take_replay(&mut self) -> Option<(String, Vec<u8>)> {
+        self.replay.take()
+    }
+
+    /// Messages for the player that arrived since the last call.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
+    }
+
+    /// Where the connection stands.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// The leaderboard, once it arrived.
+    pub fn board(&self) -> Option<&[Profile]> {
+        self.board.as_deref()
+    }
+
+    /// You, as the server knows you (with a player key the server knows).
+    pub fn me(&self) -> Option<&Profile> {
+        self.me.as_ref()
+    }
+
+    /// The profile on screen.
+    pub fn viewed(&self) -> Option<&Viewed> {
+        self.viewed.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::request::test_server;
+    use sevenbag_netplay::time::Instant;
+    use std::time::Duration;
+
+    fn poll_until(s: &mut Standings, done: impl Fn(&Standings) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !done(s) {
+            assert!(Instant::now() < deadline, "timed out: {:?}", s.status());
+            s.poll();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn a_server_without_ratings_says_it_has_no_leaderboard() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
+        let server = test_server(&dir, false);
+        let mut s = Standings::connect(&server.addr().to_string(), "ann", None);
+        poll_until(&mut s, |s| matches!(s.status(), Status::Failed(_)));
+        assert_eq!(
+            s.status(),
+            &Status::Failed("This server keeps no ratings, so it has no leaderboard.".into())
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_still_shows_the_leaderboard() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
+        let server = test_server(&dir, true);
+        let mut s = Standings::connect(&server.addr().to_string(), "ann", Some([3; 32]));
+        poll_until(&mut s, |s| s.board().is_some());
+        // The server answers in order: once the answer to a later request is here, the answer
+        // to the key (sent before it) has been handled too.
+        s.view("nobody");
+        let mut notices = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !notices.iter().any(|n: &String| n.contains("nobody")) && Instant::now() < deadline {
+            s.poll();
+            notices.extend(s.take_notices());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(
+            notices.len(),
+            1,
+            "only the unknown name is an error: {notices:?}"
+        );
+        assert_eq!(s.board(), Some(&[][..]));
+        assert_eq!(s.me(), None);
+        assert_eq!(s.status(), &Status::Connected);
+        drop(server);
+    }
+}

@@ -1,0 +1,374 @@
+//! Where everything goes on screen, computed from the window size alone.
+//!
+//! Pure functions of `(width, height)` in logical pixels, so they are unit-tested here and shared by
+//! the renderer and by `--check-screenshot`, which finds the two wells in a PNG with the same maths.
+//! The match view is measured in *cells*: one cell is the side of a board square, snapped to whole
+//! pixels so grid lines stay crisp.
+//!
+//! The list screens' keyboard and mouse navigation is [`list`]; `text_fit` (tests only) checks
+//! that every label fits its box at every window size.
+
+pub mod list;
+// Every label fits its box at every window size (layout tests, no window needed).
+#[cfg(test)]
+mod text_fit;
+
+use macroquad::math::Rect;
+
+/// Columns of a board.
+pub const BOARD_COLS: f32 = 10.0;
+/// Visible rows of a board.
+pub const BOARD_ROWS: f32 = 20.0;
+
+// The match view in cells, left to right for one panel:
+// side box, gap, garbage meter, gap, board, gap, side box.
+const SIDE_W: f32 = 4.6;
+const GAP: f32 = 0.35;
+const METER_W: f32 = 0.55;
+const METER_GAP: f32 = 0.15;
+const PANEL_W: f32 = SIDE_W + GAP + METER_W + METER_GAP + BOARD_COLS + GAP + SIDE_W;
+/// Space between the two panels (holds "VS" and the round).
+const MIDDLE_W: f32 = 3.2;
+/// Cells of margin left and right of the whole view.
+const OUTER_W: f32 = 0.8;
+/// Above the board: the spawn rows a piece may poke into, and the mode title.
+const TOP_H: f32 = 3.0;
+/// Below the board: name plate and network readout.
+const BOTTOM_H: f32 = 2.9;
+const VIEW_W: f32 = 2.0 * PANEL_W + MIDDLE_W + 2.0 * OUTER_W;
+const VIEW_H: f32 = TOP_H + BOARD_ROWS + BOTTOM_H;
+
+/// Smallest cell size we draw, in pixels; below this the window is simply too small.
+pub const MIN_CELL: f32 = 8.0;
+
+/// The smallest window the game lays itself out for, in logical pixels. A smaller window shows
+/// the game at this size scaled down (see [`logical_size`]), so every label keeps the room the
+/// layout tests check it against.
+pub const MIN_WINDOW: (f32, f32) = (800.0, 600.0);
+
+/// The logical size the game lays out for in a `width` × `height` window, and the scale that
+/// maps it onto the window (1 unless the window is smaller than [`MIN_WINDOW`]).
+pub fn logical_size(width: f32, height: f32) -> (f32, f32, f32) {
+    let scale = (width / MIN_WINDOW.0)
+        .min(height / MIN_WINDOW.1)
+        .clamp(0.05, 1.0);
+    (width / scale, height / scale, scale)
+}
+
+/// One player's panel of the match view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PanelLayout {
+    /// The visible 10 × 20 well (rows above it are drawn upward from its top edge).
+    pub board: Rect,
+    /// The hold box (left of the board).
+    pub hold: Rect,
+    /// Stats under the hold box: PPS, APM, VS.
+    pub stats: Rect,
+    /// Where clear-kind, combo and B2B popups appear (left of the board, above the stats).
+    pub popups: Rect,
+    /// The five-piece next preview (right of the board).
+    pub next: Rect,
+    /// The incoming-garbage meter, touching the board's left edge.
+    pub meter: Rect,
+    /// Name plate and round-win pips under the board.
+    pub name: Rect,
+    /// Connection state and network readout under the name plate.
+    pub net: Rect,
+}
+
+/// The whole match view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MatchLayout {
+    /// Side of one board cell in pixels (a whole number).
+    pub cell: f32,
+    /// Left panel (the local player) and right panel (the opponent).
+    pub panels: [PanelLayout; 2],
+    /// The strip between the panels, board height.
+    pub middle: Rect,
+    /// The title strip over everything.
+    pub title: Rect,
+    /// The whole view, centred in the window.
+    pub view: Rect,
+    /// The window itself (the view's background covers it).
+    pub window: Rect,
+}
+
+/// Lays out the match view in a `width` × `height` window.
+pub fn match_layout(width: f32, height: f32) -> MatchLayout {
+    let cell = (width / VIEW_W).min(height / VIEW_H).floor().max(MIN_CELL);
+    let view_w = VIEW_W * cell;
+    let view_h = VIEW_H * cell;
+    let left = ((width - view_w) / 2.0).max(0.0).floor();
+    let top = ((height - view_h) / 2.0).max(0.0).floor();
+    let board_top = top + TOP_H * cell;
+    let panel = |x0: f32| -> PanelLayout {
+        let hold_x = x0;
+        let meter_x = hold_x + (SIDE_W + GAP) * cell;
+        let board_x = (meter_x + (METER_W + METER_GAP) * cell).round();
+        let next_x = board_x + (BOARD_COLS + GAP) * cell;
+        let board = Rect::new(board_x, board_top, BOARD_COLS * cell, BOARD_ROWS * cell);
+        let hold = Rect::new(hold_x, board_top, SIDE_W * cell, 4.0 * cell);
+        let stats_h = 6.6 * cell;
+        let stats = Rect::new(hold_x, board.bottom() - stats_h, SIDE_W * cell, stats_h);
+        let popups_top = hold.bottom() + 0.8 * cell;
+        let popups = Rect::new(
+            hold_x,
+            popups_top,
+            SIDE_W * cell,
+            (stats.y - 0.4 * cell - popups_top).max(0.0),
+        );
+        PanelLayout {
+            board,
+            hold,
+            stats,
+            popups,
+            next: Rect::new(next_x, board_top, SIDE_W * cell, 15.2 * cell),
+            meter: Rect::new(meter_x, board_top, METER_W * cell, BOARD_ROWS * cell),
+            name: Rect::new(
+                hold_x,
+                board.bottom() + 0.35 * cell,
+                PANEL_W * cell,
+                1.4 * cell,
+            ),
+            net: Rect::new(
+                hold_x,
+                board.bottom() + 1.85 * cell,
+                PANEL_W * cell,
+                0.9 * cell,
+            ),
+        }
+    };
+    let x0 = left + OUTER_W * cell;
+    let x1 = x0 + (PANEL_W + MIDDLE_W) * cell;
+    let panels = [panel(x0), panel(x1)];
+    let middle_x = panels[0].next.right();
+    MatchLayout {
+        cell,
+        panels,
+        middle: Rect::new(
+            middle_x,
+            board_top,
+            panels[1].hold.x - middle_x,
+            BOARD_ROWS * cell,
+        ),
+        title: Rect::new(left, top, view_w, 1.2 * cell),
+        view: Rect::new(left, top, view_w, view_h),
+        window: Rect::new(0.0, 0.0, width, height),
+    }
+}
+
+/// The layout of a list screen (menu, settings, lobby): a title, a column of rows and a side panel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ListLayout {
+    /// Unit of the screen: text sizes and spacing derive from it.
+    pub unit: f32,
+    /// The big title.
+    pub title: Rect,
+    /// The rows, top to bottom.
+    pub rows: Rect,
+    /// Height of one row.
+    pub row_h: f32,
+    /// The description panel beside the rows.
+    pub side: Rect,
+    /// The hint line at the bottom.
+    pub footer: Rect,
+}
+
+/// Lays out a list screen with `rows` rows in a `width` × `height` window. When the rows do not
+/// all fit, `row_h` shrinks to a minimum and the caller scrolls (see [`ListLayout::visible_rows`]).
+pub fn list_layout(width: f32, height: f32, rows: usize) -> ListLayout {
+    let unit = (height / 36.0).min(width / 56.0).floor().max(8.0);
+    let margin = (2.0 * unit).min(width * 0.05);
+    let title = Rect::new(margin, unit * 1.5, width - 2.0 * margin, unit * 5.0);
+    let footer = Rect::new(
+        margin,
+        height - unit * 2.6,
+        width - 2.0 * margin,
+        unit * 1.6,
+    );
+    let rows_top = title.bottom() + unit * 1.2;
+    let rows_h = (footer.y - unit * 0.8 - rows_top).max(unit);
+    let wanted = unit * 2.4;
+    let row_h = if rows == 0 {
+        wanted
+    } else {
+        (rows_h / rows as f32).clamp(unit * 1.7, wanted).floor()
+    };
+    let list_w = (width * 0.46).max(unit * 20.0).min(width - 2.0 * margin);
+    let rows_rect = Rect::new(margin, rows_top, list_w, rows_h);
+    let side_x = rows_rect.right() + unit * 2.0;
+    let side = Rect::new(side_x, rows_top, (width - margin - side_x).max(0.0), rows_h);
+    ListLayout {
+        unit,
+        title,
+        rows: rows_rect,
+        row_h,
+        side,
+        footer,
+    }
+}
+
+impl ListLayout {
+    /// How many rows fit in the rows area.
+    pub fn visible_rows(&self) -> usize {
+        ((self.rows.h / self.row_h).floor() as usize).max(1)
+    }
+
+    /// The rectangle of the `i`-th visible row.
+    pub fn row(&self, i: usize) -> Rect {
+        Rect::new(
+            self.rows.x,
+            self.rows.y + i as f32 * self.row_h,
+            self.rows.w,
+            self.row_h - (self.unit * 0.3).floor(),
+        )
+    }
+}
+
+/// The first row to show so that `selected` is visible in a window of `visible` rows out of
+/// `total`, keeping the selection away from the edges when possible.
+pub fn scroll_offset(selected: usize, visible: usize, total: usize) -> usize {
+    if total <= visible {
+        return 0;
+    }
+    let half = visible / 2;
+    selected.saturating_sub(half).min(total - visible)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sizes() -> Vec<(f32, f32)> {
+        let mut v = vec![
+            (800.0, 600.0),
+            (1024.0, 768.0),
+            (1280.0, 720.0),
+            (1366.0, 768.0),
+            (1920.0, 1080.0),
+            (2560.0, 1440.0),
+            (800.0, 1440.0),
+            (2560.0, 600.0),
+            (1280.0, 1024.0),
+        ];
+        for w in (800..=2560).step_by(97) {
+            for h in (600..=1440).step_by(89) {
+                v.push((w as f32, h as f32));
+            }
+        }
+        v
+    }
+
+    fn inside(outer: Rect, inner: Rect) -> bool {
+        inner.x >= outer.x - 0.01
+            && inner.y >= outer.y - 0.01
+            && inner.right() <= outer.right() + 0.01
+            && inner.bottom() <= outer.bottom() + 0.01
+    }
+
+    fn strictly_overlap(a: Rect, b: Rect) -> bool {
+        a.x < b.right() - 0.01
+            && b.x < a.right() - 0.01
+            && a.y < b.bottom() - 0.01
+            && b.y < a.bottom() - 0.01
+    }
+
+    #[test]
+    fn boards_never_overlap_and_everything_fits() {
+        for (w, h) in sizes() {
+            let l = match_layout(w, h);
+            let screen = Rect::new(0.0, 0.0, w, h);
+            assert!(inside(screen, l.view), "view at {w}x{h}: {:?}", l.view);
+            assert!(l.cell >= 12.0, "cell too small at {w}x{h}");
+            assert_eq!(l.cell, l.cell.floor(), "cell is whole pixels");
+            let [a, b] = l.panels;
+            assert!(
+                !strictly_overlap(a.board, b.board),
+                "boards overlap at {w}x{h}"
+            );
+            assert!(a.board.right() < b.board.x, "mine is on the left");
+            for p in [a, b] {
+                let parts = [
+                    p.board, p.hold, p.stats, p.next, p.meter, p.name, p.net, p.popups,
+                ];
+                for r in parts {
+                    assert!(inside(l.view, r), "{r:?} outside the view at {w}x{h}");
+                }
+                // The side parts never cover the well or each other.
+                let solid = [p.board, p.hold, p.stats, p.next, p.meter, p.name, p.net];
+                for (i, r) in solid.iter().enumerate() {
+                    for s in &solid[i + 1..] {
+                        assert!(!strictly_overlap(*r, *s), "{r:?} overlaps {s:?} at {w}x{h}");
+                    }
+                }
+                assert!(
+                    !strictly_overlap(p.popups, p.hold) && !strictly_overlap(p.popups, p.stats)
+                );
+                // The spawn rows above the well stay on screen.
+                assert!(p.board.y - 2.0 * l.cell >= l.view.y);
+            }
+            assert!(!strictly_overlap(l.middle, a.next) && !strictly_overlap(l.middle, b.hold));
+        }
+    }
+
+    #[test]
+    fn a_window_below_the_minimum_is_laid_out_at_the_minimum_and_scaled() {
+        assert_eq!(logical_size(1280.0, 720.0), (1280.0, 720.0, 1.0));
+        let (w, h, s) = logical_size(400.0, 300.0);
+        assert_eq!((w, h, s), (800.0, 600.0, 0.5));
+        let (w, h, s) = logical_size(640.0, 900.0);
+        assert!(w >= MIN_WINDOW.0 && h >= MIN_WINDOW.1 && s < 1.0);
+        assert!((w * s - 640.0).abs() < 0.01 && (h * s - 900.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn board_is_ten_by_twenty_cells() {
+        let l = match_layout(1280.0, 720.0);
+        for p in l.panels {
+            assert_eq!(p.board.w, 10.0 * l.cell);
+            assert_eq!(p.board.h, 20.0 * l.cell);
+        }
+        assert!(
+            l.cell >= 26.0,
+            "1280x720 should give big cells, got {}",
+            l.cell
+        );
+    }
+
+    #[test]
+    fn list_rows_fit_and_scroll() {
+        for (w, h) in sizes() {
+            for n in [3, 11, 43] {
+                let l = list_layout(w, h, n);
+                let vis = l.visible_rows().min(n);
+                let last = l.row(vis - 1);
+                assert!(
+                    last.bottom() <= l.footer.y + 0.01,
+                    "rows run into the footer at {w}x{h}"
+                );
+                assert!(l.title.bottom() <= l.rows.y);
+                assert!(l.rows.right() <= l.side.x);
+                assert!(l.side.right() <= w + 0.01 && l.footer.right() <= w + 0.01);
+            }
+        }
+    }
+
+    #[test]
+    fn eleven_menu_rows_fit_without_scrolling_at_800x600() {
+        let l = list_layout(800.0, 600.0, 11);
+        assert!(l.visible_rows() >= 11);
+    }
+
+    #[test]
+    fn scrolling_keeps_the_selection_visible() {
+        for total in 1..20 {
+            for visible in 1..8 {
+                for sel in 0..total {
+                    let off = scroll_offset(sel, visible, total);
+                    assert!(sel >= off && sel < off + visible.min(total));
+                    assert!(off + visible.min(total) <= total);
+                }
+            }
+        }
+    }
+}

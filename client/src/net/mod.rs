@@ -1,0 +1,10 @@
+//! The connection to servers, without macroquad (the tests drive it headlessly).
+//!
+//! - [`online`] — `Online`: one connection to a server, the room it sees, the match it plays or
+//!   watches, reconnects and chat.
+//! - [`lan`] — the LAN beacon and the in-process server a host runs.
+//! - [`request`] — one short request to a server (standings, account, solo upload).
+
+pub mod lan;
+pub mod online;
+pub mod request;

@@ -1,0 +1,221 @@
+//! The connection's own life: the welcome (and the request it triggers), a lost connection and
+//! the reconnect that follows it, a cluster's redirects, and leaving.
+
+use sevenbag_netplay::time::Instant;
+use std::time::Duration;
+
+use sevenbag_netplay::{Hello, NetEvent};
+use sevenbag_protocol::{ClientMessage, JoinRole};
+
+use super::texts::{plain_net_error, reach_text};
+use super::transport::open;
+use super::{Online, Request, Stage};
+use crate::net::online::reconnect::{FORFEITED, LOST_MATCH, Reconnect, SPECTATOR_RETRY_SECS};
+
+impl Online {
+    /// While the connection is lost mid-match: the whole seconds left to take the seat back.
+    pub fn reconnecting(&self, now: Instant) -> Option<u32> {
+        self.reconnect.as_ref().map(|r| r.seconds_left(now))
+    }
+
+    /// Connection attempts of the current reconnect (0 when not reconnecting).
+    pub fn reconnect_attempts(&self) -> u32 {
+        self.reconnect.as_ref().map_or(0, Reconnect::attempts)
+    }
+
+    /// Leaves the room (forfeiting a running match) and closes the connection politely. While
+    /// reconnecting there is no connection to tell: the attempt stops and the seat lapses.
+    pub fn leave(&mut self) {
+        let reconnecting = self.reconnect.take().is_some();
+        if !reconnecting && (self.code().is_some() || matches!(self.stage, Stage::Waiting)) {
+            self.send(ClientMessage::LeaveRoom);
+        }
+        self.match_driver.stop();
+        if let Some(net) = &self.net {
+            net.close();
+        }
+    }
+
+    pub(super) fn send(&mut self, message: ClientMessage) {
+        let sent = self.net.as_ref().is_some_and(|n| n.send(message).is_ok());
+        if !sent && !matches!(self.stage, Stage::Failed(_)) {
+            self.fail("The connection to the server is closed.".to_owned());
+        }
+    }
+
+    pub(super) fn fail(&mut self, message: String) {
+        tracing::info!(%message, "online");
+        self.stage = Stage::Failed(message);
+    }
+
+    pub(super) fn on_event(&mut self, event: NetEvent, at: Instant) {
+        match event {
+            NetEvent::Connected => {}
+            NetEvent::Welcome { server, .. } => {
+                self.welcomed = true;
+                self.server_name = server;
+                self.next_ping = at;
+                if self.reconnect.is_some() {
+                    // A player's resume token in our hello does the asking: `Joined` and the
+                    // match log follow by themselves. A spectator asks to watch again; the
+                    // match log it gets on joining rebuilds the boards.
+                    if let Some(code) = self.code().filter(|_| self.spectating()) {
+                        let code = code.to_owned();
+                        self.send(ClientMessage::JoinRoom {
+                            code,
+                            role: JoinRole::Spectator,
+                        });
+                    }
+                    return;
+                }
+                let request = match &self.request {
+                    Request::QuickMatch => ClientMessage::QuickMatch,
+                    Request::Create(options) => ClientMessage::CreateRoom { options: *options },
+                    Request::Join(code) => ClientMessage::JoinRoom {
+                        code: code.trim().to_owned(),
+                        role: JoinRole::Player,
+                    },
+                    Request::Spectate(code) => ClientMessage::JoinRoom {
+                        code: code.trim().to_owned(),
+                        role: JoinRole::Spectator,
+                    },
+                    Request::ListReplays => ClientMessage::ListReplays,
+                    Request::Ranked(key) => match &mut self.ranked {
+                        Some(flow) => flow.on_welcome(),
+                        None => ClientMessage::Identify { key: *key },
+                    },
+                };
+                self.stage = if self.request == Request::ListReplays {
+                    Stage::Browsing
+                } else {
+                    Stage::Waiting
+                };
+                self.send(request);
+            }
+            NetEvent::Message(m) => self.on_message(m, at),
+            // Not the end of the connection (a frame that did not decode); `Disconnected`
+            // follows if it was.
+            NetEvent::Error(e) => tracing::warn!("network: {e}"),
+            NetEvent::Disconnected(reason) => {
+                let was_welcomed = std::mem::replace(&mut self.welcomed, false);
+                if let Some(r) = &mut self.reconnect {
+                    tracing::info!(%reason, "reconnect attempt failed");
+                    r.failed();
+                    return;
+                }
+                if self.can_resume() {
+                    tracing::info!(%reason, "connection lost mid-match; reconnecting");
+                    let room_window = self.options().map_or(0, |o| u64::from(o.reconnect_seconds));
+                    // A spectator has no seat to lose: it keeps trying for at least as long as a
+                    // restarting server takes to come back.
+                    let window = if self.spectating() {
+                        room_window.max(SPECTATOR_RETRY_SECS)
+                    } else {
+                        room_window
+                    };
+                    self.reconnect = Some(Reconnect::new(at, Duration::from_secs(window)));
+                    return;
+                }
+                self.match_driver.stop();
+                if matches!(self.stage, Stage::Failed(_)) {
+                    return;
+                }
+                let text = if was_welcomed {
+                    format!("Disconnected from the server: {}", plain_net_error(&reason))
+                } else {
+                    reach_text(&self.url, &reason)
+                };
+                self.fail(text);
+            }
+        }
+    }
+
+    /// Another instance of the server's cluster serves our request: connect there (no resume
+    /// token) and make the request again once welcomed. A bad URL or a loop of redirects ends
+    /// in a failure that says so.
+    pub(super) fn follow_redirect(&mut self, url: &str) {
+        let url = match self.redirects.follow(url) {
+            Ok(url) => url,
+            Err(e) => {
+                self.fail(format!("Cannot reach the match: {e}."));
+                return;
+            }
+        };
+        tracing::info!(%url, "redirected to another server instance");
+        if let Some(net) = &self.net {
+            net.close();
+        }
+        match open(&url, self.hello.clone()) {
+            Ok(link) => {
+                self.net = Some(link);
+                self.url = url;
+                self.welcomed = false;
+                self.stage = Stage::Connecting;
+            }
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// Whether a dropped connection should be resumed: a match running in a room we are in (a
+    /// seated player comes back with its token, a spectator joins by code again), and no fatal
+    /// error or clean leave before.
+    pub(super) fn can_resume(&self) -> bool {
+        self.match_driver.is_live()
+            && self.room.room().is_some()
+            && !matches!(self.stage, Stage::Failed(_))
+    }
+
+    /// Whether we watch rather than play (a spectator's reconnect rejoins by code).
+    pub(super) fn spectating(&self) -> bool {
+        self.room.room().is_some_and(|r| r.seat.is_none())
+    }
+
+    /// While reconnecting: gives up once the window passed, else starts an attempt when due.
+    pub(super) fn keep_reconnecting(&mut self, now: Instant) {
+        let Some(r) = &mut self.reconnect else {
+            return;
+        };
+        if r.expired(now) {
+            self.give_up();
+            return;
+        }
+        if !r.due(now) {
+            return;
+        }
+        r.started(now);
+        let hello = Hello {
+            resume: self
+                .room
+                .room()
+                .filter(|r| r.seat.is_some())
+                .map(|r| r.resume),
+            ..self.hello.clone()
+        };
+        match open(&self.url, hello) {
+            Ok(link) => {
+                // Dropping the old link ends it; its late events are not wanted.
+                self.net = Some(link);
+            }
+            Err(e) => {
+                self.reconnect = None;
+                self.match_driver.stop();
+                self.fail(e);
+            }
+        }
+    }
+
+    /// The seat is lost (or, watching, the match): the match is over for us.
+    pub(super) fn give_up(&mut self) {
+        let text = if self.spectating() {
+            LOST_MATCH
+        } else {
+            FORFEITED
+        };
+        self.reconnect = None;
+        self.match_driver.stop();
+        if let Some(net) = self.net.take() {
+            net.close();
+        }
+        self.fail(text.to_owned());
+    }
+}

@@ -1,0 +1,593 @@
+//! The Puzzles mode without drawing: which puzzle to make (difficulty presets, the daily
+//! puzzle, share codes), making it off the frame, and a game in progress with its hint.
+//!
+//! Every rule lives elsewhere: the puzzle, its code and its grade come from `sevenbag_puzzle`,
+//! the attempt is its [`Attempt`] on the core's own `Player`. The screen
+//! ([`crate::puzzles`]) maps keys to the calls here and draws.
+
+use sevenbag_netplay::time::Instant;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use sevenbag_core::{Handling, Input};
+use sevenbag_puzzle::{
+    Analysis, Attempt, Difficulty, Kind, Options, Puzzle, Status, Step, analyse, code, daily,
+    generate, parse_code,
+};
+
+/// Seeds tried for a preset before settling for the closest grade.
+const GRADE_TRIES: u64 = 12;
+/// Wall time a preset may spend on seeds before settling (a 4-row perfect clear takes up to a
+/// second per seed in a debug build).
+const GRADE_BUDGET: Duration = Duration::from_secs(4);
+/// Search nodes for the hint and the "still solvable?" check (a few hundred ms at most).
+const ANALYSIS_NODES: u64 = 100_000;
+/// Seeds after a code's or a day's seed tried when that seed's options cannot be built.
+const FALLBACK_SEEDS: u64 = 8;
+
+/// The player's names for the kinds.
+pub fn kind_label(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Pc => "Perfect clear",
+        Kind::TSpin => "T-spin",
+        Kind::Dig => "Dig",
+    }
+}
+
+/// The player's names for the difficulties.
+pub fn difficulty_label(d: Difficulty) -> &'static str {
+    match d {
+        Difficulty::Easy => "Easy",
+        Difficulty::Medium => "Medium",
+        Difficulty::Hard => "Hard",
+    }
+}
+
+/// The generator options behind a menu choice. Measured over seeds (docs/PUZZLES.md): these
+/// options grade as asked most often, so the graded search below rarely needs many seeds.
+pub fn preset(kind: Kind, difficulty: Difficulty) -> Options {
+    let (rows, pieces, hold) = match (kind, difficulty) {
+        (Kind::Pc, Difficulty::Easy) => (2, 4, true),
+        (Kind::Pc, Difficulty::Medium) => (4, 7, true),
+        (Kind::Pc, Difficulty::Hard) => (4, 8, false),
+        (Kind::TSpin, Difficulty::Easy) => (2, 2, true),
+        (Kind::TSpin, Difficulty::Medium) => (2, 3, false),
+        (Kind::TSpin, Difficulty::Hard) => (3, 3, false),
+        (Kind::Dig, Difficulty::Easy) => (1, 2, true),
+        (Kind::Dig, Difficulty::Medium) => (2, 3, false),
+        (Kind::Dig, Difficulty::Hard) => (3, 4, false),
+    };
+    Options {
+        kind,
+        rows,
+        pieces,
+        hold,
+    }
+}
+
+/// The goal in words: "Perfect clear in 2 rows", "T-spin double to finish", "Clear the
+/// garbage in 3 pieces".
+pub fn goal_text(options: &Options) -> String {
+    match options.kind {
+        Kind::Pc => format!("Perfect clear in {} rows", options.rows),
+        Kind::TSpin => {
+            let name = if options.rows == 3 {
+                "triple"
+            } else {
+                "double"
+            };
+            format!("T-spin {name} to finish")
+        }
+        Kind::Dig => format!("Clear the garbage in {} pieces", options.pieces),
+    }
+}
+
+/// Days since 1970-01-01 in UTC, now.
+pub fn today() -> u64 {
+    crate::platform::clock::unix_nanos() / 1_000_000_000 / 86_400
+}
+
+/// "2026-11-23" for a day number (days since 1970-01-01), by the civil calendar.
+pub fn date_text(day: u64) -> String {
+    // Howard Hinnant's days-to-civil, on non-negative days.
+    let z = day as i64 + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Which puzzle to make.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// A menu choice: the preset's options, graded as `difficulty`, from `seed` on.
+    Preset {
+        /// The family.
+        kind: Kind,
+        /// The grade wanted.
+        difficulty: Difficulty,
+        /// The first seed tried.
+        seed: u64,
+    },
+    /// Exactly these options and seed (a share code).
+    Exact {
+        /// The options.
+        options: Options,
+        /// The seed.
+        seed: u64,
+    },
+    /// The daily puzzle of a day (days since 1970-01-01, UTC).
+    Daily {
+        /// The day.
+        day: u64,
+    },
+}
+
+impl Request {
+    /// Reads a share code; the error is the sentence to show.
+    pub fn from_code(text: &str) -> Result<Request, String> {
+        let (options, seed) = parse_code(text).map_err(|e| e.to_string())?;
+        Ok(Request::Exact { options, seed })
+    }
+
+    /// The request behind "next puzzle": a preset tries a fresh seed, a code or a day goes on
+    /// to the next seed of the same options.
+    pub fn next(&self, made: &Puzzle, fresh_seed: u64) -> Request {
+        match self {
+            Request::Preset {
+                kind, difficulty, ..
+            } => Request::Preset {
+                kind: *kind,
+                difficulty: *difficulty,
+                seed: fresh_seed,
+            },
+            Request::Exact { .. } | Request::Daily { .. } => Request::Exact {
+                options: made.options,
+                seed: made.seed.wrapping_add(1),
+            },
+        }
+    }
+}
+
+/// A puzzle made for a request, with what the screen says about it.
+#[derive(Clone, Debug)]
+pub struct Made {
+    /// The request (for "next puzzle").
+    pub request: Request,
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// "DAILY 2026-11-23", "PERFECT CLEAR · EASY", "CODE".
+    pub title: String,
+}
+
+impl Made {
+    /// Its share code.
+    pub fn code(&self) -> String {
+        code(&self.puzzle.options, self.puzzle.seed)
+    }
+
+    /// The solver's grade in words, if graded.
+    pub fn grade_text(&self) -> String {
+        match self.puzzle.grade {
+            Some(g) => {
+                let more = if g.capped { "+" } else { "" };
+                format!(
+                    "{} ({}{} solutions)",
+                    difficulty_label(g.difficulty()),
+                    g.solutions,
+                    more
+                )
+            }
+            None => "ungraded".to_owned(),
+        }
+    }
+}
+
+/// Makes the puzzle of `request`; the error is the sentence to show. Can take seconds (run
+/// it with [`Job`]).
+pub fn make(request: &Request) -> Result<Made, String> {
+    let (puzzle, title) = match *request {
+        Request::Preset {
+            kind,
+            difficulty,
+            seed,
+        } => (
+            graded(&preset(kind, difficulty), seed, difficulty)?,
+            format!(
+                "{} · {}",
+                kind_label(kind).to_uppercase(),
+                difficulty_label(difficulty).to_uppercase()
+            ),
+        ),
+        Request::Exact { options, seed } => (exact(&options, seed, 0)?, "SHARED PUZZLE".into()),
+        Request::Daily { day } => {
+            let (options, seed) = daily(day);
+            (
+                exact(&options, seed, FALLBACK_SEEDS)?,
+                format!("DAILY PUZZLE · {}", date_text(day)),
+            )
+        }
+    };
+    Ok(Made {
+        request: request.clone(),
+        puzzle,
+        title,
+    })
+}
+
+/// The puzzle of `seed`, or (for the daily puzzle, whose options always build but whose seed
+/// might not) of the first of the next `fallback` seeds that builds: the same for everyone.
+fn exact(options: &Options, seed: u64, fallback: u64) -> Result<Puzzle, String> {
+    let mut last = String::new();
+    for i in 0..=fallback {
+        match generate(options, seed.wrapping_add(i)) {
+            Ok(g) => return Ok(g.puzzle),
+            Err(e) => last = e.to_string(),
+        }
+    }
+    Err(last)
+}
+
+/// Tries seeds from `seed` on until one grades as `want` (at most [`GRADE_TRIES`] seeds and
+/// [`GRADE_BUDGET`] of time), else keeps the closest grade.
+fn graded(options: &Options, seed: u64, want: Difficulty) -> Result<Puzzle, String> {
+    let started = Instant::now();
+    let mut best: Option<(u32, Puzzle)> = None;
+    let mut last_err = String::new();
+    for i in 0..GRADE_TRIES {
+        match generate(options, seed.wrapping_add(i)) {
+            Ok(g) => {
+                let got = g.puzzle.grade.map_or(Difficulty::Hard, |g| g.difficulty());
+                let distance = (got as i32 - want as i32).unsigned_abs();
+                if distance == 0 {
+                    return Ok(g.puzzle);
+                }
+                if best.as_ref().is_none_or(|(d, _)| distance < *d) {
+                    best = Some((distance, g.puzzle));
+                }
+            }
+            Err(e) => last_err = e.to_string(),
+        }
+        if started.elapsed() > GRADE_BUDGET && best.is_some() {
+            break;
+        }
+    }
+    best.map(|(_, p)| p).ok_or(last_err)
+}
+
+/// Work on a thread of its own, polled once per frame.
+pub struct Job<T> {
+    rx: mpsc::Receiver<T>,
+}
+
+impl<T: Send + 'static> Job<T> {
+    /// Runs `work` on a new thread; fails only if the system refuses a thread. A browser page
+    /// has no threads: there the work runs at once, in this frame.
+    pub fn spawn(work: impl FnOnce() -> T + Send + 'static) -> std::io::Result<Job<T>> {
+        let (tx, rx) = mpsc::channel();
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = tx.send(work());
+            return Ok(Job { rx });
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        std::thread::Builder::new()
+            .name("puzzle".into())
+            .spawn(move || {
+                // The receiver is gone when the screen closed first: nothing to report to.
+                let _ = tx.send(work());
+            })?;
+        #[cfg(not(target_arch = "wasm32"))]
+        Ok(Job { rx })
+    }
+
+    /// The result, once it is there.
+    pub fn poll(&self) -> Option<T> {
+        self.rx.try_recv().ok()
+    }
+}
+
+/// What the hint shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// Hints are off.
+    Off,
+    /// The solver is still looking.
+    Thinking,
+    /// Place this next; `hold` when it is not the piece in play.
+    Place {
+        /// The placement.
+        step: Step,
+        /// The piece must come from the hold slot (or the queue, through hold).
+        hold: bool,
+    },
+    /// No solution is left from here.
+    NoSolution,
+    /// The solver gave up within its budget.
+    Unknown,
+}
+
+/// A puzzle being played: the attempt, the solver's view of the current position, the hint.
+pub struct PuzzleGame {
+    /// What was made.
+    pub made: Made,
+    attempt: Attempt,
+    /// The solver's answer for a position version, once known.
+    known: Option<(u64, Analysis)>,
+    /// The search under way, for a position version.
+    running: Option<(u64, Job<Analysis>)>,
+    hint_on: bool,
+}
+
+impl PuzzleGame {
+    /// Starts playing `made` with the player's handling.
+    pub fn new(made: Made, handling: Handling) -> PuzzleGame {
+        let attempt = Attempt::new(made.puzzle.clone(), handling);
+        // The start's own solution is already known: no search for the first hint.
+        let known = Some((
+            attempt.version(),
+            Analysis::Solution(made.puzzle.solution.clone()),
+        ));
+        PuzzleGame {
+            made,
+            attempt,
+            known,
+            running: None,
+            hint_on: false,
+        }
+    }
+
+    /// The attempt.
+    pub fn attempt(&self) -> &Attempt {
+        &self.attempt
+    }
+
+    /// One simulation frame with the keys held.
+    pub fn step(&mut self, input: Input) {
+        self.attempt.step(input);
+    }
+
+    /// Takes back the last placement.
+    pub fn undo(&mut self) {
+        self.attempt.undo();
+    }
+
+    /// Back to the start.
+    pub fn reset(&mut self) {
+        self.attempt.reset();
+    }
+
+    /// Shows or hides the hint.
+    pub fn toggle_hint(&mut self) {
+        self.hint_on = !self.hint_on;
+    }
+
+    /// Once per frame: starts the solver on a new position (off the frame), and takes its
+    /// answer when it arrives; "no solution" fails the attempt.
+    pub fn poll(&mut self) {
+        let v = self.attempt.version();
+        if let Some((at, job)) = &self.running
+            && let Some(answer) = job.poll()
+        {
+            let at = *at;
+            if answer == Analysis::NoSolution {
+                self.attempt.no_solution(at);
+            }
+            self.known = Some((at, answer));
+            self.running = None;
+        }
+        let known = self.known.as_ref().is_some_and(|(at, _)| *at == v);
+        let searching = self.running.as_ref().is_some_and(|(at, _)| *at == v);
+        if !known && !searching && self.attempt.status() == Status::Playing {
+            let position = self.attempt.position();
+            match Job::spawn(move || analyse(&position, ANALYSIS_NODES)) {
+                Ok(job) => self.running = Some((v, job)),
+                // No thread: no hint and no early "no solution" for this position.
+                Err(e) => {
+                    tracing::warn!(%e, "no thread for the puzzle solver");
+                    self.known = Some((v, Analysis::Unknown));
+                }
+            }
+        }
+    }
+
+    /// Waits (a test helper's loop) until the solver has answered for the current position.
+    #[cfg(test)]
+    pub fn settle(&mut self) {
+        for _ in 0..10_000 {
+            self.poll();
+            if self.running.is_none() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// What the hint shows now.
+    pub fn hint(&self) -> Hint {
+        if !self.hint_on {
+            return Hint::Off;
+        }
+        let v = self.attempt.version();
+        match &self.known {
+            Some((at, answer)) if *at == v => match answer {
+                Analysis::Solution(steps) => steps.first().map_or(Hint::Unknown, |s| Hint::Place {
+                    step: *s,
+                    hold: self.attempt.current() != Some(s.piece.kind),
+                }),
+                Analysis::NoSolution => Hint::NoSolution,
+                Analysis::Unknown => Hint::Unknown,
+            },
+            _ => Hint::Thinking,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sevenbag_bot::{CompileOptions, PlayerSim, Target, compile};
+
+    use super::*;
+
+    /// Plays the placement the hint shows, as key masks through [`PuzzleGame::step`].
+    fn play_hint(game: &mut PuzzleGame) {
+        game.settle();
+        let Hint::Place { step, hold } = game.hint() else {
+            panic!("no placement hinted: {:?}", game.hint());
+        };
+        play_step(game, step, hold);
+    }
+
+    /// Plays `step` (through hold when `hold`) as the key masks the bot's input compiler
+    /// makes, one [`PuzzleGame::step`] per frame as the screen does.
+    fn play_step(game: &mut PuzzleGame, step: Step, hold: bool) {
+        let target = Target {
+            kind: step.piece.kind,
+            key: sevenbag_bot::movegen::cells_key(&step.piece),
+            spin: step.spin,
+            hold,
+        };
+        let a = game.attempt();
+        let sim = PlayerSim::new(a.player(), a.rules(), 0);
+        let inputs = compile(&sim, &target, CompileOptions::default()).expect("reachable");
+        let placed = a.placed();
+        for input in inputs {
+            game.step(input);
+            if game.attempt().placed() > placed {
+                return;
+            }
+        }
+        panic!("the placement did not lock");
+    }
+
+    #[test]
+    fn playing_the_stored_solution_reaches_solved_for_every_kind_and_difficulty() {
+        for kind in Kind::ALL {
+            for difficulty in [Difficulty::Easy, Difficulty::Hard] {
+                let request = Request::Exact {
+                    options: preset(kind, difficulty),
+                    seed: 5,
+                };
+                let made = make(&request).expect("makes");
+                let steps = made.puzzle.solution.clone();
+                let mut game = PuzzleGame::new(made, Handling::default());
+                for step in steps {
+                    assert_eq!(game.attempt().status(), Status::Playing);
+                    let hold = game.attempt().current() != Some(step.piece.kind);
+                    play_step(&mut game, step, hold);
+                    game.poll();
+                }
+                assert_eq!(
+                    game.attempt().status(),
+                    Status::Solved,
+                    "{kind:?} {difficulty:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn following_the_hints_solves_a_generated_puzzle_of_every_kind() {
+        for kind in Kind::ALL {
+            let request = Request::Exact {
+                options: preset(kind, Difficulty::Easy),
+                seed: 11,
+            };
+            let made = make(&request).expect("makes");
+            let mut game = PuzzleGame::new(made, Handling::default());
+            game.toggle_hint();
+            for _ in 0..game.made.puzzle.queue.len() {
+                if game.attempt().status() != Status::Playing {
+                    break;
+                }
+                play_hint(&mut game);
+            }
+            assert_eq!(game.attempt().status(), Status::Solved, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn undo_restores_the_players_exact_state() {
+        let made = make(&Request::Exact {
+            options: preset(Kind::Pc, Difficulty::Easy),
+            seed: 3,
+        })
+        .expect("makes");
+        let mut game = PuzzleGame::new(made, Handling::default());
+        game.toggle_hint();
+        let start = *game.attempt().player();
+        play_hint(&mut game);
+        let one = *game.attempt().player();
+        assert_ne!(one, start);
+        play_hint(&mut game);
+        game.undo();
+        assert_eq!(*game.attempt().player(), one);
+        game.undo();
+        assert_eq!(*game.attempt().player(), start);
+        assert_eq!(game.attempt().placed(), 0);
+    }
+
+    #[test]
+    fn a_hopeless_position_fails_and_the_hint_says_so() {
+        // A 2-row perfect clear: three pieces dropped flat from spawn stack too high to clear.
+        let made = make(&Request::Exact {
+            options: preset(Kind::Pc, Difficulty::Easy),
+            seed: 7,
+        })
+        .expect("makes");
+        let mut game = PuzzleGame::new(made, Handling::default());
+        game.toggle_hint();
+        for frame in 0..600 {
+            if game.attempt().status() != Status::Playing {
+                break;
+            }
+            game.step(if frame % 2 == 0 {
+                Input::HARD_DROP
+            } else {
+                Input::NONE
+            });
+            game.settle();
+        }
+        assert!(
+            matches!(game.attempt().status(), Status::Failed(_)),
+            "{:?}",
+            game.attempt().status()
+        );
+    }
+
+    #[test]
+    fn presets_are_valid_and_codes_read_back() {
+        for kind in Kind::ALL {
+            for d in Difficulty::ALL {
+                assert_eq!(preset(kind, d).validate(), Ok(()), "{kind:?} {d:?}");
+            }
+        }
+        assert!(Request::from_code("p24n-2s").is_ok());
+        let err = Request::from_code("hello").expect_err("refused");
+        assert!(err.contains("p24n-2s"), "{err}");
+    }
+
+    #[test]
+    fn dates_and_goals_read_as_people_write_them() {
+        assert_eq!(date_text(0), "1970-01-01");
+        assert_eq!(date_text(20_415), "2025-11-23");
+        assert_eq!(date_text(11_016), "2000-02-29");
+        assert_eq!(
+            goal_text(&Options::default_for(Kind::Pc)),
+            "Perfect clear in 2 rows"
+        );
+        assert_eq!(
+            goal_text(&Options::default_for(Kind::TSpin)),
+            "T-spin double to finish"
+        );
+        assert_eq!(
+            goal_text(&Options::default_for(Kind::Dig)),
+            "Clear the garbage in 3 pieces"
+        );
+    }
+}

@@ -1,0 +1,477 @@
+//! Replay files on this machine and their playback.
+//!
+//! [`ReplaySession`] plays a [`Replay`] through the same [`Session`] trait as a live match: both
+//! seats' keys come from the recorded input logs, one `Match::step` per frame. It pauses (Space),
+//! changes speed (0.25× to 4×, `+`/`-`) and seeks (← → by 5 s, Home to the start) by simulating
+//! again from frame 0, which takes milliseconds. The file helpers list the replay folders and
+//! save what a server sends, refusing anything that does not decode.
+
+use std::path::{Path, PathBuf};
+
+use macroquad::input::KeyCode;
+use sevenbag_core::{Input, Match, Seat};
+use sevenbag_protocol::replay::Replay;
+use sevenbag_protocol::{EndReason, InputLog};
+
+use crate::input::Keyboard;
+use crate::versus::session::{NetStatus, Session};
+
+/// Playback speeds offered, slowest first.
+pub const SPEEDS: [f32; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+/// How far one ← or → seeks, in frames (5 seconds).
+pub const SEEK_FRAMES: u32 = 300;
+/// Extension of replay files.
+pub const EXTENSION: &str = "sbrp";
+
+/// Folders searched for replay files: `./replays` and `<data dir>/sevenbag/replays`.
+pub fn replay_dirs() -> Vec<PathBuf> {
+    let mut dirs = vec![PathBuf::from("replays")];
+    if let Some(d) = save_dir() {
+        dirs.push(d);
+    }
+    dirs
+}
+
+/// Where downloaded and saved replays go: `<data dir>/sevenbag/replays`.
+pub fn save_dir() -> Option<PathBuf> {
+    crate::platform::folders::data_dir().map(|d| d.join("sevenbag").join("replays"))
+}
+
+/// Replay files in `dirs`, newest name first.
+pub fn list_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == EXTENSION))
+        .collect();
+    files.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
+    files.dedup();
+    files
+}
+
+/// A replay file as the list shows it, decoded once when the list is made.
+pub struct Listed {
+    /// The file.
+    pub path: PathBuf,
+    /// The row: "ann vs bo · ann won · 1:23 · 2026-11-23 10:31", or the file's name when it
+    /// cannot be played.
+    pub label: String,
+    /// The replay's description, or why it cannot be played.
+    pub detail: Result<String, String>,
+}
+
+/// The replay files of `dirs` (as [`list_files`]), each described for the list.
+pub fn list_described(dirs: &[PathBuf]) -> Vec<Listed> {
+    list_files(dirs)
+        .into_iter()
+        .map(|path| {
+            let stem = path
+                .file_stem()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let (label, detail) = match load(&path) {
+                Ok(r) => {
+                    let d = describe(&r);
+                    (format!("{d} · {}", utc_stamp(r.created_unix)), Ok(d))
+                }
+                Err(e) => (format!("{stem} (cannot be played)"), Err(e)),
+            };
+            Listed {
+                path,
+                label,
+                detail,
+            }
+        })
+        .collect()
+}
+
+/// "2026-11-23 10:31" (UTC) of a Unix time in seconds.
+pub fn utc_stamp(unix: u64) -> String {
+    sevenbag_protocol::civil::CivilUtc::from_unix(unix).to_minute()
+}
+
+/// Reads and decodes a replay file; the error is a sentence for the screen.
+pub fn load(path: &Path) -> Result<Replay, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Replay::decode(&bytes).map_err(|e| format!("corrupted replay: {e}"))
+}
+
+/// Saves replay `bytes` (checked first) as `<dir>/<id>.sbrp`; returns the path.
+pub fn save(dir: &Path, id: &str, bytes: &[u8]) -> Result<PathBuf, String> {
+    Replay::decode(bytes).map_err(|e| format!("the server sent a corrupted replay: {e}"))?;
+    let name: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    let name = if name.is_empty() {
+        "replay".into()
+    } else {
+        name
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(format!("{name}.{EXTENSION}"));
+    std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// A recorded match played back (see the module docs).
+pub struct ReplaySession {
+    replay: Replay,
+    logs: [InputLog; 2],
+    game: Match,
+    /// Frames that can be played: both seats are confirmed below it.
+    end: u32,
+    paused: bool,
+    speed: usize,
+    acc: f32,
+}
+
+impl ReplaySession {
+    /// Playback of `replay` from frame 0. Fails (with a sentence) when its input logs are not
+    /// consistent, which a checksum-valid file should never be.
+    pub fn new(replay: Replay) -> Result<ReplaySession, String> {
+        let mut logs = [InputLog::new(), InputLog::new()];
+        for (log, inputs) in logs.iter_mut().zip(&replay.inputs) {
+            log.extend(&inputs.changes, inputs.confirmed)
+                .map_err(|e| format!("corrupted replay: {e}"))?;
+        }
+        let end = logs[0].confirmed().min(logs[1].confirmed());
+        Ok(ReplaySession {
+            game: Match::new(replay.header),
+            replay,
+            logs,
+            end,
+            paused: false,
+            speed: 2,
+            acc: 0.0,
+        })
+    }
+
+    /// The replay being played.
+    pub fn replay(&self) -> &Replay {
+        &self.replay
+    }
+
+    /// The frame shown.
+    pub fn frame(&self) -> u32 {
+        self.game.frame().0
+    }
+
+    #[cfg_attr(not(test), allow(dead_code))] // the tests read it
+    /// The last frame that can be shown.
+    pub fn end(&self) -> u32 {
+        self.end
+    }
+
+    #[cfg_attr(not(test), allow(dead_code))] // the tests read it
+    /// Whether playback is paused.
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// The playback speed factor.
+    pub fn speed(&self) -> f32 {
+        SPEEDS[self.speed]
+    }
+
+    /// Pauses or resumes.
+    pub fn toggle_pause(&mut self) {
+        self.paused = !self.paused;
+    }
+
+    /// One speed step faster (`+1`) or slower (`-1`).
+    pub fn change_speed(&mut self, d: i32) {
+        self.speed = (self.speed as i32 + d).clamp(0, SPEEDS.len() as i32 - 1) as usize;
+    }
+
+    fn step_once(&mut self) -> bool {
+        let f = self.game.frame().0;
+        if f >= self.end || self.game.winner().is_some() {
+            return false;
+        }
+        let inputs = [0, 1].map(|i| self.logs[i].get(f).unwrap_or(Input::NONE));
+        self.game.step(inputs);
+        true
+    }
+
+    /// Shows frame `frame` (clamped to the playable range), simulating again from frame 0 when
+    /// going back.
+    pub fn seek(&mut self, frame: u32) {
+        let target = frame.min(self.end);
+        if target < self.frame() {
+            self.game = Match::new(self.replay.header);
+        }
+        while self.frame() < target {
+            if !self.step_once() {
+                break;
+            }
+        }
+        self.acc = 0.0;
+    }
+
+    #[cfg_attr(not(test), allow(dead_code))] // the tests read it
+    /// Whether every frame has been shown (or the match was decided).
+    pub fn finished(&self) -> bool {
+        self.frame() >= self.end || self.game.winner().is_some()
+    }
+}
+
+/// `m:ss` of a frame count.
+fn mmss(frames: u32) -> String {
+    let s = frames / 60;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+impl Session for ReplaySession {
+    fn sample(&mut self, kb: &Keyboard) {
+        if kb.pressed(KeyCode::Space) {
+            self.toggle_pause();
+        }
+        if kb.pressed_any(&[KeyCode::Equal, KeyCode::KpAdd]) {
+            self.change_speed(1);
+        }
+        if kb.pressed_any(&[KeyCode::Minus, KeyCode::KpSubtract]) {
+            self.change_speed(-1);
+        }
+        if kb.pressed(KeyCode::Left) {
+            self.seek(self.frame().saturating_sub(SEEK_FRAMES));
+        }
+        if kb.pressed(KeyCode::Right) {
+            self.seek(self.frame() + SEEK_FRAMES);
+        }
+        if kb.pressed(KeyCode::Home) {
+            self.seek(0);
+        }
+    }
+
+    fn pump(&mut self, clock_steps: u32) -> u32 {
+        if self.paused {
+            return 0;
+        }
+        self.acc += clock_steps as f32 * self.speed();
+        let n = self.acc.floor();
+        self.acc -= n;
+        n as u32
+    }
+
+    fn step(&mut self) -> bool {
+        self.step_once()
+    }
+
+    fn current(&self) -> &Match {
+        &self.game
+    }
+
+    fn net(&self) -> NetStatus {
+        NetStatus::replay(self.speed(), self.paused, self.frame())
+    }
+
+    fn can_pause(&self) -> bool {
+        false
+    }
+
+    fn rematch(&mut self, _seed: u64) {
+        self.seek(0);
+        self.paused = false;
+    }
+
+    fn local_seats(&self) -> [bool; 2] {
+        [false, false]
+    }
+
+    /// A replay that ends off the boards (a forfeit, a shutdown) shows its result at the end.
+    fn verdict(&self) -> Option<String> {
+        let r = &self.replay.result;
+        let at_end = self.frame() >= self.end;
+        if !at_end || r.reason == EndReason::TopOut || self.game.winner().is_some() {
+            return None;
+        }
+        Some(crate::versus::session::verdict_line(
+            r.reason,
+            r.winner,
+            &self.replay.names,
+        ))
+    }
+
+    fn title(&self) -> Option<String> {
+        let state = if self.paused {
+            "PAUSED".to_owned()
+        } else {
+            format!("{}×", self.speed())
+        };
+        Some(format!(
+            "REPLAY  ·  {}  /  {}  ·  {state}",
+            mmss(self.frame()),
+            mmss(self.end)
+        ))
+    }
+}
+
+/// The seats' names and the result line of a replay, for the list.
+pub fn describe(replay: &Replay) -> String {
+    let winner = replay.result.winner.map_or("no winner".to_owned(), |s| {
+        format!("{} won", replay.names[usize::from(s == Seat::Second)])
+    });
+    format!(
+        "{} vs {} · {winner} · {}",
+        replay.names[0],
+        replay.names[1],
+        mmss(replay.result.frames)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sevenbag_core::MatchHeader;
+    use sevenbag_protocol::replay::{ConfirmedSim, MatchResult};
+    use sevenbag_protocol::{EndReason, InputLog};
+
+    /// A replay recorded the way the server records one: a `ConfirmedSim` over scripted inputs.
+    fn recorded(frames: u32) -> (Replay, ConfirmedSim) {
+        let header = MatchHeader::versus(77);
+        let mut sim = ConfirmedSim::new(header);
+        for seat in [Seat::First, Seat::Second] {
+            let masks: Vec<Input> = (0..frames)
+                .map(|f| match (f + 5 * seat.index() as u32) % 20 {
+                    0..=1 => Input::LEFT,
+                    7 => Input::ROTATE_CW,
+                    15 => Input::HARD_DROP,
+                    _ => Input::NONE,
+                })
+                .collect();
+            let changes = InputLog::diff(&masks, 0, Input::NONE);
+            sim.extend(seat, &changes, frames).expect("valid inputs");
+        }
+        sim.advance();
+        let replay = Replay {
+            header,
+            names: ["ana".into(), "bo".into()],
+            inputs: sim.seat_inputs(),
+            hashes: sim.hashes().to_vec(),
+            rounds: sim.rounds().to_vec(),
+            result: MatchResult {
+                winner: sim.winner(),
+                reason: EndReason::Shutdown,
+                frames: sim.frame(),
+            },
+            created_unix: 0,
+        };
+        (replay, sim)
+    }
+
+    #[test]
+    fn a_replay_ended_by_forfeit_shows_its_verdict_at_the_end_only() {
+        let (mut replay, _) = recorded(300);
+        replay.result.winner = Some(Seat::Second);
+        replay.result.reason = EndReason::Forfeit;
+        let mut s = ReplaySession::new(replay).expect("valid replay");
+        assert_eq!(s.verdict(), None, "not before the end");
+        while s.step() {}
+        assert_eq!(s.verdict().as_deref(), Some("BO WINS BY FORFEIT"));
+    }
+
+    #[test]
+    fn continuing_from_a_replay_starts_from_its_exact_match() {
+        use crate::versus::session::{Control, LocalSession, Session};
+        let (replay, _) = recorded(600);
+        let mut s = ReplaySession::new(replay).expect("valid replay");
+        for _ in 0..321 {
+            s.step();
+        }
+        let here = s.current().clone();
+        let auto = || Control::Auto(crate::versus::opponent::Opponent::Stacker.player(1));
+        let practice = LocalSession::from_match(here.clone(), [auto(), auto()]);
+        assert_eq!(practice.current(), &here);
+        assert_eq!(practice.current().frame().0, 321);
+    }
+
+    #[test]
+    fn list_load_play_and_seek() {
+        let (replay, sim) = recorded(900);
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
+        let bytes = replay.encode().expect("encode");
+        let path = save(&dir, "123-ABCDE-1", &bytes).expect("save");
+        assert_eq!(list_files(std::slice::from_ref(&dir)), vec![path.clone()]);
+        let mut s = ReplaySession::new(load(&path).expect("load")).expect("session");
+        assert_eq!(s.end(), sim.frame());
+        // Play at 1×: 60 clock steps are 60 frames.
+        let n = s.pump(60);
+        for _ in 0..n {
+            assert!(s.step());
+        }
+        assert_eq!(s.frame(), 60);
+        assert_eq!(Some(s.current().state_hash()), sim.hash_at(60));
+        // Seek forward, back, and to the start: the same states as the recording.
+        s.seek(600);
+        assert_eq!(Some(s.current().state_hash()), sim.hash_at(600));
+        s.seek(120);
+        assert_eq!(Some(s.current().state_hash()), sim.hash_at(120));
+        s.change_speed(2);
+        assert_eq!(s.speed(), 4.0);
+        assert_eq!(s.pump(1), 4);
+        s.toggle_pause();
+        assert!(s.paused());
+        assert_eq!(s.pump(10), 0);
+        s.seek(u32::MAX);
+        assert!(s.finished());
+        assert!(!s.step(), "nothing past the end");
+        assert_eq!(s.current().state_hash(), sim.game().state_hash());
+        assert!(s.title().is_some_and(|t| t.contains("PAUSED")));
+    }
+
+    #[test]
+    fn corrupt_files_are_refused_with_a_message() {
+        let (replay, _) = recorded(120);
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
+        let mut bytes = replay.encode().expect("encode");
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x40;
+        assert!(
+            save(&dir, "bad", &bytes).is_err(),
+            "a corrupt download is not saved"
+        );
+        let path = dir.join("bad.sbrp");
+        std::fs::write(&path, &bytes).expect("write");
+        let err = load(&path).err().unwrap_or_default();
+        assert!(err.starts_with("corrupted replay"), "{err}");
+        std::fs::write(&path, b"nonsense").expect("write");
+        assert!(load(&path).is_err());
+    }
+
+    /// Issue #16's forgery: a replay whose seats claim 4,294,967,294 confirmed frames (checksum
+    /// recomputed) is refused by the loading path at once, not expanded frame by frame.
+    #[test]
+    fn a_forged_frame_count_is_refused_at_once() {
+        let (mut replay, _) = recorded(120);
+        for seat in &mut replay.inputs {
+            seat.confirmed = u32::MAX - 1;
+        }
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
+        let path = dir.join("forged.sbrp");
+        std::fs::write(&path, replay.encode().expect("encode")).expect("write");
+        let started = sevenbag_netplay::time::Instant::now();
+        let err = load(&path)
+            .and_then(ReplaySession::new)
+            .err()
+            .unwrap_or_default();
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        assert!(err.contains("more than a match may last"), "{err}");
+        assert!(
+            save(&dir, "forged-download", &replay.encode().expect("encode")).is_err(),
+            "a forged download is not saved"
+        );
+    }
+}

@@ -1,0 +1,266 @@
+//! Replays: the files on disk (played back with the match view), and downloads from the server.
+//!
+//! The list shows `./replays` and `<data dir>/sevenbag/replays`. Enter plays a file
+//! ([`ReplaySession`] inside a [`PlayScreen`]); a file that does not decode shows "corrupted
+//! replay" and the list stays. "Download from server" connects to the configured server, lists
+//! its replays, and saves the one chosen into the data folder. The files and their playback are
+//! [`files`].
+
+pub mod files;
+
+use crate::layout::list::{ListEvent, ListNav};
+use crate::layout::list_layout;
+use crate::net::online::{Online, Request, Stage};
+use crate::render::gfx::background;
+use crate::render::theme;
+use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
+use crate::replays::files::{Listed, ReplaySession, list_described, replay_dirs};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::sound::sfx::Sfx;
+use crate::versus::play::{PlayMode, PlayScreen};
+use crate::versus::session::Session;
+
+/// The footer's key hints (the layout tests check they fit the smallest window).
+pub const FOOTER: &str = "↑ ↓ choose   Enter watch / download   Esc back";
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Row {
+    File(usize),
+    Download,
+    Remote(usize),
+    Back,
+}
+
+/// The replay list.
+pub struct ReplayScreen {
+    files: Vec<Listed>,
+    nav: ListNav,
+    remote: Option<Online>,
+    fetching: Option<String>,
+}
+
+impl Default for ReplayScreen {
+    fn default() -> Self {
+        ReplayScreen::new()
+    }
+}
+
+impl ReplayScreen {
+    /// Lists the replay folders.
+    pub fn new() -> ReplayScreen {
+        ReplayScreen {
+            files: list_described(&replay_dirs()),
+            nav: ListNav::default(),
+            remote: None,
+            fetching: None,
+        }
+    }
+
+    fn rows(&self) -> Vec<Row> {
+        let mut v: Vec<Row> = (0..self.files.len()).map(Row::File).collect();
+        v.push(Row::Download);
+        if let Some(r) = &self.remote {
+            v.extend((0..r.replay_list().len()).map(Row::Remote));
+        }
+        v.push(Row::Back);
+        v
+    }
+
+    fn open(&mut self, ctx: &mut Ctx, i: usize) -> Transition {
+        let Some(path) = self.files.get(i).map(|f| &f.path) else {
+            return Transition::None;
+        };
+        let session = crate::replays::files::load(path).and_then(ReplaySession::new);
+        match session {
+            Ok(s) => {
+                ctx.play(Sfx::Select);
+                let names = s.replay().names.clone();
+                let title = "REPLAY".to_owned();
+                let play =
+                    PlayScreen::<dyn Session>::new(Box::new(s), PlayMode::Replay, names, title);
+                Transition::Push(Box::new(play))
+            }
+            Err(e) => {
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                ctx.notify(format!("{name}: {e}"), theme::BAD);
+                Transition::None
+            }
+        }
+    }
+}
+
+impl Screen for ReplayScreen {
+    /// Handles the frame.
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        ctx.backdrop.advance(io.dt, io.width, io.height);
+        if let Some(remote) = &mut self.remote {
+            remote.poll(sevenbag_netplay::time::Instant::now());
+            for n in remote.take_notices() {
+                ctx.notify(n, theme::BAD);
+                self.fetching = None;
+            }
+            if let Stage::Failed(msg) = remote.stage() {
+                ctx.notify(msg.clone(), theme::BAD);
+                self.remote = None;
+                self.fetching = None;
+            } else if let Some((id, bytes)) = remote.take_replay() {
+                self.fetching = None;
+                match crate::replays::files::save_dir()
+                    .ok_or_else(|| "this system has no data folder".to_owned())
+                    .and_then(|d| crate::replays::files::save(&d, &id, &bytes))
+                {
+                    Ok(path) => {
+                        ctx.notify(format!("Saved {}", path.display()), theme::GOOD);
+                        self.files = list_described(&replay_dirs());
+                    }
+                    Err(e) => ctx.notify(e, theme::BAD),
+                }
+            }
+        }
+        let rows = self.rows();
+        let layout = list_layout(io.width, io.height, rows.len());
+        let before = self.nav.selected;
+        let event = self.nav.handle(io, &layout, rows.len(), &|_| true, false);
+        if before != self.nav.selected {
+            ctx.play(Sfx::Move);
+        }
+        match event {
+            ListEvent::Back => Transition::Pop,
+            ListEvent::Activate(i) => match rows[i] {
+                Row::Back => Transition::Pop,
+                Row::File(f) => self.open(ctx, f),
+                Row::Download => {
+                    ctx.play(Sfx::Select);
+                    self.remote = Some(Online::connect(
+                        &ctx.config.server,
+                        &ctx.config.player_name,
+                        ctx.config.handling,
+                        ctx.config.keys,
+                        Request::ListReplays,
+                    ));
+                    Transition::None
+                }
+                Row::Remote(r) => {
+                    if let Some(remote) = &mut self.remote
+                        && let Some((id, _)) = remote.replay_list().get(r).cloned()
+                    {
+                        ctx.notify(format!("Downloading {id}…"), theme::ACCENT2);
+                        remote.fetch_replay(&id);
+                        self.fetching = Some(id);
+                    }
+                    Transition::None
+                }
+            },
+            _ => Transition::None,
+        }
+    }
+
+    /// Draws the screen.
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        let gfx = &ctx.gfx;
+        background(io.width, io.height);
+        ctx.backdrop.draw();
+        let rows = self.rows();
+        let l = list_layout(io.width, io.height, rows.len());
+        heading(
+            gfx,
+            l.title,
+            l.unit,
+            "Replays",
+            "Finished matches, frame for frame",
+        );
+        for (i, r) in self.nav.visible(&l, rows.len()) {
+            let state = RowState {
+                selected: i == self.nav.selected,
+                enabled: true,
+            };
+            match &rows[i] {
+                Row::File(f) => {
+                    let label = &self.files[*f].label;
+                    menu_row(gfx, r, l.unit, label, "WATCH", state, ctx.time);
+                }
+                Row::Download => {
+                    let tag = match self.remote.as_ref().map(Online::stage) {
+                        Some(Stage::Connecting) => "CONNECTING…",
+                        Some(_) => "CONNECTED",
+                        None => "ONLINE",
+                    };
+                    menu_row(gfx, r, l.unit, "Download from server", tag, state, ctx.time)
+                }
+                Row::Remote(k) => {
+                    let (id, summary) = self
+                        .remote
+                        .as_ref()
+                        .and_then(|rm| rm.replay_list().get(*k).cloned())
+                        .unwrap_or_default();
+                    let tag = if self.fetching.as_deref() == Some(id.as_str()) {
+                        "SAVING…"
+                    } else {
+                        "SAVE"
+                    };
+                    let label = if summary.is_empty() { id } else { summary };
+                    menu_row(
+                        gfx,
+                        r,
+                        l.unit,
+                        &format!("  ↓ {label}"),
+                        tag,
+                        state,
+                        ctx.time,
+                    )
+                }
+                Row::Back => menu_row(gfx, r, l.unit, "Back", "ESC", state, ctx.time),
+            }
+        }
+        let dirs: Vec<String> = replay_dirs()
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
+        let (head, body) = match rows.get(self.nav.selected) {
+            Some(Row::File(f)) => {
+                let body = match &self.files[*f].detail {
+                    Ok(d) => format!(
+                        "{d}\n\nEnter to watch. During playback: Space pause, + / − speed (0.25× to 4×), ← → seek 5 s, Home restart, C continue from here (you take the left board against the practice opponent), Esc back to this list."
+                    ),
+                    Err(e) => format!("This file cannot be played: {e}"),
+                };
+                ("Replay", body)
+            }
+            Some(Row::Download | Row::Remote(_)) => (
+                "From the server",
+                format!(
+                    "The server {} keeps every finished match. Pick one to save it here; it then appears in the list above.",
+                    ctx.config.server
+                ),
+            ),
+            _ if self.files.is_empty() => (
+                "Replays",
+                format!(
+                    "No replays yet. Save one after an online match (S), download one from the server, or drop .sbrp files in:\n\n{}",
+                    dirs.join("\n")
+                ),
+            ),
+            _ => (
+                "Replays",
+                format!(
+                    "{} replay files found in:\n\n{}",
+                    self.files.len(),
+                    dirs.join("\n")
+                ),
+            ),
+        };
+        side_panel(gfx, l.side, l.unit, head, &body);
+        footer(gfx, l.footer, l.unit, FOOTER, "");
+    }
+
+    fn calm(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "replay"
+    }
+}

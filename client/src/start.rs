@@ -1,0 +1,175 @@
+//! The screens the game opens with: the menu, and over it what the flags ask for (the demo, a
+//! replay, a puzzle, a `--screen` for screenshots and tests) or, in a browser, what the page's
+//! address asks for (a `/watch/CODE` room).
+
+use sevenbag_core::MatchHeader;
+
+use crate::account::leaderboard::StandingsScreen;
+use crate::challenge::ChallengeScreen;
+use crate::cli::{Args, StartScreen};
+use crate::menu::MenuScreen;
+use crate::menu::welcome::WelcomeScreen;
+use crate::net::{lan, online};
+#[cfg(target_arch = "wasm32")]
+use crate::platform::{page, web};
+use crate::puzzles::PuzzlesScreen;
+use crate::replays::ReplayScreen;
+use crate::replays::files::{self as replay, ReplaySession};
+use crate::screen::{Ctx, Screen};
+use crate::settings::SettingsScreen;
+use crate::solo::SoloScreen;
+use crate::versus::lobby::{LobbyKind, LobbyScreen};
+use crate::versus::online::{LanHosting, OnlineScreen};
+use crate::versus::opponent::Opponent;
+use crate::versus::play::{PlayMode, PlayScreen};
+use crate::versus::session::Session;
+use crate::versus::setup::{SetupKind, SetupScreen};
+
+/// Who plays the demo (`--demo`): swapping the automatic players is this one line.
+const DEMO_PLAYERS: [Opponent; 2] = [
+    Opponent::Bot(sevenbag_bot::Level::Hard),
+    Opponent::Bot(sevenbag_bot::Level::Medium),
+];
+
+/// The screens the game opens with, bottom first.
+pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn Screen>> {
+    let menu = || Box::new(MenuScreen::new());
+    // A `/watch/CODE` page spectates that room on the page's server at once.
+    #[cfg(target_arch = "wasm32")]
+    if let Some(code) = page::watch_code(&web::location()) {
+        let online = online::Online::connect(
+            &ctx.config.server,
+            &ctx.config.player_name,
+            ctx.config.handling,
+            ctx.config.keys,
+            online::Request::Spectate(code),
+        );
+        let screen = OnlineScreen::new(online, "Spectating", None);
+        return vec![menu(), Box::new(screen)];
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    if args.demo && args.online {
+        match crate::versus::demo_online::OnlineDemo::start(DEMO_PLAYERS) {
+            Ok(session) => {
+                let names = DEMO_PLAYERS.map(|o| o.label());
+                let demo = PlayScreen::<dyn Session>::new(
+                    Box::new(session),
+                    PlayMode::Demo,
+                    names,
+                    "ONLINE DEMO".to_owned(),
+                );
+                return vec![menu(), Box::new(demo)];
+            }
+            Err(e) => eprintln!("error: the online demo could not start: {e}"),
+        }
+    }
+    if args.demo {
+        let header = MatchHeader::versus(args.seed);
+        let demo = PlayScreen::demo(header, DEMO_PLAYERS);
+        return vec![menu(), Box::new(demo)];
+    }
+    if let Some(path) = &args.replay {
+        let replays = || Box::new(ReplayScreen::default());
+        return match replay::load(path).and_then(ReplaySession::new) {
+            Ok(s) => {
+                let names = s.replay().names.clone();
+                let play = PlayScreen::<dyn Session>::new(
+                    Box::new(s),
+                    PlayMode::Replay,
+                    names,
+                    "REPLAY".into(),
+                );
+                vec![menu(), replays(), Box::new(play)]
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                vec![menu(), replays()]
+            }
+        };
+    }
+    if let Some(code) = &args.puzzle {
+        let puzzles = PuzzlesScreen::direct(code);
+        return vec![menu(), Box::new(puzzles)];
+    }
+    let top: Box<dyn Screen> = match args.screen {
+        // The first start asks for a name before the menu.
+        None if first_start => Box::new(WelcomeScreen::default()),
+        None | Some(StartScreen::Menu) => return vec![menu()],
+        Some(StartScreen::Welcome) => Box::new(WelcomeScreen::default()),
+        Some(StartScreen::Settings) => Box::new(SettingsScreen::new(ctx)),
+        Some(StartScreen::Practice) => Box::new(SetupScreen::new(
+            SetupKind::Practice,
+            &ctx.config.setup,
+            &ctx.config.bots,
+        )),
+        Some(StartScreen::Local) => Box::new(SetupScreen::new(
+            SetupKind::Local,
+            &ctx.config.setup,
+            &ctx.config.bots,
+        )),
+        Some(StartScreen::Lobby) => Box::new(LobbyScreen::new(LobbyKind::JoinRoom)),
+        Some(StartScreen::Create) => Box::new(LobbyScreen::new(LobbyKind::CreateRoom)),
+        Some(StartScreen::Room) => {
+            let dir = std::env::temp_dir().join(format!("sevenbag-room-{}", std::process::id()));
+            match lan::HostedServer::start_on(std::net::Ipv4Addr::LOCALHOST, 0, dir) {
+                Ok(server) => {
+                    let online = online::Online::connect(
+                        &format!("127.0.0.1:{}", server.port()),
+                        &ctx.config.player_name,
+                        ctx.config.handling,
+                        ctx.config.keys,
+                        online::Request::Create(sevenbag_protocol::RoomOptions::default()),
+                    );
+                    let hosting = LanHosting {
+                        address: format!("127.0.0.1:{}", server.port()),
+                        beacon: None,
+                        server,
+                    };
+                    Box::new(OnlineScreen::new(online, "Room", Some(hosting)))
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return vec![menu()];
+                }
+            }
+        }
+        Some(StartScreen::Replays) => Box::new(ReplayScreen::default()),
+        Some(StartScreen::Leaderboard) => Box::new(StandingsScreen::new(ctx)),
+        Some(StartScreen::Challenge) => Box::new(ChallengeScreen::watching_best()),
+        Some(StartScreen::Solo) => Box::new(SoloScreen::default()),
+        Some(StartScreen::Sprint) => {
+            Box::new(SoloScreen::playing(sevenbag_core::SoloMode::Sprint, ctx))
+        }
+        Some(StartScreen::SoloPast) => Box::new(SoloScreen::past(sevenbag_core::SoloMode::Sprint)),
+        Some(StartScreen::SoloPaused) => {
+            let mut s = SoloScreen::playing(sevenbag_core::SoloMode::Sprint, ctx);
+            s.pause();
+            Box::new(s)
+        }
+        Some(StartScreen::SoloWatch) => {
+            match sevenbag_protocol::SoloReplay::decode(crate::solo::SAMPLE) {
+                Ok(r) => Box::new(SoloScreen::watching(&r, "40 LINES  ·  SAMPLE RUN")),
+                Err(e) => {
+                    eprintln!("error: the sample solo replay: {e}");
+                    return vec![menu()];
+                }
+            }
+        }
+        Some(StartScreen::Play) => {
+            let mut header = MatchHeader::versus(args.seed);
+            header.handling = [ctx.config.handling, sevenbag_bot::BOT_HANDLING];
+            Box::new(PlayScreen::practice(header, Opponent::Stacker, &ctx.config))
+        }
+    };
+    vec![menu(), top]
+}
+
+/// In a browser: the page's own server (or a `?server=` in its address) is the server (the
+/// Online screens' address).
+#[cfg(target_arch = "wasm32")]
+pub fn use_page_server(ctx: &mut Ctx) {
+    let href = web::location();
+    if let Some(server) = page::query_server(&href).or_else(|| page::page_server(&href)) {
+        ctx.config.server = server;
+    }
+}

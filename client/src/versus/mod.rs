@@ -1,0 +1,21 @@
+//! Head-to-head matches: practice against a bot, two players on one keyboard, online and LAN
+//! rooms, and the match view they all share.
+//!
+//! - [`session`] — where a match comes from: offline, online or a replay, behind one trait.
+//! - [`setup`] — the practice and local setup screen.
+//! - [`play`] — the match screen, for every kind of session.
+//! - [`match_view`] — drawing the match: both panels, the title, the middle strip, the banners.
+//! - [`lobby`] — the online and LAN forms (quick match, room options, codes, LAN hosts).
+//! - [`online`] — a live connection's screen: waiting, the room card, then the match.
+//! - [`opponent`] — automatic players behind one trait.
+//! - `demo_online` — `--demo --online`: the demo bots through an embedded server (native only).
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod demo_online;
+pub mod lobby;
+pub mod match_view;
+pub mod online;
+pub mod opponent;
+pub mod play;
+pub mod session;
+pub mod setup;

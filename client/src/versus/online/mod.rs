@@ -1,0 +1,397 @@
+//! The online screen: waiting, the room (code, seats, ready), then the match view, for quick
+//! match, rooms, spectating and LAN. It owns the [`PlayScreen`] whose session is the
+//! [`Online`] controller, so the lobby and the match share one connection.
+//!
+//! During a live match a player's Esc asks first ("Leave the match? You forfeit."; Enter or Y
+//! leaves, Esc or N stays); spectators leave at once. While the controller reconnects after a
+//! lost connection, a banner over the match says so with the seconds left.
+
+pub(crate) mod view;
+
+use sevenbag_netplay::time::Instant;
+
+use macroquad::input::KeyCode;
+use sevenbag_core::Phase;
+
+use crate::input::{Action, Keyboard};
+use crate::layout::list_layout;
+use crate::net::lan::{Beacon, BeaconSender, HostedServer};
+use crate::net::online::chat::Submit;
+use crate::net::online::{Online, Stage};
+use crate::render::theme::{self};
+use crate::render::widgets::modal_layout;
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::sound::sfx::Sfx;
+use crate::versus::play::{PlayMode, PlayScreen};
+use crate::versus::session::Session;
+
+/// A LAN host's extras: the server it runs and its beacon.
+pub struct LanHosting {
+    /// The in-process server (stops when dropped).
+    pub server: HostedServer,
+    /// The address others type, `ip:port`.
+    pub address: String,
+    /// The beacon sender, if the socket opened.
+    pub beacon: Option<BeaconSender>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Row {
+    Ready,
+    Leave,
+}
+
+/// The screen.
+pub struct OnlineScreen {
+    play: PlayScreen<Online>,
+    title: String,
+    lan: Option<LanHosting>,
+    selected: usize,
+    matches_seen: u32,
+    saving: bool,
+    /// "Leave the match?" is open.
+    confirm_leave: bool,
+}
+
+/// Seconds a chat line stays in a match view's title strip.
+const CHAT_SHOWN_SECS: f32 = 6.0;
+
+/// The keys that pick the selected room row. Not Space: it is the hard drop, and a player
+/// pressing it as the match begins (the screen still shows the queue's Leave row until the
+/// server's start arrives) must not leave the queue.
+const PICK_KEYS: [KeyCode; 2] = [KeyCode::Enter, KeyCode::KpEnter];
+
+/// The title of the leave confirmation ("Leave the match? You forfeit.", split so the title
+/// fits the dialog).
+const CONFIRM_TITLE: &str = "Leave the match?";
+/// Its rows: leave, then stay.
+const CONFIRM_OPTIONS: [&str; 2] = ["You forfeit — leave  (Enter / Y)", "Stay  (Esc / N)"];
+
+impl OnlineScreen {
+    /// A screen over `online`, titled `title` ("Quick match", "Room", ...).
+    pub fn new(online: Online, title: &str, lan: Option<LanHosting>) -> OnlineScreen {
+        let play = PlayScreen::new(
+            Box::new(online),
+            PlayMode::Online,
+            [String::new(), String::new()],
+            format!("ONLINE  ·  {}", title.to_uppercase()),
+        );
+        OnlineScreen {
+            play,
+            title: title.to_owned(),
+            lan,
+            selected: 0,
+            matches_seen: 0,
+            saving: false,
+            confirm_leave: false,
+        }
+    }
+
+    /// The connection this screen shows.
+    pub fn online(&self) -> &Online {
+        self.play.session()
+    }
+
+    fn online_mut(&mut self) -> &mut Online {
+        self.play.session_mut()
+    }
+
+    /// Whether the match view is up (a match running, or just over and not readied again).
+    fn in_match(&self) -> bool {
+        let o = self.online();
+        !matches!(o.stage(), Stage::Failed(_))
+            && o.matches_started() > 0
+            && (o.is_live() || !o.ready_sent())
+    }
+
+    fn rows(&self) -> Vec<Row> {
+        let o = self.online();
+        match o.stage() {
+            Stage::InRoom if o.seat().is_some() => vec![Row::Ready, Row::Leave],
+            _ => vec![Row::Leave],
+        }
+    }
+
+    fn leave(&mut self) -> Transition {
+        self.confirm_leave = false;
+        self.online_mut().leave();
+        Transition::Pop
+    }
+
+    /// Whether leaving now forfeits a match we play (so Esc asks first). Once the server has
+    /// said how the match ended (a forfeit included), or the boards show its end, leaving costs
+    /// nothing and Esc leaves at once.
+    fn leaving_forfeits(&self) -> bool {
+        let o = self.online();
+        o.is_live()
+            && o.seat().is_some()
+            && o.outcome().is_none()
+            && !matches!(o.current().phase(), Phase::MatchOver { .. })
+    }
+
+    /// The leave confirmation's frame: Enter / Y (or a click on the first row) leaves, Esc / N
+    /// (or the second row) stays. The match keeps running underneath with no keys held.
+    fn update_confirm(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        let kb = &io.keyboard;
+        let unit = list_layout(io.width, io.height, 1).unit;
+        let (_, rows) = modal_layout(io.width, io.height, unit, CONFIRM_OPTIONS.len());
+        let clicked = |i: usize| io.mouse.clicked && rows.get(i).is_some_and(|r| io.mouse.over(*r));
+        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter, KeyCode::Y]) || clicked(0) {
+            ctx.play(Sfx::Select);
+            return self.leave();
+        }
+        if kb.pressed_any(&[KeyCode::Escape, KeyCode::N]) || clicked(1) {
+            ctx.play(Sfx::Move);
+            self.confirm_leave = false;
+        }
+        let mut quiet = io.clone();
+        quiet.keyboard = Keyboard::default();
+        quiet.mouse.clicked = false;
+        match self.play.update(ctx, &quiet) {
+            Transition::Pop => self.leave(),
+            t => t,
+        }
+    }
+
+    /// The chat field: T opens it in a room (during a live match only if T is none of your game
+    /// keys), Enter sends, Esc closes. Returns whether it has the keyboard this frame.
+    fn update_chat(&mut self, ctx: &mut Ctx, io: &FrameIo) -> bool {
+        let kb = &io.keyboard;
+        if self.online().chat().draft().is_some() {
+            if kb.pressed(KeyCode::Escape) {
+                self.online_mut().chat_mut().close();
+            } else if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
+                match self.online_mut().chat_mut().submit() {
+                    Submit::Say(text) => self.online_mut().say(text),
+                    Submit::Note(note) if !note.is_empty() => ctx.notify(note, theme::ACCENT2),
+                    Submit::Note(_) => {}
+                }
+            } else {
+                let backspace = kb.pressed(KeyCode::Backspace);
+                self.online_mut()
+                    .chat_mut()
+                    .type_chars(&kb.chars, backspace);
+            }
+            return true;
+        }
+        let o = self.online();
+        let t_plays = self.in_match() && o.is_live() && o.seat().is_some() && {
+            let keys = &ctx.config.keys;
+            Action::ALL
+                .into_iter()
+                .any(|a| keys.keys(a).contains(&Some(KeyCode::T)))
+        };
+        if o.code().is_some() && !self.confirm_leave && !t_plays && kb.pressed(KeyCode::T) {
+            self.online_mut().chat_mut().open();
+            return true;
+        }
+        false
+    }
+}
+
+impl Screen for OnlineScreen {
+    /// Handles the frame.
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        for n in self.online_mut().take_notices() {
+            ctx.notify(n, theme::BAD);
+        }
+        // While the chat field has the keyboard, the match and the lobby run without keys.
+        let quiet;
+        let io = if self.update_chat(ctx, io) {
+            quiet = FrameIo {
+                keyboard: Keyboard::default(),
+                ..io.clone()
+            };
+            &quiet
+        } else {
+            io
+        };
+        if let Some((id, bytes)) = self.online_mut().take_replay()
+            && self.saving
+        {
+            self.saving = false;
+            match crate::replays::files::save_dir()
+                .ok_or_else(|| "this system has no data folder".to_owned())
+                .and_then(|d| crate::replays::files::save(&d, &id, &bytes))
+            {
+                Ok(path) => ctx.notify(format!("Replay saved to {}", path.display()), theme::GOOD),
+                Err(e) => ctx.notify(e, theme::BAD),
+            }
+        }
+        let started = self.online().matches_started();
+        if started != self.matches_seen {
+            self.matches_seen = started;
+            self.play.reset_fx();
+        }
+        if let Some(lan) = &mut self.lan {
+            let o = self.play.session();
+            if let Some(beacon) = &mut lan.beacon
+                && let (Some(code), Stage::InRoom) = (o.code(), o.stage())
+                && !o.is_live()
+            {
+                let port = lan.server.port();
+                let b = Beacon {
+                    protocol: sevenbag_protocol::PROTOCOL_VERSION,
+                    port,
+                    code: code.to_owned(),
+                    name: o.names()[0].clone(),
+                };
+                beacon.tick(Instant::now(), &b);
+            }
+        }
+        if self.in_match() {
+            if self.confirm_leave && self.leaving_forfeits() {
+                return self.update_confirm(ctx, io);
+            }
+            self.confirm_leave = false;
+            let kb = &io.keyboard;
+            if kb.pressed(KeyCode::Escape) && self.leaving_forfeits() {
+                ctx.play(Sfx::Move);
+                self.confirm_leave = true;
+                let mut quiet = io.clone();
+                quiet.keyboard = Keyboard::default();
+                return match self.play.update(ctx, &quiet) {
+                    Transition::Pop => self.leave(),
+                    t => t,
+                };
+            }
+            let o = self.online();
+            let over = o.outcome().is_some();
+            let replay = o.outcome().and_then(|r| r.replay.clone());
+            let forfeit = over
+                && !matches!(o.current().phase(), Phase::MatchOver { .. })
+                && o.seat().is_some();
+            if over && kb.pressed(KeyCode::S) {
+                if let Some(id) = replay {
+                    self.saving = true;
+                    self.online_mut().fetch_replay(&id);
+                    ctx.notify("Fetching the replay from the server…", theme::ACCENT2);
+                } else {
+                    ctx.notify("The server kept no replay of this match.", theme::BAD);
+                }
+            }
+            if forfeit && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
+                self.online_mut().ready();
+            }
+            return match self.play.update(ctx, io) {
+                Transition::Pop => self.leave(),
+                t => t,
+            };
+        }
+        // Lobby: keep the connection going, then the rows.
+        self.play.session_mut().pump(0);
+        let rows = self.rows();
+        self.selected = self.selected.min(rows.len() - 1);
+        let kb = &io.keyboard;
+        if kb.pressed(KeyCode::Escape) {
+            return self.leave();
+        }
+        let n = rows.len();
+        if kb.pressed(KeyCode::Up) {
+            self.selected = (self.selected + n - 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        if kb.pressed(KeyCode::Down) || kb.pressed(KeyCode::Tab) {
+            self.selected = (self.selected + 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        let l = list_layout(io.width, io.height, n);
+        let mut chosen = None;
+        for (i, _) in rows.iter().enumerate() {
+            let r = l.row(i);
+            if io.mouse.over(r) {
+                if io.mouse.moved {
+                    self.selected = i;
+                }
+                if io.mouse.clicked {
+                    chosen = Some(i);
+                }
+            }
+        }
+        if kb.pressed_any(&PICK_KEYS) {
+            chosen = Some(self.selected);
+        }
+        match chosen.map(|i| rows[i]) {
+            Some(Row::Ready) => {
+                ctx.play(Sfx::Select);
+                self.online_mut().ready();
+                Transition::None
+            }
+            Some(Row::Leave) => self.leave(),
+            None => Transition::None,
+        }
+    }
+
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        self.draw_view(ctx, io);
+    }
+
+    fn name(&self) -> &'static str {
+        "online"
+    }
+}
+
+/// The Leave row's label at `stage`.
+fn leave_label(stage: &Stage) -> &'static str {
+    match stage {
+        Stage::Failed(_) => "Back",
+        Stage::InRoom => "Leave room",
+        _ => "Cancel",
+    }
+}
+
+/// The footer's key hints with the cursor on `row` (whose Leave row reads `leave`), with the
+/// chat key when the room has one: they name what Enter does there.
+fn footer_hint(row: Row, leave: &str, chat: bool) -> String {
+    let enter = match row {
+        Row::Ready => "ready".to_owned(),
+        Row::Leave => leave.to_lowercase(),
+    };
+    let chat = if chat { "   T chat" } else { "" };
+    format!("↑ ↓ choose   Enter {enter}{chat}   Esc leave")
+}
+
+/// Every footer the room screen shows, for the layout tests.
+#[cfg(test)]
+pub fn footers() -> Vec<String> {
+    let mut v = Vec::new();
+    for leave in ["Back", "Leave room", "Cancel"] {
+        for chat in [false, true] {
+            v.push(footer_hint(Row::Ready, leave, chat));
+            v.push(footer_hint(Row::Leave, leave, chat));
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hard_drop_key_never_picks_a_room_row() {
+        assert!(!PICK_KEYS.contains(&KeyCode::Space));
+        assert!(PICK_KEYS.contains(&KeyCode::Enter));
+    }
+
+    #[test]
+    fn the_room_footer_says_what_enter_does_on_each_row() {
+        for stage in [
+            Stage::Connecting,
+            Stage::Waiting,
+            Stage::InRoom,
+            Stage::Failed("x".into()),
+        ] {
+            let leave = leave_label(&stage);
+            for chat in [false, true] {
+                assert!(footer_hint(Row::Ready, leave, chat).contains("Enter ready"));
+                let hint = footer_hint(Row::Leave, leave, chat);
+                assert!(
+                    hint.contains(&format!("Enter {}", leave.to_lowercase())),
+                    "{stage:?}: {hint}"
+                );
+                assert_eq!(hint.contains("T chat"), chat);
+            }
+        }
+    }
+}

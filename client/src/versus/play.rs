@@ -1,0 +1,421 @@
+//! The match screen: plays or watches any [`Session`] and draws it with the match view.
+//!
+//! Per frame: hand the keyboard to the session, run the simulation steps the fixed clock says are
+//! due (bracketing each with the effects' before/after hooks, since events last one frame), age the
+//! effects, then handle pause, rematch and leaving.
+
+use macroquad::input::KeyCode;
+use sevenbag_core::{Match, MatchHeader, Phase, Seat};
+
+use crate::layout::{list_layout, match_layout};
+use crate::render::fx::MatchFx;
+use crate::render::gfx::{Align, Weight, center, fill, outline};
+use crate::render::theme;
+use crate::render::widgets::{modal, modal_layout};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::settings::config::Config;
+use crate::solo::{key_text, redo_key, restart_key, undo_key};
+use crate::sound::sfx::Sfx;
+use crate::versus::match_view::Scene;
+use crate::versus::match_view::draw_match;
+use crate::versus::opponent::Opponent;
+use crate::versus::session::{Control, LocalSession, Session};
+
+/// What kind of match this is (for the title and what Escape does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayMode {
+    /// You against an automatic opponent.
+    Practice,
+    /// Two people on one keyboard.
+    Local,
+    /// Two automatic players; restarts by itself.
+    Demo,
+    /// Played or watched through a server (the online screen wraps this one).
+    Online,
+    /// A recorded match played back.
+    Replay,
+}
+
+const PAUSE_OPTIONS: [&str; 3] = ["Resume", "Restart match", "Leave to menu"];
+
+/// The match screen, over any [`Session`]. A screen that wraps one and needs its concrete
+/// session (the online screen needs its [`crate::net::online::Online`]) names the type, so it never
+/// downcasts; the others use the default, a boxed `dyn Session`.
+pub struct PlayScreen<S: Session + ?Sized = dyn Session> {
+    session: Box<S>,
+    mode: PlayMode,
+    fx: MatchFx,
+    names: [String; 2],
+    title: String,
+    /// The pause menu's selection, while paused.
+    paused: Option<usize>,
+    /// Seconds since the match ended (demo restarts on its own).
+    over_for: f32,
+    /// Seconds since the screen opened.
+    time: f32,
+}
+
+impl PlayScreen {
+    /// You (left, keyboard) against `opponent` (right).
+    pub fn practice(header: MatchHeader, opponent: Opponent, config: &Config) -> PlayScreen {
+        let session = LocalSession::new(
+            header,
+            [
+                Control::keys(config.keys),
+                Control::Auto(opponent.player(header.seed ^ 0x5EED)),
+            ],
+        )
+        .with_undo();
+        Self::new(
+            Box::new(session),
+            PlayMode::Practice,
+            [config.player_name.clone(), opponent.label()],
+            format!("PRACTICE  ·  VS {}", opponent.label().to_uppercase()),
+        )
+    }
+
+    /// "Continue from here": you take the left seat of `m` as it stands, the opponent from the
+    /// last practice setup takes the right; it opens paused, so you can get ready.
+    pub fn continue_from(m: Match, config: &Config) -> PlayScreen {
+        let opponent = Opponent::all(&config.bots)
+            .into_iter()
+            .find(|o| o.key() == config.setup.opponent)
+            .unwrap_or(Opponent::Bot(sevenbag_bot::Level::Medium));
+        let seed = m.header().seed;
+        let session = LocalSession::from_match(
+            m,
+            [
+                Control::keys(config.keys),
+                Control::Auto(opponent.player(seed ^ 0xC0)),
+            ],
+        )
+        .with_undo();
+        let mut screen = Self::new(
+            Box::new(session),
+            PlayMode::Practice,
+            [config.player_name.clone(), opponent.label()],
+            format!("FROM A REPLAY  ·  VS {}", opponent.label().to_uppercase()),
+        );
+        screen.paused = Some(0);
+        screen
+    }
+
+    /// Two people on one keyboard.
+    pub fn local(header: MatchHeader, config: &Config) -> PlayScreen {
+        let session = LocalSession::new(
+            header,
+            [
+                Control::keys(config.local_left),
+                Control::keys(config.local_right),
+            ],
+        );
+        Self::new(
+            Box::new(session),
+            PlayMode::Local,
+            [config.player_name.clone(), "Player 2".to_owned()],
+            "LOCAL  ·  2 PLAYERS".to_owned(),
+        )
+    }
+
+    /// Two automatic players.
+    pub fn demo(header: MatchHeader, players: [Opponent; 2]) -> PlayScreen {
+        let session = LocalSession::new(
+            header,
+            [
+                Control::Auto(players[0].player(header.seed ^ 0xA)),
+                Control::Auto(players[1].player(header.seed ^ 0xB)),
+            ],
+        );
+        Self::new(
+            Box::new(session),
+            PlayMode::Demo,
+            [players[0].label(), players[1].label()],
+            "DEMO  ·  ESC FOR THE MENU".to_owned(),
+        )
+    }
+}
+
+impl<S: Session + ?Sized> PlayScreen<S> {
+    /// A screen for any session.
+    pub fn new(session: Box<S>, mode: PlayMode, names: [String; 2], title: String) -> Self {
+        PlayScreen {
+            session,
+            mode,
+            fx: MatchFx::default(),
+            names,
+            title,
+            paused: None,
+            over_for: 0.0,
+            time: 0.0,
+        }
+    }
+
+    /// The session being played.
+    pub fn session(&self) -> &S {
+        &self.session
+    }
+
+    /// The session being played.
+    pub fn session_mut(&mut self) -> &mut S {
+        &mut self.session
+    }
+
+    /// Forgets the effects of the last match (a new online match starts in the same view).
+    pub fn reset_fx(&mut self) {
+        self.fx = MatchFx::default();
+        self.over_for = 0.0;
+    }
+
+    fn me(&self) -> Option<Seat> {
+        match self.session.local_seats() {
+            [true, false] => Some(Seat::First),
+            [false, true] => Some(Seat::Second),
+            _ => None,
+        }
+    }
+
+    fn rematch(&mut self) {
+        self.session.rematch(crate::platform::clock::random_seed());
+        self.fx = MatchFx::default();
+        self.over_for = 0.0;
+    }
+
+    fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, mut sel: usize) -> Transition {
+        let kb = &io.keyboard;
+        let unit = list_layout(io.width, io.height, 1).unit;
+        let (_, rows) = modal_layout(io.width, io.height, unit, PAUSE_OPTIONS.len());
+        let n = PAUSE_OPTIONS.len();
+        if kb.pressed(KeyCode::Up) {
+            sel = (sel + n - 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        if kb.pressed(KeyCode::Down) {
+            sel = (sel + 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        let mut chosen = None;
+        for (i, r) in rows.iter().enumerate() {
+            if io.mouse.over(*r) {
+                if io.mouse.moved {
+                    sel = i;
+                }
+                if io.mouse.clicked {
+                    chosen = Some(i);
+                }
+            }
+        }
+        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter, KeyCode::Space]) {
+            chosen = Some(sel);
+        }
+        if kb.pressed(KeyCode::Escape) {
+            chosen = Some(0);
+        }
+        self.paused = Some(sel);
+        match chosen {
+            Some(0) => self.paused = None,
+            Some(1) => {
+                self.paused = None;
+                self.rematch();
+            }
+            Some(_) => return Transition::Pop,
+            None => {}
+        }
+        // Keys held while paused must not count as presses when play resumes.
+        self.session.sample(&crate::input::Keyboard::default());
+        Transition::None
+    }
+}
+
+impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
+    /// Handles the frame.
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        self.time += io.dt;
+        let kb = &io.keyboard;
+        if let Some(sel) = self.paused {
+            return self.update_pause(ctx, io, sel);
+        }
+        let over = matches!(self.session.current().phase(), Phase::MatchOver { .. });
+        if kb.pressed(KeyCode::Escape) {
+            if self.mode == PlayMode::Demo || over || !self.session.can_pause() {
+                return Transition::Pop;
+            }
+            self.paused = Some(0);
+            return Transition::None;
+        }
+        // Practice: undo, redo and reset (the session says whether it keeps a history).
+        if self.session.history().is_some() {
+            let keys = &ctx.config.keys;
+            let jumped = (kb.pressed(undo_key(keys)) && self.session.undo())
+                || (kb.pressed(redo_key(keys)) && self.session.redo());
+            if jumped {
+                ctx.play(Sfx::Move);
+                self.reset_fx();
+                return Transition::None;
+            }
+            if kb.pressed(restart_key(keys)) {
+                ctx.play(Sfx::Select);
+                self.rematch();
+                return Transition::None;
+            }
+        }
+        if self.mode == PlayMode::Replay && kb.pressed(KeyCode::C) && !over {
+            ctx.play(Sfx::Select);
+            let m = self.session.current().clone();
+            let practice = PlayScreen::continue_from(m, &ctx.config);
+            return Transition::Push(Box::new(practice));
+        }
+        if over {
+            self.over_for += io.dt;
+            let again = kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter])
+                || (io.mouse.clicked && io.mouse.over(rematch_box(io)));
+            if again || (self.mode == PlayMode::Demo && self.over_for > 5.0) {
+                ctx.play(Sfx::Select);
+                self.rematch();
+            }
+        }
+        // Simulate: the keys of this rendered frame, then each due step.
+        self.session.sample(kb);
+        let loud = self.session.local_seats();
+        let loud = if loud == [false, false] {
+            [true, false]
+        } else {
+            loud
+        };
+        let me = self.me();
+        let mut sounds = Vec::new();
+        let steps = self.session.pump(io.steps);
+        for _ in 0..steps {
+            self.fx.before_step(self.session.current());
+            if !self.session.step() {
+                break;
+            }
+            self.fx
+                .after_step(self.session.current(), loud, me, &mut sounds);
+        }
+        self.fx.advance(io.dt);
+        sounds.dedup();
+        for s in sounds {
+            ctx.play(s);
+        }
+        Transition::None
+    }
+
+    /// Draws the screen.
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        let gfx = &ctx.gfx;
+        // `draw_match` draws the background, with the wells and side boxes cut out of it.
+        let l = match_layout(io.width, io.height);
+        let m = self.session.current();
+        let net = self.session.net();
+        let title = self.session.title().unwrap_or_else(|| self.title.clone());
+        let names = self.session.names().unwrap_or_else(|| self.names.clone());
+        let verdict = self.session.verdict();
+        let scene = Scene {
+            m,
+            fx: &self.fx,
+            names: &names,
+            net: &net,
+            title: &title,
+            local: self.session.local_seats(),
+            time: self.time,
+            verdict: verdict.as_deref(),
+        };
+        draw_match(gfx, &l, &scene);
+        // A replay that ends by forfeit has no MatchOver on its boards: its verdict takes the
+        // prompt's first line (online play draws its own verdict box with the rematch keys).
+        let replay_verdict = verdict.as_deref().filter(|_| self.mode == PlayMode::Replay);
+        if (matches!(m.phase(), Phase::MatchOver { .. }) || replay_verdict.is_some())
+            && self.paused.is_none()
+        {
+            let r = rematch_box(io);
+            fill(r, theme::PANEL);
+            outline(r, 1.0, theme::ACCENT);
+            let c = center(r);
+            let unit = l.cell;
+            let role = self.session.room_role().unwrap_or_default();
+            let (ready, spectator) = (role.ready_sent, role.spectator);
+            let (line1, line2) = match self.mode {
+                PlayMode::Demo => ("NEXT DEMO MATCH SOON", "Esc  menu"),
+                PlayMode::Replay => (
+                    replay_verdict.unwrap_or("END OF REPLAY"),
+                    "Enter  watch again   ← →  seek   Esc  list",
+                ),
+                PlayMode::Online if spectator => {
+                    ("MATCH OVER", "Waiting for the next match   Esc  leave")
+                }
+                PlayMode::Online if ready => ("READY", "Waiting for your opponent   Esc  leave"),
+                PlayMode::Online => (
+                    "REMATCH?",
+                    "Enter  ready again   S  save replay   Esc  leave",
+                ),
+                _ => ("REMATCH?", "Enter  play again      Esc  menu"),
+            };
+            gfx.text_mid(
+                line1,
+                c.x,
+                c.y - unit * 0.45,
+                (unit * 0.8).round(),
+                Weight::Bold,
+                Align::Center,
+                theme::ACCENT,
+            );
+            gfx.text_mid(
+                line2,
+                c.x,
+                c.y + unit * 0.55,
+                (unit * 0.5).round(),
+                Weight::Regular,
+                Align::Center,
+                theme::TEXT_DIM,
+            );
+        }
+        if let Some((undo, redo)) = self.session.history()
+            && self.paused.is_none()
+        {
+            let keys = &ctx.config.keys;
+            let hint = format!(
+                "{} undo ({undo})   {} redo ({redo})   {} reset   Esc pause",
+                key_text(undo_key(keys)),
+                key_text(redo_key(keys)),
+                key_text(restart_key(keys)),
+            );
+            // Under the title, over the gap between the title and the wells.
+            gfx.text_mid(
+                &hint,
+                center(l.title).x,
+                l.title.bottom() + l.cell * 0.2,
+                (l.cell * 0.45).round(),
+                Weight::Regular,
+                Align::Center,
+                theme::TEXT_FAINT,
+            );
+        }
+        if let Some(sel) = self.paused {
+            let unit = list_layout(io.width, io.height, 1).unit;
+            modal(
+                gfx,
+                io.width,
+                io.height,
+                unit,
+                "PAUSED",
+                &PAUSE_OPTIONS,
+                sel,
+                ctx.time,
+            );
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        "play"
+    }
+}
+
+/// Where the rematch prompt goes: across the top of the view, between the two wells, where the
+/// title usually is (the match is over, so nothing is falling there).
+fn rematch_box(io: &FrameIo) -> macroquad::math::Rect {
+    let l = match_layout(io.width, io.height);
+    let w = l.cell * 13.0;
+    let h = l.cell * 2.3;
+    let c = center(l.middle);
+    macroquad::math::Rect::new(c.x - w / 2.0, l.view.y + l.cell * 0.3, w, h)
+}

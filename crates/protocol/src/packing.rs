@@ -1,0 +1,203 @@
+//! Packing `Inputs` into their compact uplink form, [`ClientMessage::InputsSince`] (made of
+//! [`InputStep`]s), and unpacking it again.
+//!
+//! An `Inputs` message carries absolute frame numbers, which bincode's varints spend three bytes
+//! on past frame 250 (five past frame 65,535), twice or more per message: about 9 bytes of
+//! payload for one key change. A client sends one such message every few frames, so those bytes
+//! were most of its uplink (about 330 B/s per player, against a budget of 300).
+//!
+//! `InputsSince` says the same thing relative to the confirmation of the previous inputs message
+//! **on the same connection** (`Inputs` or `InputsSince`): every number is a small offset, one
+//! byte each, so one change costs 5 bytes of payload. It is a pure re-encoding: both ends keep
+//! the same one number (the last confirmation sent / received), the [`InputsPacker`] on the
+//! client and the [`InputsUnpacker`] on the server, and the server turns every `InputsSince`
+//! back into the `Inputs` it stands for before anything else looks at it, so every check on
+//! inputs (order, rewrites, the match clock, sizes) is unchanged. A client may always send
+//! plain `Inputs` (the packer does whenever the offsets would be negative, such as the first
+//! batch of a new match); `InputsSince` before any inputs message on a connection is refused.
+//! Relayed inputs (server to client) stay `Inputs`.
+
+use crate::compact::InputStep;
+use crate::messages::{ClientMessage, InputChange};
+
+/// Why an [`ClientMessage::InputsSince`] could not be read back as `Inputs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompactError {
+    /// `InputsSince` before any inputs message on this connection: nothing to count from.
+    #[error("InputsSince before any Inputs on this connection")]
+    NoBase,
+    /// An offset past the largest frame number.
+    #[error("InputsSince offset overflows the frame number")]
+    Overflow,
+}
+
+/// The client's side: turns `Inputs` into `InputsSince` where it can. One per connection, fed
+/// every message in the order they are sent.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InputsPacker {
+    /// The confirmation of the last inputs message sent on this connection.
+    base: Option<u32>,
+}
+
+impl InputsPacker {
+    /// A packer for a new connection.
+    pub fn new() -> InputsPacker {
+        InputsPacker::default()
+    }
+
+    /// The message to send for `message`: an `Inputs` becomes `InputsSince` when every frame in
+    /// it is at or after the previous confirmation; anything else passes unchanged.
+    pub fn pack(&mut self, message: ClientMessage) -> ClientMessage {
+        if let ClientMessage::InputsFrom { confirmed, .. } = &message {
+            // A catch-up says where the inputs stand, for both ends alike.
+            self.base = Some(*confirmed);
+            return message;
+        }
+        let ClientMessage::Inputs { changes, confirmed } = message else {
+            return message;
+        };
+        let base = self.base.replace(confirmed);
+        match base {
+            Some(base) if confirmed >= base && changes.iter().all(|c| c.frame >= base) => {
+                ClientMessage::InputsSince {
+                    steps: changes
+                        .iter()
+                        .map(|c| InputStep {
+                            after: c.frame - base,
+                            input: c.input,
+                        })
+                        .collect(),
+                    frames: confirmed - base,
+                }
+            }
+            _ => ClientMessage::Inputs { changes, confirmed },
+        }
+    }
+}
+
+/// The server's side: turns `InputsSince` back into the `Inputs` it stands for. One per
+/// connection, fed every message in the order they arrive.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InputsUnpacker {
+    /// The confirmation of the last inputs message received on this connection.
+    base: Option<u32>,
+}
+
+impl InputsUnpacker {
+    /// An unpacker for a new connection.
+    pub fn new() -> InputsUnpacker {
+        InputsUnpacker::default()
+    }
+
+    /// `message` with any `InputsSince` rewritten as `Inputs`; other messages pass unchanged.
+    pub fn unpack(&mut self, message: ClientMessage) -> Result<ClientMessage, CompactError> {
+        match message {
+            ClientMessage::Inputs { changes, confirmed } => {
+                self.base = Some(confirmed);
+                Ok(ClientMessage::Inputs { changes, confirmed })
+            }
+            ClientMessage::InputsSince { steps, frames } => {
+                let base = self.base.ok_or(CompactError::NoBase)?;
+                let confirmed = base.checked_add(frames).ok_or(CompactError::Overflow)?;
+                let changes = steps
+                    .iter()
+                    .map(|s| {
+                        Some(InputChange {
+                            frame: base.checked_add(s.after)?,
+                            input: s.input,
+                        })
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or(CompactError::Overflow)?;
+                self.base = Some(confirmed);
+                Ok(ClientMessage::Inputs { changes, confirmed })
+            }
+            ClientMessage::InputsFrom {
+                from,
+                changes,
+                confirmed,
+            } => {
+                self.base = Some(confirmed);
+                Ok(ClientMessage::InputsFrom {
+                    from,
+                    changes,
+                    confirmed,
+                })
+            }
+            other => Ok(other),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sevenbag_core::Input;
+
+    use super::*;
+
+    fn inputs(changes: &[(u32, u8)], confirmed: u32) -> ClientMessage {
+        ClientMessage::Inputs {
+            changes: changes
+                .iter()
+                .map(|&(frame, m)| InputChange {
+                    frame,
+                    input: Input(m),
+                })
+                .collect(),
+            confirmed,
+        }
+    }
+
+    #[test]
+    fn packed_inputs_unpack_to_the_same_inputs_and_are_smaller() {
+        let sent = [
+            inputs(&[(0, 1)], 4),
+            inputs(&[], 8),
+            inputs(&[(9, 2), (11, 0)], 12),
+            inputs(&[(70_000, 3)], 70_004),
+            inputs(&[(70_004, 1)], 70_006),
+            // A new match on the same connection: back to frame 0, sent plain.
+            inputs(&[(0, 4)], 2),
+            inputs(&[(3, 0)], 5),
+        ];
+        let mut packer = InputsPacker::new();
+        let mut unpacker = InputsUnpacker::new();
+        let mut compact = 0;
+        for message in sent {
+            let packed = packer.pack(message.clone());
+            if let ClientMessage::InputsSince { .. } = packed {
+                compact += 1;
+                let plain = crate::encode(&message).unwrap().len();
+                let small = crate::encode(&packed).unwrap().len();
+                assert!(small <= plain, "{small} > {plain} for {message:?}");
+            }
+            assert_eq!(unpacker.unpack(packed).unwrap(), message);
+        }
+        assert_eq!(compact, 5);
+    }
+
+    #[test]
+    fn one_change_packs_into_five_bytes() {
+        let mut packer = InputsPacker::new();
+        packer.pack(inputs(&[], 1_000));
+        let packed = packer.pack(inputs(&[(1_001, 1)], 1_004));
+        assert_eq!(crate::encode(&packed).unwrap().len(), 5);
+    }
+
+    #[test]
+    fn inputs_since_without_a_base_or_past_the_last_frame_is_refused() {
+        let since = |after: u32, frames: u32| ClientMessage::InputsSince {
+            steps: vec![InputStep {
+                after,
+                input: Input(1),
+            }],
+            frames,
+        };
+        let mut fresh = InputsUnpacker::new();
+        assert_eq!(fresh.unpack(since(0, 1)), Err(CompactError::NoBase));
+        let mut late = InputsUnpacker::new();
+        late.unpack(inputs(&[], u32::MAX - 1)).unwrap();
+        assert_eq!(late.unpack(since(0, 5)), Err(CompactError::Overflow));
+        assert_eq!(late.unpack(since(5, 1)), Err(CompactError::Overflow));
+    }
+}
