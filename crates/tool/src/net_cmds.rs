@@ -28,6 +28,7 @@ use sevenbag_netplay::{
     InputSource, RandomInputs, RelayProbe,
     delay_proxy::{Loss, Proxy, ProxyConfig},
     from_fn,
+    udp_proxy::UdpProxy,
 };
 
 use players::{DONE, MEASURING, Resumed, SETUP_GRACE, WARMUP, failed, play, ranked_setup, setup};
@@ -105,6 +106,12 @@ pub struct LoadtestArgs {
     /// Losses come in bursts of 1 to this many chunks or datagrams in a row.
     #[arg(long, default_value_t = 1, value_name = "N")]
     loss_burst: u32,
+    /// Which path carries the players' inputs: `datagrams` (WebTransport over UDP, falling
+    /// back to the WebSocket where it cannot open; the players' default) or `websocket` only.
+    /// With `--loss`, datagrams are dropped for real by a UDP proxy on the TCP proxy's port
+    /// number; loss starts with the measurement window, so every player starts on its path.
+    #[arg(long, value_enum, default_value_t = InputPath::Datagrams)]
+    path: InputPath,
     /// With --spawn-server: `kill -9` the server this many seconds into the window and start it
     /// again at once with the same flags. Players reconnect by themselves; the report says how
     /// many matches survived and how long the players took to resume.
@@ -116,6 +123,31 @@ impl LoadtestArgs {
     /// Whether clients go through the impairing proxy (latency, jitter or loss).
     fn impaired(&self) -> bool {
         self.latency_ms > 0 || self.jitter_ms > 0 || self.loss > 0.0
+    }
+}
+
+/// `--path`: what carries the players' inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum InputPath {
+    /// Datagrams (WebTransport), the WebSocket for the rest.
+    Datagrams,
+    /// Everything over the WebSocket.
+    Websocket,
+}
+
+/// The impairing proxies every client goes through: TCP for the WebSocket, UDP on the same port
+/// number for the datagrams.
+struct Impairment {
+    tcp: Proxy,
+    udp: UdpProxy,
+    loss: Loss,
+}
+
+impl Impairment {
+    /// Turns the loss on (at the start of the measurement window).
+    fn start_loss(&self) {
+        self.tcp.set_loss(self.loss);
+        self.udp.set_loss(self.loss);
     }
 }
 
@@ -232,24 +264,42 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         .build()
         .context("cannot start the tokio runtime")?;
     let report = runtime.block_on(async {
-        // With --latency-ms/--jitter-ms/--loss every client goes through the delaying proxy.
+        // With --latency-ms/--jitter-ms/--loss every client goes through the impairing proxies
+        // (lossless until the window opens).
         let proxy = if args.impaired() {
             let upstream = loopback_addr(&url)?;
             let config = ProxyConfig::latency(
                 Duration::from_millis(args.latency_ms),
                 Duration::from_millis(args.jitter_ms),
                 1,
-            )
-            .with_loss(Loss::bursts(args.loss / 100.0, args.loss_burst));
-            Some(Proxy::start(upstream, config).await?)
+            );
+            let (tcp, udp) = Proxy::start_pair(upstream, config, config).await?;
+            Some(Impairment {
+                tcp,
+                udp,
+                loss: Loss::bursts(args.loss / 100.0, args.loss_burst),
+            })
         } else {
             None
         };
         let urls = match &proxy {
-            Some(p) => vec![p.url()],
+            Some(p) => vec![p.tcp.url()],
             None => urls.clone(),
         };
-        drive(&args, &urls, ramp, server_pid, spawned.as_mut()).await
+        let report = drive(
+            &args,
+            &urls,
+            ramp,
+            server_pid,
+            spawned.as_mut(),
+            proxy.as_ref(),
+        )
+        .await;
+        if let Some(p) = &proxy {
+            let (relayed, dropped) = p.udp.counts();
+            eprintln!("UDP proxy: {relayed} datagrams relayed, {dropped} dropped");
+        }
+        report
     });
     drop(spawned);
     let report = report?;
@@ -284,6 +334,7 @@ async fn drive(
     ramp: f64,
     server_pid: Option<u32>,
     mut spawned: Option<&mut SpawnedServer>,
+    impairment: Option<&Impairment>,
 ) -> anyhow::Result<Report> {
     let t0 = Instant::now();
     let resumed = Arc::new(Resumed::new(args.kill_at.is_some()));
@@ -308,6 +359,7 @@ async fn drive(
             None => Keys::Random(args.drop_min, args.drop_max),
         };
         let tick_frames = args.tick_frames;
+        let datagrams = args.path == InputPath::Datagrams;
         let ranked = args.ranked;
         let reconnect = args.kill_at.is_some();
         let resumed = Arc::clone(&resumed);
@@ -319,9 +371,9 @@ async fn drive(
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep_until(start.into()).await;
             let setup = if ranked {
-                ranked_setup(&pair, i, tick_frames).await
+                ranked_setup(&pair, i, tick_frames, datagrams).await
             } else {
-                setup(&pair, i, probe, tick_frames, reconnect)
+                setup(&pair, i, probe, tick_frames, reconnect, datagrams)
                     .await
                     .map_err(|e| e.to_string())
             };
@@ -385,6 +437,9 @@ async fn drive(
     }
     let cpu_start = server_pid.and_then(|pid| ProcStats::read(pid).ok());
     let self_start = ProcStats::read_self().ok();
+    if let Some(impairment) = impairment {
+        impairment.start_loss();
+    }
     phase.store(MEASURING, Ordering::Relaxed);
     let window_start = Instant::now();
     let window_end = window_start + Duration::from_secs(args.seconds);

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use sevenbag_netplay::{
     HeadlessClient, HeadlessConfig, HeadlessError, NetStats, RelayProbe, SessionStats,
+    TransportPath,
 };
 use sevenbag_protocol::{ClientMessage, JoinRole, RoomOptions};
 
@@ -29,6 +30,8 @@ pub(super) struct PlayerOutcome {
     /// (First player of a match only) its two players started on different instances and
     /// met on one.
     pub(super) cross_instance: bool,
+    /// The path carrying its inputs at the end of the window.
+    pub(super) path: TransportPath,
 }
 
 /// Where the run is: players take their before/after readings when this changes.
@@ -53,10 +56,12 @@ pub(super) async fn setup(
     probe: Arc<RelayProbe>,
     frames_per_tick: u32,
     reconnect: bool,
+    datagrams: bool,
 ) -> Result<(HeadlessClient, HeadlessClient), HeadlessError> {
     let config = |name: String| HeadlessConfig {
         probe: Some(Arc::clone(&probe)),
         frames_per_tick,
+        datagrams,
         // The room's reconnect window (15 s by default).
         auto_reconnect: reconnect
             .then(|| Duration::from_secs(u64::from(RoomOptions::default().reconnect_seconds))),
@@ -103,6 +108,7 @@ pub(super) async fn ranked_setup(
     urls: &[String; 2],
     i: usize,
     frames_per_tick: u32,
+    datagrams: bool,
 ) -> Result<(HeadlessClient, HeadlessClient), String> {
     let run = u64::from(std::process::id())
         ^ std::time::SystemTime::now()
@@ -112,6 +118,7 @@ pub(super) async fn ranked_setup(
         let name = format!("ld{}{}", letters(run, 4), letters(i as u64 * 2 + side, 4));
         let config = HeadlessConfig {
             frames_per_tick,
+            datagrams,
             ..HeadlessConfig::new(name.clone())
         };
         let url = &urls[side as usize];
@@ -199,6 +206,7 @@ pub(super) async fn play(
         input_delay: client.session().map(|s| s.options().input_delay),
         ping: after.ping,
         cross_instance: false,
+        path: after.path,
     };
     if !outcome.ok {
         outcome.error = Some(why_failed(
