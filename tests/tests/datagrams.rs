@@ -113,6 +113,12 @@ async fn a_match_over_datagrams_ends_as_on_the_websocket() {
             "{net:?}"
         );
     }
+    // Between matches the path stays up (clock probes keep it alive; nothing of the match is
+    // repeated or awaited any more).
+    for c in clients.iter_mut().take(2) {
+        let _ = c.wait_for(Duration::from_secs(3), |_| false).await;
+        assert_eq!(c.path(), TransportPath::Datagrams, "{:?}", c.stats());
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

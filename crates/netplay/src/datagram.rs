@@ -239,6 +239,15 @@ impl DatagramLink {
                 self.hash = None;
                 message
             }
+            ServerMessage::MatchOver { .. } => {
+                // The match is decided: nothing of it is owed any more (the server no longer
+                // takes its inputs), so nothing is repeated or waited for until the next one.
+                self.own.acked = self.own.confirmed;
+                self.own.changes.clear();
+                self.hash = None;
+                self.unanswered_since = None;
+                message
+            }
             ServerMessage::MatchLog {
                 header, confirmed, ..
             } => {

@@ -270,3 +270,19 @@ fn a_quiet_link_sends_nothing() {
     }
     assert!(!link.is_dead(t0 + Duration::from_secs(60)));
 }
+
+#[test]
+fn nothing_is_repeated_or_awaited_after_the_match_is_over() {
+    let t0 = Instant::now();
+    let mut link = playing(t0);
+    link.outgoing(inputs(&[(1, 1)], 8));
+    link.outgoing(ClientMessage::StateHash { frame: 60, hash: 9 });
+    assert!(link.poll_send(t0).is_some());
+    link.from_websocket(ServerMessage::MatchOver {
+        winner: Seat::Second,
+        reason: sevenbag_protocol::EndReason::TopOut,
+        replay: None,
+    });
+    assert!(link.poll_send(t0 + 10 * REPEAT_EVERY).is_none());
+    assert!(!link.is_dead(t0 + 2 * DEAD_AFTER));
+}
