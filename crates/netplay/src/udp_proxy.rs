@@ -9,6 +9,7 @@
 //! [`UdpProxy`] stops it and every flow.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -128,34 +129,24 @@ async fn run(
             tokio::time::sleep(std::time::Duration::from_millis(1)).await;
             continue;
         };
-        if !flows.contains_key(&client) {
-            seed = crate::delay_proxy::splitmix(seed);
-            let Ok(up) = UdpSocket::bind("127.0.0.1:0").await else {
-                continue;
-            };
-            if up.connect(upstream).await.is_err() {
-                continue;
+        let (queue, link, last) = match flows.entry(client) {
+            Entry::Occupied(flow) => flow.into_mut(),
+            Entry::Vacant(slot) => {
+                seed = crate::delay_proxy::splitmix(seed);
+                let Ok(to_server) = open_flow(
+                    &mut tasks,
+                    &socket,
+                    client,
+                    upstream,
+                    Impairment::new(&config, seed ^ 0xABCD),
+                    &stats,
+                )
+                .await
+                else {
+                    continue;
+                };
+                slot.insert((to_server, Impairment::new(&config, seed), Instant::now()))
             }
-            let up = Arc::new(up);
-            // Client -> server: a writer on the flow's own socket.
-            let (to_server, rx) = mpsc::unbounded_channel();
-            tasks.spawn(writer(rx, Arc::clone(&up), None));
-            // Server -> client: a reader on the flow's socket, then a writer on ours.
-            let (to_client, rx) = mpsc::unbounded_channel();
-            tasks.spawn(writer(rx, Arc::clone(&socket), Some(client)));
-            tasks.spawn(downstream(
-                up,
-                to_client,
-                Impairment::new(&config, seed ^ 0xABCD),
-                Arc::clone(&stats),
-            ));
-            flows.insert(
-                client,
-                (to_server, Impairment::new(&config, seed), Instant::now()),
-            );
-        }
-        let Some((queue, link, last)) = flows.get_mut(&client) else {
-            continue;
         };
         if !stats.passes(link) {
             continue;
@@ -165,6 +156,29 @@ async fn run(
         let _ = queue.send((release, buf[..n].to_vec()));
         while tasks.try_join_next().is_some() {}
     }
+}
+
+/// Starts a client's flow: its own upstream socket, a writer to the server on it, a reader of
+/// the server's answers and a writer of them to the client. Returns the queue to the server.
+async fn open_flow(
+    tasks: &mut JoinSet<()>,
+    socket: &Arc<UdpSocket>,
+    client: SocketAddr,
+    upstream: SocketAddr,
+    down: Impairment,
+    stats: &Arc<UdpProxyStats>,
+) -> std::io::Result<Queue> {
+    let up = UdpSocket::bind("127.0.0.1:0").await?;
+    up.connect(upstream).await?;
+    let up = Arc::new(up);
+    // Client -> server: a writer on the flow's own socket.
+    let (to_server, rx) = mpsc::unbounded_channel();
+    tasks.spawn(writer(rx, Arc::clone(&up), None));
+    // Server -> client: a reader on the flow's socket, then a writer on ours.
+    let (to_client, rx) = mpsc::unbounded_channel();
+    tasks.spawn(writer(rx, Arc::clone(socket), Some(client)));
+    tasks.spawn(downstream(up, to_client, down, Arc::clone(stats)));
+    Ok(to_server)
 }
 
 /// Reads what the server sends on a flow and queues it for the client.
