@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::rejection::QueryRejection;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -40,6 +40,35 @@ pub(crate) fn routes() -> Router<Arc<Shared>> {
         .route("/api/players/{name}", get(player))
         .route("/api/matches/{id}", get(one_match))
         .route("/api/matches/{id}/replay", get(replay))
+        .layer(axum::middleware::map_response(json_errors))
+}
+
+/// Any error answer of an `/api` route that is not JSON yet (axum's own: a method the route
+/// does not take, an extractor's rejection) becomes `{"error": "..."}` with the same status and
+/// headers, as the API documents.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let message = match text.trim() {
+        "" => status.canonical_reason().unwrap_or("error").to_lowercase(),
+        text => text.to_string(),
+    };
+    let json = error(status, &message);
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(parts, json.into_body())
 }
 
 /// An API error: its status and the text of `{"error": ...}`.
@@ -247,7 +276,12 @@ async fn blitz_board(
 }
 
 /// `GET /api/players/{name}`: a player and their latest matches.
-async fn player(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> ApiResult {
+async fn player(
+    State(shared): State<Arc<Shared>>,
+    name: Result<Path<String>, PathRejection>,
+) -> ApiResult {
+    // A path that does not decode to UTF-8 (`%ff%fe`) is a bad name like any other.
+    let name = path_text(name);
     if validate_name(&name).is_err() {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -275,6 +309,11 @@ async fn player(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> 
     Ok(axum::Json(body).into_response())
 }
 
+/// A path parameter, or "" when it does not decode to UTF-8 (then refused as malformed).
+fn path_text(path: Result<Path<String>, PathRejection>) -> String {
+    path.map(|Path(text)| text).unwrap_or_default()
+}
+
 fn match_id(id: &str) -> Result<MatchId, ApiError> {
     let valid = !id.is_empty() && id.len() <= 18 && id.bytes().all(|b| b.is_ascii_digit());
     match id.parse::<i64>() {
@@ -296,14 +335,20 @@ async fn stored(shared: &Shared, id: &str) -> Result<StoredMatch, ApiError> {
 }
 
 /// `GET /api/matches/{id}`.
-async fn one_match(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
-    let m = stored(&shared, &id).await?;
+async fn one_match(
+    State(shared): State<Arc<Shared>>,
+    id: Result<Path<String>, PathRejection>,
+) -> ApiResult {
+    let m = stored(&shared, &path_text(id)).await?;
     Ok(axum::Json(match_json(&m)).into_response())
 }
 
 /// `GET /api/matches/{id}/replay`: the replay file (`docs/REPLAY.md`).
-async fn replay(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> ApiResult {
-    let m = stored(&shared, &id).await?;
+async fn replay(
+    State(shared): State<Arc<Shared>>,
+    id: Result<Path<String>, PathRejection>,
+) -> ApiResult {
+    let m = stored(&shared, &path_text(id)).await?;
     let Some(replay) = m.record.replay else {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,

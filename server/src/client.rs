@@ -21,10 +21,10 @@ use std::time::{Duration, Instant};
 use futures_util::stream::SplitStream;
 use futures_util::{SinkExt, StreamExt};
 use sevenbag_core::Handling;
-use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat};
+use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat, clean_display_name};
 use sevenbag_protocol::{
-    ClientMessage, ErrorCode, InputsUnpacker, JoinRole, MAX_NAME_CHARS, PROTOCOL_VERSION,
-    RoomOptions, ServerMessage,
+    ClientMessage, ErrorCode, InputsUnpacker, JoinRole, PROTOCOL_VERSION, RoomOptions,
+    ServerMessage,
 };
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_tungstenite::tungstenite::Message;
@@ -486,22 +486,21 @@ impl Client {
             self.outbox.cut(connection::version_mismatch(version));
             return;
         }
-        let name = name.trim();
-        let chars = name.chars().count();
-        if chars == 0 || chars > MAX_NAME_CHARS || name.chars().any(char::is_control) {
-            self.outbox.cut(Cut::error(
-                ErrorCode::BadMessage,
-                format!("a name is 1 to {MAX_NAME_CHARS} characters, without control characters"),
-            ));
-            return;
-        }
+        let name = match clean_display_name(&name) {
+            Ok(name) => name,
+            Err(e) => {
+                self.outbox
+                    .cut(Cut::error(ErrorCode::BadMessage, e.to_string()));
+                return;
+            }
+        };
         if let Err(e) = handling.validate() {
             self.outbox
                 .cut(Cut::error(ErrorCode::BadMessage, e.to_string()));
             return;
         }
         self.hello = Some(Greeting {
-            name: name.to_string(),
+            name: name.clone(),
             handling,
         });
         let server = format!(
@@ -516,7 +515,7 @@ impl Client {
         // The datagram path is offered at once (a client that does not know the message skips
         // it; one that does opens the session while it sets up its room).
         self.offer_datagrams();
-        debug!(client = self.id, peer = %self.peer, name, "hello");
+        debug!(client = self.id, peer = %self.peer, %name, "hello");
         if let Some(token) = resume {
             self.resume(token).await;
         }
@@ -794,7 +793,7 @@ impl Client {
         let Some(text) = clean_chat(text) else {
             self.error(
                 ErrorCode::BadMessage,
-                format!("a chat line is 1 to {MAX_CHAT_CHARS} characters"),
+                format!("a chat line is 1 to {MAX_CHAT_CHARS} visible characters"),
             );
             return;
         };

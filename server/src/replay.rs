@@ -15,7 +15,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use sevenbag_protocol::replay::REPLAY_EXTENSION;
+use sevenbag_protocol::file::{FileError, read_limited};
+use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, REPLAY_EXTENSION};
 use sevenbag_protocol::{MAX_MESSAGE_BYTES, Replay};
 use tracing::{error, warn};
 
@@ -101,8 +102,10 @@ fn valid_id(id: &str) -> bool {
 
 impl ReplayStore {
     /// Opens (creating if needed) `dir` and indexes the replays already in it, keeping the newest
-    /// `keep` (0: all). Files that do not decode are skipped with a warning. Blocking: reads
-    /// every file, so the server calls it through `spawn_blocking`.
+    /// `keep` (0: all). Files that do not decode, are not regular files or are over
+    /// [`MAX_REPLAY_BYTES`] are skipped with a warning giving the reason, without being read
+    /// (`read_limited`). Blocking: reads every file, so the server calls it through
+    /// `spawn_blocking`.
     pub(crate) fn open(dir: &Path, keep: usize) -> std::io::Result<ReplayStore> {
         std::fs::create_dir_all(dir)?;
         let mut index = Vec::new();
@@ -117,7 +120,7 @@ impl ReplayStore {
             else {
                 continue;
             };
-            let replay = std::fs::read(&path)
+            let replay = read_limited(&path, MAX_REPLAY_BYTES as u64)
                 .map_err(|e| e.to_string())
                 .and_then(|bytes| Replay::decode(&bytes).map_err(|e| e.to_string()));
             match replay {
@@ -235,17 +238,22 @@ impl ReplayStore {
             return Err(GetError::NotFound(id.chars().take(MAX_ID_LEN).collect()));
         }
         let path = self.path_of(id);
-        let meta = match tokio::fs::metadata(&path).await {
-            Ok(meta) if meta.is_file() => meta,
-            _ => return Err(GetError::NotFound(id.to_string())),
-        };
-        if meta.len() > (MAX_MESSAGE_BYTES - MESSAGE_OVERHEAD) as u64 {
-            return Err(GetError::TooLarge(id.to_string()));
+        let limit = (MAX_MESSAGE_BYTES - MESSAGE_OVERHEAD) as u64;
+        let read = tokio::task::spawn_blocking(move || read_limited(&path, limit))
+            .await
+            .map_err(|e| FileError::Io(std::io::Error::other(e.to_string())))
+            .and_then(|r| r);
+        match read {
+            Ok(bytes) => Ok(bytes),
+            Err(FileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(GetError::NotFound(id.to_string()))
+            }
+            Err(FileError::TooLarge { .. }) => Err(GetError::TooLarge(id.to_string())),
+            Err(e) => {
+                warn!(id, error = %e, "cannot read replay");
+                Err(GetError::Unreadable(id.to_string()))
+            }
         }
-        tokio::fs::read(&path).await.map_err(|e| {
-            warn!(id, error = %e, "cannot read replay");
-            GetError::Unreadable(id.to_string())
-        })
     }
 }
 

@@ -13,8 +13,13 @@ use std::sync::Arc;
 
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+use sevenbag_protocol::file::read_limited;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls;
+
+/// Largest PEM file read (a long chain is a few tens of kilobytes); each is a regular file read
+/// through this limit, so a device or FIFO given by mistake is an error at once.
+const MAX_PEM_BYTES: u64 = 1 << 20;
 
 /// The PEM files the server's certificate comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,8 +58,9 @@ fn pem_error(what: &'static str, path: &Path, reason: impl ToString) -> TlsError
 
 /// Loads `files` into an acceptor (HTTP/1.1 only, the ring provider's safe defaults).
 pub(crate) fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, TlsError> {
-    let certs = CertificateDer::pem_file_iter(&files.cert)
-        .map_err(|e| pem_error("certificate", &files.cert, e))?
+    let cert_pem = read_limited(&files.cert, MAX_PEM_BYTES)
+        .map_err(|e| pem_error("certificate", &files.cert, e))?;
+    let certs = CertificateDer::pem_slice_iter(&cert_pem)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| pem_error("certificate", &files.cert, e))?;
     if certs.is_empty() {
@@ -64,7 +70,9 @@ pub(crate) fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, TlsError> {
             "no CERTIFICATE block in the file",
         ));
     }
-    let key = PrivateKeyDer::from_pem_file(&files.key)
+    let key_pem = read_limited(&files.key, MAX_PEM_BYTES)
+        .map_err(|e| pem_error("private key", &files.key, e))?;
+    let key = PrivateKeyDer::from_pem_slice(&key_pem)
         .map_err(|e| pem_error("private key", &files.key, e))?;
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let mut config = rustls::ServerConfig::builder_with_provider(provider)

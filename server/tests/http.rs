@@ -45,6 +45,42 @@ async fn an_unknown_path_is_a_json_404() {
 }
 
 #[tokio::test]
+async fn api_errors_are_json_for_paths_that_do_not_decode_and_wrong_methods() {
+    let (server, _dir) = server(Limits::default()).await;
+    let post = b"POST /api/leaderboard HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\n\
+                 Connection: close\r\n\r\n"
+        .to_vec();
+    for (request, status, message) in [
+        (get("/api/players/%ff%fe"), "400", "not a valid player name"),
+        (
+            get("/api/matches/%ff"),
+            "400",
+            "a match id is a positive whole number",
+        ),
+        (
+            get("/api/matches/%ff/replay"),
+            "400",
+            "a match id is a positive whole number",
+        ),
+        (post, "405", "method not allowed"),
+    ] {
+        let reply = exchange(server.addr(), &request).await;
+        assert!(reply.starts_with(&format!("HTTP/1.1 {status}")), "{reply}");
+        assert!(
+            reply
+                .to_ascii_lowercase()
+                .contains("content-type: application/json"),
+            "{reply}"
+        );
+        assert!(
+            reply.contains(&format!(r#"{{"error":"{message}"}}"#)),
+            "{reply}"
+        );
+    }
+    server.shutdown().await.expect("shutdown");
+}
+
+#[tokio::test]
 async fn oversized_request_headers_are_refused() {
     let (server, _dir) = server(Limits::default()).await;
     let big = "x".repeat(64 * 1024);

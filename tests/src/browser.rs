@@ -8,9 +8,9 @@
 //! page errors and failed requests as events instead of log lines to grep.
 //!
 //! What is missing — the browser, node, playwright-core, or the browser build of the game
-//! (`target/web`, from `bash client/web/build`) — FAILS the test with a message naming the
-//! command that installs or builds it, unless `SEVENBAG_SKIP_BROWSER=1` is set: then the
-//! functions here return `None` and the test returns early, saying so on stderr.
+//! (`target/web`, from `bash client/web/build`) — makes the functions here return `None` after
+//! one line naming it and the command that installs it all, and the test returns early; under
+//! `SEVENBAG_REQUIRE_ALL=1` or `CI=true` it fails the test instead ([`crate::needs`]).
 //!
 //! The browser is always stopped when a [`Browser`] is dropped, also when the test panics: the
 //! driver is asked to close it, then the driver and every process whose command line names the
@@ -24,6 +24,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
+
+use crate::needs::missing;
 
 /// The flags the browser runs with (software WebGL through SwiftShader, no network of its own,
 /// a 1280×720 window), plus `--user-data-dir` with a fresh temporary profile per browser.
@@ -47,20 +49,6 @@ const COMMAND_LIMIT: Duration = Duration::from_secs(90);
 /// Longest wait for the browser to start.
 const START_LIMIT: Duration = Duration::from_secs(60);
 
-/// Whether browser tests may skip when something is missing.
-pub fn skip_allowed() -> bool {
-    std::env::var("SEVENBAG_SKIP_BROWSER").is_ok_and(|v| v == "1")
-}
-
-/// `None` (skip) or a panic saying what is missing and what installs it.
-fn missing<T>(what: &str, fix: &str) -> Option<T> {
-    if skip_allowed() {
-        eprintln!("SKIPPED: {what} (SEVENBAG_SKIP_BROWSER=1)");
-        return None;
-    }
-    panic!("{what}: {fix} (`bash .ci/run` does), or set SEVENBAG_SKIP_BROWSER=1 to skip");
-}
-
 /// The repository's root (the parent of `tests/`).
 pub fn repo_root() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -68,8 +56,7 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// The browser build of the game: `SEVENBAG_WEB_DIR`, else `target/web` in the repository.
-/// `None` when it is missing and skipping is allowed; a panic naming the build command
-/// otherwise.
+/// `None` when it is missing (see the module docs).
 pub fn web_build() -> Option<PathBuf> {
     let dir = std::env::var_os("SEVENBAG_WEB_DIR")
         .map(PathBuf::from)
@@ -77,10 +64,10 @@ pub fn web_build() -> Option<PathBuf> {
     if dir.join("index.html").is_file() {
         return Some(dir);
     }
-    missing(
-        &format!("no browser build of the game in {}", dir.display()),
-        "build it with `bash client/web/build` (needs Debian's rustc-web cargo-web rust-web-src lld)",
-    )
+    missing(&format!(
+        "no browser build of the game in {} (`bash client/web/build`)",
+        dir.display()
+    ))
 }
 
 /// A running headless Chromium and its driver.
@@ -89,17 +76,9 @@ pub struct Browser {
     driver: Child,
     stdin: Option<ChildStdin>,
     answers: mpsc::Receiver<String>,
-    profile: PathBuf,
+    /// The browser's own profile directory, removed when the browser is dropped.
+    profile: crate::TempDir,
     shots: u32,
-}
-
-fn temp_dir(tag: &str) -> anyhow::Result<PathBuf> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let dir = std::env::temp_dir().join(format!("sevenbag-{tag}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
 }
 
 impl Browser {
@@ -109,10 +88,7 @@ impl Browser {
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
         if !chromium.is_file() {
-            return missing(
-                &format!("no Chromium at {}", chromium.display()),
-                "install Debian's chromium package (`apt-get install chromium`)",
-            );
+            return missing(&format!("no Chromium at {}", chromium.display()));
         }
         let node_ok = Command::new("node")
             .arg("--version")
@@ -120,19 +96,16 @@ impl Browser {
             .status()
             .is_ok_and(|s| s.success());
         if !node_ok {
-            return missing(
-                "node not found on PATH",
-                "install Debian's nodejs and npm packages",
-            );
+            return missing("node not found on PATH");
         }
         let modules = std::env::var_os("SEVENBAG_BROWSER_NODE")
             .map(PathBuf::from)
             .unwrap_or_else(|| repo_root().join("target/browser-node/node_modules"));
         if !modules.join("playwright-core").is_dir() {
-            return missing(
-                &format!("playwright-core not installed in {}", modules.display()),
-                "install it with `bash tests/browser/install`",
-            );
+            return missing(&format!(
+                "playwright-core not installed in {}",
+                modules.display()
+            ));
         }
         match Browser::start(&chromium, &modules) {
             Ok(b) => Some(b),
@@ -141,7 +114,7 @@ impl Browser {
     }
 
     fn start(chromium: &Path, modules: &Path) -> anyhow::Result<Browser> {
-        let profile = temp_dir("chromium")?;
+        let profile = crate::temp_dir("chromium");
         // playwright passes the profile itself (`--user-data-dir=PROFILE`, from
         // SEVENBAG_USER_DATA_DIR): it refuses the flag among the others.
         let flags: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| f.to_string()).collect();
@@ -150,7 +123,7 @@ impl Browser {
             .arg(&script)
             .env("NODE_PATH", modules)
             .env("SEVENBAG_CHROMIUM", chromium)
-            .env("SEVENBAG_USER_DATA_DIR", &profile)
+            .env("SEVENBAG_USER_DATA_DIR", profile.path())
             .env("SEVENBAG_CHROMIUM_ARGS", serde_json::to_string(&flags)?)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -212,7 +185,7 @@ impl Browser {
     /// A PNG screenshot of the 1280×720 viewport.
     pub fn screenshot(&mut self) -> anyhow::Result<Vec<u8>> {
         self.shots += 1;
-        let path = self.profile.join(format!("shot-{}.png", self.shots));
+        let path = self.profile.path().join(format!("shot-{}.png", self.shots));
         self.command(json!({ "cmd": "screenshot", "path": path }))?;
         let png = std::fs::read(&path)?;
         let _ = std::fs::remove_file(&path);
@@ -329,7 +302,7 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
-        kill_processes_naming(&self.profile);
-        let _ = std::fs::remove_dir_all(&self.profile);
+        // The profile directory goes when `profile` drops, after this.
+        kill_processes_naming(self.profile.path());
     }
 }

@@ -13,10 +13,11 @@
 //! - [`players`]: headless netplay players: the e2e server settings, a two-player room with an
 //!   optional spectator, and a whole match played on its own task.
 //! - [`services`]: real `redis-server` and PostgreSQL on free loopback ports in temp dirs,
-//!   stopped on drop (`SEVENBAG_SKIP_SERVICES=1` skips the tests that need them).
+//!   stopped on drop.
 //! - [`browser`]: a real headless Chromium (Debian's, driven by playwright-core through
-//!   `tests/browser/drive.cjs`) and the browser build in `target/web`; missing ones fail the
-//!   test naming the install or build command (`SEVENBAG_SKIP_BROWSER=1` skips instead).
+//!   `tests/browser/drive.cjs`) and the browser build in `target/web`.
+//! - [`needs`]: a test whose outside program is missing skips with one line naming it and
+//!   `bash .ci/install-test-deps`; under `SEVENBAG_REQUIRE_ALL=1` or `CI=true` it fails.
 //! - [`proxy`]: the latency proxy, re-exported from `sevenbag_netplay::delay_proxy` (shared with
 //!   `sevenbag-tool loadtest --latency-ms`).
 //!
@@ -44,10 +45,13 @@
 //!   and metrics, garbage on the TLS port cut without disturbing a player, a graceful drain.
 //! - `browser.rs`: the server's `--web-dir` in real headless Chromium: the menu at `/`, both
 //!   boards moving at `/watch/CODE` for a match of two headless players, no console errors.
+//! - `module_graph.rs`: no file of any crate imports a file that imports it, and the server's
+//!   top-level modules import each other one way.
 #![deny(missing_docs)]
 
 pub mod browser;
 pub mod http;
+pub mod needs;
 pub mod players;
 pub use sevenbag_netplay::delay_proxy as proxy;
 mod raw;

@@ -4,9 +4,9 @@
 //! service is used or needed (`.ci/run` installs the packages; their own services, if any
 //! started, listen on the default ports, which these never use).
 //!
-//! When a binary is missing the test FAILS with a message naming the package, unless
-//! `SEVENBAG_SKIP_SERVICES=1` is set: then [`Redis::start`] and [`Postgres::start`] return
-//! `None` and the test returns early, saying so on stderr.
+//! When a binary is missing, [`Redis::start`] and [`Postgres::start`] return `None` after one
+//! line naming it and the install command, and the test returns early; under
+//! `SEVENBAG_REQUIRE_ALL=1` or `CI=true` they fail the test instead ([`crate::needs`]).
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -23,22 +23,7 @@ pub const PG_BIN: &str = "/usr/lib/postgresql/15/bin";
 /// How long a service may take to accept connections.
 const START_LIMIT: Duration = Duration::from_secs(30);
 
-/// Whether tests needing Redis or PostgreSQL may skip when the binaries are missing.
-pub fn skip_allowed() -> bool {
-    std::env::var("SEVENBAG_SKIP_SERVICES").is_ok_and(|v| v == "1")
-}
-
-/// `None` (skip) or a panic with `what` when a binary is missing.
-fn missing<T>(what: &str) -> Option<T> {
-    if skip_allowed() {
-        eprintln!("SKIPPED: {what} (SEVENBAG_SKIP_SERVICES=1)");
-        return None;
-    }
-    panic!(
-        "{what}: install Debian's redis-server and postgresql packages (`.ci/run` does), or set \
-         SEVENBAG_SKIP_SERVICES=1 to skip the tests that need them"
-    );
-}
+use crate::needs::missing;
 
 fn free_port() -> anyhow::Result<u16> {
     Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
@@ -77,7 +62,7 @@ impl Redis {
             .status()
             .is_err()
         {
-            return missing("redis-server not found on PATH");
+            return missing("redis-server not found on PATH (Debian's redis-server)");
         }
         let mut last = None;
         // A free port can be taken between our check and the server's bind: try a few.
@@ -194,7 +179,7 @@ impl Postgres {
     pub fn start() -> Option<Postgres> {
         if !pg_bin("initdb").exists() || !pg_bin("postgres").exists() {
             return missing(&format!(
-                "PostgreSQL's initdb/postgres not found in {}",
+                "PostgreSQL's initdb/postgres not found in {} (Debian's postgresql)",
                 pg_bin("").display()
             ));
         }

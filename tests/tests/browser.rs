@@ -3,7 +3,7 @@
 //! `/watch/CODE` for a match between two headless players and shows both boards moving, and
 //! the page logs no error. Needs Debian's `chromium`, node with playwright-core
 //! (`bash tests/browser/install`) and the build (`bash client/web/build`); `.ci/run` does all
-//! three. `SEVENBAG_SKIP_BROWSER=1` skips it when they are missing (`sevenbag_tests::browser`).
+//! three. It skips when they are missing (`sevenbag_tests::needs`).
 //!
 //! It also prints the figures BENCHMARKS.md records (time to the menu, frames per second while
 //! spectating); it asserts no speed.

@@ -4,7 +4,7 @@
 //! and a dropped connection, without hanging. Keys go in through playwright; what the page
 //! shows is read from the game's test hook, `<html data-sevenbag>` (client/src/probe.rs).
 //!
-//! Needs what tests/tests/browser.rs needs (`SEVENBAG_SKIP_BROWSER=1` skips). The tests take
+//! Needs what tests/tests/browser.rs needs (skips when missing: `sevenbag_tests::needs`). The tests take
 //! turns on one lock: two software-rendered pages at once on a 2-core machine would starve.
 //! They print `BENCH` lines (the bot's plan times in the page); they assert no speed.
 

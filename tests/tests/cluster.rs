@@ -2,7 +2,7 @@
 //! and ranked matches, room codes and spectating through another instance, a dead or forged
 //! directory entry that never hangs a client, and ratings that survive restarting every
 //! instance. The services are started by `sevenbag_tests::services`
-//! (`SEVENBAG_SKIP_SERVICES=1` skips these tests when the binaries are missing).
+//! (these tests skip when the binaries are missing: `sevenbag_tests::needs`).
 
 use std::time::{Duration, Instant};
 

@@ -86,18 +86,24 @@ async fn play_out(first: &mut RawClient, second: &mut RawClient) -> anyhow::Resu
     Ok(a.winner)
 }
 
+/// alice and bob (keys 1 and 2) register and play a ranked match out: the winning seat, and
+/// their connections, the winner's first.
+async fn ranked_match_played(server: &TestServer) -> anyhow::Result<(Seat, [RawClient; 2])> {
+    let (alice, _) = registered(server, "alice", 1).await?;
+    let (bob, _) = registered(server, "bob", 2).await?;
+    let [mut first, mut second] = ranked_pair(alice, bob).await?;
+    let winner = play_out(&mut first, &mut second).await?;
+    Ok(match winner {
+        Seat::First => (winner, [first, second]),
+        _ => (winner, [second, first]),
+    })
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> anyhow::Result<()> {
     let dir = temp_dir("ranked-restart");
     let mut server = start_server(config(&dir)).await;
-    let (alice, _) = registered(&server, "alice", 1).await?;
-    let (bob, _) = registered(&server, "bob", 2).await?;
-    let [mut first, mut second] = ranked_pair(alice, bob).await?;
-    let winner = play_out(&mut first, &mut second).await?;
-    let (w, l) = match winner {
-        Seat::First => (&mut first, &mut second),
-        Seat::Second => (&mut second, &mut first),
-    };
+    let (winner, [mut w, mut l]) = ranked_match_played(&server).await?;
     let won = w.profile_reply(LIMIT).await?;
     let lost = l.profile_reply(LIMIT).await?;
     // Glicko-2 for two new players (1500/350/0.06): the winner goes to 1662.3, the loser to
@@ -143,7 +149,7 @@ async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> a
         "a valid replay"
     );
 
-    drop((first, second));
+    drop((w, l));
     server.shutdown().await?;
     let server = start_server(config(&dir)).await;
     let (_c, again) = identified(&server, 1).await?;
@@ -158,14 +164,7 @@ async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> a
 async fn the_game_reads_the_leaderboard_and_profiles_over_its_connection() -> anyhow::Result<()> {
     let dir = temp_dir("ranked-standings");
     let server = start_server(config(&dir)).await;
-    let (alice, _) = registered(&server, "alice", 1).await?;
-    let (bob, _) = registered(&server, "bob", 2).await?;
-    let [mut first, mut second] = ranked_pair(alice, bob).await?;
-    let winner = play_out(&mut first, &mut second).await?;
-    let w = match winner {
-        Seat::First => &mut first,
-        Seat::Second => &mut second,
-    };
+    let (_, [mut w, _l]) = ranked_match_played(&server).await?;
     let won = w.profile_reply(LIMIT).await?;
 
     let mut guest = RawClient::hello(server.addr(), "guest").await?;
@@ -411,6 +410,27 @@ async fn chat_reaches_the_room_clean_and_floods_are_cut() -> anyhow::Result<()> 
         })
         .await?;
     assert_eq!(line, ("eve".to_string(), None, "gl hf".to_string()));
+    // Bidi overrides and zero-width characters go; a line of nothing else is refused as empty.
+    eve.send(&ClientMessage::Chat {
+        text: "\u{202E}gg\u{200B} wp\u{FEFF}".into(),
+    })
+    .await?;
+    let line = alice
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::Chat { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .await?;
+    assert_eq!(line, "gg wp");
+    eve.send(&ClientMessage::Chat {
+        text: "\u{200B}\u{3164}\u{202E}\u{FEFF} \u{2800}".into(),
+    })
+    .await?;
+    assert_eq!(
+        eve.error_reply(LIMIT).await?,
+        ErrorCode::BadMessage,
+        "only invisible characters"
+    );
     eve.send(&ClientMessage::Chat {
         text: "x".repeat(201),
     })
@@ -449,6 +469,49 @@ async fn chat_reaches_the_room_clean_and_floods_are_cut() -> anyhow::Result<()> 
     }
     assert!((4..=6).contains(&relayed), "{relayed} lines relayed");
     assert_eq!(relayed + refused, 20);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_with_invisible_format_or_mixed_script_characters_are_refused_at_hello()
+-> anyhow::Result<()> {
+    let server = start_server(fast_config()).await;
+    for (name, says) in [
+        ("\u{430}dmin", "look-alike scripts"),
+        ("Al\u{202E}ice", "U+202E"),
+        ("Al\u{200B}ice", "U+200B"),
+        ("\u{FEFF}Alice", "U+FEFF"),
+        ("\u{3164}", "may not hold"),
+        ("\u{200B}", "may not hold"),
+    ] {
+        let mut c = RawClient::connect(server.addr()).await?;
+        c.send(&ClientMessage::Hello {
+            version: sevenbag_protocol::PROTOCOL_VERSION,
+            name: name.into(),
+            handling: Default::default(),
+            resume: None,
+        })
+        .await?;
+        let (code, message, _) = c.expect_cut(LIMIT).await?;
+        assert_eq!(code, ErrorCode::BadMessage, "{name:?}");
+        assert!(message.contains(says), "{name:?}: {message}");
+    }
+    // Full-width letters are the same name in its normal form.
+    let mut alice = RawClient::hello(server.addr(), "Ａｌｉｃｅ").await?;
+    alice
+        .send(&ClientMessage::CreateRoom {
+            options: RoomOptions::default(),
+        })
+        .await?;
+    let name = alice
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::RoomState { seats, .. } => {
+                seats[0].as_ref().map(|seat| seat.name.clone())
+            }
+            _ => None,
+        })
+        .await?;
+    assert_eq!(name, "Alice");
     Ok(())
 }
 

@@ -15,7 +15,7 @@ use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
 use crate::account::identity;
 use crate::net::online::error_text;
-use crate::net::request::{Arrival, Request};
+use crate::net::request::{Arrival, Exchange, Standing};
 
 /// Where an account request stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,6 +26,16 @@ pub enum Status {
     Done(String),
     /// Refused or failed, with a sentence for the player.
     Failed(String),
+}
+
+impl Standing for Status {
+    fn failed(why: String) -> Status {
+        Status::Failed(why)
+    }
+
+    fn waiting(&self) -> bool {
+        *self == Status::Working
+    }
 }
 
 /// What was asked.
@@ -43,9 +53,8 @@ enum Task {
 pub struct Account {
     address: String,
     key_path: PathBuf,
-    request: Option<Request>,
+    exchange: Exchange<Status>,
     task: Option<Task>,
-    status: Status,
     /// The recovery code to show, once known.
     code: Option<String>,
     /// A `Rename` was sent (the next `Identified` is its answer).
@@ -53,36 +62,41 @@ pub struct Account {
 }
 
 impl Account {
-    fn start(address: &str, name: &str, key_path: &Path, task: Option<Task>) -> Account {
-        let mut account = Account {
-            address: address.trim().to_owned(),
-            key_path: key_path.to_owned(),
-            request: None,
-            task,
-            status: Status::Working,
-            code: None,
-            renamed: false,
-        };
-        if account.task.is_some() {
-            match Request::connect(address, name) {
-                Ok(request) => account.request = Some(request),
-                Err(e) => account.status = Status::Failed(e),
-            }
-        }
-        account
+    fn start(address: &str, name: &str, key_path: &Path, task: Task) -> Account {
+        let exchange = Exchange::connect(address, name, Status::Working);
+        Account::with(address, key_path, exchange, Some(task))
     }
 
     fn failed(address: &str, key_path: &Path, text: String) -> Account {
-        let mut account = Account::start(address, "", key_path, None);
-        account.status = Status::Failed(text);
-        account
+        Account::with(
+            address,
+            key_path,
+            Exchange::settled(Status::Failed(text)),
+            None,
+        )
+    }
+
+    fn with(
+        address: &str,
+        key_path: &Path,
+        exchange: Exchange<Status>,
+        task: Option<Task>,
+    ) -> Account {
+        Account {
+            address: address.trim().to_owned(),
+            key_path: key_path.to_owned(),
+            exchange,
+            task,
+            code: None,
+            renamed: false,
+        }
     }
 
     /// Asks the server at `address` who the key at `key_path` is, to show it with the kept
     /// recovery code. Without a key there is nothing to ask: that is said at once.
     pub fn show(address: &str, name: &str, key_path: &Path) -> Account {
         match identity::load_existing(key_path) {
-            Ok(Some(key)) => Account::start(address, name, key_path, Some(Task::Show { key })),
+            Ok(Some(key)) => Account::start(address, name, key_path, Task::Show { key }),
             Ok(None) => Account::failed(
                 address,
                 key_path,
@@ -104,7 +118,7 @@ impl Account {
             );
         }
         match identity::random_key() {
-            Ok(key) => Account::start(address, name, key_path, Some(Task::Import { code, key })),
+            Ok(key) => Account::start(address, name, key_path, Task::Import { code, key }),
             Err(e) => Account::failed(address, key_path, e),
         }
     }
@@ -122,7 +136,7 @@ impl Account {
                     key,
                     name: name.to_owned(),
                 };
-                Account::start(address, name, key_path, Some(task))
+                Account::start(address, name, key_path, task)
             }
             Ok(None) => Account::failed(
                 address,
@@ -135,41 +149,36 @@ impl Account {
 
     /// Handles what arrived.
     pub fn poll(&mut self) {
-        while let Some(arrival) = self.request.as_mut().and_then(Request::next) {
+        while let Some(arrival) = self.exchange.next() {
             match arrival {
                 Arrival::Welcome => match self.task.clone() {
                     Some(Task::Show { key } | Task::Rename { key, .. }) => {
-                        self.send(ClientMessage::Identify { key });
+                        self.exchange.send(ClientMessage::Identify { key });
                     }
                     Some(Task::Import { code, key }) => {
-                        self.send(ClientMessage::Recover { code, key });
+                        self.exchange.send(ClientMessage::Recover { code, key });
                     }
                     None => {}
                 },
                 Arrival::Message(m) => self.on_message(m),
-                Arrival::Gone(why) => {
-                    if self.status == Status::Working {
-                        self.status = Status::Failed(why);
-                    }
-                    self.request = None;
-                }
+                Arrival::Gone(_) => {}
             }
         }
     }
 
     fn on_message(&mut self, m: ServerMessage) {
-        if self.status != Status::Working {
+        if !self.exchange.status().waiting() {
             return;
         }
         match (m, &self.task) {
             (ServerMessage::Identified { profile }, Some(Task::Rename { name, .. })) => {
                 if profile.name == *name || self.renamed {
                     let text = format!("You play as {} on {}.", profile.name, self.address);
-                    self.finish(Status::Done(text));
+                    self.exchange.finish(Status::Done(text));
                 } else {
                     self.renamed = true;
                     let name = name.clone();
-                    self.send(ClientMessage::Rename { name });
+                    self.exchange.send(ClientMessage::Rename { name });
                 }
             }
             (ServerMessage::Identified { profile }, Some(Task::Show { .. })) => {
@@ -189,7 +198,7 @@ impl Account {
                     ),
                     Err(e) => format!("You play as {} on {}. {e}", profile.name, self.address),
                 };
-                self.finish(Status::Done(text));
+                self.exchange.finish(Status::Done(text));
             }
             (
                 ServerMessage::Registered {
@@ -221,7 +230,7 @@ impl Account {
                         ))
                     }
                 };
-                self.finish(status);
+                self.exchange.finish(status);
             }
             (ServerMessage::Error { code, message, .. }, task) => {
                 let text = match (code, task) {
@@ -237,26 +246,15 @@ impl Account {
                     }
                     (code, _) => error_text(code, &message),
                 };
-                self.finish(Status::Failed(text));
+                self.exchange.finish(Status::Failed(text));
             }
             _ => {}
         }
     }
 
-    fn finish(&mut self, status: Status) {
-        self.status = status;
-        self.request = None;
-    }
-
-    fn send(&mut self, message: ClientMessage) {
-        if let Some(Err(e)) = self.request.as_ref().map(|r| r.send(message)) {
-            self.status = Status::Failed(e);
-        }
-    }
-
     /// Where the request stands.
     pub fn status(&self) -> &Status {
-        &self.status
+        self.exchange.status()
     }
 
     /// The recovery code to show, once known.

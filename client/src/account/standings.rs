@@ -5,7 +5,7 @@
 use sevenbag_protocol::{ClientMessage, MAX_LEADERBOARD_ROWS, Profile, RecentMatch, ServerMessage};
 
 use crate::net::online::error_text;
-use crate::net::request::{Arrival, Request};
+use crate::net::request::{Arrival, Exchange, Standing};
 
 /// Where the standings stand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +16,16 @@ pub enum Status {
     Connected,
     /// The connection failed or was refused, with a sentence for the screen.
     Failed(String),
+}
+
+impl Standing for Status {
+    fn failed(why: String) -> Status {
+        Status::Failed(why)
+    }
+
+    fn waiting(&self) -> bool {
+        !matches!(self, Status::Failed(_))
+    }
 }
 
 /// A player's profile and recent matches.
@@ -29,9 +39,8 @@ pub struct Viewed {
 
 /// The standings connection.
 pub struct Standings {
-    request: Option<Request>,
+    exchange: Exchange<Status>,
     key: Option<[u8; 32]>,
-    status: Status,
     board: Option<Vec<Profile>>,
     me: Option<Profile>,
     viewed: Option<Viewed>,
@@ -42,14 +51,9 @@ pub struct Standings {
 impl Standings {
     /// Connects to `address` as `name`; `key` identifies the player (their own profile).
     pub fn connect(address: &str, name: &str, key: Option<[u8; 32]>) -> Standings {
-        let (request, status) = match Request::connect(address, name) {
-            Ok(request) => (Some(request), Status::Connecting),
-            Err(e) => (None, Status::Failed(e)),
-        };
         Standings {
-            request,
+            exchange: Exchange::connect(address, name, Status::Connecting),
             key,
-            status,
             board: None,
             me: None,
             viewed: None,
@@ -60,24 +64,19 @@ impl Standings {
 
     /// Handles what arrived.
     pub fn poll(&mut self) {
-        while let Some(arrival) = self.request.as_mut().and_then(Request::next) {
+        while let Some(arrival) = self.exchange.next() {
             match arrival {
                 Arrival::Welcome => {
-                    self.status = Status::Connected;
-                    self.send(ClientMessage::GetLeaderboard {
+                    self.exchange.set(Status::Connected);
+                    self.exchange.send(ClientMessage::GetLeaderboard {
                         limit: MAX_LEADERBOARD_ROWS,
                     });
                     if let Some(key) = self.key {
-                        self.send(ClientMessage::Identify { key });
+                        self.exchange.send(ClientMessage::Identify { key });
                     }
                 }
                 Arrival::Message(m) => self.on_message(m),
-                Arrival::Gone(why) => {
-                    if !matches!(self.status, Status::Failed(_)) {
-                        self.status = Status::Failed(why);
-                    }
-                    self.request = None;
-                }
+                Arrival::Gone(_) => {}
             }
         }
     }
@@ -87,7 +86,7 @@ impl Standings {
             ServerMessage::Leaderboard { players } => self.board = Some(players),
             ServerMessage::Identified { profile } => {
                 // Your own profile and recent matches.
-                self.send(ClientMessage::GetProfile {
+                self.exchange.send(ClientMessage::GetProfile {
                     name: profile.name.clone(),
                 });
                 self.me = Some(profile);
@@ -103,31 +102,26 @@ impl Standings {
                     self.notices.push(error_text(code, &message));
                 }
                 if code == sevenbag_protocol::ErrorCode::Unavailable {
-                    self.status = Status::Failed(
+                    self.exchange.set(Status::Failed(
                         "This server keeps no ratings, so it has no leaderboard.".to_owned(),
-                    );
+                    ));
                 }
             }
             _ => {}
         }
     }
 
-    fn send(&mut self, message: ClientMessage) {
-        if let Some(Err(e)) = self.request.as_ref().map(|r| r.send(message)) {
-            self.status = Status::Failed(e);
-        }
-    }
-
     /// Asks for `name`'s profile (shown when it arrives).
     pub fn view(&mut self, name: &str) {
-        self.send(ClientMessage::GetProfile {
+        self.exchange.send(ClientMessage::GetProfile {
             name: name.to_owned(),
         });
     }
 
     /// Asks for replay `id`; it arrives through [`Standings::take_replay`].
     pub fn fetch_replay(&mut self, id: &str) {
-        self.send(ClientMessage::GetReplay { id: id.to_owned() });
+        self.exchange
+            .send(ClientMessage::GetReplay { id: id.to_owned() });
     }
 
     /// A replay that arrived.
@@ -142,7 +136,7 @@ impl Standings {
 
     /// Where the connection stands.
     pub fn status(&self) -> &Status {
-        &self.status
+        self.exchange.status()
     }
 
     /// The leaderboard, once it arrived.

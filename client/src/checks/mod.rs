@@ -1,9 +1,9 @@
 //! What the game measures and checks of itself, for tests, CI and benchmarks.
 //!
-//! - [`bench`] — `--bench`: frame-time percentiles, CPU per frame, peak memory.
+//! - [`bench`](mod@bench) — `--bench`: frame-time percentiles, CPU per frame, peak memory.
 //! - [`memcheck`] — `--memory-check`: fails a run whose resident set keeps rising.
 //! - [`screenshot`] — `--screenshot` and `--check-screenshot`.
-//! - [`probe`] — the browser build's test hook: what the page shows, as one line of JSON.
+//! - `probe` — the browser build's test hook: what the page shows, as one line of JSON.
 
 pub mod bench;
 pub mod memcheck;

@@ -1,6 +1,7 @@
 //! A short connection to the server for one request (the standings, an account request, a solo
 //! upload): connect with the game's TLS trust, say hello, send, read what arrives, close. Each
-//! user keeps only its own questions and answers.
+//! user keeps only its own questions and answers, in an [`Exchange`] that also keeps where the
+//! request stands and fails it when the connection does.
 
 use sevenbag_netplay::{Hello, NetEvent};
 use sevenbag_protocol::{ClientMessage, ServerMessage};
@@ -86,6 +87,80 @@ impl Request {
 impl Drop for Request {
     fn drop(&mut self) {
         self.close();
+    }
+}
+
+/// Where a user of an [`Exchange`] stands: its own status type, which can say that the request
+/// failed and whether answers are still awaited.
+pub trait Standing {
+    /// The request failed, with a sentence for the screen.
+    fn failed(why: String) -> Self;
+    /// True while answers are awaited: a connection lost then fails the request.
+    fn waiting(&self) -> bool;
+}
+
+/// A [`Request`] and where its user stands: the connection while it is open, and the standing,
+/// which fails when the connection cannot be opened, a send finds it broken, or it is lost
+/// while answers are awaited.
+pub struct Exchange<S> {
+    request: Option<Request>,
+    status: S,
+}
+
+impl<S: Standing> Exchange<S> {
+    /// Connects to `address` as `name`, standing at `status` (or failed at once).
+    pub fn connect(address: &str, name: &str, status: S) -> Exchange<S> {
+        match Request::connect(address, name) {
+            Ok(request) => Exchange {
+                request: Some(request),
+                status,
+            },
+            Err(e) => Exchange::settled(S::failed(e)),
+        }
+    }
+
+    /// No connection: the request settled at `status` before it was sent.
+    pub fn settled(status: S) -> Exchange<S> {
+        Exchange {
+            request: None,
+            status,
+        }
+    }
+
+    /// The next thing that arrived, if any. [`Arrival::Gone`] ends the exchange, and fails it
+    /// when answers were awaited.
+    pub fn next(&mut self) -> Option<Arrival> {
+        let arrival = self.request.as_mut()?.next()?;
+        if let Arrival::Gone(why) = &arrival {
+            if self.status.waiting() {
+                self.status = S::failed(why.clone());
+            }
+            self.request = None;
+        }
+        Some(arrival)
+    }
+
+    /// Sends `message`; a broken connection fails the request.
+    pub fn send(&mut self, message: ClientMessage) {
+        if let Some(Err(e)) = self.request.as_ref().map(|r| r.send(message)) {
+            self.status = S::failed(e);
+        }
+    }
+
+    /// Settles the request at `status` and closes the connection.
+    pub fn finish(&mut self, status: S) {
+        self.status = status;
+        self.request = None;
+    }
+
+    /// Where the request stands.
+    pub fn status(&self) -> &S {
+        &self.status
+    }
+
+    /// Moves the request on to `status`, the connection staying open.
+    pub fn set(&mut self, status: S) {
+        self.status = status;
     }
 }
 

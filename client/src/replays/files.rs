@@ -450,7 +450,7 @@ mod tests {
         assert!(load(&path).is_err());
     }
 
-    /// Issue #16's forgery: a replay whose seats claim 4,294,967,294 confirmed frames (checksum
+    /// A forged replay whose seats claim 4,294,967,294 confirmed frames (checksum
     /// recomputed) is refused by the loading path at once, not expanded frame by frame.
     #[test]
     fn a_forged_frame_count_is_refused_at_once() {

@@ -7,7 +7,7 @@ use sevenbag_protocol::solo_replay::result_text;
 use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
 use crate::net::online::error_text;
-use crate::net::request::{Arrival, Request};
+use crate::net::request::{Arrival, Exchange, Standing};
 
 /// The largest replay file that fits the server's default message limit (64 KiB), with room for
 /// the message's own bytes.
@@ -24,15 +24,24 @@ pub enum Status {
     Failed(String),
 }
 
+impl Standing for Status {
+    fn failed(why: String) -> Status {
+        Status::Failed(why)
+    }
+
+    fn waiting(&self) -> bool {
+        matches!(self, Status::Working(_))
+    }
+}
+
 /// One upload connection.
 pub struct Upload {
-    request: Option<Request>,
+    exchange: Exchange<Status>,
     key: [u8; 32],
     name: String,
     replay: Vec<u8>,
     registering: bool,
     sent: bool,
-    status: Status,
 }
 
 impl Upload {
@@ -44,52 +53,44 @@ impl Upload {
         } else {
             name.trim().to_owned()
         };
-        let mut upload = Upload {
-            request: None,
+        let exchange = if replay.len() > MAX_UPLOAD_BYTES {
+            Exchange::settled(Status::Failed(format!(
+                "This replay is {} KiB, over the server's {} KiB limit.",
+                replay.len() / 1024,
+                MAX_UPLOAD_BYTES / 1024 + 1
+            )))
+        } else {
+            Exchange::connect(address, &name, Status::Working("Connecting…".to_owned()))
+        };
+        Upload {
+            exchange,
             key,
             name,
             replay,
             registering: false,
             sent: false,
-            status: Status::Working("Connecting…".to_owned()),
-        };
-        if upload.replay.len() > MAX_UPLOAD_BYTES {
-            upload.status = Status::Failed(format!(
-                "This replay is {} KiB, over the server's {} KiB limit.",
-                upload.replay.len() / 1024,
-                MAX_UPLOAD_BYTES / 1024 + 1
-            ));
-            return upload;
         }
-        match Request::connect(address, &upload.name) {
-            Ok(request) => upload.request = Some(request),
-            Err(e) => upload.status = Status::Failed(e),
-        }
-        upload
     }
 
     /// Handles what arrived; true when the upload settled (accepted, refused or failed) in this
     /// call, so the screen can say so once in full.
     pub fn poll(&mut self) -> bool {
-        let working = matches!(self.status, Status::Working(_));
+        let working = self.exchange.status().waiting();
         self.poll_events();
-        working && !matches!(self.status, Status::Working(_))
+        working && !self.exchange.status().waiting()
     }
 
     fn poll_events(&mut self) {
-        while let Some(arrival) = self.request.as_mut().and_then(Request::next) {
+        while let Some(arrival) = self.exchange.next() {
             match arrival {
                 Arrival::Welcome => {
-                    self.status = Status::Working("Identifying…".to_owned());
-                    self.send(ClientMessage::Identify { key: self.key });
+                    self.exchange
+                        .set(Status::Working("Identifying…".to_owned()));
+                    self.exchange
+                        .send(ClientMessage::Identify { key: self.key });
                 }
                 Arrival::Message(m) => self.on_message(m),
-                Arrival::Gone(why) => {
-                    if let Status::Working(_) = self.status {
-                        self.status = Status::Failed(why);
-                    }
-                    self.request = None;
-                }
+                Arrival::Gone(_) => {}
             }
         }
     }
@@ -101,16 +102,17 @@ impl Upload {
                 ..
             } if !self.registering => {
                 self.registering = true;
-                self.send(ClientMessage::Register {
+                self.exchange.send(ClientMessage::Register {
                     key: self.key,
                     name: self.name.clone(),
                 });
             }
             ServerMessage::Identified { .. } | ServerMessage::Registered { .. } if !self.sent => {
                 self.sent = true;
-                self.status = Status::Working("Verifying on the server…".to_owned());
+                self.exchange
+                    .set(Status::Working("Verifying on the server…".to_owned()));
                 let replay = std::mem::take(&mut self.replay);
-                self.send(ClientMessage::SubmitSolo { replay });
+                self.exchange.send(ClientMessage::SubmitSolo { replay });
             }
             ServerMessage::SoloRecorded {
                 result,
@@ -130,7 +132,7 @@ impl Upload {
                         result.mode.name()
                     )
                 };
-                self.finish(Status::Done(text));
+                self.exchange.finish(Status::Done(text));
             }
             ServerMessage::Error { code, message, .. } => {
                 let text = match code {
@@ -138,26 +140,15 @@ impl Upload {
                     ErrorCode::Unavailable => "This server keeps no records.".to_owned(),
                     _ => error_text(code, &message),
                 };
-                self.finish(Status::Failed(text));
+                self.exchange.finish(Status::Failed(text));
             }
             _ => {}
         }
     }
 
-    fn finish(&mut self, status: Status) {
-        self.status = status;
-        self.request = None;
-    }
-
-    fn send(&mut self, message: ClientMessage) {
-        if let Some(Err(e)) = self.request.as_ref().map(|r| r.send(message)) {
-            self.status = Status::Failed(e);
-        }
-    }
-
     /// Where the upload stands.
     pub fn status(&self) -> &Status {
-        &self.status
+        self.exchange.status()
     }
 
     /// The status as one line for the result card.

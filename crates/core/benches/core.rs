@@ -1,4 +1,5 @@
-//! The core benchmark: how fast a two-player match simulates, what a rollback snapshot costs.
+//! The core benchmark: how fast a two-player match simulates, what a rollback snapshot costs,
+//! and what a frame costs per seat in matches of 2, 3 and 8 seats.
 //!
 //! A plain `harness = false` binary (no criterion): it prints one figure per line.
 //! Run with `cargo bench -p sevenbag-core --bench core`; the figures go into BENCHMARKS.md.
@@ -13,7 +14,7 @@ use std::hint::black_box;
 use std::mem::size_of;
 use std::time::{Duration, Instant};
 
-use sevenbag_core::{Input, Match, MatchHeader, Phase};
+use sevenbag_core::{Battle, BattleHeader, Input, MAX_SEATS, Match, MatchHeader, Phase, SeatInput};
 
 /// Frames of input on the tape (per seat); the match cycles through it.
 const TAPE_FRAMES: usize = 1 << 16;
@@ -24,6 +25,8 @@ const THROUGHPUT_FRAMES: u32 = 10_000_000;
 const REPEATS: usize = 3;
 /// The netplay prediction window: frames re-simulated in one rollback.
 const ROLLBACK_FRAMES: usize = 12;
+/// Frames simulated for one measurement of a match of more than two seats.
+const BATTLE_FRAMES: u32 = 2_000_000;
 
 /// A small deterministic generator for the input tape (xorshift64*).
 struct XorShift(u64);
@@ -111,6 +114,37 @@ fn run(m: &mut Match, tapes: &[Vec<Input>; 2], start: usize, frames: u32) -> Run
     stats
 }
 
+/// A `seats`-seat match with the short countdown and break of [`header`].
+fn battle(seed: u64, seats: u8) -> Battle {
+    let versus = header(seed);
+    let mut h = BattleHeader::new(seed, seats);
+    h.rules = versus.rules;
+    Battle::new(h).expect("a valid header")
+}
+
+/// Runs `frames` frames of an `seats`-seat match, restarting decided matches; every seat plays
+/// its own tape.
+fn run_battle(seats: u8, tapes: &[Vec<Input>], frames: u32) -> RunStats {
+    let mut stats = RunStats::default();
+    let mut b = battle(1, seats);
+    for i in 0..frames as usize {
+        let mut inputs = [SeatInput::NONE; MAX_SEATS];
+        for (input, tape) in inputs.iter_mut().zip(tapes).take(usize::from(seats)) {
+            input.keys = tape[i % TAPE_FRAMES];
+        }
+        stats.play_frames += u32::from(b.phase() == Phase::Playing);
+        b.step(&inputs);
+        if b.events().round_over.is_some() {
+            stats.rounds += 1;
+        }
+        if let Phase::MatchOver { .. } = b.phase() {
+            b = battle(u64::from(stats.rounds), seats);
+        }
+    }
+    black_box(b.state_hash());
+    stats
+}
+
 /// Runs `measure` [`REPEATS`] times and keeps the fastest.
 fn best_of<T>(mut measure: impl FnMut() -> (Duration, T)) -> (Duration, T) {
     let mut best = measure();
@@ -194,4 +228,50 @@ fn main() {
     );
 
     println!("size_of::<Match>(): {} bytes", size_of::<Match>());
+
+    // Matches of more than two seats: the cost of a frame per seat, and of a snapshot.
+    let tapes: Vec<Vec<Input>> = (0..MAX_SEATS)
+        .map(|_| human_tape(&mut rng, TAPE_FRAMES))
+        .collect();
+    for seats in [2u8, 3, 8] {
+        let (elapsed, stats) = best_of(|| {
+            let start = Instant::now();
+            let stats = run_battle(seats, &tapes, BATTLE_FRAMES);
+            (start.elapsed(), stats)
+        });
+        let per_frame = per_item(elapsed, u64::from(BATTLE_FRAMES));
+        println!(
+            "Battle<8>, {seats} seats: {per_frame:.0} ns a frame, {:.1} ns a seat-frame \
+             ({}% play, {} rounds ended)",
+            per_frame / f64::from(seats),
+            u64::from(stats.play_frames) * 100 / u64::from(BATTLE_FRAMES),
+            stats.rounds
+        );
+    }
+    let mut b = battle(7, 8);
+    let mut snapshots = Vec::new();
+    let mut i = 0usize;
+    while snapshots.len() < 64 {
+        let mut inputs = [SeatInput::NONE; MAX_SEATS];
+        for (input, tape) in inputs.iter_mut().zip(&tapes) {
+            input.keys = tape[i % TAPE_FRAMES];
+        }
+        b.step(&inputs);
+        i += 1;
+        if i.is_multiple_of(97) && b.phase() == Phase::Playing {
+            snapshots.push(b);
+        }
+    }
+    let start = Instant::now();
+    for k in 0..clones {
+        black_box(*black_box(&snapshots[k as usize % snapshots.len()]));
+    }
+    println!(
+        "Battle<8> copy: {:.1} ns",
+        per_item(start.elapsed(), clones)
+    );
+    println!(
+        "size_of::<Battle>() (8 seats): {} bytes",
+        size_of::<Battle>()
+    );
 }

@@ -99,6 +99,51 @@ impl Chain {
     }
 }
 
+/// A multiplier on a seat's attack (badges, the team boost): `lines × num ÷ den`, rounded down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AttackScale {
+    num: u16,
+    den: u16,
+}
+
+impl AttackScale {
+    /// No change.
+    pub const ONE: AttackScale = AttackScale { num: 1, den: 1 };
+
+    /// `num ÷ den`; `None` if `den` is 0.
+    pub const fn new(num: u16, den: u16) -> Option<AttackScale> {
+        if den == 0 {
+            None
+        } else {
+            Some(AttackScale { num, den })
+        }
+    }
+
+    /// The numerator and denominator.
+    pub const fn ratio(self) -> (u16, u16) {
+        (self.num, self.den)
+    }
+
+    /// `lines` scaled, rounded down.
+    pub const fn apply(self, lines: u16) -> u16 {
+        if self.num == self.den {
+            return lines;
+        }
+        let scaled = lines as u32 * self.num as u32 / self.den as u32;
+        if scaled > u16::MAX as u32 {
+            u16::MAX
+        } else {
+            scaled as u16
+        }
+    }
+}
+
+impl Default for AttackScale {
+    fn default() -> Self {
+        AttackScale::ONE
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,5 +260,14 @@ mod tests {
         chain.apply(clear(1, Spin::None));
         chain.apply(clear(0, Spin::None));
         assert_eq!(chain.apply(clear(1, Spin::None)).combo, Some(0));
+    }
+
+    #[test]
+    fn a_scale_rounds_down_after_multiplying() {
+        let five_fourths = AttackScale::new(5, 4).expect("scale");
+        assert_eq!(five_fourths.apply(4), 5);
+        assert_eq!(five_fourths.apply(3), 3);
+        assert_eq!(AttackScale::ONE.apply(7), 7);
+        assert_eq!(AttackScale::new(1, 0), None);
     }
 }

@@ -4,10 +4,14 @@
 //! Each queued attack picks its hole column when it is queued. When lines rise, each line after
 //! the attack's first re-rolls the hole with probability `messiness`% to a different column.
 //! The queue holds at most [`MAX_ENTRIES`] attacks; beyond that an attack merges into the newest
-//! entry (keeping that entry's hole) so no line is ever lost.
+//! entry (keeping that entry's hole and sender) so no line is ever lost.
+//!
+//! Each attack remembers its sender, and the queue remembers whose line rose last: a match of
+//! more than two seats credits knock-outs and routes the `attackers` rule from them.
 
 use crate::board::WIDTH;
 use crate::rng::{ChaChaStream, below};
+use crate::seat::{Seat, SeatSet};
 
 /// Attacks a queue holds before new ones merge into the newest.
 pub const MAX_ENTRIES: usize = 16;
@@ -23,6 +27,8 @@ pub struct GarbageEntry {
     pub hole: i8,
     /// Whether a line of this attack has risen (later lines may re-roll the hole).
     pub started: bool,
+    /// The seat that sent it (`None` when queued without a sender, outside a match).
+    pub from: Option<Seat>,
 }
 
 /// A receiver's queue of incoming attacks, oldest first.
@@ -31,6 +37,8 @@ pub struct GarbageQueue {
     entries: [GarbageEntry; MAX_ENTRIES],
     len: u8,
     holes: ChaChaStream,
+    /// The sender of the last line that rose.
+    last_from: Option<Seat>,
 }
 
 impl GarbageQueue {
@@ -40,6 +48,7 @@ impl GarbageQueue {
             entries: [GarbageEntry::default(); MAX_ENTRIES],
             len: 0,
             holes,
+            last_from: None,
         }
     }
 
@@ -62,8 +71,23 @@ impl GarbageQueue {
             .sum()
     }
 
+    /// The seats that sent the queued attacks.
+    pub fn senders(&self) -> SeatSet {
+        self.entries().iter().filter_map(|e| e.from).collect()
+    }
+
+    /// The seat whose garbage rose last, if any rose.
+    pub fn last_from(&self) -> Option<Seat> {
+        self.last_from
+    }
+
     /// Queues an attack of `lines` sent at `frame`, arriving `travel` frames later.
     pub fn push(&mut self, lines: u16, frame: u32, travel: u16) {
+        self.push_from(lines, frame, travel, None);
+    }
+
+    /// Queues an attack of `lines` sent by `from` at `frame`, arriving `travel` frames later.
+    pub fn push_from(&mut self, lines: u16, frame: u32, travel: u16, from: Option<Seat>) {
         if lines == 0 {
             return;
         }
@@ -80,6 +104,7 @@ impl GarbageQueue {
             ready_at,
             hole,
             started: false,
+            from,
         };
         self.len += 1;
     }
@@ -112,6 +137,7 @@ impl GarbageQueue {
                 }
             }
             rise(entry.hole);
+            self.last_from = entry.from;
             risen += 1;
             entry.lines -= 1;
             entry.started = true;
@@ -128,8 +154,16 @@ impl GarbageQueue {
         self.len -= 1;
     }
 
-    /// Canonical bytes: entries then hole-stream position.
-    pub(crate) fn write_canonical(&self, out: &mut crate::hash::StateHasher) {
+    /// Empties the queue (its seat is out); returns the lines thrown away.
+    pub(crate) fn discard(&mut self) -> u32 {
+        let lines = self.total();
+        self.len = 0;
+        lines
+    }
+
+    /// Canonical bytes: entries then hole-stream position; with `senders` (matches of more than
+    /// two seats), then each entry's sender and the last riser (a seat byte, 0xFF for none).
+    pub(crate) fn write_canonical(&self, out: &mut crate::hash::StateHasher, senders: bool) {
         out.u8(self.len);
         for e in self.entries() {
             out.u16(e.lines);
@@ -138,6 +172,13 @@ impl GarbageQueue {
             out.bool(e.started);
         }
         out.u64(self.holes.word_pos());
+        if senders {
+            let byte = |s: Option<Seat>| s.map_or(0xFF, |s| s.index() as u8);
+            for e in self.entries() {
+                out.u8(byte(e.from));
+            }
+            out.u8(byte(self.last_from));
+        }
     }
 }
 
@@ -215,6 +256,21 @@ mod tests {
         q.push(6, 0, 20);
         let holes = rise_all(&mut q, 20, 8, 100);
         assert!(holes.windows(2).all(|w| w[0] != w[1]), "{holes:?}");
+    }
+
+    #[test]
+    fn the_last_riser_is_the_sender_of_the_last_line_up() {
+        let mut q = queue();
+        q.push_from(2, 0, 20, Seat::new(3));
+        q.push_from(1, 1, 20, Seat::new(5));
+        assert_eq!(
+            q.senders().iter().map(Seat::index).collect::<Vec<_>>(),
+            [3, 5]
+        );
+        rise_all(&mut q, 20, 2, 0);
+        assert_eq!(q.last_from(), Seat::new(3));
+        rise_all(&mut q, 21, 8, 0);
+        assert_eq!(q.last_from(), Seat::new(5));
     }
 
     #[test]

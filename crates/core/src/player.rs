@@ -8,7 +8,7 @@
 mod motion;
 mod stats;
 
-use crate::attack::{Chain, Clear, Spin};
+use crate::attack::{AttackScale, Chain, Clear, Spin};
 use crate::bag::{PREVIEW, PieceQueue};
 use crate::board::{Board, VISIBLE_HEIGHT};
 use crate::garbage::GarbageQueue;
@@ -17,6 +17,7 @@ use crate::input::Input;
 use crate::piece::{Piece, PieceKind, Rotation};
 use crate::rng::{ChaChaStream, StreamId};
 use crate::rules::{Handling, Rules};
+use crate::seat::{Seat, SeatSet};
 use motion::Shift;
 pub use stats::{LockEvent, PlayerEvents, Stats, TopOut};
 
@@ -40,6 +41,11 @@ pub struct Player {
     spin_kick: Option<u8>,
     topped_out: Option<TopOut>,
     outgoing: u16,
+    /// The seats whose garbage was queued here when the last piece locked, before its attack
+    /// cancelled any (the `attackers` targeting rule reads it on the same frame).
+    attackers_at_lock: SeatSet,
+    /// The multiplier on this board's attack (badges, team boost); set by its match.
+    attack_scale: AttackScale,
     stats: Stats,
     events: PlayerEvents,
 }
@@ -100,6 +106,8 @@ impl Player {
             spin_kick: None,
             topped_out: None,
             outgoing: 0,
+            attackers_at_lock: SeatSet::EMPTY,
+            attack_scale: AttackScale::ONE,
             stats: Stats::default(),
             events: PlayerEvents::default(),
         }
@@ -185,12 +193,39 @@ impl Player {
         self.garbage.push(lines, frame, travel);
     }
 
+    /// Queues garbage sent by seat `from` at `frame`.
+    pub fn receive_from(&mut self, lines: u16, frame: u32, travel: u16, from: Seat) {
+        self.garbage.push_from(lines, frame, travel, Some(from));
+    }
+
+    /// Empties the garbage queue (the seat is out); returns the lines thrown away.
+    pub(crate) fn discard_garbage(&mut self) -> u32 {
+        self.garbage.discard()
+    }
+
+    /// The seats whose garbage was queued here when the last piece locked, before its attack
+    /// cancelled any.
+    pub fn attackers_at_lock(&self) -> SeatSet {
+        self.attackers_at_lock
+    }
+
+    /// The multiplier on this board's attack.
+    pub fn attack_scale(&self) -> AttackScale {
+        self.attack_scale
+    }
+
+    /// Sets the multiplier on this board's attack (badges, team boost), rounded down per lock.
+    pub fn set_attack_scale(&mut self, scale: AttackScale) {
+        self.attack_scale = scale;
+    }
+
     /// A frame outside play (a round break, the end of the match): keys are remembered so that
     /// a key held on is not a press when play begins, and events are cleared.
     pub fn idle(&mut self, input: Input) {
         self.previous = input;
         self.events = PlayerEvents::default();
         self.outgoing = 0;
+        self.attackers_at_lock = SeatSet::EMPTY;
     }
 
     /// A countdown frame: as [`Player::idle`], and a held direction charges DAS, so a player can
@@ -205,6 +240,7 @@ impl Player {
     pub fn step(&mut self, input: Input, ctx: StepContext<'_>) {
         self.events = PlayerEvents::default();
         self.outgoing = 0;
+        self.attackers_at_lock = SeatSet::EMPTY;
         let mut pressed = input.pressed_since(self.previous);
         self.previous = input;
         if self.topped_out.is_some() {
@@ -340,7 +376,11 @@ impl Player {
             spin,
             perfect: cleared.lines > 0 && self.board.is_empty(),
         };
-        let attack = self.chain.apply(clear);
+        let mut attack = self.chain.apply(clear);
+        attack.lines = self.attack_scale.apply(attack.lines);
+        if attack.lines > 0 {
+            self.attackers_at_lock = self.garbage.senders();
+        }
         let sent = self.garbage.cancel(attack.lines);
         self.outgoing = sent;
         let stats = &mut self.stats;
@@ -396,12 +436,14 @@ impl Player {
     /// the rest. "Continue from here" checks that a new run starts from exactly this player.
     pub fn state_hash(&self) -> u64 {
         let mut h = StateHasher::new();
-        self.write_canonical(&mut h);
+        self.write_canonical(&mut h, false);
         h.finish()
     }
 
-    /// Feeds the canonical bytes of this player to `out` (see [`crate::Match::state_hash`]).
-    pub(crate) fn write_canonical(&self, out: &mut StateHasher) {
+    /// Feeds the canonical bytes of this player to `out` (see [`crate::Match::state_hash`]);
+    /// `senders` adds the garbage senders (matches of more than two seats, see
+    /// [`crate::Battle::state_hash`]).
+    pub(crate) fn write_canonical(&self, out: &mut StateHasher, senders: bool) {
         for row in self.board.colour_rows() {
             out.u64(*row);
         }
@@ -424,7 +466,7 @@ impl Player {
         }
         out.bool(self.hold_used);
         self.queue.write_canonical(out);
-        self.garbage.write_canonical(out);
+        self.garbage.write_canonical(out, senders);
         match self.chain.combo {
             None => out.u8(0),
             Some(c) => {

@@ -15,26 +15,45 @@ use rand_core::{RngCore, SeedableRng};
 /// Which ChaCha stream a purpose reads, for one round of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StreamId {
-    /// The piece sequence of round `round` (shared by both players).
+    /// The piece sequence of round `round` (shared by every seat).
     Pieces {
         /// Round number, from 0.
         round: u32,
     },
-    /// Garbage hole columns for the receiving seat `seat` (0 or 1) in round `round`.
+    /// Garbage hole columns for the receiving seat `seat` in round `round`.
     Holes {
         /// Round number, from 0.
         round: u32,
-        /// Receiving seat, 0 or 1.
+        /// Receiving seat, 0 to 7.
+        seat: u8,
+    },
+    /// The `random` targeting rule's draws for the sending seat `seat` in round `round`.
+    Aim {
+        /// Round number, from 0.
+        round: u32,
+        /// Sending seat, 0 to 7.
         seat: u8,
     },
 }
 
+/// The top bit marks the stream numbers of seats beyond a two-seat match's.
+const MORE_SEATS: u64 = 1 << 63;
+
 impl StreamId {
-    /// The ChaCha stream number: `round * 4 + purpose`, purpose 0 = pieces, 1 + seat = holes.
+    /// The ChaCha stream number. Pieces: `round × 4`; holes of seats 0 and 1:
+    /// `round × 4 + 1 + seat` (the two-seat numbering, unchanged). Every other stream:
+    /// `2⁶³ + round × 2¹⁶ + purpose × 2⁸ + seat`, purpose 1 for holes (seats 2 to 7) and 2 for
+    /// `random` targeting; the top bit keeps the two families apart.
     pub const fn number(self) -> u64 {
         match self {
             StreamId::Pieces { round } => round as u64 * 4,
-            StreamId::Holes { round, seat } => round as u64 * 4 + 1 + seat as u64,
+            StreamId::Holes { round, seat } if seat < 2 => round as u64 * 4 + 1 + seat as u64,
+            StreamId::Holes { round, seat } => {
+                MORE_SEATS | (round as u64) << 16 | 1 << 8 | seat as u64
+            }
+            StreamId::Aim { round, seat } => {
+                MORE_SEATS | (round as u64) << 16 | 2 << 8 | seat as u64
+            }
         }
     }
 }
@@ -106,6 +125,18 @@ mod tests {
         let mut a = ChaChaStream::new(7, StreamId::Holes { round: 0, seat: 0 });
         let mut b = ChaChaStream::new(7, StreamId::Holes { round: 0, seat: 1 });
         assert_ne!(a.with(|r| r.next_u32()), b.with(|r| r.next_u32()));
+    }
+
+    #[test]
+    fn stream_numbers_never_collide() {
+        let mut seen = std::collections::BTreeSet::new();
+        for round in [0, 1, 2, 1000, u32::MAX] {
+            assert!(seen.insert(StreamId::Pieces { round }.number()));
+            for seat in 0..8 {
+                assert!(seen.insert(StreamId::Holes { round, seat }.number()));
+                assert!(seen.insert(StreamId::Aim { round, seat }.number()));
+            }
+        }
     }
 
     #[test]

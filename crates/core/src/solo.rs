@@ -331,7 +331,7 @@ impl Solo {
         h.u32(self.played);
         h.u64(self.score.points);
         h.u32(self.score.lines);
-        self.player.write_canonical(&mut h);
+        self.player.write_canonical(&mut h, false);
         h.finish()
     }
 }

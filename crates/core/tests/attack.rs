@@ -10,7 +10,7 @@ use common::{
     play_tsd, start, tsd_t, versus_match,
 };
 use sevenbag_core::board::FULL_ROW;
-use sevenbag_core::{CellKind, Input, LockEvent, PieceKind::*, Rotation::*, Seat::*, Spin};
+use sevenbag_core::{CellKind, Input, LockEvent, PieceKind::*, Rotation::*, Seat, Spin};
 
 /// Hard drops the T of the T-spin double board after turning it; returns the lock.
 fn solo_tsd(solo: &mut Solo) -> LockEvent {
@@ -42,11 +42,11 @@ fn a_t_spin_double_sends_4_lines_to_the_opponent() {
     let mut m = versus_match(3);
     start(&mut m);
 
-    let sent_at = play_tsd(&mut m, First);
+    let sent_at = play_tsd(&mut m, Seat::First);
 
-    let stats = m.player(First).stats();
+    let stats = m.player(Seat::First).stats();
     assert_eq!((stats.attack, stats.sent, stats.t_spins), (4, 4, 1));
-    let incoming = m.player(Second).garbage().entries();
+    let incoming = m.player(Seat::Second).garbage().entries();
     assert_eq!(incoming.len(), 1);
     assert_eq!(incoming[0].lines, 4);
     assert_eq!(incoming[0].ready_at, sent_at + 20);
@@ -56,12 +56,12 @@ fn a_t_spin_double_sends_4_lines_to_the_opponent() {
 fn garbage_cannot_rise_19_frames_after_it_was_sent() {
     let mut m = versus_match(3);
     start(&mut m);
-    let sent_at = play_tsd(&mut m, First);
+    let sent_at = play_tsd(&mut m, Seat::First);
     idle_until(&mut m, sent_at + 19);
 
-    m.step(only(Second, Input::HARD_DROP));
+    m.step(only(Seat::Second, Input::HARD_DROP));
 
-    let second = m.player(Second);
+    let second = m.player(Seat::Second);
     assert!(second.events().locked.is_some());
     assert_eq!(second.events().garbage_risen, 0);
     assert_eq!(second.garbage().total(), 4);
@@ -71,12 +71,12 @@ fn garbage_cannot_rise_19_frames_after_it_was_sent() {
 fn garbage_rises_on_a_plain_lock_20_frames_after_it_was_sent() {
     let mut m = versus_match(3);
     start(&mut m);
-    let sent_at = play_tsd(&mut m, First);
+    let sent_at = play_tsd(&mut m, Seat::First);
     idle_until(&mut m, sent_at + 20);
 
-    m.step(only(Second, Input::HARD_DROP));
+    m.step(only(Seat::Second, Input::HARD_DROP));
 
-    let second = m.player(Second);
+    let second = m.player(Seat::Second);
     assert_eq!(second.events().garbage_risen, 4);
     assert_eq!(second.garbage().total(), 0);
     let board = second.board();
@@ -91,17 +91,17 @@ fn garbage_rises_on_a_plain_lock_20_frames_after_it_was_sent() {
 fn a_clearing_lock_holds_garbage_back_until_a_plain_lock() {
     let mut m = versus_match(3);
     start(&mut m);
-    let sent_at = play_tsd(&mut m, First);
+    let sent_at = play_tsd(&mut m, Seat::First);
     idle_until(&mut m, sent_at + 25);
-    let second = m.player_mut(Second);
+    let second = m.player_mut(Seat::Second);
     second.set_board(sevenbag_core::Board::from_rows(&[
         "#.........",
         "######....",
     ]));
     second.set_active(piece(I, Spawn, 7, 5));
 
-    m.step(only(Second, Input::HARD_DROP));
-    let cleared = m.player(Second).events();
+    m.step(only(Seat::Second, Input::HARD_DROP));
+    let cleared = m.player(Seat::Second).events();
     assert_eq!(
         cleared.locked.map(|l| (l.clear.lines, l.sent)),
         Some((1, 0))
@@ -109,62 +109,62 @@ fn a_clearing_lock_holds_garbage_back_until_a_plain_lock() {
     assert_eq!(cleared.garbage_risen, 0);
     m.step([Input::NONE; 2]);
 
-    m.step(only(Second, Input::HARD_DROP));
-    assert_eq!(m.player(Second).events().garbage_risen, 4);
+    m.step(only(Seat::Second, Input::HARD_DROP));
+    assert_eq!(m.player(Seat::Second).events().garbage_risen, 4);
 }
 
 #[test]
 fn at_most_8_lines_rise_per_lock() {
     let mut m = versus_match(3);
     start(&mut m);
-    let sent_at = play_perfect_clear(&mut m, First);
-    assert_eq!(m.player(Second).garbage().total(), 10);
+    let sent_at = play_perfect_clear(&mut m, Seat::First);
+    assert_eq!(m.player(Seat::Second).garbage().total(), 10);
     idle_until(&mut m, sent_at + 20);
 
-    plain_lock(&mut m, Second);
-    assert_eq!(m.player(Second).stats().garbage_received, 8);
-    assert_eq!(m.player(Second).garbage().total(), 2);
+    plain_lock(&mut m, Seat::Second);
+    assert_eq!(m.player(Seat::Second).stats().garbage_received, 8);
+    assert_eq!(m.player(Seat::Second).garbage().total(), 2);
 
-    plain_lock(&mut m, Second);
-    assert_eq!(m.player(Second).stats().garbage_received, 10);
+    plain_lock(&mut m, Seat::Second);
+    assert_eq!(m.player(Seat::Second).stats().garbage_received, 10);
 }
 
 #[test]
 fn an_attack_cancels_its_senders_incoming_garbage_first_even_while_it_travels() {
     let mut m = versus_match(3);
     start(&mut m);
-    play_tsd(&mut m, Second);
-    assert_eq!(m.player(First).garbage().total(), 4);
+    play_tsd(&mut m, Seat::Second);
+    assert_eq!(m.player(Seat::First).garbage().total(), 4);
 
-    m.player_mut(First)
+    m.player_mut(Seat::First)
         .set_board(sevenbag_core::Board::from_rows(&PERFECT_CLEAR_BOARD));
-    m.player_mut(First).set_active(piece(I, Spawn, 7, 0));
-    m.step(only(First, Input::HARD_DROP));
+    m.player_mut(Seat::First).set_active(piece(I, Spawn, 7, 0));
+    m.step(only(Seat::First, Input::HARD_DROP));
 
-    let lock = m.player(First).events().locked.expect("the I locks");
+    let lock = m.player(Seat::First).events().locked.expect("the I locks");
     assert_eq!((lock.attack.lines, lock.cancelled, lock.sent), (10, 4, 6));
-    assert_eq!(m.player(First).garbage().total(), 0);
-    assert_eq!(m.player(Second).garbage().total(), 6);
+    assert_eq!(m.player(Seat::First).garbage().total(), 0);
+    assert_eq!(m.player(Seat::Second).garbage().total(), 6);
 }
 
 #[test]
 fn an_attack_smaller_than_the_incoming_garbage_only_cancels() {
     let mut m = versus_match(3);
     start(&mut m);
-    play_perfect_clear(&mut m, Second);
+    play_perfect_clear(&mut m, Seat::Second);
 
-    play_tsd(&mut m, First);
+    play_tsd(&mut m, Seat::First);
 
-    assert_eq!(m.player(First).stats().sent, 0);
-    assert_eq!(m.player(First).garbage().total(), 6);
-    assert_eq!(m.player(Second).garbage().total(), 0);
+    assert_eq!(m.player(Seat::First).stats().sent, 0);
+    assert_eq!(m.player(Seat::First).garbage().total(), 6);
+    assert_eq!(m.player(Seat::Second).garbage().total(), 0);
 }
 
 #[test]
 fn attacks_made_on_the_same_frame_both_arrive() {
     let mut m = versus_match(3);
     start(&mut m);
-    for seat in [First, Second] {
+    for seat in [Seat::First, Seat::Second] {
         let p = m.player_mut(seat);
         p.set_board(sevenbag_core::Board::from_rows(&TSD_BOARD));
         p.set_active(tsd_t());
@@ -173,7 +173,7 @@ fn attacks_made_on_the_same_frame_both_arrive() {
     m.step([Input::ROTATE_CW; 2]);
     m.step([Input::HARD_DROP; 2]);
 
-    for seat in [First, Second] {
+    for seat in [Seat::First, Seat::Second] {
         assert_eq!(m.player(seat).stats().sent, 4, "{seat:?}");
         assert_eq!(m.player(seat).garbage().total(), 4, "{seat:?}");
     }

@@ -4,9 +4,7 @@
 mod common;
 
 use common::{board_of, idle_until, start, step_n, versus_match};
-use sevenbag_core::{
-    Input, Match, MatchHeader, Phase, PieceQueue, Randomizer, Seat, Seat::*, TopOut,
-};
+use sevenbag_core::{Input, Match, MatchHeader, Phase, PieceQueue, Randomizer, Seat, TopOut};
 
 /// Fills `seat`'s spawn cell so its next piece blocks out.
 fn doom(m: &mut Match, seat: Seat) {
@@ -36,13 +34,13 @@ fn play_begins_when_the_countdown_ends() {
     let mut m = versus_match(11);
     step_n(&mut m, [Input::NONE; 2], 180);
     assert_eq!(m.countdown_left(), Some(0));
-    assert!(m.player(First).active().is_none());
+    assert!(m.player(Seat::First).active().is_none());
 
     m.step([Input::NONE; 2]);
 
     assert!(m.events().go);
     assert_eq!(m.phase(), Phase::Playing);
-    assert!(m.player(First).events().spawned.is_some());
+    assert!(m.player(Seat::First).events().spawned.is_some());
 }
 
 #[test]
@@ -50,20 +48,20 @@ fn keys_held_through_the_countdown_are_not_presses() {
     let mut m = versus_match(11);
     step_n(&mut m, [Input::HARD_DROP, Input::NONE], 181);
 
-    assert!(m.player(First).events().locked.is_none());
-    assert!(m.player(First).active().is_some());
+    assert!(m.player(Seat::First).events().locked.is_none());
+    assert!(m.player(Seat::First).active().is_some());
 }
 
 #[test]
 fn a_direction_held_through_the_countdown_is_charged_at_go() {
     let mut m = versus_match(11);
     step_n(&mut m, [Input::NONE, Input::LEFT], 180);
-    let kind = m.player(Second).next()[0];
+    let kind = m.player(Seat::Second).next()[0];
 
     // GO: the first piece auto-shifts at once (ARR 2) instead of waiting out DAS.
     step_n(&mut m, [Input::NONE, Input::LEFT], 7);
 
-    let piece = m.player(Second).active().expect("in play");
+    let piece = m.player(Seat::Second).active().expect("in play");
     assert_eq!(piece.kind, kind);
     let leftmost = piece.cells().iter().map(|&(x, _)| x).min();
     assert_eq!(leftmost, Some(0), "at the left wall within 7 frames");
@@ -73,15 +71,15 @@ fn a_direction_held_through_the_countdown_is_charged_at_go() {
 fn a_top_out_ends_the_round_and_the_other_seat_wins_it() {
     let mut m = versus_match(11);
 
-    let lost_at = lose_round(&mut m, First);
+    let lost_at = lose_round(&mut m, Seat::First);
 
-    assert_eq!(m.player(First).topped_out(), Some(TopOut::BlockOut));
-    assert_eq!(m.events().round_over, Some(Some(Second)));
+    assert_eq!(m.player(Seat::First).topped_out(), Some(TopOut::BlockOut));
+    assert_eq!(m.events().round_over, Some(Some(Seat::Second)));
     assert_eq!(m.wins(), [0, 1]);
     assert_eq!(
         m.phase(),
         Phase::RoundOver {
-            winner: Some(Second),
+            winner: Some(Seat::Second),
             next_at: lost_at + 1 + 180
         }
     );
@@ -91,8 +89,8 @@ fn a_top_out_ends_the_round_and_the_other_seat_wins_it() {
 fn after_the_break_a_new_round_starts_with_its_own_piece_sequence() {
     let seed = 11;
     let mut m = versus_match(seed);
-    let round_0 = m.player(First).next();
-    let lost_at = lose_round(&mut m, Second);
+    let round_0 = m.player(Seat::First).next();
+    let lost_at = lose_round(&mut m, Seat::Second);
     idle_until(&mut m, lost_at + 181);
     assert!(matches!(m.phase(), Phase::RoundOver { .. }));
 
@@ -121,9 +119,9 @@ fn after_the_break_a_new_round_starts_with_its_own_piece_sequence() {
 #[test]
 fn both_seats_topping_out_on_one_frame_is_a_drawn_round() {
     let mut m = versus_match(11);
-    doom(&mut m, First);
+    doom(&mut m, Seat::First);
 
-    lose_round(&mut m, Second);
+    lose_round(&mut m, Seat::Second);
 
     assert_eq!(m.events().round_over, Some(None));
     assert!(matches!(m.phase(), Phase::RoundOver { winner: None, .. }));
@@ -136,13 +134,18 @@ fn the_first_seat_to_win_first_to_rounds_wins_the_match() {
     header.rules.first_to = 2;
     let mut m = Match::new(header);
 
-    lose_round(&mut m, First);
+    lose_round(&mut m, Seat::First);
     until_countdown(&mut m, 1000);
-    lose_round(&mut m, First);
+    lose_round(&mut m, Seat::First);
 
-    assert_eq!(m.events().match_over, Some(Second));
-    assert_eq!(m.phase(), Phase::MatchOver { winner: Second });
-    assert_eq!(m.winner(), Some(Second));
+    assert_eq!(m.events().match_over, Some(Seat::Second));
+    assert_eq!(
+        m.phase(),
+        Phase::MatchOver {
+            winner: Seat::Second
+        }
+    );
+    assert_eq!(m.winner(), Some(Seat::Second));
     assert_eq!(m.wins(), [0, 2]);
 }
 
@@ -151,12 +154,17 @@ fn a_decided_match_stays_decided() {
     let mut header = MatchHeader::versus(11);
     header.rules.first_to = 1;
     let mut m = Match::new(header);
-    lose_round(&mut m, Second);
+    lose_round(&mut m, Seat::Second);
     let frame = m.frame().0;
 
     step_n(&mut m, [Input::HARD_DROP, Input::NONE], 500);
 
-    assert_eq!(m.phase(), Phase::MatchOver { winner: First });
+    assert_eq!(
+        m.phase(),
+        Phase::MatchOver {
+            winner: Seat::First
+        }
+    );
     assert_eq!(m.frame().0, frame + 500);
     assert_eq!(m.round(), 0);
 }

@@ -44,7 +44,8 @@ frame loop, on a tokio task, or in a test without a single sleep.
 - [`headless`]: `HeadlessClient` and the relay-latency probe.
 - [`delay_proxy`]: an order-keeping loopback TCP proxy adding latency, jitter and the cost of
   lost packets (tests and the load tester reproduce distant players with it); [`udp_proxy`]
-  its twin for datagrams, which drops them for real.
+  its twin for datagrams, which drops them for real; [`impairment`] the delay and loss both
+  apply.
 */
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -56,6 +57,8 @@ pub mod delay_proxy;
 pub mod driver;
 #[cfg(feature = "native")]
 pub mod headless;
+#[cfg(feature = "native")]
+pub mod impairment;
 pub mod inputs;
 pub mod link;
 #[cfg(feature = "native")]

@@ -19,7 +19,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use crate::delay_proxy::{Impairment, Loss, LossSwitch, ProxyConfig};
+use crate::impairment::{Impairment, Loss, LossSwitch, ProxyConfig};
 
 /// Largest datagram relayed.
 const MAX_DATAGRAM: usize = 64 * 1024;
@@ -132,7 +132,7 @@ async fn run(
         let (queue, link, last) = match flows.entry(client) {
             Entry::Occupied(flow) => flow.into_mut(),
             Entry::Vacant(slot) => {
-                seed = crate::delay_proxy::splitmix(seed);
+                seed = crate::impairment::splitmix(seed);
                 let Ok(to_server) = open_flow(
                     &mut tasks,
                     &socket,

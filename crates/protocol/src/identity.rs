@@ -7,9 +7,35 @@
 //! `8`→`b`; `-`→`_`; `rn`→`m`; `vv`→`w`), and two names with the same key cannot both exist:
 //! `Alice`, `ALICE` and `A1ice` are one name.
 //!
+//! # Display names (`Hello`)
+//! What a player is called in a room when not registered ([`clean_display_name`]): NFKC
+//! normalised (full-width `Ａ` is `A`), trimmed, 1 to [`MAX_NAME_CHARS`] characters, each
+//! printable ASCII or a letter, mark or digit that Unicode's identifier rules allow (UTS #39's
+//! General Security Profile), so no control, format or invisible character gets in (bidi
+//! overrides, zero-width spaces and joiners, the BOM, Hangul fillers, variation selectors); and
+//! at most "moderately restrictive" in UTS #39's sense, so no mixing of look-alike scripts
+//! (`аdmin` with a Cyrillic `а` is refused; Latin with Japanese, or with Arabic, is fine).
+//!
 //! # Chat
-//! At most [`MAX_CHAT_CHARS`] characters of UTF-8; the server removes control characters and
-//! drops lines left empty.
+//! At most [`MAX_CHAT_CHARS`] characters of UTF-8; the server NFC-normalises it, removes
+//! control, format, private-use, unassigned and other invisible characters (everything
+//! Unicode calls default-ignorable, and the blank Braille pattern), trims it, and drops lines
+//! left empty: a line of only invisible characters is empty.
+//!
+//! # Why these crates
+//! `unicode-security` (unicode-rs: UTS #39's identifier status, restriction levels and
+//! skeletons, generated from Unicode's own data files), `unicode-normalization` (unicode-rs:
+//! NFC/NFKC) and `unicode-properties` (unicode-rs: general categories) keep Unicode's tables
+//! out of our code, follow its versions, and are `no_std` table crates with no dependencies of
+//! their own beyond each other: they build for wasm32, and only `unicode-security` and
+//! `unicode-script` are new to the server's tree (`unicode-normalization` and
+//! `unicode-properties` came with the PostgreSQL client).
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use unicode_security::{GeneralSecurityProfile, RestrictionLevel, RestrictionLevelDetection};
+
+use crate::messages::MAX_NAME_CHARS;
 
 /// Shortest name, in characters.
 pub const MIN_NAME_CHARS: usize = 3;
@@ -61,15 +87,87 @@ pub fn name_key(name: &str) -> String {
     single.replace("rn", "m").replace("vv", "w")
 }
 
-/// A chat line as the server relays it: control characters removed, trimmed, at most
-/// [`MAX_CHAT_CHARS`]; `None` if nothing is left or it is too long.
+/// Why a display name is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DisplayNameError {
+    /// Empty (after trimming) or too long.
+    #[error("a name is 1 to {MAX_NAME_CHARS} characters")]
+    Length,
+    /// A character that is not allowed (invisible, a control or format character, a symbol).
+    #[error(
+        "a name may not hold {:?} (U+{:04X}): letters, digits and ASCII punctuation only",
+        .0,
+        u32::from(*.0)
+    )]
+    Character(char),
+    /// Letters of scripts that look alike (Latin with Cyrillic or Greek...).
+    #[error("a name may not mix look-alike scripts (such as Latin with Cyrillic or Greek)")]
+    MixedScripts,
+}
+
+/// A display name in its normal form, or why it is refused (see the module docs).
+pub fn clean_display_name(name: &str) -> Result<String, DisplayNameError> {
+    // Refuse absurd input before normalising it (NFKC can grow a string).
+    if name.len() > MAX_NAME_CHARS * 4 * 4 {
+        return Err(DisplayNameError::Length);
+    }
+    let normal: String = name.nfkc().collect();
+    let normal = normal.trim();
+    let chars = normal.chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS {
+        return Err(DisplayNameError::Length);
+    }
+    if let Some(bad) = normal
+        .chars()
+        .find(|&c| !(c == ' ' || c.is_ascii_graphic() || c.identifier_allowed()))
+    {
+        return Err(DisplayNameError::Character(bad));
+    }
+    // Restriction levels are defined over identifier characters: ASCII punctuation and spaces
+    // (script Common) change nothing, so they are left out of the check.
+    let letters: String = normal.chars().filter(|c| c.identifier_allowed()).collect();
+    if letters.as_str().detect_restriction_level() > RestrictionLevel::ModeratelyRestrictive {
+        return Err(DisplayNameError::MixedScripts);
+    }
+    Ok(normal.to_string())
+}
+
+/// Whether `c` shows nothing (or nothing meant to be seen) in a chat line: control, format
+/// (bidi overrides, zero-width spaces, the BOM), private-use, unassigned and line or paragraph
+/// separators; default-ignorable code points (Hangul fillers, variation selectors, the
+/// combining grapheme joiner: the characters UTS #39's skeleton drops); the blank Braille
+/// pattern.
+pub fn is_invisible(c: char) -> bool {
+    use GeneralCategory as G;
+    if matches!(
+        c.general_category(),
+        G::Control
+            | G::Format
+            | G::PrivateUse
+            | G::Surrogate
+            | G::Unassigned
+            | G::LineSeparator
+            | G::ParagraphSeparator
+    ) || c == '\u{2800}'
+    {
+        return true;
+    }
+    let mut buf = [0u8; 4];
+    unicode_security::skeleton(c.encode_utf8(&mut buf))
+        .next()
+        .is_none()
+}
+
+/// A chat line as the server relays it: NFC-normalised, invisible characters ([`is_invisible`])
+/// removed, trimmed, at most [`MAX_CHAT_CHARS`]; `None` if nothing is left or it is too long.
 pub fn clean_chat(text: &str) -> Option<String> {
     if text.chars().count() > MAX_CHAT_CHARS {
         return None;
     }
-    let cleaned: String = text.chars().filter(|c| !c.is_control()).collect();
+    let cleaned: String = text.nfc().filter(|&c| !is_invisible(c)).collect();
     let cleaned = cleaned.trim();
-    (!cleaned.is_empty()).then(|| cleaned.to_string())
+    let fits = cleaned.chars().count() <= MAX_CHAT_CHARS;
+    (!cleaned.is_empty() && fits).then(|| cleaned.to_string())
 }
 
 /// A typed recovery code in its canonical form: upper case, without spaces or dashes.
@@ -103,6 +201,89 @@ mod tests {
         assert_eq!(name_key("BOB0"), name_key("bobo"));
         assert_eq!(name_key("modern"), name_key("rnodem"));
         assert_ne!(name_key("Alice"), name_key("Alicia"));
+    }
+
+    #[test]
+    fn display_names_are_normalised_and_trimmed() {
+        assert_eq!(clean_display_name("  Alice "), Ok("Alice".into()));
+        assert_eq!(clean_display_name("Ａｌｉｃｅ"), Ok("Alice".into()));
+        assert_eq!(
+            clean_display_name("Bot (hard) #2"),
+            Ok("Bot (hard) #2".into())
+        );
+        assert_eq!(clean_display_name("Zoë"), Ok("Zoë".into()));
+        assert_eq!(clean_display_name("Zoe\u{308}"), Ok("Zoë".into()));
+        assert_eq!(clean_display_name("Борис"), Ok("Борис".into()));
+        assert_eq!(clean_display_name("Ken 健二"), Ok("Ken 健二".into()));
+    }
+
+    #[test]
+    fn display_names_refuse_format_and_invisible_characters() {
+        for (name, bad) in [
+            ("Al\u{202E}ice", '\u{202E}'), // right-to-left override
+            ("Al\u{200B}ice", '\u{200B}'), // zero-width space
+            ("Al\u{200D}ice", '\u{200D}'), // zero-width joiner
+            ("\u{FEFF}Alice", '\u{FEFF}'), // byte order mark
+            ("\u{3164}", '\u{3164}'),      // Hangul filler
+            ("Al\u{115F}ice", '\u{115F}'), // Hangul choseong filler
+            ("Alice\u{FE0F}", '\u{FE0F}'), // variation selector
+            ("Al\u{2066}ice", '\u{2066}'), // left-to-right isolate
+            ("Al\u{7}ice", '\u{7}'),
+            ("Alice\u{1F600}", '\u{1F600}'),
+        ] {
+            // NFKC may turn one filler into another first: the error names what is left.
+            let err = clean_display_name(name).expect_err(name);
+            assert!(
+                matches!(err, DisplayNameError::Character(_)),
+                "{name:?}: {err}"
+            );
+            if !matches!(bad, '\u{3164}') {
+                assert_eq!(err, DisplayNameError::Character(bad), "{name:?}");
+            }
+        }
+        assert_eq!(
+            clean_display_name("Al\tice"),
+            Err(DisplayNameError::Character('\t'))
+        );
+        assert_eq!(clean_display_name("   "), Err(DisplayNameError::Length));
+        assert_eq!(
+            clean_display_name(&"x".repeat(MAX_NAME_CHARS + 1)),
+            Err(DisplayNameError::Length)
+        );
+    }
+
+    #[test]
+    fn display_names_refuse_mixed_look_alike_scripts() {
+        assert_eq!(
+            clean_display_name("\u{430}dmin"),
+            Err(DisplayNameError::MixedScripts)
+        );
+        assert_eq!(
+            clean_display_name("P\u{430}yP\u{430}l"),
+            Err(DisplayNameError::MixedScripts)
+        );
+        assert_eq!(
+            clean_display_name("\u{3A9}mega"),
+            Err(DisplayNameError::MixedScripts)
+        );
+    }
+
+    #[test]
+    fn chat_loses_invisible_and_format_characters() {
+        assert_eq!(
+            clean_chat("gg\u{202E}wp\u{200B}\u{FEFF}!"),
+            Some("ggwp!".into())
+        );
+        assert_eq!(clean_chat("e\u{301}"), Some("\u{e9}".into()));
+        assert_eq!(clean_chat("Привет, 世界"), Some("Привет, 世界".into()));
+    }
+
+    #[test]
+    fn a_chat_line_of_only_invisible_characters_is_empty() {
+        assert_eq!(clean_chat("\u{200B}\u{200C}\u{200D}\u{2060}\u{FEFF}"), None);
+        assert_eq!(clean_chat("\u{3164}\u{115F}\u{1160}\u{FFA0}"), None);
+        assert_eq!(clean_chat("\u{202E}\u{2066} \u{2800} \u{3000}"), None);
+        assert_eq!(clean_chat("\u{FE0F}\u{34F}\u{E0001}"), None);
     }
 
     #[test]

@@ -20,6 +20,7 @@
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
+//! - [`file`]: reading a replay, log or puzzle file: regular files only, through a limit.
 //! - [`solo_replay`]: the one-player (Sprint, Blitz, Zen) replay file and [`verify_solo`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -29,6 +30,7 @@ pub mod codec;
 pub mod compact;
 pub mod datagram;
 mod envelope;
+pub mod file;
 pub mod identity;
 pub mod inputs;
 pub mod key_script;

@@ -2,10 +2,10 @@
 //! check FILE` replays that solution through the core, `puzzle solve FILE` counts solutions.
 //! The format is docs/PUZZLES.md; all the work is in `sevenbag_puzzle`.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use sevenbag_protocol::file::read_limited;
 use sevenbag_puzzle::{Difficulty, Kind, Limits, Options, Puzzle};
 
 /// Subcommands over generated puzzles.
@@ -151,10 +151,7 @@ pub fn run(command: PuzzleCommand) -> anyhow::Result<()> {
 }
 
 fn load(file: &Path) -> anyhow::Result<Puzzle> {
-    let f = std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let mut bytes = Vec::new();
-    f.take(sevenbag_puzzle::format::MAX_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
+    let bytes = read_limited(file, sevenbag_puzzle::format::MAX_BYTES as u64)
         .with_context(|| format!("cannot read {}", file.display()))?;
     let text =
         String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8 text", file.display()))?;

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use sevenbag_core::Seat;
-use sevenbag_protocol::replay::REPLAY_FORMAT_VERSION;
+use sevenbag_protocol::file::read_limited;
+use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, REPLAY_FORMAT_VERSION};
 use sevenbag_protocol::{EndReason, Replay, RoundRecord, verify};
 
 /// Subcommands over replay files.
@@ -46,7 +47,9 @@ pub fn run(command: ReplayCommand) -> anyhow::Result<()> {
 }
 
 fn load(file: &Path) -> anyhow::Result<Replay> {
-    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    // A regular file of at most the format's limit: `/dev/zero` or a FIFO is a clear error.
+    let bytes = read_limited(file, MAX_REPLAY_BYTES as u64)
+        .with_context(|| format!("cannot read {}", file.display()))?;
     Replay::decode(&bytes).with_context(|| format!("{}", file.display()))
 }
 

@@ -192,3 +192,64 @@ fn puzzle_gen_refuses_impossible_options() {
     let out = tool(&["puzzle", "gen", "--kind", "pc", "--pieces", "6"]);
     assert_fails_with(&out, "the rows to clear hold only 20");
 }
+
+// Files that are not replays: a clear error at once, never a hang or the memory running out.
+
+/// Runs the tool with a bound on its time: a hang is a failure, not a stuck test.
+fn tool_within(args: &[&str], limit: std::time::Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sevenbag-tool"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sevenbag-tool");
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("sevenbag-tool {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[test]
+fn replay_info_on_dev_zero_is_a_clear_error_at_once() {
+    let out = tool_within(
+        &["replay", "info", "/dev/zero"],
+        std::time::Duration::from_secs(5),
+    );
+    assert_fails_with(
+        &out,
+        "cannot read /dev/zero: not a regular file (a character device)",
+    );
+}
+
+#[test]
+fn replay_info_on_a_fifo_is_a_clear_error_at_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("replay.sbrp");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let fifo = fifo.to_str().expect("utf-8 path");
+    for action in ["info", "verify"] {
+        let out = tool_within(&["replay", action, fifo], std::time::Duration::from_secs(5));
+        assert_fails_with(&out, "not a regular file (a FIFO)");
+    }
+}
+
+#[test]
+fn replay_info_refuses_a_file_over_the_format_limit_without_reading_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let big = dir.path().join("big.sbrp");
+    std::fs::File::create(&big)
+        .and_then(|f| f.set_len(1 << 30))
+        .expect("a sparse 1 GiB file");
+    let out = tool_within(
+        &["replay", "info", big.to_str().expect("utf-8 path")],
+        std::time::Duration::from_secs(5),
+    );
+    assert_fails_with(&out, "1073741824 bytes: over the 67108864-byte limit");
+}

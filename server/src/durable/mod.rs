@@ -22,6 +22,7 @@ use std::time::Duration;
 
 use sevenbag_core::Seat;
 use sevenbag_protocol::InputChange;
+use sevenbag_protocol::file::read_limited;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tracing::{error, info, warn};
@@ -260,11 +261,10 @@ pub(crate) fn load_all(dir: &Path) -> Vec<Loaded> {
 }
 
 fn load_one(path: &Path, stem: &str) -> Result<Loaded, String> {
-    let len = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
-    if len > MAX_LOG_BYTES {
-        return Err(format!("{len} bytes: over the {MAX_LOG_BYTES}-byte limit"));
-    }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    // A regular file of at most MAX_LOG_BYTES, opened once: a device, a FIFO or a file that
+    // grows while read is refused, never read whole or waited on.
+    let bytes = read_limited(path, MAX_LOG_BYTES).map_err(|e| e.to_string())?;
+    let len = bytes.len() as u64;
     let loaded = format::read(&bytes).map_err(|e| e.to_string())?;
     if loaded.open.code != stem {
         return Err(format!(

@@ -1,10 +1,14 @@
 //! Shared helpers for the core's integration tests: a one-board harness ([`Solo`]), match
-//! helpers, named boards, and the `sim` script format ([`script`]).
+//! helpers, named boards, the `sim` script format ([`script`]), helpers for matches of more
+//! than two seats ([`battle`]) and a cheap bot for them ([`stacker`]).
 //!
 //! Each test binary uses a different subset, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod battle;
 pub mod script;
+pub mod stacker;
+pub mod tapes;
 
 use sevenbag_core::{
     Board, Handling, Input, Match, MatchHeader, Phase, Piece, PieceKind, Player, PlayerEvents,

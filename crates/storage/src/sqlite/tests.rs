@@ -81,6 +81,54 @@ fn a_corrupt_file_is_reported_as_corrupt() {
 }
 
 #[test]
+fn a_file_damaged_beyond_its_header_is_refused_at_open_like_a_bad_header() {
+    let t = Temp::new("damaged");
+    {
+        let s = SqliteStorage::open(&t.db()).expect("open");
+        for key in 0..200u8 {
+            s.create_player(&new_player(&format!("player{key}"), key))
+                .expect("create");
+        }
+    }
+    let (page_size, root): (i64, i64) = {
+        let c = Connection::open(t.db()).unwrap();
+        let page_size = c.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        let root = c
+            .query_row(
+                "SELECT rootpage FROM sqlite_master WHERE name = 'players_by_rating'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        (page_size, root)
+    };
+    // The index's root page, not the header (page 1), is overwritten.
+    assert!(root > 1);
+    let mut bytes = std::fs::read(t.db()).unwrap();
+    let at = ((root - 1) * page_size) as usize;
+    bytes[at..at + page_size as usize].fill(0xa5);
+    std::fs::write(t.db(), &bytes).unwrap();
+
+    let err = SqliteStorage::open(&t.db()).unwrap_err();
+    assert!(matches!(err, StorageError::Corrupt { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("not a Sevenbag database or corrupt (quick_check: "),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_intact_file_passes_the_check_even_with_a_short_limit() {
+    let t = Temp::new("intact");
+    drop(SqliteStorage::open(&t.db()).expect("create"));
+    let c = Connection::open(t.db()).unwrap();
+    // Cut short or finished, the check never refuses an intact file.
+    quick_check(&t.db(), &c, Duration::ZERO).expect("not refused");
+    quick_check(&t.db(), &c, QUICK_CHECK_LIMIT).expect("checked whole");
+}
+
+#[test]
 fn a_locked_file_is_reported_as_locked() {
     let t = Temp::new("locked");
     drop(SqliteStorage::open(&t.db()).expect("create"));
