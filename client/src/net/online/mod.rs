@@ -26,6 +26,8 @@
 pub mod chat;
 mod connection;
 mod lobby;
+#[cfg(test)]
+mod path_tests;
 mod play;
 pub mod reconnect;
 #[cfg(test)]
@@ -308,6 +310,13 @@ impl Online {
     /// The server's result of the last match.
     pub fn outcome(&self) -> Option<&Outcome> {
         self.match_driver.match_result()
+    }
+
+    /// Which path carries our inputs now (the WebSocket while there is no connection).
+    pub fn path(&self) -> sevenbag_netplay::TransportPath {
+        self.net
+            .as_ref()
+            .map_or(sevenbag_netplay::TransportPath::WebSocket, |n| n.path())
     }
 
     /// The round trip to the server, once measured.

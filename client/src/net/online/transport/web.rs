@@ -65,12 +65,6 @@ impl WebLink {
         }
     }
 
-    /// Which path carries inputs now.
-    #[allow(dead_code)]
-    pub fn path(&self) -> TransportPath {
-        self.datagrams.borrow().link.path()
-    }
-
     fn send_now(&self, message: &ClientMessage) -> Result<(), NetError> {
         if self.closed.get() {
             return Err(NetError::Closed);
@@ -249,5 +243,9 @@ impl Link for WebLink {
         self.closed.set(true);
         self.datagrams.borrow_mut().session = None;
         self.socket.close();
+    }
+
+    fn path(&self) -> TransportPath {
+        self.datagrams.borrow().link.path()
     }
 }
