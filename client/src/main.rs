@@ -62,7 +62,7 @@ use crate::net::online;
 use crate::platform::clock::{FixedClock, STEP};
 use crate::platform::pacer;
 #[cfg(target_arch = "wasm32")]
-use crate::platform::web;
+use crate::platform::{web, web_device};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Mouse, Screen, Stack};
 use crate::sound::audio;
@@ -135,6 +135,7 @@ async fn run(args: Args) {
         gfx: render::gfx::Gfx::load(),
         time: 0.0,
         backdrop: render::backdrop::Backdrop::new(),
+        copying: None,
     };
     render::gfx::set_plain_background(ctx.config.plain_background);
     if let Some(problem) = problem {
@@ -148,7 +149,14 @@ async fn run(args: Args) {
         }
     }
     #[cfg(target_arch = "wasm32")]
-    start::use_page_server(&mut ctx);
+    {
+        start::use_page_server(&mut ctx);
+        start::wait_for_page_files(&mut ctx).await;
+        crate::platform::web_files::accept_files(
+            ".sbrp",
+            sevenbag_protocol::replay::MAX_REPLAY_BYTES,
+        );
+    }
     let mut stack = Stack::new(start::first_screens(&args, &ctx, first_start));
     let capture = args.frames.is_some();
     let mut clock = if capture {
@@ -173,8 +181,15 @@ async fn run(args: Args) {
     #[cfg(feature = "gamepad")]
     let mut pads = pad::Pads::open();
     #[cfg(target_arch = "wasm32")]
+    let mut page_pads = input::pad::PagePads::default();
+    #[cfg(not(target_arch = "wasm32"))]
+    let mut on_screen = input::on_screen::OnScreen::new(false);
+    #[cfg(target_arch = "wasm32")]
+    let mut on_screen = input::on_screen::OnScreen::new(web_device::touch_device());
+    #[cfg(target_arch = "wasm32")]
     let mut published = String::new();
     loop {
+        let frame_start = sevenbag_netplay::time::Instant::now();
         // 1. Resize and layout: read the window size; every screen lays itself out from it.
         ctx.gfx.refresh();
         // A window below the minimum size is laid out at the minimum and scaled down to fit.
@@ -194,25 +209,43 @@ async fn run(args: Args) {
             get_frame_time()
         };
         let pos = Vec2::from(mouse_position()) / scale;
-        #[cfg_attr(not(feature = "gamepad"), allow(unused_mut))]
         let mut keyboard = Keyboard::sample();
         #[cfg(feature = "gamepad")]
         if let Some(p) = &mut pads {
             p.frame().apply(&ctx.config.pad, &mut keyboard);
         }
+        // In a page, gamepads through the browser's Gamepad API.
+        #[cfg(target_arch = "wasm32")]
+        page_pads
+            .frame(&input::pad::parse_page_pads(&web_device::gamepads()))
+            .apply(&ctx.config.pad, &mut keyboard);
+        let mut mouse = Mouse {
+            pos,
+            moved: pos != last_mouse,
+            clicked: is_mouse_button_pressed(MouseButton::Left),
+            wheel: mouse_wheel().1,
+        };
+        // A touch screen's controls, back button and keyboard (nothing on a screen never
+        // touched); in portrait the controls take a strip under the screen.
+        let game_height = on_screen.frame(
+            &ctx.config.touch,
+            stack.top(),
+            stack.depth(),
+            &input::on_screen::fingers(scale),
+            width,
+            height,
+            &mut keyboard,
+            &mut mouse,
+        );
         let io = FrameIo {
             keyboard,
-            mouse: Mouse {
-                pos,
-                moved: pos != last_mouse,
-                clicked: is_mouse_button_pressed(MouseButton::Left),
-                wheel: mouse_wheel().1,
-            },
+            mouse,
             dt,
             steps: clock.advance(f64::from(dt)),
             width,
-            height,
+            height: game_height,
         };
+        on_screen.keyboard(stack.top(), &ctx, &io, scale * screen_dpi_scale());
         last_mouse = pos;
         idle.frame(
             dt,
@@ -225,11 +258,24 @@ async fn run(args: Args) {
         );
         // 3. Update: the top screen runs the due simulation steps and returns a transition.
         ctx.time += dt;
+        ctx.poll_copying();
+        // A change the page could not keep (its storage full, say) is said, once a second.
+        #[cfg(target_arch = "wasm32")]
+        if frames % 60 == 0
+            && let Some(problem) = crate::platform::web_files::problem()
+        {
+            ctx.notify(problem, theme::BAD);
+        }
         if let Some(n) = &mut ctx.notice {
             n.left -= dt;
             if n.left <= 0.0 {
                 ctx.notice = None;
             }
+        }
+        // A replay file picked or dropped on the page opens over whatever is on screen.
+        #[cfg(target_arch = "wasm32")]
+        if let Some(screen) = replays::opened_file(&mut ctx) {
+            stack.apply(screen::Transition::Push(screen));
         }
         let Some(top) = stack.top_mut() else { break };
         let transition = top.update(&mut ctx, &io);
@@ -240,6 +286,7 @@ async fn run(args: Args) {
         if let Some(top) = stack.top() {
             top.draw(&ctx, &io);
         }
+        on_screen.draw(&ctx.gfx);
         if let Some(n) = &ctx.notice {
             let unit = layout::list_layout(width, height, 1).unit;
             render::widgets::notice(&ctx.gfx, width, height, unit, &n.text, n.colour);
@@ -248,7 +295,18 @@ async fn run(args: Args) {
         ctx.gfx.flush_text();
         frames += 1;
         #[cfg(target_arch = "wasm32")]
-        probe::publish(&stack, &ctx, frames, &mut published);
+        {
+            // What can be tapped, centres in CSS pixels (macroquad's screen pixels are CSS
+            // pixels: logical × scale).
+            let css = scale;
+            let mut drawn = render::widgets::targets::take();
+            drawn.extend(on_screen.targets());
+            let taps: Vec<(String, (f32, f32))> = drawn
+                .into_iter()
+                .map(|(l, r)| (l, ((r.x + r.w / 2.0) * css, (r.y + r.h / 2.0) * css)))
+                .collect();
+            probe::publish(&stack, &ctx, frames, &taps, &mut published);
+        }
         // Once the start-up is over and then every minute or so: give freed heap back.
         if frames == 2 || frames == 120 || frames.is_multiple_of(3600) {
             memcheck::trim();
@@ -267,6 +325,8 @@ async fn run(args: Args) {
             }
             break;
         }
+        // The frame's work, for the page bot's next allowance (it thinks in the frame's room).
+        versus::opponent::allowance::frame_done(frame_start.elapsed());
         next_frame().await;
         if let Some(p) = &mut pacer {
             // A calm screen left alone is drawn at a low rate (see `pacer`).

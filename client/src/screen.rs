@@ -11,8 +11,11 @@ use macroquad::color::Color;
 use macroquad::math::{Rect, Vec2};
 
 use crate::input::Keyboard;
+use crate::net::links::Link;
+use crate::platform::clipboard::{self, Copying};
 use crate::render::backdrop::Backdrop;
 use crate::render::gfx::Gfx;
+use crate::render::theme;
 use crate::settings::config::Config;
 use crate::sound::audio::Audio;
 use crate::sound::sfx::Sfx;
@@ -49,9 +52,49 @@ pub trait Screen: Any {
         false
     }
 
+    /// Whether a player's board takes input now (a match, a solo run, a puzzle): on a touch
+    /// screen the on-screen controls show ([`crate::input::touch`]).
+    fn plays_by_touch(&self) -> bool {
+        false
+    }
+
+    /// The screen's text fields (in its layout for `io`), for the on-screen keyboard of a touch
+    /// screen: the one being typed in is `active`.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    fn text_fields(&self, ctx: &Ctx, io: &FrameIo) -> Vec<TextField> {
+        let _ = (ctx, io);
+        Vec::new()
+    }
+
     /// The screen's name in the browser build's test hook (`menu`, `play`, ...).
-    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     fn name(&self) -> &'static str;
+}
+
+/// What a text field takes, for the on-screen keyboard's layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub enum TextKind {
+    /// Words (names, chat).
+    Plain,
+    /// A code (capitals and digits).
+    Code,
+    /// A server address.
+    Address,
+}
+
+/// A text field on screen.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub struct TextField {
+    /// What it takes.
+    pub kind: TextKind,
+    /// What it holds.
+    pub text: String,
+    /// Where it is (logical pixels).
+    pub rect: Rect,
+    /// Typing goes to it now.
+    pub active: bool,
 }
 
 /// The screens, bottom to top; only the top one updates and draws.
@@ -73,6 +116,11 @@ impl Stack {
     /// The screen on top.
     pub fn top(&self) -> Option<&dyn Screen> {
         self.screens.last().map(|s| &**s)
+    }
+
+    /// How many screens are open.
+    pub fn depth(&self) -> usize {
+        self.screens.len()
     }
 
     /// Carries out `t`. Returns false when the game should close (a Quit, or the last screen
@@ -157,6 +205,8 @@ pub struct Ctx {
     pub time: f32,
     /// The drifting pieces behind the menus.
     pub backdrop: Backdrop,
+    /// A link being copied to the clipboard, and the link (the loop says when it is done).
+    pub copying: Option<(Copying, String)>,
 }
 
 impl Ctx {
@@ -171,5 +221,38 @@ impl Ctx {
     /// Plays a sound effect.
     pub fn play(&self, sfx: Sfx) {
         self.audio.play(sfx);
+    }
+
+    /// Copies `link` to the clipboard; a notice says when it is there (or why not).
+    pub fn copy_link(&mut self, link: String) {
+        self.copying = Some((clipboard::copy(&link), link));
+    }
+
+    /// Copies the game's `link` on the server in Settings, or says there is no server address.
+    pub fn copy_game_link(&mut self, link: &Link) {
+        match link.url(&self.config.server) {
+            Some(url) => self.copy_link(url),
+            None => self.notify(
+                "No server address to make a link with (Settings › Server).",
+                theme::BAD,
+            ),
+        }
+    }
+
+    /// Once a copy is done: the notice saying so (called once a frame by the loop).
+    pub fn poll_copying(&mut self) {
+        let Some(result) = self.copying.as_ref().and_then(|(c, _)| c.poll()) else {
+            return;
+        };
+        let Some((_, link)) = self.copying.take() else {
+            return;
+        };
+        match result {
+            Ok(()) => self.notify(format!("Link copied: {link}"), theme::GOOD),
+            Err(why) => self.notify(
+                format!("Could not copy the link ({why}): {link}"),
+                theme::BAD,
+            ),
+        }
     }
 }

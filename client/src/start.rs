@@ -34,18 +34,16 @@ const DEMO_PLAYERS: [Opponent; 2] = [
 /// The screens the game opens with, bottom first.
 pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn Screen>> {
     let menu = || Box::new(MenuScreen::new());
-    // A `/watch/CODE` page spectates that room on the page's server at once.
+    // A link to the page (`/room/CODE`, `/watch/CODE`, `/replay/ID`, `/puzzle/CODE`) opens
+    // what it names on the page's server, after the name on a first start.
     #[cfg(target_arch = "wasm32")]
-    if let Some(code) = page::watch_code(&web::location()) {
-        let online = online::Online::connect(
-            &ctx.config.server,
-            &ctx.config.player_name,
-            ctx.config.handling,
-            ctx.config.keys,
-            online::Request::Spectate(code),
-        );
-        let screen = OnlineScreen::new(online, "Spectating", None);
-        return vec![menu(), Box::new(screen)];
+    if let Some(link) = crate::net::links::from_href(&web::location()) {
+        let mut screens: Vec<Box<dyn Screen>> =
+            vec![menu(), Box::new(crate::menu::link::LinkScreen::new(link))];
+        if first_start {
+            screens.push(Box::new(WelcomeScreen::default()));
+        }
+        return screens;
     }
     #[cfg(not(target_arch = "wasm32"))]
     if args.demo && args.online {
@@ -162,6 +160,34 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
         }
     };
     vec![menu(), top]
+}
+
+/// In a browser: waits (at most a few seconds, drawing nothing) until the page has read its
+/// stored files, then says what it skipped of them (an entry that is not bytes, too large, or
+/// another version's) and any trouble keeping them.
+#[cfg(target_arch = "wasm32")]
+pub async fn wait_for_page_files(ctx: &mut Ctx) {
+    use crate::platform::web_files;
+    let started = sevenbag_netplay::time::Instant::now();
+    while web_files::ready().is_none() && started.elapsed().as_secs_f64() < 5.0 {
+        macroquad::window::clear_background(crate::render::theme::BACKGROUND);
+        macroquad::window::next_frame().await;
+    }
+    let skipped = web_files::skipped();
+    if !skipped.is_empty() {
+        ctx.notify(
+            format!(
+                "Skipped {} stored entr{} the game cannot use (left as they are): {}",
+                skipped.len(),
+                if skipped.len() == 1 { "y" } else { "ies" },
+                skipped.join("; ")
+            ),
+            crate::render::theme::BAD,
+        );
+    }
+    if let Some(problem) = web_files::problem() {
+        ctx.notify(problem, crate::render::theme::BAD);
+    }
 }
 
 /// In a browser: the page's own server (or a `?server=` in its address) is the server (the

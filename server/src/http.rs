@@ -88,18 +88,15 @@ struct Conn {
 /// The routes on the server's port. Add new ones here.
 pub(crate) fn router(shared: Arc<Shared>) -> Router {
     let body_limit = shared.config.limits.max_message_bytes;
-    // The browser game (`--web-dir`): a WebSocket upgrade on its paths (`/` above all) still
-    // goes to the game protocol, before any of its routes.
-    let site = shared
-        .config
-        .web_dir
-        .clone()
-        .map(|dir| web::routes(dir).route_layer(axum::middleware::from_fn(websocket_first)));
+    // The browser game (`--web-dir`), or a page saying how to build it: a WebSocket upgrade on
+    // its paths (`/` above all) still goes to the game protocol, before any of its routes.
+    let site = web::routes(shared.config.web_dir.clone())
+        .route_layer(axum::middleware::from_fn(websocket_first));
     Router::new()
         // Add routes here: `.merge(...)` a module's routes or `.route(path, get(handler))`.
         .merge(api::routes())
         .merge(ops::routes())
-        .merge(site.unwrap_or_default())
+        .merge(site)
         .fallback(websocket_or_not_found)
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(shared)

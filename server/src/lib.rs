@@ -40,7 +40,8 @@
 //!   resumes, leaves; `play.rs`: the match, inputs, results; `persist.rs`: its durable log).
 //! - `cluster/`: several instances on one Redis (`--redis`): the shared queues and room
 //!   directory, heartbeats and TTLs, redirects (why redirect and not relay: there).
-//! - `web.rs`: the browser build of the game (`--web-dir`): `/`, `/watch/{CODE}` and its files
+//! - `web/`: the browser build of the game (`--web-dir`, else `target/web`): `/`, the game's
+//!   links (`/room/CODE`, `/watch/CODE`, `/replay/ID`, `/puzzle/CODE`) and its files
 //!   (why tower-http's `ServeFile`: there).
 //! - `replay.rs`: the replay directory (atomic writes, listing, reads).
 //! - `durable/`: room logs, so running matches survive a crash or a restart (the file format,
@@ -106,7 +107,7 @@ pub use cluster::{ClusterConfig, ClusterError, DEFAULT_TTL as DEFAULT_CLUSTER_TT
 pub use durable::{DEFAULT_FLUSH_EVERY, ROOM_LOG_SUBDIR};
 pub use limits::Limits;
 pub use tls::{TlsError, TlsFiles};
-pub use web::WebDirError;
+pub use web::{WebDirError, default_dir, default_dirs};
 
 /// How long a drain waits for running matches by default: a first-to-3 match rarely lasts
 /// longer than five minutes.
@@ -151,7 +152,9 @@ pub struct Config {
     /// (`--postgres`) instead of the SQLite file in `db`.
     pub postgres: Option<String>,
     /// Serve the browser build of the game from this directory (`--web-dir`): `GET /`,
-    /// `GET /watch/{CODE}` and its files (`web.rs`). `None`: `GET /` is a `404`.
+    /// the game's links (`/room/CODE`...) and its files (`web/`). `None`: `GET /` answers a
+    /// page saying how to build it. The binary fills in [`default_dir`] when `--web-dir` is
+    /// not given.
     pub web_dir: Option<PathBuf>,
     /// Offer the datagram path: WebTransport on UDP at the listener's port number (the
     /// default). `false` (`--no-datagrams`): everything over the WebSocket.

@@ -157,7 +157,8 @@ struct Args {
     #[arg(long, conflicts_with = "no_db", value_name = "URL")]
     postgres: Option<String>,
     /// Serve the browser game from this directory (what `bash client/web/build` writes to
-    /// target/web): GET / plays on this server, GET /watch/CODE spectates room CODE.
+    /// target/web, served by default when it is there): GET / plays on this server,
+    /// /room/CODE, /watch/CODE, /replay/ID and /puzzle/CODE open the game there.
     #[arg(long, value_name = "DIR")]
     web_dir: Option<PathBuf>,
 }
@@ -231,10 +232,24 @@ impl Args {
                 _ => None,
             },
             postgres: self.postgres.clone(),
-            web_dir: self.web_dir.clone(),
+            web_dir: self.web_dir.clone().or_else(default_web_dir),
             datagrams: !self.no_datagrams,
         })
     }
+}
+
+/// Without `--web-dir`: the browser build where `client/web/build` puts it, if it is there
+/// (logged either way, so an operator sees what `/` serves).
+fn default_web_dir() -> Option<PathBuf> {
+    let found = sevenbag_server::default_dir();
+    match &found {
+        Some(dir) => tracing::info!(dir = %dir.display(), "serving the browser game"),
+        None => tracing::info!(
+            looked_in = ?sevenbag_server::default_dirs(),
+            "no browser build of the game: / says how to build it (bash client/web/build)"
+        ),
+    }
+    found
 }
 
 /// Completes on Ctrl-C, or on SIGTERM where there is one.

@@ -92,7 +92,7 @@ pub(crate) enum GetError {
 
 /// Ids are what the server makes them: letters, digits, `-` and `_`. Anything else (a path
 /// separator, `..`) is refused before it gets near the file system.
-fn valid_id(id: &str) -> bool {
+pub(crate) fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= MAX_ID_LEN
         && id

@@ -1,6 +1,8 @@
 //! The browser game's files on the server's port (`--web-dir`), checked against a small
-//! stand-in site in a temporary directory: content types, caching, `/watch/{CODE}`, gzip,
-//! refused paths, and the game's WebSocket still answering on every path.
+//! stand-in site in a temporary directory: content types, caching, the game's links
+//! (`/room/CODE`, `/watch/CODE`, `/replay/ID`, `/puzzle/CODE`) and their error pages, gzip,
+//! refused paths, the game's WebSocket still answering on every path, the page that says how to
+//! build the game when there is none, and the binary serving `target/web` by default.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -160,26 +162,72 @@ async fn the_page_and_its_files_have_the_content_types_browsers_need_and_no_cach
 }
 
 #[tokio::test]
-async fn watch_paths_serve_the_same_page_and_bad_codes_are_404() {
-    let base = temp_dir("watch");
+async fn the_games_links_serve_the_same_page() {
+    let base = temp_dir("links");
     let server = server(Some(stand_in_site(base.path())), base.path()).await;
     let addr = server.addr();
-    let watch = get(addr, "/watch/ABCDE", "").await;
-    assert_eq!(watch.status, 200, "{}", watch.head);
-    assert_eq!(
-        watch.header("content-type").as_deref(),
-        Some("text/html; charset=utf-8")
-    );
-    assert_eq!(watch.header("cache-control").as_deref(), Some("no-cache"));
-    assert_eq!(watch.body, INDEX.as_bytes());
-    for bad in [
-        "/watch/AB-CD",
-        "/watch/ABCDEFGHIJKLMNOPQ",
-        "/watch/",
-        "/watch/%2e%2e",
+    for path in [
+        "/watch/ACD34",
+        "/room/ACD34",
+        "/room/acd34/",
+        "/replay/20261127-101500_ACD34",
+        "/puzzle/p24n-2s",
+        "/puzzle/T33H-ZZ",
     ] {
-        assert_eq!(get(addr, bad, "").await.status, 404, "{bad}");
+        let page = get(addr, path, "").await;
+        assert_eq!(page.status, 200, "{path}: {}", page.head);
+        assert_eq!(
+            page.header("content-type").as_deref(),
+            Some("text/html; charset=utf-8"),
+            "{path}"
+        );
+        assert_eq!(page.header("cache-control").as_deref(), Some("no-cache"));
+        assert_eq!(page.body, INDEX.as_bytes(), "{path}");
     }
+    // The page may name its files relatively under /watch/.
+    assert_eq!(get(addr, "/watch/gl.js", "").await.status, 200);
+    server.shutdown().await.expect("shutdown");
+}
+
+#[tokio::test]
+async fn a_malformed_link_gets_a_readable_page_saying_what_a_good_one_looks_like() {
+    let base = temp_dir("bad-links");
+    let server = server(Some(stand_in_site(base.path())), base.path()).await;
+    let addr = server.addr();
+    for (path, says) in [
+        ("/watch/AB-CD", "a room code is 5 letters and digits"),
+        ("/watch/ABCDE", "a room code is 5 letters and digits"),
+        ("/watch/", "a room code is 5 letters and digits"),
+        ("/room/ABCDEFGHIJKLMNOPQ", "not a room link"),
+        ("/room", "not a room link"),
+        ("/room/", "not a room link"),
+        ("/replay/a.b", "a replay id is"),
+        ("/replay/", "not a replay link"),
+        ("/puzzle/hello", "a puzzle code looks like p24n-2s"),
+        (
+            "/room/%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+            "/room/&lt;script&gt;alert(1)&lt;/script&gt;",
+        ),
+    ] {
+        let page = get(addr, path, "").await;
+        assert_eq!(page.status, 404, "{path}: {}", page.head);
+        assert_eq!(
+            page.header("content-type").as_deref(),
+            Some("text/html; charset=utf-8"),
+            "{path}"
+        );
+        let text = String::from_utf8_lossy(&page.body);
+        assert!(text.contains(says), "{path}: {text}");
+        assert!(text.contains("<a href=\"/\">Open the game</a>"), "{path}");
+        assert!(!text.contains("<script>"), "{path}: markup is escaped");
+    }
+    // Under /watch/ a name with a dot is a file: `..` is refused as one.
+    assert_eq!(get(addr, "/watch/%2e%2e", "").await.status, 404);
+    // A long link is cut short on its page.
+    let long = format!("/replay/{}", "x".repeat(300));
+    let page = get(addr, &long, "").await;
+    assert_eq!(page.status, 404);
+    assert!(page.body.len() < 2000, "{} bytes", page.body.len());
     server.shutdown().await.expect("shutdown");
 }
 
@@ -308,7 +356,13 @@ async fn the_game_websocket_answers_on_every_path_beside_the_site() {
     let base = temp_dir("ws");
     let server = server(Some(stand_in_site(base.path())), base.path()).await;
     let addr = server.addr();
-    for path in ["/", "/watch/ABCDE", "/sevenbag.wasm", "/anything/else"] {
+    for path in [
+        "/",
+        "/watch/ACD34",
+        "/room/ACD34",
+        "/sevenbag.wasm",
+        "/anything/else",
+    ] {
         let url = format!("ws://{addr}{path}");
         let client = tokio::time::timeout(
             WAIT,
@@ -331,34 +385,120 @@ async fn the_game_websocket_answers_on_every_path_beside_the_site() {
 }
 
 #[tokio::test]
-async fn without_a_web_dir_the_root_stays_a_404() {
+async fn without_a_build_the_root_and_the_links_say_how_to_build_it() {
     let base = temp_dir("none");
     let server = server(None, base.path()).await;
-    let reply = get(server.addr(), "/", "").await;
-    assert_eq!(reply.status, 404, "{}", reply.head);
-    assert!(String::from_utf8_lossy(&reply.body).contains("no such page"));
-    assert_eq!(get(server.addr(), "/sevenbag.wasm", "").await.status, 404);
+    for path in ["/", "/room/ACD34", "/watch/ACD34", "/puzzle/nonsense"] {
+        let reply = get(server.addr(), path, "").await;
+        assert_eq!(reply.status, 404, "{path}: {}", reply.head);
+        assert_eq!(
+            reply.header("content-type").as_deref(),
+            Some("text/html; charset=utf-8")
+        );
+        let text = String::from_utf8_lossy(&reply.body);
+        assert!(text.contains("bash client/web/build"), "{path}: {text}");
+        assert!(text.contains("target/web"), "{path}: {text}");
+    }
+    // Files and other paths stay the API's JSON 404.
+    let wasm = get(server.addr(), "/sevenbag.wasm", "").await;
+    assert_eq!(wasm.status, 404);
+    assert!(String::from_utf8_lossy(&wasm.body).contains("no such page"));
+    assert_eq!(get(server.addr(), "/favicon.ico", "").await.status, 204);
     server.shutdown().await.expect("shutdown");
 }
 
 #[tokio::test]
-async fn a_web_dir_without_index_html_stops_the_server_at_start() {
+async fn a_missing_or_empty_web_dir_stops_the_server_saying_how_to_build_it() {
     let base = temp_dir("empty");
-    let config = Config {
-        replay_dir: base.path().join("replays"),
-        web_dir: Some(base.path().join("nothing-built-here")),
-        ..Config::default()
-    };
-    let error = sevenbag_server::spawn(config).await.expect_err("refused");
-    assert!(error.to_string().contains("nothing-built-here"), "{error}");
     std::fs::create_dir_all(base.path().join("empty")).expect("dir");
-    let config = Config {
-        replay_dir: base.path().join("replays"),
-        web_dir: Some(base.path().join("empty")),
-        ..Config::default()
-    };
-    let error = sevenbag_server::spawn(config).await.expect_err("refused");
-    assert!(error.to_string().contains("client/web/build"), "{error}");
+    for dir in ["nothing-built-here", "empty"] {
+        let config = Config {
+            replay_dir: base.path().join("replays"),
+            web_dir: Some(base.path().join(dir)),
+            ..Config::default()
+        };
+        let error = sevenbag_server::spawn(config).await.expect_err("refused");
+        let text = error.to_string();
+        assert!(text.contains(dir), "{text}");
+        assert!(text.contains("not built there"), "{text}");
+        assert!(text.contains("bash client/web/build"), "{text}");
+    }
+}
+
+/// Runs the server binary in `cwd` with `args` (and a free port, no database, JSON logs);
+/// returns it and its address once it listens.
+fn run_binary(cwd: &Path, args: &[&str]) -> (BinaryServer, std::net::SocketAddr) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sevenbag-server"))
+        .args(["--bind", "127.0.0.1:0", "--no-db", "--log-format", "json"])
+        .args(["--replay-dir", "replays"])
+        .args(args)
+        .current_dir(cwd)
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start the server binary");
+    let stdout = child.stdout.take().expect("stdout");
+    let server = BinaryServer(child);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    for line in std::io::BufReader::new(stdout).lines() {
+        let line = line.expect("a log line");
+        let json: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+        if json["message"] == "listening" {
+            // Logged with `?`: `Some(127.0.0.1:PORT)`.
+            let addr = json["addr"].as_str().unwrap_or_default();
+            let addr = addr.trim_start_matches("Some(").trim_end_matches(')');
+            return (server, addr.parse().expect("an address"));
+        }
+        assert!(std::time::Instant::now() < deadline, "not listening");
+    }
+    panic!("the server exited before listening");
+}
+
+/// Kills the server binary when dropped.
+struct BinaryServer(std::process::Child);
+
+impl Drop for BinaryServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_serves_target_web_without_being_told() {
+    let base = temp_dir("default");
+    let site = base.path().join("target").join("web");
+    std::fs::create_dir_all(&site).expect("dir");
+    std::fs::write(site.join("index.html"), INDEX).expect("index");
+    let (_server, addr) = tokio::task::block_in_place(|| run_binary(base.path(), &[]));
+    let page = get(addr, "/room/ACD34", "").await;
+    assert_eq!(page.status, 200, "{}", page.head);
+    assert_eq!(page.body, INDEX.as_bytes());
+}
+
+#[test]
+fn the_binary_refuses_a_missing_web_dir_saying_how_to_build_it() {
+    let base = temp_dir("bin-missing");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sevenbag-server"))
+        .args([
+            "--bind",
+            "127.0.0.1:0",
+            "--no-db",
+            "--replay-dir",
+            "replays",
+        ])
+        .args(["--web-dir", "no-such-dir"])
+        .current_dir(base.path())
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("no-such-dir does not exist") && text.contains("bash client/web/build"),
+        "{text}"
+    );
 }
 
 #[test]

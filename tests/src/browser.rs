@@ -265,6 +265,141 @@ impl Browser {
     }
 }
 
+/// One finger of a [`Browser::touch`] event: CSS pixels, and an id that stays the finger's
+/// while it is down.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Finger {
+    /// CSS pixels from the left of the viewport.
+    pub x: f64,
+    /// CSS pixels from the top of the viewport.
+    pub y: f64,
+    /// The finger's id.
+    pub id: u32,
+}
+
+/// What a [`Browser::touch`] event does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TouchKind {
+    /// Fingers go down (the points are every finger down after it).
+    Start,
+    /// Fingers move.
+    Move,
+    /// Fingers lift (the points are the fingers still down).
+    End,
+    /// The touches are cancelled.
+    Cancel,
+}
+
+/// A file the page downloaded, saved under the browser's profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Download {
+    /// The name the page gave it.
+    pub name: String,
+    /// Where it was saved, if it was.
+    pub path: Option<PathBuf>,
+}
+
+/// Where the browser tests keep the screenshots a person should look at:
+/// `target/browser-shots/` in the repository.
+pub fn shots_dir() -> PathBuf {
+    repo_root().join("target").join("browser-shots")
+}
+
+/// Phones, touch and the page's own browser features (downloads, file pickers, clipboard).
+impl Browser {
+    /// Starts the browser again (same profile, so the page's storage stays) as a phone: a
+    /// 390×844 CSS-pixel portrait viewport at device scale 3, a mobile viewport (the page's
+    /// `<meta name="viewport">` counts) and a touch screen.
+    pub fn as_phone(&mut self) -> anyhow::Result<()> {
+        self.command(json!({ "cmd": "device", "profile": "phone" }))?;
+        Ok(())
+    }
+
+    /// A tap at CSS pixels `(x, y)` (a phone only: [`Browser::as_phone`]).
+    pub fn tap(&mut self, x: f64, y: f64) -> anyhow::Result<()> {
+        self.command(json!({ "cmd": "tap", "x": x, "y": y }))?;
+        Ok(())
+    }
+
+    /// One raw touch event; `fingers` are the fingers down after it (several at once for
+    /// multi-touch).
+    pub fn touch(&mut self, kind: TouchKind, fingers: &[Finger]) -> anyhow::Result<()> {
+        let kind = match kind {
+            TouchKind::Start => "start",
+            TouchKind::Move => "move",
+            TouchKind::End => "end",
+            TouchKind::Cancel => "cancel",
+        };
+        let points: Vec<Value> = fingers
+            .iter()
+            .map(|f| json!({ "x": f.x, "y": f.y, "id": f.id }))
+            .collect();
+        self.command(json!({ "cmd": "touch", "kind": kind, "points": points }))?;
+        Ok(())
+    }
+
+    /// Slows the page's CPU `rate` times (Chromium's DevTools throttling; 1 is off).
+    pub fn throttle(&mut self, rate: f64) -> anyhow::Result<()> {
+        self.command(json!({ "cmd": "throttle", "rate": rate }))?;
+        Ok(())
+    }
+
+    /// Reloads the page (returns once the new page's response arrived).
+    pub fn reload(&mut self) -> anyhow::Result<()> {
+        self.command(json!({ "cmd": "reload" }))?;
+        Ok(())
+    }
+
+    /// Types `text` into whatever element has the focus (the on-screen keyboard's input).
+    pub fn type_focused(&mut self, text: &str) -> anyhow::Result<()> {
+        self.command(json!({ "cmd": "type_focused", "text": text }))?;
+        Ok(())
+    }
+
+    /// Presses one key (playwright's names) in whatever element has the focus.
+    pub fn press_focused(&mut self, key: &str) -> anyhow::Result<()> {
+        self.command(json!({ "cmd": "press_focused", "key": key }))?;
+        Ok(())
+    }
+
+    /// Every file the page has downloaded so far.
+    pub fn downloads(&mut self) -> anyhow::Result<Vec<Download>> {
+        let list = self.command(json!({ "cmd": "downloads" }))?;
+        Ok(list
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .map(|d| Download {
+                name: d["name"].as_str().unwrap_or_default().to_string(),
+                path: d["path"].as_str().map(PathBuf::from),
+            })
+            .collect())
+    }
+
+    /// The page's next file picker gets `paths` instead of showing a dialog.
+    pub fn choose_files(&mut self, paths: &[&Path]) -> anyhow::Result<()> {
+        self.command(json!({ "cmd": "choose_files", "paths": paths }))?;
+        Ok(())
+    }
+
+    /// Grants the page browser permissions (`clipboard-read`, `clipboard-write`...).
+    pub fn grant(&mut self, permissions: &[&str]) -> anyhow::Result<()> {
+        self.command(json!({ "cmd": "grant", "permissions": permissions }))?;
+        Ok(())
+    }
+
+    /// Takes a screenshot and keeps it as `shots_dir()/NAME.png` for a person to look at;
+    /// returns its bytes.
+    pub fn keep_screenshot(&mut self, name: &str) -> anyhow::Result<Vec<u8>> {
+        let png = self.screenshot()?;
+        let dir = shots_dir();
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join(format!("{name}.png")), &png)?;
+        Ok(png)
+    }
+}
+
 /// Kills every process whose command line mentions `marker` (the browser's own profile
 /// directory: only the processes of this browser).
 fn kill_processes_naming(marker: &Path) {

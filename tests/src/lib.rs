@@ -16,6 +16,7 @@
 //!   stopped on drop.
 //! - [`browser`]: a real headless Chromium (Debian's, driven by playwright-core through
 //!   `tests/browser/drive.cjs`) and the browser build in `target/web`.
+//! - [`page`]: the browser game in a test (server, browser, turns, the test hook, taps).
 //! - [`needs`]: a test whose outside program is missing skips with one line naming it and
 //!   `bash .ci/install-test-deps`; under `SEVENBAG_REQUIRE_ALL=1` or `CI=true` it fails.
 //! - [`proxy`]: the latency proxy, re-exported from `sevenbag_netplay::delay_proxy` (shared with
@@ -45,6 +46,14 @@
 //!   and metrics, garbage on the TLS port cut without disturbing a player, a graceful drain.
 //! - `browser.rs`: the server's `--web-dir` in real headless Chromium: the menu at `/`, both
 //!   boards moving at `/watch/CODE` for a match of two headless players, no console errors.
+//! - `browser_page.rs`: the page's own side in Chromium, as a phone (390×844, touch) too: no
+//!   zoom or scroll, the on-screen keyboard's input, multi-touch, IndexedDB and localStorage,
+//!   a `.sbrp` downloaded and opened again, links copied, gamepads, the bad-link and not-built
+//!   pages, the frame rate at 4× CPU throttling; a practice match played by touch alone in
+//!   portrait, screenshots kept in `target/browser-shots/`.
+//! - `browser_parity.rs`: ranked in the page across a reload, its recovery code moving the
+//!   identity; `/replay/ID` to its end; `/room/CODE`; codes that name nothing; stored garbage
+//!   named and left alone.
 //! - `module_graph.rs`: no file of any crate imports a file that imports it, and the server's
 //!   top-level modules import each other one way.
 #![deny(missing_docs)]
@@ -52,6 +61,7 @@
 pub mod browser;
 pub mod http;
 pub mod needs;
+pub mod page;
 pub mod players;
 pub use sevenbag_netplay::delay_proxy as proxy;
 mod raw;

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 use sevenbag_protocol::{ClientMessage, ErrorCode, Profile, ServerMessage};
 
+use crate::platform::files;
+
 /// The key file: `<config dir>/sevenbag/player.key`, if the platform has a config dir.
 pub fn default_key_path() -> Option<PathBuf> {
     crate::platform::folders::config_dir().map(|d| d.join("sevenbag").join("player.key"))
@@ -31,7 +33,7 @@ fn parse(text: &str) -> Option<[u8; 32]> {
 /// The key at `path` if there is one (viewing standings makes no identity); a file that is not
 /// a key is an error.
 pub fn load_existing(path: &Path) -> Result<Option<[u8; 32]>, String> {
-    match std::fs::read_to_string(path) {
+    match files::read_to_string(path) {
         Ok(text) => parse(&text)
             .map(Some)
             .ok_or_else(|| format!("{} is not a player key (64 hex digits)", path.display())),
@@ -43,7 +45,7 @@ pub fn load_existing(path: &Path) -> Result<Option<[u8; 32]>, String> {
 /// Loads the key at `path`, creating a new random one if there is no file. A file that is not a
 /// key is an error (never overwritten: it may be the only copy of someone's identity).
 pub fn load_or_create(path: &Path) -> Result<[u8; 32], String> {
-    match std::fs::read_to_string(path) {
+    match files::read_to_string(path) {
         Ok(text) => parse(&text).ok_or_else(|| {
             format!(
                 "{} is not a player key (64 hex digits); move it away to make a new identity",
@@ -59,18 +61,18 @@ pub fn load_or_create(path: &Path) -> Result<[u8; 32], String> {
     }
 }
 
-/// A new random key (32 bytes from the system's randomness).
+/// A new random key (32 bytes from the system's randomness; the browser's
+/// `crypto.getRandomValues` in a page, which also asks the browser to keep the site's storage).
 pub fn random_key() -> Result<[u8; 32], String> {
+    let mut key = [0u8; 32];
     #[cfg(not(target_arch = "wasm32"))]
-    {
-        let mut key = [0u8; 32];
-        getrandom::fill(&mut key).map_err(|e| format!("no randomness for a key: {e}"))?;
-        Ok(key)
-    }
-    // A key is only useful kept in a file, which a page has not: ranked play is for the
-    // desktop game (docs/CLIENT.md, "In the browser").
+    getrandom::fill(&mut key).map_err(|e| format!("no randomness for a key: {e}"))?;
     #[cfg(target_arch = "wasm32")]
-    Err("Ranked play needs the desktop game (a browser page keeps no key).".to_owned())
+    {
+        crate::platform::web_files::random(&mut key);
+        crate::platform::web_files::ask_to_persist();
+    }
+    Ok(key)
 }
 
 /// Writes `key` to `path` as 64 hex digits, replacing any file there (through a temporary file
@@ -95,38 +97,17 @@ pub fn save_recovery_code(key_path: &Path, code: &str) -> Result<(), String> {
 /// The recovery code kept next to the key at `key_path`, if there is one.
 pub fn load_recovery_code(key_path: &Path) -> Result<Option<String>, String> {
     let path = recovery_path(key_path);
-    match std::fs::read_to_string(&path) {
+    match files::read_to_string(&path) {
         Ok(text) => Ok(Some(text.trim().to_owned()).filter(|c| !c.is_empty())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(format!("cannot read {}: {e}", path.display())),
     }
 }
 
-/// Writes a secret file readable by its owner only (mode 0600 on Unix), creating its directory,
-/// through a temporary file renamed over the old one.
+/// Writes a secret file readable by its owner only ([`files::write_private`]).
 fn write_private(path: &Path, text: &str) -> Result<(), String> {
-    use std::io::Write as _;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let tmp = path.with_extension("tmp");
-    // A left-over temporary file would keep its old mode: start afresh.
-    let _ = std::fs::remove_file(&tmp);
-    let write = || -> std::io::Result<()> {
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        let mut file = options.open(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| format!("cannot write {}: {e}", path.display()))
+    files::write_private(path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// What the ranked exchange wants done after a server message.

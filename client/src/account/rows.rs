@@ -88,6 +88,12 @@ impl AccountRows {
         self.poll(ctx);
     }
 
+    /// The code typed into the import field so far.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub fn typed_code(&self) -> &str {
+        &self.code
+    }
+
     /// Typing into the import field.
     pub fn type_code(&mut self, kb: &Keyboard) {
         for c in &kb.chars {

@@ -164,9 +164,9 @@ impl ChallengeScreen {
             self.message = Some("this system has no data directory".into());
             return;
         };
-        match sevenbag_challenge::record::load(&path) {
+        match load_mine(&path) {
             Ok(r) => self.mode = Mode::Watch(Box::new(Watching::new("YOUR RECORD".into(), r))),
-            Err(e) => self.message = Some(e.to_string()),
+            Err(e) => self.message = Some(e),
         }
     }
 }
@@ -330,6 +330,23 @@ impl Screen for ChallengeScreen {
     }
 }
 
+/// Reads and parses your record file (through the game's files, so the page keeps one too),
+/// refusing more than [`sevenbag_challenge::record::MAX_RECORD_BYTES`].
+fn load_mine(path: &std::path::Path) -> Result<Record, String> {
+    use crate::platform::files;
+    use sevenbag_challenge::record::MAX_RECORD_BYTES;
+    if files::len(path).is_ok_and(|n| n > MAX_RECORD_BYTES as u64) {
+        return Err(format!(
+            "{}: larger than {MAX_RECORD_BYTES} bytes",
+            path.display()
+        ));
+    }
+    let bytes = files::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
+    Record::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn save_record(ctx: &mut Ctx, record: &Record) {
     let Some(path) = my_record_path() else {
         ctx.notify("No data directory to save into", theme::BAD);
@@ -337,8 +354,10 @@ fn save_record(ctx: &mut Ctx, record: &Record) {
     };
     let result = path
         .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| std::fs::write(&path, format!("{}\n", record.to_text())));
+        .map_or(Ok(()), crate::platform::files::create_dir_all)
+        .and_then(|()| {
+            crate::platform::files::write(&path, format!("{}\n", record.to_text()).as_bytes())
+        });
     match result {
         Ok(()) => ctx.notify(format!("Record saved to {}", path.display()), theme::GOOD),
         Err(e) => ctx.notify(

@@ -8,16 +8,23 @@
 //! Fields (absent when they do not apply):
 //! - `screen`: `welcome`, `menu`, `lobby`, `online`, `setup`, `play` or another screen's name;
 //!   `frames`: frames the page has drawn (grows while the page runs: it is not hung);
+//! - `skipped`: the page's stored entries it did not take ("key: why");
 //! - `notice`: the notice on screen;
+//! - `taps`: what can be tapped, `{"l": label, "x", "y"}` (the centre in CSS pixels): the rows
+//!   drawn (by label), the touch buttons (`touch:hard_drop`...) and the back button
+//!   (`touch:back`); `message`: what a message screen says (a bad link, a
+//!   replay the server does not have);
 //! - online: `stage` (`connecting`, `waiting`, `in_room`, `browsing`, `failed`), `message`
 //!   (a failure's text, word for word as on screen), `code`, `seat` (0, 1 or null), `live`,
 //!   `outcome` (the server's verdict: `winner` seat and `reason`);
 //! - a match on screen: `frame`, `phase` (`countdown`, `playing`, `round_over`, `match_over`),
 //!   `winner` (the match winner once decided), `pieces` (pieces locked this round per seat),
+//!   `hold` (the held piece per seat, or null),
 //!   `wins` (rounds won per seat);
 //! - `plans`, `plan_mean_us`, `think_frame_max_us`, `plan_frames_mean_x100`,
-//!   `plan_frames_max`: the page bot's plans so far, their mean thinking time, the longest
-//!   thinking in one frame, and the frames a plan took (mean ×100, most)
+//!   `plan_frames_max`, `plan_parts_max_us`: the page bot's plans so far, their mean thinking
+//!   time, the longest thinking in one frame, the frames a plan took (mean ×100, most), and the
+//!   longest start of a plan, slice of it and taking it up
 //!   ([`crate::versus::opponent::plan_times`]).
 
 // Natively only the escaping is used (by its test).
@@ -27,6 +34,7 @@ use std::any::Any;
 
 use sevenbag_core::{Match, Phase, Seat};
 
+use crate::menu::link::MessageScreen;
 use crate::net::online::Stage;
 use crate::screen::{Ctx, Stack};
 use crate::versus::online::OnlineScreen;
@@ -74,10 +82,17 @@ fn match_fields(out: &mut Vec<String>, m: &Match) {
     }
     let pieces = Seat::BOTH.map(|s| m.player(s).stats().pieces);
     raw(out, "pieces", format!("[{},{}]", pieces[0], pieces[1]));
+    let hold = Seat::BOTH.map(|s| {
+        m.player(s)
+            .hold()
+            .map_or("null".to_owned(), |k| format!("\"{k:?}\""))
+    });
+    raw(out, "hold", format!("[{},{}]", hold[0], hold[1]));
 }
 
-/// The summary of the top screen of `stack` after `frames` frames (see the module docs).
-pub fn state(stack: &Stack, ctx: &Ctx, frames: u64) -> String {
+/// The summary of the top screen of `stack` after `frames` frames, with what can be tapped
+/// (`taps`: a label and its centre in CSS pixels; see the module docs).
+pub fn state(stack: &Stack, ctx: &Ctx, frames: u64, taps: &[(String, (f32, f32))]) -> String {
     let mut out = Vec::new();
     let top = stack.top();
     let name = top.map_or("none", |s| s.name());
@@ -127,6 +142,34 @@ pub fn state(stack: &Stack, ctx: &Ctx, frames: u64) -> String {
         }
     } else if let Some(p) = top.and_then(|s| s.downcast_ref::<PlayScreen>()) {
         match_fields(&mut out, p.session().current());
+    } else if let Some(m) = top.and_then(|s| s.downcast_ref::<MessageScreen>()) {
+        string(&mut out, "message", &m.text());
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let skipped = crate::platform::web_files::skipped();
+        if !skipped.is_empty() {
+            let list: Vec<String> = skipped
+                .iter()
+                .map(|k| {
+                    let mut one = Vec::new();
+                    string(&mut one, "k", k);
+                    one[0][4..].to_owned()
+                })
+                .collect();
+            raw(&mut out, "skipped", format!("[{}]", list.join(",")));
+        }
+    }
+    if !taps.is_empty() {
+        let list: Vec<String> = taps
+            .iter()
+            .map(|(label, (x, y))| {
+                let mut one = Vec::new();
+                string(&mut one, "l", label);
+                format!("{{{},\"x\":{x:.0},\"y\":{y:.0}}}", one[0])
+            })
+            .collect();
+        raw(&mut out, "taps", format!("[{}]", list.join(",")));
     }
     let t = crate::versus::opponent::plan_times();
     if t.plans > 0 {
@@ -135,6 +178,12 @@ pub fn state(stack: &Stack, ctx: &Ctx, frames: u64) -> String {
         raw(&mut out, "think_frame_max_us", t.frame_max_us);
         raw(&mut out, "plan_frames_mean_x100", t.frames * 100 / t.plans);
         raw(&mut out, "plan_frames_max", t.plan_frames_max);
+        let [start, slice, adopt] = t.parts_max_us;
+        raw(
+            &mut out,
+            "plan_parts_max_us",
+            format!("[{start},{slice},{adopt}]"),
+        );
     }
     format!("{{{}}}", out.join(","))
 }
@@ -142,8 +191,14 @@ pub fn state(stack: &Stack, ctx: &Ctx, frames: u64) -> String {
 /// In a browser: the test hook's summary ([`probe`]) on the page, when it changed (the frame
 /// count is only refreshed every 30 frames, so a page at rest is not rewritten each frame).
 #[cfg(target_arch = "wasm32")]
-pub fn publish(stack: &Stack, ctx: &Ctx, frames: u64, published: &mut String) {
-    let state = state(stack, ctx, frames - frames % 30);
+pub fn publish(
+    stack: &Stack,
+    ctx: &Ctx,
+    frames: u64,
+    taps: &[(String, (f32, f32))],
+    published: &mut String,
+) {
+    let state = state(stack, ctx, frames - frames % 30, taps);
     if state != *published {
         crate::platform::web::set_state(&state);
         *published = state;

@@ -6,11 +6,14 @@
 //! is lost however the display rate and the simulation rate line up.
 //!
 //! Key names (for the settings file and screen) are in [`keys`]; gamepads, which reach the game
-//! through the same [`Keyboard`], in [`pad`].
+//! through the same [`Keyboard`], in [`pad`]; a touch screen's on-screen controls, which reach it
+//! the same way, in [`touch`].
 
 pub mod button;
 pub mod keys;
+pub mod on_screen;
 pub mod pad;
+pub mod touch;
 
 use std::collections::HashSet;
 

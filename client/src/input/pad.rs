@@ -162,6 +162,90 @@ impl PadFrame {
     }
 }
 
+/// Bytes per pad in the browser page's gamepad report (`client/web/sevenbag-device.js`).
+pub const PAGE_PAD_BYTES: usize = 24;
+
+/// One gamepad as a browser page reports it through the Gamepad API.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PagePad {
+    /// The pad follows the browser's standard mapping (button 0 the south face button...).
+    pub standard: bool,
+    /// Bit `i` is set while button `i` is pressed.
+    pub buttons: u32,
+    /// The first four axes, -1 to 1 (left stick x, then y with down positive; right stick).
+    pub axes: [f32; 4],
+}
+
+/// Reads the page's report: per pad, u8 index, u8 standard mapping, u8 buttons, u8 axes, u32
+/// pressed bits, 4 f32 axes (all little-endian). A cut report keeps its whole pads.
+pub fn parse_page_pads(bytes: &[u8]) -> Vec<PagePad> {
+    bytes
+        .chunks_exact(PAGE_PAD_BYTES)
+        .map(|c| {
+            let f = |at: usize| {
+                let v = f32::from_le_bytes([c[at], c[at + 1], c[at + 2], c[at + 3]]);
+                if v.is_finite() {
+                    v.clamp(-1.0, 1.0)
+                } else {
+                    0.0
+                }
+            };
+            PagePad {
+                standard: c[1] == 1,
+                buttons: u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
+                axes: [f(8), f(12), f(16), f(20)],
+            }
+        })
+        .collect()
+}
+
+/// The standard mapping's buttons by index (the W3C Gamepad specification's table).
+const STANDARD: [Button; 16] = [
+    Button::South,
+    Button::East,
+    Button::West,
+    Button::North,
+    Button::LeftBumper,
+    Button::RightBumper,
+    Button::LeftTrigger,
+    Button::RightTrigger,
+    Button::Select,
+    Button::Start,
+    Button::LeftStick,
+    Button::RightStick,
+    Button::Up,
+    Button::Down,
+    Button::Left,
+    Button::Right,
+];
+
+/// A browser page's gamepads, frame by frame: the buttons held (the left stick as the d-pad),
+/// and pressed when they were not held the frame before. Pads without the standard mapping
+/// are left out (their buttons mean nothing known).
+#[derive(Clone, Debug, Default)]
+pub struct PagePads {
+    down: HashSet<Button>,
+}
+
+impl PagePads {
+    /// This frame's [`PadFrame`] from the page's `pads`.
+    pub fn frame(&mut self, pads: &[PagePad]) -> PadFrame {
+        let mut down = HashSet::new();
+        for pad in pads.iter().filter(|p| p.standard) {
+            for (i, b) in STANDARD.iter().enumerate() {
+                if pad.buttons & (1 << i) != 0 {
+                    down.insert(*b);
+                }
+            }
+            // The page's y axis points down; the stick's buttons want up positive.
+            down.extend(stick_buttons(pad.axes[0], -pad.axes[1]));
+        }
+        let pressed = down.difference(&self.down).copied().collect();
+        self.down = down.clone();
+        PadFrame { down, pressed }
+    }
+}
+
 /// The connected gamepads (the `gamepad` feature).
 #[cfg(feature = "gamepad")]
 pub struct Pads {
@@ -348,5 +432,32 @@ mod tests {
         let v: Vec<Button> = stick_buttons(0.6, -0.7).collect();
         assert_eq!(v, [Button::Right, Button::Down]);
         assert_eq!(stick_buttons(0.3, -0.3).count(), 0);
+    }
+
+    #[test]
+    fn a_pages_standard_pad_plays_and_pressed_means_newly_held() {
+        let mut bytes = vec![0u8; 2 * PAGE_PAD_BYTES];
+        bytes[1] = 1;
+        bytes[4..8].copy_from_slice(&((1u32 << 0) | (1 << 14)).to_le_bytes());
+        bytes[12..16].copy_from_slice(&(-1.0f32).to_le_bytes());
+        // A second pad without the standard mapping: ignored.
+        bytes[PAGE_PAD_BYTES + 4..PAGE_PAD_BYTES + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+        let pads = parse_page_pads(&bytes[..bytes.len() - 1]);
+        assert_eq!(pads.len(), 1, "a cut report keeps its whole pads");
+        let pads = parse_page_pads(&bytes);
+        let mut page = PagePads::default();
+        let f = page.frame(&pads);
+        // A, d-pad left, and the stick pushed up (y -1 in the page).
+        let want: HashSet<Button> = [Button::South, Button::Left, Button::Up].into();
+        assert_eq!(f.down, want);
+        assert_eq!(f.pressed, want);
+        let f = page.frame(&pads);
+        assert!(f.pressed.is_empty(), "held, not pressed again");
+        let mut kb = Keyboard::default();
+        f.apply(&PadMap::standard(), &mut kb);
+        assert_eq!(
+            kb.pad_down,
+            Input::ROTATE_CW | Input::LEFT | Input::HARD_DROP
+        );
     }
 }

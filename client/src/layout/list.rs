@@ -64,6 +64,20 @@ impl ListNav {
         selectable: &dyn Fn(usize) -> bool,
         typing: bool,
     ) -> ListEvent {
+        self.handle_with_fields(io, layout, len, selectable, typing, &|_| false)
+    }
+
+    /// [`ListNav::handle`] for a list with text fields (`is_field`): a click or tap on a field
+    /// puts the cursor there to type, rather than doing what Enter does on it.
+    pub fn handle_with_fields(
+        &mut self,
+        io: &FrameIo,
+        layout: &ListLayout,
+        len: usize,
+        selectable: &dyn Fn(usize) -> bool,
+        typing: bool,
+        is_field: &dyn Fn(usize) -> bool,
+    ) -> ListEvent {
         let kb = &io.keyboard;
         if !selectable(self.selected) {
             self.step(1, len, selectable);
@@ -89,6 +103,9 @@ impl ListNav {
                 }
                 if io.mouse.clicked {
                     self.selected = i;
+                    if is_field(i) {
+                        return ListEvent::None;
+                    }
                     return ListEvent::Activate(i);
                 }
             }

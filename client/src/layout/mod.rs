@@ -74,6 +74,16 @@ pub struct PanelLayout {
     pub name: Rect,
     /// Connection state and network readout under the name plate.
     pub net: Rect,
+    /// A small panel (the opponent's in portrait): its board, hold, next and name only; no
+    /// stats, popups or network readout (too small to read).
+    pub mini: bool,
+}
+
+impl PanelLayout {
+    /// Side of one of this panel's board cells in pixels.
+    pub fn cell(&self) -> f32 {
+        self.board.w / BOARD_COLS
+    }
 }
 
 /// The whole match view.
@@ -93,51 +103,20 @@ pub struct MatchLayout {
     pub window: Rect,
 }
 
-/// Lays out the match view in a `width` × `height` window.
+/// Lays out the match view in a `width` × `height` window: side by side, or in portrait (a phone
+/// held upright, [`crate::input::touch::is_portrait`]) your board large and the opponent's
+/// small above it ([`portrait_match_layout`]).
 pub fn match_layout(width: f32, height: f32) -> MatchLayout {
+    if crate::input::touch::is_portrait(width, height) {
+        return portrait_match_layout(width, height);
+    }
     let cell = (width / VIEW_W).min(height / VIEW_H).floor().max(MIN_CELL);
     let view_w = VIEW_W * cell;
     let view_h = VIEW_H * cell;
     let left = ((width - view_w) / 2.0).max(0.0).floor();
     let top = ((height - view_h) / 2.0).max(0.0).floor();
     let board_top = top + TOP_H * cell;
-    let panel = |x0: f32| -> PanelLayout {
-        let hold_x = x0;
-        let meter_x = hold_x + (SIDE_W + GAP) * cell;
-        let board_x = (meter_x + (METER_W + METER_GAP) * cell).round();
-        let next_x = board_x + (BOARD_COLS + GAP) * cell;
-        let board = Rect::new(board_x, board_top, BOARD_COLS * cell, BOARD_ROWS * cell);
-        let hold = Rect::new(hold_x, board_top, SIDE_W * cell, 4.0 * cell);
-        let stats_h = 6.6 * cell;
-        let stats = Rect::new(hold_x, board.bottom() - stats_h, SIDE_W * cell, stats_h);
-        let popups_top = hold.bottom() + 0.8 * cell;
-        let popups = Rect::new(
-            hold_x,
-            popups_top,
-            SIDE_W * cell,
-            (stats.y - 0.4 * cell - popups_top).max(0.0),
-        );
-        PanelLayout {
-            board,
-            hold,
-            stats,
-            popups,
-            next: Rect::new(next_x, board_top, SIDE_W * cell, 15.2 * cell),
-            meter: Rect::new(meter_x, board_top, METER_W * cell, BOARD_ROWS * cell),
-            name: Rect::new(
-                hold_x,
-                board.bottom() + 0.35 * cell,
-                PANEL_W * cell,
-                1.4 * cell,
-            ),
-            net: Rect::new(
-                hold_x,
-                board.bottom() + 1.85 * cell,
-                PANEL_W * cell,
-                0.9 * cell,
-            ),
-        }
-    };
+    let panel = |x0: f32| panel_at(x0, board_top, cell, false);
     let x0 = left + OUTER_W * cell;
     let x1 = x0 + (PANEL_W + MIDDLE_W) * cell;
     let panels = [panel(x0), panel(x1)];
@@ -153,6 +132,98 @@ pub fn match_layout(width: f32, height: f32) -> MatchLayout {
         ),
         title: Rect::new(left, top, view_w, 1.2 * cell),
         view: Rect::new(left, top, view_w, view_h),
+        window: Rect::new(0.0, 0.0, width, height),
+    }
+}
+
+/// One panel whose hold box starts at `x0`, its board's top at `board_top`, cells `cell` wide.
+fn panel_at(x0: f32, board_top: f32, cell: f32, mini: bool) -> PanelLayout {
+    let hold_x = x0;
+    let meter_x = hold_x + (SIDE_W + GAP) * cell;
+    let board_x = (meter_x + (METER_W + METER_GAP) * cell).round();
+    let next_x = board_x + (BOARD_COLS + GAP) * cell;
+    let board = Rect::new(board_x, board_top, BOARD_COLS * cell, BOARD_ROWS * cell);
+    let hold = Rect::new(hold_x, board_top, SIDE_W * cell, 4.0 * cell);
+    let stats_h = 6.6 * cell;
+    let stats = Rect::new(hold_x, board.bottom() - stats_h, SIDE_W * cell, stats_h);
+    let popups_top = hold.bottom() + 0.8 * cell;
+    let popups = Rect::new(
+        hold_x,
+        popups_top,
+        SIDE_W * cell,
+        (stats.y - 0.4 * cell - popups_top).max(0.0),
+    );
+    PanelLayout {
+        board,
+        hold,
+        stats,
+        popups,
+        next: Rect::new(next_x, board_top, SIDE_W * cell, 15.2 * cell),
+        meter: Rect::new(meter_x, board_top, METER_W * cell, BOARD_ROWS * cell),
+        name: Rect::new(
+            hold_x,
+            board.bottom() + 0.35 * cell,
+            PANEL_W * cell,
+            1.4 * cell,
+        ),
+        net: Rect::new(
+            hold_x,
+            board.bottom() + 1.85 * cell,
+            PANEL_W * cell,
+            0.9 * cell,
+        ),
+        mini,
+    }
+}
+
+/// The portrait match view: the title, then the opponent's panel small on the left of a band
+/// whose right part is the middle strip (score, round), then your panel as large as the width
+/// and the rest of the height allow. The opponent's cells are at least a third of yours and
+/// grow, up to half, into the height your panel leaves over.
+pub fn portrait_match_layout(width: f32, height: f32) -> MatchLayout {
+    /// The opponent's cells against yours: at least, and at most.
+    const MINI: f32 = 0.32;
+    const MINI_MAX: f32 = 0.5;
+    const MINI_H: f32 = BOARD_ROWS + 3.2;
+    let own_h = TOP_H + BOARD_ROWS + BOTTOM_H;
+    let cell = (width / (PANEL_W + 2.0 * OUTER_W))
+        .min(height / (1.2 + MINI * MINI_H + 0.6 + own_h))
+        .floor()
+        .max(MIN_CELL);
+    let view_w = (PANEL_W + 2.0 * OUTER_W) * cell;
+    let left = ((width - view_w) / 2.0).max(0.0).floor();
+    let top = 0.0;
+    let title = Rect::new(left, top, view_w, 1.2 * cell);
+    /// Your cells between the opponent's band and your board: your spawn rows and a gap.
+    const ABOVE: f32 = 2.4;
+    // Your board as low as the height allows; the opponent's band takes what is left above it.
+    let lowest_board_top = height - (BOARD_ROWS + BOTTOM_H) * cell;
+    let room = lowest_board_top - ABOVE * cell - title.bottom();
+    let mini = (room / MINI_H)
+        .min(cell * MINI_MAX)
+        .max(cell * MINI)
+        .floor()
+        .max(4.0);
+    let x0 = left + OUTER_W * cell;
+    let band_top = title.bottom() + mini * 1.2;
+    let opponent = panel_at(x0, band_top, mini, true);
+    let band_h = mini * MINI_H;
+    let own_board_top = lowest_board_top
+        .max(title.bottom() + band_h + ABOVE * cell)
+        .floor();
+    let own = panel_at(x0, own_board_top, cell, false);
+    let middle_x = opponent.next.right() + cell * 0.5;
+    MatchLayout {
+        cell,
+        panels: [own, opponent],
+        middle: Rect::new(
+            middle_x,
+            band_top,
+            (left + view_w - OUTER_W * cell - middle_x).max(0.0),
+            band_h - mini * 1.2,
+        ),
+        title,
+        view: Rect::new(left, top, view_w, height),
         window: Rect::new(0.0, 0.0, width, height),
     }
 }
@@ -177,6 +248,9 @@ pub struct ListLayout {
 /// Lays out a list screen with `rows` rows in a `width` × `height` window. When the rows do not
 /// all fit, `row_h` shrinks to a minimum and the caller scrolls (see [`ListLayout::visible_rows`]).
 pub fn list_layout(width: f32, height: f32, rows: usize) -> ListLayout {
+    if crate::input::touch::is_portrait(width, height) {
+        return portrait_list_layout(width, height, rows);
+    }
     let unit = (height / 36.0).min(width / 56.0).floor().max(8.0);
     let margin = (2.0 * unit).min(width * 0.05);
     let title = Rect::new(margin, unit * 1.5, width - 2.0 * margin, unit * 5.0);
@@ -198,6 +272,44 @@ pub fn list_layout(width: f32, height: f32, rows: usize) -> ListLayout {
     let rows_rect = Rect::new(margin, rows_top, list_w, rows_h);
     let side_x = rows_rect.right() + unit * 2.0;
     let side = Rect::new(side_x, rows_top, (width - margin - side_x).max(0.0), rows_h);
+    ListLayout {
+        unit,
+        title,
+        rows: rows_rect,
+        row_h,
+        side,
+        footer,
+    }
+}
+
+/// [`list_layout`] in portrait (a phone held upright): larger text, the rows the whole width,
+/// and the side panel under them.
+fn portrait_list_layout(width: f32, height: f32, rows: usize) -> ListLayout {
+    let unit = (width / 26.0).min(height / 44.0).floor().max(8.0);
+    let margin = (1.2 * unit).min(width * 0.05);
+    let inner = width - 2.0 * margin;
+    let title = Rect::new(margin, unit * 1.5, inner, unit * 5.0);
+    let footer = Rect::new(margin, height - unit * 2.6, inner, unit * 1.6);
+    let rows_top = title.bottom() + unit * 1.2;
+    let wanted = unit * 2.4;
+    // The rows take what they need, at most 60% of what is left; the side panel the rest.
+    let room = (footer.y - unit * 0.8 - rows_top).max(unit);
+    let rows_h = (wanted * rows.max(1) as f32)
+        .min(room * 0.6)
+        .max(unit * 1.7);
+    let row_h = if rows == 0 {
+        wanted
+    } else {
+        (rows_h / rows as f32).clamp(unit * 1.7, wanted).floor()
+    };
+    let rows_rect = Rect::new(margin, rows_top, inner, rows_h);
+    let side_y = rows_rect.bottom() + unit * 1.0;
+    let side = Rect::new(
+        margin,
+        side_y,
+        inner,
+        (footer.y - unit * 0.8 - side_y).max(0.0),
+    );
     ListLayout {
         unit,
         title,
@@ -273,6 +385,47 @@ mod tests {
             && b.y < a.bottom() - 0.01
     }
 
+    /// Phones held upright (CSS pixels, with the controls' strip taken off the height or not).
+    fn phone_sizes() -> Vec<(f32, f32)> {
+        let mut v = Vec::new();
+        for w in [320.0, 360.0, 375.0, 390.0, 414.0, 430.0] {
+            for h in [480.0, 560.0, 640.0, 700.0, 760.0, 844.0, 932.0] {
+                if crate::input::touch::is_portrait(w, h) {
+                    v.push((w, h));
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn in_portrait_the_opponent_sits_between_the_title_and_your_panel_and_grows_into_the_room() {
+        for (w, h) in phone_sizes() {
+            let l = match_layout(w, h);
+            let [own, opponent] = l.panels;
+            assert!(opponent.mini && !own.mini);
+            assert!(
+                l.title.bottom() <= opponent.hold.y,
+                "under the title at {w}x{h}"
+            );
+            // The opponent's name and connection lines end above your spawn rows.
+            assert!(
+                opponent.net.bottom() <= own.board.y - 2.0 * l.cell + 0.01,
+                "the opponent's band runs into your panel at {w}x{h}"
+            );
+            assert!(own.board.right() <= w + 0.01 && own.name.bottom() <= h + 0.01);
+            let ratio = opponent.board.w / own.board.w;
+            assert!((0.3..=0.51).contains(&ratio), "{ratio} at {w}x{h}");
+            assert!(
+                !strictly_overlap(opponent.next, l.middle),
+                "score over the board"
+            );
+        }
+        // A tall phone fills its room: the opponent's cells are half of yours.
+        let l = match_layout(390.0, 700.0);
+        assert!(l.panels[1].board.w / l.panels[0].board.w >= 0.45);
+    }
+
     #[test]
     fn boards_never_overlap_and_everything_fits() {
         for (w, h) in sizes() {
@@ -286,7 +439,11 @@ mod tests {
                 !strictly_overlap(a.board, b.board),
                 "boards overlap at {w}x{h}"
             );
-            assert!(a.board.right() < b.board.x, "mine is on the left");
+            if crate::input::touch::is_portrait(w, h) {
+                assert!(b.board.bottom() < a.board.y, "the opponent's is above mine");
+            } else {
+                assert!(a.board.right() < b.board.x, "mine is on the left");
+            }
             for p in [a, b] {
                 let parts = [
                     p.board, p.hold, p.stats, p.next, p.meter, p.name, p.net, p.popups,
@@ -305,7 +462,7 @@ mod tests {
                     !strictly_overlap(p.popups, p.hold) && !strictly_overlap(p.popups, p.stats)
                 );
                 // The spawn rows above the well stay on screen.
-                assert!(p.board.y - 2.0 * l.cell >= l.view.y);
+                assert!(p.board.y - 2.0 * p.board.w / 10.0 >= l.view.y);
             }
             assert!(!strictly_overlap(l.middle, a.next) && !strictly_overlap(l.middle, b.hold));
         }
@@ -347,7 +504,14 @@ mod tests {
                     "rows run into the footer at {w}x{h}"
                 );
                 assert!(l.title.bottom() <= l.rows.y);
-                assert!(l.rows.right() <= l.side.x);
+                if crate::input::touch::is_portrait(w, h) {
+                    assert!(
+                        last.bottom() <= l.side.y + 0.01,
+                        "side panel under the rows"
+                    );
+                } else {
+                    assert!(l.rows.right() <= l.side.x);
+                }
                 assert!(l.side.right() <= w + 0.01 && l.footer.right() <= w + 0.01);
             }
         }

@@ -1,6 +1,7 @@
 //! The main menu: every way to play, keyboard-navigable and clickable; before it, on the first
-//! start, the name prompt ([`welcome`]).
+//! start, the name prompt ([`welcome`]), and what a link to the page opens ([`link`]).
 
+pub mod link;
 pub mod welcome;
 
 use macroquad::math::Rect;

@@ -10,7 +10,7 @@ use crate::layout::list_layout;
 use crate::render::gfx::{Align, Weight, background};
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, side_panel, value_row};
-use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, TextField, TextKind, Transition};
 use crate::settings::config::MAX_NAME;
 use crate::sound::sfx::Sfx;
 
@@ -91,6 +91,15 @@ impl Screen for WelcomeScreen {
             }
         }
         Transition::None
+    }
+
+    fn text_fields(&self, _ctx: &Ctx, io: &FrameIo) -> Vec<TextField> {
+        vec![TextField {
+            kind: TextKind::Plain,
+            text: self.form.text.clone(),
+            rect: list_layout(io.width, io.height, 3).row(0),
+            active: true,
+        }]
     }
 
     /// Draws the screen.

@@ -3,8 +3,11 @@
 //! - [`online`] — `Online`: one connection to a server, the room it sees, the match it plays or
 //!   watches, reconnects and chat.
 //! - [`lan`] — the LAN beacon and the in-process server a host runs.
+//! - [`links`] — the game's links (`/room/CODE`...): made from a server's address, read from
+//!   the page's.
 //! - [`request`] — one short request to a server (standings, account, solo upload).
 
 pub mod lan;
+pub mod links;
 pub mod online;
 pub mod request;

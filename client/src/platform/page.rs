@@ -1,6 +1,6 @@
-//! What the browser build reads from its page's address: the server to talk to and a
-//! `/watch/CODE` room to spectate at once (the contract with `sevenbag-server --web-dir`). Pure
-//! text functions, so they are tested natively too.
+//! What the browser build reads from its page's address: the server to talk to (the link it
+//! opens is read by `crate::net::links`), and the page's list encoding. Pure text functions, so
+//! they are tested natively too.
 
 /// The server a page served by `sevenbag-server --web-dir` talks to: `ws://` (`wss://` under
 /// https) + the page's host + `/`, with the web's port written out (80, 443) when the address
@@ -29,16 +29,6 @@ pub fn page_server(href: &str) -> Option<String> {
     Some(format!("{ws}://{host}{port}/"))
 }
 
-/// The room code of a `/watch/CODE` page, if the page is one (letters and digits, at most 8).
-pub fn watch_code(href: &str) -> Option<String> {
-    let rest = href.split_once("://").map_or(href, |(_, r)| r);
-    let path = rest.find('/').map_or("", |i| &rest[i..]);
-    let path = path.split(['?', '#']).next().unwrap_or("");
-    let code = path.strip_prefix("/watch/")?.trim_end_matches('/');
-    let ok = !code.is_empty() && code.len() <= 8 && code.chars().all(|c| c.is_ascii_alphanumeric());
-    ok.then(|| code.to_ascii_uppercase())
-}
-
 /// A `?server=ADDRESS` in the page's address (a page served by something else than the game
 /// server, e.g. during development): the server to use instead of the page's own host.
 pub fn query_server(href: &str) -> Option<String> {
@@ -55,9 +45,37 @@ pub fn query_server(href: &str) -> Option<String> {
         .filter(|v| !v.is_empty() && v.len() <= crate::settings::config::MAX_ADDRESS)
 }
 
+/// Splits the page's list encoding: each item's UTF-8 length (u32, little-endian), then it.
+pub fn decode_list(bytes: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = bytes;
+    while rest.len() >= 4 {
+        let len = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
+        rest = &rest[4..];
+        if len > rest.len() {
+            break;
+        }
+        out.push(String::from_utf8_lossy(&rest[..len]).into_owned());
+        rest = &rest[len..];
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pages_lists_are_split_and_a_cut_one_keeps_its_whole_items() {
+        let mut bytes = Vec::new();
+        for item in ["a/b", "", "ünï"] {
+            bytes.extend_from_slice(&(item.len() as u32).to_le_bytes());
+            bytes.extend_from_slice(item.as_bytes());
+        }
+        assert_eq!(decode_list(&bytes), vec!["a/b", "", "ünï"]);
+        assert_eq!(decode_list(&bytes[..bytes.len() - 1]), vec!["a/b", ""]);
+        assert_eq!(decode_list(&[9, 0, 0, 0, 1]), Vec::<String>::new());
+    }
 
     #[test]
     fn the_page_server_is_the_pages_own_host_over_ws_or_wss() {
@@ -92,21 +110,5 @@ mod tests {
         );
         assert_eq!(query_server("http://h:1/"), None);
         assert_eq!(query_server("http://h:1/?server="), None);
-    }
-
-    #[test]
-    fn a_watch_page_names_its_room_code() {
-        assert_eq!(
-            watch_code("http://h:1/watch/abcde").as_deref(),
-            Some("ABCDE")
-        );
-        assert_eq!(
-            watch_code("http://h:1/watch/QWERT/?a#b").as_deref(),
-            Some("QWERT")
-        );
-        assert_eq!(watch_code("http://h:1/"), None);
-        assert_eq!(watch_code("http://h:1/watch/"), None);
-        assert_eq!(watch_code("http://h:1/watch/a%20b"), None);
-        assert_eq!(watch_code("http://h:1/watch/TOOLONGCODE"), None);
     }
 }

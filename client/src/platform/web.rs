@@ -60,14 +60,31 @@ pub fn location() -> String {
 }
 
 /// The most a stored value may be (settings are a few KiB of TOML).
-const MAX_STORED: usize = 256 * 1024;
+pub const MAX_STORED: usize = 256 * 1024;
+/// The most a value is read to be kept aside (a browser gives a site a few MB in all).
+const MAX_BACKUP: usize = 8 * 1024 * 1024;
+
+/// The length in bytes (UTF-8) of `localStorage[key]`, if set, whatever its size.
+pub fn storage_len(key: &str) -> Option<usize> {
+    // SAFETY: the key is read within its length.
+    let len = unsafe { sb_storage_len(key.as_ptr(), key.len() as u32) };
+    usize::try_from(len).ok()
+}
 
 /// `localStorage[key]`, if set (and not over [`MAX_STORED`] bytes of UTF-8).
 pub fn storage_get(key: &str) -> Option<String> {
-    // SAFETY: the key is read within its length.
-    let len = unsafe { sb_storage_len(key.as_ptr(), key.len() as u32) };
-    let len = usize::try_from(len).ok()?;
-    if len > MAX_STORED {
+    read_stored(key, MAX_STORED)
+}
+
+/// Copies `localStorage[from]` to `localStorage[to]` (an unusable entry kept aside before the
+/// game writes over it); false when there is nothing to copy or the browser refused.
+pub fn storage_backup(from: &str, to: &str) -> bool {
+    read_stored(from, MAX_BACKUP).is_some_and(|text| storage_set(to, &text))
+}
+
+fn read_stored(key: &str, max: usize) -> Option<String> {
+    let len = storage_len(key)?;
+    if len > max {
         return None;
     }
     let mut buf = vec![0u8; len];

@@ -18,6 +18,7 @@ use sevenbag_puzzle::{Difficulty, Kind, Status};
 use crate::input::{KeyMap, Keyboard, Latch};
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::net::links::Link;
 use crate::puzzles::game::{
     Job, Made, PuzzleGame, Request, date_text, difficulty_label, kind_label, make, today,
 };
@@ -36,6 +37,9 @@ pub const FOOTER_CHOICE: &str = "↑ ↓ choose   ← → or Enter change   Esc 
 pub const FOOTER: &str = "↑ ↓ choose   Enter play   Esc back";
 /// The footer's key hints on Back.
 pub const FOOTER_BACK: &str = "↑ ↓ choose   Enter back   Esc back";
+/// The footer while a puzzle is played.
+pub const PLAY_FOOTER: &str =
+    "your versus keys play   Backspace undo   R reset   H hint   N next   L link   Esc back";
 
 /// The footer's hint for `row`: it names what Enter does there.
 fn footer_hint(row: Row) -> &'static str {
@@ -336,6 +340,9 @@ impl Screen for PuzzlesScreen {
                 if command(kb, &keys, KeyCode::H) {
                     p.game.toggle_hint();
                 }
+                if command(kb, &keys, KeyCode::L) {
+                    ctx.copy_game_link(&Link::Puzzle(p.game.made.code()));
+                }
                 p.latch.sample(&keys, kb);
                 let placed = p.game.attempt().placed();
                 for _ in 0..io.steps {
@@ -373,10 +380,14 @@ impl Screen for PuzzlesScreen {
                 io.width,
                 io.height,
                 &p.game,
-                "your versus keys play   Backspace undo   R reset   H hint   N next puzzle   Esc back",
+                PLAY_FOOTER,
                 ctx.time,
             ),
         }
+    }
+
+    fn plays_by_touch(&self) -> bool {
+        matches!(self.mode, Mode::Play(_))
     }
 
     fn name(&self) -> &'static str {

@@ -12,6 +12,7 @@
 //! - [`heading`] — a list screen's title and subtitle, fitted to the title strip.
 //! - [`showcase`] — the decorative well on the menus.
 //! - [`widgets`] — menu rows, value rows and text fields for the list screens.
+//! - [`touch`] — the touch controls and the back button of a touch screen.
 
 pub mod backdrop;
 pub mod board;
@@ -27,6 +28,7 @@ pub mod metrics;
 pub mod showcase;
 pub mod side;
 pub mod theme;
+pub mod touch;
 pub mod widgets;
 
 use macroquad::color::Color;

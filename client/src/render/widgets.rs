@@ -104,6 +104,7 @@ pub fn menu_label_room(r: Rect, unit: f32, tag_w: f32) -> f32 {
 /// window shrinks to the room the tag leaves it (and one players typed, a LAN host's name, is
 /// cut with "…" if even that is not enough).
 pub fn menu_row(gfx: &Gfx, r: Rect, unit: f32, label: &str, tag: &str, state: RowState, time: f32) {
+    targets::record(label, r);
     row_back(r, unit, state, time);
     let cy = r.y + r.h / 2.0;
     let (size, small) = menu_row_sizes(unit);
@@ -236,6 +237,7 @@ pub fn value_row(
     editing: bool,
     time: f32,
 ) {
+    targets::record(label, r);
     let size = value_row_size(unit);
     let vx = r.right() - value_inset(unit);
     let value_colour = if editing {
@@ -402,17 +404,42 @@ pub fn footer_right_room(r: Rect) -> f32 {
     r.w * 0.35
 }
 
+/// The hints of a footer that fit `room` at the size [`fit_size`](super::metrics::fit_size)
+/// gives them: whole, or (on a phone held upright) without their last groups (hints are
+/// separated by three spaces, the most useful first), so none is cut or runs over.
+pub fn footer_hints(
+    width_at: impl Fn(&str, f32) -> f32,
+    hints: &str,
+    size: f32,
+    room: f32,
+) -> (String, f32) {
+    let mut kept: Vec<&str> = hints.split("   ").collect();
+    loop {
+        let text = kept.join("   ");
+        let fitted = super::metrics::fit_size(|px| width_at(&text, px), size, room);
+        if kept.len() <= 1 || width_at(&text, fitted) <= room {
+            return (text, fitted);
+        }
+        kept.pop();
+    }
+}
+
 /// The hint line at the bottom of a list screen. The hints shrink to the room the right-hand
-/// text leaves them on a narrow window.
+/// text leaves them on a narrow window, and drop their last groups where even that is too wide.
 pub fn footer(gfx: &Gfx, r: Rect, unit: f32, hints: &str, right: &str) {
     draw_rectangle(r.x, r.y, r.w, 1.0, alpha(theme::FRAME, 0.5));
     let cy = r.y + r.h / 2.0 + unit * 0.2;
     let size = footer_size(unit);
     let right = &gfx.fit(right, footer_right_room(r), size, Weight::Regular);
     let right_w = gfx.width(right, size, Weight::Regular);
-    let hint_size = gfx.fit_size(hints, footer_room(r, unit, right_w), size, Weight::Regular);
-    gfx.text_mid(
+    let (hints, hint_size) = footer_hints(
+        |t, px| gfx.width(t, px, Weight::Regular),
         hints,
+        size,
+        footer_room(r, unit, right_w),
+    );
+    gfx.text_mid(
+        &hints,
         r.x,
         cy,
         hint_size,
@@ -605,4 +632,35 @@ pub fn key_caps(r: Rect, unit: f32) -> [Rect; 2] {
     let x2 = r.right() - unit * 0.6 - w;
     let x1 = x2 - unit * 0.5 - w;
     [Rect::new(x1, y, w, h), Rect::new(x2, y, w, h)]
+}
+
+/// What the rows drawn this frame are and where (in a page, for the test hook, which taps them
+/// by label; natively nothing is kept).
+pub mod targets {
+    use macroquad::math::Rect;
+
+    #[cfg(target_arch = "wasm32")]
+    thread_local! {
+        static DRAWN: std::cell::RefCell<Vec<(String, Rect)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    /// Notes that a row labelled `label` was drawn at `r`.
+    pub fn record(label: &str, r: Rect) {
+        #[cfg(target_arch = "wasm32")]
+        DRAWN.with(|d| {
+            let mut d = d.borrow_mut();
+            if d.len() < 64 {
+                d.push((label.to_owned(), r));
+            }
+        });
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = (label, r);
+    }
+
+    /// The rows drawn since the last call.
+    #[cfg(target_arch = "wasm32")]
+    pub fn take() -> Vec<(String, Rect)> {
+        DRAWN.with(|d| std::mem::take(&mut *d.borrow_mut()))
+    }
 }

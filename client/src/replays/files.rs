@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use macroquad::input::KeyCode;
 use sevenbag_core::{Input, Match, Seat};
-use sevenbag_protocol::replay::Replay;
+use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, Replay};
 use sevenbag_protocol::{EndReason, InputLog};
 
 use crate::input::Keyboard;
@@ -41,10 +41,9 @@ pub fn save_dir() -> Option<PathBuf> {
 pub fn list_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = dirs
         .iter()
-        .filter_map(|d| std::fs::read_dir(d).ok())
+        .filter_map(|d| crate::platform::files::files_in(d).ok())
         .flatten()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == EXTENSION))
+        .filter(|p| p.extension().is_some_and(|e| e == EXTENSION))
         .collect();
     files.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
     files.dedup();
@@ -94,7 +93,12 @@ pub fn utc_stamp(unix: u64) -> String {
 
 /// Reads and decodes a replay file; the error is a sentence for the screen.
 pub fn load(path: &Path) -> Result<Replay, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let too_big = |len| len > MAX_REPLAY_BYTES as u64;
+    if crate::platform::files::len(path).is_ok_and(too_big) {
+        return Err(format!("larger than {MAX_REPLAY_BYTES} bytes"));
+    }
+    let bytes = crate::platform::files::read(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     Replay::decode(&bytes).map_err(|e| format!("corrupted replay: {e}"))
 }
 
@@ -117,10 +121,26 @@ pub fn save(dir: &Path, id: &str, bytes: &[u8]) -> Result<PathBuf, String> {
     } else {
         name
     };
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    crate::platform::files::create_dir_all(dir)
+        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join(format!("{name}.{EXTENSION}"));
-    std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::platform::files::write(&path, bytes)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
+}
+
+/// A replay file the player opened from elsewhere (the page's file picker, a drop): checked,
+/// kept in `dir` (the replay folder) under its name, and made ready to play. The error is a
+/// sentence.
+#[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+pub fn open_bytes(dir: Option<&Path>, name: &str, bytes: &[u8]) -> Result<ReplaySession, String> {
+    let replay =
+        Replay::decode(bytes).map_err(|e| format!("{name}: not a replay we can play ({e})"))?;
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    if let Some(dir) = dir {
+        save(dir, stem, bytes)?;
+    }
+    ReplaySession::new(replay)
 }
 
 /// A recorded match played back (see the module docs).
@@ -472,6 +492,19 @@ mod tests {
         assert!(
             save(&dir, "forged-download", &replay.encode().expect("encode")).is_err(),
             "a forged download is not saved"
+        );
+    }
+
+    #[test]
+    fn an_opened_file_is_kept_under_its_name_and_a_bad_one_is_named() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let err = open_bytes(Some(dir.path()), "notes.sbrp", b"nonsense")
+            .err()
+            .expect("refused");
+        assert!(err.starts_with("notes.sbrp: not a replay"), "{err}");
+        assert!(
+            list_files(&[dir.path().to_path_buf()]).is_empty(),
+            "nothing kept"
         );
     }
 }

@@ -10,6 +10,7 @@ pub mod files;
 
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::net::links::Link;
 use crate::net::online::{Online, Request, Stage};
 use crate::render::gfx::background;
 use crate::render::theme;
@@ -21,11 +22,14 @@ use crate::versus::play::{PlayMode, PlayScreen};
 use crate::versus::session::Session;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
-pub const FOOTER: &str = "↑ ↓ choose   Enter watch / download   Esc back";
+pub const FOOTER: &str = "↑ ↓ choose   Enter watch / download   L link   Esc back";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Row {
     File(usize),
+    /// In a page: open a `.sbrp` file through the browser's file picker.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    OpenFile,
     Download,
     Remote(usize),
     Back,
@@ -58,6 +62,8 @@ impl ReplayScreen {
 
     fn rows(&self) -> Vec<Row> {
         let mut v: Vec<Row> = (0..self.files.len()).map(Row::File).collect();
+        #[cfg(target_arch = "wasm32")]
+        v.push(Row::OpenFile);
         v.push(Row::Download);
         if let Some(r) = &self.remote {
             v.extend((0..r.replay_list().len()).map(Row::Remote));
@@ -89,6 +95,55 @@ impl ReplayScreen {
                 Transition::None
             }
         }
+    }
+}
+
+/// In a page: saves the replay file at `path` through the browser's download.
+#[cfg(target_arch = "wasm32")]
+fn download(ctx: &mut Ctx, path: &std::path::Path) {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "replay.sbrp".into());
+    match crate::platform::files::read(path) {
+        Ok(bytes) if crate::platform::web_files::download(&name, &bytes) => {
+            ctx.notify(format!("Saving {name}"), theme::GOOD);
+        }
+        Ok(_) => ctx.notify("The browser refused the download.", theme::BAD),
+        Err(e) => ctx.notify(format!("{name}: {e}"), theme::BAD),
+    }
+}
+
+/// In a page: a replay file picked or dropped since the last frame, made into its playback
+/// (a refused or unplayable one is a notice).
+#[cfg(target_arch = "wasm32")]
+pub fn opened_file(ctx: &mut Ctx) -> Option<Box<dyn Screen>> {
+    use crate::platform::web_files::{self, Opened};
+    match web_files::next_file()? {
+        Opened::Refused(name, why) => {
+            ctx.notify(format!("{name} was not opened: {why}"), theme::BAD);
+            None
+        }
+        Opened::File(name, bytes) => match crate::replays::files::open_bytes(
+            crate::replays::files::save_dir().as_deref(),
+            &name,
+            &bytes,
+        ) {
+            Ok(s) => {
+                ctx.notify(format!("Opened {name}"), theme::GOOD);
+                let names = s.replay().names.clone();
+                Some(Box::new(PlayScreen::<dyn Session>::new(
+                    Box::new(s),
+                    PlayMode::Replay,
+                    names,
+                    "REPLAY".to_owned(),
+                )))
+            }
+            Err(e) => {
+                ctx.notify(e, theme::BAD);
+                None
+            }
+        },
     }
 }
 
@@ -127,11 +182,32 @@ impl Screen for ReplayScreen {
         if before != self.nav.selected {
             ctx.play(Sfx::Move);
         }
+        #[cfg(target_arch = "wasm32")]
+        if io.keyboard.pressed(macroquad::input::KeyCode::D)
+            && let Some(Row::File(f)) = rows.get(self.nav.selected)
+        {
+            download(ctx, &self.files[*f].path);
+        }
+        if io.keyboard.pressed(macroquad::input::KeyCode::L)
+            && let Some(Row::Remote(r)) = rows.get(self.nav.selected)
+            && let Some((id, _)) = self.remote.as_ref().and_then(|rm| rm.replay_list().get(*r))
+        {
+            let link = Link::Replay(id.clone());
+            ctx.copy_game_link(&link);
+        }
         match event {
             ListEvent::Back => Transition::Pop,
             ListEvent::Activate(i) => match rows[i] {
                 Row::Back => Transition::Pop,
                 Row::File(f) => self.open(ctx, f),
+                Row::OpenFile => {
+                    ctx.play(Sfx::Select);
+                    #[cfg(target_arch = "wasm32")]
+                    if !crate::platform::web_files::pick_file() {
+                        ctx.notify("The browser did not open its file picker.", theme::BAD);
+                    }
+                    Transition::None
+                }
                 Row::Download => {
                     ctx.play(Sfx::Select);
                     self.remote = Some(Online::connect(
@@ -182,6 +258,15 @@ impl Screen for ReplayScreen {
                     let label = &self.files[*f].label;
                     menu_row(gfx, r, l.unit, label, "WATCH", state, ctx.time);
                 }
+                Row::OpenFile => menu_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "Open a replay file (.sbrp)…",
+                    "FILE",
+                    state,
+                    ctx.time,
+                ),
                 Row::Download => {
                     let tag = match self.remote.as_ref().map(Online::stage) {
                         Some(Stage::Connecting) => "CONNECTING…",
@@ -229,10 +314,14 @@ impl Screen for ReplayScreen {
                 };
                 ("Replay", body)
             }
+            Some(Row::OpenFile) => (
+                "Replay files",
+                "Opens a .sbrp file from this device (a replay saved by the desktop game or this page) and plays it; it is then kept in the list. A file dropped on the page opens the same way. D on a replay of the list saves it as a file.".to_owned(),
+            ),
             Some(Row::Download | Row::Remote(_)) => (
                 "From the server",
                 format!(
-                    "The server {} keeps every finished match. Pick one to save it here; it then appears in the list above.",
+                    "The server {} keeps every finished match. Pick one to save it here; it then appears in the list above. L copies the selected match's link.",
                     ctx.config.server
                 ),
             ),

@@ -15,6 +15,7 @@ use sevenbag_core::Handling;
 use crate::input::button::Button;
 use crate::input::keys::{key_from_name, key_name};
 use crate::input::pad::PadMap;
+use crate::input::touch::{TouchMode, TouchSettings};
 use crate::input::{Action, KeyMap, SLOTS};
 use crate::versus::opponent::{MAX_OUTSIDE_BOTS, OutsideBot};
 
@@ -47,6 +48,8 @@ pub struct Config {
     /// A plain background instead of the gradient: cheaper on machines that draw in software
     /// (see `render::gfx::background`). Off by default.
     pub plain_background: bool,
+    /// The on-screen controls of a touch screen: when they show, their size and place.
+    pub touch: TouchSettings,
 }
 
 /// What the practice and local setup screens chose last, by name, so a visit starts where the
@@ -87,6 +90,7 @@ impl Default for Config {
             trust_cert: None,
             bots: Vec::new(),
             plain_background: false,
+            touch: TouchSettings::default(),
         }
     }
 }
@@ -132,6 +136,9 @@ pub enum ConfigError {
     /// The volume is above 100.
     #[error("volume {0} is above 100")]
     Volume(u8),
+    /// The touch controls' mode is not one we know.
+    #[error("touch mode \"{0}\" is not auto, on or off")]
+    TouchMode(String),
     /// An outside bot's entry is out of range.
     #[error("bot {name:?}: {why}")]
     Bot {
@@ -160,8 +167,46 @@ struct ConfigFile {
     setup: Option<MatchSetup>,
     trust_cert: Option<PathBuf>,
     plain_background: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    touch: Option<TouchFile>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     bots: Vec<OutsideBot>,
+}
+
+/// `[touch]`: the touch controls (written only when they differ from the defaults).
+#[derive(Serialize, Deserialize, Debug, Default)]
+#[serde(default, deny_unknown_fields)]
+struct TouchFile {
+    mode: Option<String>,
+    size: Option<u8>,
+    inset: Option<u8>,
+    raise: Option<u8>,
+}
+
+impl TouchFile {
+    fn into_settings(self) -> Result<TouchSettings, ConfigError> {
+        let d = TouchSettings::default();
+        let mode = match self.mode {
+            Some(name) => TouchMode::from_name(&name).ok_or(ConfigError::TouchMode(name))?,
+            None => d.mode,
+        };
+        Ok(TouchSettings {
+            mode,
+            size: self.size.unwrap_or(d.size),
+            inset: self.inset.unwrap_or(d.inset),
+            raise: self.raise.unwrap_or(d.raise),
+        }
+        .clamped())
+    }
+
+    fn from_settings(t: &TouchSettings) -> Option<TouchFile> {
+        (*t != TouchSettings::default()).then(|| TouchFile {
+            mode: Some(t.mode.name().to_owned()),
+            size: Some(t.size),
+            inset: Some(t.inset),
+            raise: Some(t.raise),
+        })
+    }
 }
 
 #[derive(Serialize, Deserialize, Debug, Default)]
@@ -340,6 +385,7 @@ impl Config {
             trust_cert: file.trust_cert,
             bots: file.bots,
             plain_background: file.plain_background.unwrap_or(d.plain_background),
+            touch: file.touch.map_or(Ok(d.touch), TouchFile::into_settings)?,
         })
     }
 
@@ -365,6 +411,7 @@ impl Config {
             setup: Some(self.setup.clone()),
             trust_cert: self.trust_cert.clone(),
             plain_background: self.plain_background.then_some(true),
+            touch: TouchFile::from_settings(&self.touch),
             bots: self.bots.clone(),
         };
         let body = toml::to_string_pretty(&file)?;
@@ -378,10 +425,27 @@ impl Config {
     /// the key of the same TOML text in the page's `localStorage`.
     pub fn load(path: &Path) -> Result<Option<Config>, ConfigError> {
         #[cfg(target_arch = "wasm32")]
-        return match crate::platform::web::storage_get(&storage_key(path)) {
-            Some(text) => Config::from_toml(&text).map(Some),
-            None => Ok(None),
-        };
+        {
+            use crate::platform::web;
+            let key = storage_key(path);
+            return match web::storage_len(&key) {
+                None => Ok(None),
+                Some(len) if len > web::MAX_STORED => Err(ConfigError::Io {
+                    path: path.to_owned(),
+                    source: std::io::Error::other(format!(
+                        "{len} bytes, over the {}-byte limit",
+                        web::MAX_STORED
+                    )),
+                }),
+                Some(_) => match web::storage_get(&key) {
+                    Some(text) => Config::from_toml(&text).map(Some),
+                    None => Err(ConfigError::Io {
+                        path: path.to_owned(),
+                        source: std::io::Error::other("not UTF-8 text"),
+                    }),
+                },
+            };
+        }
         #[cfg(not(target_arch = "wasm32"))]
         match std::fs::read_to_string(path) {
             Ok(text) => Config::from_toml(&text).map(Some),
@@ -458,7 +522,7 @@ fn storage_key(path: &Path) -> String {
 /// Whether settings were ever saved at `path` (false: the first start).
 pub fn exists(path: &Path) -> bool {
     #[cfg(target_arch = "wasm32")]
-    return crate::platform::web::storage_get(&storage_key(path)).is_some();
+    return crate::platform::web::storage_len(&storage_key(path)).is_some();
     #[cfg(not(target_arch = "wasm32"))]
     path.exists()
 }
@@ -477,7 +541,11 @@ pub fn load_or_default(path: Option<&Path>) -> (Config, Option<String>) {
         Ok(None) => (Config::default(), None),
         Err(e) => {
             let backup = path.with_extension("toml.bak");
+            #[cfg(not(target_arch = "wasm32"))]
             let kept = std::fs::copy(path, &backup).is_ok();
+            #[cfg(target_arch = "wasm32")]
+            let kept =
+                crate::platform::web::storage_backup(&storage_key(path), &storage_key(&backup));
             tracing::warn!(path = %path.display(), error = %e, "settings file unusable");
             let mut msg = format!("Settings file could not be used ({e}). Using defaults.");
             if kept {

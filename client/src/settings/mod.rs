@@ -13,6 +13,7 @@ use sevenbag_core::Handling;
 
 use crate::account::rows::{AccountRow, AccountRows};
 use crate::input::keys::key_name;
+use crate::input::touch::{INSET_RANGE, RAISE_RANGE, SIZE_RANGE, TouchMode};
 use crate::input::{Action, KeyMap};
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
@@ -53,6 +54,14 @@ enum Row {
     Key(MapId, Action),
     /// A gamepad binding (builds with the `gamepad` feature).
     Pad(Action),
+    /// When the touch controls show.
+    TouchMode,
+    /// Their size.
+    TouchSize,
+    /// Their distance from the sides.
+    TouchInset,
+    /// Their height above the bottom.
+    TouchRaise,
     Save,
     Discard,
     Defaults,
@@ -81,6 +90,13 @@ fn rows() -> Vec<Row> {
         v.extend([Row::Section("AUDIO"), Row::Volume]);
     }
     v.extend([Row::Section("DISPLAY"), Row::Background]);
+    v.extend([
+        Row::Section("TOUCH CONTROLS"),
+        Row::TouchMode,
+        Row::TouchSize,
+        Row::TouchInset,
+        Row::TouchRaise,
+    ]);
     for (title, map) in [
         ("KEYS · SOLO AND ONLINE", MapId::Solo),
         ("KEYS · LOCAL LEFT PLAYER", MapId::LocalLeft),
@@ -264,16 +280,45 @@ impl Screen for SettingsScreen {
         }
         let rows = &self.rows;
         let before = self.nav.selected;
-        let event = self.nav.handle(
+        let is_field = |i: usize| {
+            matches!(
+                rows[i],
+                Row::Name | Row::Server | Row::TrustCert | Row::Account(AccountRow::Import)
+            )
+        };
+        let event = self.nav.handle_with_fields(
             io,
             &layout,
             rows.len(),
             &|i| !matches!(rows[i], Row::Section(_)),
             typing,
+            &is_field,
         );
         if before != self.nav.selected {
             ctx.play(Sfx::Move);
         }
+        // A tap (or click) on a row changed with ← → steps it: down on its left half, up on
+        // its right half, as the ‹ › around its value show.
+        let event = match event {
+            ListEvent::Activate(i)
+                if io.mouse.clicked
+                    && matches!(
+                        enter_does(self.rows[i]),
+                        EnterDoes::Nothing | EnterDoes::Toggle
+                    ) =>
+            {
+                let r = self.row_rect(&layout, i);
+                ListEvent::Adjust(
+                    i,
+                    if io.mouse.pos.x < r.x + r.w / 2.0 {
+                        -1
+                    } else {
+                        1
+                    },
+                )
+            }
+            e => e,
+        };
         // The row the event is about (the cursor row, or the row clicked).
         let target = match event {
             ListEvent::Adjust(i, _) | ListEvent::Activate(i) => self.rows[i],
@@ -309,6 +354,18 @@ impl Screen for SettingsScreen {
                     ctx.play(Sfx::Move);
                 }
                 Row::Key(..) | Row::Pad(_) => self.slot = if d < 0 { 0 } else { 1 },
+                Row::TouchMode => {
+                    let all = TouchMode::ALL;
+                    let at = all
+                        .iter()
+                        .position(|m| *m == self.draft.touch.mode)
+                        .unwrap_or(0);
+                    let next = (at as i32 + d).rem_euclid(all.len() as i32) as usize;
+                    self.draft.touch.mode = all[next];
+                }
+                Row::TouchSize => step_percent(&mut self.draft.touch.size, d * 10, SIZE_RANGE),
+                Row::TouchInset => step_percent(&mut self.draft.touch.inset, d, INSET_RANGE),
+                Row::TouchRaise => step_percent(&mut self.draft.touch.raise, d * 2, RAISE_RANGE),
                 _ => {}
             },
             ListEvent::Activate(i) => match (enter_does(target), target) {
@@ -383,6 +440,32 @@ impl Screen for SettingsScreen {
         true
     }
 
+    fn text_fields(&self, _ctx: &Ctx, io: &FrameIo) -> Vec<crate::screen::TextField> {
+        use crate::screen::{TextField, TextKind};
+        let layout = list_layout(io.width, io.height, self.rows.len());
+        self.nav
+            .visible(&layout, self.rows.len())
+            .into_iter()
+            .filter_map(|(i, rect)| {
+                let (kind, text) = match self.rows[i] {
+                    Row::Name => (TextKind::Plain, self.draft.player_name.clone()),
+                    Row::Server => (TextKind::Address, self.draft.server.clone()),
+                    Row::TrustCert => (TextKind::Address, self.trust_text.clone()),
+                    Row::Account(AccountRow::Import) => {
+                        (TextKind::Code, self.account.typed_code().to_owned())
+                    }
+                    _ => return None,
+                };
+                Some(TextField {
+                    kind,
+                    text,
+                    rect,
+                    active: i == self.nav.selected,
+                })
+            })
+            .collect()
+    }
+
     fn name(&self) -> &'static str {
         "settings"
     }
@@ -422,7 +505,13 @@ fn enter_does(row: Row) -> EnterDoes {
         Row::Das | Row::Arr | Row::Dcd | Row::Sdf | Row::Volume | Row::Section(_) => {
             EnterDoes::Nothing
         }
+        Row::TouchMode | Row::TouchSize | Row::TouchInset | Row::TouchRaise => EnterDoes::Nothing,
     }
+}
+
+/// Adds `d` to a percentage, kept inside `(lo, hi)`.
+fn step_percent(v: &mut u8, d: i32, (lo, hi): (u8, u8)) {
+    *v = (i32::from(*v) + d).clamp(i32::from(lo), i32::from(hi)) as u8;
 }
 
 /// The footer's right-hand text.
@@ -491,6 +580,10 @@ pub fn value_rows() -> Vec<(&'static str, Vec<String>, bool)> {
                 Row::Irs | Row::Ihs => (vec![arrows("off")], false),
                 Row::Background => (vec![arrows("gradient"), arrows("plain")], false),
                 Row::Volume => (vec![arrows("100%")], false),
+                Row::TouchMode => (vec![arrows("auto"), arrows("off")], false),
+                Row::TouchSize | Row::TouchInset | Row::TouchRaise => {
+                    (vec![arrows("160%"), arrows("30%")], false)
+                }
                 _ => return None,
             };
             Some((row_label(row), values, typed))
@@ -521,6 +614,10 @@ fn row_label(row: Row) -> &'static str {
         Row::Ihs => "IHS  initial hold",
         Row::Volume => "Volume",
         Row::Background => "Background",
+        Row::TouchMode => "Touch controls",
+        Row::TouchSize => "Button size",
+        Row::TouchInset => "From the sides",
+        Row::TouchRaise => "From the bottom",
         Row::Key(_, a) | Row::Pad(a) => a.label(),
         Row::Section(title) => title,
         Row::Save | Row::Discard | Row::Defaults => "",
@@ -542,6 +639,10 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Background => ("Background", "Gradient: a violet glow from the top. Plain: one dark colour, which costs less on a computer drawing without a graphics driver (software rendering).".into()),
         Row::Key(_, action) => (action.label(), "Enter (or click a key cap) and press the new key. Each key does one thing per key map: binding it here removes it elsewhere in the same map. Escape is always the menu key.".into()),
         Row::Pad(action) => (action.label(), "Enter, then press a gamepad button. A button does one thing: binding it here removes it from another action. Start is always the menu button; B is Back in menus and in play unless you bind it to an action. The d-pad and the left stick are the same buttons.".into()),
+        Row::TouchMode => ("Touch controls", "Buttons on the screen for every action, in two clusters for your thumbs: the d-pad (move, soft drop below, hard drop above) and the rotations with hold. Auto shows them on a touch screen; on and off as they say. They use your DAS, ARR and SDF like keys, and several fingers at once work.".into()),
+        Row::TouchSize => ("Button size", "The touch buttons' size, 60–160% of a thumb's width.".into()),
+        Row::TouchInset => ("From the sides", "How far the two clusters sit from the screen's sides, as a share of its width.".into()),
+        Row::TouchRaise => ("From the bottom", "How high the clusters sit above the bottom edge, as a share of the screen's height.".into()),
         Row::Save => ("Save", "Write the settings file and use these settings from now on.".into()),
         Row::Discard => ("Discard", "Leave without keeping any change made on this screen.".into()),
         Row::Defaults => ("Defaults", "Guideline keys, default handling (DAS 10, ARR 2, DCD 0, SDF 20), volume and the gradient background. Name and server stay.".into()),

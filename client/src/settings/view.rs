@@ -179,6 +179,25 @@ impl SettingsScreen {
                     false,
                     t,
                 ),
+                Row::TouchMode | Row::TouchSize | Row::TouchInset | Row::TouchRaise => {
+                    let touch = &self.draft.touch;
+                    let value = match row {
+                        Row::TouchMode => touch.mode.name().to_owned(),
+                        Row::TouchSize => format!("{}%", touch.size),
+                        Row::TouchInset => format!("{}%", touch.inset),
+                        _ => format!("{}%", touch.raise),
+                    };
+                    value_row(
+                        gfx,
+                        r,
+                        l.unit,
+                        row_label(row),
+                        &arrows(value),
+                        state,
+                        false,
+                        t,
+                    )
+                }
                 Row::Key(map, action) => {
                     let keys = self.map(map).keys(action).map(|k| k.map(key_label));
                     let capturing = self

@@ -488,6 +488,10 @@ impl Screen for SoloScreen {
         self.draw_view(ctx, io);
     }
 
+    fn plays_by_touch(&self) -> bool {
+        matches!(&self.mode, Mode::Play(p) if !p.paused)
+    }
+
     fn name(&self) -> &'static str {
         "solo"
     }

@@ -16,6 +16,8 @@ use sevenbag_core::SoloMode;
 use sevenbag_protocol::solo_replay::{SOLO_EXTENSION, beats};
 use sevenbag_protocol::{SoloReplay, SoloReplayError, verify_solo};
 
+use crate::platform::files;
+
 /// Where solo replays go: `<data dir>/sevenbag/solo`.
 pub fn solo_dir() -> Option<PathBuf> {
     crate::platform::folders::data_dir().map(|d| d.join("sevenbag").join("solo"))
@@ -73,13 +75,12 @@ pub struct PastRuns {
 
 /// The run files of `mode` in `dir` (not the best), unsorted.
 fn run_files(dir: &Path, mode: SoloMode) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Ok(entries) = files::files_in(dir) else {
         return Vec::new();
     };
     let prefix = format!("{}-", mode.name());
     entries
-        .flatten()
-        .map(|e| e.path())
+        .into_iter()
         .filter(|p| {
             p.extension().is_some_and(|e| e == SOLO_EXTENSION)
                 && p.file_name()
@@ -107,9 +108,9 @@ pub fn past_runs(dir: &Path, mode: SoloMode) -> PastRuns {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let bytes = match std::fs::metadata(&path) {
-            Ok(m) if m.len() > MAX_FILE => Err(format!("larger than {MAX_FILE} bytes")),
-            Ok(_) => std::fs::read(&path).map_err(|e| e.to_string()),
+        let bytes = match files::len(&path) {
+            Ok(len) if len > MAX_FILE => Err(format!("larger than {MAX_FILE} bytes")),
+            Ok(_) => files::read(&path).map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         };
         let replay = bytes.and_then(|b| SoloReplay::decode(&b).map_err(|e| e.to_string()));
@@ -139,7 +140,7 @@ fn prune(dir: &Path, mode: SoloMode) {
     }
     files.sort_by_key(|p| std::cmp::Reverse((file_time(p), p.clone())));
     for old in &files[KEEP_RUNS..] {
-        if let Err(e) = std::fs::remove_file(old) {
+        if let Err(e) = files::remove_file(old) {
             tracing::warn!("could not delete old solo run {}: {e}", old.display());
         }
     }
@@ -164,17 +165,17 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
         source,
     };
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(io)?;
+        files::create_dir_all(parent).map_err(io)?;
     }
     // Written beside and renamed, so a crash never leaves half a personal best.
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    files::write(&tmp, bytes).map_err(io)?;
+    files::rename(&tmp, path).map_err(io)
 }
 
 /// Reads, decodes and verifies a solo replay file.
 pub fn load(path: &Path) -> Result<SoloReplay, StoreError> {
-    let bytes = std::fs::read(path).map_err(|source| StoreError::Io {
+    let bytes = files::read(path).map_err(|source| StoreError::Io {
         path: path.to_owned(),
         source,
     })?;
@@ -190,7 +191,7 @@ pub fn load(path: &Path) -> Result<SoloReplay, StoreError> {
 /// The personal best of `mode` in `dir`: `Ok(None)` when there is none yet.
 pub fn best(dir: &Path, mode: SoloMode) -> Result<Option<SoloReplay>, StoreError> {
     let path = best_path(dir, mode);
-    if !path.exists() {
+    if !files::exists(&path) {
         return Ok(None);
     }
     load(&path).map(Some)
@@ -217,7 +218,7 @@ pub fn save_run(dir: &Path, replay: &SoloReplay, paused: bool) -> Result<Saved, 
     prune(dir, mode);
     let new_best = !paused
         && replay.result.ranked()
-        && match std::fs::read(best_path(dir, mode)).map(|b| SoloReplay::decode(&b)) {
+        && match files::read(&best_path(dir, mode)).map(|b| SoloReplay::decode(&b)) {
             Ok(Ok(old)) => beats(&replay.result, &old.result),
             _ => true,
         };

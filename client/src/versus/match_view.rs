@@ -41,12 +41,12 @@ pub struct Scene<'a> {
 pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     let l = &oriented(l, scene.local);
     let m = scene.m;
-    let cell = l.cell;
     let first_to = m.header().rules.first_to;
     let wins = m.wins();
     // Garbage shakes the well and its meter a little.
     let shakes = Seat::BOTH.map(|seat| {
         let fx = &scene.fx.seats[seat.index()];
+        let cell = l.panels[seat.index()].cell();
         if fx.shake > 0.0 {
             ((scene.time * 90.0).sin() * cell * 0.18 * (fx.shake / 0.22)).abs()
         } else {
@@ -72,6 +72,8 @@ pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     for seat in Seat::BOTH {
         let i = seat.index();
         let p = &l.panels[i];
+        // A small panel (the opponent's in portrait) has cells of its own.
+        let cell = p.cell();
         let fx = &scene.fx.seats[i];
         let shake = shakes[i];
         let board = boards[i];
@@ -80,19 +82,23 @@ pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
         draw_meter(gfx, meter, cell, m, seat, scene.time);
         draw_hold(gfx, p.hold, cell, m, seat);
         draw_next(gfx, p.next, cell, m, seat);
-        draw_stats(gfx, p.stats, cell, m, seat);
-        draw_popups(gfx, p.popups, cell, fx);
-        draw_plate(
-            gfx,
-            p,
-            cell,
-            &scene.names[i],
-            wins[i],
-            first_to,
-            &scene.net.peers[i],
-            scene.net,
-            scene.local[i],
-        );
+        if !p.mini {
+            draw_stats(gfx, p.stats, cell, m, seat);
+            draw_popups(gfx, p.popups, cell, fx);
+        }
+        if !p.mini {
+            draw_plate(
+                gfx,
+                p,
+                cell,
+                &scene.names[i],
+                wins[i],
+                first_to,
+                &scene.net.peers[i],
+                scene.net,
+                scene.local[i],
+            );
+        }
         if let Some(pc) = &fx.perfect {
             let c = center(p.board);
             let size = (cell * 1.1 * pc.pop()).round();
@@ -137,6 +143,23 @@ fn draw_middle(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     let c = center(l.middle);
     let cell = l.cell;
     let wins = m.wins();
+    // In portrait the opponent's panel is too small for its name plate: the name goes here.
+    if let Some(seat) = l.panels.iter().position(|p| p.mini) {
+        gfx.text_mid(
+            &gfx.fit(
+                &scene.names[seat],
+                l.middle.w,
+                (cell * 0.5).round(),
+                Weight::Bold,
+            ),
+            c.x,
+            c.y - cell * 2.6,
+            (cell * 0.5).round(),
+            Weight::Bold,
+            Align::Center,
+            seat_colour(scene.local[seat]),
+        );
+    }
     gfx.text_mid(
         &format!("ROUND {}", m.round() + 1),
         c.x,
@@ -198,13 +221,15 @@ fn draw_banners(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     let m = scene.m;
     let cell = l.cell;
     let boards = l.panels.map(|p| p.board);
+    // Each board's banners at its own size (the opponent's is small in portrait).
+    let scale = l.panels.map(|p| p.cell() / cell);
     if let Some(left) = m.countdown_left() {
         let n = left.div_ceil(60);
         if (1..=3).contains(&n) {
             // Each number shrinks from big to its resting size during its second.
             let k = (left as f32 % 60.0) / 60.0;
-            let size = (cell * (3.6 + 1.6 * k)).round();
-            for b in boards {
+            for (b, z) in boards.into_iter().zip(scale) {
+                let size = (cell * z * (3.6 + 1.6 * k)).round();
                 let c = center(b);
                 gfx.banner(
                     &n.to_string(),
@@ -216,13 +241,13 @@ fn draw_banners(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
             }
         }
         if n >= 1 {
-            for b in boards {
+            for (b, z) in boards.into_iter().zip(scale) {
                 let c = center(b);
                 gfx.banner(
                     &format!("ROUND {}", m.round() + 1),
                     c.x,
-                    c.y - cell * 4.5,
-                    (cell * 0.9).round(),
+                    c.y - cell * z * 4.5,
+                    (cell * z * 0.9).round(),
                     theme::TEXT_DIM,
                 );
             }
@@ -230,13 +255,13 @@ fn draw_banners(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     }
     if let Some(go) = scene.fx.go {
         let a = (1.0 - go / 0.8).max(0.0);
-        for b in boards {
+        for (b, z) in boards.into_iter().zip(scale) {
             let c = center(b);
             gfx.banner(
                 "GO!",
                 c.x,
                 c.y,
-                (cell * (3.2 + go * 2.0)).round(),
+                (cell * z * (3.2 + go * 2.0)).round(),
                 alpha(theme::ACCENT, a),
             );
         }
@@ -245,6 +270,7 @@ fn draw_banners(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
         Phase::RoundOver { winner, next_at } if scene.verdict.is_none() => {
             for seat in Seat::BOTH {
                 let c = center(boards[seat.index()]);
+                let z = scale[seat.index()];
                 let (text, col) = if winner == Some(seat) {
                     ("ROUND WON", theme::GOOD)
                 } else if winner.is_none() {
@@ -252,7 +278,7 @@ fn draw_banners(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
                 } else {
                     ("TOPPED OUT", theme::BAD)
                 };
-                gfx.banner(text, c.x, c.y, (cell * 1.0).round(), col);
+                gfx.banner(text, c.x, c.y, (cell * z * 1.0).round(), col);
             }
             let secs = next_at.saturating_sub(m.frame().0).div_ceil(60);
             let c = center(l.middle);
@@ -269,6 +295,7 @@ fn draw_banners(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
         Phase::MatchOver { winner } => {
             for seat in Seat::BOTH {
                 let c = center(boards[seat.index()]);
+                let cell = cell * scale[seat.index()];
                 if seat == winner {
                     let text = if scene.local[seat.index()] && !scene.local[seat.other().index()] {
                         "VICTORY"

@@ -346,7 +346,7 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
                 PlayMode::Online if ready => ("READY", "Waiting for your opponent   Esc  leave"),
                 PlayMode::Online => (
                     "REMATCH?",
-                    "Enter  ready again   S  save replay   Esc  leave",
+                    "Enter  ready again   S  save replay   L  link   Esc  leave",
                 ),
                 _ => ("REMATCH?", "Enter  play again      Esc  menu"),
             };
@@ -369,8 +369,11 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
                 theme::TEXT_DIM,
             );
         }
+        // The keys' line is left out in portrait: the opponent's board sits right under the
+        // title there, and a phone has no keys.
         if let Some((undo, redo)) = self.session.history()
             && self.paused.is_none()
+            && !crate::input::touch::is_portrait(io.width, io.height)
         {
             let keys = &ctx.config.keys;
             let hint = format!(
@@ -405,6 +408,15 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
         }
     }
 
+    fn plays_by_touch(&self) -> bool {
+        // Paused and between matches too: the controls keep their strip, so the boards do not
+        // jump (the pause menu and the result card take taps above it).
+        matches!(
+            self.mode,
+            PlayMode::Practice | PlayMode::Local | PlayMode::Online
+        ) && self.session.local_seats().iter().any(|l| *l)
+    }
+
     fn name(&self) -> &'static str {
         "play"
     }
@@ -412,7 +424,7 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
 
 /// Where the rematch prompt goes: across the top of the view, between the two wells, where the
 /// title usually is (the match is over, so nothing is falling there).
-fn rematch_box(io: &FrameIo) -> macroquad::math::Rect {
+pub(crate) fn rematch_box(io: &FrameIo) -> macroquad::math::Rect {
     let l = match_layout(io.width, io.height);
     let w = l.cell * 13.0;
     let h = l.cell * 2.3;

@@ -16,7 +16,7 @@ use crate::net::lan::{BeaconListener, BeaconSender, HostedServer, LanHost};
 use crate::net::online::transport::DEFAULT_GAME_PORT;
 use crate::net::online::{Online, Request};
 use crate::render::theme;
-use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, TextField, TextKind, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::online::{LanHosting, OnlineScreen};
 
@@ -491,7 +491,10 @@ impl Screen for LobbyScreen {
             _ => {}
         }
         let before = self.nav.selected;
-        let event = self.nav.handle(io, &layout, rows.len(), &|_| true, typing);
+        let is_field = |i: usize| matches!(rows[i], Row::Code | Row::Address | Row::Server);
+        let event =
+            self.nav
+                .handle_with_fields(io, &layout, rows.len(), &|_| true, typing, &is_field);
         if before != self.nav.selected {
             ctx.play(Sfx::Move);
         }
@@ -527,6 +530,34 @@ impl Screen for LobbyScreen {
 
     fn calm(&self) -> bool {
         true
+    }
+
+    fn text_fields(&self, ctx: &Ctx, io: &FrameIo) -> Vec<TextField> {
+        let rows = self.rows();
+        let layout = list_layout(io.width, io.height, rows.len());
+        self.nav
+            .visible(&layout, rows.len())
+            .into_iter()
+            .filter_map(|(i, rect)| {
+                let (kind, text) = match rows[i] {
+                    Row::Code => (TextKind::Code, self.code.clone()),
+                    Row::Address => (TextKind::Address, self.address.clone()),
+                    Row::Server => (
+                        TextKind::Address,
+                        self.server
+                            .clone()
+                            .unwrap_or_else(|| ctx.config.server.clone()),
+                    ),
+                    _ => return None,
+                };
+                Some(TextField {
+                    kind,
+                    text,
+                    rect,
+                    active: i == self.nav.selected,
+                })
+            })
+            .collect()
     }
 
     fn name(&self) -> &'static str {

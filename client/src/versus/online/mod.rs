@@ -16,6 +16,7 @@ use sevenbag_core::Phase;
 use crate::input::{Action, Keyboard};
 use crate::layout::list_layout;
 use crate::net::lan::{Beacon, BeaconSender, HostedServer};
+use crate::net::links::Link;
 use crate::net::online::chat::Submit;
 use crate::net::online::{Online, Stage};
 use crate::render::theme::{self};
@@ -38,6 +39,8 @@ pub struct LanHosting {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Row {
     Ready,
+    /// Copy the room's link (`/room/CODE`; `/watch/CODE` for a spectator).
+    CopyLink,
     Leave,
 }
 
@@ -107,9 +110,27 @@ impl OnlineScreen {
     fn rows(&self) -> Vec<Row> {
         let o = self.online();
         match o.stage() {
-            Stage::InRoom if o.seat().is_some() => vec![Row::Ready, Row::Leave],
+            // A LAN room's address is the host's own, with no page behind it.
+            Stage::InRoom if self.lan.is_some() && o.seat().is_some() => {
+                vec![Row::Ready, Row::Leave]
+            }
+            Stage::InRoom if o.seat().is_some() => vec![Row::Ready, Row::CopyLink, Row::Leave],
+            Stage::InRoom if self.lan.is_none() && o.code().is_some() => {
+                vec![Row::CopyLink, Row::Leave]
+            }
             _ => vec![Row::Leave],
         }
+    }
+
+    /// The room's link: the seat's `/room/CODE`, or a spectator's `/watch/CODE`.
+    fn room_link(&self) -> Option<Link> {
+        let o = self.online();
+        let code = o.code()?.to_owned();
+        Some(if o.seat().is_some() {
+            Link::Room(code)
+        } else {
+            Link::Watch(code)
+        })
     }
 
     fn leave(&mut self) -> Transition {
@@ -261,7 +282,18 @@ impl Screen for OnlineScreen {
             let forfeit = over
                 && !matches!(o.current().phase(), Phase::MatchOver { .. })
                 && o.seat().is_some();
-            if over && kb.pressed(KeyCode::S) {
+            // The result card's buttons do what S and L do (a touch screen has no keys).
+            let tapped = result_buttons(io)
+                .into_iter()
+                .find(|(r, _, _)| over && io.mouse.clicked && io.mouse.over(*r))
+                .map(|(_, key, _)| key);
+            if over && (kb.pressed(KeyCode::L) || tapped == Some(KeyCode::L)) {
+                match &replay {
+                    Some(id) => ctx.copy_game_link(&Link::Replay(id.clone())),
+                    None => ctx.notify("The server kept no replay of this match.", theme::BAD),
+                }
+            }
+            if over && (kb.pressed(KeyCode::S) || tapped == Some(KeyCode::S)) {
                 if let Some(id) = replay {
                     self.saving = true;
                     self.online_mut().fetch_replay(&id);
@@ -317,6 +349,13 @@ impl Screen for OnlineScreen {
                 self.online_mut().ready();
                 Transition::None
             }
+            Some(Row::CopyLink) => {
+                ctx.play(Sfx::Select);
+                if let Some(link) = self.room_link() {
+                    ctx.copy_game_link(&link);
+                }
+                Transition::None
+            }
             Some(Row::Leave) => self.leave(),
             None => Transition::None,
         }
@@ -326,9 +365,55 @@ impl Screen for OnlineScreen {
         self.draw_view(ctx, io);
     }
 
+    fn plays_by_touch(&self) -> bool {
+        self.in_match() && self.play.plays_by_touch()
+    }
+
+    fn text_fields(&self, _ctx: &Ctx, io: &FrameIo) -> Vec<crate::screen::TextField> {
+        // The chat field, while it is open: in a match it is the title strip.
+        self.online()
+            .chat()
+            .draft()
+            .map(|text| {
+                let rect = if self.in_match() {
+                    crate::layout::match_layout(io.width, io.height).title
+                } else {
+                    let l = list_layout(io.width, io.height, self.rows().len());
+                    macroquad::math::Rect::new(
+                        l.rows.x,
+                        l.row(self.rows().len()).y,
+                        l.rows.w,
+                        l.row_h,
+                    )
+                };
+                crate::screen::TextField {
+                    kind: crate::screen::TextKind::Plain,
+                    text: text.to_owned(),
+                    rect,
+                    active: true,
+                }
+            })
+            .into_iter()
+            .collect()
+    }
+
     fn name(&self) -> &'static str {
         "online"
     }
+}
+
+/// The buttons under a finished online match's result card: save the replay (S) and copy its
+/// link (L), for a touch screen.
+pub(crate) fn result_buttons(io: &FrameIo) -> [(macroquad::math::Rect, KeyCode, &'static str); 2] {
+    use macroquad::math::Rect;
+    let r = crate::versus::play::rematch_box(io);
+    let gap = r.h * 0.15;
+    let (w, h) = ((r.w - gap) / 2.0, r.h * 0.55);
+    let y = r.bottom() + gap;
+    [
+        (Rect::new(r.x, y, w, h), KeyCode::S, "Save replay"),
+        (Rect::new(r.x + w + gap, y, w, h), KeyCode::L, "Copy link"),
+    ]
 }
 
 /// The Leave row's label at `stage`.
@@ -345,6 +430,7 @@ fn leave_label(stage: &Stage) -> &'static str {
 fn footer_hint(row: Row, leave: &str, chat: bool) -> String {
     let enter = match row {
         Row::Ready => "ready".to_owned(),
+        Row::CopyLink => "copy link".to_owned(),
         Row::Leave => leave.to_lowercase(),
     };
     let chat = if chat { "   T chat" } else { "" };
@@ -358,6 +444,7 @@ pub fn footers() -> Vec<String> {
     for leave in ["Back", "Leave room", "Cancel"] {
         for chat in [false, true] {
             v.push(footer_hint(Row::Ready, leave, chat));
+            v.push(footer_hint(Row::CopyLink, leave, chat));
             v.push(footer_hint(Row::Leave, leave, chat));
         }
     }

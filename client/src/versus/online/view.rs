@@ -26,6 +26,17 @@ impl OnlineScreen {
     pub(super) fn draw_view(&self, ctx: &Ctx, io: &FrameIo) {
         if self.in_match() {
             self.play.draw(ctx, io);
+            let o = self.online();
+            if o.outcome().is_some() && o.seat().is_some() && !self.confirm_leave {
+                let unit = list_layout(io.width, io.height, 1).unit;
+                let state = RowState {
+                    selected: false,
+                    enabled: true,
+                };
+                for (r, _, label) in super::result_buttons(io) {
+                    menu_row(&ctx.gfx, r, unit, label, "", state, ctx.time);
+                }
+            }
             self.draw_chat_strip(ctx, io);
             self.draw_result(ctx, io);
             self.draw_reconnecting(ctx, io);
@@ -77,6 +88,14 @@ impl OnlineScreen {
                     ctx.time,
                 ),
                 Row::Ready => menu_row(gfx, r, l.unit, "I'm ready", "ENTER", state, ctx.time),
+                Row::CopyLink => {
+                    let label = if o.seat().is_some() {
+                        "Copy the room's link"
+                    } else {
+                        "Copy the spectator link"
+                    };
+                    menu_row(gfx, r, l.unit, label, "LINK", state, ctx.time)
+                }
                 Row::Leave => menu_row(
                     gfx,
                     r,
@@ -444,7 +463,7 @@ impl OnlineScreen {
             if o.ready_sent() {
                 "Ready — waiting for your opponent   Esc leave"
             } else {
-                "Enter  ready again   S  save replay   Esc  leave"
+                "Enter  ready again   S  save replay   L  link   Esc  leave"
             }
         } else {
             "Esc  leave"

@@ -37,6 +37,7 @@ use sevenbag_core::{Input, Match, Seat};
 #[cfg(not(target_arch = "wasm32"))]
 use sevenbag_tbp::{TbpLimits, TbpProcess, TbpThinker};
 
+pub mod allowance;
 pub mod plan_times;
 mod stacker;
 #[cfg(test)]
@@ -201,7 +202,7 @@ const PAGE_ODDS_LIMIT: u64 = 6_000;
 const PAGE_MAX_BEAM: usize = 32;
 
 /// Search nodes per [`Bot::think_more`] call between looks at the clock.
-const THINK_SLICE: u32 = 2;
+const THINK_SLICE: u32 = 1;
 
 /// Where a bot's plans are made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -339,27 +340,45 @@ impl BotPlayer {
         }
     }
 
-    /// [`AutoPlayer::next_input`] planning in slices: thinks for `share` of this frame (at least
-    /// one slice) and holds no keys until the thought is ready.
+    /// [`AutoPlayer::next_input`] planning in slices: thinks for what is left of this rendered
+    /// frame's allowance, at most `share` ([`allowance`]; at least one slice when anything is
+    /// left) and holds no keys until the thought is ready.
     fn next_sliced(&mut self, m: &Match, seat: Seat, share: std::time::Duration) -> Input {
         if let Drive::Input(input) = self.bot.drive(m, seat) {
             return input;
         }
         let (player, rules, frame) = (m.player(seat), &m.header().rules, m.frame().0);
+        // What this rendered frame has left (several steps of one frame share it); a frame
+        // that has spent it all thinks no more, else at least one slice.
+        let left = allowance::left(share);
+        if allowance::exhausted(share) {
+            return Input::NONE;
+        }
         let start = sevenbag_netplay::time::Instant::now();
         if !self.bot.is_thinking_about(player) {
             self.bot.begin_think(player, rules, frame);
+            PLAN_TIMES.part(0, start.elapsed());
         }
         loop {
-            if let Some(thought) = self.bot.think_more(THINK_SLICE) {
-                PLAN_TIMES.think(start.elapsed(), true);
-                return self
+            let slice = sevenbag_netplay::time::Instant::now();
+            let thought = self.bot.think_more(THINK_SLICE);
+            PLAN_TIMES.part(1, slice.elapsed());
+            if let Some(thought) = thought {
+                let took = start.elapsed();
+                allowance::spend(took);
+                PLAN_TIMES.think(took, true);
+                let adopt = sevenbag_netplay::time::Instant::now();
+                let input = self
                     .bot
                     .adopt(player, rules, frame, &thought)
                     .unwrap_or(Input::NONE);
+                PLAN_TIMES.part(2, adopt.elapsed());
+                return input;
             }
-            if start.elapsed() >= share {
-                PLAN_TIMES.think(start.elapsed(), false);
+            let took = start.elapsed();
+            if took >= left {
+                allowance::spend(took);
+                PLAN_TIMES.think(took, false);
                 return Input::NONE;
             }
         }

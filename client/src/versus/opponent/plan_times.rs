@@ -17,6 +17,8 @@ pub struct PlanTimes {
     pub frames: u64,
     /// The most frames one plan took.
     pub plan_frames_max: u64,
+    /// The longest start of a plan, one slice of it, and taking it up, microseconds.
+    pub parts_max_us: [u64; 3],
 }
 
 /// [`PlanTimes`] as counters shared by every bot of the process.
@@ -28,6 +30,7 @@ pub(super) struct PlanCounters {
     plan_frames_max: AtomicU64,
     /// Frames of the plan under way.
     current_frames: AtomicU64,
+    parts_max_us: [AtomicU64; 3],
 }
 
 pub(super) static PLAN_TIMES: PlanCounters = PlanCounters {
@@ -37,10 +40,17 @@ pub(super) static PLAN_TIMES: PlanCounters = PlanCounters {
     frames: AtomicU64::new(0),
     plan_frames_max: AtomicU64::new(0),
     current_frames: AtomicU64::new(0),
+    parts_max_us: [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)],
 };
 
 impl PlanCounters {
     /// Counts one frame's thinking that took `took`, which `finished` a plan or not.
+    /// Notes that part `i` of a plan (0 its start, 1 a slice, 2 taking it up) took `took`.
+    pub(super) fn part(&self, i: usize, took: std::time::Duration) {
+        let us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+        self.parts_max_us[i].fetch_max(us, Ordering::Relaxed);
+    }
+
     pub(super) fn think(&self, took: std::time::Duration, finished: bool) {
         let us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
         self.total_us.fetch_add(us, Ordering::Relaxed);
@@ -65,5 +75,6 @@ pub fn plan_times() -> PlanTimes {
         frame_max_us: t.frame_max_us.load(Ordering::Relaxed),
         frames: t.frames.load(Ordering::Relaxed),
         plan_frames_max: t.plan_frames_max.load(Ordering::Relaxed),
+        parts_max_us: t.parts_max_us.each_ref().map(|p| p.load(Ordering::Relaxed)),
     }
 }

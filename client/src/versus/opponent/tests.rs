@@ -108,6 +108,8 @@ fn placements(bot: &mut BotPlayer, n: usize) -> Vec<sevenbag_bot::Placement> {
             break;
         }
         m.step(inputs);
+        // One rendered frame a step, as the game's loop reports them.
+        crate::versus::opponent::allowance::frame_done(std::time::Duration::ZERO);
     }
     planned
 }

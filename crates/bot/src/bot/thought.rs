@@ -183,6 +183,10 @@ impl Bot {
                     } else {
                         Stage::Search(ranked)
                     };
+                    // A new stage starts in the next call: a caller slicing the thought looks
+                    // at its clock between stages.
+                    self.thinking = Some(t);
+                    return None;
                 }
                 Stage::Opener => {
                     let Some((opener, book)) = self.opener.as_deref_mut() else {
@@ -200,6 +204,8 @@ impl Bot {
                         return Some(t.into_thought(vec![p]));
                     }
                     t.stage = Stage::Search(Vec::new());
+                    self.thinking = Some(t);
+                    return None;
                 }
                 Stage::Search(ranked) => {
                     if !t.search_started {
@@ -209,6 +215,8 @@ impl Bot {
                             let ranked = std::mem::take(ranked);
                             return Some(t.into_thought(ranked));
                         }
+                        self.thinking = Some(t);
+                        return None;
                     }
                     let Progress::Done(found) =
                         self.searcher.resume(&self.search_weights, work.into())
@@ -222,7 +230,8 @@ impl Bot {
                     let ranked = std::mem::take(ranked);
                     if let Some(odds) = self.start_odds(&t.player, &t.rules, &ranked) {
                         t.stage = Stage::Odds(ranked, Box::new(odds));
-                        continue;
+                        self.thinking = Some(t);
+                        return None;
                     }
                     return Some(t.into_thought(ranked));
                 }

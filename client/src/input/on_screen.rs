@@ -1,0 +1,199 @@
+//! What a touch screen adds to each frame, between sampling the input and the screens: the
+//! touch controls while a board takes input ([`crate::input::touch`]; in portrait they take a
+//! strip under the game, which then lays itself out above it), the back button that stands in
+//! for Esc, and in a page the on-screen keyboard for the screen's text fields. On a screen that
+//! was never touched (and with the controls not turned on in Settings) nothing changes.
+
+use macroquad::input::{KeyCode, TouchPhase};
+use macroquad::math::Rect;
+
+use crate::input::touch::{
+    Finger, TouchControls, TouchLayout, TouchMode, controls_strip, touch_layout,
+};
+use crate::input::{Action, Keyboard};
+use crate::render::gfx::Gfx;
+#[cfg(target_arch = "wasm32")]
+use crate::screen::TextField;
+use crate::screen::{Ctx, FrameIo, Mouse, Screen};
+
+/// The touch state kept across frames.
+#[derive(Default)]
+pub struct OnScreen {
+    controls: TouchControls,
+    /// The screen has been touched (or the page says it is a touch screen).
+    touch_screen: bool,
+    /// This frame's controls, if they show.
+    shown: Option<(TouchLayout, Option<Rect>)>,
+    /// This frame's back button, if it shows.
+    back: Option<Rect>,
+    /// What the on-screen keyboard was last told (kind and text), so it is told only changes.
+    #[cfg(target_arch = "wasm32")]
+    keyboard: Option<(u32, String)>,
+    #[cfg(target_arch = "wasm32")]
+    zones: Vec<Rect>,
+    /// Whether the screen was asked to stay on (a board taking input).
+    #[cfg(target_arch = "wasm32")]
+    awake: bool,
+}
+
+/// The fingers on the screen this frame, in logical pixels (`scale` from the window's; touches
+/// come in device pixels, the window's size in points).
+pub fn fingers(scale: f32) -> Vec<Finger> {
+    let per_logical = scale * macroquad::window::screen_dpi_scale();
+    macroquad::input::touches()
+        .into_iter()
+        .map(|t| Finger {
+            id: t.id,
+            pos: t.position / per_logical,
+            ended: matches!(t.phase, TouchPhase::Ended | TouchPhase::Cancelled),
+        })
+        .collect()
+}
+
+impl OnScreen {
+    /// Starts knowing whether this is a touch screen (a page can tell before the first touch).
+    pub fn new(touch_screen: bool) -> OnScreen {
+        OnScreen {
+            touch_screen,
+            ..OnScreen::default()
+        }
+    }
+
+    /// Reads this frame's `fingers` for `top` in a `width` × `height` window: the controls'
+    /// actions go into `keyboard` (beside a gamepad's), the back button's tap is Esc, and a tap
+    /// on either is not also a click. Returns the height the screen lays itself out in (less
+    /// than `height` when the controls take a strip).
+    #[allow(clippy::too_many_arguments)]
+    pub fn frame(
+        &mut self,
+        settings: &crate::input::touch::TouchSettings,
+        top: Option<&dyn Screen>,
+        depth: usize,
+        fingers: &[Finger],
+        width: f32,
+        height: f32,
+        keyboard: &mut Keyboard,
+        mouse: &mut Mouse,
+    ) -> f32 {
+        self.touch_screen |= !fingers.is_empty();
+        let wanted = match settings.mode {
+            TouchMode::On => true,
+            TouchMode::Off => false,
+            TouchMode::Auto => self.touch_screen,
+        };
+        let plays = top.is_some_and(|s| s.plays_by_touch());
+        // A phone's screen stays on while a board takes input.
+        #[cfg(target_arch = "wasm32")]
+        if plays != self.awake {
+            crate::platform::web_device::wake_lock(plays);
+            self.awake = plays;
+        }
+        let mut game_height = height;
+        self.shown = None;
+        if wanted && plays {
+            let strip = controls_strip(width, height, settings);
+            let layout = touch_layout(width, height, settings);
+            let frame = self.controls.frame(&layout, fingers);
+            frame.apply(keyboard);
+            if frame.took_click {
+                mouse.clicked = false;
+            }
+            if let Some(s) = strip {
+                game_height = s.y;
+            }
+            self.shown = Some((layout, strip));
+        } else {
+            self.controls.reset();
+        }
+        self.back = (self.touch_screen && depth > 1)
+            .then(|| crate::render::touch::back_button(width, game_height));
+        if let Some(back) = self.back {
+            let tapped = fingers.iter().any(|f| f.ended && back.contains(f.pos))
+                || (mouse.clicked && back.contains(mouse.pos));
+            if tapped {
+                keyboard.pressed.insert(KeyCode::Escape);
+                mouse.clicked = false;
+            }
+        }
+        game_height
+    }
+
+    /// What can be tapped besides the screen's rows (for the page's test hook): each touch
+    /// button by its action's settings name (`touch:hard_drop`), and `touch:back`.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub fn targets(&self) -> Vec<(String, Rect)> {
+        let mut out: Vec<(String, Rect)> = Vec::new();
+        if let Some((layout, _)) = &self.shown {
+            for b in &layout.buttons {
+                let r = Rect::new(
+                    b.centre.x - b.radius,
+                    b.centre.y - b.radius,
+                    2.0 * b.radius,
+                    2.0 * b.radius,
+                );
+                out.push((format!("touch:{}", b.action.config_key()), r));
+            }
+        }
+        if let Some(back) = self.back {
+            out.push(("touch:back".to_owned(), back));
+        }
+        out
+    }
+
+    /// Draws the controls and the back button over what the screen drew.
+    pub fn draw(&self, gfx: &Gfx) {
+        if let Some((layout, strip)) = &self.shown {
+            let held: Vec<Action> = self.controls.held();
+            crate::render::touch::draw_controls(gfx, layout, &held, *strip);
+        }
+        if let Some(back) = self.back {
+            crate::render::touch::draw_back(gfx, back);
+        }
+    }
+
+    /// In a page on a touch screen: opens the on-screen keyboard on the screen's active text
+    /// field and closes it when there is none; every field is a zone whose tap brings the
+    /// keyboard up at once. `scale` maps logical pixels to the canvas's (device pixels).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(unused_variables))]
+    pub fn keyboard(&mut self, top: Option<&dyn Screen>, ctx: &Ctx, io: &FrameIo, scale: f32) {
+        #[cfg(target_arch = "wasm32")]
+        {
+            use crate::platform::web_device;
+            use crate::screen::TextKind;
+            if !self.touch_screen {
+                return;
+            }
+            let fields: Vec<TextField> = top.map(|s| s.text_fields(ctx, io)).unwrap_or_default();
+            let zones: Vec<Rect> = fields
+                .iter()
+                .map(|f| {
+                    Rect::new(
+                        f.rect.x * scale,
+                        f.rect.y * scale,
+                        f.rect.w * scale,
+                        f.rect.h * scale,
+                    )
+                })
+                .collect();
+            if zones != self.zones {
+                web_device::text_zones(&zones);
+                self.zones = zones;
+            }
+            let active = fields.iter().find(|f| f.active).map(|f| {
+                let kind = match f.kind {
+                    TextKind::Plain => 0,
+                    TextKind::Code => 1,
+                    TextKind::Address => 2,
+                };
+                (kind, f.text.clone())
+            });
+            if active != self.keyboard {
+                match &active {
+                    Some((kind, text)) => web_device::text_input_show(*kind, text),
+                    None => web_device::text_input_hide(),
+                }
+                self.keyboard = active;
+            }
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! What a link to the page opens (`/room/CODE`, `/watch/CODE`, `/replay/ID`, `/puzzle/CODE`;
+//! [`crate::net::links`]): the screen is made on its first frame, so that on a first start it
+//! comes after the name is chosen (the welcome screen sits on top of it until then). A link
+//! whose code cannot be one, and a replay the server does not have, get a screen saying so.
+
+use macroquad::input::KeyCode;
+
+use crate::layout::list::{ListEvent, ListNav};
+use crate::layout::list_layout;
+use crate::net::links::Link;
+use crate::net::online::{self, Online, Stage};
+use crate::puzzles::PuzzlesScreen;
+use crate::render::gfx::background;
+use crate::render::theme;
+use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
+use crate::replays::files::{self as replay_files, ReplaySession};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::versus::online::OnlineScreen;
+use crate::versus::play::{PlayMode, PlayScreen};
+use crate::versus::session::Session;
+
+/// The footer of the message screens.
+pub const FOOTER: &str = "Enter or Esc  to the menu";
+
+/// Opens `link` on its first frame.
+pub struct LinkScreen {
+    link: Link,
+}
+
+impl LinkScreen {
+    /// A screen that opens `link`.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub fn new(link: Link) -> LinkScreen {
+        LinkScreen { link }
+    }
+}
+
+/// The screen a link opens, for the player named in `ctx`.
+pub fn open(link: &Link, ctx: &Ctx) -> Box<dyn Screen> {
+    let connect = |request| {
+        Online::connect(
+            &ctx.config.server,
+            &ctx.config.player_name,
+            ctx.config.handling,
+            ctx.config.keys,
+            request,
+        )
+    };
+    match link {
+        Link::Room(code) => Box::new(OnlineScreen::new(
+            connect(online::Request::Join(code.clone())),
+            "Room",
+            None,
+        )),
+        Link::Watch(code) => Box::new(OnlineScreen::new(
+            connect(online::Request::Spectate(code.clone())),
+            "Spectating",
+            None,
+        )),
+        Link::Replay(id) => Box::new(ServerReplayScreen {
+            id: id.clone(),
+            remote: connect(online::Request::ListReplays),
+            asked: false,
+            failed: None,
+        }),
+        Link::Puzzle(code) => Box::new(PuzzlesScreen::direct(code)),
+        Link::Bad(kind, part) => {
+            let what = match *kind {
+                "room" => "room link",
+                "watch" => "spectator link",
+                "replay" => "replay link",
+                _ => "puzzle link",
+            };
+            Box::new(MessageScreen::new(
+                format!("That is not a {what}"),
+                format!(
+                    "/{kind}/{part} cannot be opened. Check the link you were given, or ask for it again."
+                ),
+            ))
+        }
+    }
+}
+
+impl Screen for LinkScreen {
+    fn update(&mut self, ctx: &mut Ctx, _io: &FrameIo) -> Transition {
+        Transition::Replace(open(&self.link, ctx))
+    }
+
+    fn draw(&self, _ctx: &Ctx, io: &FrameIo) {
+        background(io.width, io.height);
+    }
+
+    fn name(&self) -> &'static str {
+        "link"
+    }
+}
+
+/// A message and the way back to the menu.
+pub struct MessageScreen {
+    title: String,
+    body: String,
+    nav: ListNav,
+}
+
+impl MessageScreen {
+    /// A screen titled `title` saying `body`.
+    pub fn new(title: String, body: String) -> MessageScreen {
+        MessageScreen {
+            title,
+            body,
+            nav: ListNav::default(),
+        }
+    }
+
+    /// What it says (the page's test hook shows it).
+    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+    pub fn text(&self) -> String {
+        format!("{}: {}", self.title, self.body)
+    }
+}
+
+impl Screen for MessageScreen {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        ctx.backdrop.advance(io.dt, io.width, io.height);
+        let layout = list_layout(io.width, io.height, 1);
+        match self.nav.handle(io, &layout, 1, &|_| true, false) {
+            ListEvent::Back | ListEvent::Activate(_) => Transition::Pop,
+            _ => Transition::None,
+        }
+    }
+
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        let gfx = &ctx.gfx;
+        background(io.width, io.height);
+        ctx.backdrop.draw();
+        let l = list_layout(io.width, io.height, 1);
+        heading(gfx, l.title, l.unit, &self.title, "");
+        let state = RowState {
+            selected: true,
+            enabled: true,
+        };
+        menu_row(
+            gfx,
+            l.row(0),
+            l.unit,
+            "To the menu",
+            "ENTER",
+            state,
+            ctx.time,
+        );
+        side_panel(gfx, l.side, l.unit, &self.title, &self.body);
+        footer(gfx, l.footer, l.unit, FOOTER, "");
+    }
+
+    fn calm(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "message"
+    }
+}
+
+/// `/replay/ID`: asks the server for replay ID, keeps it in the replay folder and plays it
+/// (with the replay view's seeking), or says why it cannot.
+pub struct ServerReplayScreen {
+    id: String,
+    remote: Online,
+    asked: bool,
+    failed: Option<String>,
+}
+
+impl ServerReplayScreen {
+    fn fail(&mut self, why: String) -> Transition {
+        Transition::Replace(Box::new(MessageScreen::new(
+            "This replay cannot be played".into(),
+            format!("Replay {}: {why}", self.id),
+        )))
+    }
+}
+
+impl Screen for ServerReplayScreen {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        ctx.backdrop.advance(io.dt, io.width, io.height);
+        if io.keyboard.pressed(KeyCode::Escape) {
+            return Transition::Pop;
+        }
+        self.remote.poll(sevenbag_netplay::time::Instant::now());
+        if let Some(why) = self.remote.take_notices().into_iter().next() {
+            self.failed = Some(why);
+        }
+        if let Stage::Failed(msg) = self.remote.stage() {
+            self.failed = Some(msg.clone());
+        }
+        if let Some(why) = self.failed.take() {
+            return self.fail(why);
+        }
+        if !self.asked && *self.remote.stage() == Stage::Browsing {
+            self.asked = true;
+            self.remote.fetch_replay(&self.id);
+        }
+        let Some((id, bytes)) = self.remote.take_replay() else {
+            return Transition::None;
+        };
+        // Kept like a download from the replay list, so it is there next time.
+        if let Some(dir) = replay_files::save_dir()
+            && let Err(e) = replay_files::save(&dir, &id, &bytes)
+        {
+            ctx.notify(e, theme::BAD);
+        }
+        let replay = sevenbag_protocol::replay::Replay::decode(&bytes)
+            .map_err(|e| format!("corrupted replay: {e}"));
+        match replay.and_then(ReplaySession::new) {
+            Ok(s) => {
+                let names = s.replay().names.clone();
+                let play = PlayScreen::<dyn Session>::new(
+                    Box::new(s),
+                    PlayMode::Replay,
+                    names,
+                    "REPLAY".into(),
+                );
+                Transition::Replace(Box::new(play))
+            }
+            Err(e) => self.fail(e),
+        }
+    }
+
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        let gfx = &ctx.gfx;
+        background(io.width, io.height);
+        ctx.backdrop.draw();
+        let l = list_layout(io.width, io.height, 0);
+        heading(gfx, l.title, l.unit, "Replay", &self.id);
+        let dots = ".".repeat(1 + (ctx.time * 2.0) as usize % 3);
+        side_panel(
+            gfx,
+            l.side,
+            l.unit,
+            &format!("Fetching{dots}"),
+            &format!("Asking {} for replay {}.", self.remote.url(), self.id),
+        );
+        footer(gfx, l.footer, l.unit, "Esc  back", "");
+    }
+
+    fn name(&self) -> &'static str {
+        "replay_link"
+    }
+}
