@@ -26,11 +26,12 @@ use sevenbag_protocol::{
     ClientMessage, ErrorCode, InputsUnpacker, JoinRole, PROTOCOL_VERSION, RoomOptions,
     ServerMessage,
 };
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio_tungstenite::tungstenite::Message;
 use tracing::{debug, info};
 
 use crate::connection::{self, Incoming, Ws};
+use crate::datagram::{self, DatagramEvent, Deliver, Route};
 use crate::identity;
 use crate::limits::TokenBucket;
 use crate::lobby::{self, Control, Membership, Refusal};
@@ -38,7 +39,7 @@ use crate::metrics::GaugeGuard;
 use crate::moderation::{self, Notice, Tags};
 use crate::ranked::Identity;
 use crate::relay::{self, ClientId, Cut, Outbox};
-use crate::room::{Member, RoomCommand};
+use crate::room::{Member, RoomCommand, RoomHandle};
 use crate::shared::Shared;
 use crate::shutdown::Shutdown;
 use crate::solo_boards;
@@ -88,6 +89,30 @@ struct Client {
     /// Set when this connection tried to identify as a banned identity: it may then not
     /// play at all (as a guest either), and hears this.
     banned: Option<String>,
+    /// Where this connection's datagram session delivers: its room, as it changes. Dropped
+    /// (closing the session) when the connection ends or gives datagrams up.
+    route: watch::Sender<Route>,
+    /// The room handle `route` was last published for.
+    route_key: Option<RoomHandle>,
+}
+
+/// A room as a datagram session's destination: its events go to the room's inbox without
+/// waiting (a datagram that finds the inbox full is dropped, as the network might have).
+#[derive(Debug)]
+struct RoomRoute {
+    client: ClientId,
+    handle: RoomHandle,
+}
+
+impl Deliver for RoomRoute {
+    fn deliver(&self, event: DatagramEvent) -> bool {
+        self.handle
+            .try_send(RoomCommand::Datagram {
+                client: self.client,
+                event,
+            })
+            .is_ok()
+    }
 }
 
 /// Serves one upgraded WebSocket connection from its first message to close. The HTTP layer
@@ -126,8 +151,13 @@ pub(crate) async fn serve(shared: Arc<Shared>, ws: Ws, peer: SocketAddr) {
         next_nonce: 1,
         tags: Arc::new(Tags::new(peer.ip())),
         banned: None,
+        route: watch::channel(None).0,
+        route_key: None,
     };
     client.run(&mut stream, &mut shutdown).await;
+    if let Some(datagrams) = &shared.datagrams {
+        datagrams.forget(id);
+    }
     let shutting_down = shutdown.is_shutdown();
     client.leave_everything(shutting_down).await;
 
@@ -202,7 +232,10 @@ impl Client {
                     return;
                 }
                 _ = &mut cut_wait => return,
-                Some(control) = self.control_rx.recv() => self.on_control(control),
+                Some(control) = self.control_rx.recv() => {
+                    self.on_control(control);
+                    self.publish_route();
+                }
                 item = stream.next() => {
                     if let Some(Ok(Message::Binary(bytes))) = &item {
                         self.shared.metrics.messages_in.inc();
@@ -227,7 +260,10 @@ impl Client {
                                 // Compact inputs become plain `Inputs` before anything looks
                                 // at them, so every check below sees what it always saw.
                                 match self.inputs.unpack(message) {
-                                    Ok(message) => self.handle(message).await,
+                                    Ok(message) => {
+                                        self.handle(message).await;
+                                        self.publish_route();
+                                    }
                                     Err(e) => {
                                         self.outbox.cut(Cut::error(
                                             ErrorCode::BadInput,
@@ -550,6 +586,27 @@ impl Client {
                     Err((code, message)) => self.error(code, message),
                 }
             }
+            ClientMessage::Datagrams { on } => self.datagrams(on),
+            ClientMessage::InputsFrom {
+                from,
+                changes,
+                confirmed,
+            } => {
+                if self.room.is_none() {
+                    self.outbox.cut(Cut::error(
+                        ErrorCode::BadInput,
+                        "inputs from a client that is not in a match",
+                    ));
+                    return;
+                }
+                self.send_room(RoomCommand::InputsFrom {
+                    client: self.id,
+                    from,
+                    changes,
+                    confirmed,
+                })
+                .await;
+            }
             // Rewritten as `Inputs` by the reader before `handle`; never seen here.
             ClientMessage::InputsSince { .. } => {
                 self.error(ErrorCode::BadMessage, "InputsSince out of place")
@@ -671,6 +728,9 @@ impl Client {
             version: PROTOCOL_VERSION,
             server,
         });
+        // The datagram path is offered at once (a client that does not know the message skips
+        // it; one that does opens the session while it sets up its room).
+        self.offer_datagrams();
         debug!(client = self.id, peer = %self.peer, %name, "hello");
         if let Some(token) = resume {
             self.resume(token).await;
@@ -721,6 +781,61 @@ impl Client {
             }
             None => late(self),
         }
+    }
+
+    /// Sends a datagram ticket for this connection, if the server has a datagram path.
+    fn offer_datagrams(&mut self) {
+        let Some(datagrams) = &self.shared.datagrams else {
+            return;
+        };
+        let binding = datagram::Binding {
+            client: self.id,
+            outbox: self.outbox.clone(),
+            route: self.route.subscribe(),
+        };
+        let ticket = datagrams.ticket(binding);
+        self.outbox.send(&ticket);
+    }
+
+    /// `Datagrams { on }`: a new ticket, or the datagram session given up (closed; the room
+    /// carries on over the WebSocket).
+    fn datagrams(&mut self, on: bool) {
+        if on {
+            if self.shared.datagrams.is_none() {
+                self.error(ErrorCode::Unavailable, "this server has no datagram path");
+                return;
+            }
+            self.offer_datagrams();
+            return;
+        }
+        if let Some(datagrams) = &self.shared.datagrams {
+            datagrams.forget(self.id);
+        }
+        // Dropping the sender ends the session; a later ticket gets a fresh one.
+        let current = self.route.borrow().clone();
+        self.route = watch::channel(current).0;
+    }
+
+    /// Tells this connection's datagram session (if any) which room it is in now.
+    fn publish_route(&mut self) {
+        let handle = self.room.as_ref().map(|m| &m.handle);
+        let same = match (handle, &self.route_key) {
+            (None, None) => true,
+            (Some(h), Some(k)) => h.same_channel(k),
+            _ => false,
+        };
+        if same {
+            return;
+        }
+        let route: Route = handle.map(|h| {
+            let route: std::sync::Arc<dyn Deliver> = std::sync::Arc::new(RoomRoute {
+                client: self.id,
+                handle: h.clone(),
+            });
+            route
+        });
+        self.route_key = handle.cloned();
+        self.route.send_replace(route);
     }
 
     fn in_room_error(&self) -> bool {

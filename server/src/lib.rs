@@ -25,6 +25,9 @@
 //!   metrics (why the `prometheus` crate: there).
 //! - `client.rs`: one task per connection: handshake, message handling, how a connection ends.
 //! - `connection.rs`: WebSocket frames ↔ messages, size limits, the lingering close.
+//! - `datagram/`: the datagram path: WebTransport (HTTP/3 over QUIC) on the port's UDP twin,
+//!   tickets binding a session to its WebSocket connection, the self-signed certificate, limits
+//!   (why `wtransport`: there); `room/dgram.rs`: how a room answers players on it.
 //! - `relay.rs`: bounded per-client send queues; a slow reader is cut, never awaited.
 //! - `lobby.rs`: room codes, resume tokens, the quick-match and ranked queues (a handle; the
 //!   cluster hears of room codes through the `CodeBook` trait); `waiting.rs`: the ranked
@@ -69,6 +72,7 @@ mod api;
 mod client;
 mod cluster;
 mod connection;
+mod datagram;
 mod db;
 mod durable;
 mod http;
@@ -165,6 +169,9 @@ pub struct Config {
     pub web_dir: Option<PathBuf>,
     /// The admin API, sybil and farming limits, bots and screening (`docs/MODERATION.md`).
     pub moderation: ModerationConfig,
+    /// Offer the datagram path: WebTransport on UDP at the listener's port number (the
+    /// default). `false` (`--no-datagrams`): everything over the WebSocket.
+    pub datagrams: bool,
 }
 
 /// Where the room logs live (`docs/SERVER.md`, "Surviving a crash or a restart").
@@ -210,6 +217,7 @@ impl Default for Config {
             postgres: None,
             web_dir: None,
             moderation: ModerationConfig::default(),
+            datagrams: true,
         }
     }
 }
@@ -273,6 +281,35 @@ pub async fn run(
 /// `stop` completes (a second signal), the server shuts down as [`run`] does.
 pub async fn run_with_drain(
     listener: TcpListener,
+    config: Config,
+    drain: impl Future<Output = ()>,
+    stop: impl Future<Output = ()>,
+) -> Result<(), ServerError> {
+    let udp = if config.datagrams {
+        udp_twin(&listener)
+    } else {
+        None
+    };
+    serve(listener, udp, config, drain, stop).await
+}
+
+/// The UDP socket at the listener's address, for the datagram path; `None` (with a warning:
+/// clients then stay on the WebSocket) when the port is taken on UDP.
+fn udp_twin(listener: &TcpListener) -> Option<std::net::UdpSocket> {
+    let addr = listener.local_addr().ok()?;
+    match std::net::UdpSocket::bind(addr).and_then(|s| s.set_nonblocking(true).map(|()| s)) {
+        Ok(socket) => Some(socket),
+        Err(e) => {
+            tracing::warn!(%addr, error = %e, "cannot bind UDP on the server's port: no datagram path, clients stay on the WebSocket");
+            None
+        }
+    }
+}
+
+/// [`run_with_drain`] with the datagram path's socket already bound (or none).
+async fn serve(
+    listener: TcpListener,
+    udp: Option<std::net::UdpSocket>,
     mut config: Config,
     drain: impl Future<Output = ()>,
     stop: impl Future<Output = ()>,
@@ -320,7 +357,27 @@ pub async fn run_with_drain(
         room_logs,
     };
     let services = services::Services::new(config, stores, metrics, shutdown_rx, tasks);
-    let shared = Arc::new(shared::Shared::new(services, cluster, moderation));
+    let datagrams = match udp {
+        Some(socket) => match datagram::DatagramService::start(
+            socket,
+            services.config.tls.as_ref(),
+            services.config.limits.clone(),
+            services.metrics.clone(),
+            services.epoch,
+            services.shutdown.clone(),
+            &services.tasks,
+        ) {
+            Ok(service) => Some(service),
+            Err(e) => {
+                tracing::warn!(error = %e, "no datagram path: clients stay on the WebSocket");
+                None
+            }
+        },
+        None => None,
+    };
+    let shared = Arc::new(shared::Shared::new(
+        services, cluster, moderation, datagrams,
+    ));
     lobby::start_matchmaker(&shared.lobby);
     moderation::start_sync(shared.moderation.clone(), shared.services.clone());
     restore_rooms(&shared.lobby).await;
@@ -427,6 +484,8 @@ async fn open_storage(
 #[derive(Debug)]
 pub struct ServerHandle {
     addr: SocketAddr,
+    /// The datagram path's UDP address (the same port), when it runs.
+    udp: Option<SocketAddr>,
     tls: bool,
     stop: Option<oneshot::Sender<()>>,
     drain: Option<oneshot::Sender<()>>,
@@ -437,6 +496,11 @@ impl ServerHandle {
     /// The address the server listens on.
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The datagram path's UDP address (the listener's port number), if it was bound.
+    pub fn datagram_addr(&self) -> Option<SocketAddr> {
+        self.udp
     }
 
     /// `ws://127.0.0.1:PORT/`, or `wss://` when the server serves TLS.
@@ -471,15 +535,40 @@ impl ServerHandle {
     }
 }
 
-/// Binds `127.0.0.1:0`, starts [`run_with_drain`] on a task, and returns its handle.
+/// Binds `127.0.0.1:0` (and, for the datagram path, UDP on the same port: the rare port taken
+/// on UDP is another try), starts [`run_with_drain`] on a task, and returns its handle.
 pub async fn spawn(config: Config) -> std::io::Result<ServerHandle> {
-    let listener = TcpListener::bind("127.0.0.1:0").await?;
-    spawn_on(listener, config).await
+    let mut tries = 0;
+    loop {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        if !config.datagrams {
+            return spawn_inner(listener, None, config).await;
+        }
+        tries += 1;
+        match udp_twin(&listener) {
+            Some(udp) => return spawn_inner(listener, Some(udp), config).await,
+            None if tries < 20 => continue,
+            None => return spawn_inner(listener, None, config).await,
+        }
+    }
 }
 
 /// [`spawn`] on a listener the caller bound (so it knows the address first, e.g. for
-/// [`ClusterConfig::public_url`]).
+/// [`ClusterConfig::public_url`]); the datagram path binds UDP at its address.
 pub async fn spawn_on(listener: TcpListener, config: Config) -> std::io::Result<ServerHandle> {
+    let udp = if config.datagrams {
+        udp_twin(&listener)
+    } else {
+        None
+    };
+    spawn_inner(listener, udp, config).await
+}
+
+async fn spawn_inner(
+    listener: TcpListener,
+    udp: Option<std::net::UdpSocket>,
+    config: Config,
+) -> std::io::Result<ServerHandle> {
     std::fs::create_dir_all(&config.replay_dir)?;
     if let Some(dir) = &config.web_dir {
         web::resolve_root(dir).map_err(std::io::Error::other)?;
@@ -490,8 +579,10 @@ pub async fn spawn_on(listener: TcpListener, config: Config) -> std::io::Result<
     let (drain, drained) = oneshot::channel::<()>();
     // The stop signal fires on `send` or when the handle (and so the sender) is dropped; the
     // drain signal only on `send`.
-    let task = tokio::spawn(run_with_drain(
+    let udp_addr = udp.as_ref().and_then(|u| u.local_addr().ok());
+    let task = tokio::spawn(serve(
         listener,
+        udp,
         config,
         async move {
             if drained.await.is_err() {
@@ -504,6 +595,7 @@ pub async fn spawn_on(listener: TcpListener, config: Config) -> std::io::Result<
     ));
     Ok(ServerHandle {
         addr,
+        udp: udp_addr,
         tls,
         stop: Some(stop),
         drain: Some(drain),

@@ -115,6 +115,10 @@ struct Args {
     /// The PEM private key for --tls-cert (e.g. certbot's privkey.pem).
     #[arg(long, requires = "tls_cert", value_name = "PEM")]
     tls_key: Option<PathBuf>,
+    /// Do not offer the datagram path (WebTransport on UDP at the same port): everything
+    /// over the WebSocket.
+    #[arg(long)]
+    no_datagrams: bool,
     /// Seconds allowed for a TLS handshake.
     #[arg(long, default_value_t = Limits::default().tls_handshake_timeout.as_secs_f64())]
     tls_handshake_timeout: f64,
@@ -285,6 +289,7 @@ impl Args {
             postgres: self.postgres.clone(),
             web_dir: self.web_dir.clone().or_else(default_web_dir),
             moderation: self.moderation.config(),
+            datagrams: !self.no_datagrams,
         })
     }
 }

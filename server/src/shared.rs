@@ -6,6 +6,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::cluster::Cluster;
+use crate::datagram::DatagramService;
 use crate::lobby::Lobby;
 use crate::moderation::Moderation;
 use crate::services::Services;
@@ -21,15 +22,18 @@ pub(crate) struct Shared {
     pub(crate) cluster: Option<Arc<Cluster>>,
     /// Sanctions in force, live identities, admin tokens (`crate::moderation`).
     pub(crate) moderation: Arc<Moderation>,
+    /// The datagram path (WebTransport on the port's UDP twin), if it runs.
+    pub(crate) datagrams: Option<Arc<DatagramService>>,
 }
 
 impl Shared {
     /// Connection state around `services`: a fresh lobby that reports its room codes to
-    /// `cluster`, if any, and `moderation`.
+    /// `cluster`, if any, `moderation`, and the datagram path.
     pub(crate) fn new(
         services: Services,
         cluster: Option<Arc<Cluster>>,
         moderation: Arc<Moderation>,
+        datagrams: Option<Arc<DatagramService>>,
     ) -> Shared {
         let services = Arc::new(services);
         let codes = cluster.clone().map(crate::cluster::code_book);
@@ -39,6 +43,7 @@ impl Shared {
             lobby,
             cluster,
             moderation,
+            datagrams,
         }
     }
 }

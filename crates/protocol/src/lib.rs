@@ -15,6 +15,8 @@
 //! - [`codec`]: encode/decode with limits, and [`DecodeError`].
 //! - [`compact`] and [`packing`]: the compact uplink form of `Inputs`
 //!   ([`ClientMessage::InputsSince`]) and turning `Inputs` into it and back.
+//! - [`datagram`]: inputs over unreliable datagrams (WebTransport): the [`datagram::Uplink`]
+//!   and [`datagram::Downlink`] formats and how a window of inputs extends a log.
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
@@ -27,6 +29,7 @@
 pub mod civil;
 pub mod codec;
 pub mod compact;
+pub mod datagram;
 mod envelope;
 pub mod file;
 pub mod identity;

@@ -327,6 +327,26 @@ pub enum ClientMessage {
     },
     /// The players this identity blocks: answered `Blocked`.
     GetBlocks,
+    // Inputs over datagrams (protocol 3 additions; see `crate::datagram`, docs/NETPLAY.md).
+    /// `on: true` asks for a datagram ticket (answered with `DatagramTicket`, or a non-fatal
+    /// `Unavailable` error from a server without a datagram path); `on: false` says this
+    /// client stops using its datagram session: the server closes it and carries on over the
+    /// WebSocket from what the client last acknowledged.
+    Datagrams {
+        /// Whether to use datagrams.
+        on: bool,
+    },
+    /// This player's inputs from frame `from` on: every change in `from..confirmed`, and those
+    /// frames final. Unlike `Inputs` it may overlap what the server already holds (the overlap
+    /// is a repeat and is skipped): the reliable catch-up of a player on datagrams.
+    InputsFrom {
+        /// The first frame it speaks for (at most what the server acknowledged).
+        from: u32,
+        /// Changes in increasing frame order, all in `from..confirmed`.
+        changes: Vec<InputChange>,
+        /// Frames `0..confirmed` are final for this player.
+        confirmed: u32,
+    },
 }
 
 /// Who is in a seat.
@@ -674,5 +694,29 @@ pub enum ServerMessage {
         bot: bool,
         /// `opponents[i]`: the opponent of `recent[i]` is a declared bot.
         opponents: Vec<bool>,
+    },
+    // Inputs over datagrams (protocol 3 additions; see `crate::datagram`).
+    /// Answer to `Datagrams { on: true }`: open a WebTransport session to
+    /// `https://HOST:PORT/datagrams/TOKEN` (the host and port this WebSocket reached; hex
+    /// token) within a few seconds. The token works once, for this connection only.
+    DatagramTicket {
+        /// The session's token.
+        token: [u8; 16],
+        /// SHA-256 of the server's self-signed certificate (a browser's
+        /// `serverCertificateHashes`); `None` when the server has a real one (`--tls-cert`).
+        cert_hash: Option<[u8; 32]>,
+    },
+    /// A seat's inputs from frame `from` on (every change in `from..confirmed`), which may
+    /// overlap what the client holds: the reliable catch-up of a client on datagrams, and the
+    /// first relay over the WebSocket after its datagram session ended.
+    InputsFrom {
+        /// Whose inputs.
+        seat: Seat,
+        /// The first frame it speaks for.
+        from: u32,
+        /// Changes in increasing frame order, all in `from..confirmed`.
+        changes: Vec<InputChange>,
+        /// Frames `0..confirmed` are final for that seat.
+        confirmed: u32,
     },
 }

@@ -31,6 +31,7 @@ use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::services::Services;
 use crate::shutdown::{Shutdown, TaskGuard};
 
+mod dgram;
 mod persist;
 mod play;
 mod seats;
@@ -139,6 +140,24 @@ pub(crate) enum RoomCommand {
         frame: u32,
         /// The client's hash.
         hash: u64,
+    },
+    /// The connection's datagram session came, went or sent something (`crate::datagram`).
+    Datagram {
+        /// Who.
+        client: ClientId,
+        /// What.
+        event: crate::datagram::DatagramEvent,
+    },
+    /// `InputsFrom`: a player's reliable catch-up, which may overlap what the room holds.
+    InputsFrom {
+        /// Who.
+        client: ClientId,
+        /// The first frame it speaks for.
+        from: u32,
+        /// The changes as sent.
+        changes: Vec<InputChange>,
+        /// The new confirmation.
+        confirmed: u32,
     },
 }
 
@@ -249,6 +268,8 @@ struct Room {
     seat_tags: [Option<Arc<Tags>>; 2],
     /// Each spectator's, by connection.
     spectator_tags: std::collections::HashMap<ClientId, Arc<Tags>>,
+    /// Players on the datagram path.
+    peers: dgram::Peers,
 }
 
 /// What a room tells the directory that opened it (the lobby's code and token maps). A handle
@@ -302,6 +323,7 @@ pub(crate) fn spawn(
         },
         seat_tags: [None, None],
         spectator_tags: std::collections::HashMap::new(),
+        peers: dgram::Peers::default(),
     };
     tokio::spawn(room.run(start, rx, shutdown, guard));
     Some(tx)
@@ -438,6 +460,16 @@ impl Room {
                 hash,
             } => self.state_hash(client, frame, hash),
             RoomCommand::Chat { client, name, text } => self.chat(client, name, text),
+            RoomCommand::Datagram { client, event } => self.datagram(client, event).await,
+            RoomCommand::InputsFrom {
+                client,
+                from,
+                changes,
+                confirmed,
+            } => match self.seat_of(client) {
+                Some(seat) => self.window(seat, from, changes, confirmed, false).await,
+                None => self.inputs(client, changes, confirmed).await,
+            },
         }
     }
 

@@ -28,6 +28,8 @@
 pub mod chat;
 mod connection;
 mod lobby;
+#[cfg(test)]
+mod path_tests;
 mod play;
 pub mod reconnect;
 #[cfg(test)]
@@ -343,6 +345,13 @@ impl Online {
     /// The server's word that the last match has no winner.
     pub fn void_result(&self) -> Option<&sevenbag_netplay::VoidResult> {
         self.match_driver.void_result()
+    }
+
+    /// Which path carries our inputs now (the WebSocket while there is no connection).
+    pub fn path(&self) -> sevenbag_netplay::TransportPath {
+        self.net
+            .as_ref()
+            .map_or(sevenbag_netplay::TransportPath::WebSocket, |n| n.path())
     }
 
     /// The round trip to the server, once measured.

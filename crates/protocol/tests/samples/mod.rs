@@ -87,6 +87,15 @@ pub fn client_messages() -> Vec<ClientMessage> {
         ClientMessage::Block { name: "bo".into() },
         ClientMessage::Unblock { name: "bo".into() },
         ClientMessage::GetBlocks,
+        ClientMessage::Datagrams { on: true },
+        ClientMessage::InputsFrom {
+            from: 600,
+            changes: vec![InputChange {
+                frame: 602,
+                input: Input::LEFT,
+            }],
+            confirmed: 604,
+        },
     ]
 }
 
@@ -259,6 +268,19 @@ pub fn server_messages() -> Vec<ServerMessage> {
             bot: false,
             opponents: vec![true],
         },
+        ServerMessage::DatagramTicket {
+            token: [7; 16],
+            cert_hash: Some([9; 32]),
+        },
+        ServerMessage::InputsFrom {
+            seat: Seat::Second,
+            from: 600,
+            changes: vec![InputChange {
+                frame: 602,
+                input: Input::LEFT,
+            }],
+            confirmed: 604,
+        },
     ]
 }
 
@@ -318,6 +340,8 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::Block { .. } => "Block",
         ClientMessage::Unblock { .. } => "Unblock",
         ClientMessage::GetBlocks => "GetBlocks",
+        ClientMessage::Datagrams { .. } => "Datagrams",
+        ClientMessage::InputsFrom { .. } => "InputsFrom",
     }
 }
 
@@ -356,5 +380,7 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::Reported => "Reported",
         ServerMessage::Blocked { .. } => "Blocked",
         ServerMessage::ProfileMarks { .. } => "ProfileMarks",
+        ServerMessage::DatagramTicket { .. } => "DatagramTicket",
+        ServerMessage::InputsFrom { .. } => "InputsFrom",
     }
 }
