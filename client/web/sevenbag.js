@@ -5,7 +5,9 @@
 // clock, the page's address, the test hook's <html data-sevenbag> (client/src/probe.rs) and
 // WebSockets: events (open, binary message, text message, close) queue up per socket and the
 // game polls them once per frame with sb_ws_next / sb_ws_take; sends copy bytes out of wasm
-// memory; sb_random (the browser's cryptographic randomness). The parts add their own imports (sevenbag-storage.js: localStorage and IndexedDB;
+// memory; sb_random (the browser's cryptographic randomness). WebTransport datagram sessions
+// (the game's inputs, beside the WebSocket) work as the sockets do: sb_wt_open / sb_wt_send /
+// sb_wt_next / sb_wt_take / sb_wt_close. The parts add their own imports (sevenbag-storage.js: localStorage and IndexedDB;
 // sevenbag-files.js: downloads, file picker, drag and drop, clipboard, share, links;
 // sevenbag-keyboard.js: the on-screen keyboard; sevenbag-device.js: touch screens, safe
 // areas, fullscreen, wake lock, vibration, gamepads). docs/CLIENT.md, "The page's imports",
@@ -291,5 +293,116 @@ window.sevenbag.parts = window.sevenbag.parts || [];
         };
     }
 
-    miniquad_add_plugin({ register_plugin: register, name: "sevenbag", version: 1 });
+    // WebTransport datagram sessions. Events queue up as for sockets: 1 ready, 2 a datagram,
+    // 4 closed (with the reason). The server's self-signed certificate is trusted by its hash
+    // (serverCertificateHashes: a browser accepts only a short-lived ECDSA one this way); with
+    // no hash the browser's own trust applies. Where the page is not a secure context (plain
+    // http to a LAN address) there is no WebTransport, and the session closes at once.
+    var sessions = {};
+    function wt_close(s, why) {
+        if (!s.closed) {
+            s.closed = true;
+            s.queue.push({ kind: 4, data: encoder.encode(why) });
+        }
+    }
+    function register_wt(env) {
+        env.sb_wt_open = function (uptr, ulen, hptr, hlen) {
+            var id = next_id++;
+            var s = { queue: [], current: null, wt: null, writer: null, closed: false };
+            sessions[id] = s;
+            if (typeof WebTransport === "undefined") {
+                wt_close(s, "no WebTransport here (not a secure context, or an old browser)");
+                return id;
+            }
+            var options = {};
+            if (hlen === 32) {
+                options.serverCertificateHashes = [
+                    { algorithm: "sha-256", value: bytes(hptr, hlen).slice() },
+                ];
+            }
+            try {
+                s.wt = new WebTransport(str(uptr, ulen), options);
+            } catch (e) {
+                wt_close(s, "bad datagram address: " + e.message);
+                return id;
+            }
+            s.wt.ready.then(function () {
+                if (s.closed) {
+                    return;
+                }
+                s.writer = s.wt.datagrams.writable.getWriter();
+                s.queue.push({ kind: 1 });
+                var reader = s.wt.datagrams.readable.getReader();
+                function pump() {
+                    reader.read().then(function (r) {
+                        if (r.done || s.closed) {
+                            return;
+                        }
+                        s.queue.push({ kind: 2, data: new Uint8Array(r.value) });
+                        pump();
+                    }, function (e) {
+                        wt_close(s, "datagrams: " + (e && e.message ? e.message : e));
+                    });
+                }
+                pump();
+            }, function (e) {
+                wt_close(s, "cannot open the datagram session: " + (e && e.message ? e.message : e));
+            });
+            s.wt.closed.then(function (info) {
+                wt_close(s, "datagram session closed" + (info && info.reason ? ": " + info.reason : ""));
+            }, function (e) {
+                wt_close(s, "datagram session lost: " + (e && e.message ? e.message : e));
+            });
+            return id;
+        };
+        env.sb_wt_send = function (id, ptr, len) {
+            var s = sessions[id];
+            if (!s || !s.writer || s.closed) {
+                return 0;
+            }
+            // Datagrams are unreliable anyway: a refused write is a lost datagram.
+            s.writer.write(bytes(ptr, len).slice()).catch(function () {});
+            return 1;
+        };
+        env.sb_wt_close = function (id) {
+            var s = sessions[id];
+            if (!s) {
+                return;
+            }
+            delete sessions[id];
+            s.closed = true;
+            if (s.wt) {
+                try {
+                    s.wt.close({ closeCode: 0, reason: "closed by the game" });
+                } catch (e) { /* already closed */ }
+            }
+        };
+        env.sb_wt_next = function (id) {
+            var s = sessions[id];
+            if (!s || s.queue.length === 0) {
+                return 0;
+            }
+            s.current = s.queue.shift();
+            return s.current.kind;
+        };
+        env.sb_wt_take = function (id, ptr, cap) {
+            var s = sessions[id];
+            if (!s || !s.current || !s.current.data) {
+                return 0;
+            }
+            if (cap === 0) {
+                return s.current.data.length;
+            }
+            return put(s.current.data, ptr, cap);
+        };
+    }
+
+    miniquad_add_plugin({
+        register_plugin: function (importObject) {
+            register(importObject);
+            register_wt(importObject.env);
+        },
+        name: "sevenbag",
+        version: 1,
+    });
 })();

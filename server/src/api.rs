@@ -19,7 +19,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use sevenbag_protocol::identity::{name_key, validate_name};
 use sevenbag_storage::{
-    MatchId, Outcome, Player, Rating, SoloBoard, SoloStanding, StorageError, StoredMatch,
+    MatchId, Outcome, Player, PlayerId, Rating, SoloBoard, SoloStanding, StorageError, StoredMatch,
 };
 
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
@@ -157,7 +157,8 @@ fn player_json(p: &Player, place: Option<u64>, now: u64) -> Value {
     })
 }
 
-fn match_json(m: &StoredMatch) -> Value {
+/// A stored match; `bots`: which of its players are declared bots (marked `"bot": true`).
+fn match_json(m: &StoredMatch, bots: &[PlayerId]) -> Value {
     let r = &m.record;
     let seats: Vec<Value> = r
         .seats
@@ -165,6 +166,7 @@ fn match_json(m: &StoredMatch) -> Value {
         .map(|s| {
             json!({
                 "name": s.name,
+                "bot": s.player.is_some_and(|p| bots.contains(&p)),
                 "ranked_player": s.player.is_some(),
                 "before": rating_json(s.before),
                 "after": rating_json(s.after),
@@ -297,15 +299,17 @@ async fn player(
             };
             let place = s.place_of(p.id, LEADERBOARD_MIN_GAMES)?;
             let recent = s.recent_matches(p.id, RECENT_MATCHES)?;
-            Ok(Some((p, place, recent)))
+            let bots = s.bots_among(&players_of(&recent, Some(p.id)))?;
+            Ok(Some((p, place, recent, bots)))
         })
         .await
         .map_err(failed)?;
-    let Some((p, place, recent)) = found else {
+    let Some((p, place, recent, bots)) = found else {
         return Err(ApiError::new(StatusCode::NOT_FOUND, "no such player"));
     };
     let mut body = player_json(&p, place, db::unix_now());
-    body["recent_matches"] = recent.iter().map(match_json).collect();
+    body["bot"] = bots.contains(&p.id).into();
+    body["recent_matches"] = recent.iter().map(|m| match_json(m, &bots)).collect();
     Ok(axum::Json(body).into_response())
 }
 
@@ -334,13 +338,27 @@ async fn stored(shared: &Shared, id: &str) -> Result<StoredMatch, ApiError> {
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such match"))
 }
 
+/// Every identity that played in `matches`, and `also`.
+fn players_of(matches: &[StoredMatch], also: Option<PlayerId>) -> Vec<PlayerId> {
+    let seats = matches.iter().flat_map(|m| m.record.seats.iter());
+    let mut ids: Vec<PlayerId> = seats.filter_map(|s| s.player).chain(also).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
 /// `GET /api/matches/{id}`.
 async fn one_match(
     State(shared): State<Arc<Shared>>,
     id: Result<Path<String>, PathRejection>,
 ) -> ApiResult {
     let m = stored(&shared, &path_text(id)).await?;
-    Ok(axum::Json(match_json(&m)).into_response())
+    let ids = players_of(std::slice::from_ref(&m), None);
+    let bots = database(&shared)?
+        .read(move |s| s.bots_among(&ids))
+        .await
+        .map_err(failed)?;
+    Ok(axum::Json(match_json(&m, &bots)).into_response())
 }
 
 /// `GET /api/matches/{id}/replay`: the replay file (`docs/REPLAY.md`).

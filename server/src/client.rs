@@ -26,23 +26,26 @@ use sevenbag_protocol::{
     ClientMessage, ErrorCode, InputsUnpacker, JoinRole, PROTOCOL_VERSION, RoomOptions,
     ServerMessage,
 };
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio_tungstenite::tungstenite::Message;
 use tracing::{debug, info};
 
 use crate::connection::{self, Incoming, Ws};
+use crate::datagram::{self, DatagramEvent, Deliver, Route};
 use crate::identity;
 use crate::limits::TokenBucket;
 use crate::lobby::{self, Control, Membership, Refusal};
 use crate::metrics::GaugeGuard;
+use crate::moderation::{self, Notice, Tags};
 use crate::ranked::Identity;
 use crate::relay::{self, ClientId, Cut, Outbox};
-use crate::room::{Member, RoomCommand};
+use crate::room::{Member, RoomCommand, RoomHandle};
 use crate::shared::Shared;
 use crate::shutdown::Shutdown;
 use crate::solo_boards;
 use crate::solo_records;
 use crate::standings;
+use crate::waiting::Avoid;
 
 /// How long a connection waits for a room to answer a join or resume. A room answers at once
 /// unless it is busy writing a replay; this only bounds the wait if it has just closed.
@@ -80,6 +83,36 @@ struct Client {
     next_nonce: u64,
     /// Reads `InputsSince` back as the `Inputs` it stands for (`sevenbag_protocol::compact`).
     inputs: InputsUnpacker,
+    /// Moderation's facts about this connection (address, bot mark, block list), shared with
+    /// its rooms.
+    tags: Arc<Tags>,
+    /// Set when this connection tried to identify as a banned identity: it may then not
+    /// play at all (as a guest either), and hears this.
+    banned: Option<String>,
+    /// Where this connection's datagram session delivers: its room, as it changes. Dropped
+    /// (closing the session) when the connection ends or gives datagrams up.
+    route: watch::Sender<Route>,
+    /// The room handle `route` was last published for.
+    route_key: Option<RoomHandle>,
+}
+
+/// A room as a datagram session's destination: its events go to the room's inbox without
+/// waiting (a datagram that finds the inbox full is dropped, as the network might have).
+#[derive(Debug)]
+struct RoomRoute {
+    client: ClientId,
+    handle: RoomHandle,
+}
+
+impl Deliver for RoomRoute {
+    fn deliver(&self, event: DatagramEvent) -> bool {
+        self.handle
+            .try_send(RoomCommand::Datagram {
+                client: self.client,
+                event,
+            })
+            .is_ok()
+    }
 }
 
 /// Serves one upgraded WebSocket connection from its first message to close. The HTTP layer
@@ -116,8 +149,15 @@ pub(crate) async fn serve(shared: Arc<Shared>, ws: Ws, peer: SocketAddr) {
         inputs: InputsUnpacker::new(),
         identity: None,
         next_nonce: 1,
+        tags: Arc::new(Tags::new(peer.ip())),
+        banned: None,
+        route: watch::channel(None).0,
+        route_key: None,
     };
     client.run(&mut stream, &mut shutdown).await;
+    if let Some(datagrams) = &shared.datagrams {
+        datagrams.forget(id);
+    }
     let shutting_down = shutdown.is_shutdown();
     client.leave_everything(shutting_down).await;
 
@@ -192,7 +232,10 @@ impl Client {
                     return;
                 }
                 _ = &mut cut_wait => return,
-                Some(control) = self.control_rx.recv() => self.on_control(control),
+                Some(control) = self.control_rx.recv() => {
+                    self.on_control(control);
+                    self.publish_route();
+                }
                 item = stream.next() => {
                     if let Some(Ok(Message::Binary(bytes))) = &item {
                         self.shared.metrics.messages_in.inc();
@@ -217,7 +260,10 @@ impl Client {
                                 // Compact inputs become plain `Inputs` before anything looks
                                 // at them, so every check below sees what it always saw.
                                 match self.inputs.unpack(message) {
-                                    Ok(message) => self.handle(message).await,
+                                    Ok(message) => {
+                                        self.handle(message).await;
+                                        self.publish_route();
+                                    }
                                     Err(e) => {
                                         self.outbox.cut(Cut::error(
                                             ErrorCode::BadInput,
@@ -268,7 +314,97 @@ impl Client {
                 self.queued = false;
                 self.outbox.send(&ServerMessage::Redirect { url });
             }
+            Control::Moderation(notice) => self.on_notice(notice),
         }
+    }
+
+    /// An operator acted on this connection's identity.
+    fn on_notice(&mut self, notice: Notice) {
+        match notice {
+            Notice::Banned(text) => {
+                // The connection closes; on the way out it leaves its queue and its room as
+                // with `LeaveRoom` (a match in play is forfeited and the seat vacated, so its
+                // resume token stops working): see `leave_everything`.
+                self.banned = Some(text.clone());
+                self.outbox.cut(Cut::error(ErrorCode::Banned, text));
+            }
+            Notice::Muted(text) => self.error(ErrorCode::Muted, text),
+            Notice::Renamed { name } => {
+                if let Some(hello) = &mut self.hello {
+                    hello.name = name.clone();
+                }
+                self.error(
+                    ErrorCode::BadName,
+                    format!("a moderator changed this identity's name to {name}"),
+                );
+            }
+            Notice::Bot(bot) => self.tags.set_bot(bot),
+        }
+    }
+
+    /// Why this connection may not create, join or queue now, if it may not.
+    fn ban_refusal(&self) -> Option<String> {
+        let now = crate::db::unix_now();
+        self.banned
+            .clone()
+            .or_else(|| {
+                let player = self.identity?.id;
+                self.shared.moderation.ban_of(player, now)
+            })
+            .or_else(|| self.shared.moderation.address_ban(self.tags.ip(), now))
+    }
+
+    /// Refuses the request (and says why) when [`Client::ban_refusal`] has a reason.
+    fn refused_by_ban(&self) -> bool {
+        match self.ban_refusal() {
+            Some(text) => {
+                self.shared.metrics.moderation("refused_banned");
+                self.error(ErrorCode::Banned, text);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whom this connection's player must not be paired with (`ranked`: with the daily pair
+    /// limit and the same-address rule).
+    async fn avoid(&self, ranked: bool) -> Avoid {
+        let config = &self.shared.config.moderation;
+        let mut avoid = Avoid {
+            same_address_ok: !ranked || config.ranked_same_address,
+            ..Avoid::default()
+        };
+        let (Some(player), Some(db)) = (self.tags.player(), &self.shared.db) else {
+            return avoid;
+        };
+        let limit =
+            config
+                .ranked_pair_daily
+                .filter(|_| ranked)
+                .map(|max| sevenbag_storage::PairLimit {
+                    max,
+                    since_unix: crate::db::unix_now().saturating_sub(24 * 3600),
+                });
+        let read = db
+            .read(move |s| {
+                let blocked = s.avoided_by(player, None)?;
+                let all = match limit {
+                    Some(l) => s.avoided_by(player, Some(l))?,
+                    None => blocked.clone(),
+                };
+                Ok((blocked, all))
+            })
+            .await;
+        match read {
+            Ok((blocked, all)) => {
+                avoid.met_enough = all.into_iter().filter(|p| !blocked.contains(p)).collect();
+                avoid.blocked = blocked;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read whom a player avoids; pairing without")
+            }
+        }
+        avoid
     }
 
     /// A non-fatal error: the client stays connected.
@@ -288,6 +424,7 @@ impl Client {
             handling: hello.handling,
             outbox: self.outbox.clone(),
             identity: self.identity,
+            tags: self.tags.clone(),
         })
     }
 
@@ -397,22 +534,34 @@ impl Client {
                 Err(e) => self.error(ErrorCode::NoSuchReplay, e.to_string()),
             },
             ClientMessage::Register { key, name } => {
-                let outcome = identity::register(&self.shared, key, &name).await;
-                self.identified(outcome);
+                if self.refused_by_ban() {
+                    return;
+                }
+                let limits = &self.shared.config.moderation;
+                let from = identity::Origin {
+                    address: self.tags.address_key().to_string(),
+                    per_hour: limits.registrations_per_hour,
+                    per_day: limits.registrations_per_day,
+                };
+                let outcome = identity::register(&self.shared, key, &name, from).await;
+                if let Err((ErrorCode::RateLimited, _)) = &outcome {
+                    self.shared.metrics.moderation("registration_limited");
+                }
+                self.identified(outcome).await;
             }
             ClientMessage::Identify { key } => {
                 let outcome = identity::identify(&self.shared, key).await;
-                self.identified(outcome);
+                self.identified(outcome).await;
             }
             ClientMessage::Recover { code, key } => {
                 let outcome = identity::recover(&self.shared, &code, key).await;
-                self.identified(outcome);
+                self.identified(outcome).await;
             }
             ClientMessage::Rename { name } => {
                 let outcome = identity::rename(&self.shared, self.identity, &name).await;
-                self.identified(outcome);
+                self.identified(outcome).await;
             }
-            ClientMessage::RankedMatch => self.ranked_match(),
+            ClientMessage::RankedMatch => self.ranked_match().await,
             ClientMessage::Chat { text } => self.chat(&text).await,
             ClientMessage::GetLeaderboard { limit } => {
                 match standings::leaderboard(&self.shared, limit).await {
@@ -427,15 +576,50 @@ impl Client {
                     Ok((profile, recent)) => {
                         self.outbox
                             .send(&ServerMessage::PlayerProfile { profile, recent });
+                        if let Some((bot, opponents)) =
+                            moderation::profile_marks(&self.shared.services, &name).await
+                        {
+                            self.outbox
+                                .send(&ServerMessage::ProfileMarks { bot, opponents });
+                        }
                     }
                     Err((code, message)) => self.error(code, message),
                 }
+            }
+            ClientMessage::Datagrams { on } => self.datagrams(on),
+            ClientMessage::InputsFrom {
+                from,
+                changes,
+                confirmed,
+            } => {
+                if self.room.is_none() {
+                    self.outbox.cut(Cut::error(
+                        ErrorCode::BadInput,
+                        "inputs from a client that is not in a match",
+                    ));
+                    return;
+                }
+                self.send_room(RoomCommand::InputsFrom {
+                    client: self.id,
+                    from,
+                    changes,
+                    confirmed,
+                })
+                .await;
             }
             // Rewritten as `Inputs` by the reader before `handle`; never seen here.
             ClientMessage::InputsSince { .. } => {
                 self.error(ErrorCode::BadMessage, "InputsSince out of place")
             }
             ClientMessage::SubmitSolo { replay } => {
+                if self.tags.is_bot() {
+                    self.shared.metrics.moderation("bot_refused");
+                    self.error(
+                        ErrorCode::BotRefused,
+                        "records are for people: a declared bot's runs are not recorded",
+                    );
+                    return;
+                }
                 match solo_records::submit(&self.shared, self.identity, replay).await {
                     Ok((result, outcome)) => {
                         self.outbox.send(&ServerMessage::SoloRecorded {
@@ -447,12 +631,75 @@ impl Client {
                     Err((code, message)) => self.error(code, message),
                 }
             }
+            ClientMessage::DeclareBot => {
+                if self.room.is_some() || self.queued {
+                    self.error(
+                        ErrorCode::BadMessage,
+                        "declare a bot before joining a room or a queue",
+                    );
+                    return;
+                }
+                if let Err((code, message)) =
+                    moderation::declare_bot(&self.shared.services, &self.tags).await
+                {
+                    self.error(code, message);
+                }
+            }
+            ClientMessage::Report {
+                name,
+                replay,
+                category,
+                text,
+            } => {
+                let filed = moderation::report(
+                    &self.shared.services,
+                    self.tags.player(),
+                    &name,
+                    replay,
+                    category,
+                    &text,
+                )
+                .await;
+                match filed {
+                    Ok(()) => {
+                        self.outbox.send(&ServerMessage::Reported);
+                    }
+                    Err((code, message)) => self.error(code, message),
+                }
+            }
+            ClientMessage::Block { name } => {
+                let list = moderation::block(&self.shared.services, &self.tags, &name).await;
+                self.send_blocks(list);
+            }
+            ClientMessage::Unblock { name } => {
+                let list = moderation::unblock(&self.shared.services, &self.tags, &name).await;
+                self.send_blocks(list);
+            }
+            ClientMessage::GetBlocks => {
+                let list = moderation::blocks(&self.shared.services, &self.tags).await;
+                self.send_blocks(list);
+            }
+        }
+    }
+
+    fn send_blocks(&self, list: Result<Vec<String>, Refusal>) {
+        match list {
+            Ok(names) => {
+                self.outbox.send(&ServerMessage::Blocked { names });
+            }
+            Err((code, message)) => self.error(code, message),
         }
     }
 
     async fn hello(&mut self, version: u32, name: String, handling: Handling, resume: Option<u64>) {
         if version != PROTOCOL_VERSION {
             self.outbox.cut(connection::version_mismatch(version));
+            return;
+        }
+        let now = crate::db::unix_now();
+        if let Some(text) = self.shared.moderation.address_ban(self.tags.ip(), now) {
+            self.shared.metrics.moderation("refused_address");
+            self.outbox.cut(Cut::error(ErrorCode::Banned, text));
             return;
         }
         let name = match clean_display_name(&name) {
@@ -481,6 +728,9 @@ impl Client {
             version: PROTOCOL_VERSION,
             server,
         });
+        // The datagram path is offered at once (a client that does not know the message skips
+        // it; one that does opens the session while it sets up its room).
+        self.offer_datagrams();
         debug!(client = self.id, peer = %self.peer, %name, "hello");
         if let Some(token) = resume {
             self.resume(token).await;
@@ -533,6 +783,61 @@ impl Client {
         }
     }
 
+    /// Sends a datagram ticket for this connection, if the server has a datagram path.
+    fn offer_datagrams(&mut self) {
+        let Some(datagrams) = &self.shared.datagrams else {
+            return;
+        };
+        let binding = datagram::Binding {
+            client: self.id,
+            outbox: self.outbox.clone(),
+            route: self.route.subscribe(),
+        };
+        let ticket = datagrams.ticket(binding);
+        self.outbox.send(&ticket);
+    }
+
+    /// `Datagrams { on }`: a new ticket, or the datagram session given up (closed; the room
+    /// carries on over the WebSocket).
+    fn datagrams(&mut self, on: bool) {
+        if on {
+            if self.shared.datagrams.is_none() {
+                self.error(ErrorCode::Unavailable, "this server has no datagram path");
+                return;
+            }
+            self.offer_datagrams();
+            return;
+        }
+        if let Some(datagrams) = &self.shared.datagrams {
+            datagrams.forget(self.id);
+        }
+        // Dropping the sender ends the session; a later ticket gets a fresh one.
+        let current = self.route.borrow().clone();
+        self.route = watch::channel(current).0;
+    }
+
+    /// Tells this connection's datagram session (if any) which room it is in now.
+    fn publish_route(&mut self) {
+        let handle = self.room.as_ref().map(|m| &m.handle);
+        let same = match (handle, &self.route_key) {
+            (None, None) => true,
+            (Some(h), Some(k)) => h.same_channel(k),
+            _ => false,
+        };
+        if same {
+            return;
+        }
+        let route: Route = handle.map(|h| {
+            let route: std::sync::Arc<dyn Deliver> = std::sync::Arc::new(RoomRoute {
+                client: self.id,
+                handle: h.clone(),
+            });
+            route
+        });
+        self.route_key = handle.cloned();
+        self.route.send_replace(route);
+    }
+
     fn in_room_error(&self) -> bool {
         if let Some(m) = &self.room {
             self.error(
@@ -545,7 +850,7 @@ impl Client {
     }
 
     async fn create_room(&mut self, options: RoomOptions) {
-        if self.in_room_error() {
+        if self.in_room_error() || self.refused_by_ban() {
             return;
         }
         if let Err(e) = options.rules().validate() {
@@ -567,7 +872,7 @@ impl Client {
     }
 
     async fn join_room(&mut self, code: &str, role: JoinRole) {
-        if self.in_room_error() {
+        if self.in_room_error() || self.refused_by_ban() {
             return;
         }
         let Some(member) = self.member() else { return };
@@ -623,10 +928,11 @@ impl Client {
     }
 
     async fn quick_match(&mut self) {
-        if self.in_room_error() || self.queued {
+        if self.in_room_error() || self.queued || self.refused_by_ban() {
             return;
         }
         let Some(member) = self.member() else { return };
+        let avoid = self.avoid(false).await;
         // Nobody waits here: an opponent waiting on another instance of the cluster comes
         // first, and this client is sent there (the local queue is for when nobody waits).
         if let Some(cluster) = &self.shared.cluster
@@ -637,17 +943,50 @@ impl Client {
             self.outbox.send(&ServerMessage::Redirect { url });
             return;
         }
-        match lobby::quick_match(&self.shared.lobby, member, self.control_tx.clone()) {
+        match lobby::quick_match(&self.shared.lobby, member, self.control_tx.clone(), avoid) {
             Ok(Some(membership)) => self.room = Some(membership),
             Ok(None) => self.queued = true,
             Err((code, message)) => self.error(code, message),
         }
     }
 
-    /// Sends the result of an identity request; on success the connection plays as it.
-    fn identified(&mut self, outcome: Result<identity::Outcome, Refusal>) {
+    /// Sends the result of an identity request; on success the connection plays as it (and
+    /// shows its name), unless it is banned: then it is refused, and the connection may not
+    /// play at all.
+    async fn identified(&mut self, outcome: Result<identity::Outcome, Refusal>) {
+        let outcome = outcome.and_then(|o| {
+            let now = crate::db::unix_now();
+            match self.shared.moderation.ban_of(o.identity.id, now) {
+                Some(text) => {
+                    self.shared.metrics.moderation("refused_banned");
+                    self.banned = Some(text.clone());
+                    Err((ErrorCode::Banned, text))
+                }
+                None => Ok(o),
+            }
+        });
         match outcome {
             Ok(o) => {
+                let id = o.identity.id;
+                if let Some(old) = self.identity.filter(|i| i.id != id) {
+                    self.shared.moderation.detach(old.id, self.id);
+                }
+                let control = self.control_tx.clone();
+                self.shared.moderation.attach(
+                    id,
+                    self.id,
+                    Box::new(move |n| {
+                        !matches!(
+                            control.try_send(Control::Moderation(n)),
+                            Err(tokio::sync::mpsc::error::TrySendError::Closed(_))
+                        )
+                    }),
+                );
+                moderation::on_identified(&self.shared.services, &self.tags, id).await;
+                if let Some(hello) = &mut self.hello {
+                    // In rooms the identity's name is shown, not whatever `Hello` said.
+                    hello.name = o.profile.name.clone();
+                }
                 self.identity = Some(o.identity);
                 let message = match o.recovery_code {
                     Some(recovery_code) => ServerMessage::Registered {
@@ -662,8 +1001,16 @@ impl Client {
         }
     }
 
-    fn ranked_match(&mut self) {
-        if self.in_room_error() || self.queued {
+    async fn ranked_match(&mut self) {
+        if self.in_room_error() || self.queued || self.refused_by_ban() {
+            return;
+        }
+        if self.tags.is_bot() && !self.shared.config.moderation.ranked_bots {
+            self.shared.metrics.moderation("bot_refused");
+            self.error(
+                ErrorCode::BotRefused,
+                "ranked play is for people: bots are welcome in rooms and quick match",
+            );
             return;
         }
         if self.shared.db.is_none() {
@@ -678,11 +1025,13 @@ impl Client {
             return;
         };
         let Some(member) = self.member() else { return };
+        let avoid = self.avoid(true).await;
         match lobby::ranked_match(
             &self.shared.lobby,
             member,
             identity.rating,
             self.control_tx.clone(),
+            avoid,
         ) {
             Ok(()) => self.queued = true,
             Err((code, message)) => self.error(code, message),
@@ -703,6 +1052,16 @@ impl Client {
                     limits.chat_per_second, limits.chat_burst
                 ),
             );
+            return;
+        }
+        if let Some(player) = self.identity.map(|i| i.id)
+            && let Some(why) = self
+                .shared
+                .moderation
+                .mute_of(player, crate::db::unix_now())
+        {
+            self.shared.metrics.moderation("refused_muted");
+            self.error(ErrorCode::Muted, why);
             return;
         }
         let Some(text) = clean_chat(text) else {
@@ -757,6 +1116,9 @@ impl Client {
 
     /// The connection is ending: out of the queue, and out of the room.
     async fn leave_everything(&mut self, shutting_down: bool) {
+        if let Some(identity) = self.identity {
+            self.shared.moderation.detach(identity.id, self.id);
+        }
         self.unqueue();
         // Also take a seat that quick match assigned just now.
         while let Ok(control) = self.control_rx.try_recv() {
@@ -766,7 +1128,12 @@ impl Client {
             if shutting_down {
                 return;
             }
-            let command = RoomCommand::Disconnected { client: self.id };
+            // A banned player leaves for good (forfeits); anyone else gets the reconnect window.
+            let command = if self.banned.is_some() {
+                RoomCommand::Leave { client: self.id }
+            } else {
+                RoomCommand::Disconnected { client: self.id }
+            };
             // Bounded: a room that has closed drops the command at once; a busy one takes it
             // within milliseconds. The bound only guards against a stuck room.
             let _ = tokio::time::timeout(ROOM_REPLY_TIMEOUT, m.handle.send(command)).await;

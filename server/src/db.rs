@@ -5,10 +5,12 @@
 
 use std::sync::{Arc, Mutex};
 
+use sevenbag_core::MatchHeader;
 use sevenbag_core::Stats;
+use sevenbag_protocol::SeatInputs;
 use sevenbag_protocol::ServerMessage;
 use sevenbag_storage::{
-    MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats, Storage, StorageError,
+    MatchFlag, MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats, Storage, StorageError,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -17,6 +19,7 @@ use tracing::{error, info};
 use crate::metrics::Metrics;
 use crate::ranked;
 use crate::relay::Outbox;
+use crate::screen::{self, ScreenBounds};
 
 /// Players need this many ranked games to be on the leaderboard.
 pub(crate) const LEADERBOARD_MIN_GAMES: u32 = 1;
@@ -30,6 +33,9 @@ pub(crate) struct Db {
     storage: Arc<dyn Storage>,
     writes: Mutex<Option<mpsc::UnboundedSender<Job>>>,
     writer: Mutex<Option<JoinHandle<()>>>,
+    /// Bounds ranked matches are screened with (`crate::screen`); `None`: not screened.
+    screening: Option<ScreenBounds>,
+    metrics: Metrics,
 }
 
 /// One seat of a match as a room hands it over.
@@ -56,6 +62,8 @@ pub(crate) struct MatchResult {
     pub(crate) started_unix: u64,
     pub(crate) ended_unix: u64,
     pub(crate) seats: [SeatResult; 2],
+    /// The match's header and inputs, for the inhuman-input screening (ranked matches).
+    pub(crate) inputs: Option<(MatchHeader, [SeatInputs; 2])>,
 }
 
 /// The counters the core keeps, as stored (rates computed by the core).
@@ -94,10 +102,16 @@ pub(crate) fn unix_now() -> u64 {
 }
 
 impl Db {
-    /// Starts the writer task over `storage`; each write's duration goes to `metrics`.
-    pub(crate) fn start(storage: Arc<dyn Storage>, metrics: Metrics) -> Db {
+    /// Starts the writer task over `storage`; each write's duration goes to `metrics`; ranked
+    /// matches are screened with `screening` before they are rated.
+    pub(crate) fn start(
+        storage: Arc<dyn Storage>,
+        metrics: Metrics,
+        screening: Option<ScreenBounds>,
+    ) -> Db {
         let (tx, mut rx) = mpsc::unbounded_channel::<Job>();
         let writer_storage = storage.clone();
+        let screen_metrics = metrics.clone();
         let writer = tokio::task::spawn_blocking(move || {
             while let Some(job) = rx.blocking_recv() {
                 let started = std::time::Instant::now();
@@ -109,6 +123,8 @@ impl Db {
             storage,
             writes: Mutex::new(Some(tx)),
             writer: Mutex::new(Some(writer)),
+            screening,
+            metrics: screen_metrics,
         }
     }
 
@@ -147,8 +163,13 @@ impl Db {
 
     /// Hands a finished match to the writer; never waits.
     pub(crate) fn record(&self, result: MatchResult) {
+        let (screening, metrics) = (self.screening, self.metrics.clone());
         self.queue(Box::new(move |s| {
-            if let Err(e) = store_match(s, result) {
+            let flags = screened(&result, screening.as_ref());
+            if !flags.is_empty() {
+                metrics.moderation("ranked_flagged");
+            }
+            if let Err(e) = store_match(s, result, &flags) {
                 error!(error = %e, "cannot store a finished match");
             }
         }));
@@ -164,8 +185,23 @@ impl Db {
     }
 }
 
-/// Rates (when ranked and decided), stores, and tells both players their new profile.
-fn store_match(s: &dyn Storage, m: MatchResult) -> Result<(), StorageError> {
+/// A decided ranked match's seats that break a screening bound (`crate::screen`).
+fn screened(m: &MatchResult, bounds: Option<&ScreenBounds>) -> Vec<screen::Finding> {
+    match (bounds, &m.inputs) {
+        (Some(bounds), Some((header, inputs))) if m.ranked && m.winner.is_some() => {
+            screen::screen(header, inputs, bounds)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Rates (when ranked, decided and not flagged by the screening), stores, keeps the flags,
+/// and tells both players their profile.
+fn store_match(
+    s: &dyn Storage,
+    m: MatchResult,
+    flags: &[screen::Finding],
+) -> Result<(), StorageError> {
     let now = unix_now();
     let players = [0, 1].map(|i| m.seats[i].player.and_then(|id| s.player(id).ok().flatten()));
     let before = players.each_ref().map(|p| {
@@ -173,7 +209,9 @@ fn store_match(s: &dyn Storage, m: MatchResult) -> Result<(), StorageError> {
             .map(|p| ranked::decayed(p.rating, p.last_played_unix, now))
     });
     let mut after = [None, None];
+    // A flagged match is kept for review and not rated.
     if m.ranked
+        && flags.is_empty()
         && let (Some(winner), [Some(a), Some(b)]) = (m.winner, before)
     {
         let (a, b) = ranked::rate(a, b, winner);
@@ -200,6 +238,18 @@ fn store_match(s: &dyn Storage, m: MatchResult) -> Result<(), StorageError> {
     };
     let id = s.record_match(&record)?;
     info!(match_id = id.0, ranked = m.ranked, rated = after[0].is_some(), reason = %m.reason, "match stored");
+    for f in flags {
+        let seat = f.seat.index();
+        tracing::warn!(match_id = id.0, seat, rule = f.rule, detail = %f.detail, "ranked match flagged for review, not rated");
+        s.flag_match(&MatchFlag {
+            match_id: id,
+            seat: seat as u8,
+            player: m.seats[seat].player,
+            rule: f.rule.to_string(),
+            detail: f.detail.clone(),
+            created_unix: now,
+        })?;
+    }
     if !m.ranked {
         return Ok(());
     }

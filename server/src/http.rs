@@ -5,7 +5,7 @@
 //! # Adding a route
 //! Add it in [`router`] (static files, ...): a handler gets the server's [`Shared`] state
 //! through axum's `State`. The operator routes (`/metrics`, `/healthz`, `/readyz`) are in
-//! `crate::ops`, the API in `crate::api`. Every route inherits the limits below; nothing
+//! `crate::ops`, the API in `crate::api`, the admin API (`/admin/`) in `crate::admin`. Every route inherits the limits below; nothing
 //! else is needed.
 //!
 //! # Limits (the same as the WebSocket path's)
@@ -48,6 +48,7 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tower::ServiceExt;
 use tracing::{debug, info, warn};
 
+use crate::admin;
 use crate::api;
 /// JSON error bodies live with the API (`api::error`); re-exported for the routes here.
 pub(crate) use crate::api::error;
@@ -95,6 +96,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         // Add routes here: `.merge(...)` a module's routes or `.route(path, get(handler))`.
         .merge(api::routes())
+        .merge(admin::routes(shared.clone()))
         .merge(ops::routes())
         .merge(site)
         .fallback(websocket_or_not_found)

@@ -83,6 +83,7 @@ fn storage_refusal(e: StorageError) -> Refusal {
             "this key already has an identity: send Identify".to_string(),
         ),
         StorageError::NoSuchPlayer => (ErrorCode::UnknownKey, "no such player".to_string()),
+        StorageError::Full(text) => (ErrorCode::RateLimited, text),
         e => {
             tracing::error!(error = %e, "database error");
             (
@@ -93,7 +94,9 @@ fn storage_refusal(e: StorageError) -> Refusal {
     }
 }
 
-fn checked_name(name: &str) -> Result<(String, String), Refusal> {
+/// A registered name as stored, and its key, or why it is refused: the one check for
+/// `Register`, `Rename` and an operator's forced rename (`crate::admin`).
+pub(crate) fn checked_name(name: &str) -> Result<(String, String), Refusal> {
     let name = name.trim();
     validate_name(name).map_err(|e| (ErrorCode::BadName, e.to_string()))?;
     Ok((name.to_string(), name_key(name)))
@@ -119,11 +122,22 @@ async fn outcome(db: &Db, player: Player, recovery_code: Option<String>) -> Outc
     }
 }
 
-/// `Register`: a new identity for `key` named `name`.
+/// Where a registration comes from, and how many one address may make (`docs/MODERATION.md`).
+pub(crate) struct Origin {
+    /// The address key (`crate::moderation`'s: IPv4 address or IPv6 /64).
+    pub(crate) address: String,
+    /// Registrations per hour from it; `None`: no limit.
+    pub(crate) per_hour: Option<u32>,
+    /// Registrations per 24 hours from it; `None`: no limit.
+    pub(crate) per_day: Option<u32>,
+}
+
+/// `Register`: a new identity for `key` named `name`, unless `from` made too many lately.
 pub(crate) async fn register(
     shared: &Shared,
     key: [u8; 32],
     name: &str,
+    from: Origin,
 ) -> Result<Outcome, Refusal> {
     let db = db(shared)?;
     let (name, name_key) = checked_name(name)?;
@@ -134,9 +148,25 @@ pub(crate) async fn register(
         name,
         name_key,
         created_unix: db::unix_now(),
+        registered_from: Some(from.address.clone()),
     };
+    // Counted and created by the one writer, so registrations at once cannot all slip under.
     let player = db
-        .write(move |s| s.create_player(&new))
+        .write(move |s| {
+            let now = new.created_unix;
+            for (limit, seconds, per) in
+                [(from.per_hour, 3600, "hour"), (from.per_day, 86_400, "day")]
+            {
+                let Some(limit) = limit else { continue };
+                if s.registrations_since(&from.address, now.saturating_sub(seconds))? >= limit {
+                    return Err(StorageError::Full(format!(
+                        "this address registered {limit} identities in the last {per}, the most \
+                         it may; play as a guest, or try again later"
+                    )));
+                }
+            }
+            s.create_player(&new)
+        })
         .await
         .map_err(storage_refusal)?;
     tracing::info!(player = player.id.0, name = %player.name, "identity registered");

@@ -25,6 +25,9 @@
 //!   metrics (why the `prometheus` crate: there).
 //! - `client.rs`: one task per connection: handshake, message handling, how a connection ends.
 //! - `connection.rs`: WebSocket frames ↔ messages, size limits, the lingering close.
+//! - `datagram/`: the datagram path: WebTransport (HTTP/3 over QUIC) on the port's UDP twin,
+//!   tickets binding a session to its WebSocket connection, the self-signed certificate, limits
+//!   (why `wtransport`: there); `room/dgram.rs`: how a room answers players on it.
 //! - `relay.rs`: bounded per-client send queues; a slow reader is cut, never awaited.
 //! - `lobby.rs`: room codes, resume tokens, the quick-match and ranked queues (a handle; the
 //!   cluster hears of room codes through the `CodeBook` trait); `waiting.rs`: the ranked
@@ -37,6 +40,10 @@
 //!   resumes, leaves; `play.rs`: the match, inputs, results; `persist.rs`: its durable log).
 //! - `cluster/`: several instances on one Redis (`--redis`): the shared queues and room
 //!   directory, heartbeats and TTLs, redirects (why redirect and not relay: there).
+//! - `moderation/`: sanctions as every instance enforces them, registration and ranked-pairing
+//!   limits, bots, reports and block lists (`docs/MODERATION.md`); `admin/`: the admin API
+//!   under `/admin/` (bearer tokens, constant-time check); `screen.rs`: ranked matches
+//!   screened for inhuman input.
 //! - `web/`: the browser build of the game (`--web-dir`, else `target/web`): `/`, the game's
 //!   links (`/room/CODE`, `/watch/CODE`, `/replay/ID`, `/puzzle/CODE`) and its files
 //!   (why tower-http's `ServeFile`: there).
@@ -60,10 +67,12 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod admin;
 mod api;
 mod client;
 mod cluster;
 mod connection;
+mod datagram;
 mod db;
 mod durable;
 mod http;
@@ -71,6 +80,7 @@ mod identity;
 mod limits;
 mod lobby;
 mod metrics;
+mod moderation;
 mod ops;
 mod ranked;
 mod record;
@@ -78,6 +88,7 @@ mod refusal;
 mod relay;
 mod replay;
 mod room;
+pub mod screen;
 mod server;
 mod services;
 mod shared;
@@ -104,6 +115,8 @@ use tracing::info;
 pub use cluster::{ClusterConfig, ClusterError, DEFAULT_TTL as DEFAULT_CLUSTER_TTL};
 pub use durable::{DEFAULT_FLUSH_EVERY, ROOM_LOG_SUBDIR};
 pub use limits::Limits;
+pub use moderation::{AdminTokenError, ModerationConfig};
+pub use screen::ScreenBounds;
 pub use tls::{TlsError, TlsFiles};
 pub use web::{WebDirError, default_dir, default_dirs};
 
@@ -154,6 +167,11 @@ pub struct Config {
     /// page saying how to build it. The binary fills in [`default_dir`] when `--web-dir` is
     /// not given.
     pub web_dir: Option<PathBuf>,
+    /// The admin API, sybil and farming limits, bots and screening (`docs/MODERATION.md`).
+    pub moderation: ModerationConfig,
+    /// Offer the datagram path: WebTransport on UDP at the listener's port number (the
+    /// default). `false` (`--no-datagrams`): everything over the WebSocket.
+    pub datagrams: bool,
 }
 
 /// Where the room logs live (`docs/SERVER.md`, "Surviving a crash or a restart").
@@ -198,6 +216,8 @@ impl Default for Config {
             cluster: None,
             postgres: None,
             web_dir: None,
+            moderation: ModerationConfig::default(),
+            datagrams: true,
         }
     }
 }
@@ -239,6 +259,9 @@ pub enum ServerError {
     /// The server task panicked or was cancelled.
     #[error("server task failed: {0}")]
     Task(String),
+    /// The admin token file (`--admin-token-file`) is missing or malformed.
+    #[error(transparent)]
+    AdminTokens(#[from] AdminTokenError),
 }
 
 /// Runs the server on `listener` until `shutdown` completes, then tells every client
@@ -258,6 +281,35 @@ pub async fn run(
 /// `stop` completes (a second signal), the server shuts down as [`run`] does.
 pub async fn run_with_drain(
     listener: TcpListener,
+    config: Config,
+    drain: impl Future<Output = ()>,
+    stop: impl Future<Output = ()>,
+) -> Result<(), ServerError> {
+    let udp = if config.datagrams {
+        udp_twin(&listener)
+    } else {
+        None
+    };
+    serve(listener, udp, config, drain, stop).await
+}
+
+/// The UDP socket at the listener's address, for the datagram path; `None` (with a warning:
+/// clients then stay on the WebSocket) when the port is taken on UDP.
+fn udp_twin(listener: &TcpListener) -> Option<std::net::UdpSocket> {
+    let addr = listener.local_addr().ok()?;
+    match std::net::UdpSocket::bind(addr).and_then(|s| s.set_nonblocking(true).map(|()| s)) {
+        Ok(socket) => Some(socket),
+        Err(e) => {
+            tracing::warn!(%addr, error = %e, "cannot bind UDP on the server's port: no datagram path, clients stay on the WebSocket");
+            None
+        }
+    }
+}
+
+/// [`run_with_drain`] with the datagram path's socket already bound (or none).
+async fn serve(
+    listener: TcpListener,
+    udp: Option<std::net::UdpSocket>,
     mut config: Config,
     drain: impl Future<Output = ()>,
     stop: impl Future<Output = ()>,
@@ -270,6 +322,7 @@ pub async fn run_with_drain(
         None => None,
     };
     let metrics = metrics::Metrics::new().map_err(|e| ServerError::Metrics(e.to_string()))?;
+    let moderation = Arc::new(moderation::Moderation::new(config.moderation.clone())?);
     // Indexing reads every replay file: off the async runtime.
     let (dir, keep) = (config.replay_dir.clone(), config.replay_keep);
     let replays = tokio::task::spawn_blocking(move || replay::ReplayStore::open(&dir, keep))
@@ -280,6 +333,9 @@ pub async fn run_with_drain(
             source,
         })?;
     let storage = open_storage(&config, &metrics).await?;
+    if let Some(db) = &storage {
+        moderation::load(&moderation, db).await?;
+    }
     let cluster = match &config.cluster {
         Some(c) => Some(cluster::Cluster::join(c).await?),
         None => None,
@@ -301,8 +357,29 @@ pub async fn run_with_drain(
         room_logs,
     };
     let services = services::Services::new(config, stores, metrics, shutdown_rx, tasks);
-    let shared = Arc::new(shared::Shared::new(services, cluster));
+    let datagrams = match udp {
+        Some(socket) => match datagram::DatagramService::start(
+            socket,
+            services.config.tls.as_ref(),
+            services.config.limits.clone(),
+            services.metrics.clone(),
+            services.epoch,
+            services.shutdown.clone(),
+            &services.tasks,
+        ) {
+            Ok(service) => Some(service),
+            Err(e) => {
+                tracing::warn!(error = %e, "no datagram path: clients stay on the WebSocket");
+                None
+            }
+        },
+        None => None,
+    };
+    let shared = Arc::new(shared::Shared::new(
+        services, cluster, moderation, datagrams,
+    ));
     lobby::start_matchmaker(&shared.lobby);
+    moderation::start_sync(shared.moderation.clone(), shared.services.clone());
     restore_rooms(&shared.lobby).await;
     cluster::start(shared.cluster.clone(), &shared.lobby);
     info!(addr = ?listener.local_addr().ok(), replay_dir, tls = tls.is_some(), "listening");
@@ -396,13 +473,19 @@ async fn open_storage(
     } else {
         return Ok(None);
     };
-    Ok(Some(db::Db::start(storage, metrics.clone())))
+    Ok(Some(db::Db::start(
+        storage,
+        metrics.clone(),
+        config.moderation.screening,
+    )))
 }
 
 /// A server started by [`spawn`]. Dropping it signals shutdown without waiting.
 #[derive(Debug)]
 pub struct ServerHandle {
     addr: SocketAddr,
+    /// The datagram path's UDP address (the same port), when it runs.
+    udp: Option<SocketAddr>,
     tls: bool,
     stop: Option<oneshot::Sender<()>>,
     drain: Option<oneshot::Sender<()>>,
@@ -413,6 +496,11 @@ impl ServerHandle {
     /// The address the server listens on.
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The datagram path's UDP address (the listener's port number), if it was bound.
+    pub fn datagram_addr(&self) -> Option<SocketAddr> {
+        self.udp
     }
 
     /// `ws://127.0.0.1:PORT/`, or `wss://` when the server serves TLS.
@@ -447,15 +535,40 @@ impl ServerHandle {
     }
 }
 
-/// Binds `127.0.0.1:0`, starts [`run_with_drain`] on a task, and returns its handle.
+/// Binds `127.0.0.1:0` (and, for the datagram path, UDP on the same port: the rare port taken
+/// on UDP is another try), starts [`run_with_drain`] on a task, and returns its handle.
 pub async fn spawn(config: Config) -> std::io::Result<ServerHandle> {
-    let listener = TcpListener::bind("127.0.0.1:0").await?;
-    spawn_on(listener, config).await
+    let mut tries = 0;
+    loop {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        if !config.datagrams {
+            return spawn_inner(listener, None, config).await;
+        }
+        tries += 1;
+        match udp_twin(&listener) {
+            Some(udp) => return spawn_inner(listener, Some(udp), config).await,
+            None if tries < 20 => continue,
+            None => return spawn_inner(listener, None, config).await,
+        }
+    }
 }
 
 /// [`spawn`] on a listener the caller bound (so it knows the address first, e.g. for
-/// [`ClusterConfig::public_url`]).
+/// [`ClusterConfig::public_url`]); the datagram path binds UDP at its address.
 pub async fn spawn_on(listener: TcpListener, config: Config) -> std::io::Result<ServerHandle> {
+    let udp = if config.datagrams {
+        udp_twin(&listener)
+    } else {
+        None
+    };
+    spawn_inner(listener, udp, config).await
+}
+
+async fn spawn_inner(
+    listener: TcpListener,
+    udp: Option<std::net::UdpSocket>,
+    config: Config,
+) -> std::io::Result<ServerHandle> {
     std::fs::create_dir_all(&config.replay_dir)?;
     if let Some(dir) = &config.web_dir {
         web::resolve_root(dir).map_err(std::io::Error::other)?;
@@ -466,8 +579,10 @@ pub async fn spawn_on(listener: TcpListener, config: Config) -> std::io::Result<
     let (drain, drained) = oneshot::channel::<()>();
     // The stop signal fires on `send` or when the handle (and so the sender) is dropped; the
     // drain signal only on `send`.
-    let task = tokio::spawn(run_with_drain(
+    let udp_addr = udp.as_ref().and_then(|u| u.local_addr().ok());
+    let task = tokio::spawn(serve(
         listener,
+        udp,
         config,
         async move {
             if drained.await.is_err() {
@@ -480,6 +595,7 @@ pub async fn spawn_on(listener: TcpListener, config: Config) -> std::io::Result<
     ));
     Ok(ServerHandle {
         addr,
+        udp: udp_addr,
         tls,
         stop: Some(stop),
         drain: Some(drain),

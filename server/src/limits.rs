@@ -62,6 +62,11 @@ pub struct Limits {
     pub chat_per_second: u32,
     /// Chat lines a connection may send in a burst.
     pub chat_burst: u32,
+    /// Datagrams a connection's datagram session may send per second, sustained; one over
+    /// the bucket is a flood and cuts the connection.
+    pub datagrams_per_second: u32,
+    /// Datagrams a session may send in a burst.
+    pub datagram_burst: u32,
 }
 
 impl Default for Limits {
@@ -90,6 +95,10 @@ impl Default for Limits {
             max_replay_list: 200,
             chat_per_second: 1,
             chat_burst: 5,
+            // A player sends about 30 a second (a repeat every 2 frames while anything is
+            // unacknowledged); four times that is never reached in play.
+            datagrams_per_second: 120,
+            datagram_burst: 240,
         }
     }
 }

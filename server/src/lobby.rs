@@ -18,7 +18,7 @@ use crate::relay::ClientId;
 use crate::room::{self, Member, RoomHandle, Start};
 use crate::services::Services;
 use crate::verdicts::Verdicts;
-use crate::waiting::{self, Queue};
+use crate::waiting::{self, Avoid, Queue};
 pub(crate) use crate::waiting::{Control, Membership};
 
 /// A quick-match player waiting for an opponent.
@@ -28,6 +28,8 @@ struct Waiting {
     control: mpsc::Sender<Control>,
     /// When the player queued (the cluster's queue orders by it).
     since: std::time::Instant,
+    /// Whom they must not be paired with (block lists).
+    avoid: Avoid,
 }
 
 /// A registered room.
@@ -43,7 +45,9 @@ struct RoomEntry {
 pub(crate) struct LobbyState {
     rooms: HashMap<String, RoomEntry>,
     tokens: HashMap<u64, String>,
-    waiting: Option<Waiting>,
+    /// Quick-match players waiting, oldest first (more than one only while block lists keep
+    /// the first ones apart from newcomers).
+    waiting: Vec<Waiting>,
     ranked: Queue,
     /// How recent matches ended, for players who come back after the end.
     verdicts: Verdicts,
@@ -90,11 +94,9 @@ pub(crate) fn begin_drain(lobby: &Lobby, timeout: std::time::Duration) {
         if !lobby.services.draining.start() {
             return;
         }
-        let mut outboxes: Vec<_> = state
-            .waiting
-            .take()
-            .map(|w| w.member.outbox)
+        let mut outboxes: Vec<_> = std::mem::take(&mut state.waiting)
             .into_iter()
+            .map(|w| w.member.outbox)
             .collect();
         outboxes.extend(state.ranked.take_all().into_iter().map(|w| w.member.outbox));
         outboxes
@@ -320,27 +322,36 @@ fn remove_room(lobby: &Lobby, code: &str, id: u64) {
     }
 }
 
-/// Queues `me` for quick match, or pairs it with the waiting player. `Ok(Some)` when paired now
-/// (the waiting player hears through its control channel), `Ok(None)` when queued.
+/// Queues `me` for quick match, or pairs it with the longest-waiting player it may play (block
+/// lists keep some apart). `Ok(Some)` when paired now (the waiting player hears through its
+/// control channel), `Ok(None)` when queued.
 pub(crate) fn quick_match(
     lobby: &Arc<Lobby>,
     me: Member,
     control: mpsc::Sender<Control>,
+    avoid: Avoid,
 ) -> Result<Option<Membership>, Refusal> {
     let mut state = lock(lobby);
     if lobby.services.draining.is_draining() {
         return Err(draining());
     }
     // A waiting player whose connection has since closed is discarded, not paired.
-    let waiting = state
+    state
         .waiting
-        .take()
-        .filter(|w| !w.member.outbox.is_cut() && w.member.client != me.client);
-    let Some(first) = waiting else {
-        state.waiting = Some(Waiting {
+        .retain(|w| !w.member.outbox.is_cut() && w.member.client != me.client);
+    let partner = state.waiting.iter().position(|w| {
+        let skip = waiting::refused(&w.member, &w.avoid, &me, &avoid);
+        if let Some(skip) = skip {
+            lobby.services.metrics.moderation(skip.event());
+        }
+        skip.is_none()
+    });
+    let Some(first) = partner.map(|i| state.waiting.remove(i)) else {
+        state.waiting.push(Waiting {
             member: me,
             control,
             since: std::time::Instant::now(),
+            avoid,
         });
         return Ok(None);
     };
@@ -382,30 +393,27 @@ pub(crate) fn quick_match(
 pub(crate) fn has_quick_waiter(lobby: &Lobby) -> bool {
     lock(lobby)
         .waiting
-        .as_ref()
-        .is_some_and(|w| !w.member.outbox.is_cut())
+        .iter()
+        .any(|w| !w.member.outbox.is_cut())
 }
 
-/// The quick-match player waiting here and since when (for the cluster's queue).
+/// The quick-match player waiting here longest, and since when (for the cluster's queue).
 pub(crate) fn quick_waiter(lobby: &Lobby) -> Option<(ClientId, std::time::Instant)> {
     lock(lobby)
         .waiting
-        .as_ref()
-        .filter(|w| !w.member.outbox.is_cut())
+        .iter()
+        .find(|w| !w.member.outbox.is_cut())
         .map(|w| (w.member.client, w.since))
 }
 
 /// Takes `client` out of the quick-match queue to send it elsewhere; its control channel.
 pub(crate) fn take_quick_waiter(lobby: &Lobby, client: ClientId) -> Option<mpsc::Sender<Control>> {
     let mut state = lock(lobby);
-    if state
+    let at = state
         .waiting
-        .as_ref()
-        .is_some_and(|w| w.member.client == client)
-    {
-        return state.waiting.take().map(|w| w.control);
-    }
-    None
+        .iter()
+        .position(|w| w.member.client == client)?;
+    Some(state.waiting.remove(at).control)
 }
 
 /// Every ranked player waiting here: (client, rating, since).
@@ -426,13 +434,7 @@ pub(crate) fn room_codes(lobby: &Lobby) -> Vec<String> {
 /// Takes `client` out of the quick-match queue.
 pub(crate) fn unqueue(lobby: &Lobby, client: ClientId) {
     let mut state = lock(lobby);
-    if state
-        .waiting
-        .as_ref()
-        .is_some_and(|w| w.member.client == client)
-    {
-        state.waiting = None;
-    }
+    state.waiting.retain(|w| w.member.client != client);
     state.ranked.remove(client);
 }
 
@@ -444,6 +446,7 @@ pub(crate) fn ranked_match(
     me: Member,
     rating: f64,
     control: mpsc::Sender<Control>,
+    avoid: Avoid,
 ) -> Result<(), Refusal> {
     {
         let mut state = lock(lobby);
@@ -455,6 +458,8 @@ pub(crate) fn ranked_match(
             control,
             rating,
             since: std::time::Instant::now(),
+            avoid,
+            skipped: Vec::new(),
         });
     }
     pair_ranked(lobby);
@@ -464,7 +469,9 @@ pub(crate) fn ranked_match(
 /// Opens a ranked room for every pair the queue accepts now.
 fn pair_ranked(lobby: &Arc<Lobby>) {
     let mut state = lock(lobby);
-    while let Some((a, b)) = state.ranked.pair(std::time::Instant::now()) {
+    let metrics = lobby.services.metrics.clone();
+    let mut skipped = |skip: waiting::Skip| metrics.moderation(skip.event());
+    while let Some((a, b)) = state.ranked.pair(std::time::Instant::now(), &mut skipped) {
         let options = RoomOptions {
             first_to: lobby.services.config.ranked_first_to.max(1),
             ..RoomOptions::default()

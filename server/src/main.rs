@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, ValueEnum};
-use sevenbag_server::{ClusterConfig, Config, Limits, RoomLogDir, TlsFiles};
+use sevenbag_server::{ClusterConfig, Config, Limits, ModerationConfig, RoomLogDir, TlsFiles};
 use tokio::sync::watch;
 
 /// How log lines are written to stderr.
@@ -115,6 +115,10 @@ struct Args {
     /// The PEM private key for --tls-cert (e.g. certbot's privkey.pem).
     #[arg(long, requires = "tls_cert", value_name = "PEM")]
     tls_key: Option<PathBuf>,
+    /// Do not offer the datagram path (WebTransport on UDP at the same port): everything
+    /// over the WebSocket.
+    #[arg(long)]
+    no_datagrams: bool,
     /// Seconds allowed for a TLS handshake.
     #[arg(long, default_value_t = Limits::default().tls_handshake_timeout.as_secs_f64())]
     tls_handshake_timeout: f64,
@@ -157,6 +161,61 @@ struct Args {
     /// /room/CODE, /watch/CODE, /replay/ID and /puzzle/CODE open the game there.
     #[arg(long, value_name = "DIR")]
     web_dir: Option<PathBuf>,
+    #[command(flatten)]
+    moderation: ModerationArgs,
+}
+
+/// Moderation and fair play (docs/MODERATION.md).
+#[derive(clap::Args, Debug)]
+struct ModerationArgs {
+    /// Turn the admin API on (/admin/ on the server's port): one bearer token per line,
+    /// `NAME:TOKEN` or `TOKEN` (24 to 256 characters). Without it /admin/ answers 404.
+    #[arg(long, value_name = "FILE")]
+    admin_token_file: Option<PathBuf>,
+    /// New identities one address (IPv4) or /64 (IPv6) may register per hour (0: no limit).
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    registrations_per_hour: u32,
+    /// New identities one address or /64 may register per 24 hours (0: no limit).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    registrations_per_day: u32,
+    /// Ranked matches the same two identities may play against each other per 24 hours
+    /// (0: no limit).
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    ranked_pair_daily: u32,
+    /// Let ranked play pair two identities connected from the same address (or /64).
+    #[arg(long)]
+    ranked_same_address: bool,
+    /// Let declared bots queue for ranked play (load tests of the ranked queue only).
+    #[arg(long)]
+    ranked_bots: bool,
+    /// Do not screen ranked matches for inhuman input (they are then always rated).
+    #[arg(long)]
+    no_screening: bool,
+    /// Reports one identity may file per hour.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    reports_per_hour: u32,
+    /// Reports one identity may file per 24 hours.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    reports_per_day: u32,
+}
+
+impl ModerationArgs {
+    fn config(&self) -> ModerationConfig {
+        let limit = |n: u32| (n > 0).then_some(n);
+        let defaults = ModerationConfig::default();
+        ModerationConfig {
+            admin_token_file: self.admin_token_file.clone(),
+            registrations_per_hour: limit(self.registrations_per_hour),
+            registrations_per_day: limit(self.registrations_per_day),
+            ranked_pair_daily: limit(self.ranked_pair_daily),
+            ranked_same_address: self.ranked_same_address,
+            ranked_bots: self.ranked_bots,
+            screening: defaults.screening.filter(|_| !self.no_screening),
+            reports_per_hour: self.reports_per_hour,
+            reports_per_day: self.reports_per_day,
+            ..defaults
+        }
+    }
 }
 
 fn seconds(name: &str, value: f64) -> anyhow::Result<Duration> {
@@ -229,6 +288,8 @@ impl Args {
             },
             postgres: self.postgres.clone(),
             web_dir: self.web_dir.clone().or_else(default_web_dir),
+            moderation: self.moderation.config(),
+            datagrams: !self.no_datagrams,
         })
     }
 }

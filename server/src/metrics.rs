@@ -35,6 +35,24 @@ const CUT_REASONS: [&str; 9] = [
     "Timeout",
 ];
 
+/// The `event`s of `sevenbag_moderation_total` shown from the start (`docs/MODERATION.md`).
+const MODERATION_EVENTS: [&str; 14] = [
+    "admin_unauthorized",
+    "admin_action",
+    "refused_banned",
+    "refused_address",
+    "refused_muted",
+    "registration_limited",
+    "report_filed",
+    "report_refused",
+    "bot_refused",
+    "ranked_flagged",
+    "pair_skipped_daily_limit",
+    "pair_skipped_same_address",
+    "pair_skipped_blocked",
+    "chat_hidden",
+];
+
 /// Every metric the server keeps.
 #[derive(Clone, Debug)]
 pub(crate) struct Metrics {
@@ -67,7 +85,39 @@ pub(crate) struct Metrics {
     pub(crate) cuts: IntCounterVec,
     /// Seconds one database write (a job of the writer task) took.
     pub(crate) db_write_seconds: Histogram,
+    /// Moderation and fair-play events, by `event` (see [`MODERATION_EVENTS`]).
+    pub(crate) moderation: IntCounterVec,
+    /// Open datagram (WebTransport) sessions.
+    pub(crate) datagram_sessions: IntGauge,
+    /// Datagrams received from clients.
+    pub(crate) datagrams_in: IntCounter,
+    /// Datagrams sent to clients.
+    pub(crate) datagrams_out: IntCounter,
+    /// Bytes of datagrams received (payload).
+    pub(crate) datagram_bytes_in: IntCounter,
+    /// Bytes of datagrams sent (payload).
+    pub(crate) datagram_bytes_out: IntCounter,
+    /// Datagrams dropped, by reason.
+    pub(crate) datagrams_dropped: IntCounterVec,
+    /// Datagram sessions refused, by reason.
+    pub(crate) datagram_sessions_refused: IntCounterVec,
 }
+
+/// The `reason`s of `sevenbag_datagrams_dropped_total` shown from the start.
+const DATAGRAM_DROP_REASONS: [&str; 9] = [
+    "too_large",
+    "malformed",
+    "replayed",
+    "rate",
+    "stale",
+    "gap",
+    "no_room",
+    "no_match",
+    "room_busy",
+];
+
+/// The `reason`s of `sevenbag_datagram_sessions_refused_total` shown from the start.
+const DATAGRAM_REFUSE_REASONS: [&str; 4] = ["bad_token", "bad_path", "handshake", "server_full"];
 
 impl Metrics {
     /// A fresh set of metrics in a registry of its own.
@@ -102,6 +152,35 @@ impl Metrics {
         for reason in CUT_REASONS {
             cuts.with_label_values(&[reason]);
         }
+        let moderation = IntCounterVec::new(
+            Opts::new(
+                "sevenbag_moderation_total",
+                "Moderation and fair-play events: refusals, reports, admin calls, flags, skips",
+            ),
+            &["event"],
+        )?;
+        registry.register(Box::new(moderation.clone()))?;
+        for event in MODERATION_EVENTS {
+            moderation.with_label_values(&[event]);
+        }
+        let labelled = |name: &str, help: &str, reasons: &[&str]| {
+            let v = IntCounterVec::new(Opts::new(name, help), &["reason"])?;
+            registry.register(Box::new(v.clone()))?;
+            for reason in reasons {
+                v.with_label_values(&[*reason]);
+            }
+            Ok::<_, prometheus::Error>(v)
+        };
+        let datagrams_dropped = labelled(
+            "sevenbag_datagrams_dropped_total",
+            "Datagrams from clients dropped, by reason",
+            &DATAGRAM_DROP_REASONS,
+        )?;
+        let datagram_sessions_refused = labelled(
+            "sevenbag_datagram_sessions_refused_total",
+            "Datagram (WebTransport) sessions refused, by reason",
+            &DATAGRAM_REFUSE_REASONS,
+        )?;
         Ok(Metrics {
             connections: gauge("sevenbag_connections", "Open game (WebSocket) connections")?,
             sockets: gauge(
@@ -145,8 +224,45 @@ impl Metrics {
                     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
                 ],
             )?,
+            moderation,
+            datagram_sessions: gauge(
+                "sevenbag_datagram_sessions",
+                "Open datagram (WebTransport) sessions",
+            )?,
+            datagrams_in: counter(
+                "sevenbag_datagrams_received_total",
+                "Datagrams received from clients",
+            )?,
+            datagrams_out: counter("sevenbag_datagrams_sent_total", "Datagrams sent to clients")?,
+            datagram_bytes_in: counter(
+                "sevenbag_datagram_received_bytes_total",
+                "Bytes of datagrams received (payload)",
+            )?,
+            datagram_bytes_out: counter(
+                "sevenbag_datagram_sent_bytes_total",
+                "Bytes of datagrams sent (payload)",
+            )?,
+            datagrams_dropped,
+            datagram_sessions_refused,
             registry,
         })
+    }
+
+    /// Counts one moderation event (`admin_unauthorized`, `report_filed`, ...).
+    pub(crate) fn moderation(&self, event: &str) {
+        self.moderation.with_label_values(&[event]).inc();
+    }
+
+    /// Counts one datagram dropped for `reason`.
+    pub(crate) fn datagram_dropped(&self, reason: &str) {
+        self.datagrams_dropped.with_label_values(&[reason]).inc();
+    }
+
+    /// Counts one datagram session refused for `reason`.
+    pub(crate) fn datagram_refused(&self, reason: &str) {
+        self.datagram_sessions_refused
+            .with_label_values(&[reason])
+            .inc();
     }
 
     /// Counts one connection cut for `reason`.

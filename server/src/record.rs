@@ -98,6 +98,8 @@ impl Tally {
             started_unix,
             ended_unix: db::unix_now(),
             seats,
+            // Screened for inhuman input before it is rated (`crate::screen`).
+            inputs: self.ranked.then(|| (*game.header(), sim.seat_inputs())),
         }
     }
 }

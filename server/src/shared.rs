@@ -6,7 +6,9 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::cluster::Cluster;
+use crate::datagram::DatagramService;
 use crate::lobby::Lobby;
+use crate::moderation::Moderation;
 use crate::services::Services;
 
 /// State shared by every connection task and HTTP route.
@@ -18,12 +20,21 @@ pub(crate) struct Shared {
     pub(crate) lobby: Arc<Lobby>,
     /// This instance's cluster membership (`--redis`), if any.
     pub(crate) cluster: Option<Arc<Cluster>>,
+    /// Sanctions in force, live identities, admin tokens (`crate::moderation`).
+    pub(crate) moderation: Arc<Moderation>,
+    /// The datagram path (WebTransport on the port's UDP twin), if it runs.
+    pub(crate) datagrams: Option<Arc<DatagramService>>,
 }
 
 impl Shared {
     /// Connection state around `services`: a fresh lobby that reports its room codes to
-    /// `cluster`, if any.
-    pub(crate) fn new(services: Services, cluster: Option<Arc<Cluster>>) -> Shared {
+    /// `cluster`, if any, `moderation`, and the datagram path.
+    pub(crate) fn new(
+        services: Services,
+        cluster: Option<Arc<Cluster>>,
+        moderation: Arc<Moderation>,
+        datagrams: Option<Arc<DatagramService>>,
+    ) -> Shared {
         let services = Arc::new(services);
         let codes = cluster.clone().map(crate::cluster::code_book);
         let lobby = Arc::new(Lobby::new(services.clone(), codes));
@@ -31,6 +42,8 @@ impl Shared {
             services,
             lobby,
             cluster,
+            moderation,
+            datagrams,
         }
     }
 }

@@ -177,6 +177,14 @@ async fn quick_match_pairs_two_waiting_players() {
     let addr = server.addr();
     let mut a = Client::hello(addr, "first", None).await;
     a.send(ClientMessage::QuickMatch).await;
+    // The server answers a connection's messages in order: once the ping is answered the first
+    // player waits in the queue (else, on a loaded machine, the second could get there first).
+    a.send(ClientMessage::Ping { nonce: 1 }).await;
+    a.until(|m| match m {
+        ServerMessage::Pong { nonce, .. } => Some(*nonce),
+        _ => None,
+    })
+    .await;
     let mut b = Client::hello(addr, "second", None).await;
     b.send(ClientMessage::QuickMatch).await;
     assert_eq!(a.joined().await.1, Some(Seat::First));

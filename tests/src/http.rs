@@ -56,3 +56,55 @@ pub async fn get_json(addr: SocketAddr, path: &str) -> anyhow::Result<(u16, serd
         .with_context(|| format!("not JSON: {}", String::from_utf8_lossy(&body)))?;
     Ok((status, json))
 }
+
+/// Any request with `Connection: close`: `method path`, an optional `Authorization: Bearer`
+/// token and an optional JSON body. Returns the status and the body.
+pub async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&serde_json::Value>,
+) -> anyhow::Result<(u16, Vec<u8>)> {
+    let mut stream = TcpStream::connect(addr).await?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n");
+    if let Some(token) = token {
+        head.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    }
+    if !body.is_empty() {
+        head.push_str("Content-Type: application/json\r\n");
+    }
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    stream.write_all(head.as_bytes()).await?;
+    stream.write_all(body.as_bytes()).await?;
+    let mut reply = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut reply))
+        .await
+        .context("HTTP reply within 10 s")??;
+    let split = reply
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .context("no end of headers")?;
+    let head = String::from_utf8_lossy(&reply[..split]).to_string();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .with_context(|| format!("bad status line: {head}"))?;
+    Ok((status, reply[split + 4..].to_vec()))
+}
+
+/// [`request`] expecting JSON back: the status and the parsed body.
+pub async fn request_json(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&serde_json::Value>,
+) -> anyhow::Result<(u16, serde_json::Value)> {
+    let (status, bytes) = request(addr, method, path, token, body).await?;
+    let json = serde_json::from_slice(&bytes)
+        .with_context(|| format!("not JSON: {}", String::from_utf8_lossy(&bytes)))?;
+    Ok((status, json))
+}

@@ -43,6 +43,9 @@ pub struct RawClient {
     /// Answer the server's `Ping { nonce }` with `Pong` while receiving (default `true`).
     pub auto_pong: bool,
     closed: bool,
+    /// The latest datagram ticket the server offered (kept aside, not returned as a message:
+    /// it follows every `Welcome` on a server with a datagram path).
+    ticket: Option<([u8; 16], Option<[u8; 32]>)>,
 }
 
 impl RawClient {
@@ -78,6 +81,7 @@ impl RawClient {
             ws,
             auto_pong: true,
             closed: false,
+            ticket: None,
         })
     }
 
@@ -174,6 +178,10 @@ impl RawClient {
                         self.send(&ClientMessage::Pong { nonce }).await.ok();
                         continue;
                     }
+                    if let ServerMessage::DatagramTicket { token, cert_hash } = m {
+                        self.ticket = Some((token, cert_hash));
+                        continue;
+                    }
                     return Ok(Some(Event::Message(m)));
                 }
                 Message::Close(frame) => {
@@ -185,6 +193,30 @@ impl RawClient {
             }
         }
         bail!("more than {MAX_SKIPPED} frames without an event")
+    }
+
+    /// The datagram ticket the server offered (waits up to `limit` for one).
+    pub async fn datagram_ticket(
+        &mut self,
+        limit: Duration,
+    ) -> anyhow::Result<([u8; 16], Option<[u8; 32]>)> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(ticket) = self.ticket.take() {
+                return Ok(ticket);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                bail!("no datagram ticket within {limit:?}");
+            }
+            // Short polls: a ticket is kept aside by `poll_event`, which goes on waiting.
+            let step = deadline
+                .saturating_duration_since(now)
+                .min(Duration::from_millis(20));
+            if let Some(Event::Closed(frame)) = self.poll_event(step).await? {
+                bail!("closed before a ticket: {frame:?}");
+            }
+        }
     }
 
     /// The next message (5 s bound); an error if the connection closes first.

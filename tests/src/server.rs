@@ -4,13 +4,15 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use sevenbag_server::{Config, Limits, ServerError, ServerHandle};
+use sevenbag_server::{Config, Limits, ModerationConfig, ServerError, ServerHandle};
 
 /// A running test server. Dropping it signals shutdown and removes its replay directory.
 #[derive(Debug)]
 pub struct TestServer {
     handle: Option<ServerHandle>,
     addr: SocketAddr,
+    /// The datagram path's UDP address, when it runs.
+    datagrams: Option<SocketAddr>,
     url: String,
     replay_dir: crate::TempDir,
     /// The configuration it runs with (its replay directory set), for [`TestServer::restart`].
@@ -30,7 +32,10 @@ pub fn init_tracing() {
 
 /// A configuration for fast tests: 10-frame countdowns and round breaks, frame 0 100 ms after
 /// `MatchStart`, short ping/idle/hello timeouts, and 1 s (not 2 s) for a closing connection's
-/// farewell, so shutdown with idle clients is quick. Limits are otherwise the defaults.
+/// farewell, so shutdown with idle clients is quick. Limits are otherwise the defaults, but for
+/// moderation's: no registration or ranked-pairing limits and no screening
+/// ([`ModerationConfig::permissive`]: every test client is on 127.0.0.1 and plays scripted,
+/// inhuman inputs); the moderation tests turn them on.
 pub fn fast_config() -> Config {
     Config {
         limits: Limits {
@@ -43,6 +48,7 @@ pub fn fast_config() -> Config {
         start_delay: Duration::from_millis(100),
         countdown_frames: Some(10),
         round_break_frames: Some(10),
+        moderation: ModerationConfig::permissive(),
         ..Config::default()
     }
 }
@@ -50,10 +56,18 @@ pub fn fast_config() -> Config {
 /// Starts the server library on `127.0.0.1:0` with `config`, except that `replay_dir` is always
 /// a fresh temporary directory. Panics if the server cannot start (this is test code).
 pub async fn start_server(config: Config) -> TestServer {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .unwrap_or_else(|e| panic!("cannot bind 127.0.0.1:0: {e}"));
-    start_server_on(listener, config).await
+    // The datagram path binds UDP on the port TCP got: pick a port free on both (rarely one is
+    // taken on UDP only).
+    for _ in 0..20 {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .unwrap_or_else(|e| panic!("cannot bind 127.0.0.1:0: {e}"));
+        let addr = listener.local_addr().expect("bound");
+        if std::net::UdpSocket::bind(addr).is_ok() {
+            return start_server_on(listener, config).await;
+        }
+    }
+    panic!("no loopback port free on both TCP and UDP in 20 tries");
 }
 
 /// [`start_server`] on a listener bound by the caller (a cluster instance needs its own
@@ -67,6 +81,7 @@ pub async fn start_server_on(listener: tokio::net::TcpListener, mut config: Conf
         .unwrap_or_else(|e| panic!("test server could not start: {e}"));
     TestServer {
         addr: handle.addr(),
+        datagrams: handle.datagram_addr(),
         url: handle.url(),
         handle: Some(handle),
         replay_dir,
@@ -75,6 +90,11 @@ pub async fn start_server_on(listener: tokio::net::TcpListener, mut config: Conf
 }
 
 impl TestServer {
+    /// The datagram path's UDP address (the same port number), when the server runs one.
+    pub fn datagram_addr(&self) -> Option<SocketAddr> {
+        self.datagrams
+    }
+
     /// The server's address (still known after shutdown, when nothing listens on it).
     pub fn addr(&self) -> SocketAddr {
         self.addr

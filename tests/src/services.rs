@@ -99,7 +99,11 @@ impl Redis {
             port,
             _dir: dir,
         };
-        wait_ready(&mut redis.child, "redis-server", || ping(port))?;
+        // Ours, not another test's that took the same free port first: it reports our dir.
+        let dir = redis._dir.path().to_string_lossy().into_owned();
+        wait_ready(&mut redis.child, "redis-server", || {
+            ping(port) && resp(port, &["CONFIG", "GET", "dir"]).is_ok_and(|r| r.contains(&dir))
+        })?;
         Ok(redis)
     }
 
@@ -240,9 +244,14 @@ impl Postgres {
             as_postgres,
         };
         let ready = pg_bin("pg_isready");
+        // Asked through our own socket directory (`-k`), so another test's server that took
+        // the same free port first is never mistaken for ours.
+        let socket_dir = pg.dir.path().to_path_buf();
         wait_ready(&mut pg.child, "postgres", || {
             Command::new(&ready)
-                .args(["-q", "-h", "127.0.0.1", "-p", &port.to_string()])
+                .args(["-q", "-h"])
+                .arg(&socket_dir)
+                .args(["-p", &port.to_string()])
                 .status()
                 .is_ok_and(|s| s.success())
         })?;

@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use sevenbag_netplay::HeadlessClient;
+use sevenbag_netplay::{HeadlessClient, HeadlessConfig};
 use sevenbag_protocol::{JoinRole, RoomOptions};
 use sevenbag_server::Config;
 use sevenbag_tests::browser::{self, Browser};
@@ -285,6 +285,62 @@ async fn the_page_joins_a_native_players_room_by_code() {
     page.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_page_sends_its_inputs_as_datagrams_over_webtransport() {
+    let Some(mut page) = Page::start().await else {
+        return;
+    };
+    // The native player keeps to the WebSocket: every datagram the server gets is the page's.
+    let mut native = HeadlessClient::connect(
+        &page.server.url(),
+        HeadlessConfig {
+            datagrams: false,
+            ..HeadlessConfig::new("native")
+        },
+    )
+    .await
+    .expect("native connects");
+    let code = native
+        .create_room(RoomOptions {
+            first_to: 1,
+            ..RoomOptions::default()
+        })
+        .await
+        .expect("room");
+    page.open_menu("/");
+    page.open_online(UP_TO_JOIN_ROOM, 0, Some(&code));
+    page.wait(STEP_LIMIT, "the page in the native room", |s| {
+        stage(s) == "in_room"
+    });
+    native.ready().expect("native ready");
+    page.keys(&["Enter"]);
+    page.play_out(native_player(native, 34)).await;
+    let (_, body) = sevenbag_tests::http::get(page.server.addr(), "/metrics")
+        .await
+        .expect("metrics");
+    let metrics = String::from_utf8_lossy(&body);
+    let count = |name: &str| -> f64 {
+        metrics
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.0)
+    };
+    let received = count("sevenbag_datagrams_received_total");
+    assert!(
+        received > 30.0,
+        "the page's inputs came as datagrams ({received} received)\n{metrics}"
+    );
+    assert_eq!(
+        count("sevenbag_datagram_sessions_refused_total{reason=\"handshake\"}"),
+        0.0,
+        "the browser accepted the self-signed certificate by its hash"
+    );
+    page.assert_clean_console();
+    page.stop().await;
+}
+
 /// How long the page stays frozen in the background-tab test: longer than the test server's
 /// 3 s idle timeout, so the server gives up on the silent connection meanwhile.
 const BACKGROUND: Duration = Duration::from_secs(6);
@@ -463,6 +519,8 @@ fn assert_not_hung(page: &mut Page, before: &Value) {
     });
     page.keys(&["Escape"]);
     page.wait(STEP_LIMIT, "back to the form", |s| screen(s) == "lobby");
-    // The browser itself logs the failed socket ("WebSocket connection to ... failed").
-    page.assert_clean_console_but(&["WebSocket"]);
+    // The browser itself logs the failed socket ("WebSocket connection to ... failed"), and,
+    // behind a relay that passes no UDP, the datagram session it could not open ("Failed to
+    // establish a connection to https://.../datagrams/...": the page stays on the WebSocket).
+    page.assert_clean_console_but(&["WebSocket", "/datagrams/"]);
 }

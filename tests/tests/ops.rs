@@ -129,6 +129,17 @@ async fn players_over_wss_finish_a_match_and_https_serves_health_and_metrics() {
     .await;
     let result = clients[0].match_result().cloned().expect("result");
     assert_eq!(clients[1].match_result(), Some(&result));
+    // The datagram path presents the same certificate (no hash announced): the players trust
+    // it as they trust wss://, and their inputs went as datagrams.
+    for c in &clients {
+        assert_eq!(
+            c.path(),
+            sevenbag_netplay::TransportPath::Datagrams,
+            "{:?}",
+            c.stats()
+        );
+        assert!(c.stats().net.datagrams_in > 0);
+    }
 
     assert_eq!(
         https_get(server.addr(), &cert.der, "/healthz").await,

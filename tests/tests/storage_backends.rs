@@ -129,3 +129,262 @@ fn postgres_keeps_the_storage_contract_and_refuses_a_newer_schema() {
 fn postgres_raw(url: &str) -> postgres::Client {
     postgres::Client::connect(url, postgres::NoTls).expect("raw connection")
 }
+
+/// Moderation's side of the storage (sanctions, the audit log, reports, blocks, bot marks,
+/// flags, registration counts), the same on both backends.
+fn the_moderation_contract(s: &dyn Storage) {
+    use sevenbag_storage::{
+        Action, Audit, AuditId, MatchFlag, NewPlayer, NewReport, Openness, PairLimit, PlayerFilter,
+        PlayerSearch, ReportId,
+    };
+    let now = 1_000_000;
+    let from = |name: &str, key: u8, at: u64| NewPlayer {
+        created_unix: at,
+        registered_from: Some("v4:203.0.113.7".into()),
+        ..new_player(name, key)
+    };
+    let a = s.create_player(&from("Alice", 1, now - 10)).expect("alice");
+    let b = s.create_player(&from("Bob", 2, now - 4000)).expect("bob");
+    let c = s.create_player(&new_player("Carol", 3)).expect("carol");
+    assert_eq!(
+        s.registrations_since("v4:203.0.113.7", now - 3600).unwrap(),
+        1
+    );
+    assert_eq!(s.registrations_since("v4:203.0.113.7", 0).unwrap(), 2);
+    assert_eq!(s.registrations_since("v4:198.51.100.1", 0).unwrap(), 0);
+
+    let audit = |action: &str, reason: &str, at: u64| Audit {
+        actor: "ops".into(),
+        action: action.into(),
+        target: String::new(),
+        reason: reason.into(),
+        detail: "{}".into(),
+        at_unix: at,
+    };
+    assert_eq!(s.audit_head().unwrap(), AuditId(0));
+    let ban = Action::Ban {
+        player: b.id,
+        reason: "farming".into(),
+        until_unix: Some(now + 100),
+    };
+    let first = s.moderate(&ban, &audit("ban", "farming", now)).unwrap();
+    let mute = Action::Mute {
+        player: a.id,
+        reason: "spam".into(),
+        until_unix: None,
+    };
+    let second = s.moderate(&mute, &audit("mute", "spam", now)).unwrap();
+    assert!(second > first);
+    assert_eq!(s.audit_head().unwrap(), second);
+    let net = Action::BanAddress {
+        network: "198.51.100.0/24".into(),
+        reason: "ban evasion".into(),
+        until_unix: None,
+    };
+    s.moderate(&net, &audit("ban_address", "evasion", now))
+        .unwrap();
+
+    let force = s.in_force(now).unwrap();
+    assert_eq!(force.bans.len(), 1);
+    assert_eq!(
+        (force.bans[0].player, force.bans[0].reason.as_str()),
+        (b.id, "farming")
+    );
+    assert_eq!(force.mutes.len(), 1);
+    assert_eq!(force.address_bans[0].network, "198.51.100.0/24");
+    assert!(
+        s.in_force(now + 100).unwrap().bans.is_empty(),
+        "a ban runs out"
+    );
+
+    let record = s.player_record(b.id, now).unwrap().expect("bob");
+    assert_eq!(
+        record.ban.as_ref().map(|x| x.until_unix),
+        Some(Some(now + 100))
+    );
+    assert_eq!(record.registered_from.as_deref(), Some("v4:203.0.113.7"));
+    let banned = s
+        .search_players(
+            &PlayerSearch {
+                filter: PlayerFilter::Banned,
+                limit: 10,
+                ..PlayerSearch::default()
+            },
+            now,
+        )
+        .unwrap();
+    assert_eq!(banned.len(), 1);
+    let found = s
+        .search_players(
+            &PlayerSearch {
+                name_key: Some("aro".into()),
+                limit: 10,
+                ..PlayerSearch::default()
+            },
+            now,
+        )
+        .unwrap();
+    assert_eq!(found[0].player.name, "Carol");
+    // A LIKE wildcard in the search is a plain character.
+    let none = PlayerSearch {
+        name_key: Some("%".into()),
+        limit: 10,
+        ..PlayerSearch::default()
+    };
+    assert!(s.search_players(&none, now).unwrap().is_empty());
+
+    // A missing player is refused, and nothing is written (no audit entry either).
+    let head = s.audit_head().unwrap();
+    let ghost = Action::Ban {
+        player: sevenbag_storage::PlayerId(999),
+        reason: "x".into(),
+        until_unix: None,
+    };
+    let err = s.moderate(&ghost, &audit("ban", "x", now)).unwrap_err();
+    assert!(matches!(err, StorageError::NoSuchPlayer), "{err}");
+    let rename = Action::Rename {
+        player: c.id,
+        name: "Alice".into(),
+        name_key: "alice".into(),
+    };
+    let err = s.moderate(&rename, &audit("rename", "x", now)).unwrap_err();
+    assert!(matches!(err, StorageError::NameTaken(_)), "{err}");
+    assert_eq!(s.audit_head().unwrap(), head);
+    s.moderate(
+        &Action::Unban { player: b.id },
+        &audit("unban", "appeal", now + 1),
+    )
+    .unwrap();
+    assert!(s.in_force(now + 2).unwrap().bans.is_empty());
+    assert_eq!(s.sanctions_of(b.id).unwrap().len(), 1);
+    let log = s.audit_log(None, 10).unwrap();
+    assert_eq!(log.len(), 4);
+    assert_eq!(log[0].audit.action, "unban", "newest first");
+    assert_eq!(s.audit_since(first, 10).unwrap().len(), 3);
+
+    // Off the boards, and back.
+    let delist = Action::Listed {
+        player: a.id,
+        listed: false,
+    };
+    s.moderate(&delist, &audit("delist", "x", now)).unwrap();
+    assert!(s.player_record(a.id, now).unwrap().unwrap().delisted);
+
+    // Bots.
+    s.declare_bot(c.id).unwrap();
+    assert_eq!(s.bots_among(&[a.id, c.id]).unwrap(), vec![c.id]);
+
+    // Reports: filed, counted, listed open with names, closed once.
+    let report = NewReport {
+        id: ReportId(0x1234_5678_9abc),
+        reporter: a.id,
+        reported: b.id,
+        category: "cheating".into(),
+        text: "too fast".into(),
+        replay: Some("r1".into()),
+        created_unix: now,
+    };
+    s.file_report(&report).unwrap();
+    assert_eq!(s.reports_filed_since(a.id, now - 10).unwrap(), 1);
+    assert!(s.open_report_between(a.id, b.id).unwrap());
+    let open = s.reports(Openness::Open, 10).unwrap();
+    assert_eq!(open.len(), 1);
+    assert_eq!(
+        (
+            open[0].reporter_name.as_str(),
+            open[0].reported_name.as_str()
+        ),
+        ("Alice", "Bob")
+    );
+    assert_eq!(open[0].match_id, None, "no match has that replay yet");
+    let close = Action::CloseReport {
+        report: report.id,
+        resolution: "dismissed".into(),
+    };
+    s.moderate(&close, &audit("close_report", "fine", now))
+        .unwrap();
+    let err = s
+        .moderate(&close, &audit("close_report", "again", now))
+        .unwrap_err();
+    assert!(matches!(err, StorageError::NotFound(_)), "{err}");
+    assert!(s.reports(Openness::Open, 10).unwrap().is_empty());
+    let closed = s.report(report.id).unwrap().expect("kept");
+    assert_eq!(closed.closed.map(|c| c.by), Some("ops".to_string()));
+
+    // Blocks, their limit, and who must not meet.
+    s.block(a.id, b.id, now, 1).unwrap();
+    s.block(a.id, b.id, now, 1).unwrap();
+    let err = s.block(a.id, c.id, now, 1).unwrap_err();
+    assert!(matches!(err, StorageError::Full(_)), "{err}");
+    assert_eq!(s.blocks_of(a.id).unwrap(), vec![(b.id, "Bob".to_string())]);
+    assert_eq!(s.avoided_by(b.id, None).unwrap(), vec![a.id], "both ways");
+    s.unblock(a.id, b.id).unwrap();
+    assert!(s.avoided_by(a.id, None).unwrap().is_empty());
+
+    // Ranked pairs: twice against each other, with a limit of two a day.
+    let rated = Rating::default();
+    let m1 = s.record_match(&ranked(&a, &b, [rated, rated])).unwrap();
+    let mut again = ranked(&b, &a, [rated, rated]);
+    again.replay = Some("r2".into());
+    s.record_match(&again).unwrap();
+    let limit = |max| Some(PairLimit { max, since_unix: 0 });
+    assert_eq!(s.avoided_by(a.id, limit(2)).unwrap(), vec![b.id]);
+    assert!(s.avoided_by(a.id, limit(3)).unwrap().is_empty());
+    assert_eq!(s.match_by_replay("r1").unwrap().map(|m| m.id), Some(m1));
+    assert_eq!(
+        s.report(report.id).unwrap().and_then(|r| r.match_id),
+        Some(m1),
+        "the report finds its match once stored"
+    );
+
+    // Flags: kept, listed, reviewed once.
+    let flag = MatchFlag {
+        match_id: m1,
+        seat: 1,
+        player: Some(b.id),
+        rule: "taps".into(),
+        detail: "every key held one frame".into(),
+        created_unix: now,
+    };
+    s.flag_match(&flag).unwrap();
+    s.flag_match(&flag).unwrap();
+    let flagged = s.flagged(Openness::Open, 10).unwrap();
+    assert_eq!(flagged.len(), 1);
+    assert_eq!(
+        (flagged[0].flag.rule.as_str(), flagged[0].name.as_str()),
+        ("taps", "Bob")
+    );
+    let review = Action::ReviewFlag {
+        match_id: m1,
+        verdict: "human".into(),
+    };
+    s.moderate(&review, &audit("review_flag", "ok", now))
+        .unwrap();
+    assert!(s.flagged(Openness::Open, 10).unwrap().is_empty());
+    assert_eq!(s.flagged(Openness::Closed, 10).unwrap().len(), 1);
+
+    // Bots and delisted players are off the boards.
+    assert!(
+        s.leaderboard(10, 0)
+            .unwrap()
+            .iter()
+            .all(|r| r.player.name == "Bob")
+    );
+    assert_eq!(s.place_of(a.id, 0).unwrap(), None);
+}
+
+#[test]
+fn sqlite_keeps_the_moderation_contract() {
+    let t = temp_dir("backends-moderation-sqlite");
+    let s = SqliteStorage::open(&t.path().join("sevenbag.db")).expect("open");
+    the_moderation_contract(&s);
+}
+
+#[test]
+fn postgres_keeps_the_moderation_contract() {
+    let Some(pg) = Postgres::start() else {
+        return;
+    };
+    let s = PostgresStorage::connect(&pg.url()).expect("connect and migrate");
+    the_moderation_contract(&s);
+}

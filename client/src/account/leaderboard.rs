@@ -224,12 +224,13 @@ pub fn profile_text(v: &Viewed, me: Option<&str>) -> String {
     let rate = (p.wins * 100).checked_div(p.games).unwrap_or(0);
     let plural = |n: u32, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let mut text = format!(
-        "{}Rating {} ± {} · {place}\n{}, {} ({rate}%)\n",
+        "{}{}Rating {} ± {} · {place}\n{}, {} ({rate}%)\n",
         if Some(p.name.as_str()) == me {
             "You. "
         } else {
             ""
         },
+        if v.bot { "[BOT] " } else { "" },
         p.rating,
         p.deviation,
         plural(p.games, "ranked game"),
@@ -248,8 +249,13 @@ pub fn profile_text(v: &Viewed, me: Option<&str>) -> String {
         };
         let change = m.rating_change.map_or(String::new(), |c| format!(" {c:+}"));
         let kind = if m.ranked { "" } else { " (unranked)" };
+        let bot = if v.opponent_bots.get(i).copied().unwrap_or(false) {
+            " [BOT]"
+        } else {
+            ""
+        };
         text.push_str(&format!(
-            "\n{}  {result} {}–{} vs {}{change}{kind} · {}",
+            "\n{}  {result} {}–{} vs {}{bot}{change}{kind} · {}",
             i + 1,
             m.score[0],
             m.score[1],
@@ -286,11 +292,44 @@ mod tests {
                 ended_unix: 0,
                 replay: None,
             }],
+            bot: false,
+            opponent_bots: vec![false],
         };
         assert_eq!(
             profile_text(&v, Some("ann")),
             "You. Rating 1662 ± 290 · #2\n4 ranked games, 3 wins (75%)\n\n\
              Recent matches:\n1  L 0–1 vs bo -12 · 1970-01-01 00:00"
         );
+    }
+
+    #[test]
+    fn declared_bots_are_marked_in_a_profile() {
+        let mut v = Viewed {
+            profile: Profile {
+                name: "cc2".into(),
+                rating: 1500,
+                deviation: 350,
+                games: 0,
+                wins: 0,
+                place: None,
+            },
+            recent: vec![RecentMatch {
+                id: 7,
+                opponent: "bo".into(),
+                won: Some(true),
+                score: [1, 0],
+                ranked: false,
+                rating_change: None,
+                ended_unix: 0,
+                replay: None,
+            }],
+            bot: true,
+            opponent_bots: vec![true],
+        };
+        let text = profile_text(&v, None);
+        assert!(text.starts_with("[BOT] Rating"), "{text}");
+        assert!(text.contains("vs bo [BOT] (unranked)"), "{text}");
+        v.opponent_bots.clear();
+        assert!(profile_text(&v, None).contains("vs bo (unranked)"));
     }
 }

@@ -35,6 +35,10 @@ pub struct Viewed {
     pub profile: Profile,
     /// Their latest matches, newest first.
     pub recent: Vec<RecentMatch>,
+    /// The player is a declared bot (the server's `ProfileMarks`).
+    pub bot: bool,
+    /// `opponent_bots[i]`: the opponent of `recent[i]` is a declared bot.
+    pub opponent_bots: Vec<bool>,
 }
 
 /// The standings connection.
@@ -92,7 +96,19 @@ impl Standings {
                 self.me = Some(profile);
             }
             ServerMessage::PlayerProfile { profile, recent } => {
-                self.viewed = Some(Viewed { profile, recent });
+                self.viewed = Some(Viewed {
+                    profile,
+                    recent,
+                    bot: false,
+                    opponent_bots: Vec::new(),
+                });
+            }
+            // Sent right after its `PlayerProfile`.
+            ServerMessage::ProfileMarks { bot, opponents } => {
+                if let Some(v) = &mut self.viewed {
+                    v.bot = bot;
+                    v.opponent_bots = opponents;
+                }
             }
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
             ServerMessage::Error { code, message, .. } => {

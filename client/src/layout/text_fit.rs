@@ -120,7 +120,7 @@ fn the_stats_column_and_the_side_boxes_hold_their_labels() {
 fn the_network_readout_fits_beside_the_longest_connection_tag() {
     let m = Metrics::load().expect("fonts");
     // The longest readout an online match shows, beside the longest tag.
-    let readout = "999 ms · delay 20 f · rollback 20 f · 999 stalls";
+    let readout = "999 ms UDP · delay 20 f · rollback 20 f · 999 stalls";
     let tag = "RECONNECTING 30s";
     for (w, h) in SIZES {
         let l = match_layout(w, h);

@@ -4,7 +4,8 @@
 //! Why our own plugin: wasm-bindgen's output (web-sys, ewebsock) does not load under macroquad's
 //! JavaScript loader, and `quad-net`'s native side is raw TCP, not a WebSocket. The plugin is a
 //! few `extern "C"` imports: a WebSocket whose events queue up in JavaScript and are polled once
-//! per frame (binary payloads copied into wasm memory), `localStorage` for the settings, the
+//! per frame (binary payloads copied into wasm memory), a WebTransport session for the datagram
+//! path ([`WebTransport`], the same way), `localStorage` for the settings, the
 //! page's address (`location.href`), `performance.now()`, and the test hook's
 //! `data-sevenbag` attribute ([`set_state`]). Strings and bytes cross as
 //! pointer + length into the module's memory; nothing from JavaScript is trusted for its size.
@@ -24,6 +25,11 @@ unsafe extern "C" {
     fn sb_ws_next(id: u32) -> i32;
     fn sb_ws_take(id: u32, ptr: *mut u8, cap: u32) -> u32;
     fn sb_set_state(ptr: *const u8, len: u32);
+    fn sb_wt_open(url: *const u8, url_len: u32, hash: *const u8, hash_len: u32) -> u32;
+    fn sb_wt_send(id: u32, ptr: *const u8, len: u32) -> u32;
+    fn sb_wt_close(id: u32);
+    fn sb_wt_next(id: u32) -> i32;
+    fn sb_wt_take(id: u32, ptr: *mut u8, cap: u32) -> u32;
 }
 
 /// The plugin version `sevenbag.js` checks against (miniquad's plugin convention).
@@ -183,5 +189,78 @@ impl WebSocket {
 impl Drop for WebSocket {
     fn drop(&mut self) {
         self.close();
+    }
+}
+
+/// What a browser WebTransport session reported, in order.
+#[derive(Debug, PartialEq, Eq)]
+pub enum WtEvent {
+    /// The session is up: datagrams may be sent.
+    Ready,
+    /// A datagram.
+    Datagram(Vec<u8>),
+    /// Closed (or never opened), with why.
+    Closed(String),
+}
+
+/// One browser WebTransport session, for datagrams only (see the module docs). Dropping it
+/// closes the session.
+#[derive(Debug)]
+pub struct WebTransport {
+    id: u32,
+}
+
+impl WebTransport {
+    /// Opens a session to `url` (`https://…`), trusting the certificate with `hash` when given
+    /// (`serverCertificateHashes`); problems arrive as [`WtEvent::Closed`].
+    pub fn open(url: &str, hash: Option<[u8; 32]>) -> WebTransport {
+        let (ptr, len) = match &hash {
+            Some(h) => (h.as_ptr(), 32),
+            None => (std::ptr::null(), 0),
+        };
+        // SAFETY: the URL and the hash are read within their lengths.
+        let id = unsafe { sb_wt_open(url.as_ptr(), url.len() as u32, ptr, len) };
+        WebTransport { id }
+    }
+
+    /// Sends one datagram; false when the session is not up.
+    pub fn send(&self, bytes: &[u8]) -> bool {
+        // SAFETY: the bytes are read within their length.
+        unsafe { sb_wt_send(self.id, bytes.as_ptr(), bytes.len() as u32) == 1 }
+    }
+
+    /// The next event, if one is waiting; a datagram over `max` bytes is dropped.
+    pub fn next(&self, max: usize) -> Option<WtEvent> {
+        loop {
+            // SAFETY: a plain call.
+            let kind = unsafe { sb_wt_next(self.id) };
+            return match kind {
+                1 => Some(WtEvent::Ready),
+                2 | 4 => {
+                    // SAFETY: with a zero cap the plugin only reports the length.
+                    let len = unsafe { sb_wt_take(self.id, std::ptr::null_mut(), 0) } as usize;
+                    if kind == 2 && len > max {
+                        continue;
+                    }
+                    let mut buf = vec![0u8; len.min(max.max(1024))];
+                    // SAFETY: the plugin writes at most `cap` bytes at `ptr`, our buffer.
+                    let n = unsafe { sb_wt_take(self.id, buf.as_mut_ptr(), buf.len() as u32) };
+                    buf.truncate((n as usize).min(buf.len()));
+                    Some(if kind == 2 {
+                        WtEvent::Datagram(buf)
+                    } else {
+                        WtEvent::Closed(String::from_utf8_lossy(&buf).into_owned())
+                    })
+                }
+                _ => None,
+            };
+        }
+    }
+}
+
+impl Drop for WebTransport {
+    fn drop(&mut self) {
+        // SAFETY: a plain call; an unknown id is ignored by the plugin.
+        unsafe { sb_wt_close(self.id) }
     }
 }

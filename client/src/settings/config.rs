@@ -49,6 +49,9 @@ pub struct Config {
     /// A plain background instead of the gradient: cheaper on machines that draw in software
     /// (see `render::gfx::background`). Off by default.
     pub plain_background: bool,
+    /// Hide common insults and slurs in room chat as asterisks (`net::online::chat::FILTERED`).
+    /// Off by default.
+    pub chat_filter: bool,
     /// The on-screen controls of a touch screen: when they show, their size and place.
     pub touch: TouchSettings,
     /// Accessibility: piece palette, letters on blocks, high contrast, reduced motion.
@@ -93,6 +96,7 @@ impl Default for Config {
             trust_cert: None,
             bots: Vec::new(),
             plain_background: false,
+            chat_filter: false,
             touch: TouchSettings::default(),
             look: Look::default(),
         }
@@ -174,6 +178,7 @@ struct ConfigFile {
     setup: Option<MatchSetup>,
     trust_cert: Option<PathBuf>,
     plain_background: Option<bool>,
+    chat_filter: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     touch: Option<TouchFile>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -429,6 +434,7 @@ impl Config {
             trust_cert: file.trust_cert,
             bots: file.bots,
             plain_background: file.plain_background.unwrap_or(d.plain_background),
+            chat_filter: file.chat_filter.unwrap_or(d.chat_filter),
             touch: file.touch.map_or(Ok(d.touch), TouchFile::into_settings)?,
             look: file.access.map_or(Ok(d.look), AccessFile::into_look)?,
         })
@@ -456,6 +462,7 @@ impl Config {
             setup: Some(self.setup.clone()),
             trust_cert: self.trust_cert.clone(),
             plain_background: self.plain_background.then_some(true),
+            chat_filter: self.chat_filter.then_some(true),
             touch: TouchFile::from_settings(&self.touch),
             access: AccessFile::from_look(&self.look),
             bots: self.bots.clone(),
@@ -637,6 +644,7 @@ mod tests {
                 high_contrast: true,
                 reduced_motion: true,
             },
+            chat_filter: true,
             ..Config::default()
         };
         config.handling.das = 7;

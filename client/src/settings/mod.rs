@@ -59,6 +59,8 @@ enum Row {
     HighContrast,
     /// Reduced motion on or off.
     ReducedMotion,
+    /// The chat filter: off or on.
+    ChatFilter,
     Key(MapId, Action),
     /// A gamepad binding (builds with the `gamepad` feature).
     Pad(Action),
@@ -97,7 +99,7 @@ fn rows() -> Vec<Row> {
     if cfg!(feature = "audio") {
         v.extend([Row::Section("AUDIO"), Row::Volume]);
     }
-    v.extend([Row::Section("DISPLAY"), Row::Background]);
+    v.extend([Row::Section("DISPLAY"), Row::Background, Row::ChatFilter]);
     v.extend([
         Row::Section("ACCESSIBILITY"),
         Row::Palette,
@@ -380,6 +382,7 @@ impl Screen for SettingsScreen {
                 Row::Palette | Row::Letters | Row::HighContrast | Row::ReducedMotion => {
                     self.change_look(target, d)
                 }
+                Row::ChatFilter => self.draft.chat_filter = !self.draft.chat_filter,
                 Row::Volume => {
                     adjust(&mut self.draft.volume, d * 5, 100);
                     ctx.audio.set_volume(self.draft.volume);
@@ -416,6 +419,9 @@ impl Screen for SettingsScreen {
                 (EnterDoes::Toggle, Row::Irs) => h.irs = !h.irs,
                 (EnterDoes::Toggle, Row::Ihs) => h.ihs = !h.ihs,
                 (EnterDoes::Toggle, Row::Background) => self.toggle_background(),
+                (EnterDoes::Toggle, Row::ChatFilter) => {
+                    self.draft.chat_filter = !self.draft.chat_filter
+                }
                 (EnterDoes::Toggle, row) => self.change_look(row, 1),
                 (EnterDoes::Save, _) if self.save(ctx) => return Transition::Pop,
                 (EnterDoes::Discard, _) => {
@@ -529,7 +535,7 @@ enum EnterDoes {
 fn enter_does(row: Row) -> EnterDoes {
     match row {
         Row::Key(..) | Row::Pad(_) => EnterDoes::Rebind,
-        Row::Irs | Row::Ihs | Row::Background => EnterDoes::Toggle,
+        Row::Irs | Row::Ihs | Row::Background | Row::ChatFilter => EnterDoes::Toggle,
         Row::Palette | Row::Letters | Row::HighContrast | Row::ReducedMotion => EnterDoes::Toggle,
         Row::Save => EnterDoes::Save,
         Row::Discard => EnterDoes::Discard,
@@ -623,6 +629,7 @@ pub fn value_rows() -> Vec<(&'static str, Vec<String>, bool)> {
                 Row::Letters | Row::HighContrast | Row::ReducedMotion => {
                     (vec![arrows("off"), arrows("on")], false)
                 }
+                Row::ChatFilter => (vec![arrows("off"), arrows("on")], false),
                 Row::Volume => (vec![arrows("100%")], false),
                 Row::TouchMode => (vec![arrows("auto"), arrows("off")], false),
                 Row::TouchSize | Row::TouchInset | Row::TouchRaise => {
@@ -662,6 +669,7 @@ fn row_label(row: Row) -> &'static str {
         Row::Letters => "Piece letters",
         Row::HighContrast => "High contrast",
         Row::ReducedMotion => "Reduced motion",
+        Row::ChatFilter => "Chat filter",
         Row::TouchMode => "Touch controls",
         Row::TouchSize => "Button size",
         Row::TouchInset => "From the sides",
@@ -689,6 +697,7 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Letters => ("Piece letters", "Draws each piece's letter (I O T S Z J L) on its blocks, on the board, in hold and in the queue, so pieces are told apart without colour.".into()),
         Row::HighContrast => ("High contrast", "A black background and well, white outlines on every block, a stronger grid and a brighter ghost.".into()),
         Row::ReducedMotion => ("Reduced motion", "No screen shake, no flashes on locks and line clears, no hard-drop trails, no pulsing or popping, no drifting shapes behind the menus.".into()),
+        Row::ChatFilter => ("Chat filter", "On: common insults and slurs in room chat show as asterisks. To hide a player altogether, type /mute NAME in chat (this session) or /block NAME (kept by the server; never matched with them again).".into()),
         Row::Key(_, action) => (action.label(), "Enter (or click a key cap) and press the new key. Each key does one thing per key map: binding it here removes it elsewhere in the same map. Escape is always the menu key.".into()),
         Row::Pad(action) => (action.label(), "Enter, then press a gamepad button. A button does one thing: binding it here removes it from another action. Start is always the menu button; B is Back in menus and in play unless you bind it to an action. The d-pad and the left stick are the same buttons.".into()),
         Row::TouchMode => ("Touch controls", "Buttons on the screen for every action, in two clusters for your thumbs: the d-pad (move, soft drop below, hard drop above) and the rotations with hold. Auto shows them on a touch screen; on and off as they say. They use your DAS, ARR and SDF like keys, and several fingers at once work.".into()),

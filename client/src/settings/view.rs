@@ -200,6 +200,20 @@ impl SettingsScreen {
                         t,
                     )
                 }
+                Row::ChatFilter => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    row_label(row),
+                    &arrows(if self.draft.chat_filter {
+                        "on".into()
+                    } else {
+                        "off".into()
+                    }),
+                    state,
+                    false,
+                    t,
+                ),
                 Row::TouchMode | Row::TouchSize | Row::TouchInset | Row::TouchRaise => {
                     let touch = &self.draft.touch;
                     let value = match row {

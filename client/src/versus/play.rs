@@ -327,12 +327,19 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
         if (matches!(m.phase(), Phase::MatchOver { .. }) || replay_verdict.is_some())
             && self.paused.is_none()
         {
-            let r = rematch_box(io);
+            let role = self.session.room_role().unwrap_or_default();
+            // After an online match a player may also report or block the opponent.
+            let line3 = (self.mode == PlayMode::Online && !role.spectator)
+                .then_some("R  report opponent   B  block opponent");
+            let c = center(rematch_box(io));
+            let r = if line3.is_some() {
+                player_result_box(io)
+            } else {
+                rematch_box(io)
+            };
             fill(r, theme::PANEL);
             outline(r, 1.0, theme::ACCENT);
-            let c = center(r);
             let unit = l.cell;
-            let role = self.session.room_role().unwrap_or_default();
             let (ready, spectator) = (role.ready_sent, role.spectator);
             let (line1, line2) = match self.mode {
                 PlayMode::Demo => ("NEXT DEMO MATCH SOON", "Esc  menu"),
@@ -368,6 +375,17 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
                 Align::Center,
                 theme::TEXT_DIM,
             );
+            if let Some(line3) = line3 {
+                gfx.text_mid(
+                    line3,
+                    c.x,
+                    c.y + unit * 1.3,
+                    (unit * 0.5).round(),
+                    Weight::Regular,
+                    Align::Center,
+                    theme::TEXT_DIM,
+                );
+            }
         }
         // The keys' line is left out in portrait: the opponent's board sits right under the
         // title there, and a phone has no keys.
@@ -420,6 +438,14 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
     fn name(&self) -> &'static str {
         "play"
     }
+}
+
+/// The rematch box of a player after an online match: one line taller, for the report and
+/// block keys (the result card's buttons go under it).
+pub(crate) fn player_result_box(io: &FrameIo) -> macroquad::math::Rect {
+    let mut r = rematch_box(io);
+    r.h += match_layout(io.width, io.height).cell * 0.8;
+    r
 }
 
 /// Where the rematch prompt goes: across the top of the view, between the two wells, where the

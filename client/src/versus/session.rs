@@ -11,6 +11,7 @@
 use std::collections::VecDeque;
 
 use sevenbag_core::{Input, Match, MatchHeader, Seat};
+use sevenbag_netplay::TransportPath;
 
 use crate::input::{KeyMap, Keyboard, Latch};
 use crate::versus::opponent::AutoPlayer;
@@ -54,6 +55,9 @@ impl Peer {
 pub struct NetStatus {
     /// `None` offline; otherwise the round-trip time to the server in milliseconds, if measured.
     pub online: Option<Option<u32>>,
+    /// Online: which path carries our inputs (shown as "UDP" for datagrams, "TCP" for the
+    /// WebSocket, so a player behind a firewall that blocks UDP sees why loss hurts more).
+    pub path: TransportPath,
     /// Frames re-simulated by the last rollback.
     pub rollback_frames: u32,
     /// Our current input delay in frames (chosen and re-estimated from the round trip).
@@ -72,6 +76,7 @@ impl NetStatus {
     pub fn offline(peers: [Peer; 2]) -> NetStatus {
         NetStatus {
             online: None,
+            path: TransportPath::WebSocket,
             rollback_frames: 0,
             delay_frames: 0,
             stalls: 0,
@@ -94,8 +99,9 @@ impl NetStatus {
     }
 
     /// The one-line readout: "offline", "replay · 1× · frame 240", or
-    /// "42 ms · delay 2 f · rollback 3 f", with " · 5 stalls" once there were any. Short enough to
-    /// fit beside the connection tag under a board at 1280×720.
+    /// "42 ms UDP · delay 2 f · rollback 3 f" (the path after the round trip: UDP for datagrams,
+    /// TCP for the WebSocket), with " · 5 stalls" once there were any. Short enough to fit
+    /// beside the connection tag under a board at 1280×720.
     pub fn readout(&self) -> String {
         if let Some(line) = &self.replay {
             return line.clone();
@@ -109,8 +115,12 @@ impl NetStatus {
                     1 => " · 1 stall".to_owned(),
                     n => format!(" · {n} stalls"),
                 };
+                let path = match self.path {
+                    TransportPath::Datagrams => "UDP",
+                    TransportPath::WebSocket => "TCP",
+                };
                 format!(
-                    "{ping} · delay {} f · rollback {} f{stalls}",
+                    "{ping} {path} · delay {} f · rollback {} f{stalls}",
                     self.delay_frames, self.rollback_frames
                 )
             }
@@ -591,9 +601,17 @@ mod tests {
         n.online = Some(Some(42));
         n.rollback_frames = 3;
         n.delay_frames = 2;
-        assert_eq!(n.readout(), "42 ms · delay 2 f · rollback 3 f");
+        assert_eq!(n.readout(), "42 ms TCP · delay 2 f · rollback 3 f");
         n.stalls = 5;
-        assert_eq!(n.readout(), "42 ms · delay 2 f · rollback 3 f · 5 stalls");
+        assert_eq!(
+            n.readout(),
+            "42 ms TCP · delay 2 f · rollback 3 f · 5 stalls"
+        );
+        n.path = TransportPath::Datagrams;
+        assert_eq!(
+            n.readout(),
+            "42 ms UDP · delay 2 f · rollback 3 f · 5 stalls"
+        );
     }
 
     #[test]

@@ -1,12 +1,23 @@
-//! A loopback TCP proxy that adds latency: each direction of each connection is delayed by a
-//! random one-way latency with jitter (default 50–150 ms) per chunk read, without ever reordering
-//! bytes. Test and tool code (the end-to-end tests and `sevenbag-tool loadtest --latency-ms`),
-//! never used by the server or the game.
+//! A loopback TCP proxy that adds latency and the cost of lost packets: each direction of each
+//! connection is delayed by a random one-way latency with jitter (default 50–150 ms) per chunk
+//! read, without ever reordering bytes. Test and tool code (the end-to-end tests and
+//! `sevenbag-tool loadtest --latency-ms --loss`), never used by the server or the game.
 //!
 //! Every chunk read from one side gets a release time of `now + delay`, but never earlier than
 //! the previous chunk's, so jitter stretches and bunches the stream like a real link but keeps it
 //! in order (as TCP would). A writer task per direction sleeps until each release time and
 //! writes. Dropping the [`Proxy`] stops the listener and every connection through it.
+//!
+//! # Loss on a TCP stream: the retransmission-delay model
+//! A TCP stream cannot lose a chunk: the sender retransmits it, after about a round trip (fast
+//! retransmit, tail-loss probe) or after the retransmission timeout (at least 200 ms on Linux),
+//! and the receiver holds back everything behind it meanwhile. The proxy models exactly that
+//! ([`Loss`]): a chunk is "lost" with probability `p` and released [`Loss::retransmit`] (default
+//! [`RETRANSMIT_DELAY`], 220 ms) later than it would have been, and because release times never
+//! go back, every chunk read after it waits behind it, as head-of-line blocking does. Losses come
+//! in bursts of 1 to `burst` chunks (uniformly), a burst starting with probability
+//! `p / mean burst length`, so that `p` stays the long-run share of chunks lost. A chunk is one
+//! read from the socket: at game rates, one WebSocket message.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -17,42 +28,13 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-/// How much delay the proxy adds, each way.
-#[derive(Clone, Copy, Debug)]
-pub struct ProxyConfig {
-    /// Least delay per direction.
-    pub min_delay: Duration,
-    /// Most delay per direction.
-    pub max_delay: Duration,
-    /// Seed of the jitter.
-    pub seed: u64,
-}
-
-impl ProxyConfig {
-    /// `latency ± jitter` each way (so the round trip is about twice `latency`), never below 0.
-    pub fn latency(latency: Duration, jitter: Duration, seed: u64) -> ProxyConfig {
-        ProxyConfig {
-            min_delay: latency.saturating_sub(jitter),
-            max_delay: latency + jitter,
-            seed,
-        }
-    }
-}
-
-impl Default for ProxyConfig {
-    fn default() -> Self {
-        ProxyConfig {
-            min_delay: Duration::from_millis(50),
-            max_delay: Duration::from_millis(150),
-            seed: 1,
-        }
-    }
-}
+pub use crate::impairment::{Impairment, Loss, LossSwitch, ProxyConfig, RETRANSMIT_DELAY};
 
 /// A running proxy (see the module docs).
 #[derive(Debug)]
 pub struct Proxy {
     addr: SocketAddr,
+    loss: LossSwitch,
     /// The accept loop; it owns every connection's tasks, so aborting it ends them all.
     task: tokio::task::JoinHandle<()>,
 }
@@ -62,8 +44,37 @@ impl Proxy {
     pub async fn start(upstream: SocketAddr, config: ProxyConfig) -> std::io::Result<Proxy> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
-        let task = tokio::spawn(accept_loop(listener, upstream, config));
-        Ok(Proxy { addr, task })
+        let loss = LossSwitch::new(config.loss);
+        let task = tokio::spawn(accept_loop(listener, upstream, config, loss.clone()));
+        Ok(Proxy { addr, loss, task })
+    }
+
+    /// Changes the loss every connection sees, from its next chunk on.
+    pub fn set_loss(&self, loss: Loss) {
+        self.loss.set(loss);
+    }
+
+    /// A TCP proxy and a UDP one ([`crate::udp_proxy`]) on the same loopback port number, so a
+    /// client reaches both at the one address it dialed (the server's datagram path is its
+    /// port's UDP twin): `tcp` impairs the WebSocket, `udp` the datagrams.
+    pub async fn start_pair(
+        upstream: SocketAddr,
+        tcp: ProxyConfig,
+        udp: ProxyConfig,
+    ) -> std::io::Result<(Proxy, crate::udp_proxy::UdpProxy)> {
+        let mut tries = 0;
+        loop {
+            let proxy = Proxy::start(upstream, tcp).await?;
+            match crate::udp_proxy::UdpProxy::start(proxy.addr(), upstream, udp).await {
+                Ok(udp) => return Ok((proxy, udp)),
+                // The port number is taken on UDP (rare): another one.
+                Err(e) if tries < 20 => {
+                    tries += 1;
+                    tracing::debug!(error = %e, "UDP twin port taken; trying another");
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Where clients connect.
@@ -83,7 +94,12 @@ impl Drop for Proxy {
     }
 }
 
-async fn accept_loop(listener: TcpListener, upstream: SocketAddr, config: ProxyConfig) {
+async fn accept_loop(
+    listener: TcpListener,
+    upstream: SocketAddr,
+    config: ProxyConfig,
+    loss: LossSwitch,
+) {
     // Dropped (and so aborting every connection task) when this loop is aborted.
     let mut connections = JoinSet::new();
     let mut seed = config.seed;
@@ -95,6 +111,7 @@ async fn accept_loop(listener: TcpListener, upstream: SocketAddr, config: ProxyC
         };
         seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let conn_seed = seed;
+        let loss = loss.clone();
         connections.spawn(async move {
             let Ok(server) = TcpStream::connect(upstream).await else {
                 return;
@@ -104,8 +121,20 @@ async fn accept_loop(listener: TcpListener, upstream: SocketAddr, config: ProxyC
             let (client_read, client_write) = client.into_split();
             let (server_read, server_write) = server.into_split();
             let mut pipes = JoinSet::new();
-            pipes.spawn(pipe(client_read, server_write, config, conn_seed));
-            pipes.spawn(pipe(server_read, client_write, config, conn_seed ^ 0xABCD));
+            pipes.spawn(pipe(
+                client_read,
+                server_write,
+                config,
+                conn_seed,
+                loss.clone(),
+            ));
+            pipes.spawn(pipe(
+                server_read,
+                client_write,
+                config,
+                conn_seed ^ 0xABCD,
+                loss,
+            ));
             while pipes.join_next().await.is_some() {}
         });
         // Reap finished connections so the set does not grow.
@@ -119,6 +148,7 @@ async fn pipe(
     mut to: tokio::net::tcp::OwnedWriteHalf,
     config: ProxyConfig,
     seed: u64,
+    loss: LossSwitch,
 ) {
     let (tx, mut rx) = mpsc::unbounded_channel::<(Instant, Vec<u8>)>();
     let writer = tokio::spawn(async move {
@@ -130,12 +160,7 @@ async fn pipe(
         }
         let _ = to.shutdown().await;
     });
-    let mut rng = seed;
-    let spread = config
-        .max_delay
-        .saturating_sub(config.min_delay)
-        .as_micros() as u64
-        + 1;
+    let mut link = Impairment::new(&config, seed);
     let mut last = Instant::now();
     let mut buf = vec![0u8; 16 * 1024];
     loop {
@@ -143,8 +168,13 @@ async fn pipe(
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        rng = splitmix(rng);
-        let delay = config.min_delay + Duration::from_micros(rng % spread);
+        let loss = loss.get();
+        link.set_loss(loss);
+        let mut delay = link.delay();
+        if link.lost() {
+            // Retransmitted: late, and everything behind it waits (release times never go back).
+            delay += loss.retransmit;
+        }
         let release = (Instant::now() + delay).max(last);
         last = release;
         if tx.send((release, buf[..n].to_vec())).is_err() {
@@ -153,11 +183,4 @@ async fn pipe(
     }
     drop(tx);
     let _ = writer.await;
-}
-
-fn splitmix(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }

@@ -212,7 +212,7 @@ impl MatchDriver {
                     }
                 }
             }
-            ServerMessage::Inputs { .. } => {
+            ServerMessage::Inputs { .. } | ServerMessage::InputsFrom { .. } => {
                 if let Some(session) = &mut self.session
                     && let Err(error) = session.handle(message)
                 {

@@ -22,7 +22,7 @@ use sevenbag_protocol::{ClientMessage, ErrorCode, JoinRole, RoomOptions, ServerM
 
 use crate::driver::{DriverConfig, DriverEvent, MatchDriver, MatchResult};
 use crate::inputs::{Idle, InputSource};
-use crate::net::{Hello, NetError, NetEvent, NetHandle, NetStats, connect_trusting};
+use crate::net::{Hello, NetError, NetEvent, NetHandle, NetOptions, NetStats, connect_with};
 use crate::room::{RoomTracker, RoomUpdate};
 use crate::session::{Session, SessionError, SessionOptions, SessionStats};
 use crate::tls::TlsTrust;
@@ -66,6 +66,13 @@ pub struct HeadlessConfig {
     /// logs takes the match up where both sides left it. `None`: only
     /// [`HeadlessClient::reconnect`] reconnects.
     pub auto_reconnect: Option<Duration>,
+    /// Declare this client a bot (`ClientMessage::DeclareBot`) on every new connection, as
+    /// programs playing on a public server must: its name is marked as a bot, and ranked play
+    /// and records refuse it (`docs/MODERATION.md`).
+    pub bot: bool,
+    /// Use the server's datagram path for inputs when it offers one (the default), falling
+    /// back to the WebSocket where UDP is blocked; `false`: the WebSocket only.
+    pub datagrams: bool,
 }
 
 /// First pause before retrying a lost connection ([`HeadlessConfig::auto_reconnect`]).
@@ -89,6 +96,18 @@ impl HeadlessConfig {
             tick_every: None,
             trust: TlsTrust::default(),
             auto_reconnect: None,
+            bot: false,
+            datagrams: true,
+        }
+    }
+}
+
+impl HeadlessConfig {
+    /// How its connections are made.
+    pub(crate) fn net_options(&self) -> NetOptions {
+        NetOptions {
+            trust: self.trust.clone(),
+            datagrams: self.datagrams,
         }
     }
 }
@@ -154,6 +173,8 @@ pub struct ClientStats {
     pub net: NetStats,
     /// Smoothed frame advantage over the opponent (frames, positive = ahead).
     pub advantage: f64,
+    /// The path carrying inputs now.
+    pub path: crate::datagram::TransportPath,
 }
 
 /// A client without a window (see the module docs).
@@ -208,11 +229,11 @@ impl HeadlessClient {
         let now = Instant::now();
         let mut client = HeadlessClient {
             url: url.to_owned(),
-            net: connect_trusting(
+            net: connect_with(
                 &tokio::runtime::Handle::current(),
                 url,
                 hello,
-                config.trust.clone(),
+                config.net_options(),
             ),
             channel_open: true,
             connected: false,
@@ -331,11 +352,11 @@ impl HeadlessClient {
         self.net.close();
         let old = self.net.stats();
         self.past_traffic = add_traffic(self.past_traffic, old);
-        self.net = connect_trusting(
+        self.net = connect_with(
             &tokio::runtime::Handle::current(),
             &url,
             hello,
-            self.config.trust.clone(),
+            self.config.net_options(),
         );
         self.url = url;
         self.channel_open = true;
@@ -440,6 +461,14 @@ impl HeadlessClient {
         self.run_until(&mut Idle, timeout, done).await
     }
 
+    /// Takes every event already received without waiting (so a report made now knows, e.g.,
+    /// why the connection ended).
+    pub fn poll_events(&mut self) {
+        while let Some(event) = self.net.try_recv() {
+            self.on_event(event, Instant::now());
+        }
+    }
+
     /// Asks for replay `id` and waits for its bytes.
     pub async fn fetch_replay(&mut self, id: &str) -> Result<Vec<u8>, HeadlessError> {
         self.replay = None;
@@ -539,6 +568,12 @@ impl HeadlessClient {
                 self.server = server;
                 self.connected = true;
                 self.next_ping = at;
+                // Before any request; a seat taken back with its token is already a bot's
+                // (the server keeps the mark), and the server refuses a declaration in a room.
+                let resumed_seat = self.room.room().is_some_and(|r| r.seat.is_some());
+                if self.config.bot && !resumed_seat {
+                    let _ = self.net.send(ClientMessage::DeclareBot);
+                }
                 // A spectator coming back has no token: it asks for its room again, and the
                 // match log it is sent rebuilds its view.
                 if self.retry.is_some()
@@ -564,6 +599,9 @@ impl HeadlessClient {
 
     fn on_message(&mut self, message: ServerMessage, at: Instant) {
         if let ServerMessage::Inputs {
+            seat, confirmed, ..
+        }
+        | ServerMessage::InputsFrom {
             seat, confirmed, ..
         } = &message
             && let (Some(probe), Some(own)) = (&self.config.probe, self.seat())

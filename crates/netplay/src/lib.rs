@@ -36,22 +36,29 @@ frame loop, on a tokio task, or in a test without a single sleep.
 - [`session`]: `Session`, its options, stats and errors.
 - [`clock`]: `Clock` (RTT and offset) and `Pacer` (which frame is due).
 - [`net`]: the network task and `NetHandle`.
+- [`datagram`]: the client's side of the datagram path (WebTransport beside the WebSocket),
+  without I/O: what to send when, acknowledgements, catch-up, when the path is dead.
 - [`inputs`]: `InputSource` and the random, scripted and idle sources.
 - [`driver`]: `MatchDriver`, one match driven from server messages (shared by the headless
   client and the GUI).
 - [`headless`]: `HeadlessClient` and the relay-latency probe.
-- [`delay_proxy`]: an order-keeping loopback TCP proxy adding latency and jitter (tests and
-  the load tester reproduce distant players with it).
+- [`delay_proxy`]: an order-keeping loopback TCP proxy adding latency, jitter and the cost of
+  lost packets (tests and the load tester reproduce distant players with it); [`udp_proxy`]
+  its twin for datagrams, which drops them for real; [`impairment`] the delay and loss both
+  apply.
 */
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod clock;
+pub mod datagram;
 #[cfg(feature = "native")]
 pub mod delay_proxy;
 pub mod driver;
 #[cfg(feature = "native")]
 pub mod headless;
+#[cfg(feature = "native")]
+pub mod impairment;
 pub mod inputs;
 pub mod link;
 #[cfg(feature = "native")]
@@ -61,8 +68,11 @@ pub mod session;
 pub mod time;
 #[cfg(feature = "native")]
 pub mod tls;
+#[cfg(feature = "native")]
+pub mod udp_proxy;
 
 pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
+pub use datagram::{DatagramLink, TransportPath};
 pub use driver::{
     DriverConfig, DriverEvent, MatchDriver, MatchResult, RETUNE_FRAMES, RoundResult, VoidResult,
 };
@@ -74,7 +84,10 @@ pub use headless::{
 pub use inputs::{FromFn, Idle, InputSource, RandomInputs, ScriptedInputs, from_fn};
 pub use link::{Hello, MessageKind, NetError, NetEvent, NetStats};
 #[cfg(feature = "native")]
-pub use net::{CONNECT_TIMEOUT, NetHandle, NetSender, connect, connect_on, connect_trusting};
+pub use net::{
+    CONNECT_TIMEOUT, DATAGRAM_CONNECT_TIMEOUT, DatagramStatus, NetHandle, NetOptions, NetSender,
+    connect, connect_on, connect_trusting, connect_with,
+};
 pub use room::{Redirects, RoomInfo, RoomTracker, RoomUpdate, SeatChange};
 pub use session::{
     CONFIRM_INTERVAL, DEFAULT_WINDOW, HASH_INTERVAL, MAX_INPUT_DELAY, RoundEnd, Session,

@@ -99,8 +99,8 @@ pub enum NetError {
     Tls(#[from] crate::tls::TlsTrustError),
 }
 
-/// Traffic counters of one connection, at the WebSocket level (payload plus frame header; TCP/IP
-/// headers not included).
+/// Traffic counters of one connection: the WebSocket's at its level (payload plus frame header;
+/// TCP/IP headers not included), the datagram session's as UDP payload.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NetStats {
     /// Messages sent.
@@ -115,6 +115,16 @@ pub struct NetStats {
     pub kinds_out: [u64; MessageKind::COUNT],
     /// Messages received, by [`MessageKind`].
     pub kinds_in: [u64; MessageKind::COUNT],
+    /// Datagrams sent (inputs, hashes and pings on the datagram path).
+    pub datagrams_out: u64,
+    /// Datagrams received.
+    pub datagrams_in: u64,
+    /// Bytes of UDP payload the datagram session sent (QUIC's own bytes included).
+    pub udp_bytes_out: u64,
+    /// Bytes of UDP payload the datagram session received.
+    pub udp_bytes_in: u64,
+    /// The path carrying inputs when the counters were read.
+    pub path: crate::datagram::TransportPath,
 }
 
 impl NetStats {
@@ -133,6 +143,11 @@ impl NetStats {
             bytes_in: self.bytes_in - earlier.bytes_in,
             kinds_out,
             kinds_in,
+            datagrams_out: self.datagrams_out - earlier.datagrams_out,
+            datagrams_in: self.datagrams_in - earlier.datagrams_in,
+            udp_bytes_out: self.udp_bytes_out - earlier.udp_bytes_out,
+            udp_bytes_in: self.udp_bytes_in - earlier.udp_bytes_in,
+            path: self.path,
         }
     }
 
@@ -151,6 +166,12 @@ impl NetStats {
             bytes_in: self.bytes_in + other.bytes_in,
             kinds_out,
             kinds_in,
+            datagrams_out: self.datagrams_out + other.datagrams_out,
+            datagrams_in: self.datagrams_in + other.datagrams_in,
+            udp_bytes_out: self.udp_bytes_out + other.udp_bytes_out,
+            udp_bytes_in: self.udp_bytes_in + other.udp_bytes_in,
+            // The later connection's path is the one in use.
+            path: other.path,
         }
     }
 }
@@ -198,7 +219,7 @@ impl MessageKind {
     pub fn of_client(message: &sevenbag_protocol::ClientMessage) -> MessageKind {
         use sevenbag_protocol::ClientMessage as C;
         match message {
-            C::Inputs { .. } | C::InputsSince { .. } => MessageKind::Inputs,
+            C::Inputs { .. } | C::InputsSince { .. } | C::InputsFrom { .. } => MessageKind::Inputs,
             C::StateHash { .. } => MessageKind::StateHash,
             C::Ping { .. } => MessageKind::Ping,
             C::Pong { .. } => MessageKind::Pong,
@@ -210,7 +231,7 @@ impl MessageKind {
     pub fn of_server(message: &sevenbag_protocol::ServerMessage) -> MessageKind {
         use sevenbag_protocol::ServerMessage as S;
         match message {
-            S::Inputs { .. } => MessageKind::Inputs,
+            S::Inputs { .. } | S::InputsFrom { .. } => MessageKind::Inputs,
             S::Ping { .. } => MessageKind::Ping,
             S::Pong { .. } => MessageKind::Pong,
             _ => MessageKind::Other,

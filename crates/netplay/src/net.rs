@@ -15,12 +15,23 @@
 //! per rendered frame still knows when a message really arrived: a `Pong` read 30 ms later by a
 //! slow frame measures the network's round trip, not the frame's.
 //!
+//! Datagrams: when the server hands out a ticket (`DatagramTicket`, right after `Welcome`), the
+//! task opens a WebTransport session to the same host and port ([`datagrams`]) and, once it is
+//! up, carries inputs, hashes and clock probes as datagrams ([`crate::datagram::DatagramLink`]);
+//! everything else stays on the WebSocket. Where UDP is blocked the session never comes up and
+//! the task stays on the WebSocket ([`DATAGRAM_CONNECT_TIMEOUT`]); a session that dies later
+//! falls back to the WebSocket by itself. [`NetHandle::path`] says which is in use.
+//!
 //! Both channels are unbounded on purpose: outgoing traffic is a few dozen small messages a second
 //! produced by our own frame loop, and incoming traffic is bounded by the server's per-connection
 //! send queue (it cuts readers that fall behind), so neither side can grow without limit.
 
+mod datagrams;
+
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
@@ -33,11 +44,19 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest};
 use tokio_tungstenite::{Connector, MaybeTlsStream};
 
+use crate::datagram::{DatagramLink, TransportPath};
 pub use crate::link::{Hello, MessageKind, NetError, NetEvent, NetStats};
 use crate::tls::TlsTrust;
+pub use datagrams::DATAGRAM_CONNECT_TIMEOUT;
 
 /// How long connecting (TCP and the WebSocket handshake) may take.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Datagram sessions a connection tries to open in all: after one could not be opened, or
+/// died, the next try waits [`DATAGRAM_RETRY_AFTER`] times the tries so far (the match goes on
+/// over the WebSocket meanwhile).
+const DATAGRAM_ATTEMPTS: u32 = 3;
+/// See [`DATAGRAM_ATTEMPTS`].
+const DATAGRAM_RETRY_AFTER: Duration = Duration::from_secs(10);
 
 /// The live counters behind [`NetStats`], shared with the task.
 #[derive(Debug, Default)]
@@ -48,6 +67,39 @@ struct Counters {
     bytes_in: AtomicU64,
     kinds_out: [AtomicU64; MessageKind::COUNT],
     kinds_in: [AtomicU64; MessageKind::COUNT],
+    datagrams_out: AtomicU64,
+    datagrams_in: AtomicU64,
+    udp_bytes_out: AtomicU64,
+    udp_bytes_in: AtomicU64,
+    /// Inputs travel as datagrams right now.
+    on_datagrams: AtomicBool,
+    /// Where opening the datagram session stands ([`DatagramStatus`] as a number).
+    datagram_status: std::sync::atomic::AtomicU8,
+}
+
+/// Where a connection's datagram path stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DatagramStatus {
+    /// The server offered none (yet): an older server, `--no-datagrams`, or before `Welcome`.
+    #[default]
+    NotOffered,
+    /// Opening the session.
+    Opening,
+    /// Inputs go as datagrams.
+    Open,
+    /// It could not be opened (UDP blocked?) or it died: everything goes over the WebSocket.
+    Failed,
+}
+
+impl DatagramStatus {
+    fn from_u8(v: u8) -> DatagramStatus {
+        match v {
+            1 => DatagramStatus::Opening,
+            2 => DatagramStatus::Open,
+            3 => DatagramStatus::Failed,
+            _ => DatagramStatus::NotOffered,
+        }
+    }
 }
 
 impl Counters {
@@ -74,7 +126,35 @@ impl Counters {
             bytes_in: self.bytes_in.load(Ordering::Relaxed),
             kinds_out: std::array::from_fn(|i| self.kinds_out[i].load(Ordering::Relaxed)),
             kinds_in: std::array::from_fn(|i| self.kinds_in[i].load(Ordering::Relaxed)),
+            datagrams_out: self.datagrams_out.load(Ordering::Relaxed),
+            datagrams_in: self.datagrams_in.load(Ordering::Relaxed),
+            udp_bytes_out: self.udp_bytes_out.load(Ordering::Relaxed),
+            udp_bytes_in: self.udp_bytes_in.load(Ordering::Relaxed),
+            path: self.path(),
         }
+    }
+
+    fn set_status(&self, status: DatagramStatus) {
+        self.datagram_status.store(status as u8, Ordering::Relaxed);
+        self.on_datagrams
+            .store(status == DatagramStatus::Open, Ordering::Relaxed);
+    }
+
+    fn path(&self) -> TransportPath {
+        if self.on_datagrams.load(Ordering::Relaxed) {
+            TransportPath::Datagrams
+        } else {
+            TransportPath::WebSocket
+        }
+    }
+
+    /// The session's UDP traffic so far (QUIC's own bytes included: what the network carries).
+    fn udp(&self, connection: &wtransport::Connection) {
+        let stats = connection.quic_connection().stats();
+        self.udp_bytes_out
+            .store(stats.udp_tx.bytes, Ordering::Relaxed);
+        self.udp_bytes_in
+            .store(stats.udp_rx.bytes, Ordering::Relaxed);
     }
 }
 
@@ -144,12 +224,49 @@ pub fn connect_trusting(
     hello: Hello,
     trust: TlsTrust,
 ) -> NetHandle {
+    connect_with(
+        runtime,
+        url,
+        hello,
+        NetOptions {
+            trust,
+            datagrams: true,
+        },
+    )
+}
+
+/// How a connection is made.
+#[derive(Clone, Debug)]
+pub struct NetOptions {
+    /// Which certificates a `wss://` server (and its datagram session) may present.
+    pub trust: TlsTrust,
+    /// Use the server's datagram path when it offers one (the default); `false` keeps
+    /// everything on the WebSocket.
+    pub datagrams: bool,
+}
+
+impl Default for NetOptions {
+    fn default() -> Self {
+        NetOptions {
+            trust: TlsTrust::default(),
+            datagrams: true,
+        }
+    }
+}
+
+/// [`connect_on`] with every option.
+pub fn connect_with(
+    runtime: &tokio::runtime::Handle,
+    url: &str,
+    hello: Hello,
+    options: NetOptions,
+) -> NetHandle {
     let (command_tx, command_rx) = mpsc::unbounded_channel();
     let (event_tx, event_rx) = mpsc::unbounded_channel();
     let counters = Arc::new(Counters::default());
     let task = runtime.spawn(run(
         url.to_owned(),
-        trust,
+        options,
         hello.message(),
         command_rx,
         event_tx,
@@ -207,6 +324,16 @@ impl NetHandle {
         self.counters.snapshot()
     }
 
+    /// Which path carries inputs now: the WebSocket, or datagrams.
+    pub fn path(&self) -> TransportPath {
+        self.counters.path()
+    }
+
+    /// Where the datagram path stands (offered, opening, open, given up).
+    pub fn datagram_status(&self) -> DatagramStatus {
+        DatagramStatus::from_u8(self.counters.datagram_status.load(Ordering::Relaxed))
+    }
+
     /// Whether the task is still running.
     pub fn is_open(&self) -> bool {
         !self.task.is_finished()
@@ -223,16 +350,19 @@ impl Drop for NetHandle {
 /// `Disconnected` last.
 async fn run(
     url: String,
-    trust: TlsTrust,
+    options: NetOptions,
     hello: ClientMessage,
     commands: mpsc::UnboundedReceiver<Command>,
     events: mpsc::UnboundedSender<(NetEvent, Instant)>,
     counters: Arc<Counters>,
 ) {
-    let reason = match pump(&url, &trust, hello, commands, &events, &counters).await {
+    let reason = match pump(&url, &options, hello, commands, &events, &counters).await {
         Ok(reason) => reason,
         Err(e) => e.to_string(),
     };
+    if counters.path() == TransportPath::Datagrams {
+        counters.set_status(DatagramStatus::Failed);
+    }
     tracing::debug!(%url, %reason, "disconnected");
     let _ = events.send((NetEvent::Disconnected(reason), Instant::now()));
 }
@@ -259,8 +389,8 @@ const READ_BUFFER: usize = 4 * 1024;
 type ClientWs = tokio_tungstenite::WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// Opens the connection (TCP with `TCP_NODELAY`, TLS for `wss://`, then the WebSocket
-/// handshake).
-async fn open(url: &str, trust: &TlsTrust) -> Result<ClientWs, NetError> {
+/// handshake); returns it with the host and port it reached.
+async fn open(url: &str, trust: &TlsTrust) -> Result<(ClientWs, String, u16), NetError> {
     let bad = |reason: &str| NetError::BadUrl {
         url: url.to_owned(),
         reason: reason.to_owned(),
@@ -277,6 +407,7 @@ async fn open(url: &str, trust: &TlsTrust) -> Result<ClientWs, NetError> {
         .uri()
         .port_u16()
         .unwrap_or(if secure { 443 } else { 80 });
+    let reached = (host.clone(), port);
     // The root store is built only for a secure address: it is a few hundred certificates.
     let connector = if secure {
         Connector::Rustls(trust.client_config()?)
@@ -295,21 +426,35 @@ async fn open(url: &str, trust: &TlsTrust) -> Result<ClientWs, NetError> {
         .await?;
         Ok::<_, NetError>(ws)
     };
-    tokio::time::timeout(CONNECT_TIMEOUT, connecting)
+    let ws = tokio::time::timeout(CONNECT_TIMEOUT, connecting)
         .await
-        .map_err(|_| NetError::Timeout(CONNECT_TIMEOUT))?
+        .map_err(|_| NetError::Timeout(CONNECT_TIMEOUT))??;
+    Ok((ws, reached.0, reached.1))
+}
+
+/// A datagram session being opened.
+type Opening = Pin<Box<dyn Future<Output = Result<datagrams::DatagramSession, String>> + Send>>;
+
+/// Waits for the next datagram of the session, if there is one.
+async fn next_datagram(
+    session: &Option<datagrams::DatagramSession>,
+) -> Result<wtransport::datagram::Datagram, wtransport::error::ConnectionError> {
+    match session {
+        Some(s) => s.connection.receive_datagram().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Moves messages both ways until the connection ends; returns why it ended.
 async fn pump(
     url: &str,
-    trust: &TlsTrust,
+    options: &NetOptions,
     hello: ClientMessage,
     mut commands: mpsc::UnboundedReceiver<Command>,
     events: &mpsc::UnboundedSender<(NetEvent, Instant)>,
     counters: &Counters,
 ) -> Result<String, NetError> {
-    let ws = open(url, trust).await?;
+    let (ws, host, port) = open(url, &options.trust).await?;
     let (mut sink, mut stream) = ws.split();
     if events.send((NetEvent::Connected, Instant::now())).is_err() {
         return Ok("handle dropped".into());
@@ -320,7 +465,18 @@ async fn pump(
     // sends every message of the connection in order, so it keeps the packer's one number.
     let mut packer = InputsPacker::new();
     sink.send(Message::binary(bytes)).await?;
+    // The datagram path: the link sees every message either way; the session, once open.
+    let mut link = DatagramLink::new();
+    let mut opening: Option<Opening> = None;
+    let mut session: Option<datagrams::DatagramSession> = None;
+    let mut attempts = 0u32;
+    let mut retry_at: Option<Instant> = None;
+    let retry_later = |attempts: u32| {
+        (attempts < DATAGRAM_ATTEMPTS).then(|| Instant::now() + DATAGRAM_RETRY_AFTER * attempts)
+    };
     loop {
+        let wake = link.next_wake();
+        let mut to_ws: Vec<ClientMessage> = Vec::new();
         tokio::select! {
             command = commands.recv() => {
                 let mut next = command;
@@ -328,17 +484,19 @@ async fn pump(
                 loop {
                     match next {
                         Some(Command::Send(message)) => {
-                            let message = packer.pack(message);
-                            let bytes = encode(&message)?;
-                            counters.sent(MessageKind::of_client(&message), bytes.len());
-                            sink.feed(Message::binary(bytes)).await?;
+                            if let Some(message) = link.outgoing(message) {
+                                to_ws.push(message);
+                            }
                         }
                         Some(Command::Close) => {
+                            send_all(&mut sink, &mut packer, counters, std::mem::take(&mut to_ws)).await?;
+                            close_session(&mut session, "closed by the client");
                             let _ = sink.close().await;
                             return Ok("closed by us".into());
                         }
                         Some(Command::Abort) => return Ok("dropped by us".into()),
                         None => {
+                            close_session(&mut session, "closed by the client");
                             let _ = sink.close().await;
                             return Ok("handle dropped".into());
                         }
@@ -348,7 +506,6 @@ async fn pump(
                         Err(_) => break,
                     }
                 }
-                sink.flush().await?;
             }
             frame = stream.next() => {
                 let frame = match frame {
@@ -368,10 +525,26 @@ async fn pump(
                                 sink.send(Message::binary(bytes)).await?;
                                 continue;
                             }
+                            Ok(ServerMessage::DatagramTicket { token, cert_hash }) => {
+                                if options.datagrams && session.is_none() && opening.is_none() {
+                                    attempts += 1;
+                                    counters.set_status(DatagramStatus::Opening);
+                                    let (host, trust) = (host.clone(), options.trust.clone());
+                                    opening = Some(Box::pin(async move {
+                                        tokio::time::timeout(
+                                            DATAGRAM_CONNECT_TIMEOUT,
+                                            datagrams::open(&host, port, &token, cert_hash, &trust),
+                                        )
+                                        .await
+                                        .map_err(|_| format!("no answer over UDP within {DATAGRAM_CONNECT_TIMEOUT:?}"))?
+                                    }));
+                                }
+                                continue;
+                            }
                             Ok(ServerMessage::Welcome { version, server }) => {
                                 NetEvent::Welcome { version, server }
                             }
-                            Ok(message) => NetEvent::Message(message),
+                            Ok(message) => NetEvent::Message(link.from_websocket(message)),
                             Err(e) => {
                                 tracing::warn!("undecodable message from the server: {e}");
                                 NetEvent::Error(NetError::Decode(e))
@@ -383,6 +556,7 @@ async fn pump(
                         let reason = close
                             .map(|c| format!("closed by the server: {}", c.reason))
                             .unwrap_or_else(|| "closed by the server".into());
+                        close_session(&mut session, "the WebSocket closed");
                         return Ok(reason);
                     }
                     // Control frames: tungstenite answers pings itself.
@@ -392,6 +566,115 @@ async fn pump(
                     return Ok("handle dropped".into());
                 }
             }
+            opened = async { opening.as_mut().expect("guarded").await }, if opening.is_some() => {
+                opening = None;
+                match opened {
+                    Ok(s) => {
+                        tracing::debug!(%url, "datagram session open: inputs go as datagrams");
+                        link.activate(Instant::now());
+                        counters.set_status(DatagramStatus::Open);
+                        session = Some(s);
+                    }
+                    Err(reason) => {
+                        tracing::info!(%url, %reason, "no datagram path; staying on the WebSocket");
+                        counters.set_status(DatagramStatus::Failed);
+                        // Tell the server to forget the ticket's session, should it come up late.
+                        to_ws.push(ClientMessage::Datagrams { on: false });
+                        retry_at = retry_later(attempts);
+                    }
+                }
+            }
+            datagram = next_datagram(&session) => {
+                let arrived = Instant::now();
+                match datagram {
+                    Ok(datagram) => {
+                        counters.datagrams_in.fetch_add(1, Ordering::Relaxed);
+                        match link.from_datagram(&datagram.payload(), arrived) {
+                            Ok(messages) => {
+                                for message in messages {
+                                    if events.send((NetEvent::Message(message), arrived)).is_err() {
+                                        return Ok("handle dropped".into());
+                                    }
+                                }
+                            }
+                            Err(e) => tracing::warn!("undecodable datagram from the server: {e}"),
+                        }
+                    }
+                    Err(e) => {
+                        tracing::info!(%url, error = %e, "datagram session ended; back to the WebSocket");
+                        session = None;
+                        to_ws.extend(link.fall_back());
+                        counters.set_status(DatagramStatus::Failed);
+                        retry_at = retry_later(attempts);
+                    }
+                }
+            }
+            _ = sleep_until_opt(wake) => {}
+            _ = sleep_until_opt(retry_at) => {
+                // Another try: a fresh ticket, then a new session.
+                retry_at = None;
+                if options.datagrams && session.is_none() && opening.is_none() {
+                    to_ws.push(ClientMessage::Datagrams { on: true });
+                }
+            }
         }
+        if let Some(s) = &session {
+            let now = Instant::now();
+            while let Some(up) = link.poll_send(now) {
+                match up.encode() {
+                    Ok(bytes) => {
+                        if let Err(e) = s.connection.send_datagram(bytes) {
+                            tracing::debug!(error = %e, "datagram not sent");
+                        }
+                        counters.datagrams_out.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(e) => tracing::error!("cannot encode a datagram: {e}"),
+                }
+            }
+            counters.udp(&s.connection);
+            to_ws.extend(link.catch_up(now, Some(s.connection.rtt())));
+            if link.is_dead(now) {
+                tracing::info!(%url, "no answer over the datagram path; back to the WebSocket");
+                to_ws.extend(link.fall_back());
+                close_session(&mut session, "no answer");
+                counters.set_status(DatagramStatus::Failed);
+                retry_at = retry_later(attempts);
+            }
+        }
+        send_all(&mut sink, &mut packer, counters, to_ws).await?;
+    }
+}
+
+/// Sends `messages` over the WebSocket in order, flushing once.
+async fn send_all(
+    sink: &mut futures_util::stream::SplitSink<ClientWs, Message>,
+    packer: &mut InputsPacker,
+    counters: &Counters,
+    messages: Vec<ClientMessage>,
+) -> Result<(), NetError> {
+    if messages.is_empty() {
+        return Ok(());
+    }
+    for message in messages {
+        let message = packer.pack(message);
+        let bytes = encode(&message)?;
+        counters.sent(MessageKind::of_client(&message), bytes.len());
+        sink.feed(Message::binary(bytes)).await?;
+    }
+    sink.flush().await?;
+    Ok(())
+}
+
+/// Closes the datagram session, if any, with `reason`.
+fn close_session(session: &mut Option<datagrams::DatagramSession>, reason: &str) {
+    if let Some(s) = session.take() {
+        s.connection.close(0u32.into(), reason.as_bytes());
+    }
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
     }
 }

@@ -433,8 +433,30 @@ impl Session {
         Ok(())
     }
 
-    /// Applies the server messages a session cares about: relayed `Inputs`, `Desync` and
-    /// `MatchLog`. Returns whether the message was one of those.
+    /// Takes a window of another seat's inputs (`ServerMessage::InputsFrom`: every change in
+    /// `from..confirmed`), which may overlap what we hold: the overlap is a repeat and is
+    /// skipped, the rest goes on as [`Session::remote_inputs`]. A window that starts past what
+    /// we hold leaves a gap and is ignored (the server catches us up reliably).
+    pub fn remote_window(
+        &mut self,
+        seat: Seat,
+        from: u32,
+        changes: &[InputChange],
+        confirmed: u32,
+    ) -> Result<(), SessionError> {
+        if Some(seat) == self.local {
+            return Err(SessionError::OwnSeat(seat));
+        }
+        let have = self.logs[seat.index()].confirmed();
+        if confirmed <= have || from > have {
+            return Ok(());
+        }
+        let start = changes.partition_point(|c| c.frame < have);
+        self.remote_inputs(seat, &changes[start..], confirmed)
+    }
+
+    /// Applies the server messages a session cares about: relayed `Inputs` and `InputsFrom`,
+    /// `Desync` and `MatchLog`. Returns whether the message was one of those.
     pub fn handle(&mut self, message: &ServerMessage) -> Result<bool, SessionError> {
         match message {
             ServerMessage::Inputs {
@@ -443,6 +465,14 @@ impl Session {
                 confirmed,
             } => self
                 .remote_inputs(*seat, changes, *confirmed)
+                .map(|()| true),
+            ServerMessage::InputsFrom {
+                seat,
+                from,
+                changes,
+                confirmed,
+            } => self
+                .remote_window(*seat, *from, changes, *confirmed)
                 .map(|()| true),
             ServerMessage::Desync {
                 frame,

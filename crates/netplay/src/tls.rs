@@ -65,8 +65,21 @@ impl TlsTrust {
         self
     }
 
-    /// The rustls client configuration for this trust.
-    pub(crate) fn client_config(&self) -> Result<Arc<rustls::ClientConfig>, TlsTrustError> {
+    /// The rustls client configuration for this trust (also for `https://`, e.g. the tool's
+    /// admin commands).
+    pub fn client_config(&self) -> Result<Arc<rustls::ClientConfig>, TlsTrustError> {
+        self.config_with(rustls::DEFAULT_VERSIONS)
+    }
+
+    /// The same for QUIC (the datagram session), which speaks TLS 1.3 only.
+    pub(crate) fn client_config_tls13(&self) -> Result<Arc<rustls::ClientConfig>, TlsTrustError> {
+        self.config_with(&[&rustls::version::TLS13])
+    }
+
+    fn config_with(
+        &self,
+        versions: &[&'static rustls::SupportedProtocolVersion],
+    ) -> Result<Arc<rustls::ClientConfig>, TlsTrustError> {
         let mut roots = rustls::RootCertStore {
             roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
         };
@@ -77,7 +90,7 @@ impl TlsTrust {
         }
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let config = rustls::ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
+            .with_protocol_versions(versions)
             .map_err(|e| TlsTrustError::Config(e.to_string()))?
             .with_root_certificates(roots)
             .with_no_client_auth();

@@ -15,9 +15,12 @@
 //! - [`codec`]: encode/decode with limits, and [`DecodeError`].
 //! - [`compact`] and [`packing`]: the compact uplink form of `Inputs`
 //!   ([`ClientMessage::InputsSince`]) and turning `Inputs` into it and back.
+//! - [`datagram`]: inputs over unreliable datagrams (WebTransport): the [`datagram::Uplink`]
+//!   and [`datagram::Downlink`] formats and how a window of inputs extends a log.
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
+//! - [`moderation`]: report categories and the bounds of reports and block lists.
 //! - [`file`]: reading a replay, log or puzzle file: regular files only, through a limit.
 //! - [`solo_replay`]: the one-player (Sprint, Blitz, Zen) replay file and [`verify_solo`].
 #![deny(missing_docs)]
@@ -26,6 +29,7 @@
 pub mod civil;
 pub mod codec;
 pub mod compact;
+pub mod datagram;
 mod envelope;
 pub mod file;
 pub mod identity;
@@ -33,6 +37,7 @@ pub mod inputs;
 pub mod key_script;
 pub mod listings;
 pub mod messages;
+pub mod moderation;
 pub mod packing;
 pub mod replay;
 pub mod room_log;

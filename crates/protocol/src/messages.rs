@@ -297,6 +297,56 @@ pub enum ClientMessage {
         /// The player, as the leaderboard names them.
         name: String,
     },
+    // Moderation and fair play (protocol 3, appended; `crate::moderation`, docs/MODERATION.md).
+    /// This connection is a program, not a person (a Tetris Bot Protocol bot, a load tester):
+    /// its name is marked as a bot wherever it is sent, and ranked play and records refuse it.
+    /// An identified connection marks its identity for good (an operator may undo it).
+    DeclareBot,
+    /// Report a player (identified players only): answered `Reported`, or an `Error`.
+    Report {
+        /// The reported player's name (an identity's name; look-alikes do not matter).
+        name: String,
+        /// The replay of the match it is about (`MatchOver::replay`, `RecentMatch::replay`),
+        /// kept as the evidence; the server checks that both played in it.
+        replay: Option<String>,
+        /// What it is about.
+        category: crate::moderation::ReportCategory,
+        /// What happened, at most [`crate::moderation::MAX_REPORT_CHARS`] characters.
+        text: String,
+    },
+    /// Never be matched with this player again, and do not deliver their chat to me
+    /// (identified players only): answered `Blocked` with the whole list.
+    Block {
+        /// Their name.
+        name: String,
+    },
+    /// Undo a `Block`: answered `Blocked`.
+    Unblock {
+        /// Their name.
+        name: String,
+    },
+    /// The players this identity blocks: answered `Blocked`.
+    GetBlocks,
+    // Inputs over datagrams (protocol 3 additions; see `crate::datagram`, docs/NETPLAY.md).
+    /// `on: true` asks for a datagram ticket (answered with `DatagramTicket`, or a non-fatal
+    /// `Unavailable` error from a server without a datagram path); `on: false` says this
+    /// client stops using its datagram session: the server closes it and carries on over the
+    /// WebSocket from what the client last acknowledged.
+    Datagrams {
+        /// Whether to use datagrams.
+        on: bool,
+    },
+    /// This player's inputs from frame `from` on: every change in `from..confirmed`, and those
+    /// frames final. Unlike `Inputs` it may overlap what the server already holds (the overlap
+    /// is a repeat and is skipped): the reliable catch-up of a player on datagrams.
+    InputsFrom {
+        /// The first frame it speaks for (at most what the server acknowledged).
+        from: u32,
+        /// Changes in increasing frame order, all in `from..confirmed`.
+        changes: Vec<InputChange>,
+        /// Frames `0..confirmed` are final for this player.
+        confirmed: u32,
+    },
 }
 
 /// Who is in a seat.
@@ -386,6 +436,13 @@ pub enum ErrorCode {
     /// A submitted solo replay was refused: unreadable, not a ranked run, or its inputs do not
     /// re-simulate to the result it claims (`SubmitSolo`).
     BadReplay,
+    /// This identity or address is banned from playing here; the message says why and until
+    /// when (`Identify`, queues, `CreateRoom`, `JoinRoom`; fatal at `Hello` for an address).
+    Banned,
+    /// This identity may not chat here; the message says why and until when.
+    Muted,
+    /// A declared bot asked for what only people may do (ranked play, records).
+    BotRefused,
 }
 
 /// Messages from the server to a client.
@@ -605,5 +662,61 @@ pub enum ServerMessage {
         name: String,
         /// The solo replay file.
         bytes: Vec<u8>,
+    },
+    // Moderation and fair play (protocol 3, appended; docs/MODERATION.md).
+    /// Which seats of the last `RoomState` (and so of `MatchStart` and `MatchLog`) hold a
+    /// declared bot, seat by seat; sent after every `RoomState`.
+    SeatMarks {
+        /// `bots[i]`: seat `i` is a declared bot.
+        bots: Vec<bool>,
+    },
+    /// A chat line from a declared bot: as `Chat`, marked.
+    BotChat {
+        /// Who said it.
+        from: String,
+        /// Their seat, or `None` for a spectator.
+        seat: Option<Seat>,
+        /// What they said.
+        text: String,
+    },
+    /// A `Report` was filed (no id: only operators can see reports).
+    Reported,
+    /// The players this identity blocks, by current name (answer to `Block`, `Unblock`,
+    /// `GetBlocks`).
+    Blocked {
+        /// At most [`crate::moderation::MAX_BLOCKS`] names.
+        names: Vec<String>,
+    },
+    /// Marks for the `PlayerProfile` just sent: whether the player is a declared bot, and
+    /// whether each of its recent matches' opponents was, in the same order.
+    ProfileMarks {
+        /// The player is a declared bot.
+        bot: bool,
+        /// `opponents[i]`: the opponent of `recent[i]` is a declared bot.
+        opponents: Vec<bool>,
+    },
+    // Inputs over datagrams (protocol 3 additions; see `crate::datagram`).
+    /// Answer to `Datagrams { on: true }`: open a WebTransport session to
+    /// `https://HOST:PORT/datagrams/TOKEN` (the host and port this WebSocket reached; hex
+    /// token) within a few seconds. The token works once, for this connection only.
+    DatagramTicket {
+        /// The session's token.
+        token: [u8; 16],
+        /// SHA-256 of the server's self-signed certificate (a browser's
+        /// `serverCertificateHashes`); `None` when the server has a real one (`--tls-cert`).
+        cert_hash: Option<[u8; 32]>,
+    },
+    /// A seat's inputs from frame `from` on (every change in `from..confirmed`), which may
+    /// overlap what the client holds: the reliable catch-up of a client on datagrams, and the
+    /// first relay over the WebSocket after its datagram session ended.
+    InputsFrom {
+        /// Whose inputs.
+        seat: Seat,
+        /// The first frame it speaks for.
+        from: u32,
+        /// Changes in increasing frame order, all in `from..confirmed`.
+        changes: Vec<InputChange>,
+        /// Frames `0..confirmed` are final for that seat.
+        confirmed: u32,
     },
 }

@@ -48,6 +48,11 @@ impl InputsPacker {
     /// The message to send for `message`: an `Inputs` becomes `InputsSince` when every frame in
     /// it is at or after the previous confirmation; anything else passes unchanged.
     pub fn pack(&mut self, message: ClientMessage) -> ClientMessage {
+        if let ClientMessage::InputsFrom { confirmed, .. } = &message {
+            // A catch-up says where the inputs stand, for both ends alike.
+            self.base = Some(*confirmed);
+            return message;
+        }
         let ClientMessage::Inputs { changes, confirmed } = message else {
             return message;
         };
@@ -106,6 +111,18 @@ impl InputsUnpacker {
                     .ok_or(CompactError::Overflow)?;
                 self.base = Some(confirmed);
                 Ok(ClientMessage::Inputs { changes, confirmed })
+            }
+            ClientMessage::InputsFrom {
+                from,
+                changes,
+                confirmed,
+            } => {
+                self.base = Some(confirmed);
+                Ok(ClientMessage::InputsFrom {
+                    from,
+                    changes,
+                    confirmed,
+                })
             }
             other => Ok(other),
         }

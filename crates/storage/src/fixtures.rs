@@ -14,6 +14,7 @@ pub fn new_player(name: &str, key: u8) -> NewPlayer {
         name: name.into(),
         name_key: name.to_lowercase(),
         created_unix: 1,
+        registered_from: None,
     }
 }
 

@@ -29,11 +29,17 @@
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 mod migrations;
+pub mod moderation;
 mod postgres;
 mod sqlite;
 
 use std::path::PathBuf;
 
+pub use moderation::{
+    Action, AddressBan, Audit, AuditEntry, AuditId, Closure, FlaggedMatch, InForce, MatchFlag,
+    ModerationStorage, NewReport, Openness, PairLimit, PlayerFilter, PlayerRecord, PlayerSearch,
+    Report, ReportId, Sanction, SanctionKind,
+};
 pub use postgres::PostgresStorage;
 pub use sqlite::SqliteStorage;
 
@@ -98,6 +104,8 @@ pub struct NewPlayer {
     pub name_key: String,
     /// Unix seconds.
     pub created_unix: u64,
+    /// The address (IPv4) or /64 (IPv6) it registers from, for the registration limits.
+    pub registered_from: Option<String>,
 }
 
 /// Counters for one player over one match (summed over its rounds).
@@ -236,6 +244,12 @@ pub enum StorageError {
     /// Any other database error.
     #[error("database error: {0}")]
     Db(String),
+    /// No such report, flag or address ban (or it is already closed).
+    #[error("no such {0}")]
+    NotFound(String),
+    /// A list is full (a block list at its limit).
+    #[error("{0}")]
+    Full(String),
 }
 
 /// A leaderboard row.
@@ -328,8 +342,9 @@ pub struct SoloRecordOutcome {
     pub place: u64,
 }
 
-/// What the server stores. Calls block; the server makes them off its async threads.
-pub trait Storage: Send + Sync + std::fmt::Debug {
+/// What the server stores. Calls block; the server makes them off its async threads. Its
+/// moderation half is [`ModerationStorage`].
+pub trait Storage: ModerationStorage + Send + Sync + std::fmt::Debug {
     /// The player with this key hash.
     fn player_by_key(&self, key_hash: &[u8]) -> Result<Option<Player>, StorageError>;
     /// The player with this recovery-code hash.
@@ -360,7 +375,8 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
         player: PlayerId,
         limit: u32,
     ) -> Result<Vec<StoredMatch>, StorageError>;
-    /// The best-rated players with at least `min_games` ranked games, best first.
+    /// The best-rated players with at least `min_games` ranked games, best first (players
+    /// taken off the boards and bots are not listed).
     fn leaderboard(&self, limit: u32, min_games: u32) -> Result<Vec<Standing>, StorageError>;
     /// A player's place on that leaderboard (`None` if not on it).
     fn place_of(&self, id: PlayerId, min_games: u32) -> Result<Option<u64>, StorageError>;
@@ -369,7 +385,8 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     /// Keeps `run` if it is the player's first on its board or beats their best (a tie keeps
     /// the older run): only each player's best run per board is stored, replay included.
     fn record_solo(&self, run: &SoloRun) -> Result<SoloRecordOutcome, StorageError>;
-    /// A board's best runs, one per player, best first (ties: the earlier run first).
+    /// A board's best runs, one per player, best first (ties: the earlier run first; players
+    /// taken off the boards and bots are not listed).
     fn solo_leaderboard(
         &self,
         board: SoloBoard,

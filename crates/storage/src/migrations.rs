@@ -59,4 +59,73 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (player_id, mode)
     );
     CREATE INDEX solo_records_by_value ON solo_records (mode, value, recorded_unix, player_id);",
+    // 3: moderation (docs/MODERATION.md): bot and leaderboard marks and the registration
+    // address on players; sanctions, address bans, the audit log, reports, block lists and
+    // flagged matches; matches found by replay id (reports name replays).
+    "ALTER TABLE players ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE players ADD COLUMN delisted INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE players ADD COLUMN registered_from TEXT;
+    CREATE INDEX players_by_registration ON players (registered_from, created_unix);
+    CREATE INDEX matches_by_replay ON matches (replay);
+    CREATE TABLE sanctions (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        kind TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        created_unix INTEGER NOT NULL,
+        until_unix INTEGER,
+        lifted_unix INTEGER
+    );
+    CREATE INDEX sanctions_by_player ON sanctions (player_id, kind);
+    CREATE INDEX sanctions_in_force ON sanctions (kind, lifted_unix);
+    CREATE TABLE address_bans (
+        id INTEGER PRIMARY KEY,
+        network TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        created_unix INTEGER NOT NULL,
+        until_unix INTEGER,
+        lifted_unix INTEGER
+    );
+    CREATE TABLE audit_log (
+        id INTEGER PRIMARY KEY,
+        at_unix INTEGER NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        detail TEXT NOT NULL
+    );
+    CREATE TABLE reports (
+        id INTEGER PRIMARY KEY,
+        reporter_id INTEGER NOT NULL REFERENCES players (id),
+        reported_id INTEGER NOT NULL REFERENCES players (id),
+        category TEXT NOT NULL,
+        text TEXT NOT NULL,
+        replay TEXT,
+        created_unix INTEGER NOT NULL,
+        closed_unix INTEGER,
+        closed_by TEXT,
+        resolution TEXT
+    );
+    CREATE INDEX reports_by_reporter ON reports (reporter_id, created_unix);
+    CREATE INDEX reports_by_state ON reports (closed_unix, created_unix);
+    CREATE TABLE blocks (
+        blocker_id INTEGER NOT NULL REFERENCES players (id),
+        blocked_id INTEGER NOT NULL REFERENCES players (id),
+        created_unix INTEGER NOT NULL,
+        PRIMARY KEY (blocker_id, blocked_id)
+    );
+    CREATE INDEX blocks_by_blocked ON blocks (blocked_id);
+    CREATE TABLE flagged_matches (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        seat INTEGER NOT NULL,
+        player_id INTEGER REFERENCES players (id),
+        rule TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        created_unix INTEGER NOT NULL,
+        reviewed_unix INTEGER,
+        reviewed_by TEXT,
+        verdict TEXT,
+        PRIMARY KEY (match_id, seat)
+    );",
 ];

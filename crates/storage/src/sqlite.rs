@@ -29,6 +29,9 @@ pub struct SqliteStorage {
 const PLAYER_COLUMNS: &str = "id, name, rating, deviation, volatility, games, wins, \
                               created_unix, last_played_unix";
 
+/// Who the leaderboards list: neither bots nor players an operator took off the boards.
+const LISTED: &str = "bot = 0 AND delisted = 0";
+
 fn player_row(row: &Row<'_>) -> rusqlite::Result<Player> {
     Ok(Player {
         id: PlayerId(row.get(0)?),
@@ -336,7 +339,7 @@ impl Storage for SqliteStorage {
         let conn = self.write();
         conn.execute(
             "INSERT INTO players (key_hash, recovery_hash, name, name_key, rating, deviation, \
-             volatility, created_unix) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+             volatility, created_unix, registered_from) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 new.key_hash,
                 new.recovery_hash,
@@ -345,7 +348,8 @@ impl Storage for SqliteStorage {
                 start.rating,
                 start.deviation,
                 start.volatility,
-                unix(new.created_unix)
+                unix(new.created_unix),
+                new.registered_from
             ],
         )
         .map_err(|e| unique(e, &new.name))?;
@@ -507,7 +511,7 @@ impl Storage for SqliteStorage {
         let conn = self.read();
         let mut stmt = conn
             .prepare_cached(&format!(
-                "SELECT {PLAYER_COLUMNS} FROM players WHERE games >= ?1 \
+                "SELECT {PLAYER_COLUMNS} FROM players WHERE games >= ?1 AND {LISTED} \
                  ORDER BY rating DESC, id LIMIT ?2"
             ))
             .map_err(db)?;
@@ -527,7 +531,7 @@ impl Storage for SqliteStorage {
         let conn = self.read();
         let me = conn
             .query_row(
-                "SELECT rating, games FROM players WHERE id = ?1",
+                &format!("SELECT rating, games FROM players WHERE id = ?1 AND {LISTED}"),
                 [id.0],
                 |r| Ok((r.get::<_, f64>(0)?, r.get::<_, u32>(1)?)),
             )
@@ -538,8 +542,10 @@ impl Storage for SqliteStorage {
         };
         let above: i64 = conn
             .query_row(
-                "SELECT COUNT(*) FROM players WHERE games >= ?1 \
-                 AND (rating > ?2 OR (rating = ?2 AND id < ?3))",
+                &format!(
+                    "SELECT COUNT(*) FROM players WHERE games >= ?1 AND {LISTED} \
+                     AND (rating > ?2 OR (rating = ?2 AND id < ?3))"
+                ),
                 params![min_games, rating, id.0],
                 |r| r.get(0),
             )
@@ -597,11 +603,13 @@ fn solo_ahead_sql(board: SoloBoard) -> &'static str {
     match board {
         SoloBoard::Sprint => {
             "SELECT COUNT(*) FROM solo_records WHERE mode = ?1 AND (value < ?2 OR (value = ?2 \
-             AND (recorded_unix < ?3 OR (recorded_unix = ?3 AND player_id < ?4))))"
+             AND (recorded_unix < ?3 OR (recorded_unix = ?3 AND player_id < ?4)))) \
+             AND player_id IN (SELECT id FROM players WHERE bot = 0 AND delisted = 0)"
         }
         SoloBoard::Blitz => {
             "SELECT COUNT(*) FROM solo_records WHERE mode = ?1 AND (value > ?2 OR (value = ?2 \
-             AND (recorded_unix < ?3 OR (recorded_unix = ?3 AND player_id < ?4))))"
+             AND (recorded_unix < ?3 OR (recorded_unix = ?3 AND player_id < ?4)))) \
+             AND player_id IN (SELECT id FROM players WHERE bot = 0 AND delisted = 0)"
         }
     }
 }
@@ -702,7 +710,7 @@ impl SqliteStorage {
         // `solo_order` is one of our own constant strings, never outside input.
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT {SOLO_COLUMNS} FROM solo_records s JOIN players p ON p.id = s.player_id \
-             WHERE s.mode = ?1 ORDER BY {} LIMIT ?2",
+             WHERE s.mode = ?1 AND p.bot = 0 AND p.delisted = 0 ORDER BY {} LIMIT ?2",
             solo_order(board)
         ))?;
         let rows = stmt
@@ -733,5 +741,6 @@ impl SqliteStorage {
     }
 }
 
+mod moderation;
 #[cfg(test)]
 mod tests;

@@ -3,6 +3,8 @@
 //! Each family of subcommands lives in its own module, which owns its clap `Subcommand` enum
 //! and its `run` function; this file only parses and dispatches, and maps errors to exit codes.
 
+// The server's admin API (docs/MODERATION.md).
+mod admin_cmds;
 mod bot_cmds;
 // The fixed-sequence challenge: verify, solve, score.
 mod challenge_cmds;
@@ -45,6 +47,8 @@ enum Command {
     Db(db_cmds::DbCommand),
     #[command(flatten)]
     Puzzle(puzzle_cmds::PuzzleCommand),
+    #[command(flatten)]
+    Admin(admin_cmds::AdminCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -57,6 +61,7 @@ fn main() -> std::process::ExitCode {
         Command::Challenge(c) => challenge_cmds::run(c),
         Command::Db(c) => db_cmds::run(c),
         Command::Puzzle(c) => puzzle_cmds::run(c),
+        Command::Admin(c) => admin_cmds::run(c),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

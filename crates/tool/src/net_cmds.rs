@@ -3,8 +3,10 @@
 //!
 //! Each match is two [`HeadlessClient`](sevenbag_netplay::HeadlessClient)s with random inputs in a fresh first-to-99 room (so it
 //! lasts the whole run), each on its own tokio task, exactly as a player's client would run.
-//! Matches start staggered over a ramp; the measurement window opens a second after every match
-//! is set up and lasts `--seconds`. Relay latency is measured on this machine's clock: both players of a match
+//! Matches start staggered over a ramp; the measurement window opens a second after every
+//! player's match has begun (bounded: one that has not by then fails, saying so) and lasts
+//! `--seconds`. `--latency-ms`, `--jitter-ms` and `--loss` put every client behind an impairing
+//! proxy (`sevenbag_netplay::delay_proxy`). Relay latency is measured on this machine's clock: both players of a match
 //! share a [`RelayProbe`] that notes when each `Inputs` batch was handed to the sender's network
 //! task and when the opponent's client took the relayed copy, keyed by (seat, confirmed frame).
 //! Server CPU and memory come from `/proc/PID/stat` and `/proc/PID/status`, for a server started
@@ -24,8 +26,9 @@ use clap::Args;
 use sevenbag_bot::{Bot, Level};
 use sevenbag_netplay::{
     InputSource, RandomInputs, RelayProbe,
-    delay_proxy::{Proxy, ProxyConfig},
+    delay_proxy::{Loss, Proxy, ProxyConfig},
     from_fn,
+    udp_proxy::UdpProxy,
 };
 
 use players::{DONE, MEASURING, Resumed, SETUP_GRACE, WARMUP, failed, play, ranked_setup, setup};
@@ -85,7 +88,10 @@ pub struct LoadtestArgs {
     /// Play ranked matches: every player registers a generated identity and joins the ranked
     /// queue (so ratings move under load). The server needs a database; `--spawn-server` gives
     /// it one in a temporary directory. Relay latency is not measured in this mode (the queue,
-    /// not the tool, decides who plays whom).
+    /// not the tool, decides who plays whom). Load players declare themselves bots, which a
+    /// server refuses in ranked play unless started with `--ranked-bots` (and, from one
+    /// machine, `--ranked-same-address`, `--ranked-pair-daily 0` and no registration limits):
+    /// `--spawn-server` does that.
     #[arg(long)]
     ranked: bool,
     /// One-way latency added to every client connection, each way, by an order-keeping delaying
@@ -95,11 +101,57 @@ pub struct LoadtestArgs {
     /// Jitter added to `--latency-ms`: each chunk is delayed by latency ± jitter, in order.
     #[arg(long, default_value_t = 0)]
     jitter_ms: u64,
+    /// Packet loss, in percent, each way. On the WebSocket (TCP) a lost chunk is not dropped
+    /// but delivered `RETRANSMIT_DELAY` (220 ms) late, holding back every chunk behind it, as a
+    /// TCP retransmission does (docs/NETPLAY.md, "Loss").
+    #[arg(long, default_value_t = 0.0, value_name = "PERCENT")]
+    loss: f64,
+    /// Losses come in bursts of 1 to this many chunks or datagrams in a row.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    loss_burst: u32,
+    /// Which path carries the players' inputs: `datagrams` (WebTransport over UDP, falling
+    /// back to the WebSocket where it cannot open; the players' default) or `websocket` only.
+    /// With `--loss`, datagrams are dropped for real by a UDP proxy on the TCP proxy's port
+    /// number; loss starts with the measurement window, so every player starts on its path.
+    #[arg(long, value_enum, default_value_t = InputPath::Datagrams)]
+    path: InputPath,
     /// With --spawn-server: `kill -9` the server this many seconds into the window and start it
     /// again at once with the same flags. Players reconnect by themselves; the report says how
     /// many matches survived and how long the players took to resume.
     #[arg(long, requires = "spawn_server", value_name = "SECS")]
     kill_at: Option<f64>,
+}
+
+impl LoadtestArgs {
+    /// Whether clients go through the impairing proxy (latency, jitter or loss).
+    fn impaired(&self) -> bool {
+        self.latency_ms > 0 || self.jitter_ms > 0 || self.loss > 0.0
+    }
+}
+
+/// `--path`: what carries the players' inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum InputPath {
+    /// Datagrams (WebTransport), the WebSocket for the rest.
+    Datagrams,
+    /// Everything over the WebSocket.
+    Websocket,
+}
+
+/// The impairing proxies every client goes through: TCP for the WebSocket, UDP on the same port
+/// number for the datagrams.
+struct Impairment {
+    tcp: Proxy,
+    udp: UdpProxy,
+    loss: Loss,
+}
+
+impl Impairment {
+    /// Turns the loss on (at the start of the measurement window).
+    fn start_loss(&self) {
+        self.tcp.set_loss(self.loss);
+        self.udp.set_loss(self.loss);
+    }
 }
 
 fn parse_level(s: &str) -> Result<Level, String> {
@@ -143,6 +195,10 @@ const MAX_SECONDS: u64 = 600;
 const MAX_MATCHES: usize = 5_000;
 /// Most one-way latency or jitter accepted, in ms.
 const MAX_LATENCY_MS: u64 = 2_000;
+/// Most loss accepted, in percent.
+const MAX_LOSS_PERCENT: f64 = 50.0;
+/// Longest loss burst accepted.
+const MAX_LOSS_BURST: u32 = 20;
 
 fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
@@ -160,6 +216,11 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
         args.latency_ms <= MAX_LATENCY_MS && args.jitter_ms <= MAX_LATENCY_MS,
         "--latency-ms and --jitter-ms must be 0..={MAX_LATENCY_MS}"
+    );
+    anyhow::ensure!(
+        (0.0..=MAX_LOSS_PERCENT).contains(&args.loss)
+            && (1..=MAX_LOSS_BURST).contains(&args.loss_burst),
+        "--loss must be 0..={MAX_LOSS_PERCENT} (percent) and --loss-burst 1..={MAX_LOSS_BURST}"
     );
     let ramp = args
         .ramp_seconds
@@ -185,8 +246,8 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
                 );
             }
             anyhow::ensure!(
-                urls.len() == 1 || (args.latency_ms == 0 && args.jitter_ms == 0),
-                "--latency-ms and --jitter-ms take one --server"
+                urls.len() == 1 || !args.impaired(),
+                "--latency-ms, --jitter-ms and --loss take one --server"
             );
             (urls.to_vec(), args.server_pid)
         }
@@ -206,23 +267,42 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         .build()
         .context("cannot start the tokio runtime")?;
     let report = runtime.block_on(async {
-        // With --latency-ms/--jitter-ms every client goes through the delaying proxy.
-        let proxy = if args.latency_ms > 0 || args.jitter_ms > 0 {
+        // With --latency-ms/--jitter-ms/--loss every client goes through the impairing proxies
+        // (lossless until the window opens).
+        let proxy = if args.impaired() {
             let upstream = loopback_addr(&url)?;
             let config = ProxyConfig::latency(
                 Duration::from_millis(args.latency_ms),
                 Duration::from_millis(args.jitter_ms),
                 1,
             );
-            Some(Proxy::start(upstream, config).await?)
+            let (tcp, udp) = Proxy::start_pair(upstream, config, config).await?;
+            Some(Impairment {
+                tcp,
+                udp,
+                loss: Loss::bursts(args.loss / 100.0, args.loss_burst),
+            })
         } else {
             None
         };
         let urls = match &proxy {
-            Some(p) => vec![p.url()],
+            Some(p) => vec![p.tcp.url()],
             None => urls.clone(),
         };
-        drive(&args, &urls, ramp, server_pid, spawned.as_mut()).await
+        let report = drive(
+            &args,
+            &urls,
+            ramp,
+            server_pid,
+            spawned.as_mut(),
+            proxy.as_ref(),
+        )
+        .await;
+        if let Some(p) = &proxy {
+            let (relayed, dropped) = p.udp.counts();
+            eprintln!("UDP proxy: {relayed} datagrams relayed, {dropped} dropped");
+        }
+        report
     });
     drop(spawned);
     let report = report?;
@@ -257,11 +337,15 @@ async fn drive(
     ramp: f64,
     server_pid: Option<u32>,
     mut spawned: Option<&mut SpawnedServer>,
+    impairment: Option<&Impairment>,
 ) -> anyhow::Result<Report> {
     let t0 = Instant::now();
     let resumed = Arc::new(Resumed::new(args.kill_at.is_some()));
     let phase = Arc::new(AtomicU8::new(WARMUP));
     let settled = Arc::new(AtomicUsize::new(0));
+    // Players whose match has begun (they simulated a frame), and players set up to play.
+    let playing = Arc::new(AtomicUsize::new(0));
+    let set_up = Arc::new(AtomicUsize::new(0));
     let mut probes = Vec::with_capacity(args.matches);
     let mut tasks = Vec::with_capacity(args.matches);
     for i in 0..args.matches {
@@ -278,21 +362,27 @@ async fn drive(
             None => Keys::Random(args.drop_min, args.drop_max),
         };
         let tick_frames = args.tick_frames;
+        let datagrams = args.path == InputPath::Datagrams;
         let ranked = args.ranked;
         let reconnect = args.kill_at.is_some();
         let resumed = Arc::clone(&resumed);
         let phase = Arc::clone(&phase);
         let settled = Arc::clone(&settled);
+        let playing = Arc::clone(&playing);
+        let set_up = Arc::clone(&set_up);
         // One task sets the match up, then each player plays on its own task.
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep_until(start.into()).await;
             let setup = if ranked {
-                ranked_setup(&pair, i, tick_frames).await
+                ranked_setup(&pair, i, tick_frames, datagrams).await
             } else {
-                setup(&pair, i, probe, tick_frames, reconnect)
+                setup(&pair, i, probe, tick_frames, reconnect, datagrams)
                     .await
                     .map_err(|e| e.to_string())
             };
+            if setup.is_ok() {
+                set_up.fetch_add(2, Ordering::Relaxed);
+            }
             settled.fetch_add(1, Ordering::Relaxed);
             match setup {
                 Ok((a, b)) => {
@@ -304,8 +394,9 @@ async fn drive(
                         keys,
                         Arc::clone(&phase),
                         Arc::clone(&resumed),
+                        Arc::clone(&playing),
                     ));
-                    let pb = tokio::spawn(play(b, i as u64 * 2 + 1, keys, phase, resumed));
+                    let pb = tokio::spawn(play(b, i as u64 * 2 + 1, keys, phase, resumed, playing));
                     let mut a = pa.await.unwrap_or_else(|e| failed(e.to_string()));
                     let b = pb.await.unwrap_or_else(|e| failed(e.to_string()));
                     a.cross_instance = cross;
@@ -325,9 +416,23 @@ async fn drive(
     if late > 0 {
         eprintln!("{late} matches still setting up; measuring without them");
     }
-    // A second to settle, plus the few round trips a distant match needs to get going.
+    // The window opens once every player set up is playing (its match began: at a long round
+    // trip with loss, a match set up last can take seconds), bounded; then a second to settle.
+    // A player still not playing then is reported as failed, saying so.
     let trip = Duration::from_millis(2 * (args.latency_ms + args.jitter_ms));
-    tokio::time::sleep(Duration::from_secs(1) + 4 * trip).await;
+    let start_deadline = Instant::now() + Duration::from_secs(10) + 8 * trip;
+    while playing.load(Ordering::Relaxed) < set_up.load(Ordering::Relaxed)
+        && Instant::now() < start_deadline
+    {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let waiting = set_up
+        .load(Ordering::Relaxed)
+        .saturating_sub(playing.load(Ordering::Relaxed));
+    if waiting > 0 {
+        eprintln!("{waiting} players' matches have not begun; measuring without them");
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
 
     // The window: forget latencies from the ramp, note CPU times at both ends.
     for p in &probes {
@@ -335,6 +440,9 @@ async fn drive(
     }
     let cpu_start = server_pid.and_then(|pid| ProcStats::read(pid).ok());
     let self_start = ProcStats::read_self().ok();
+    if let Some(impairment) = impairment {
+        impairment.start_loss();
+    }
     phase.store(MEASURING, Ordering::Relaxed);
     let window_start = Instant::now();
     let window_end = window_start + Duration::from_secs(args.seconds);

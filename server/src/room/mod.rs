@@ -23,6 +23,7 @@ use tracing::{debug, info, warn};
 
 use crate::durable::{Loaded, MatchLog, MatchOpen};
 use crate::metrics::GaugeGuard;
+use crate::moderation::Tags;
 use crate::ranked::Identity;
 use crate::record::Tally;
 use crate::refusal::{Refusal, draining, random_u64};
@@ -30,6 +31,7 @@ use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::services::Services;
 use crate::shutdown::{Shutdown, TaskGuard};
 
+mod dgram;
 mod persist;
 mod play;
 mod seats;
@@ -58,6 +60,8 @@ pub(crate) struct Member {
     pub(crate) outbox: Outbox,
     /// The player's identity, for ranked play and history (`None` for a guest).
     pub(crate) identity: Option<Identity>,
+    /// Its moderation facts: bot mark, address, block list (`crate::moderation`).
+    pub(crate) tags: Arc<Tags>,
 }
 
 /// How a room starts.
@@ -136,6 +140,24 @@ pub(crate) enum RoomCommand {
         frame: u32,
         /// The client's hash.
         hash: u64,
+    },
+    /// The connection's datagram session came, went or sent something (`crate::datagram`).
+    Datagram {
+        /// Who.
+        client: ClientId,
+        /// What.
+        event: crate::datagram::DatagramEvent,
+    },
+    /// `InputsFrom`: a player's reliable catch-up, which may overlap what the room holds.
+    InputsFrom {
+        /// Who.
+        client: ClientId,
+        /// The first frame it speaks for.
+        from: u32,
+        /// The changes as sent.
+        changes: Vec<InputChange>,
+        /// The new confirmation.
+        confirmed: u32,
     },
 }
 
@@ -242,6 +264,12 @@ struct Room {
     matches: u32,
     /// Whether matches here are rated.
     ranked: bool,
+    /// Each seat's last holder's moderation facts (bot marks, chat filters).
+    seat_tags: [Option<Arc<Tags>>; 2],
+    /// Each spectator's, by connection.
+    spectator_tags: std::collections::HashMap<ClientId, Arc<Tags>>,
+    /// Players on the datagram path.
+    peers: dgram::Peers,
 }
 
 /// What a room tells the directory that opened it (the lobby's code and token maps). A handle
@@ -293,6 +321,9 @@ pub(crate) fn spawn(
             Start::Restored(loaded) => loaded.open.ranked,
             Start::Created(_) | Start::Quick(_) => false,
         },
+        seat_tags: [None, None],
+        spectator_tags: std::collections::HashMap::new(),
+        peers: dgram::Peers::default(),
     };
     tokio::spawn(room.run(start, rx, shutdown, guard));
     Some(tx)
@@ -429,6 +460,16 @@ impl Room {
                 hash,
             } => self.state_hash(client, frame, hash),
             RoomCommand::Chat { client, name, text } => self.chat(client, name, text),
+            RoomCommand::Datagram { client, event } => self.datagram(client, event).await,
+            RoomCommand::InputsFrom {
+                client,
+                from,
+                changes,
+                confirmed,
+            } => match self.seat_of(client) {
+                Some(seat) => self.window(seat, from, changes, confirmed, false).await,
+                None => self.inputs(client, changes, confirmed).await,
+            },
         }
     }
 
@@ -460,8 +501,15 @@ impl Room {
         }
     }
 
+    /// `RoomState`, then which seats hold declared bots (`SeatMarks`).
     fn broadcast_state(&self) {
         self.broadcast(&self.state_message());
+        let bots = [0, 1].map(|i| {
+            self.seats[i].is_some() && self.seat_tags[i].as_ref().is_some_and(|t| t.is_bot())
+        });
+        self.broadcast(&ServerMessage::SeatMarks {
+            bots: bots.to_vec(),
+        });
     }
 
     fn broadcast(&self, message: &ServerMessage) {

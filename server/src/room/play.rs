@@ -171,6 +171,7 @@ impl Room {
                     matches: self.matches,
                 })
             });
+        self.peers.new_match();
         self.running = Some(Running {
             sim: ConfirmedSim::new(header),
             names,
@@ -235,6 +236,28 @@ impl Room {
             ));
             return;
         }
+        self.take_inputs(seat, changes, confirmed).await;
+    }
+
+    /// Takes a checked batch of `seat`'s inputs (from `Inputs`, or the new part of a window):
+    /// appends it to the match (refused batches cut the sender), logs it, relays it at once
+    /// (to a player on datagrams as a datagram, else over the WebSocket; to spectators over
+    /// the WebSocket), and moves the server's simulation on.
+    pub(super) async fn take_inputs(
+        &mut self,
+        seat: Seat,
+        changes: Vec<InputChange>,
+        confirmed: u32,
+    ) {
+        let Some(run) = &mut self.running else {
+            return;
+        };
+        let Some(conn) = self.seats[seat.index()]
+            .as_ref()
+            .and_then(|s| s.conn.clone())
+        else {
+            return;
+        };
         if let Err(e) = run.sim.extend(seat, &changes, confirmed) {
             conn.cut(Cut::error(ErrorCode::BadInput, format!("bad inputs: {e}")));
             return;
@@ -243,15 +266,21 @@ impl Room {
         if let Some(log) = &mut run.log {
             log.inputs(seat, &changes, confirmed);
         }
-        // Relay at once, unchanged, encoded once for every recipient.
+        // Relay at once, unchanged, encoded once for every recipient on the WebSocket.
+        let opponent = seat.other();
+        if self.on_datagrams(opponent) {
+            self.send_downlink(opponent, Instant::now());
+        }
+        let to_opponent = !self.on_datagrams(opponent);
         if let Some(bytes) = relay::encode(&ServerMessage::Inputs {
             seat,
             changes,
             confirmed,
         }) {
-            if let Some(opponent) = self.seats[seat.other().index()]
-                .as_ref()
-                .and_then(|s| s.conn.as_ref())
+            if to_opponent
+                && let Some(opponent) = self.seats[opponent.index()]
+                    .as_ref()
+                    .and_then(|s| s.conn.as_ref())
             {
                 opponent.send_bytes(bytes.clone());
             }
@@ -259,6 +288,9 @@ impl Room {
                 spectator.send_bytes(bytes.clone());
             }
         }
+        let Some(run) = &mut self.running else {
+            return;
+        };
         let events = run.sim.advance();
         if events.iter().any(|e| matches!(e, SimEvent::RoundOver(_))) {
             run.tally.round_over(&run.sim);
@@ -282,19 +314,24 @@ impl Room {
     }
 
     pub(super) fn state_hash(&mut self, client: ClientId, frame: u32, hash: u64) {
-        let Some(seat) = self.seat_of(client) else {
-            return;
-        };
+        if let Some(seat) = self.seat_of(client) {
+            self.state_hash_checked(seat, frame, hash);
+        }
+    }
+
+    /// Compares `seat`'s hash at `frame` with the server's; returns whether it was looked at
+    /// (false: the server has not simulated that far yet, or the frame is off the interval).
+    pub(super) fn state_hash_checked(&mut self, seat: Seat, frame: u32, hash: u64) -> bool {
         let Some(run) = &mut self.running else {
-            return;
+            return false;
         };
         let Some(server_hash) = run.sim.hash_at(frame) else {
             debug!(room = %self.code, ?seat, frame, "hash for a frame not simulated (or off the interval); ignored");
-            return;
+            return false;
         };
         // A repeat of an answered (or earlier) frame is ignored: no log flood, no log resend.
         if server_hash == hash || frame <= run.desync_answered[seat.index()] {
-            return;
+            return true;
         }
         warn!(
             room = %self.code,
@@ -318,6 +355,7 @@ impl Room {
             });
             conn.send(&run.log_message(Instant::now()));
         }
+        true
     }
 
     /// Ends the running match: writes its replay, tells everyone (unless unfinished), and goes
@@ -416,16 +454,47 @@ impl Room {
         ));
     }
 
-    /// Relays a chat line from a member to everyone in the room.
+    /// Relays a chat line from a member to everyone in the room who does not block them; a
+    /// declared bot's line is marked (`BotChat`).
     pub(super) fn chat(&self, client: ClientId, name: String, text: String) {
         let seat = self.seat_of(client);
-        if seat.is_none() && !self.spectators.iter().any(|o| o.id() == client) {
+        let sender = match seat {
+            Some(s) => self.seat_tags[s.index()].clone(),
+            None => self.spectator_tags.get(&client).cloned(),
+        };
+        let Some(sender) = sender else {
             return;
-        }
-        self.broadcast(&ServerMessage::Chat {
-            from: name,
-            seat,
-            text,
+        };
+        let line = if sender.is_bot() {
+            ServerMessage::BotChat {
+                from: name,
+                seat,
+                text,
+            }
+        } else {
+            ServerMessage::Chat {
+                from: name,
+                seat,
+                text,
+            }
+        };
+        let Some(bytes) = relay::encode(&line) else {
+            return;
+        };
+        let seated = Seat::BOTH.into_iter().filter_map(|s| {
+            let conn = self.seats[s.index()].as_ref()?.conn.as_ref()?;
+            Some((conn, self.seat_tags[s.index()].as_ref()))
         });
+        let watching = self
+            .spectators
+            .iter()
+            .map(|o| (o, self.spectator_tags.get(&o.id())));
+        for (outbox, tags) in seated.chain(watching) {
+            if tags.is_none_or(|t| t.hears(&sender)) {
+                outbox.send_bytes(bytes.clone());
+            } else {
+                self.services.metrics.moderation("chat_hidden");
+            }
+        }
     }
 }

@@ -12,6 +12,7 @@ impl Room {
     pub(super) fn seat(&mut self, seat: Seat, member: Member) -> Seat {
         let resume = random_u64();
         self.directory.token_issued(resume, &self.code);
+        self.seat_tags[seat.index()] = Some(member.tags.clone());
         self.seats[seat.index()] = Some(SeatSlot {
             name: member.name,
             handling: member.handling,
@@ -78,6 +79,8 @@ impl Room {
                     resume: 0,
                     options: self.options,
                 });
+                self.spectator_tags
+                    .insert(member.client, member.tags.clone());
                 if let Some(run) = &self.running {
                     // The state first, then the log, then live inputs: the room handles one
                     // command at a time, so nothing can be relayed between these.
@@ -110,6 +113,14 @@ impl Room {
         }
         slot.conn = Some(member.outbox.clone());
         slot.deadline = None;
+        // A bot's seat stays a bot's whoever takes it back with its token.
+        if self.seat_tags[seat.index()]
+            .as_ref()
+            .is_some_and(|t| t.is_bot())
+        {
+            member.tags.set_bot(true);
+        }
+        self.seat_tags[seat.index()] = Some(member.tags.clone());
         info!(room = %self.code, client = member.client, ?seat, "player resumed");
         self.send_joined(seat);
         self.broadcast_state();
@@ -131,6 +142,7 @@ impl Room {
     pub(super) async fn leave(&mut self, client: ClientId, forfeit: bool) {
         if let Some(i) = self.spectators.iter().position(|o| o.id() == client) {
             self.spectators.swap_remove(i);
+            self.spectator_tags.remove(&client);
             self.broadcast_state();
             return;
         }

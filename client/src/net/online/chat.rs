@@ -2,7 +2,10 @@
 //!
 //! The server strips control characters and limits the rate; the game keeps the last
 //! [`KEEP_LINES`] lines, hides the lines of muted players (mutes last for the session, by name),
-//! and turns `/mute NAME` and `/unmute NAME` typed in the field into mutes instead of messages.
+//! and turns `/mute NAME` and `/unmute NAME` typed in the field into mutes instead of messages;
+//! `/block NAME`, `/unblock NAME` and `/report NAME WHAT HAPPENED` become the server's
+//! moderation requests (`docs/MODERATION.md`: a block lasts, the server keeps the list). With
+//! the chat filter on (a setting), words of [`FILTERED`] are shown as asterisks.
 //! The screens decide where the lines go: never over the boards.
 
 use sevenbag_netplay::time::Instant;
@@ -10,6 +13,7 @@ use std::collections::{BTreeSet, VecDeque};
 
 use sevenbag_core::Seat;
 use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat};
+use sevenbag_protocol::moderation::ReportCategory;
 
 /// Lines kept for the room view.
 pub const KEEP_LINES: usize = 50;
@@ -34,6 +38,57 @@ pub enum Submit {
     Say(String),
     /// Nothing to send (an empty line, or a mute command done here): a note for the player.
     Note(String),
+    /// Block this player (the server's list: never matched again, their chat not delivered).
+    Block(String),
+    /// Undo a block.
+    Unblock(String),
+    /// Report this player, with what happened.
+    Report {
+        /// Their name.
+        name: String,
+        /// What it is about: the first word when it names one (`cheating`, `abuse`, `name`,
+        /// `boosting`, `other`), else `other`.
+        category: ReportCategory,
+        /// What happened (the server bounds it).
+        text: String,
+    },
+}
+
+/// Words the chat filter hides (lower case; matched whole, ignoring case).
+pub const FILTERED: &[&str] = &[
+    "fuck", "fucking", "shit", "cunt", "bitch", "asshole", "retard", "faggot", "nigger", "kys",
+];
+
+/// The category a word names (`ReportCategory::name`), if any.
+fn report_category(word: &str) -> Option<ReportCategory> {
+    use ReportCategory::*;
+    [Cheating, Abuse, Name, Boosting, Other]
+        .into_iter()
+        .find(|c| c.name().eq_ignore_ascii_case(word))
+}
+
+/// `text` with every word of [`FILTERED`] turned into asterisks.
+pub fn filtered(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if FILTERED.contains(&word.to_lowercase().as_str()) {
+            out.extend(word.chars().map(|_| '*'));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 /// The chat of one connection.
@@ -41,6 +96,8 @@ pub enum Submit {
 pub struct Chat {
     lines: VecDeque<ChatLine>,
     muted: BTreeSet<String>,
+    /// Hide the words of [`FILTERED`] in lines heard from now on.
+    filter: bool,
     /// The line being typed, while the field is open.
     draft: Option<String>,
 }
@@ -51,6 +108,7 @@ impl Chat {
         if self.is_muted(&from) {
             return;
         }
+        let text = if self.filter { filtered(&text) } else { text };
         if self.lines.len() == KEEP_LINES {
             self.lines.pop_front();
         }
@@ -65,6 +123,11 @@ impl Chat {
     /// The last `n` lines, oldest first.
     pub fn last(&self, n: usize) -> impl Iterator<Item = &ChatLine> {
         self.lines.iter().skip(self.lines.len().saturating_sub(n))
+    }
+
+    /// Turns the chat filter on or off for lines heard from now on.
+    pub fn set_filter(&mut self, on: bool) {
+        self.filter = on;
     }
 
     /// Whether `name`'s lines are hidden.
@@ -92,6 +155,11 @@ impl Chat {
     /// Opens the field (empty).
     pub fn open(&mut self) {
         self.draft = Some(String::new());
+    }
+
+    /// Opens the field with `text` typed (a command to finish, such as `/report NAME `).
+    pub fn open_with(&mut self, text: &str) {
+        self.draft = Some(text.chars().take(MAX_CHAT_CHARS).collect());
     }
 
     /// Closes the field, dropping what was typed.
@@ -126,6 +194,30 @@ impl Chat {
                 }
             }
             (Some("/mute" | "/unmute"), None) => Submit::Note("Usage: /mute NAME".to_owned()),
+            (Some("/block"), Some(name)) => Submit::Block(name.to_owned()),
+            (Some("/unblock"), Some(name)) => Submit::Unblock(name.to_owned()),
+            (Some("/block" | "/unblock"), None) => Submit::Note("Usage: /block NAME".to_owned()),
+            (Some("/report"), Some(name)) => {
+                let mut rest: Vec<&str> = words.collect();
+                let category = rest
+                    .first()
+                    .and_then(|w| report_category(w))
+                    .inspect(|_| {
+                        rest.remove(0);
+                    })
+                    .unwrap_or(ReportCategory::Other);
+                let text = rest.join(" ");
+                if text.is_empty() {
+                    Submit::Note("Say what happened: /report NAME WHAT HAPPENED".to_owned())
+                } else {
+                    Submit::Report {
+                        name: name.to_owned(),
+                        category,
+                        text,
+                    }
+                }
+            }
+            (Some("/report"), None) => Submit::Note("Usage: /report NAME WHAT HAPPENED".to_owned()),
             _ => match clean_chat(&text) {
                 Some(line) => Submit::Say(line),
                 None => Submit::Note(String::new()),
@@ -187,6 +279,44 @@ mod tests {
         );
         chat.hear("Bo".into(), Some(Seat::Second), "gg".into(), now);
         assert_eq!(chat.last(1).next().map(|l| l.text.as_str()), Some("gg"));
+    }
+
+    #[test]
+    fn block_unblock_and_report_commands_become_requests() {
+        let mut chat = Chat::default();
+        assert_eq!(typed(&mut chat, "/block bo"), Submit::Block("bo".into()));
+        assert_eq!(
+            typed(&mut chat, "/unblock bo"),
+            Submit::Unblock("bo".into())
+        );
+        assert_eq!(
+            typed(&mut chat, "/report bo  abuse insults   in chat"),
+            Submit::Report {
+                name: "bo".into(),
+                category: ReportCategory::Abuse,
+                text: "insults in chat".into()
+            }
+        );
+        assert_eq!(
+            typed(&mut chat, "/report bo lagswitch"),
+            Submit::Report {
+                name: "bo".into(),
+                category: ReportCategory::Other,
+                text: "lagswitch".into()
+            }
+        );
+        assert!(matches!(typed(&mut chat, "/report bo"), Submit::Note(_)));
+    }
+
+    #[test]
+    fn the_filter_hides_listed_words_whole_and_only_when_on() {
+        let mut chat = Chat::default();
+        let now = Instant::now();
+        chat.hear("a".into(), None, "Shit, scunthorpe!".into(), now);
+        chat.set_filter(true);
+        chat.hear("a".into(), None, "Shit, scunthorpe!".into(), now);
+        let texts: Vec<&str> = chat.last(2).map(|l| l.text.as_str()).collect();
+        assert_eq!(texts, ["Shit, scunthorpe!", "****, scunthorpe!"]);
     }
 
     #[test]

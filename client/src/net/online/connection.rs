@@ -9,7 +9,7 @@ use sevenbag_protocol::{ClientMessage, JoinRole};
 
 use super::texts::{plain_net_error, reach_text};
 use super::transport::open;
-use super::{Online, Request, Stage};
+use super::{Driver, Online, Request, Stage};
 use crate::net::online::reconnect::{LOST_MATCH, Reconnect, SEAT_GONE, UNREACHABLE};
 
 impl Online {
@@ -76,6 +76,11 @@ impl Online {
                         });
                     }
                     return;
+                }
+                // An automatic player (the online demo's) is a program: it says so, and the
+                // server marks its name as a bot wherever it shows.
+                if matches!(self.driver, Driver::Auto(_)) {
+                    self.send(ClientMessage::DeclareBot);
                 }
                 let request = match &self.request {
                     Request::QuickMatch => ClientMessage::QuickMatch,

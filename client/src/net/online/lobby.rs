@@ -5,10 +5,11 @@ use sevenbag_netplay::time::Instant;
 
 use sevenbag_core::Seat;
 use sevenbag_netplay::{DriverEvent, RoomUpdate};
+use sevenbag_protocol::moderation::ReportCategory;
 use sevenbag_protocol::{ClientMessage, ErrorCode, ReplayListing, SeatStatus, ServerMessage};
 
 use super::texts::error_text;
-use super::{Driver, Online, Stage};
+use super::{BOT_MARK, Driver, Online, Stage};
 use crate::versus::session::Peer;
 
 impl Online {
@@ -96,6 +97,28 @@ impl Online {
         if self.code().is_some() {
             self.send(ClientMessage::Chat { text });
         }
+    }
+
+    /// Reports `name` for `text`, with the last match's replay as the evidence when there is
+    /// one; the server answers `Reported` (a notice) or an error (a notice too).
+    pub fn report(&mut self, name: &str, category: ReportCategory, text: &str) {
+        let replay = self.outcome().and_then(|o| o.replay.clone());
+        self.send(ClientMessage::Report {
+            name: name.to_owned(),
+            replay,
+            category,
+            text: text.to_owned(),
+        });
+    }
+
+    /// Blocks `name` (or unblocks them): the server keeps the list and answers with it.
+    pub fn block(&mut self, name: &str, block: bool) {
+        let name = name.to_owned();
+        self.send(if block {
+            ClientMessage::Block { name }
+        } else {
+            ClientMessage::Unblock { name }
+        });
     }
 
     /// Asks for replay `id`; it arrives through [`Online::take_replay`].
@@ -205,6 +228,23 @@ impl Online {
             }
             ServerMessage::Chat { from, seat, text } => {
                 self.chat.hear(from, seat, text, Instant::now());
+            }
+            ServerMessage::BotChat { from, seat, text } => {
+                self.chat
+                    .hear(format!("{from} {BOT_MARK}"), seat, text, Instant::now());
+            }
+            ServerMessage::SeatMarks { bots } => {
+                self.bots = [0, 1].map(|i| bots.get(i).copied().unwrap_or(false));
+            }
+            ServerMessage::Reported => self
+                .notices
+                .push("Report sent: an operator will look at it.".to_owned()),
+            ServerMessage::Blocked { names } => {
+                self.notices.push(if names.is_empty() {
+                    "You block no one.".to_owned()
+                } else {
+                    format!("Blocked: {}.", names.join(", "))
+                });
             }
             ServerMessage::ReplayList { list } => self.replay_list = list,
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),

@@ -28,6 +28,8 @@
 pub mod chat;
 mod connection;
 mod lobby;
+#[cfg(test)]
+mod path_tests;
 mod play;
 pub mod reconnect;
 #[cfg(test)]
@@ -53,6 +55,9 @@ use crate::versus::opponent::AutoPlayer;
 
 pub use texts::{error_text, reach_text};
 pub use transport::{server_url, set_trust};
+
+/// Shown after the name of a declared bot wherever a name shows.
+pub const BOT_MARK: &str = "[BOT]";
 
 /// What the connection is for, sent as soon as the server welcomes us.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,6 +125,8 @@ pub struct Online {
     notices: Vec<String>,
     /// Room chat heard on this connection.
     chat: crate::net::online::chat::Chat,
+    /// Which seats the server marked as declared bots (`SeatMarks`).
+    bots: [bool; 2],
     /// The identify/register/queue exchange of a ranked request.
     ranked: Option<RankedFlow>,
     replay_list: Vec<sevenbag_protocol::ReplayListing>,
@@ -208,6 +215,7 @@ impl Online {
             ready_sent: false,
             notices: Vec::new(),
             chat: crate::net::online::chat::Chat::default(),
+            bots: [false; 2],
             ranked,
             replay_list: Vec::new(),
             replay: None,
@@ -275,8 +283,26 @@ impl Online {
         self.room.spectators()
     }
 
-    /// Players' names, seat 0 and 1.
+    /// Players' names, seat 0 and 1, each followed by [`BOT_MARK`] when the server marked the
+    /// seat as a declared bot.
     pub fn names(&self) -> [String; 2] {
+        let plain = self.plain_names();
+        [0, 1].map(|i| {
+            if self.bots[i] {
+                format!("{} {BOT_MARK}", plain[i])
+            } else {
+                plain[i].clone()
+            }
+        })
+    }
+
+    /// Whether the server marked seat `index` as a declared bot.
+    pub fn is_bot(&self, index: usize) -> bool {
+        self.bots.get(index).copied().unwrap_or(false)
+    }
+
+    /// Players' names as the server knows them (no marks): what a report or a block names.
+    pub fn plain_names(&self) -> [String; 2] {
         [0, 1].map(|i| {
             let names = self.match_driver.names();
             if !names[i].is_empty() {
@@ -319,6 +345,13 @@ impl Online {
     /// The server's word that the last match has no winner.
     pub fn void_result(&self) -> Option<&sevenbag_netplay::VoidResult> {
         self.match_driver.void_result()
+    }
+
+    /// Which path carries our inputs now (the WebSocket while there is no connection).
+    pub fn path(&self) -> sevenbag_netplay::TransportPath {
+        self.net
+            .as_ref()
+            .map_or(sevenbag_netplay::TransportPath::WebSocket, |n| n.path())
     }
 
     /// The round trip to the server, once measured.

@@ -105,6 +105,7 @@ impl Online {
             .unwrap_or_default();
         NetStatus {
             online: Some(self.ping().map(|d| d.as_millis() as u32)),
+            path: self.path(),
             rollback_frames: stats.max_rollback_depth,
             delay_frames: self
                 .match_driver

@@ -26,7 +26,7 @@ fn script(frame: u32, seat: Seat) -> Input {
 /// server down and waits (at most 10 s) until every replay is written, and only then removes the
 /// directory: a server still saving a match's replay while the directory is being removed
 /// left the directory behind.
-struct LocalServer {
+pub(super) struct LocalServer {
     addr: std::net::SocketAddr,
     handle: Option<sevenbag_server::ServerHandle>,
     config: sevenbag_server::Config,
@@ -34,7 +34,7 @@ struct LocalServer {
 }
 
 impl LocalServer {
-    fn addr(&self) -> std::net::SocketAddr {
+    pub(super) fn addr(&self) -> std::net::SocketAddr {
         self.addr
     }
 }
@@ -49,7 +49,7 @@ impl Drop for LocalServer {
     }
 }
 
-fn server() -> LocalServer {
+pub(super) fn server() -> LocalServer {
     let rt = runtime().expect("runtime");
     let replays = tempfile::tempdir().expect("temp dir");
     let config = sevenbag_server::Config {
@@ -91,7 +91,7 @@ fn restart(server: &mut LocalServer, down: Duration, clients: &mut [&mut Online]
     server.handle = Some(handle);
 }
 
-fn connect(addr: &str, name: &str, request: Request) -> Online {
+pub(super) fn connect(addr: &str, name: &str, request: Request) -> Online {
     Online::connect(
         addr,
         name,
@@ -102,7 +102,11 @@ fn connect(addr: &str, name: &str, request: Request) -> Online {
 }
 
 /// Polls `clients` (playing their frames with the script) until `done` or the timeout.
-fn run(clients: &mut [&mut Online], secs: u64, mut done: impl FnMut(&[&mut Online]) -> bool) {
+pub(super) fn run(
+    clients: &mut [&mut Online],
+    secs: u64,
+    mut done: impl FnMut(&[&mut Online]) -> bool,
+) {
     let deadline = Instant::now() + Duration::from_secs(secs);
     while !done(clients) {
         assert!(Instant::now() < deadline, "timed out: {clients:?}");
@@ -264,7 +268,7 @@ fn cut(o: &Online) {
     }
 }
 
-fn confirmed(o: &Online) -> u32 {
+pub(super) fn confirmed(o: &Online) -> u32 {
     o.session().map_or(0, |s| s.confirmed().frame().0)
 }
 
@@ -749,4 +753,40 @@ fn a_player_not_ticked_for_seconds_catches_up_in_bounded_steps_and_agrees() {
     assert!(n > 0, "confirmed hashes on both sides");
     assert_eq!(a[..n], b[..n], "both players' confirmed matches agree");
     drop(server);
+}
+
+/// An automatic player that presses nothing.
+struct Idle;
+
+impl crate::versus::opponent::AutoPlayer for Idle {
+    fn next_input(&mut self, _m: &sevenbag_core::Match, _seat: Seat) -> Input {
+        Input::NONE
+    }
+}
+
+#[test]
+fn an_automatic_player_declares_itself_and_shows_marked_as_a_bot() {
+    let server = server();
+    let addr = server.addr().to_string();
+    let mut alice = connect(&addr, "alice", Request::Create(RoomOptions::default()));
+    run(&mut [&mut alice], 10, |c| c[0].code().is_some());
+    let code = alice.code().unwrap_or_default().to_owned();
+    let mut bot = connect(&addr, "stacker", Request::Join(code)).with_auto(Box::new(Idle));
+    run(&mut [&mut alice, &mut bot], 10, |c| {
+        c.iter().all(|o| o.is_bot(1) && !o.is_bot(0))
+    });
+    assert_eq!(
+        alice.names(),
+        ["alice".to_owned(), "stacker [BOT]".to_owned()]
+    );
+    assert_eq!(alice.plain_names()[1], "stacker");
+    bot.say("hello".into());
+    run(&mut [&mut alice, &mut bot], 10, |c| {
+        c[0].chat().last(1).count() == 1
+    });
+    let line = alice.chat().last(1).next().cloned().expect("a line");
+    assert_eq!(
+        (line.from.as_str(), line.text.as_str()),
+        ("stacker [BOT]", "hello")
+    );
 }

@@ -9,7 +9,7 @@
 //! driver and the pacing are the same code on both.
 
 use sevenbag_netplay::time::Instant;
-use sevenbag_netplay::{Hello, NetError, NetEvent};
+use sevenbag_netplay::{Hello, NetError, NetEvent, TransportPath};
 use sevenbag_protocol::ClientMessage;
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -23,6 +23,9 @@ pub trait Link: std::fmt::Debug {
     fn try_recv_stamped(&mut self) -> Option<(NetEvent, Instant)>;
     /// Closes politely.
     fn close(&self);
+    /// Which path carries our inputs now (datagrams once their session is up; the WebSocket
+    /// before, and for good where it could not open or died).
+    fn path(&self) -> TransportPath;
     /// Drops the connection without a word, as a lost network would (tests).
     #[cfg_attr(not(test), allow(dead_code))]
     fn abort(&self) {
@@ -54,7 +57,7 @@ mod native {
     use std::sync::{OnceLock, RwLock};
 
     use sevenbag_netplay::time::Instant;
-    use sevenbag_netplay::{NetError, NetEvent, NetHandle, TlsTrust};
+    use sevenbag_netplay::{NetError, NetEvent, NetHandle, TlsTrust, TransportPath};
     use sevenbag_protocol::ClientMessage;
 
     use super::Link;
@@ -68,6 +71,9 @@ mod native {
         }
         fn close(&self) {
             NetHandle::close(self);
+        }
+        fn path(&self) -> TransportPath {
+            NetHandle::path(self)
         }
         fn abort(&self) {
             NetHandle::abort(self);

@@ -186,6 +186,13 @@ impl OnlineScreen {
                     Submit::Say(text) => self.online_mut().say(text),
                     Submit::Note(note) if !note.is_empty() => ctx.notify(note, theme::ACCENT2),
                     Submit::Note(_) => {}
+                    Submit::Block(name) => self.online_mut().block(&name, true),
+                    Submit::Unblock(name) => self.online_mut().block(&name, false),
+                    Submit::Report {
+                        name,
+                        category,
+                        text,
+                    } => self.online_mut().report(&name, category, &text),
                 }
             } else {
                 let backspace = kb.pressed(KeyCode::Backspace);
@@ -213,6 +220,9 @@ impl OnlineScreen {
 impl Screen for OnlineScreen {
     /// Handles the frame.
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        // The setting applies at once, also to a room joined before it changed.
+        let filter = ctx.config.chat_filter;
+        self.online_mut().chat_mut().set_filter(filter);
         for n in self.online_mut().take_notices() {
             ctx.notify(n, theme::BAD);
         }
@@ -255,7 +265,7 @@ impl Screen for OnlineScreen {
                     protocol: sevenbag_protocol::PROTOCOL_VERSION,
                     port,
                     code: code.to_owned(),
-                    name: o.names()[0].clone(),
+                    name: o.plain_names()[0].clone(),
                 };
                 beacon.tick(Instant::now(), &b);
             }
@@ -282,6 +292,7 @@ impl Screen for OnlineScreen {
             let forfeit = over
                 && !matches!(o.current().phase(), Phase::MatchOver { .. })
                 && o.seat().is_some();
+            let opponent = o.seat().map(|s| o.plain_names()[1 - s.index()].clone());
             // The result card's buttons do what S and L do (a touch screen has no keys).
             let tapped = result_buttons(io)
                 .into_iter()
@@ -300,6 +311,20 @@ impl Screen for OnlineScreen {
                     ctx.notify("Fetching the replay from the server…", theme::ACCENT2);
                 } else {
                     ctx.notify("The server kept no replay of this match.", theme::BAD);
+                }
+            }
+            // Report or block the opponent from the result card: R opens the chat field on
+            // `/report NAME ` for the player to say what happened; B blocks at once.
+            if over && let Some(name) = opponent {
+                if kb.pressed(KeyCode::R) {
+                    let command = format!("/report {name} ");
+                    self.online_mut().chat_mut().open_with(&command);
+                    ctx.notify(
+                        "Say what happened (first word may be cheating, abuse, name or boosting); Enter sends",
+                        theme::ACCENT2,
+                    );
+                } else if kb.pressed(KeyCode::B) {
+                    self.online_mut().block(&name, true);
                 }
             }
             if forfeit && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
@@ -406,9 +431,9 @@ impl Screen for OnlineScreen {
 /// link (L), for a touch screen.
 pub(crate) fn result_buttons(io: &FrameIo) -> [(macroquad::math::Rect, KeyCode, &'static str); 2] {
     use macroquad::math::Rect;
-    let r = crate::versus::play::rematch_box(io);
-    let gap = r.h * 0.15;
-    let (w, h) = ((r.w - gap) / 2.0, r.h * 0.55);
+    let r = crate::versus::play::player_result_box(io);
+    let gap = crate::versus::play::rematch_box(io).h * 0.15;
+    let (w, h) = ((r.w - gap) / 2.0, gap / 0.15 * 0.55);
     let y = r.bottom() + gap;
     [
         (Rect::new(r.x, y, w, h), KeyCode::S, "Save replay"),

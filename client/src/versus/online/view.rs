@@ -352,7 +352,8 @@ impl OnlineScreen {
                         SeatStatus::Connected => ("NOT READY".to_owned(), theme::TEXT_DIM),
                     };
                     let you = if mine { "  (you)" } else { "" };
-                    (format!("{}{you}", s.name), tag, colour)
+                    let bot = if o.is_bot(i) { " [BOT]" } else { "" };
+                    (format!("{}{bot}{you}", s.name), tag, colour)
                 }
             };
             let name_c = if seat.is_some() {
@@ -476,7 +477,7 @@ impl OnlineScreen {
             if o.ready_sent() {
                 "Ready — waiting for your opponent   Esc leave"
             } else {
-                "Enter  ready again   S  save replay   L  link   Esc  leave"
+                "Enter  ready again   S  save replay   L  link   R  report   B  block   Esc  leave"
             }
         } else {
             "Esc  leave"

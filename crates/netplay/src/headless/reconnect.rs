@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::{HeadlessClient, HeadlessError, LOBBY_TIMEOUT, RETRY_FIRST, RETRY_MAX};
-use crate::net::{Hello, NetStats, connect_trusting};
+use crate::net::{Hello, NetStats, connect_with};
 
 /// A lost connection being retried.
 #[derive(Clone, Copy, Debug)]
@@ -49,11 +49,11 @@ impl HeadlessClient {
         };
         let old = self.net.stats();
         self.past_traffic = add_traffic(self.past_traffic, old);
-        self.net = connect_trusting(
+        self.net = connect_with(
             &tokio::runtime::Handle::current(),
             &self.url,
             hello,
-            self.config.trust.clone(),
+            self.config.net_options(),
         );
         self.awaiting_log = self.driver.is_live();
         self.channel_open = true;

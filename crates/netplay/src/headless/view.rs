@@ -37,6 +37,11 @@ impl HeadlessClient {
         self.driver.confirmed()
     }
 
+    /// Our own name (as sent in `Hello`).
+    pub fn name(&self) -> &str {
+        &self.config.name
+    }
+
     /// Players' names, seat 0 and 1.
     pub fn names(&self) -> &[String; 2] {
         self.driver.names()
@@ -77,7 +82,18 @@ impl HeadlessClient {
                 .pacer()
                 .map(Pacer::advantage)
                 .unwrap_or_default(),
+            path: self.net.path(),
         }
+    }
+
+    /// The path carrying inputs now: the WebSocket or datagrams (the network readout's).
+    pub fn path(&self) -> crate::datagram::TransportPath {
+        self.net.path()
+    }
+
+    /// Where the connection's datagram path stands.
+    pub fn datagram_status(&self) -> crate::net::DatagramStatus {
+        self.net.datagram_status()
     }
 
     /// Rounds the server announced in the current match.

@@ -77,6 +77,25 @@ pub fn client_messages() -> Vec<ClientMessage> {
             mode: SoloMode::Sprint,
             name: "ann".into(),
         },
+        ClientMessage::DeclareBot,
+        ClientMessage::Report {
+            name: "bo".into(),
+            replay: Some("1-ACDEF-1".into()),
+            category: sevenbag_protocol::moderation::ReportCategory::Cheating,
+            text: "t".into(),
+        },
+        ClientMessage::Block { name: "bo".into() },
+        ClientMessage::Unblock { name: "bo".into() },
+        ClientMessage::GetBlocks,
+        ClientMessage::Datagrams { on: true },
+        ClientMessage::InputsFrom {
+            from: 600,
+            changes: vec![InputChange {
+                frame: 602,
+                input: Input::LEFT,
+            }],
+            confirmed: 604,
+        },
     ]
 }
 
@@ -233,6 +252,35 @@ pub fn server_messages() -> Vec<ServerMessage> {
             name: "ann".into(),
             bytes: b"SBSO\x01".to_vec(),
         },
+        ServerMessage::SeatMarks {
+            bots: vec![true, false],
+        },
+        ServerMessage::BotChat {
+            from: "bo".into(),
+            seat: None,
+            text: "gg".into(),
+        },
+        ServerMessage::Reported,
+        ServerMessage::Blocked {
+            names: vec!["bo".into()],
+        },
+        ServerMessage::ProfileMarks {
+            bot: false,
+            opponents: vec![true],
+        },
+        ServerMessage::DatagramTicket {
+            token: [7; 16],
+            cert_hash: Some([9; 32]),
+        },
+        ServerMessage::InputsFrom {
+            seat: Seat::Second,
+            from: 600,
+            changes: vec![InputChange {
+                frame: 602,
+                input: Input::LEFT,
+            }],
+            confirmed: 604,
+        },
     ]
 }
 
@@ -287,6 +335,13 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::ListReplayInfo => "ListReplayInfo",
         ClientMessage::GetSoloLeaderboard { .. } => "GetSoloLeaderboard",
         ClientMessage::GetSoloReplay { .. } => "GetSoloReplay",
+        ClientMessage::DeclareBot => "DeclareBot",
+        ClientMessage::Report { .. } => "Report",
+        ClientMessage::Block { .. } => "Block",
+        ClientMessage::Unblock { .. } => "Unblock",
+        ClientMessage::GetBlocks => "GetBlocks",
+        ClientMessage::Datagrams { .. } => "Datagrams",
+        ClientMessage::InputsFrom { .. } => "InputsFrom",
     }
 }
 
@@ -320,5 +375,12 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::ReplayList { .. } => "ReplayList",
         ServerMessage::SoloLeaderboard { .. } => "SoloLeaderboard",
         ServerMessage::SoloRecordReplay { .. } => "SoloRecordReplay",
+        ServerMessage::SeatMarks { .. } => "SeatMarks",
+        ServerMessage::BotChat { .. } => "BotChat",
+        ServerMessage::Reported => "Reported",
+        ServerMessage::Blocked { .. } => "Blocked",
+        ServerMessage::ProfileMarks { .. } => "ProfileMarks",
+        ServerMessage::DatagramTicket { .. } => "DatagramTicket",
+        ServerMessage::InputsFrom { .. } => "InputsFrom",
     }
 }

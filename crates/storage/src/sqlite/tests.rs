@@ -1,4 +1,5 @@
 use super::*;
+use crate::ModerationStorage;
 use crate::fixtures::{new_player, ranked, solo};
 
 /// A temporary directory (removed on drop) and the database path inside it.
@@ -232,7 +233,7 @@ fn a_blitz_board_ranks_the_highest_score_first() {
 }
 
 #[test]
-fn a_version_1_database_gains_the_solo_table_and_keeps_its_players() {
+fn a_version_1_database_gains_the_solo_and_moderation_tables_and_keeps_its_players() {
     let t = Temp::new("migrate");
     {
         let c = Connection::open(t.db()).unwrap();
@@ -254,8 +255,10 @@ fn a_version_1_database_gains_the_solo_table_and_keeps_its_players() {
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(version, MIGRATIONS.len() as i64);
-    assert_eq!(version, 2);
+    assert_eq!(version, 3);
     let old = s.player_by_name_key("old").unwrap().expect("kept");
+    let record = s.player_record(old.id, 2).unwrap().expect("kept");
+    assert!(!record.bot && !record.delisted && record.registered_from.is_none());
     let done = s
         .record_solo(&solo(&old, SoloBoard::Sprint, 4000, 0, 20))
         .unwrap();

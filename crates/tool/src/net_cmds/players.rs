@@ -2,11 +2,12 @@
 //! and playing it through the window, noting what each player measured.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use sevenbag_netplay::{
     HeadlessClient, HeadlessConfig, HeadlessError, NetStats, RelayProbe, SessionStats,
+    TransportPath,
 };
 use sevenbag_protocol::{ClientMessage, JoinRole, RoomOptions};
 
@@ -29,6 +30,8 @@ pub(super) struct PlayerOutcome {
     /// (First player of a match only) its two players started on different instances and
     /// met on one.
     pub(super) cross_instance: bool,
+    /// The path carrying its inputs at the end of the window.
+    pub(super) path: TransportPath,
 }
 
 /// Where the run is: players take their before/after readings when this changes.
@@ -53,13 +56,17 @@ pub(super) async fn setup(
     probe: Arc<RelayProbe>,
     frames_per_tick: u32,
     reconnect: bool,
+    datagrams: bool,
 ) -> Result<(HeadlessClient, HeadlessClient), HeadlessError> {
     let config = |name: String| HeadlessConfig {
         probe: Some(Arc::clone(&probe)),
         frames_per_tick,
+        datagrams,
         // The room's reconnect window (15 s by default).
         auto_reconnect: reconnect
             .then(|| Duration::from_secs(u64::from(RoomOptions::default().reconnect_seconds))),
+        // Load players are programs: they say so (docs/MODERATION.md).
+        bot: true,
         ..HeadlessConfig::new(name)
     };
     let mut a = HeadlessClient::connect(&urls[0], config(format!("load-{i}-a"))).await?;
@@ -103,6 +110,7 @@ pub(super) async fn ranked_setup(
     urls: &[String; 2],
     i: usize,
     frames_per_tick: u32,
+    datagrams: bool,
 ) -> Result<(HeadlessClient, HeadlessClient), String> {
     let run = u64::from(std::process::id())
         ^ std::time::SystemTime::now()
@@ -112,6 +120,8 @@ pub(super) async fn ranked_setup(
         let name = format!("ld{}{}", letters(run, 4), letters(i as u64 * 2 + side, 4));
         let config = HeadlessConfig {
             frames_per_tick,
+            bot: true,
+            datagrams,
             ..HeadlessConfig::new(name.clone())
         };
         let url = &urls[side as usize];
@@ -146,8 +156,10 @@ pub(super) async fn play(
     keys: Keys,
     phase: Arc<AtomicU8>,
     resumed: Arc<Resumed>,
+    playing: Arc<AtomicUsize>,
 ) -> PlayerOutcome {
     let mut keys = keys.source(seed);
+    let mut counted = false;
     let limit = Duration::from_secs(MAX_SECONDS);
     // A lost connection ends a player's run, unless it reconnects by itself (`--kill-at`).
     let lost = |c: &HeadlessClient| !c.is_connected() && c.room().is_none();
@@ -155,6 +167,10 @@ pub(super) async fn play(
     let reconnecting = resumed.expected();
     let first = client
         .run_until(&mut keys, limit, |c| {
+            if !counted && c.session().is_some_and(|s| s.stats().frames > 0) {
+                counted = true;
+                playing.fetch_add(1, Ordering::Relaxed);
+            }
             phase.load(Ordering::Relaxed) >= MEASURING
                 || if reconnecting { lost(c) } else { lost_any(c) }
         })
@@ -172,6 +188,7 @@ pub(super) async fn play(
                 || if reconnecting { lost(c) } else { lost_any(c) }
         })
         .await;
+    client.poll_events();
     let after = client.stats();
     let mut outcome = PlayerOutcome {
         ok: measured && client.is_connected() && before.session.frames > 0,
@@ -192,18 +209,68 @@ pub(super) async fn play(
         input_delay: client.session().map(|s| s.options().input_delay),
         ping: after.ping,
         cross_instance: false,
+        path: after.path,
     };
     if !outcome.ok {
-        outcome.error = Some(format!(
-            "{}: {:?} / {:?} / {:?}",
-            client.names()[0],
-            first.err(),
-            second.err(),
-            client.disconnect_reason()
+        outcome.error = Some(why_failed(
+            &client,
+            measured,
+            before.session.frames,
+            [first.err(), second.err()],
         ));
     }
     let _ = client.leave();
     outcome
+}
+
+/// What went wrong for a player that did not take part in the whole window, in words: every
+/// condition that failed, with what the client knew (connection, room, match, errors).
+fn why_failed(
+    client: &HeadlessClient,
+    measured: bool,
+    frames_before: u64,
+    waits: [Option<HeadlessError>; 2],
+) -> String {
+    let mut why = Vec::new();
+    if !measured {
+        why.push("was not playing when the window opened".to_string());
+    }
+    if !client.is_connected() {
+        why.push(match client.disconnect_reason() {
+            Some(reason) => format!("disconnected ({reason})"),
+            None => "disconnected (a send failed before the reason arrived)".to_string(),
+        });
+    }
+    if frames_before == 0 {
+        why.push(format!(
+            "had simulated no frame when the window opened (matches started {}, live {}, room {}, seat {:?})",
+            client.matches_started(),
+            client.is_live(),
+            client.room().map_or("none", |r| r.code.as_str()),
+            client.seat(),
+        ));
+    }
+    for (i, wait) in waits.iter().enumerate() {
+        if let Some(e) = wait {
+            let phase = if i == 0 { "before" } else { "during" };
+            why.push(format!("{phase} the window: {e}"));
+        }
+    }
+    if let Some(e) = client.errors().last() {
+        why.push(format!(
+            "last server error {:?}{}: {}",
+            e.code,
+            if e.fatal { " (fatal)" } else { "" },
+            e.message
+        ));
+    }
+    if let Some(e) = client.session_errors().last() {
+        why.push(format!("session refused: {e}"));
+    }
+    if why.is_empty() {
+        why.push("no frames in the window".to_string());
+    }
+    format!("{}: {}", client.name(), why.join("; "))
 }
 
 /// When the server was killed (`--kill-at`) and how long each player took to reconnect.

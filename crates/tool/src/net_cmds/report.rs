@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use sevenbag_netplay::{MessageKind, NetStats};
+use sevenbag_netplay::{MessageKind, NetStats, TransportPath};
 
 use super::LoadtestArgs;
 use super::players::PlayerOutcome;
@@ -236,6 +236,41 @@ impl Report {
                 t,
                 "added latency: {} ± {} ms each way (order-keeping proxy)",
                 args.latency_ms, args.jitter_ms
+            );
+        }
+        let on_datagrams = ok
+            .iter()
+            .filter(|p| p.path == TransportPath::Datagrams)
+            .count();
+        let _ = writeln!(
+            t,
+            "inputs carried by (end of window): {on_datagrams} players on datagrams, {} on the WebSocket (--path {:?})",
+            ok.len() - on_datagrams,
+            args.path
+        );
+        let udp_up = sum(&|p| p.traffic.udp_bytes_out) as f64 / secs / n;
+        let udp_down = sum(&|p| p.traffic.udp_bytes_in) as f64 / secs / n;
+        let _ = writeln!(
+            t,
+            "datagrams per player-second: {:.1} up, {:.1} down; UDP payload (QUIC included) {:.0} B/s up, {:.0} B/s down",
+            sum(&|p| p.traffic.datagrams_out) as f64 / secs / n,
+            sum(&|p| p.traffic.datagrams_in) as f64 / secs / n,
+            udp_up,
+            udp_down
+        );
+        let _ = writeln!(
+            t,
+            "bandwidth per player (WebSocket frames + UDP payload): {:.0} B/s up, {:.0} B/s down",
+            sum(&|p| p.traffic.bytes_out) as f64 / secs / n + udp_up,
+            sum(&|p| p.traffic.bytes_in) as f64 / secs / n + udp_down
+        );
+        if args.loss > 0.0 {
+            let _ = writeln!(
+                t,
+                "loss (from the window on): {}% each way in bursts of up to {} (datagrams dropped; WebSocket chunks delivered {} ms late, holding back what follows)",
+                args.loss,
+                args.loss_burst,
+                sevenbag_netplay::delay_proxy::RETRANSMIT_DELAY.as_millis()
             );
         }
         let delays: Vec<u32> = ok.iter().filter_map(|p| p.input_delay).collect();

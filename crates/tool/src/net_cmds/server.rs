@@ -90,7 +90,20 @@ impl SpawnedServer {
             .open(replay_dir.join("server.log"))?;
         let mut command = Command::new(bin);
         if ranked {
-            command.arg("--db").arg(replay_dir.join("loadtest.db"));
+            // Every load player is a declared bot with a fresh identity on 127.0.0.1, meeting
+            // the same few opponents over and over: this server lets that through (its own
+            // ranked queue under load is what is measured; docs/MODERATION.md).
+            command
+                .arg("--db")
+                .arg(replay_dir.join("loadtest.db"))
+                .args(["--ranked-bots", "--ranked-same-address", "--no-screening"])
+                .args([
+                    "--registrations-per-hour",
+                    "0",
+                    "--registrations-per-day",
+                    "0",
+                ])
+                .args(["--ranked-pair-daily", "0"]);
         } else {
             command.arg("--no-db");
         }
