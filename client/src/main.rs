@@ -137,7 +137,7 @@ async fn run(args: Args) {
         backdrop: render::backdrop::Backdrop::new(),
         copying: None,
     };
-    render::gfx::set_plain_background(ctx.config.plain_background);
+    settings::show_display(&ctx.config);
     if let Some(problem) = problem {
         ctx.notify(problem, theme::BAD);
     }

@@ -6,13 +6,14 @@ use sevenbag_challenge::rules::HEIGHT;
 use sevenbag_challenge::{Brick, Game, Kind, MAX_BRICKS, Piece};
 use sevenbag_core::PieceKind;
 
-use crate::render::cells::{Style, block};
+use crate::render::cells::{Style, block, piece_block};
 use crate::render::gfx::{Align, Gfx, Weight, panel};
+use crate::render::look;
 use crate::render::theme;
 
-/// The guideline colour of a challenge brick kind.
-fn colour(kind: Kind) -> Color {
-    theme::piece_colour(match kind {
+/// The piece kind a challenge brick kind is drawn as.
+fn piece_kind(kind: Kind) -> PieceKind {
+    match kind {
         Kind::I => PieceKind::I,
         Kind::L => PieceKind::L,
         Kind::J => PieceKind::J,
@@ -20,7 +21,7 @@ fn colour(kind: Kind) -> Color {
         Kind::O => PieceKind::O,
         Kind::S => PieceKind::S,
         Kind::Z => PieceKind::Z,
-    })
+    }
 }
 
 /// Where things go on screen.
@@ -61,7 +62,7 @@ pub fn draw_well(l: &ChallengeLayout, game: &Game) {
     let r = l.well;
     let c = l.cell;
     draw_rectangle(r.x - 3.0, r.y, r.w + 6.0, r.h + 3.0, theme::FRAME);
-    draw_rectangle(r.x, r.y, r.w, r.h, theme::WELL);
+    draw_rectangle(r.x, r.y, r.w, r.h, look::well());
     for x in 1..10 {
         draw_rectangle(r.x + x as f32 * c, r.y, 1.0, r.h, theme::GRID);
     }
@@ -75,9 +76,12 @@ pub fn draw_well(l: &ChallengeLayout, game: &Game) {
             if !filled {
                 continue;
             }
-            let col = cell.map_or(theme::GARBAGE, colour);
             let style = if over { Style::Dim } else { Style::Solid };
-            block(r.x + x as f32 * c, r.y + y as f32 * c, c, col, style);
+            let (px, py) = (r.x + x as f32 * c, r.y + y as f32 * c);
+            match cell {
+                Some(kind) => piece_block(px, py, c, piece_kind(*kind), style),
+                None => block(px, py, c, theme::GARBAGE, style),
+            }
         }
     }
     if let Some(p) = game.piece {
@@ -88,11 +92,11 @@ pub fn draw_well(l: &ChallengeLayout, game: &Game) {
 fn draw_piece(r: Rect, c: f32, p: &Piece) {
     for (x, y) in p.cells() {
         if y >= 0 {
-            block(
+            piece_block(
                 r.x + x as f32 * c,
                 r.y + y as f32 * c,
                 c,
-                colour(p.kind),
+                piece_kind(p.kind),
                 Style::Solid,
             );
         }
@@ -115,7 +119,7 @@ fn draw_preview(r: Rect, c: f32, brick: Brick) {
     for (x, y) in cells {
         let px = left + f32::from(x - min_x) * c;
         let py = top + f32::from(y - min_y) * c;
-        block(px, py, c, colour(brick.kind), Style::Solid);
+        piece_block(px, py, c, piece_kind(brick.kind), Style::Solid);
     }
 }
 

@@ -4,7 +4,7 @@ use macroquad::prelude::*;
 use sevenbag_core::{PieceKind, Rotation};
 
 use super::cells::{Style, block};
-use super::theme::{self, alpha};
+use super::theme::alpha;
 
 struct Drifter {
     kind: PieceKind,
@@ -79,8 +79,12 @@ impl Backdrop {
 
     /// Draws the pieces, faintly.
     pub fn draw(&self) {
+        // Drifting shapes are motion for its own sake: none with reduced motion.
+        if super::look::reduced_motion() {
+            return;
+        }
         for p in &self.pieces {
-            let c = alpha(theme::piece_colour(p.kind), 0.035 + p.size / 1200.0);
+            let c = alpha(super::look::piece_colour(p.kind), 0.035 + p.size / 1200.0);
             for (x, y) in p.kind.cells(p.rotation) {
                 let px = p.x + f32::from(x) * p.size;
                 let py = p.y - f32::from(y) * p.size;

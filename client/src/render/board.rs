@@ -1,9 +1,10 @@
 //! One well: grid, locked cells, ghost, falling piece, and the flashes of clears and drops.
 
 use macroquad::prelude::*;
-use sevenbag_core::{Piece, Player, VISIBLE_HEIGHT, WIDTH};
+use sevenbag_core::{CellKind, Piece, Player, VISIBLE_HEIGHT, WIDTH};
 
-use super::cells::{Style, block};
+use super::cells::{Style, block, piece_block};
+use super::look;
 use super::theme::{self, alpha, mix};
 use crate::render::fx::{ROW_FLASH, SeatFx};
 
@@ -40,13 +41,14 @@ fn ring(outer: Rect, inner: Rect, c: Color) {
 
 /// Draws the well of `player` in `r` (cells of side `cell`).
 pub fn draw_board(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time: f32) {
-    draw_rectangle(r.x, r.y, r.w, r.h, theme::WELL);
+    draw_rectangle(r.x, r.y, r.w, r.h, look::well());
     draw_board_on_fill(r, cell, player, fx, time);
 }
 
 /// [`draw_board`] over a well whose fill the background already drew
 /// ([`super::gfx::background_with`]).
 pub fn draw_board_on_fill(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time: f32) {
+    let look = look::get();
     let board = player.board();
     let dead = player.topped_out().is_some();
     let danger = (f32::from(board.stack_height()) - 13.0).clamp(0.0, 5.0) / 5.0;
@@ -59,17 +61,32 @@ pub fn draw_board_on_fill(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time
         let outer = Rect::new(r.x - g, r.y - g * 0.5, r.w + 2.0 * g, r.h + g * 1.5);
         ring(outer, r, alpha(BLACK, 0.07));
     }
+    let grid = if look.high_contrast {
+        theme::GRID_STRONG
+    } else {
+        theme::GRID
+    };
     for x in 1..WIDTH {
         let gx = r.x + f32::from(x) * cell;
-        draw_rectangle(gx, r.y, 1.0, r.h, theme::GRID);
+        draw_rectangle(gx, r.y, 1.0, r.h, grid);
     }
     for y in 1..VISIBLE_HEIGHT {
         let gy = r.y + f32::from(y) * cell;
-        draw_rectangle(r.x, gy, r.w, 1.0, theme::GRID);
+        draw_rectangle(r.x, gy, r.w, 1.0, grid);
     }
-    // The frame: open at the top, glowing red as the stack nears the ceiling.
-    let pulse = 0.5 + 0.5 * (time * 6.0).sin();
-    let frame = mix(theme::FRAME, theme::BAD, danger * (0.6 + 0.4 * pulse));
+    // The frame: open at the top, glowing red as the stack nears the ceiling (steadily, with
+    // reduced motion); white in high contrast.
+    let pulse = if look.reduced_motion {
+        1.0
+    } else {
+        0.5 + 0.5 * (time * 6.0).sin()
+    };
+    let base = if look.high_contrast {
+        theme::TEXT
+    } else {
+        theme::FRAME
+    };
+    let frame = mix(base, theme::BAD, danger * (0.6 + 0.4 * pulse));
     let t = (cell * 0.14).round().max(2.0);
     draw_rectangle(r.x - t, r.y, t, r.h + t, frame);
     draw_rectangle(r.right(), r.y, t, r.h + t, frame);
@@ -88,39 +105,40 @@ pub fn draw_board_on_fill(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time
     let style = if dead { Style::Dim } else { Style::Solid };
     for y in 0..VISIBLE_HEIGHT + OVERFLOW_ROWS {
         for x in 0..WIDTH {
-            if let Some(kind) = board.cell(x, y) {
-                let (px, py) = cell_pos(r, cell, x, y);
-                block(px, py, cell, theme::cell_fill(kind), style);
+            let (px, py) = cell_pos(r, cell, x, y);
+            match board.cell(x, y) {
+                Some(CellKind::Piece(kind)) => piece_block(px, py, cell, kind, style),
+                Some(kind) => block(px, py, cell, theme::cell_fill(kind), style),
+                None => {}
             }
         }
     }
 
     // Hard-drop trail, under the pieces.
-    if let Some((from, to, age)) = fx.trail {
+    if let Some((from, to, age)) = fx.trail.filter(|_| !look.reduced_motion) {
         draw_trail(r, cell, &from, &to, 1.0 - age / 0.2);
     }
 
     // Ghost, then the falling piece on top of it.
     if let (Some(active), Some(ghost)) = (player.active(), player.ghost()) {
-        let colour = theme::piece_colour(active.kind);
         if ghost != active {
             for (x, y) in ghost.cells() {
                 if y < VISIBLE_HEIGHT + OVERFLOW_ROWS {
                     let (px, py) = cell_pos(r, cell, x, y);
-                    block(px, py, cell, colour, Style::Ghost);
+                    piece_block(px, py, cell, active.kind, Style::Ghost);
                 }
             }
         }
         for (x, y) in active.cells() {
             if y < VISIBLE_HEIGHT + OVERFLOW_ROWS {
                 let (px, py) = cell_pos(r, cell, x, y);
-                block(px, py, cell, colour, Style::Solid);
+                piece_block(px, py, cell, active.kind, Style::Solid);
             }
         }
     }
 
     // A brief white flash on the piece that just locked.
-    if let Some((piece, age)) = fx.lock {
+    if let Some((piece, age)) = fx.lock.filter(|_| !look.reduced_motion) {
         let a = (1.0 - age / 0.15).max(0.0) * 0.45;
         for (x, y) in piece.cells() {
             if y < VISIBLE_HEIGHT + OVERFLOW_ROWS {
@@ -132,7 +150,7 @@ pub fn draw_board_on_fill(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time
 
     // Cleared rows: a bright bar that fades and thins out.
     for &(y, age) in &fx.rows {
-        if y >= VISIBLE_HEIGHT {
+        if y >= VISIBLE_HEIGHT || look.reduced_motion {
             continue;
         }
         let k = (age / ROW_FLASH).clamp(0.0, 1.0);
@@ -157,7 +175,7 @@ fn draw_trail(r: Rect, cell: f32, from: &Piece, to: &Piece, strength: f32) {
     if strength <= 0.0 || from.y <= to.y {
         return;
     }
-    let colour = theme::piece_colour(to.kind);
+    let colour = look::piece_colour(to.kind);
     let dy = from.y - to.y;
     for (x, y) in to.cells() {
         // Only the top cell of each column leaves a streak.

@@ -3,6 +3,7 @@
 use macroquad::prelude::*;
 use sevenbag_core::{PieceKind, Rotation};
 
+use super::look::{self, letter};
 use super::theme::{self, alpha, mix};
 
 /// How a block is drawn.
@@ -43,17 +44,19 @@ pub fn block(x: f32, y: f32, s: f32, c: Color, style: Style) {
             );
         }
         Style::Ghost => {
-            // Lifted toward white so dark colours (J, T) still read on the black well.
-            let t = (s * 0.08).round().max(1.0);
-            let lit = mix(c, WHITE, 0.3);
-            draw_rectangle(x, y, s, s, alpha(c, 0.18));
+            // Lifted toward white so dark colours (J, T) still read on the black well; in high
+            // contrast the outline is brighter and thicker.
+            let strong = look::get().high_contrast;
+            let t = (s * if strong { 0.12 } else { 0.08 }).round().max(1.0);
+            let lit = mix(c, WHITE, if strong { 0.5 } else { 0.3 });
+            draw_rectangle(x, y, s, s, alpha(c, if strong { 0.3 } else { 0.18 }));
             draw_rectangle_lines(
                 x + t / 2.0,
                 y + t / 2.0,
                 s - t,
                 s - t,
                 t * 2.0,
-                alpha(lit, 0.7),
+                alpha(lit, if strong { 1.0 } else { 0.7 }),
             );
         }
         Style::Dim => {
@@ -76,11 +79,76 @@ pub fn piece_picture(kind: PieceKind, cx: f32, cy: f32, s: f32, style: Style) {
     let h = f32::from(max_y - min_y + 1) * s;
     let left = (cx - w / 2.0).round();
     let top = (cy - h / 2.0).round();
-    let colour = theme::piece_colour(kind);
     for (x, y) in cells {
         let px = left + f32::from(x - min_x) * s;
         // y grows up in the rules, down on screen.
         let py = top + f32::from(max_y - y) * s;
-        block(px, py, s, colour, style);
+        piece_block(px, py, s, kind, style);
+    }
+}
+
+/// Draws one block of a piece of `kind` as the look in force asks ([`look::get`]): its
+/// palette's colour, a bright outline in high contrast, and the piece's letter on solid blocks
+/// when letters are on (the ghost stays faint, without one).
+pub fn piece_block(x: f32, y: f32, s: f32, kind: PieceKind, style: Style) {
+    let look = look::get();
+    let colour = look.palette.colour(kind);
+    block(x, y, s, colour, style);
+    if style == Style::Ghost {
+        return;
+    }
+    if look.high_contrast {
+        let t = (s * 0.08).round().max(1.0);
+        let edge = if style == Style::Dim {
+            theme::TEXT_FAINT
+        } else {
+            WHITE
+        };
+        draw_rectangle_lines(x, y, s, s, t, edge);
+    }
+    if look.letters {
+        draw_letter(x, y, s, kind, letter_ink(colour, style));
+    }
+}
+
+/// Dark ink on light blocks, white ink on dark ones, so the letter always reads.
+fn letter_ink(fill: Color, style: Style) -> Color {
+    if style == Style::Dim {
+        return alpha(WHITE, 0.45);
+    }
+    let light = 0.299 * fill.r + 0.587 * fill.g + 0.114 * fill.b;
+    if light > 0.55 {
+        alpha(BLACK, 0.8)
+    } else {
+        alpha(WHITE, 0.92)
+    }
+}
+
+/// The 5×5 letter of `kind` in the middle of the block at `(x, y)`, side `s`.
+fn draw_letter(x: f32, y: f32, s: f32, kind: PieceKind, ink: Color) {
+    // About half the block wide, in whole pixels so the strokes stay crisp.
+    let dot = (s * 0.12).floor().max(1.0);
+    let left = (x + (s - 5.0 * dot) / 2.0).round();
+    let top = (y + (s - 5.0 * dot) / 2.0).round();
+    for (row, bits) in letter(kind).into_iter().enumerate() {
+        // Runs of set bits become one rectangle each.
+        let mut col = 0;
+        while col < 5 {
+            if bits & (0b10000 >> col) == 0 {
+                col += 1;
+                continue;
+            }
+            let start = col;
+            while col < 5 && bits & (0b10000 >> col) != 0 {
+                col += 1;
+            }
+            draw_rectangle(
+                left + start as f32 * dot,
+                top + row as f32 * dot,
+                (col - start) as f32 * dot,
+                dot,
+                ink,
+            );
+        }
     }
 }

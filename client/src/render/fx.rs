@@ -53,6 +53,9 @@ impl Popup {
 
     /// Scale for the pop-in: a quick overshoot during the first tenth of a second.
     pub fn pop(&self) -> f32 {
+        if super::look::reduced_motion() {
+            return 1.0;
+        }
         let t = (self.age / 0.12).min(1.0);
         1.0 + 0.25 * (1.0 - t) * (t * std::f32::consts::PI).sin().max(0.0) + 0.15 * (1.0 - t)
     }

@@ -497,7 +497,7 @@ pub fn panel(gfx: &Gfx, r: Rect, caption: Option<&str>, unit: f32) {
 /// [`panel`] without its fill, for a panel whose fill the background already drew
 /// ([`background_with`]).
 pub fn panel_over_fill(gfx: &Gfx, r: Rect, caption: Option<&str>, unit: f32) {
-    outline(r, 1.0, alpha(theme::FRAME, 0.8));
+    outline(r, 1.0, super::look::frame());
     if let Some(caption) = caption {
         gfx.text_mid(
             caption,
@@ -549,9 +549,11 @@ pub fn background(w: f32, h: f32) {
 ///
 /// In a browser the gradient is scissored clears instead (see [`gradient_clears`]).
 pub fn background_with(w: f32, h: f32, solids: &[(Rect, Color)]) {
-    let plain = PLAIN.load(std::sync::atomic::Ordering::Relaxed);
+    // High contrast is always plain, and darker.
+    let back = super::look::background();
+    let plain = PLAIN.load(std::sync::atomic::Ordering::Relaxed) || back != theme::BACKGROUND;
     if plain {
-        clear_background(theme::BACKGROUND);
+        clear_background(back);
     }
     // The bands as clears, so the mesh below carries only the solids.
     #[cfg(target_arch = "wasm32")]
@@ -568,7 +570,7 @@ pub fn background_with(w: f32, h: f32, solids: &[(Rect, Color)]) {
     });
     use_shapes_material();
     if !drawn {
-        clear_background(theme::BACKGROUND);
+        clear_background(back);
         for i in (0..BANDS).filter(|_| !plain) {
             let (top, bottom) = band_span(i, h);
             draw_rectangle(0.0, top, w, bottom - top, band_colour(i));

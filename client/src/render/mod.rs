@@ -5,6 +5,7 @@
 //! - [`fonts`] — the embedded fonts and their weights.
 //! - [`gfx`] — crisp text, shared shapes.
 //! - [`metrics`] — text widths without a window, and the shrink-to-fit rule.
+//! - [`look`] — accessibility choices: piece palette, letters, high contrast, reduced motion.
 //! - [`cells`] — the bevelled block and piece pictures.
 //! - [`board`] — one well with its cells, ghost, active piece and flashes.
 //! - [`side`] — hold, next, garbage meter, stats, popups and name plate around a well.
@@ -24,6 +25,7 @@ pub mod gfx;
 mod glyphs;
 pub mod heading;
 mod large_text;
+pub mod look;
 pub mod metrics;
 pub mod showcase;
 pub mod side;

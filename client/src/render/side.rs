@@ -52,7 +52,11 @@ pub fn draw_meter(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat, time: f3
     if shown > 0.0 {
         let queued_h = (shown - ready) * cell;
         let ready_h = ready * cell;
-        let pulse = 0.75 + 0.25 * (time * 10.0).sin();
+        let pulse = if super::look::reduced_motion() {
+            1.0
+        } else {
+            0.75 + 0.25 * (time * 10.0).sin()
+        };
         fill(
             Rect::new(r.x, r.bottom() - ready_h, r.w, ready_h),
             alpha(theme::GARBAGE_READY, pulse),

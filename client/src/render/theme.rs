@@ -33,12 +33,16 @@ pub fn mix(a: Color, b: Color, t: f32) -> Color {
 
 /// Screen background, behind everything.
 pub const BACKGROUND: Color = rgb(13, 14, 22);
+/// The background of the high-contrast skin.
+pub const BLACK_BACKGROUND: Color = rgb(4, 4, 6);
 /// Second background tone for the vignette gradient.
 pub const BACKGROUND_HI: Color = rgb(26, 24, 44);
 /// The inside of the well.
 pub const WELL: Color = rgb(6, 7, 11);
 /// The faint grid lines in the well.
 pub const GRID: Color = rgb(24, 26, 38);
+/// The grid lines of the high-contrast well.
+pub const GRID_STRONG: Color = rgb(58, 62, 86);
 /// The frame around the well and the side boxes.
 pub const FRAME: Color = rgb(70, 74, 104);
 /// Side boxes (hold, next).

@@ -17,6 +17,7 @@ use crate::input::keys::{key_from_name, key_name};
 use crate::input::pad::PadMap;
 use crate::input::touch::{TouchMode, TouchSettings};
 use crate::input::{Action, KeyMap, SLOTS};
+use crate::render::look::{Look, Palette};
 use crate::versus::opponent::{MAX_OUTSIDE_BOTS, OutsideBot};
 
 /// Everything the settings screen edits.
@@ -53,6 +54,8 @@ pub struct Config {
     pub chat_filter: bool,
     /// The on-screen controls of a touch screen: when they show, their size and place.
     pub touch: TouchSettings,
+    /// Accessibility: piece palette, letters on blocks, high contrast, reduced motion.
+    pub look: Look,
 }
 
 /// What the practice and local setup screens chose last, by name, so a visit starts where the
@@ -95,6 +98,7 @@ impl Default for Config {
             plain_background: false,
             chat_filter: false,
             touch: TouchSettings::default(),
+            look: Look::default(),
         }
     }
 }
@@ -143,6 +147,9 @@ pub enum ConfigError {
     /// The touch controls' mode is not one we know.
     #[error("touch mode \"{0}\" is not auto, on or off")]
     TouchMode(String),
+    /// The piece palette is not one we know.
+    #[error("palette \"{0}\" is not guideline, red-green or blue-yellow")]
+    Palette(String),
     /// An outside bot's entry is out of range.
     #[error("bot {name:?}: {why}")]
     Bot {
@@ -174,6 +181,8 @@ struct ConfigFile {
     chat_filter: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     touch: Option<TouchFile>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    access: Option<AccessFile>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     bots: Vec<OutsideBot>,
 }
@@ -210,6 +219,41 @@ impl TouchFile {
             size: Some(t.size),
             inset: Some(t.inset),
             raise: Some(t.raise),
+        })
+    }
+}
+
+/// `[access]`: the accessibility choices (written only when they differ from the defaults).
+#[derive(Serialize, Deserialize, Debug, Default)]
+#[serde(default, deny_unknown_fields)]
+struct AccessFile {
+    palette: Option<String>,
+    letters: Option<bool>,
+    high_contrast: Option<bool>,
+    reduced_motion: Option<bool>,
+}
+
+impl AccessFile {
+    fn into_look(self) -> Result<Look, ConfigError> {
+        let d = Look::default();
+        let palette = match self.palette {
+            Some(name) => Palette::from_name(&name).ok_or(ConfigError::Palette(name))?,
+            None => d.palette,
+        };
+        Ok(Look {
+            palette,
+            letters: self.letters.unwrap_or(d.letters),
+            high_contrast: self.high_contrast.unwrap_or(d.high_contrast),
+            reduced_motion: self.reduced_motion.unwrap_or(d.reduced_motion),
+        })
+    }
+
+    fn from_look(look: &Look) -> Option<AccessFile> {
+        (*look != Look::default()).then(|| AccessFile {
+            palette: Some(look.palette.name().to_owned()),
+            letters: Some(look.letters),
+            high_contrast: Some(look.high_contrast),
+            reduced_motion: Some(look.reduced_motion),
         })
     }
 }
@@ -392,6 +436,7 @@ impl Config {
             plain_background: file.plain_background.unwrap_or(d.plain_background),
             chat_filter: file.chat_filter.unwrap_or(d.chat_filter),
             touch: file.touch.map_or(Ok(d.touch), TouchFile::into_settings)?,
+            look: file.access.map_or(Ok(d.look), AccessFile::into_look)?,
         })
     }
 
@@ -419,6 +464,7 @@ impl Config {
             plain_background: self.plain_background.then_some(true),
             chat_filter: self.chat_filter.then_some(true),
             touch: TouchFile::from_settings(&self.touch),
+            access: AccessFile::from_look(&self.look),
             bots: self.bots.clone(),
         };
         let body = toml::to_string_pretty(&file)?;
@@ -592,6 +638,12 @@ mod tests {
                 pps: 2.5,
             }],
             plain_background: true,
+            look: Look {
+                palette: Palette::RedGreen,
+                letters: true,
+                high_contrast: true,
+                reduced_motion: true,
+            },
             chat_filter: true,
             ..Config::default()
         };
@@ -666,6 +718,39 @@ mod tests {
         ));
         assert!(Config::from_toml("colour = \"red\"").is_err());
         assert!(Config::from_toml("[keys]\nhold = [\"A\", \"B\", \"C\"]").is_err());
+    }
+
+    #[test]
+    fn a_file_without_access_choices_loads_the_default_look() {
+        let c = Config::from_toml("volume = 10\nplain_background = true\n").expect("old file");
+        assert_eq!(c.look, Look::default());
+        assert!(!c.to_toml().expect("toml").contains("[access]"));
+    }
+
+    #[test]
+    fn access_choices_round_trip_and_partial_tables_keep_defaults() {
+        let c = Config::from_toml("[access]\npalette = \"blue-yellow\"\nletters = true\n")
+            .expect("valid");
+        assert_eq!(
+            c.look,
+            Look {
+                palette: Palette::BlueYellow,
+                letters: true,
+                ..Look::default()
+            }
+        );
+        let back = Config::from_toml(&c.to_toml().expect("toml")).expect("round trip");
+        assert_eq!(back.look, c.look);
+    }
+
+    #[test]
+    fn an_unknown_palette_is_a_clear_error() {
+        let e = Config::from_toml("[access]\npalette = \"sepia\"\n").unwrap_err();
+        assert!(
+            matches!(e, ConfigError::Palette(ref n) if n == "sepia"),
+            "{e}"
+        );
+        assert!(Config::from_toml("[access]\nflashing = false\n").is_err());
     }
 
     #[test]

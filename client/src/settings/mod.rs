@@ -51,6 +51,14 @@ enum Row {
     Volume,
     /// The background: the gradient or one plain colour.
     Background,
+    /// The piece palette (guideline or a colour-blind-safe one).
+    Palette,
+    /// Each block's piece letter on or off.
+    Letters,
+    /// The high-contrast skin on or off.
+    HighContrast,
+    /// Reduced motion on or off.
+    ReducedMotion,
     /// The chat filter: off or on.
     ChatFilter,
     Key(MapId, Action),
@@ -92,6 +100,13 @@ fn rows() -> Vec<Row> {
         v.extend([Row::Section("AUDIO"), Row::Volume]);
     }
     v.extend([Row::Section("DISPLAY"), Row::Background, Row::ChatFilter]);
+    v.extend([
+        Row::Section("ACCESSIBILITY"),
+        Row::Palette,
+        Row::Letters,
+        Row::HighContrast,
+        Row::ReducedMotion,
+    ]);
     v.extend([
         Row::Section("TOUCH CONTROLS"),
         Row::TouchMode,
@@ -172,7 +187,21 @@ impl SettingsScreen {
     /// the one in force).
     fn toggle_background(&mut self) {
         self.draft.plain_background = !self.draft.plain_background;
-        set_plain_background(self.draft.plain_background);
+        show_display(&self.draft);
+    }
+
+    /// Changes an accessibility choice (`d` steps the palette; the others flip), shown at once
+    /// like the background.
+    fn change_look(&mut self, row: Row, d: i32) {
+        let look = &mut self.draft.look;
+        match row {
+            Row::Palette => look.palette = look.palette.step(d),
+            Row::Letters => look.letters = !look.letters,
+            Row::HighContrast => look.high_contrast = !look.high_contrast,
+            Row::ReducedMotion => look.reduced_motion = !look.reduced_motion,
+            _ => return,
+        }
+        show_display(&self.draft);
     }
 
     fn save(&mut self, ctx: &mut Ctx) -> bool {
@@ -350,6 +379,9 @@ impl Screen for SettingsScreen {
                 Row::Irs => h.irs = !h.irs,
                 Row::Ihs => h.ihs = !h.ihs,
                 Row::Background => self.toggle_background(),
+                Row::Palette | Row::Letters | Row::HighContrast | Row::ReducedMotion => {
+                    self.change_look(target, d)
+                }
                 Row::ChatFilter => self.draft.chat_filter = !self.draft.chat_filter,
                 Row::Volume => {
                     adjust(&mut self.draft.volume, d * 5, 100);
@@ -390,9 +422,10 @@ impl Screen for SettingsScreen {
                 (EnterDoes::Toggle, Row::ChatFilter) => {
                     self.draft.chat_filter = !self.draft.chat_filter
                 }
+                (EnterDoes::Toggle, row) => self.change_look(row, 1),
                 (EnterDoes::Save, _) if self.save(ctx) => return Transition::Pop,
                 (EnterDoes::Discard, _) => {
-                    set_plain_background(ctx.config.plain_background);
+                    show_display(&ctx.config);
                     return Transition::Pop;
                 }
                 (EnterDoes::Defaults, _) => {
@@ -403,9 +436,9 @@ impl Screen for SettingsScreen {
                         server,
                         ..Config::default()
                     };
-                    set_plain_background(self.draft.plain_background);
+                    show_display(&self.draft);
                     ctx.notify(
-                        "Handling, volume, keys and background reset to defaults (not saved yet).",
+                        "Handling, volume, keys and display reset to defaults (not saved yet).",
                         theme::ACCENT2,
                     );
                 }
@@ -503,6 +536,7 @@ fn enter_does(row: Row) -> EnterDoes {
     match row {
         Row::Key(..) | Row::Pad(_) => EnterDoes::Rebind,
         Row::Irs | Row::Ihs | Row::Background | Row::ChatFilter => EnterDoes::Toggle,
+        Row::Palette | Row::Letters | Row::HighContrast | Row::ReducedMotion => EnterDoes::Toggle,
         Row::Save => EnterDoes::Save,
         Row::Discard => EnterDoes::Discard,
         Row::Defaults => EnterDoes::Defaults,
@@ -585,6 +619,16 @@ pub fn value_rows() -> Vec<(&'static str, Vec<String>, bool)> {
                 Row::Sdf => (vec![arrows("∞  (instant)"), arrows("60×")], false),
                 Row::Irs | Row::Ihs => (vec![arrows("off")], false),
                 Row::Background => (vec![arrows("gradient"), arrows("plain")], false),
+                Row::Palette => (
+                    crate::render::look::Palette::ALL
+                        .iter()
+                        .map(|p| arrows(p.label()))
+                        .collect(),
+                    false,
+                ),
+                Row::Letters | Row::HighContrast | Row::ReducedMotion => {
+                    (vec![arrows("off"), arrows("on")], false)
+                }
                 Row::ChatFilter => (vec![arrows("off"), arrows("on")], false),
                 Row::Volume => (vec![arrows("100%")], false),
                 Row::TouchMode => (vec![arrows("auto"), arrows("off")], false),
@@ -621,6 +665,10 @@ fn row_label(row: Row) -> &'static str {
         Row::Ihs => "IHS  initial hold",
         Row::Volume => "Volume",
         Row::Background => "Background",
+        Row::Palette => "Piece colours",
+        Row::Letters => "Piece letters",
+        Row::HighContrast => "High contrast",
+        Row::ReducedMotion => "Reduced motion",
         Row::ChatFilter => "Chat filter",
         Row::TouchMode => "Touch controls",
         Row::TouchSize => "Button size",
@@ -645,6 +693,10 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Ihs => ("IHS", "The hold key held when a piece appears holds it right away.".into()),
         Row::Volume => ("Volume", "Sound effects volume (0 mutes). Without a sound device the game stays silent.".into()),
         Row::Background => ("Background", "Gradient: a violet glow from the top. Plain: one dark colour, which costs less on a computer drawing without a graphics driver (software rendering).".into()),
+        Row::Palette => ("Piece colours", "Guideline: the usual colours. Red–green safe: the Okabe–Ito colours, told apart with deuteranopia or protanopia. Blue–yellow safe: colours told apart with tritanopia.".into()),
+        Row::Letters => ("Piece letters", "Draws each piece's letter (I O T S Z J L) on its blocks, on the board, in hold and in the queue, so pieces are told apart without colour.".into()),
+        Row::HighContrast => ("High contrast", "A black background and well, white outlines on every block, a stronger grid and a brighter ghost.".into()),
+        Row::ReducedMotion => ("Reduced motion", "No screen shake, no flashes on locks and line clears, no hard-drop trails, no pulsing or popping, no drifting shapes behind the menus.".into()),
         Row::ChatFilter => ("Chat filter", "On: common insults and slurs in room chat show as asterisks. To hide a player altogether, type /mute NAME in chat (this session) or /block NAME (kept by the server; never matched with them again).".into()),
         Row::Key(_, action) => (action.label(), "Enter (or click a key cap) and press the new key. Each key does one thing per key map: binding it here removes it elsewhere in the same map. Escape is always the menu key.".into()),
         Row::Pad(action) => (action.label(), "Enter, then press a gamepad button. A button does one thing: binding it here removes it from another action. Start is always the menu button; B is Back in menus and in play unless you bind it to an action. The d-pad and the left stick are the same buttons.".into()),
@@ -654,7 +706,7 @@ fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::TouchRaise => ("From the bottom", "How high the clusters sit above the bottom edge, as a share of the screen's height.".into()),
         Row::Save => ("Save", "Write the settings file and use these settings from now on.".into()),
         Row::Discard => ("Discard", "Leave without keeping any change made on this screen.".into()),
-        Row::Defaults => ("Defaults", "Guideline keys, default handling (DAS 10, ARR 2, DCD 0, SDF 20), volume and the gradient background. Name and server stay.".into()),
+        Row::Defaults => ("Defaults", "Guideline keys, default handling (DAS 10, ARR 2, DCD 0, SDF 20), volume, the gradient background and the accessibility choices off. Name and server stay.".into()),
         Row::Section(_) | Row::Account(_) => ("", String::new()),
     }
 }
@@ -672,6 +724,12 @@ fn step_sdf(sdf: u8, d: i32) -> u8 {
 
 /// The largest finite SDF (`Handling::validate`'s bound).
 const MAX_SDF: u8 = 60;
+
+/// Shows the display choices of `config` at once: the background and the accessibility look.
+pub fn show_display(config: &Config) {
+    set_plain_background(config.plain_background);
+    crate::render::look::set(config.look);
+}
 
 #[cfg(test)]
 mod tests {

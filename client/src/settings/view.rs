@@ -181,6 +181,25 @@ impl SettingsScreen {
                     false,
                     t,
                 ),
+                Row::Palette | Row::Letters | Row::HighContrast | Row::ReducedMotion => {
+                    let look = self.draft.look;
+                    let value = match row {
+                        Row::Palette => look.palette.label().to_owned(),
+                        Row::Letters => on(look.letters),
+                        Row::HighContrast => on(look.high_contrast),
+                        _ => on(look.reduced_motion),
+                    };
+                    value_row(
+                        gfx,
+                        r,
+                        l.unit,
+                        row_label(row),
+                        &arrows(value),
+                        state,
+                        false,
+                        t,
+                    )
+                }
                 Row::ChatFilter => value_row(
                     gfx,
                     r,

@@ -47,7 +47,7 @@ pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     let shakes = Seat::BOTH.map(|seat| {
         let fx = &scene.fx.seats[seat.index()];
         let cell = l.panels[seat.index()].cell();
-        if fx.shake > 0.0 {
+        if fx.shake > 0.0 && !crate::render::look::reduced_motion() {
             ((scene.time * 90.0).sin() * cell * 0.18 * (fx.shake / 0.22)).abs()
         } else {
             0.0
@@ -64,7 +64,7 @@ pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     });
     let mut solids = Vec::with_capacity(6);
     for (p, board) in l.panels.iter().zip(boards) {
-        solids.push((board, theme::WELL));
+        solids.push((board, crate::render::look::well()));
         solids.push((p.hold, theme::PANEL));
         solids.push((p.next, theme::PANEL));
     }
