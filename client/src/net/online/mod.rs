@@ -36,7 +36,7 @@ pub mod reconnect;
 mod tests;
 pub mod texts;
 pub mod transport;
-mod who;
+pub mod who;
 #[cfg(test)]
 mod who_tests;
 
