@@ -69,7 +69,8 @@ impl Screen for StandingsScreen {
         }
         self.standings.poll();
         for n in self.standings.take_notices() {
-            ctx.notify(n, theme::BAD);
+            let good = n.starts_with("Report sent");
+            ctx.notify(n, if good { theme::ACCENT2 } else { theme::BAD });
             self.fetching = None;
         }
         if let Some((id, bytes)) = self.standings.take_replay() {
