@@ -42,6 +42,12 @@ pub fn load_existing(path: &Path) -> Result<Option<[u8; 32]>, String> {
     }
 }
 
+/// The player's key in the default place, if this machine has one that reads (registered by a
+/// ranked match; a damaged file is left for the ranked screen to report).
+pub fn existing_key() -> Option<[u8; 32]> {
+    default_key_path().and_then(|p| load_existing(&p).ok().flatten())
+}
+
 /// Loads the key at `path`, creating a new random one if there is no file. A file that is not a
 /// key is an error (never overwritten: it may be the only copy of someone's identity).
 pub fn load_or_create(path: &Path) -> Result<[u8; 32], String> {

@@ -4,6 +4,7 @@
 
 use macroquad::input::KeyCode;
 
+use crate::account::report_form::ReportForm;
 use crate::account::standings::{Standings, Status, Viewed};
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
@@ -11,14 +12,15 @@ use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
 use crate::replays::files::{ReplaySession, utc_stamp};
-use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, TextField, TextKind, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
 use crate::versus::session::Session;
 use sevenbag_protocol::Replay;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
-pub const FOOTER: &str = "↑ ↓ choose a player   1–9 watch one of their recent matches   Esc back";
+pub const FOOTER: &str =
+    "↑ ↓ choose a player   1–9 watch one of their matches   R report   Esc back";
 
 /// The screen.
 pub struct StandingsScreen {
@@ -29,6 +31,8 @@ pub struct StandingsScreen {
     key_error: Option<String>,
     /// A profile was asked for when the board first arrived.
     asked_first: bool,
+    /// The report being written against the profile shown, while R has it open.
+    report: Option<ReportForm>,
 }
 
 impl StandingsScreen {
@@ -47,6 +51,7 @@ impl StandingsScreen {
             fetching: None,
             key_error,
             asked_first: false,
+            report: None,
         }
     }
 
@@ -64,7 +69,8 @@ impl Screen for StandingsScreen {
         }
         self.standings.poll();
         for n in self.standings.take_notices() {
-            ctx.notify(n, theme::BAD);
+            let good = n.starts_with("Report sent");
+            ctx.notify(n, if good { theme::ACCENT2 } else { theme::BAD });
             self.fetching = None;
         }
         if let Some((id, bytes)) = self.standings.take_replay() {
@@ -87,6 +93,43 @@ impl Screen for StandingsScreen {
             }
         }
         let kb = &io.keyboard;
+        if let Some(form) = &mut self.report {
+            if kb.pressed(KeyCode::Escape) {
+                self.report = None;
+            } else if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
+                let (name, category, text) = (
+                    form.name.clone(),
+                    form.category(),
+                    form.text.trim().to_owned(),
+                );
+                if text.is_empty() {
+                    ctx.notify("Say in a few words what happened.", theme::GARBAGE_QUEUED);
+                } else {
+                    ctx.play(Sfx::Select);
+                    self.standings.report(&name, category, &text);
+                    self.report = None;
+                }
+            } else {
+                if kb.pressed(KeyCode::Left) {
+                    form.step(-1);
+                } else if kb.pressed(KeyCode::Right) {
+                    form.step(1);
+                }
+                form.edit(&kb.chars, kb.pressed(KeyCode::Backspace));
+            }
+            return Transition::None;
+        }
+        if kb.pressed(KeyCode::R) {
+            let me = self.standings.me().map(|p| p.name.clone());
+            match self.standings.viewed().map(|v| v.profile.name.clone()) {
+                Some(name) if Some(&name) == me.as_ref() => {
+                    ctx.notify("That is your own profile.", theme::GARBAGE_QUEUED)
+                }
+                Some(name) => self.report = Some(ReportForm::new(&name)),
+                None => ctx.notify("Choose a player first.", theme::GARBAGE_QUEUED),
+            }
+            return Transition::None;
+        }
         let digits = [
             KeyCode::Key1,
             KeyCode::Key2,
@@ -186,13 +229,14 @@ impl Screen for StandingsScreen {
                 None => menu_row(gfx, r, l.unit, "Back", "ESC", state, ctx.time),
             }
         }
-        let (head, body) = match self.standings.viewed() {
-            Some(v) => (v.profile.name.clone(), profile_text(v, me)),
-            None if board.is_empty() && *self.standings.status() == Status::Connected => (
+        let (head, body) = match (self.standings.viewed(), &self.report) {
+            (_, Some(form)) => (format!("Report {}", form.name), form.panel_text()),
+            (Some(v), None) => (v.profile.name.clone(), profile_text(v, me)),
+            (None, None) if board.is_empty() && *self.standings.status() == Status::Connected => (
                 "No ranked players yet".to_owned(),
                 "Play a Ranked match (menu, ONLINE) to get a rating and a place here.".to_owned(),
             ),
-            None => (
+            (None, None) => (
                 "Profile".to_owned(),
                 "Your profile shows here once you have played a ranked match on this server. Enter on a row shows that player's.".to_owned(),
             ),
@@ -207,6 +251,18 @@ impl Screen for StandingsScreen {
 
     fn calm(&self) -> bool {
         true
+    }
+
+    fn text_fields(&self, _ctx: &Ctx, io: &FrameIo) -> Vec<TextField> {
+        let Some(form) = &self.report else {
+            return Vec::new();
+        };
+        vec![TextField {
+            kind: TextKind::Plain,
+            text: form.text.clone(),
+            rect: list_layout(io.width, io.height, self.rows()).side,
+            active: true,
+        }]
     }
 
     fn name(&self) -> &'static str {

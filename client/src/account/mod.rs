@@ -6,9 +6,11 @@
 //! - [`rows`] — the ACCOUNT rows of the Settings screen.
 //! - [`standings`] — the connection behind the leaderboard and profiles.
 //! - [`leaderboard`] — the leaderboard and profile screen.
+//! - [`report_form`] — the profile screen's report form.
 
 pub mod identity;
 pub mod leaderboard;
+pub mod report_form;
 pub mod requests;
 pub mod rows;
 pub mod standings;

@@ -2,6 +2,7 @@
 //! leaderboard, identifies with the player key when there is one (to show your own profile and
 //! place; viewing never creates an identity), and fetches profiles and replays on demand.
 
+use sevenbag_protocol::moderation::ReportCategory;
 use sevenbag_protocol::{ClientMessage, MAX_LEADERBOARD_ROWS, Profile, RecentMatch, ServerMessage};
 
 use crate::net::online::error_text;
@@ -47,6 +48,8 @@ pub struct Standings {
     key: Option<[u8; 32]>,
     board: Option<Vec<Profile>>,
     me: Option<Profile>,
+    /// Your own recent matches (newest first): a report's evidence is the latest against them.
+    my_recent: Vec<RecentMatch>,
     viewed: Option<Viewed>,
     replay: Option<(String, Vec<u8>)>,
     notices: Vec<String>,
@@ -60,6 +63,7 @@ impl Standings {
             key,
             board: None,
             me: None,
+            my_recent: Vec::new(),
             viewed: None,
             replay: None,
             notices: Vec::new(),
@@ -96,6 +100,9 @@ impl Standings {
                 self.me = Some(profile);
             }
             ServerMessage::PlayerProfile { profile, recent } => {
+                if self.me.as_ref().is_some_and(|me| me.name == profile.name) {
+                    self.my_recent = recent.clone();
+                }
                 self.viewed = Some(Viewed {
                     profile,
                     recent,
@@ -111,6 +118,9 @@ impl Standings {
                 }
             }
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
+            ServerMessage::Reported => self
+                .notices
+                .push("Report sent: an operator will look at it.".to_owned()),
             ServerMessage::Error { code, message, .. } => {
                 // Without a key the server does not know (a new machine), the leaderboard still
                 // shows; other refusals are said once.
@@ -131,6 +141,24 @@ impl Standings {
     pub fn view(&mut self, name: &str) {
         self.exchange.send(ClientMessage::GetProfile {
             name: name.to_owned(),
+        });
+    }
+
+    /// Reports `name` (the profile shown) with the replay of your latest match against them as
+    /// the evidence, if the server kept one; the server answers `Reported` or an error (a
+    /// notice either way). Without an identity the line says how to get one.
+    pub fn report(&mut self, name: &str, category: ReportCategory, text: &str) {
+        if self.me.is_none() {
+            self.notices
+                .push(crate::net::online::who::NEEDS_IDENTITY.to_owned());
+            return;
+        }
+        let replay = latest_replay_against(&self.my_recent, name);
+        self.exchange.send(ClientMessage::Report {
+            name: name.to_owned(),
+            replay,
+            category,
+            text: text.to_owned(),
         });
     }
 
@@ -171,6 +199,14 @@ impl Standings {
     }
 }
 
+/// The replay id of the newest of `recent` played against `name`, if the server kept one.
+pub fn latest_replay_against(recent: &[RecentMatch], name: &str) -> Option<String> {
+    recent
+        .iter()
+        .find(|m| m.opponent == name)
+        .and_then(|m| m.replay.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +221,27 @@ mod tests {
             s.poll();
             std::thread::sleep(Duration::from_millis(5));
         }
+    }
+
+    #[test]
+    fn a_report_carries_the_newest_replay_against_that_player() {
+        let m = |opponent: &str, replay: Option<&str>| RecentMatch {
+            id: 1,
+            opponent: opponent.into(),
+            won: Some(true),
+            score: [1, 0],
+            ranked: false,
+            rating_change: None,
+            ended_unix: 0,
+            replay: replay.map(str::to_owned),
+        };
+        let recent = [
+            m("cat", Some("c1")),
+            m("bob", Some("b2")),
+            m("bob", Some("b1")),
+        ];
+        assert_eq!(latest_replay_against(&recent, "bob").as_deref(), Some("b2"));
+        assert_eq!(latest_replay_against(&recent, "dan"), None);
     }
 
     #[test]

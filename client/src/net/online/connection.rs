@@ -9,6 +9,7 @@ use sevenbag_protocol::{ClientMessage, JoinRole};
 
 use super::texts::{plain_net_error, reach_text};
 use super::transport::open;
+use super::who::Who;
 use super::{Driver, Online, Request, Stage};
 use crate::net::online::reconnect::{LOST_MATCH, Reconnect, SEAT_GONE, UNREACHABLE};
 
@@ -64,6 +65,15 @@ impl Online {
                 self.welcomed = true;
                 self.server_name = server;
                 self.next_ping = at;
+                // A ranked request identifies in its own exchange; every other connection does
+                // it here, before its request (the server answers in order). A new connection
+                // after a loss is a guest again until it does.
+                let ranked_first = self.reconnect.is_none() && self.ranked.is_some();
+                self.who = Who::Guest;
+                if let Some(key) = self.key.filter(|_| !ranked_first) {
+                    self.who = Who::Asking;
+                    self.send(ClientMessage::Identify { key });
+                }
                 if self.reconnect.is_some() {
                     // A player's resume token in our hello does the asking: `Joined` and the
                     // match log follow by themselves. A spectator asks to watch again; the

@@ -102,6 +102,10 @@ impl Online {
     /// Reports `name` for `text`, with the last match's replay as the evidence when there is
     /// one; the server answers `Reported` (a notice) or an error (a notice too).
     pub fn report(&mut self, name: &str, category: ReportCategory, text: &str) {
+        if let Some(why) = self.who.refusal() {
+            self.notices.push(why);
+            return;
+        }
         let replay = self.outcome().and_then(|o| o.replay.clone());
         self.send(ClientMessage::Report {
             name: name.to_owned(),
@@ -113,6 +117,10 @@ impl Online {
 
     /// Blocks `name` (or unblocks them): the server keeps the list and answers with it.
     pub fn block(&mut self, name: &str, block: bool) {
+        if let Some(why) = self.who.refusal() {
+            self.notices.push(why);
+            return;
+        }
         let name = name.to_owned();
         self.send(if block {
             ClientMessage::Block { name }
@@ -127,6 +135,9 @@ impl Online {
     }
 
     pub(super) fn on_message(&mut self, message: ServerMessage, at: Instant) {
+        if self.who.hear(&message) {
+            return;
+        }
         if let Some(flow) = &mut self.ranked {
             let step = flow.on_message(&message, &self.hello.name);
             self.notices.extend(step.notices);

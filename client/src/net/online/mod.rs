@@ -36,6 +36,9 @@ pub mod reconnect;
 mod tests;
 pub mod texts;
 pub mod transport;
+pub mod who;
+#[cfg(test)]
+mod who_tests;
 
 use std::time::Duration;
 
@@ -51,6 +54,7 @@ use sevenbag_protocol::{RoomOptions, SeatInfo};
 use crate::account::identity::RankedFlow;
 use crate::input::{KeyMap, Latch};
 use crate::net::online::reconnect::Reconnect;
+use crate::net::online::who::Who;
 use crate::versus::opponent::AutoPlayer;
 
 pub use texts::{error_text, reach_text};
@@ -129,6 +133,10 @@ pub struct Online {
     bots: [bool; 2],
     /// The identify/register/queue exchange of a ranked request.
     ranked: Option<RankedFlow>,
+    /// The player key this connection identifies with, if the player has one.
+    key: Option<[u8; 32]>,
+    /// Whether the server knows us as the key's identity (reports and blocks need it).
+    who: Who,
     replay_list: Vec<sevenbag_protocol::ReplayListing>,
     replay: Option<(String, Vec<u8>)>,
     driver: Driver,
@@ -179,6 +187,10 @@ impl Online {
             Ok(link) => (Some(link), Stage::Connecting),
             Err(e) => (None, Stage::Failed(e)),
         };
+        let key = match &request {
+            Request::Ranked(key) => Some(*key),
+            _ => None,
+        };
         let ranked = match &request {
             Request::Ranked(key) => Some(
                 RankedFlow::new(*key).keeping_codes(crate::account::identity::default_key_path()),
@@ -217,6 +229,8 @@ impl Online {
             chat: crate::net::online::chat::Chat::default(),
             bots: [false; 2],
             ranked,
+            key,
+            who: Who::Guest,
             replay_list: Vec::new(),
             replay: None,
             driver: Driver::Keys(keys, Latch::default()),
@@ -231,6 +245,22 @@ impl Online {
     pub fn with_auto(mut self, player: Box<dyn AutoPlayer>) -> Online {
         self.driver = Driver::Auto(player);
         self
+    }
+
+    /// Identifies with `key` (the player's, registered by a ranked match) right after the
+    /// welcome, whatever the request: the server then knows us, shows the identity's name and
+    /// takes our reports and blocks. `None` stays a guest.
+    pub fn with_key(mut self, key: Option<[u8; 32]>) -> Online {
+        if !matches!(self.request, Request::Ranked(_)) {
+            self.key = key;
+        }
+        self
+    }
+
+    #[cfg_attr(not(test), allow(dead_code))] // the tests read it
+    /// Whether the server knows this connection as the player's identity.
+    pub fn identified(&self) -> bool {
+        self.who == Who::Known
     }
 
     /// The server URL.

@@ -272,6 +272,8 @@ impl LobbyScreen {
         }
     }
 
+    /// Connects with the player's key when there is one: the connection identifies, so
+    /// reports and blocks work in quick match and rooms too.
     fn connect(&self, ctx: &Ctx, address: &str, request: Request) -> Online {
         Online::connect(
             address,
@@ -280,6 +282,7 @@ impl LobbyScreen {
             ctx.config.keys,
             request,
         )
+        .with_key(crate::account::identity::existing_key())
     }
 
     fn go(&mut self, ctx: &mut Ctx, host: Option<usize>) -> Transition {
