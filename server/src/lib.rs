@@ -580,7 +580,7 @@ async fn spawn_inner(
     // The stop signal fires on `send` or when the handle (and so the sender) is dropped; the
     // drain signal only on `send`.
     let udp_addr = udp.as_ref().and_then(|u| u.local_addr().ok());
-    let task = tokio::spawn(serve(
+    let serving = serve(
         listener,
         udp,
         config,
@@ -592,7 +592,16 @@ async fn spawn_inner(
         async move {
             let _ = stopped.await;
         },
-    ));
+    );
+    // A server that stops on an error (its database, Redis or a directory at start) closes its
+    // port at once; say why where it happens, not only to whoever awaits the handle.
+    let task = tokio::spawn(async move {
+        let result = serving.await;
+        if let Err(e) = &result {
+            tracing::error!(%addr, error = %e, "the server stopped on an error");
+        }
+        result
+    });
     Ok(ServerHandle {
         addr,
         udp: udp_addr,
