@@ -162,11 +162,16 @@ impl PadFrame {
     }
 }
 
+// The page's gamepads are read only in the browser build; natively (with gilrs under the
+// `gamepad` feature) these are compiled for their tests alone.
+
 /// Bytes per pad in the browser page's gamepad report (`client/web/sevenbag-device.js`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub const PAGE_PAD_BYTES: usize = 24;
 
 /// One gamepad as a browser page reports it through the Gamepad API.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub struct PagePad {
     /// The pad follows the browser's standard mapping (button 0 the south face button...).
     pub standard: bool,
@@ -178,6 +183,7 @@ pub struct PagePad {
 
 /// Reads the page's report: per pad, u8 index, u8 standard mapping, u8 buttons, u8 axes, u32
 /// pressed bits, 4 f32 axes (all little-endian). A cut report keeps its whole pads.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub fn parse_page_pads(bytes: &[u8]) -> Vec<PagePad> {
     bytes
         .chunks_exact(PAGE_PAD_BYTES)
@@ -200,6 +206,7 @@ pub fn parse_page_pads(bytes: &[u8]) -> Vec<PagePad> {
 }
 
 /// The standard mapping's buttons by index (the W3C Gamepad specification's table).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 const STANDARD: [Button; 16] = [
     Button::South,
     Button::East,
@@ -223,10 +230,12 @@ const STANDARD: [Button; 16] = [
 /// and pressed when they were not held the frame before. Pads without the standard mapping
 /// are left out (their buttons mean nothing known).
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub struct PagePads {
     down: HashSet<Button>,
 }
 
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 impl PagePads {
     /// This frame's [`PadFrame`] from the page's `pads`.
     pub fn frame(&mut self, pads: &[PagePad]) -> PadFrame {
