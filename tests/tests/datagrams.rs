@@ -234,7 +234,13 @@ async fn a_datagram_path_that_dies_mid_match_falls_back_by_itself() {
             })
             .await;
         assert_eq!(c.path(), TransportPath::WebSocket, "{:?}", c.stats());
-        assert_eq!(c.datagram_status(), DatagramStatus::Failed);
+        // Failed, or already opening a fresh session (a retry after the fallback, which UDP
+        // still blocked cannot open): never open.
+        let status = c.datagram_status();
+        assert!(
+            matches!(status, DatagramStatus::Failed | DatagramStatus::Opening),
+            "{status:?}"
+        );
         assert!(c.stats().net.datagrams_in > 0, "datagrams were used first");
     }
 }
