@@ -1,4 +1,4 @@
-//! Moderation and fair play through the real server (issue 41, docs/MODERATION.md): the admin
+//! Moderation and fair play through the real server (docs/MODERATION.md): the admin
 //! API and its tokens, bans (identity and address range), mutes, renames, leaderboards,
 //! registration limits, declared bots, reports with their replays, block lists, ranked pairing
 //! rules and the inhuman-input screening. The sanction and report checks run on SQLite and on
