@@ -9,8 +9,9 @@ use crate::account::standings::{Standings, Status, Viewed};
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::render::gfx::background;
+use crate::render::key_buttons::footer_keys;
 use crate::render::theme;
-use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
+use crate::render::widgets::{RowState, heading, menu_row, scroll_marks, side_panel};
 use crate::replays::files::{ReplaySession, utc_stamp};
 use crate::screen::{Ctx, FrameIo, Screen, TextField, TextKind, Transition};
 use crate::sound::sfx::Sfx;
@@ -246,7 +247,14 @@ impl Screen for StandingsScreen {
             Some(id) => format!("downloading {id}…"),
             None => ctx.config.server.clone(),
         };
-        footer(gfx, l.footer, l.unit, FOOTER, &right);
+        footer_keys(
+            gfx,
+            l.footer,
+            l.unit,
+            FOOTER,
+            &[("Report", KeyCode::R)],
+            &right,
+        );
     }
 
     fn calm(&self) -> bool {

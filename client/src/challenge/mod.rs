@@ -11,8 +11,12 @@ use macroquad::input::KeyCode;
 use sevenbag_challenge::play::{Play, gravity_ms};
 use sevenbag_challenge::{Game, Op, Record, Step};
 
+use macroquad::math::Rect;
+
 use crate::challenge::view::{ChallengeLayout, draw_side, draw_well, group_digits};
+use crate::input::taps;
 use crate::render::gfx::{Align, Weight, background};
+use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 
@@ -236,7 +240,13 @@ impl Screen for ChallengeScreen {
     fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
-        let l = ChallengeLayout::new(io.width, io.height);
+        // A touch screen keeps a strip along the bottom for the key buttons.
+        let strip = if taps::shown() {
+            ChallengeLayout::new(io.width, io.height).unit * 2.2
+        } else {
+            0.0
+        };
+        let l = ChallengeLayout::new(io.width, io.height - strip);
         let u = l.unit;
         let title = |t: &str| {
             gfx.text(
@@ -260,9 +270,26 @@ impl Screen for ChallengeScreen {
                 theme::TEXT_DIM,
             );
         };
+        // The key line, or on a touch screen a button for each key it names.
+        let keys = |t: &str, buttons: &[KeyChoice]| {
+            if taps::shown() {
+                let area = Rect::new(u, io.height - strip + u * 0.3, io.width - u * 2.0, u * 1.6);
+                button_row(gfx, area, buttons);
+            } else {
+                hint(t);
+            }
+        };
         match &self.mode {
             Mode::Intro => {
                 title("THE FIXED-SEQUENCE CHALLENGE");
+                keys(
+                    "",
+                    &[
+                        ("Play", KeyCode::Enter),
+                        ("Solver's best", KeyCode::B),
+                        ("Your record", KeyCode::M),
+                    ],
+                );
                 let body = [
                     "10,000 bricks in a fixed order, the 2021 geek.qq.com rules: no kicks, no hold,",
                     "no hard drop. A clear scores the cells on the board × 1, 3, 6 or 10.",
@@ -307,7 +334,17 @@ impl Screen for ChallengeScreen {
                     &p.play.game,
                     &[("GRAVITY", speed), ("STATE", state.into())],
                 );
-                hint("← → move   ↓ down   ↑ rotate   Enter pause   S save record   Esc back");
+                keys(
+                    "← → move   ↓ down   ↑ rotate   Enter pause   S save record   Esc back",
+                    &[
+                        ("←", KeyCode::Left),
+                        ("→", KeyCode::Right),
+                        ("↓", KeyCode::Down),
+                        ("Rotate", KeyCode::Up),
+                        ("Pause", KeyCode::Enter),
+                        ("Save", KeyCode::S),
+                    ],
+                );
             }
             Mode::Watch(w) => {
                 title(&w.title);
@@ -318,8 +355,17 @@ impl Screen for ChallengeScreen {
                     if w.paused { " · paused" } else { "" }
                 );
                 draw_side(gfx, &l, &w.game, &[("PLAYBACK", speed)]);
-                hint(
+                keys(
                     "Space pause   ↑ ↓ speed   ← → seek 100   PgUp PgDn seek 1000   Home start   Esc back",
+                    &[
+                        ("Start", KeyCode::Home),
+                        ("−100", KeyCode::Left),
+                        ("Pause", KeyCode::Space),
+                        ("+100", KeyCode::Right),
+                        ("+1000", KeyCode::PageDown),
+                        ("Slower", KeyCode::Down),
+                        ("Faster", KeyCode::Up),
+                    ],
                 );
             }
         }

@@ -15,6 +15,7 @@ pub mod keys;
 pub mod on_screen;
 pub mod pad;
 pub mod queue;
+pub mod taps;
 pub mod touch;
 
 use std::collections::HashSet;

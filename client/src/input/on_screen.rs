@@ -1,8 +1,9 @@
 //! What a touch screen adds to each frame, between sampling the input and the screens: the
 //! touch controls while a board takes input ([`crate::input::touch`]; in portrait they take a
 //! strip under the game, which then lays itself out above it), the back button that stands in
-//! for Esc, and in a page the on-screen keyboard for the screen's text fields. On a screen that
-//! was never touched (and with the controls not turned on in Settings) nothing changes.
+//! for Esc, the key buttons screens draw in place of key hints ([`crate::input::taps`]), and in
+//! a page the on-screen keyboard for the screen's text fields. On a screen that was never
+//! touched (and with the controls not turned on in Settings) nothing changes.
 
 use macroquad::input::{KeyCode, TouchPhase};
 use macroquad::math::Rect;
@@ -10,7 +11,7 @@ use macroquad::math::Rect;
 use crate::input::touch::{
     Finger, TouchControls, TouchLayout, TouchMode, controls_strip, touch_layout,
 };
-use crate::input::{Action, Keyboard};
+use crate::input::{Action, Keyboard, taps};
 use crate::render::gfx::Gfx;
 #[cfg(target_arch = "wasm32")]
 use crate::screen::TextField;
@@ -81,6 +82,22 @@ impl OnScreen {
             TouchMode::Off => false,
             TouchMode::Auto => self.touch_screen,
         };
+        // Last frame's key buttons: a tap on one is its key's press, and not also a click.
+        let buttons = taps::take();
+        taps::set_shown(wanted);
+        if wanted {
+            let tapped = fingers
+                .iter()
+                .filter(|f| f.ended)
+                .map(|f| f.pos)
+                .chain(mouse.clicked.then_some(mouse.pos))
+                .filter_map(|pos| taps::hit(&buttons, pos))
+                .collect::<Vec<_>>();
+            if !tapped.is_empty() {
+                mouse.clicked = false;
+            }
+            keyboard.pressed.extend(tapped);
+        }
         let plays = top.is_some_and(|s| s.plays_by_touch());
         // A phone's screen stays on while a board takes input.
         #[cfg(target_arch = "wasm32")]
@@ -195,5 +212,88 @@ impl OnScreen {
                 self.keyboard = active;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::touch::TouchSettings;
+    use macroquad::math::Vec2;
+
+    /// One frame of a screen with a key button for Space at (100, 100)–(200, 140).
+    fn frame_with_button(on: &mut OnScreen, fingers: &[Finger], mouse: &mut Mouse) -> Keyboard {
+        taps::take();
+        taps::record(
+            Rect::new(100.0, 100.0, 100.0, 40.0),
+            KeyCode::Space,
+            "Pause",
+        );
+        let mut keyboard = Keyboard::default();
+        on.frame(
+            &TouchSettings::default(),
+            None,
+            1,
+            fingers,
+            1280.0,
+            720.0,
+            &mut keyboard,
+            mouse,
+        );
+        keyboard
+    }
+
+    fn lifted_at(x: f32, y: f32) -> Finger {
+        Finger {
+            id: 1,
+            pos: Vec2::new(x, y),
+            ended: true,
+        }
+    }
+
+    #[test]
+    fn a_finger_lifted_on_a_key_button_presses_its_key() {
+        let mut on = OnScreen::new(true);
+        let kb = frame_with_button(&mut on, &[lifted_at(150.0, 120.0)], &mut Mouse::default());
+        assert!(kb.pressed.contains(&KeyCode::Space));
+        assert!(taps::shown());
+    }
+
+    #[test]
+    fn a_finger_still_down_on_a_key_button_presses_nothing_yet() {
+        let mut on = OnScreen::new(true);
+        let down = Finger {
+            ended: false,
+            ..lifted_at(150.0, 120.0)
+        };
+        let kb = frame_with_button(&mut on, &[down], &mut Mouse::default());
+        assert!(kb.pressed.is_empty());
+    }
+
+    #[test]
+    fn a_click_on_a_key_button_is_its_key_and_not_also_a_click() {
+        let mut on = OnScreen::new(true);
+        let mut mouse = Mouse {
+            pos: Vec2::new(110.0, 110.0),
+            clicked: true,
+            ..Mouse::default()
+        };
+        let kb = frame_with_button(&mut on, &[], &mut mouse);
+        assert!(kb.pressed.contains(&KeyCode::Space));
+        assert!(!mouse.clicked);
+    }
+
+    #[test]
+    fn a_screen_never_touched_shows_key_hints_and_ignores_clicks_on_stale_buttons() {
+        let mut on = OnScreen::new(false);
+        let mut mouse = Mouse {
+            pos: Vec2::new(110.0, 110.0),
+            clicked: true,
+            ..Mouse::default()
+        };
+        let kb = frame_with_button(&mut on, &[], &mut mouse);
+        assert!(!taps::shown());
+        assert!(kb.pressed.is_empty());
+        assert!(mouse.clicked);
     }
 }

@@ -6,11 +6,14 @@ use macroquad::prelude::*;
 use sevenbag_core::Piece;
 use sevenbag_puzzle::Status;
 
+use crate::input::taps;
 use crate::puzzles::game::{Hint, PuzzleGame, goal_text};
 use crate::render::board::draw_board;
 use crate::render::cells::{Style, piece_picture};
 use crate::render::fx::SeatFx;
 use crate::render::gfx::{Align, Gfx, Weight, background, panel};
+use crate::render::key_buttons::{KeyChoice, button_row};
+use crate::render::metrics::fit_size;
 use crate::render::theme::{self, alpha};
 use crate::render::widgets::wrap;
 
@@ -70,8 +73,17 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
     let u = l.unit;
     let a = game.attempt();
     let puzzle = a.puzzle();
+    let code = format!("code  {}", game.made.code());
+    // The title gives way to the code on a narrow screen (cut with "…", never under it).
+    let code_w = gfx.width(&code, (u * 0.75).round(), Weight::Bold);
+    let title_room = l.right.right() - l.left.x - code_w - u;
     gfx.text(
-        &game.made.title,
+        &gfx.fit(
+            &game.made.title,
+            title_room,
+            (u * 0.9).round(),
+            Weight::Bold,
+        ),
         l.left.x,
         u * 1.7,
         (u * 0.9).round(),
@@ -80,7 +92,7 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
         theme::ACCENT,
     );
     gfx.text(
-        &format!("code  {}", game.made.code()),
+        &code,
         l.right.right(),
         u * 1.7,
         (u * 0.75).round(),
@@ -199,6 +211,7 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
     panel(gfx, info_r, Some("PROGRESS"), u);
     let progress = format!("{} of {} placed", a.placed(), puzzle.queue.len());
     let hint = match game.hint() {
+        Hint::Off if taps::shown() => "Hint for a hint".to_owned(),
         Hint::Off => "H for a hint".to_owned(),
         Hint::Thinking => "hint: thinking…".to_owned(),
         Hint::Place { step, hold } => {
@@ -214,11 +227,16 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
         Hint::Solved => "hint: none needed, it is solved".to_owned(),
     };
     let mut y = info_r.y + u * 1.9;
+    let progress_size = fit_size(
+        |px| gfx.width(&progress, px, Weight::Bold),
+        (u * 0.7).round(),
+        info_r.w - u * 0.8,
+    );
     gfx.text(
         &progress,
         info_r.x + u * 0.4,
         y,
-        (u * 0.7).round(),
+        progress_size,
         Weight::Bold,
         Align::Left,
         theme::TEXT,
@@ -238,6 +256,11 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
     }
 
     draw_banner(gfx, &l, a.status());
+    if taps::shown() {
+        let area = Rect::new(u, h - u * 1.9, w - u * 2.0, (u * 1.4).max(24.0));
+        button_row(gfx, area, &PLAY_BUTTONS);
+        return;
+    }
     gfx.text(
         &gfx.fit(keys, w - u * 2.0, (u * 0.55).round(), Weight::Regular),
         w / 2.0,
@@ -248,6 +271,15 @@ pub fn draw_puzzle(gfx: &Gfx, w: f32, h: f32, game: &PuzzleGame, keys: &str, tim
         theme::TEXT_DIM,
     );
 }
+
+/// The buttons a touch screen shows in place of the key line while a puzzle is played.
+const PLAY_BUTTONS: [KeyChoice<'static>; 5] = [
+    ("Undo", KeyCode::Backspace),
+    ("Reset", KeyCode::R),
+    ("Hint", KeyCode::H),
+    ("Next", KeyCode::N),
+    ("Copy link", KeyCode::L),
+];
 
 /// The hinted placement: blue cells with a bright outline, unlike any piece's ghost.
 fn draw_hint(l: &PuzzleLayout, piece: &Piece) {

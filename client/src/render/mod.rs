@@ -24,6 +24,7 @@ pub mod fx;
 pub mod gfx;
 mod glyphs;
 pub mod heading;
+pub mod key_buttons;
 mod large_text;
 pub mod look;
 pub mod metrics;

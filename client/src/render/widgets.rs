@@ -426,7 +426,14 @@ pub fn footer_hints(
 
 /// The hint line at the bottom of a list screen. The hints shrink to the room the right-hand
 /// text leaves them on a narrow window, and drop their last groups where even that is too wide.
+/// A touch screen shows no key hints (rows are tapped; keys beyond them get key buttons, see
+/// [`super::key_buttons::footer_keys`]).
 pub fn footer(gfx: &Gfx, r: Rect, unit: f32, hints: &str, right: &str) {
+    let hints = if crate::input::taps::shown() {
+        ""
+    } else {
+        hints
+    };
     draw_rectangle(r.x, r.y, r.w, 1.0, alpha(theme::FRAME, 0.5));
     let cy = r.y + r.h / 2.0 + unit * 0.2;
     let size = footer_size(unit);

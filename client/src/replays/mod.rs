@@ -13,8 +13,9 @@ use crate::layout::list_layout;
 use crate::net::links::Link;
 use crate::net::online::{Online, Request, Stage};
 use crate::render::gfx::background;
+use crate::render::key_buttons::footer_keys;
 use crate::render::theme;
-use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
+use crate::render::widgets::{RowState, heading, menu_row, scroll_marks, side_panel};
 use crate::replays::files::{
     Listed, ReplaySession, list_described, listing_detail, listing_label, replay_dirs,
 };
@@ -347,7 +348,14 @@ impl Screen for ReplayScreen {
             ),
         };
         side_panel(gfx, l.side, l.unit, head, &body);
-        footer(gfx, l.footer, l.unit, FOOTER, "");
+        footer_keys(
+            gfx,
+            l.footer,
+            l.unit,
+            FOOTER,
+            &[("Copy link", macroquad::input::KeyCode::L)],
+            "",
+        );
     }
 
     fn calm(&self) -> bool {

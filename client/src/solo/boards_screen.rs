@@ -9,8 +9,9 @@ use sevenbag_protocol::{SoloReplay, SoloRow};
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::render::gfx::background;
+use crate::render::key_buttons::footer_keys;
 use crate::render::theme;
-use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
+use crate::render::widgets::{RowState, heading, menu_row, scroll_marks, side_panel};
 use crate::replays::files::utc_stamp;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::solo::SoloScreen;
@@ -214,7 +215,14 @@ impl Screen for SoloBoardsScreen {
             ),
         };
         side_panel(gfx, l.side, l.unit, &head, &body);
-        footer(gfx, l.footer, l.unit, FOOTER, &ctx.config.server);
+        footer_keys(
+            gfx,
+            l.footer,
+            l.unit,
+            FOOTER,
+            &[("Sprint / Blitz", KeyCode::Right), ("Watch", KeyCode::W)],
+            &ctx.config.server,
+        );
     }
 
     fn calm(&self) -> bool {

@@ -1,13 +1,17 @@
 //! Drawing the solo screen: the mode list with bests, a run in play or watched, its result
 //! and the pause card.
 
+use macroquad::input::KeyCode;
+use macroquad::math::Rect;
 use sevenbag_core::SoloMode;
 use sevenbag_protocol::solo_replay::clock;
 
+use crate::input::taps;
 use crate::layout::list_layout;
-use crate::render::gfx::{Align, Weight, background, center};
+use crate::render::gfx::{Align, Gfx, Weight, background, center};
+use crate::render::key_buttons::{KeyChoice, button_row, footer_keys};
 use crate::render::theme;
-use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
+use crate::render::widgets::{RowState, heading, menu_row, side_panel};
 use crate::screen::{Ctx, FrameIo};
 use crate::solo::run_view::{
     ResultCard, SoloLayout, best_text, draw_hint, draw_result, draw_run, live_rows, mode_title,
@@ -43,18 +47,28 @@ impl SoloScreen {
                 let keys = &ctx.config.keys;
                 let restart = key_text(restart_key(keys));
                 let pause = key_text(pause_key(keys));
+                let (undo, redo) = (p.run.undo_depth(), p.run.redo_depth());
                 let hint = if mode == SoloMode::Zen {
                     format!(
-                        "{} undo ({})   {} redo ({})   {restart} reset   Esc/{pause} pause",
+                        "{} undo ({undo})   {} redo ({redo})   {restart} reset   Esc/{pause} pause",
                         key_text(undo_key(keys)),
-                        p.run.undo_depth(),
                         key_text(redo_key(keys)),
-                        p.run.redo_depth(),
                     )
                 } else {
                     format!("{restart} restart   Esc/{pause} pause")
                 };
-                draw_hint(gfx, &l, &hint);
+                let (undo, redo) = (format!("Undo ({undo})"), format!("Redo ({redo})"));
+                let buttons: Vec<KeyChoice> = if mode == SoloMode::Zen {
+                    vec![
+                        (&undo, undo_key(keys)),
+                        (&redo, redo_key(keys)),
+                        ("Reset", restart_key(keys)),
+                        ("Pause", pause_key(keys)),
+                    ]
+                } else {
+                    vec![("Restart", restart_key(keys)), ("Pause", pause_key(keys))]
+                };
+                draw_keys(gfx, &l, &hint, &buttons);
             }
             Mode::Result(f) => {
                 let solo = f.run.solo();
@@ -81,10 +95,22 @@ impl SoloScreen {
                     faults: f.run.finesse().faults,
                     pps_x100: solo.player().stats().pps_x100(),
                     saved: f.upload.as_ref().map_or(&f.saved, |u| u.text()),
-                    keys: &keys,
+                    keys: if taps::shown() { "" } else { &keys },
                 };
                 draw_result(gfx, &l, &card);
-                draw_hint(gfx, &l, card.keys);
+                let buttons: Vec<KeyChoice> = if f.result.mode == SoloMode::Zen {
+                    vec![("Undo", undo_key(&ctx.config.keys)), ("Reset", KeyCode::R)]
+                } else {
+                    let mut b = vec![("Retry", KeyCode::R)];
+                    if has_best {
+                        b.push(("Watch best", KeyCode::W));
+                    }
+                    if can_upload {
+                        b.push(("Upload", KeyCode::U));
+                    }
+                    b
+                };
+                draw_keys(gfx, &l, &keys, &buttons);
             }
             Mode::Watch(w) => {
                 let solo = w.run.solo();
@@ -98,7 +124,7 @@ impl SoloScreen {
                         faults: w.run.finesse().faults,
                         pps_x100: solo.player().stats().pps_x100(),
                         saved: "end of replay",
-                        keys: "Esc back",
+                        keys: if taps::shown() { "" } else { "Esc back" },
                     };
                     draw_result(gfx, &l, &card);
                 }
@@ -107,7 +133,12 @@ impl SoloScreen {
                 } else {
                     "watching at 1×   Esc back"
                 };
-                draw_hint(gfx, &l, hint);
+                let buttons: &[KeyChoice] = if solo.result().is_none() {
+                    &[("Play on (Zen)", KeyCode::C)]
+                } else {
+                    &[]
+                };
+                draw_keys(gfx, &l, hint, buttons);
             }
         }
     }
@@ -144,7 +175,18 @@ impl SoloScreen {
                 theme::BAD,
             );
         }
-        footer(gfx, l.footer, l.unit, FOOTER, "");
+        footer_keys(
+            gfx,
+            l.footer,
+            l.unit,
+            FOOTER,
+            &[
+                ("Watch best", KeyCode::W),
+                ("Past runs", KeyCode::P),
+                ("Leaderboard", KeyCode::L),
+            ],
+            "",
+        );
     }
 }
 
@@ -205,5 +247,16 @@ fn draw_paused(ctx: &Ctx, l: &SoloLayout, p: &Playing, io: &FrameIo) {
             colour,
         );
         y += unit * (size + 0.9);
+    }
+}
+
+/// The key line under the well, or on a touch screen a button for each key it names.
+fn draw_keys(gfx: &Gfx, l: &SoloLayout, hint: &str, buttons: &[KeyChoice]) {
+    if taps::shown() {
+        let h = (l.cell * 1.4).max(l.hint.h);
+        let area = Rect::new(l.hint.x, l.hint.bottom() - h, l.hint.w, h);
+        button_row(gfx, area, buttons);
+    } else {
+        draw_hint(gfx, l, hint);
     }
 }

@@ -17,5 +17,6 @@ pub mod match_view;
 pub mod online;
 pub mod opponent;
 pub mod play;
+pub mod replay_bar;
 pub mod session;
 pub mod setup;

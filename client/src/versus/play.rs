@@ -7,9 +7,13 @@
 use macroquad::input::KeyCode;
 use sevenbag_core::{Match, MatchHeader, Phase, Seat};
 
+use macroquad::math::Rect;
+
+use crate::input::taps;
 use crate::layout::{list_layout, match_layout};
 use crate::render::fx::MatchFx;
 use crate::render::gfx::{Align, Weight, center, fill, outline};
+use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::theme;
 use crate::render::widgets::{modal, modal_layout};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
@@ -226,6 +230,55 @@ impl<S: Session + ?Sized> PlayScreen<S> {
     }
 }
 
+impl<S: Session + ?Sized> PlayScreen<S> {
+    /// The result card's first line, its key line, and the buttons a touch screen shows for
+    /// those keys.
+    fn result_lines<'a>(
+        &self,
+        replay_verdict: Option<&'a str>,
+        ready: bool,
+        spectator: bool,
+    ) -> (&'a str, &'static str, Vec<KeyChoice<'static>>) {
+        let leave = ("Leave", KeyCode::Escape);
+        match self.mode {
+            PlayMode::Demo => (
+                "NEXT DEMO MATCH SOON",
+                "Esc  menu",
+                vec![("Menu", KeyCode::Escape)],
+            ),
+            PlayMode::Replay => (
+                replay_verdict.unwrap_or("END OF REPLAY"),
+                "Enter  watch again   ← →  seek   Esc  list",
+                vec![
+                    ("Watch again", KeyCode::Enter),
+                    ("−5 s", KeyCode::Left),
+                    ("List", KeyCode::Escape),
+                ],
+            ),
+            PlayMode::Online if spectator => (
+                "MATCH OVER",
+                "Waiting for the next match   Esc  leave",
+                vec![leave],
+            ),
+            PlayMode::Online if ready => (
+                "READY",
+                "Waiting for your opponent   Esc  leave",
+                vec![leave],
+            ),
+            PlayMode::Online => (
+                "REMATCH?",
+                "Enter  ready again   S  save replay   L  link   Esc  leave",
+                vec![("Ready again", KeyCode::Enter), leave],
+            ),
+            _ => (
+                "REMATCH?",
+                "Enter  play again      Esc  menu",
+                vec![("Play again", KeyCode::Enter), ("Menu", KeyCode::Escape)],
+            ),
+        }
+    }
+}
+
 impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
     /// Handles the frame.
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
@@ -324,9 +377,8 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
         // A replay that ends by forfeit has no MatchOver on its boards: its verdict takes the
         // prompt's first line (online play draws its own verdict box with the rematch keys).
         let replay_verdict = verdict.as_deref().filter(|_| self.mode == PlayMode::Replay);
-        if (matches!(m.phase(), Phase::MatchOver { .. }) || replay_verdict.is_some())
-            && self.paused.is_none()
-        {
+        let over_now = matches!(m.phase(), Phase::MatchOver { .. }) || replay_verdict.is_some();
+        if over_now && self.paused.is_none() {
             let role = self.session.room_role().unwrap_or_default();
             // After an online match a player may also report or block the opponent.
             let line3 = (self.mode == PlayMode::Online && !role.spectator)
@@ -341,22 +393,7 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
             outline(r, 1.0, theme::ACCENT);
             let unit = l.cell;
             let (ready, spectator) = (role.ready_sent, role.spectator);
-            let (line1, line2) = match self.mode {
-                PlayMode::Demo => ("NEXT DEMO MATCH SOON", "Esc  menu"),
-                PlayMode::Replay => (
-                    replay_verdict.unwrap_or("END OF REPLAY"),
-                    "Enter  watch again   ← →  seek   Esc  list",
-                ),
-                PlayMode::Online if spectator => {
-                    ("MATCH OVER", "Waiting for the next match   Esc  leave")
-                }
-                PlayMode::Online if ready => ("READY", "Waiting for your opponent   Esc  leave"),
-                PlayMode::Online => (
-                    "REMATCH?",
-                    "Enter  ready again   S  save replay   L  link   Esc  leave",
-                ),
-                _ => ("REMATCH?", "Enter  play again      Esc  menu"),
-            };
+            let (line1, line2, buttons) = self.result_lines(replay_verdict, ready, spectator);
             gfx.text_mid(
                 line1,
                 c.x,
@@ -366,30 +403,63 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
                 Align::Center,
                 theme::ACCENT,
             );
-            gfx.text_mid(
-                line2,
-                c.x,
-                c.y + unit * 0.55,
-                (unit * 0.5).round(),
-                Weight::Regular,
-                Align::Center,
-                theme::TEXT_DIM,
-            );
-            if let Some(line3) = line3 {
-                gfx.text_mid(
-                    line3,
-                    c.x,
-                    c.y + unit * 1.3,
-                    (unit * 0.5).round(),
-                    Weight::Regular,
-                    Align::Center,
-                    theme::TEXT_DIM,
-                );
+            // A touch screen gets buttons for the keys the lines name.
+            if taps::shown() {
+                let row = |y: f32| Rect::new(r.x + unit * 0.4, y, r.w - unit * 0.8, unit * 0.9);
+                button_row(gfx, row(c.y + unit * 0.15), &buttons);
+                if line3.is_some() {
+                    button_row(
+                        gfx,
+                        row(c.y + unit * 1.15),
+                        &[("Report", KeyCode::R), ("Block", KeyCode::B)],
+                    );
+                }
+            } else {
+                for (line, dy) in [(Some(line2), 0.55), (line3, 1.3)] {
+                    let Some(line) = line else { continue };
+                    gfx.text_mid(
+                        line,
+                        c.x,
+                        c.y + unit * dy,
+                        (unit * 0.5).round(),
+                        Weight::Regular,
+                        Align::Center,
+                        theme::TEXT_DIM,
+                    );
+                }
             }
+        }
+        if self.mode == PlayMode::Replay && !over_now && self.paused.is_none() && taps::shown() {
+            super::replay_bar::draw(gfx, io.width, io.height, l.cell);
         }
         // The keys' line is left out in portrait: the opponent's board sits right under the
         // title there, and a phone has no keys.
         if let Some((undo, redo)) = self.session.history()
+            && self.paused.is_none()
+            && taps::shown()
+        {
+            let keys = &ctx.config.keys;
+            let (undo, redo) = (format!("Undo ({undo})"), format!("Redo ({redo})"));
+            let (w, h) = (l.cell * 12.0, l.cell * 1.1);
+            let c = center(l.title);
+            // Under the title; in portrait, where the opponent's small board is, over your
+            // well (practice undo plays the first seat).
+            let y = if crate::input::touch::is_portrait(io.width, io.height) {
+                l.panels[0].board.y.min(l.panels[0].hold.y) - h - l.cell * 0.5
+            } else {
+                l.title.bottom() + l.cell * 0.1
+            };
+            let area = Rect::new(c.x - w / 2.0, y, w, h);
+            button_row(
+                gfx,
+                area,
+                &[
+                    (&undo, undo_key(keys)),
+                    (&redo, redo_key(keys)),
+                    ("Reset", restart_key(keys)),
+                ],
+            );
+        } else if let Some((undo, redo)) = self.session.history()
             && self.paused.is_none()
             && !crate::input::touch::is_portrait(io.width, io.height)
         {
