@@ -632,9 +632,24 @@ async fn a_phone_plays_a_practice_match_by_touch_alone_in_portrait() {
     });
     eprintln!("phone match: held {} then {}", held["hold"][0], s);
     site.keep_screenshot("phone-5-played");
+    // Undo by its key button (practice keeps a history): the last piece comes back.
+    let placed = s["pieces"][0].as_u64().unwrap_or(0);
+    let s = site.wait_state(STEP_LIMIT, "an undo button", |s| undo_label(s).is_some());
+    site.tap_label(&undo_label(&s).expect("undo"));
+    site.wait_state(STEP_LIMIT, "the last piece undone", |s| {
+        s["pieces"][0].as_u64() < Some(placed)
+    });
     // The back button pauses the match (Esc), as the keyboard's would.
     site.tap_label("touch:back");
     site.keep_screenshot("phone-6-paused");
     site.assert_clean_console();
     site.stop().await;
+}
+
+/// The label of the practice match's undo button while it has something to undo.
+fn undo_label(s: &serde_json::Value) -> Option<String> {
+    s["taps"].as_array()?.iter().find_map(|t| {
+        let l = t["l"].as_str()?;
+        (l.starts_with("key:Undo (") && l != "key:Undo (0)").then(|| l.to_owned())
+    })
 }
