@@ -68,7 +68,7 @@ fn positions(seed: u64, pieces: u32, mut at: impl FnMut(&Player, &Rules, u32)) {
 fn a_beam_search_one_step_at_a_time_ranks_as_the_search_at_once_on_many_seeds() {
     let (mut whole, mut sliced) = (Searcher::new(), Searcher::new());
     let mut searches = 0;
-    for seed in 0..40 {
+    for seed in 0..18 {
         positions(seed, 25, |player, rules, frame| {
             let Some(root) = root_of(player, rules, frame) else {
                 return;
@@ -98,13 +98,13 @@ fn a_beam_search_one_step_at_a_time_ranks_as_the_search_at_once_on_many_seeds() 
             searches += 1;
         });
     }
-    assert!(searches > 600, "{searches} searches");
+    assert!(searches > 300, "{searches} searches");
 }
 
 #[test]
 fn maxs_thought_one_step_at_a_time_is_the_thought_at_once_on_many_seeds() {
     let mut thoughts = 0;
-    for seed in 100..112 {
+    for seed in 100..108 {
         let mut m = Match::new(header(seed));
         let mut whole = Bot::new(Level::Max);
         let mut sliced = Bot::new(Level::Max);
@@ -139,5 +139,5 @@ fn maxs_thought_one_step_at_a_time_is_the_thought_at_once_on_many_seeds() {
             m.step([input, second]);
         }
     }
-    assert!(thoughts >= 12 * 16, "{thoughts} thoughts");
+    assert!(thoughts >= 8 * 16, "{thoughts} thoughts");
 }
