@@ -45,7 +45,7 @@ fn main() {
         .filter(|s| s.stage != "adopt")
         .map(|s| s.took)
         .sum();
-    least.sort_by(|a, b| b.took.cmp(&a.took));
+    least.sort_by_key(|s| std::cmp::Reverse(s.took));
     println!(
         "beam {beam}, {seeds} games: {plans} plans, {} steps, {:.2} ms thinking a plan",
         least.len(),
