@@ -120,6 +120,22 @@ fn match_figures(
     )
 }
 
+/// With `SEVENBAG_PAGE_PROFILE=1`: samples the page's script for 5 s and prints where its time
+/// went, by function (names need a build that keeps them: `CARGO_PROFILE_WEB_STRIP=none`).
+fn profile_if_asked(site: &mut Site) {
+    if std::env::var_os("SEVENBAG_PAGE_PROFILE").is_none() {
+        return;
+    }
+    let p = block_in_place(|| site.browser.profile(5000)).expect("profile");
+    eprintln!(
+        "PROFILE {:.0} ms sampled: [function, self ms, total ms]",
+        p["ms"].as_f64().unwrap_or(0.0)
+    );
+    for f in p["functions"].as_array().into_iter().flatten() {
+        eprintln!("PROFILE {f}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_page_at_4x_cpu_throttling_reports_its_frame_rate_against_max() {
     let Some(mut site) = menu().await else {
@@ -133,6 +149,7 @@ async fn the_page_at_4x_cpu_throttling_reports_its_frame_rate_against_max() {
     let play4 = site.eval(&frame_probe(10_000));
     let s = site.state();
     let gl = site.eval(&gl_probe(1000));
+    profile_if_asked(&mut site);
     block_in_place(|| site.browser.throttle(1.0)).expect("unthrottle");
     let f = |v: &serde_json::Value, i: usize| v[i].as_f64().unwrap_or(0.0);
     eprintln!(
@@ -160,6 +177,7 @@ async fn the_page_unthrottled_reports_its_frame_rate_against_max() {
     let play = site.eval(&frame_probe(10_000));
     let s = site.state();
     let gl = site.eval(&gl_probe(1000));
+    profile_if_asked(&mut site);
     eprintln!(
         "BENCH browser unthrottled: practice vs Max {}",
         match_figures(&play, &gl, &s)
