@@ -197,8 +197,11 @@ const PAGE_THINK_SHARE: std::time::Duration = std::time::Duration::from_millis(4
 const PAGE_ODDS_LIMIT: u64 = 6_000;
 
 /// The page's widest beam: Max searches 96 wide natively (BENCHMARKS.md, "Ten thousand fresh
-/// games, and a wider beam"), three times the work a piece of the 32 the page's pace was
-/// measured with, so the page keeps 32 until its pace is measured again.
+/// games, and a wider beam"). Measured in the page at 1× and 4× CPU throttling, 96 thinks
+/// about 1.6 times as long a plan (natively 8.4 ms against 5.3 over the same games) and its
+/// median frame's script was about a millisecond longer at 4×, on a machine where the page
+/// does not hold 58 frames/s at 4× even with 32: so the page keeps 32 (BENCHMARKS.md, "The
+/// page").
 const PAGE_MAX_BEAM: usize = 32;
 
 /// How long a [`Bot::think_more`] call between looks at the clock aims to take: the steps a
