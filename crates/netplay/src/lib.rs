@@ -34,6 +34,7 @@ frame loop, on a tokio task, or in a test without a single sleep.
 
 ## Layout
 - [`session`]: `Session`, its options, stats and errors.
+- [`battle_client`]: `BattleClient`, the headless client of rooms of several seats.
 - [`battle_session`]: `BattleSession`, the session of a match of 2 to 8 seats.
 - [`clock`]: `Clock` (RTT and offset) and `Pacer` (which frame is due).
 - [`net`]: the network task and `NetHandle`.
@@ -51,6 +52,8 @@ frame loop, on a tokio task, or in a test without a single sleep.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "native")]
+pub mod battle_client;
 pub mod battle_session;
 pub mod clock;
 pub mod datagram;
@@ -73,6 +76,8 @@ pub mod tls;
 #[cfg(feature = "native")]
 pub mod udp_proxy;
 
+#[cfg(feature = "native")]
+pub use battle_client::{BattleClient, BattleOutcome};
 pub use battle_session::{BattleSession, BattleSessionError};
 pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
 pub use datagram::{DatagramLink, TransportPath};
