@@ -269,6 +269,40 @@ pub enum AnyReplay {
     Battle(Box<BattleReplay>),
 }
 
+impl AnyReplay {
+    /// The file's bytes.
+    pub fn encode(&self) -> Result<Vec<u8>, ReplayError> {
+        match self {
+            AnyReplay::Versus(r) => r.encode(),
+            AnyReplay::Battle(r) => r.encode(),
+        }
+    }
+
+    /// The row of the server's detailed list (`ranked`: the server's to say).
+    pub fn listing(&self, id: &str, ranked: bool) -> crate::ReplayListing {
+        match self {
+            AnyReplay::Versus(r) => r.listing(id, ranked),
+            AnyReplay::Battle(r) => r.listing(id),
+        }
+    }
+
+    /// A one-line description.
+    pub fn summary(&self) -> String {
+        match self {
+            AnyReplay::Versus(r) => r.summary(),
+            AnyReplay::Battle(r) => r.summary(),
+        }
+    }
+
+    /// When it was written, in Unix seconds.
+    pub fn created_unix(&self) -> u64 {
+        match self {
+            AnyReplay::Versus(r) => r.created_unix,
+            AnyReplay::Battle(r) => r.created_unix,
+        }
+    }
+}
+
 /// Reads a replay file of version 1 or 2.
 pub fn read_any(bytes: &[u8]) -> Result<AnyReplay, ReplayError> {
     match bytes.get(4..6) {
@@ -368,6 +402,28 @@ impl BattleReplay {
             )));
         }
         Ok(())
+    }
+
+    /// This replay as the server's detailed list shows it (a list row of two names: the
+    /// winner, or the first seat, and how many others played).
+    pub fn listing(&self, id: &str) -> crate::ReplayListing {
+        let first = self.result.winner.map_or(0, |t| {
+            (0..self.names.len())
+                .find(|&s| self.header.options.teams.map_or(s == usize::from(t), |l| l[s] == t))
+                .unwrap_or(0)
+        });
+        let lead = self.names.get(first).cloned().unwrap_or_default();
+        let others = format!("{} others", self.names.len().saturating_sub(1));
+        crate::ReplayListing {
+            id: id.to_owned(),
+            names: [lead, others],
+            winner: self.result.winner.map(|_| Seat::First),
+            reason: self.result.reason,
+            score: [0, 0],
+            frames: self.result.frames,
+            created_unix: self.created_unix,
+            ranked: false,
+        }
     }
 
     /// A one-line description for listings.
