@@ -77,8 +77,7 @@ impl PartyGame {
         PartyGame::build(setup, seed, handling, None)
     }
 
-    /// Same, the bots planning as `planning` says (tests: [`Planning::Inline`] is deterministic).
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// Same, the bots planning as `planning` says ([`Planning::Inline`] is deterministic).
     pub fn with_planning(
         setup: &PartySetup,
         seed: u64,

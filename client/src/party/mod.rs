@@ -8,11 +8,11 @@
 //! - [`view`] — drawing it with [`crate::layout::party`].
 
 pub mod game;
-//TMP pub mod screen;
-//TMP pub mod setup;
+pub mod screen;
+pub mod setup;
 #[cfg(test)]
 mod tests;
-//TMP pub mod view;
+pub mod view;
 
 use sevenbag_bot::Level;
 use sevenbag_core::{BattleHeader, Handling, MAX_SEATS, Targeting};

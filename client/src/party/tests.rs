@@ -169,6 +169,9 @@ fn eight_seats_in_two_teams_with_random_targeting_play_to_the_same_result() {
         .map(|(s, _)| s.index() % 2)
         .collect();
     assert!(!winners.is_empty(), "{results:?}");
-    assert!(winners.iter().all(|&t| t == winners[0]), "one team wins: {results:?}");
+    assert!(
+        winners.iter().all(|&t| t == winners[0]),
+        "one team wins: {results:?}"
+    );
     assert_eq!(play_out(&s, 5), (results, hash));
 }
