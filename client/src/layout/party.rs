@@ -11,10 +11,14 @@ use super::{BOARD_COLS, BOARD_ROWS, METER_GAP, METER_W, PANEL_W, PanelLayout, pa
 
 /// A small board's slot in cells: meter, gap, board, and room around it for the target frame.
 const MINI_W: f32 = METER_W + METER_GAP + BOARD_COLS + 0.9;
+/// Cells above a small board: its spawn rows and the target tags.
+const MINI_TOP: f32 = 1.5;
 /// A small board's slot in cells: spawn rows above, the board, the name and figures under it.
-const MINI_H: f32 = 0.8 + BOARD_ROWS + 2.6;
+const MINI_H: f32 = MINI_TOP + BOARD_ROWS + 2.7;
+/// Cells above your board: the spawn rows a piece pokes into.
+const OWN_TOP: f32 = 2.2;
 /// Your panel in cells, top to bottom: spawn rows, the board, the name plate.
-const OWN_H: f32 = 1.4 + BOARD_ROWS + 2.2;
+const OWN_H: f32 = OWN_TOP + BOARD_ROWS + 2.2;
 /// The small boards' cells against yours, at most.
 const MINI_MAX: f32 = 0.75;
 /// The smallest small-board cell drawn, in pixels.
@@ -59,6 +63,7 @@ pub struct PartyLayout {
 
 impl PartyLayout {
     /// Every rectangle drawn, for the tests: your panel's parts and each small board's slot.
+    #[cfg(test)]
     pub fn regions(&self) -> Vec<Rect> {
         let o = &self.own;
         let mut v = vec![
@@ -103,7 +108,7 @@ pub fn party_layout(width: f32, height: f32, seats: usize) -> PartyLayout {
         .max(4.0);
     let own_w = PANEL_W * cell;
     let x0 = (own_region.x + (own_region.w - own_w) / 2.0).floor();
-    let board_top = (own_region.y + 1.4 * cell).floor();
+    let board_top = (own_region.y + OWN_TOP * cell).floor();
     let mut own = panel_at(x0, board_top, cell, false);
     // No network readout here: the name plate takes the line under the board.
     own.net = Rect::new(own.name.x, own.name.bottom(), own.name.w, 0.0);
@@ -149,9 +154,9 @@ fn grid(region: Rect, count: usize, max_cell: f32) -> Vec<MiniLayout> {
             let slot = Rect::new(x, y, slot_w, slot_h);
             let meter_x = x + 0.45 * cell;
             let board_x = (meter_x + (METER_W + METER_GAP) * cell).floor();
-            let board_y = (y + 0.8 * cell).floor();
+            let board_y = (y + MINI_TOP * cell).floor();
             let board = Rect::new(board_x, board_y, BOARD_COLS * cell, BOARD_ROWS * cell);
-            let text_h = 1.15 * cell;
+            let text_h = 1.2 * cell;
             MiniLayout {
                 slot,
                 board,

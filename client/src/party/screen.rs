@@ -81,17 +81,15 @@ impl PartyScreen {
     fn status(&self) -> String {
         let b = self.game.battle();
         let manual = b.header().options.targeting == sevenbag_core::Targeting::Manual;
+        if !manual {
+            let rule = b.header().options.targeting.name();
+            return format!("Targeting {rule} picks whom you attack (framed blue)   ·   Esc pause");
+        }
         let target = match self.game.target() {
             Some(t) => format!("your target: {}", self.names[t.index()]),
-            None if manual => "no target chosen: your attacks go round in turn".to_owned(),
-            None => "no target chosen".to_owned(),
+            None => "no target chosen: your attacks go round in turn".to_owned(),
         };
-        let keys = if manual {
-            "Tab / 2–8 choose your target"
-        } else {
-            "Tab / 2–8 choose a target (counts under manual targeting)"
-        };
-        format!("{keys}   ·   {target}   ·   Esc pause")
+        format!("Tab / 2–8 choose your target   ·   {target}   ·   Esc pause")
     }
 
     fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, mut sel: usize) -> Transition {

@@ -134,14 +134,28 @@ fn draw_own_plate(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
         .map(|s| (s.index() + 1).to_string())
         .collect();
     if !attackers.is_empty() {
-        let text = format!("GARBAGE FROM {}", attackers.join(" · "));
+        // Beside the meter, in the column under the hold box.
+        let r = l.own.popups;
+        let x = r.right() - cell * 0.1;
+        let size = (cell * 0.5).round();
         gfx.text_mid(
-            &text,
-            l.own.board.x + l.own.board.w / 2.0,
-            l.own.board.y - cell * 0.7,
-            (cell * 0.55).round(),
+            "GARBAGE FROM",
+            x,
+            r.y + cell * 0.5,
+            size,
             Weight::Bold,
-            Align::Center,
+            Align::Right,
+            THREAT,
+        );
+        let seats = attackers.join(" · ");
+        let big = gfx.fit_size(&seats, r.w - cell * 0.2, (cell * 0.9).round(), Weight::Bold);
+        gfx.text_mid(
+            &seats,
+            x,
+            r.y + cell * 1.4,
+            big,
+            Weight::Bold,
+            Align::Right,
             THREAT,
         );
     }
@@ -187,8 +201,8 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
     if my_target {
         outline(frame, 3.0, TARGET);
     }
-    let small = (cell * 0.9).clamp(9.0, 16.0).round();
-    let tag_y = m.board.y - cell * 0.45;
+    let small = (cell * 0.85).clamp(9.0, 16.0).round();
+    let tag_y = m.board.y - cell * 0.75;
     if my_target {
         gfx.text_mid(
             "YOUR TARGET",
@@ -217,9 +231,9 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
     if out {
         knocked_out(gfx, m.board, cell, b, seat, scene.names);
     }
-    // Name (with the number that targets it) and place; the figures under it.
+    // Name (with the number that targets it) and knock-outs; lines sent and badges under it.
     let f = scene.game.figures(seat);
-    let text = (cell * 1.0).clamp(10.0, 18.0).round();
+    let text = (cell * 1.05).clamp(10.0, 18.0).round();
     let label = format!("{}  {}", seat.index() + 1, scene.names[seat.index()]);
     let label = if ally {
         format!("{label} (ally)")
@@ -231,8 +245,10 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
     } else {
         team_colour(b, seat)
     };
+    let kos = format!("KO {}", f.kos);
+    let kos_w = gfx.width(&kos, text, Weight::Bold);
     gfx.text_mid(
-        &gfx.fit(&label, m.name.w, text, Weight::Bold),
+        &gfx.fit(&label, m.name.w - kos_w - text * 0.5, text, Weight::Bold),
         m.name.x,
         m.name.y + m.name.h / 2.0,
         text,
@@ -240,8 +256,26 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
         Align::Left,
         colour,
     );
-    let line = figures_line(&f, b.header().options.badges);
-    let size = gfx.fit_size(&line, m.figures.w, text * 0.85, Weight::Regular);
+    let ko_colour = if f.kos > 0 {
+        theme::ACCENT
+    } else {
+        theme::TEXT_DIM
+    };
+    gfx.text_mid(
+        &kos,
+        m.name.right(),
+        m.name.y + m.name.h / 2.0,
+        text,
+        Weight::Bold,
+        Align::Right,
+        ko_colour,
+    );
+    let line = if b.header().options.badges {
+        format!("{} sent  ·  badges {}", f.sent, f.badges)
+    } else {
+        format!("{} sent", f.sent)
+    };
+    let size = gfx.fit_size(&line, m.figures.w, text * 0.9, Weight::Regular);
     gfx.text_mid(
         &line,
         m.figures.x,
@@ -419,7 +453,7 @@ fn draw_results(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
         theme::ACCENT,
     );
     // Columns: place, player (left), then the figures right-aligned.
-    let cols = [0.04, 0.16, 0.62, 0.76, 0.9, 0.98].map(|f| r.x + w * f);
+    let cols = [0.04, 0.15, 0.56, 0.68, 0.82, 0.96].map(|f| r.x + w * f);
     let heads = ["PLACE", "PLAYER", "KOs", "SENT", "BADGES", "ROUNDS"];
     let y0 = r.y + row_h * 1.9;
     for (i, head) in heads.iter().enumerate() {
@@ -437,7 +471,11 @@ fn draw_results(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
     for (k, (seat, f)) in rows.iter().enumerate() {
         let y = y0 + row_h * (k as f32 + 1.0);
         let mine = *seat == YOU;
-        let colour = if mine { theme::ACCENT2 } else { theme::TEXT };
+        let colour = if mine {
+            theme::ACCENT2
+        } else {
+            team_colour(b, *seat)
+        };
         let place = f.place.map(ordinal).unwrap_or_else(|| "—".to_owned());
         let name = if mine {
             format!("{} (you)", scene.names[0])
