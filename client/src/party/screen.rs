@@ -89,7 +89,7 @@ impl PartyScreen {
             Some(t) => format!("your target: {}", self.names[t.index()]),
             None => "no target chosen: your attacks go round in turn".to_owned(),
         };
-        format!("Tab / 2–8 choose your target   ·   {target}   ·   Esc pause")
+        format!("Tab / 2–8 / a tap choose your target   ·   {target}   ·   Esc pause")
     }
 
     fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, mut sel: usize) -> Transition {
@@ -151,6 +151,16 @@ impl Screen for PartyScreen {
             self.game.cycle_target(if back { -1 } else { 1 });
             ctx.play(Sfx::Move);
         }
+        // A click or tap on a board chooses it.
+        if io.mouse.clicked {
+            let l = party_layout(io.width, io.height, self.game.seats());
+            let hit = l.others.iter().position(|m| io.mouse.over(m.slot));
+            if let Some(seat) = hit.and_then(|i| Seat::new(i + 1))
+                && self.game.choose_target(seat)
+            {
+                ctx.play(Sfx::Move);
+            }
+        }
         for (i, key) in SEAT_KEYS.iter().enumerate() {
             if kb.pressed(*key) && Seat::new(i + 1).is_some_and(|s| self.game.choose_target(s)) {
                 ctx.play(Sfx::Move);
@@ -192,6 +202,10 @@ impl Screen for PartyScreen {
                 ctx.time,
             );
         }
+    }
+
+    fn plays_by_touch(&self) -> bool {
+        self.autopilot.is_none()
     }
 
     fn name(&self) -> &'static str {
