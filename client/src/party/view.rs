@@ -9,7 +9,7 @@ use crate::layout::party::{MiniLayout, PartyLayout};
 use crate::render::board::draw_board_on_fill;
 use crate::render::fx::SeatFx;
 use crate::render::gfx::{Align, Gfx, Weight, background_with, center, fill, outline};
-use crate::render::side::{draw_hold, draw_meter, draw_next, draw_stats};
+use crate::render::side::{draw_hold, draw_meter, draw_next, draw_popups, draw_stats};
 use crate::render::theme::{self, alpha, rgb};
 
 /// Your target's colour.
@@ -34,6 +34,8 @@ pub struct PartyScene<'a> {
     pub title: &'a str,
     /// The keys line.
     pub status: &'a str,
+    /// Every seat's flashes and popups, yours first.
+    pub fx: &'a [SeatFx],
     /// Seconds since the screen opened, for pulsing.
     pub time: f32,
 }
@@ -63,11 +65,23 @@ pub fn draw_party(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
             .map(|m| (m.board, crate::render::look::well())),
     );
     background_with(l.window.w, l.window.h, &solids);
-    let fx = SeatFx::default();
     let (my_targets, _) = scene.game.attack_lines(YOU);
-    // Your panel.
+    // Your panel; garbage rising shakes your well a little.
     let cell = l.own.cell();
-    draw_board_on_fill(l.own.board, cell, b.player(YOU), &fx, scene.time);
+    let fx = &scene.fx[YOU.index()];
+    let shake = if fx.shake > 0.0 && !crate::render::look::reduced_motion() {
+        ((scene.time * 90.0).sin() * cell * 0.18 * (fx.shake / 0.22)).abs()
+    } else {
+        0.0
+    };
+    let mut board = l.own.board;
+    board.y += shake;
+    draw_board_on_fill(board, cell, b.player(YOU), fx, scene.time);
+    // The popups go under the list of who sends you garbage.
+    let mut popups = l.own.popups;
+    popups.y += cell * 2.2;
+    popups.h = (popups.h - cell * 2.2).max(0.0);
+    draw_popups(gfx, popups, cell, fx);
     draw_meter(gfx, l.own.meter, cell, b.incoming(YOU), scene.time);
     draw_hold(gfx, l.own.hold, cell, b.player(YOU));
     draw_next(gfx, l.own.next, cell, b.player(YOU));
@@ -185,8 +199,8 @@ fn team_colour(b: &Battle, seat: Seat) -> Color {
 fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_target: bool) {
     let b = scene.game.battle();
     let cell = m.cell();
-    let fx = SeatFx::default();
-    draw_board_on_fill(m.board, cell, b.player(seat), &fx, scene.time);
+    let fx = &scene.fx[seat.index()];
+    draw_board_on_fill(m.board, cell, b.player(seat), fx, scene.time);
     draw_meter(gfx, m.meter, cell, b.incoming(seat), scene.time);
     let out = b.player(seat).topped_out().is_some();
     let ally = b.team_of(seat) == b.team_of(YOU);
