@@ -199,7 +199,7 @@ impl Screen for PartySetupScreen {
         }
         let s = &self.setup;
         let body = format!(
-            "Targeting {}: {}.\n\nTeams: garbage goes only to other teams; a team is out when all its players are.\n\nBadges: each knock-out earns the victim's badges plus one; 2, 6, 14 and 30 points add a quarter to your attack each.\n\nIn the match: Tab (Shift+Tab back) or 2–8 choose your target, Esc pauses.",
+            "Targeting {}: {}.\n\nTeams: garbage goes only to other teams; a team is out when all its players are.\n\nBadges: each knock-out earns the victim's badges plus one; 2, 6, 14 and 30 points add a quarter to your attack each.\n\nIn the match: the board you attack is framed blue. Under manual targeting Tab (Shift+Tab back), 2–8 or a click on a board choose it. Esc pauses.",
             s.targeting.name(),
             about(s.targeting)
         );
