@@ -392,7 +392,9 @@ impl BattleClient {
                     Err(e) => self.session_errors.push(e),
                 }
             }
-            ServerMessage::BattleInputs { .. } | ServerMessage::Desync { .. } => {
+            ServerMessage::BattleInputs { .. }
+            | ServerMessage::BattleInputsGathered { .. }
+            | ServerMessage::Desync { .. } => {
                 if let Some(session) = &mut self.session
                     && let Err(e) = session.handle(&m)
                 {

@@ -285,7 +285,7 @@ impl BattleSession {
         Ok(())
     }
 
-    /// Applies relayed `BattleInputs`, `BattleLog` and `Desync`; returns whether it was one.
+    /// Applies relayed `BattleInputs` (one seat's or gathered), `BattleLog` and `Desync`; returns whether it was one.
     pub fn handle(&mut self, message: &ServerMessage) -> Result<bool, BattleSessionError> {
         match message {
             ServerMessage::BattleInputs {
@@ -296,6 +296,17 @@ impl BattleSession {
             } => self
                 .remote_inputs(usize::from(*seat), changes, targets, *confirmed)
                 .map(|()| true),
+            ServerMessage::BattleInputsGathered { frame, seats } => {
+                for entry in sevenbag_protocol::gathered::unpack(*frame, seats) {
+                    self.remote_inputs(
+                        usize::from(entry.seat),
+                        &entry.changes(),
+                        &entry.target_changes(),
+                        entry.confirmed(),
+                    )?;
+                }
+                Ok(true)
+            }
             ServerMessage::Desync { frame, .. } => {
                 tracing::warn!(frame, "desync reported; waiting for the match log");
                 self.stats.desyncs += 1;

@@ -6,7 +6,9 @@ use std::collections::VecDeque;
 
 use sevenbag_core::{BattleHeader, Input, Seat, SeatInput, Targeting};
 use sevenbag_netplay::{BattleSession, SessionOptions, Step};
-use sevenbag_protocol::{BattleSim, ClientMessage, InputChange, ServerMessage, TargetChange};
+use sevenbag_protocol::{
+    BattleSim, ClientMessage, InputChange, InputStep, SeatSteps, ServerMessage, TargetChange,
+};
 
 fn header(seats: u8, targeting: Targeting) -> BattleHeader {
     let mut h = BattleHeader::new(77, seats);
@@ -238,4 +240,39 @@ fn bad_seats_and_our_own_seat_are_refused_not_panicked() {
     };
     assert!(s.handle(&log).is_err(), "two key lists for three seats");
     assert!(BattleSession::new(h, Some(3), SessionOptions::default()).is_err());
+}
+
+#[test]
+fn gathered_inputs_of_several_seats_are_taken_and_forged_ones_refused() {
+    let h = header(3, Targeting::Even);
+    let mut s = BattleSession::new(h, Some(0), SessionOptions::default()).unwrap();
+    let entry = |seat: u8, base: u32, frames: u32| SeatSteps {
+        seat,
+        base,
+        steps: vec![InputStep {
+            after: 0,
+            input: Input::LEFT,
+        }],
+        targets: vec![],
+        frames,
+    };
+    let gathered =
+        |frame: u32, seats: Vec<SeatSteps>| ServerMessage::BattleInputsGathered { frame, seats };
+    assert_eq!(
+        s.handle(&gathered(0, vec![entry(1, 0, 5), entry(2, 0, 4)])),
+        Ok(true)
+    );
+    assert_eq!(s.handle(&gathered(4, vec![entry(2, 0, 3)])), Ok(true));
+    assert!(
+        s.handle(&gathered(0, vec![entry(1, 0, 5)])).is_err(),
+        "a rewrite"
+    );
+    assert!(
+        s.handle(&gathered(u32::MAX, vec![entry(2, 9, 3)])).is_err(),
+        "past the last frame"
+    );
+    assert!(
+        s.handle(&gathered(9, vec![entry(0, 0, 3)])).is_err(),
+        "our own seat"
+    );
 }

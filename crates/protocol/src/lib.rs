@@ -37,6 +37,7 @@ pub mod compact;
 pub mod datagram;
 mod envelope;
 pub mod file;
+pub mod gathered;
 pub mod identity;
 pub mod inputs;
 pub mod key_script;
@@ -59,6 +60,7 @@ pub use codec::{
     DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode,
 };
 pub use compact::InputStep;
+pub use gathered::{Gathering, SeatSteps, TargetStep};
 pub use inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
 pub use listings::{MAX_SOLO_ROWS, ReplayListing, SoloRow};
 pub use messages::*;

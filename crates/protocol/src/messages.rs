@@ -834,4 +834,14 @@ pub enum ServerMessage {
         /// Replay id under which the server keeps it.
         replay: Option<String>,
     },
+    /// The batches of several battle seats gathered over a few milliseconds (never the
+    /// receiver's own seat), each counted from its previous confirmation: the compact,
+    /// coalesced form of `BattleInputs` ([`crate::gathered`]).
+    BattleInputsGathered {
+        /// The frame every entry's `base` counts from.
+        frame: u32,
+        /// One entry per seat, in seat order.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        seats: Vec<crate::SeatSteps>,
+    },
 }

@@ -350,6 +350,22 @@ pub fn server_messages() -> Vec<ServerMessage> {
             placements: vec![3, 1, 2],
             replay: Some("r".into()),
         },
+        ServerMessage::BattleInputsGathered {
+            frame: 300,
+            seats: vec![SeatSteps {
+                seat: 1,
+                base: 0,
+                steps: vec![InputStep {
+                    after: 2,
+                    input: Input(1),
+                }],
+                targets: vec![TargetStep {
+                    after: 3,
+                    target: Some(0),
+                }],
+                frames: 4,
+            }],
+        },
     ]
 }
 
@@ -460,5 +476,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::BattleInputs { .. } => "BattleInputs",
         ServerMessage::BattleRoundOver { .. } => "BattleRoundOver",
         ServerMessage::BattleOver { .. } => "BattleOver",
+        ServerMessage::BattleInputsGathered { .. } => "BattleInputsGathered",
     }
 }

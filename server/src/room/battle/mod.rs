@@ -9,6 +9,7 @@
 //! seconds, every client simulates the same boards and the match is decided on them (see
 //! docs/SERVER.md, "Rooms of several seats").
 
+mod gather;
 mod play;
 mod seats;
 
@@ -17,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use sevenbag_core::{Handling, Rules, Seat};
 use sevenbag_protocol::{
-    BattleRoomOptions, BattleSim, EndReason, ErrorCode, JoinRole, SeatInfo, SeatStatus,
+    BattleRoomOptions, BattleSim, EndReason, ErrorCode, Gathering, JoinRole, SeatInfo, SeatStatus,
     ServerMessage,
 };
 use tokio::sync::mpsc;
@@ -123,6 +124,10 @@ struct BattleRoom {
     spectators: Vec<Outbox>,
     running: Option<Running>,
     matches: u32,
+    /// Batches not yet relayed ([`gather`]).
+    gathering: Gathering,
+    /// When the gathered batches go out.
+    gather_until: Option<Instant>,
 }
 
 /// How a room of several seats starts.
@@ -196,6 +201,8 @@ fn start(
         spectators: Vec::new(),
         running: None,
         matches: 0,
+        gathering: Gathering::new(),
+        gather_until: None,
     };
     tokio::spawn(room.run(begin, rx, shutdown, guard));
     Some(tx)
@@ -232,20 +239,32 @@ impl BattleRoom {
         tokio::pin!(shutdown_wait);
         loop {
             let deadline = self.seats.iter().flatten().filter_map(|s| s.deadline).min();
+            let gather_until = self.gather_until;
             tokio::select! {
                 biased;
                 _ = &mut shutdown_wait => {
+                    self.flush_inputs();
                     self.finish(None, EndReason::Shutdown).await;
                     break;
                 }
                 command = inbox.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                    Some(command) => {
+                        if !matches!(command, RoomCommand::BattleInputs { .. }) {
+                            self.flush_inputs();
+                        }
+                        self.handle(command).await
+                    }
                     None => break,
                 },
+                _ = sleep_until_opt(gather_until), if gather_until.is_some() => {
+                    self.flush_inputs();
+                }
                 _ = sleep_until_opt(deadline), if deadline.is_some() => {
+                    self.flush_inputs();
                     self.expire(Instant::now()).await;
                 }
                 _ = tick.tick(), if self.running.is_some() => {
+                    self.flush_inputs();
                     self.check_silent(Instant::now()).await;
                     self.play_for_the_gone().await;
                 }

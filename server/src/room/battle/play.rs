@@ -178,6 +178,7 @@ impl BattleRoom {
         let Some(run) = &mut self.running else {
             return;
         };
+        let base = run.sim.log(b).map_or(0, |l| l.confirmed());
         if let Err(e) = run.sim.extend(b, &changes, &targets, confirmed) {
             if let Some(client) = from {
                 self.cut(client, ErrorCode::BadInput, format!("bad inputs: {e}"));
@@ -190,17 +191,16 @@ impl BattleRoom {
         if let Some(log) = &mut run.log {
             log.battle_inputs(b as u8, &changes, &targets, confirmed);
         }
-        let relayed = ServerMessage::BattleInputs {
-            seat: b as u8,
-            changes,
-            targets,
-            confirmed,
-        };
-        self.broadcast_except(&relayed, from);
+        self.gather(b, base, &changes, &targets, confirmed);
         let Some(run) = &mut self.running else {
             return;
         };
-        for event in run.sim.advance() {
+        let events = run.sim.advance();
+        if !events.is_empty() {
+            // The inputs that ended a round go out before its result.
+            self.flush_inputs();
+        }
+        for event in events {
             match event {
                 BattleSimEvent::RoundOver(r) => {
                     debug!(room = %self.code, round = r.round, winner = ?r.winner, "round over");
