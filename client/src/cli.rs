@@ -81,6 +81,14 @@ pub struct Args {
     /// Open this screen first (for screenshots and testing).
     #[arg(long, value_enum, hide = true)]
     pub screen: Option<StartScreen>,
+
+    /// With `--screen party`: seats of the free-for-all, 2 to 8.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8), hide = true)]
+    pub seats: u8,
+
+    /// With `--screen party`: teams, 2 to 4 (0: none).
+    #[arg(long, value_name = "T", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4), hide = true)]
+    pub teams: u8,
 }
 
 /// Parses "1280x720".
@@ -133,6 +141,10 @@ pub enum StartScreen {
     SoloPaused,
     /// The first-start name prompt.
     Welcome,
+    /// The free-for-all practice setup.
+    PartySetup,
+    /// A free-for-all of bots (`--seats`, `--teams`, `--seed`), your seat played by a bot too.
+    Party,
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ mod start;
 mod account;
 mod challenge;
 mod menu;
+mod party;
 mod puzzles;
 mod replays;
 mod settings;

@@ -10,6 +10,9 @@ use crate::cli::{Args, StartScreen};
 use crate::menu::MenuScreen;
 use crate::menu::welcome::WelcomeScreen;
 use crate::net::{lan, online};
+use crate::party::PartySetup;
+use crate::party::screen::PartyScreen;
+use crate::party::setup::PartySetupScreen;
 #[cfg(target_arch = "wasm32")]
 use crate::platform::{page, web};
 use crate::puzzles::PuzzlesScreen;
@@ -149,6 +152,21 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
                 Ok(r) => Box::new(SoloScreen::watching(&r, "40 LINES  ·  SAMPLE RUN")),
                 Err(e) => {
                     eprintln!("error: the sample solo replay: {e}");
+                    return vec![menu()];
+                }
+            }
+        }
+        Some(StartScreen::PartySetup) => Box::new(PartySetupScreen::default()),
+        Some(StartScreen::Party) => {
+            let setup = PartySetup {
+                bots: args.seats - 1,
+                teams: args.teams,
+                ..PartySetup::default()
+            };
+            match PartyScreen::watch(&setup, args.seed, ctx) {
+                Ok(screen) => Box::new(screen),
+                Err(e) => {
+                    eprintln!("error: {e}");
                     return vec![menu()];
                 }
             }

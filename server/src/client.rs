@@ -679,6 +679,27 @@ impl Client {
                 let list = moderation::blocks(&self.shared.services, &self.tags).await;
                 self.send_blocks(list);
             }
+            ClientMessage::CreateBattleRoom { options } => self.create_battle_room(options).await,
+            ClientMessage::BattleInputs {
+                changes,
+                targets,
+                confirmed,
+            } => {
+                if self.room.is_none() {
+                    self.outbox.cut(Cut::error(
+                        ErrorCode::BadInput,
+                        "inputs from a client that is not in a match",
+                    ));
+                    return;
+                }
+                self.send_room(RoomCommand::BattleInputs {
+                    client: self.id,
+                    changes,
+                    targets,
+                    confirmed,
+                })
+                .await;
+            }
         }
     }
 
@@ -866,6 +887,26 @@ impl Client {
             None => None,
         };
         match lobby::create_room(&self.shared.lobby, options, member, reserved) {
+            Ok(membership) => self.room = Some(membership),
+            Err((code, message)) => self.error(code, message),
+        }
+    }
+
+    async fn create_battle_room(&mut self, options: sevenbag_protocol::BattleRoomOptions) {
+        if self.in_room_error() || self.refused_by_ban() {
+            return;
+        }
+        if let Err(e) = options.validate() {
+            self.error(ErrorCode::BadMessage, format!("bad room options: {e}"));
+            return;
+        }
+        let Some(member) = self.member() else { return };
+        self.unqueue();
+        let reserved = match &self.shared.cluster {
+            Some(cluster) => cluster.reserve_code(&self.shared.lobby).await,
+            None => None,
+        };
+        match lobby::create_battle_room(&self.shared.lobby, options, member, reserved) {
             Ok(membership) => self.room = Some(membership),
             Err((code, message)) => self.error(code, message),
         }

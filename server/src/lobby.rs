@@ -151,6 +151,19 @@ fn open_room(
     start: Start,
     reserved: Option<String>,
 ) -> Result<Membership, Refusal> {
+    open_with(lobby, state, reserved, |services, directory, id, code| {
+        room::spawn(services, directory, id, code, options, start)
+    })
+}
+
+/// Registers a new room under a fresh code and starts its task with `spawn` (a two-seat room
+/// or a room of several seats: both take the same commands).
+fn open_with(
+    lobby: &Arc<Lobby>,
+    state: &mut LobbyState,
+    reserved: Option<String>,
+    spawn: impl FnOnce(Arc<Services>, Arc<dyn room::Directory>, u64, String) -> Option<RoomHandle>,
+) -> Result<Membership, Refusal> {
     // Checked under the lobby lock, which `begin_drain` takes too: no room slips in after.
     if lobby.services.draining.is_draining() {
         return Err(draining());
@@ -174,15 +187,7 @@ fn open_room(
         .ok_or((ErrorCode::ServerFull, "no free room code".to_string()))?;
     let id = NEXT_ROOM_ID.fetch_add(1, Ordering::Relaxed);
     let directory = Arc::new(LobbyDirectory(lobby.clone()));
-    let handle = room::spawn(
-        lobby.services.clone(),
-        directory,
-        id,
-        code.clone(),
-        options,
-        start,
-    )
-    .ok_or((
+    let handle = spawn(lobby.services.clone(), directory, id, code.clone()).ok_or((
         ErrorCode::Shutdown,
         "the server is shutting down".to_string(),
     ))?;
@@ -218,6 +223,19 @@ pub(crate) fn create_room(
         Start::Created(creator),
         reserved,
     )
+}
+
+/// Creates a room of several seats with `creator` in room seat 0.
+pub(crate) fn create_battle_room(
+    lobby: &Arc<Lobby>,
+    options: sevenbag_protocol::BattleRoomOptions,
+    creator: Member,
+    reserved: Option<String>,
+) -> Result<Membership, Refusal> {
+    let mut state = lock(lobby);
+    open_with(lobby, &mut state, reserved, |services, directory, id, code| {
+        room::battle::spawn(services, directory, id, code, options, creator)
+    })
 }
 
 /// A random room code no room here uses (to reserve in the cluster's directory first).

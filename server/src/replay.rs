@@ -6,7 +6,8 @@
 //! and a push at the back; when more than `keep` replays are indexed, the oldest are removed
 //! (from the index under the lock, from the disk after it, on a blocking thread).
 //!
-//! Files are `<id>.sbrp` in the format of `sevenbag_protocol::replay` (`docs/REPLAY.md`). A
+//! Files are `<id>.sbrp` in the format of `sevenbag_protocol::replay` (version 1, two seats)
+//! or `sevenbag_protocol::battle_replay` (version 2, several seats; `docs/REPLAY.md`). A
 //! replay is written to a hidden temporary file in the same directory, synced, and renamed into
 //! place, so a reader (or a crash) never sees half a file.
 
@@ -17,7 +18,7 @@ use std::sync::Mutex;
 
 use sevenbag_protocol::file::{FileError, read_limited};
 use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, REPLAY_EXTENSION};
-use sevenbag_protocol::{MAX_MESSAGE_BYTES, Replay, ReplayListing};
+use sevenbag_protocol::{AnyReplay, MAX_MESSAGE_BYTES, ReplayListing, read_any};
 use tracing::{error, warn};
 
 /// Longest replay id accepted in `GetReplay`.
@@ -36,11 +37,11 @@ struct Entry {
 }
 
 impl Entry {
-    fn new(id: String, replay: &Replay) -> Entry {
+    fn new(id: String, replay: &AnyReplay) -> Entry {
         Entry {
             listing: replay.listing(&id, is_ranked_id(&id)),
             summary: replay.summary(),
-            created_unix: replay.created_unix,
+            created_unix: replay.created_unix(),
             id,
         }
     }
@@ -142,7 +143,7 @@ impl ReplayStore {
             };
             let replay = read_limited(&path, MAX_REPLAY_BYTES as u64)
                 .map_err(|e| e.to_string())
-                .and_then(|bytes| Replay::decode(&bytes).map_err(|e| e.to_string()));
+                .and_then(|bytes| read_any(&bytes).map_err(|e| e.to_string()));
             match replay {
                 Ok(replay) => index.push(Entry::new(id.to_string(), &replay)),
                 Err(e) => warn!(path = %path.display(), error = %e, "skipping unreadable replay"),
@@ -178,7 +179,13 @@ impl ReplayStore {
 
     /// Writes `replay` under an id derived from `base`; returns the id, or `None` (logged) if
     /// the write failed.
-    pub(crate) async fn save(&self, base: &str, replay: &Replay) -> Option<String> {
+    pub(crate) async fn save(&self, base: &str, replay: &sevenbag_protocol::Replay) -> Option<String> {
+        self.save_any(base, &AnyReplay::Versus(Box::new(replay.clone())))
+            .await
+    }
+
+    /// [`ReplayStore::save`] for a replay of either format version.
+    pub(crate) async fn save_any(&self, base: &str, replay: &AnyReplay) -> Option<String> {
         let bytes = match replay.encode() {
             Ok(bytes) => bytes,
             Err(e) => {

@@ -9,6 +9,7 @@
 //! that every label fits its box at every window size.
 
 pub mod list;
+pub mod party;
 // Every label fits its box at every window size (layout tests, no window needed).
 #[cfg(test)]
 mod text_fit;

@@ -10,6 +10,7 @@ use crate::account::leaderboard::StandingsScreen;
 use crate::challenge::ChallengeScreen;
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::{ListLayout, list_layout_all};
+use crate::party::setup::PartySetupScreen;
 use crate::puzzles::PuzzlesScreen;
 use crate::render::gfx::background;
 use crate::render::showcase::draw_showcase;
@@ -38,6 +39,7 @@ enum Item {
     Solo,
     Practice,
     Local,
+    Party,
     Replays,
     Challenge,
     Leaderboard,
@@ -47,7 +49,7 @@ enum Item {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-const ITEMS: [Item; 16] = [
+const ITEMS: [Item; 17] = [
     Item::QuickMatch,
     Item::Ranked,
     Item::CreateRoom,
@@ -58,6 +60,7 @@ const ITEMS: [Item; 16] = [
     Item::LanJoin,
     Item::Practice,
     Item::Local,
+    Item::Party,
     Item::Solo,
     Item::Challenge,
     Item::Puzzles,
@@ -68,7 +71,7 @@ const ITEMS: [Item; 16] = [
 
 /// In a browser: no LAN (a page can neither host nor hear beacons) and no Quit (close the tab).
 #[cfg(target_arch = "wasm32")]
-const ITEMS: [Item; 13] = [
+const ITEMS: [Item; 14] = [
     Item::QuickMatch,
     Item::Ranked,
     Item::CreateRoom,
@@ -77,6 +80,7 @@ const ITEMS: [Item; 13] = [
     Item::Leaderboard,
     Item::Practice,
     Item::Local,
+    Item::Party,
     Item::Solo,
     Item::Challenge,
     Item::Puzzles,
@@ -103,6 +107,7 @@ impl Item {
             Item::LanJoin => "LAN: join a game",
             Item::Practice => "Practice vs bot",
             Item::Local => "Local 2 players",
+            Item::Party => "Free-for-all practice",
             Item::Replays => "Replays",
             Item::Challenge => "Fixed-sequence challenge",
             Item::Leaderboard => "Leaderboard & profile",
@@ -121,7 +126,7 @@ impl Item {
             | Item::Spectate
             | Item::Leaderboard => "ONLINE",
             Item::LanHost | Item::LanJoin => "LAN",
-            Item::Practice | Item::Local => "OFFLINE",
+            Item::Practice | Item::Local | Item::Party => "OFFLINE",
             Item::Challenge | Item::Solo | Item::Puzzles => "SOLO",
             _ => "",
         }
@@ -168,6 +173,10 @@ impl Item {
             Item::Local => (
                 "Local 2 players",
                 "Two players, one keyboard. Left player: A D move, S soft drop, W hard drop, Q E rotate, R 180°, Left Shift hold. Right player: arrows, ↑ hard drop, , . rotate, / 180°, Right Shift hold. Change them in Settings.",
+            ),
+            Item::Party => (
+                "Free-for-all practice",
+                "You against 1 to 7 bots on the same pieces, last one standing wins. Choose the targeting rule (even, least, divide, attackers, KOs, random, manual), teams and badges; Tab or 2–8 picks your target.",
             ),
             Item::Replays => ("Replays", "Watch finished matches again, frame for frame."),
             Item::Leaderboard => (
@@ -258,6 +267,7 @@ impl Screen for MenuScreen {
                 &ctx.config.setup,
                 &ctx.config.bots,
             ))),
+            Item::Party => Transition::Push(Box::new(PartySetupScreen::default())),
             Item::Replays => Transition::Push(Box::new(ReplayScreen::default())),
             Item::Challenge => Transition::Push(Box::new(ChallengeScreen::default())),
             Item::Leaderboard => Transition::Push(Box::new(StandingsScreen::new(ctx))),

@@ -1,7 +1,7 @@
 //! Everything around one well: hold, next queue, garbage meter, stats, popups and name plate.
 
 use macroquad::prelude::*;
-use sevenbag_core::{Match, Seat};
+use sevenbag_core::Player;
 
 use super::cells::{Style, piece_picture};
 use super::gfx::{Align, Gfx, Weight, fill, panel_over_fill};
@@ -15,8 +15,7 @@ use crate::versus::session::{NetStatus, Peer};
 const PREVIEW: f32 = 0.78;
 
 /// Draws the hold box over its fill (drawn with the background: [`super::gfx::background_with`]).
-pub fn draw_hold(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
-    let p = m.player(seat);
+pub fn draw_hold(gfx: &Gfx, r: Rect, cell: f32, p: &Player) {
     panel_over_fill(gfx, r, Some("HOLD"), cell);
     if let Some(kind) = p.hold() {
         let style = if p.hold_used() {
@@ -31,10 +30,10 @@ pub fn draw_hold(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
 
 /// Draws the next queue (five pieces, nearest on top and a little larger) over its fill
 /// (drawn with the background).
-pub fn draw_next(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
+pub fn draw_next(gfx: &Gfx, r: Rect, cell: f32, p: &Player) {
     panel_over_fill(gfx, r, Some("NEXT"), cell);
     let slot = (r.h - cell * 1.2) / 5.0;
-    for (i, kind) in m.player(seat).next().iter().enumerate() {
+    for (i, kind) in p.next().iter().enumerate() {
         let cy = r.y + cell * 1.2 + slot * (i as f32 + 0.5);
         let s = if i == 0 { PREVIEW * 1.08 } else { PREVIEW };
         piece_picture(*kind, r.x + r.w / 2.0, cy, (cell * s).round(), Style::Solid);
@@ -42,11 +41,12 @@ pub fn draw_next(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
 }
 
 /// Draws the incoming-garbage meter: lines ready to rise in red at the bottom, lines still
-/// travelling in orange above them, and the total beside it.
-pub fn draw_meter(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat, time: f32) {
+/// travelling in orange above them, and the total beside it. `incoming` is the seat's
+/// (queued in total, ready to rise now), as the core's `incoming` gives it.
+pub fn draw_meter(gfx: &Gfx, r: Rect, cell: f32, incoming: (u32, u32), time: f32) {
     fill(r, theme::WELL);
     super::gfx::outline(r, 1.0, alpha(theme::FRAME, 0.5));
-    let (total, ready) = m.incoming(seat);
+    let (total, ready) = incoming;
     let shown = total.min(20) as f32;
     let ready = ready.min(total).min(20) as f32;
     if shown > 0.0 {
@@ -90,8 +90,8 @@ pub fn draw_meter(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat, time: f3
 }
 
 /// Draws the stats column: PPS, APM, VS and the round time, right-aligned toward the board.
-pub fn draw_stats(gfx: &Gfx, r: Rect, cell: f32, m: &Match, seat: Seat) {
-    let s = m.player(seat).stats();
+pub fn draw_stats(gfx: &Gfx, r: Rect, cell: f32, p: &Player) {
+    let s = p.stats();
     let rows = [
         ("PIECES", format!("{}", s.pieces)),
         ("PPS", hundredths(s.pps_x100())),

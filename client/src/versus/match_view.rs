@@ -79,11 +79,11 @@ pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
         let board = boards[i];
         let meter = Rect::new(p.meter.x, p.meter.y + shake, p.meter.w, p.meter.h);
         draw_board_on_fill(board, cell, m.player(seat), fx, scene.time);
-        draw_meter(gfx, meter, cell, m, seat, scene.time);
-        draw_hold(gfx, p.hold, cell, m, seat);
-        draw_next(gfx, p.next, cell, m, seat);
+        draw_meter(gfx, meter, cell, m.incoming(seat), scene.time);
+        draw_hold(gfx, p.hold, cell, m.player(seat));
+        draw_next(gfx, p.next, cell, m.player(seat));
         if !p.mini {
-            draw_stats(gfx, p.stats, cell, m, seat);
+            draw_stats(gfx, p.stats, cell, m.player(seat));
             draw_popups(gfx, p.popups, cell, fx);
         }
         if !p.mini {

@@ -197,8 +197,13 @@ impl Bot {
     /// is [`Bot::think`] (which may run on another thread, on another `Bot` of the same level),
     /// and its answer becomes the plan with [`Bot::adopt`].
     pub fn drive(&mut self, m: &Match, seat: Seat) -> Drive {
-        let frame = m.frame().0;
-        let playing = match m.phase() {
+        self.drive_in(m.phase(), m.player(seat), m.frame().0)
+    }
+
+    /// [`Bot::drive`] for one seat of any match (a `Battle` of more seats too): the match's
+    /// `phase`, the seat's `player` and the frame about to be simulated.
+    pub fn drive_in<W>(&mut self, phase: Phase<W>, player: &Player, frame: u32) -> Drive {
+        let playing = match phase {
             Phase::Playing => true,
             Phase::Countdown { go_at } => frame >= go_at,
             Phase::RoundOver { .. } | Phase::MatchOver { .. } => false,
@@ -207,7 +212,7 @@ impl Bot {
             self.plan = None;
             return Drive::Input(Input::NONE);
         }
-        self.drive_for(m.player(seat), frame)
+        self.drive_for(player, frame)
     }
 
     /// Same, for a lone Player: `frame` is the frame about to be simulated.

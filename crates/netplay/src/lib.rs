@@ -34,6 +34,8 @@ frame loop, on a tokio task, or in a test without a single sleep.
 
 ## Layout
 - [`session`]: `Session`, its options, stats and errors.
+- [`battle_client`]: `BattleClient`, the headless client of rooms of several seats.
+- [`battle_session`]: `BattleSession`, the session of a match of 2 to 8 seats.
 - [`clock`]: `Clock` (RTT and offset) and `Pacer` (which frame is due).
 - [`net`]: the network task and `NetHandle`.
 - [`datagram`]: the client's side of the datagram path (WebTransport beside the WebSocket),
@@ -50,6 +52,9 @@ frame loop, on a tokio task, or in a test without a single sleep.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "native")]
+pub mod battle_client;
+pub mod battle_session;
 pub mod clock;
 pub mod datagram;
 #[cfg(feature = "native")]
@@ -71,6 +76,9 @@ pub mod tls;
 #[cfg(feature = "native")]
 pub mod udp_proxy;
 
+#[cfg(feature = "native")]
+pub use battle_client::{BattleClient, BattleOutcome};
+pub use battle_session::{BattleSession, BattleSessionError};
 pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
 pub use datagram::{DatagramLink, TransportPath};
 pub use driver::{

@@ -20,12 +20,16 @@
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
+//! - [`battle`] and [`battle_replay`]: rooms of 3 to 8 seats: their records, each seat's log
+//!   of keys and targets, [`BattleSim`] and the replay format version 2.
 //! - [`moderation`]: report categories and the bounds of reports and block lists.
 //! - [`file`]: reading a replay, log or puzzle file: regular files only, through a limit.
 //! - [`solo_replay`]: the one-player (Sprint, Blitz, Zen) replay file and [`verify_solo`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod battle;
+pub mod battle_replay;
 pub mod civil;
 pub mod codec;
 pub mod compact;
@@ -43,6 +47,13 @@ pub mod replay;
 pub mod room_log;
 pub mod solo_replay;
 
+pub use battle::{
+    BattleMessageError, BattleRoomOptions, MAX_ROOM_SEATS, SeatLog, TargetChange, check_targets,
+};
+pub use battle_replay::{
+    AnyReplay, BattleReplay, BattleResult, BattleRound, BattleSeatInputs, BattleSim,
+    BattleSimEvent, BattleVerifyReport, read_any, verify_battle,
+};
 pub use codec::{
     DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode,
 };

@@ -347,6 +347,24 @@ pub enum ClientMessage {
         /// Frames `0..confirmed` are final for this player.
         confirmed: u32,
     },
+    // Rooms of 3 to 8 seats (free-for-all and teams; `crate::battle`, docs/PROTOCOL.md).
+    /// Create a room of several seats and take its first seat: answered `BattleJoined`.
+    /// Joining (`JoinRoom`), `Ready`, `LeaveRoom`, `StateHash` and resuming work as in a
+    /// two-seat room.
+    CreateBattleRoom {
+        /// The room's options (checked with [`crate::BattleRoomOptions::validate`]).
+        options: crate::BattleRoomOptions,
+    },
+    /// This player's keys and manual targets in a room of several seats: as `Inputs`, with
+    /// the target changes beside the key changes (one confirmation for both).
+    BattleInputs {
+        /// Key changes in increasing frame order, all below `confirmed`.
+        changes: Vec<InputChange>,
+        /// Target changes in increasing frame order, all below `confirmed`.
+        targets: Vec<crate::TargetChange>,
+        /// Frames `0..confirmed` are final for this player.
+        confirmed: u32,
+    },
 }
 
 /// Who is in a seat.
@@ -718,5 +736,102 @@ pub enum ServerMessage {
         changes: Vec<InputChange>,
         /// Frames `0..confirmed` are final for that seat.
         confirmed: u32,
+    },
+    // Rooms of 3 to 8 seats (`crate::battle`, docs/PROTOCOL.md). Seats are bytes; every
+    // per-seat list holds at most 8 entries (refused on decode).
+    /// You are in a room of several seats.
+    BattleJoined {
+        /// The room code.
+        code: String,
+        /// Your room seat, or `None` as a spectator.
+        seat: Option<u8>,
+        /// Token to reconnect to this seat.
+        resume: u64,
+        /// The room's options.
+        options: crate::BattleRoomOptions,
+    },
+    /// Who sits in each room seat, and who is ready.
+    BattleRoomState {
+        /// One entry per room seat.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        seats: Vec<Option<SeatInfo>>,
+        /// Spectators watching.
+        spectators: u16,
+    },
+    /// A match of several seats begins: simulate it from this header. The seated players are
+    /// numbered in room-seat order: battle seat `i` is room seat `room_seats[i]`.
+    BattleStart {
+        /// Rules, seed, handlings and the room's targeting, badges and teams.
+        header: sevenbag_core::BattleHeader,
+        /// Each battle seat's name.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        names: Vec<String>,
+        /// Each battle seat's room seat.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        room_seats: Vec<u8>,
+        /// Milliseconds until frame 0.
+        start_in_ms: u32,
+    },
+    /// The match of several seats so far (spectators, late joiners, reconnecting players,
+    /// desync recovery); then live `BattleInputs`.
+    BattleLog {
+        /// As in `BattleStart`.
+        header: sevenbag_core::BattleHeader,
+        /// Each battle seat's name.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        names: Vec<String>,
+        /// Each battle seat's room seat.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        room_seats: Vec<u8>,
+        /// Each battle seat's key changes so far.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        changes: Vec<Vec<InputChange>>,
+        /// Each battle seat's target changes so far.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        targets: Vec<Vec<crate::TargetChange>>,
+        /// Each battle seat's confirmed frame count.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        confirmed: Vec<u32>,
+        /// The frame the server's clock is at now.
+        now_frame: u32,
+    },
+    /// A battle seat's keys and targets, relayed as they arrive.
+    BattleInputs {
+        /// Whose (battle seat).
+        seat: u8,
+        /// Key changes in increasing frame order.
+        changes: Vec<InputChange>,
+        /// Target changes in increasing frame order.
+        targets: Vec<crate::TargetChange>,
+        /// Frames `0..confirmed` are final for that seat.
+        confirmed: u32,
+    },
+    /// The server's simulation ended a round of a match of several seats.
+    BattleRoundOver {
+        /// Round number, from 0.
+        round: u32,
+        /// The winning team (without teams, the team numbered as the seat); `None`: a draw.
+        winner: Option<u8>,
+        /// Round wins of each team.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        wins: Vec<u8>,
+        /// Each battle seat's place this round (1 is the winner).
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        placements: Vec<u8>,
+        /// The frame at which the server saw it.
+        frame: u32,
+    },
+    /// A match of several seats is over.
+    BattleOver {
+        /// The winning team; `None` when nobody won (shutdown, abandoned).
+        winner: Option<u8>,
+        /// How it ended.
+        reason: EndReason,
+        /// Each battle seat's final place (1 is the winner; a player who left is placed as
+        /// the round's next knock-out).
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        placements: Vec<u8>,
+        /// Replay id under which the server keeps it.
+        replay: Option<String>,
     },
 }

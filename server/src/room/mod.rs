@@ -31,6 +31,7 @@ use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::services::Services;
 use crate::shutdown::{Shutdown, TaskGuard};
 
+pub(crate) mod battle;
 mod dgram;
 mod persist;
 mod play;
@@ -156,6 +157,17 @@ pub(crate) enum RoomCommand {
         from: u32,
         /// The changes as sent.
         changes: Vec<InputChange>,
+        /// The new confirmation.
+        confirmed: u32,
+    },
+    /// `BattleInputs`: keys and targets for a room of several seats.
+    BattleInputs {
+        /// Who.
+        client: ClientId,
+        /// Key changes as sent.
+        changes: Vec<InputChange>,
+        /// Target changes as sent.
+        targets: Vec<sevenbag_protocol::TargetChange>,
         /// The new confirmation.
         confirmed: u32,
     },
@@ -461,6 +473,15 @@ impl Room {
             } => self.state_hash(client, frame, hash),
             RoomCommand::Chat { client, name, text } => self.chat(client, name, text),
             RoomCommand::Datagram { client, event } => self.datagram(client, event).await,
+            RoomCommand::BattleInputs { client, .. } => {
+                let seated = self.seats.iter().flatten().filter_map(|s| s.conn.as_ref());
+                if let Some(outbox) = seated.chain(&self.spectators).find(|o| o.id() == client) {
+                    outbox.cut(Cut::error(
+                        ErrorCode::BadInput,
+                        "a two-seat room takes Inputs, not BattleInputs",
+                    ));
+                }
+            }
             RoomCommand::InputsFrom {
                 client,
                 from,

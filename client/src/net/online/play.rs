@@ -208,7 +208,7 @@ impl crate::versus::session::Session for Online {
 struct NoKeys;
 
 impl AutoPlayer for NoKeys {
-    fn next_input(&mut self, _m: &Match, _seat: Seat) -> Input {
+    fn next_for(&mut self, _view: crate::versus::opponent::SeatView<'_>) -> Input {
         Input::NONE
     }
 }

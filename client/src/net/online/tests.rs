@@ -759,7 +759,7 @@ fn a_player_not_ticked_for_seconds_catches_up_in_bounded_steps_and_agrees() {
 struct Idle;
 
 impl crate::versus::opponent::AutoPlayer for Idle {
-    fn next_input(&mut self, _m: &sevenbag_core::Match, _seat: Seat) -> Input {
+    fn next_for(&mut self, _view: crate::versus::opponent::SeatView<'_>) -> Input {
         Input::NONE
     }
 }

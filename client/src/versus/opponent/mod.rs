@@ -33,7 +33,7 @@ use std::thread::JoinHandle;
 use serde::{Deserialize, Serialize};
 
 use sevenbag_bot::{Bot, BotConfig, Drive, Level, Planner};
-use sevenbag_core::{Input, Match, Seat};
+use sevenbag_core::{Battle, Input, Match, Phase, Player, Rules, Seat};
 #[cfg(not(target_arch = "wasm32"))]
 use sevenbag_tbp::{TbpLimits, TbpProcess, TbpThinker};
 
@@ -52,10 +52,48 @@ pub use stacker::Stacker;
 use worker::TBP_MOVE_LIMIT;
 use worker::Worker;
 
+/// What an automatic player sees of its seat: the match's phase, the seat's board, the rules
+/// and the frame about to be simulated. Made from a two-seat [`Match`] or from one seat of a
+/// [`Battle`] of any size, so one driver plays versus and free-for-all alike.
+#[derive(Clone, Copy, Debug)]
+pub struct SeatView<'a> {
+    /// Where the match stands (who won is not the player's business).
+    pub phase: Phase<()>,
+    /// The seat's board and piece.
+    pub player: &'a Player,
+    /// The match's rules.
+    pub rules: &'a Rules,
+    /// The frame about to be simulated.
+    pub frame: u32,
+}
+
+impl<'a> SeatView<'a> {
+    /// `seat` of a versus match.
+    pub fn of_match(m: &'a Match, seat: Seat) -> SeatView<'a> {
+        SeatView::of_battle(m.battle(), seat)
+    }
+
+    /// `seat` of a match of any size.
+    pub fn of_battle<const CAP: usize>(b: &'a Battle<CAP>, seat: Seat) -> SeatView<'a> {
+        SeatView {
+            phase: b.phase().map(|_| ()),
+            player: b.player(seat),
+            rules: &b.header().rules,
+            frame: b.frame().0,
+        }
+    }
+}
+
 /// Something that presses keys for one seat.
 pub trait AutoPlayer {
+    /// The keys to hold on the next simulated frame for the seat `view` shows (called once
+    /// per frame).
+    fn next_for(&mut self, view: SeatView<'_>) -> Input;
+
     /// The keys to hold on the next simulated frame of `m` for `seat` (called once per frame).
-    fn next_input(&mut self, m: &Match, seat: Seat) -> Input;
+    fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
+        self.next_for(SeatView::of_match(m, seat))
+    }
 
     /// Why it stopped playing (an outside bot that died or misbehaved), once it has.
     fn failure(&self) -> Option<String> {
@@ -343,11 +381,11 @@ impl BotPlayer {
     /// [`AutoPlayer::next_input`] planning in slices: thinks for what is left of this rendered
     /// frame's allowance, at most `share` ([`allowance`]; at least one slice when anything is
     /// left) and holds no keys until the thought is ready.
-    fn next_sliced(&mut self, m: &Match, seat: Seat, share: std::time::Duration) -> Input {
-        if let Drive::Input(input) = self.bot.drive(m, seat) {
+    fn next_sliced(&mut self, view: SeatView<'_>, share: std::time::Duration) -> Input {
+        let (player, rules, frame) = (view.player, view.rules, view.frame);
+        if let Drive::Input(input) = self.bot.drive_in(view.phase, player, frame) {
             return input;
         }
-        let (player, rules, frame) = (m.player(seat), &m.header().rules, m.frame().0);
         // What this rendered frame has left (several steps of one frame share it); a frame
         // that has spent it all thinks no more, else at least one slice.
         let left = allowance::left(share);
@@ -406,30 +444,32 @@ impl AutoPlayer for BotPlayer {
         }
     }
 
-    fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
+    fn next_for(&mut self, view: SeatView<'_>) -> Input {
         if let Some(share) = self.share {
-            return self.next_sliced(m, seat, share);
+            return self.next_sliced(view, share);
         }
-        let Some(worker) = &mut self.worker else {
-            let plans = self.bot.stats().plans;
-            let start = sevenbag_netplay::time::Instant::now();
-            let input = self.bot.next_input(m, seat);
-            if self.bot.stats().plans != plans {
-                PLAN_TIMES.think(start.elapsed(), true);
-            }
-            return input;
-        };
-        if worker.failure.is_some() {
+        let (player, rules, frame) = (view.player, view.rules, view.frame);
+        if self.worker.as_ref().is_some_and(|w| w.failure.is_some()) {
             return Input::NONE;
         }
-        match self.bot.drive(m, seat) {
+        let drive = self.bot.drive_in(view.phase, player, frame);
+        let Some(worker) = &mut self.worker else {
+            return match drive {
+                Drive::Input(input) => input,
+                Drive::Think => {
+                    let start = sevenbag_netplay::time::Instant::now();
+                    let thought = self.bot.think(player, rules, frame);
+                    let input = self.bot.adopt(player, rules, frame, &thought);
+                    PLAN_TIMES.think(start.elapsed(), true);
+                    input.unwrap_or(Input::NONE)
+                }
+            };
+        };
+        match drive {
             Drive::Input(input) => input,
-            Drive::Think => {
-                let (player, rules, frame) = (m.player(seat), &m.header().rules, m.frame().0);
-                worker
-                    .answer(&mut self.bot, player, rules, frame)
-                    .unwrap_or(Input::NONE)
-            }
+            Drive::Think => worker
+                .answer(&mut self.bot, player, rules, frame)
+                .unwrap_or(Input::NONE),
         }
     }
 }
@@ -441,7 +481,7 @@ struct NoOutsideBots(String);
 
 #[cfg(target_arch = "wasm32")]
 impl AutoPlayer for NoOutsideBots {
-    fn next_input(&mut self, _m: &Match, _seat: Seat) -> Input {
+    fn next_for(&mut self, _view: SeatView<'_>) -> Input {
         Input::NONE
     }
     fn failure(&self) -> Option<String> {

@@ -1,8 +1,8 @@
 //! The stacker: a random placer that needs nothing but the public views.
 
-use sevenbag_core::{Input, Match, Phase, Seat};
+use sevenbag_core::{Input, Phase};
 
-use super::AutoPlayer;
+use super::{AutoPlayer, SeatView};
 
 /// A random placer: for each piece it picks a rotation and aims at one of the lowest columns,
 /// then taps the keys there and hard drops. It reads only the public views (active piece, column
@@ -59,9 +59,9 @@ impl AutoPlayer for Stacker {
         self.last = Input::NONE;
     }
 
-    fn next_input(&mut self, m: &Match, seat: Seat) -> Input {
-        let p = m.player(seat);
-        let out = match (m.phase(), p.active()) {
+    fn next_for(&mut self, view: SeatView<'_>) -> Input {
+        let p = view.player;
+        let out = match (view.phase, p.active()) {
             (Phase::Playing, Some(piece)) => {
                 let key = (p.stats().pieces, piece.kind.index() as u8, p.hold_used());
                 if self.plan.is_none_or(|plan| plan.key != key) {

@@ -96,6 +96,20 @@ pub fn client_messages() -> Vec<ClientMessage> {
             }],
             confirmed: 604,
         },
+        ClientMessage::CreateBattleRoom {
+            options: BattleRoomOptions::ffa(8),
+        },
+        ClientMessage::BattleInputs {
+            changes: vec![InputChange {
+                frame: 3,
+                input: Input::LEFT,
+            }],
+            targets: vec![TargetChange {
+                frame: 4,
+                target: Some(5),
+            }],
+            confirmed: 9,
+        },
     ]
 }
 
@@ -281,6 +295,61 @@ pub fn server_messages() -> Vec<ServerMessage> {
             }],
             confirmed: 604,
         },
+        ServerMessage::BattleJoined {
+            code: "ACDEF".into(),
+            seat: Some(5),
+            resume: 11,
+            options: BattleRoomOptions::ffa(8),
+        },
+        ServerMessage::BattleRoomState {
+            seats: vec![
+                Some(SeatInfo {
+                    name: "ann".into(),
+                    ready: true,
+                    status: SeatStatus::Connected,
+                }),
+                None,
+                None,
+            ],
+            spectators: 2,
+        },
+        ServerMessage::BattleStart {
+            header: sevenbag_core::BattleHeader::new(5, 3),
+            names: vec!["a".into(), "b".into(), "c".into()],
+            room_seats: vec![0, 1, 4],
+            start_in_ms: 3000,
+        },
+        ServerMessage::BattleLog {
+            header: sevenbag_core::BattleHeader::new(5, 3),
+            names: vec!["a".into(), "b".into(), "c".into()],
+            room_seats: vec![0, 1, 4],
+            changes: vec![vec![], vec![], vec![]],
+            targets: vec![vec![], vec![], vec![]],
+            confirmed: vec![6, 5, 4],
+            now_frame: 9,
+        },
+        ServerMessage::BattleInputs {
+            seat: 2,
+            changes: vec![],
+            targets: vec![TargetChange {
+                frame: 1,
+                target: None,
+            }],
+            confirmed: 3,
+        },
+        ServerMessage::BattleRoundOver {
+            round: 0,
+            winner: Some(1),
+            wins: vec![0, 1, 0],
+            placements: vec![3, 1, 2],
+            frame: 700,
+        },
+        ServerMessage::BattleOver {
+            winner: Some(1),
+            reason: EndReason::TopOut,
+            placements: vec![3, 1, 2],
+            replay: Some("r".into()),
+        },
     ]
 }
 
@@ -342,6 +411,8 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::GetBlocks => "GetBlocks",
         ClientMessage::Datagrams { .. } => "Datagrams",
         ClientMessage::InputsFrom { .. } => "InputsFrom",
+        ClientMessage::CreateBattleRoom { .. } => "CreateBattleRoom",
+        ClientMessage::BattleInputs { .. } => "BattleInputs",
     }
 }
 
@@ -382,5 +453,12 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::ProfileMarks { .. } => "ProfileMarks",
         ServerMessage::DatagramTicket { .. } => "DatagramTicket",
         ServerMessage::InputsFrom { .. } => "InputsFrom",
+        ServerMessage::BattleJoined { .. } => "BattleJoined",
+        ServerMessage::BattleRoomState { .. } => "BattleRoomState",
+        ServerMessage::BattleStart { .. } => "BattleStart",
+        ServerMessage::BattleLog { .. } => "BattleLog",
+        ServerMessage::BattleInputs { .. } => "BattleInputs",
+        ServerMessage::BattleRoundOver { .. } => "BattleRoundOver",
+        ServerMessage::BattleOver { .. } => "BattleOver",
     }
 }

@@ -1,0 +1,214 @@
+//! The free-for-all play screen: your keys into your seat, Tab and the number keys choose your
+//! target, Esc pauses; after the match, the results table (Enter plays again).
+
+use macroquad::input::KeyCode;
+use sevenbag_core::{Phase, Seat};
+
+use super::PartySetup;
+use super::game::{PartyGame, YOU};
+use super::view::{PartyScene, draw_party};
+use crate::input::Latch;
+use crate::layout::list_layout;
+use crate::layout::party::party_layout;
+use crate::render::widgets::modal;
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::sound::sfx::Sfx;
+use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
+
+const PAUSE_OPTIONS: [&str; 3] = ["Resume", "Restart match", "Leave to menu"];
+
+/// The number keys that choose seats 2 to 8 as your target.
+const SEAT_KEYS: [KeyCode; 7] = [
+    KeyCode::Key2,
+    KeyCode::Key3,
+    KeyCode::Key4,
+    KeyCode::Key5,
+    KeyCode::Key6,
+    KeyCode::Key7,
+    KeyCode::Key8,
+];
+
+/// A free-for-all practice match on screen.
+pub struct PartyScreen {
+    game: PartyGame,
+    names: Vec<String>,
+    title: String,
+    latch: Latch,
+    /// Plays your seat instead of your keys (the `--screen party` capture).
+    autopilot: Option<Box<dyn AutoPlayer>>,
+    paused: Option<usize>,
+    time: f32,
+}
+
+impl PartyScreen {
+    /// A running match of `setup` on `seed` (you with your handling and keys from `ctx`).
+    pub fn new(setup: &PartySetup, seed: u64, ctx: &Ctx) -> Result<PartyScreen, String> {
+        let game = PartyGame::new(setup, seed, ctx.config.handling).map_err(|e| e.to_string())?;
+        Ok(PartyScreen::around(game, setup, ctx))
+    }
+
+    /// A match of bots only, your seat played by one too, every bot planning on this thread so
+    /// a capture of frame N is always the same picture (`--screen party`).
+    pub fn watch(setup: &PartySetup, seed: u64, ctx: &Ctx) -> Result<PartyScreen, String> {
+        let handling = sevenbag_bot::BOT_HANDLING;
+        let game = PartyGame::with_planning(setup, seed, handling, Planning::Inline)
+            .map_err(|e| e.to_string())?;
+        let mut screen = PartyScreen::around(game, setup, ctx);
+        screen.autopilot = Some(Opponent::Bot(setup.level).player_with(seed, Planning::Inline));
+        Ok(screen)
+    }
+
+    fn around(game: PartyGame, setup: &PartySetup, ctx: &Ctx) -> PartyScreen {
+        let level = Opponent::Bot(setup.level).label();
+        let mut names = vec![ctx.config.player_name.clone()];
+        names.extend((2..=setup.seats()).map(|i| format!("Bot {i}")));
+        let title = format!(
+            "FREE-FOR-ALL PRACTICE  ·  {} PLAYERS  ·  {}",
+            setup.seats(),
+            level.to_uppercase()
+        );
+        PartyScreen {
+            game,
+            names,
+            title,
+            latch: Latch::default(),
+            autopilot: None,
+            paused: None,
+            time: 0.0,
+        }
+    }
+
+    fn status(&self) -> String {
+        let b = self.game.battle();
+        let manual = b.header().options.targeting == sevenbag_core::Targeting::Manual;
+        if !manual {
+            let rule = b.header().options.targeting.name();
+            return format!("Targeting {rule} picks whom you attack (framed blue)   ·   Esc pause");
+        }
+        let target = match self.game.target() {
+            Some(t) => format!("your target: {}", self.names[t.index()]),
+            None => "no target chosen: your attacks go round in turn".to_owned(),
+        };
+        format!("Tab / 2–8 / a tap choose your target   ·   {target}   ·   Esc pause")
+    }
+
+    fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, mut sel: usize) -> Transition {
+        let kb = &io.keyboard;
+        let n = PAUSE_OPTIONS.len();
+        if kb.pressed(KeyCode::Up) {
+            sel = (sel + n - 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        if kb.pressed(KeyCode::Down) {
+            sel = (sel + 1) % n;
+            ctx.play(Sfx::Move);
+        }
+        let mut chosen = None;
+        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
+            chosen = Some(sel);
+        }
+        if kb.pressed(KeyCode::Escape) {
+            chosen = Some(0);
+        }
+        self.paused = Some(sel);
+        self.latch.reset();
+        match chosen {
+            Some(0) => self.paused = None,
+            Some(1) => {
+                self.paused = None;
+                self.game.rematch(crate::platform::clock::random_seed());
+            }
+            Some(_) => return Transition::Pop,
+            None => {}
+        }
+        Transition::None
+    }
+}
+
+impl Screen for PartyScreen {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        self.time += io.dt;
+        if let Some(sel) = self.paused {
+            return self.update_pause(ctx, io, sel);
+        }
+        let kb = &io.keyboard;
+        let over = matches!(self.game.battle().phase(), Phase::MatchOver { .. });
+        if kb.pressed(KeyCode::Escape) {
+            if over {
+                return Transition::Pop;
+            }
+            self.paused = Some(0);
+            return Transition::None;
+        }
+        if over && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
+            ctx.play(Sfx::Select);
+            self.game.rematch(crate::platform::clock::random_seed());
+            self.latch.reset();
+            return Transition::None;
+        }
+        if kb.pressed(KeyCode::Tab) {
+            let back = kb.down.contains(&KeyCode::LeftShift);
+            self.game.cycle_target(if back { -1 } else { 1 });
+            ctx.play(Sfx::Move);
+        }
+        // A click or tap on a board chooses it.
+        if io.mouse.clicked {
+            let l = party_layout(io.width, io.height, self.game.seats());
+            let hit = l.others.iter().position(|m| io.mouse.over(m.slot));
+            if let Some(seat) = hit.and_then(|i| Seat::new(i + 1))
+                && self.game.choose_target(seat)
+            {
+                ctx.play(Sfx::Move);
+            }
+        }
+        for (i, key) in SEAT_KEYS.iter().enumerate() {
+            if kb.pressed(*key) && Seat::new(i + 1).is_some_and(|s| self.game.choose_target(s)) {
+                ctx.play(Sfx::Move);
+            }
+        }
+        self.latch.sample(&ctx.config.keys, kb);
+        for _ in 0..io.steps {
+            let keys = self.latch.take();
+            let keys = match &mut self.autopilot {
+                Some(bot) => bot.next_for(SeatView::of_battle(self.game.battle(), YOU)),
+                None => keys,
+            };
+            self.game.step(keys);
+        }
+        Transition::None
+    }
+
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        let l = party_layout(io.width, io.height, self.game.seats());
+        let status = self.status();
+        let scene = PartyScene {
+            game: &self.game,
+            names: &self.names,
+            title: &self.title,
+            status: &status,
+            time: self.time,
+        };
+        draw_party(&ctx.gfx, &l, &scene);
+        if let Some(sel) = self.paused {
+            let unit = list_layout(io.width, io.height, 1).unit;
+            modal(
+                &ctx.gfx,
+                io.width,
+                io.height,
+                unit,
+                "PAUSED",
+                &PAUSE_OPTIONS,
+                sel,
+                ctx.time,
+            );
+        }
+    }
+
+    fn plays_by_touch(&self) -> bool {
+        self.autopilot.is_none()
+    }
+
+    fn name(&self) -> &'static str {
+        "party"
+    }
+}

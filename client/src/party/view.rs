@@ -1,0 +1,513 @@
+//! Drawing a free-for-all: your panel large, the others small, who attacks whom, knock-outs and
+//! places, and the results table. Everything shown is read from the core's `Battle`.
+
+use macroquad::prelude::*;
+use sevenbag_core::{Battle, Phase, Seat, Team};
+
+use super::game::{Figures, PartyGame, YOU};
+use crate::layout::party::{MiniLayout, PartyLayout};
+use crate::render::board::draw_board_on_fill;
+use crate::render::fx::SeatFx;
+use crate::render::gfx::{Align, Gfx, Weight, background_with, center, fill, outline};
+use crate::render::side::{draw_hold, draw_meter, draw_next, draw_stats};
+use crate::render::theme::{self, alpha, rgb};
+
+/// Your target's colour.
+const TARGET: Color = theme::ACCENT2;
+/// The colour of those about to attack you.
+const THREAT: Color = theme::BAD;
+/// Team colours, by team number.
+const TEAMS: [Color; 4] = [
+    theme::ACCENT2,
+    theme::ACCENT,
+    theme::GOOD,
+    rgb(206, 132, 255),
+];
+
+/// What the free-for-all view draws.
+pub struct PartyScene<'a> {
+    /// The match and its figures.
+    pub game: &'a PartyGame,
+    /// Every seat's name, yours first.
+    pub names: &'a [String],
+    /// The mode line.
+    pub title: &'a str,
+    /// The keys line.
+    pub status: &'a str,
+    /// Seconds since the screen opened, for pulsing.
+    pub time: f32,
+}
+
+/// "1st", "2nd", "3rd", "4th" ...
+pub fn ordinal(place: u8) -> String {
+    let suffix = match place {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    };
+    format!("{place}{suffix}")
+}
+
+/// Draws the whole view laid out by `l`.
+pub fn draw_party(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
+    let b = scene.game.battle();
+    let mut solids = vec![
+        (l.own.board, crate::render::look::well()),
+        (l.own.hold, theme::PANEL),
+        (l.own.next, theme::PANEL),
+    ];
+    solids.extend(
+        l.others
+            .iter()
+            .map(|m| (m.board, crate::render::look::well())),
+    );
+    background_with(l.window.w, l.window.h, &solids);
+    let fx = SeatFx::default();
+    let (my_targets, _) = scene.game.attack_lines(YOU);
+    // Your panel.
+    let cell = l.own.cell();
+    draw_board_on_fill(l.own.board, cell, b.player(YOU), &fx, scene.time);
+    draw_meter(gfx, l.own.meter, cell, b.incoming(YOU), scene.time);
+    draw_hold(gfx, l.own.hold, cell, b.player(YOU));
+    draw_next(gfx, l.own.next, cell, b.player(YOU));
+    draw_stats(gfx, l.own.stats, cell, b.player(YOU));
+    draw_own_plate(gfx, l, scene);
+    if b.player(YOU).topped_out().is_some() {
+        knocked_out(gfx, l.own.board, cell, b, YOU, scene.names);
+    }
+    // The others.
+    for (i, m) in l.others.iter().enumerate() {
+        let Some(seat) = Seat::new(i + 1) else {
+            continue;
+        };
+        draw_mini(gfx, m, scene, seat, my_targets.contains(seat));
+    }
+    draw_title(gfx, l, scene);
+    draw_banner(gfx, l, b, scene.names);
+    gfx.text_mid(
+        &gfx.fit(scene.status, l.status.w - 20.0, 15.0, Weight::Regular),
+        l.status.x + 10.0,
+        l.status.y + l.status.h / 2.0,
+        15.0,
+        Weight::Regular,
+        Align::Left,
+        theme::TEXT_DIM,
+    );
+    if matches!(b.phase(), Phase::MatchOver { .. }) {
+        draw_results(gfx, l, scene);
+    }
+}
+
+/// Your name, place and figures under your board, and who attacks you above it.
+fn draw_own_plate(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
+    let b = scene.game.battle();
+    let cell = l.own.cell();
+    let r = l.own.name;
+    let size = (cell * 0.62).round();
+    let f = scene.game.figures(YOU);
+    let place = f
+        .place
+        .map(|p| format!("  ·  {}", ordinal(p).to_uppercase()));
+    let name = format!("{}{}", scene.names[0], place.unwrap_or_default());
+    gfx.text_mid(
+        &name,
+        r.x,
+        r.y + r.h / 2.0,
+        size,
+        Weight::Bold,
+        Align::Left,
+        team_colour(b, YOU),
+    );
+    gfx.text_mid(
+        &figures_line(&f, b.header().options.badges),
+        r.right(),
+        r.y + r.h / 2.0,
+        size,
+        Weight::Regular,
+        Align::Right,
+        theme::TEXT_DIM,
+    );
+    let attackers: Vec<String> = b
+        .attackers_of(YOU)
+        .iter()
+        .map(|s| (s.index() + 1).to_string())
+        .collect();
+    if !attackers.is_empty() {
+        // Beside the meter, in the column under the hold box.
+        let r = l.own.popups;
+        let x = r.right() - cell * 0.1;
+        let size = (cell * 0.5).round();
+        gfx.text_mid(
+            "GARBAGE FROM",
+            x,
+            r.y + cell * 0.5,
+            size,
+            Weight::Bold,
+            Align::Right,
+            THREAT,
+        );
+        let seats = attackers.join(" · ");
+        let big = gfx.fit_size(&seats, r.w - cell * 0.2, (cell * 0.9).round(), Weight::Bold);
+        gfx.text_mid(
+            &seats,
+            x,
+            r.y + cell * 1.4,
+            big,
+            Weight::Bold,
+            Align::Right,
+            THREAT,
+        );
+    }
+}
+
+/// "KO 2 · badges 3 · 14 sent".
+fn figures_line(f: &Figures, badges: bool) -> String {
+    if badges {
+        format!("KO {}  ·  badges {}  ·  {} sent", f.kos, f.badges, f.sent)
+    } else {
+        format!("KO {}  ·  {} sent", f.kos, f.sent)
+    }
+}
+
+/// The colour of `seat`'s name: its team's, or yours and the others' without teams.
+fn team_colour(b: &Battle, seat: Seat) -> Color {
+    if b.header().options.teams.is_some() {
+        TEAMS[b.team_of(seat).index() % TEAMS.len()]
+    } else if seat == YOU {
+        theme::ACCENT2
+    } else {
+        theme::TEXT
+    }
+}
+
+/// One opponent's small board, its labels, and the marks of who attacks whom.
+fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_target: bool) {
+    let b = scene.game.battle();
+    let cell = m.cell();
+    let fx = SeatFx::default();
+    draw_board_on_fill(m.board, cell, b.player(seat), &fx, scene.time);
+    draw_meter(gfx, m.meter, cell, b.incoming(seat), scene.time);
+    let out = b.player(seat).topped_out().is_some();
+    let ally = b.team_of(seat) == b.team_of(YOU);
+    // The marks: your target framed in your colour, anyone about to attack you in red.
+    let aims_at_you = b.targets_of(seat).contains(YOU);
+    let frame = Rect::new(
+        m.board.x - 3.0,
+        m.board.y - 3.0,
+        m.board.w + 6.0,
+        m.board.h + 6.0,
+    );
+    if my_target {
+        outline(frame, 3.0, TARGET);
+    }
+    let small = (cell * 0.85).clamp(9.0, 16.0).round();
+    let tag_y = m.board.y - cell * 0.75;
+    if my_target {
+        gfx.text_mid(
+            "YOUR TARGET",
+            m.board.x,
+            tag_y,
+            small,
+            Weight::Bold,
+            Align::Left,
+            TARGET,
+        );
+    }
+    if aims_at_you && !ally {
+        gfx.text_mid(
+            "→ YOU",
+            m.board.right(),
+            tag_y,
+            small,
+            Weight::Bold,
+            Align::Right,
+            THREAT,
+        );
+    }
+    if b.attackers_of(YOU).contains(seat) && !my_target {
+        outline(frame, 2.0, alpha(THREAT, 0.8));
+    }
+    if out {
+        knocked_out(gfx, m.board, cell, b, seat, scene.names);
+    }
+    // Name (with the number that targets it) and knock-outs; lines sent and badges under it.
+    let f = scene.game.figures(seat);
+    let text = (cell * 1.05).clamp(10.0, 18.0).round();
+    let label = format!("{}  {}", seat.index() + 1, scene.names[seat.index()]);
+    let label = if ally {
+        format!("{label} (ally)")
+    } else {
+        label
+    };
+    let colour = if out {
+        theme::TEXT_FAINT
+    } else {
+        team_colour(b, seat)
+    };
+    let kos = format!("KO {}", f.kos);
+    let kos_w = gfx.width(&kos, text, Weight::Bold);
+    gfx.text_mid(
+        &gfx.fit(&label, m.name.w - kos_w - text * 0.5, text, Weight::Bold),
+        m.name.x,
+        m.name.y + m.name.h / 2.0,
+        text,
+        Weight::Bold,
+        Align::Left,
+        colour,
+    );
+    let ko_colour = if f.kos > 0 {
+        theme::ACCENT
+    } else {
+        theme::TEXT_DIM
+    };
+    gfx.text_mid(
+        &kos,
+        m.name.right(),
+        m.name.y + m.name.h / 2.0,
+        text,
+        Weight::Bold,
+        Align::Right,
+        ko_colour,
+    );
+    let line = if b.header().options.badges {
+        format!("{} sent  ·  badges {}", f.sent, f.badges)
+    } else {
+        format!("{} sent", f.sent)
+    };
+    let size = gfx.fit_size(&line, m.figures.w, text * 0.9, Weight::Regular);
+    gfx.text_mid(
+        &line,
+        m.figures.x,
+        m.figures.y + m.figures.h / 2.0,
+        size,
+        Weight::Regular,
+        Align::Left,
+        theme::TEXT_DIM,
+    );
+}
+
+/// A board that is out: greyed, with its place and who knocked it out.
+fn knocked_out(gfx: &Gfx, board: Rect, cell: f32, b: &Battle, seat: Seat, names: &[String]) {
+    fill(board, alpha(BLACK, 0.55));
+    let c = center(board);
+    let size = (cell * 2.6).round();
+    if let Some(place) = b.placement(seat) {
+        gfx.banner(
+            &ordinal(place).to_uppercase(),
+            c.x,
+            c.y - size * 0.4,
+            size,
+            theme::TEXT,
+        );
+    }
+    let by = match b.knocked_out_by(seat) {
+        Some(k) if k == YOU => "KO by you".to_owned(),
+        Some(k) => format!("KO by {}", names[k.index()]),
+        None => "topped out".to_owned(),
+    };
+    let small = (cell * 1.0).clamp(9.0, 22.0).round();
+    let by = gfx.fit(&by, board.w - 4.0, small, Weight::Bold);
+    gfx.banner(&by, c.x, c.y + size * 0.6, small, theme::TEXT_DIM);
+}
+
+/// The mode, the rule in force and the round.
+fn draw_title(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
+    let b = scene.game.battle();
+    let o = b.header().options;
+    let size = (l.title.h * 0.42).round();
+    let cy = l.title.y + l.title.h / 2.0;
+    let mut rule = format!("TARGETING: {}", o.targeting.name().to_uppercase());
+    if o.teams.is_some() {
+        rule.push_str(&format!("  ·  {} TEAMS", b.teams()));
+    }
+    if o.badges {
+        rule.push_str("  ·  BADGES");
+    }
+    let first_to = b.header().rules.first_to;
+    if first_to > 1 {
+        let wins: Vec<String> = b.wins().iter().map(u8::to_string).collect();
+        rule.push_str(&format!(
+            "  ·  ROUND {}  ·  {}",
+            b.round() + 1,
+            wins.join("-")
+        ));
+    }
+    let rule_w = gfx.width(&rule, size, Weight::Bold);
+    let title = gfx.fit(
+        scene.title,
+        (l.title.w - rule_w - 40.0).max(40.0),
+        size,
+        Weight::Bold,
+    );
+    gfx.text_mid(
+        &title,
+        l.title.x + 10.0,
+        cy,
+        size,
+        Weight::Bold,
+        Align::Left,
+        theme::TEXT_DIM,
+    );
+    gfx.text_mid(
+        &rule,
+        l.title.right() - 10.0,
+        cy,
+        size,
+        Weight::Bold,
+        Align::Right,
+        theme::ACCENT,
+    );
+}
+
+/// The countdown over your board, and the round's winner between rounds.
+fn draw_banner(gfx: &Gfx, l: &PartyLayout, b: &Battle, names: &[String]) {
+    let c = center(l.own.board);
+    let cell = l.own.cell();
+    if let Some(left) = b.countdown_left().filter(|&f| f > 0) {
+        let n = left.div_ceil(60).min(3);
+        gfx.banner(
+            &n.to_string(),
+            c.x,
+            c.y,
+            (cell * 4.0).round(),
+            theme::ACCENT,
+        );
+    }
+    if let Phase::RoundOver { winner, .. } = b.phase() {
+        let text = match winner {
+            Some(team) => format!(
+                "{} WIN{} THE ROUND",
+                winners(b, team, names),
+                plural(b, team)
+            ),
+            None => "DRAW".to_owned(),
+        };
+        let text = gfx.fit(
+            &text,
+            l.own.board.w * 1.6,
+            (cell * 1.1).round(),
+            Weight::Bold,
+        );
+        gfx.banner(&text, c.x, c.y, (cell * 1.1).round(), theme::ACCENT);
+    }
+}
+
+fn plural(b: &Battle, team: Team) -> &'static str {
+    if b.members(team).len() > 1 { "" } else { "S" }
+}
+
+/// The names of `team`'s seats, "YOU" for yours.
+fn winners(b: &Battle, team: Team, names: &[String]) -> String {
+    let list: Vec<String> = b
+        .members(team)
+        .iter()
+        .map(|s| {
+            if s == YOU {
+                "YOU".to_owned()
+            } else {
+                names[s.index()].to_uppercase()
+            }
+        })
+        .collect();
+    list.join(" + ")
+}
+
+/// The results table over the boards: place, player, knock-outs, lines sent, badges, rounds.
+fn draw_results(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
+    let b = scene.game.battle();
+    let rows = scene.game.results();
+    let row_h = (l.window.h / 22.0).clamp(18.0, 34.0).round();
+    let size = (row_h * 0.55).round();
+    let w = (l.window.w * 0.9).min(row_h * 22.0);
+    let h = row_h * (rows.len() as f32 + 3.6);
+    let r = Rect::new(
+        ((l.window.w - w) / 2.0).round(),
+        ((l.window.h - h) / 2.0).round(),
+        w,
+        h,
+    );
+    gfx.flush_text();
+    fill(l.window, alpha(BLACK, 0.45));
+    fill(r, theme::PANEL);
+    outline(r, 2.0, theme::ACCENT);
+    let winner = b
+        .winner()
+        .map(|t| winners(b, t, scene.names))
+        .unwrap_or_default();
+    gfx.text_mid(
+        &gfx.fit(
+            &format!(
+                "MATCH OVER  ·  {winner} WIN{}",
+                b.winner().map_or("", |t| plural(b, t))
+            ),
+            w - 20.0,
+            size * 1.3,
+            Weight::Bold,
+        ),
+        r.x + w / 2.0,
+        r.y + row_h * 0.8,
+        (size * 1.3).round(),
+        Weight::Bold,
+        Align::Center,
+        theme::ACCENT,
+    );
+    // Columns: place, player (left), then the figures right-aligned.
+    let cols = [0.04, 0.15, 0.56, 0.68, 0.82, 0.96].map(|f| r.x + w * f);
+    let heads = ["PLACE", "PLAYER", "KOs", "SENT", "BADGES", "ROUNDS"];
+    let y0 = r.y + row_h * 1.9;
+    for (i, head) in heads.iter().enumerate() {
+        let align = if i < 2 { Align::Left } else { Align::Right };
+        gfx.text_mid(
+            head,
+            cols[i],
+            y0,
+            (size * 0.8).round(),
+            Weight::Bold,
+            align,
+            theme::TEXT_FAINT,
+        );
+    }
+    for (k, (seat, f)) in rows.iter().enumerate() {
+        let y = y0 + row_h * (k as f32 + 1.0);
+        let mine = *seat == YOU;
+        let colour = if mine {
+            theme::ACCENT2
+        } else {
+            team_colour(b, *seat)
+        };
+        let place = f.place.map(ordinal).unwrap_or_else(|| "—".to_owned());
+        let name = if mine {
+            format!("{} (you)", scene.names[0])
+        } else {
+            scene.names[seat.index()].clone()
+        };
+        let rounds = b.wins().get(b.team_of(*seat).index()).copied().unwrap_or(0);
+        let cells = [
+            place,
+            name,
+            f.kos.to_string(),
+            f.sent.to_string(),
+            f.badges.to_string(),
+            rounds.to_string(),
+        ];
+        for (i, text) in cells.iter().enumerate() {
+            let align = if i < 2 { Align::Left } else { Align::Right };
+            let weight = if i == 0 {
+                Weight::Bold
+            } else {
+                Weight::Regular
+            };
+            gfx.text_mid(text, cols[i], y, size, weight, align, colour);
+        }
+    }
+    gfx.text_mid(
+        "Enter  play again      Esc  menu",
+        r.x + w / 2.0,
+        r.bottom() - row_h * 0.7,
+        size,
+        Weight::Regular,
+        Align::Center,
+        theme::TEXT_DIM,
+    );
+}

@@ -1,0 +1,430 @@
+//! [`BattleClient`]: a headless client for rooms of several seats (free-for-all and teams):
+//! create or join by code, ready, play in real time with keys (and manual targets) from a
+//! closure, or watch; drop the connection and come back with the resume token. The end-to-end
+//! tests and the load tester are built on it.
+//!
+//! It is [`crate::HeadlessClient`]'s little sibling: the same connection ([`NetHandle`]),
+//! clock and pacer, with a [`BattleSession`] instead of a `Session`. Inputs go over the
+//! WebSocket only (the datagram path carries two-seat inputs). Every wait is bounded.
+
+use std::time::{Duration, Instant};
+
+use sevenbag_core::{Battle, Handling, SeatInput};
+use sevenbag_protocol::{
+    BattleRoomOptions, ClientMessage, EndReason, JoinRole, SeatInfo, ServerMessage,
+};
+
+use crate::battle_session::{BattleSession, BattleSessionError};
+use crate::clock::{Clock, Pacer};
+use crate::headless::{HeadlessError, LOBBY_TIMEOUT, ServerError};
+use crate::net::{Hello, NetEvent, NetHandle, NetOptions, connect_with};
+use crate::session::SessionOptions;
+
+/// How often the client wakes up to simulate and read messages.
+const TICK: Duration = Duration::from_millis(4);
+
+/// A match result as the server announced it (`BattleOver`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BattleOutcome {
+    /// The winning team.
+    pub winner: Option<u8>,
+    /// How it ended.
+    pub reason: EndReason,
+    /// Each battle seat's final place.
+    pub placements: Vec<u8>,
+    /// Replay id, if kept.
+    pub replay: Option<String>,
+}
+
+/// Keys and target for our seat, chosen from the predicted match.
+pub type Keys<'a> = &'a mut (dyn FnMut(&Battle, usize) -> SeatInput + Send);
+
+/// A headless client of rooms of several seats (see the module docs).
+#[derive(Debug)]
+pub struct BattleClient {
+    url: String,
+    name: String,
+    handling: Handling,
+    net: NetHandle,
+    clock: Clock,
+    next_ping: Instant,
+    welcomed: bool,
+    disconnected: Option<String>,
+    /// Room code, our room seat, resume token.
+    code: Option<String>,
+    seat: Option<u8>,
+    resume: Option<u64>,
+    room: Vec<Option<SeatInfo>>,
+    session_options: SessionOptions,
+    session: Option<BattleSession>,
+    pacer: Option<Pacer>,
+    names: Vec<String>,
+    room_seats: Vec<u8>,
+    /// Reconnected mid-match: nothing is sent until the match log arrives.
+    awaiting_log: bool,
+    outcome: Option<BattleOutcome>,
+    errors: Vec<ServerError>,
+    session_errors: Vec<BattleSessionError>,
+    replay: Option<(String, Vec<u8>)>,
+}
+
+impl BattleClient {
+    /// Connects to `url` as `name` and waits for `Welcome`.
+    pub async fn connect(url: &str, name: &str) -> Result<BattleClient, HeadlessError> {
+        let now = Instant::now();
+        let mut client = BattleClient {
+            url: url.to_owned(),
+            name: name.to_owned(),
+            handling: Handling::default(),
+            net: Self::open(url, name, Handling::default(), None),
+            clock: Clock::new(now),
+            next_ping: now,
+            welcomed: false,
+            disconnected: None,
+            code: None,
+            seat: None,
+            resume: None,
+            room: Vec::new(),
+            session_options: SessionOptions::default(),
+            session: None,
+            pacer: None,
+            names: Vec::new(),
+            room_seats: Vec::new(),
+            awaiting_log: false,
+            outcome: None,
+            errors: Vec::new(),
+            session_errors: Vec::new(),
+            replay: None,
+        };
+        client.wait(LOBBY_TIMEOUT, |c| c.welcomed).await?;
+        Ok(client)
+    }
+
+    fn open(url: &str, name: &str, handling: Handling, resume: Option<u64>) -> NetHandle {
+        let hello = Hello {
+            name: name.to_owned(),
+            handling,
+            resume,
+        };
+        let options = NetOptions {
+            datagrams: false,
+            ..NetOptions::default()
+        };
+        connect_with(&tokio::runtime::Handle::current(), url, hello, options)
+    }
+
+    /// Creates a room of several seats and takes its first seat; returns the code.
+    pub async fn create(&mut self, options: BattleRoomOptions) -> Result<String, HeadlessError> {
+        self.net.send(ClientMessage::CreateBattleRoom { options })?;
+        self.wait(LOBBY_TIMEOUT, |c| c.code.is_some()).await?;
+        Ok(self.code.clone().unwrap_or_default())
+    }
+
+    /// Joins room `code` as a player or spectator; returns our room seat.
+    pub async fn join(&mut self, code: &str, role: JoinRole) -> Result<Option<u8>, HeadlessError> {
+        self.net.send(ClientMessage::JoinRoom {
+            code: code.to_owned(),
+            role,
+        })?;
+        self.wait(LOBBY_TIMEOUT, |c| c.code.is_some()).await?;
+        Ok(self.seat)
+    }
+
+    /// Sends `Ready`.
+    pub fn ready(&mut self) -> Result<(), HeadlessError> {
+        Ok(self.net.send(ClientMessage::Ready)?)
+    }
+
+    /// Sends any message (tests of hostile clients).
+    pub fn send(&mut self, message: ClientMessage) -> Result<(), HeadlessError> {
+        Ok(self.net.send(message)?)
+    }
+
+    /// Waits up to `timeout` for the match to begin.
+    pub async fn wait_for_start(&mut self, timeout: Duration) -> Result<(), HeadlessError> {
+        self.wait(timeout, |c| c.session.is_some()).await
+    }
+
+    /// Plays (or watches) until the server announced the result and our confirmed match has
+    /// reached it (a result decided off the boards ends it at once), or `timeout`.
+    pub async fn play(&mut self, keys: Keys<'_>, timeout: Duration) -> Result<(), HeadlessError> {
+        self.run(keys, timeout, |c| c.finished()).await
+    }
+
+    /// Plays for `duration` (then returns, the match still running).
+    pub async fn play_for(&mut self, keys: Keys<'_>, duration: Duration) {
+        let _ = self.run(keys, duration, |_| false).await;
+    }
+
+    fn finished(&self) -> bool {
+        let Some(outcome) = &self.outcome else {
+            return false;
+        };
+        outcome.reason != EndReason::TopOut || self.session.as_ref().is_some_and(|s| s.is_over())
+    }
+
+    /// Drops the connection without a word, as a network failure would.
+    pub fn drop_connection(&mut self) {
+        self.net.abort();
+        self.welcomed = false;
+    }
+
+    /// Connects again with the resume token and waits for `Welcome`; the match log follows.
+    pub async fn reconnect(&mut self) -> Result<(), HeadlessError> {
+        let resume = self
+            .resume
+            .filter(|_| self.seat.is_some())
+            .ok_or(HeadlessError::State("no resume token"))?;
+        self.net = Self::open(&self.url, &self.name, self.handling, Some(resume));
+        self.disconnected = None;
+        self.awaiting_log = self.session.is_some();
+        self.wait(LOBBY_TIMEOUT, |c| c.welcomed).await
+    }
+
+    /// Asks for a replay's bytes and waits for them.
+    pub async fn fetch_replay(&mut self, id: &str) -> Result<Vec<u8>, HeadlessError> {
+        self.replay = None;
+        self.net
+            .send(ClientMessage::GetReplay { id: id.to_owned() })?;
+        self.wait(LOBBY_TIMEOUT, |c| c.replay.is_some()).await?;
+        Ok(self.replay.take().map(|(_, b)| b).unwrap_or_default())
+    }
+
+    /// Waits until the connection ends (a hostile client being cut), up to `timeout`.
+    pub async fn wait_disconnected(&mut self, timeout: Duration) -> Result<(), HeadlessError> {
+        self.wait(timeout, |c| c.disconnected.is_some()).await
+    }
+
+    /// The session of the current match.
+    pub fn session(&self) -> Option<&BattleSession> {
+        self.session.as_ref()
+    }
+
+    /// The server's result.
+    pub fn outcome(&self) -> Option<&BattleOutcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Errors the server sent.
+    pub fn errors(&self) -> &[ServerError] {
+        &self.errors
+    }
+
+    /// Relayed inputs or logs our session refused.
+    pub fn session_errors(&self) -> &[BattleSessionError] {
+        &self.session_errors
+    }
+
+    /// Why the connection ended, once it has.
+    pub fn disconnect_reason(&self) -> Option<&str> {
+        self.disconnected.as_deref()
+    }
+
+    /// Our room seat.
+    pub fn seat(&self) -> Option<u8> {
+        self.seat
+    }
+
+    /// The room's seats as last announced.
+    pub fn room(&self) -> &[Option<SeatInfo>] {
+        &self.room
+    }
+
+    /// Each battle seat's name in the current match.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Our battle seat in the current match.
+    fn battle_seat(&self) -> Option<usize> {
+        let seat = self.seat?;
+        self.room_seats.iter().position(|&s| s == seat)
+    }
+
+    async fn wait(
+        &mut self,
+        timeout: Duration,
+        done: impl Fn(&BattleClient) -> bool,
+    ) -> Result<(), HeadlessError> {
+        let mut idle = |_: &Battle, _: usize| SeatInput::NONE;
+        self.run(&mut idle, timeout, done).await
+    }
+
+    async fn run(
+        &mut self,
+        keys: Keys<'_>,
+        timeout: Duration,
+        done: impl Fn(&BattleClient) -> bool,
+    ) -> Result<(), HeadlessError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            while let Some((event, at)) = self.net.try_recv_stamped() {
+                self.on_event(event, at)?;
+            }
+            if done(self) {
+                return Ok(());
+            }
+            if let Some(reason) = &self.disconnected {
+                return Err(HeadlessError::Disconnected(reason.clone()));
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(HeadlessError::Timeout(timeout));
+            }
+            if self.welcomed && now >= self.next_ping {
+                let _ = self.net.send(self.clock.ping(now));
+                self.next_ping = now + Duration::from_secs(1);
+            }
+            self.tick(keys, now);
+            tokio::time::sleep(TICK).await;
+        }
+    }
+
+    fn tick(&mut self, keys: Keys<'_>, now: Instant) {
+        let me = self.battle_seat();
+        let (Some(session), Some(pacer)) = (&mut self.session, &mut self.pacer) else {
+            return;
+        };
+        if self.awaiting_log {
+            return;
+        }
+        for _ in 0..pacer.frames_due(now, session.frame()) {
+            let input = me.map_or(SeatInput::NONE, |s| keys(session.predicted(), s));
+            if session.advance(input) == crate::Step::Stalled {
+                pacer.stalled(now, session.frame());
+                break;
+            }
+        }
+        if self.welcomed {
+            while let Some(m) = session.poll_outgoing() {
+                let _ = self.net.send(m);
+            }
+        }
+    }
+
+    fn on_event(&mut self, event: NetEvent, at: Instant) -> Result<(), HeadlessError> {
+        match event {
+            NetEvent::Connected | NetEvent::Error(_) => {}
+            NetEvent::Welcome { .. } => self.welcomed = true,
+            NetEvent::Disconnected(reason) => {
+                self.welcomed = false;
+                self.disconnected = Some(reason);
+            }
+            NetEvent::Message(m) => self.on_message(m, at),
+        }
+        Ok(())
+    }
+
+    fn on_message(&mut self, m: ServerMessage, at: Instant) {
+        match m {
+            ServerMessage::BattleJoined {
+                code, seat, resume, ..
+            } => {
+                self.code = Some(code);
+                self.seat = seat;
+                self.resume = Some(resume);
+            }
+            ServerMessage::BattleRoomState { seats, .. } => self.room = seats,
+            ServerMessage::BattleStart {
+                header,
+                names,
+                room_seats,
+                start_in_ms,
+            } => {
+                self.names = names;
+                self.room_seats = room_seats;
+                self.outcome = None;
+                let local = self.battle_seat();
+                let options = self.options_for(local);
+                match BattleSession::new(header, local, options) {
+                    Ok(session) => {
+                        self.pacer = Some(Pacer::from_match_start(
+                            at,
+                            start_in_ms,
+                            self.clock.rtt(),
+                            options.window,
+                        ));
+                        self.session = Some(session);
+                    }
+                    Err(e) => self.session_errors.push(e),
+                }
+            }
+            ServerMessage::BattleLog {
+                header,
+                names,
+                room_seats,
+                ref changes,
+                ref targets,
+                ref confirmed,
+                now_frame,
+            } => {
+                let same = self.session.as_ref().is_some_and(|s| *s.header() == header);
+                self.awaiting_log = false;
+                if same && let Some(session) = &mut self.session {
+                    if let Err(e) = session.apply_log(changes, targets, confirmed) {
+                        self.session_errors.push(e);
+                    }
+                    return;
+                }
+                self.names = names;
+                self.room_seats = room_seats;
+                let local = self.battle_seat();
+                let options = self.options_for(local);
+                match BattleSession::from_log(header, local, options, changes, targets, confirmed)
+                {
+                    Ok(session) => {
+                        self.pacer = Some(Pacer::from_now_frame(
+                            at,
+                            now_frame,
+                            self.clock.rtt(),
+                            options.window,
+                        ));
+                        self.session = Some(session);
+                    }
+                    Err(e) => self.session_errors.push(e),
+                }
+            }
+            ServerMessage::BattleInputs { .. } | ServerMessage::Desync { .. } => {
+                if let Some(session) = &mut self.session
+                    && let Err(e) = session.handle(&m)
+                {
+                    self.session_errors.push(e);
+                }
+            }
+            ServerMessage::BattleOver {
+                winner,
+                reason,
+                placements,
+                replay,
+            } => {
+                self.outcome = Some(BattleOutcome {
+                    winner,
+                    reason,
+                    placements,
+                    replay,
+                });
+            }
+            ServerMessage::Pong { nonce, server_ms } => {
+                self.clock.pong(nonce, server_ms, at);
+            }
+            ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
+            ServerMessage::Error {
+                code,
+                message,
+                fatal,
+            } => self.errors.push(ServerError {
+                code,
+                message,
+                fatal,
+            }),
+            _ => {}
+        }
+    }
+
+    fn options_for(&self, local: Option<usize>) -> SessionOptions {
+        match local {
+            Some(_) => SessionOptions::for_round_trip(self.clock.rtt(), self.session_options.window),
+            None => self.session_options,
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! Rollback sessions of matches of several seats, relayed in memory: every client and the
+//! server's `BattleSim` reach the same hashes whatever the delays, and a wrong guess of any seat
+//! rolls back.
+
+use std::collections::VecDeque;
+
+use sevenbag_core::{BattleHeader, Input, Seat, SeatInput, Targeting};
+use sevenbag_netplay::{BattleSession, SessionOptions, Step};
+use sevenbag_protocol::{BattleSim, ClientMessage, InputChange, ServerMessage, TargetChange};
+
+fn header(seats: u8, targeting: Targeting) -> BattleHeader {
+    let mut h = BattleHeader::new(77, seats);
+    h.rules.first_to = 1;
+    h.rules.countdown_frames = 20;
+    h.options.targeting = targeting;
+    h
+}
+
+/// A small deterministic generator, so each run plays the same keys.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u32) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % u64::from(n)) as u32
+    }
+}
+
+/// Clients and a server relaying through queues with a delay (in ticks) per message.
+struct Relay {
+    sim: BattleSim,
+    clients: Vec<BattleSession>,
+    /// (deliver at tick, to client or server (None), message).
+    up: VecDeque<(u64, usize, ClientMessage)>,
+    down: VecDeque<(u64, usize, ServerMessage)>,
+    tick: u64,
+    rng: Lcg,
+    max_delay: u32,
+    hash_mismatches: u32,
+}
+
+impl Relay {
+    fn new(header: BattleHeader, options: SessionOptions, max_delay: u32) -> Relay {
+        let n = usize::from(header.seats);
+        Relay {
+            sim: BattleSim::new(header).unwrap(),
+            clients: (0..n)
+                .map(|s| BattleSession::new(header, Some(s), options).unwrap())
+                .collect(),
+            up: VecDeque::new(),
+            down: VecDeque::new(),
+            tick: 0,
+            rng: Lcg(9),
+            max_delay,
+            hash_mismatches: 0,
+        }
+    }
+
+    fn delay(&mut self) -> u64 {
+        u64::from(self.rng.below(self.max_delay + 1))
+    }
+
+    fn keys(&mut self, seat: usize, n: usize) -> SeatInput {
+        let keys = match self.rng.below(12) {
+            0 => Input::HARD_DROP,
+            1 => Input::LEFT,
+            2 => Input::RIGHT,
+            3 => Input::ROTATE_CW,
+            _ => Input::NONE,
+        };
+        let target = (self.rng.below(40) == 0)
+            .then(|| (seat + 1 + self.rng.below(n as u32 - 1) as usize) % n)
+            .and_then(Seat::new);
+        SeatInput { keys, target }
+    }
+
+    fn step(&mut self) {
+        self.tick += 1;
+        let n = self.clients.len();
+        for c in 0..n {
+            let input = self.keys(c, n);
+            let _ = self.clients[c].advance(input);
+            while let Some(m) = self.clients[c].poll_outgoing() {
+                let at = self.tick + self.delay();
+                self.up.push_back((at, c, m));
+            }
+        }
+        // Deliver in order per sender (a queue sorted by time would reorder: keep FIFO).
+        while self.up.front().is_some_and(|(at, ..)| *at <= self.tick) {
+            let Some((_, from, m)) = self.up.pop_front() else {
+                break;
+            };
+            match m {
+                ClientMessage::BattleInputs {
+                    changes,
+                    targets,
+                    confirmed,
+                } => {
+                    self.sim
+                        .extend(from, &changes, &targets, confirmed)
+                        .unwrap();
+                    self.sim.advance();
+                    for to in (0..n).filter(|&to| to != from) {
+                        let at = self.tick + self.delay();
+                        self.down.push_back((
+                            at,
+                            to,
+                            ServerMessage::BattleInputs {
+                                seat: from as u8,
+                                changes: changes.clone(),
+                                targets: targets.clone(),
+                                confirmed,
+                            },
+                        ));
+                    }
+                }
+                ClientMessage::StateHash { frame, hash } => {
+                    if self.sim.hash_at(frame).is_some_and(|h| h != hash) {
+                        self.hash_mismatches += 1;
+                    }
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        while self.down.front().is_some_and(|(at, ..)| *at <= self.tick) {
+            let Some((_, to, m)) = self.down.pop_front() else {
+                break;
+            };
+            self.clients[to].handle(&m).unwrap();
+        }
+    }
+
+    fn run_to_end(&mut self, ticks: u64) {
+        for _ in 0..ticks {
+            self.step();
+            if self.sim.winner().is_some() && self.clients.iter().all(BattleSession::is_over) {
+                return;
+            }
+        }
+    }
+}
+
+#[test]
+fn eight_rollback_sessions_agree_with_the_server_on_every_hash() {
+    let mut relay = Relay::new(header(8, Targeting::Even), SessionOptions::default(), 6);
+    relay.run_to_end(40_000);
+    assert!(relay.sim.winner().is_some(), "the match was decided");
+    assert_eq!(relay.hash_mismatches, 0);
+    let server = relay.sim.game().state_hash();
+    for c in &relay.clients {
+        assert!(c.is_over());
+        assert_eq!(c.confirmed().state_hash(), server);
+        assert!(c.stats().rollbacks > 0, "predictions were wrong sometimes");
+    }
+}
+
+#[test]
+fn manual_targets_travel_with_the_inputs_and_agree() {
+    let mut relay = Relay::new(header(3, Targeting::Manual), SessionOptions::default(), 4);
+    relay.run_to_end(40_000);
+    assert!(relay.sim.winner().is_some());
+    assert_eq!(relay.hash_mismatches, 0);
+    let chose = (0..3).any(|s| {
+        relay
+            .sim
+            .log(s)
+            .is_some_and(|l| !l.target_changes().is_empty())
+    });
+    assert!(chose, "some seat chose a target");
+    for c in &relay.clients {
+        assert_eq!(c.confirmed().state_hash(), relay.sim.game().state_hash());
+    }
+}
+
+#[test]
+fn a_session_stalls_at_the_window_while_any_seat_is_silent() {
+    let h = header(4, Targeting::Even);
+    let options = SessionOptions {
+        window: 5,
+        input_delay: 0,
+    };
+    let mut s = BattleSession::new(h, Some(0), options).unwrap();
+    for seat in [1, 2] {
+        s.remote_inputs(seat, &[], &[], 100).unwrap();
+    }
+    for _ in 0..5 {
+        assert_eq!(s.advance(SeatInput::NONE), Step::Advanced);
+    }
+    assert_eq!(
+        s.advance(SeatInput::NONE),
+        Step::Stalled,
+        "seat 3 is silent"
+    );
+    s.remote_inputs(3, &[], &[], 1).unwrap();
+    assert_eq!(s.advance(SeatInput::NONE), Step::Advanced);
+}
+
+#[test]
+fn a_wrong_guess_of_any_seat_rolls_back_to_its_first_wrong_frame() {
+    let h = header(3, Targeting::Manual);
+    let mut s = BattleSession::new(h, Some(0), SessionOptions::default()).unwrap();
+    s.remote_inputs(1, &[], &[], 30).unwrap();
+    for _ in 0..10 {
+        s.advance(SeatInput::NONE);
+    }
+    let targets = [TargetChange {
+        frame: 4,
+        target: Some(1),
+    }];
+    let keys = [InputChange {
+        frame: 6,
+        input: Input::LEFT,
+    }];
+    s.remote_inputs(2, &keys, &targets, 8).unwrap();
+    assert_eq!(s.stats().rollbacks, 1);
+    assert_eq!(s.stats().max_rollback_depth, 6, "back to frame 4");
+    assert_eq!(s.predicted().target(Seat::new(2).unwrap()), Seat::new(1));
+}
+
+#[test]
+fn bad_seats_and_our_own_seat_are_refused_not_panicked() {
+    let h = header(3, Targeting::Even);
+    let mut s = BattleSession::new(h, Some(0), SessionOptions::default()).unwrap();
+    assert!(s.remote_inputs(0, &[], &[], 1).is_err());
+    assert!(s.remote_inputs(3, &[], &[], 1).is_err());
+    assert!(s.remote_inputs(200, &[], &[], 1).is_err());
+    let log = ServerMessage::BattleLog {
+        header: h,
+        names: vec![],
+        room_seats: vec![],
+        changes: vec![vec![]; 2],
+        targets: vec![vec![]; 3],
+        confirmed: vec![0; 3],
+        now_frame: 0,
+    };
+    assert!(s.handle(&log).is_err(), "two key lists for three seats");
+    assert!(BattleSession::new(h, Some(3), SessionOptions::default()).is_err());
+}

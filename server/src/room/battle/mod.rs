@@ -1,0 +1,326 @@
+//! A room of 3 to 8 seats (free-for-all and teams): one task, like a two-seat room, and spoken
+//! to with the same [`RoomCommand`]s, so the lobby, joining by code, resuming by token and
+//! leaving work unchanged. Its match is a [`BattleSim`], the core `Battle` stepped as far as
+//! every seat is confirmed: the only source of knock-outs, placements and results.
+//!
+//! A player who leaves during a match (or whose reconnect window runs out) stays in the match
+//! with no keys: the room confirms empty frames for that seat a little ahead of the others and
+//! relays them like anyone's inputs, so every client simulates the same boards and the match
+//! is decided on them (see docs/SERVER.md, "Rooms of several seats").
+
+mod play;
+mod seats;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use sevenbag_core::{Handling, Rules, Seat};
+use sevenbag_protocol::{
+    BattleRoomOptions, BattleSim, EndReason, ErrorCode, JoinRole, SeatInfo, SeatStatus,
+    ServerMessage,
+};
+use tokio::sync::mpsc;
+use tracing::info;
+
+use super::{Directory, Member, RoomCommand, RoomHandle, seconds_until, sleep_until_opt};
+use crate::metrics::GaugeGuard;
+use crate::refusal::Refusal;
+use crate::relay::{self, ClientId, Cut, Outbox};
+use crate::services::Services;
+use crate::shutdown::{Shutdown, TaskGuard};
+
+/// Commands waiting in the inbox before senders wait (eight players' inputs at a few dozen a
+/// second each).
+const INBOX: usize = 1024;
+
+/// A room seat and whoever holds it.
+#[derive(Debug)]
+struct Slot {
+    name: String,
+    handling: Handling,
+    resume: u64,
+    ready: bool,
+    conn: Option<Outbox>,
+    /// While disconnected in a match: when the seat is given up.
+    deadline: Option<Instant>,
+}
+
+impl Slot {
+    fn status(&self, now: Instant) -> SeatStatus {
+        match (&self.conn, self.deadline) {
+            (Some(_), _) => SeatStatus::Connected,
+            (None, Some(d)) => SeatStatus::Reconnecting {
+                seconds_left: seconds_until(now, d),
+            },
+            (None, None) => SeatStatus::Forfeited,
+        }
+    }
+}
+
+/// A match in progress.
+#[derive(Debug)]
+struct Running {
+    sim: BattleSim,
+    names: Vec<String>,
+    /// Battle seat `i` is room seat `room_seats[i]`.
+    room_seats: Vec<u8>,
+    frame0: Instant,
+    started_unix: u64,
+    /// Per battle seat: the last frame answered with `Desync`.
+    desync_answered: Vec<u32>,
+    /// Per battle seat: when its last batch arrived.
+    last_inputs: Vec<Instant>,
+    /// Per battle seat: the player left; the room plays no keys for it.
+    gone: Vec<bool>,
+    _live: GaugeGuard,
+}
+
+impl Running {
+    fn clock_frame(&self, now: Instant) -> u32 {
+        let ms = now.saturating_duration_since(self.frame0).as_millis();
+        (ms * 60 / 1000).min(u128::from(u32::MAX)) as u32
+    }
+
+    fn battle_seat(&self, room_seat: usize) -> Option<usize> {
+        self.room_seats
+            .iter()
+            .position(|&s| usize::from(s) == room_seat)
+    }
+
+    fn log_message(&self, now: Instant) -> ServerMessage {
+        let logs = (0..self.names.len()).filter_map(|s| self.sim.log(s));
+        let (mut changes, mut targets, mut confirmed) = (Vec::new(), Vec::new(), Vec::new());
+        for log in logs {
+            changes.push(log.key_changes().to_vec());
+            targets.push(log.target_changes());
+            confirmed.push(log.confirmed());
+        }
+        ServerMessage::BattleLog {
+            header: *self.sim.game().header(),
+            names: self.names.clone(),
+            room_seats: self.room_seats.clone(),
+            changes,
+            targets,
+            confirmed,
+            now_frame: self.clock_frame(now),
+        }
+    }
+}
+
+/// The room task's state.
+struct BattleRoom {
+    services: Arc<Services>,
+    directory: Arc<dyn Directory>,
+    id: u64,
+    code: String,
+    options: BattleRoomOptions,
+    rules: Rules,
+    seats: Vec<Option<Slot>>,
+    spectators: Vec<Outbox>,
+    running: Option<Running>,
+    matches: u32,
+}
+
+/// Starts a room of several seats with `creator` in room seat 0; `None` if the server is
+/// shutting down.
+pub(crate) fn spawn(
+    services: Arc<Services>,
+    directory: Arc<dyn Directory>,
+    id: u64,
+    code: String,
+    options: BattleRoomOptions,
+    creator: Member,
+) -> Option<RoomHandle> {
+    let guard = services.tasks.guard()?;
+    let shutdown = Shutdown::new(services.shutdown.clone());
+    let (tx, rx) = mpsc::channel(INBOX);
+    let mut rules = options.room.rules();
+    if let Some(frames) = services.config.countdown_frames {
+        rules.countdown_frames = frames;
+    }
+    if let Some(frames) = services.config.round_break_frames {
+        rules.round_break_frames = frames;
+    }
+    let room = BattleRoom {
+        services,
+        directory,
+        id,
+        code,
+        seats: (0..options.seats).map(|_| None).collect(),
+        options,
+        rules,
+        spectators: Vec::new(),
+        running: None,
+        matches: 0,
+    };
+    tokio::spawn(room.run(creator, rx, shutdown, guard));
+    Some(tx)
+}
+
+impl BattleRoom {
+    async fn run(
+        mut self,
+        creator: Member,
+        mut inbox: mpsc::Receiver<RoomCommand>,
+        mut shutdown: Shutdown,
+        _guard: TaskGuard,
+    ) {
+        let _open = GaugeGuard::new(&self.services.metrics.rooms);
+        info!(room = %self.code, seats = self.options.seats, "room of several seats opened");
+        self.seat(0, creator);
+        self.send_joined(0);
+        self.broadcast_state();
+        let mut tick = tokio::time::interval(Duration::from_millis(250));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let shutdown_wait = shutdown.recv();
+        tokio::pin!(shutdown_wait);
+        loop {
+            let deadline = self.seats.iter().flatten().filter_map(|s| s.deadline).min();
+            tokio::select! {
+                biased;
+                _ = &mut shutdown_wait => {
+                    self.finish(None, EndReason::Shutdown).await;
+                    break;
+                }
+                command = inbox.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                _ = sleep_until_opt(deadline), if deadline.is_some() => {
+                    self.expire(Instant::now()).await;
+                }
+                _ = tick.tick(), if self.running.is_some() => {
+                    self.check_silent(Instant::now()).await;
+                    self.play_for_the_gone().await;
+                }
+            }
+            if self.is_abandoned() {
+                break;
+            }
+        }
+        self.directory.room_closed(&self.code, self.id);
+        info!(room = %self.code, matches = self.matches, "room closed");
+    }
+
+    async fn handle(&mut self, command: RoomCommand) {
+        match command {
+            RoomCommand::Join {
+                member,
+                role,
+                reply,
+            } => {
+                let _ = reply.send(self.join(member, role));
+            }
+            RoomCommand::Resume {
+                token,
+                member,
+                reply,
+            } => {
+                let _ = reply.send(self.resume(token, member));
+            }
+            RoomCommand::Leave { client } => self.leave(client, true).await,
+            RoomCommand::Disconnected { client } => self.leave(client, false).await,
+            RoomCommand::Ready { client } => {
+                if let Some(seat) = self.seat_of(client)
+                    && self.running.is_none()
+                {
+                    if let Some(slot) = &mut self.seats[seat] {
+                        slot.ready = true;
+                    }
+                    self.broadcast_state();
+                    self.maybe_start();
+                }
+            }
+            RoomCommand::BattleInputs {
+                client,
+                changes,
+                targets,
+                confirmed,
+            } => self.inputs(client, changes, targets, confirmed).await,
+            RoomCommand::Inputs { client, .. } | RoomCommand::InputsFrom { client, .. } => {
+                self.cut(
+                    client,
+                    ErrorCode::BadInput,
+                    "a room of several seats takes BattleInputs, not Inputs",
+                );
+            }
+            RoomCommand::StateHash {
+                client,
+                frame,
+                hash,
+            } => self.state_hash(client, frame, hash),
+            RoomCommand::Chat { client, name, text } => {
+                let seat = self.seat_of(client).and_then(Seat::new);
+                self.broadcast(&ServerMessage::Chat {
+                    from: name,
+                    seat,
+                    text,
+                });
+            }
+            // Inputs of several seats travel over the WebSocket only.
+            RoomCommand::Datagram { .. } => {}
+        }
+    }
+
+    /// Cuts a member's connection with a reason; everyone else carries on.
+    fn cut(&self, client: ClientId, code: ErrorCode, message: impl Into<String>) {
+        let seated = self.seats.iter().flatten().filter_map(|s| s.conn.as_ref());
+        if let Some(outbox) = seated.chain(&self.spectators).find(|o| o.id() == client) {
+            outbox.cut(Cut::error(code, message));
+        }
+    }
+
+    fn seat_of(&self, client: ClientId) -> Option<usize> {
+        self.seats.iter().position(|s| {
+            s.as_ref()
+                .is_some_and(|s| s.conn.as_ref().is_some_and(|c| c.id() == client))
+        })
+    }
+
+    fn state_message(&self) -> ServerMessage {
+        let now = Instant::now();
+        ServerMessage::BattleRoomState {
+            seats: self
+                .seats
+                .iter()
+                .map(|s| {
+                    s.as_ref().map(|s| SeatInfo {
+                        name: s.name.clone(),
+                        ready: s.ready,
+                        status: s.status(now),
+                    })
+                })
+                .collect(),
+            spectators: self.spectators.len().min(usize::from(u16::MAX)) as u16,
+        }
+    }
+
+    fn broadcast_state(&self) {
+        self.broadcast(&self.state_message());
+    }
+
+    fn broadcast(&self, message: &ServerMessage) {
+        self.broadcast_except(message, None);
+    }
+
+    /// Sends to every connected member but `except`, encoding once.
+    fn broadcast_except(&self, message: &ServerMessage, except: Option<ClientId>) {
+        let Some(bytes) = relay::encode(message) else {
+            return;
+        };
+        let seated = self.seats.iter().flatten().filter_map(|s| s.conn.as_ref());
+        for outbox in seated.chain(&self.spectators) {
+            if Some(outbox.id()) != except {
+                outbox.send_bytes(bytes.clone());
+            }
+        }
+    }
+}
+
+/// Why a join was refused.
+fn full(code: &str) -> Refusal {
+    (
+        ErrorCode::RoomFull,
+        format!("every seat of room {code} is taken (or its match is running); join as a spectator"),
+    )
+}

@@ -1,0 +1,299 @@
+//! The match of a room of several seats: its start, every seat's inputs (checked, relayed,
+//! simulated), the seats that play on without a player, state hashes and the result.
+
+use sevenbag_protocol::{
+    AnyReplay, BattleReplay, BattleSimEvent, InputChange, TargetChange, check_targets,
+};
+use tracing::{debug, warn};
+
+use super::*;
+use crate::refusal::{draining, random_u64};
+
+/// A seat without a player is confirmed this many frames past the furthest seat, so it is
+/// never the one the others wait for.
+const GONE_LEAD: u32 = 120;
+
+impl BattleRoom {
+    /// Starts a match when every seated player is ready and connected, at least two sit, and
+    /// (in a team room) every seat is taken.
+    pub(super) fn maybe_start(&mut self) {
+        if self.running.is_some() {
+            return;
+        }
+        let seated: Vec<usize> = (0..self.seats.len())
+            .filter(|&s| self.seats[s].is_some())
+            .collect();
+        let all_ready = self.seats.iter().flatten().all(|s| s.ready && s.conn.is_some());
+        let teams_full = self.options.battle.teams.is_none() || seated.len() == self.seats.len();
+        if seated.len() < 2 || !all_ready || !teams_full {
+            return;
+        }
+        if self.services.draining.is_draining() {
+            let (code, message) = draining();
+            for slot in self.seats.iter_mut().flatten() {
+                slot.ready = false;
+                if let Some(conn) = &slot.conn {
+                    conn.send(&ServerMessage::Error {
+                        code,
+                        message: message.clone(),
+                        fatal: false,
+                    });
+                }
+            }
+            self.broadcast_state();
+            return;
+        }
+        let slots: Vec<&Slot> = self.seats.iter().flatten().collect();
+        let handling: Vec<Handling> = slots.iter().map(|s| s.handling).collect();
+        let header = self.options.header(random_u64(), &handling, self.rules);
+        let sim = match BattleSim::new(header) {
+            Ok(sim) => sim,
+            Err(e) => {
+                warn!(room = %self.code, error = %e, "cannot start a match of several seats");
+                return;
+            }
+        };
+        let names: Vec<String> = slots.iter().map(|s| s.name.clone()).collect();
+        let room_seats: Vec<u8> = seated.iter().map(|&s| s as u8).collect();
+        let delay = self.services.config.start_delay;
+        let start_in_ms = delay.as_millis().min(u128::from(u32::MAX)) as u32;
+        for slot in self.seats.iter_mut().flatten() {
+            slot.ready = false;
+        }
+        info!(room = %self.code, seed = header.seed, seats = names.len(), "match of several seats started");
+        self.services.metrics.matches_started.inc();
+        self.broadcast(&ServerMessage::BattleStart {
+            header,
+            names: names.clone(),
+            room_seats: room_seats.clone(),
+            start_in_ms,
+        });
+        let n = names.len();
+        self.running = Some(Running {
+            sim,
+            names,
+            room_seats,
+            frame0: Instant::now() + delay,
+            started_unix: super::super::unix_now(),
+            desync_answered: vec![0; n],
+            last_inputs: vec![Instant::now() + delay; n],
+            gone: vec![false; n],
+            _live: GaugeGuard::new(&self.services.metrics.matches_running),
+        });
+    }
+
+    /// A batch from a member: checked (a spectator, too many changes, frames past the clock,
+    /// a target that is not an opponent, a broken log: cut with the reason), then taken.
+    pub(super) async fn inputs(
+        &mut self,
+        client: ClientId,
+        changes: Vec<InputChange>,
+        targets: Vec<TargetChange>,
+        confirmed: u32,
+    ) {
+        let Some(seat) = self.seat_of(client) else {
+            self.cut(client, ErrorCode::BadInput, "spectators may not send inputs");
+            return;
+        };
+        let Some(run) = &self.running else {
+            return;
+        };
+        let Some(b) = run.battle_seat(seat) else {
+            self.cut(
+                client,
+                ErrorCode::BadInput,
+                "inputs from a seat that does not play this match",
+            );
+            return;
+        };
+        let limits = &self.services.config.limits;
+        let most = limits.max_changes_per_message;
+        if changes.len() > most || targets.len() > most {
+            let why = format!("more than {most} changes in one message");
+            self.cut(client, ErrorCode::BadInput, why);
+            return;
+        }
+        let clock = run.clock_frame(Instant::now());
+        if confirmed > clock.saturating_add(limits.max_frames_ahead) {
+            let why = format!("inputs confirmed through frame {confirmed}, but the match clock is at frame {clock}");
+            self.cut(client, ErrorCode::BadInput, why);
+            return;
+        }
+        if let Err(e) = check_targets(run.sim.game().header(), b as u8, &targets) {
+            warn!(room = %self.code, seat, error = %e, "a lying target");
+            self.cut(client, ErrorCode::BadInput, format!("bad target: {e}"));
+            return;
+        }
+        self.take(b, changes, targets, confirmed, Some(client)).await;
+    }
+
+    /// Appends a checked batch of battle seat `b`, relays it to everyone else, and moves the
+    /// simulation on. `from`: the sender, cut if its log refuses the batch.
+    async fn take(
+        &mut self,
+        b: usize,
+        changes: Vec<InputChange>,
+        targets: Vec<TargetChange>,
+        confirmed: u32,
+        from: Option<ClientId>,
+    ) {
+        let Some(run) = &mut self.running else {
+            return;
+        };
+        if let Err(e) = run.sim.extend(b, &changes, &targets, confirmed) {
+            if let Some(client) = from {
+                self.cut(client, ErrorCode::BadInput, format!("bad inputs: {e}"));
+            }
+            return;
+        }
+        if from.is_some() {
+            run.last_inputs[b] = Instant::now();
+        }
+        let relayed = ServerMessage::BattleInputs {
+            seat: b as u8,
+            changes,
+            targets,
+            confirmed,
+        };
+        self.broadcast_except(&relayed, from);
+        let Some(run) = &mut self.running else {
+            return;
+        };
+        for event in run.sim.advance() {
+            match event {
+                BattleSimEvent::RoundOver(r) => {
+                    debug!(room = %self.code, round = r.round, winner = ?r.winner, "round over");
+                    self.broadcast(&ServerMessage::BattleRoundOver {
+                        round: r.round,
+                        winner: r.winner,
+                        wins: r.wins,
+                        placements: r.placements,
+                        frame: r.frame,
+                    });
+                }
+                BattleSimEvent::MatchOver { winner, .. } => {
+                    self.finish(Some(winner), EndReason::TopOut).await;
+                    return;
+                }
+            }
+        }
+        if from.is_some() {
+            Box::pin(self.play_for_the_gone()).await;
+        }
+    }
+
+    /// Confirms empty frames for every seat whose player is gone, [`GONE_LEAD`] frames past the
+    /// furthest seat, whenever it falls within half of that.
+    pub(super) async fn play_for_the_gone(&mut self) {
+        let Some(run) = &self.running else {
+            return;
+        };
+        let n = run.names.len();
+        let confirmed = |b: usize| run.sim.log(b).map_or(0, |l| l.confirmed());
+        let furthest = (0..n).map(confirmed).max().unwrap_or(0);
+        let clock = run.clock_frame(Instant::now());
+        let target = furthest.max(clock).saturating_add(GONE_LEAD);
+        let mut batches = Vec::new();
+        for b in (0..n).filter(|&b| run.gone[b]) {
+            let have = confirmed(b);
+            if have + GONE_LEAD / 2 > target {
+                continue;
+            }
+            let last = run.sim.log(b).map(|l| l.last()).unwrap_or_default();
+            let keys: Vec<InputChange> = (last.keys != sevenbag_core::Input::NONE)
+                .then_some(InputChange {
+                    frame: have,
+                    input: sevenbag_core::Input::NONE,
+                })
+                .into_iter()
+                .collect();
+            let targets: Vec<TargetChange> = last
+                .target
+                .map(|_| TargetChange {
+                    frame: have,
+                    target: None,
+                })
+                .into_iter()
+                .collect();
+            batches.push((b, keys, targets));
+        }
+        for (b, keys, targets) in batches {
+            if self.running.is_none() {
+                return;
+            }
+            self.take(b, keys, targets, target, None).await;
+        }
+    }
+
+    pub(super) fn state_hash(&mut self, client: ClientId, frame: u32, hash: u64) {
+        let Some(seat) = self.seat_of(client) else {
+            return;
+        };
+        let Some(run) = &mut self.running else {
+            return;
+        };
+        let Some(b) = run.battle_seat(seat) else {
+            return;
+        };
+        let Some(server_hash) = run.sim.hash_at(frame) else {
+            return;
+        };
+        if server_hash == hash || frame <= run.desync_answered[b] {
+            return;
+        }
+        warn!(room = %self.code, seat, frame, "desync");
+        run.desync_answered[b] = frame;
+        self.services.metrics.desyncs.inc();
+        if let Some(conn) = self.seats[seat].as_ref().and_then(|s| s.conn.as_ref()) {
+            conn.send(&ServerMessage::Desync {
+                frame,
+                server_hash,
+                your_hash: hash,
+            });
+            conn.send(&run.log_message(Instant::now()));
+        }
+    }
+
+    /// Ends the running match: saves its replay (format version 2), tells the room the result
+    /// (unless the server is shutting down), and waits for `Ready` again.
+    pub(super) async fn finish(&mut self, winner: Option<u8>, reason: EndReason) {
+        let Some(run) = self.running.take() else {
+            return;
+        };
+        self.matches += 1;
+        self.services.metrics.matches_finished.inc();
+        let placements = run.sim.placements();
+        let replay = BattleReplay::record(
+            &run.sim,
+            run.names.clone(),
+            winner,
+            reason,
+            placements.clone(),
+            super::super::unix_now(),
+        );
+        let base = format!("{}-{}-{}-ffa", run.started_unix, self.code, self.matches);
+        let id = self
+            .services
+            .replays
+            .save_any(&base, &AnyReplay::Battle(Box::new(replay)))
+            .await;
+        info!(room = %self.code, ?winner, ?reason, frames = run.sim.frame(), replay = ?id, "match of several seats over");
+        if reason != EndReason::Shutdown {
+            self.broadcast(&ServerMessage::BattleOver {
+                winner,
+                reason,
+                placements,
+                replay: id,
+            });
+        }
+        for seat in 0..self.seats.len() {
+            if self.seats[seat].as_ref().is_some_and(|s| s.conn.is_none()) {
+                self.vacate(seat);
+            }
+        }
+        for slot in self.seats.iter_mut().flatten() {
+            slot.ready = false;
+        }
+        self.broadcast_state();
+    }
+}

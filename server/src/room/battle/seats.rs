@@ -1,0 +1,211 @@
+//! Who sits where in a room of several seats: joining, resuming, leaving, the reconnect window
+//! and the silent-player rule.
+
+use sevenbag_core::Seat;
+use tracing::{debug, info, warn};
+
+use super::*;
+use crate::refusal::random_u64;
+
+impl BattleRoom {
+    /// Nobody seated or watching.
+    pub(super) fn is_abandoned(&self) -> bool {
+        self.seats.iter().all(Option::is_none) && self.spectators.is_empty()
+    }
+
+    pub(super) fn seat(&mut self, seat: usize, member: Member) {
+        let resume = random_u64();
+        self.directory.token_issued(resume, &self.code);
+        self.seats[seat] = Some(Slot {
+            name: member.name,
+            handling: member.handling,
+            resume,
+            ready: false,
+            conn: Some(member.outbox),
+            deadline: None,
+        });
+    }
+
+    pub(super) fn vacate(&mut self, seat: usize) {
+        if let Some(slot) = self.seats.get_mut(seat).and_then(Option::take) {
+            self.directory.token_dropped(slot.resume);
+        }
+    }
+
+    pub(super) fn send_joined(&self, seat: usize) {
+        if let Some(Some(slot)) = self.seats.get(seat)
+            && let Some(conn) = &slot.conn
+        {
+            conn.send(&ServerMessage::BattleJoined {
+                code: self.code.clone(),
+                seat: Some(seat as u8),
+                resume: slot.resume,
+                options: self.options,
+            });
+        }
+    }
+
+    pub(super) fn join(&mut self, member: Member, role: JoinRole) -> Result<Option<Seat>, Refusal> {
+        match role {
+            JoinRole::Player => {
+                let free = self.seats.iter().position(Option::is_none);
+                let Some(seat) = free.filter(|_| self.running.is_none()) else {
+                    return Err(full(&self.code));
+                };
+                info!(room = %self.code, client = member.client, seat, "player joined");
+                self.seat(seat, member);
+                self.send_joined(seat);
+                self.broadcast_state();
+                Ok(Seat::new(seat))
+            }
+            JoinRole::Spectator => {
+                if self.spectators.len() >= self.services.config.limits.max_spectators {
+                    return Err((
+                        ErrorCode::RoomFull,
+                        format!("room {} has no spectator places left", self.code),
+                    ));
+                }
+                debug!(room = %self.code, client = member.client, "spectator joined");
+                member.outbox.send(&ServerMessage::BattleJoined {
+                    code: self.code.clone(),
+                    seat: None,
+                    resume: 0,
+                    options: self.options,
+                });
+                // The state, then the log, then live inputs: one command at a time, so
+                // nothing is relayed in between.
+                self.spectators.push(member.outbox.clone());
+                self.broadcast_state();
+                if let Some(run) = &self.running {
+                    member.outbox.send(&run.log_message(Instant::now()));
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    pub(super) fn resume(&mut self, token: u64, member: Member) -> Option<Seat> {
+        let seat = self
+            .seats
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| s.resume == token))?;
+        let slot = self.seats[seat].as_mut()?;
+        if let Some(old) = slot.conn.take() {
+            old.cut(Cut::error(
+                ErrorCode::BadResume,
+                "this seat was resumed from another connection",
+            ));
+        }
+        slot.conn = Some(member.outbox.clone());
+        slot.deadline = None;
+        info!(room = %self.code, client = member.client, seat, "player resumed");
+        self.send_joined(seat);
+        self.broadcast_state();
+        if let Some(run) = &self.running {
+            member.outbox.send(&run.log_message(Instant::now()));
+        }
+        Seat::new(seat)
+    }
+
+    /// A member goes: `left` for `LeaveRoom`, otherwise its connection dropped (a player in a
+    /// match gets the reconnect window).
+    pub(super) async fn leave(&mut self, client: ClientId, left: bool) {
+        if let Some(i) = self.spectators.iter().position(|o| o.id() == client) {
+            self.spectators.swap_remove(i);
+            self.broadcast_state();
+            return;
+        }
+        let Some(seat) = self.seat_of(client) else {
+            return;
+        };
+        let playing = self
+            .running
+            .as_ref()
+            .and_then(|r| r.battle_seat(seat))
+            .is_some();
+        let window = u64::from(self.options.room.reconnect_seconds);
+        if !playing || left || window == 0 {
+            info!(room = %self.code, client, seat, playing, "player left");
+            self.give_up(seat).await;
+            return;
+        }
+        let now = Instant::now();
+        if let Some(slot) = &mut self.seats[seat] {
+            slot.conn = None;
+            slot.deadline = Some(now + Duration::from_secs(window));
+            info!(room = %self.code, client, seat, window, "player dropped; waiting for a reconnect");
+        }
+        self.broadcast_state();
+    }
+
+    /// Room seat `seat` is given up: vacated, and in a running match its battle seat plays on
+    /// with no keys. A match with nobody connected left has no result.
+    pub(super) async fn give_up(&mut self, seat: usize) {
+        self.vacate(seat);
+        if let Some(run) = &mut self.running
+            && let Some(b) = run.battle_seat(seat)
+        {
+            run.gone[b] = true;
+        }
+        self.broadcast_state();
+        let anyone = self.seats.iter().flatten().any(|s| s.conn.is_some());
+        if self.running.is_some() && !anyone {
+            info!(room = %self.code, "every player is gone: no result");
+            self.finish(None, EndReason::Abandoned).await;
+            return;
+        }
+        self.play_for_the_gone().await;
+    }
+
+    /// Reconnect windows that ran out give their seat up.
+    pub(super) async fn expire(&mut self, now: Instant) {
+        let due: Vec<usize> = (0..self.seats.len())
+            .filter(|&s| {
+                self.seats[s]
+                    .as_ref()
+                    .and_then(|slot| slot.deadline)
+                    .is_some_and(|d| d <= now)
+            })
+            .collect();
+        for seat in due {
+            info!(room = %self.code, seat, "reconnect window passed: the seat plays on without keys");
+            self.give_up(seat).await;
+        }
+    }
+
+    /// A connected player whose inputs stopped (no batch for the server's `max_silence`, and
+    /// more than `max_frames_behind` frames behind the match clock) is told so and given up:
+    /// the others do not wait on them for ever.
+    pub(super) async fn check_silent(&mut self, now: Instant) {
+        let Some(run) = &self.running else {
+            return;
+        };
+        let limits = &self.services.config.limits;
+        let clock = run.clock_frame(now);
+        let mut silent = Vec::new();
+        for (b, &room_seat) in run.room_seats.iter().enumerate() {
+            let connected = self.seats[usize::from(room_seat)]
+                .as_ref()
+                .and_then(|s| s.conn.clone());
+            let Some(conn) = connected else { continue };
+            let mine = run.sim.log(b).map_or(0, |l| l.confirmed());
+            let quiet = now.saturating_duration_since(run.last_inputs[b]);
+            if clock.saturating_sub(mine) > limits.max_frames_behind && quiet >= limits.max_silence
+            {
+                warn!(room = %self.code, seat = room_seat, clock, confirmed = mine, "player went silent");
+                conn.send(&ServerMessage::Error {
+                    code: ErrorCode::Timeout,
+                    message: format!(
+                        "no inputs from you for {} s while the match went on: your seat plays on without you",
+                        quiet.as_secs()
+                    ),
+                    fatal: false,
+                });
+                silent.push(usize::from(room_seat));
+            }
+        }
+        for seat in silent {
+            self.give_up(seat).await;
+        }
+    }
+}
