@@ -233,9 +233,14 @@ pub(crate) fn create_battle_room(
     reserved: Option<String>,
 ) -> Result<Membership, Refusal> {
     let mut state = lock(lobby);
-    open_with(lobby, &mut state, reserved, |services, directory, id, code| {
-        room::battle::spawn(services, directory, id, code, options, creator)
-    })
+    open_with(
+        lobby,
+        &mut state,
+        reserved,
+        |services, directory, id, code| {
+            room::battle::spawn(services, directory, id, code, options, creator)
+        },
+    )
 }
 
 /// A random room code no room here uses (to reserve in the cluster's directory first).

@@ -179,7 +179,11 @@ impl ReplayStore {
 
     /// Writes `replay` under an id derived from `base`; returns the id, or `None` (logged) if
     /// the write failed.
-    pub(crate) async fn save(&self, base: &str, replay: &sevenbag_protocol::Replay) -> Option<String> {
+    pub(crate) async fn save(
+        &self,
+        base: &str,
+        replay: &sevenbag_protocol::Replay,
+    ) -> Option<String> {
         self.save_any(base, &AnyReplay::Versus(Box::new(replay.clone())))
             .await
     }

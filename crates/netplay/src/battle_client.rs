@@ -370,8 +370,7 @@ impl BattleClient {
                 self.room_seats = room_seats;
                 let local = self.battle_seat();
                 let options = self.options_for(local);
-                match BattleSession::from_log(header, local, options, changes, targets, confirmed)
-                {
+                match BattleSession::from_log(header, local, options, changes, targets, confirmed) {
                     Ok(session) => {
                         self.pacer = Some(Pacer::from_now_frame(
                             at,
@@ -423,7 +422,9 @@ impl BattleClient {
 
     fn options_for(&self, local: Option<usize>) -> SessionOptions {
         match local {
-            Some(_) => SessionOptions::for_round_trip(self.clock.rtt(), self.session_options.window),
+            Some(_) => {
+                SessionOptions::for_round_trip(self.clock.rtt(), self.session_options.window)
+            }
             None => self.session_options,
         }
     }

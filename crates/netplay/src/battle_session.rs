@@ -355,9 +355,8 @@ impl BattleSession {
         }
         let keep_frame = self.frame();
         self.logs = logs;
-        self.confirmed = Box::new(
-            Battle::new(self.header).map_err(|e| BattleSessionError::Header(e.to_string()))?,
-        );
+        *self.confirmed =
+            Battle::new(self.header).map_err(|e| BattleSessionError::Header(e.to_string()))?;
         self.hashes.clear();
         self.finished = false;
         self.closing = false;

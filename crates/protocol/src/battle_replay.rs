@@ -409,7 +409,12 @@ impl BattleReplay {
     pub fn listing(&self, id: &str) -> crate::ReplayListing {
         let first = self.result.winner.map_or(0, |t| {
             (0..self.names.len())
-                .find(|&s| self.header.options.teams.map_or(s == usize::from(t), |l| l[s] == t))
+                .find(|&s| {
+                    self.header
+                        .options
+                        .teams
+                        .map_or(s == usize::from(t), |l| l[s] == t)
+                })
                 .unwrap_or(0)
         });
         let lead = self.names.get(first).cloned().unwrap_or_default();

@@ -3,10 +3,11 @@
 //! leaving work unchanged. Its match is a [`BattleSim`], the core `Battle` stepped as far as
 //! every seat is confirmed: the only source of knock-outs, placements and results.
 //!
-//! A player who leaves during a match (or whose reconnect window runs out) stays in the match
-//! with no keys: the room confirms empty frames for that seat a little ahead of the others and
-//! relays them like anyone's inputs, so every client simulates the same boards and the match
-//! is decided on them (see docs/SERVER.md, "Rooms of several seats").
+//! A player who leaves during a match (or whose reconnect window runs out, or who is cut) is
+//! played by the room: it confirms a hard drop every few frames for that seat, a little ahead of
+//! the others, and relays them like anyone's inputs, so the seat tops out on its board within
+//! seconds, every client simulates the same boards and the match is decided on them (see
+//! docs/SERVER.md, "Rooms of several seats").
 
 mod play;
 mod seats;
@@ -70,7 +71,7 @@ struct Running {
     desync_answered: Vec<u32>,
     /// Per battle seat: when its last batch arrived.
     last_inputs: Vec<Instant>,
-    /// Per battle seat: the player left; the room plays no keys for it.
+    /// Per battle seat: the player left; the room plays hard drops for it.
     gone: Vec<bool>,
     _live: GaugeGuard,
 }
@@ -321,6 +322,8 @@ impl BattleRoom {
 fn full(code: &str) -> Refusal {
     (
         ErrorCode::RoomFull,
-        format!("every seat of room {code} is taken (or its match is running); join as a spectator"),
+        format!(
+            "every seat of room {code} is taken (or its match is running); join as a spectator"
+        ),
     )
 }

@@ -1,6 +1,7 @@
 //! The match of a room of several seats: its start, every seat's inputs (checked, relayed,
 //! simulated), the seats that play on without a player, state hashes and the result.
 
+use sevenbag_core::Input;
 use sevenbag_protocol::{
     AnyReplay, BattleReplay, BattleSimEvent, InputChange, TargetChange, check_targets,
 };
@@ -12,6 +13,11 @@ use crate::refusal::{draining, random_u64};
 /// A seat without a player is confirmed this many frames past the furthest seat, so it is
 /// never the one the others wait for.
 const GONE_LEAD: u32 = 120;
+/// Most frames one batch for a seat without a player covers (two changes per drop: well
+/// within a message's change limit).
+const GONE_BATCH: u32 = 240;
+/// A seat without a player hard-drops every this many frames.
+const GONE_DROP_EVERY: u32 = 4;
 
 impl BattleRoom {
     /// Starts a match when every seated player is ready and connected, at least two sit, and
@@ -23,7 +29,11 @@ impl BattleRoom {
         let seated: Vec<usize> = (0..self.seats.len())
             .filter(|&s| self.seats[s].is_some())
             .collect();
-        let all_ready = self.seats.iter().flatten().all(|s| s.ready && s.conn.is_some());
+        let all_ready = self
+            .seats
+            .iter()
+            .flatten()
+            .all(|s| s.ready && s.conn.is_some());
         let teams_full = self.options.battle.teams.is_none() || seated.len() == self.seats.len();
         if seated.len() < 2 || !all_ready || !teams_full {
             return;
@@ -92,7 +102,11 @@ impl BattleRoom {
         confirmed: u32,
     ) {
         let Some(seat) = self.seat_of(client) else {
-            self.cut(client, ErrorCode::BadInput, "spectators may not send inputs");
+            self.cut(
+                client,
+                ErrorCode::BadInput,
+                "spectators may not send inputs",
+            );
             return;
         };
         let Some(run) = &self.running else {
@@ -115,7 +129,9 @@ impl BattleRoom {
         }
         let clock = run.clock_frame(Instant::now());
         if confirmed > clock.saturating_add(limits.max_frames_ahead) {
-            let why = format!("inputs confirmed through frame {confirmed}, but the match clock is at frame {clock}");
+            let why = format!(
+                "inputs confirmed through frame {confirmed}, but the match clock is at frame {clock}"
+            );
             self.cut(client, ErrorCode::BadInput, why);
             return;
         }
@@ -124,7 +140,8 @@ impl BattleRoom {
             self.cut(client, ErrorCode::BadInput, format!("bad target: {e}"));
             return;
         }
-        self.take(b, changes, targets, confirmed, Some(client)).await;
+        self.take(b, changes, targets, confirmed, Some(client))
+            .await;
     }
 
     /// Appends a checked batch of battle seat `b`, relays it to everyone else, and moves the
@@ -182,8 +199,10 @@ impl BattleRoom {
         }
     }
 
-    /// Confirms empty frames for every seat whose player is gone, [`GONE_LEAD`] frames past the
-    /// furthest seat, whenever it falls within half of that.
+    /// Confirms frames for every seat whose player is gone, [`GONE_LEAD`] frames past the
+    /// furthest seat, whenever it falls within half of that: a hard drop every
+    /// [`GONE_DROP_EVERY`] frames and no target, so the seat tops out on its board within a
+    /// couple of seconds (its forfeit, decided on the boards like any knock-out).
     pub(super) async fn play_for_the_gone(&mut self) {
         let Some(run) = &self.running else {
             return;
@@ -200,13 +219,20 @@ impl BattleRoom {
                 continue;
             }
             let last = run.sim.log(b).map(|l| l.last()).unwrap_or_default();
-            let keys: Vec<InputChange> = (last.keys != sevenbag_core::Input::NONE)
-                .then_some(InputChange {
-                    frame: have,
-                    input: sevenbag_core::Input::NONE,
-                })
-                .into_iter()
-                .collect();
+            let upto = target.min(have + GONE_BATCH);
+            let mut keys = Vec::new();
+            let mut held = last.keys;
+            for frame in have..upto {
+                let want = if frame.is_multiple_of(GONE_DROP_EVERY) {
+                    Input::HARD_DROP
+                } else {
+                    Input::NONE
+                };
+                if want != held {
+                    keys.push(InputChange { frame, input: want });
+                    held = want;
+                }
+            }
             let targets: Vec<TargetChange> = last
                 .target
                 .map(|_| TargetChange {
@@ -215,13 +241,13 @@ impl BattleRoom {
                 })
                 .into_iter()
                 .collect();
-            batches.push((b, keys, targets));
+            batches.push((b, keys, targets, upto));
         }
-        for (b, keys, targets) in batches {
+        for (b, keys, targets, upto) in batches {
             if self.running.is_none() {
                 return;
             }
-            self.take(b, keys, targets, target, None).await;
+            self.take(b, keys, targets, upto, None).await;
         }
     }
 

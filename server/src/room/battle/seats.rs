@@ -124,7 +124,23 @@ impl BattleRoom {
             .and_then(|r| r.battle_seat(seat))
             .is_some();
         let window = u64::from(self.options.room.reconnect_seconds);
-        if !playing || left || window == 0 {
+        // A connection the server cut for what it sent is not coming back: no window.
+        let for_cause = self.seats[seat]
+            .as_ref()
+            .and_then(|s| s.conn.as_ref())
+            .and_then(|c| c.current_cut())
+            .and_then(|c| c.code())
+            .is_some_and(|code| {
+                matches!(
+                    code,
+                    ErrorCode::BadInput
+                        | ErrorCode::BadMessage
+                        | ErrorCode::RateLimited
+                        | ErrorCode::TooLarge
+                        | ErrorCode::TextFrame
+                )
+            });
+        if !playing || left || window == 0 || for_cause {
             info!(room = %self.code, client, seat, playing, "player left");
             self.give_up(seat).await;
             return;
@@ -138,8 +154,8 @@ impl BattleRoom {
         self.broadcast_state();
     }
 
-    /// Room seat `seat` is given up: vacated, and in a running match its battle seat plays on
-    /// with no keys. A match with nobody connected left has no result.
+    /// Room seat `seat` is given up: vacated, and in a running match its battle seat is played
+    /// by the room (hard drops until it tops out). A match with nobody connected left has no result.
     pub(super) async fn give_up(&mut self, seat: usize) {
         self.vacate(seat);
         if let Some(run) = &mut self.running
@@ -168,7 +184,7 @@ impl BattleRoom {
             })
             .collect();
         for seat in due {
-            info!(room = %self.code, seat, "reconnect window passed: the seat plays on without keys");
+            info!(room = %self.code, seat, "reconnect window passed: the room plays the seat out");
             self.give_up(seat).await;
         }
     }
@@ -196,7 +212,7 @@ impl BattleRoom {
                 conn.send(&ServerMessage::Error {
                     code: ErrorCode::Timeout,
                     message: format!(
-                        "no inputs from you for {} s while the match went on: your seat plays on without you",
+                        "no inputs from you for {} s while the match went on: your seat is played out",
                         quiet.as_secs()
                     ),
                     fatal: false,
