@@ -3,7 +3,7 @@
 //! tests play whole matches; every rule (routing, knock-outs, places, badges) is the core's.
 
 use sevenbag_core::{
-    Battle, BattleError, BattleHeader, Handling, Input, MAX_SEATS, Seat, SeatInput, SeatSet,
+    Battle, BattleError, BattleHeader, Handling, Input, MAX_SEATS, Seat, SeatInput,
 };
 
 use super::PartySetup;
@@ -234,11 +234,6 @@ impl PartyGame {
         rows
     }
 
-    /// The seats `seat` attacks now, and the seats whose garbage waits on it (the core's).
-    pub fn attack_lines(&self, seat: Seat) -> (SeatSet, SeatSet) {
-        (self.battle.targets_of(seat), self.battle.attackers_of(seat))
-    }
-
     /// A new match of the same setup on `seed`, with fresh bots.
     pub fn rematch(&mut self, seed: u64) {
         self.header.seed = seed;
@@ -250,5 +245,23 @@ impl PartyGame {
         self.past = Default::default();
         self.sent_now = [0; MAX_SEATS];
         self.first_bot = 0;
+    }
+}
+
+impl super::source::PartyMatch for PartyGame {
+    fn battle(&self) -> &Battle {
+        &self.battle
+    }
+
+    fn me(&self) -> Seat {
+        YOU
+    }
+
+    fn figures(&self, seat: Seat) -> Figures {
+        PartyGame::figures(self, seat)
+    }
+
+    fn results(&self) -> Vec<(Seat, Figures)> {
+        PartyGame::results(self)
     }
 }

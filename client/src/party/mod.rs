@@ -5,11 +5,15 @@
 //! - [`game`] — the match and its seats (your keys and a target, a bot per other seat), with
 //!   the figures of the results table. Headless, so tests play whole matches.
 //! - [`screen`] — the play screen: keys, targeting keys, pause, results.
-//! - [`view`] — drawing it with [`crate::layout::party`].
+//! - [`view`] — drawing it with [`crate::layout::party`], from any [`source::PartyMatch`]
+//!   (the practice match here, or an online room's session in [`online`]).
+//! - [`online`] — a free-for-all room on a server: its lobby, play through netplay's
+//!   `BattleSession`, spectating, results and rematch.
 
 pub mod game;
 pub mod screen;
 pub mod setup;
+pub mod source;
 #[cfg(test)]
 mod tests;
 pub mod view;
