@@ -10,6 +10,8 @@
 //! - [`request`] — one short request to a server (standings, account, solo upload).
 
 pub mod battle;
+#[cfg(test)]
+mod battle_tests;
 pub mod lan;
 pub mod links;
 pub mod online;
