@@ -308,7 +308,7 @@ fn write_atomically(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()
 mod tests {
     use super::*;
     use sevenbag_core::MatchHeader;
-    use sevenbag_protocol::{ConfirmedSim, EndReason};
+    use sevenbag_protocol::{ConfirmedSim, EndReason, Replay};
 
     fn replay(created_unix: u64) -> Replay {
         let sim = ConfirmedSim::new(MatchHeader::versus(created_unix));

@@ -284,13 +284,14 @@ pub fn list_layout(width: f32, height: f32, rows: usize) -> ListLayout {
 }
 
 /// Shortest row, in units, a list laid out by [`list_layout_all`] may shrink to: the menu's
-/// label (1 unit) and tag box (about 1 unit) still fit with a gap.
-pub const COMPACT_ROW_UNITS: f32 = 1.45;
+/// label (1 unit) and tag box (about 1 unit) still fit with a gap (a row's box is 1.1 units
+/// high at this height).
+pub const COMPACT_ROW_UNITS: f32 = 1.4;
 
 /// [`list_layout`] for a list that should show every row at once (the main menu): when the rows
 /// do not fit at the usual minimum height, they shrink further, to [`COMPACT_ROW_UNITS`], before
 /// the list has to scroll. A wide window is short in units (its unit follows the height), which
-/// is where the sixteen entries of the menu needed it.
+/// is where the seventeen entries of the menu needed it.
 pub fn list_layout_all(width: f32, height: f32, rows: usize) -> ListLayout {
     let mut l = list_layout(width, height, rows);
     if rows > l.visible_rows() {

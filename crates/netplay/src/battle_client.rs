@@ -336,7 +336,7 @@ impl BattleClient {
                 self.outcome = None;
                 let local = self.battle_seat();
                 let options = self.options_for(local);
-                match BattleSession::new(header, local, options) {
+                match BattleSession::new(*header, local, options) {
                     Ok(session) => {
                         self.pacer = Some(Pacer::from_match_start(
                             at,
@@ -358,7 +358,10 @@ impl BattleClient {
                 ref confirmed,
                 now_frame,
             } => {
-                let same = self.session.as_ref().is_some_and(|s| *s.header() == header);
+                let same = self
+                    .session
+                    .as_ref()
+                    .is_some_and(|s| *s.header() == *header);
                 self.awaiting_log = false;
                 if same && let Some(session) = &mut self.session {
                     if let Err(e) = session.apply_log(changes, targets, confirmed) {
@@ -370,7 +373,8 @@ impl BattleClient {
                 self.room_seats = room_seats;
                 let local = self.battle_seat();
                 let options = self.options_for(local);
-                match BattleSession::from_log(header, local, options, changes, targets, confirmed) {
+                match BattleSession::from_log(*header, local, options, changes, targets, confirmed)
+                {
                     Ok(session) => {
                         self.pacer = Some(Pacer::from_now_frame(
                             at,

@@ -309,7 +309,7 @@ impl BattleSession {
                 confirmed,
                 ..
             } => {
-                if *header != self.header {
+                if **header != self.header {
                     return Err(BattleSessionError::BadLog("another match"));
                 }
                 self.apply_log(changes, targets, confirmed).map(|()| true)

@@ -228,7 +228,7 @@ fn bad_seats_and_our_own_seat_are_refused_not_panicked() {
     assert!(s.remote_inputs(3, &[], &[], 1).is_err());
     assert!(s.remote_inputs(200, &[], &[], 1).is_err());
     let log = ServerMessage::BattleLog {
-        header: h,
+        header: Box::new(h),
         names: vec![],
         room_seats: vec![],
         changes: vec![vec![]; 2],

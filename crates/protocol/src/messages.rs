@@ -762,7 +762,7 @@ pub enum ServerMessage {
     /// numbered in room-seat order: battle seat `i` is room seat `room_seats[i]`.
     BattleStart {
         /// Rules, seed, handlings and the room's targeting, badges and teams.
-        header: sevenbag_core::BattleHeader,
+        header: Box<sevenbag_core::BattleHeader>,
         /// Each battle seat's name.
         #[serde(deserialize_with = "crate::battle::at_most_seats")]
         names: Vec<String>,
@@ -776,7 +776,7 @@ pub enum ServerMessage {
     /// desync recovery); then live `BattleInputs`.
     BattleLog {
         /// As in `BattleStart`.
-        header: sevenbag_core::BattleHeader,
+        header: Box<sevenbag_core::BattleHeader>,
         /// Each battle seat's name.
         #[serde(deserialize_with = "crate::battle::at_most_seats")]
         names: Vec<String>,

@@ -314,13 +314,13 @@ pub fn server_messages() -> Vec<ServerMessage> {
             spectators: 2,
         },
         ServerMessage::BattleStart {
-            header: sevenbag_core::BattleHeader::new(5, 3),
+            header: Box::new(sevenbag_core::BattleHeader::new(5, 3)),
             names: vec!["a".into(), "b".into(), "c".into()],
             room_seats: vec![0, 1, 4],
             start_in_ms: 3000,
         },
         ServerMessage::BattleLog {
-            header: sevenbag_core::BattleHeader::new(5, 3),
+            header: Box::new(sevenbag_core::BattleHeader::new(5, 3)),
             names: vec!["a".into(), "b".into(), "c".into()],
             room_seats: vec![0, 1, 4],
             changes: vec![vec![], vec![], vec![]],

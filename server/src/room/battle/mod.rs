@@ -97,7 +97,7 @@ impl Running {
             confirmed.push(log.confirmed());
         }
         ServerMessage::BattleLog {
-            header: *self.sim.game().header(),
+            header: Box::new(*self.sim.game().header()),
             names: self.names.clone(),
             room_seats: self.room_seats.clone(),
             changes,

@@ -73,7 +73,7 @@ impl BattleRoom {
         info!(room = %self.code, seed = header.seed, seats = names.len(), "match of several seats started");
         self.services.metrics.matches_started.inc();
         self.broadcast(&ServerMessage::BattleStart {
-            header,
+            header: Box::new(header),
             names: names.clone(),
             room_seats: room_seats.clone(),
             start_in_ms,
