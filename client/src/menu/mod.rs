@@ -40,6 +40,7 @@ enum Item {
     Practice,
     Local,
     Party,
+    PartyRoom,
     Replays,
     Challenge,
     Leaderboard,
@@ -49,10 +50,11 @@ enum Item {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-const ITEMS: [Item; 17] = [
+const ITEMS: [Item; 18] = [
     Item::QuickMatch,
     Item::Ranked,
     Item::CreateRoom,
+    Item::PartyRoom,
     Item::JoinRoom,
     Item::Spectate,
     Item::Leaderboard,
@@ -71,10 +73,11 @@ const ITEMS: [Item; 17] = [
 
 /// In a browser: no LAN (a page can neither host nor hear beacons) and no Quit (close the tab).
 #[cfg(target_arch = "wasm32")]
-const ITEMS: [Item; 14] = [
+const ITEMS: [Item; 15] = [
     Item::QuickMatch,
     Item::Ranked,
     Item::CreateRoom,
+    Item::PartyRoom,
     Item::JoinRoom,
     Item::Spectate,
     Item::Leaderboard,
@@ -108,6 +111,7 @@ impl Item {
             Item::Practice => "Practice vs bot",
             Item::Local => "Local 2 players",
             Item::Party => "Free-for-all practice",
+            Item::PartyRoom => "Free-for-all room",
             Item::Replays => "Replays",
             Item::Challenge => "Fixed-sequence challenge",
             Item::Leaderboard => "Leaderboard & profile",
@@ -122,6 +126,7 @@ impl Item {
             Item::QuickMatch
             | Item::Ranked
             | Item::CreateRoom
+            | Item::PartyRoom
             | Item::JoinRoom
             | Item::Spectate
             | Item::Leaderboard => "ONLINE",
@@ -146,9 +151,13 @@ impl Item {
                 "Create room",
                 "Open a private room with your own rules and get a short code to share with a friend. Spectators can join with the same code.",
             ),
+            Item::PartyRoom => (
+                "Free-for-all room",
+                "Open a room of 3 to 8 seats on your server: everyone gets the same pieces, attacks go by the targeting rule you choose (or to the target you pick), in teams if you like. Share the code; friends join it with Join room by code.",
+            ),
             Item::JoinRoom => (
                 "Join room",
-                "Type the code a friend gave you to join their room.",
+                "Type the code a friend gave you to join their room (a versus or a free-for-all room).",
             ),
             Item::Spectate => (
                 "Spectate",
@@ -268,6 +277,7 @@ impl Screen for MenuScreen {
                 &ctx.config.bots,
             ))),
             Item::Party => Transition::Push(Box::new(PartySetupScreen::default())),
+            Item::PartyRoom => Transition::Push(Box::new(PartySetupScreen::online())),
             Item::Replays => Transition::Push(Box::new(ReplayScreen::default())),
             Item::Challenge => Transition::Push(Box::new(ChallengeScreen::default())),
             Item::Leaderboard => Transition::Push(Box::new(StandingsScreen::new(ctx))),

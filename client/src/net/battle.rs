@@ -30,8 +30,6 @@ use crate::net::online::transport::{Link, open, server_url};
 pub struct BattleJoin {
     /// The server's URL.
     pub url: String,
-    /// Our hello (name and handling).
-    pub hello: Hello,
     /// The open, welcomed connection.
     pub link: Box<dyn Link>,
     /// The room code.
@@ -69,7 +67,6 @@ pub struct BattleResult {
 /// One connection to a room of several seats (see the module docs).
 pub struct BattleOnline {
     url: String,
-    hello: Hello,
     net: Option<Box<dyn Link>>,
     welcomed: bool,
     /// Options to create a room with once welcomed.
@@ -108,14 +105,13 @@ impl std::fmt::Debug for BattleOnline {
 }
 
 impl BattleOnline {
-    fn blank(url: String, hello: Hello, net: Option<Box<dyn Link>>, stage: BattleStage) -> Self {
+    fn blank(url: String, net: Option<Box<dyn Link>>, stage: BattleStage) -> Self {
         let now = Instant::now();
         let idle = Battle::new(BattleHeader::new(0, 3)).unwrap_or_else(|_| {
             Battle::new(BattleHeader::new(0, 2)).expect("a two-seat battle is always valid")
         });
         BattleOnline {
             url,
-            hello,
             net,
             welcomed: false,
             create: None,
@@ -164,15 +160,14 @@ impl BattleOnline {
             Ok(link) => (Some(link), BattleStage::Connecting),
             Err(e) => (None, BattleStage::Failed(e)),
         };
-        let mut online = BattleOnline::blank(url, hello, net, stage);
+        let mut online = BattleOnline::blank(url, net, stage);
         online.create = Some(options);
         online
     }
 
     /// Takes over a connection the two-seat controller opened (see [`BattleJoin`]).
     pub fn joined(join: BattleJoin) -> BattleOnline {
-        let mut online =
-            BattleOnline::blank(join.url, join.hello, Some(join.link), BattleStage::InRoom);
+        let mut online = BattleOnline::blank(join.url, Some(join.link), BattleStage::InRoom);
         online.welcomed = true;
         online.code = Some(join.code);
         online.seat = join.seat;
@@ -310,8 +305,7 @@ impl BattleOnline {
         while let Some((event, at)) = self.net.as_mut().and_then(|n| n.try_recv_stamped()) {
             self.on_event(event, at.min(now));
         }
-        if self.welcomed && now >= self.next_ping && !matches!(self.stage, BattleStage::Failed(_))
-        {
+        if self.welcomed && now >= self.next_ping && !matches!(self.stage, BattleStage::Failed(_)) {
             let ping = self.clock.ping(now);
             self.send(ping);
             self.next_ping = now + Duration::from_secs(1);
@@ -356,6 +350,7 @@ impl BattleOnline {
         stepped
     }
 
+    #[cfg_attr(not(test), allow(dead_code))] // the tests drive it so
     /// One rendered frame in one call: [`BattleOnline::poll`], then every due frame. Returns
     /// the frames simulated.
     pub fn tick(&mut self, now: Instant, keys: &mut dyn FnMut(&Battle, Seat) -> Input) -> u32 {
@@ -430,7 +425,7 @@ impl BattleOnline {
                 room_seats,
                 start_in_ms,
             } => {
-                self.start(header, names, room_seats, None);
+                self.start(*header, names, room_seats, None);
                 self.pacer = Some(Pacer::from_match_start(
                     at,
                     start_in_ms,
@@ -447,14 +442,22 @@ impl BattleOnline {
                 confirmed,
                 now_frame,
             } => {
-                let same = self.session.as_ref().is_some_and(|s| *s.header() == header);
+                let same = self
+                    .session
+                    .as_ref()
+                    .is_some_and(|s| *s.header() == *header);
                 if same && let Some(session) = &mut self.session {
                     if let Err(e) = session.apply_log(&changes, &targets, &confirmed) {
                         self.notices.push(format!("The match log was refused: {e}"));
                     }
                     return;
                 }
-                self.start(header, names, room_seats, Some((changes, targets, confirmed)));
+                self.start(
+                    *header,
+                    names,
+                    room_seats,
+                    Some((changes, targets, confirmed)),
+                );
                 self.pacer = Some(Pacer::from_now_frame(
                     at,
                     now_frame,

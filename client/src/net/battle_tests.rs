@@ -99,9 +99,8 @@ fn the_games_online_party_plays_a_three_seat_room_with_two_headless_clients_to_o
     assert_eq!(game.seat(), Some(0));
 
     let rt = runtime().expect("runtime");
-    let others = [("Bea", 5), ("Cid", 7)].map(|(name, every)| {
-        rt.spawn(headless(url.clone(), code.clone(), name, every))
-    });
+    let others = [("Bea", 5), ("Cid", 7)]
+        .map(|(name, every)| rt.spawn(headless(url.clone(), code.clone(), name, every)));
     // A spectator joins the code through the two-seat flow and is handed over.
     let mut watch = Online::connect(
         &addr,
@@ -156,7 +155,6 @@ fn the_games_online_party_plays_a_three_seat_room_with_two_headless_clients_to_o
     );
     game.leave();
     watcher.leave();
-    let _ = rt.block_on(async {
-        tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await
-    });
+    let _ = rt
+        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
 }

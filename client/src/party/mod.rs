@@ -11,6 +11,7 @@
 //!   `BattleSession`, spectating, results and rematch.
 
 pub mod game;
+pub mod online;
 pub mod screen;
 pub mod setup;
 pub mod source;

@@ -40,6 +40,17 @@ const ROWS: [Row; 8] = [
     Row::Back,
 ];
 
+/// The rows of an online room's form: seats instead of bots, no bot level.
+const ONLINE_ROWS: [Row; 7] = [
+    Row::Bots,
+    Row::Targeting,
+    Row::Teams,
+    Row::Badges,
+    Row::FirstTo,
+    Row::Start,
+    Row::Back,
+];
+
 const TEAMS: [u8; 4] = [0, 2, 3, 4];
 const FIRST_TO: [u8; 4] = [1, 2, 3, 5];
 
@@ -48,6 +59,8 @@ const FIRST_TO: [u8; 4] = [1, 2, 3, 5];
 pub struct PartySetupScreen {
     nav: ListNav,
     setup: PartySetup,
+    /// Sets up a room on the server (seats for people) rather than a match with bots.
+    online: bool,
 }
 
 /// Steps `v` by `d` through `all`, wrapping.
@@ -70,9 +83,24 @@ fn about(t: Targeting) -> &'static str {
 }
 
 impl PartySetupScreen {
+    /// The form of a free-for-all room on the server: seats, targeting, teams, badges, rounds.
+    pub fn online() -> PartySetupScreen {
+        PartySetupScreen {
+            online: true,
+            ..PartySetupScreen::default()
+        }
+    }
+
+    fn rows(&self) -> &'static [Row] {
+        if self.online { &ONLINE_ROWS } else { &ROWS }
+    }
+
     fn change(&mut self, row: Row, d: i32) {
+        let online = self.online;
         let s = &mut self.setup;
         match row {
+            // Online the row counts seats, 3 to 8 (the seats besides yours, 2 to 7).
+            Row::Bots if online => s.bots = cycle(&[2, 3, 4, 5, 6, 7], s.bots, d),
             Row::Bots => s.bots = cycle(&[1, 2, 3, 4, 5, 6, 7], s.bots, d),
             Row::Level => s.level = cycle(&Level::ALL, s.level, d),
             Row::Targeting => s.targeting = cycle(&Targeting::ALL, s.targeting, d),
@@ -86,6 +114,7 @@ impl PartySetupScreen {
     fn value(&self, row: Row) -> String {
         let s = &self.setup;
         match row {
+            Row::Bots if self.online => format!("{} players", s.seats()),
             Row::Bots => format!("{} ({} players)", s.bots, s.seats()),
             Row::Level => Opponent::Bot(s.level).label(),
             Row::Targeting => s.targeting.name().to_owned(),
@@ -105,8 +134,10 @@ impl PartySetupScreen {
     }
 }
 
-fn label(row: Row) -> &'static str {
+fn label(row: Row, online: bool) -> &'static str {
     match row {
+        Row::Bots if online => "Seats",
+        Row::Start if online => "Create room",
         Row::Bots => "Bots",
         Row::Level => "Bot level",
         Row::Targeting => "Targeting",
@@ -119,8 +150,9 @@ fn label(row: Row) -> &'static str {
 }
 
 /// The footer's hint for the row under the cursor: it names what Enter does there.
-fn footer_hint(row: Row) -> &'static str {
+fn footer_hint(row: Row, online: bool) -> &'static str {
     match row {
+        Row::Start if online => "↑ ↓ choose   Enter create   Esc back",
         Row::Start => "↑ ↓ choose   Enter start   Esc back",
         Row::Back => "↑ ↓ choose   Enter back   Esc back",
         _ => "↑ ↓ choose   ← → or Enter change   Esc back",
@@ -130,16 +162,27 @@ fn footer_hint(row: Row) -> &'static str {
 impl Screen for PartySetupScreen {
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
-        let layout = list_layout(io.width, io.height, ROWS.len());
+        let rows = self.rows();
+        let layout = list_layout(io.width, io.height, rows.len());
         let before = self.nav.selected;
-        let event = self.nav.handle(io, &layout, ROWS.len(), &|_| true, false);
+        let event = self.nav.handle(io, &layout, rows.len(), &|_| true, false);
         if before != self.nav.selected {
             ctx.play(Sfx::Move);
         }
         match event {
             ListEvent::Back => Transition::Pop,
-            ListEvent::Activate(i) if ROWS[i] == Row::Back => Transition::Pop,
-            ListEvent::Activate(i) if ROWS[i] == Row::Start => {
+            ListEvent::Activate(i) if rows[i] == Row::Back => Transition::Pop,
+            ListEvent::Activate(i) if rows[i] == Row::Start && self.online => {
+                ctx.play(Sfx::Select);
+                let online = crate::net::battle::BattleOnline::create(
+                    &ctx.config.server,
+                    &ctx.config.player_name,
+                    ctx.config.handling,
+                    super::online::room_options(&self.setup),
+                );
+                Transition::Push(Box::new(super::online::PartyOnlineScreen::new(online)))
+            }
+            ListEvent::Activate(i) if rows[i] == Row::Start => {
                 ctx.play(Sfx::Select);
                 let seed = crate::platform::clock::random_seed();
                 match PartyScreen::new(&self.setup, seed, ctx) {
@@ -151,12 +194,12 @@ impl Screen for PartySetupScreen {
                 }
             }
             ListEvent::Adjust(i, d) => {
-                self.change(ROWS[i], d);
+                self.change(rows[i], d);
                 ctx.play(Sfx::Move);
                 Transition::None
             }
             ListEvent::Activate(i) => {
-                self.change(ROWS[i], 1);
+                self.change(rows[i], 1);
                 ctx.play(Sfx::Move);
                 Transition::None
             }
@@ -168,24 +211,32 @@ impl Screen for PartySetupScreen {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         ctx.backdrop.draw();
-        let l = list_layout(io.width, io.height, ROWS.len());
-        heading(
-            gfx,
-            l.title,
-            l.unit,
-            "Free-for-all practice",
-            "You and up to seven bots on the same pieces, last one standing wins",
-        );
-        let shown = self.nav.visible(&l, ROWS.len());
-        scroll_marks(gfx, &shown, ROWS.len(), l.unit);
+        let rows = self.rows();
+        let l = list_layout(io.width, io.height, rows.len());
+        let (title, subtitle) = if self.online {
+            (
+                "Free-for-all room",
+                "A room on your server for 3 to 8 players on the same pieces; share its code",
+            )
+        } else {
+            (
+                "Free-for-all practice",
+                "You and up to seven bots on the same pieces, last one standing wins",
+            )
+        };
+        heading(gfx, l.title, l.unit, title, subtitle);
+        let shown = self.nav.visible(&l, rows.len());
+        scroll_marks(gfx, &shown, rows.len(), l.unit);
         for (i, r) in shown {
-            let row = ROWS[i];
+            let row = rows[i];
             let state = RowState {
                 selected: i == self.nav.selected,
                 enabled: true,
             };
             match row {
-                Row::Start | Row::Back => menu_row(gfx, r, l.unit, label(row), "", state, ctx.time),
+                Row::Start | Row::Back => {
+                    menu_row(gfx, r, l.unit, label(row, self.online), "", state, ctx.time)
+                }
                 _ => {
                     let v = self.value(row);
                     let v = if state.selected {
@@ -193,19 +244,35 @@ impl Screen for PartySetupScreen {
                     } else {
                         v
                     };
-                    value_row(gfx, r, l.unit, label(row), &v, state, false, ctx.time)
+                    let name = label(row, self.online);
+                    value_row(gfx, r, l.unit, name, &v, state, false, ctx.time)
                 }
             }
         }
         let s = &self.setup;
+        let keys = if self.online {
+            format!(
+                "Online: the room is made on {}; the match starts when everyone seated (at least two) is ready, a team room when every seat is taken. In the match: Tab (Shift+Tab back), 1–8 or a tap choose your target, Esc leaves.",
+                ctx.config.server
+            )
+        } else {
+            "In the match: Tab (Shift+Tab back) or 2–8 choose your target, Esc pauses.".to_owned()
+        };
         let body = format!(
-            "Targeting {}: {}.\n\nTeams: garbage goes only to other teams; a team is out when all its players are.\n\nBadges: each knock-out earns the victim's badges plus one; 2, 6, 14 and 30 points add a quarter to your attack each.\n\nIn the match: Tab (Shift+Tab back) or 2–8 choose your target, Esc pauses.",
+            "Targeting {}: {}.\n\nTeams: garbage goes only to other teams; a team is out when all its players are.\n\nBadges: each knock-out earns the victim's badges plus one; 2, 6, 14 and 30 points add a quarter to your attack each.\n\n{keys}",
             s.targeting.name(),
             about(s.targeting)
         );
         side_panel(gfx, l.side, l.unit, "Free-for-all", &body);
-        let selected = ROWS.get(self.nav.selected).copied().unwrap_or(Row::Start);
-        footer(gfx, l.footer, l.unit, footer_hint(selected), "offline");
+        let selected = rows.get(self.nav.selected).copied().unwrap_or(Row::Start);
+        let place = if self.online { "online" } else { "offline" };
+        footer(
+            gfx,
+            l.footer,
+            l.unit,
+            footer_hint(selected, self.online),
+            place,
+        );
     }
 
     fn calm(&self) -> bool {
@@ -247,7 +314,7 @@ mod tests {
                 Row::Back => "Enter back",
                 _ => "Enter change",
             };
-            assert!(footer_hint(row).contains(says), "{row:?}");
+            assert!(footer_hint(row, false).contains(says), "{row:?}");
         }
     }
 }

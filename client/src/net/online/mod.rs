@@ -398,6 +398,7 @@ impl Online {
         std::mem::take(&mut self.notices)
     }
 
+    #[cfg_attr(not(test), allow(dead_code))] // the tests read it
     /// Whether the server put us in a room of several seats (a code joined or watched that is
     /// a free-for-all room): [`Online::take_battle`] hands the connection over.
     pub fn joined_battle(&self) -> bool {
@@ -411,7 +412,6 @@ impl Online {
         let link = self.net.take()?;
         Some(crate::net::battle::BattleJoin {
             url: self.url.clone(),
-            hello: self.hello.clone(),
             link,
             code,
             seat,

@@ -220,6 +220,13 @@ impl OnlineScreen {
 impl Screen for OnlineScreen {
     /// Handles the frame.
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        // A code that names a free-for-all room: its own screen takes the connection over.
+        if let Some(join) = self.online_mut().take_battle() {
+            let online = crate::net::battle::BattleOnline::joined(join);
+            return Transition::Replace(Box::new(crate::party::online::PartyOnlineScreen::new(
+                online,
+            )));
+        }
         // The setting applies at once, also to a room joined before it changed.
         let filter = ctx.config.chat_filter;
         self.online_mut().chat_mut().set_filter(filter);
