@@ -171,6 +171,20 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
                 }
             }
         }
+        Some(StartScreen::PartyOnline) => {
+            let setup = PartySetup {
+                bots: args.seats.max(3) - 1,
+                teams: args.teams,
+                ..PartySetup::default()
+            };
+            match crate::party::online::PartyOnlineScreen::crowd(&setup, args.seed) {
+                Ok(screen) => Box::new(screen),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return vec![menu()];
+                }
+            }
+        }
         Some(StartScreen::Play) => {
             let mut header = MatchHeader::versus(args.seed);
             header.handling = [ctx.config.handling, sevenbag_bot::BOT_HANDLING];

@@ -19,7 +19,9 @@ use sevenbag_netplay::time::Instant;
 use sevenbag_netplay::{
     BattleSession, Clock, DEFAULT_WINDOW, Hello, NetEvent, Pacer, SessionOptions, Step,
 };
-use sevenbag_protocol::{BattleRoomOptions, ClientMessage, EndReason, SeatInfo, ServerMessage};
+use sevenbag_protocol::{
+    BattleRoomOptions, ClientMessage, EndReason, JoinRole, SeatInfo, ServerMessage,
+};
 
 use crate::net::online::texts::error_text;
 use crate::net::online::transport::{Link, open, server_url};
@@ -69,8 +71,8 @@ pub struct BattleOnline {
     url: String,
     net: Option<Box<dyn Link>>,
     welcomed: bool,
-    /// Options to create a room with once welcomed.
-    create: Option<BattleRoomOptions>,
+    /// What to ask for once welcomed (create a room, or join one by code).
+    request: Option<ClientMessage>,
     stage: BattleStage,
     code: Option<String>,
     seat: Option<u8>,
@@ -114,7 +116,7 @@ impl BattleOnline {
             url,
             net,
             welcomed: false,
-            create: None,
+            request: None,
             stage,
             code: None,
             seat: None,
@@ -145,6 +147,33 @@ impl BattleOnline {
         handling: Handling,
         options: BattleRoomOptions,
     ) -> BattleOnline {
+        BattleOnline::connect(
+            address,
+            name,
+            handling,
+            ClientMessage::CreateBattleRoom { options },
+        )
+    }
+
+    /// Connects to `address` as `name` and joins room `code` (a room of several seats) as
+    /// `role` once welcomed.
+    pub fn join(
+        address: &str,
+        name: &str,
+        handling: Handling,
+        code: &str,
+        role: JoinRole,
+    ) -> BattleOnline {
+        let code = code.trim().to_owned();
+        BattleOnline::connect(
+            address,
+            name,
+            handling,
+            ClientMessage::JoinRoom { code, role },
+        )
+    }
+
+    fn connect(address: &str, name: &str, handling: Handling, request: ClientMessage) -> Self {
         let url = server_url(address);
         let name = if name.trim().is_empty() {
             "Player".to_owned()
@@ -161,7 +190,7 @@ impl BattleOnline {
             Err(e) => (None, BattleStage::Failed(e)),
         };
         let mut online = BattleOnline::blank(url, net, stage);
-        online.create = Some(options);
+        online.request = Some(request);
         online
     }
 
@@ -381,8 +410,8 @@ impl BattleOnline {
             NetEvent::Welcome { .. } => {
                 self.welcomed = true;
                 self.next_ping = at;
-                if let Some(options) = self.create.take() {
-                    self.send(ClientMessage::CreateBattleRoom { options });
+                if let Some(request) = self.request.take() {
+                    self.send(request);
                 }
             }
             NetEvent::Disconnected(reason) => {
@@ -501,6 +530,12 @@ impl BattleOnline {
                 } else {
                     self.notices.push(text);
                 }
+            }
+            ServerMessage::Joined { .. } => {
+                self.stage = BattleStage::Failed(
+                    "That code is a versus room: join it with Join room by code.".to_owned(),
+                );
+                self.leave();
             }
             ServerMessage::Shutdown { reason } => {
                 self.stage = BattleStage::Failed(format!("The server is shutting down: {reason}."));

@@ -7,6 +7,7 @@
 //! `manual` rule). During a match Esc asks first (you forfeit); Enter after the match readies
 //! you for the rematch.
 
+mod crowd;
 mod lobby;
 
 use macroquad::input::KeyCode;
@@ -23,7 +24,8 @@ use crate::net::links::Link;
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
-use crate::versus::opponent::{AutoPlayer, SeatView};
+use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
+use sevenbag_core::Handling;
 
 /// The number keys that choose seats 1 to 8 as your target.
 const SEAT_KEYS: [KeyCode; 8] = [
@@ -92,6 +94,8 @@ pub struct PartyOnlineScreen {
     matches_seen: u32,
     /// The lobby's selected row.
     lobby_row: usize,
+    /// The other seats' bots and the embedded server of a capture (`--screen party-online`).
+    crowd: Option<crowd::Crowd>,
     time: f32,
 }
 
@@ -108,14 +112,21 @@ impl PartyOnlineScreen {
             confirm_leave: false,
             matches_seen: 0,
             lobby_row: 0,
+            crowd: None,
             time: 0.0,
         }
     }
 
-    /// Lets an automatic player press our keys (the screenshot's capture).
-    pub fn with_auto(mut self, player: Box<dyn AutoPlayer>) -> PartyOnlineScreen {
-        self.autopilot = Some(player);
-        self
+    /// A room of `setup`'s seats on a server started here, every seat (ours too) played by a
+    /// bot through its own connection: `--screen party-online`.
+    pub fn crowd(setup: &super::PartySetup, seed: u64) -> Result<PartyOnlineScreen, String> {
+        let crowd = crowd::Crowd::start(setup.seats().max(3), setup.level)?;
+        let options = room_options(setup);
+        let online = BattleOnline::create(crowd.addr(), "Bot 1", Handling::default(), options);
+        let mut screen = PartyOnlineScreen::new(online);
+        screen.autopilot = Some(Opponent::Bot(setup.level).player_with(seed, Planning::Inline));
+        screen.crowd = Some(crowd);
+        Ok(screen)
     }
 
     fn online(&self) -> &BattleOnline {
@@ -287,6 +298,12 @@ impl PartyOnlineScreen {
 impl Screen for PartyOnlineScreen {
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         self.time += io.dt;
+        if let Some(crowd) = &mut self.crowd {
+            crowd.drive(self.party.online.code());
+            if !self.party.online.is_live() {
+                self.party.online.ready();
+            }
+        }
         self.online_mut().poll(Instant::now());
         for n in self.online_mut().take_notices() {
             ctx.notify(n, theme::BAD);

@@ -1,0 +1,71 @@
+//! `--screen party-online`: a free-for-all room on an embedded server on 127.0.0.1, the shown
+//! seat and every other one played by bots through their own connections (each a
+//! [`BattleOnline`] joined by code), so a capture shows a real online room mid-match.
+
+use std::net::Ipv4Addr;
+
+use sevenbag_bot::Level;
+use sevenbag_core::Handling;
+use sevenbag_netplay::time::Instant;
+use sevenbag_protocol::JoinRole;
+
+use crate::net::battle::{BattleOnline, BattleStage};
+use crate::net::lan::HostedServer;
+use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
+
+/// The other seats of the room: their connections and bots, and the server (dropped last).
+pub struct Crowd {
+    players: Vec<(BattleOnline, Box<dyn AutoPlayer>)>,
+    wanted: usize,
+    level: Level,
+    addr: String,
+    _server: HostedServer,
+}
+
+impl Crowd {
+    /// Starts the server; returns it and its address.
+    pub fn start(seats: usize, level: Level) -> Result<Crowd, String> {
+        let dir = std::env::temp_dir().join(format!("sevenbag-party-{}", std::process::id()));
+        let server = HostedServer::start_on(Ipv4Addr::LOCALHOST, 0, dir)?;
+        Ok(Crowd {
+            players: Vec::new(),
+            wanted: seats.saturating_sub(1),
+            level,
+            addr: format!("127.0.0.1:{}", server.port()),
+            _server: server,
+        })
+    }
+
+    /// The server's address.
+    pub fn addr(&self) -> &str {
+        &self.addr
+    }
+
+    /// Joins the others once the room has a code, then plays their due frames and readies
+    /// them whenever no match runs.
+    pub fn drive(&mut self, code: Option<&str>) {
+        if self.players.len() < self.wanted
+            && let Some(code) = code
+        {
+            let i = self.players.len() + 2;
+            let online = BattleOnline::join(
+                &self.addr,
+                &format!("Bot {i}"),
+                Handling::default(),
+                code,
+                JoinRole::Player,
+            );
+            let bot = Opponent::Bot(self.level).player_with(0xB07 * i as u64, Planning::Inline);
+            self.players.push((online, bot));
+        }
+        let now = Instant::now();
+        for (online, bot) in &mut self.players {
+            online.tick(now, &mut |b, seat| {
+                bot.next_for(SeatView::of_battle(b, seat))
+            });
+            if online.stage() == &BattleStage::InRoom && !online.is_live() {
+                online.ready();
+            }
+        }
+    }
+}
