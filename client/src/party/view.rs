@@ -215,26 +215,11 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
         ("YOUR TARGET", "→ YOU")
     };
     if my_target {
-        gfx.text_mid(
-            target_tag,
-            m.board.x,
-            tag_y,
-            small,
-            Weight::Bold,
-            Align::Left,
-            TARGET,
-        );
+        tag(gfx, target_tag, m.board.x, tag_y, small, Align::Left, TARGET);
     }
     if aims_at_you && !ally {
-        gfx.text_mid(
-            at_you_tag,
-            m.board.right(),
-            tag_y,
-            small,
-            Weight::Bold,
-            Align::Right,
-            THREAT,
-        );
+        let x = m.board.right();
+        tag(gfx, at_you_tag, x, tag_y, small, Align::Right, THREAT);
     }
     if b.attackers_of(me).contains(seat) && !my_target {
         outline(frame, 2.0, alpha(THREAT, 0.8));
@@ -296,6 +281,23 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
         Align::Left,
         theme::TEXT_DIM,
     );
+}
+
+/// A mark over a small board, on a dark backing so a piece in the spawn rows under it does not
+/// hide it.
+fn tag(gfx: &Gfx, text: &str, x: f32, y: f32, size: f32, align: Align, colour: Color) {
+    let w = gfx.width(text, size, Weight::Bold);
+    let pad = (size * 0.3).round();
+    let left = match align {
+        Align::Right => x - w,
+        Align::Center => x - w / 2.0,
+        _ => x,
+    };
+    fill(
+        Rect::new(left - pad, y - size * 0.65, w + 2.0 * pad, size * 1.3),
+        alpha(theme::BACKGROUND, 0.9),
+    );
+    gfx.text_mid(text, x, y, size, Weight::Bold, align, colour);
 }
 
 /// A board that is out: greyed, with its place and who knocked it out.

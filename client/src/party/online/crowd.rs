@@ -44,7 +44,7 @@ impl Crowd {
     /// Joins the others once the room has a code, then plays their due frames and readies
     /// them whenever no match runs.
     pub fn drive(&mut self, code: Option<&str>) {
-        if self.players.len() < self.wanted
+        while self.players.len() < self.wanted
             && let Some(code) = code
         {
             let i = self.players.len() + 2;
@@ -63,9 +63,15 @@ impl Crowd {
             online.tick(now, &mut |b, seat| {
                 bot.next_for(SeatView::of_battle(b, seat))
             });
-            if online.stage() == &BattleStage::InRoom && !online.is_live() {
+            if online.stage() == &BattleStage::InRoom && !online.is_live() && full(online) {
                 online.ready();
             }
         }
     }
+}
+
+/// Whether every seat of `o`'s room is taken (the capture's players ready only then, so the
+/// match starts with all of them).
+pub fn full(o: &BattleOnline) -> bool {
+    !o.room().is_empty() && o.room().iter().all(Option::is_some)
 }

@@ -259,15 +259,21 @@ impl PartyOnlineScreen {
         let o = self.online();
         let ping = o
             .ping()
-            .map_or_else(String::new, |d| format!("   ·   {} ms", d.as_millis()));
+            .map_or_else(String::new, |d| format!("   ·   ping {} ms", d.as_millis()));
         if self.confirm_leave {
             return "Leave the match? You forfeit.   Esc / Enter leave   ·   any other key stays"
                 .to_owned();
         }
-        let Some(_) = o.battle_seat() else {
-            return format!("Watching   ·   Esc leave{ping}");
+        let Some(me) = o.battle_seat() else {
+            return format!("Watching every board   ·   Esc leave{ping}");
         };
         let b = o.battle();
+        if b.player(me).topped_out().is_some() && o.is_live() {
+            let place = b
+                .placement(me)
+                .map_or_else(String::new, |p| format!(" ({})", super::view::ordinal(p)));
+            return format!("You are out{place}: watching the others   ·   Esc leave{ping}");
+        }
         if b.header().options.targeting != sevenbag_core::Targeting::Manual {
             let rule = b.header().options.targeting.name();
             return format!("Targeting {rule} picks whom you attack   ·   Esc leave{ping}");
@@ -300,7 +306,7 @@ impl Screen for PartyOnlineScreen {
         self.time += io.dt;
         if let Some(crowd) = &mut self.crowd {
             crowd.drive(self.party.online.code());
-            if !self.party.online.is_live() {
+            if !self.party.online.is_live() && crowd::full(&self.party.online) {
                 self.party.online.ready();
             }
         }
