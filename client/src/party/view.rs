@@ -215,7 +215,15 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
         ("YOUR TARGET", "→ YOU")
     };
     if my_target {
-        tag(gfx, target_tag, m.board.x, tag_y, small, Align::Left, TARGET);
+        tag(
+            gfx,
+            target_tag,
+            m.board.x,
+            tag_y,
+            small,
+            Align::Left,
+            TARGET,
+        );
     }
     if aims_at_you && !ally {
         let x = m.board.right();

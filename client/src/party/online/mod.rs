@@ -402,3 +402,44 @@ pub fn room_options(setup: &super::PartySetup) -> sevenbag_protocol::BattleRoomO
     options.room.first_to = setup.first_to.max(1);
     options
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::party::PartySetup;
+    use sevenbag_core::Targeting;
+
+    #[test]
+    fn the_online_form_makes_a_valid_room_of_its_seats_rule_teams_and_rounds() {
+        let setup = PartySetup {
+            bots: 5,
+            targeting: Targeting::Manual,
+            teams: 3,
+            badges: false,
+            first_to: 2,
+            ..PartySetup::default()
+        };
+        let o = room_options(&setup);
+        assert_eq!(o.seats, 6);
+        assert_eq!(o.battle.targeting, Targeting::Manual);
+        assert!(!o.battle.badges);
+        assert_eq!(o.room.first_to, 2);
+        let teams = o.battle.teams.expect("teams");
+        assert_eq!(&teams[..6], &[0, 1, 2, 0, 1, 2]);
+        o.validate().expect("a room the server takes");
+        assert_eq!(
+            lobby::rules_line(&o),
+            "6 seats  ·  targeting manual  ·  3 teams  ·  first to 2"
+        );
+    }
+
+    #[test]
+    fn a_room_has_at_least_three_seats() {
+        let o = room_options(&PartySetup {
+            bots: 1,
+            ..PartySetup::default()
+        });
+        assert_eq!(o.seats, 3);
+        o.validate().expect("valid");
+    }
+}
