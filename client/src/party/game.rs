@@ -247,21 +247,3 @@ impl PartyGame {
         self.first_bot = 0;
     }
 }
-
-impl super::source::PartyMatch for PartyGame {
-    fn battle(&self) -> &Battle {
-        &self.battle
-    }
-
-    fn me(&self) -> Seat {
-        YOU
-    }
-
-    fn figures(&self, seat: Seat) -> Figures {
-        PartyGame::figures(self, seat)
-    }
-
-    fn results(&self) -> Vec<(Seat, Figures)> {
-        PartyGame::results(self)
-    }
-}

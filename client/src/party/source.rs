@@ -5,7 +5,7 @@
 
 use sevenbag_core::{Battle, Phase, Seat};
 
-use super::game::Figures;
+use super::game::{Figures, PartyGame, YOU};
 
 /// A free-for-all match to draw: the battle, whose seat is shown large, and the figures of
 /// the results table.
@@ -44,6 +44,24 @@ pub trait PartyMatch {
     /// The keys line under the results table.
     fn results_keys(&self) -> &str {
         "Enter  play again      Esc  menu"
+    }
+}
+
+impl PartyMatch for PartyGame {
+    fn battle(&self) -> &Battle {
+        PartyGame::battle(self)
+    }
+
+    fn me(&self) -> Seat {
+        YOU
+    }
+
+    fn figures(&self, seat: Seat) -> Figures {
+        PartyGame::figures(self, seat)
+    }
+
+    fn results(&self) -> Vec<(Seat, Figures)> {
+        PartyGame::results(self)
     }
 }
 
