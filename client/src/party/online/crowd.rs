@@ -13,6 +13,9 @@ use crate::net::battle::{BattleOnline, BattleStage};
 use crate::net::lan::HostedServer;
 use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
 
+/// The other bots' names.
+const NAMES: [&str; 7] = ["Ada", "Bea", "Cid", "Dee", "Eve", "Fay", "Gus"];
+
 /// The other seats of the room: their connections and bots, and the server (dropped last).
 pub struct Crowd {
     players: Vec<(BattleOnline, Box<dyn AutoPlayer>)>,
@@ -48,9 +51,11 @@ impl Crowd {
             && let Some(code) = code
         {
             let i = self.players.len() + 2;
+            // Names, not numbers: the seats are taken in whatever order the joins arrive.
+            let name = NAMES[(i - 2) % NAMES.len()];
             let online = BattleOnline::join(
                 &self.addr,
-                &format!("Bot {i}"),
+                name,
                 Handling::default(),
                 code,
                 JoinRole::Player,

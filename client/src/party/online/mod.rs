@@ -122,7 +122,7 @@ impl PartyOnlineScreen {
     pub fn crowd(setup: &super::PartySetup, seed: u64) -> Result<PartyOnlineScreen, String> {
         let crowd = crowd::Crowd::start(setup.seats().max(3), setup.level)?;
         let options = room_options(setup);
-        let online = BattleOnline::create(crowd.addr(), "Bot 1", Handling::default(), options);
+        let online = BattleOnline::create(crowd.addr(), "You (bot)", Handling::default(), options);
         let mut screen = PartyOnlineScreen::new(online);
         screen.autopilot = Some(Opponent::Bot(setup.level).player_with(seed, Planning::Inline));
         screen.crowd = Some(crowd);
