@@ -431,13 +431,20 @@ async fn restore_rooms(lobby: &Arc<lobby::Lobby>) {
     let found = loaded.len();
     let mut restored = 0;
     for log in loaded {
+        let log = match log {
+            durable::AnyLoaded::Versus(log) => log,
+            durable::AnyLoaded::Battle(log) => {
+                let code = log.open.code.clone();
+                if lobby::restore_battle_room(lobby, *log) {
+                    restored += 1;
+                } else {
+                    tracing::warn!(room = %code, "room log not restored: the code is taken or the server is full");
+                }
+                continue;
+            }
+        };
         let (code, options) = (log.open.code.clone(), log.open.options);
-        if lobby::restore_room(
-            lobby,
-            code.clone(),
-            options,
-            room::Start::Restored(Box::new(log)),
-        ) {
+        if lobby::restore_room(lobby, code.clone(), options, room::Start::Restored(log)) {
             restored += 1;
         } else {
             tracing::warn!(room = %code, "room log not restored: the code is taken or the server is full");

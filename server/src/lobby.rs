@@ -260,6 +260,27 @@ pub(crate) fn restore_room(
     options: RoomOptions,
     start: Start,
 ) -> bool {
+    restore_with(lobby, code.clone(), |services, directory, id| {
+        room::spawn(services, directory, id, code, options, start)
+    })
+}
+
+/// Registers a room of several seats restored from its room log under its old code.
+pub(crate) fn restore_battle_room(
+    lobby: &Arc<Lobby>,
+    loaded: crate::durable::BattleLoaded,
+) -> bool {
+    let code = loaded.open.code.clone();
+    restore_with(lobby, code.clone(), |services, directory, id| {
+        room::battle::spawn_restored(services, directory, id, code, loaded)
+    })
+}
+
+fn restore_with(
+    lobby: &Arc<Lobby>,
+    code: String,
+    spawn: impl FnOnce(Arc<Services>, Arc<dyn room::Directory>, u64) -> Option<RoomHandle>,
+) -> bool {
     let mut state = lock(lobby);
     if state.rooms.contains_key(&code)
         || state.rooms.len() >= lobby.services.config.limits.max_rooms
@@ -268,14 +289,7 @@ pub(crate) fn restore_room(
     }
     let id = NEXT_ROOM_ID.fetch_add(1, Ordering::Relaxed);
     let directory = Arc::new(LobbyDirectory(lobby.clone()));
-    let Some(handle) = room::spawn(
-        lobby.services.clone(),
-        directory,
-        id,
-        code.clone(),
-        options,
-        start,
-    ) else {
+    let Some(handle) = spawn(lobby.services.clone(), directory, id) else {
         return false;
     };
     state.rooms.insert(code, RoomEntry { id, handle });

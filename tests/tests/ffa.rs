@@ -305,3 +305,57 @@ async fn hostile_clients_in_a_big_room_are_cut_with_a_reason_and_the_rest_play_o
         assert_eq!(final_hash(p), server_hash);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_of_several_seats_survives_a_server_restart_through_its_room_log() {
+    let mut server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
+    let url = server.url();
+    let (mut players, _) = seated(&url, options(3), 3).await;
+    all_ready(&mut players);
+    for p in players.iter_mut() {
+        p.wait_for_start(Duration::from_secs(5))
+            .await
+            .expect("starts");
+    }
+    let tasks: Vec<_> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut p)| {
+            tokio::spawn(async move {
+                let mut keys = random_keys(i as u64 + 20, false);
+                // Until the server goes down, then back with the token once it is up again.
+                p.play_for(&mut keys, Duration::from_secs(10)).await;
+                let mut back = false;
+                for _ in 0..100 {
+                    if p.reconnect().await.is_ok() {
+                        back = true;
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                assert!(back, "came back after the restart");
+                p.play(&mut keys, MATCH_TIMEOUT)
+                    .await
+                    .expect("plays to the end");
+                p
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    server
+        .restart(Duration::from_millis(300))
+        .await
+        .expect("the server restarts");
+    let mut players = Vec::new();
+    for t in tasks {
+        players.push(t.await.expect("task"));
+    }
+    let outcome = players[0].outcome().cloned().expect("a result");
+    assert_eq!(outcome.reason, EndReason::TopOut);
+    let (server_hash, _) = verified_replay(&mut players[0]).await;
+    for p in &players {
+        assert_eq!(p.outcome(), Some(&outcome));
+        assert_eq!(final_hash(p), server_hash);
+        assert!(p.session().is_some_and(|s| s.stats().rebuilds >= 1));
+    }
+}

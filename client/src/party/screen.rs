@@ -10,6 +10,7 @@ use super::view::{PartyScene, draw_party};
 use crate::input::Latch;
 use crate::layout::list_layout;
 use crate::layout::party::party_layout;
+use crate::render::fx::{SeatFx, count_sound};
 use crate::render::widgets::modal;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
@@ -37,6 +38,10 @@ pub struct PartyScreen {
     /// Plays your seat instead of your keys (the `--screen party` capture).
     autopilot: Option<Box<dyn AutoPlayer>>,
     paused: Option<usize>,
+    /// Every seat's flashes and popups.
+    fx: Vec<SeatFx>,
+    /// The countdown number last heard.
+    last_count: Option<u32>,
     time: f32,
 }
 
@@ -74,6 +79,8 @@ impl PartyScreen {
             latch: Latch::default(),
             autopilot: None,
             paused: None,
+            fx: vec![SeatFx::default(); setup.seats()],
+            last_count: None,
             time: 0.0,
         }
     }
@@ -90,6 +97,47 @@ impl PartyScreen {
             None => "no target chosen: your attacks go round in turn".to_owned(),
         };
         format!("Tab / 2–8 / a tap choose your target   ·   {target}   ·   Esc pause")
+    }
+
+    /// One frame of the match, with its effects; your board's sounds and the match's go to
+    /// `sounds`.
+    fn step(&mut self, keys: sevenbag_core::Input, sounds: &mut Vec<Sfx>) {
+        let seats: Vec<Seat> = Seat::all(self.game.seats()).collect();
+        for &seat in &seats {
+            self.fx[seat.index()].before_step(self.game.battle().player(seat));
+        }
+        self.game.step(keys);
+        let b = self.game.battle();
+        for &seat in &seats {
+            let heard = self.fx[seat.index()].after_step(b.player(seat));
+            if seat == YOU {
+                sounds.extend(heard);
+            }
+        }
+        count_sound(&mut self.last_count, b.countdown_left(), sounds);
+        let events = *b.events();
+        if events.go {
+            sounds.push(Sfx::Go);
+        }
+        if events.knocked_out.contains(YOU) {
+            sounds.push(Sfx::Lose);
+        }
+        if let Some(team) = events.match_over {
+            sounds.push(if team == b.team_of(YOU) {
+                Sfx::Win
+            } else {
+                Sfx::Lose
+            });
+        }
+        if events.new_round {
+            self.fx.iter_mut().for_each(|fx| *fx = SeatFx::default());
+        }
+    }
+
+    fn rematch(&mut self) {
+        self.game.rematch(crate::platform::clock::random_seed());
+        self.fx.iter_mut().for_each(|fx| *fx = SeatFx::default());
+        self.last_count = None;
     }
 
     fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, mut sel: usize) -> Transition {
@@ -116,7 +164,7 @@ impl PartyScreen {
             Some(0) => self.paused = None,
             Some(1) => {
                 self.paused = None;
-                self.game.rematch(crate::platform::clock::random_seed());
+                self.rematch();
             }
             Some(_) => return Transition::Pop,
             None => {}
@@ -142,7 +190,7 @@ impl Screen for PartyScreen {
         }
         if over && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
             ctx.play(Sfx::Select);
-            self.game.rematch(crate::platform::clock::random_seed());
+            self.rematch();
             self.latch.reset();
             return Transition::None;
         }
@@ -167,13 +215,21 @@ impl Screen for PartyScreen {
             }
         }
         self.latch.sample(&ctx.config.keys, kb);
+        let mut sounds = Vec::new();
         for _ in 0..io.steps {
             let keys = self.latch.take();
             let keys = match &mut self.autopilot {
                 Some(bot) => bot.next_for(SeatView::of_battle(self.game.battle(), YOU)),
                 None => keys,
             };
-            self.game.step(keys);
+            self.step(keys, &mut sounds);
+        }
+        for fx in &mut self.fx {
+            fx.advance(io.dt);
+        }
+        sounds.dedup();
+        for s in sounds {
+            ctx.play(s);
         }
         Transition::None
     }
@@ -186,6 +242,7 @@ impl Screen for PartyScreen {
             names: &self.names,
             title: &self.title,
             status: &status,
+            fx: &self.fx,
             time: self.time,
         };
         draw_party(&ctx.gfx, &l, &scene);

@@ -10,7 +10,7 @@ use crate::layout::party::{MiniLayout, PartyLayout};
 use crate::render::board::draw_board_on_fill;
 use crate::render::fx::SeatFx;
 use crate::render::gfx::{Align, Gfx, Weight, background_with, center, fill, outline};
-use crate::render::side::{draw_hold, draw_meter, draw_next, draw_stats};
+use crate::render::side::{draw_hold, draw_meter, draw_next, draw_popups, draw_stats};
 use crate::render::theme::{self, alpha, rgb};
 
 /// Your target's colour.
@@ -35,6 +35,8 @@ pub struct PartyScene<'a> {
     pub title: &'a str,
     /// The keys line.
     pub status: &'a str,
+    /// Every seat's flashes and popups, yours first.
+    pub fx: &'a [SeatFx],
     /// Seconds since the screen opened, for pulsing.
     pub time: f32,
 }
@@ -64,12 +66,24 @@ pub fn draw_party(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
             .map(|m| (m.board, crate::render::look::well())),
     );
     background_with(l.window.w, l.window.h, &solids);
-    let fx = SeatFx::default();
     let me = scene.game.me();
     let my_targets = b.targets_of(me);
-    // Your panel.
+    // Your panel; garbage rising shakes your well a little.
     let cell = l.own.cell();
-    draw_board_on_fill(l.own.board, cell, b.player(me), &fx, scene.time);
+    let fx = &scene.fx[me.index()];
+    let shake = if fx.shake > 0.0 && !crate::render::look::reduced_motion() {
+        ((scene.time * 90.0).sin() * cell * 0.18 * (fx.shake / 0.22)).abs()
+    } else {
+        0.0
+    };
+    let mut board = l.own.board;
+    board.y += shake;
+    draw_board_on_fill(board, cell, b.player(me), fx, scene.time);
+    // The popups go under the list of who sends you garbage.
+    let mut popups = l.own.popups;
+    popups.y += cell * 2.2;
+    popups.h = (popups.h - cell * 2.2).max(0.0);
+    draw_popups(gfx, popups, cell, fx);
     draw_meter(gfx, l.own.meter, cell, b.incoming(me), scene.time);
     draw_hold(gfx, l.own.hold, cell, b.player(me));
     draw_next(gfx, l.own.next, cell, b.player(me));
@@ -191,8 +205,8 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
     let b = scene.game.battle();
     let me = scene.game.me();
     let cell = m.cell();
-    let fx = SeatFx::default();
-    draw_board_on_fill(m.board, cell, b.player(seat), &fx, scene.time);
+    let fx = &scene.fx[seat.index()];
+    draw_board_on_fill(m.board, cell, b.player(seat), fx, scene.time);
     draw_meter(gfx, m.meter, cell, b.incoming(seat), scene.time);
     let out = b.player(seat).topped_out().is_some();
     let ally = b.team_of(seat) == b.team_of(me);

@@ -7,7 +7,7 @@
 
 use macroquad::color::Color;
 use sevenbag_core::{
-    Board, Clear, LockEvent, Match, Piece, PieceKind, Seat, Spin, board::FULL_ROW,
+    Board, Clear, LockEvent, Match, Piece, PieceKind, Player, Seat, Spin, board::FULL_ROW,
 };
 
 use crate::render::theme;
@@ -153,13 +153,115 @@ pub fn completed_rows(board: &Board, piece: &Piece) -> Vec<i8> {
     rows
 }
 
+impl SeatFx {
+    /// Remembers what the board of `p` looked like before a frame is simulated.
+    pub fn before_step(&mut self, p: &Player) {
+        self.prev_board = *p.board();
+        self.prev_active = p.active();
+    }
+
+    /// Reads the events of `p`'s frame just simulated; returns the sounds they make.
+    pub fn after_step(&mut self, p: &Player) -> Vec<Sfx> {
+        let ev = *p.events();
+        let fx = self;
+        let mut sounds = Vec::new();
+        if let Some(lock) = ev.locked {
+            fx.lock = Some((lock.piece, 0.0));
+            if ev.hard_dropped
+                && let Some(from) = fx.prev_active
+            {
+                fx.trail = Some((from, lock.piece, 0.0));
+            }
+            if lock.clear.lines > 0 {
+                for y in completed_rows(&fx.prev_board, &lock.piece) {
+                    fx.rows.push((y, 0.0));
+                }
+            }
+            if let Some(label) = clear_label(lock.clear) {
+                fx.clear = Some(Popup::new(label, clear_colour(lock.clear)));
+            }
+            if let Some(label) = b2b_label(&lock) {
+                fx.b2b = Some(Popup::new(label, theme::ACCENT));
+            }
+            if let Some(label) = combo_label(&lock) {
+                fx.combo = Some(Popup::new(label, theme::ACCENT2));
+            }
+            if lock.attack.lines > 0 {
+                fx.sent = Some(Popup::new(format!("+{}", lock.attack.lines), theme::TEXT));
+            }
+            if lock.clear.perfect {
+                fx.perfect = Some(Popup::new("PERFECT CLEAR", theme::ACCENT));
+            }
+            sounds.push(match lock.clear {
+                c if c.perfect || c.lines == 4 => Sfx::BigClear,
+                c if c.lines > 0 && c.spin != Spin::None => Sfx::TSpin,
+                c if c.lines > 0 => Sfx::Clear,
+                _ if ev.hard_dropped => Sfx::HardDrop,
+                _ => Sfx::Lock,
+            });
+        }
+        if ev.garbage_risen > 0 {
+            fx.shake = 0.22;
+            sounds.push(Sfx::Garbage);
+        }
+        sounds
+    }
+
+    /// Ages every effect by `dt` seconds and drops the finished ones.
+    pub fn advance(&mut self, dt: f32) {
+        let fx = self;
+        for popup in [
+            &mut fx.clear,
+            &mut fx.b2b,
+            &mut fx.combo,
+            &mut fx.sent,
+            &mut fx.perfect,
+        ] {
+            if let Some(p) = popup {
+                p.age += dt;
+                if p.age > POPUP_LIFE {
+                    *popup = None;
+                }
+            }
+        }
+        for (_, age) in &mut fx.rows {
+            *age += dt;
+        }
+        fx.rows.retain(|(_, age)| *age < ROW_FLASH);
+        if let Some((_, age)) = &mut fx.lock {
+            *age += dt;
+            if *age > 0.15 {
+                fx.lock = None;
+            }
+        }
+        if let Some((_, _, age)) = &mut fx.trail {
+            *age += dt;
+            if *age > 0.2 {
+                fx.trail = None;
+            }
+        }
+        fx.shake = (fx.shake - dt).max(0.0);
+    }
+}
+
+/// The countdown's tick: a sound when a new number of `countdown_left` frames (3, 2, 1) shows.
+pub fn count_sound(last: &mut Option<u32>, countdown_left: Option<u32>, sfx: &mut Vec<Sfx>) {
+    let count = countdown_left.map(|left| left.div_ceil(60));
+    if let Some(n) = count
+        && n > 0
+        && n <= 3
+        && *last != Some(n)
+    {
+        sfx.push(Sfx::Count);
+    }
+    *last = count;
+}
+
 impl MatchFx {
     /// Remembers what the boards looked like before a frame is simulated.
     pub fn before_step(&mut self, m: &Match) {
         for seat in Seat::BOTH {
-            let fx = &mut self.seats[seat.index()];
-            fx.prev_board = *m.player(seat).board();
-            fx.prev_active = m.player(seat).active();
+            self.seats[seat.index()].before_step(m.player(seat));
         }
     }
 
@@ -168,62 +270,13 @@ impl MatchFx {
     /// win is a "win" sound (`None` when nobody local plays, as in the demo).
     pub fn after_step(&mut self, m: &Match, loud: [bool; 2], me: Option<Seat>, sfx: &mut Vec<Sfx>) {
         for seat in Seat::BOTH {
-            let ev = *m.player(seat).events();
-            let fx = &mut self.seats[seat.index()];
-            let mut sounds = Vec::new();
-            if let Some(lock) = ev.locked {
-                fx.lock = Some((lock.piece, 0.0));
-                if ev.hard_dropped
-                    && let Some(from) = fx.prev_active
-                {
-                    fx.trail = Some((from, lock.piece, 0.0));
-                }
-                if lock.clear.lines > 0 {
-                    for y in completed_rows(&fx.prev_board, &lock.piece) {
-                        fx.rows.push((y, 0.0));
-                    }
-                }
-                if let Some(label) = clear_label(lock.clear) {
-                    fx.clear = Some(Popup::new(label, clear_colour(lock.clear)));
-                }
-                if let Some(label) = b2b_label(&lock) {
-                    fx.b2b = Some(Popup::new(label, theme::ACCENT));
-                }
-                if let Some(label) = combo_label(&lock) {
-                    fx.combo = Some(Popup::new(label, theme::ACCENT2));
-                }
-                if lock.attack.lines > 0 {
-                    fx.sent = Some(Popup::new(format!("+{}", lock.attack.lines), theme::TEXT));
-                }
-                if lock.clear.perfect {
-                    fx.perfect = Some(Popup::new("PERFECT CLEAR", theme::ACCENT));
-                }
-                sounds.push(match lock.clear {
-                    c if c.perfect || c.lines == 4 => Sfx::BigClear,
-                    c if c.lines > 0 && c.spin != Spin::None => Sfx::TSpin,
-                    c if c.lines > 0 => Sfx::Clear,
-                    _ if ev.hard_dropped => Sfx::HardDrop,
-                    _ => Sfx::Lock,
-                });
-            }
-            if ev.garbage_risen > 0 {
-                fx.shake = 0.22;
-                sounds.push(Sfx::Garbage);
-            }
+            let sounds = self.seats[seat.index()].after_step(m.player(seat));
             if loud[seat.index()] {
                 sfx.extend(sounds);
             }
         }
         let events = m.events();
-        let count = m.countdown_left().map(|left| left.div_ceil(60));
-        if let Some(n) = count
-            && n > 0
-            && n <= 3
-            && self.last_count != Some(n)
-        {
-            sfx.push(Sfx::Count);
-        }
-        self.last_count = count;
+        count_sound(&mut self.last_count, m.countdown_left(), sfx);
         if events.go {
             self.go = Some(0.0);
             sfx.push(Sfx::Go);
@@ -249,37 +302,7 @@ impl MatchFx {
             }
         }
         for fx in &mut self.seats {
-            for popup in [
-                &mut fx.clear,
-                &mut fx.b2b,
-                &mut fx.combo,
-                &mut fx.sent,
-                &mut fx.perfect,
-            ] {
-                if let Some(p) = popup {
-                    p.age += dt;
-                    if p.age > POPUP_LIFE {
-                        *popup = None;
-                    }
-                }
-            }
-            for (_, age) in &mut fx.rows {
-                *age += dt;
-            }
-            fx.rows.retain(|(_, age)| *age < ROW_FLASH);
-            if let Some((_, age)) = &mut fx.lock {
-                *age += dt;
-                if *age > 0.15 {
-                    fx.lock = None;
-                }
-            }
-            if let Some((_, _, age)) = &mut fx.trail {
-                *age += dt;
-                if *age > 0.2 {
-                    fx.trail = None;
-                }
-            }
-            fx.shake = (fx.shake - dt).max(0.0);
+            fx.advance(dt);
         }
     }
 }

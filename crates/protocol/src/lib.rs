@@ -30,6 +30,7 @@
 
 pub mod battle;
 pub mod battle_replay;
+pub mod battle_room_log;
 pub mod civil;
 pub mod codec;
 pub mod compact;

@@ -43,7 +43,7 @@ pub const MAX_LOG_BYTES: u64 = 64 * 1024 * 1024;
 /// The largest record body: a batch of [`MAX_CHANGES_PER_MESSAGE`] changes is a few KB.
 pub const MAX_RECORD_BYTES: usize = 64 * 1024;
 
-const HEAD_BYTES: usize = 6;
+pub(crate) const HEAD_BYTES: usize = 6;
 const LEN_BYTES: usize = 4;
 const CHECKSUM_BYTES: usize = 8;
 
@@ -133,6 +133,12 @@ pub fn head() -> Vec<u8> {
 /// Appends `record`, framed, to `out`. Fails only on a record over [`MAX_RECORD_BYTES`],
 /// which the server's own limits rule out.
 pub fn append(out: &mut Vec<u8>, record: &Record) -> Result<(), String> {
+    append_any(out, record)
+}
+
+/// Appends any record type, framed (length, body, checksum): the framing both format versions
+/// share.
+pub(crate) fn append_any<R: Serialize>(out: &mut Vec<u8>, record: &R) -> Result<(), String> {
     let body = bincode::serde::encode_to_vec(record, body_config()).map_err(|e| e.to_string())?;
     let len = u32::try_from(body.len()).map_err(|e| e.to_string())?;
     let start = out.len();
@@ -203,7 +209,10 @@ pub fn read(bytes: &[u8]) -> Result<Loaded, LogError> {
 }
 
 /// The record at `at` and the bytes it takes.
-fn next_record(bytes: &[u8], at: usize) -> Result<(Record, usize), String> {
+pub(crate) fn next_record<R: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    at: usize,
+) -> Result<(R, usize), String> {
     let rest = &bytes[at..];
     let Some(len) = rest.get(..LEN_BYTES) else {
         return Err("cut short in its length".into());
@@ -228,7 +237,7 @@ fn next_record(bytes: &[u8], at: usize) -> Result<(Record, usize), String> {
         return Err("checksum mismatch".into());
     }
     let body = &covered[LEN_BYTES..];
-    let (record, used): (Record, usize) = bincode::serde::decode_from_slice(body, body_config())
+    let (record, used): (R, usize) = bincode::serde::decode_from_slice(body, body_config())
         .map_err(|e| format!("does not decode: {e}"))?;
     if used != body.len() {
         return Err(format!("{} stray bytes in the record", body.len() - used));

@@ -27,8 +27,20 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tracing::{error, info, warn};
 
+use battle_format::BattleRecord;
+pub(crate) use battle_format::{BattleLoaded, BattleOpen};
 use format::{EXTENSION, MAX_LOG_BYTES, Record};
 pub(crate) use format::{Loaded, MatchOpen};
+use sevenbag_protocol::battle_room_log as battle_format;
+
+/// A room log read back: a two-seat match (format version 1) or one of several seats (2).
+#[derive(Debug)]
+pub(crate) enum AnyLoaded {
+    /// Format version 1.
+    Versus(Box<Loaded>),
+    /// Format version 2.
+    Battle(Box<BattleLoaded>),
+}
 
 /// Where room logs go by default: this folder of the replay directory.
 pub const ROOM_LOG_SUBDIR: &str = "rooms";
@@ -73,6 +85,25 @@ impl MatchLog {
             confirmed,
         };
         if let Err(e) = format::append(&mut self.pending, &record) {
+            error!(room = %self.code, error = %e, "cannot encode a room log record");
+        }
+    }
+
+    /// Records a batch of battle seat `seat`'s keys and targets (a room of several seats).
+    pub(crate) fn battle_inputs(
+        &mut self,
+        seat: u8,
+        changes: &[InputChange],
+        targets: &[sevenbag_protocol::TargetChange],
+        confirmed: u32,
+    ) {
+        let record = BattleRecord::Inputs {
+            seat,
+            changes: changes.to_vec(),
+            targets: targets.to_vec(),
+            confirmed,
+        };
+        if let Err(e) = battle_format::append_battle(&mut self.pending, &record) {
             error!(room = %self.code, error = %e, "cannot encode a room log record");
         }
     }
@@ -122,6 +153,25 @@ impl RoomLogs {
         let code = open.code.clone();
         let mut bytes = format::head();
         if let Err(e) = format::append(&mut bytes, &Record::Open(open)) {
+            error!(room = %code, error = %e, "cannot encode a room log's opening record");
+        }
+        self.send(Op::Begin {
+            code: code.clone(),
+            bytes,
+        });
+        MatchLog {
+            code,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Starts the log (format version 2) of a new match of several seats.
+    pub(crate) fn begin_battle(&self, open: BattleOpen) -> MatchLog {
+        let code = open.code.clone();
+        let mut bytes = battle_format::battle_head();
+        if let Err(e) =
+            battle_format::append_battle(&mut bytes, &BattleRecord::Open(Box::new(open)))
+        {
             error!(room = %code, error = %e, "cannot encode a room log's opening record");
         }
         self.send(Op::Begin {
@@ -225,7 +275,7 @@ fn write_loop(dir: &Path, mut ops: mpsc::UnboundedReceiver<Op>) {
 /// Reads every room log in `dir` (blocking: call it off the runtime). A log cut short or
 /// damaged is cut back to its last good record; one that cannot be used at all is renamed
 /// `*.bad` so it is not tried again. Each case is logged with the file and the reason.
-pub(crate) fn load_all(dir: &Path) -> Vec<Loaded> {
+pub(crate) fn load_all(dir: &Path) -> Vec<AnyLoaded> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
@@ -260,39 +310,69 @@ pub(crate) fn load_all(dir: &Path) -> Vec<Loaded> {
     loaded
 }
 
-fn load_one(path: &Path, stem: &str) -> Result<Loaded, String> {
+fn load_one(path: &Path, stem: &str) -> Result<AnyLoaded, String> {
     // A regular file of at most MAX_LOG_BYTES, opened once: a device, a FIFO or a file that
     // grows while read is refused, never read whole or waited on.
     let bytes = read_limited(path, MAX_LOG_BYTES).map_err(|e| e.to_string())?;
-    let len = bytes.len() as u64;
+    if battle_format::log_version(&bytes) == Some(battle_format::BATTLE_LOG_VERSION) {
+        let loaded = battle_format::read_battle(&bytes).map_err(|e| e.to_string())?;
+        let (code, good_len) = (loaded.open.code.clone(), loaded.good_len);
+        cut_back(
+            path,
+            stem,
+            &code,
+            bytes.len() as u64,
+            good_len,
+            &loaded.truncated,
+        )?;
+        info!(path = %path.display(), room = %code, frames = loaded.sim.confirmed(), "room log of several seats read");
+        return Ok(AnyLoaded::Battle(Box::new(loaded)));
+    }
     let loaded = format::read(&bytes).map_err(|e| e.to_string())?;
-    if loaded.open.code != stem {
-        return Err(format!(
-            "the log is named {stem} but holds room {}",
-            loaded.open.code
-        ));
-    }
-    if let Some(reason) = &loaded.truncated {
-        warn!(
-            path = %path.display(),
-            %reason,
-            kept_bytes = loaded.good_len,
-            dropped_bytes = len - loaded.good_len,
-            "room log damaged or cut short: truncated to its last good record"
-        );
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .and_then(|f| f.set_len(loaded.good_len))
-            .map_err(|e| format!("cannot truncate: {e}"))?;
-    }
+    cut_back(
+        path,
+        stem,
+        &loaded.open.code,
+        bytes.len() as u64,
+        loaded.good_len,
+        &loaded.truncated,
+    )?;
     info!(
         path = %path.display(),
         room = %loaded.open.code,
         confirmed = ?Seat::BOTH.map(|s| loaded.sim.log(s).confirmed()),
         "room log read"
     );
-    Ok(loaded)
+    Ok(AnyLoaded::Versus(Box::new(loaded)))
+}
+
+/// Checks a log's room against its file name and cuts a damaged log back to its good records.
+fn cut_back(
+    path: &Path,
+    stem: &str,
+    code: &str,
+    len: u64,
+    good_len: u64,
+    truncated: &Option<String>,
+) -> Result<(), String> {
+    if code != stem {
+        return Err(format!("the log is named {stem} but holds room {code}"));
+    }
+    if let Some(reason) = truncated {
+        warn!(
+            path = %path.display(),
+            %reason,
+            kept_bytes = good_len,
+            dropped_bytes = len - good_len,
+            "room log damaged or cut short: truncated to its last good record"
+        );
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_len(good_len))
+            .map_err(|e| format!("cannot truncate: {e}"))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -336,7 +416,10 @@ mod tests {
         std::fs::write(path_of(&dir, "CDEFG"), b"SBRL\x01\x00garbage").expect("write");
         let loaded = load_all(&dir);
         assert_eq!(loaded.len(), 1);
-        assert_eq!(loaded[0].open.code, "ACDEF");
+        let AnyLoaded::Versus(first) = &loaded[0] else {
+            panic!("a two-seat log");
+        };
+        assert_eq!(first.open.code, "ACDEF");
         let len = std::fs::metadata(path_of(&dir, "ACDEF"))
             .expect("kept")
             .len();

@@ -21,6 +21,7 @@ use crate::input::Latch;
 use crate::layout::party::party_layout;
 use crate::net::battle::{BattleOnline, BattleStage};
 use crate::net::links::Link;
+use crate::render::fx::{SeatFx, count_sound};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
@@ -94,6 +95,10 @@ pub struct PartyOnlineScreen {
     matches_seen: u32,
     /// The lobby's selected row.
     lobby_row: usize,
+    /// Every seat's flashes and popups.
+    fx: Vec<SeatFx>,
+    /// The countdown number last heard.
+    last_count: Option<u32>,
     /// The other seats' bots and the embedded server of a capture (`--screen party-online`).
     crowd: Option<crowd::Crowd>,
     time: f32,
@@ -112,6 +117,8 @@ impl PartyOnlineScreen {
             confirm_leave: false,
             matches_seen: 0,
             lobby_row: 0,
+            fx: Vec::new(),
+            last_count: None,
             crowd: None,
             time: 0.0,
         }
@@ -233,14 +240,22 @@ impl PartyOnlineScreen {
         }
     }
 
-    /// Steps every due frame with our keys (or the autopilot's).
+    /// Steps every due frame with our keys (or the autopilot's), with every board's effects;
+    /// your board's sounds and the countdown's play.
     fn step_due(&mut self, ctx: &Ctx, io: &FrameIo) {
         self.latch.sample(&ctx.config.keys, &io.keyboard);
         let now = Instant::now();
         let latch = &mut self.latch;
         let auto = &mut self.autopilot;
         let online = &mut self.party.online;
+        let me = online.battle_seat();
+        let mut sounds = Vec::new();
         while online.frames_due() > 0 {
+            let n = online.battle().seats();
+            self.fx.resize(n, SeatFx::default());
+            for seat in Seat::all(n) {
+                self.fx[seat.index()].before_step(online.battle().player(seat));
+            }
             let stepped = online.advance(now, &mut |b, seat| match auto {
                 Some(bot) => bot.next_for(SeatView::of_battle(b, seat)),
                 None => latch.take(),
@@ -248,6 +263,27 @@ impl PartyOnlineScreen {
             if !stepped {
                 break;
             }
+            let b = online.battle();
+            for seat in Seat::all(n) {
+                let heard = self.fx[seat.index()].after_step(b.player(seat));
+                if Some(seat) == me {
+                    sounds.extend(heard);
+                }
+            }
+            count_sound(&mut self.last_count, b.countdown_left(), &mut sounds);
+            if b.events().go {
+                sounds.push(Sfx::Go);
+            }
+            if b.events().new_round {
+                self.fx.iter_mut().for_each(|fx| *fx = SeatFx::default());
+            }
+        }
+        for fx in &mut self.fx {
+            fx.advance(io.dt);
+        }
+        sounds.dedup();
+        for s in sounds {
+            ctx.play(s);
         }
         if let Some(s) = self.party.online.session() {
             self.party.tally.observe(s.confirmed());
@@ -318,6 +354,8 @@ impl Screen for PartyOnlineScreen {
         if started != self.matches_seen {
             self.matches_seen = started;
             self.party.tally = Tally::default();
+            self.fx.clear();
+            self.last_count = None;
             self.latch.reset();
             self.confirm_leave = false;
         }
@@ -366,14 +404,19 @@ impl Screen for PartyOnlineScreen {
             self.draw_lobby(ctx, io);
             return;
         }
-        let l = party_layout(io.width, io.height, self.online().battle().seats());
+        let seats = self.online().battle().seats();
+        let l = party_layout(io.width, io.height, seats);
         let status = self.status();
         let title = self.title();
+        // One effects slot a seat, also before the first frame was stepped.
+        let mut fx = self.fx.clone();
+        fx.resize(seats.max(fx.len()), SeatFx::default());
         let scene = PartyScene {
             game: &self.party,
             names: self.online().names(),
             title: &title,
             status: &status,
+            fx: &fx,
             time: self.time,
         };
         draw_party(&ctx.gfx, &l, &scene);

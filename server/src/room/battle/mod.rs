@@ -24,6 +24,7 @@ use tokio::sync::mpsc;
 use tracing::info;
 
 use super::{Directory, Member, RoomCommand, RoomHandle, seconds_until, sleep_until_opt};
+use crate::durable::{BattleLoaded, MatchLog};
 use crate::metrics::GaugeGuard;
 use crate::refusal::Refusal;
 use crate::relay::{self, ClientId, Cut, Outbox};
@@ -73,6 +74,8 @@ struct Running {
     last_inputs: Vec<Instant>,
     /// Per battle seat: the player left; the room plays hard drops for it.
     gone: Vec<bool>,
+    /// Inputs not yet written to the room log (`None`: room logs off, or no reconnect window).
+    log: Option<MatchLog>,
     _live: GaugeGuard,
 }
 
@@ -122,6 +125,15 @@ struct BattleRoom {
     matches: u32,
 }
 
+/// How a room of several seats starts.
+enum Begin {
+    /// `CreateBattleRoom`: the creator takes room seat 0.
+    Created(Member),
+    /// A match read back from its room log after a restart: every seat waits for its player
+    /// (with the old token) for the reconnect window.
+    Restored(Box<BattleLoaded>),
+}
+
 /// Starts a room of several seats with `creator` in room seat 0; `None` if the server is
 /// shutting down.
 pub(crate) fn spawn(
@@ -131,6 +143,37 @@ pub(crate) fn spawn(
     code: String,
     options: BattleRoomOptions,
     creator: Member,
+) -> Option<RoomHandle> {
+    start(
+        services,
+        directory,
+        id,
+        code,
+        options,
+        Begin::Created(creator),
+    )
+}
+
+/// Starts a room of several seats from its room log.
+pub(crate) fn spawn_restored(
+    services: Arc<Services>,
+    directory: Arc<dyn Directory>,
+    id: u64,
+    code: String,
+    loaded: BattleLoaded,
+) -> Option<RoomHandle> {
+    let options = loaded.open.options;
+    let begin = Begin::Restored(Box::new(loaded));
+    start(services, directory, id, code, options, begin)
+}
+
+fn start(
+    services: Arc<Services>,
+    directory: Arc<dyn Directory>,
+    id: u64,
+    code: String,
+    options: BattleRoomOptions,
+    begin: Begin,
 ) -> Option<RoomHandle> {
     let guard = services.tasks.guard()?;
     let shutdown = Shutdown::new(services.shutdown.clone());
@@ -154,25 +197,37 @@ pub(crate) fn spawn(
         running: None,
         matches: 0,
     };
-    tokio::spawn(room.run(creator, rx, shutdown, guard));
+    tokio::spawn(room.run(begin, rx, shutdown, guard));
     Some(tx)
 }
 
 impl BattleRoom {
     async fn run(
         mut self,
-        creator: Member,
+        begin: Begin,
         mut inbox: mpsc::Receiver<RoomCommand>,
         mut shutdown: Shutdown,
         _guard: TaskGuard,
     ) {
         let _open = GaugeGuard::new(&self.services.metrics.rooms);
         info!(room = %self.code, seats = self.options.seats, "room of several seats opened");
-        self.seat(0, creator);
-        self.send_joined(0);
-        self.broadcast_state();
+        match begin {
+            Begin::Created(creator) => {
+                self.seat(0, creator);
+                self.send_joined(0);
+                self.broadcast_state();
+            }
+            Begin::Restored(loaded) => self.restore(*loaded),
+        }
         let mut tick = tokio::time::interval(Duration::from_millis(250));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let flush_every = self
+            .services
+            .room_logs
+            .as_ref()
+            .map_or(Duration::from_secs(3600), |l| l.flush_every());
+        let mut flush = tokio::time::interval(flush_every);
+        flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let shutdown_wait = shutdown.recv();
         tokio::pin!(shutdown_wait);
         loop {
@@ -194,6 +249,7 @@ impl BattleRoom {
                     self.check_silent(Instant::now()).await;
                     self.play_for_the_gone().await;
                 }
+                _ = flush.tick(), if self.log_dirty() => self.flush_log(),
             }
             if self.is_abandoned() {
                 break;

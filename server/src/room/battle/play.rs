@@ -64,6 +64,7 @@ impl BattleRoom {
             }
         };
         let names: Vec<String> = slots.iter().map(|s| s.name.clone()).collect();
+        let tokens: Vec<u64> = slots.iter().map(|s| s.resume).collect();
         let room_seats: Vec<u8> = seated.iter().map(|&s| s as u8).collect();
         let delay = self.services.config.start_delay;
         let start_in_ms = delay.as_millis().min(u128::from(u32::MAX)) as u32;
@@ -79,6 +80,25 @@ impl BattleRoom {
             start_in_ms,
         });
         let n = names.len();
+        let log = self
+            .services
+            .room_logs
+            .as_ref()
+            .filter(|_| self.options.room.reconnect_seconds > 0)
+            .map(|logs| {
+                logs.begin_battle(crate::durable::BattleOpen {
+                    code: self.code.clone(),
+                    options: self.options,
+                    header,
+                    names: names.clone(),
+                    room_seats: room_seats.clone(),
+                    tokens,
+                    started_unix: super::super::unix_now(),
+                    frame0_unix_ms: super::super::unix_now_ms()
+                        .saturating_add(u64::from(start_in_ms)),
+                    matches: self.matches,
+                })
+            });
         self.running = Some(Running {
             sim,
             names,
@@ -88,6 +108,7 @@ impl BattleRoom {
             desync_answered: vec![0; n],
             last_inputs: vec![Instant::now() + delay; n],
             gone: vec![false; n],
+            log,
             _live: GaugeGuard::new(&self.services.metrics.matches_running),
         });
     }
@@ -165,6 +186,9 @@ impl BattleRoom {
         }
         if from.is_some() {
             run.last_inputs[b] = Instant::now();
+        }
+        if let Some(log) = &mut run.log {
+            log.battle_inputs(b as u8, &changes, &targets, confirmed);
         }
         let relayed = ServerMessage::BattleInputs {
             seat: b as u8,
@@ -304,6 +328,14 @@ impl BattleRoom {
             .save_any(&base, &AnyReplay::Battle(Box::new(replay)))
             .await;
         info!(room = %self.code, ?winner, ?reason, frames = run.sim.frame(), replay = ?id, "match of several seats over");
+        if let (Some(logs), Some(mut log)) = (&self.services.room_logs, run.log) {
+            if reason == EndReason::Shutdown {
+                // Kept: a restart with the same flags takes the match up again.
+                logs.flush(&mut log);
+            } else {
+                logs.remove(log);
+            }
+        }
         if reason != EndReason::Shutdown {
             self.broadcast(&ServerMessage::BattleOver {
                 winner,

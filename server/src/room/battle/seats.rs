@@ -225,3 +225,70 @@ impl BattleRoom {
         }
     }
 }
+
+impl BattleRoom {
+    /// Whether the running match has inputs not yet handed to the room log writer.
+    pub(super) fn log_dirty(&self) -> bool {
+        self.running
+            .as_ref()
+            .and_then(|r| r.log.as_ref())
+            .is_some_and(MatchLog::is_dirty)
+    }
+
+    pub(super) fn flush_log(&mut self) {
+        if let (Some(logs), Some(log)) = (
+            &self.services.room_logs,
+            self.running.as_mut().and_then(|r| r.log.as_mut()),
+        ) {
+            logs.flush(log);
+        }
+    }
+
+    /// Takes up a match read back from its room log: every seat keeps its name, handling and
+    /// token and waits for its player for the reconnect window; the match clock keeps the
+    /// wall-clock time of frame 0.
+    pub(super) fn restore(&mut self, loaded: BattleLoaded) {
+        let BattleLoaded { open, sim, .. } = loaded;
+        let now = Instant::now();
+        let window = Duration::from_secs(u64::from(self.options.room.reconnect_seconds.max(1)));
+        for (b, &room_seat) in open.room_seats.iter().enumerate() {
+            let (Some(slot), Some(&token)) = (
+                self.seats.get_mut(usize::from(room_seat)),
+                open.tokens.get(b),
+            ) else {
+                continue;
+            };
+            self.directory.token_issued(token, &self.code);
+            *slot = Some(Slot {
+                name: open.names.get(b).cloned().unwrap_or_default(),
+                handling: open.header.handling[b],
+                resume: token,
+                ready: false,
+                conn: None,
+                deadline: Some(now + window),
+            });
+        }
+        self.matches = open.matches;
+        let since =
+            Duration::from_millis(super::super::unix_now_ms().saturating_sub(open.frame0_unix_ms));
+        let frame0 = now.checked_sub(since).unwrap_or(now);
+        let n = open.names.len();
+        info!(room = %self.code, seats = n, frames = sim.confirmed(), "match of several seats restored from its room log");
+        self.running = Some(Running {
+            sim,
+            names: open.names,
+            room_seats: open.room_seats,
+            frame0,
+            started_unix: open.started_unix,
+            desync_answered: vec![0; n],
+            last_inputs: vec![now; n],
+            gone: vec![false; n],
+            log: self
+                .services
+                .room_logs
+                .as_ref()
+                .map(|l| l.resume(&self.code)),
+            _live: GaugeGuard::new(&self.services.metrics.matches_running),
+        });
+    }
+}

@@ -1,0 +1,274 @@
+//! The room log of a room of several seats: room log format version 2 (`docs/SERVER.md`).
+//!
+//! The file is version 1's ([`crate::room_log`]): magic `SBRL`, version u16 (here 2), then
+//! records framed as `length: u32 LE | body | checksum: u64 LE`. The records differ: the first is
+//! [`BattleRecord::Open`] (the room's options, the match's [`BattleHeader`], names, room seats,
+//! tokens), every later one [`BattleRecord::Inputs`], a batch of one battle seat's keys and
+//! targets exactly as the server accepted it (those of a seat the server plays out included).
+//! Reading keeps every good record before the first bad one, as version 1 does.
+//! [`crate::room_log::read`] still reads version 1 only; [`log_version`] says which a file is.
+
+use serde::{Deserialize, Serialize};
+use sevenbag_core::BattleHeader;
+
+use crate::battle::{BattleRoomOptions, TargetChange, at_most_seats};
+use crate::battle_replay::BattleSim;
+use crate::messages::{InputChange, MAX_CHANGES_PER_MESSAGE, MAX_NAME_CHARS};
+use crate::room_log::{HEAD_BYTES, LogError, MAGIC, append_any, next_record};
+use crate::{ROOM_CODE_ALPHABET, ROOM_CODE_LEN};
+
+/// The room log format version of rooms of several seats.
+pub const BATTLE_LOG_VERSION: u16 = 2;
+
+/// What a match of several seats needs to be taken up again after a restart.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleOpen {
+    /// The room's code.
+    pub code: String,
+    /// The room's options.
+    pub options: BattleRoomOptions,
+    /// The match header.
+    pub header: BattleHeader,
+    /// Each battle seat's name.
+    #[serde(deserialize_with = "at_most_seats")]
+    pub names: Vec<String>,
+    /// Each battle seat's room seat.
+    #[serde(deserialize_with = "at_most_seats")]
+    pub room_seats: Vec<u8>,
+    /// Each battle seat's resume token.
+    #[serde(deserialize_with = "at_most_seats")]
+    pub tokens: Vec<u64>,
+    /// When the match started, Unix seconds (names the replay).
+    pub started_unix: u64,
+    /// Frame 0 of the match clock, Unix milliseconds.
+    pub frame0_unix_ms: u64,
+    /// Matches the room finished before this one.
+    pub matches: u32,
+}
+
+/// One record of a version-2 room log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BattleRecord {
+    /// The match began (always first).
+    Open(Box<BattleOpen>),
+    /// A batch of a battle seat's keys and targets, as accepted.
+    Inputs {
+        /// The battle seat.
+        seat: u8,
+        /// Key changes.
+        changes: Vec<InputChange>,
+        /// Target changes.
+        targets: Vec<TargetChange>,
+        /// The seat's new confirmation.
+        confirmed: u32,
+    },
+}
+
+/// A version-2 room log read back.
+#[derive(Debug)]
+pub struct BattleLoaded {
+    /// The opening record.
+    pub open: BattleOpen,
+    /// The match, stepped through every input kept.
+    pub sim: BattleSim,
+    /// Bytes of good records (the file is cut back to this).
+    pub good_len: u64,
+    /// Why reading stopped early, if it did.
+    pub truncated: Option<String>,
+}
+
+/// The version-2 file head.
+pub fn battle_head() -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&BATTLE_LOG_VERSION.to_le_bytes());
+    out
+}
+
+/// A room log's format version, if the bytes start with the magic.
+pub fn log_version(bytes: &[u8]) -> Option<u16> {
+    let head = bytes.get(..HEAD_BYTES)?;
+    (head[..4] == MAGIC).then(|| u16::from_le_bytes([head[4], head[5]]))
+}
+
+/// Appends a framed record.
+pub fn append_battle(out: &mut Vec<u8>, record: &BattleRecord) -> Result<(), String> {
+    append_any(out, record)
+}
+
+/// Reads a version-2 room log.
+pub fn read_battle(bytes: &[u8]) -> Result<BattleLoaded, LogError> {
+    let len = bytes.len() as u64;
+    if len > crate::room_log::MAX_LOG_BYTES {
+        return Err(LogError::TooLarge(len));
+    }
+    if bytes.len() < HEAD_BYTES || bytes[..HEAD_BYTES] != battle_head()[..] {
+        return Err(LogError::BadHead);
+    }
+    let mut at = HEAD_BYTES;
+    let open = match next_record::<BattleRecord>(bytes, at) {
+        Ok((BattleRecord::Open(open), used)) => {
+            check_open(&open).map_err(LogError::BadOpen)?;
+            at += used;
+            *open
+        }
+        Ok(_) => return Err(LogError::BadOpen("the first record is not Open".into())),
+        Err(e) => return Err(LogError::BadOpen(e)),
+    };
+    let mut sim = BattleSim::new(open.header).map_err(|e| LogError::BadOpen(e.to_string()))?;
+    let mut truncated = None;
+    while at < bytes.len() {
+        let step = next_record::<BattleRecord>(bytes, at).and_then(|(record, used)| match record {
+            BattleRecord::Open(_) => Err("a second Open record".to_string()),
+            BattleRecord::Inputs {
+                seat,
+                changes,
+                targets,
+                confirmed,
+            } => {
+                if changes.len() > MAX_CHANGES_PER_MESSAGE
+                    || targets.len() > MAX_CHANGES_PER_MESSAGE
+                {
+                    return Err("too many changes in one batch".to_string());
+                }
+                crate::check_targets(sim.game().header(), seat, &targets)
+                    .map_err(|e| e.to_string())?;
+                sim.extend(usize::from(seat), &changes, &targets, confirmed)
+                    .map_err(|e| format!("inputs of seat {seat} refused: {e}"))?;
+                Ok(used)
+            }
+        });
+        match step {
+            Ok(used) => at += used,
+            Err(e) => {
+                truncated = Some(format!("record at byte {at}: {e}"));
+                break;
+            }
+        }
+    }
+    sim.advance();
+    Ok(BattleLoaded {
+        open,
+        sim,
+        good_len: at as u64,
+        truncated,
+    })
+}
+
+fn check_open(open: &BattleOpen) -> Result<(), String> {
+    let code_ok = open.code.len() == ROOM_CODE_LEN
+        && open.code.bytes().all(|c| ROOM_CODE_ALPHABET.contains(&c));
+    if !code_ok {
+        return Err("bad room code".into());
+    }
+    open.options.validate().map_err(|e| e.to_string())?;
+    open.header.validate().map_err(|e| e.to_string())?;
+    let n = usize::from(open.header.seats);
+    if open.names.len() != n || open.room_seats.len() != n || open.tokens.len() != n {
+        return Err(format!("lists of names, seats and tokens for {n} seats"));
+    }
+    if open
+        .names
+        .iter()
+        .any(|x| x.chars().count() > MAX_NAME_CHARS)
+    {
+        return Err("a name longer than the limit".into());
+    }
+    let seats_ok = open
+        .room_seats
+        .iter()
+        .zip(open.room_seats.iter().skip(1))
+        .all(|(a, b)| a < b)
+        && open.room_seats.iter().all(|&s| s < open.options.seats);
+    if !seats_ok {
+        return Err("room seats out of order or past the room".into());
+    }
+    if open.tokens.contains(&0) {
+        return Err("bad resume tokens".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sevenbag_core::Input;
+
+    fn open() -> BattleOpen {
+        let options = BattleRoomOptions::ffa(4);
+        BattleOpen {
+            code: "ACDEF".into(),
+            options,
+            header: options.header(9, &[Default::default(); 3], options.room.rules()),
+            names: vec!["a".into(), "b".into(), "c".into()],
+            room_seats: vec![0, 1, 3],
+            tokens: vec![5, 6, 7],
+            started_unix: 1,
+            frame0_unix_ms: 1000,
+            matches: 0,
+        }
+    }
+
+    fn batch(seat: u8, from: u32, to: u32) -> BattleRecord {
+        BattleRecord::Inputs {
+            seat,
+            changes: vec![InputChange {
+                frame: from,
+                input: Input::LEFT,
+            }],
+            targets: vec![TargetChange {
+                frame: from,
+                target: Some((seat + 1) % 3),
+            }],
+            confirmed: to,
+        }
+    }
+
+    fn log(records: &[BattleRecord]) -> Vec<u8> {
+        let mut out = battle_head();
+        for r in records {
+            append_battle(&mut out, r).expect("encode");
+        }
+        out
+    }
+
+    #[test]
+    fn a_battle_log_reads_back_every_seat() {
+        let bytes = log(&[
+            BattleRecord::Open(Box::new(open())),
+            batch(0, 0, 30),
+            batch(1, 0, 20),
+            batch(2, 0, 25),
+        ]);
+        assert_eq!(log_version(&bytes), Some(2));
+        let loaded = read_battle(&bytes).expect("reads");
+        assert_eq!(loaded.open, open());
+        assert!(loaded.truncated.is_none());
+        assert_eq!(loaded.sim.frame(), 20);
+        assert!(
+            crate::room_log::read(&bytes).is_err(),
+            "version 1 reader refuses it"
+        );
+    }
+
+    #[test]
+    fn a_cut_or_lying_record_keeps_what_came_before() {
+        let mut bytes = log(&[BattleRecord::Open(Box::new(open())), batch(0, 0, 30)]);
+        let good = bytes.len();
+        let lie = BattleRecord::Inputs {
+            seat: 1,
+            changes: vec![],
+            targets: vec![TargetChange {
+                frame: 0,
+                target: Some(1),
+            }],
+            confirmed: 5,
+        };
+        append_battle(&mut bytes, &lie).expect("encode");
+        let loaded = read_battle(&bytes).expect("reads");
+        assert_eq!(loaded.good_len, good as u64);
+        assert!(loaded.truncated.is_some_and(|t| t.contains("target")));
+        for len in 0..good {
+            let _ = read_battle(&bytes[..len]);
+        }
+    }
+}
