@@ -40,7 +40,6 @@ enum Item {
     Practice,
     Local,
     Party,
-    PartyRoom,
     Replays,
     Challenge,
     Leaderboard,
@@ -50,11 +49,10 @@ enum Item {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-const ITEMS: [Item; 18] = [
+const ITEMS: [Item; 17] = [
     Item::QuickMatch,
     Item::Ranked,
     Item::CreateRoom,
-    Item::PartyRoom,
     Item::JoinRoom,
     Item::Spectate,
     Item::Leaderboard,
@@ -73,11 +71,10 @@ const ITEMS: [Item; 18] = [
 
 /// In a browser: no LAN (a page can neither host nor hear beacons) and no Quit (close the tab).
 #[cfg(target_arch = "wasm32")]
-const ITEMS: [Item; 15] = [
+const ITEMS: [Item; 14] = [
     Item::QuickMatch,
     Item::Ranked,
     Item::CreateRoom,
-    Item::PartyRoom,
     Item::JoinRoom,
     Item::Spectate,
     Item::Leaderboard,
@@ -110,8 +107,7 @@ impl Item {
             Item::LanJoin => "LAN: join a game",
             Item::Practice => "Practice vs bot",
             Item::Local => "Local 2 players",
-            Item::Party => "Free-for-all practice",
-            Item::PartyRoom => "Free-for-all room",
+            Item::Party => "Free-for-all",
             Item::Replays => "Replays",
             Item::Challenge => "Fixed-sequence challenge",
             Item::Leaderboard => "Leaderboard & profile",
@@ -126,12 +122,12 @@ impl Item {
             Item::QuickMatch
             | Item::Ranked
             | Item::CreateRoom
-            | Item::PartyRoom
             | Item::JoinRoom
             | Item::Spectate
             | Item::Leaderboard => "ONLINE",
             Item::LanHost | Item::LanJoin => "LAN",
-            Item::Practice | Item::Local | Item::Party => "OFFLINE",
+            Item::Practice | Item::Local => "OFFLINE",
+            Item::Party => "PARTY",
             Item::Challenge | Item::Solo | Item::Puzzles => "SOLO",
             _ => "",
         }
@@ -150,10 +146,6 @@ impl Item {
             Item::CreateRoom => (
                 "Create room",
                 "Open a private room with your own rules and get a short code to share with a friend. Spectators can join with the same code.",
-            ),
-            Item::PartyRoom => (
-                "Free-for-all room",
-                "Open a room of 3 to 8 seats on your server: everyone gets the same pieces, attacks go by the targeting rule you choose (or to the target you pick), in teams if you like. Share the code; friends join it with Join room by code.",
             ),
             Item::JoinRoom => (
                 "Join room",
@@ -184,8 +176,8 @@ impl Item {
                 "Two players, one keyboard. Left player: A D move, S soft drop, W hard drop, Q E rotate, R 180°, Left Shift hold. Right player: arrows, ↑ hard drop, , . rotate, / 180°, Right Shift hold. Change them in Settings.",
             ),
             Item::Party => (
-                "Free-for-all practice",
-                "You against 1 to 7 bots on the same pieces, last one standing wins. Choose the targeting rule (even, least, divide, attackers, KOs, random, manual), teams and badges; Tab or 2–8 picks your target.",
+                "Free-for-all",
+                "Up to eight on the same pieces, last one standing wins: you against 1 to 7 bots offline, or a room of 3 to 8 people on your server (friends join its code with Join room by code). Choose the targeting rule (even, least, divide, attackers, KOs, random, manual), teams and badges; Tab or the seat numbers pick your target.",
             ),
             Item::Replays => ("Replays", "Watch finished matches again, frame for frame."),
             Item::Leaderboard => (
@@ -277,7 +269,6 @@ impl Screen for MenuScreen {
                 &ctx.config.bots,
             ))),
             Item::Party => Transition::Push(Box::new(PartySetupScreen::default())),
-            Item::PartyRoom => Transition::Push(Box::new(PartySetupScreen::online())),
             Item::Replays => Transition::Push(Box::new(ReplayScreen::default())),
             Item::Challenge => Transition::Push(Box::new(ChallengeScreen::default())),
             Item::Leaderboard => Transition::Push(Box::new(StandingsScreen::new(ctx))),

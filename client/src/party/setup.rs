@@ -19,6 +19,8 @@ use crate::versus::opponent::Opponent;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Row {
+    /// Offline with bots, or a room on the server.
+    Where,
     Bots,
     Level,
     Targeting,
@@ -29,7 +31,8 @@ enum Row {
     Back,
 }
 
-const ROWS: [Row; 8] = [
+const ROWS: [Row; 9] = [
+    Row::Where,
     Row::Bots,
     Row::Level,
     Row::Targeting,
@@ -41,7 +44,8 @@ const ROWS: [Row; 8] = [
 ];
 
 /// The rows of an online room's form: seats instead of bots, no bot level.
-const ONLINE_ROWS: [Row; 7] = [
+const ONLINE_ROWS: [Row; 8] = [
+    Row::Where,
     Row::Bots,
     Row::Targeting,
     Row::Teams,
@@ -83,14 +87,6 @@ fn about(t: Targeting) -> &'static str {
 }
 
 impl PartySetupScreen {
-    /// The form of a free-for-all room on the server: seats, targeting, teams, badges, rounds.
-    pub fn online() -> PartySetupScreen {
-        PartySetupScreen {
-            online: true,
-            ..PartySetupScreen::default()
-        }
-    }
-
     fn rows(&self) -> &'static [Row] {
         if self.online { &ONLINE_ROWS } else { &ROWS }
     }
@@ -99,6 +95,13 @@ impl PartySetupScreen {
         let online = self.online;
         let s = &mut self.setup;
         match row {
+            Row::Where => {
+                self.online = !online;
+                if !online {
+                    // A room has at least three seats.
+                    self.setup.bots = self.setup.bots.max(2);
+                }
+            }
             // Online the row counts seats, 3 to 8 (the seats besides yours, 2 to 7).
             Row::Bots if online => s.bots = cycle(&[2, 3, 4, 5, 6, 7], s.bots, d),
             Row::Bots => s.bots = cycle(&[1, 2, 3, 4, 5, 6, 7], s.bots, d),
@@ -114,6 +117,8 @@ impl PartySetupScreen {
     fn value(&self, row: Row) -> String {
         let s = &self.setup;
         match row {
+            Row::Where if self.online => "online room on your server".to_owned(),
+            Row::Where => "offline, with bots".to_owned(),
             Row::Bots if self.online => format!("{} players", s.seats()),
             Row::Bots => format!("{} ({} players)", s.bots, s.seats()),
             Row::Level => Opponent::Bot(s.level).label(),
@@ -136,6 +141,7 @@ impl PartySetupScreen {
 
 fn label(row: Row, online: bool) -> &'static str {
     match row {
+        Row::Where => "Play",
         Row::Bots if online => "Seats",
         Row::Start if online => "Create room",
         Row::Bots => "Bots",
@@ -304,6 +310,24 @@ mod tests {
         screen.setup.bots = 7;
         screen.change(Row::Bots, 1);
         assert_eq!(screen.setup.bots, 1);
+    }
+
+    #[test]
+    fn the_play_row_turns_the_form_into_an_online_rooms_of_three_to_eight_seats() {
+        let mut screen = PartySetupScreen::default();
+        screen.setup.bots = 1;
+        screen.change(Row::Where, 1);
+        assert!(screen.online);
+        assert_eq!(screen.rows(), &ONLINE_ROWS);
+        assert!(!screen.rows().contains(&Row::Level), "no bot level online");
+        assert_eq!(screen.value(Row::Bots), "3 players");
+        assert_eq!(label(Row::Start, true), "Create room");
+        for _ in 0..6 {
+            screen.change(Row::Bots, 1);
+            assert!((3..=8).contains(&screen.setup.seats()));
+        }
+        screen.change(Row::Where, 1);
+        assert_eq!(screen.rows(), &ROWS);
     }
 
     #[test]

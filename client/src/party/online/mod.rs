@@ -300,6 +300,22 @@ impl PartyOnlineScreen {
             return "Leave the match? You forfeit.   Esc / Enter leave   ·   any other key stays"
                 .to_owned();
         }
+        if let Some(r) = o.result()
+            && !matches!(o.battle().phase(), Phase::MatchOver { .. })
+        {
+            // Decided off the boards (players left, the server stopped): no results table.
+            let how = match r.reason {
+                sevenbag_protocol::EndReason::Forfeit => "the others left",
+                sevenbag_protocol::EndReason::Abandoned => "everyone left",
+                _ => "the server ended it",
+            };
+            let keys = if o.battle_seat().is_some() {
+                "Enter ready for a rematch   ·   Esc leave"
+            } else {
+                "Esc leave"
+            };
+            return format!("Match over: {how}   ·   {keys}{ping}");
+        }
         let Some(me) = o.battle_seat() else {
             return format!("Watching every board   ·   Esc leave{ping}");
         };
