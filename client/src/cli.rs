@@ -148,6 +148,8 @@ pub enum StartScreen {
     /// An online free-for-all room on an embedded server on 127.0.0.1 (`--seats`, `--teams`),
     /// every seat played by a bot through its own connection.
     PartyOnline,
+    /// The same room with a bot in every seat, watched as a spectator.
+    PartyWatch,
 }
 
 #[cfg(test)]

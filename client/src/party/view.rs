@@ -223,10 +223,11 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
     }
     let small = (cell * 0.85).clamp(9.0, 16.0).round();
     let tag_y = m.board.y - cell * 0.75;
+    // A spectator's large board is seat `me`: its marks name its number, shortly.
     let (target_tag, at_you_tag) = if scene.game.watching() {
-        ("TARGETED", "→ BIG BOARD")
+        ("TARGET", format!("→ {}", me.index() + 1))
     } else {
-        ("YOUR TARGET", "→ YOU")
+        ("YOUR TARGET", "→ YOU".to_owned())
     };
     if my_target {
         tag(
@@ -241,7 +242,7 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
     }
     if aims_at_you && !ally {
         let x = m.board.right();
-        tag(gfx, at_you_tag, x, tag_y, small, Align::Right, THREAT);
+        tag(gfx, &at_you_tag, x, tag_y, small, Align::Right, THREAT);
     }
     if b.attackers_of(me).contains(seat) && !my_target {
         outline(frame, 2.0, alpha(THREAT, 0.8));

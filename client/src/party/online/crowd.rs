@@ -39,6 +39,28 @@ impl Crowd {
         })
     }
 
+    /// Also seats a bot that creates the room of `options` (waiting up to 10 s for its code),
+    /// so every seat is a bot's and the screen can watch: returns the code.
+    pub fn host(
+        &mut self,
+        options: sevenbag_protocol::BattleRoomOptions,
+    ) -> Result<String, String> {
+        let mut host = BattleOnline::create(&self.addr, "Hal", Handling::default(), options);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while host.code().is_none() {
+            if std::time::Instant::now() > deadline {
+                return Err("the embedded server gave no room code".to_owned());
+            }
+            host.poll(Instant::now());
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let code = host.code().unwrap_or_default().to_owned();
+        let bot = Opponent::Bot(self.level).player_with(0xB0, Planning::Inline);
+        self.players.push((host, bot));
+        self.wanted += 1;
+        Ok(code)
+    }
+
     /// The server's address.
     pub fn addr(&self) -> &str {
         &self.addr

@@ -124,6 +124,23 @@ impl PartyOnlineScreen {
         }
     }
 
+    /// A room of `setup`'s seats on a server started here, every seat a bot's, watched as a
+    /// spectator: `--screen party-watch`.
+    pub fn watch_crowd(setup: &super::PartySetup) -> Result<PartyOnlineScreen, String> {
+        let mut crowd = crowd::Crowd::start(setup.seats().max(3), setup.level)?;
+        let code = crowd.host(room_options(setup))?;
+        let online = BattleOnline::join(
+            crowd.addr(),
+            "Watcher",
+            Handling::default(),
+            &code,
+            sevenbag_protocol::JoinRole::Spectator,
+        );
+        let mut screen = PartyOnlineScreen::new(online);
+        screen.crowd = Some(crowd);
+        Ok(screen)
+    }
+
     /// A room of `setup`'s seats on a server started here, every seat (ours too) played by a
     /// bot through its own connection: `--screen party-online`.
     pub fn crowd(setup: &super::PartySetup, seed: u64) -> Result<PartyOnlineScreen, String> {
@@ -317,7 +334,9 @@ impl PartyOnlineScreen {
             return format!("Match over: {how}   ·   {keys}{ping}");
         }
         let Some(me) = o.battle_seat() else {
-            return format!("Watching every board   ·   Esc leave{ping}");
+            return format!(
+                "Watching every board: seat 1 large, its target and attackers marked   ·   Esc leave{ping}"
+            );
         };
         let b = o.battle();
         if b.player(me).topped_out().is_some() && o.is_live() {
