@@ -124,3 +124,51 @@ impl Tally {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::party::PartySetup;
+    use crate::versus::opponent::{AutoPlayer, Planning, SeatView, Stacker};
+    use sevenbag_bot::Level;
+
+    /// The figures an online match shows (read from the battle, rounds tallied as they close)
+    /// are the practice match's (counted from each frame's events), over a match of two rounds.
+    #[test]
+    fn a_tally_of_the_battle_gives_the_figures_the_practice_match_counts() {
+        let setup = PartySetup {
+            bots: 2,
+            level: Level::Easy,
+            first_to: 2,
+            ..PartySetup::default()
+        };
+        let mut game =
+            PartyGame::with_planning(&setup, 5, sevenbag_bot::BOT_HANDLING, Planning::Inline)
+                .expect("valid");
+        let mut you = Stacker::new(5, 3);
+        let mut tally = Tally::default();
+        let mut rounds_checked = 0;
+        for _ in 0..60 * 60 * 15 {
+            if matches!(game.battle().phase(), Phase::MatchOver { .. }) {
+                break;
+            }
+            let keys = you.next_for(SeatView::of_battle(game.battle(), YOU));
+            game.step(keys);
+            tally.observe(game.battle());
+            if game.battle().events().round_over.is_some() {
+                rounds_checked += 1;
+            }
+            for seat in Seat::all(3) {
+                assert_eq!(
+                    tally.figures(game.battle(), seat),
+                    PartyGame::figures(&game, seat),
+                    "seat {} at frame {}",
+                    seat.index(),
+                    game.battle().frame().0
+                );
+            }
+        }
+        assert!(matches!(game.battle().phase(), Phase::MatchOver { .. }));
+        assert!(rounds_checked >= 2, "two rounds or more were played");
+    }
+}
