@@ -209,12 +209,11 @@ impl PartyGame {
     pub fn figures(&self, seat: Seat) -> Figures {
         let past = &self.past[seat.index()];
         let b = &self.battle;
-        let round_open = self.battle.events().round_over.is_none()
-            && !matches!(
-                b.phase(),
-                sevenbag_core::Phase::RoundOver { .. } | sevenbag_core::Phase::MatchOver { .. }
-            );
-        if !round_open {
+        let between_rounds = matches!(
+            b.phase(),
+            sevenbag_core::Phase::RoundOver { .. } | sevenbag_core::Phase::MatchOver { .. }
+        );
+        if between_rounds {
             return past.clone();
         }
         Figures {

@@ -258,11 +258,11 @@ impl Screen for PartySetupScreen {
         let s = &self.setup;
         let keys = if self.online {
             format!(
-                "Online: the room is made on {}; the match starts when everyone seated (at least two) is ready, a team room when every seat is taken. In the match: Tab (Shift+Tab back), 1–8 or a tap choose your target, Esc leaves.",
+                "Online: the room is made on {}; the match starts when everyone seated (at least two) is ready, a team room when every seat is taken. In the match: the board you attack is framed blue; under manual targeting Tab (Shift+Tab back), 1–8 or a tap choose it. Esc leaves.",
                 ctx.config.server
             )
         } else {
-            "In the match: Tab (Shift+Tab back) or 2–8 choose your target, Esc pauses.".to_owned()
+            "In the match: the board you attack is framed blue. Under manual targeting Tab (Shift+Tab back), 2–8 or a click on a board choose it. Esc pauses.".to_owned()
         };
         let body = format!(
             "Targeting {}: {}.\n\nTeams: garbage goes only to other teams; a team is out when all its players are.\n\nBadges: each knock-out earns the victim's badges plus one; 2, 6, 14 and 30 points add a quarter to your attack each.\n\n{keys}",

@@ -116,18 +116,30 @@ fn your_target_reaches_the_core_as_the_seats_input() {
     );
 }
 
-/// Plays a whole match of `setup` on `seed`, your seat played by a random stacker; returns the
-/// results table and the final state hash.
-fn play_out(setup: &PartySetup, seed: u64) -> (Vec<(Seat, Figures)>, u64) {
+/// How a match played out: the results table, the rounds each team won, the final state hash.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    results: Vec<(Seat, Figures)>,
+    wins: Vec<u8>,
+    hash: u64,
+}
+
+/// Plays a whole match of `setup` on `seed`, your seat played by a random stacker.
+fn play_out(setup: &PartySetup, seed: u64) -> Outcome {
     let mut game =
         PartyGame::with_planning(setup, seed, sevenbag_bot::BOT_HANDLING, Planning::Inline)
             .expect("valid");
     let mut you = Stacker::new(seed, 3);
     for _ in 0..60 * 60 * 10 {
-        if matches!(game.battle().phase(), Phase::MatchOver { .. }) {
-            return (game.results(), game.battle().state_hash());
+        let b = game.battle();
+        if matches!(b.phase(), Phase::MatchOver { .. }) {
+            return Outcome {
+                results: game.results(),
+                wins: b.wins().to_vec(),
+                hash: b.state_hash(),
+            };
         }
-        let keys = you.next_for(SeatView::of_battle(game.battle(), YOU));
+        let keys = you.next_for(SeatView::of_battle(b, YOU));
         game.step(keys);
     }
     panic!("the match did not end within ten minutes of play");
@@ -139,7 +151,8 @@ fn a_free_for_all_of_bots_ends_the_same_way_from_the_same_seed() {
         level: Level::Easy,
         ..setup(3, Targeting::Even, 0)
     };
-    let (results, hash) = play_out(&s, 11);
+    let outcome = play_out(&s, 11);
+    let results = &outcome.results;
     assert_eq!(results.len(), 4);
     let mut places: Vec<u8> = results.iter().filter_map(|(_, f)| f.place).collect();
     places.sort_unstable();
@@ -151,7 +164,7 @@ fn a_free_for_all_of_bots_ends_the_same_way_from_the_same_seed() {
     let kos: u32 = results.iter().map(|(_, f)| f.kos).sum();
     assert!(kos <= 3, "{results:?}");
     assert!(results.iter().any(|(_, f)| f.sent > 0), "{results:?}");
-    assert_eq!(play_out(&s, 11), (results, hash), "same seed, same match");
+    assert_eq!(play_out(&s, 11), outcome, "same seed, same match");
 }
 
 #[test]
@@ -161,7 +174,8 @@ fn eight_seats_in_two_teams_with_random_targeting_play_to_the_same_result() {
         badges: true,
         ..setup(7, Targeting::Random, 2)
     };
-    let (results, hash) = play_out(&s, 5);
+    let outcome = play_out(&s, 5);
+    let results = &outcome.results;
     assert_eq!(results.len(), 8);
     let winners: Vec<usize> = results
         .iter()
@@ -173,5 +187,24 @@ fn eight_seats_in_two_teams_with_random_targeting_play_to_the_same_result() {
         winners.iter().all(|&t| t == winners[0]),
         "one team wins: {results:?}"
     );
-    assert_eq!(play_out(&s, 5), (results, hash));
+    assert_eq!(play_out(&s, 5), outcome);
+}
+
+#[test]
+fn a_match_of_two_rounds_adds_up_the_figures_of_both() {
+    let s = PartySetup {
+        level: Level::Easy,
+        first_to: 2,
+        ..setup(2, Targeting::Divide, 0)
+    };
+    let outcome = play_out(&s, 21);
+    assert_eq!(outcome.wins.iter().copied().max(), Some(2), "{outcome:?}");
+    let rounds: u8 = outcome.wins.iter().sum();
+    let kos: u32 = outcome.results.iter().map(|(_, f)| f.kos).sum();
+    // At most two knock-outs are credited a round (three seats).
+    assert!(kos <= 2 * u32::from(rounds), "{outcome:?}");
+    assert!(
+        outcome.results.iter().all(|(_, f)| f.place.is_some()),
+        "{outcome:?}"
+    );
 }

@@ -195,6 +195,11 @@ impl BattleClient {
         self.wait(timeout, |c| c.disconnected.is_some()).await
     }
 
+    /// Traffic of the current connection.
+    pub fn traffic(&self) -> crate::NetStats {
+        self.net.stats()
+    }
+
     /// The session of the current match.
     pub fn session(&self) -> Option<&BattleSession> {
         self.session.as_ref()

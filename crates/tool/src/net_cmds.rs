@@ -14,6 +14,7 @@
 
 mod players;
 mod report;
+mod rooms;
 mod server;
 
 use std::path::PathBuf;
@@ -62,9 +63,14 @@ pub struct LoadtestArgs {
     /// PID of the server given with `--server`, to read its CPU time and memory.
     #[arg(long)]
     server_pid: Option<u32>,
-    /// Concurrent matches (two clients each).
+    /// Concurrent matches (two clients each), or rooms with `--players-per-room`.
     #[arg(long, default_value_t = 10)]
     matches: usize,
+    /// Players per room, 3 to 8: free-for-all rooms of this many players instead of two-seat
+    /// matches (over the WebSocket; not with --ranked, --bot, --latency-ms, --loss, --kill-at,
+    /// or several --server).
+    #[arg(long, value_name = "N")]
+    players_per_room: Option<usize>,
     /// Length of the measurement window, in seconds.
     #[arg(long, default_value_t = 20)]
     seconds: u64,
@@ -266,6 +272,28 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the tokio runtime")?;
+    if let Some(n) = args.players_per_room {
+        anyhow::ensure!((3..=8).contains(&n), "--players-per-room must be 3..=8");
+        anyhow::ensure!(
+            !args.ranked
+                && args.bot.is_none()
+                && !args.impaired()
+                && args.kill_at.is_none()
+                && urls.len() == 1,
+            "--players-per-room takes one server, random keys and no impairment"
+        );
+        let drops = (args.drop_min, args.drop_max);
+        let result = runtime.block_on(rooms::run(
+            &url,
+            server_pid,
+            args.matches,
+            n,
+            args.seconds,
+            drops,
+        ));
+        drop(spawned);
+        return result;
+    }
     let report = runtime.block_on(async {
         // With --latency-ms/--jitter-ms/--loss every client goes through the impairing proxies
         // (lossless until the window opens).

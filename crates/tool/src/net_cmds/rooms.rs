@@ -1,0 +1,171 @@
+//! `loadtest --players-per-room N` (3 to 8): rooms of several seats instead of two-seat
+//! matches. Each room is N [`BattleClient`]s with the two-seat players' random keys in a fresh first-to-99
+//! free-for-all room (so it lasts the run: rounds follow one another), created by its first
+//! player and joined by code by the others, every client on its own tokio task. After a
+//! second of play the window opens for `--seconds`; then every client stops and the report
+//! gives desyncs, failures, traffic per player-second and the server's CPU per player-second.
+//! Inputs of these rooms travel over the WebSocket (no datagrams, no impairing proxy).
+
+use std::time::{Duration, Instant};
+
+use sevenbag_core::{Battle, Match, MatchHeader, Seat, SeatInput};
+use sevenbag_netplay::{BattleClient, InputSource, NetStats, RandomInputs};
+use sevenbag_protocol::{BattleRoomOptions, JoinRole};
+
+use super::report::ProcStats;
+
+/// What one client did.
+struct Outcome {
+    error: Option<String>,
+    desyncs: u32,
+    rollbacks: u64,
+    traffic: NetStats,
+}
+
+/// The two-seat load players' random keys ([`RandomInputs`], a hard drop every `min..=max`
+/// frames), so both kinds of room are measured with the same play. `RandomInputs` reads
+/// neither the match nor the seat; it is handed an idle versus match to satisfy its trait.
+fn keys(seed: u64, min: u32, max: u32) -> impl FnMut(&Battle, usize) -> SeatInput + Send {
+    let mut random = RandomInputs::new(seed).with_drop_every(min, max);
+    let unused = Match::new(MatchHeader::versus(0));
+    move |_: &Battle, _: usize| SeatInput::from(random.next_input(&unused, Seat::First))
+}
+
+/// Sets up and plays one room of `n` players for `play` (from `start`); one outcome each.
+async fn room(url: String, i: usize, n: usize, play: Duration, drop: (u32, u32)) -> Vec<Outcome> {
+    let failed = |e: String| Outcome {
+        error: Some(e),
+        desyncs: 0,
+        rollbacks: 0,
+        traffic: NetStats::default(),
+    };
+    let mut players = Vec::with_capacity(n);
+    let mut options = BattleRoomOptions::ffa(n as u8);
+    options.room.first_to = 99;
+    let mut code = String::new();
+    for s in 0..n {
+        let name = format!("r{i}p{s}");
+        let joined = async {
+            let mut c = BattleClient::connect(&url, &name).await?;
+            if s == 0 {
+                code = c.create(options).await?;
+            } else {
+                c.join(&code, JoinRole::Player).await?;
+            }
+            Ok::<_, sevenbag_netplay::HeadlessError>(c)
+        };
+        match joined.await {
+            Ok(c) => players.push(c),
+            Err(e) => return (0..n).map(|_| failed(format!("setup: {e}"))).collect(),
+        }
+    }
+    // Ready once everyone sits: a room starts as soon as every seated player is ready.
+    for c in players.iter_mut() {
+        if let Err(e) = c.ready() {
+            return (0..n).map(|_| failed(format!("ready: {e}"))).collect();
+        }
+    }
+    let tasks: Vec<_> = players
+        .into_iter()
+        .enumerate()
+        .map(|(s, mut c)| {
+            tokio::spawn(async move {
+                let mut k = keys((i * 8 + s) as u64 + 1, drop.0, drop.1);
+                if let Err(e) = c.wait_for_start(Duration::from_secs(10)).await {
+                    return Outcome {
+                        error: Some(format!("no start: {e}")),
+                        desyncs: 0,
+                        rollbacks: 0,
+                        traffic: c.traffic(),
+                    };
+                }
+                c.play_for(&mut k, play).await;
+                let stats = c.session().map(|s| s.stats()).unwrap_or_default();
+                let error = c
+                    .disconnect_reason()
+                    .map(|r| format!("disconnected: {r}"))
+                    .or_else(|| {
+                        (!c.session_errors().is_empty())
+                            .then(|| format!("{:?}", c.session_errors()))
+                    });
+                Outcome {
+                    error,
+                    desyncs: stats.desyncs,
+                    rollbacks: stats.rollbacks,
+                    traffic: c.traffic(),
+                }
+            })
+        })
+        .collect();
+    let mut out = Vec::with_capacity(n);
+    for t in tasks {
+        out.push(t.await.unwrap_or_else(|e| failed(e.to_string())));
+    }
+    out
+}
+
+/// Runs `rooms` rooms of `n` players against `url` and prints the report; fails on any
+/// failed player or desync.
+pub(super) async fn run(
+    url: &str,
+    server_pid: Option<u32>,
+    rooms: usize,
+    n: usize,
+    seconds: u64,
+    drop: (u32, u32),
+) -> anyhow::Result<()> {
+    // Setup, a second of play, the window, a little after it.
+    let warmup = Duration::from_secs(1);
+    let window = Duration::from_secs(seconds);
+    let started = Instant::now();
+    let setup_allowance = Duration::from_secs(5) + Duration::from_millis(20 * (rooms * n) as u64);
+    let play = setup_allowance + warmup + window + Duration::from_millis(500);
+    let tasks: Vec<_> = (0..rooms)
+        .map(|i| tokio::spawn(room(url.to_owned(), i, n, play, drop)))
+        .collect();
+    tokio::time::sleep_until((started + setup_allowance + warmup).into()).await;
+    let cpu_start = server_pid.and_then(|pid| ProcStats::read(pid).ok());
+    tokio::time::sleep(window).await;
+    let cpu_end = server_pid.and_then(|pid| ProcStats::read(pid).ok());
+    let mut players = Vec::with_capacity(rooms * n);
+    for t in tasks {
+        players.extend(t.await.map_err(|e| anyhow::anyhow!("a room's task: {e}"))?);
+    }
+    let failed: Vec<&String> = players.iter().filter_map(|p| p.error.as_ref()).collect();
+    let desyncs: u32 = players.iter().map(|p| p.desyncs).sum();
+    let rollbacks: u64 = players.iter().map(|p| p.rollbacks).sum();
+    let total = players.len() as f64;
+    // Traffic covers the whole run (setup and warm-up included): per player-second of play.
+    let secs = play.as_secs_f64();
+    let per = |f: fn(&NetStats) -> u64| {
+        players.iter().map(|p| f(&p.traffic)).sum::<u64>() as f64 / total / secs
+    };
+    println!("rooms: {rooms} of {n} players ({} players)", players.len());
+    println!("failed players: {}", failed.len());
+    for e in failed.iter().take(5) {
+        println!("  {e}");
+    }
+    println!("desyncs: {desyncs}");
+    println!(
+        "rollbacks per player-second: {:.2}",
+        rollbacks as f64 / total / secs
+    );
+    println!(
+        "per player-second: {:.1} messages / {:.0} bytes up, {:.1} messages / {:.0} bytes down",
+        per(|t| t.messages_out),
+        per(|t| t.bytes_out),
+        per(|t| t.messages_in),
+        per(|t| t.bytes_in)
+    );
+    if let (Some(a), Some(b)) = (cpu_start, cpu_end) {
+        let percent = ProcStats::cpu_percent(a, b);
+        let micros = percent / 100.0 * 1e6 / total;
+        println!("server CPU: {percent:.1}% of a core, {micros:.0} µs per player-second");
+    }
+    anyhow::ensure!(
+        failed.is_empty() && desyncs == 0,
+        "loadtest failed: {} players failed, {desyncs} desyncs",
+        failed.len()
+    );
+    Ok(())
+}
