@@ -78,7 +78,7 @@ impl PartyMatch for OnlineParty {
         } else if self.online.ready_sent() {
             "Ready: waiting for the others      Esc  leave"
         } else {
-            "Enter  ready for a rematch      Esc  leave"
+            "Enter (or a tap)  ready for a rematch      Esc  leave"
         }
     }
 }
@@ -419,7 +419,9 @@ impl Screen for PartyOnlineScreen {
             self.confirm_leave = true;
         }
         let over = self.online().result().is_some();
-        if over && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
+        // Enter, or a tap once the match is over (a touch screen has no Enter), readies.
+        let tapped = io.mouse.clicked && !self.online().is_live();
+        if over && (kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) || tapped) {
             ctx.play(Sfx::Select);
             self.online_mut().ready();
         }
