@@ -71,9 +71,14 @@ use crate::sound::audio;
 /// The process exit code, set by the game loop (the window owns the thread until it closes).
 static EXIT: AtomicU8 = AtomicU8::new(0);
 
-fn window_conf(size: Option<(i32, i32)>) -> Conf {
+/// Indices one draw call may hold: macroquad's default (5,000, 833 quads) split a match
+/// frame's shapes (about 750 quads, more with tall stacks) over two draw calls and more;
+/// 15,000 holds 2,500 quads (the vertex default, 10,000, holds as many).
+const DRAW_CALL_INDICES: usize = 15_000;
+
+fn window_conf(size: Option<(i32, i32)>) -> macroquad::conf::Conf {
     let (window_width, window_height) = size.unwrap_or((1280, 720));
-    Conf {
+    let window = Conf {
         window_title: "Sevenbag".to_owned(),
         window_width,
         window_height,
@@ -81,6 +86,10 @@ fn window_conf(size: Option<(i32, i32)>) -> Conf {
         high_dpi: true,
         sample_count: 1,
         ..Default::default()
+    };
+    macroquad::conf::Conf {
+        draw_call_index_capacity: DRAW_CALL_INDICES,
+        ..window.into()
     }
 }
 

@@ -22,6 +22,10 @@
 //   {"cmd":"throttle","rate":R}     -> {"ok":true}  (CDP Emulation.setCPUThrottlingRate: R
 //                                      times slower; 1 is off)
 //   {"cmd":"reload"}                -> {"ok":true}            (returns once the page committed)
+//   {"cmd":"profile","ms":MS}       -> {"ok":true,"value":{"ms":T,"functions":[[NAME,SELF_MS,
+//                                      TOTAL_MS]...]}}  (CDP Profiler: the page's script
+//                                      sampled every 100 µs for MS ms; the 40 functions with the
+//                                      most self time, with the time spent in them and below)
 //   {"cmd":"type_focused","text":T} -> {"ok":true}  (types T into whatever has the focus)
 //   {"cmd":"press_focused","key":K} -> {"ok":true}  (presses K in whatever has the focus)
 //   {"cmd":"downloads"}             -> {"ok":true,"value":[{"name":N,"path":P,"bytes":B}...]}
@@ -156,6 +160,37 @@ async function main() {
       await (await session()).send('Emulation.setCPUThrottlingRate', { rate: c.rate });
     },
     async reload() { await page.reload({ waitUntil: 'commit', timeout: 30000 }); },
+    async profile(c) {
+      const cdp = await session();
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await cdp.send('Profiler.start');
+      await new Promise((r) => setTimeout(r, c.ms));
+      const { profile } = await cdp.send('Profiler.stop');
+      await cdp.send('Profiler.disable');
+      const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+      const ms = (profile.endTime - profile.startTime) / 1000;
+      const perSample = ms / Math.max(profile.samples.length, 1);
+      const self = new Map();
+      const total = new Map();
+      const name = (n) => n.callFrame.functionName || `(anonymous ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber})`;
+      // Each function's time below it counts once per node even when it recurses.
+      const visit = (n, open) => {
+        const f = name(n);
+        const hits = (n.hitCount || 0) * perSample;
+        self.set(f, (self.get(f) || 0) + hits);
+        let sum = hits;
+        const inner = new Set(open);
+        inner.add(f);
+        for (const id of n.children || []) sum += visit(byId.get(id), inner);
+        if (!open.has(f)) total.set(f, (total.get(f) || 0) + sum);
+        return sum;
+      };
+      visit(byId.get(profile.nodes[0].id), new Set());
+      const functions = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40)
+        .map(([f, t]) => [f, +t.toFixed(2), +(total.get(f) || 0).toFixed(2)]);
+      return { ms, functions };
+    },
     async type_focused(c) { await page.keyboard.type(c.text, { delay: 40 }); },
     async press_focused(c) { await page.keyboard.press(c.key, { delay: 40 }); },
     async downloads() { return downloads.slice(); },

@@ -338,6 +338,12 @@ impl Browser {
         Ok(())
     }
 
+    /// Samples the page's script for `ms` milliseconds (Chromium's profiler): the time sampled
+    /// and the functions with the most self time, each `[name, self ms, total ms]`.
+    pub fn profile(&mut self, ms: u32) -> anyhow::Result<Value> {
+        self.command(json!({ "cmd": "profile", "ms": ms }))
+    }
+
     /// Slows the page's CPU `rate` times (Chromium's DevTools throttling; 1 is off).
     pub fn throttle(&mut self, rate: f64) -> anyhow::Result<()> {
         self.command(json!({ "cmd": "throttle", "rate": rate }))?;

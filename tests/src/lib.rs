@@ -49,8 +49,10 @@
 //! - `browser_page.rs`: the page's own side in Chromium, as a phone (390×844, touch) too: no
 //!   zoom or scroll, the on-screen keyboard's input, multi-touch, IndexedDB and localStorage,
 //!   a `.sbrp` downloaded and opened again, links copied, gamepads, the bad-link and not-built
-//!   pages, the frame rate at 4× CPU throttling; a practice match played by touch alone in
-//!   portrait, screenshots kept in `target/browser-shots/`.
+//!   pages; a practice match played by touch alone in portrait, screenshots kept in
+//!   `target/browser-shots/`.
+//! - `browser_pace.rs`: the page's pace against Max at 4× CPU throttling and unthrottled:
+//!   frames a second, each frame's script, Max's thinking, the WebGL work of a frame.
 //! - `browser_parity.rs`: ranked in the page across a reload, its recovery code moving the
 //!   identity; `/replay/ID` to its end; `/room/CODE`; codes that name nothing; stored garbage
 //!   named and left alone.

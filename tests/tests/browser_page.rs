@@ -4,8 +4,8 @@
 //! keyboard's input, several fingers down at once, IndexedDB and localStorage as the game
 //! keeps them, a `.sbrp` downloaded and opened again by the game (picker and drop: played and
 //! kept, refusals named), links copied and shown in the address bar, gamepads, the readable
-//! pages for bad links and for a server without the build, and the page's frame rate at 4× CPU
-//! throttling (a phone-class CPU) against Max.
+//! pages for bad links and for a server without the build (the page's pace is
+//! `browser_pace.rs`).
 //!
 //! Screenshots a person should look at are kept in `target/browser-shots/`. Needs what
 //! tests/tests/browser.rs needs. The tests take turns on one lock (two software-rendered pages
@@ -459,89 +459,6 @@ async fn a_bad_link_and_a_server_without_the_build_show_readable_pages_on_a_phon
         "{text}"
     );
     site.keep_screenshot("phone-not-built");
-    site.stop().await;
-}
-
-/// Over `ms` milliseconds: animation frames per second, and the mean and longest time a
-/// frame's script took (the game's whole frame: its update, drawing calls and the plugin),
-/// measured by wrapping `requestAnimationFrame` (gl.js asks for each frame through it).
-fn frame_probe(ms: u32) -> String {
-    format!(
-        "new Promise(r => {{ const orig = window.requestAnimationFrame; let n = 0, total = 0, most = 0; \
-         window.requestAnimationFrame = cb => orig.call(window, t => {{ const s = performance.now(); \
-           cb(t); const d = performance.now() - s; n++; total += d; most = Math.max(most, d); }}); \
-         const t0 = performance.now(); \
-         setTimeout(() => {{ window.requestAnimationFrame = orig; \
-           const secs = (performance.now() - t0) / 1000; \
-           r([n / secs, total / Math.max(n, 1), most]); }}, {ms}); }})"
-    )
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn the_page_at_4x_cpu_throttling_reports_its_frame_rate_against_max() {
-    let Some(mut site) = Site::start(true).await else {
-        return;
-    };
-    site.open("/");
-    let s = site.wait_state(FIRST_SCREEN_LIMIT, "the first screen", |s| {
-        matches!(screen(s), "welcome" | "menu")
-    });
-    let keys = |site: &mut Site, keys: &[&str]| {
-        block_in_place(|| site.browser.keys(keys, Duration::from_millis(40))).expect("keys");
-    };
-    if screen(&s) == "welcome" {
-        block_in_place(|| site.browser.type_text("bench")).expect("name");
-        keys(&mut site, &["Enter"]);
-        site.wait_state(STEP_LIMIT, "the menu", |s| screen(s) == "menu");
-    }
-    let menu = site.eval(&frame_probe(3000));
-    block_in_place(|| site.browser.throttle(4.0)).expect("throttle");
-    let menu4 = site.eval(&frame_probe(3000));
-    // Practice against Max (as browser_play.rs does it), throttled from its first frame.
-    keys(&mut site, &["Enter"]);
-    site.wait_state(STEP_LIMIT, "the practice setup", |s| screen(s) == "setup");
-    keys(
-        &mut site,
-        &[
-            "ArrowRight",
-            "ArrowRight",
-            "ArrowDown",
-            "ArrowDown",
-            "ArrowDown",
-            "Enter",
-        ],
-    );
-    site.wait_state(STEP_LIMIT, "the practice match", |s| screen(s) == "play");
-    // The player leaves its pieces to gravity: the match lasts while Max plays.
-    let play4 = site.eval(&frame_probe(10_000));
-    let s = site.state();
-    block_in_place(|| site.browser.throttle(1.0)).expect("unthrottle");
-    let f = |v: &serde_json::Value, i: usize| v[i].as_f64().unwrap_or(0.0);
-    eprintln!(
-        "BENCH browser 4x throttle: menu {:.1} frames/s ({:.2} ms script a frame, most {:.1}); \
-         menu at 4x {:.1} frames/s ({:.2} ms, most {:.1}); practice vs Max at 4x {:.1} frames/s \
-         ({:.2} ms script a frame, most {:.1}); Max: {} plans, {:.2} ms thinking each, at most \
-         {:.2} ms thinking in one step, plans over {:.2} frames on average (at most {}), {} pieces; \
-         longest start, slice and take-up of a plan (µs): {}",
-        f(&menu, 0),
-        f(&menu, 1),
-        f(&menu, 2),
-        f(&menu4, 0),
-        f(&menu4, 1),
-        f(&menu4, 2),
-        f(&play4, 0),
-        f(&play4, 1),
-        f(&play4, 2),
-        s["plans"],
-        s["plan_mean_us"].as_f64().unwrap_or(0.0) / 1000.0,
-        s["think_frame_max_us"].as_f64().unwrap_or(0.0) / 1000.0,
-        s["plan_frames_mean_x100"].as_f64().unwrap_or(0.0) / 100.0,
-        s["plan_frames_max"],
-        s["pieces"][1],
-        s["plan_parts_max_us"],
-    );
-    site.keep_screenshot("throttled-practice");
-    site.assert_clean_console();
     site.stop().await;
 }
 

@@ -426,8 +426,9 @@ async fn stored_garbage_is_named_and_left_alone_and_nothing_valid_is_lost() {
         site.eval("localStorage.getItem('sevenbag/config.toml.bak')"),
         "player_name = [not toml"
     );
-    // The replay list plays the valid file and names the broken one.
-    let mut keys = vec!["ArrowDown"; 5];
+    // The replay list plays the valid file and names the broken one (six entries below
+    // Practice: Local, Free-for-all, Solo, Challenge, Puzzles, Replays).
+    let mut keys = vec!["ArrowDown"; 6];
     keys.push("Enter");
     site.keys(&["Escape"]);
     site.wait_state(STEP_LIMIT, "the menu", |s| screen(s) == "menu");

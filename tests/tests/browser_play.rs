@@ -430,6 +430,43 @@ async fn the_page_practices_against_the_max_bot_and_reports_its_plan_times() {
     page.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_page_plays_a_free_for_all_against_three_bots_thinking_in_the_frame() {
+    let Some(mut page) = Page::start().await else {
+        return;
+    };
+    page.open_menu("/");
+    // Free-for-all practice is two entries below Practice; its setup starts at three bots at
+    // Medium, and Start is the seventh row.
+    page.keys(&["ArrowDown", "ArrowDown", "Enter"]);
+    page.wait(STEP_LIMIT, "the free-for-all setup", |s| {
+        screen(s) == "party-setup"
+    });
+    let mut keys = vec!["ArrowDown"; 6];
+    keys.push("Enter");
+    page.keys(&keys);
+    page.wait(STEP_LIMIT, "the free-for-all", |s| screen(s) == "party");
+    // Three bots share the frame's thinking allowance: they all plan, and the page stays up.
+    let start = Instant::now();
+    let s = loop {
+        let s = block_in_place(|| page.browser.state()).expect("state");
+        if s["plans"].as_u64().unwrap_or(0) >= 60 {
+            break s;
+        }
+        assert!(start.elapsed() < MATCH_LIMIT, "the bots did not play: {s}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(screen(&s), "party");
+    eprintln!(
+        "BENCH browser: free-for-all, 3 Medium bots in the page: {} plans, at most {:.2} ms \
+         thinking in one frame",
+        s["plans"],
+        s["think_frame_max_us"].as_f64().unwrap_or(0.0) / 1000.0,
+    );
+    page.assert_clean_console();
+    page.stop().await;
+}
+
 /// A port on 127.0.0.1 with nothing listening (bound, then let go).
 async fn closed_port() -> u16 {
     let l = TcpListener::bind("127.0.0.1:0").await.expect("bind");

@@ -71,6 +71,16 @@ struct QueuedText {
     font_size: u16,
     font_scale: f32,
     color: Color,
+    /// A box its glyphs surely lie in (see [`text_bounds`]).
+    bounds: Rect,
+}
+
+/// A box that surely holds the glyphs of `chars` characters of `size`-pixel text whose
+/// baseline starts at `(x, y)`: no glyph of the game's fonts is wider than 1¼ em or reaches
+/// further than 1½ em above the baseline or ¾ below it, and a whole em is added around.
+fn text_bounds(x: f32, y: f32, size: f32, chars: usize) -> Rect {
+    let w = chars as f32 * size * 1.25;
+    Rect::new(x - size, y - size * 2.5, w + 2.0 * size, size * 4.25)
 }
 
 /// How a label is rasterised: the face, its font, and the size its glyphs are made at.
@@ -410,6 +420,7 @@ impl Gfx {
             t.items.push(QueuedText {
                 start,
                 end,
+                bounds: text_bounds(x.round(), y.round(), size, s.chars().count()),
                 x: x.round(),
                 y: y.round(),
                 face: r.face,
@@ -476,15 +487,26 @@ impl Gfx {
     }
 }
 
+/// Draws the queued text now if any of it may lie under `r` (so what is drawn in `r` next
+/// covers it). Text that cannot touch `r` stays queued: the picture is the same, and the
+/// frame's text stays in one batch instead of splitting the shapes' batch at every panel.
+fn flush_text_under(r: Rect) {
+    let under = TEXT.with(|t| t.borrow().items.iter().any(|q| q.bounds.overlaps(&r)));
+    if under {
+        flush_text();
+    }
+}
+
 /// A filled rectangle, over any text queued before it ([`flush_text`]).
 pub fn fill(r: Rect, c: Color) {
-    flush_text();
+    flush_text_under(r);
     draw_rectangle(r.x, r.y, r.w, r.h, c);
 }
 
 /// A rectangle outline drawn inside `r`, over any text queued before it.
 pub fn outline(r: Rect, thickness: f32, c: Color) {
-    flush_text();
+    let t = thickness * 2.0;
+    flush_text_under(Rect::new(r.x - t, r.y - t, r.w + 2.0 * t, r.h + 2.0 * t));
     draw_rectangle_lines(r.x, r.y, r.w, r.h, thickness * 2.0, c);
 }
 

@@ -105,6 +105,11 @@ pub fn menu_label_room(r: Rect, unit: f32, tag_w: f32) -> f32 {
 /// cut with "…" if even that is not enough).
 pub fn menu_row(gfx: &Gfx, r: Rect, unit: f32, label: &str, tag: &str, state: RowState, time: f32) {
     targets::record(label, r);
+    // A key's name is no tag on a touch screen (the row is tapped).
+    let tag = match tag {
+        "ENTER" | "ESC" if crate::input::taps::shown() => "",
+        t => t,
+    };
     row_back(r, unit, state, time);
     let cy = r.y + r.h / 2.0;
     let (size, small) = menu_row_sizes(unit);

@@ -132,6 +132,29 @@ struct Pending {
     next: usize,
     /// (expected successes, setups kept, action index) of the best so far.
     best: Option<(u32, usize, usize)>,
+    /// The expectimax below the action being valued, innermost last.
+    stack: Vec<Frame>,
+    /// The value of the frame just finished, for the frame below it (or the action).
+    value: Option<u32>,
+}
+
+/// A node of the expectimax under way.
+#[derive(Clone, Debug)]
+enum Frame {
+    /// The build's own choice: the actions from a state (each with the setups it keeps), the
+    /// next to value and the best so far (expected successes, setups kept).
+    Decide {
+        actions: Vec<(Action, Vec<u16>)>,
+        at: usize,
+        best: Option<(u32, usize)>,
+    },
+    /// The next piece the preview shows: the kinds (by index) tried so far and their total.
+    Reveal {
+        st: State,
+        live: Vec<u16>,
+        kind: usize,
+        total: u32,
+    },
 }
 
 /// A state of the build: pieces placed, hold, the next piece's index, the second-bag pieces
@@ -219,26 +242,83 @@ impl Opener {
         self.pending = self.root(book, q).map(Box::new);
     }
 
-    /// Goes on with the decision for at most `work` more placements of the piece in play
-    /// (each valued by the whole expectimax below it; at least one): the answer once all are.
-    /// The answer does not depend on how the work is sliced.
+    /// Goes on with the decision for at most `work` more expectimax nodes (at least one): the
+    /// answer once every placement of the piece in play is valued. The answer does not depend
+    /// on how the work is sliced.
     pub fn resume(&mut self, book: &Book, work: u32) -> Progress<Option<OpenerMove>> {
         let Some(mut p) = self.pending.take() else {
             return Progress::Done(None);
         };
-        let mut done = 0;
-        while p.next < p.actions.len() {
-            if done >= work.max(1) {
+        let stop_at = self.nodes.saturating_add(work.max(1));
+        loop {
+            // The next state to value, once the value just found has gone to its frame.
+            let next = match p.stack.last_mut() {
+                None => {
+                    if let Some(w) = p.value.take() {
+                        let live = p.actions[p.next].1.len();
+                        if p.best.is_none_or(|(bw, bl, _)| (w, live) > (bw, bl)) {
+                            p.best = Some((w, live, p.next));
+                        }
+                        p.next += 1;
+                    }
+                    match p.actions.get(p.next) {
+                        Some((action, live)) => (action.next, live.clone()),
+                        None => break,
+                    }
+                }
+                Some(Frame::Decide { actions, at, best }) => {
+                    if let Some(w) = p.value.take() {
+                        let live = actions[*at].1.len();
+                        if best.is_none_or(|(bw, bl)| (w, live) > (bw, bl)) {
+                            *best = Some((w, live));
+                        }
+                        *at += 1;
+                    }
+                    match actions.get(*at) {
+                        Some((action, live)) => (action.next, live.clone()),
+                        None => {
+                            p.value = Some(best.map_or(0, |b| b.0));
+                            p.stack.pop();
+                            continue;
+                        }
+                    }
+                }
+                Some(Frame::Reveal {
+                    st,
+                    live,
+                    kind,
+                    total,
+                }) => {
+                    if let Some(w) = p.value.take() {
+                        *total += w;
+                        *kind += 1;
+                    }
+                    while PieceKind::ALL
+                        .get(*kind)
+                        .is_some_and(|k| st.revealed[..st.seen].contains(k))
+                    {
+                        *kind += 1;
+                    }
+                    match PieceKind::ALL.get(*kind) {
+                        Some(&k) => {
+                            let mut next = *st;
+                            next.revealed[st.seen] = k;
+                            next.seen += 1;
+                            (next, live.clone())
+                        }
+                        None => {
+                            p.value = Some(*total);
+                            p.stack.pop();
+                            continue;
+                        }
+                    }
+                }
+            };
+            if self.nodes >= stop_at {
                 self.pending = Some(p);
                 return Progress::Paused;
             }
-            let (action, live) = &p.actions[p.next];
-            let w = self.expect(book, &p.bag, action.next, live);
-            if p.best.is_none_or(|(bw, bl, _)| (w, live.len()) > (bw, bl)) {
-                p.best = Some((w, live.len(), p.next));
-            }
-            p.next += 1;
-            done += 1;
+            p.value = self.enter(book, &p.bag, &mut p.stack, next.0, next.1);
         }
         self.expanded = self.nodes;
         let found = p.best.filter(|b| b.0 > 0).map(|(successes, _, i)| {
@@ -251,6 +331,50 @@ impl Opener {
             }
         });
         Progress::Done(found)
+    }
+
+    /// Starts valuing `st` (expected successes, after the pieces its preview newly shows,
+    /// under the best play): its value when it is known at once, else `None` and the frame
+    /// that finds it is pushed on `stack`.
+    fn enter(
+        &mut self,
+        book: &Book,
+        bag: &[PieceKind; 7],
+        stack: &mut Vec<Frame>,
+        st: State,
+        live: Vec<u16>,
+    ) -> Option<u32> {
+        let shown = visible(st.placed.count_ones(), st.hold.is_some()).max(st.seen);
+        if shown == st.seen || st.placed.count_ones() >= FORESIGHT {
+            // The build chooses: valued by its best action, or past the horizon (or the node
+            // budget) by the best single setup it can still build.
+            self.nodes += 1;
+            if st.placed.count_ones() == 6 || self.nodes > NODE_LIMIT {
+                let orders = block(&st.revealed[..st.seen]);
+                let best_single = live
+                    .iter()
+                    .map(|&j| book.setups[usize::from(j)].successes(orders))
+                    .max()
+                    .unwrap_or(0);
+                return Some(best_single);
+            }
+            let actions = self.actions(book, bag, &st, &live);
+            stack.push(Frame::Decide {
+                actions,
+                at: 0,
+                best: None,
+            });
+        } else {
+            // One more piece of the second bag shows (two after a first hold): every kind the
+            // bag has left, each as likely as the orders it begins.
+            stack.push(Frame::Reveal {
+                st,
+                live,
+                kind: 0,
+                total: 0,
+            });
+        }
+        None
     }
 
     /// The root of a decision: the setups the board is on the way to and the ways to play the
@@ -302,67 +426,9 @@ impl Opener {
             actions,
             next: 0,
             best: None,
+            stack: Vec::new(),
+            value: None,
         })
-    }
-
-    /// The expected successes of `st` (over the orders its seen pieces leave) under the best
-    /// play, and the action that gets them.
-    fn decide(
-        &mut self,
-        book: &Book,
-        bag: &[PieceKind; 7],
-        st: State,
-        live: &[u16],
-    ) -> (u32, Option<Action>) {
-        self.nodes += 1;
-        let orders = block(&st.revealed[..st.seen]);
-        let best_single = || {
-            live.iter()
-                .map(|&j| book.setups[usize::from(j)].successes(orders))
-                .max()
-                .unwrap_or(0)
-        };
-        if st.placed.count_ones() == 6 {
-            return (best_single(), None);
-        }
-        if self.nodes > NODE_LIMIT {
-            return (best_single(), None);
-        }
-        let mut best: Option<(u32, usize, Action)> = None;
-        for (action, next_live) in self.actions(book, bag, &st, live) {
-            let w = self.expect(book, bag, action.next, &next_live);
-            if best
-                .as_ref()
-                .is_none_or(|b| (w, next_live.len()) > (b.0, b.1))
-            {
-                best = Some((w, next_live.len(), action));
-            }
-        }
-        match best {
-            Some((w, _, a)) => (w, Some(a)),
-            None => (0, None),
-        }
-    }
-
-    /// The expected successes of `st`, after the pieces its preview newly shows.
-    fn expect(&mut self, book: &Book, bag: &[PieceKind; 7], st: State, live: &[u16]) -> u32 {
-        let shown = visible(st.placed.count_ones(), st.hold.is_some()).max(st.seen);
-        if shown == st.seen || st.placed.count_ones() >= FORESIGHT {
-            return self.decide(book, bag, st, live).0;
-        }
-        // One more piece of the second bag shows (two after a first hold): every kind the bag
-        // has left, each as likely as the orders it begins.
-        let mut total = 0;
-        for kind in PieceKind::ALL {
-            if st.revealed[..st.seen].contains(&kind) {
-                continue;
-            }
-            let mut next = st;
-            next.revealed[st.seen] = kind;
-            next.seen += 1;
-            total += self.expect(book, bag, next, live);
-        }
-        total
     }
 
     /// The ways to play the piece in play (or the hold piece) onto a setup of `live`, each with

@@ -3,17 +3,20 @@
 
 use sevenbag_netplay::time::Instant;
 
+use macroquad::input::KeyCode;
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use sevenbag_protocol::SeatStatus;
 
+use crate::input::taps;
 use crate::layout::list_layout;
 use crate::net::online::Stage;
 use crate::net::online::reconnect::{BANNER, BANNER_PAST_WINDOW};
 use crate::render::gfx::{Align, Weight, background, fill, outline};
+use crate::render::key_buttons::{KeyChoice, button_row, footer_keys};
 use crate::render::theme::{self, alpha};
 use crate::render::widgets::{
-    RowState, footer, heading, menu_row, modal, shrink_then_cut, side_panel, wrap,
+    RowState, heading, menu_row, modal, shrink_then_cut, side_panel, wrap,
 };
 use crate::screen::{Ctx, FrameIo, Screen};
 
@@ -144,7 +147,12 @@ impl OnlineScreen {
         });
         let row = rows[self.selected.min(rows.len() - 1)];
         let hint = footer_hint(row, leave_label(o.stage()), o.code().is_some());
-        footer(gfx, l.footer, l.unit, &hint, &ping);
+        let chat: &[KeyChoice] = if o.code().is_some() {
+            &[("Chat", KeyCode::T)]
+        } else {
+            &[]
+        };
+        footer_keys(gfx, l.footer, l.unit, &hint, chat, &ping);
     }
 
     /// In a match, the chat takes the title strip (never the boards): the field while typing,
@@ -187,6 +195,7 @@ impl OnlineScreen {
         }
         let prompt = match chat.draft() {
             Some(d) => format!("say: {d}_"),
+            None if taps::shown() => "/mute NAME hides a player".to_owned(),
             None => "T  chat   ·   /mute NAME hides a player".to_owned(),
         };
         let fits = ((r.h / line_h) as usize).saturating_sub(1);
@@ -482,6 +491,20 @@ impl OnlineScreen {
         } else {
             "Esc  leave"
         };
+        if taps::shown() {
+            let buttons: &[KeyChoice] = match (o.seat().is_some(), o.ready_sent()) {
+                (true, false) => &[
+                    ("Ready again", KeyCode::Enter),
+                    ("Report", KeyCode::R),
+                    ("Block", KeyCode::B),
+                    ("Leave", KeyCode::Escape),
+                ],
+                _ => &[("Leave", KeyCode::Escape)],
+            };
+            let row = Rect::new(r.x + unit, r.y + unit * 2.4, r.w - unit * 2.0, unit * 1.2);
+            button_row(&ctx.gfx, row, buttons);
+            return;
+        }
         ctx.gfx.text_mid(
             hint,
             r.x + r.w / 2.0,

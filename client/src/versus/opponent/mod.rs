@@ -235,12 +235,22 @@ const PAGE_THINK_SHARE: std::time::Duration = std::time::Duration::from_millis(4
 const PAGE_ODDS_LIMIT: u64 = 6_000;
 
 /// The page's widest beam: Max searches 96 wide natively (BENCHMARKS.md, "Ten thousand fresh
-/// games, and a wider beam"), three times the work a piece of the 32 the page's pace was
-/// measured with, so the page keeps 32 until its pace is measured again.
+/// games, and a wider beam"). Measured in the page at 1× and 4× CPU throttling, 96 thinks
+/// about 1.6 times as long a plan (natively 8.4 ms against 5.3 over the same games) and its
+/// median frame's script was about a millisecond longer at 4×, on a machine where the page
+/// does not hold 58 frames/s at 4× even with 32: so the page keeps 32 (BENCHMARKS.md, "The
+/// page").
 const PAGE_MAX_BEAM: usize = 32;
 
-/// Search nodes per [`Bot::think_more`] call between looks at the clock.
-const THINK_SLICE: u32 = 1;
+/// How long a [`Bot::think_more`] call between looks at the clock aims to take: the steps a
+/// call asks for double while calls are shorter than half of this and halve while they are
+/// longer, so the clock (a call into the browser) is read about every quarter millisecond
+/// whatever the device's speed, and a frame's thinking overruns its allowance by a slice at
+/// most.
+const SLICE_AIM: std::time::Duration = std::time::Duration::from_micros(250);
+
+/// The most steps (each about a move generation) one [`Bot::think_more`] call asks for.
+const MOST_STEPS_A_SLICE: u32 = 64;
 
 /// Where a bot's plans are made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -283,6 +293,9 @@ pub struct BotPlayer {
     worker: Option<Worker>,
     /// The thinking time allowed per frame, when planning in slices.
     share: Option<std::time::Duration>,
+    /// Steps asked of each [`Bot::think_more`] call, when planning in slices (see
+    /// [`SLICE_AIM`]).
+    steps: u32,
 }
 
 impl BotPlayer {
@@ -319,6 +332,7 @@ impl BotPlayer {
             driver,
             worker,
             share,
+            steps: 1,
         }
     }
 
@@ -375,6 +389,7 @@ impl BotPlayer {
             },
             worker,
             share: None,
+            steps: 1,
         }
     }
 
@@ -397,23 +412,30 @@ impl BotPlayer {
             self.bot.begin_think(player, rules, frame);
             PLAN_TIMES.part(0, start.elapsed());
         }
+        let mut slice_start = start;
         loop {
-            let slice = sevenbag_netplay::time::Instant::now();
-            let thought = self.bot.think_more(THINK_SLICE);
-            PLAN_TIMES.part(1, slice.elapsed());
+            let thought = self.bot.think_more(self.steps);
+            // One look at the clock a slice: it ends this slice and starts the next.
+            let now = sevenbag_netplay::time::Instant::now();
+            let slice = now.duration_since(slice_start);
+            slice_start = now;
+            PLAN_TIMES.part(1, slice);
+            if slice < SLICE_AIM / 2 {
+                self.steps = (self.steps * 2).min(MOST_STEPS_A_SLICE);
+            } else if slice > SLICE_AIM {
+                self.steps = (self.steps / 2).max(1);
+            }
+            let took = now.duration_since(start);
             if let Some(thought) = thought {
-                let took = start.elapsed();
                 allowance::spend(took);
                 PLAN_TIMES.think(took, true);
-                let adopt = sevenbag_netplay::time::Instant::now();
                 let input = self
                     .bot
                     .adopt(player, rules, frame, &thought)
                     .unwrap_or(Input::NONE);
-                PLAN_TIMES.part(2, adopt.elapsed());
+                PLAN_TIMES.part(2, now.elapsed());
                 return input;
             }
-            let took = start.elapsed();
             if took >= left {
                 allowance::spend(took);
                 PLAN_TIMES.think(took, false);

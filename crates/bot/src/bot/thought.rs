@@ -10,6 +10,11 @@ use crate::pc_odds::Odds;
 use crate::search::Progress;
 use crate::sim::PlayerSim;
 
+/// The first-bag opener's expectimax nodes in a unit of [`Bot::think_more`]'s work: a node
+/// costs about a sixteenth of the other searches' steps (a move generation), so slices of the
+/// same work take about the same time in every search.
+const OPENER_NODES_A_UNIT: u32 = 16;
+
 /// Which position a [`Thought`] is about: everything that decides which placements exist and
 /// where the pieces come from (not the exact spot of the falling piece, which only the compiler
 /// needs, and it reads the current state).
@@ -146,6 +151,17 @@ impl Bot {
         }));
     }
 
+    /// Which search the unfinished thought is in ("perfect clear", "opener", "beam search" or
+    /// "odds"), for tools that time its slices; `None` when no thought is under way.
+    pub fn thinking_stage(&self) -> Option<&'static str> {
+        Some(match self.thinking.as_ref()?.stage {
+            Stage::PerfectClear => "perfect clear",
+            Stage::Opener => "opener",
+            Stage::Search(_) => "beam search",
+            Stage::Odds(..) => "odds",
+        })
+    }
+
     /// Whether the unfinished thought (if any) is about `player`'s position as it is now.
     pub fn is_thinking_about(&self, player: &Player) -> bool {
         self.thinking
@@ -153,9 +169,10 @@ impl Bot {
             .is_some_and(|t| t.key == PositionKey::of(player))
     }
 
-    /// Goes on with the thought begun by [`Bot::begin_think`] for about `work` more search
-    /// nodes (move-generation calls of each search): the thought once it is ready. `None` also
-    /// when no thought was begun.
+    /// Goes on with the thought begun by [`Bot::begin_think`] for about `work` more steps of
+    /// its searches (each about a move generation's cost: a move generation of the
+    /// perfect-clear search, a step of the beam search, a few nodes of the opener): the thought
+    /// once it is ready. `None` also when no thought was begun.
     pub fn think_more(&mut self, work: u32) -> Option<Thought> {
         let mut t = self.thinking.take()?;
         loop {
@@ -193,7 +210,8 @@ impl Bot {
                         t.stage = Stage::Search(Vec::new());
                         continue;
                     };
-                    let Progress::Done(found) = opener.resume(book, work) else {
+                    let nodes = work.saturating_mul(OPENER_NODES_A_UNIT);
+                    let Progress::Done(found) = opener.resume(book, nodes) else {
                         self.thinking = Some(t);
                         return None;
                     };
