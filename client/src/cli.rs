@@ -82,11 +82,11 @@ pub struct Args {
     #[arg(long, value_enum, hide = true)]
     pub screen: Option<StartScreen>,
 
-    /// With `--screen party`: seats of the free-for-all, 2 to 8.
+    /// With `--screen party` or `party-online`: seats of the free-for-all, 2 to 8.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8), hide = true)]
     pub seats: u8,
 
-    /// With `--screen party`: teams, 2 to 4 (0: none).
+    /// With `--screen party` or `party-online`: teams, 2 to 4 (0: none).
     #[arg(long, value_name = "T", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4), hide = true)]
     pub teams: u8,
 }
@@ -145,6 +145,11 @@ pub enum StartScreen {
     PartySetup,
     /// A free-for-all of bots (`--seats`, `--teams`, `--seed`), your seat played by a bot too.
     Party,
+    /// An online free-for-all room on an embedded server on 127.0.0.1 (`--seats`, `--teams`),
+    /// every seat played by a bot through its own connection.
+    PartyOnline,
+    /// The same room with a bot in every seat, watched as a spectator.
+    PartyWatch,
 }
 
 #[cfg(test)]

@@ -171,6 +171,25 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
                 }
             }
         }
+        Some(StartScreen::PartyOnline | StartScreen::PartyWatch) => {
+            let setup = PartySetup {
+                bots: args.seats.max(3) - 1,
+                teams: args.teams,
+                ..PartySetup::default()
+            };
+            let made = if args.screen == Some(StartScreen::PartyWatch) {
+                crate::party::online::PartyOnlineScreen::watch_crowd(&setup)
+            } else {
+                crate::party::online::PartyOnlineScreen::crowd(&setup, args.seed)
+            };
+            match made {
+                Ok(screen) => Box::new(screen),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return vec![menu()];
+                }
+            }
+        }
         Some(StartScreen::Play) => {
             let mut header = MatchHeader::versus(args.seed);
             header.handling = [ctx.config.handling, sevenbag_bot::BOT_HANDLING];

@@ -436,13 +436,13 @@ async fn the_page_plays_a_free_for_all_against_three_bots_thinking_in_the_frame(
         return;
     };
     page.open_menu("/");
-    // Free-for-all practice is two entries below Practice; its setup starts at three bots at
-    // Medium, and Start is the seventh row.
+    // Free-for-all is two entries below Practice; its setup starts offline (the Play row) with
+    // three bots at Medium, and Start is the eighth row.
     page.keys(&["ArrowDown", "ArrowDown", "Enter"]);
     page.wait(STEP_LIMIT, "the free-for-all setup", |s| {
         screen(s) == "party-setup"
     });
-    let mut keys = vec!["ArrowDown"; 6];
+    let mut keys = vec!["ArrowDown"; 7];
     keys.push("Enter");
     page.keys(&keys);
     page.wait(STEP_LIMIT, "the free-for-all", |s| screen(s) == "party");

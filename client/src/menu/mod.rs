@@ -107,7 +107,7 @@ impl Item {
             Item::LanJoin => "LAN: join a game",
             Item::Practice => "Practice vs bot",
             Item::Local => "Local 2 players",
-            Item::Party => "Free-for-all practice",
+            Item::Party => "Free-for-all",
             Item::Replays => "Replays",
             Item::Challenge => "Fixed-sequence challenge",
             Item::Leaderboard => "Leaderboard & profile",
@@ -126,7 +126,8 @@ impl Item {
             | Item::Spectate
             | Item::Leaderboard => "ONLINE",
             Item::LanHost | Item::LanJoin => "LAN",
-            Item::Practice | Item::Local | Item::Party => "OFFLINE",
+            Item::Practice | Item::Local => "OFFLINE",
+            Item::Party => "PARTY",
             Item::Challenge | Item::Solo | Item::Puzzles => "SOLO",
             _ => "",
         }
@@ -148,7 +149,7 @@ impl Item {
             ),
             Item::JoinRoom => (
                 "Join room",
-                "Type the code a friend gave you to join their room.",
+                "Type the code a friend gave you to join their room (a versus or a free-for-all room).",
             ),
             Item::Spectate => (
                 "Spectate",
@@ -175,8 +176,8 @@ impl Item {
                 "Two players, one keyboard. Left player: A D move, S soft drop, W hard drop, Q E rotate, R 180°, Left Shift hold. Right player: arrows, ↑ hard drop, , . rotate, / 180°, Right Shift hold. Change them in Settings.",
             ),
             Item::Party => (
-                "Free-for-all practice",
-                "You against 1 to 7 bots on the same pieces, last one standing wins. Choose the targeting rule (even, least, divide, attackers, KOs, random, manual), teams and badges; Tab or 2–8 picks your target.",
+                "Free-for-all",
+                "Up to eight on the same pieces, last one standing wins: you against 1 to 7 bots offline, or a room of 3 to 8 people on your server (friends join its code with Join room by code). Choose the targeting rule (even, least, divide, attackers, KOs, random, manual), teams and badges; Tab or the seat numbers pick your target.",
             ),
             Item::Replays => ("Replays", "Watch finished matches again, frame for frame."),
             Item::Leaderboard => (

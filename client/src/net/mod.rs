@@ -2,11 +2,16 @@
 //!
 //! - [`online`] — `Online`: one connection to a server, the room it sees, the match it plays or
 //!   watches, reconnects and chat.
+//! - [`battle`] — `BattleOnline`: one connection to a room of several seats (free-for-all,
+//!   teams) and the match it plays or watches through netplay's `BattleSession`.
 //! - [`lan`] — the LAN beacon and the in-process server a host runs.
 //! - [`links`] — the game's links (`/room/CODE`...): made from a server's address, read from
 //!   the page's.
 //! - [`request`] — one short request to a server (standings, account, solo upload).
 
+pub mod battle;
+#[cfg(test)]
+mod battle_tests;
 pub mod lan;
 pub mod links;
 pub mod online;

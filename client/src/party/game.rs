@@ -3,7 +3,7 @@
 //! tests play whole matches; every rule (routing, knock-outs, places, badges) is the core's.
 
 use sevenbag_core::{
-    Battle, BattleError, BattleHeader, Handling, Input, MAX_SEATS, Seat, SeatInput, SeatSet,
+    Battle, BattleError, BattleHeader, Handling, Input, MAX_SEATS, Seat, SeatInput,
 };
 
 use super::PartySetup;
@@ -231,11 +231,6 @@ impl PartyGame {
             .collect();
         rows.sort_by_key(|(s, f)| (f.place.unwrap_or(u8::MAX), s.index()));
         rows
-    }
-
-    /// The seats `seat` attacks now, and the seats whose garbage waits on it (the core's).
-    pub fn attack_lines(&self, seat: Seat) -> (SeatSet, SeatSet) {
-        (self.battle.targets_of(seat), self.battle.attackers_of(seat))
     }
 
     /// A new match of the same setup on `seed`, with fresh bots.

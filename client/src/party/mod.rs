@@ -1,15 +1,22 @@
-//! Free-for-all practice: you and 1 to 7 bots on one seed, played offline on the core's
-//! `Battle` (targeting, knock-outs, placements, badges, teams all come from the core).
+//! Free-for-all: practice, you and 1 to 7 bots on one seed played offline on the core's
+//! `Battle` (targeting, knock-outs, placements, badges, teams all come from the core), and
+//! rooms of 3 to 8 people on a server.
 //!
-//! - [`setup`] — the setup screen: how many bots, their level, the targeting rule, teams, badges.
+//! - [`setup`] — the setup screen: offline or online, how many bots (or seats), their level,
+//!   the targeting rule, teams, badges.
 //! - [`game`] — the match and its seats (your keys and a target, a bot per other seat), with
 //!   the figures of the results table. Headless, so tests play whole matches.
 //! - [`screen`] — the play screen: keys, targeting keys, pause, results.
-//! - [`view`] — drawing it with [`crate::layout::party`].
+//! - [`view`] — drawing it with [`crate::layout::party`], from any [`source::PartyMatch`]
+//!   (the practice match here, or an online room's session in [`online`]).
+//! - [`online`] — a free-for-all room on a server: its lobby, play through netplay's
+//!   `BattleSession`, spectating, results and rematch.
 
 pub mod game;
+pub mod online;
 pub mod screen;
 pub mod setup;
+pub mod source;
 #[cfg(test)]
 mod tests;
 pub mod view;

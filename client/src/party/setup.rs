@@ -19,6 +19,8 @@ use crate::versus::opponent::Opponent;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Row {
+    /// Offline with bots, or a room on the server.
+    Where,
     Bots,
     Level,
     Targeting,
@@ -29,9 +31,22 @@ enum Row {
     Back,
 }
 
-const ROWS: [Row; 8] = [
+const ROWS: [Row; 9] = [
+    Row::Where,
     Row::Bots,
     Row::Level,
+    Row::Targeting,
+    Row::Teams,
+    Row::Badges,
+    Row::FirstTo,
+    Row::Start,
+    Row::Back,
+];
+
+/// The rows of an online room's form: seats instead of bots, no bot level.
+const ONLINE_ROWS: [Row; 8] = [
+    Row::Where,
+    Row::Bots,
     Row::Targeting,
     Row::Teams,
     Row::Badges,
@@ -48,6 +63,8 @@ const FIRST_TO: [u8; 4] = [1, 2, 3, 5];
 pub struct PartySetupScreen {
     nav: ListNav,
     setup: PartySetup,
+    /// Sets up a room on the server (seats for people) rather than a match with bots.
+    online: bool,
 }
 
 /// Steps `v` by `d` through `all`, wrapping.
@@ -70,9 +87,23 @@ fn about(t: Targeting) -> &'static str {
 }
 
 impl PartySetupScreen {
+    fn rows(&self) -> &'static [Row] {
+        if self.online { &ONLINE_ROWS } else { &ROWS }
+    }
+
     fn change(&mut self, row: Row, d: i32) {
+        let online = self.online;
         let s = &mut self.setup;
         match row {
+            Row::Where => {
+                self.online = !online;
+                if !online {
+                    // A room has at least three seats.
+                    self.setup.bots = self.setup.bots.max(2);
+                }
+            }
+            // Online the row counts seats, 3 to 8 (the seats besides yours, 2 to 7).
+            Row::Bots if online => s.bots = cycle(&[2, 3, 4, 5, 6, 7], s.bots, d),
             Row::Bots => s.bots = cycle(&[1, 2, 3, 4, 5, 6, 7], s.bots, d),
             Row::Level => s.level = cycle(&Level::ALL, s.level, d),
             Row::Targeting => s.targeting = cycle(&Targeting::ALL, s.targeting, d),
@@ -86,6 +117,9 @@ impl PartySetupScreen {
     fn value(&self, row: Row) -> String {
         let s = &self.setup;
         match row {
+            Row::Where if self.online => "online room on your server".to_owned(),
+            Row::Where => "offline, with bots".to_owned(),
+            Row::Bots if self.online => format!("{} players", s.seats()),
             Row::Bots => format!("{} ({} players)", s.bots, s.seats()),
             Row::Level => Opponent::Bot(s.level).label(),
             Row::Targeting => s.targeting.name().to_owned(),
@@ -105,8 +139,11 @@ impl PartySetupScreen {
     }
 }
 
-fn label(row: Row) -> &'static str {
+fn label(row: Row, online: bool) -> &'static str {
     match row {
+        Row::Where => "Play",
+        Row::Bots if online => "Seats",
+        Row::Start if online => "Create room",
         Row::Bots => "Bots",
         Row::Level => "Bot level",
         Row::Targeting => "Targeting",
@@ -119,8 +156,9 @@ fn label(row: Row) -> &'static str {
 }
 
 /// The footer's hint for the row under the cursor: it names what Enter does there.
-fn footer_hint(row: Row) -> &'static str {
+fn footer_hint(row: Row, online: bool) -> &'static str {
     match row {
+        Row::Start if online => "↑ ↓ choose   Enter create   Esc back",
         Row::Start => "↑ ↓ choose   Enter start   Esc back",
         Row::Back => "↑ ↓ choose   Enter back   Esc back",
         _ => "↑ ↓ choose   ← → or Enter change   Esc back",
@@ -130,16 +168,27 @@ fn footer_hint(row: Row) -> &'static str {
 impl Screen for PartySetupScreen {
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
-        let layout = list_layout(io.width, io.height, ROWS.len());
+        let rows = self.rows();
+        let layout = list_layout(io.width, io.height, rows.len());
         let before = self.nav.selected;
-        let event = self.nav.handle(io, &layout, ROWS.len(), &|_| true, false);
+        let event = self.nav.handle(io, &layout, rows.len(), &|_| true, false);
         if before != self.nav.selected {
             ctx.play(Sfx::Move);
         }
         match event {
             ListEvent::Back => Transition::Pop,
-            ListEvent::Activate(i) if ROWS[i] == Row::Back => Transition::Pop,
-            ListEvent::Activate(i) if ROWS[i] == Row::Start => {
+            ListEvent::Activate(i) if rows[i] == Row::Back => Transition::Pop,
+            ListEvent::Activate(i) if rows[i] == Row::Start && self.online => {
+                ctx.play(Sfx::Select);
+                let online = crate::net::battle::BattleOnline::create(
+                    &ctx.config.server,
+                    &ctx.config.player_name,
+                    ctx.config.handling,
+                    super::online::room_options(&self.setup),
+                );
+                Transition::Push(Box::new(super::online::PartyOnlineScreen::new(online)))
+            }
+            ListEvent::Activate(i) if rows[i] == Row::Start => {
                 ctx.play(Sfx::Select);
                 let seed = crate::platform::clock::random_seed();
                 match PartyScreen::new(&self.setup, seed, ctx) {
@@ -151,12 +200,12 @@ impl Screen for PartySetupScreen {
                 }
             }
             ListEvent::Adjust(i, d) => {
-                self.change(ROWS[i], d);
+                self.change(rows[i], d);
                 ctx.play(Sfx::Move);
                 Transition::None
             }
             ListEvent::Activate(i) => {
-                self.change(ROWS[i], 1);
+                self.change(rows[i], 1);
                 ctx.play(Sfx::Move);
                 Transition::None
             }
@@ -168,24 +217,32 @@ impl Screen for PartySetupScreen {
         let gfx = &ctx.gfx;
         background(io.width, io.height);
         ctx.backdrop.draw();
-        let l = list_layout(io.width, io.height, ROWS.len());
-        heading(
-            gfx,
-            l.title,
-            l.unit,
-            "Free-for-all practice",
-            "You and up to seven bots on the same pieces, last one standing wins",
-        );
-        let shown = self.nav.visible(&l, ROWS.len());
-        scroll_marks(gfx, &shown, ROWS.len(), l.unit);
+        let rows = self.rows();
+        let l = list_layout(io.width, io.height, rows.len());
+        let (title, subtitle) = if self.online {
+            (
+                "Free-for-all room",
+                "A room on your server for 3 to 8 players on the same pieces; share its code",
+            )
+        } else {
+            (
+                "Free-for-all practice",
+                "You and up to seven bots on the same pieces, last one standing wins",
+            )
+        };
+        heading(gfx, l.title, l.unit, title, subtitle);
+        let shown = self.nav.visible(&l, rows.len());
+        scroll_marks(gfx, &shown, rows.len(), l.unit);
         for (i, r) in shown {
-            let row = ROWS[i];
+            let row = rows[i];
             let state = RowState {
                 selected: i == self.nav.selected,
                 enabled: true,
             };
             match row {
-                Row::Start | Row::Back => menu_row(gfx, r, l.unit, label(row), "", state, ctx.time),
+                Row::Start | Row::Back => {
+                    menu_row(gfx, r, l.unit, label(row, self.online), "", state, ctx.time)
+                }
                 _ => {
                     let v = self.value(row);
                     let v = if state.selected {
@@ -193,19 +250,35 @@ impl Screen for PartySetupScreen {
                     } else {
                         v
                     };
-                    value_row(gfx, r, l.unit, label(row), &v, state, false, ctx.time)
+                    let name = label(row, self.online);
+                    value_row(gfx, r, l.unit, name, &v, state, false, ctx.time)
                 }
             }
         }
         let s = &self.setup;
+        let keys = if self.online {
+            format!(
+                "Online: the room is made on {}; the match starts when everyone seated (at least two) is ready, a team room when every seat is taken. In the match: the board you attack is framed blue; under manual targeting Tab (Shift+Tab back), 1–8 or a tap choose it. Esc leaves.",
+                ctx.config.server
+            )
+        } else {
+            "In the match: the board you attack is framed blue. Under manual targeting Tab (Shift+Tab back), 2–8 or a click on a board choose it. Esc pauses.".to_owned()
+        };
         let body = format!(
-            "Targeting {}: {}.\n\nTeams: garbage goes only to other teams; a team is out when all its players are.\n\nBadges: each knock-out earns the victim's badges plus one; 2, 6, 14 and 30 points add a quarter to your attack each.\n\nIn the match: the board you attack is framed blue. Under manual targeting Tab (Shift+Tab back), 2–8 or a click on a board choose it. Esc pauses.",
+            "Targeting {}: {}.\n\nTeams: garbage goes only to other teams; a team is out when all its players are.\n\nBadges: each knock-out earns the victim's badges plus one; 2, 6, 14 and 30 points add a quarter to your attack each.\n\n{keys}",
             s.targeting.name(),
             about(s.targeting)
         );
         side_panel(gfx, l.side, l.unit, "Free-for-all", &body);
-        let selected = ROWS.get(self.nav.selected).copied().unwrap_or(Row::Start);
-        footer(gfx, l.footer, l.unit, footer_hint(selected), "offline");
+        let selected = rows.get(self.nav.selected).copied().unwrap_or(Row::Start);
+        let place = if self.online { "online" } else { "offline" };
+        footer(
+            gfx,
+            l.footer,
+            l.unit,
+            footer_hint(selected, self.online),
+            place,
+        );
     }
 
     fn calm(&self) -> bool {
@@ -240,6 +313,24 @@ mod tests {
     }
 
     #[test]
+    fn the_play_row_turns_the_form_into_an_online_rooms_of_three_to_eight_seats() {
+        let mut screen = PartySetupScreen::default();
+        screen.setup.bots = 1;
+        screen.change(Row::Where, 1);
+        assert!(screen.online);
+        assert_eq!(screen.rows(), &ONLINE_ROWS);
+        assert!(!screen.rows().contains(&Row::Level), "no bot level online");
+        assert_eq!(screen.value(Row::Bots), "3 players");
+        assert_eq!(label(Row::Start, true), "Create room");
+        for _ in 0..6 {
+            screen.change(Row::Bots, 1);
+            assert!((3..=8).contains(&screen.setup.seats()));
+        }
+        screen.change(Row::Where, 1);
+        assert_eq!(screen.rows(), &ROWS);
+    }
+
+    #[test]
     fn the_footer_says_what_enter_does_on_each_row() {
         for row in ROWS {
             let says = match row {
@@ -247,7 +338,7 @@ mod tests {
                 Row::Back => "Enter back",
                 _ => "Enter change",
             };
-            assert!(footer_hint(row).contains(says), "{row:?}");
+            assert!(footer_hint(row, false).contains(says), "{row:?}");
         }
     }
 }

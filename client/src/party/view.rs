@@ -4,7 +4,8 @@
 use macroquad::prelude::*;
 use sevenbag_core::{Battle, Phase, Seat, Team};
 
-use super::game::{Figures, PartyGame, YOU};
+use super::game::Figures;
+use super::source::PartyMatch;
 use crate::layout::party::{MiniLayout, PartyLayout};
 use crate::render::board::draw_board_on_fill;
 use crate::render::fx::SeatFx;
@@ -27,8 +28,8 @@ const TEAMS: [Color; 4] = [
 /// What the free-for-all view draws.
 pub struct PartyScene<'a> {
     /// The match and its figures.
-    pub game: &'a PartyGame,
-    /// Every seat's name, yours first.
+    pub game: &'a dyn PartyMatch,
+    /// Every seat's name, in seat order.
     pub names: &'a [String],
     /// The mode line.
     pub title: &'a str,
@@ -65,10 +66,11 @@ pub fn draw_party(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
             .map(|m| (m.board, crate::render::look::well())),
     );
     background_with(l.window.w, l.window.h, &solids);
-    let (my_targets, _) = scene.game.attack_lines(YOU);
+    let me = scene.game.me();
+    let my_targets = b.targets_of(me);
     // Your panel; garbage rising shakes your well a little.
     let cell = l.own.cell();
-    let fx = &scene.fx[YOU.index()];
+    let fx = &scene.fx[me.index()];
     let shake = if fx.shake > 0.0 && !crate::render::look::reduced_motion() {
         ((scene.time * 90.0).sin() * cell * 0.18 * (fx.shake / 0.22)).abs()
     } else {
@@ -76,29 +78,26 @@ pub fn draw_party(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
     };
     let mut board = l.own.board;
     board.y += shake;
-    draw_board_on_fill(board, cell, b.player(YOU), fx, scene.time);
+    draw_board_on_fill(board, cell, b.player(me), fx, scene.time);
     // The popups go under the list of who sends you garbage.
     let mut popups = l.own.popups;
     popups.y += cell * 2.2;
     popups.h = (popups.h - cell * 2.2).max(0.0);
     draw_popups(gfx, popups, cell, fx);
-    draw_meter(gfx, l.own.meter, cell, b.incoming(YOU), scene.time);
-    draw_hold(gfx, l.own.hold, cell, b.player(YOU));
-    draw_next(gfx, l.own.next, cell, b.player(YOU));
-    draw_stats(gfx, l.own.stats, cell, b.player(YOU));
+    draw_meter(gfx, l.own.meter, cell, b.incoming(me), scene.time);
+    draw_hold(gfx, l.own.hold, cell, b.player(me));
+    draw_next(gfx, l.own.next, cell, b.player(me));
+    draw_stats(gfx, l.own.stats, cell, b.player(me));
     draw_own_plate(gfx, l, scene);
-    if b.player(YOU).topped_out().is_some() {
-        knocked_out(gfx, l.own.board, cell, b, YOU, scene.names);
+    if b.player(me).topped_out().is_some() {
+        knocked_out(gfx, l.own.board, cell, scene, me);
     }
     // The others.
-    for (i, m) in l.others.iter().enumerate() {
-        let Some(seat) = Seat::new(i + 1) else {
-            continue;
-        };
+    for (m, seat) in l.others.iter().zip(scene.game.others()) {
         draw_mini(gfx, m, scene, seat, my_targets.contains(seat));
     }
     draw_title(gfx, l, scene);
-    draw_banner(gfx, l, b, scene.names);
+    draw_banner(gfx, l, scene);
     gfx.text_mid(
         &gfx.fit(scene.status, l.status.w - 20.0, 15.0, Weight::Regular),
         l.status.x + 10.0,
@@ -116,14 +115,15 @@ pub fn draw_party(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
 /// Your name, place and figures under your board, and who attacks you above it.
 fn draw_own_plate(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
     let b = scene.game.battle();
+    let me = scene.game.me();
     let cell = l.own.cell();
     let r = l.own.name;
     let size = (cell * 0.62).round();
-    let f = scene.game.figures(YOU);
+    let f = scene.game.figures(me);
     let place = f
         .place
         .map(|p| format!("  ·  {}", ordinal(p).to_uppercase()));
-    let name = format!("{}{}", scene.names[0], place.unwrap_or_default());
+    let name = format!("{}{}", name_of(scene, me), place.unwrap_or_default());
     gfx.text_mid(
         &name,
         r.x,
@@ -131,7 +131,7 @@ fn draw_own_plate(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
         size,
         Weight::Bold,
         Align::Left,
-        team_colour(b, YOU),
+        team_colour(b, me, me),
     );
     gfx.text_mid(
         &figures_line(&f, b.header().options.badges),
@@ -143,7 +143,7 @@ fn draw_own_plate(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
         theme::TEXT_DIM,
     );
     let attackers: Vec<String> = b
-        .attackers_of(YOU)
+        .attackers_of(me)
         .iter()
         .map(|s| (s.index() + 1).to_string())
         .collect();
@@ -184,11 +184,16 @@ fn figures_line(f: &Figures, badges: bool) -> String {
     }
 }
 
-/// The colour of `seat`'s name: its team's, or yours and the others' without teams.
-fn team_colour(b: &Battle, seat: Seat) -> Color {
+/// `seat`'s name (a placeholder where the list is short).
+fn name_of<'a>(scene: &'a PartyScene<'_>, seat: Seat) -> &'a str {
+    scene.names.get(seat.index()).map_or("—", String::as_str)
+}
+
+/// The colour of `seat`'s name: its team's, or yours (`me`) and the others' without teams.
+fn team_colour(b: &Battle, seat: Seat, me: Seat) -> Color {
     if b.header().options.teams.is_some() {
         TEAMS[b.team_of(seat).index() % TEAMS.len()]
-    } else if seat == YOU {
+    } else if seat == me {
         theme::ACCENT2
     } else {
         theme::TEXT
@@ -198,14 +203,15 @@ fn team_colour(b: &Battle, seat: Seat) -> Color {
 /// One opponent's small board, its labels, and the marks of who attacks whom.
 fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_target: bool) {
     let b = scene.game.battle();
+    let me = scene.game.me();
     let cell = m.cell();
     let fx = &scene.fx[seat.index()];
     draw_board_on_fill(m.board, cell, b.player(seat), fx, scene.time);
     draw_meter(gfx, m.meter, cell, b.incoming(seat), scene.time);
     let out = b.player(seat).topped_out().is_some();
-    let ally = b.team_of(seat) == b.team_of(YOU);
+    let ally = b.team_of(seat) == b.team_of(me);
     // The marks: your target framed in your colour, anyone about to attack you in red.
-    let aims_at_you = b.targets_of(seat).contains(YOU);
+    let aims_at_you = b.targets_of(seat).contains(me);
     let frame = Rect::new(
         m.board.x - 3.0,
         m.board.y - 3.0,
@@ -217,38 +223,37 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
     }
     let small = (cell * 0.85).clamp(9.0, 16.0).round();
     let tag_y = m.board.y - cell * 0.75;
+    // A spectator's large board is seat `me`: its marks name its number, shortly.
+    let (target_tag, at_you_tag) = if scene.game.watching() {
+        ("TARGET", format!("→ {}", me.index() + 1))
+    } else {
+        ("YOUR TARGET", "→ YOU".to_owned())
+    };
     if my_target {
-        gfx.text_mid(
-            "YOUR TARGET",
+        tag(
+            gfx,
+            target_tag,
             m.board.x,
             tag_y,
             small,
-            Weight::Bold,
             Align::Left,
             TARGET,
         );
     }
     if aims_at_you && !ally {
-        gfx.text_mid(
-            "→ YOU",
-            m.board.right(),
-            tag_y,
-            small,
-            Weight::Bold,
-            Align::Right,
-            THREAT,
-        );
+        let x = m.board.right();
+        tag(gfx, &at_you_tag, x, tag_y, small, Align::Right, THREAT);
     }
-    if b.attackers_of(YOU).contains(seat) && !my_target {
+    if b.attackers_of(me).contains(seat) && !my_target {
         outline(frame, 2.0, alpha(THREAT, 0.8));
     }
     if out {
-        knocked_out(gfx, m.board, cell, b, seat, scene.names);
+        knocked_out(gfx, m.board, cell, scene, seat);
     }
     // Name (with the number that targets it) and knock-outs; lines sent and badges under it.
     let f = scene.game.figures(seat);
     let text = (cell * 1.05).clamp(10.0, 18.0).round();
-    let label = format!("{}  {}", seat.index() + 1, scene.names[seat.index()]);
+    let label = format!("{}  {}", seat.index() + 1, name_of(scene, seat));
     let label = if ally {
         format!("{label} (ally)")
     } else {
@@ -257,7 +262,7 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
     let colour = if out {
         theme::TEXT_FAINT
     } else {
-        team_colour(b, seat)
+        team_colour(b, seat, me)
     };
     let kos = format!("KO {}", f.kos);
     let kos_w = gfx.width(&kos, text, Weight::Bold);
@@ -301,8 +306,26 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
     );
 }
 
+/// A mark over a small board, on a dark backing so a piece in the spawn rows under it does not
+/// hide it.
+fn tag(gfx: &Gfx, text: &str, x: f32, y: f32, size: f32, align: Align, colour: Color) {
+    let w = gfx.width(text, size, Weight::Bold);
+    let pad = (size * 0.3).round();
+    let left = match align {
+        Align::Right => x - w,
+        Align::Center => x - w / 2.0,
+        _ => x,
+    };
+    fill(
+        Rect::new(left - pad, y - size * 0.65, w + 2.0 * pad, size * 1.3),
+        alpha(theme::BACKGROUND, 0.9),
+    );
+    gfx.text_mid(text, x, y, size, Weight::Bold, align, colour);
+}
+
 /// A board that is out: greyed, with its place and who knocked it out.
-fn knocked_out(gfx: &Gfx, board: Rect, cell: f32, b: &Battle, seat: Seat, names: &[String]) {
+fn knocked_out(gfx: &Gfx, board: Rect, cell: f32, scene: &PartyScene<'_>, seat: Seat) {
+    let b = scene.game.battle();
     fill(board, alpha(BLACK, 0.55));
     let c = center(board);
     let size = (cell * 2.6).round();
@@ -316,8 +339,8 @@ fn knocked_out(gfx: &Gfx, board: Rect, cell: f32, b: &Battle, seat: Seat, names:
         );
     }
     let by = match b.knocked_out_by(seat) {
-        Some(k) if k == YOU => "KO by you".to_owned(),
-        Some(k) => format!("KO by {}", names[k.index()]),
+        Some(k) if k == scene.game.me() && !scene.game.watching() => "KO by you".to_owned(),
+        Some(k) => format!("KO by {}", name_of(scene, k)),
         None => "topped out".to_owned(),
     };
     let small = (cell * 1.0).clamp(9.0, 22.0).round();
@@ -375,7 +398,8 @@ fn draw_title(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
 }
 
 /// The countdown over your board, and the round's winner between rounds.
-fn draw_banner(gfx: &Gfx, l: &PartyLayout, b: &Battle, names: &[String]) {
+fn draw_banner(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
+    let b = scene.game.battle();
     let c = center(l.own.board);
     let cell = l.own.cell();
     if let Some(left) = b.countdown_left().filter(|&f| f > 0) {
@@ -390,11 +414,7 @@ fn draw_banner(gfx: &Gfx, l: &PartyLayout, b: &Battle, names: &[String]) {
     }
     if let Phase::RoundOver { winner, .. } = b.phase() {
         let text = match winner {
-            Some(team) => format!(
-                "{} WIN{} THE ROUND",
-                winners(b, team, names),
-                plural(b, team)
-            ),
+            Some(team) => format!("{} WIN{} THE ROUND", winners(scene, team), plural(b, team)),
             None => "DRAW".to_owned(),
         };
         let text = gfx.fit(
@@ -412,15 +432,16 @@ fn plural(b: &Battle, team: Team) -> &'static str {
 }
 
 /// The names of `team`'s seats, "YOU" for yours.
-fn winners(b: &Battle, team: Team, names: &[String]) -> String {
+fn winners(scene: &PartyScene<'_>, team: Team) -> String {
+    let b = scene.game.battle();
     let list: Vec<String> = b
         .members(team)
         .iter()
         .map(|s| {
-            if s == YOU {
+            if s == scene.game.me() && !scene.game.watching() {
                 "YOU".to_owned()
             } else {
-                names[s.index()].to_uppercase()
+                name_of(scene, s).to_uppercase()
             }
         })
         .collect();
@@ -445,10 +466,7 @@ fn draw_results(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
     fill(l.window, alpha(BLACK, 0.45));
     fill(r, theme::PANEL);
     outline(r, 2.0, theme::ACCENT);
-    let winner = b
-        .winner()
-        .map(|t| winners(b, t, scene.names))
-        .unwrap_or_default();
+    let winner = b.winner().map(|t| winners(scene, t)).unwrap_or_default();
     gfx.text_mid(
         &gfx.fit(
             &format!(
@@ -484,17 +502,17 @@ fn draw_results(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
     }
     for (k, (seat, f)) in rows.iter().enumerate() {
         let y = y0 + row_h * (k as f32 + 1.0);
-        let mine = *seat == YOU;
+        let mine = *seat == scene.game.me() && !scene.game.watching();
         let colour = if mine {
             theme::ACCENT2
         } else {
-            team_colour(b, *seat)
+            team_colour(b, *seat, scene.game.me())
         };
         let place = f.place.map(ordinal).unwrap_or_else(|| "—".to_owned());
         let name = if mine {
-            format!("{} (you)", scene.names[0])
+            format!("{} (you)", name_of(scene, *seat))
         } else {
-            scene.names[seat.index()].clone()
+            name_of(scene, *seat).to_owned()
         };
         let rounds = b.wins().get(b.team_of(*seat).index()).copied().unwrap_or(0);
         let cells = [
@@ -516,7 +534,7 @@ fn draw_results(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
         }
     }
     gfx.text_mid(
-        "Enter  play again      Esc  menu",
+        scene.game.results_keys(),
         r.x + w / 2.0,
         r.bottom() - row_h * 0.7,
         size,

@@ -216,6 +216,16 @@ impl Online {
                 self.stage = Stage::InRoom;
             }
             ServerMessage::Redirect { url } => self.follow_redirect(&url),
+            ServerMessage::BattleJoined {
+                code,
+                seat,
+                options,
+                ..
+            } => {
+                self.redirects.reset();
+                self.stage = Stage::InRoom;
+                self.battle = Some((code, seat, options));
+            }
             ServerMessage::RoomState { seats, .. } => {
                 // Ready flags clear after a match: we may ready again.
                 let me_ready = self

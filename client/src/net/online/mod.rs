@@ -146,6 +146,9 @@ pub struct Online {
     idle: Match,
     /// A cluster's redirects followed for the current request.
     redirects: sevenbag_netplay::Redirects,
+    /// The server put us in a room of several seats (`BattleJoined`): its code, our seat and
+    /// its options, until [`Online::take_battle`] hands the connection over.
+    battle: Option<(String, Option<u8>, sevenbag_protocol::BattleRoomOptions)>,
     /// How long a lost match is retried while the server cannot be reached, at least
     /// ([`reconnect::REACH_ALLOWANCE`]; the tests shorten it).
     reach_allowance: Duration,
@@ -237,6 +240,7 @@ impl Online {
             due: 0,
             idle: Match::new(MatchHeader::versus(0)),
             redirects: sevenbag_netplay::Redirects::default(),
+            battle: None,
             reach_allowance: reconnect::REACH_ALLOWANCE,
         }
     }
@@ -392,6 +396,27 @@ impl Online {
     /// Takes the notices to show once.
     pub fn take_notices(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notices)
+    }
+
+    #[cfg_attr(not(test), allow(dead_code))] // the tests read it
+    /// Whether the server put us in a room of several seats (a code joined or watched that is
+    /// a free-for-all room): [`Online::take_battle`] hands the connection over.
+    pub fn joined_battle(&self) -> bool {
+        self.battle.is_some()
+    }
+
+    /// Hands the connection over to a [`BattleOnline`](crate::net::battle::BattleOnline) once
+    /// the server put us in a room of several seats; this controller is left without one.
+    pub fn take_battle(&mut self) -> Option<crate::net::battle::BattleJoin> {
+        let (code, seat, options) = self.battle.take()?;
+        let link = self.net.take()?;
+        Some(crate::net::battle::BattleJoin {
+            url: self.url.clone(),
+            link,
+            code,
+            seat,
+            options,
+        })
     }
 
     /// The match to draw: predicted, or a blank one before the first match.

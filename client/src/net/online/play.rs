@@ -22,7 +22,11 @@ impl Online {
     /// `Pong` or the opponent's inputs that waited for this frame keep their real arrival time,
     /// so the round trip shown and the pacing do not include the frame's own delay.
     pub fn poll(&mut self, now: Instant) {
-        while let Some((event, at)) = self.net.as_mut().and_then(|n| n.try_recv_stamped()) {
+        // Once in a room of several seats, what follows is for the controller that takes the
+        // connection over: it stays queued on the link.
+        while self.battle.is_none()
+            && let Some((event, at)) = self.net.as_mut().and_then(|n| n.try_recv_stamped())
+        {
             self.on_event(event, at.min(now));
         }
         self.keep_reconnecting(now);

@@ -6,6 +6,8 @@
 //! leaves, Esc or N stays); spectators leave at once. While the controller reconnects after a
 //! lost connection, a banner over the match says so with the seconds left.
 
+#[cfg(test)]
+mod handoff_tests;
 pub(crate) mod view;
 
 use sevenbag_netplay::time::Instant;
@@ -25,6 +27,16 @@ use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
 use crate::versus::session::Session;
+
+/// The free-for-all room's screen, taking `online`'s connection over, once the code it joined
+/// or watches turned out to be a room of several seats.
+pub(crate) fn battle_room_screen(online: &mut Online) -> Option<Box<dyn Screen>> {
+    let join = online.take_battle()?;
+    let online = crate::net::battle::BattleOnline::joined(join);
+    Some(Box::new(crate::party::online::PartyOnlineScreen::new(
+        online,
+    )))
+}
 
 /// A LAN host's extras: the server it runs and its beacon.
 pub struct LanHosting {
@@ -220,6 +232,10 @@ impl OnlineScreen {
 impl Screen for OnlineScreen {
     /// Handles the frame.
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        // A code that names a free-for-all room: its own screen takes the connection over.
+        if let Some(screen) = battle_room_screen(self.online_mut()) {
+            return Transition::Replace(screen);
+        }
         // The setting applies at once, also to a room joined before it changed.
         let filter = ctx.config.chat_filter;
         self.online_mut().chat_mut().set_filter(filter);

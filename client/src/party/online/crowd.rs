@@ -1,0 +1,104 @@
+//! `--screen party-online`: a free-for-all room on an embedded server on 127.0.0.1, the shown
+//! seat and every other one played by bots through their own connections (each a
+//! [`BattleOnline`] joined by code), so a capture shows a real online room mid-match.
+
+use std::net::Ipv4Addr;
+
+use sevenbag_bot::Level;
+use sevenbag_core::Handling;
+use sevenbag_netplay::time::Instant;
+use sevenbag_protocol::JoinRole;
+
+use crate::net::battle::{BattleOnline, BattleStage};
+use crate::net::lan::HostedServer;
+use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
+
+/// The other bots' names.
+const NAMES: [&str; 7] = ["Ada", "Bea", "Cid", "Dee", "Eve", "Fay", "Gus"];
+
+/// The other seats of the room: their connections and bots, and the server (dropped last).
+pub struct Crowd {
+    players: Vec<(BattleOnline, Box<dyn AutoPlayer>)>,
+    wanted: usize,
+    level: Level,
+    addr: String,
+    _server: HostedServer,
+}
+
+impl Crowd {
+    /// Starts the server; returns it and its address.
+    pub fn start(seats: usize, level: Level) -> Result<Crowd, String> {
+        let dir = std::env::temp_dir().join(format!("sevenbag-party-{}", std::process::id()));
+        let server = HostedServer::start_on(Ipv4Addr::LOCALHOST, 0, dir)?;
+        Ok(Crowd {
+            players: Vec::new(),
+            wanted: seats.saturating_sub(1),
+            level,
+            addr: format!("127.0.0.1:{}", server.port()),
+            _server: server,
+        })
+    }
+
+    /// Also seats a bot that creates the room of `options` (waiting up to 10 s for its code),
+    /// so every seat is a bot's and the screen can watch: returns the code.
+    pub fn host(
+        &mut self,
+        options: sevenbag_protocol::BattleRoomOptions,
+    ) -> Result<String, String> {
+        let mut host = BattleOnline::create(&self.addr, "Hal", Handling::default(), options);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while host.code().is_none() {
+            if std::time::Instant::now() > deadline {
+                return Err("the embedded server gave no room code".to_owned());
+            }
+            host.poll(Instant::now());
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let code = host.code().unwrap_or_default().to_owned();
+        let bot = Opponent::Bot(self.level).player_with(0xB0, Planning::Inline);
+        self.players.push((host, bot));
+        self.wanted += 1;
+        Ok(code)
+    }
+
+    /// The server's address.
+    pub fn addr(&self) -> &str {
+        &self.addr
+    }
+
+    /// Joins the others once the room has a code, then plays their due frames and readies
+    /// them whenever no match runs.
+    pub fn drive(&mut self, code: Option<&str>) {
+        while self.players.len() < self.wanted
+            && let Some(code) = code
+        {
+            let i = self.players.len() + 2;
+            // Names, not numbers: the seats are taken in whatever order the joins arrive.
+            let name = NAMES[(i - 2) % NAMES.len()];
+            let online = BattleOnline::join(
+                &self.addr,
+                name,
+                Handling::default(),
+                code,
+                JoinRole::Player,
+            );
+            let bot = Opponent::Bot(self.level).player_with(0xB07 * i as u64, Planning::Inline);
+            self.players.push((online, bot));
+        }
+        let now = Instant::now();
+        for (online, bot) in &mut self.players {
+            online.tick(now, &mut |b, seat| {
+                bot.next_for(SeatView::of_battle(b, seat))
+            });
+            if online.stage() == &BattleStage::InRoom && !online.is_live() && full(online) {
+                online.ready();
+            }
+        }
+    }
+}
+
+/// Whether every seat of `o`'s room is taken (the capture's players ready only then, so the
+/// match starts with all of them).
+pub fn full(o: &BattleOnline) -> bool {
+    !o.room().is_empty() && o.room().iter().all(Option::is_some)
+}

@@ -1,0 +1,198 @@
+//! The room before (and between) matches: the code, who sits in each seat and who is ready,
+//! the room's rules, and the rows to ready up, copy the room's link or leave.
+
+use sevenbag_protocol::{BattleRoomOptions, SeatStatus};
+
+use super::PartyOnlineScreen;
+use crate::layout::list::{ListEvent, ListNav};
+use crate::layout::list_layout;
+use crate::net::battle::{BattleOnline, BattleStage};
+use crate::render::gfx::background;
+use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
+use crate::screen::{Ctx, FrameIo, Transition};
+use crate::sound::sfx::Sfx;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Row {
+    Ready,
+    CopyLink,
+    Leave,
+}
+
+/// The rows shown for `o`.
+fn rows(o: &BattleOnline) -> Vec<Row> {
+    match o.stage() {
+        BattleStage::InRoom if o.seat().is_some() => vec![Row::Ready, Row::CopyLink, Row::Leave],
+        BattleStage::InRoom => vec![Row::CopyLink, Row::Leave],
+        _ => vec![Row::Leave],
+    }
+}
+
+/// The room's rules in a line: "5 seats · targeting even · 2 teams · badges · first to 2".
+pub fn rules_line(o: &BattleRoomOptions) -> String {
+    let mut s = format!(
+        "{} seats  ·  targeting {}",
+        o.seats,
+        o.battle.targeting.name()
+    );
+    if let Some(teams) = o.battle.teams {
+        let n = teams[..usize::from(o.seats)]
+            .iter()
+            .max()
+            .map_or(0, |t| t + 1);
+        s.push_str(&format!("  ·  {n} teams"));
+    }
+    if o.battle.badges {
+        s.push_str("  ·  badges");
+    }
+    if o.room.first_to > 1 {
+        s.push_str(&format!("  ·  first to {}", o.room.first_to));
+    }
+    s
+}
+
+/// Who sits where, one line a seat, yours marked, then the spectators.
+pub fn seats_text(o: &BattleOnline) -> String {
+    let mut lines = Vec::new();
+    for (i, seat) in o.room().iter().enumerate() {
+        let you = if o.seat() == Some(i as u8) {
+            " (you)"
+        } else {
+            ""
+        };
+        let line = match seat {
+            None => format!("{}   — free —", i + 1),
+            Some(s) => {
+                let state = match s.status {
+                    SeatStatus::Connected if s.ready => "ready",
+                    SeatStatus::Connected => "not ready",
+                    SeatStatus::Reconnecting { .. } => "reconnecting",
+                    SeatStatus::Forfeited => "left",
+                };
+                format!("{}   {}{you}   ·   {state}", i + 1, s.name)
+            }
+        };
+        lines.push(line);
+    }
+    let watching = o.spectators();
+    if watching > 0 {
+        lines.push(format!("\n{watching} watching"));
+    }
+    lines.join("\n")
+}
+
+impl PartyOnlineScreen {
+    /// The lobby's frame: the rows (Enter readies, copies the link or leaves), Esc leaves.
+    pub(super) fn update_lobby(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        let rows = rows(self.online());
+        let l = list_layout(io.width, io.height, rows.len());
+        let mut nav = ListNav {
+            selected: self.lobby_row.min(rows.len() - 1),
+        };
+        let before = nav.selected;
+        let event = nav.handle(io, &l, rows.len(), &|_| true, false);
+        self.lobby_row = nav.selected;
+        if before != nav.selected {
+            ctx.play(Sfx::Move);
+        }
+        match event {
+            ListEvent::Back => self.leave(),
+            ListEvent::Activate(i) => match rows[i] {
+                Row::Ready => {
+                    ctx.play(Sfx::Select);
+                    self.online_mut().ready();
+                    Transition::None
+                }
+                Row::CopyLink => {
+                    ctx.play(Sfx::Select);
+                    if let Some(link) = self.room_link() {
+                        ctx.copy_game_link(&link);
+                    }
+                    Transition::None
+                }
+                Row::Leave => self.leave(),
+            },
+            _ => Transition::None,
+        }
+    }
+
+    /// Draws the lobby.
+    pub(super) fn draw_lobby(&self, ctx: &Ctx, io: &FrameIo) {
+        let gfx = &ctx.gfx;
+        background(io.width, io.height);
+        ctx.backdrop.draw();
+        let o = self.online();
+        let rows = rows(o);
+        let l = list_layout(io.width, io.height, rows.len());
+        let title = match o.code() {
+            Some(code) => format!("Free-for-all room {code}"),
+            None => "Free-for-all room".to_owned(),
+        };
+        let subtitle = match o.stage() {
+            BattleStage::Connecting => "Connecting and opening the room…".to_owned(),
+            BattleStage::InRoom if o.is_spectator() => {
+                "Watching: the boards appear when the match starts".to_owned()
+            }
+            BattleStage::InRoom => {
+                "Share the code; the match starts when everyone seated is ready".to_owned()
+            }
+            BattleStage::Failed(_) => "Something went wrong".to_owned(),
+        };
+        heading(gfx, l.title, l.unit, &title, &subtitle);
+        for (i, row) in rows.iter().enumerate() {
+            let state = RowState {
+                selected: i == self.lobby_row.min(rows.len() - 1),
+                enabled: true,
+            };
+            let (label, tag) = match row {
+                Row::Ready if o.ready_sent() => ("Ready — waiting for the others", "✓"),
+                Row::Ready => ("I'm ready", "ENTER"),
+                Row::CopyLink if o.seat().is_some() => ("Copy the room's link", "LINK"),
+                Row::CopyLink => ("Copy the spectator link", "LINK"),
+                Row::Leave if matches!(o.stage(), BattleStage::Failed(_)) => ("Back", "ESC"),
+                Row::Leave => ("Leave room", "ESC"),
+            };
+            menu_row(gfx, l.row(i), l.unit, label, tag, state, ctx.time);
+        }
+        match o.stage() {
+            BattleStage::Failed(why) => {
+                side_panel(gfx, l.side, l.unit, "Could not continue", why);
+            }
+            BattleStage::Connecting => {
+                side_panel(
+                    gfx,
+                    l.side,
+                    l.unit,
+                    "Connecting",
+                    "Saying hello to the server.",
+                );
+            }
+            BattleStage::InRoom => {
+                let mut body = seats_text(o);
+                if let Some(options) = o.options() {
+                    body = format!("{}\n\n{body}", rules_line(options));
+                }
+                if let Some(r) = o.result() {
+                    let places: Vec<String> = r
+                        .placements
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| {
+                            let name = o.names().get(i).map_or("—", String::as_str);
+                            format!("{}  {name}", super::super::view::ordinal(*p))
+                        })
+                        .collect();
+                    body.push_str(&format!("\n\nLast match: {}", places.join(",  ")));
+                }
+                side_panel(gfx, l.side, l.unit, "Seats", &body);
+            }
+        }
+        footer(
+            gfx,
+            l.footer,
+            l.unit,
+            "↑ ↓ choose   Enter pick   Esc leave",
+            "online",
+        );
+    }
+}

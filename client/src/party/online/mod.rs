@@ -1,0 +1,525 @@
+//! A free-for-all room on a server: its lobby (code, who sits where, ready), the match played
+//! (or watched) through netplay's `BattleSession` and drawn by the same view as practice,
+//! knock-outs, places and the results table, then a rematch or leaving.
+//!
+//! Your keys go into your seat; Tab (Shift+Tab back), the number keys 1–8 or a click or tap on
+//! a board choose your target, which goes out with your keys (the core uses it under the
+//! `manual` rule). During a match Esc asks first (you forfeit); Enter after the match readies
+//! you for the rematch.
+
+mod crowd;
+mod lobby;
+
+use macroquad::input::KeyCode;
+use sevenbag_core::{Battle, Phase, Seat};
+use sevenbag_netplay::time::Instant;
+
+use super::game::Figures;
+use super::source::{PartyMatch, Tally};
+use super::view::{PartyScene, draw_party};
+use crate::input::Latch;
+use crate::layout::party::party_layout;
+use crate::net::battle::{BattleOnline, BattleStage};
+use crate::net::links::Link;
+use crate::render::fx::{SeatFx, count_sound};
+use crate::render::theme;
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::sound::sfx::Sfx;
+use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
+use sevenbag_core::Handling;
+
+/// The number keys that choose seats 1 to 8 as your target.
+const SEAT_KEYS: [KeyCode; 8] = [
+    KeyCode::Key1,
+    KeyCode::Key2,
+    KeyCode::Key3,
+    KeyCode::Key4,
+    KeyCode::Key5,
+    KeyCode::Key6,
+    KeyCode::Key7,
+    KeyCode::Key8,
+];
+
+/// The room's match as the view sees it: the session's predicted battle, and the figures of
+/// past rounds tallied from its confirmed one.
+pub struct OnlineParty {
+    online: BattleOnline,
+    tally: Tally,
+}
+
+impl OnlineParty {
+    /// Live opponents of `me`, in seat order.
+    fn live_opponents(&self, me: Seat) -> Vec<Seat> {
+        let b = self.online.battle();
+        b.alive().without(b.members(b.team_of(me))).iter().collect()
+    }
+}
+
+impl PartyMatch for OnlineParty {
+    fn battle(&self) -> &Battle {
+        self.online.battle()
+    }
+
+    fn me(&self) -> Seat {
+        self.online.battle_seat().unwrap_or(Seat::First)
+    }
+
+    fn watching(&self) -> bool {
+        self.online.battle_seat().is_none()
+    }
+
+    fn figures(&self, seat: Seat) -> Figures {
+        self.tally.figures(self.online.battle(), seat)
+    }
+
+    fn results_keys(&self) -> &str {
+        if self.watching() {
+            "Esc  leave the room"
+        } else if self.online.ready_sent() {
+            "Ready: waiting for the others      Esc  leave"
+        } else {
+            "Enter (or a tap)  ready for a rematch      Esc  leave"
+        }
+    }
+}
+
+/// The screen.
+pub struct PartyOnlineScreen {
+    party: OnlineParty,
+    latch: Latch,
+    /// Plays our seat instead of the keys (the `--screen party-online` capture).
+    autopilot: Option<Box<dyn AutoPlayer>>,
+    /// "Leave the match? You forfeit." is asked.
+    confirm_leave: bool,
+    /// Matches seen started (a new one resets the tally).
+    matches_seen: u32,
+    /// The lobby's selected row.
+    lobby_row: usize,
+    /// Every seat's flashes and popups.
+    fx: Vec<SeatFx>,
+    /// The countdown number last heard.
+    last_count: Option<u32>,
+    /// The other seats' bots and the embedded server of a capture (`--screen party-online`).
+    crowd: Option<crowd::Crowd>,
+    time: f32,
+}
+
+impl PartyOnlineScreen {
+    /// A screen over `online` (creating a room, or handed over by the two-seat controller).
+    pub fn new(online: BattleOnline) -> PartyOnlineScreen {
+        PartyOnlineScreen {
+            party: OnlineParty {
+                online,
+                tally: Tally::default(),
+            },
+            latch: Latch::default(),
+            autopilot: None,
+            confirm_leave: false,
+            matches_seen: 0,
+            lobby_row: 0,
+            fx: Vec::new(),
+            last_count: None,
+            crowd: None,
+            time: 0.0,
+        }
+    }
+
+    /// A room of `setup`'s seats on a server started here, every seat a bot's, watched as a
+    /// spectator: `--screen party-watch`.
+    pub fn watch_crowd(setup: &super::PartySetup) -> Result<PartyOnlineScreen, String> {
+        let mut crowd = crowd::Crowd::start(setup.seats().max(3), setup.level)?;
+        let code = crowd.host(room_options(setup))?;
+        let online = BattleOnline::join(
+            crowd.addr(),
+            "Watcher",
+            Handling::default(),
+            &code,
+            sevenbag_protocol::JoinRole::Spectator,
+        );
+        let mut screen = PartyOnlineScreen::new(online);
+        screen.crowd = Some(crowd);
+        Ok(screen)
+    }
+
+    /// A room of `setup`'s seats on a server started here, every seat (ours too) played by a
+    /// bot through its own connection: `--screen party-online`.
+    pub fn crowd(setup: &super::PartySetup, seed: u64) -> Result<PartyOnlineScreen, String> {
+        let crowd = crowd::Crowd::start(setup.seats().max(3), setup.level)?;
+        let options = room_options(setup);
+        let online = BattleOnline::create(crowd.addr(), "You (bot)", Handling::default(), options);
+        let mut screen = PartyOnlineScreen::new(online);
+        screen.autopilot = Some(Opponent::Bot(setup.level).player_with(seed, Planning::Inline));
+        screen.crowd = Some(crowd);
+        Ok(screen)
+    }
+
+    fn online(&self) -> &BattleOnline {
+        &self.party.online
+    }
+
+    fn online_mut(&mut self) -> &mut BattleOnline {
+        &mut self.party.online
+    }
+
+    /// Whether the boards are up: a match running, or just over and not readied again.
+    fn in_match(&self) -> bool {
+        let o = self.online();
+        !matches!(o.stage(), BattleStage::Failed(_))
+            && o.matches_started() > 0
+            && (o.is_live() || !o.ready_sent())
+    }
+
+    /// Whether leaving now forfeits a match we play.
+    fn leaving_forfeits(&self) -> bool {
+        let o = self.online();
+        o.is_live()
+            && o.battle_seat().is_some()
+            && !matches!(o.battle().phase(), Phase::MatchOver { .. })
+    }
+
+    fn leave(&mut self) -> Transition {
+        self.online_mut().leave();
+        Transition::Pop
+    }
+
+    /// The room's link: the seat's `/room/CODE`, or a spectator's `/watch/CODE`.
+    fn room_link(&self) -> Option<Link> {
+        let o = self.online();
+        let code = o.code()?.to_owned();
+        Some(if o.seat().is_some() {
+            Link::Room(code)
+        } else {
+            Link::Watch(code)
+        })
+    }
+
+    /// Chooses `seat` as our target if it is a live opponent.
+    fn choose(&mut self, seat: Seat) -> bool {
+        let Some(me) = self.online().battle_seat() else {
+            return false;
+        };
+        let ok = self.party.live_opponents(me).contains(&seat);
+        if ok {
+            self.online_mut().set_target(Some(seat));
+        }
+        ok
+    }
+
+    /// Moves our target to the next live opponent (`step` 1) or the one before (-1).
+    fn cycle_target(&mut self, step: i32) {
+        let Some(me) = self.online().battle_seat() else {
+            return;
+        };
+        let live = self.party.live_opponents(me);
+        if live.is_empty() {
+            return;
+        }
+        let n = live.len() as i32;
+        let at = self
+            .online()
+            .target()
+            .and_then(|t| live.iter().position(|&s| s == t))
+            .map_or(if step > 0 { -1 } else { 0 }, |i| i as i32);
+        let next = live[(at + step).rem_euclid(n) as usize];
+        self.online_mut().set_target(Some(next));
+    }
+
+    /// The targeting keys, taps on boards, and a target that went out dropped.
+    fn update_target(&mut self, ctx: &mut Ctx, io: &FrameIo) {
+        let Some(me) = self.online().battle_seat() else {
+            return;
+        };
+        if let Some(t) = self.online().target()
+            && !self.party.live_opponents(me).contains(&t)
+        {
+            self.online_mut().set_target(None);
+        }
+        let kb = &io.keyboard;
+        if kb.pressed(KeyCode::Tab) {
+            let back = kb.down.contains(&KeyCode::LeftShift);
+            self.cycle_target(if back { -1 } else { 1 });
+            ctx.play(Sfx::Move);
+        }
+        if io.mouse.clicked {
+            let l = party_layout(io.width, io.height, self.online().battle().seats());
+            let hit = l.others.iter().position(|m| io.mouse.over(m.slot));
+            let seat = hit.and_then(|i| self.party.others().get(i).copied());
+            if let Some(seat) = seat
+                && self.choose(seat)
+            {
+                ctx.play(Sfx::Move);
+            }
+        }
+        for (i, key) in SEAT_KEYS.iter().enumerate() {
+            if kb.pressed(*key) && Seat::new(i).is_some_and(|s| self.choose(s)) {
+                ctx.play(Sfx::Move);
+            }
+        }
+    }
+
+    /// Steps every due frame with our keys (or the autopilot's), with every board's effects;
+    /// your board's sounds and the countdown's play.
+    fn step_due(&mut self, ctx: &Ctx, io: &FrameIo) {
+        self.latch.sample(&ctx.config.keys, &io.keyboard);
+        let now = Instant::now();
+        let latch = &mut self.latch;
+        let auto = &mut self.autopilot;
+        let online = &mut self.party.online;
+        let me = online.battle_seat();
+        let mut sounds = Vec::new();
+        while online.frames_due() > 0 {
+            let n = online.battle().seats();
+            self.fx.resize(n, SeatFx::default());
+            for seat in Seat::all(n) {
+                self.fx[seat.index()].before_step(online.battle().player(seat));
+            }
+            let stepped = online.advance(now, &mut |b, seat| match auto {
+                Some(bot) => bot.next_for(SeatView::of_battle(b, seat)),
+                None => latch.take(),
+            });
+            if !stepped {
+                break;
+            }
+            let b = online.battle();
+            for seat in Seat::all(n) {
+                let heard = self.fx[seat.index()].after_step(b.player(seat));
+                if Some(seat) == me {
+                    sounds.extend(heard);
+                }
+            }
+            count_sound(&mut self.last_count, b.countdown_left(), &mut sounds);
+            if b.events().go {
+                sounds.push(Sfx::Go);
+            }
+            if b.events().new_round {
+                self.fx.iter_mut().for_each(|fx| *fx = SeatFx::default());
+            }
+        }
+        for fx in &mut self.fx {
+            fx.advance(io.dt);
+        }
+        sounds.dedup();
+        for s in sounds {
+            ctx.play(s);
+        }
+        if let Some(s) = self.party.online.session() {
+            self.party.tally.observe(s.confirmed());
+        }
+    }
+
+    /// The status line: the targeting help, our target, the round trip.
+    fn status(&self) -> String {
+        let o = self.online();
+        let ping = o
+            .ping()
+            .map_or_else(String::new, |d| format!("   ·   ping {} ms", d.as_millis()));
+        if self.confirm_leave {
+            return "Leave the match? You forfeit.   Esc / Enter leave   ·   any other key stays"
+                .to_owned();
+        }
+        if let Some(r) = o.result()
+            && !matches!(o.battle().phase(), Phase::MatchOver { .. })
+        {
+            // Decided off the boards (players left, the server stopped): no results table.
+            let how = match r.reason {
+                sevenbag_protocol::EndReason::Forfeit => "the others left",
+                sevenbag_protocol::EndReason::Abandoned => "everyone left",
+                _ => "the server ended it",
+            };
+            let keys = if o.battle_seat().is_some() {
+                "Enter ready for a rematch   ·   Esc leave"
+            } else {
+                "Esc leave"
+            };
+            return format!("Match over: {how}   ·   {keys}{ping}");
+        }
+        let Some(me) = o.battle_seat() else {
+            return format!(
+                "Watching every board: seat 1 large, its target and attackers marked   ·   Esc leave{ping}"
+            );
+        };
+        let b = o.battle();
+        if b.player(me).topped_out().is_some() && o.is_live() {
+            let place = b
+                .placement(me)
+                .map_or_else(String::new, |p| format!(" ({})", super::view::ordinal(p)));
+            return format!("You are out{place}: watching the others   ·   Esc leave{ping}");
+        }
+        if b.header().options.targeting != sevenbag_core::Targeting::Manual {
+            let rule = b.header().options.targeting.name();
+            return format!("Targeting {rule} picks whom you attack   ·   Esc leave{ping}");
+        }
+        let names = o.names();
+        let target = match o.target() {
+            Some(t) => format!(
+                "your target: {}",
+                names.get(t.index()).map_or("—", String::as_str)
+            ),
+            None => "no target chosen: your attacks go round in turn".to_owned(),
+        };
+        format!("Tab / 1–8 / a tap choose your target   ·   {target}   ·   Esc leave{ping}")
+    }
+
+    fn title(&self) -> String {
+        let o = self.online();
+        let code = o.code().unwrap_or("—");
+        let verb = if o.is_spectator() {
+            "WATCHING"
+        } else {
+            "ONLINE FREE-FOR-ALL"
+        };
+        format!("{verb}  ·  ROOM {code}")
+    }
+}
+
+impl Screen for PartyOnlineScreen {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        self.time += io.dt;
+        if let Some(crowd) = &mut self.crowd {
+            crowd.drive(self.party.online.code());
+            if !self.party.online.is_live() && crowd::full(&self.party.online) {
+                self.party.online.ready();
+            }
+        }
+        self.online_mut().poll(Instant::now());
+        for n in self.online_mut().take_notices() {
+            ctx.notify(n, theme::BAD);
+        }
+        let started = self.online().matches_started();
+        if started != self.matches_seen {
+            self.matches_seen = started;
+            self.party.tally = Tally::default();
+            self.fx.clear();
+            self.last_count = None;
+            self.latch.reset();
+            self.confirm_leave = false;
+        }
+        if !self.in_match() {
+            return self.update_lobby(ctx, io);
+        }
+        let kb = &io.keyboard;
+        if self.confirm_leave {
+            if kb.pressed_any(&[
+                KeyCode::Escape,
+                KeyCode::Enter,
+                KeyCode::KpEnter,
+                KeyCode::Y,
+            ]) {
+                ctx.play(Sfx::Select);
+                return self.leave();
+            }
+            if !kb.pressed.is_empty() {
+                self.confirm_leave = false;
+            }
+        } else if kb.pressed(KeyCode::Escape) {
+            if !self.leaving_forfeits() {
+                return self.leave();
+            }
+            ctx.play(Sfx::Move);
+            self.confirm_leave = true;
+        }
+        let over = self.online().result().is_some();
+        // Enter, or a tap once the match is over (a touch screen has no Enter), readies.
+        let tapped = io.mouse.clicked && !self.online().is_live();
+        if over && (kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) || tapped) {
+            ctx.play(Sfx::Select);
+            self.online_mut().ready();
+        }
+        if over && kb.pressed(KeyCode::L) {
+            match self.online().result().and_then(|r| r.replay.clone()) {
+                Some(id) => ctx.copy_game_link(&Link::Replay(id)),
+                None => ctx.notify("The server kept no replay of this match.", theme::BAD),
+            }
+        }
+        self.update_target(ctx, io);
+        self.step_due(ctx, io);
+        Transition::None
+    }
+
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        if !self.in_match() {
+            self.draw_lobby(ctx, io);
+            return;
+        }
+        let seats = self.online().battle().seats();
+        let l = party_layout(io.width, io.height, seats);
+        let status = self.status();
+        let title = self.title();
+        // One effects slot a seat, also before the first frame was stepped.
+        let mut fx = self.fx.clone();
+        fx.resize(seats.max(fx.len()), SeatFx::default());
+        let scene = PartyScene {
+            game: &self.party,
+            names: self.online().names(),
+            title: &title,
+            status: &status,
+            fx: &fx,
+            time: self.time,
+        };
+        draw_party(&ctx.gfx, &l, &scene);
+    }
+
+    fn plays_by_touch(&self) -> bool {
+        self.in_match() && self.online().is_live() && self.online().battle_seat().is_some()
+    }
+
+    fn name(&self) -> &'static str {
+        "party-online"
+    }
+}
+
+/// The room a free-for-all form asks for: `setup`'s seats (bots counted as seats for people),
+/// targeting, teams by seat, badges and rounds, on the versus rules.
+pub fn room_options(setup: &super::PartySetup) -> sevenbag_protocol::BattleRoomOptions {
+    let seats = setup.seats().clamp(3, sevenbag_protocol::MAX_ROOM_SEATS) as u8;
+    let mut options = sevenbag_protocol::BattleRoomOptions::ffa(seats);
+    let header = super::PartySetup {
+        bots: seats - 1,
+        ..*setup
+    }
+    .header(0, sevenbag_core::Handling::default());
+    options.battle = header.options;
+    options.room.first_to = setup.first_to.max(1);
+    options
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::party::PartySetup;
+    use sevenbag_core::Targeting;
+
+    #[test]
+    fn the_online_form_makes_a_valid_room_of_its_seats_rule_teams_and_rounds() {
+        let setup = PartySetup {
+            bots: 5,
+            targeting: Targeting::Manual,
+            teams: 3,
+            badges: false,
+            first_to: 2,
+            ..PartySetup::default()
+        };
+        let o = room_options(&setup);
+        assert_eq!(o.seats, 6);
+        assert_eq!(o.battle.targeting, Targeting::Manual);
+        assert!(!o.battle.badges);
+        assert_eq!(o.room.first_to, 2);
+        let teams = o.battle.teams.expect("teams");
+        assert_eq!(&teams[..6], &[0, 1, 2, 0, 1, 2]);
+        o.validate().expect("a room the server takes");
+        assert_eq!(
+            lobby::rules_line(&o),
+            "6 seats  ·  targeting manual  ·  3 teams  ·  first to 2"
+        );
+    }
+
+    #[test]
+    fn a_room_has_at_least_three_seats() {
+        let o = room_options(&PartySetup {
+            bots: 1,
+            ..PartySetup::default()
+        });
+        assert_eq!(o.seats, 3);
+        o.validate().expect("valid");
+    }
+}
