@@ -494,7 +494,9 @@ impl BattleOnline {
                     DEFAULT_WINDOW,
                 ));
             }
-            ServerMessage::BattleInputs { .. } | ServerMessage::Desync { .. } => {
+            ServerMessage::BattleInputs { .. }
+            | ServerMessage::BattleInputsGathered { .. }
+            | ServerMessage::Desync { .. } => {
                 if let Some(session) = &mut self.session
                     && let Err(e) = session.handle(&m)
                 {
