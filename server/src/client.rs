@@ -462,14 +462,7 @@ impl Client {
             ClientMessage::Inputs { changes, confirmed } => {
                 // The seat is the connection's: a client cannot name another. A spectator is
                 // refused by the room (it knows who is watching).
-                if self.room.is_none() {
-                    self.outbox.cut(Cut::error(
-                        ErrorCode::BadInput,
-                        "inputs from a client that is not in a match",
-                    ));
-                    return;
-                }
-                self.send_room(RoomCommand::Inputs {
+                self.send_inputs(RoomCommand::Inputs {
                     client: self.id,
                     changes,
                     confirmed,
@@ -592,14 +585,7 @@ impl Client {
                 changes,
                 confirmed,
             } => {
-                if self.room.is_none() {
-                    self.outbox.cut(Cut::error(
-                        ErrorCode::BadInput,
-                        "inputs from a client that is not in a match",
-                    ));
-                    return;
-                }
-                self.send_room(RoomCommand::InputsFrom {
+                self.send_inputs(RoomCommand::InputsFrom {
                     client: self.id,
                     from,
                     changes,
@@ -685,14 +671,7 @@ impl Client {
                 targets,
                 confirmed,
             } => {
-                if self.room.is_none() {
-                    self.outbox.cut(Cut::error(
-                        ErrorCode::BadInput,
-                        "inputs from a client that is not in a match",
-                    ));
-                    return;
-                }
-                self.send_room(RoomCommand::BattleInputs {
+                self.send_inputs(RoomCommand::BattleInputs {
                     client: self.id,
                     changes,
                     targets,
@@ -1144,6 +1123,18 @@ impl Client {
     }
 
     /// Sends a command to the client's room; if the room has closed, says so.
+    /// Hands inputs to the room; a client in no room that sends inputs is cut.
+    async fn send_inputs(&mut self, command: RoomCommand) {
+        if self.room.is_none() {
+            self.outbox.cut(Cut::error(
+                ErrorCode::BadInput,
+                "inputs from a client that is not in a match",
+            ));
+            return;
+        }
+        self.send_room(command).await;
+    }
+
     async fn send_room(&mut self, command: RoomCommand) {
         let Some(m) = &self.room else { return };
         // Waiting here when the room's inbox is full is deliberate: it stops reading this

@@ -8,15 +8,12 @@ use super::PartySetup;
 use super::game::{PartyGame, YOU};
 use super::view::{PartyScene, draw_party};
 use crate::input::Latch;
-use crate::layout::list_layout;
 use crate::layout::party::party_layout;
 use crate::render::fx::{SeatFx, count_sound};
-use crate::render::widgets::modal;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
-
-const PAUSE_OPTIONS: [&str; 3] = ["Resume", "Restart match", "Leave to menu"];
+use crate::versus::pause_menu::{PauseChoice, draw_pause, update_pause};
 
 /// The number keys that choose seats 2 to 8 as your target.
 const SEAT_KEYS: [KeyCode; 7] = [
@@ -140,34 +137,14 @@ impl PartyScreen {
         self.last_count = None;
     }
 
-    fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, mut sel: usize) -> Transition {
-        let kb = &io.keyboard;
-        let n = PAUSE_OPTIONS.len();
-        if kb.pressed(KeyCode::Up) {
-            sel = (sel + n - 1) % n;
-            ctx.play(Sfx::Move);
-        }
-        if kb.pressed(KeyCode::Down) {
-            sel = (sel + 1) % n;
-            ctx.play(Sfx::Move);
-        }
-        let mut chosen = None;
-        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
-            chosen = Some(sel);
-        }
-        if kb.pressed(KeyCode::Escape) {
-            chosen = Some(0);
-        }
-        self.paused = Some(sel);
+    fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, sel: usize) -> Transition {
+        self.paused = None;
         self.latch.reset();
-        match chosen {
-            Some(0) => self.paused = None,
-            Some(1) => {
-                self.paused = None;
-                self.rematch();
-            }
-            Some(_) => return Transition::Pop,
-            None => {}
+        match update_pause(ctx, io, sel) {
+            PauseChoice::Stay(sel) => self.paused = Some(sel),
+            PauseChoice::Resume => {}
+            PauseChoice::Restart => self.rematch(),
+            PauseChoice::Leave => return Transition::Pop,
         }
         Transition::None
     }
@@ -247,17 +224,7 @@ impl Screen for PartyScreen {
         };
         draw_party(&ctx.gfx, &l, &scene);
         if let Some(sel) = self.paused {
-            let unit = list_layout(io.width, io.height, 1).unit;
-            modal(
-                &ctx.gfx,
-                io.width,
-                io.height,
-                unit,
-                "PAUSED",
-                &PAUSE_OPTIONS,
-                sel,
-                ctx.time,
-            );
+            draw_pause(ctx, io, sel);
         }
     }
 

@@ -16,6 +16,7 @@ pub mod lobby;
 pub mod match_view;
 pub mod online;
 pub mod opponent;
+pub mod pause_menu;
 pub mod play;
 pub mod replay_bar;
 pub mod session;

@@ -10,12 +10,11 @@ use sevenbag_core::{Match, MatchHeader, Phase, Seat};
 use macroquad::math::Rect;
 
 use crate::input::taps;
-use crate::layout::{list_layout, match_layout};
+use crate::layout::match_layout;
 use crate::render::fx::MatchFx;
 use crate::render::gfx::{Align, Weight, center, fill, outline};
 use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::theme;
-use crate::render::widgets::{modal, modal_layout};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::settings::config::Config;
 use crate::solo::{key_text, redo_key, restart_key, undo_key};
@@ -23,6 +22,7 @@ use crate::sound::sfx::Sfx;
 use crate::versus::match_view::Scene;
 use crate::versus::match_view::draw_match;
 use crate::versus::opponent::Opponent;
+use crate::versus::pause_menu::{PauseChoice, draw_pause, update_pause};
 use crate::versus::session::{Control, LocalSession, Session};
 
 /// What kind of match this is (for the title and what Escape does).
@@ -39,8 +39,6 @@ pub enum PlayMode {
     /// A recorded match played back.
     Replay,
 }
-
-const PAUSE_OPTIONS: [&str; 3] = ["Resume", "Restart match", "Leave to menu"];
 
 /// The match screen, over any [`Session`]. A screen that wraps one and needs its concrete
 /// session (the online screen needs its [`crate::net::online::Online`]) names the type, so it never
@@ -184,45 +182,13 @@ impl<S: Session + ?Sized> PlayScreen<S> {
         self.over_for = 0.0;
     }
 
-    fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, mut sel: usize) -> Transition {
-        let kb = &io.keyboard;
-        let unit = list_layout(io.width, io.height, 1).unit;
-        let (_, rows) = modal_layout(io.width, io.height, unit, PAUSE_OPTIONS.len());
-        let n = PAUSE_OPTIONS.len();
-        if kb.pressed(KeyCode::Up) {
-            sel = (sel + n - 1) % n;
-            ctx.play(Sfx::Move);
-        }
-        if kb.pressed(KeyCode::Down) {
-            sel = (sel + 1) % n;
-            ctx.play(Sfx::Move);
-        }
-        let mut chosen = None;
-        for (i, r) in rows.iter().enumerate() {
-            if io.mouse.over(*r) {
-                if io.mouse.moved {
-                    sel = i;
-                }
-                if io.mouse.clicked {
-                    chosen = Some(i);
-                }
-            }
-        }
-        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter, KeyCode::Space]) {
-            chosen = Some(sel);
-        }
-        if kb.pressed(KeyCode::Escape) {
-            chosen = Some(0);
-        }
-        self.paused = Some(sel);
-        match chosen {
-            Some(0) => self.paused = None,
-            Some(1) => {
-                self.paused = None;
-                self.rematch();
-            }
-            Some(_) => return Transition::Pop,
-            None => {}
+    fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, sel: usize) -> Transition {
+        self.paused = None;
+        match update_pause(ctx, io, sel) {
+            PauseChoice::Stay(sel) => self.paused = Some(sel),
+            PauseChoice::Resume => {}
+            PauseChoice::Restart => self.rematch(),
+            PauseChoice::Leave => return Transition::Pop,
         }
         // Keys held while paused must not count as presses when play resumes.
         self.session.sample(&crate::input::Keyboard::default());
@@ -482,17 +448,7 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
             );
         }
         if let Some(sel) = self.paused {
-            let unit = list_layout(io.width, io.height, 1).unit;
-            modal(
-                gfx,
-                io.width,
-                io.height,
-                unit,
-                "PAUSED",
-                &PAUSE_OPTIONS,
-                sel,
-                ctx.time,
-            );
+            draw_pause(ctx, io, sel);
         }
     }
 
