@@ -679,6 +679,26 @@ impl Client {
                 })
                 .await;
             }
+            ClientMessage::BattleStateHash { frame, hash, seats } => {
+                if self.room.as_ref().is_some_and(|m| m.seat.is_some()) {
+                    self.send_room(RoomCommand::BattleStateHash {
+                        client: self.id,
+                        frame,
+                        hash,
+                        seats,
+                    })
+                    .await;
+                }
+            }
+            ClientMessage::LinkReport { rtt_ms } => {
+                if self.room.as_ref().is_some_and(|m| m.seat.is_some()) {
+                    self.send_room(RoomCommand::LinkReport {
+                        client: self.id,
+                        rtt_ms,
+                    })
+                    .await;
+                }
+            }
         }
     }
 
@@ -772,13 +792,8 @@ impl Client {
             Err(_) => None,
         };
         match seat {
-            Some(seat) => {
-                self.room = Some(Membership {
-                    code,
-                    handle,
-                    seat: Some(seat),
-                })
-            }
+            // `None` inside: the seat was played out while we were away; we watch instead.
+            Some(seat) => self.room = Some(Membership { code, handle, seat }),
             None => late(self),
         }
     }

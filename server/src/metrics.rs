@@ -101,6 +101,8 @@ pub(crate) struct Metrics {
     pub(crate) datagrams_dropped: IntCounterVec,
     /// Datagram sessions refused, by reason.
     pub(crate) datagram_sessions_refused: IntCounterVec,
+    /// Boards named in desyncs of matches of several seats, by battle `seat` (0 to 7).
+    pub(crate) battle_desync_seats: IntCounterVec,
 }
 
 /// The `reason`s of `sevenbag_datagrams_dropped_total` shown from the start.
@@ -181,6 +183,14 @@ impl Metrics {
             "Datagram (WebTransport) sessions refused, by reason",
             &DATAGRAM_REFUSE_REASONS,
         )?;
+        let battle_desync_seats = IntCounterVec::new(
+            Opts::new(
+                "sevenbag_battle_desync_seats_total",
+                "Boards that disagreed with the server in matches of several seats, by battle seat",
+            ),
+            &["seat"],
+        )?;
+        registry.register(Box::new(battle_desync_seats.clone()))?;
         Ok(Metrics {
             connections: gauge("sevenbag_connections", "Open game (WebSocket) connections")?,
             sockets: gauge(
@@ -244,6 +254,7 @@ impl Metrics {
             )?,
             datagrams_dropped,
             datagram_sessions_refused,
+            battle_desync_seats,
             registry,
         })
     }
@@ -262,6 +273,13 @@ impl Metrics {
     pub(crate) fn datagram_refused(&self, reason: &str) {
         self.datagram_sessions_refused
             .with_label_values(&[reason])
+            .inc();
+    }
+
+    /// Counts one board (battle seat `seat`) named in a desync.
+    pub(crate) fn battle_desync_seat(&self, seat: u8) {
+        self.battle_desync_seats
+            .with_label_values(&[&seat.min(7).to_string()])
             .inc();
     }
 

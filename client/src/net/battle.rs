@@ -15,9 +15,11 @@
 use std::time::Duration;
 
 use sevenbag_core::{Battle, BattleHeader, Handling, Input, Seat, SeatInput};
+use sevenbag_netplay::battle_links::report_due;
 use sevenbag_netplay::time::Instant;
 use sevenbag_netplay::{
     BattleSession, Clock, DEFAULT_WINDOW, Hello, NetEvent, Pacer, SessionOptions, Step,
+    battle_options,
 };
 use sevenbag_protocol::{
     BattleRoomOptions, ClientMessage, EndReason, JoinRole, SeatInfo, ServerMessage,
@@ -91,6 +93,8 @@ pub struct BattleOnline {
     notices: Vec<String>,
     target: Option<Seat>,
     due: u32,
+    /// Each battle seat's round trip as announced (`BattleLinks`), and the last we reported.
+    links: (Vec<u16>, Option<u16>),
     /// Drawn before the first match.
     idle: Battle,
 }
@@ -135,6 +139,7 @@ impl BattleOnline {
             notices: Vec::new(),
             target: None,
             due: 0,
+            links: (Vec::new(), None),
             idle,
         }
     }
@@ -496,7 +501,8 @@ impl BattleOnline {
             }
             ServerMessage::BattleInputs { .. }
             | ServerMessage::BattleInputsGathered { .. }
-            | ServerMessage::Desync { .. } => {
+            | ServerMessage::Desync { .. }
+            | ServerMessage::BattleDesync { .. } => {
                 if let Some(session) = &mut self.session
                     && let Err(e) = session.handle(&m)
                 {
@@ -520,7 +526,14 @@ impl BattleOnline {
             }
             ServerMessage::Pong { nonce, server_ms } => {
                 self.clock.pong(nonce, server_ms, at);
+                if let Some(rtt_ms) = report_due(self.clock.rtt(), self.links.1)
+                    && self.seat.is_some()
+                {
+                    self.send(ClientMessage::LinkReport { rtt_ms });
+                    self.links.1 = Some(rtt_ms);
+                }
             }
+            ServerMessage::BattleLinks { rtt_ms } => self.links.0 = rtt_ms,
             ServerMessage::Error {
                 code,
                 message,
@@ -561,7 +574,7 @@ impl BattleOnline {
         self.target = None;
         let local = self.battle_seat().map(Seat::index);
         let options = match local {
-            Some(_) => SessionOptions::for_round_trip(self.clock.rtt(), DEFAULT_WINDOW),
+            Some(me) => battle_options(self.clock.rtt(), &self.links.0, me, DEFAULT_WINDOW),
             // Spectators predict every seat a little, for a smooth picture.
             None => SessionOptions {
                 window: DEFAULT_WINDOW,

@@ -14,6 +14,7 @@ use sevenbag_protocol::{
     BattleRoomOptions, ClientMessage, EndReason, JoinRole, SeatInfo, ServerMessage,
 };
 
+use crate::battle_links::{battle_options, report_due};
 use crate::battle_session::{BattleSession, BattleSessionError};
 use crate::clock::{Clock, Pacer};
 use crate::headless::{HeadlessError, LOBBY_TIMEOUT, ServerError};
@@ -66,6 +67,10 @@ pub struct BattleClient {
     errors: Vec<ServerError>,
     session_errors: Vec<BattleSessionError>,
     replay: Option<(String, Vec<u8>)>,
+    /// Each battle seat's round trip as the room announced it (`BattleLinks`).
+    links: Vec<u16>,
+    /// The round trip we last reported (`LinkReport`).
+    reported_rtt: Option<u16>,
 }
 
 impl BattleClient {
@@ -95,6 +100,8 @@ impl BattleClient {
             errors: Vec::new(),
             session_errors: Vec::new(),
             replay: None,
+            links: Vec::new(),
+            reported_rtt: None,
         };
         client.wait(LOBBY_TIMEOUT, |c| c.welcomed).await?;
         Ok(client)
@@ -177,6 +184,7 @@ impl BattleClient {
             .ok_or(HeadlessError::State("no resume token"))?;
         self.net = Self::open(&self.url, &self.name, self.handling, Some(resume));
         self.disconnected = None;
+        self.reported_rtt = None;
         self.awaiting_log = self.session.is_some();
         self.wait(LOBBY_TIMEOUT, |c| c.welcomed).await
     }
@@ -193,6 +201,11 @@ impl BattleClient {
     /// Waits until the connection ends (a hostile client being cut), up to `timeout`.
     pub async fn wait_disconnected(&mut self, timeout: Duration) -> Result<(), HeadlessError> {
         self.wait(timeout, |c| c.disconnected.is_some()).await
+    }
+
+    /// Each battle seat's round trip as the room last announced it (milliseconds, 0: unknown).
+    pub fn links(&self) -> &[u16] {
+        &self.links
     }
 
     /// Traffic of the current connection.
@@ -325,9 +338,23 @@ impl BattleClient {
             ServerMessage::BattleJoined {
                 code, seat, resume, ..
             } => {
+                // Back without our seat (it was played out while we were away): the match
+                // goes on for us as a spectator, from the log that follows.
+                if seat.is_none()
+                    && self
+                        .session
+                        .as_ref()
+                        .is_some_and(|s| s.local_seat().is_some())
+                {
+                    self.session = None;
+                    self.pacer = None;
+                    self.awaiting_log = false;
+                }
                 self.code = Some(code);
                 self.seat = seat;
-                self.resume = Some(resume);
+                if seat.is_some() {
+                    self.resume = Some(resume);
+                }
             }
             ServerMessage::BattleRoomState { seats, .. } => self.room = seats,
             ServerMessage::BattleStart {
@@ -394,7 +421,8 @@ impl BattleClient {
             }
             ServerMessage::BattleInputs { .. }
             | ServerMessage::BattleInputsGathered { .. }
-            | ServerMessage::Desync { .. } => {
+            | ServerMessage::Desync { .. }
+            | ServerMessage::BattleDesync { .. } => {
                 if let Some(session) = &mut self.session
                     && let Err(e) = session.handle(&m)
                 {
@@ -416,7 +444,14 @@ impl BattleClient {
             }
             ServerMessage::Pong { nonce, server_ms } => {
                 self.clock.pong(nonce, server_ms, at);
+                if self.seat.is_some()
+                    && let Some(rtt_ms) = report_due(self.clock.rtt(), self.reported_rtt)
+                    && self.net.send(ClientMessage::LinkReport { rtt_ms }).is_ok()
+                {
+                    self.reported_rtt = Some(rtt_ms);
+                }
             }
+            ServerMessage::BattleLinks { rtt_ms } => self.links = rtt_ms,
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
             ServerMessage::Error {
                 code,
@@ -433,9 +468,12 @@ impl BattleClient {
 
     fn options_for(&self, local: Option<usize>) -> SessionOptions {
         match local {
-            Some(_) => {
-                SessionOptions::for_round_trip(self.clock.rtt(), self.session_options.window)
-            }
+            Some(me) => battle_options(
+                self.clock.rtt(),
+                &self.links,
+                me,
+                self.session_options.window,
+            ),
             None => self.session_options,
         }
     }

@@ -4,8 +4,9 @@
 //! It works as [`Session`] does and shares its options, stats and stepping result: every seat's
 //! final keys and targets in a [`SeatLog`], a predicted [`Battle`] running ahead on each unheard
 //! seat's last keys and target, a confirmed [`Battle`] stepped only on frames every seat has
-//! confirmed (the source of the state hashes the server checks, one whole-match hash every
-//! [`HASH_INTERVAL`] frames), and a ring of snapshots of every guessed frame. A batch from any
+//! confirmed (the source of the state hashes the server checks every [`HASH_INTERVAL`] frames:
+//! the whole match's and each seat's board hash, so a desync names the seats that diverged),
+//! and a ring of snapshots of every guessed frame. A batch from any
 //! seat that differs from the guess rolls back to the earliest wrong frame of that seat and
 //! re-simulates; as batches of different seats arrive one after another, every rollback
 //! re-simulates with everything known by then, so the predicted match is always the one the
@@ -16,7 +17,7 @@
 
 use std::collections::VecDeque;
 
-use sevenbag_core::{Battle, BattleHeader, MAX_SEATS, SeatInput};
+use sevenbag_core::{Battle, BattleHeader, MAX_SEATS, Seat, SeatInput};
 use sevenbag_protocol::{
     ClientMessage, InputChange, InputLogError, MAX_CHANGES_PER_MESSAGE, SeatLog, ServerMessage,
     TargetChange,
@@ -75,6 +76,10 @@ pub struct BattleSession {
     outgoing: VecDeque<ClientMessage>,
     flush_due: bool,
     hashes: Vec<(u32, u64)>,
+    /// Each seat's board hash beside every entry of `hashes`, seat count per entry.
+    seat_hashes: Vec<u64>,
+    /// The battle seats the server's last `BattleDesync` named.
+    diverged: Vec<u8>,
     stats: SessionStats,
     desync_pending: bool,
     closing: bool,
@@ -120,6 +125,8 @@ impl BattleSession {
             outgoing: VecDeque::new(),
             flush_due: false,
             hashes: Vec::new(),
+            seat_hashes: Vec::new(),
+            diverged: Vec::new(),
             stats: SessionStats::default(),
             desync_pending: false,
             closing: false,
@@ -179,6 +186,19 @@ impl BattleSession {
     /// Our hashes of the confirmed match: (frame, hash).
     pub fn hashes(&self) -> &[(u32, u64)] {
         &self.hashes
+    }
+
+    /// Every seat's board hash at `frame`, one of [`BattleSession::hashes`].
+    pub fn seat_hashes_at(&self, frame: u32) -> Option<&[u64]> {
+        let i = self.hashes.iter().position(|&(f, _)| f == frame)?;
+        let n = self.logs.len();
+        self.seat_hashes.get(i * n..(i + 1) * n)
+    }
+
+    /// The battle seats whose boards the server's last `BattleDesync` said diverged (empty
+    /// before any, or when only the match's shared state differed).
+    pub fn diverged_seats(&self) -> &[u8] {
+        &self.diverged
     }
 
     /// Whether the confirmed match is decided.
@@ -313,6 +333,17 @@ impl BattleSession {
                 self.desync_pending = true;
                 Ok(true)
             }
+            ServerMessage::BattleDesync { frame, seats, .. } => {
+                tracing::warn!(
+                    frame,
+                    ?seats,
+                    "desync reported on these seats' boards; waiting for the match log"
+                );
+                self.stats.desyncs += 1;
+                self.desync_pending = true;
+                self.diverged = seats.clone();
+                Ok(true)
+            }
             ServerMessage::BattleLog {
                 header,
                 changes,
@@ -369,6 +400,7 @@ impl BattleSession {
         *self.confirmed =
             Battle::new(self.header).map_err(|e| BattleSessionError::Header(e.to_string()))?;
         self.hashes.clear();
+        self.seat_hashes.clear();
         self.finished = false;
         self.closing = false;
         self.advance_confirmed();
@@ -386,7 +418,7 @@ impl BattleSession {
         Ok(())
     }
 
-    /// The next message to send: `BattleInputs` batches first, then `StateHash` reports.
+    /// The next message to send: `BattleInputs` batches first, then `BattleStateHash` reports.
     pub fn poll_outgoing(&mut self) -> Option<ClientMessage> {
         self.next_batch().or_else(|| self.outgoing.pop_front())
     }
@@ -455,11 +487,18 @@ impl BattleSession {
             if done.is_multiple_of(HASH_INTERVAL) {
                 let hash = self.confirmed.state_hash();
                 self.hashes.push((done, hash));
+                let seats: Vec<u64> = Seat::all(self.confirmed.seats())
+                    .map(|s| self.confirmed.seat_hash(s))
+                    .collect();
+                self.seat_hashes.extend_from_slice(&seats);
                 if self.local.is_some() && done > self.hash_sent_through {
                     self.flush_due = true;
                     self.hash_sent_through = done;
-                    self.outgoing
-                        .push_back(ClientMessage::StateHash { frame: done, hash });
+                    self.outgoing.push_back(ClientMessage::BattleStateHash {
+                        frame: done,
+                        hash,
+                        seats,
+                    });
                 }
             }
         }

@@ -220,7 +220,7 @@ impl MessageKind {
         use sevenbag_protocol::ClientMessage as C;
         match message {
             C::Inputs { .. } | C::InputsSince { .. } | C::InputsFrom { .. } => MessageKind::Inputs,
-            C::StateHash { .. } => MessageKind::StateHash,
+            C::StateHash { .. } | C::BattleStateHash { .. } => MessageKind::StateHash,
             C::Ping { .. } => MessageKind::Ping,
             C::Pong { .. } => MessageKind::Pong,
             _ => MessageKind::Other,

@@ -119,8 +119,11 @@ impl Relay {
                         ));
                     }
                 }
-                ClientMessage::StateHash { frame, hash } => {
-                    if self.sim.hash_at(frame).is_some_and(|h| h != hash) {
+                ClientMessage::BattleStateHash { frame, hash, seats } => {
+                    let diverged = self.sim.diverged_seats(frame, &seats);
+                    if self.sim.hash_at(frame).is_some_and(|h| h != hash)
+                        || diverged.is_some_and(|d| !d.is_empty())
+                    {
                         self.hash_mismatches += 1;
                     }
                 }
@@ -275,4 +278,82 @@ fn gathered_inputs_of_several_seats_are_taken_and_forged_ones_refused() {
         s.handle(&gathered(9, vec![entry(0, 0, 3)])).is_err(),
         "our own seat"
     );
+}
+
+/// A session whose view of seat 2 differs from the server's (seat 2 hard-drops at frame 100
+/// on the server only): its `BattleStateHash` matches before the drop and names seat 2, and
+/// only seat 2, after it.
+#[test]
+fn a_diverged_seat_is_named_by_its_board_hash() {
+    let h = header(3, Targeting::Even);
+    let options = SessionOptions {
+        window: 8,
+        input_delay: 0,
+    };
+    let mut session = BattleSession::new(h, Some(0), options).unwrap();
+    let mut sim = BattleSim::new(h).unwrap();
+    let drop = [
+        InputChange {
+            frame: 100,
+            input: Input::HARD_DROP,
+        },
+        InputChange {
+            frame: 101,
+            input: Input::NONE,
+        },
+    ];
+    session.remote_inputs(1, &[], &[], 300).unwrap();
+    session.remote_inputs(2, &[], &[], 300).unwrap();
+    sim.extend(1, &[], &[], 300).unwrap();
+    sim.extend(2, &drop, &[], 300).unwrap();
+    let mut reports = Vec::new();
+    for _ in 0..300 {
+        let _ = session.advance(SeatInput::NONE);
+        while let Some(m) = session.poll_outgoing() {
+            match m {
+                ClientMessage::BattleInputs {
+                    changes,
+                    targets,
+                    confirmed,
+                } => sim.extend(0, &changes, &targets, confirmed).unwrap(),
+                ClientMessage::BattleStateHash { frame, hash, seats } => {
+                    reports.push((frame, hash, seats))
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        sim.advance();
+    }
+    assert!(reports.len() >= 3, "{} reports", reports.len());
+    for (frame, hash, seats) in &reports {
+        assert_eq!(seats.len(), 3, "one board hash per seat");
+        let named = sim.diverged_seats(*frame, seats).unwrap();
+        if *frame <= 100 {
+            assert_eq!(sim.hash_at(*frame), Some(*hash), "frame {frame}");
+            assert!(named.is_empty(), "frame {frame}: {named:?}");
+        } else {
+            assert_ne!(sim.hash_at(*frame), Some(*hash), "frame {frame}");
+            assert_eq!(named, vec![2], "frame {frame}");
+        }
+    }
+}
+
+#[test]
+fn a_battle_desync_notice_keeps_the_seats_it_names() {
+    let mut s = BattleSession::new(
+        header(4, Targeting::Even),
+        Some(0),
+        SessionOptions::default(),
+    )
+    .unwrap();
+    assert!(s.diverged_seats().is_empty());
+    let notice = ServerMessage::BattleDesync {
+        frame: 120,
+        server_hash: 1,
+        your_hash: 2,
+        seats: vec![3],
+    };
+    assert!(s.handle(&notice).unwrap());
+    assert_eq!(s.diverged_seats(), &[3]);
+    assert_eq!(s.stats().desyncs, 1);
 }

@@ -96,6 +96,8 @@ pub struct BattleSim {
     game: Box<Battle>,
     logs: Vec<SeatLog>,
     hashes: Vec<FrameHash>,
+    /// Each seat's `Battle::seat_hash` beside every recorded hash, seat count per record.
+    seat_hashes: Vec<u64>,
     rounds: Vec<BattleRound>,
 }
 
@@ -110,6 +112,7 @@ impl BattleSim {
             logs: vec![SeatLog::new(); game.seats()],
             game: Box::new(game),
             hashes: Vec::new(),
+            seat_hashes: Vec::new(),
             rounds: Vec::new(),
         })
     }
@@ -172,6 +175,8 @@ impl BattleSim {
                     frame: done,
                     hash: self.game.state_hash(),
                 });
+                let seats = Seat::all(self.game.seats()).map(|s| self.game.seat_hash(s));
+                self.seat_hashes.extend(seats);
             }
         }
         events
@@ -219,6 +224,27 @@ impl BattleSim {
             .get(i)
             .filter(|h| h.frame == frame)
             .map(|h| h.hash)
+    }
+
+    /// Every seat's board hash recorded beside [`BattleSim::hash_at`]`(frame)`.
+    pub fn seat_hashes_at(&self, frame: u32) -> Option<&[u64]> {
+        self.hash_at(frame)?;
+        let n = self.game.seats();
+        let i = (frame / HASH_INTERVAL - 1) as usize * n;
+        self.seat_hashes.get(i..i + n)
+    }
+
+    /// The battle seats whose board hash at `frame` differs from `theirs` (a client's
+    /// `BattleStateHash`), in seat order; `None` if `frame` was not recorded. A list of another
+    /// length names every seat it does not match.
+    pub fn diverged_seats(&self, frame: u32, theirs: &[u64]) -> Option<Vec<u8>> {
+        let ours = self.seat_hashes_at(frame)?;
+        Some(
+            (0..ours.len())
+                .filter(|&s| theirs.get(s) != Some(&ours[s]))
+                .map(|s| s as u8)
+                .collect(),
+        )
     }
 
     /// Round results so far.

@@ -365,6 +365,24 @@ pub enum ClientMessage {
         /// Frames `0..confirmed` are final for this player.
         confirmed: u32,
     },
+    /// A state hash of a match of several seats: the whole match's hash and each battle
+    /// seat's board hash (`Battle::seat_hash`), so a mismatch names the seats that diverged.
+    /// Sent every `HASH_INTERVAL` confirmed frames instead of `StateHash`.
+    BattleStateHash {
+        /// Frames `0..frame` were simulated.
+        frame: u32,
+        /// `Battle::state_hash` of the confirmed match.
+        hash: u64,
+        /// `Battle::seat_hash` of every battle seat, in seat order.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        seats: Vec<u64>,
+    },
+    /// This client's smoothed round trip to the server, in milliseconds: a room of several
+    /// seats picks its input delay from the worst link among its players (`BattleLinks`).
+    LinkReport {
+        /// Round trip in milliseconds (the server caps it).
+        rtt_ms: u16,
+    },
 }
 
 /// Who is in a seat.
@@ -461,6 +479,9 @@ pub enum ErrorCode {
     Muted,
     /// A declared bot asked for what only people may do (ranked play, records).
     BotRefused,
+    /// Not fatal: the seat this resume token held was played out while the player was away
+    /// (the reconnect window passed); the connection now watches the room instead.
+    SeatLost,
 }
 
 /// Messages from the server to a client.
@@ -843,5 +864,27 @@ pub enum ServerMessage {
         /// One entry per seat, in seat order.
         #[serde(deserialize_with = "crate::battle::at_most_seats")]
         seats: Vec<crate::SeatSteps>,
+    },
+    /// Your `BattleStateHash` disagreed with the server's at `frame`: the server's result
+    /// stands and a `BattleLog` follows to rebuild from (as after `Desync`).
+    BattleDesync {
+        /// Frame of the compared hash.
+        frame: u32,
+        /// The server's whole-match hash.
+        server_hash: u64,
+        /// Yours.
+        your_hash: u64,
+        /// The battle seats whose board hash differed (empty: only the match's shared state,
+        /// its phase, round or wins, differed).
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        seats: Vec<u8>,
+    },
+    /// Each battle seat's round trip to the server in milliseconds as its client reported it
+    /// (0: unknown, or a seat the room plays for a player who left); sent before `BattleStart`
+    /// and before the `BattleLog` of a resumed seat, for the input delay.
+    BattleLinks {
+        /// One per battle seat.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        rtt_ms: Vec<u16>,
     },
 }

@@ -97,8 +97,9 @@ pub(crate) enum RoomCommand {
         token: u64,
         /// The new connection.
         member: Member,
-        /// The seat, or `None` if the token matches no seat any more.
-        reply: oneshot::Sender<Option<Seat>>,
+        /// `Some(Some(seat))`: the seat is back; `Some(None)`: the seat was lost and the
+        /// connection watches the room instead; `None`: the token matches nothing here.
+        reply: oneshot::Sender<Option<Option<Seat>>>,
     },
     /// `LeaveRoom`: a seated player in a match forfeits.
     Leave {
@@ -141,6 +142,24 @@ pub(crate) enum RoomCommand {
         frame: u32,
         /// The client's hash.
         hash: u64,
+    },
+    /// `BattleStateHash`: the whole match's hash and each battle seat's board hash.
+    BattleStateHash {
+        /// Who.
+        client: ClientId,
+        /// Frames simulated.
+        frame: u32,
+        /// The client's whole-match hash.
+        hash: u64,
+        /// The client's board hash of every battle seat.
+        seats: Vec<u64>,
+    },
+    /// `LinkReport`: the client's round trip to the server.
+    LinkReport {
+        /// Who.
+        client: ClientId,
+        /// Milliseconds.
+        rtt_ms: u16,
     },
     /// The connection's datagram session came, went or sent something (`crate::datagram`).
     Datagram {
@@ -445,7 +464,7 @@ impl Room {
                 reply,
             } => {
                 let seat = self.resume(token, member);
-                let _ = reply.send(seat);
+                let _ = reply.send(seat.map(Some));
                 self.settle_lapsed().await;
             }
             RoomCommand::Leave { client } => self.leave(client, true).await,
@@ -473,6 +492,14 @@ impl Room {
             } => self.state_hash(client, frame, hash),
             RoomCommand::Chat { client, name, text } => self.chat(client, name, text),
             RoomCommand::Datagram { client, event } => self.datagram(client, event).await,
+            // A two-seat room checks the whole-match hash and picks no delay for its players.
+            RoomCommand::BattleStateHash {
+                client,
+                frame,
+                hash,
+                ..
+            } => self.state_hash(client, frame, hash),
+            RoomCommand::LinkReport { .. } => {}
             RoomCommand::BattleInputs { client, .. } => {
                 let seated = self.seats.iter().flatten().filter_map(|s| s.conn.as_ref());
                 if let Some(outbox) = seated.chain(&self.spectators).find(|o| o.id() == client) {

@@ -92,6 +92,7 @@ pub fn error_text(code: ErrorCode, message: &str) -> String {
         ErrorCode::BadName => format!("Ranked names: {message}. Change it in Settings."),
         ErrorCode::Unavailable => "This server has no ranked play.".to_owned(),
         ErrorCode::UnknownKey => format!("Identity: {message}."),
+        ErrorCode::SeatLost => format!("Back too late: {message}."),
         _ => format!("Server error ({code:?}): {message}"),
     }
 }

@@ -110,6 +110,12 @@ pub fn client_messages() -> Vec<ClientMessage> {
             }],
             confirmed: 9,
         },
+        ClientMessage::BattleStateHash {
+            frame: 120,
+            hash: 0x0123_4567_89ab_cdef,
+            seats: vec![1, 2, 3],
+        },
+        ClientMessage::LinkReport { rtt_ms: 48 },
     ]
 }
 
@@ -366,6 +372,15 @@ pub fn server_messages() -> Vec<ServerMessage> {
                 frames: 4,
             }],
         },
+        ServerMessage::BattleDesync {
+            frame: 120,
+            server_hash: 7,
+            your_hash: 8,
+            seats: vec![2],
+        },
+        ServerMessage::BattleLinks {
+            rtt_ms: vec![40, 0, 180],
+        },
     ]
 }
 
@@ -429,6 +444,8 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::InputsFrom { .. } => "InputsFrom",
         ClientMessage::CreateBattleRoom { .. } => "CreateBattleRoom",
         ClientMessage::BattleInputs { .. } => "BattleInputs",
+        ClientMessage::BattleStateHash { .. } => "BattleStateHash",
+        ClientMessage::LinkReport { .. } => "LinkReport",
     }
 }
 
@@ -477,5 +494,7 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::BattleRoundOver { .. } => "BattleRoundOver",
         ServerMessage::BattleOver { .. } => "BattleOver",
         ServerMessage::BattleInputsGathered { .. } => "BattleInputsGathered",
+        ServerMessage::BattleDesync { .. } => "BattleDesync",
+        ServerMessage::BattleLinks { .. } => "BattleLinks",
     }
 }

@@ -32,6 +32,13 @@ use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::services::Services;
 use crate::shutdown::{Shutdown, TaskGuard};
 
+/// The most round trip a client's `LinkReport` counts for: past it the input delay is at its
+/// cap anyway, and a client cannot push the room's delay further by lying.
+const MAX_REPORTED_RTT_MS: u16 = 1_000;
+
+/// Tokens of lost seats a room remembers for late returns.
+const MAX_LOST_TOKENS: usize = 32;
+
 /// Commands waiting in the inbox before senders wait (eight players' inputs at a few dozen a
 /// second each).
 const INBOX: usize = 1024;
@@ -46,6 +53,8 @@ struct Slot {
     conn: Option<Outbox>,
     /// While disconnected in a match: when the seat is given up.
     deadline: Option<Instant>,
+    /// The round trip its client last reported (`LinkReport`), in milliseconds; 0: unknown.
+    rtt_ms: u16,
 }
 
 impl Slot {
@@ -128,6 +137,9 @@ struct BattleRoom {
     gathering: Gathering,
     /// When the gathered batches go out.
     gather_until: Option<Instant>,
+    /// Tokens of seats given up while their player was away, newest last: a late return
+    /// watches the room instead of being refused (at most [`MAX_LOST_TOKENS`]).
+    lost: std::collections::VecDeque<u64>,
 }
 
 /// How a room of several seats starts.
@@ -203,6 +215,7 @@ fn start(
         matches: 0,
         gathering: Gathering::new(),
         gather_until: None,
+        lost: std::collections::VecDeque::new(),
     };
     tokio::spawn(room.run(begin, rx, shutdown, guard));
     Some(tx)
@@ -324,7 +337,20 @@ impl BattleRoom {
                 client,
                 frame,
                 hash,
-            } => self.state_hash(client, frame, hash),
+            } => self.state_hash(client, frame, hash, None),
+            RoomCommand::BattleStateHash {
+                client,
+                frame,
+                hash,
+                seats,
+            } => self.state_hash(client, frame, hash, Some(seats)),
+            RoomCommand::LinkReport { client, rtt_ms } => {
+                if let Some(seat) = self.seat_of(client)
+                    && let Some(slot) = &mut self.seats[seat]
+                {
+                    slot.rtt_ms = rtt_ms.min(MAX_REPORTED_RTT_MS);
+                }
+            }
             RoomCommand::Chat { client, name, text } => {
                 let seat = self.seat_of(client).and_then(Seat::new);
                 self.broadcast(&ServerMessage::Chat {

@@ -65,6 +65,7 @@ impl BattleRoom {
         };
         let names: Vec<String> = slots.iter().map(|s| s.name.clone()).collect();
         let tokens: Vec<u64> = slots.iter().map(|s| s.resume).collect();
+        let rtt_ms: Vec<u16> = slots.iter().map(|s| s.rtt_ms).collect();
         let room_seats: Vec<u8> = seated.iter().map(|&s| s as u8).collect();
         let delay = self.services.config.start_delay;
         let start_in_ms = delay.as_millis().min(u128::from(u32::MAX)) as u32;
@@ -73,6 +74,8 @@ impl BattleRoom {
         }
         info!(room = %self.code, seed = header.seed, seats = names.len(), "match of several seats started");
         self.services.metrics.matches_started.inc();
+        // Every seat's link first: each client picks its input delay from the worst.
+        self.broadcast(&ServerMessage::BattleLinks { rtt_ms });
         self.broadcast(&ServerMessage::BattleStart {
             header: Box::new(header),
             names: names.clone(),
@@ -275,7 +278,17 @@ impl BattleRoom {
         }
     }
 
-    pub(super) fn state_hash(&mut self, client: ClientId, frame: u32, hash: u64) {
+    /// Compares a member's hash at `frame` with the server's. With each seat's board hash
+    /// (`BattleStateHash`, `boards`), a mismatch names the battle seats whose boards diverged,
+    /// in the log, the metrics and the `BattleDesync` sent back; either way the member gets
+    /// the whole match log to rebuild from, as in a two-seat room.
+    pub(super) fn state_hash(
+        &mut self,
+        client: ClientId,
+        frame: u32,
+        hash: u64,
+        boards: Option<Vec<u64>>,
+    ) {
         let Some(seat) = self.seat_of(client) else {
             return;
         };
@@ -288,18 +301,46 @@ impl BattleRoom {
         let Some(server_hash) = run.sim.hash_at(frame) else {
             return;
         };
-        if server_hash == hash || frame <= run.desync_answered[b] {
+        let diverged = boards
+            .as_deref()
+            .and_then(|boards| run.sim.diverged_seats(frame, boards))
+            .unwrap_or_default();
+        if (server_hash == hash && diverged.is_empty()) || frame <= run.desync_answered[b] {
             return;
         }
-        warn!(room = %self.code, seat, frame, "desync");
+        let names: Vec<&str> = diverged
+            .iter()
+            .filter_map(|&d| run.names.get(usize::from(d)).map(String::as_str))
+            .collect();
+        warn!(
+            room = %self.code,
+            seat,
+            frame,
+            diverged_seats = ?diverged,
+            diverged_players = ?names,
+            server_hash = format_args!("{server_hash:#018x}"),
+            client_hash = format_args!("{hash:#018x}"),
+            "desync"
+        );
         run.desync_answered[b] = frame;
         self.services.metrics.desyncs.inc();
+        for &d in &diverged {
+            self.services.metrics.battle_desync_seat(d);
+        }
         if let Some(conn) = self.seats[seat].as_ref().and_then(|s| s.conn.as_ref()) {
-            conn.send(&ServerMessage::Desync {
-                frame,
-                server_hash,
-                your_hash: hash,
-            });
+            match boards {
+                Some(_) => conn.send(&ServerMessage::BattleDesync {
+                    frame,
+                    server_hash,
+                    your_hash: hash,
+                    seats: diverged,
+                }),
+                None => conn.send(&ServerMessage::Desync {
+                    frame,
+                    server_hash,
+                    your_hash: hash,
+                }),
+            };
             conn.send(&run.log_message(Instant::now()));
         }
     }
@@ -346,7 +387,7 @@ impl BattleRoom {
         }
         for seat in 0..self.seats.len() {
             if self.seats[seat].as_ref().is_some_and(|s| s.conn.is_none()) {
-                self.vacate(seat);
+                self.lose(seat);
             }
         }
         for slot in self.seats.iter_mut().flatten() {

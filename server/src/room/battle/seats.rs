@@ -23,6 +23,7 @@ impl BattleRoom {
             ready: false,
             conn: Some(member.outbox),
             deadline: None,
+            rtt_ms: 0,
         });
     }
 
@@ -84,11 +85,20 @@ impl BattleRoom {
         }
     }
 
-    pub(super) fn resume(&mut self, token: u64, member: Member) -> Option<Seat> {
-        let seat = self
+    /// A player back with its token: its seat again (`Some(Some)`), or, when the seat was
+    /// played out while it was away, a place among the spectators with `SeatLost` saying why
+    /// (`Some(None)`); `None` for a token this room does not know.
+    pub(super) fn resume(&mut self, token: u64, member: Member) -> Option<Option<Seat>> {
+        let Some(seat) = self
             .seats
             .iter()
-            .position(|s| s.as_ref().is_some_and(|s| s.resume == token))?;
+            .position(|s| s.as_ref().is_some_and(|s| s.resume == token))
+        else {
+            return self
+                .lost
+                .contains(&token)
+                .then(|| self.late_return(member))?;
+        };
         let slot = self.seats[seat].as_mut()?;
         if let Some(old) = slot.conn.take() {
             old.cut(Cut::error(
@@ -102,9 +112,69 @@ impl BattleRoom {
         self.send_joined(seat);
         self.broadcast_state();
         if let Some(run) = &self.running {
+            member.outbox.send(&self.links_message(run));
             member.outbox.send(&run.log_message(Instant::now()));
         }
-        Seat::new(seat)
+        Some(Seat::new(seat))
+    }
+
+    /// A player whose seat was given up while away comes back: told `SeatLost` (not fatal)
+    /// and seated among the spectators, so it sees the match (or the room) go on. `None` if
+    /// the spectator places are full (the refusal says why).
+    fn late_return(&mut self, member: Member) -> Option<Option<Seat>> {
+        let running = self.running.is_some();
+        let message = if running {
+            "your seat was played out while you were away (the reconnect window passed): \
+             you are watching the match"
+        } else {
+            "your seat was played out while you were away (the reconnect window passed) and \
+             that match is over: you are watching the room; join it again to play"
+        };
+        info!(room = %self.code, client = member.client, running, "a late return watches");
+        member.outbox.send(&ServerMessage::Error {
+            code: ErrorCode::SeatLost,
+            message: message.to_owned(),
+            fatal: false,
+        });
+        match self.join(member, JoinRole::Spectator) {
+            Ok(_) => Some(None),
+            Err(_) => None,
+        }
+    }
+
+    /// Vacates a seat whose player is away; its token stays known to the lobby, so a late
+    /// return is told and watches instead of being refused.
+    pub(super) fn lose(&mut self, seat: usize) {
+        let Some(token) = self
+            .seats
+            .get_mut(seat)
+            .and_then(Option::take)
+            .map(|s| s.resume)
+        else {
+            return;
+        };
+        self.lost.push_back(token);
+        while self.lost.len() > MAX_LOST_TOKENS {
+            if let Some(old) = self.lost.pop_front() {
+                self.directory.token_dropped(old);
+            }
+        }
+    }
+
+    /// Each battle seat's last reported round trip; 0 for a seat without a connected player
+    /// (the room plays a gone seat with no delay at all).
+    pub(super) fn links_message(&self, run: &Running) -> ServerMessage {
+        let rtt_ms = run
+            .room_seats
+            .iter()
+            .map(|&s| {
+                self.seats[usize::from(s)]
+                    .as_ref()
+                    .filter(|slot| slot.conn.is_some())
+                    .map_or(0, |slot| slot.rtt_ms)
+            })
+            .collect();
+        ServerMessage::BattleLinks { rtt_ms }
     }
 
     /// A member goes: `left` for `LeaveRoom`, otherwise its connection dropped (a player in a
@@ -157,7 +227,14 @@ impl BattleRoom {
     /// Room seat `seat` is given up: vacated, and in a running match its battle seat is played
     /// by the room (hard drops until it tops out). A match with nobody connected left has no result.
     pub(super) async fn give_up(&mut self, seat: usize) {
-        self.vacate(seat);
+        let away = self.seats[seat]
+            .as_ref()
+            .filter(|s| s.conn.is_none() && s.deadline.is_some())
+            .map(|s| s.resume);
+        match away {
+            Some(_) => self.lose(seat),
+            None => self.vacate(seat),
+        }
         if let Some(run) = &mut self.running
             && let Some(b) = run.battle_seat(seat)
         {
@@ -266,6 +343,7 @@ impl BattleRoom {
                 ready: false,
                 conn: None,
                 deadline: Some(now + window),
+                rtt_ms: 0,
             });
         }
         self.matches = open.matches;

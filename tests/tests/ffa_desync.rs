@@ -1,0 +1,119 @@
+//! End-to-end: the desync checks of a room of several seats name the board that diverged. A
+//! client that reports a wrong board hash for one seat (its whole-match hash and every other
+//! board right) is told `BattleDesync` naming that seat and gets the match log to rebuild from;
+//! the others are told nothing, and after the rebuild its hashes agree with theirs again.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use sevenbag_core::{Battle, SeatInput};
+use sevenbag_netplay::BattleClient;
+use sevenbag_protocol::{BattleRoomOptions, ClientMessage, JoinRole};
+use sevenbag_tests::players::match_config;
+
+/// No keys: pieces fall by gravity, so the match outlasts the test.
+fn idle() -> impl FnMut(&Battle, usize) -> SeatInput + Send {
+    |_: &Battle, _| SeatInput::NONE
+}
+
+async fn connect(url: &str, name: &str) -> BattleClient {
+    BattleClient::connect(url, name)
+        .await
+        .unwrap_or_else(|e| panic!("{name} connects: {e}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_lying_about_one_board_is_told_that_seat_and_the_others_carry_on() {
+    let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
+    let url = server.url();
+    let mut options = BattleRoomOptions::ffa(4);
+    options.room.first_to = 1;
+    let mut host = connect(&url, "p0").await;
+    let code = host.create(options).await.expect("create");
+    let mut players = vec![host];
+    for i in 1..4 {
+        let mut p = connect(&url, &format!("p{i}")).await;
+        p.join(&code, JoinRole::Player).await.expect("join");
+        players.push(p);
+    }
+    for p in players.iter_mut() {
+        p.ready().expect("ready");
+    }
+    for p in players.iter_mut() {
+        p.wait_for_start(Duration::from_secs(5))
+            .await
+            .expect("starts");
+    }
+    let mut liar = players.pop().expect("seat 3");
+    let lying = tokio::spawn(async move {
+        let mut keys = idle();
+        // Play until a few hashes are confirmed, so the server has simulated the first.
+        for _ in 0..100 {
+            liar.play_for(&mut keys, Duration::from_millis(100)).await;
+            if liar.session().is_some_and(|s| s.hashes().len() >= 3) {
+                break;
+            }
+        }
+        let session = liar.session().expect("a session");
+        let (frame, hash) = session.hashes()[0];
+        let mut seats = session
+            .seat_hashes_at(frame)
+            .expect("board hashes")
+            .to_vec();
+        assert_eq!(seats.len(), 4);
+        seats[1] ^= 0x5eed;
+        liar.send(ClientMessage::BattleStateHash { frame, hash, seats })
+            .expect("send");
+        for _ in 0..50 {
+            liar.play_for(&mut keys, Duration::from_millis(100)).await;
+            if liar.session().is_some_and(|s| s.stats().desyncs > 0) {
+                break;
+            }
+        }
+        // Then on, rebuilt from the match log.
+        liar.play_for(&mut keys, Duration::from_secs(2)).await;
+        liar
+    });
+    let honest: Vec<_> = players
+        .into_iter()
+        .map(|mut p| {
+            tokio::spawn(async move {
+                p.play_for(&mut idle(), Duration::from_secs(6)).await;
+                p
+            })
+        })
+        .collect();
+    let mut players = Vec::new();
+    for t in honest {
+        players.push(t.await.expect("task"));
+    }
+    let liar = lying.await.expect("liar task");
+    let session = liar.session().expect("a session");
+    assert_eq!(session.stats().desyncs, 1, "told once");
+    assert_eq!(session.diverged_seats(), &[1], "the lie was about seat 1");
+    assert!(session.stats().rebuilds >= 1, "rebuilt from the log");
+    assert!(liar.disconnect_reason().is_none(), "told, not cut");
+    let theirs: HashMap<u32, u64> = players[0]
+        .session()
+        .expect("a match")
+        .hashes()
+        .iter()
+        .copied()
+        .collect();
+    let common: Vec<_> = session
+        .hashes()
+        .iter()
+        .filter(|(f, _)| theirs.contains_key(f))
+        .collect();
+    assert!(!common.is_empty(), "hashes after the rebuild to compare");
+    for (frame, hash) in common {
+        assert_eq!(theirs[frame], *hash, "frame {frame}: the liar agrees again");
+    }
+    for p in &players {
+        let s = p.session().expect("a match");
+        assert_eq!(s.stats().desyncs, 0, "{:?}: nothing to tell", p.names());
+        assert!(s.diverged_seats().is_empty());
+        assert!(p.errors().is_empty(), "{:?}", p.errors());
+        assert!(p.disconnect_reason().is_none(), "carries on");
+    }
+}
