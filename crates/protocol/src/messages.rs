@@ -365,6 +365,18 @@ pub enum ClientMessage {
         /// Frames `0..confirmed` are final for this player.
         confirmed: u32,
     },
+    /// `BattleInputs` in compact form: the same key and target changes and confirmation,
+    /// counted from the confirmation of the previous `BattleInputs` on this connection
+    /// (`crate::packing`). The server reads it back as that `BattleInputs` before anything else.
+    BattleInputsSince {
+        /// Key changes in increasing frame order, as offsets from the previous confirmation.
+        steps: Vec<crate::compact::InputStep>,
+        /// Frames confirmed past the previous confirmation.
+        frames: u32,
+        /// Target changes in increasing frame order, as offsets from the previous
+        /// confirmation.
+        targets: Vec<crate::TargetStep>,
+    },
 }
 
 /// Who is in a seat.
@@ -843,5 +855,14 @@ pub enum ServerMessage {
         /// One entry per seat, in seat order.
         #[serde(deserialize_with = "crate::battle::at_most_seats")]
         seats: Vec<crate::SeatSteps>,
+    },
+    /// `BattleInputsGathered` in its tight wire form ([`crate::tight`]): the same entries with
+    /// about half the bytes around each. Receivers read it as that `BattleInputsGathered`
+    /// ([`crate::tight::widen`]).
+    BattleInputsTight {
+        /// The frame every entry's `base` counts from.
+        frame: u32,
+        /// One entry per seat, in seat order.
+        seats: crate::tight::TightSeats,
     },
 }

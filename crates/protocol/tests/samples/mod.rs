@@ -110,6 +110,17 @@ pub fn client_messages() -> Vec<ClientMessage> {
             }],
             confirmed: 9,
         },
+        ClientMessage::BattleInputsSince {
+            steps: vec![InputStep {
+                after: 1,
+                input: Input::LEFT,
+            }],
+            frames: 4,
+            targets: vec![TargetStep {
+                after: 2,
+                target: Some(5),
+            }],
+        },
     ]
 }
 
@@ -366,6 +377,28 @@ pub fn server_messages() -> Vec<ServerMessage> {
                 frames: 4,
             }],
         },
+        ServerMessage::BattleInputsTight {
+            frame: 300,
+            seats: TightSeats(vec![
+                SeatSteps {
+                    seat: 1,
+                    base: 0,
+                    steps: vec![InputStep {
+                        after: 2,
+                        input: Input(1),
+                    }],
+                    targets: vec![TargetStep {
+                        after: 3,
+                        target: Some(0),
+                    }],
+                    frames: 4,
+                },
+                SeatSteps {
+                    frames: 2,
+                    ..SeatSteps::new(4, 1)
+                },
+            ]),
+        },
     ]
 }
 
@@ -417,6 +450,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::GetProfile { .. } => "GetProfile",
         ClientMessage::SubmitSolo { .. } => "SubmitSolo",
         ClientMessage::InputsSince { .. } => "InputsSince",
+        ClientMessage::BattleInputsSince { .. } => "BattleInputsSince",
         ClientMessage::ListReplayInfo => "ListReplayInfo",
         ClientMessage::GetSoloLeaderboard { .. } => "GetSoloLeaderboard",
         ClientMessage::GetSoloReplay { .. } => "GetSoloReplay",
@@ -477,5 +511,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::BattleRoundOver { .. } => "BattleRoundOver",
         ServerMessage::BattleOver { .. } => "BattleOver",
         ServerMessage::BattleInputsGathered { .. } => "BattleInputsGathered",
+        ServerMessage::BattleInputsTight { .. } => "BattleInputsTight",
     }
 }
