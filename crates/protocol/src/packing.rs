@@ -304,7 +304,11 @@ mod tests {
         assert_eq!(late.unpack(since(5, 1)), Err(CompactError::Overflow));
     }
 
-    fn battle(changes: &[(u32, u8)], targets: &[(u32, Option<u8>)], confirmed: u32) -> ClientMessage {
+    fn battle(
+        changes: &[(u32, u8)],
+        targets: &[(u32, Option<u8>)],
+        confirmed: u32,
+    ) -> ClientMessage {
         let ClientMessage::Inputs { changes, .. } = inputs(changes, confirmed) else {
             unreachable!()
         };

@@ -27,7 +27,13 @@ fn seven_opponents() -> (u32, Vec<SeatSteps>) {
         } else {
             Vec::new()
         };
-        gathering.add(seat, 70_000 + u32::from(seat), &keys(&[(70_009, seat)]), &targets, 70_010);
+        gathering.add(
+            seat,
+            70_000 + u32::from(seat),
+            &keys(&[(70_009, seat)]),
+            &targets,
+            70_010,
+        );
     }
     let long: Vec<_> = (0..40).map(|i| (70_100 + i * 3, (i % 5) as u8)).collect();
     gathering.add(7, 70_010, &keys(&long), &[], 70_300);
@@ -117,10 +123,7 @@ fn distances_past_the_last_frame_are_refused() {
 #[test]
 fn more_than_eight_entries_or_a_bad_target_are_refused() {
     let nine: Vec<u8> = (0..9).flat_map(|s| [s % 8, 0, 1]).collect();
-    assert_eq!(
-        TightSeats::from_bytes(&nine),
-        Err(TightError::TooManySeats)
-    );
+    assert_eq!(TightSeats::from_bytes(&nine), Err(TightError::TooManySeats));
     // Seat 2, targets flagged: one target, at distance 1, seat 9.
     assert_eq!(
         TightSeats::from_bytes(&[0x0a, 0, 4, 1, 1, 9]),
