@@ -863,6 +863,6 @@ pub enum ServerMessage {
         /// The frame every entry's `base` counts from.
         frame: u32,
         /// One entry per seat, in seat order.
-        seats: crate::tight::TightSeats,
+        seats: crate::TightSeats,
     },
 }
