@@ -594,8 +594,8 @@ impl Client {
                 .await;
             }
             // Rewritten as `Inputs` by the reader before `handle`; never seen here.
-            ClientMessage::InputsSince { .. } => {
-                self.error(ErrorCode::BadMessage, "InputsSince out of place")
+            ClientMessage::InputsSince { .. } | ClientMessage::BattleInputsSince { .. } => {
+                self.error(ErrorCode::BadMessage, "compact inputs out of place")
             }
             ClientMessage::SubmitSolo { replay } => {
                 if self.tags.is_bot() {

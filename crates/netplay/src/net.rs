@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use sevenbag_protocol::{
-    ClientMessage, InputsPacker, MAX_MESSAGE_BYTES, ServerMessage, decode_server, encode,
+    ClientMessage, InputsPacker, MAX_MESSAGE_BYTES, ServerMessage, decode_server, encode, tight,
 };
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -515,7 +515,8 @@ async fn pump(
                 let arrived = Instant::now();
                 let event = match frame {
                     Message::Binary(bytes) => {
-                        let decoded = decode_server(&bytes);
+                        // Gathered inputs reach the sessions in one form.
+                        let decoded = decode_server(&bytes).map(tight::widen);
                         let kind = decoded.as_ref().map_or(MessageKind::Other, MessageKind::of_server);
                         counters.received(kind, bytes.len());
                         match decoded {

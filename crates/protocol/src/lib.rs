@@ -20,6 +20,8 @@
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
+//! - [`gathered`] and [`tight`]: the coalesced downlink of rooms of several seats and its
+//!   tight wire form.
 //! - [`battle`] and [`battle_replay`]: rooms of 3 to 8 seats: their records, each seat's log
 //!   of keys and targets, [`BattleSim`] and the replay format version 2.
 //! - [`moderation`]: report categories and the bounds of reports and block lists.
@@ -48,6 +50,7 @@ pub mod packing;
 pub mod replay;
 pub mod room_log;
 pub mod solo_replay;
+pub mod tight;
 
 pub use battle::{
     BattleMessageError, BattleRoomOptions, MAX_ROOM_SEATS, SeatLog, TargetChange, check_targets,
@@ -70,6 +73,7 @@ pub use replay::{
     SeatInputs, SimEvent, VerifyReport, verify,
 };
 pub use solo_replay::{SoloReplay, SoloReplayError, SoloVerifyReport, verify_solo};
+pub use tight::{TightError, TightSeats};
 
 /// The protocol version this build speaks; bumped on any change to the messages.
 pub const PROTOCOL_VERSION: u32 = 3;

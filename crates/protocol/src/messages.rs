@@ -383,6 +383,18 @@ pub enum ClientMessage {
         /// Round trip in milliseconds (the server caps it).
         rtt_ms: u16,
     },
+    /// `BattleInputs` in compact form: the same key and target changes and confirmation,
+    /// counted from the confirmation of the previous `BattleInputs` on this connection
+    /// (`crate::packing`). The server reads it back as that `BattleInputs` before anything else.
+    BattleInputsSince {
+        /// Key changes in increasing frame order, as offsets from the previous confirmation.
+        steps: Vec<crate::compact::InputStep>,
+        /// Frames confirmed past the previous confirmation.
+        frames: u32,
+        /// Target changes in increasing frame order, as offsets from the previous
+        /// confirmation.
+        targets: Vec<crate::TargetStep>,
+    },
 }
 
 /// Who is in a seat.
@@ -886,5 +898,14 @@ pub enum ServerMessage {
         /// One per battle seat.
         #[serde(deserialize_with = "crate::battle::at_most_seats")]
         rtt_ms: Vec<u16>,
+    },
+    /// `BattleInputsGathered` in its tight wire form ([`crate::tight`]): the same entries with
+    /// about half the bytes around each. Receivers read it as that `BattleInputsGathered`
+    /// ([`crate::tight::widen`]).
+    BattleInputsTight {
+        /// The frame every entry's `base` counts from.
+        frame: u32,
+        /// One entry per seat, in seat order.
+        seats: crate::TightSeats,
     },
 }

@@ -16,18 +16,24 @@
 //! plain `Inputs` (the packer does whenever the offsets would be negative, such as the first
 //! batch of a new match); `InputsSince` before any inputs message on a connection is refused.
 //! Relayed inputs (server to client) stay `Inputs`.
+//!
+//! Rooms of several seats do the same with [`ClientMessage::BattleInputs`] and
+//! [`ClientMessage::BattleInputsSince`] (key and target changes, one confirmation): their own
+//! number on each end, the confirmation of the previous `BattleInputs` on the connection.
 
+use crate::battle::TargetChange;
 use crate::compact::InputStep;
+use crate::gathered::TargetStep;
 use crate::messages::{ClientMessage, InputChange};
 
 /// Why an [`ClientMessage::InputsSince`] could not be read back as `Inputs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CompactError {
     /// `InputsSince` before any inputs message on this connection: nothing to count from.
-    #[error("InputsSince before any Inputs on this connection")]
+    #[error("InputsSince or BattleInputsSince before any inputs on this connection")]
     NoBase,
     /// An offset past the largest frame number.
-    #[error("InputsSince offset overflows the frame number")]
+    #[error("InputsSince or BattleInputsSince offset overflows the frame number")]
     Overflow,
 }
 
@@ -37,6 +43,8 @@ pub enum CompactError {
 pub struct InputsPacker {
     /// The confirmation of the last inputs message sent on this connection.
     base: Option<u32>,
+    /// The confirmation of the last `BattleInputs` sent on this connection.
+    battle: Option<u32>,
 }
 
 impl InputsPacker {
@@ -52,6 +60,14 @@ impl InputsPacker {
             // A catch-up says where the inputs stand, for both ends alike.
             self.base = Some(*confirmed);
             return message;
+        }
+        if let ClientMessage::BattleInputs {
+            changes,
+            targets,
+            confirmed,
+        } = message
+        {
+            return self.pack_battle(changes, targets, confirmed);
         }
         let ClientMessage::Inputs { changes, confirmed } = message else {
             return message;
@@ -73,6 +89,46 @@ impl InputsPacker {
             _ => ClientMessage::Inputs { changes, confirmed },
         }
     }
+
+    /// `BattleInputs` as `BattleInputsSince` when every frame in it is at or after the previous
+    /// battle confirmation.
+    fn pack_battle(
+        &mut self,
+        changes: Vec<InputChange>,
+        targets: Vec<TargetChange>,
+        confirmed: u32,
+    ) -> ClientMessage {
+        match self.battle.replace(confirmed) {
+            Some(base)
+                if confirmed >= base
+                    && changes.iter().all(|c| c.frame >= base)
+                    && targets.iter().all(|t| t.frame >= base) =>
+            {
+                ClientMessage::BattleInputsSince {
+                    steps: changes
+                        .iter()
+                        .map(|c| InputStep {
+                            after: c.frame - base,
+                            input: c.input,
+                        })
+                        .collect(),
+                    frames: confirmed - base,
+                    targets: targets
+                        .iter()
+                        .map(|t| TargetStep {
+                            after: t.frame - base,
+                            target: t.target,
+                        })
+                        .collect(),
+                }
+            }
+            _ => ClientMessage::BattleInputs {
+                changes,
+                targets,
+                confirmed,
+            },
+        }
+    }
 }
 
 /// The server's side: turns `InputsSince` back into the `Inputs` it stands for. One per
@@ -81,6 +137,8 @@ impl InputsPacker {
 pub struct InputsUnpacker {
     /// The confirmation of the last inputs message received on this connection.
     base: Option<u32>,
+    /// The confirmation of the last `BattleInputs` received on this connection.
+    battle: Option<u32>,
 }
 
 impl InputsUnpacker {
@@ -121,6 +179,51 @@ impl InputsUnpacker {
                 Ok(ClientMessage::InputsFrom {
                     from,
                     changes,
+                    confirmed,
+                })
+            }
+            ClientMessage::BattleInputs {
+                changes,
+                targets,
+                confirmed,
+            } => {
+                self.battle = Some(confirmed);
+                Ok(ClientMessage::BattleInputs {
+                    changes,
+                    targets,
+                    confirmed,
+                })
+            }
+            ClientMessage::BattleInputsSince {
+                steps,
+                frames,
+                targets,
+            } => {
+                let base = self.battle.ok_or(CompactError::NoBase)?;
+                let confirmed = base.checked_add(frames).ok_or(CompactError::Overflow)?;
+                let at = |after: u32| base.checked_add(after).ok_or(CompactError::Overflow);
+                let changes = steps
+                    .iter()
+                    .map(|s| {
+                        Ok(InputChange {
+                            frame: at(s.after)?,
+                            input: s.input,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let targets = targets
+                    .iter()
+                    .map(|t| {
+                        Ok(TargetChange {
+                            frame: at(t.after)?,
+                            target: t.target,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.battle = Some(confirmed);
+                Ok(ClientMessage::BattleInputs {
+                    changes,
+                    targets,
                     confirmed,
                 })
             }
@@ -199,5 +302,110 @@ mod tests {
         late.unpack(inputs(&[], u32::MAX - 1)).unwrap();
         assert_eq!(late.unpack(since(0, 5)), Err(CompactError::Overflow));
         assert_eq!(late.unpack(since(5, 1)), Err(CompactError::Overflow));
+    }
+
+    fn battle(
+        changes: &[(u32, u8)],
+        targets: &[(u32, Option<u8>)],
+        confirmed: u32,
+    ) -> ClientMessage {
+        let ClientMessage::Inputs { changes, .. } = inputs(changes, confirmed) else {
+            unreachable!()
+        };
+        ClientMessage::BattleInputs {
+            changes,
+            targets: targets
+                .iter()
+                .map(|&(frame, target)| TargetChange { frame, target })
+                .collect(),
+            confirmed,
+        }
+    }
+
+    #[test]
+    fn packed_battle_inputs_unpack_to_the_same_inputs_and_are_smaller() {
+        let sent = [
+            battle(&[(0, 1)], &[], 4),
+            battle(&[], &[(5, Some(3))], 8),
+            // Two-seat inputs on the same connection keep their own base.
+            inputs(&[(0, 1)], 2),
+            battle(&[(9, 2), (11, 0)], &[(10, None)], 12),
+            battle(&[(70_000, 3)], &[], 70_004),
+            battle(&[], &[], 70_006),
+            // A new match: back to frame 0, sent plain.
+            battle(&[(0, 4)], &[], 2),
+            battle(&[(3, 0)], &[], 5),
+        ];
+        let mut packer = InputsPacker::new();
+        let mut unpacker = InputsUnpacker::new();
+        let mut compact = 0;
+        for message in sent {
+            let packed = packer.pack(message.clone());
+            if let ClientMessage::BattleInputsSince { .. } = packed {
+                compact += 1;
+                let plain = crate::encode(&message).unwrap().len();
+                let small = crate::encode(&packed).unwrap().len();
+                assert!(small <= plain, "{small} > {plain} for {message:?}");
+            }
+            assert_eq!(unpacker.unpack(packed).unwrap(), message);
+        }
+        assert_eq!(compact, 5);
+    }
+
+    #[test]
+    fn one_battle_change_packs_into_six_bytes() {
+        let mut packer = InputsPacker::new();
+        packer.pack(battle(&[], &[], 1_000));
+        let packed = packer.pack(battle(&[(1_001, 1)], &[], 1_004));
+        assert_eq!(crate::encode(&packed).unwrap().len(), 6);
+    }
+
+    #[test]
+    fn battle_inputs_since_without_a_base_or_past_the_last_frame_is_refused() {
+        let since = |after: u32, frames: u32, target: u32| ClientMessage::BattleInputsSince {
+            steps: vec![InputStep {
+                after,
+                input: Input(1),
+            }],
+            frames,
+            targets: vec![TargetStep {
+                after: target,
+                target: Some(1),
+            }],
+        };
+        let mut fresh = InputsUnpacker::new();
+        assert_eq!(fresh.unpack(since(0, 1, 0)), Err(CompactError::NoBase));
+        // A two-seat base is not a battle base.
+        fresh.unpack(inputs(&[], 10)).unwrap();
+        assert_eq!(fresh.unpack(since(0, 1, 0)), Err(CompactError::NoBase));
+        let mut late = InputsUnpacker::new();
+        late.unpack(battle(&[], &[], u32::MAX - 1)).unwrap();
+        assert_eq!(late.unpack(since(0, 5, 0)), Err(CompactError::Overflow));
+        assert_eq!(late.unpack(since(5, 1, 0)), Err(CompactError::Overflow));
+        assert_eq!(late.unpack(since(0, 1, 5)), Err(CompactError::Overflow));
+    }
+
+    #[test]
+    fn unsorted_battle_steps_unpack_unsorted_for_the_usual_checks_to_refuse() {
+        let mut unpacker = InputsUnpacker::new();
+        unpacker.unpack(battle(&[], &[], 100)).unwrap();
+        let backwards = ClientMessage::BattleInputsSince {
+            steps: vec![
+                InputStep {
+                    after: 3,
+                    input: Input(1),
+                },
+                InputStep {
+                    after: 1,
+                    input: Input(0),
+                },
+            ],
+            frames: 4,
+            targets: Vec::new(),
+        };
+        assert_eq!(
+            unpacker.unpack(backwards).unwrap(),
+            battle(&[(103, 1), (101, 0)], &[], 104)
+        );
     }
 }

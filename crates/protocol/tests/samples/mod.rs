@@ -116,6 +116,17 @@ pub fn client_messages() -> Vec<ClientMessage> {
             seats: vec![1, 2, 3],
         },
         ClientMessage::LinkReport { rtt_ms: 48 },
+        ClientMessage::BattleInputsSince {
+            steps: vec![InputStep {
+                after: 1,
+                input: Input::LEFT,
+            }],
+            frames: 4,
+            targets: vec![TargetStep {
+                after: 2,
+                target: Some(5),
+            }],
+        },
     ]
 }
 
@@ -381,6 +392,28 @@ pub fn server_messages() -> Vec<ServerMessage> {
         ServerMessage::BattleLinks {
             rtt_ms: vec![40, 0, 180],
         },
+        ServerMessage::BattleInputsTight {
+            frame: 300,
+            seats: TightSeats(vec![
+                SeatSteps {
+                    seat: 1,
+                    base: 0,
+                    steps: vec![InputStep {
+                        after: 2,
+                        input: Input(1),
+                    }],
+                    targets: vec![TargetStep {
+                        after: 3,
+                        target: Some(0),
+                    }],
+                    frames: 4,
+                },
+                SeatSteps {
+                    frames: 2,
+                    ..SeatSteps::new(4, 1)
+                },
+            ]),
+        },
     ]
 }
 
@@ -432,6 +465,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::GetProfile { .. } => "GetProfile",
         ClientMessage::SubmitSolo { .. } => "SubmitSolo",
         ClientMessage::InputsSince { .. } => "InputsSince",
+        ClientMessage::BattleInputsSince { .. } => "BattleInputsSince",
         ClientMessage::ListReplayInfo => "ListReplayInfo",
         ClientMessage::GetSoloLeaderboard { .. } => "GetSoloLeaderboard",
         ClientMessage::GetSoloReplay { .. } => "GetSoloReplay",
@@ -496,5 +530,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::BattleInputsGathered { .. } => "BattleInputsGathered",
         ServerMessage::BattleDesync { .. } => "BattleDesync",
         ServerMessage::BattleLinks { .. } => "BattleLinks",
+        ServerMessage::BattleInputsTight { .. } => "BattleInputsTight",
     }
 }

@@ -1,7 +1,7 @@
 //! The coalesced relay of a room of several seats: batches are gathered for a few milliseconds
-//! and sent to each member as one `BattleInputsGathered` (without the member's own seat), so a
+//! and sent to each member as one `BattleInputsTight` (without the member's own seat), so a
 //! player's downlink grows with the opponents' key changes, not with a message per batch of
-//! every opponent (see [`sevenbag_protocol::gathered`]).
+//! every opponent (see [`sevenbag_protocol::gathered`] and [`sevenbag_protocol::tight`]).
 //!
 //! Anything else the room sends goes out after the gathered inputs (the room flushes before it
 //! handles any command but inputs), so no member sees a log, a result or a round's end before
@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use sevenbag_protocol::{
-    InputChange, MAX_CHANGES_PER_MESSAGE, ServerMessage, TargetChange, gathered,
+    InputChange, MAX_CHANGES_PER_MESSAGE, ServerMessage, TargetChange, TightSeats, gathered,
 };
 
 use super::BattleRoom;
@@ -53,9 +53,9 @@ impl BattleRoom {
         }
         let entries = self.gathering.take();
         let (frame, all) = gathered::pack(entries);
-        let everything = relay::encode(&ServerMessage::BattleInputsGathered {
+        let everything = relay::encode(&ServerMessage::BattleInputsTight {
             frame,
-            seats: all.clone(),
+            seats: TightSeats(all.clone()),
         });
         let running = self.running.as_ref();
         for (room_seat, slot) in self.seats.iter().enumerate() {
@@ -73,9 +73,9 @@ impl BattleRoom {
                     if others.is_empty() {
                         continue;
                     }
-                    let message = ServerMessage::BattleInputsGathered {
+                    let message = ServerMessage::BattleInputsTight {
                         frame,
-                        seats: others,
+                        seats: TightSeats(others),
                     };
                     if let Some(bytes) = relay::encode(&message) {
                         outbox.send_bytes(bytes);

@@ -18,7 +18,9 @@ use sevenbag_netplay::datagram::{DatagramLink, TransportPath};
 use sevenbag_netplay::time::Instant;
 use sevenbag_netplay::{Hello, NetError, NetEvent};
 use sevenbag_protocol::datagram::{MAX_DATAGRAM_BYTES, SESSION_PATH, token_hex};
-use sevenbag_protocol::{ClientMessage, MAX_MESSAGE_BYTES, ServerMessage, decode_server, encode};
+use sevenbag_protocol::{
+    ClientMessage, MAX_MESSAGE_BYTES, ServerMessage, decode_server, encode, tight,
+};
 
 use super::Link;
 use crate::platform::web::{WebSocket, WebTransport, WsEvent, WtEvent};
@@ -219,7 +221,7 @@ impl Link for WebLink {
                     self.datagrams.borrow_mut().session = None;
                     NetEvent::Disconnected(reason)
                 }
-                WsEvent::Binary(bytes) => match decode_server(&bytes) {
+                WsEvent::Binary(bytes) => match decode_server(&bytes).map(tight::widen) {
                     Err(e) => NetEvent::Error(NetError::Decode(e)),
                     Ok(ServerMessage::Ping { nonce, .. }) => {
                         let _ = self.send_now(&ClientMessage::Pong { nonce });
