@@ -110,6 +110,7 @@ pub fn client_messages() -> Vec<ClientMessage> {
             }],
             confirmed: 9,
         },
+        ClientMessage::QuickBattle { on: true },
     ]
 }
 
@@ -366,6 +367,12 @@ pub fn server_messages() -> Vec<ServerMessage> {
                 frames: 4,
             }],
         },
+        ServerMessage::QuickBattleQueue {
+            waiting: 3,
+            needed: 3,
+            most: 8,
+            starts_in_ms: Some(9_500),
+        },
     ]
 }
 
@@ -429,6 +436,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::InputsFrom { .. } => "InputsFrom",
         ClientMessage::CreateBattleRoom { .. } => "CreateBattleRoom",
         ClientMessage::BattleInputs { .. } => "BattleInputs",
+        ClientMessage::QuickBattle { .. } => "QuickBattle",
     }
 }
 
@@ -477,5 +485,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::BattleRoundOver { .. } => "BattleRoundOver",
         ServerMessage::BattleOver { .. } => "BattleOver",
         ServerMessage::BattleInputsGathered { .. } => "BattleInputsGathered",
+        ServerMessage::QuickBattleQueue { .. } => "QuickBattleQueue",
     }
 }
