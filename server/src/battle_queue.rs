@@ -233,3 +233,120 @@ impl BattleQueue {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::limits::Limits;
+    use crate::metrics::Metrics;
+    use crate::moderation::Tags;
+
+    const CONFIG: QuickBattleConfig = QuickBattleConfig {
+        needed: 3,
+        countdown: Duration::from_secs(10),
+        first_to: 1,
+    };
+
+    /// A waiting player `client` (the outbox's queue is kept so the outbox stays open).
+    fn entry(client: ClientId) -> (Entry, crate::relay::Queue) {
+        let metrics = Metrics::new().expect("metrics");
+        let (outbox, queue) = crate::relay::queue(client, &Limits::default(), metrics);
+        let member = Member {
+            client,
+            name: format!("p{client}"),
+            handling: sevenbag_core::Handling::default(),
+            outbox,
+            identity: None,
+            tags: Arc::new(Tags::new([203, 0, 113, client as u8].into())),
+        };
+        let control = mpsc::channel(4).0;
+        let avoid = Avoid {
+            same_address_ok: true,
+            ..Avoid::default()
+        };
+        (
+            Entry {
+                member,
+                control,
+                avoid,
+            },
+            queue,
+        )
+    }
+
+    fn queue_of(n: u64, now: Instant) -> (BattleQueue, Vec<crate::relay::Queue>) {
+        let mut q = BattleQueue::default();
+        let mut keep = Vec::new();
+        for client in 1..=n {
+            let (e, k) = entry(client);
+            q.push(e, now, &CONFIG, &mut |_| {});
+            keep.push(k);
+        }
+        (q, keep)
+    }
+
+    fn starts_in(q: &BattleQueue, now: Instant) -> Option<u32> {
+        match q.state(now, &CONFIG) {
+            ServerMessage::QuickBattleQueue { starts_in_ms, .. } => starts_in_ms,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_countdown_runs_once_enough_wait_and_starts_a_room_of_them_when_it_ends() {
+        let now = Instant::now();
+        let (mut q, _keep) = queue_of(2, now);
+        assert_eq!(starts_in(&q, now), None);
+        let (e, _k) = entry(3);
+        q.push(e, now, &CONFIG, &mut |_| {});
+        assert_eq!(starts_in(&q, now), Some(10_000));
+        assert!(q.take_groups(now + Duration::from_secs(9), &CONFIG).is_empty());
+        let groups = q.take_groups(now + Duration::from_secs(10), &CONFIG);
+        assert_eq!(groups.len(), 1);
+        let clients: Vec<_> = groups[0].iter().map(|e| e.member.client).collect();
+        assert_eq!(clients, [1, 2, 3], "seated in the order they queued");
+        assert!(q.wake_at().is_some_and(|w| w <= now + Duration::from_secs(10)));
+    }
+
+    #[test]
+    fn eight_start_a_room_at_once_and_a_ninth_waits_on() {
+        let now = Instant::now();
+        let (mut q, _keep) = queue_of(9, now);
+        let groups = q.take_groups(now, &CONFIG);
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].len(), 8);
+        assert!(q.contains(9));
+        assert_eq!(starts_in(&q, now), None, "one left: no countdown");
+    }
+
+    #[test]
+    fn too_few_left_stop_the_countdown_and_a_second_join_keeps_one_place() {
+        let now = Instant::now();
+        let (mut q, _keep) = queue_of(3, now);
+        let (again, _k) = entry(2);
+        q.push(again, now, &CONFIG, &mut |_| {});
+        assert!(q.remove(3, now, &CONFIG));
+        assert!(!q.remove(3, now, &CONFIG));
+        assert_eq!(starts_in(&q, now), None);
+        assert!(q.take_groups(now + Duration::from_secs(60), &CONFIG).is_empty());
+        match q.state(now, &CONFIG) {
+            ServerMessage::QuickBattleQueue { waiting, .. } => assert_eq!(waiting, 2),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn changes_are_told_at_most_every_quarter_second() {
+        let now = Instant::now();
+        let (mut q, _keep) = queue_of(1, now);
+        assert_eq!(q.due_telling(now).map(|o| o.len()), Some(1));
+        let (e, _k) = entry(2);
+        q.push(e, now, &CONFIG, &mut |_| {});
+        assert!(q.due_telling(now + Duration::from_millis(100)).is_none());
+        assert_eq!(q.wake_at(), Some(now + TELL_EVERY));
+        assert_eq!(q.due_telling(now + TELL_EVERY).map(|o| o.len()), Some(2));
+        assert_eq!(q.wake_at(), None, "nothing to tell, no countdown");
+    }
+}

@@ -7,6 +7,8 @@
 //! clock and pacer, with a [`BattleSession`] instead of a `Session`. Inputs go over the
 //! WebSocket only (the datagram path carries two-seat inputs). Every wait is bounded.
 
+mod quick;
+
 use std::time::{Duration, Instant};
 
 use sevenbag_core::{Battle, Handling, SeatInput};
@@ -19,6 +21,7 @@ use crate::clock::{Clock, Pacer};
 use crate::headless::{HeadlessError, LOBBY_TIMEOUT, ServerError};
 use crate::net::{Hello, NetEvent, NetHandle, NetOptions, connect_with};
 use crate::session::SessionOptions;
+pub use quick::QueueState;
 
 /// How often the client wakes up to simulate and read messages.
 const TICK: Duration = Duration::from_millis(4);
@@ -66,6 +69,8 @@ pub struct BattleClient {
     errors: Vec<ServerError>,
     session_errors: Vec<BattleSessionError>,
     replay: Option<(String, Vec<u8>)>,
+    /// The free-for-all queue, while we wait in it ([`quick`]).
+    queue: Option<QueueState>,
 }
 
 impl BattleClient {
@@ -95,6 +100,7 @@ impl BattleClient {
             errors: Vec::new(),
             session_errors: Vec::new(),
             replay: None,
+            queue: None,
         };
         client.wait(LOBBY_TIMEOUT, |c| c.welcomed).await?;
         Ok(client)
@@ -418,6 +424,19 @@ impl BattleClient {
                 self.clock.pong(nonce, server_ms, at);
             }
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
+            ServerMessage::QuickBattleQueue {
+                waiting,
+                needed,
+                most,
+                starts_in_ms,
+            } => {
+                self.queue = Some(QueueState {
+                    waiting,
+                    needed,
+                    most,
+                    starts_in_ms,
+                })
+            }
             ServerMessage::Error {
                 code,
                 message,
