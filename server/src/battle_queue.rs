@@ -302,12 +302,18 @@ mod tests {
         let (e, _k) = entry(3);
         q.push(e, now, &CONFIG, &mut |_| {});
         assert_eq!(starts_in(&q, now), Some(10_000));
-        assert!(q.take_groups(now + Duration::from_secs(9), &CONFIG).is_empty());
+        assert!(
+            q.take_groups(now + Duration::from_secs(9), &CONFIG)
+                .is_empty()
+        );
         let groups = q.take_groups(now + Duration::from_secs(10), &CONFIG);
         assert_eq!(groups.len(), 1);
         let clients: Vec<_> = groups[0].iter().map(|e| e.member.client).collect();
         assert_eq!(clients, [1, 2, 3], "seated in the order they queued");
-        assert!(q.wake_at().is_some_and(|w| w <= now + Duration::from_secs(10)));
+        assert!(
+            q.wake_at()
+                .is_some_and(|w| w <= now + Duration::from_secs(10))
+        );
     }
 
     #[test]
@@ -330,7 +336,10 @@ mod tests {
         assert!(q.remove(3, now, &CONFIG));
         assert!(!q.remove(3, now, &CONFIG));
         assert_eq!(starts_in(&q, now), None);
-        assert!(q.take_groups(now + Duration::from_secs(60), &CONFIG).is_empty());
+        assert!(
+            q.take_groups(now + Duration::from_secs(60), &CONFIG)
+                .is_empty()
+        );
         match q.state(now, &CONFIG) {
             ServerMessage::QuickBattleQueue { waiting, .. } => assert_eq!(waiting, 2),
             other => panic!("{other:?}"),

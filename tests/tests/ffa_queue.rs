@@ -66,7 +66,7 @@ fn keys(seed: u64) -> impl FnMut(&Battle, usize) -> SeatInput + Send {
 async fn three_queued_players_get_a_room_after_the_countdown_and_play_it_to_the_end() {
     let server = server(Duration::from_millis(700)).await;
     let url = server.url();
-    let mut a = queued(&url, "ann").await;
+    let a = queued(&url, "ann").await;
     let state = a.queue_state().expect("ann hears the queue");
     assert_eq!((state.waiting, state.needed, state.most), (1, 3, 8));
     assert_eq!(state.starts_in_ms, None, "one player: no countdown");
@@ -100,7 +100,9 @@ async fn three_queued_players_get_a_room_after_the_countdown_and_play_it_to_the_
         .map(|(i, mut p)| {
             tokio::spawn(async move {
                 let mut keys = keys(i as u64 + 7);
-                p.play(&mut keys, MATCH_TIMEOUT).await.expect("plays to the end");
+                p.play(&mut keys, MATCH_TIMEOUT)
+                    .await
+                    .expect("plays to the end");
                 p
             })
         })
@@ -117,7 +119,10 @@ async fn three_queued_players_get_a_room_after_the_countdown_and_play_it_to_the_
         panic!("a replay of several seats");
     };
     let report = sevenbag_protocol::verify_battle(&replay).expect("the replay verifies");
-    assert_eq!(replay.header.options.targeting, sevenbag_core::Targeting::Even);
+    assert_eq!(
+        replay.header.options.targeting,
+        sevenbag_core::Targeting::Even
+    );
     assert!(replay.header.options.badges, "quick play has badges");
     for p in &players {
         assert_eq!(p.outcome(), Some(&outcome));
@@ -179,10 +184,18 @@ async fn a_player_who_leaves_the_queue_or_drops_is_not_seated() {
         codes.push(p.wait_for_room(SEATED).await.expect("seated"));
     }
     assert!(codes.iter().all(|c| *c == codes[0]));
-    let names: Vec<_> = ann.room().iter().flatten().map(|s| s.name.clone()).collect();
+    let names: Vec<_> = ann
+        .room()
+        .iter()
+        .flatten()
+        .map(|s| s.name.clone())
+        .collect();
     assert_eq!(names, ["ann", "bob", "cat"]);
     quitter.idle_for(Duration::from_millis(300)).await;
-    assert!(quitter.room_code().is_none(), "who left the queue has no room");
+    assert!(
+        quitter.room_code().is_none(),
+        "who left the queue has no room"
+    );
     assert!(quitter.errors().is_empty(), "{:?}", quitter.errors());
 }
 
@@ -208,7 +221,9 @@ async fn a_player_who_queues_again_waits_once_and_a_seated_one_is_refused() {
         .expect("send");
     host.idle_for(Duration::from_millis(400)).await;
     assert!(
-        host.errors().iter().any(|e| e.code == ErrorCode::BadMessage && !e.fatal),
+        host.errors()
+            .iter()
+            .any(|e| e.code == ErrorCode::BadMessage && !e.fatal),
         "{:?}",
         host.errors()
     );

@@ -20,7 +20,13 @@ pub struct QueueWait {
 
 impl QueueWait {
     /// The queue's state heard at `at`.
-    pub fn heard(waiting: u16, needed: u8, most: u8, starts_in_ms: Option<u32>, at: Instant) -> Self {
+    pub fn heard(
+        waiting: u16,
+        needed: u8,
+        most: u8,
+        starts_in_ms: Option<u32>,
+        at: Instant,
+    ) -> Self {
         QueueWait {
             waiting,
             needed,
@@ -58,7 +64,10 @@ impl QueueWait {
                 }
             }
         };
-        (head, format!("{people}.\n\n{rule}\n\nEsc (or a tap on Cancel) leaves the queue."))
+        (
+            head,
+            format!("{people}.\n\n{rule}\n\nEsc (or a tap on Cancel) leaves the queue."),
+        )
     }
 }
 
@@ -71,10 +80,17 @@ mod tests {
         let t0 = Instant::now();
         let one = QueueWait::heard(1, 3, 8, None, t0);
         assert_eq!(one.card(t0).0, "Waiting for 2 more players…");
-        assert!(one.card(t0).1.starts_with("You are the only player waiting."));
+        assert!(
+            one.card(t0)
+                .1
+                .starts_with("You are the only player waiting.")
+        );
         let three = QueueWait::heard(3, 3, 8, Some(9_500), t0);
         assert_eq!(three.card(t0).0, "Starting in 10 s");
-        assert_eq!(three.card(t0 + Duration::from_millis(2_600)).0, "Starting in 7 s");
+        assert_eq!(
+            three.card(t0 + Duration::from_millis(2_600)).0,
+            "Starting in 7 s"
+        );
         assert_eq!(three.card(t0 + Duration::from_secs(12)).0, "Starting…");
         assert!(three.card(t0).1.contains("3 players waiting"));
     }

@@ -335,6 +335,11 @@ mod tests {
         screen.change(Row::Where, 1);
         assert!(screen.online);
         assert_eq!(screen.rows(), &ONLINE_ROWS);
+        assert_eq!(
+            screen.rows()[1],
+            Row::Quick,
+            "quick play comes first online"
+        );
         assert!(!screen.rows().contains(&Row::Level), "no bot level online");
         assert_eq!(screen.value(Row::Bots), "3 players");
         assert_eq!(label(Row::Start, true), "Create room");

@@ -67,7 +67,8 @@ impl Crowd {
         for i in 0..n {
             let name = NAMES[i % NAMES.len()];
             let online = BattleOnline::quick(&self.addr, name, Handling::default());
-            let bot = Opponent::Bot(self.level).player_with(0xB07 * (i as u64 + 2), Planning::Inline);
+            let bot =
+                Opponent::Bot(self.level).player_with(0xB07 * (i as u64 + 2), Planning::Inline);
             self.players.push((online, bot));
         }
         self.wanted = self.players.len();
