@@ -171,6 +171,16 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
                 }
             }
         }
+        Some(StartScreen::PartyQueue) => {
+            let others = usize::from(args.seats.clamp(1, 8)) - 1;
+            match crate::party::online::PartyOnlineScreen::queue_crowd(others, args.seed) {
+                Ok(screen) => Box::new(screen),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return vec![menu()];
+                }
+            }
+        }
         Some(StartScreen::PartyOnline | StartScreen::PartyWatch) => {
             let setup = PartySetup {
                 bots: args.seats.max(3) - 1,

@@ -37,6 +37,7 @@ use crate::limits::TokenBucket;
 use crate::lobby::{self, Control, Membership, Refusal};
 use crate::metrics::GaugeGuard;
 use crate::moderation::{self, Notice, Tags};
+use crate::quick_battle;
 use crate::ranked::Identity;
 use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::room::{Member, RoomCommand, RoomHandle};
@@ -315,6 +316,7 @@ impl Client {
                 self.outbox.send(&ServerMessage::Redirect { url });
             }
             Control::Moderation(notice) => self.on_notice(notice),
+            Control::Unqueued => self.queued = false,
         }
     }
 
@@ -666,6 +668,7 @@ impl Client {
                 self.send_blocks(list);
             }
             ClientMessage::CreateBattleRoom { options } => self.create_battle_room(options).await,
+            ClientMessage::QuickBattle { on } => self.quick_battle(on).await,
             ClientMessage::BattleInputs {
                 changes,
                 targets,
@@ -981,6 +984,39 @@ impl Client {
         match lobby::quick_match(&self.shared.lobby, member, self.control_tx.clone(), avoid) {
             Ok(Some(membership)) => self.room = Some(membership),
             Ok(None) => self.queued = true,
+            Err((code, message)) => self.error(code, message),
+        }
+    }
+
+    /// Joins (`on`) or leaves the free-for-all queue (`crate::quick_battle`). Joining again
+    /// while waiting only repeats the queue's state; leaving when not in it does nothing.
+    async fn quick_battle(&mut self, on: bool) {
+        let waiting = self.queued && quick_battle::is_waiting(&self.shared.lobby, self.id);
+        if !on {
+            if waiting {
+                self.unqueue();
+            }
+            return;
+        }
+        if waiting && let Some(member) = self.member() {
+            quick_battle::tell(&self.shared.lobby, &member);
+            return;
+        }
+        if self.in_room_error() || self.refused_by_ban() {
+            return;
+        }
+        if self.queued {
+            self.error(
+                ErrorCode::BadMessage,
+                "you wait in the versus queue; send LeaveRoom first",
+            );
+            return;
+        }
+        let Some(member) = self.member() else { return };
+        let avoid = self.avoid(false).await;
+        let control = self.control_tx.clone();
+        match quick_battle::join(&self.shared.lobby, member, control, avoid) {
+            Ok(()) => self.queued = true,
             Err((code, message)) => self.error(code, message),
         }
     }

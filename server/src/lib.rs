@@ -69,6 +69,7 @@
 
 mod admin;
 mod api;
+mod battle_queue;
 mod client;
 mod cluster;
 mod connection;
@@ -82,6 +83,7 @@ mod lobby;
 mod metrics;
 mod moderation;
 mod ops;
+mod quick_battle;
 mod ranked;
 mod record;
 mod refusal;
@@ -112,6 +114,7 @@ use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 use tracing::info;
 
+pub use battle_queue::QuickBattleConfig;
 pub use cluster::{ClusterConfig, ClusterError, DEFAULT_TTL as DEFAULT_CLUSTER_TTL};
 pub use durable::{DEFAULT_FLUSH_EVERY, ROOM_LOG_SUBDIR};
 pub use limits::Limits;
@@ -148,6 +151,8 @@ pub struct Config {
     pub db: Option<PathBuf>,
     /// Round wins that win a ranked match.
     pub ranked_first_to: u8,
+    /// Quick play of several seats: how many players and how long a wait start a room.
+    pub quick_battle: QuickBattleConfig,
     /// Serve TLS (`wss://`, `https://`) with this certificate instead of plain TCP.
     pub tls: Option<TlsFiles>,
     /// Longest a drain ([`run_with_drain`]) waits for running matches before shutting down.
@@ -209,6 +214,7 @@ impl Default for Config {
             round_break_frames: None,
             db: None,
             ranked_first_to: 3,
+            quick_battle: QuickBattleConfig::default(),
             tls: None,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             room_logs: RoomLogDir::UnderReplays,
@@ -379,6 +385,7 @@ async fn serve(
         services, cluster, moderation, datagrams,
     ));
     lobby::start_matchmaker(&shared.lobby);
+    quick_battle::start(&shared.lobby);
     moderation::start_sync(shared.moderation.clone(), shared.services.clone());
     restore_rooms(&shared.lobby).await;
     cluster::start(shared.cluster.clone(), &shared.lobby);

@@ -1,5 +1,6 @@
 //! The lobby: which rooms exist (by code), which resume token belongs to which room, and the
-//! quick-match queue.
+//! quick-match queues (versus and ranked here; the free-for-all queue beside them, under a lock
+//! of its own that is never held together with the lobby's: `crate::quick_battle`).
 //!
 //! Like mini-redis's `Db`, this is plain data behind a `std::sync::Mutex`, not a task: every
 //! critical section is a few map operations and never awaits, so a blocking mutex is cheaper
@@ -14,6 +15,7 @@ use sevenbag_core::Seat;
 use sevenbag_protocol::{ErrorCode, ROOM_CODE_ALPHABET, ROOM_CODE_LEN, RoomOptions};
 use tokio::sync::mpsc;
 
+use crate::battle_queue::BattleQueue;
 use crate::relay::ClientId;
 use crate::room::{self, Member, RoomHandle, Start};
 use crate::services::Services;
@@ -71,6 +73,10 @@ pub(crate) struct Lobby {
     pub(crate) services: Arc<Services>,
     state: std::sync::Mutex<LobbyState>,
     codes: Option<Arc<dyn CodeBook>>,
+    /// The free-for-all queue (`crate::quick_battle`).
+    pub(crate) battle_queue: std::sync::Mutex<BattleQueue>,
+    /// Wakes the free-for-all queue's task when the queue changed.
+    pub(crate) battle_wake: tokio::sync::Notify,
 }
 
 impl Lobby {
@@ -80,6 +86,8 @@ impl Lobby {
             services,
             state: std::sync::Mutex::new(LobbyState::default()),
             codes,
+            battle_queue: std::sync::Mutex::new(BattleQueue::default()),
+            battle_wake: tokio::sync::Notify::new(),
         }
     }
 }
@@ -101,6 +109,14 @@ pub(crate) fn begin_drain(lobby: &Lobby, timeout: std::time::Duration) {
         outboxes.extend(state.ranked.take_all().into_iter().map(|w| w.member.outbox));
         outboxes
     };
+    // After the lobby's lock (never both at once): a player queueing from now on sees the drain.
+    let mut waiting = waiting;
+    waiting.extend(
+        battle_queue(lobby)
+            .take_all()
+            .into_iter()
+            .map(|e| e.member.outbox),
+    );
     tracing::info!(
         timeout_s = timeout.as_secs_f64(),
         unqueued = waiting.len(),
@@ -120,6 +136,11 @@ fn lock(lobby: &Lobby) -> std::sync::MutexGuard<'_, LobbyState> {
     // A panic while holding the lock cannot leave the maps half-updated in a way that matters
     // more than refusing service, so a poisoned lock is simply taken over.
     lobby.state.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The free-for-all queue, locked (never while the lobby's own lock is held).
+pub(crate) fn battle_queue(lobby: &Lobby) -> std::sync::MutexGuard<'_, BattleQueue> {
+    lobby.battle_queue.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn random_code() -> String {
@@ -241,6 +262,19 @@ pub(crate) fn create_battle_room(
             room::battle::spawn(services, directory, id, code, options, creator)
         },
     )
+}
+
+/// Opens a room of several seats with `players` (the free-for-all queue's) in room seats 0,
+/// 1, ...; its code and handle (every player's seat is its place in `players`).
+pub(crate) fn open_quick_battle(
+    lobby: &Arc<Lobby>,
+    options: sevenbag_protocol::BattleRoomOptions,
+    players: Vec<Member>,
+) -> Result<Membership, Refusal> {
+    let mut state = lock(lobby);
+    open_with(lobby, &mut state, None, |services, directory, id, code| {
+        room::battle::spawn_quick(services, directory, id, code, options, players)
+    })
 }
 
 /// A random room code no room here uses (to reserve in the cluster's directory first).
@@ -468,11 +502,17 @@ pub(crate) fn room_codes(lobby: &Lobby) -> Vec<String> {
     lock(lobby).rooms.keys().cloned().collect()
 }
 
-/// Takes `client` out of the quick-match queue.
+/// Takes `client` out of every queue.
 pub(crate) fn unqueue(lobby: &Lobby, client: ClientId) {
-    let mut state = lock(lobby);
-    state.waiting.retain(|w| w.member.client != client);
-    state.ranked.remove(client);
+    {
+        let mut state = lock(lobby);
+        state.waiting.retain(|w| w.member.client != client);
+        state.ranked.remove(client);
+    }
+    let config = &lobby.services.config.quick_battle;
+    if battle_queue(lobby).remove(client, std::time::Instant::now(), config) {
+        lobby.battle_wake.notify_one();
+    }
 }
 
 /// Puts an identified player in the ranked queue and pairs whoever fits now. The player hears

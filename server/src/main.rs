@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, ValueEnum};
-use sevenbag_server::{ClusterConfig, Config, Limits, ModerationConfig, RoomLogDir, TlsFiles};
+use sevenbag_server::{
+    ClusterConfig, Config, Limits, ModerationConfig, QuickBattleConfig, RoomLogDir, TlsFiles,
+};
 use tokio::sync::watch;
 
 /// How log lines are written to stderr.
@@ -108,6 +110,18 @@ struct Args {
     /// Round wins that win a ranked match.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=99))]
     ranked_first_to: u8,
+    /// Quick play of several seats: players who start a free-for-all room when the countdown
+    /// runs out (eight start one at once).
+    #[arg(long, default_value_t = QuickBattleConfig::default().needed,
+          value_parser = clap::value_parser!(u8).range(3..=8), value_name = "N")]
+    quick_battle_players: u8,
+    /// Quick play of several seats: seconds from the moment enough players wait to the start.
+    #[arg(long, default_value_t = QuickBattleConfig::default().countdown.as_secs_f64(), value_name = "SECS")]
+    quick_battle_countdown: f64,
+    /// Round wins that win a quick-play free-for-all match.
+    #[arg(long, default_value_t = QuickBattleConfig::default().first_to,
+          value_parser = clap::value_parser!(u8).range(1..=99))]
+    quick_battle_first_to: u8,
     /// Serve TLS (wss://, https://) with this PEM certificate chain (e.g. certbot's
     /// fullchain.pem). Needs --tls-key.
     #[arg(long, requires = "tls_key", value_name = "PEM")]
@@ -257,6 +271,11 @@ impl Args {
             round_break_frames: self.round_break_frames,
             db: (!self.no_db).then(|| self.db.clone()),
             ranked_first_to: self.ranked_first_to,
+            quick_battle: QuickBattleConfig {
+                needed: self.quick_battle_players,
+                countdown: seconds("quick-battle-countdown", self.quick_battle_countdown)?,
+                first_to: self.quick_battle_first_to,
+            },
             tls: match (&self.tls_cert, &self.tls_key) {
                 (Some(cert), Some(key)) => Some(TlsFiles {
                     cert: cert.clone(),

@@ -36,6 +36,8 @@ pub(crate) enum Control {
     Redirect(String),
     /// An operator acted on this connection's identity (`crate::moderation`).
     Moderation(Notice),
+    /// The free-for-all queue let this (queued) client go without a room (it heard why).
+    Unqueued,
 }
 
 /// Whom a waiting player must not be paired with (`docs/MODERATION.md`).

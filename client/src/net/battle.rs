@@ -25,6 +25,7 @@ use sevenbag_protocol::{
     BattleRoomOptions, ClientMessage, EndReason, JoinRole, SeatInfo, ServerMessage,
 };
 
+use crate::net::battle_queue::QueueWait;
 use crate::net::online::texts::error_text;
 use crate::net::online::transport::{Link, open, server_url};
 
@@ -49,6 +50,8 @@ pub struct BattleJoin {
 pub enum BattleStage {
     /// Connecting, saying hello, creating the room.
     Connecting,
+    /// Waiting in the free-for-all queue for a room ([`BattleOnline::quick`]).
+    Queued(QueueWait),
     /// In the room (a match may be running: see [`BattleOnline::is_live`]).
     InRoom,
     /// Something went wrong: the words say what, for people.
@@ -158,6 +161,13 @@ impl BattleOnline {
             handling,
             ClientMessage::CreateBattleRoom { options },
         )
+    }
+
+    /// Connects to `address` as `name` and waits in its free-for-all queue until the server
+    /// seats us in a room (quick play); [`BattleOnline::leave`] leaves the queue.
+    pub fn quick(address: &str, name: &str, handling: Handling) -> BattleOnline {
+        let request = ClientMessage::QuickBattle { on: true };
+        BattleOnline::connect(address, name, handling, request)
     }
 
     /// Connects to `address` as `name` and joins room `code` (a room of several seats) as
@@ -319,6 +329,8 @@ impl BattleOnline {
     pub fn leave(&mut self) {
         if self.code.is_some() {
             self.send(ClientMessage::LeaveRoom);
+        } else if matches!(self.stage, BattleStage::Queued(_)) {
+            self.send(ClientMessage::QuickBattle { on: false });
         }
         if let Some(net) = &self.net {
             net.close();
@@ -534,6 +546,15 @@ impl BattleOnline {
                 }
             }
             ServerMessage::BattleLinks { rtt_ms } => self.links.0 = rtt_ms,
+            ServerMessage::QuickBattleQueue {
+                waiting,
+                needed,
+                most,
+                starts_in_ms,
+            } if self.code.is_none() => {
+                let wait = QueueWait::heard(waiting, needed, most, starts_in_ms, at);
+                self.stage = BattleStage::Queued(wait);
+            }
             ServerMessage::Error {
                 code,
                 message,

@@ -158,3 +158,82 @@ fn the_games_online_party_plays_a_three_seat_room_with_two_headless_clients_to_o
     let _ = rt
         .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
 }
+
+#[test]
+fn quick_play_waits_on_its_card_then_lands_in_the_room_the_queue_starts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = sevenbag_server::Config {
+        replay_dir: dir.path().to_path_buf(),
+        quick_battle: sevenbag_server::QuickBattleConfig {
+            needed: 3,
+            countdown: Duration::from_millis(600),
+            first_to: 1,
+        },
+        ..sevenbag_server::Config::default()
+    };
+    let rt = runtime().expect("runtime");
+    let handle = rt.block_on(sevenbag_server::spawn(config)).expect("server");
+    let addr = handle.addr().to_string();
+    let url = format!("ws://{addr}/");
+    let mut game = BattleOnline::quick(&addr, "Ann", Handling::default());
+    let mut idle = |_: &Battle, _: Seat| Input::NONE;
+    tick_until(
+        &mut game,
+        &mut idle,
+        |o| matches!(o.stage(), BattleStage::Queued(w) if w.waiting == 1),
+    );
+    let BattleStage::Queued(wait) = game.stage().clone() else {
+        unreachable!()
+    };
+    let now = sevenbag_netplay::time::Instant::now();
+    assert_eq!(wait.card(now).0, "Waiting for 2 more players…");
+    let others = ["Bea", "Cid"].map(|name| {
+        let url = url.clone();
+        rt.spawn(async move {
+            let mut c = BattleClient::connect(&url, name).await.expect("connects");
+            c.quick_play().await.expect("queued");
+            c.wait_for_room(TIMEOUT).await.expect("seated")
+        })
+    });
+    tick_until(&mut game, &mut idle, |o| o.code().is_some());
+    assert_eq!(game.stage(), &BattleStage::InRoom);
+    let code = game.code().expect("code").to_owned();
+    for task in others {
+        assert_eq!(
+            rt.block_on(task).expect("task"),
+            code,
+            "one room for all three"
+        );
+    }
+    assert_eq!(game.options().map(|o| o.seats), Some(3));
+    tick_until(&mut game, &mut idle, |o| {
+        o.room().iter().filter(|s| s.is_some()).count() == 3
+    });
+    game.leave();
+    let _ = rt
+        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+}
+
+#[test]
+fn cancelling_quick_play_takes_us_out_of_the_queue() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let handle = server(dir.path());
+    let addr = handle.addr().to_string();
+    let mut game = BattleOnline::quick(&addr, "Ann", Handling::default());
+    let mut idle = |_: &Battle, _: Seat| Input::NONE;
+    tick_until(&mut game, &mut idle, |o| {
+        matches!(o.stage(), BattleStage::Queued(_))
+    });
+    game.leave();
+    // Someone queueing next finds the queue empty but for themselves.
+    let mut next = BattleOnline::quick(&addr, "Bea", Handling::default());
+    tick_until(
+        &mut next,
+        &mut idle,
+        |o| matches!(o.stage(), BattleStage::Queued(w) if w.waiting == 1),
+    );
+    next.leave();
+    let rt = runtime().expect("runtime");
+    let _ = rt
+        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+}

@@ -21,6 +21,8 @@ use crate::versus::opponent::Opponent;
 enum Row {
     /// Offline with bots, or a room on the server.
     Where,
+    /// Online: wait in the server's free-for-all queue for a room.
+    Quick,
     Bots,
     Level,
     Targeting,
@@ -43,9 +45,11 @@ const ROWS: [Row; 9] = [
     Row::Back,
 ];
 
-/// The rows of an online room's form: seats instead of bots, no bot level.
-const ONLINE_ROWS: [Row; 8] = [
+/// The rows of an online room's form: quick play first, then the room's choices (seats
+/// instead of bots, no bot level).
+const ONLINE_ROWS: [Row; 9] = [
     Row::Where,
+    Row::Quick,
     Row::Bots,
     Row::Targeting,
     Row::Teams,
@@ -110,7 +114,7 @@ impl PartySetupScreen {
             Row::Teams => s.teams = cycle(&TEAMS, s.teams, d),
             Row::Badges => s.badges = !s.badges,
             Row::FirstTo => s.first_to = cycle(&FIRST_TO, s.first_to, d),
-            Row::Start | Row::Back => {}
+            Row::Quick | Row::Start | Row::Back => {}
         }
     }
 
@@ -134,7 +138,7 @@ impl PartySetupScreen {
                 s.first_to,
                 if s.first_to > 1 { "s" } else { "" }
             ),
-            Row::Start | Row::Back => String::new(),
+            Row::Quick | Row::Start | Row::Back => String::new(),
         }
     }
 }
@@ -142,6 +146,7 @@ impl PartySetupScreen {
 fn label(row: Row, online: bool) -> &'static str {
     match row {
         Row::Where => "Play",
+        Row::Quick => "Quick play: join a room of 3 to 8",
         Row::Bots if online => "Seats",
         Row::Start if online => "Create room",
         Row::Bots => "Bots",
@@ -158,6 +163,7 @@ fn label(row: Row, online: bool) -> &'static str {
 /// The footer's hint for the row under the cursor: it names what Enter does there.
 fn footer_hint(row: Row, online: bool) -> &'static str {
     match row {
+        Row::Quick => "↑ ↓ choose   Enter wait for players   Esc back",
         Row::Start if online => "↑ ↓ choose   Enter create   Esc back",
         Row::Start => "↑ ↓ choose   Enter start   Esc back",
         Row::Back => "↑ ↓ choose   Enter back   Esc back",
@@ -178,6 +184,15 @@ impl Screen for PartySetupScreen {
         match event {
             ListEvent::Back => Transition::Pop,
             ListEvent::Activate(i) if rows[i] == Row::Back => Transition::Pop,
+            ListEvent::Activate(i) if rows[i] == Row::Quick => {
+                ctx.play(Sfx::Select);
+                let online = crate::net::battle::BattleOnline::quick(
+                    &ctx.config.server,
+                    &ctx.config.player_name,
+                    ctx.config.handling,
+                );
+                Transition::Push(Box::new(super::online::PartyOnlineScreen::new(online)))
+            }
             ListEvent::Activate(i) if rows[i] == Row::Start && self.online => {
                 ctx.play(Sfx::Select);
                 let online = crate::net::battle::BattleOnline::create(
@@ -240,6 +255,7 @@ impl Screen for PartySetupScreen {
                 enabled: true,
             };
             match row {
+                Row::Quick => menu_row(gfx, r, l.unit, label(row, true), "QUEUE", state, ctx.time),
                 Row::Start | Row::Back => {
                     menu_row(gfx, r, l.unit, label(row, self.online), "", state, ctx.time)
                 }
@@ -258,7 +274,7 @@ impl Screen for PartySetupScreen {
         let s = &self.setup;
         let keys = if self.online {
             format!(
-                "Online: the room is made on {}; the match starts when everyone seated (at least two) is ready, a team room when every seat is taken. In the match: the board you attack is framed blue; under manual targeting Tab (Shift+Tab back), 1–8 or a tap choose it. Esc leaves.",
+                "Online on {}: Quick play waits with other players and seats you in a room of 3 to 8 (targeting even, badges, one round); or make a room with the choices below and share its code. The match starts when everyone seated (at least two) is ready, a team room when every seat is taken. In the match: the board you attack is framed blue; under manual targeting Tab (Shift+Tab back), 1–8 or a tap choose it. Esc leaves.",
                 ctx.config.server
             )
         } else {
@@ -298,7 +314,7 @@ mod tests {
     fn every_value_row_changes_its_choice_and_wraps() {
         let mut screen = PartySetupScreen::default();
         for row in ROWS {
-            if matches!(row, Row::Start | Row::Back) {
+            if matches!(row, Row::Quick | Row::Start | Row::Back) {
                 continue;
             }
             let before = screen.value(row);
@@ -319,6 +335,11 @@ mod tests {
         screen.change(Row::Where, 1);
         assert!(screen.online);
         assert_eq!(screen.rows(), &ONLINE_ROWS);
+        assert_eq!(
+            screen.rows()[1],
+            Row::Quick,
+            "quick play comes first online"
+        );
         assert!(!screen.rows().contains(&Row::Level), "no bot level online");
         assert_eq!(screen.value(Row::Bots), "3 players");
         assert_eq!(label(Row::Start, true), "Create room");
@@ -334,6 +355,7 @@ mod tests {
     fn the_footer_says_what_enter_does_on_each_row() {
         for row in ROWS {
             let says = match row {
+                Row::Quick => "Enter wait",
                 Row::Start => "Enter start",
                 Row::Back => "Enter back",
                 _ => "Enter change",

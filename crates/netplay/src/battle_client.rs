@@ -7,6 +7,8 @@
 //! clock and pacer, with a [`BattleSession`] instead of a `Session`. Inputs go over the
 //! WebSocket only (the datagram path carries two-seat inputs). Every wait is bounded.
 
+mod quick;
+
 use std::time::{Duration, Instant};
 
 use sevenbag_core::{Battle, Handling, SeatInput};
@@ -20,6 +22,7 @@ use crate::clock::{Clock, Pacer};
 use crate::headless::{HeadlessError, LOBBY_TIMEOUT, ServerError};
 use crate::net::{Hello, NetEvent, NetHandle, NetOptions, connect_with};
 use crate::session::SessionOptions;
+pub use quick::QueueState;
 
 /// How often the client wakes up to simulate and read messages.
 const TICK: Duration = Duration::from_millis(4);
@@ -71,6 +74,8 @@ pub struct BattleClient {
     links: Vec<u16>,
     /// The round trip we last reported (`LinkReport`).
     reported_rtt: Option<u16>,
+    /// The free-for-all queue, while we wait in it ([`quick`]).
+    queue: Option<QueueState>,
 }
 
 impl BattleClient {
@@ -102,6 +107,7 @@ impl BattleClient {
             replay: None,
             links: Vec::new(),
             reported_rtt: None,
+            queue: None,
         };
         client.wait(LOBBY_TIMEOUT, |c| c.welcomed).await?;
         Ok(client)
@@ -453,6 +459,19 @@ impl BattleClient {
             }
             ServerMessage::BattleLinks { rtt_ms } => self.links = rtt_ms,
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
+            ServerMessage::QuickBattleQueue {
+                waiting,
+                needed,
+                most,
+                starts_in_ms,
+            } => {
+                self.queue = Some(QueueState {
+                    waiting,
+                    needed,
+                    most,
+                    starts_in_ms,
+                })
+            }
             ServerMessage::Error {
                 code,
                 message,

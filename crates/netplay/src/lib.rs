@@ -78,7 +78,7 @@ pub mod tls;
 pub mod udp_proxy;
 
 #[cfg(feature = "native")]
-pub use battle_client::{BattleClient, BattleOutcome};
+pub use battle_client::{BattleClient, BattleOutcome, QueueState};
 pub use battle_links::{battle_options, battle_round_trip};
 pub use battle_session::{BattleSession, BattleSessionError};
 pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};

@@ -395,6 +395,13 @@ pub enum ClientMessage {
         /// confirmation.
         targets: Vec<crate::TargetStep>,
     },
+    /// Quick play of several seats: `on: true` joins the free-for-all queue (answered
+    /// `QuickBattleQueue`, then `BattleJoined` when a room starts; sent again while queued, it
+    /// only repeats the answer); `on: false` leaves it. `LeaveRoom` leaves it too.
+    QuickBattle {
+        /// Whether to wait in the queue.
+        on: bool,
+    },
 }
 
 /// Who is in a seat.
@@ -907,5 +914,17 @@ pub enum ServerMessage {
         frame: u32,
         /// One entry per seat, in seat order.
         seats: crate::TightSeats,
+    },
+    /// The free-for-all queue as a waiting player sees it: sent when it joins and whenever the
+    /// queue changes (at most a few times a second). `BattleJoined` ends the wait.
+    QuickBattleQueue {
+        /// Players waiting, you included.
+        waiting: u16,
+        /// Players a room needs before its timer runs.
+        needed: u8,
+        /// Players that start a room at once (the most a room seats).
+        most: u8,
+        /// Milliseconds until a room starts with the players waiting then, once enough wait.
+        starts_in_ms: Option<u32>,
     },
 }

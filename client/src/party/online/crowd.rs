@@ -61,6 +61,19 @@ impl Crowd {
         Ok(code)
     }
 
+    /// Puts `n` bots in the server's free-for-all queue (quick play) instead of joining a
+    /// room by code.
+    pub fn queue(&mut self, n: usize) {
+        for i in 0..n {
+            let name = NAMES[i % NAMES.len()];
+            let online = BattleOnline::quick(&self.addr, name, Handling::default());
+            let bot =
+                Opponent::Bot(self.level).player_with(0xB07 * (i as u64 + 2), Planning::Inline);
+            self.players.push((online, bot));
+        }
+        self.wanted = self.players.len();
+    }
+
     /// The server's address.
     pub fn addr(&self) -> &str {
         &self.addr

@@ -1,6 +1,7 @@
 //! The room before (and between) matches: the code, who sits in each seat and who is ready,
 //! the room's rules, and the rows to ready up, copy the room's link or leave.
 
+use macroquad::input::KeyCode;
 use sevenbag_protocol::{BattleRoomOptions, SeatStatus};
 
 use super::PartyOnlineScreen;
@@ -8,6 +9,7 @@ use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::net::battle::{BattleOnline, BattleStage};
 use crate::render::gfx::background;
+use crate::render::key_buttons::{KeyChoice, footer_keys};
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
 use crate::screen::{Ctx, FrameIo, Transition};
 use crate::sound::sfx::Sfx;
@@ -124,12 +126,16 @@ impl PartyOnlineScreen {
         let o = self.online();
         let rows = rows(o);
         let l = list_layout(io.width, io.height, rows.len());
-        let title = match o.code() {
-            Some(code) => format!("Free-for-all room {code}"),
-            None => "Free-for-all room".to_owned(),
+        let title = match (o.code(), o.stage()) {
+            (Some(code), _) => format!("Free-for-all room {code}"),
+            (None, BattleStage::Queued(_)) => "Quick play".to_owned(),
+            (None, _) => "Free-for-all room".to_owned(),
         };
         let subtitle = match o.stage() {
             BattleStage::Connecting => "Connecting and opening the room…".to_owned(),
+            BattleStage::Queued(_) => {
+                "Free-for-all: the server seats you in a room of 3 to 8 players".to_owned()
+            }
             BattleStage::InRoom if o.is_spectator() => {
                 "Watching: the boards appear when the match starts".to_owned()
             }
@@ -150,6 +156,7 @@ impl PartyOnlineScreen {
                 Row::CopyLink if o.seat().is_some() => ("Copy the room's link", "LINK"),
                 Row::CopyLink => ("Copy the spectator link", "LINK"),
                 Row::Leave if matches!(o.stage(), BattleStage::Failed(_)) => ("Back", "ESC"),
+                Row::Leave if matches!(o.stage(), BattleStage::Queued(_)) => ("Cancel", "ESC"),
                 Row::Leave => ("Leave room", "ESC"),
             };
             menu_row(gfx, l.row(i), l.unit, label, tag, state, ctx.time);
@@ -157,6 +164,10 @@ impl PartyOnlineScreen {
         match o.stage() {
             BattleStage::Failed(why) => {
                 side_panel(gfx, l.side, l.unit, "Could not continue", why);
+            }
+            BattleStage::Queued(wait) => {
+                let (head, body) = wait.card(sevenbag_netplay::time::Instant::now());
+                side_panel(gfx, l.side, l.unit, &head, &body);
             }
             BattleStage::Connecting => {
                 side_panel(
@@ -186,6 +197,13 @@ impl PartyOnlineScreen {
                 }
                 side_panel(gfx, l.side, l.unit, "Seats", &body);
             }
+        }
+        if matches!(o.stage(), BattleStage::Queued(_)) {
+            // A touch screen has no Esc: a Cancel button besides the row.
+            let cancel: &[KeyChoice] = &[("Cancel", KeyCode::Escape)];
+            let hint = "Enter or Esc  leave the queue";
+            footer_keys(gfx, l.footer, l.unit, hint, cancel, "online");
+            return;
         }
         footer(
             gfx,

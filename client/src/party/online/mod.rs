@@ -153,6 +153,19 @@ impl PartyOnlineScreen {
         Ok(screen)
     }
 
+    /// Quick play on a server started here, `others` bots queued beside us (each through its
+    /// own connection), our seat played by a bot once the room starts: `--screen party-queue`.
+    pub fn queue_crowd(others: usize, seed: u64) -> Result<PartyOnlineScreen, String> {
+        let level = sevenbag_bot::Level::Medium;
+        let mut crowd = crowd::Crowd::start(others + 1, level)?;
+        crowd.queue(others);
+        let online = BattleOnline::quick(crowd.addr(), "You (bot)", Handling::default());
+        let mut screen = PartyOnlineScreen::new(online);
+        screen.autopilot = Some(Opponent::Bot(level).player_with(seed, Planning::Inline));
+        screen.crowd = Some(crowd);
+        Ok(screen)
+    }
+
     fn online(&self) -> &BattleOnline {
         &self.party.online
     }

@@ -127,6 +127,7 @@ pub fn client_messages() -> Vec<ClientMessage> {
                 target: Some(5),
             }],
         },
+        ClientMessage::QuickBattle { on: true },
     ]
 }
 
@@ -414,6 +415,12 @@ pub fn server_messages() -> Vec<ServerMessage> {
                 },
             ]),
         },
+        ServerMessage::QuickBattleQueue {
+            waiting: 3,
+            needed: 3,
+            most: 8,
+            starts_in_ms: Some(9_500),
+        },
     ]
 }
 
@@ -480,6 +487,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::BattleInputs { .. } => "BattleInputs",
         ClientMessage::BattleStateHash { .. } => "BattleStateHash",
         ClientMessage::LinkReport { .. } => "LinkReport",
+        ClientMessage::QuickBattle { .. } => "QuickBattle",
     }
 }
 
@@ -531,5 +539,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::BattleDesync { .. } => "BattleDesync",
         ServerMessage::BattleLinks { .. } => "BattleLinks",
         ServerMessage::BattleInputsTight { .. } => "BattleInputsTight",
+        ServerMessage::QuickBattleQueue { .. } => "QuickBattleQueue",
     }
 }

@@ -149,6 +149,8 @@ enum Begin {
     /// A match read back from its room log after a restart: every seat waits for its player
     /// (with the old token) for the reconnect window.
     Restored(Box<BattleLoaded>),
+    /// Quick play: the queue's players take room seats 0, 1, ... in their order.
+    Quick(Vec<Member>),
 }
 
 /// Starts a room of several seats with `creator` in room seat 0; `None` if the server is
@@ -169,6 +171,20 @@ pub(crate) fn spawn(
         options,
         Begin::Created(creator),
     )
+}
+
+/// Starts a room of several seats with `players` (from the free-for-all queue) in room seats
+/// 0, 1, ...; each hears `BattleJoined` as a joiner does. `None` if the server is shutting down.
+pub(crate) fn spawn_quick(
+    services: Arc<Services>,
+    directory: Arc<dyn Directory>,
+    id: u64,
+    code: String,
+    options: BattleRoomOptions,
+    players: Vec<Member>,
+) -> Option<RoomHandle> {
+    let begin = Begin::Quick(players);
+    start(services, directory, id, code, options, begin)
 }
 
 /// Starts a room of several seats from its room log.
@@ -238,6 +254,16 @@ impl BattleRoom {
                 self.broadcast_state();
             }
             Begin::Restored(loaded) => self.restore(*loaded),
+            Begin::Quick(players) => {
+                let seated = players.len().min(self.seats.len());
+                for (seat, member) in players.into_iter().take(seated).enumerate() {
+                    self.seat(seat, member);
+                }
+                for seat in 0..seated {
+                    self.send_joined(seat);
+                }
+                self.broadcast_state();
+            }
         }
         let mut tick = tokio::time::interval(Duration::from_millis(250));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
