@@ -251,6 +251,25 @@ mod tests {
         }
     }
 
+    /// Packs and unpacks `sent` in order on one connection: every message comes back as it was
+    /// sent, and a compact one is no larger than the plain; returns how many were compact.
+    fn pack_and_unpack(sent: &[ClientMessage], compact: fn(&ClientMessage) -> bool) -> usize {
+        let mut packer = InputsPacker::new();
+        let mut unpacker = InputsUnpacker::new();
+        let mut count = 0;
+        for message in sent {
+            let packed = packer.pack(message.clone());
+            if compact(&packed) {
+                count += 1;
+                let plain = crate::encode(message).unwrap().len();
+                let small = crate::encode(&packed).unwrap().len();
+                assert!(small <= plain, "{small} > {plain} for {message:?}");
+            }
+            assert_eq!(&unpacker.unpack(packed).unwrap(), message);
+        }
+        count
+    }
+
     #[test]
     fn packed_inputs_unpack_to_the_same_inputs_and_are_smaller() {
         let sent = [
@@ -263,19 +282,7 @@ mod tests {
             inputs(&[(0, 4)], 2),
             inputs(&[(3, 0)], 5),
         ];
-        let mut packer = InputsPacker::new();
-        let mut unpacker = InputsUnpacker::new();
-        let mut compact = 0;
-        for message in sent {
-            let packed = packer.pack(message.clone());
-            if let ClientMessage::InputsSince { .. } = packed {
-                compact += 1;
-                let plain = crate::encode(&message).unwrap().len();
-                let small = crate::encode(&packed).unwrap().len();
-                assert!(small <= plain, "{small} > {plain} for {message:?}");
-            }
-            assert_eq!(unpacker.unpack(packed).unwrap(), message);
-        }
+        let compact = pack_and_unpack(&sent, |m| matches!(m, ClientMessage::InputsSince { .. }));
         assert_eq!(compact, 5);
     }
 
@@ -336,19 +343,9 @@ mod tests {
             battle(&[(0, 4)], &[], 2),
             battle(&[(3, 0)], &[], 5),
         ];
-        let mut packer = InputsPacker::new();
-        let mut unpacker = InputsUnpacker::new();
-        let mut compact = 0;
-        for message in sent {
-            let packed = packer.pack(message.clone());
-            if let ClientMessage::BattleInputsSince { .. } = packed {
-                compact += 1;
-                let plain = crate::encode(&message).unwrap().len();
-                let small = crate::encode(&packed).unwrap().len();
-                assert!(small <= plain, "{small} > {plain} for {message:?}");
-            }
-            assert_eq!(unpacker.unpack(packed).unwrap(), message);
-        }
+        let compact = pack_and_unpack(&sent, |m| {
+            matches!(m, ClientMessage::BattleInputsSince { .. })
+        });
         assert_eq!(compact, 5);
     }
 
