@@ -192,24 +192,27 @@ fn quick_play_waits_on_its_card_then_lands_in_the_room_the_queue_starts() {
         rt.spawn(async move {
             let mut c = BattleClient::connect(&url, name).await.expect("connects");
             c.quick_play().await.expect("queued");
-            c.wait_for_room(TIMEOUT).await.expect("seated")
+            let code = c.wait_for_room(TIMEOUT).await.expect("seated");
+            (code, c)
         })
     });
     tick_until(&mut game, &mut idle, |o| o.code().is_some());
     assert_eq!(game.stage(), &BattleStage::InRoom);
     let code = game.code().expect("code").to_owned();
+    // The headless players stay connected until the room is seen full: a dropped client's
+    // seat would empty before the game reads the room.
+    let mut seated = Vec::new();
     for task in others {
-        assert_eq!(
-            rt.block_on(task).expect("task"),
-            code,
-            "one room for all three"
-        );
+        let (theirs, client) = rt.block_on(task).expect("task");
+        assert_eq!(theirs, code, "one room for all three");
+        seated.push(client);
     }
     assert_eq!(game.options().map(|o| o.seats), Some(3));
     tick_until(&mut game, &mut idle, |o| {
         o.room().iter().filter(|s| s.is_some()).count() == 3
     });
     game.leave();
+    rt.block_on(async move { drop(seated) });
     let _ = rt
         .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
 }
