@@ -589,13 +589,9 @@ fn pair_ranked(lobby: &Arc<Lobby>) {
 
 /// Re-tries ranked pairing once a second, as waiting widens everyone's window.
 pub(crate) fn start_matchmaker(lobby: &Arc<Lobby>) {
-    let Some(guard) = lobby.services.tasks.guard() else {
-        return;
-    };
+    let services = lobby.services.clone();
     let lobby = lobby.clone();
-    let mut shutdown = crate::shutdown::Shutdown::new(lobby.services.shutdown.clone());
-    tokio::spawn(async move {
-        let _guard = guard;
+    services.spawn_until_shutdown(|mut shutdown| async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
         loop {
             tokio::select! {

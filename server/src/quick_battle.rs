@@ -134,13 +134,9 @@ fn seat(lobby: &Arc<Lobby>, group: Vec<Entry>, config: &QuickBattleConfig) {
 /// The queue's task: looks again when the queue changed, when the countdown runs out and
 /// when a held-back telling is due.
 pub(crate) fn start(lobby: &Arc<Lobby>) {
-    let Some(guard) = lobby.services.tasks.guard() else {
-        return;
-    };
+    let services = lobby.services.clone();
     let lobby = lobby.clone();
-    let mut shutdown = crate::shutdown::Shutdown::new(lobby.services.shutdown.clone());
-    tokio::spawn(async move {
-        let _guard = guard;
+    services.spawn_until_shutdown(|mut shutdown| async move {
         loop {
             let wake = lobby::battle_queue(&lobby).wake_at();
             let sleep = async {

@@ -14,7 +14,7 @@ use crate::Config;
 use crate::db::Db;
 use crate::metrics::Metrics;
 use crate::replay::ReplayStore;
-use crate::shutdown::{Draining, Tasks};
+use crate::shutdown::{Draining, Shutdown, Tasks};
 
 /// What every room and connection task shares: configuration, stores, metrics, shutdown.
 #[derive(Debug)]
@@ -77,6 +77,23 @@ impl Services {
             room_logs,
             next_client: AtomicU64::new(1),
         }
+    }
+
+    /// Spawns a background task that runs until the server shuts down: `task` gets the
+    /// [`Shutdown`] to watch, and `run` waits for it. Nothing starts once shutdown began.
+    pub(crate) fn spawn_until_shutdown<F, Fut>(&self, task: F)
+    where
+        F: FnOnce(Shutdown) -> Fut,
+        Fut: std::future::Future<Output = ()> + Send + 'static,
+    {
+        let Some(guard) = self.tasks.guard() else {
+            return;
+        };
+        let work = task(Shutdown::new(self.shutdown.clone()));
+        tokio::spawn(async move {
+            let _guard = guard;
+            work.await;
+        });
     }
 
     /// A fresh connection id.

@@ -245,13 +245,9 @@ pub(crate) fn start(cluster: Option<Arc<Cluster>>, lobby: &Arc<Lobby>) {
     let Some(cluster) = cluster else {
         return;
     };
-    let Some(guard) = lobby.services.tasks.guard() else {
-        return;
-    };
     let shared = lobby.clone();
-    let mut shutdown = crate::shutdown::Shutdown::new(shared.services.shutdown.clone());
-    tokio::spawn(async move {
-        let _guard = guard;
+    let services = &lobby.services;
+    services.spawn_until_shutdown(|mut shutdown| async move {
         let beat_every = (cluster.ttl / 3).min(Duration::from_secs(1));
         let mut last_beat = Instant::now();
         let mut tick = tokio::time::interval(QUEUE_TICK);

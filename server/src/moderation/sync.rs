@@ -36,12 +36,9 @@ pub(crate) fn start(moderation: Arc<Moderation>, services: Arc<Services>) {
     if services.db.is_none() {
         return;
     }
-    let Some(guard) = services.tasks.guard() else {
-        return;
-    };
-    let mut shutdown = crate::shutdown::Shutdown::new(services.shutdown.clone());
-    tokio::spawn(async move {
-        let _guard = guard;
+    let shared = services.clone();
+    services.spawn_until_shutdown(|mut shutdown| async move {
+        let services = shared;
         let mut tick = tokio::time::interval(moderation.config.sync_every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut healthy = true;
