@@ -240,3 +240,154 @@ fn cancelling_quick_play_takes_us_out_of_the_queue() {
     let _ = rt
         .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
 }
+
+/// A room of three seats with manual targets, reconnect window `window_s`: the game's
+/// connection created it and is seated in seat 0; two headless players (hard drops every 5 and
+/// 7 frames) are joined, ready and playing to the end in tasks that return their final hash.
+struct PlayingRoom {
+    handle: sevenbag_server::ServerHandle,
+    game: BattleOnline,
+    others: Vec<tokio::task::JoinHandle<(u64, Vec<u8>)>>,
+    _dir: tempfile::TempDir,
+}
+
+fn playing_room(window_s: u8) -> PlayingRoom {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let handle = server(dir.path());
+    let addr = handle.addr().to_string();
+    let url = format!("ws://{addr}/");
+    let mut options = BattleRoomOptions::ffa(3);
+    options.battle.targeting = Targeting::Manual;
+    options.room.reconnect_seconds = window_s;
+    let mut game = BattleOnline::create(&addr, "Ann", Handling::default(), options);
+    let mut idle = |_: &Battle, _: Seat| Input::NONE;
+    tick_until(&mut game, &mut idle, |o| o.code().is_some());
+    let code = game.code().expect("code").to_owned();
+    let rt = runtime().expect("runtime");
+    let others = [("Bea", 5), ("Cid", 7)]
+        .map(|(name, every)| rt.spawn(headless(url.clone(), code.clone(), name, every)))
+        .into();
+    tick_until(&mut game, &mut idle, |o| {
+        o.room().iter().filter(|s| s.is_some()).count() == 3
+    });
+    game.ready();
+    tick_until(&mut game, &mut idle, |o| o.session().is_some());
+    PlayingRoom {
+        handle,
+        game,
+        others,
+        _dir: dir,
+    }
+}
+
+impl PlayingRoom {
+    /// Waits for the headless players' hashes, then stops the server.
+    fn finish(self) -> Vec<u64> {
+        let rt = runtime().expect("runtime");
+        let hashes = self
+            .others
+            .into_iter()
+            .map(|t| rt.block_on(t).expect("task").0)
+            .collect();
+        let handle = self.handle;
+        let _ = rt.block_on(async {
+            tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await
+        });
+        hashes
+    }
+}
+
+/// The match is over for `o`: announced, and its confirmed match reached the end.
+fn finished(o: &BattleOnline) -> bool {
+    o.result().is_some() && o.session().is_some_and(|s| s.is_over())
+}
+
+#[test]
+fn a_player_whose_connection_drops_reconnects_and_plays_the_match_to_the_end() {
+    let mut room = playing_room(10);
+    let mut keys = dropper(6);
+    let game = &mut room.game;
+    tick_until(game, &mut keys, |o| {
+        o.session().is_some_and(|s| s.frame() > 120)
+    });
+    game.cut_connection();
+    let t0 = sevenbag_netplay::time::Instant::now();
+    tick_until(game, &mut keys, |o| o.reconnecting(t0).is_some());
+    assert_eq!(game.frames_due(), 0, "the match waits while reconnecting");
+    tick_until(game, &mut keys, |o| o.reconnecting(t0).is_none());
+    assert_eq!(game.stage(), &BattleStage::InRoom);
+    assert_eq!(game.seat(), Some(0), "the seat is ours again");
+    assert!(!game.seat_lost());
+    tick_until(game, &mut keys, finished);
+    let ours = game.session().expect("session").confirmed().state_hash();
+    assert_eq!(game.matches_started(), 1, "the same match, resumed");
+    game.leave();
+    for hash in room.finish() {
+        assert_eq!(hash, ours, "every player ended on the same match");
+    }
+}
+
+#[test]
+fn a_player_back_after_the_window_is_told_its_seat_was_lost_and_watches_the_end() {
+    let mut room = playing_room(1);
+    let mut keys = dropper(6);
+    let game = &mut room.game;
+    tick_until(game, &mut keys, |o| {
+        o.session().is_some_and(|s| s.frame() > 60)
+    });
+    game.cut_connection();
+    // Not polled for longer than the window (a machine asleep): the room plays the seat out.
+    std::thread::sleep(Duration::from_millis(2500));
+    tick_until(game, &mut keys, |o| o.seat_lost() && o.session().is_some());
+    assert!(game.is_spectator(), "watching now");
+    assert_eq!(game.battle_seat(), None);
+    assert_eq!(game.stage(), &BattleStage::InRoom);
+    let notices = game.take_notices();
+    assert!(
+        notices.iter().any(|n| n.contains("played out")),
+        "{notices:?}"
+    );
+    tick_until(game, &mut keys, finished);
+    let ours = game.session().expect("session").confirmed().state_hash();
+    game.leave();
+    for hash in room.finish() {
+        assert_eq!(
+            hash, ours,
+            "the late player watched the match the others played"
+        );
+    }
+}
+
+#[test]
+fn chat_in_a_free_for_all_room_reaches_every_member() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let handle = server(dir.path());
+    let addr = handle.addr().to_string();
+    let url = format!("ws://{addr}/");
+    let mut game =
+        BattleOnline::create(&addr, "Ann", Handling::default(), BattleRoomOptions::ffa(3));
+    let mut idle = |_: &Battle, _: Seat| Input::NONE;
+    tick_until(&mut game, &mut idle, |o| o.code().is_some());
+    let code = game.code().expect("code").to_owned();
+    let rt = runtime().expect("runtime");
+    let bea = rt.block_on(async {
+        let mut c = BattleClient::connect(&url, "Bea").await.expect("connects");
+        c.join(&code, JoinRole::Player).await.expect("joins");
+        c.send(sevenbag_protocol::ClientMessage::Chat {
+            text: "gl hf".into(),
+        })
+        .expect("sends");
+        c
+    });
+    let heard = |o: &BattleOnline, text: &str| o.chat().last(10).any(|l| l.text == text);
+    tick_until(&mut game, &mut idle, |o| heard(o, "gl hf"));
+    let line = game.chat().last(1).next().expect("a line").clone();
+    assert_eq!(line.from, "Bea");
+    assert_eq!(line.seat, Seat::new(1), "said from room seat 1");
+    game.say("you too".to_owned());
+    tick_until(&mut game, &mut idle, |o| heard(o, "you too"));
+    game.leave();
+    rt.block_on(async move { drop(bea) });
+    let _ = rt
+        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+}
