@@ -23,6 +23,8 @@ mod messages;
 mod reconnect;
 mod view;
 
+pub use reconnect::SEAT_LOST;
+
 use sevenbag_core::{Battle, BattleHeader, Handling};
 use sevenbag_netplay::time::Instant;
 use sevenbag_netplay::{BattleSession, Clock, Hello, Pacer};

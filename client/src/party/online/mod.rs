@@ -5,10 +5,12 @@
 //! Your keys go into your seat; Tab (Shift+Tab back), the number keys 1–8 or a click or tap on
 //! a board choose your target, which goes out with your keys (the core uses it under the
 //! `manual` rule). During a match Esc asks first (you forfeit); Enter after the match readies
-//! you for the rematch.
+//! you for the rematch. T opens the room's chat ([`talk`]); a lost connection is taken back
+//! under a banner, and a player back too late to keep the seat watches the rest.
 
 mod crowd;
 mod lobby;
+mod talk;
 
 use macroquad::input::KeyCode;
 use sevenbag_core::{Battle, Phase, Seat};
@@ -19,7 +21,7 @@ use super::source::{PartyMatch, Tally};
 use super::view::{PartyScene, draw_party};
 use crate::input::Latch;
 use crate::layout::party::party_layout;
-use crate::net::battle::{BattleOnline, BattleStage};
+use crate::net::battle::{BattleOnline, BattleStage, SEAT_LOST};
 use crate::net::links::Link;
 use crate::render::fx::{SeatFx, count_sound};
 use crate::render::theme;
@@ -346,6 +348,9 @@ impl PartyOnlineScreen {
             };
             return format!("Match over: {how}   ·   {keys}{ping}");
         }
+        if o.seat_lost() {
+            return format!("{SEAT_LOST}   ·   Esc leave{ping}");
+        }
         let Some(me) = o.battle_seat() else {
             return format!(
                 "Watching every board: seat 1 large, its target and attackers marked   ·   Esc leave{ping}"
@@ -398,6 +403,9 @@ impl Screen for PartyOnlineScreen {
         for n in self.online_mut().take_notices() {
             ctx.notify(n, theme::BAD);
         }
+        // While the chat field has the keyboard, the lobby and the match run without keys.
+        let quiet = self.update_chat(ctx, io);
+        let io = quiet.as_ref().unwrap_or(io);
         let started = self.online().matches_started();
         if started != self.matches_seen {
             self.matches_seen = started;
@@ -470,6 +478,7 @@ impl Screen for PartyOnlineScreen {
             time: self.time,
         };
         draw_party(&ctx.gfx, &l, &scene);
+        self.draw_match_talk(ctx, io, &l);
     }
 
     fn plays_by_touch(&self) -> bool {
