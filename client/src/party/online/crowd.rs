@@ -100,6 +100,7 @@ impl Crowd {
         }
         let now = Instant::now();
         for (online, bot) in &mut self.players {
+            aim(online);
             online.tick(now, &mut |b, seat| {
                 bot.next_for(SeatView::of_battle(b, seat))
             });
@@ -107,6 +108,18 @@ impl Crowd {
                 online.ready();
             }
         }
+    }
+}
+
+/// A bot's seat under the `manual` rule: aims by [`sevenbag_bot::manual_target`].
+pub fn aim(o: &mut BattleOnline) {
+    let manual = o.battle().header().options.targeting == sevenbag_core::Targeting::Manual;
+    let target = o
+        .battle_seat()
+        .filter(|_| manual && o.is_live())
+        .and_then(|me| sevenbag_bot::manual_target(o.battle(), me));
+    if manual {
+        o.set_target(target);
     }
 }
 

@@ -276,6 +276,9 @@ impl PartyOnlineScreen {
     /// your board's sounds and the countdown's play.
     fn step_due(&mut self, ctx: &Ctx, io: &FrameIo) {
         self.latch.sample(&ctx.config.keys, &io.keyboard);
+        if self.autopilot.is_some() {
+            crowd::aim(&mut self.party.online);
+        }
         let now = Instant::now();
         let latch = &mut self.latch;
         let auto = &mut self.autopilot;
