@@ -1,6 +1,7 @@
 //! `--screen party-online`: a free-for-all room on an embedded server on 127.0.0.1, the shown
 //! seat and every other one played by bots through their own connections (each a
-//! [`BattleOnline`] joined by code), so a capture shows a real online room mid-match.
+//! [`BattleOnline`] joined by code), so a capture shows a real online room mid-match; the
+//! first bot says hello in the room's chat when the match starts.
 
 use std::net::Ipv4Addr;
 
@@ -22,6 +23,8 @@ pub struct Crowd {
     wanted: usize,
     level: Level,
     addr: String,
+    /// A bot said hello in the chat (once a match runs, so a capture shows a line).
+    greeted: bool,
     _server: HostedServer,
 }
 
@@ -35,6 +38,7 @@ impl Crowd {
             wanted: seats.saturating_sub(1),
             level,
             addr: format!("127.0.0.1:{}", server.port()),
+            greeted: false,
             _server: server,
         })
     }
@@ -107,6 +111,13 @@ impl Crowd {
             if online.stage() == &BattleStage::InRoom && !online.is_live() && full(online) {
                 online.ready();
             }
+        }
+        if !self.greeted
+            && let Some((online, _)) = self.players.first_mut()
+            && online.is_live()
+        {
+            online.say("gl hf everyone".to_owned());
+            self.greeted = true;
         }
     }
 }

@@ -10,6 +10,7 @@
 
 mod crowd;
 mod lobby;
+mod outage;
 mod talk;
 
 use macroquad::input::KeyCode;
@@ -103,6 +104,8 @@ pub struct PartyOnlineScreen {
     last_count: Option<u32>,
     /// The other seats' bots and the embedded server of a capture (`--screen party-online`).
     crowd: Option<crowd::Crowd>,
+    /// The relay the shown seat's connection runs through (`--screen party-reconnect`).
+    outage: Option<outage::Outage>,
     time: f32,
 }
 
@@ -122,6 +125,7 @@ impl PartyOnlineScreen {
             fx: Vec::new(),
             last_count: None,
             crowd: None,
+            outage: None,
             time: 0.0,
         }
     }
@@ -152,6 +156,27 @@ impl PartyOnlineScreen {
         let mut screen = PartyOnlineScreen::new(online);
         screen.autopilot = Some(Opponent::Bot(setup.level).player_with(seed, Planning::Inline));
         screen.crowd = Some(crowd);
+        Ok(screen)
+    }
+
+    /// As [`PartyOnlineScreen::crowd`], our connection through a relay that goes down
+    /// mid-match for longer than the room's reconnect window, then comes back:
+    /// `--screen party-reconnect` (the reconnecting banner, then watching).
+    pub fn reconnect_crowd(
+        setup: &super::PartySetup,
+        seed: u64,
+    ) -> Result<PartyOnlineScreen, String> {
+        let crowd = crowd::Crowd::start(setup.seats().max(3), setup.level)?;
+        let server = crowd.addr().parse().map_err(|e| format!("{e}"))?;
+        let outage = outage::Outage::start(server).map_err(|e| format!("relay: {e}"))?;
+        let mut options = room_options(setup);
+        options.room.reconnect_seconds = outage::WINDOW_SECONDS;
+        let online =
+            BattleOnline::create(&outage.addr(), "You (bot)", Handling::default(), options);
+        let mut screen = PartyOnlineScreen::new(online);
+        screen.autopilot = Some(Opponent::Bot(setup.level).player_with(seed, Planning::Inline));
+        screen.crowd = Some(crowd);
+        screen.outage = Some(outage);
         Ok(screen)
     }
 
@@ -401,6 +426,9 @@ impl Screen for PartyOnlineScreen {
             if !self.party.online.is_live() && crowd::full(&self.party.online) {
                 self.party.online.ready();
             }
+        }
+        if let Some(outage) = &mut self.outage {
+            outage.drive(self.party.online.is_live());
         }
         self.online_mut().poll(Instant::now());
         for n in self.online_mut().take_notices() {
