@@ -126,7 +126,7 @@ fn under_manual_targeting_the_bots_aim_by_the_bots_rule() {
     )
     .expect("valid");
     for _ in 0..600 {
-        let before = game.battle().clone();
+        let before = *game.battle();
         game.step(Input::NONE);
         for seat in Seat::all(game.seats()).skip(1) {
             if game.battle().alive().contains(seat) {
