@@ -359,6 +359,69 @@ fn a_player_back_after_the_window_is_told_its_seat_was_lost_and_watches_the_end(
 }
 
 #[test]
+fn a_spectator_whose_connection_drops_joins_again_and_watches_the_end() {
+    let mut room = playing_room(10);
+    let addr = room.handle.addr().to_string();
+    let code = room.game.code().expect("code").to_owned();
+    let mut watcher = BattleOnline::join(
+        &addr,
+        "Dee",
+        Handling::default(),
+        &code,
+        JoinRole::Spectator,
+    );
+    let mut idle = |_: &Battle, _: Seat| Input::NONE;
+    let mut keys = dropper(6);
+    // Both ticked in turn: the game plays its seat, the spectator watches.
+    let mut both = |game: &mut BattleOnline,
+                    watcher: &mut BattleOnline,
+                    done: &dyn Fn(&BattleOnline) -> bool| {
+        let deadline = std::time::Instant::now() + TIMEOUT;
+        while !done(watcher) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "timed out: {watcher:?}"
+            );
+            if let BattleStage::Failed(why) = watcher.stage() {
+                panic!("failed: {why}");
+            }
+            let now = sevenbag_netplay::time::Instant::now();
+            game.tick(now, &mut keys);
+            watcher.tick(now, &mut idle);
+            std::thread::sleep(Duration::from_millis(4));
+        }
+    };
+    both(&mut room.game, &mut watcher, &|w| {
+        w.session().is_some_and(|s| s.frame() > 60)
+    });
+    watcher.cut_connection();
+    let t0 = sevenbag_netplay::time::Instant::now();
+    both(&mut room.game, &mut watcher, &|w| {
+        w.reconnecting(t0).is_some()
+    });
+    both(&mut room.game, &mut watcher, &|w| {
+        w.reconnecting(t0).is_none()
+    });
+    assert!(watcher.is_spectator());
+    assert!(!watcher.seat_lost(), "a spectator had no seat to lose");
+    both(&mut room.game, &mut watcher, &finished);
+    tick_until(&mut room.game, &mut keys, finished);
+    let ours = room
+        .game
+        .session()
+        .expect("session")
+        .confirmed()
+        .state_hash();
+    let seen = watcher.session().expect("session").confirmed().state_hash();
+    assert_eq!(seen, ours, "the spectator saw the match played");
+    room.game.leave();
+    watcher.leave();
+    for hash in room.finish() {
+        assert_eq!(hash, ours);
+    }
+}
+
+#[test]
 fn chat_in_a_free_for_all_room_reaches_every_member() {
     let dir = tempfile::tempdir().expect("temp dir");
     let handle = server(dir.path());
