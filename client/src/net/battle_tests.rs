@@ -297,6 +297,23 @@ impl PlayingRoom {
     }
 }
 
+/// Fetches replay `id` from the server at `addr` through a headless client and re-simulates it
+/// (every recorded hash, round and the result check out); returns its final hash.
+fn verified_replay_hash(addr: &str, id: &str) -> u64 {
+    let url = format!("ws://{addr}/");
+    let rt = runtime().expect("runtime");
+    let bytes = rt.block_on(async {
+        let mut c = BattleClient::connect(&url, "Rex").await.expect("connects");
+        c.fetch_replay(id).await.expect("replay bytes")
+    });
+    let Ok(sevenbag_protocol::AnyReplay::Battle(replay)) = sevenbag_protocol::read_any(&bytes)
+    else {
+        panic!("a replay of several seats");
+    };
+    let report = sevenbag_protocol::verify_battle(&replay).expect("the replay verifies");
+    report.final_hash
+}
+
 /// The match is over for `o`: announced, and its confirmed match reached the end.
 fn finished(o: &BattleOnline) -> bool {
     o.result().is_some() && o.session().is_some_and(|s| s.is_over())
@@ -321,6 +338,17 @@ fn a_player_whose_connection_drops_reconnects_and_plays_the_match_to_the_end() {
     tick_until(game, &mut keys, finished);
     let ours = game.session().expect("session").confirmed().state_hash();
     assert_eq!(game.matches_started(), 1, "the same match, resumed");
+    let id = game
+        .result()
+        .and_then(|r| r.replay.clone())
+        .expect("a replay");
+    let addr = room.handle.addr().to_string();
+    assert_eq!(
+        verified_replay_hash(&addr, &id),
+        ours,
+        "the server's replay verifies"
+    );
+    let game = &mut room.game;
     game.leave();
     for hash in room.finish() {
         assert_eq!(hash, ours, "every player ended on the same match");
