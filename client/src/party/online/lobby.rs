@@ -206,11 +206,13 @@ impl PartyOnlineScreen {
             footer_keys(gfx, l.footer, l.unit, hint, cancel, "online");
             return;
         }
-        let hint = if o.code().is_some() {
-            "↑ ↓ choose   Enter pick   T chat   Esc leave"
+        if o.code().is_some() {
+            // On a touch screen the chat's key is a button (a phone has no T).
+            let chat: &[KeyChoice] = &[("Chat", KeyCode::T)];
+            let hint = "↑ ↓ choose   Enter pick   T chat   Esc leave";
+            footer_keys(gfx, l.footer, l.unit, hint, chat, "online");
         } else {
-            "↑ ↓ choose   Enter pick   Esc leave"
-        };
-        footer(gfx, l.footer, l.unit, hint, "online");
+            footer(gfx, l.footer, l.unit, "↑ ↓ choose   Enter pick   Esc leave", "online");
+        }
     }
 }
