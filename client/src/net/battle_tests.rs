@@ -1,7 +1,8 @@
 //! Through a real server on 127.0.0.1:0: the game's [`BattleOnline`] creates a free-for-all
 //! room of three seats with manual targets, two headless `BattleClient`s join it by code, and
 //! all three play to the end and agree on the final state hash; a spectator joined by code
-//! through the two-seat controller is handed over and watches the same match.
+//! through the two-seat controller is handed over and watches the same match. Quick play's
+//! queue, and the room's chat. Taking a lost connection back: `battle_return_tests`.
 
 use std::time::Duration;
 
@@ -14,10 +15,10 @@ use crate::input::KeyMap;
 use crate::net::online::transport::runtime;
 use crate::net::online::{Online, Request};
 
-const TIMEOUT: Duration = Duration::from_secs(90);
+pub(super) const TIMEOUT: Duration = Duration::from_secs(90);
 
 /// A server on a free loopback port with its own replay directory.
-fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
+pub(super) fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
     let config = sevenbag_server::Config {
         replay_dir: dir.to_path_buf(),
         start_delay: Duration::from_millis(200),
@@ -31,7 +32,7 @@ fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
 }
 
 /// Hard drops every `every` frames, nothing else: stacks top out soon.
-fn dropper(every: u32) -> impl FnMut(&Battle, Seat) -> Input {
+pub(super) fn dropper(every: u32) -> impl FnMut(&Battle, Seat) -> Input {
     let mut n = 0;
     move |_, _| {
         n += 1;
@@ -44,7 +45,7 @@ fn dropper(every: u32) -> impl FnMut(&Battle, Seat) -> Input {
 }
 
 /// Ticks `o` (keys from `keys`) until `done`, failing after `TIMEOUT`.
-fn tick_until(
+pub(super) fn tick_until(
     o: &mut BattleOnline,
     keys: &mut dyn FnMut(&Battle, Seat) -> Input,
     done: impl Fn(&BattleOnline) -> bool,
@@ -62,7 +63,7 @@ fn tick_until(
 
 /// A headless player that joins `code`, readies, plays with hard drops every `every` frames
 /// aimed at battle seat 0, and returns its final confirmed hash and the placements.
-async fn headless(url: String, code: String, name: &str, every: u64) -> (u64, Vec<u8>) {
+pub(super) async fn headless(url: String, code: String, name: &str, every: u64) -> (u64, Vec<u8>) {
     let mut c = BattleClient::connect(&url, name).await.expect("connects");
     c.join(&code, JoinRole::Player).await.expect("joins");
     c.ready().expect("ready");
@@ -239,214 +240,6 @@ fn cancelling_quick_play_takes_us_out_of_the_queue() {
     let rt = runtime().expect("runtime");
     let _ = rt
         .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
-}
-
-/// A room of three seats with manual targets, reconnect window `window_s`: the game's
-/// connection created it and is seated in seat 0; two headless players (hard drops every 5 and
-/// 7 frames) are joined, ready and playing to the end in tasks that return their final hash.
-struct PlayingRoom {
-    handle: sevenbag_server::ServerHandle,
-    game: BattleOnline,
-    others: Vec<tokio::task::JoinHandle<(u64, Vec<u8>)>>,
-    _dir: tempfile::TempDir,
-}
-
-fn playing_room(window_s: u8) -> PlayingRoom {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let handle = server(dir.path());
-    let addr = handle.addr().to_string();
-    let url = format!("ws://{addr}/");
-    let mut options = BattleRoomOptions::ffa(3);
-    options.battle.targeting = Targeting::Manual;
-    options.room.reconnect_seconds = window_s;
-    let mut game = BattleOnline::create(&addr, "Ann", Handling::default(), options);
-    let mut idle = |_: &Battle, _: Seat| Input::NONE;
-    tick_until(&mut game, &mut idle, |o| o.code().is_some());
-    let code = game.code().expect("code").to_owned();
-    let rt = runtime().expect("runtime");
-    let others = [("Bea", 5), ("Cid", 7)]
-        .map(|(name, every)| rt.spawn(headless(url.clone(), code.clone(), name, every)))
-        .into();
-    tick_until(&mut game, &mut idle, |o| {
-        o.room().iter().filter(|s| s.is_some()).count() == 3
-    });
-    game.ready();
-    tick_until(&mut game, &mut idle, |o| o.session().is_some());
-    PlayingRoom {
-        handle,
-        game,
-        others,
-        _dir: dir,
-    }
-}
-
-impl PlayingRoom {
-    /// Waits for the headless players' hashes, then stops the server.
-    fn finish(self) -> Vec<u64> {
-        let rt = runtime().expect("runtime");
-        let hashes = self
-            .others
-            .into_iter()
-            .map(|t| rt.block_on(t).expect("task").0)
-            .collect();
-        let handle = self.handle;
-        let _ = rt.block_on(async {
-            tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await
-        });
-        hashes
-    }
-}
-
-/// Fetches replay `id` from the server at `addr` through a headless client and re-simulates it
-/// (every recorded hash, round and the result check out); returns its final hash.
-fn verified_replay_hash(addr: &str, id: &str) -> u64 {
-    let url = format!("ws://{addr}/");
-    let rt = runtime().expect("runtime");
-    let bytes = rt.block_on(async {
-        let mut c = BattleClient::connect(&url, "Rex").await.expect("connects");
-        c.fetch_replay(id).await.expect("replay bytes")
-    });
-    let Ok(sevenbag_protocol::AnyReplay::Battle(replay)) = sevenbag_protocol::read_any(&bytes)
-    else {
-        panic!("a replay of several seats");
-    };
-    let report = sevenbag_protocol::verify_battle(&replay).expect("the replay verifies");
-    report.final_hash
-}
-
-/// The match is over for `o`: announced, and its confirmed match reached the end.
-fn finished(o: &BattleOnline) -> bool {
-    o.result().is_some() && o.session().is_some_and(|s| s.is_over())
-}
-
-#[test]
-fn a_player_whose_connection_drops_reconnects_and_plays_the_match_to_the_end() {
-    let mut room = playing_room(10);
-    let mut keys = dropper(6);
-    let game = &mut room.game;
-    tick_until(game, &mut keys, |o| {
-        o.session().is_some_and(|s| s.frame() > 120)
-    });
-    game.cut_connection();
-    let t0 = sevenbag_netplay::time::Instant::now();
-    tick_until(game, &mut keys, |o| o.reconnecting(t0).is_some());
-    assert_eq!(game.frames_due(), 0, "the match waits while reconnecting");
-    tick_until(game, &mut keys, |o| o.reconnecting(t0).is_none());
-    assert_eq!(game.stage(), &BattleStage::InRoom);
-    assert_eq!(game.seat(), Some(0), "the seat is ours again");
-    assert!(!game.seat_lost());
-    tick_until(game, &mut keys, finished);
-    let ours = game.session().expect("session").confirmed().state_hash();
-    assert_eq!(game.matches_started(), 1, "the same match, resumed");
-    let id = game
-        .result()
-        .and_then(|r| r.replay.clone())
-        .expect("a replay");
-    let addr = room.handle.addr().to_string();
-    assert_eq!(
-        verified_replay_hash(&addr, &id),
-        ours,
-        "the server's replay verifies"
-    );
-    let game = &mut room.game;
-    game.leave();
-    for hash in room.finish() {
-        assert_eq!(hash, ours, "every player ended on the same match");
-    }
-}
-
-#[test]
-fn a_player_back_after_the_window_is_told_its_seat_was_lost_and_watches_the_end() {
-    let mut room = playing_room(1);
-    let mut keys = dropper(6);
-    let game = &mut room.game;
-    tick_until(game, &mut keys, |o| {
-        o.session().is_some_and(|s| s.frame() > 60)
-    });
-    game.cut_connection();
-    // Not polled for longer than the window (a machine asleep): the room plays the seat out.
-    std::thread::sleep(Duration::from_millis(2500));
-    tick_until(game, &mut keys, |o| o.seat_lost() && o.session().is_some());
-    assert!(game.is_spectator(), "watching now");
-    assert_eq!(game.battle_seat(), None);
-    assert_eq!(game.stage(), &BattleStage::InRoom);
-    let notices = game.take_notices();
-    assert!(
-        notices.iter().any(|n| n.contains("played out")),
-        "{notices:?}"
-    );
-    tick_until(game, &mut keys, finished);
-    let ours = game.session().expect("session").confirmed().state_hash();
-    game.leave();
-    for hash in room.finish() {
-        assert_eq!(
-            hash, ours,
-            "the late player watched the match the others played"
-        );
-    }
-}
-
-#[test]
-fn a_spectator_whose_connection_drops_joins_again_and_watches_the_end() {
-    let mut room = playing_room(10);
-    let addr = room.handle.addr().to_string();
-    let code = room.game.code().expect("code").to_owned();
-    let mut watcher = BattleOnline::join(
-        &addr,
-        "Dee",
-        Handling::default(),
-        &code,
-        JoinRole::Spectator,
-    );
-    let mut idle = |_: &Battle, _: Seat| Input::NONE;
-    let mut keys = dropper(6);
-    // Both ticked in turn: the game plays its seat, the spectator watches.
-    let mut both = |game: &mut BattleOnline,
-                    watcher: &mut BattleOnline,
-                    done: &dyn Fn(&BattleOnline) -> bool| {
-        let deadline = std::time::Instant::now() + TIMEOUT;
-        while !done(watcher) {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "timed out: {watcher:?}"
-            );
-            if let BattleStage::Failed(why) = watcher.stage() {
-                panic!("failed: {why}");
-            }
-            let now = sevenbag_netplay::time::Instant::now();
-            game.tick(now, &mut keys);
-            watcher.tick(now, &mut idle);
-            std::thread::sleep(Duration::from_millis(4));
-        }
-    };
-    both(&mut room.game, &mut watcher, &|w| {
-        w.session().is_some_and(|s| s.frame() > 60)
-    });
-    watcher.cut_connection();
-    let t0 = sevenbag_netplay::time::Instant::now();
-    both(&mut room.game, &mut watcher, &|w| {
-        w.reconnecting(t0).is_some()
-    });
-    both(&mut room.game, &mut watcher, &|w| {
-        w.reconnecting(t0).is_none()
-    });
-    assert!(watcher.is_spectator());
-    assert!(!watcher.seat_lost(), "a spectator had no seat to lose");
-    both(&mut room.game, &mut watcher, &finished);
-    tick_until(&mut room.game, &mut keys, finished);
-    let ours = room
-        .game
-        .session()
-        .expect("session")
-        .confirmed()
-        .state_hash();
-    let seen = watcher.session().expect("session").confirmed().state_hash();
-    assert_eq!(seen, ours, "the spectator saw the match played");
-    room.game.leave();
-    watcher.leave();
-    for hash in room.finish() {
-        assert_eq!(hash, ours);
-    }
 }
 
 #[test]

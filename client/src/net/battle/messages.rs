@@ -167,6 +167,13 @@ impl BattleOnline {
                 );
                 self.leave();
             }
+            ServerMessage::Shutdown { reason } if self.can_resume() => {
+                // A drained server keeps the match's room log and takes it up when it starts
+                // again: the connection loss that follows starts the usual reconnect.
+                self.notices.push(format!(
+                    "The server is restarting ({reason}); reconnecting…"
+                ));
+            }
             ServerMessage::Shutdown { reason } => {
                 self.stage = BattleStage::Failed(format!("The server is shutting down: {reason}."));
             }

@@ -8,7 +8,8 @@
 //! away is told `SeatLost`, joined as a spectator and sent the log: it watches the match go on
 //! ([`BattleOnline::seat_lost`]). A spectator joins by code again. Only the server's answer (a
 //! match log, a refused token) or the end of the attempts ends a reconnect; the game never
-//! decides a result of its own.
+//! decides a result of its own. A server that says it shuts down during a match is a restart
+//! to wait out the same way: it keeps the room's log and takes the match up when it is back.
 
 use std::time::Duration;
 
@@ -86,7 +87,7 @@ impl BattleOnline {
 
     /// Whether a dropped connection is taken back: a match running in our room, which we
     /// watch or play with a resume token, and no failure before.
-    fn can_resume(&self) -> bool {
+    pub(super) fn can_resume(&self) -> bool {
         self.is_live()
             && self.code.is_some()
             && (self.seat.is_none() || self.resume.is_some())

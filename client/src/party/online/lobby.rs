@@ -212,7 +212,13 @@ impl PartyOnlineScreen {
             let hint = "↑ ↓ choose   Enter pick   T chat   Esc leave";
             footer_keys(gfx, l.footer, l.unit, hint, chat, "online");
         } else {
-            footer(gfx, l.footer, l.unit, "↑ ↓ choose   Enter pick   Esc leave", "online");
+            footer(
+                gfx,
+                l.footer,
+                l.unit,
+                "↑ ↓ choose   Enter pick   Esc leave",
+                "online",
+            );
         }
     }
 }
