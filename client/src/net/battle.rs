@@ -278,7 +278,8 @@ impl BattleOnline {
             return;
         }
         let sent = self.net.as_ref().is_some_and(|n| n.send(message).is_ok());
-        if !sent && !matches!(self.stage, BattleStage::Failed(_)) {
+        // A match we would take back: the loss that follows starts the reconnect.
+        if !sent && !matches!(self.stage, BattleStage::Failed(_)) && !self.can_resume() {
             self.stage = BattleStage::Failed("The connection to the server is closed.".into());
         }
     }

@@ -76,7 +76,12 @@ impl BattleOnline {
         n
     }
 
+    /// Sends what the session produced. Not while reconnecting: the match log rebuilds the
+    /// session and it sends again from what the server has.
     pub(super) fn flush(&mut self) {
+        if self.reconnect.is_some() {
+            return;
+        }
         let mut out = Vec::new();
         if let Some(session) = &mut self.session {
             while let Some(m) = session.poll_outgoing() {
