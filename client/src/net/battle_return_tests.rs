@@ -1,7 +1,8 @@
 //! Through a real server on 127.0.0.1:0, the game's [`BattleOnline`] takes a lost connection
 //! back: a player cut mid-match resumes its seat and ends on the others' hash (the server's
 //! replay re-simulates to it), a player back after the window watches instead, a spectator
-//! joins again, and a match survives a server restart through its room log.
+//! joins again, a player handed over by the two-seat controller resumes with the token it
+//! handed over, and a match survives a server restart through its room log.
 
 use std::time::Duration;
 
@@ -319,6 +320,81 @@ fn a_free_for_all_match_survives_a_server_restart_and_the_game_takes_it_up_again
         assert_eq!(rt.block_on(task).expect("task"), ours);
     }
     game.leave();
+    let _ = rt
+        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+}
+
+#[test]
+fn a_player_handed_over_by_the_two_seat_controller_resumes_with_its_token() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let handle = server(dir.path());
+    let addr = handle.addr().to_string();
+    let url = format!("ws://{addr}/");
+    let mut options = BattleRoomOptions::ffa(3);
+    options.room.reconnect_seconds = 10;
+    let mut host = BattleOnline::create(&addr, "Ann", Handling::default(), options);
+    let mut idle = |_: &Battle, _: Seat| Input::NONE;
+    tick_until(&mut host, &mut idle, |o| o.code().is_some());
+    let code = host.code().expect("code").to_owned();
+    // Bea types the code into the two-seat flow and is handed over.
+    let mut online = crate::net::online::Online::connect(
+        &addr,
+        "Bea",
+        Handling::default(),
+        crate::input::KeyMap::guideline(),
+        crate::net::online::Request::Join(code.clone()),
+    );
+    let deadline = std::time::Instant::now() + TIMEOUT;
+    while !online.joined_battle() {
+        assert!(std::time::Instant::now() < deadline, "not joined");
+        online.poll(sevenbag_netplay::time::Instant::now());
+        std::thread::sleep(Duration::from_millis(4));
+    }
+    let mut guest = BattleOnline::joined(online.take_battle().expect("handed over"));
+    assert_eq!(guest.seat(), Some(1));
+    let rt = runtime().expect("runtime");
+    let cid = rt.spawn(headless(url, code, "Cid", 7));
+    tick_until(&mut host, &mut idle, |o| {
+        o.room().iter().filter(|s| s.is_some()).count() == 3
+    });
+    host.ready();
+    guest.ready();
+    let mut host_keys = dropper(5);
+    let mut guest_keys = dropper(6);
+    let mut both = |host: &mut BattleOnline,
+                    guest: &mut BattleOnline,
+                    done: &dyn Fn(&BattleOnline) -> bool| {
+        let deadline = std::time::Instant::now() + TIMEOUT;
+        while !done(guest) {
+            assert!(std::time::Instant::now() < deadline, "timed out: {guest:?}");
+            if let BattleStage::Failed(why) = guest.stage() {
+                panic!("failed: {why}");
+            }
+            let now = sevenbag_netplay::time::Instant::now();
+            host.tick(now, &mut host_keys);
+            guest.tick(now, &mut guest_keys);
+            std::thread::sleep(Duration::from_millis(4));
+        }
+    };
+    both(&mut host, &mut guest, &|g| {
+        g.session().is_some_and(|s| s.frame() > 120)
+    });
+    guest.cut_connection();
+    let t0 = sevenbag_netplay::time::Instant::now();
+    both(&mut host, &mut guest, &|g| g.reconnecting(t0).is_some());
+    both(&mut host, &mut guest, &|g| g.reconnecting(t0).is_none());
+    assert_eq!(
+        guest.seat(),
+        Some(1),
+        "the seat came back with the handed-over token"
+    );
+    assert!(!guest.seat_lost());
+    both(&mut host, &mut guest, &finished);
+    let ours = guest.session().expect("session").confirmed().state_hash();
+    let (theirs, _) = rt.block_on(cid).expect("task");
+    assert_eq!(theirs, ours);
+    host.leave();
+    guest.leave();
     let _ = rt
         .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
 }
