@@ -150,6 +150,9 @@ pub enum StartScreen {
     PartyOnline,
     /// The same room with a bot in every seat, watched as a spectator.
     PartyWatch,
+    /// `party-online` with the shown seat's connection through a relay that drops mid-match
+    /// for longer than the room's reconnect window: the reconnecting banner, then watching.
+    PartyReconnect,
     /// Quick play's waiting card: the free-for-all queue of an embedded server on 127.0.0.1,
     /// with `--seats` minus one bots queued beside you (a room starts after its countdown).
     PartyQueue,

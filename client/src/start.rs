@@ -181,7 +181,7 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
                 }
             }
         }
-        Some(StartScreen::PartyOnline | StartScreen::PartyWatch) => {
+        Some(StartScreen::PartyOnline | StartScreen::PartyWatch | StartScreen::PartyReconnect) => {
             let setup = PartySetup {
                 bots: args.seats.max(3) - 1,
                 teams: args.teams,
@@ -189,6 +189,8 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
             };
             let made = if args.screen == Some(StartScreen::PartyWatch) {
                 crate::party::online::PartyOnlineScreen::watch_crowd(&setup)
+            } else if args.screen == Some(StartScreen::PartyReconnect) {
+                crate::party::online::PartyOnlineScreen::reconnect_crowd(&setup, args.seed)
             } else {
                 crate::party::online::PartyOnlineScreen::crowd(&setup, args.seed)
             };

@@ -1,7 +1,8 @@
 //! Through a real server on 127.0.0.1:0: the game's [`BattleOnline`] creates a free-for-all
 //! room of three seats with manual targets, two headless `BattleClient`s join it by code, and
 //! all three play to the end and agree on the final state hash; a spectator joined by code
-//! through the two-seat controller is handed over and watches the same match.
+//! through the two-seat controller is handed over and watches the same match. Quick play's
+//! queue, and the room's chat. Taking a lost connection back: `battle_return_tests`.
 
 use std::time::Duration;
 
@@ -14,10 +15,10 @@ use crate::input::KeyMap;
 use crate::net::online::transport::runtime;
 use crate::net::online::{Online, Request};
 
-const TIMEOUT: Duration = Duration::from_secs(90);
+pub(super) const TIMEOUT: Duration = Duration::from_secs(90);
 
 /// A server on a free loopback port with its own replay directory.
-fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
+pub(super) fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
     let config = sevenbag_server::Config {
         replay_dir: dir.to_path_buf(),
         start_delay: Duration::from_millis(200),
@@ -31,7 +32,7 @@ fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
 }
 
 /// Hard drops every `every` frames, nothing else: stacks top out soon.
-fn dropper(every: u32) -> impl FnMut(&Battle, Seat) -> Input {
+pub(super) fn dropper(every: u32) -> impl FnMut(&Battle, Seat) -> Input {
     let mut n = 0;
     move |_, _| {
         n += 1;
@@ -44,7 +45,7 @@ fn dropper(every: u32) -> impl FnMut(&Battle, Seat) -> Input {
 }
 
 /// Ticks `o` (keys from `keys`) until `done`, failing after `TIMEOUT`.
-fn tick_until(
+pub(super) fn tick_until(
     o: &mut BattleOnline,
     keys: &mut dyn FnMut(&Battle, Seat) -> Input,
     done: impl Fn(&BattleOnline) -> bool,
@@ -62,7 +63,7 @@ fn tick_until(
 
 /// A headless player that joins `code`, readies, plays with hard drops every `every` frames
 /// aimed at battle seat 0, and returns its final confirmed hash and the placements.
-async fn headless(url: String, code: String, name: &str, every: u64) -> (u64, Vec<u8>) {
+pub(super) async fn headless(url: String, code: String, name: &str, every: u64) -> (u64, Vec<u8>) {
     let mut c = BattleClient::connect(&url, name).await.expect("connects");
     c.join(&code, JoinRole::Player).await.expect("joins");
     c.ready().expect("ready");
@@ -237,6 +238,40 @@ fn cancelling_quick_play_takes_us_out_of_the_queue() {
     );
     next.leave();
     let rt = runtime().expect("runtime");
+    let _ = rt
+        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+}
+
+#[test]
+fn chat_in_a_free_for_all_room_reaches_every_member() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let handle = server(dir.path());
+    let addr = handle.addr().to_string();
+    let url = format!("ws://{addr}/");
+    let mut game =
+        BattleOnline::create(&addr, "Ann", Handling::default(), BattleRoomOptions::ffa(3));
+    let mut idle = |_: &Battle, _: Seat| Input::NONE;
+    tick_until(&mut game, &mut idle, |o| o.code().is_some());
+    let code = game.code().expect("code").to_owned();
+    let rt = runtime().expect("runtime");
+    let bea = rt.block_on(async {
+        let mut c = BattleClient::connect(&url, "Bea").await.expect("connects");
+        c.join(&code, JoinRole::Player).await.expect("joins");
+        c.send(sevenbag_protocol::ClientMessage::Chat {
+            text: "gl hf".into(),
+        })
+        .expect("sends");
+        c
+    });
+    let heard = |o: &BattleOnline, text: &str| o.chat().last(10).any(|l| l.text == text);
+    tick_until(&mut game, &mut idle, |o| heard(o, "gl hf"));
+    let line = game.chat().last(1).next().expect("a line").clone();
+    assert_eq!(line.from, "Bea");
+    assert_eq!(line.seat, Seat::new(1), "said from room seat 1");
+    game.say("you too".to_owned());
+    tick_until(&mut game, &mut idle, |o| heard(o, "you too"));
+    game.leave();
+    rt.block_on(async move { drop(bea) });
     let _ = rt
         .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
 }

@@ -13,6 +13,8 @@
 pub mod battle;
 pub mod battle_queue;
 #[cfg(test)]
+mod battle_return_tests;
+#[cfg(test)]
 mod battle_tests;
 pub mod lan;
 pub mod links;

@@ -1,9 +1,11 @@
 //! A free-for-all match played here: the core's `Battle`, your seat's keys and chosen target, a
-//! bot for every other seat, and the figures the results table shows. No window is needed, so
+//! bot for every other seat (under the `manual` rule each picks its target by
+//! [`sevenbag_bot::manual_target`]), and the figures the results table shows. No window is needed, so
 //! tests play whole matches; every rule (routing, knock-outs, places, badges) is the core's.
 
+use sevenbag_bot::manual_target;
 use sevenbag_core::{
-    Battle, BattleError, BattleHeader, Handling, Input, MAX_SEATS, Seat, SeatInput,
+    Battle, BattleError, BattleHeader, Handling, Input, MAX_SEATS, Seat, SeatInput, Targeting,
 };
 
 use super::PartySetup;
@@ -172,11 +174,14 @@ impl PartyGame {
             target: self.target,
         };
         let n = self.bots.len();
+        let manual = self.header.options.targeting == Targeting::Manual;
         for k in 0..n {
             let i = (self.first_bot + k) % n;
             if let Some(seat) = Seat::new(i + 1) {
                 let view = SeatView::of_battle(&self.battle, seat);
                 inputs[i + 1].keys = self.bots[i].next_for(view);
+                // Under `manual` the bots choose too, by the bot's documented rule.
+                inputs[i + 1].target = manual.then(|| manual_target(&self.battle, seat)).flatten();
             }
         }
         self.first_bot = (self.first_bot + 1) % n.max(1);

@@ -116,6 +116,49 @@ fn your_target_reaches_the_core_as_the_seats_input() {
     );
 }
 
+#[test]
+fn under_manual_targeting_the_bots_aim_by_the_bots_rule() {
+    let mut game = PartyGame::with_planning(
+        &setup(4, Targeting::Manual, 0),
+        5,
+        Handling::default(),
+        Planning::Inline,
+    )
+    .expect("valid");
+    for _ in 0..600 {
+        let before = *game.battle();
+        game.step(Input::NONE);
+        for seat in Seat::all(game.seats()).skip(1) {
+            if game.battle().alive().contains(seat) {
+                let aimed = sevenbag_bot::manual_target(&before, seat);
+                assert_eq!(game.battle().target(seat), aimed, "{seat:?}");
+            }
+        }
+    }
+    let aimed: Vec<_> = Seat::all(game.seats())
+        .skip(1)
+        .map(|s| game.battle().target(s))
+        .collect();
+    assert!(aimed.iter().all(Option::is_some), "{aimed:?}");
+}
+
+#[test]
+fn under_other_rules_the_bots_send_no_target() {
+    let mut game = PartyGame::with_planning(
+        &setup(3, Targeting::Even, 0),
+        5,
+        Handling::default(),
+        Planning::Inline,
+    )
+    .expect("valid");
+    for _ in 0..100 {
+        game.step(Input::NONE);
+    }
+    for seat in Seat::all(game.seats()).skip(1) {
+        assert_eq!(game.battle().target(seat), None);
+    }
+}
+
 /// How a match played out: the results table, the rounds each team won, the final state hash.
 #[derive(Debug, PartialEq)]
 struct Outcome {

@@ -46,6 +46,7 @@
 //! - [`level`]: levels and bot configuration.
 //! - [`bot`]: the per-frame driver.
 //! - [`arena`]: bot-vs-bot and solo games.
+//! - [`target`]: whom a bot attacks under the `manual` targeting rule of rooms of several seats.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -63,6 +64,7 @@ pub mod pc;
 pub mod pc_odds;
 pub mod search;
 pub mod sim;
+pub mod target;
 
 pub use arena::{Driver, GameReport, SoloReport, play_game, play_solo};
 pub use bitboard::BitBoard;
@@ -73,3 +75,4 @@ pub use level::{BOT_HANDLING, BotConfig, Level, Planner};
 pub use movegen::{Move, MoveGen, Placement, find_moves, spawn_position};
 pub use search::{Budget, Choice, Root, Searcher};
 pub use sim::{PlayerSim, Sim, Step};
+pub use target::manual_target;

@@ -220,11 +220,11 @@ impl Online {
                 code,
                 seat,
                 options,
-                ..
+                resume,
             } => {
                 self.redirects.reset();
                 self.stage = Stage::InRoom;
-                self.battle = Some((code, seat, options));
+                self.battle = Some((code, seat, options, resume));
             }
             ServerMessage::RoomState { seats, .. } => {
                 // Ready flags clear after a match: we may ready again.

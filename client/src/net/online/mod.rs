@@ -60,6 +60,14 @@ use crate::versus::opponent::AutoPlayer;
 pub use texts::{error_text, reach_text};
 pub use transport::{server_url, set_trust};
 
+/// A room of several seats the server put us in: code, our seat, its options, resume token.
+type BattleSeat = (
+    String,
+    Option<u8>,
+    sevenbag_protocol::BattleRoomOptions,
+    u64,
+);
+
 /// Shown after the name of a declared bot wherever a name shows.
 pub const BOT_MARK: &str = "[BOT]";
 
@@ -147,8 +155,9 @@ pub struct Online {
     /// A cluster's redirects followed for the current request.
     redirects: sevenbag_netplay::Redirects,
     /// The server put us in a room of several seats (`BattleJoined`): its code, our seat and
-    /// its options, until [`Online::take_battle`] hands the connection over.
-    battle: Option<(String, Option<u8>, sevenbag_protocol::BattleRoomOptions)>,
+    /// its options and our resume token, until [`Online::take_battle`] hands the connection
+    /// over.
+    battle: Option<BattleSeat>,
     /// How long a lost match is retried while the server cannot be reached, at least
     /// ([`reconnect::REACH_ALLOWANCE`]; the tests shorten it).
     reach_allowance: Duration,
@@ -408,7 +417,7 @@ impl Online {
     /// Hands the connection over to a [`BattleOnline`](crate::net::battle::BattleOnline) once
     /// the server put us in a room of several seats; this controller is left without one.
     pub fn take_battle(&mut self) -> Option<crate::net::battle::BattleJoin> {
-        let (code, seat, options) = self.battle.take()?;
+        let (code, seat, options, resume) = self.battle.take()?;
         let link = self.net.take()?;
         Some(crate::net::battle::BattleJoin {
             url: self.url.clone(),
@@ -416,6 +425,8 @@ impl Online {
             code,
             seat,
             options,
+            hello: self.hello.clone(),
+            resume: seat.map(|_| resume),
         })
     }
 

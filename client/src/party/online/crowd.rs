@@ -1,6 +1,7 @@
 //! `--screen party-online`: a free-for-all room on an embedded server on 127.0.0.1, the shown
 //! seat and every other one played by bots through their own connections (each a
-//! [`BattleOnline`] joined by code), so a capture shows a real online room mid-match.
+//! [`BattleOnline`] joined by code), so a capture shows a real online room mid-match; the
+//! first bot says hello in the room's chat when the match starts.
 
 use std::net::Ipv4Addr;
 
@@ -22,6 +23,8 @@ pub struct Crowd {
     wanted: usize,
     level: Level,
     addr: String,
+    /// A bot said hello in the chat (once a match runs, so a capture shows a line).
+    greeted: bool,
     _server: HostedServer,
 }
 
@@ -35,6 +38,7 @@ impl Crowd {
             wanted: seats.saturating_sub(1),
             level,
             addr: format!("127.0.0.1:{}", server.port()),
+            greeted: false,
             _server: server,
         })
     }
@@ -100,6 +104,7 @@ impl Crowd {
         }
         let now = Instant::now();
         for (online, bot) in &mut self.players {
+            aim(online);
             online.tick(now, &mut |b, seat| {
                 bot.next_for(SeatView::of_battle(b, seat))
             });
@@ -107,6 +112,25 @@ impl Crowd {
                 online.ready();
             }
         }
+        if !self.greeted
+            && let Some((online, _)) = self.players.first_mut()
+            && online.is_live()
+        {
+            online.say("gl hf everyone".to_owned());
+            self.greeted = true;
+        }
+    }
+}
+
+/// A bot's seat under the `manual` rule: aims by [`sevenbag_bot::manual_target`].
+pub fn aim(o: &mut BattleOnline) {
+    let manual = o.battle().header().options.targeting == sevenbag_core::Targeting::Manual;
+    let target = o
+        .battle_seat()
+        .filter(|_| manual && o.is_live())
+        .and_then(|me| sevenbag_bot::manual_target(o.battle(), me));
+    if manual {
+        o.set_target(target);
     }
 }
 

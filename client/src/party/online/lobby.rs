@@ -196,6 +196,7 @@ impl PartyOnlineScreen {
                     body.push_str(&format!("\n\nLast match: {}", places.join(",  ")));
                 }
                 side_panel(gfx, l.side, l.unit, "Seats", &body);
+                self.draw_lobby_talk(ctx, io, rows.len());
             }
         }
         if matches!(o.stage(), BattleStage::Queued(_)) {
@@ -205,12 +206,19 @@ impl PartyOnlineScreen {
             footer_keys(gfx, l.footer, l.unit, hint, cancel, "online");
             return;
         }
-        footer(
-            gfx,
-            l.footer,
-            l.unit,
-            "↑ ↓ choose   Enter pick   Esc leave",
-            "online",
-        );
+        if o.code().is_some() {
+            // On a touch screen the chat's key is a button (a phone has no T).
+            let chat: &[KeyChoice] = &[("Chat", KeyCode::T)];
+            let hint = "↑ ↓ choose   Enter pick   T chat   Esc leave";
+            footer_keys(gfx, l.footer, l.unit, hint, chat, "online");
+        } else {
+            footer(
+                gfx,
+                l.footer,
+                l.unit,
+                "↑ ↓ choose   Enter pick   Esc leave",
+                "online",
+            );
+        }
     }
 }

@@ -5,10 +5,13 @@
 //! Your keys go into your seat; Tab (Shift+Tab back), the number keys 1–8 or a click or tap on
 //! a board choose your target, which goes out with your keys (the core uses it under the
 //! `manual` rule). During a match Esc asks first (you forfeit); Enter after the match readies
-//! you for the rematch.
+//! you for the rematch. T opens the room's chat ([`talk`]); a lost connection is taken back
+//! under a banner, and a player back too late to keep the seat watches the rest.
 
 mod crowd;
 mod lobby;
+mod outage;
+mod talk;
 
 use macroquad::input::KeyCode;
 use sevenbag_core::{Battle, Phase, Seat};
@@ -19,7 +22,7 @@ use super::source::{PartyMatch, Tally};
 use super::view::{PartyScene, draw_party};
 use crate::input::Latch;
 use crate::layout::party::party_layout;
-use crate::net::battle::{BattleOnline, BattleStage};
+use crate::net::battle::{BattleOnline, BattleStage, SEAT_LOST};
 use crate::net::links::Link;
 use crate::render::fx::{SeatFx, count_sound};
 use crate::render::theme;
@@ -101,6 +104,8 @@ pub struct PartyOnlineScreen {
     last_count: Option<u32>,
     /// The other seats' bots and the embedded server of a capture (`--screen party-online`).
     crowd: Option<crowd::Crowd>,
+    /// The relay the shown seat's connection runs through (`--screen party-reconnect`).
+    outage: Option<outage::Outage>,
     time: f32,
 }
 
@@ -120,6 +125,7 @@ impl PartyOnlineScreen {
             fx: Vec::new(),
             last_count: None,
             crowd: None,
+            outage: None,
             time: 0.0,
         }
     }
@@ -150,6 +156,27 @@ impl PartyOnlineScreen {
         let mut screen = PartyOnlineScreen::new(online);
         screen.autopilot = Some(Opponent::Bot(setup.level).player_with(seed, Planning::Inline));
         screen.crowd = Some(crowd);
+        Ok(screen)
+    }
+
+    /// As [`PartyOnlineScreen::crowd`], our connection through a relay that goes down
+    /// mid-match for longer than the room's reconnect window, then comes back:
+    /// `--screen party-reconnect` (the reconnecting banner, then watching).
+    pub fn reconnect_crowd(
+        setup: &super::PartySetup,
+        seed: u64,
+    ) -> Result<PartyOnlineScreen, String> {
+        let crowd = crowd::Crowd::start(setup.seats().max(3), setup.level)?;
+        let server = crowd.addr().parse().map_err(|e| format!("{e}"))?;
+        let outage = outage::Outage::start(server).map_err(|e| format!("relay: {e}"))?;
+        let mut options = room_options(setup);
+        options.room.reconnect_seconds = outage::WINDOW_SECONDS;
+        let online =
+            BattleOnline::create(&outage.addr(), "You (bot)", Handling::default(), options);
+        let mut screen = PartyOnlineScreen::new(online);
+        screen.autopilot = Some(Opponent::Bot(setup.level).player_with(seed, Planning::Inline));
+        screen.crowd = Some(crowd);
+        screen.outage = Some(outage);
         Ok(screen)
     }
 
@@ -274,6 +301,9 @@ impl PartyOnlineScreen {
     /// your board's sounds and the countdown's play.
     fn step_due(&mut self, ctx: &Ctx, io: &FrameIo) {
         self.latch.sample(&ctx.config.keys, &io.keyboard);
+        if self.autopilot.is_some() {
+            crowd::aim(&mut self.party.online);
+        }
         let now = Instant::now();
         let latch = &mut self.latch;
         let auto = &mut self.autopilot;
@@ -346,6 +376,9 @@ impl PartyOnlineScreen {
             };
             return format!("Match over: {how}   ·   {keys}{ping}");
         }
+        if o.seat_lost() {
+            return format!("{SEAT_LOST}   ·   Esc leave{ping}");
+        }
         let Some(me) = o.battle_seat() else {
             return format!(
                 "Watching every board: seat 1 large, its target and attackers marked   ·   Esc leave{ping}"
@@ -394,10 +427,16 @@ impl Screen for PartyOnlineScreen {
                 self.party.online.ready();
             }
         }
+        if let Some(outage) = &mut self.outage {
+            outage.drive(self.party.online.is_live());
+        }
         self.online_mut().poll(Instant::now());
         for n in self.online_mut().take_notices() {
             ctx.notify(n, theme::BAD);
         }
+        // While the chat field has the keyboard, the lobby and the match run without keys.
+        let quiet = self.update_chat(ctx, io);
+        let io = quiet.as_ref().unwrap_or(io);
         let started = self.online().matches_started();
         if started != self.matches_seen {
             self.matches_seen = started;
@@ -470,6 +509,7 @@ impl Screen for PartyOnlineScreen {
             time: self.time,
         };
         draw_party(&ctx.gfx, &l, &scene);
+        self.draw_match_talk(ctx, io, &l);
     }
 
     fn plays_by_touch(&self) -> bool {

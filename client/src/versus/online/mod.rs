@@ -8,18 +8,20 @@
 
 #[cfg(test)]
 mod handoff_tests;
+pub(crate) mod room_chat;
 pub(crate) mod view;
+
+use room_chat::{chat_keys, t_plays};
 
 use sevenbag_netplay::time::Instant;
 
 use macroquad::input::KeyCode;
 use sevenbag_core::Phase;
 
-use crate::input::{Action, Keyboard};
+use crate::input::Keyboard;
 use crate::layout::list_layout;
 use crate::net::lan::{Beacon, BeaconSender, HostedServer};
 use crate::net::links::Link;
-use crate::net::online::chat::Submit;
 use crate::net::online::{Online, Stage};
 use crate::render::theme::{self};
 use crate::render::widgets::modal_layout;
@@ -67,9 +69,6 @@ pub struct OnlineScreen {
     /// "Leave the match?" is open.
     confirm_leave: bool,
 }
-
-/// Seconds a chat line stays in a match view's title strip.
-const CHAT_SHOWN_SECS: f32 = 6.0;
 
 /// The keys that pick the selected room row. Not Space: it is the hard drop, and a player
 /// pressing it as the match begins (the screen still shows the queue's Leave row until the
@@ -189,43 +188,10 @@ impl OnlineScreen {
     /// The chat field: T opens it in a room (during a live match only if T is none of your game
     /// keys), Enter sends, Esc closes. Returns whether it has the keyboard this frame.
     fn update_chat(&mut self, ctx: &mut Ctx, io: &FrameIo) -> bool {
-        let kb = &io.keyboard;
-        if self.online().chat().draft().is_some() {
-            if kb.pressed(KeyCode::Escape) {
-                self.online_mut().chat_mut().close();
-            } else if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
-                match self.online_mut().chat_mut().submit() {
-                    Submit::Say(text) => self.online_mut().say(text),
-                    Submit::Note(note) if !note.is_empty() => ctx.notify(note, theme::ACCENT2),
-                    Submit::Note(_) => {}
-                    Submit::Block(name) => self.online_mut().block(&name, true),
-                    Submit::Unblock(name) => self.online_mut().block(&name, false),
-                    Submit::Report {
-                        name,
-                        category,
-                        text,
-                    } => self.online_mut().report(&name, category, &text),
-                }
-            } else {
-                let backspace = kb.pressed(KeyCode::Backspace);
-                self.online_mut()
-                    .chat_mut()
-                    .type_chars(&kb.chars, backspace);
-            }
-            return true;
-        }
         let o = self.online();
-        let t_plays = self.in_match() && o.is_live() && o.seat().is_some() && {
-            let keys = &ctx.config.keys;
-            Action::ALL
-                .into_iter()
-                .any(|a| keys.keys(a).contains(&Some(KeyCode::T)))
-        };
-        if o.code().is_some() && !self.confirm_leave && !t_plays && kb.pressed(KeyCode::T) {
-            self.online_mut().chat_mut().open();
-            return true;
-        }
-        false
+        let t_plays = self.in_match() && o.is_live() && o.seat().is_some() && t_plays(ctx);
+        let may_open = o.code().is_some() && !self.confirm_leave && !t_plays;
+        chat_keys(self.online_mut(), ctx, &io.keyboard, may_open)
     }
 }
 

@@ -11,7 +11,6 @@ use sevenbag_protocol::SeatStatus;
 use crate::input::taps;
 use crate::layout::list_layout;
 use crate::net::online::Stage;
-use crate::net::online::reconnect::{BANNER, BANNER_PAST_WINDOW};
 use crate::render::gfx::{Align, Weight, background, fill, outline};
 use crate::render::key_buttons::{KeyChoice, button_row, footer_keys};
 use crate::render::theme::{self, alpha};
@@ -20,9 +19,8 @@ use crate::render::widgets::{
 };
 use crate::screen::{Ctx, FrameIo, Screen};
 
-use super::{
-    CHAT_SHOWN_SECS, CONFIRM_OPTIONS, CONFIRM_TITLE, OnlineScreen, Row, footer_hint, leave_label,
-};
+use super::room_chat::{Reconnecting, draw_chat_log, draw_chat_strip, draw_reconnecting};
+use super::{CONFIRM_OPTIONS, CONFIRM_TITLE, OnlineScreen, Row, footer_hint, leave_label};
 
 impl OnlineScreen {
     /// Draws the screen.
@@ -40,9 +38,18 @@ impl OnlineScreen {
                     menu_row(&ctx.gfx, r, unit, label, "", state, ctx.time);
                 }
             }
-            self.draw_chat_strip(ctx, io);
+            let title = crate::layout::match_layout(io.width, io.height).title;
+            draw_chat_strip(ctx, o.chat(), title);
             self.draw_result(ctx, io);
-            self.draw_reconnecting(ctx, io);
+            let now = Instant::now();
+            if let Some(left) = o.reconnecting(now) {
+                let r = Reconnecting {
+                    left,
+                    window_passed: o.reconnect_window_passed(now),
+                    attempts: o.reconnect_attempts(),
+                };
+                draw_reconnecting(ctx, io.width, io.height, &r);
+            }
             if self.confirm_leave {
                 let unit = list_layout(io.width, io.height, 1).unit;
                 modal(
@@ -125,7 +132,7 @@ impl OnlineScreen {
                 self.draw_room(ctx, l.side, l.unit);
                 let top = l.row(rows.len()).y + l.unit * 0.5;
                 let r = Rect::new(l.rows.x, top, l.rows.w, l.footer.y - top - l.unit * 0.5);
-                self.draw_chat_log(ctx, r, l.unit);
+                draw_chat_log(ctx, o.chat(), r, l.unit);
             }
             _ => {
                 let dots = ".".repeat(1 + (ctx.time * 2.0) as usize % 3);
@@ -153,85 +160,6 @@ impl OnlineScreen {
             &[]
         };
         footer_keys(gfx, l.footer, l.unit, &hint, chat, &ping);
-    }
-
-    /// In a match, the chat takes the title strip (never the boards): the field while typing,
-    /// else the newest line for [`CHAT_SHOWN_SECS`].
-    fn draw_chat_strip(&self, ctx: &Ctx, io: &FrameIo) {
-        let chat = self.online().chat();
-        let title = crate::layout::match_layout(io.width, io.height).title;
-        let line = match chat.draft() {
-            Some(d) => Some((format!("say: {d}_"), theme::TEXT)),
-            None => chat
-                .last(1)
-                .next()
-                .filter(|l| l.at.elapsed().as_secs_f32() < CHAT_SHOWN_SECS)
-                .map(|l| (format!("{}: {}", l.from, l.text), theme::ACCENT2)),
-        };
-        let Some((text, colour)) = line else { return };
-        fill(title, alpha(theme::PANEL, 0.95));
-        let size = (title.h * 0.5).round();
-        let text = ctx.gfx.fit(&text, title.w * 0.9, size, Weight::Regular);
-        ctx.gfx.text_mid(
-            &text,
-            title.x + title.w / 2.0,
-            title.y + title.h / 2.0,
-            size,
-            Weight::Regular,
-            Align::Center,
-            colour,
-        );
-    }
-
-    /// In the room, the chat under the rows: the last lines that fit, then the field or the
-    /// keys that open it.
-    fn draw_chat_log(&self, ctx: &Ctx, r: Rect, unit: f32) {
-        let gfx = &ctx.gfx;
-        let chat = self.online().chat();
-        let size = (unit * 0.55).round();
-        let line_h = unit * 0.85;
-        if r.h < line_h * 2.0 || r.w < unit * 6.0 {
-            return;
-        }
-        let prompt = match chat.draft() {
-            Some(d) => format!("say: {d}_"),
-            None if taps::shown() => "/mute NAME hides a player".to_owned(),
-            None => "T  chat   ·   /mute NAME hides a player".to_owned(),
-        };
-        let fits = ((r.h / line_h) as usize).saturating_sub(1);
-        let mut y = r.y + line_h / 2.0;
-        for l in chat.last(fits) {
-            let who = match l.seat {
-                Some(_) => l.from.clone(),
-                None => format!("{} (watching)", l.from),
-            };
-            let text = gfx.fit(&format!("{who}: {}", l.text), r.w, size, Weight::Regular);
-            gfx.text_mid(
-                &text,
-                r.x,
-                y,
-                size,
-                Weight::Regular,
-                Align::Left,
-                theme::TEXT,
-            );
-            y += line_h;
-        }
-        let colour = if chat.draft().is_some() {
-            theme::ACCENT
-        } else {
-            theme::TEXT_FAINT
-        };
-        let (prompt, size) = shrink_then_cut(gfx, &prompt, r.w, size, Weight::Regular);
-        gfx.text_mid(
-            &prompt,
-            r.x,
-            r.bottom() - line_h / 2.0,
-            size,
-            Weight::Regular,
-            Align::Left,
-            colour,
-        );
     }
 
     /// The room card: the code in big letters, the address, both seats and the watchers.
@@ -409,54 +337,6 @@ impl OnlineScreen {
             cx,
             y + unit * 0.8,
             small,
-            Weight::Regular,
-            Align::Center,
-            theme::TEXT_DIM,
-        );
-    }
-
-    /// Over the match view while the connection is lost: what is happening and the seconds left.
-    fn draw_reconnecting(&self, ctx: &Ctx, io: &FrameIo) {
-        let o = self.online();
-        let Some(left) = o.reconnecting(Instant::now()) else {
-            return;
-        };
-        let unit = list_layout(io.width, io.height, 1).unit;
-        let w = io.width.min(unit * 34.0);
-        let r = Rect::new((io.width - w) / 2.0, io.height * 0.4, w, unit * 4.0);
-        fill(r, alpha(theme::PANEL, 0.95));
-        outline(r, 1.0, theme::GARBAGE_QUEUED);
-        let size = (unit * 1.0).round();
-        let now = Instant::now();
-        let text = if o.reconnect_window_passed(now) {
-            BANNER_PAST_WINDOW.to_owned()
-        } else {
-            format!("{BANNER} {left}s")
-        };
-        let line = ctx.gfx.fit(&text, r.w - unit, size, Weight::Bold);
-        ctx.gfx.banner(
-            &line,
-            r.x + r.w / 2.0,
-            r.y + unit * 1.4,
-            size,
-            theme::GARBAGE_QUEUED,
-        );
-        let hint = if o.reconnect_window_passed(now) {
-            format!(
-                "attempt {}   Still trying to reach the server to hear its result   Esc  leave",
-                o.reconnect_attempts().max(1)
-            )
-        } else {
-            format!(
-                "attempt {}   The match goes on when the server takes us back   Esc  leave",
-                o.reconnect_attempts().max(1)
-            )
-        };
-        ctx.gfx.text_mid(
-            &hint,
-            r.x + r.w / 2.0,
-            r.y + unit * 2.9,
-            (unit * 0.6).round(),
             Weight::Regular,
             Align::Center,
             theme::TEXT_DIM,

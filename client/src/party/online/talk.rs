@@ -1,0 +1,57 @@
+//! The room's chat and the connection's state on the free-for-all screen, as in a two-seat
+//! room (the same field, strip, log and banner: [`crate::versus::online::room_chat`]): T opens
+//! the field in the lobby and during a match (unless T is one of your game keys while you
+//! play), the newest line takes the title strip over the boards for a few seconds, the lobby
+//! shows the log under its rows, and a banner over the frozen match counts the reconnect
+//! window down.
+
+use macroquad::math::Rect;
+use sevenbag_netplay::time::Instant;
+
+use super::PartyOnlineScreen;
+use crate::input::Keyboard;
+use crate::layout::list_layout;
+use crate::layout::party::PartyLayout;
+use crate::screen::{Ctx, FrameIo};
+use crate::versus::online::room_chat::{
+    Reconnecting, chat_keys, draw_chat_log, draw_chat_strip, draw_reconnecting, t_plays,
+};
+
+impl PartyOnlineScreen {
+    /// The chat field's frame. Returns the frame the rest of the screen sees: without keys
+    /// while the field has the keyboard.
+    pub(super) fn update_chat(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Option<FrameIo> {
+        let filter = ctx.config.chat_filter;
+        self.online_mut().chat_mut().set_filter(filter);
+        let o = self.online();
+        let playing = self.in_match() && o.is_live() && o.battle_seat().is_some();
+        let may_open = o.code().is_some() && !self.confirm_leave && !(playing && t_plays(ctx));
+        chat_keys(self.online_mut(), ctx, &io.keyboard, may_open).then(|| FrameIo {
+            keyboard: Keyboard::default(),
+            ..io.clone()
+        })
+    }
+
+    /// Over the match: the chat in the title strip, and the banner while reconnecting.
+    pub(super) fn draw_match_talk(&self, ctx: &Ctx, io: &FrameIo, l: &PartyLayout) {
+        let o = self.online();
+        draw_chat_strip(ctx, o.chat(), l.title);
+        let now = Instant::now();
+        if let Some(left) = o.reconnecting(now) {
+            let r = Reconnecting {
+                left,
+                window_passed: o.reconnect_window_passed(now),
+                attempts: o.reconnect_attempts(),
+            };
+            draw_reconnecting(ctx, io.width, io.height, &r);
+        }
+    }
+
+    /// In the lobby, the chat log under the rows (`rows` of them).
+    pub(super) fn draw_lobby_talk(&self, ctx: &Ctx, io: &FrameIo, rows: usize) {
+        let l = list_layout(io.width, io.height, rows);
+        let top = l.row(rows).y + l.unit * 0.5;
+        let r = Rect::new(l.rows.x, top, l.rows.w, l.footer.y - top - l.unit * 0.5);
+        draw_chat_log(ctx, self.online().chat(), r, l.unit);
+    }
+}
