@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod battle;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 mod migrations;
@@ -35,6 +36,7 @@ mod sqlite;
 
 use std::path::PathBuf;
 
+pub use battle::{BattleRecord, BattleSeat, HistoryEntry, StoredBattle, ordinal};
 pub use moderation::{
     Action, AddressBan, Audit, AuditEntry, AuditId, Closure, FlaggedMatch, InForce, MatchFlag,
     ModerationStorage, NewReport, Openness, PairLimit, PlayerFilter, PlayerRecord, PlayerSearch,
@@ -369,12 +371,23 @@ pub trait Storage: ModerationStorage + Send + Sync + std::fmt::Debug {
     fn record_match(&self, record: &MatchRecord) -> Result<MatchId, StorageError>;
     /// A stored match.
     fn get_match(&self, id: MatchId) -> Result<Option<StoredMatch>, StorageError>;
-    /// A player's latest matches, newest first.
+    /// A player's latest two-seat matches, newest first.
     fn recent_matches(
         &self,
         player: PlayerId,
         limit: u32,
     ) -> Result<Vec<StoredMatch>, StorageError>;
+    /// Records a free-for-all or team match (never ranked: no rating changes). Durable when
+    /// it returns.
+    fn record_battle(&self, record: &BattleRecord) -> Result<MatchId, StorageError>;
+    /// A stored battle (`None` for an unknown id or a two-seat match).
+    fn get_battle(&self, id: MatchId) -> Result<Option<StoredBattle>, StorageError>;
+    /// A player's latest matches of both kinds, newest first.
+    fn recent_history(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<HistoryEntry>, StorageError>;
     /// The best-rated players with at least `min_games` ranked games, best first (players
     /// taken off the boards and bots are not listed).
     fn leaderboard(&self, limit: u32, min_games: u32) -> Result<Vec<Standing>, StorageError>;
