@@ -10,7 +10,8 @@ use sevenbag_core::Stats;
 use sevenbag_protocol::SeatInputs;
 use sevenbag_protocol::ServerMessage;
 use sevenbag_storage::{
-    MatchFlag, MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats, Storage, StorageError,
+    BattleRecord, MatchFlag, MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats, Storage,
+    StorageError,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -172,6 +173,16 @@ impl Db {
             if let Err(e) = store_match(s, result, &flags) {
                 error!(error = %e, "cannot store a finished match");
             }
+        }));
+    }
+
+    /// Hands a finished match of several seats to the writer; never waits. Never rated.
+    pub(crate) fn record_battle(&self, record: BattleRecord) {
+        self.queue(Box::new(move |s| match s.record_battle(&record) {
+            Ok(id) => {
+                info!(match_id = id.0, seats = record.seats.len(), reason = %record.reason, "match of several seats stored");
+            }
+            Err(e) => error!(error = %e, "cannot store a finished match of several seats"),
         }));
     }
 
