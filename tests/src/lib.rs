@@ -10,6 +10,8 @@
 //!   text frames, oversized frames, floods) for hostile tests.
 //! - [`scripted`]: two [`RawClient`]s play a match with simple scripted inputs (a hard drop every
 //!   `period` frames), paced to the server's clock, reporting hashes as a real client does.
+//! - [`ffa`]: the free-for-all tests' helpers: headless battle clients connected, seated,
+//!   readied and played to the end, the server's replay fetched and verified.
 //! - [`players`]: headless netplay players: the e2e server settings, a two-player room with an
 //!   optional spectator, and a whole match played on its own task.
 //! - [`services`]: real `redis-server` and PostgreSQL on free loopback ports in temp dirs,
@@ -61,6 +63,7 @@
 #![deny(missing_docs)]
 
 pub mod browser;
+pub mod ffa;
 pub mod http;
 pub mod needs;
 pub mod page;
