@@ -2,8 +2,10 @@
 //!
 //! Players (a hash of their secret key, their unique name, their Glicko-2 rating), every
 //! finished match (players, ratings before and after, score, rules, duration, replay id, date,
-//! per-player stats), and each player's best verified solo run per board (Sprint, Blitz) with
-//! its replay. [`Storage`] is the interface; [`SqliteStorage`] is the embedded default
+//! per-player stats), every finished free-for-all or team match of 2 to 8 seats (`battle.rs`:
+//! each seat's place, knock-outs, team, rounds and stats, the targeting; never rated), and each
+//! player's best verified solo run per board (Sprint, Blitz) with its replay. A player's
+//! history ([`Storage::recent_history`]) lists both kinds of match, newest first. [`Storage`] is the interface; [`SqliteStorage`] is the embedded default
 //! (`--db ./sevenbag.db`); [`PostgresStorage`] (`--postgres URL`, module `postgres.rs`) is the
 //! same interface on PostgreSQL, for several server instances sharing one database.
 //!
