@@ -343,7 +343,7 @@ async fn stored(shared: &Shared, id: &str) -> Result<HistoryEntry, ApiError> {
     let id = match_id(id)?;
     database(shared)?
         .read(move |s| match s.get_match(id)? {
-            Some(m) => Ok(Some(HistoryEntry::Versus(m))),
+            Some(m) => Ok(Some(HistoryEntry::Versus(Box::new(m)))),
             None => Ok(s.get_battle(id)?.map(HistoryEntry::Battle)),
         })
         .await

@@ -74,8 +74,8 @@ pub struct StoredBattle {
 /// One row of a player's history: a two-seat match or a battle.
 #[derive(Clone, Debug, PartialEq)]
 pub enum HistoryEntry {
-    /// A two-seat match (ranked or not).
-    Versus(StoredMatch),
+    /// A two-seat match (ranked or not), boxed: it is twice a battle's size.
+    Versus(Box<StoredMatch>),
     /// A free-for-all or team match.
     Battle(StoredBattle),
 }

@@ -130,7 +130,7 @@ pub(super) fn history(
         let entry = if kind == "battle" {
             load(conn, id)?.map(HistoryEntry::Battle)
         } else {
-            load_match(conn, id)?.map(HistoryEntry::Versus)
+            load_match(conn, id)?.map(|m| HistoryEntry::Versus(Box::new(m)))
         };
         rows.extend(entry);
     }

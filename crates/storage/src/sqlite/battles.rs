@@ -132,7 +132,7 @@ pub(super) fn history(
         let row = if kind == "battle" {
             load(conn, id)?.map(HistoryEntry::Battle)
         } else {
-            load_match(conn, id)?.map(HistoryEntry::Versus)
+            load_match(conn, id)?.map(|m| HistoryEntry::Versus(Box::new(m)))
         };
         rows.extend(row);
     }
