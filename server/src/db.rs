@@ -176,14 +176,20 @@ impl Db {
         }));
     }
 
-    /// Hands a finished match of several seats to the writer; never waits. Never rated.
-    pub(crate) fn record_battle(&self, record: BattleRecord) {
-        self.queue(Box::new(move |s| match s.record_battle(&record) {
+    /// Hands a finished match of several seats to the writer, which makes its record (`make`:
+    /// the room's count of it, played again from its inputs) and stores it; never waits.
+    /// Never rated.
+    pub(crate) fn record_battle(&self, make: impl FnOnce() -> BattleRecord + Send + 'static) {
+        self.queue(Box::new(move |s| Db::store_battle(s, &make())));
+    }
+
+    fn store_battle(s: &dyn Storage, record: &BattleRecord) {
+        match s.record_battle(record) {
             Ok(id) => {
                 info!(match_id = id.0, seats = record.seats.len(), reason = %record.reason, "match of several seats stored");
             }
             Err(e) => error!(error = %e, "cannot store a finished match of several seats"),
-        }));
+        }
     }
 
     /// Finishes every queued write, then stops the writer.

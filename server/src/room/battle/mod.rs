@@ -89,8 +89,8 @@ struct Running {
     gone: Vec<bool>,
     /// Inputs not yet written to the room log (`None`: room logs off, or no reconnect window).
     log: Option<MatchLog>,
-    /// Identities, knock-outs and stats for the history.
-    tally: tally::BattleTally,
+    /// Who plays each battle seat, for the history (`None`: a guest).
+    players: Vec<Option<sevenbag_storage::PlayerId>>,
     _live: GaugeGuard,
 }
 

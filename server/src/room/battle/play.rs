@@ -66,7 +66,7 @@ impl BattleRoom {
         let names: Vec<String> = slots.iter().map(|s| s.name.clone()).collect();
         let tokens: Vec<u64> = slots.iter().map(|s| s.resume).collect();
         let rtt_ms: Vec<u16> = slots.iter().map(|s| s.rtt_ms).collect();
-        let tally = super::tally::BattleTally::new(slots.iter().map(|s| s.player).collect());
+        let players = slots.iter().map(|s| s.player).collect();
         let room_seats: Vec<u8> = seated.iter().map(|&s| s as u8).collect();
         let delay = self.services.config.start_delay;
         let start_in_ms = delay.as_millis().min(u128::from(u32::MAX)) as u32;
@@ -113,7 +113,7 @@ impl BattleRoom {
             last_inputs: vec![Instant::now() + delay; n],
             gone: vec![false; n],
             log,
-            tally,
+            players,
             _live: GaugeGuard::new(&self.services.metrics.matches_running),
         });
     }
@@ -201,12 +201,6 @@ impl BattleRoom {
             return;
         };
         let events = run.sim.advance();
-        if events
-            .iter()
-            .any(|e| matches!(e, BattleSimEvent::RoundOver(_)))
-        {
-            run.tally.round_over(&run.sim);
-        }
         if !events.is_empty() {
             // The inputs that ended a round go out before its result.
             self.flush_inputs();
@@ -389,14 +383,16 @@ impl BattleRoom {
         }
         // Stored once: a match that resumes after a restart is stored when it ends there.
         if let (Some(db), false) = (&self.services.db, resumes) {
-            db.record_battle(run.tally.record(
+            let finish = super::tally::BattleFinish::new(
                 &run.sim,
                 &run.names,
+                &run.players,
                 winner,
                 reason,
                 id.clone(),
                 run.started_unix,
-            ));
+            );
+            db.record_battle(move || finish.record());
         }
         if reason != EndReason::Shutdown {
             self.broadcast(&ServerMessage::BattleOver {

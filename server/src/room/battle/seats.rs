@@ -364,7 +364,7 @@ impl BattleRoom {
             desync_answered: vec![0; n],
             last_inputs: vec![now; n],
             gone: vec![false; n],
-            tally: super::tally::BattleTally::new(vec![None; n]),
+            players: vec![None; n],
             log: self
                 .services
                 .room_logs
