@@ -181,6 +181,15 @@ async fn both_kinds_are_kept(db: Config) {
         (place.as_str(), false)
     );
     assert_eq!(recent[0].won, Some(quick_places[2] == 1));
+    // Its bot marks line up with those rows (a free-for-all row has no one opponent to mark).
+    let marks = watcher
+        .recv_until(Duration::from_secs(10), |m| match m {
+            ServerMessage::ProfileMarks { opponents, .. } => Some(opponents.clone()),
+            _ => None,
+        })
+        .await
+        .expect("the profile's marks");
+    assert_eq!(marks, [false, false]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

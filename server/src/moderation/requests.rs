@@ -7,7 +7,7 @@ use sevenbag_protocol::identity::{name_key, validate_name};
 use sevenbag_protocol::moderation::{
     MAX_BLOCKS, ReportCategory, clean_report_text, valid_replay_id,
 };
-use sevenbag_storage::{NewReport, PlayerId, ReportId, StorageError};
+use sevenbag_storage::{HistoryEntry, NewReport, PlayerId, ReportId, StorageError};
 
 use super::Tags;
 use crate::db::{Db, unix_now};
@@ -258,7 +258,8 @@ pub(crate) async fn blocks(services: &Services, tags: &Tags) -> Result<Vec<Strin
 
 /// The bot marks of a `PlayerProfile` just sent for `name`: whether the player is a bot, and
 /// whether each recent match's opponent was (the profile's order: `crate::standings` lists the
-/// same matches). `None` when there is nothing to mark.
+/// same matches; a free-for-all row has no one opponent and is never marked, the API names
+/// every seat's bot mark). `None` when there is nothing to mark.
 pub(crate) async fn profile_marks(services: &Services, name: &str) -> Option<(bool, Vec<bool>)> {
     let db = services.db.as_ref()?;
     let key = name_key(name.trim());
@@ -269,12 +270,15 @@ pub(crate) async fn profile_marks(services: &Services, name: &str) -> Option<(bo
                 return Ok(None);
             };
             let opponents: Vec<Option<PlayerId>> = s
-                .recent_matches(p.id, limit)?
+                .recent_history(p.id, limit)?
                 .iter()
-                .filter_map(|m| {
-                    let seats = &m.record.seats;
-                    let mine = seats.iter().position(|seat| seat.player == Some(p.id))?;
-                    Some(seats[1 - mine].player)
+                .filter_map(|m| match m {
+                    HistoryEntry::Versus(m) => {
+                        let seats = &m.record.seats;
+                        let mine = seats.iter().position(|seat| seat.player == Some(p.id))?;
+                        Some(seats[1 - mine].player)
+                    }
+                    HistoryEntry::Battle(b) => b.record.seat_of(p.id).map(|_| None),
                 })
                 .collect();
             let mut ids: Vec<PlayerId> = opponents.iter().flatten().copied().collect();
