@@ -2,12 +2,14 @@
 //! real server on a SQLite file and on a real PostgreSQL: a room's and a quick play's. Each
 //! player's history lists it (HTTP API `/api/players/NAME` with every seat's place, knock-outs
 //! and stats; the game's `PlayerProfile` as "2 others · 3rd of 3"), the match reads back at
-//! `/api/matches/ID` with its replay, and nobody's rating or ranked games change.
+//! `/api/matches/ID` with its replay, nobody's rating or ranked games change, and a report may
+//! cite it as evidence only against someone who played in it.
 
 use std::time::Duration;
 
 use serde_json::Value;
 use sevenbag_netplay::BattleClient;
+use sevenbag_protocol::moderation::ReportCategory;
 use sevenbag_protocol::{ClientMessage, JoinRole, ServerMessage};
 use sevenbag_server::{Config, QuickBattleConfig};
 use sevenbag_storage::ordinal;
@@ -47,17 +49,20 @@ async fn player(url: &str, name: &str, n: u8, register: bool) -> BattleClient {
     c
 }
 
-/// Plays the three to the end; returns each one's place.
-async fn played(mut players: Vec<BattleClient>) -> Vec<u8> {
+/// Plays the three to the end; returns each one's place and the replay id.
+async fn played(mut players: Vec<BattleClient>) -> (Vec<u8>, String) {
     all_ready(&mut players);
     let players = play_all(players, false).await;
     let outcome = players[0].outcome().cloned().expect("a result");
-    assert!(outcome.replay.is_some(), "a replay was kept");
+    let replay = outcome.replay.clone().expect("a replay was kept");
     let seats: Vec<usize> = players
         .iter()
         .map(|p| usize::from(p.seat().expect("seated")))
         .collect();
-    seats.iter().map(|&s| outcome.placements[s]).collect()
+    (
+        seats.iter().map(|&s| outcome.placements[s]).collect(),
+        replay,
+    )
 }
 
 /// `name`'s history from the API once it holds `rows` matches (the writer runs behind the
@@ -92,7 +97,7 @@ async fn both_kinds_are_kept(db: Config) {
     for p in players.iter_mut().skip(1) {
         p.join(&code, JoinRole::Player).await.expect("join");
     }
-    let room_places = played(players).await;
+    let (room_places, room_replay) = played(players).await;
 
     let mut players = Vec::new();
     for (i, name) in NAMES.iter().enumerate() {
@@ -105,7 +110,7 @@ async fn both_kinds_are_kept(db: Config) {
             .await
             .expect("seated");
     }
-    let quick_places = played(players).await;
+    let (quick_places, _) = played(players).await;
 
     for (i, name) in NAMES.iter().enumerate() {
         let rows = history(&server, name, 2).await;
@@ -190,6 +195,38 @@ async fn both_kinds_are_kept(db: Config) {
         .await
         .expect("the profile's marks");
     assert_eq!(marks, [false, false]);
+
+    // A report may cite the stored match against someone who played in it, not anyone else.
+    let _dan = player(&url, "dan", 4, true).await;
+    let mut ann = RawClient::hello(server.addr(), "ann").await.expect("hello");
+    ann.send(&ClientMessage::Identify { key: player_key(1) })
+        .await
+        .expect("send");
+    ann.profile_reply(Duration::from_secs(10))
+        .await
+        .expect("identified");
+    for (name, accepted) in [("dan", false), ("ben", true)] {
+        ann.send(&ClientMessage::Report {
+            name: name.into(),
+            replay: Some(room_replay.clone()),
+            category: ReportCategory::Other,
+            text: "checking the evidence".into(),
+        })
+        .await
+        .expect("send");
+        let answer = ann
+            .recv_until(Duration::from_secs(10), |m| match m {
+                ServerMessage::Reported => Some(Ok(())),
+                ServerMessage::Error { message, .. } => Some(Err(message.clone())),
+                _ => None,
+            })
+            .await
+            .expect("an answer");
+        assert_eq!(answer.is_ok(), accepted, "{name}: {answer:?}");
+        if let Err(message) = answer {
+            assert!(message.contains("not one between you"), "{message}");
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

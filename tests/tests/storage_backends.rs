@@ -143,6 +143,15 @@ fn the_battle_contract(s: &dyn Storage) {
     assert!(s.get_match(id).unwrap().is_none());
     assert!(s.get_battle(versus).unwrap().is_none());
     assert!(s.get_battle(MatchId(id.0 + 100)).unwrap().is_none());
+    let by_replay = s
+        .battle_by_replay("b1")
+        .unwrap()
+        .expect("found by its replay");
+    assert_eq!(by_replay.id, id);
+    assert!(
+        s.battle_by_replay("r1").unwrap().is_none(),
+        "a two-seat match's replay"
+    );
     let history = s.recent_history(b.id, 10).unwrap();
     assert_eq!(history.len(), 2);
     let HistoryEntry::Battle(row) = &history[0] else {

@@ -384,6 +384,8 @@ pub trait Storage: ModerationStorage + Send + Sync + std::fmt::Debug {
     fn record_battle(&self, record: &BattleRecord) -> Result<MatchId, StorageError>;
     /// A stored battle (`None` for an unknown id or a two-seat match).
     fn get_battle(&self, id: MatchId) -> Result<Option<StoredBattle>, StorageError>;
+    /// The stored battle whose replay is `replay` (a report's evidence), if any.
+    fn battle_by_replay(&self, replay: &str) -> Result<Option<StoredBattle>, StorageError>;
     /// A player's latest matches of both kinds, newest first.
     fn recent_history(
         &self,

@@ -689,6 +689,10 @@ impl Storage for PostgresStorage {
         battles::load(&mut **self.read()?, id).map_err(db)
     }
 
+    fn battle_by_replay(&self, replay: &str) -> Result<Option<StoredBattle>, StorageError> {
+        battles::by_replay(&mut **self.read()?, replay).map_err(db)
+    }
+
     fn recent_history(
         &self,
         player: PlayerId,

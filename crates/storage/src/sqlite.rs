@@ -516,6 +516,10 @@ impl Storage for SqliteStorage {
         battles::load(&self.read(), id).map_err(db)
     }
 
+    fn battle_by_replay(&self, replay: &str) -> Result<Option<StoredBattle>, StorageError> {
+        battles::by_replay(&self.read(), replay).map_err(db)
+    }
+
     fn recent_history(
         &self,
         player: PlayerId,

@@ -134,8 +134,8 @@ pub(crate) async fn report(
             "you cannot report yourself".to_string(),
         ));
     }
-    // The evidence: a stored match both played in, or (just finished, not stored yet) a
-    // replay this instance holds.
+    // The evidence: a stored match both played in (two seats or several), or (just finished,
+    // not stored yet) a replay this instance holds.
     if let Some(id) = replay.clone() {
         let stored = db
             .read(move |s| s.match_by_replay(&id))
@@ -152,8 +152,26 @@ pub(crate) async fn report(
                 }
             }
             None => {
-                let id = replay.as_deref().unwrap_or_default();
-                if services.replays.get(id).await.is_err() {
+                let id = replay.clone().unwrap_or_default();
+                let battle = db
+                    .read(move |s| s.battle_by_replay(&id))
+                    .await
+                    .map_err(failed)?;
+                // A stored match of several seats: both must have played in it.
+                if let Some(b) = battle {
+                    let r = &b.record;
+                    if r.seat_of(reporter).is_none() || r.seat_of(reported).is_none() {
+                        return Err((
+                            ErrorCode::BadMessage,
+                            format!("that match is not one between you and {reported_name}"),
+                        ));
+                    }
+                } else if services
+                    .replays
+                    .get(replay.as_deref().unwrap_or_default())
+                    .await
+                    .is_err()
+                {
                     return Err((ErrorCode::NoSuchReplay, "no such match".to_string()));
                 }
             }

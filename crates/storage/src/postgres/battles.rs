@@ -112,6 +112,23 @@ pub(super) fn load(
     Ok(Some(StoredBattle { id, record }))
 }
 
+/// The battle whose replay is `replay` (the first, should ids ever repeat).
+pub(super) fn by_replay(
+    conn: &mut Client,
+    replay: &str,
+) -> Result<Option<StoredBattle>, postgres::Error> {
+    let id: Option<i64> = conn
+        .query_one(
+            "SELECT MIN(id) FROM matches WHERE replay = $1 AND kind = 'battle'",
+            &[&replay],
+        )?
+        .try_get(0)?;
+    match id {
+        Some(id) => load(conn, MatchId(id)),
+        None => Ok(None),
+    }
+}
+
 /// A player's latest matches of both kinds, newest first.
 pub(super) fn history(
     conn: &mut Client,

@@ -110,6 +110,19 @@ pub(super) fn load(conn: &Connection, id: MatchId) -> rusqlite::Result<Option<St
     Ok(Some(StoredBattle { id, record }))
 }
 
+/// The battle whose replay is `replay` (the first, should ids ever repeat).
+pub(super) fn by_replay(conn: &Connection, replay: &str) -> rusqlite::Result<Option<StoredBattle>> {
+    let id: Option<i64> = conn.query_row(
+        "SELECT MIN(id) FROM matches WHERE replay = ?1 AND kind = 'battle'",
+        [replay],
+        |r| r.get(0),
+    )?;
+    match id {
+        Some(id) => load(conn, MatchId(id)),
+        None => Ok(None),
+    }
+}
+
 /// A player's latest matches of both kinds, newest first.
 pub(super) fn history(
     conn: &Connection,
