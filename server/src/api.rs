@@ -19,10 +19,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use sevenbag_protocol::identity::{name_key, validate_name};
 use sevenbag_storage::{
-    MatchId, Outcome, Player, PlayerId, Rating, SoloBoard, SoloStanding, StorageError, StoredMatch,
+    HistoryEntry, MatchId, Outcome, Player, PlayerId, Rating, SoloBoard, SoloStanding,
+    StorageError, StoredMatch,
 };
 
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
+use crate::history::{battle_json, place_text, stats_json};
 use crate::ranked;
 use crate::shared::Shared;
 
@@ -170,21 +172,13 @@ fn match_json(m: &StoredMatch, bots: &[PlayerId]) -> Value {
                 "ranked_player": s.player.is_some(),
                 "before": rating_json(s.before),
                 "after": rating_json(s.after),
-                "stats": {
-                    "pieces": s.stats.pieces,
-                    "attack": s.stats.attack,
-                    "garbage_cleared": s.stats.garbage_cleared,
-                    "t_spins": s.stats.t_spins,
-                    "frames": s.stats.frames,
-                    "pps": f64::from(s.stats.pps_x100) / 100.0,
-                    "apm": f64::from(s.stats.apm_x100) / 100.0,
-                    "vs": f64::from(s.stats.vs_x100) / 100.0,
-                },
+                "stats": stats_json(&s.stats),
             })
         })
         .collect();
     json!({
         "id": m.id.0,
+        "kind": "versus",
         "ranked": r.ranked,
         "winner": match r.outcome { Outcome::Won(seat) => Value::from(seat), Outcome::Void => Value::Null },
         "void": r.outcome == Outcome::Void,
@@ -298,7 +292,7 @@ async fn player(
                 return Ok(None);
             };
             let place = s.place_of(p.id, LEADERBOARD_MIN_GAMES)?;
-            let recent = s.recent_matches(p.id, RECENT_MATCHES)?;
+            let recent = s.recent_history(p.id, RECENT_MATCHES)?;
             let bots = s.bots_among(&players_of(&recent, Some(p.id)))?;
             Ok(Some((p, place, recent, bots)))
         })
@@ -309,7 +303,7 @@ async fn player(
     };
     let mut body = player_json(&p, place, db::unix_now());
     body["bot"] = bots.contains(&p.id).into();
-    body["recent_matches"] = recent.iter().map(|m| match_json(m, &bots)).collect();
+    body["recent_matches"] = recent.iter().map(|m| entry_json(m, &bots, p.id)).collect();
     Ok(axum::Json(body).into_response())
 }
 
@@ -329,19 +323,41 @@ fn match_id(id: &str) -> Result<MatchId, ApiError> {
     }
 }
 
-async fn stored(shared: &Shared, id: &str) -> Result<StoredMatch, ApiError> {
+/// A row of a player's history; a battle's row also says where `me` placed (`"place"`:
+/// "3rd of 8").
+fn entry_json(m: &HistoryEntry, bots: &[PlayerId], me: PlayerId) -> Value {
+    match m {
+        HistoryEntry::Versus(m) => match_json(m, bots),
+        HistoryEntry::Battle(b) => {
+            let mut row = battle_json(b, bots);
+            if let Some(seat) = b.record.seat_of(me) {
+                row["place"] = place_text(&b.record, seat).into();
+            }
+            row
+        }
+    }
+}
+
+/// The match with this id, of either kind.
+async fn stored(shared: &Shared, id: &str) -> Result<HistoryEntry, ApiError> {
     let id = match_id(id)?;
     database(shared)?
-        .read(move |s| s.get_match(id))
+        .read(move |s| match s.get_match(id)? {
+            Some(m) => Ok(Some(HistoryEntry::Versus(Box::new(m)))),
+            None => Ok(s.get_battle(id)?.map(HistoryEntry::Battle)),
+        })
         .await
         .map_err(failed)?
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such match"))
 }
 
 /// Every identity that played in `matches`, and `also`.
-fn players_of(matches: &[StoredMatch], also: Option<PlayerId>) -> Vec<PlayerId> {
-    let seats = matches.iter().flat_map(|m| m.record.seats.iter());
-    let mut ids: Vec<PlayerId> = seats.filter_map(|s| s.player).chain(also).collect();
+fn players_of(matches: &[HistoryEntry], also: Option<PlayerId>) -> Vec<PlayerId> {
+    let seats = matches.iter().flat_map(|m| match m {
+        HistoryEntry::Versus(m) => m.record.seats.iter().map(|s| s.player).collect::<Vec<_>>(),
+        HistoryEntry::Battle(b) => b.record.seats.iter().map(|s| s.player).collect(),
+    });
+    let mut ids: Vec<PlayerId> = seats.flatten().chain(also).collect();
     ids.sort_unstable();
     ids.dedup();
     ids
@@ -358,7 +374,11 @@ async fn one_match(
         .read(move |s| s.bots_among(&ids))
         .await
         .map_err(failed)?;
-    Ok(axum::Json(match_json(&m, &bots)).into_response())
+    let body = match &m {
+        HistoryEntry::Versus(m) => match_json(m, &bots),
+        HistoryEntry::Battle(b) => battle_json(b, &bots),
+    };
+    Ok(axum::Json(body).into_response())
 }
 
 /// `GET /api/matches/{id}/replay`: the replay file (`docs/REPLAY.md`).
@@ -366,8 +386,11 @@ async fn replay(
     State(shared): State<Arc<Shared>>,
     id: Result<Path<String>, PathRejection>,
 ) -> ApiResult {
-    let m = stored(&shared, &path_text(id)).await?;
-    let Some(replay) = m.record.replay else {
+    let replay = match stored(&shared, &path_text(id)).await? {
+        HistoryEntry::Versus(m) => m.record.replay,
+        HistoryEntry::Battle(b) => b.record.replay,
+    };
+    let Some(replay) = replay else {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
             "this match has no replay",

@@ -10,7 +10,8 @@ use sevenbag_core::Stats;
 use sevenbag_protocol::SeatInputs;
 use sevenbag_protocol::ServerMessage;
 use sevenbag_storage::{
-    MatchFlag, MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats, Storage, StorageError,
+    BattleRecord, MatchFlag, MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats, Storage,
+    StorageError,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -173,6 +174,22 @@ impl Db {
                 error!(error = %e, "cannot store a finished match");
             }
         }));
+    }
+
+    /// Hands a finished match of several seats to the writer, which makes its record (`make`:
+    /// the room's count of it, played again from its inputs) and stores it; never waits.
+    /// Never rated.
+    pub(crate) fn record_battle(&self, make: impl FnOnce() -> BattleRecord + Send + 'static) {
+        self.queue(Box::new(move |s| Db::store_battle(s, &make())));
+    }
+
+    fn store_battle(s: &dyn Storage, record: &BattleRecord) {
+        match s.record_battle(record) {
+            Ok(id) => {
+                info!(match_id = id.0, seats = record.seats.len(), reason = %record.reason, "match of several seats stored");
+            }
+            Err(e) => error!(error = %e, "cannot store a finished match of several seats"),
+        }
     }
 
     /// Finishes every queued write, then stops the writer.

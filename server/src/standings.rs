@@ -6,9 +6,10 @@ use sevenbag_protocol::identity::{name_key, validate_name};
 use sevenbag_protocol::{
     ErrorCode, MAX_LEADERBOARD_ROWS, MAX_RECENT_MATCHES, Profile, RecentMatch,
 };
-use sevenbag_storage::{Outcome, StorageError, StoredMatch};
+use sevenbag_storage::{HistoryEntry, Outcome, StorageError, StoredMatch};
 
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
+use crate::history::battle_row;
 use crate::lobby::Refusal;
 use crate::ranked;
 use crate::shared::Shared;
@@ -63,7 +64,7 @@ pub(crate) async fn profile(
                 return Ok(None);
             };
             let place = s.place_of(p.id, LEADERBOARD_MIN_GAMES)?;
-            let recent = s.recent_matches(p.id, MAX_RECENT_MATCHES as u32)?;
+            let recent = s.recent_history(p.id, MAX_RECENT_MATCHES as u32)?;
             Ok(Some((p, place, recent)))
         })
         .await
@@ -76,7 +77,10 @@ pub(crate) async fn profile(
     };
     let recent = recent
         .iter()
-        .filter_map(|m| recent_match(m, player.id))
+        .filter_map(|m| match m {
+            HistoryEntry::Versus(m) => recent_match(m, player.id),
+            HistoryEntry::Battle(b) => battle_row(b, player.id),
+        })
         .collect();
     Ok((ranked::profile(&player, place, db::unix_now()), recent))
 }

@@ -10,6 +10,8 @@
 //!   text frames, oversized frames, floods) for hostile tests.
 //! - [`scripted`]: two [`RawClient`]s play a match with simple scripted inputs (a hard drop every
 //!   `period` frames), paced to the server's clock, reporting hashes as a real client does.
+//! - [`ffa`]: the free-for-all tests' helpers: headless battle clients connected, seated,
+//!   readied and played to the end, the server's replay fetched and verified.
 //! - [`players`]: headless netplay players: the e2e server settings, a two-player room with an
 //!   optional spectator, and a whole match played on its own task.
 //! - [`services`]: real `redis-server` and PostgreSQL on free loopback ports in temp dirs,
@@ -35,6 +37,13 @@
 //! - `slow_render.rs`: players simulating only 8 times a second keep real time, no forfeit.
 //! - `reconnect.rs`: a player back inside the window finishes; one who stays away forfeits.
 //! - `hostile.rs`: each kind of hostile client is cut with a reason while a match finishes.
+//! - `ffa.rs`, `ffa_desync.rs`, `ffa_return.rs`, `ffa_queue.rs`: rooms of several seats and
+//!   their quick play (eight players with a spectator and a reconnect, teams, manual targets,
+//!   a restart, a desync named per board, a late return, the queue).
+//! - `ffa_hostile.rs`: bad compact battle inputs (`BattleInputsSince`) cut with a reason while
+//!   the honest players finish; `ffa_links.rs`: the input delay from the worst link, through
+//!   the delay proxy; `ffa_history.rs`: matches of several seats kept once in SQLite and
+//!   PostgreSQL and shown in the API and the game's profile.
 //! - `replays.rs`: a finished match's replay verifies; corrupted copies are reported as such.
 //! - `bot.rs`: the bot plays through the server as a headless input source and wins.
 //! - `cluster.rs`: two instances on one real Redis pair players across instances, share room
@@ -61,6 +70,7 @@
 #![deny(missing_docs)]
 
 pub mod browser;
+pub mod ffa;
 pub mod http;
 pub mod needs;
 pub mod page;

@@ -6,44 +6,16 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use sevenbag_core::{Battle, SeatInput};
-use sevenbag_netplay::BattleClient;
-use sevenbag_protocol::{BattleRoomOptions, ClientMessage, JoinRole};
+use sevenbag_protocol::ClientMessage;
+use sevenbag_tests::ffa::{all_started, idle, idle_all, options, seated};
 use sevenbag_tests::players::match_config;
-
-/// No keys: pieces fall by gravity, so the match outlasts the test.
-fn idle() -> impl FnMut(&Battle, usize) -> SeatInput + Send {
-    |_: &Battle, _| SeatInput::NONE
-}
-
-async fn connect(url: &str, name: &str) -> BattleClient {
-    BattleClient::connect(url, name)
-        .await
-        .unwrap_or_else(|e| panic!("{name} connects: {e}"))
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_lying_about_one_board_is_told_that_seat_and_the_others_carry_on() {
     let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
     let url = server.url();
-    let mut options = BattleRoomOptions::ffa(4);
-    options.room.first_to = 1;
-    let mut host = connect(&url, "p0").await;
-    let code = host.create(options).await.expect("create");
-    let mut players = vec![host];
-    for i in 1..4 {
-        let mut p = connect(&url, &format!("p{i}")).await;
-        p.join(&code, JoinRole::Player).await.expect("join");
-        players.push(p);
-    }
-    for p in players.iter_mut() {
-        p.ready().expect("ready");
-    }
-    for p in players.iter_mut() {
-        p.wait_for_start(Duration::from_secs(5))
-            .await
-            .expect("starts");
-    }
+    let (mut players, _) = seated(&url, options(4), 4).await;
+    all_started(&mut players).await;
     let mut liar = players.pop().expect("seat 3");
     let lying = tokio::spawn(async move {
         let mut keys = idle();
@@ -74,19 +46,7 @@ async fn a_client_lying_about_one_board_is_told_that_seat_and_the_others_carry_o
         liar.play_for(&mut keys, Duration::from_secs(2)).await;
         liar
     });
-    let honest: Vec<_> = players
-        .into_iter()
-        .map(|mut p| {
-            tokio::spawn(async move {
-                p.play_for(&mut idle(), Duration::from_secs(6)).await;
-                p
-            })
-        })
-        .collect();
-    let mut players = Vec::new();
-    for t in honest {
-        players.push(t.await.expect("task"));
-    }
+    let players = idle_all(players, Duration::from_secs(6)).await;
     let liar = lying.await.expect("liar task");
     let session = liar.session().expect("a session");
     assert_eq!(session.stats().desyncs, 1, "told once");

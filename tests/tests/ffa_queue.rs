@@ -5,13 +5,11 @@
 
 use std::time::Duration;
 
-use sevenbag_core::{Battle, Input, SeatInput};
-use sevenbag_netplay::BattleClient;
-use sevenbag_protocol::{AnyReplay, BattleRoomOptions, ClientMessage, ErrorCode, read_any};
+use sevenbag_protocol::{BattleRoomOptions, ClientMessage, ErrorCode};
 use sevenbag_server::{Config, QuickBattleConfig};
+use sevenbag_tests::ffa::{connect, play_all_seeded, queued, verified_replay};
 use sevenbag_tests::players::match_config;
 
-const MATCH_TIMEOUT: Duration = Duration::from_secs(90);
 const SEATED: Duration = Duration::from_secs(5);
 
 /// A server whose quick play needs three players and counts down `countdown`.
@@ -25,41 +23,6 @@ async fn server(countdown: Duration) -> sevenbag_tests::TestServer {
         ..match_config(Duration::from_millis(300))
     };
     sevenbag_tests::start_server(config).await
-}
-
-async fn connect(url: &str, name: &str) -> BattleClient {
-    BattleClient::connect(url, name)
-        .await
-        .unwrap_or_else(|e| panic!("{name} connects: {e}"))
-}
-
-/// `name` connected and waiting in the queue.
-async fn queued(url: &str, name: &str) -> BattleClient {
-    let mut c = connect(url, name).await;
-    c.quick_play().await.expect("queued");
-    c
-}
-
-/// A hard drop every 6 to 13 frames, a move now and then.
-fn keys(seed: u64) -> impl FnMut(&Battle, usize) -> SeatInput + Send {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
-    let mut wait = 0;
-    move |_: &Battle, _: usize| {
-        let keys = if wait == 0 {
-            wait = 6 + next(8);
-            Input::HARD_DROP
-        } else {
-            wait -= 1;
-            [Input::LEFT, Input::RIGHT, Input::NONE, Input::NONE][next(4) as usize]
-        };
-        SeatInput { keys, target: None }
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -91,34 +54,11 @@ async fn three_queued_players_get_a_room_after_the_countdown_and_play_it_to_the_
     let names = players[0].room().iter().flatten().map(|s| s.name.clone());
     assert_eq!(names.collect::<Vec<_>>(), ["ann", "bob", "cat"]);
 
-    for p in players.iter_mut() {
-        p.ready().expect("ready");
-    }
-    let tasks: Vec<_> = players
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut p)| {
-            tokio::spawn(async move {
-                let mut keys = keys(i as u64 + 7);
-                p.play(&mut keys, MATCH_TIMEOUT)
-                    .await
-                    .expect("plays to the end");
-                p
-            })
-        })
-        .collect();
-    let mut players = Vec::new();
-    for t in tasks {
-        players.push(t.await.expect("task"));
-    }
+    sevenbag_tests::ffa::all_ready(&mut players);
+    let mut players = play_all_seeded(players, 7, false).await;
     let outcome = players[0].outcome().cloned().expect("a result");
     assert_eq!(outcome.placements.len(), 3);
-    let id = outcome.replay.clone().expect("the server kept a replay");
-    let bytes = players[0].fetch_replay(&id).await.expect("replay bytes");
-    let Ok(AnyReplay::Battle(replay)) = read_any(&bytes) else {
-        panic!("a replay of several seats");
-    };
-    let report = sevenbag_protocol::verify_battle(&replay).expect("the replay verifies");
+    let (final_hash, replay) = verified_replay(&mut players[0]).await;
     assert_eq!(
         replay.header.options.targeting,
         sevenbag_core::Targeting::Even
@@ -128,7 +68,7 @@ async fn three_queued_players_get_a_room_after_the_countdown_and_play_it_to_the_
         assert_eq!(p.outcome(), Some(&outcome));
         let session = p.session().expect("played");
         assert!(session.is_over());
-        assert_eq!(session.confirmed().state_hash(), report.final_hash);
+        assert_eq!(session.confirmed().state_hash(), final_hash);
         assert_eq!(session.stats().desyncs, 0);
     }
 }

@@ -4,44 +4,18 @@
 
 use std::time::Duration;
 
-use sevenbag_core::{Battle, SeatInput};
-use sevenbag_netplay::BattleClient;
-use sevenbag_protocol::{BattleRoomOptions, ErrorCode, JoinRole};
+use sevenbag_protocol::ErrorCode;
+use sevenbag_tests::ffa::{all_started, idle, options, seated};
 use sevenbag_tests::players::match_config;
-
-async fn connect(url: &str, name: &str) -> BattleClient {
-    BattleClient::connect(url, name)
-        .await
-        .unwrap_or_else(|e| panic!("{name} connects: {e}"))
-}
-
-fn idle() -> impl FnMut(&Battle, usize) -> SeatInput + Send {
-    |_: &Battle, _| SeatInput::NONE
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_late_return_is_told_its_seat_was_lost_and_watches_the_match() {
     let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
     let url = server.url();
-    let mut options = BattleRoomOptions::ffa(4);
-    options.room.first_to = 1;
+    let mut options = options(4);
     options.room.reconnect_seconds = 1;
-    let mut host = connect(&url, "p0").await;
-    let code = host.create(options).await.expect("create");
-    let mut players = vec![host];
-    for i in 1..4 {
-        let mut p = connect(&url, &format!("p{i}")).await;
-        p.join(&code, JoinRole::Player).await.expect("join");
-        players.push(p);
-    }
-    for p in players.iter_mut() {
-        p.ready().expect("ready");
-    }
-    for p in players.iter_mut() {
-        p.wait_for_start(Duration::from_secs(5))
-            .await
-            .expect("starts");
-    }
+    let (mut players, _) = seated(&url, options, 4).await;
+    all_started(&mut players).await;
     let mut late = players.pop().expect("seat 3");
     // The others idle on (pieces fall by gravity: the match lasts well past the test).
     let others: Vec<_> = players

@@ -3,8 +3,10 @@
 //! on both; backend-specific ones (a corrupt SQLite file, a locked file) stay in
 //! `crates/storage`'s own tests.
 
-use sevenbag_storage::fixtures::{new_player, ranked, solo};
-use sevenbag_storage::{PostgresStorage, Rating, SoloBoard, SqliteStorage, Storage, StorageError};
+use sevenbag_storage::fixtures::{battle, new_player, ranked, solo};
+use sevenbag_storage::{
+    HistoryEntry, MatchId, PostgresStorage, Rating, SoloBoard, SqliteStorage, Storage, StorageError,
+};
 use sevenbag_tests::services::Postgres;
 use sevenbag_tests::temp_dir;
 
@@ -124,6 +126,95 @@ fn postgres_keeps_the_storage_contract_and_refuses_a_newer_schema() {
     drop(dead);
     let err = PostgresStorage::connect(&format!("postgres://x@127.0.0.1:{port}/x")).unwrap_err();
     assert!(matches!(err, StorageError::Open { .. }), "{err}");
+}
+
+/// Free-for-all matches: stored with every seat, never rated, listed in a player's history
+/// beside their two-seat matches (newest first), and not mistaken for a two-seat match.
+fn the_battle_contract(s: &dyn Storage) {
+    let a = s.create_player(&new_player("Ann", 11)).expect("create");
+    let b = s.create_player(&new_player("Ben", 12)).expect("create");
+    let versus = s
+        .record_match(&ranked(&a, &b, [a.rating, b.rating]))
+        .unwrap();
+    let rated = s.player(b.id).unwrap().unwrap();
+    let record = battle(&[&a, &b], 6);
+    let id = s.record_battle(&record).expect("record a battle");
+    assert_eq!(s.get_battle(id).unwrap().expect("stored").record, record);
+    assert!(s.get_match(id).unwrap().is_none());
+    assert!(s.get_battle(versus).unwrap().is_none());
+    assert!(s.get_battle(MatchId(id.0 + 100)).unwrap().is_none());
+    let by_replay = s
+        .battle_by_replay("b1")
+        .unwrap()
+        .expect("found by its replay");
+    assert_eq!(by_replay.id, id);
+    assert!(
+        s.battle_by_replay("r1").unwrap().is_none(),
+        "a two-seat match's replay"
+    );
+    let history = s.recent_history(b.id, 10).unwrap();
+    assert_eq!(history.len(), 2);
+    let HistoryEntry::Battle(row) = &history[0] else {
+        panic!("the battle comes first: {history:?}");
+    };
+    let seat = row.record.seat_of(b.id).expect("Ben played");
+    let mine = &row.record.seats[seat];
+    assert_eq!(
+        (mine.placement, row.record.seats.len(), row.record.won(seat)),
+        (2, 8, Some(false)),
+        "Ben was 2nd of 8"
+    );
+    assert!(matches!(&history[1], HistoryEntry::Versus(m) if m.id == versus));
+    assert_eq!(s.recent_history(b.id, 1).unwrap().len(), 1);
+    assert_eq!(s.recent_matches(b.id, 10).unwrap().len(), 1);
+    let after = s.player(b.id).unwrap().unwrap();
+    assert_eq!((after.games, after.rating), (rated.games, rated.rating));
+}
+
+#[test]
+fn sqlite_keeps_the_battle_contract() {
+    let t = temp_dir("backends-sqlite-battles");
+    let s = SqliteStorage::open(&t.path().join("sevenbag.db")).expect("open");
+    the_battle_contract(&s);
+}
+
+#[test]
+fn postgres_migrates_an_older_database_and_keeps_the_battle_contract() {
+    let Some(pg) = Postgres::start() else {
+        return;
+    };
+    let url = pg.url();
+    // A database as the server before free-for-all history left it, with one match.
+    PostgresStorage::migrate_to(&url, 3).expect("schema 3");
+    let mut raw = postgres_raw(&url);
+    raw.batch_execute(
+        "INSERT INTO players (key_hash, recovery_hash, name, name_key, rating, deviation, \
+         volatility, created_unix) VALUES ('\\x01', '\\x02', 'Old', 'old', 1500, 350, 0.06, 1);
+         INSERT INTO matches (ranked, winner, reason, score_first, score_second, rules, \
+         duration_frames, replay, started_unix, ended_unix) \
+         VALUES (FALSE, 1, 'top_out', 0, 2, '{}', 600, 'old', 5, 15);
+         INSERT INTO match_seats (match_id, seat, player_id, name, pieces, attack, \
+         garbage_cleared, t_spins, frames, pps_x100, apm_x100, vs_x100) VALUES \
+         (1, 0, 1, 'Old', 9, 0, 0, 0, 600, 0, 0, 0), (1, 1, NULL, 'Guest', 8, 0, 0, 0, 600, 0, 0, 0);",
+    )
+    .expect("old rows");
+    let s = PostgresStorage::connect(&url).expect("connect and migrate");
+    let version: i64 = raw
+        .query_one("SELECT version FROM sevenbag_schema", &[])
+        .and_then(|r| r.try_get(0))
+        .unwrap();
+    assert_eq!(version, 4);
+    let old = s
+        .get_match(MatchId(1))
+        .unwrap()
+        .expect("the old match reads as before");
+    assert_eq!(
+        (old.record.score, old.record.seats[1].name.as_str()),
+        ([0, 2], "Guest")
+    );
+    let player = s.player_by_name_key("old").unwrap().unwrap();
+    assert_eq!(s.recent_history(player.id, 5).unwrap().len(), 1);
+    the_battle_contract(&s);
 }
 
 fn postgres_raw(url: &str) -> postgres::Client {

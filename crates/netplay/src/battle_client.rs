@@ -209,6 +209,11 @@ impl BattleClient {
         self.wait(timeout, |c| c.disconnected.is_some()).await
     }
 
+    /// Our round trip to the server as our clock measures it (smoothed), once known.
+    pub fn round_trip(&self) -> Option<Duration> {
+        self.clock.rtt()
+    }
+
     /// Each battle seat's round trip as the room last announced it (milliseconds, 0: unknown).
     pub fn links(&self) -> &[u16] {
         &self.links

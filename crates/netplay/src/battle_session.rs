@@ -158,6 +158,11 @@ impl BattleSession {
         self.local
     }
 
+    /// The input delay and prediction window this session plays with.
+    pub fn options(&self) -> SessionOptions {
+        self.options
+    }
+
     /// The next frame the predicted match simulates.
     pub fn frame(&self) -> u32 {
         self.predicted.frame().0

@@ -137,7 +137,9 @@ pub fn valid_redirect_url(url: &str) -> bool {
 pub struct RecentMatch {
     /// The match id (as in `/api/matches/{id}`).
     pub id: u64,
-    /// The other seat's name.
+    /// The other seat's name; for a free-for-all or team match, "7 others · 3rd of 8" (the
+    /// other seats and this player's place; `score` is then their team's rounds won beside
+    /// the winner's).
     pub opponent: String,
     /// Whether this player won; `None` for a void match (desync, shutdown).
     pub won: Option<bool>,

@@ -58,3 +58,37 @@ pub fn solo(player: &Player, board: SoloBoard, frames: u32, score: u64, at: u64)
         replay: vec![board as u8, frames as u8, score as u8],
     }
 }
+
+/// A free-for-all of `players.len() + guests` seats (players first, then guests named
+/// `Guest N`), won by seat 0: seat `i` placed `i + 1`th, with `i` knock-outs for seat 0 only.
+pub fn battle(players: &[&Player], guests: usize) -> crate::BattleRecord {
+    let n = players.len() + guests;
+    let seats = (0..n)
+        .map(|i| crate::BattleSeat {
+            player: players.get(i).map(|p| p.id),
+            name: players
+                .get(i)
+                .map_or_else(|| format!("Guest {i}"), |p| p.name.clone()),
+            placement: i as u8 + 1,
+            kos: if i == 0 { n as u32 - 1 } else { 0 },
+            team: None,
+            rounds_won: u8::from(i == 0),
+            stats: PlayerStats {
+                pieces: 50 + i as u32,
+                attack: 10,
+                ..PlayerStats::default()
+            },
+        })
+        .collect();
+    crate::BattleRecord {
+        winner: Some(0),
+        reason: "top_out".into(),
+        rules: r#"{"targeting":"even"}"#.into(),
+        targeting: "even".into(),
+        duration_frames: 3600,
+        replay: Some("b1".into()),
+        started_unix: 200,
+        ended_unix: 260,
+        seats,
+    }
+}

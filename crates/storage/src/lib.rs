@@ -2,8 +2,10 @@
 //!
 //! Players (a hash of their secret key, their unique name, their Glicko-2 rating), every
 //! finished match (players, ratings before and after, score, rules, duration, replay id, date,
-//! per-player stats), and each player's best verified solo run per board (Sprint, Blitz) with
-//! its replay. [`Storage`] is the interface; [`SqliteStorage`] is the embedded default
+//! per-player stats), every finished free-for-all or team match of 2 to 8 seats (`battle.rs`:
+//! each seat's place, knock-outs, team, rounds and stats, the targeting; never rated), and each
+//! player's best verified solo run per board (Sprint, Blitz) with its replay. A player's
+//! history ([`Storage::recent_history`]) lists both kinds of match, newest first. [`Storage`] is the interface; [`SqliteStorage`] is the embedded default
 //! (`--db ./sevenbag.db`); [`PostgresStorage`] (`--postgres URL`, module `postgres.rs`) is the
 //! same interface on PostgreSQL, for several server instances sharing one database.
 //!
@@ -26,6 +28,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod battle;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 mod migrations;
@@ -35,6 +38,7 @@ mod sqlite;
 
 use std::path::PathBuf;
 
+pub use battle::{BattleRecord, BattleSeat, HistoryEntry, StoredBattle, ordinal};
 pub use moderation::{
     Action, AddressBan, Audit, AuditEntry, AuditId, Closure, FlaggedMatch, InForce, MatchFlag,
     ModerationStorage, NewReport, Openness, PairLimit, PlayerFilter, PlayerRecord, PlayerSearch,
@@ -369,12 +373,25 @@ pub trait Storage: ModerationStorage + Send + Sync + std::fmt::Debug {
     fn record_match(&self, record: &MatchRecord) -> Result<MatchId, StorageError>;
     /// A stored match.
     fn get_match(&self, id: MatchId) -> Result<Option<StoredMatch>, StorageError>;
-    /// A player's latest matches, newest first.
+    /// A player's latest two-seat matches, newest first.
     fn recent_matches(
         &self,
         player: PlayerId,
         limit: u32,
     ) -> Result<Vec<StoredMatch>, StorageError>;
+    /// Records a free-for-all or team match (never ranked: no rating changes). Durable when
+    /// it returns.
+    fn record_battle(&self, record: &BattleRecord) -> Result<MatchId, StorageError>;
+    /// A stored battle (`None` for an unknown id or a two-seat match).
+    fn get_battle(&self, id: MatchId) -> Result<Option<StoredBattle>, StorageError>;
+    /// The stored battle whose replay is `replay` (a report's evidence), if any.
+    fn battle_by_replay(&self, replay: &str) -> Result<Option<StoredBattle>, StorageError>;
+    /// A player's latest matches of both kinds, newest first.
+    fn recent_history(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<HistoryEntry>, StorageError>;
     /// The best-rated players with at least `min_games` ranked games, best first (players
     /// taken off the boards and bots are not listed).
     fn leaderboard(&self, limit: u32, min_games: u32) -> Result<Vec<Standing>, StorageError>;

@@ -128,4 +128,13 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         verdict TEXT,
         PRIMARY KEY (match_id, seat)
     );",
+    // 4: free-for-all and team matches (`battle.rs`) in the same tables: the match's kind
+    // ('versus' for every older row) and targeting; each seat's place, knock-outs, team and
+    // rounds won (NULL on two-seat rows).
+    "ALTER TABLE matches ADD COLUMN kind TEXT NOT NULL DEFAULT 'versus';
+    ALTER TABLE matches ADD COLUMN targeting TEXT;
+    ALTER TABLE match_seats ADD COLUMN placement INTEGER;
+    ALTER TABLE match_seats ADD COLUMN kos INTEGER;
+    ALTER TABLE match_seats ADD COLUMN team INTEGER;
+    ALTER TABLE match_seats ADD COLUMN rounds_won INTEGER;",
 ];

@@ -27,9 +27,9 @@ use postgres::error::SqlState;
 use postgres::{Client, NoTls, Row};
 
 use crate::{
-    MatchId, MatchRecord, MatchSeat, NewPlayer, Outcome, Player, PlayerId, PlayerStats, Rating,
-    SoloBoard, SoloRecordOutcome, SoloRun, SoloStanding, Standing, Storage, StorageError,
-    StoredMatch,
+    BattleRecord, HistoryEntry, MatchId, MatchRecord, MatchSeat, NewPlayer, Outcome, Player,
+    PlayerId, PlayerStats, Rating, SoloBoard, SoloRecordOutcome, SoloRun, SoloStanding, Standing,
+    Storage, StorageError, StoredBattle, StoredMatch,
 };
 
 /// Longest a connection attempt may take.
@@ -165,6 +165,13 @@ const MIGRATIONS: &[&str] = &[
         verdict TEXT,
         PRIMARY KEY (match_id, seat)
     );",
+    // 4: free-for-all and team matches, as SQLite's migration 4.
+    "ALTER TABLE matches ADD COLUMN kind TEXT NOT NULL DEFAULT 'versus';
+    ALTER TABLE matches ADD COLUMN targeting TEXT;
+    ALTER TABLE match_seats ADD COLUMN placement BIGINT;
+    ALTER TABLE match_seats ADD COLUMN kos BIGINT;
+    ALTER TABLE match_seats ADD COLUMN team BIGINT;
+    ALTER TABLE match_seats ADD COLUMN rounds_won BIGINT;",
 ];
 
 /// A key for `pg_advisory_xact_lock` while migrating ("sevenbag" in ASCII).
@@ -308,7 +315,7 @@ impl PostgresStorage {
         let mut writer = config
             .connect(NoTls)
             .map_err(|e| open_error(e.to_string()))?;
-        migrate(&described, &mut writer)?;
+        migrate(&described, &mut writer, MIGRATIONS.len())?;
         let reader = config
             .connect(NoTls)
             .map_err(|e| open_error(e.to_string()))?;
@@ -318,6 +325,17 @@ impl PostgresStorage {
             writer: Mutex::new(Conn(Some(writer))),
             reader: Mutex::new(Conn(Some(reader))),
         })
+    }
+
+    /// Test hook: brings the database at `url` to schema `version` only (an older server's
+    /// schema, for migration tests), without opening a storage on it.
+    #[cfg(feature = "fixtures")]
+    pub fn migrate_to(url: &str, version: usize) -> Result<(), StorageError> {
+        let mut conn = url
+            .parse::<postgres::Config>()
+            .and_then(|c| c.connect(NoTls))
+            .map_err(db)?;
+        migrate(&describe(url), &mut conn, version)
     }
 
     /// The database, as `postgres://user@host/db` (no password).
@@ -355,7 +373,7 @@ impl PostgresStorage {
 }
 
 /// Brings the database to the newest schema, one transaction per migration.
-fn migrate(described: &str, conn: &mut Client) -> Result<(), StorageError> {
+fn migrate(described: &str, conn: &mut Client, upto: usize) -> Result<(), StorageError> {
     let known = MIGRATIONS.len() as i64;
     let mut tx = conn.transaction().map_err(db)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
@@ -381,7 +399,8 @@ fn migrate(described: &str, conn: &mut Client) -> Result<(), StorageError> {
         });
     }
     tx.commit().map_err(db)?;
-    for (n, sql) in MIGRATIONS.iter().enumerate().skip(found.max(0) as usize) {
+    let due = MIGRATIONS.iter().enumerate().take(upto);
+    for (n, sql) in due.skip(found.max(0) as usize) {
         let version = n as i64 + 1;
         let mut tx = conn.transaction().map_err(db)?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
@@ -419,7 +438,7 @@ fn seat_rating(row: &Row, at: usize) -> Result<Option<Rating>, postgres::Error> 
 fn load_match(conn: &mut Client, id: MatchId) -> Result<Option<StoredMatch>, postgres::Error> {
     let Some(r) = conn.query_opt(
         "SELECT ranked, winner, reason, score_first, score_second, rules, duration_frames, \
-         replay, started_unix, ended_unix FROM matches WHERE id = $1",
+         replay, started_unix, ended_unix FROM matches WHERE id = $1 AND kind = 'versus'",
         &[&id.0],
     )?
     else {
@@ -647,8 +666,8 @@ impl Storage for PostgresStorage {
         let mut conn = self.read()?;
         let ids = conn
             .query(
-                "SELECT match_id FROM match_seats WHERE player_id = $1 \
-                 ORDER BY match_id DESC LIMIT $2",
+                "SELECT s.match_id FROM match_seats s JOIN matches m ON m.id = s.match_id \
+                 WHERE s.player_id = $1 AND m.kind = 'versus' ORDER BY s.match_id DESC LIMIT $2",
                 &[&player.0, &i64::from(limit)],
             )
             .map_err(db)?;
@@ -660,6 +679,26 @@ impl Storage for PostgresStorage {
             }
         }
         Ok(matches)
+    }
+
+    fn record_battle(&self, record: &BattleRecord) -> Result<MatchId, StorageError> {
+        battles::record(&mut **self.write()?, record).map_err(db)
+    }
+
+    fn get_battle(&self, id: MatchId) -> Result<Option<StoredBattle>, StorageError> {
+        battles::load(&mut **self.read()?, id).map_err(db)
+    }
+
+    fn battle_by_replay(&self, replay: &str) -> Result<Option<StoredBattle>, StorageError> {
+        battles::by_replay(&mut **self.read()?, replay).map_err(db)
+    }
+
+    fn recent_history(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<HistoryEntry>, StorageError> {
+        battles::history(&mut **self.read()?, player, limit).map_err(db)
     }
 
     fn leaderboard(&self, limit: u32, min_games: u32) -> Result<Vec<Standing>, StorageError> {
@@ -896,6 +935,7 @@ fn solo_best_of(
         .transpose()
 }
 
+mod battles;
 mod moderation;
 
 #[cfg(test)]

@@ -10,9 +10,9 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Row, params}
 
 use crate::migrations::MIGRATIONS;
 use crate::{
-    MatchId, MatchRecord, MatchSeat, NewPlayer, Outcome, Player, PlayerId, PlayerStats, Rating,
-    SoloBoard, SoloRecordOutcome, SoloRun, SoloStanding, Standing, Storage, StorageError,
-    StoredMatch,
+    BattleRecord, HistoryEntry, MatchId, MatchRecord, MatchSeat, NewPlayer, Outcome, Player,
+    PlayerId, PlayerStats, Rating, SoloBoard, SoloRecordOutcome, SoloRun, SoloStanding, Standing,
+    Storage, StorageError, StoredBattle, StoredMatch,
 };
 
 /// How long a statement waits for a lock held by another connection before failing.
@@ -249,7 +249,7 @@ fn load_match(conn: &Connection, id: MatchId) -> rusqlite::Result<Option<StoredM
     let head = conn
         .query_row(
             "SELECT ranked, winner, reason, score_first, score_second, rules, duration_frames, \
-             replay, started_unix, ended_unix FROM matches WHERE id = ?1",
+             replay, started_unix, ended_unix FROM matches WHERE id = ?1 AND kind = 'versus'",
             [id.0],
             |r| {
                 Ok((
@@ -489,8 +489,9 @@ impl Storage for SqliteStorage {
         let ids = {
             let mut stmt = conn
                 .prepare_cached(
-                    "SELECT match_id FROM match_seats WHERE player_id = ?1 \
-                     ORDER BY match_id DESC LIMIT ?2",
+                    "SELECT s.match_id FROM match_seats s JOIN matches m ON m.id = s.match_id \
+                     WHERE s.player_id = ?1 AND m.kind = 'versus' \
+                     ORDER BY s.match_id DESC LIMIT ?2",
                 )
                 .map_err(db)?;
             stmt.query_map(params![player.0, limit], |r| r.get::<_, i64>(0))
@@ -505,6 +506,26 @@ impl Storage for SqliteStorage {
             }
         }
         Ok(matches)
+    }
+
+    fn record_battle(&self, record: &BattleRecord) -> Result<MatchId, StorageError> {
+        battles::record(&mut self.write(), record).map_err(db)
+    }
+
+    fn get_battle(&self, id: MatchId) -> Result<Option<StoredBattle>, StorageError> {
+        battles::load(&self.read(), id).map_err(db)
+    }
+
+    fn battle_by_replay(&self, replay: &str) -> Result<Option<StoredBattle>, StorageError> {
+        battles::by_replay(&self.read(), replay).map_err(db)
+    }
+
+    fn recent_history(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<HistoryEntry>, StorageError> {
+        battles::history(&self.read(), player, limit).map_err(db)
     }
 
     fn leaderboard(&self, limit: u32, min_games: u32) -> Result<Vec<Standing>, StorageError> {
@@ -741,6 +762,7 @@ impl SqliteStorage {
     }
 }
 
+mod battles;
 mod moderation;
 #[cfg(test)]
 mod tests;

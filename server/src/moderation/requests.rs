@@ -7,7 +7,7 @@ use sevenbag_protocol::identity::{name_key, validate_name};
 use sevenbag_protocol::moderation::{
     MAX_BLOCKS, ReportCategory, clean_report_text, valid_replay_id,
 };
-use sevenbag_storage::{NewReport, PlayerId, ReportId, StorageError};
+use sevenbag_storage::{HistoryEntry, NewReport, PlayerId, ReportId, StorageError};
 
 use super::Tags;
 use crate::db::{Db, unix_now};
@@ -134,8 +134,8 @@ pub(crate) async fn report(
             "you cannot report yourself".to_string(),
         ));
     }
-    // The evidence: a stored match both played in, or (just finished, not stored yet) a
-    // replay this instance holds.
+    // The evidence: a stored match both played in (two seats or several), or (just finished,
+    // not stored yet) a replay this instance holds.
     if let Some(id) = replay.clone() {
         let stored = db
             .read(move |s| s.match_by_replay(&id))
@@ -152,8 +152,26 @@ pub(crate) async fn report(
                 }
             }
             None => {
-                let id = replay.as_deref().unwrap_or_default();
-                if services.replays.get(id).await.is_err() {
+                let id = replay.clone().unwrap_or_default();
+                let battle = db
+                    .read(move |s| s.battle_by_replay(&id))
+                    .await
+                    .map_err(failed)?;
+                // A stored match of several seats: both must have played in it.
+                if let Some(b) = battle {
+                    let r = &b.record;
+                    if r.seat_of(reporter).is_none() || r.seat_of(reported).is_none() {
+                        return Err((
+                            ErrorCode::BadMessage,
+                            format!("that match is not one between you and {reported_name}"),
+                        ));
+                    }
+                } else if services
+                    .replays
+                    .get(replay.as_deref().unwrap_or_default())
+                    .await
+                    .is_err()
+                {
                     return Err((ErrorCode::NoSuchReplay, "no such match".to_string()));
                 }
             }
@@ -258,7 +276,8 @@ pub(crate) async fn blocks(services: &Services, tags: &Tags) -> Result<Vec<Strin
 
 /// The bot marks of a `PlayerProfile` just sent for `name`: whether the player is a bot, and
 /// whether each recent match's opponent was (the profile's order: `crate::standings` lists the
-/// same matches). `None` when there is nothing to mark.
+/// same matches; a free-for-all row has no one opponent and is never marked, the API names
+/// every seat's bot mark). `None` when there is nothing to mark.
 pub(crate) async fn profile_marks(services: &Services, name: &str) -> Option<(bool, Vec<bool>)> {
     let db = services.db.as_ref()?;
     let key = name_key(name.trim());
@@ -269,12 +288,15 @@ pub(crate) async fn profile_marks(services: &Services, name: &str) -> Option<(bo
                 return Ok(None);
             };
             let opponents: Vec<Option<PlayerId>> = s
-                .recent_matches(p.id, limit)?
+                .recent_history(p.id, limit)?
                 .iter()
-                .filter_map(|m| {
-                    let seats = &m.record.seats;
-                    let mine = seats.iter().position(|seat| seat.player == Some(p.id))?;
-                    Some(seats[1 - mine].player)
+                .filter_map(|m| match m {
+                    HistoryEntry::Versus(m) => {
+                        let seats = &m.record.seats;
+                        let mine = seats.iter().position(|seat| seat.player == Some(p.id))?;
+                        Some(seats[1 - mine].player)
+                    }
+                    HistoryEntry::Battle(b) => b.record.seat_of(p.id).map(|_| None),
                 })
                 .collect();
             let mut ids: Vec<PlayerId> = opponents.iter().flatten().copied().collect();

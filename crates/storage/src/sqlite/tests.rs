@@ -1,6 +1,7 @@
 use super::*;
+use crate::HistoryEntry;
 use crate::ModerationStorage;
-use crate::fixtures::{new_player, ranked, solo};
+use crate::fixtures::{battle, new_player, ranked, solo};
 
 /// A temporary directory (removed on drop) and the database path inside it.
 struct Temp(tempfile::TempDir);
@@ -255,7 +256,7 @@ fn a_version_1_database_gains_the_solo_and_moderation_tables_and_keeps_its_playe
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(version, MIGRATIONS.len() as i64);
-    assert_eq!(version, 3);
+    assert_eq!(version, 4);
     let old = s.player_by_name_key("old").unwrap().expect("kept");
     let record = s.player_record(old.id, 2).unwrap().expect("kept");
     assert!(!record.bot && !record.delisted && record.registered_from.is_none());
@@ -263,4 +264,67 @@ fn a_version_1_database_gains_the_solo_and_moderation_tables_and_keeps_its_playe
         .record_solo(&solo(&old, SoloBoard::Sprint, 4000, 0, 20))
         .unwrap();
     assert_eq!(done.place, 1);
+}
+
+#[test]
+fn a_version_3_database_keeps_its_matches_and_takes_free_for_all_matches() {
+    let t = Temp::new("migrate-battles");
+    {
+        let c = Connection::open(t.db()).unwrap();
+        for (i, sql) in MIGRATIONS[..3].iter().enumerate() {
+            c.execute_batch(&format!(
+                "BEGIN; {sql}; PRAGMA user_version = {}; COMMIT;",
+                i + 1
+            ))
+            .unwrap();
+        }
+        c.execute_batch(
+            "INSERT INTO players (key_hash, recovery_hash, name, name_key, rating, deviation, \
+             volatility, games, wins, created_unix) VALUES \
+             (x'01', x'02', 'Ann', 'ann', 1600, 300, 0.06, 1, 1, 1), \
+             (x'03', x'04', 'Ben', 'ben', 1400, 300, 0.06, 1, 0, 1);
+             INSERT INTO matches (ranked, winner, reason, score_first, score_second, rules, \
+             duration_frames, replay, started_unix, ended_unix) \
+             VALUES (1, 0, 'top_out', 2, 1, '{}', 600, 'old', 5, 15);
+             INSERT INTO match_seats (match_id, seat, player_id, name, pieces, attack, \
+             garbage_cleared, t_spins, frames, pps_x100, apm_x100, vs_x100) VALUES \
+             (1, 0, 1, 'Ann', 9, 0, 0, 0, 600, 0, 0, 0), (1, 1, 2, 'Ben', 8, 0, 0, 0, 600, 0, 0, 0);",
+        )
+        .unwrap();
+    }
+    let s = SqliteStorage::open(&t.db()).expect("migrates");
+    let old = s
+        .get_match(MatchId(1))
+        .unwrap()
+        .expect("the old match reads as before");
+    assert_eq!(
+        (old.record.score, old.record.seats[1].name.as_str()),
+        ([2, 1], "Ben")
+    );
+    let ann = s.player_by_name_key("ann").unwrap().unwrap();
+    let ben = s.player_by_name_key("ben").unwrap().unwrap();
+    let record = battle(&[&ben, &ann], 6);
+    let id = s.record_battle(&record).expect("a battle is recorded");
+    assert_eq!(s.get_battle(id).unwrap().expect("stored").record, record);
+    assert!(
+        s.get_match(id).unwrap().is_none(),
+        "a battle is not a two-seat match"
+    );
+    assert!(s.get_battle(MatchId(1)).unwrap().is_none());
+    let history = s.recent_history(ann.id, 10).unwrap();
+    let kinds: Vec<&str> = history
+        .iter()
+        .map(|h| match h {
+            HistoryEntry::Versus(_) => "versus",
+            HistoryEntry::Battle(_) => "battle",
+        })
+        .collect();
+    assert_eq!(kinds, ["battle", "versus"], "newest first");
+    assert_eq!(s.recent_matches(ann.id, 10).unwrap().len(), 1);
+    let after = s.player(ann.id).unwrap().unwrap();
+    assert_eq!(
+        (after.rating, after.games),
+        (ann.rating, ann.games),
+        "battles are unrated"
+    );
 }

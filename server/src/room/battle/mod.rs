@@ -12,6 +12,7 @@
 mod gather;
 mod play;
 mod seats;
+mod tally;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -55,6 +56,8 @@ struct Slot {
     deadline: Option<Instant>,
     /// The round trip its client last reported (`LinkReport`), in milliseconds; 0: unknown.
     rtt_ms: u16,
+    /// The seated player's identity, for the history (`None` for a guest).
+    player: Option<sevenbag_storage::PlayerId>,
 }
 
 impl Slot {
@@ -86,6 +89,8 @@ struct Running {
     gone: Vec<bool>,
     /// Inputs not yet written to the room log (`None`: room logs off, or no reconnect window).
     log: Option<MatchLog>,
+    /// Who plays each battle seat, for the history (`None`: a guest).
+    players: Vec<Option<sevenbag_storage::PlayerId>>,
     _live: GaugeGuard,
 }
 

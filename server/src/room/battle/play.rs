@@ -66,6 +66,7 @@ impl BattleRoom {
         let names: Vec<String> = slots.iter().map(|s| s.name.clone()).collect();
         let tokens: Vec<u64> = slots.iter().map(|s| s.resume).collect();
         let rtt_ms: Vec<u16> = slots.iter().map(|s| s.rtt_ms).collect();
+        let players = slots.iter().map(|s| s.player).collect();
         let room_seats: Vec<u8> = seated.iter().map(|&s| s as u8).collect();
         let delay = self.services.config.start_delay;
         let start_in_ms = delay.as_millis().min(u128::from(u32::MAX)) as u32;
@@ -112,6 +113,7 @@ impl BattleRoom {
             last_inputs: vec![Instant::now() + delay; n],
             gone: vec![false; n],
             log,
+            players,
             _live: GaugeGuard::new(&self.services.metrics.matches_running),
         });
     }
@@ -369,13 +371,28 @@ impl BattleRoom {
             .save_any(&base, &AnyReplay::Battle(Box::new(replay)))
             .await;
         info!(room = %self.code, ?winner, ?reason, frames = run.sim.frame(), replay = ?id, "match of several seats over");
+        let mut resumes = false;
         if let (Some(logs), Some(mut log)) = (&self.services.room_logs, run.log) {
             if reason == EndReason::Shutdown {
                 // Kept: a restart with the same flags takes the match up again.
                 logs.flush(&mut log);
+                resumes = true;
             } else {
                 logs.remove(log);
             }
+        }
+        // Stored once: a match that resumes after a restart is stored when it ends there.
+        if let (Some(db), false) = (&self.services.db, resumes) {
+            let finish = super::tally::BattleFinish::new(
+                &run.sim,
+                &run.names,
+                &run.players,
+                winner,
+                reason,
+                id.clone(),
+                run.started_unix,
+            );
+            db.record_battle(move || finish.record());
         }
         if reason != EndReason::Shutdown {
             self.broadcast(&ServerMessage::BattleOver {

@@ -24,6 +24,7 @@ impl BattleRoom {
             conn: Some(member.outbox),
             deadline: None,
             rtt_ms: 0,
+            player: member.identity.map(|i| i.id),
         });
     }
 
@@ -344,6 +345,8 @@ impl BattleRoom {
                 conn: None,
                 deadline: Some(now + window),
                 rtt_ms: 0,
+                // The room log keeps no identities: a restored match is stored with guests.
+                player: None,
             });
         }
         self.matches = open.matches;
@@ -361,6 +364,7 @@ impl BattleRoom {
             desync_answered: vec![0; n],
             last_inputs: vec![now; n],
             gone: vec![false; n],
+            players: vec![None; n],
             log: self
                 .services
                 .room_logs

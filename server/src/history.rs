@@ -1,0 +1,156 @@
+//! How a free-for-all or team match shows in a player's history: its JSON for the HTTP API
+//! (`crate::api`) and its row in the game's profile (`crate::standings`, a [`RecentMatch`]).
+//! Both read the same [`StoredBattle`]; a row's result is "3rd of 8".
+
+use serde_json::{Value, json};
+use sevenbag_protocol::RecentMatch;
+use sevenbag_storage::{BattleRecord, PlayerId, PlayerStats, StoredBattle, ordinal};
+
+/// A seat's stats as the API shows them (rates as decimals).
+pub(crate) fn stats_json(s: &PlayerStats) -> Value {
+    json!({
+        "pieces": s.pieces,
+        "attack": s.attack,
+        "garbage_cleared": s.garbage_cleared,
+        "t_spins": s.t_spins,
+        "frames": s.frames,
+        "pps": f64::from(s.pps_x100) / 100.0,
+        "apm": f64::from(s.apm_x100) / 100.0,
+        "vs": f64::from(s.vs_x100) / 100.0,
+    })
+}
+
+/// "3rd of 8": the place of battle seat `seat` among the match's seats ("? of 8" while
+/// undecided, a match cut short).
+pub(crate) fn place_text(r: &BattleRecord, seat: usize) -> String {
+    let n = r.seats.len();
+    match r.seats.get(seat).map(|s| s.placement) {
+        Some(place) if place > 0 => format!("{} of {n}", ordinal(place)),
+        _ => format!("? of {n}"),
+    }
+}
+
+/// A stored battle for the API; `bots`: which of its players are declared bots.
+pub(crate) fn battle_json(m: &StoredBattle, bots: &[PlayerId]) -> Value {
+    let r = &m.record;
+    let players: Vec<Value> = r
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            json!({
+                "name": s.name,
+                "bot": s.player.is_some_and(|p| bots.contains(&p)),
+                "ranked_player": s.player.is_some(),
+                "placement": s.placement,
+                "place": place_text(r, i),
+                "won": r.won(i),
+                "kos": s.kos,
+                "team": s.team,
+                "rounds_won": s.rounds_won,
+                "stats": stats_json(&s.stats),
+            })
+        })
+        .collect();
+    json!({
+        "id": m.id.0,
+        "kind": "battle",
+        "ranked": false,
+        "seats": r.seats.len(),
+        "winner": r.winner,
+        "void": r.winner.is_none(),
+        "reason": r.reason,
+        "targeting": r.targeting,
+        "teams": r.seats.iter().any(|s| s.team.is_some()),
+        "rules": serde_json::from_str::<Value>(&r.rules).unwrap_or(Value::Null),
+        "duration_frames": r.duration_frames,
+        "duration_seconds": (f64::from(r.duration_frames) / 6.0).round() / 10.0,
+        "replay": r.replay.as_ref().map(|_| format!("/api/matches/{}/replay", m.id.0)),
+        "started_unix": r.started_unix,
+        "ended_unix": r.ended_unix,
+        "players": players,
+    })
+}
+
+/// A battle as a row of the game's profile, from the side of `me` (`None` if they did not
+/// play): the opponent column reads "7 others · 3rd of 8", the score is their team's rounds
+/// won beside the winner's; never ranked.
+pub(crate) fn battle_row(m: &StoredBattle, me: PlayerId) -> Option<RecentMatch> {
+    let r = &m.record;
+    let mine = r.seat_of(me)?;
+    let others = r.seats.len() - 1;
+    let winner_rounds = r
+        .seats
+        .iter()
+        .enumerate()
+        .find(|&(i, _)| r.won(i) == Some(true))
+        .map_or(0, |(_, s)| s.rounds_won);
+    Some(RecentMatch {
+        id: u64::try_from(m.id.0).unwrap_or_default(),
+        opponent: format!("{others} others · {}", place_text(r, mine)),
+        won: r.won(mine),
+        score: [r.seats[mine].rounds_won, winner_rounds],
+        ranked: false,
+        rating_change: None,
+        ended_unix: r.ended_unix,
+        replay: r.replay.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sevenbag_storage::{BattleSeat, MatchId};
+
+    /// Eight seats, the first three players 1 to 3, placed in seat order; seat 0 won.
+    fn eight() -> StoredBattle {
+        let seats = (0..8u8)
+            .map(|i| BattleSeat {
+                player: (i < 3).then_some(PlayerId(i64::from(i) + 1)),
+                name: format!("P{i}"),
+                placement: i + 1,
+                kos: 0,
+                team: None,
+                rounds_won: u8::from(i == 0),
+                stats: PlayerStats::default(),
+            })
+            .collect();
+        StoredBattle {
+            id: MatchId(9),
+            record: BattleRecord {
+                winner: Some(0),
+                reason: "top_out".into(),
+                rules: "{}".into(),
+                targeting: "even".into(),
+                duration_frames: 600,
+                replay: None,
+                started_unix: 0,
+                ended_unix: 0,
+                seats,
+            },
+        }
+    }
+
+    #[test]
+    fn a_battle_row_reads_third_of_eight() {
+        let m = eight();
+        let row = battle_row(&m, PlayerId(3)).expect("seat 2 played");
+        assert_eq!(row.opponent, "7 others · 3rd of 8");
+        assert_eq!(
+            (row.won, row.score, row.ranked),
+            (Some(false), [0, 1], false)
+        );
+        let winner = battle_row(&m, PlayerId(1)).unwrap();
+        assert_eq!(
+            (winner.won, winner.opponent.as_str()),
+            (Some(true), "7 others · 1st of 8")
+        );
+        assert!(battle_row(&m, PlayerId(4)).is_none());
+        let json = battle_json(&m, &[]);
+        assert_eq!(json["players"][2]["place"], "3rd of 8");
+        assert_eq!(
+            (json["kind"].as_str(), json["seats"].as_u64()),
+            (Some("battle"), Some(8))
+        );
+    }
+}

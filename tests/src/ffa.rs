@@ -1,0 +1,183 @@
+//! Helpers of the free-for-all tests (`ffa.rs`, `ffa_desync.rs`, `ffa_return.rs`,
+//! `ffa_queue.rs`, `ffa_hostile.rs`, `ffa_links.rs`, `ffa_history.rs`): headless
+//! [`BattleClient`]s connected, seated, readied and played to the end on their own tasks, and the
+//! server's replay fetched and verified.
+
+use std::time::Duration;
+
+use sevenbag_core::{Battle, Input, Seat, SeatInput};
+use sevenbag_netplay::BattleClient;
+use sevenbag_protocol::{
+    AnyReplay, BattleReplay, BattleRoomOptions, JoinRole, read_any, verify_battle,
+};
+
+/// Longest a match of these tests may take.
+pub const MATCH_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// Random keys: a hard drop every 8 to 23 frames, moves and turns between, and (with
+/// `retarget`) a new target now and then, always another seat.
+pub fn random_keys(seed: u64, retarget: bool) -> impl FnMut(&Battle, usize) -> SeatInput + Send {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let mut wait = 0u64;
+    let mut target = None;
+    move |battle: &Battle, me: usize| {
+        let n = battle.seats();
+        if retarget && (target.is_none() || next(90) == 0) {
+            let pick = (me + 1 + next(n as u64 - 1) as usize) % n;
+            target = Seat::new(pick);
+        }
+        let keys = if wait == 0 {
+            wait = 8 + next(16);
+            Input::HARD_DROP
+        } else {
+            wait -= 1;
+            match next(10) {
+                0 => Input::LEFT,
+                1 => Input::RIGHT,
+                2 => Input::ROTATE_CW,
+                _ => Input::NONE,
+            }
+        };
+        SeatInput { keys, target }
+    }
+}
+
+/// No keys: pieces fall by gravity, so the match outlasts a test.
+pub fn idle() -> impl FnMut(&Battle, usize) -> SeatInput + Send {
+    |_: &Battle, _| SeatInput::NONE
+}
+
+/// A free-for-all room of `seats` seats, first to one round.
+pub fn options(seats: u8) -> BattleRoomOptions {
+    let mut o = BattleRoomOptions::ffa(seats);
+    o.room.first_to = 1;
+    o
+}
+
+/// A connected client called `name`.
+pub async fn connect(url: &str, name: &str) -> BattleClient {
+    BattleClient::connect(url, name)
+        .await
+        .unwrap_or_else(|e| panic!("{name} connects: {e}"))
+}
+
+/// `name` connected and waiting in the free-for-all queue.
+pub async fn queued(url: &str, name: &str) -> BattleClient {
+    let mut c = connect(url, name).await;
+    c.quick_play().await.expect("queued");
+    c
+}
+
+/// `n` players `p0`.. in a new room with `options` (player 0 creates it, the others join by
+/// code, seated in order). Returns them and the room code.
+pub async fn seated(
+    url: &str,
+    options: BattleRoomOptions,
+    n: usize,
+) -> (Vec<BattleClient>, String) {
+    let mut host = connect(url, "p0").await;
+    let code = host.create(options).await.expect("create");
+    let mut players = vec![host];
+    for i in 1..n {
+        let mut p = connect(url, &format!("p{i}")).await;
+        let seat = p.join(&code, JoinRole::Player).await.expect("join");
+        assert_eq!(seat, Some(i as u8));
+        players.push(p);
+    }
+    (players, code)
+}
+
+/// Every player says it is ready.
+pub fn all_ready(players: &mut [BattleClient]) {
+    for p in players.iter_mut() {
+        p.ready().expect("ready");
+    }
+}
+
+/// Every player says it is ready and waits (up to 5 s each) for the match to begin.
+pub async fn all_started(players: &mut [BattleClient]) {
+    all_ready(players);
+    for p in players.iter_mut() {
+        p.wait_for_start(Duration::from_secs(5))
+            .await
+            .expect("starts");
+    }
+}
+
+/// Plays each client to the end on its own task with [`random_keys`] (seeded `first_seed`,
+/// `first_seed + 1`...); returns them in order.
+pub async fn play_all_seeded(
+    players: Vec<BattleClient>,
+    first_seed: u64,
+    retarget: bool,
+) -> Vec<BattleClient> {
+    let tasks: Vec<_> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut p)| {
+            tokio::spawn(async move {
+                let mut keys = random_keys(first_seed + i as u64, retarget);
+                p.play(&mut keys, MATCH_TIMEOUT)
+                    .await
+                    .expect("plays to the end");
+                p
+            })
+        })
+        .collect();
+    let mut out = Vec::new();
+    for t in tasks {
+        out.push(t.await.expect("task"));
+    }
+    out
+}
+
+/// Plays each client to the end on its own task; returns them in order.
+pub async fn play_all(players: Vec<BattleClient>, retarget: bool) -> Vec<BattleClient> {
+    play_all_seeded(players, 1, retarget).await
+}
+
+/// Each client idles (no keys) for `time` on its own task; returns them in order.
+pub async fn idle_all(players: Vec<BattleClient>, time: Duration) -> Vec<BattleClient> {
+    let tasks: Vec<_> = players
+        .into_iter()
+        .map(|mut p| {
+            tokio::spawn(async move {
+                p.play_for(&mut idle(), time).await;
+                p
+            })
+        })
+        .collect();
+    let mut out = Vec::new();
+    for t in tasks {
+        out.push(t.await.expect("task"));
+    }
+    out
+}
+
+/// The final confirmed hash of a client whose match is decided.
+pub fn final_hash(c: &BattleClient) -> u64 {
+    let session = c.session().expect("a match was played");
+    assert!(session.is_over(), "the confirmed match is decided");
+    session.confirmed().state_hash()
+}
+
+/// Fetches the replay the server announced and re-simulates it: every recorded hash, round and
+/// the result check out. Returns its final hash and the replay.
+pub async fn verified_replay(client: &mut BattleClient) -> (u64, BattleReplay) {
+    let id = client
+        .outcome()
+        .and_then(|o| o.replay.clone())
+        .expect("the server kept a replay");
+    let bytes = client.fetch_replay(&id).await.expect("replay bytes");
+    let Ok(AnyReplay::Battle(replay)) = read_any(&bytes) else {
+        panic!("a replay of format version 2");
+    };
+    let report = verify_battle(&replay).expect("the replay verifies");
+    (report.final_hash, *replay)
+}

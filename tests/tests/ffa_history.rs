@@ -1,0 +1,252 @@
+//! End-to-end: every finished match of several seats is kept in the database, once, by the
+//! real server on a SQLite file and on a real PostgreSQL: a room's and a quick play's. Each
+//! player's history lists it (HTTP API `/api/players/NAME` with every seat's place, knock-outs
+//! and stats; the game's `PlayerProfile` as "2 others · 3rd of 3"), the match reads back at
+//! `/api/matches/ID` with its replay, nobody's rating or ranked games change, and a report may
+//! cite it as evidence only against someone who played in it.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use sevenbag_netplay::BattleClient;
+use sevenbag_protocol::moderation::ReportCategory;
+use sevenbag_protocol::{ClientMessage, JoinRole, ServerMessage};
+use sevenbag_server::{Config, QuickBattleConfig};
+use sevenbag_storage::ordinal;
+use sevenbag_tests::ffa::{all_ready, connect, options, play_all};
+use sevenbag_tests::http::{get, get_json};
+use sevenbag_tests::players::match_config;
+use sevenbag_tests::services::Postgres;
+use sevenbag_tests::{RawClient, TestServer, player_key, temp_dir};
+
+const NAMES: [&str; 3] = ["ann", "ben", "cid"];
+
+fn config(db: Config) -> Config {
+    Config {
+        quick_battle: QuickBattleConfig {
+            needed: 3,
+            countdown: Duration::from_millis(300),
+            first_to: 1,
+        },
+        ..db
+    }
+}
+
+/// `name` connected with identity `n`: registered the first time, identified after.
+async fn player(url: &str, name: &str, n: u8, register: bool) -> BattleClient {
+    let mut c = connect(url, name).await;
+    let message = if register {
+        ClientMessage::Register {
+            key: player_key(n),
+            name: name.into(),
+        }
+    } else {
+        ClientMessage::Identify { key: player_key(n) }
+    };
+    c.send(message).expect("send");
+    c.idle_for(Duration::from_millis(300)).await;
+    assert!(c.errors().is_empty(), "{name}: {:?}", c.errors());
+    c
+}
+
+/// Plays the three to the end; returns each one's place and the replay id.
+async fn played(mut players: Vec<BattleClient>) -> (Vec<u8>, String) {
+    all_ready(&mut players);
+    let players = play_all(players, false).await;
+    let outcome = players[0].outcome().cloned().expect("a result");
+    let replay = outcome.replay.clone().expect("a replay was kept");
+    let seats: Vec<usize> = players
+        .iter()
+        .map(|p| usize::from(p.seat().expect("seated")))
+        .collect();
+    (
+        seats.iter().map(|&s| outcome.placements[s]).collect(),
+        replay,
+    )
+}
+
+/// `name`'s history from the API once it holds `rows` matches (the writer runs behind the
+/// room), waiting a bounded time.
+async fn history(server: &TestServer, name: &str, rows: usize) -> Vec<Value> {
+    for _ in 0..100 {
+        let (status, body) = get_json(server.addr(), &format!("/api/players/{name}"))
+            .await
+            .expect("GET");
+        let list = body["recent_matches"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if status == 200 && list.len() >= rows {
+            return list;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{name}'s history never held {rows} matches");
+}
+
+/// The room match, then a quick play match, of the same three players, each kept once and
+/// shown the same way on either backend.
+async fn both_kinds_are_kept(db: Config) {
+    let server = sevenbag_tests::start_server(config(db)).await;
+    let url = server.url();
+    let mut players = Vec::new();
+    for (i, name) in NAMES.iter().enumerate() {
+        players.push(player(&url, name, i as u8 + 1, true).await);
+    }
+    let code = players[0].create(options(3)).await.expect("create");
+    for p in players.iter_mut().skip(1) {
+        p.join(&code, JoinRole::Player).await.expect("join");
+    }
+    let (room_places, room_replay) = played(players).await;
+
+    let mut players = Vec::new();
+    for (i, name) in NAMES.iter().enumerate() {
+        let mut p = player(&url, name, i as u8 + 1, false).await;
+        p.quick_play().await.expect("queued");
+        players.push(p);
+    }
+    for p in players.iter_mut() {
+        p.wait_for_room(Duration::from_secs(5))
+            .await
+            .expect("seated");
+    }
+    let (quick_places, _) = played(players).await;
+
+    for (i, name) in NAMES.iter().enumerate() {
+        let rows = history(&server, name, 2).await;
+        // A moment more: nothing is stored twice.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let rows_again = history(&server, name, 2).await;
+        assert_eq!(rows_again.len(), 2, "{name}: {rows_again:?}");
+        for (row, place) in rows.iter().zip([quick_places[i], room_places[i]]) {
+            assert_eq!(row["kind"], "battle", "{row}");
+            assert_eq!(
+                (row["seats"].as_u64(), row["ranked"].as_bool()),
+                (Some(3), Some(false))
+            );
+            assert_eq!(
+                row["place"],
+                format!("{} of 3", ordinal(place)),
+                "{name}: {row}"
+            );
+            assert_eq!(row["targeting"], "even");
+            let mine = row["players"]
+                .as_array()
+                .expect("players")
+                .iter()
+                .find(|p| p["name"] == *name)
+                .expect("in the match");
+            assert_eq!(mine["placement"].as_u64(), Some(u64::from(place)));
+            assert!(mine["stats"]["pieces"].as_u64().unwrap_or(0) > 0, "{mine}");
+            assert!(mine["kos"].is_u64() && mine["ranked_player"] == true);
+        }
+        let (_, me) = get_json(server.addr(), &format!("/api/players/{name}"))
+            .await
+            .expect("GET");
+        assert_eq!(
+            (me["games"].as_u64(), me["rating"].as_f64()),
+            (Some(0), Some(1500.0))
+        );
+    }
+    // One match by id, and its replay.
+    let rows = history(&server, "ann", 2).await;
+    let id = rows[0]["id"].as_i64().expect("an id");
+    let (status, one) = get_json(server.addr(), &format!("/api/matches/{id}"))
+        .await
+        .expect("GET");
+    assert_eq!((status, &one["players"]), (200, &rows[0]["players"]));
+    let (status, bytes) = get(server.addr(), &format!("/api/matches/{id}/replay"))
+        .await
+        .expect("GET");
+    assert_eq!(status, 200);
+    assert!(
+        sevenbag_protocol::read_any(&bytes).is_ok(),
+        "the match's replay"
+    );
+
+    // The game's profile shows the same rows.
+    let mut watcher = RawClient::hello(server.addr(), "watcher")
+        .await
+        .expect("hello");
+    watcher
+        .send(&ClientMessage::GetProfile { name: "cid".into() })
+        .await
+        .expect("send");
+    let recent = watcher
+        .recv_until(Duration::from_secs(10), |m| match m {
+            ServerMessage::PlayerProfile { recent, .. } => Some(recent.clone()),
+            _ => None,
+        })
+        .await
+        .expect("a profile");
+    assert_eq!(recent.len(), 2);
+    let place = format!("2 others · {} of 3", ordinal(quick_places[2]));
+    assert_eq!(
+        (recent[0].opponent.as_str(), recent[0].ranked),
+        (place.as_str(), false)
+    );
+    assert_eq!(recent[0].won, Some(quick_places[2] == 1));
+    // Its bot marks line up with those rows (a free-for-all row has no one opponent to mark).
+    let marks = watcher
+        .recv_until(Duration::from_secs(10), |m| match m {
+            ServerMessage::ProfileMarks { opponents, .. } => Some(opponents.clone()),
+            _ => None,
+        })
+        .await
+        .expect("the profile's marks");
+    assert_eq!(marks, [false, false]);
+
+    // A report may cite the stored match against someone who played in it, not anyone else.
+    let _dan = player(&url, "dan", 4, true).await;
+    let mut ann = RawClient::hello(server.addr(), "ann").await.expect("hello");
+    ann.send(&ClientMessage::Identify { key: player_key(1) })
+        .await
+        .expect("send");
+    ann.profile_reply(Duration::from_secs(10))
+        .await
+        .expect("identified");
+    for (name, accepted) in [("dan", false), ("ben", true)] {
+        ann.send(&ClientMessage::Report {
+            name: name.into(),
+            replay: Some(room_replay.clone()),
+            category: ReportCategory::Other,
+            text: "checking the evidence".into(),
+        })
+        .await
+        .expect("send");
+        let answer = ann
+            .recv_until(Duration::from_secs(10), |m| match m {
+                ServerMessage::Reported => Some(Ok(())),
+                ServerMessage::Error { message, .. } => Some(Err(message.clone())),
+                _ => None,
+            })
+            .await
+            .expect("an answer");
+        assert_eq!(answer.is_ok(), accepted, "{name}: {answer:?}");
+        if let Err(message) = answer {
+            assert!(message.contains("not one between you"), "{message}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn matches_of_several_seats_are_kept_once_in_sqlite() {
+    let dir = temp_dir("ffa-history");
+    both_kinds_are_kept(Config {
+        db: Some(dir.path().join("sevenbag.db")),
+        ..match_config(Duration::from_millis(300))
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn matches_of_several_seats_are_kept_once_in_postgres() {
+    let Some(pg) = Postgres::start() else {
+        return;
+    };
+    both_kinds_are_kept(Config {
+        postgres: Some(pg.url()),
+        ..match_config(Duration::from_millis(300))
+    })
+    .await;
+}
