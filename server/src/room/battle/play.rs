@@ -102,6 +102,7 @@ impl BattleRoom {
                     matches: self.matches,
                 })
             });
+        self.peers_new_match(n);
         self.running = Some(Running {
             sim,
             names,
@@ -117,12 +118,15 @@ impl BattleRoom {
     }
 
     /// A batch from a member: checked (a spectator, too many changes, frames past the clock,
-    /// a target that is not an opponent, a broken log: cut with the reason), then taken.
+    /// a target that is not an opponent, a broken log: cut with the reason), then taken. With
+    /// `from` (a datagram's window or a `BattleInputsFrom`) it may repeat what the room holds:
+    /// only the part past it is taken, and one starting past it is dropped (a gap).
     pub(super) async fn inputs(
         &mut self,
         client: ClientId,
-        changes: Vec<InputChange>,
-        targets: Vec<TargetChange>,
+        from: Option<u32>,
+        mut changes: Vec<InputChange>,
+        mut targets: Vec<TargetChange>,
         confirmed: u32,
     ) {
         let Some(seat) = self.seat_of(client) else {
@@ -163,6 +167,18 @@ impl BattleRoom {
             warn!(room = %self.code, seat, error = %e, "a lying target");
             self.cut(client, ErrorCode::BadInput, format!("bad target: {e}"));
             return;
+        }
+        if let Some(from) = from {
+            let have = run.sim.log(b).map_or(0, |l| l.confirmed());
+            if confirmed <= have {
+                return;
+            }
+            if from > have {
+                self.services.metrics.datagram_dropped("gap");
+                return;
+            }
+            changes.retain(|c| c.frame >= have);
+            targets.retain(|t| t.frame >= have);
         }
         self.take(b, changes, targets, confirmed, Some(client))
             .await;
