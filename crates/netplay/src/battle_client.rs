@@ -4,8 +4,9 @@
 //! tests and the load tester are built on it.
 //!
 //! It is [`crate::HeadlessClient`]'s little sibling: the same connection ([`NetHandle`]),
-//! clock and pacer, with a [`BattleSession`] instead of a `Session`. Inputs go over the
-//! WebSocket only (the datagram path carries two-seat inputs). Every wait is bounded.
+//! clock and pacer, with a [`BattleSession`] instead of a `Session`. Inputs go as datagrams
+//! where the server offers the path (falling back to the WebSocket as a two-seat client does),
+//! unless it connects with [`BattleClient::connect_with`]`(.., false)`. Every wait is bounded.
 
 mod quick;
 
@@ -76,17 +77,28 @@ pub struct BattleClient {
     reported_rtt: Option<u16>,
     /// The free-for-all queue, while we wait in it ([`quick`]).
     queue: Option<QueueState>,
+    /// Use the server's datagram path for inputs.
+    datagrams: bool,
 }
 
 impl BattleClient {
     /// Connects to `url` as `name` and waits for `Welcome`.
     pub async fn connect(url: &str, name: &str) -> Result<BattleClient, HeadlessError> {
+        Self::connect_with(url, name, true).await
+    }
+
+    /// Connects as [`Self::connect`] does; `datagrams: false` keeps inputs on the WebSocket.
+    pub async fn connect_with(
+        url: &str,
+        name: &str,
+        datagrams: bool,
+    ) -> Result<BattleClient, HeadlessError> {
         let now = Instant::now();
         let mut client = BattleClient {
             url: url.to_owned(),
             name: name.to_owned(),
             handling: Handling::default(),
-            net: Self::open(url, name, Handling::default(), None),
+            net: Self::open(url, name, Handling::default(), None, datagrams),
             clock: Clock::new(now),
             next_ping: now,
             welcomed: false,
@@ -108,19 +120,26 @@ impl BattleClient {
             links: Vec::new(),
             reported_rtt: None,
             queue: None,
+            datagrams,
         };
         client.wait(LOBBY_TIMEOUT, |c| c.welcomed).await?;
         Ok(client)
     }
 
-    fn open(url: &str, name: &str, handling: Handling, resume: Option<u64>) -> NetHandle {
+    fn open(
+        url: &str,
+        name: &str,
+        handling: Handling,
+        resume: Option<u64>,
+        datagrams: bool,
+    ) -> NetHandle {
         let hello = Hello {
             name: name.to_owned(),
             handling,
             resume,
         };
         let options = NetOptions {
-            datagrams: false,
+            datagrams,
             ..NetOptions::default()
         };
         connect_with(&tokio::runtime::Handle::current(), url, hello, options)
@@ -188,7 +207,8 @@ impl BattleClient {
             .resume
             .filter(|_| self.seat.is_some())
             .ok_or(HeadlessError::State("no resume token"))?;
-        self.net = Self::open(&self.url, &self.name, self.handling, Some(resume));
+        let datagrams = self.datagrams;
+        self.net = Self::open(&self.url, &self.name, self.handling, Some(resume), datagrams);
         self.disconnected = None;
         self.reported_rtt = None;
         self.awaiting_log = self.session.is_some();
@@ -217,6 +237,11 @@ impl BattleClient {
     /// Traffic of the current connection.
     pub fn traffic(&self) -> crate::NetStats {
         self.net.stats()
+    }
+
+    /// Which path carries our inputs now.
+    pub fn path(&self) -> crate::TransportPath {
+        self.net.path()
     }
 
     /// The session of the current match.
