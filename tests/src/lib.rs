@@ -61,6 +61,7 @@
 #![deny(missing_docs)]
 
 pub mod browser;
+pub mod datagram_session;
 pub mod http;
 pub mod needs;
 pub mod page;

@@ -244,6 +244,20 @@ impl BattleClient {
         self.net.path()
     }
 
+    /// Where the datagram path stands.
+    pub fn datagram_status(&self) -> crate::DatagramStatus {
+        self.net.datagram_status()
+    }
+
+    /// Stays connected (idle keys) until `done` holds, or `timeout`.
+    pub async fn wait_for(
+        &mut self,
+        timeout: Duration,
+        done: impl Fn(&BattleClient) -> bool,
+    ) -> Result<(), HeadlessError> {
+        self.wait(timeout, done).await
+    }
+
     /// The session of the current match.
     pub fn session(&self) -> Option<&BattleSession> {
         self.session.as_ref()
