@@ -6,6 +6,10 @@
 //! client whose acknowledgement lags further is caught up over the WebSocket with a
 //! `BattleInputsTight` counted from what it holds. Spectators stay on the WebSocket.
 //!
+//! A client that opened a session but sends only two-seat datagrams (a page whose transport
+//! does not speak battle datagrams) keeps its relays on the WebSocket: the room switches a
+//! player to datagrams at its first battle datagram, from what that datagram acknowledges.
+//!
 //! A player's own inputs arrive as windows that may repeat what the room holds: the part past
 //! it is checked and taken like any `BattleInputs` ([`BattleRoom::inputs`]).
 
@@ -28,6 +32,8 @@ pub(super) struct Peer {
     /// The connection it belongs to (a resumed seat is another connection).
     client: ClientId,
     out: DatagramOut,
+    /// It sent a battle datagram: its relays go as datagrams.
+    speaks: bool,
     /// Frames of each battle seat's inputs the client holds (this match).
     holds: Vec<u32>,
     /// Our acknowledgement of its own inputs, as last sent.
@@ -52,7 +58,7 @@ impl BattleRoom {
 
     /// Whether room seat `seat` gets its relays as datagrams.
     pub(super) fn on_datagrams(&self, seat: usize) -> bool {
-        self.peer(seat).is_some()
+        self.peer(seat).is_some_and(|p| p.speaks)
     }
 
     /// A new match of `n` battle seats: nothing is held or acknowledged yet.
@@ -99,6 +105,7 @@ impl BattleRoom {
                 self.peers[seat] = Some(Peer {
                     client,
                     out,
+                    speaks: false,
                     holds,
                     ack_sent,
                     last_sent: None,
@@ -109,8 +116,10 @@ impl BattleRoom {
                 let Some(peer) = self.peers[seat].take() else {
                     return;
                 };
-                if peer.client != client {
-                    self.peers[seat] = Some(peer);
+                if peer.client != client || !peer.speaks {
+                    if peer.client != client {
+                        self.peers[seat] = Some(peer);
+                    }
                     return;
                 }
                 debug!(room = %self.code, seat, "player back on the WebSocket");
@@ -139,6 +148,13 @@ impl BattleRoom {
             return;
         };
         let confirmed = self.confirmations();
+        if let Some(peer) = self.peer_mut(seat)
+            && !peer.speaks
+        {
+            // From now on its relays go as datagrams, from what it says it holds.
+            peer.speaks = true;
+            peer.holds = vec![0; confirmed.len()];
+        }
         if let Some(peer) = self.peer_mut(seat)
             && peer.holds.len() == confirmed.len()
         {
@@ -238,6 +254,16 @@ impl BattleRoom {
         }
         if catch_up {
             self.catch_up(seat, &holds, false);
+        }
+    }
+
+    /// The match is decided: every player on datagrams gets over the WebSocket every input it
+    /// has not acknowledged (a lost last datagram is never repeated once the match is over).
+    pub(super) fn catch_up_everyone(&mut self) {
+        for seat in 0..self.peers.len() {
+            if let Some(holds) = self.peer(seat).filter(|p| p.speaks).map(|p| p.holds.clone()) {
+                self.catch_up(seat, &holds, true);
+            }
         }
     }
 

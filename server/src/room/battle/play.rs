@@ -364,6 +364,8 @@ impl BattleRoom {
     /// Ends the running match: saves its replay (format version 2), tells the room the result
     /// (unless the server is shutting down), and waits for `Ready` again.
     pub(super) async fn finish(&mut self, winner: Option<u8>, reason: EndReason) {
+        // Players on datagrams get what they lack of the match reliably, before its result.
+        self.catch_up_everyone();
         let Some(run) = self.running.take() else {
             return;
         };
