@@ -79,6 +79,8 @@ pub struct BattleClient {
     queue: Option<QueueState>,
     /// Use the server's datagram path for inputs.
     datagrams: bool,
+    /// Frames simulated per wake-up at least ([`Self::set_frames_per_tick`]).
+    frames_per_tick: u32,
 }
 
 impl BattleClient {
@@ -121,6 +123,7 @@ impl BattleClient {
             reported_rtt: None,
             queue: None,
             datagrams,
+            frames_per_tick: 1,
         };
         client.wait(LOBBY_TIMEOUT, |c| c.welcomed).await?;
         Ok(client)
@@ -244,6 +247,13 @@ impl BattleClient {
         self.net.path()
     }
 
+    /// Simulate frames only once `n` are due (1, the default, as the game does: each frame
+    /// as it falls due), as `HeadlessConfig::frames_per_tick` does for two-seat clients: the
+    /// load tester runs both kinds with the same number, so their batches cover as many frames.
+    pub fn set_frames_per_tick(&mut self, n: u32) {
+        self.frames_per_tick = n.clamp(1, crate::clock::MAX_CATCH_UP);
+    }
+
     /// Where the datagram path stands.
     pub fn datagram_status(&self) -> crate::DatagramStatus {
         self.net.datagram_status()
@@ -345,13 +355,15 @@ impl BattleClient {
 
     fn tick(&mut self, keys: Keys<'_>, now: Instant) {
         let me = self.battle_seat();
+        let least = self.frames_per_tick;
         let (Some(session), Some(pacer)) = (&mut self.session, &mut self.pacer) else {
             return;
         };
         if self.awaiting_log {
             return;
         }
-        for _ in 0..pacer.frames_due(now, session.frame()) {
+        let due = pacer.frames_due(now, session.frame());
+        for _ in 0..if due >= least { due } else { 0 } {
             let input = me.map_or(SeatInput::NONE, |s| keys(session.predicted(), s));
             if session.advance(input) == crate::Step::Stalled {
                 pacer.stalled(now, session.frame());

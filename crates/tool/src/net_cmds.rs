@@ -292,6 +292,7 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
             args.seconds,
             drops,
             datagrams,
+            args.tick_frames,
         ));
         drop(spawned);
         return result;

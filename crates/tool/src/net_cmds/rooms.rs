@@ -36,6 +36,8 @@ struct Schedule {
     end: Instant,
     drop: (u32, u32),
     datagrams: bool,
+    /// Frames each client simulates per wake-up (`--tick-frames`, as the two-seat players).
+    tick_frames: u32,
 }
 
 /// The two-seat load players' random keys ([`RandomInputs`], a hard drop every `min..=max`
@@ -63,6 +65,7 @@ async fn room(url: String, i: usize, n: usize, at: Schedule) -> Vec<Outcome> {
         let name = format!("r{i}p{s}");
         let joined = async {
             let mut c = BattleClient::connect_with(&url, &name, at.datagrams).await?;
+            c.set_frames_per_tick(at.tick_frames);
             if s == 0 {
                 code = c.create(options).await?;
             } else {
@@ -135,6 +138,7 @@ pub(super) async fn run(
     seconds: u64,
     drop: (u32, u32),
     datagrams: bool,
+    tick_frames: u32,
 ) -> anyhow::Result<()> {
     // Setup, a second of play, the window, a little after it.
     let warmup = Duration::from_secs(1);
@@ -148,6 +152,7 @@ pub(super) async fn run(
         end: window_from + window + Duration::from_millis(500),
         drop,
         datagrams,
+        tick_frames,
     };
     let tasks: Vec<_> = (0..rooms)
         .map(|i| tokio::spawn(room(url.to_owned(), i, n, at)))
