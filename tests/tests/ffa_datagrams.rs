@@ -210,7 +210,7 @@ async fn flood(addr: std::net::SocketAddr, code: String) -> anyhow::Result<()> {
     for seq in 1..=600u32 {
         let bytes = BattleUplink {
             seq,
-            acks: vec![(1, seq)],
+            acks: vec![seq, 0],
             ..BattleUplink::default()
         }
         .encode()?;

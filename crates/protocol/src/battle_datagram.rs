@@ -43,8 +43,11 @@ pub struct BattleUplink {
     pub seq: u32,
     /// [`crate::datagram::match_tag`] of the match (0 outside a match).
     pub tag: u16,
-    /// Frames of each other battle seat's inputs we hold.
-    pub acks: Vec<(u8, u32)>,
+    /// What the acknowledgements count from: the least of them.
+    pub acks_from: u32,
+    /// Frames of each battle seat's inputs we hold, in seat order, less `acks_from` (one byte
+    /// each while the seats are within 250 frames of each other; our own seat's is not read).
+    pub acks: Vec<u32>,
     /// Our keys and targets the server has not acknowledged (its `seat` is not read).
     pub inputs: Option<SeatSteps>,
     /// A clock probe to answer with a [`Pong`].
@@ -209,6 +212,18 @@ fn without_mark(bytes: &[u8]) -> Result<&[u8], DatagramError> {
 }
 
 impl BattleUplink {
+    /// The acknowledgements of `held` (each battle seat's frames held, in seat order).
+    pub fn acks_of(held: &[u32]) -> (u32, Vec<u32>) {
+        let from = held.iter().copied().min().unwrap_or(0);
+        (from, held.iter().map(|&h| h - from).collect())
+    }
+
+    /// Each battle seat's frames held, as acknowledged.
+    pub fn held(&self) -> impl Iterator<Item = (u8, u32)> + '_ {
+        (self.acks.iter().enumerate())
+            .map(|(s, &a)| (s as u8, self.acks_from.saturating_add(a)))
+    }
+
     /// The datagram's bytes.
     pub fn encode(&self) -> Result<Vec<u8>, DatagramError> {
         with_mark(self)
@@ -220,12 +235,8 @@ impl BattleUplink {
         if up.acks.len() > MAX_ROOM_SEATS {
             return Err(DatagramError::TooManySeats(up.acks.len()));
         }
-        if let Some(&(seat, _)) = up
-            .acks
-            .iter()
-            .find(|(s, _)| usize::from(*s) >= MAX_ROOM_SEATS)
-        {
-            return Err(DatagramError::BadSeat(seat));
+        if up.acks.iter().any(|&a| up.acks_from.checked_add(a).is_none()) {
+            return Err(DatagramError::Overflow);
         }
         if let Some(window) = &up.inputs {
             resolve(window)?;
@@ -325,10 +336,13 @@ mod tests {
 
     #[test]
     fn battle_datagrams_round_trip_and_are_told_from_two_seat_ones() {
+        let (acks_from, acks) = BattleUplink::acks_of(&[500, 0, 498, 499, 500, 500, 501, 501]);
+        assert_eq!((acks_from, acks.len()), (0, 8));
         let up = BattleUplink {
             seq: 9,
             tag: 77,
-            acks: vec![(0, 500), (2, 498), (7, 501)],
+            acks_from,
+            acks,
             inputs: Some(window_from(
                 0,
                 490,
@@ -362,6 +376,24 @@ mod tests {
     }
 
     #[test]
+    fn an_uplink_of_eight_seats_costs_a_byte_an_acknowledgement() {
+        let held = [5000, 5004, 4998, 5001, 5003, 5000, 4999, 5002];
+        let (acks_from, acks) = BattleUplink::acks_of(&held);
+        let up = BattleUplink {
+            seq: 100_000,
+            tag: 0xbeef,
+            acks_from,
+            acks,
+            inputs: Some(window_from(3, 4996, &[key(4999, 2)], &[], 5006)),
+            ping: None,
+        };
+        let bytes = up.encode().unwrap();
+        assert!(bytes.len() <= 32, "{} bytes", bytes.len());
+        let back = BattleUplink::decode(&bytes).unwrap();
+        assert_eq!(back.held().map(|(_, h)| h).collect::<Vec<_>>(), held);
+    }
+
+    #[test]
     fn bad_battle_windows_are_refused() {
         let mut w = window_from(9, 10, &[], &[], 12);
         assert!(matches!(resolve(&w), Err(DatagramError::BadSeat(9))));
@@ -377,7 +409,13 @@ mod tests {
         }];
         assert!(matches!(resolve(&w), Err(DatagramError::Order)));
         let up = BattleUplink {
-            acks: vec![(8, 1)],
+            acks: vec![1; 9],
+            ..BattleUplink::default()
+        };
+        assert!(BattleUplink::decode(&up.encode().unwrap()).is_err());
+        let up = BattleUplink {
+            acks_from: u32::MAX,
+            acks: vec![1],
             ..BattleUplink::default()
         };
         assert!(BattleUplink::decode(&up.encode().unwrap()).is_err());

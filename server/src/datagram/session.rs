@@ -220,7 +220,7 @@ impl<'a> Session<'a> {
                 let span = up.inputs.as_ref().and_then(|w| resolve(w).ok());
                 Received {
                     tag: up.tag,
-                    acks: up.acks,
+                    acks: up.held().collect(),
                     window: None,
                     span,
                     hash: None,

@@ -221,14 +221,21 @@ impl DatagramLink {
             return None;
         }
         self.seq = self.seq.wrapping_add(1);
-        let acks = (0..self.battle.seats)
-            .filter(|&s| Some(s as u8) != self.battle.seat)
-            .map(|s| (s as u8, self.battle.held[s]))
-            .collect();
+        // Our own seat's slot repeats the least of the others (it is not read).
+        let mut held = self.battle.held[..self.battle.seats].to_vec();
+        if let Some(own) = self.battle.seat.map(usize::from).filter(|&b| b < held.len()) {
+            held[own] = (held.iter().enumerate())
+                .filter(|&(s, _)| s != own)
+                .map(|(_, &h)| h)
+                .min()
+                .unwrap_or(0);
+        }
+        let (acks_from, acks) = BattleUplink::acks_of(&held);
         let inputs = (self.own.confirmed > self.own.acked).then(|| self.own_battle_window());
         let up = BattleUplink {
             seq: self.seq,
             tag: self.tag,
+            acks_from,
             acks,
             inputs,
             ping: self.ping.take(),
