@@ -194,7 +194,10 @@ async fn spectator_in_a_seats_name(addr: std::net::SocketAddr, code: String) -> 
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let (got, message, _) = client.expect_cut(OPEN_TIMEOUT).await?;
-    ensure!(got == ErrorCode::BadInput, "spoofer: got {got:?}: {message}");
+    ensure!(
+        got == ErrorCode::BadInput,
+        "spoofer: got {got:?}: {message}"
+    );
     Ok(())
 }
 

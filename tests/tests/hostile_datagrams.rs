@@ -15,8 +15,8 @@ use sevenbag_netplay::{DatagramStatus, TransportPath};
 use sevenbag_protocol::datagram::{InputWindow, MAX_DATAGRAM_BYTES, Uplink};
 use sevenbag_protocol::{ErrorCode, JoinRole, RoomOptions};
 use sevenbag_server::{Config, Limits};
-use sevenbag_tests::players::{finished, match_config, play, room};
 use sevenbag_tests::datagram_session::{open, with_session};
+use sevenbag_tests::players::{finished, match_config, play, room};
 use sevenbag_tests::{RawClient, http};
 
 const CASE_TIMEOUT: Duration = Duration::from_secs(15);

@@ -211,7 +211,13 @@ impl BattleClient {
             .filter(|_| self.seat.is_some())
             .ok_or(HeadlessError::State("no resume token"))?;
         let datagrams = self.datagrams;
-        self.net = Self::open(&self.url, &self.name, self.handling, Some(resume), datagrams);
+        self.net = Self::open(
+            &self.url,
+            &self.name,
+            self.handling,
+            Some(resume),
+            datagrams,
+        );
         self.disconnected = None;
         self.reported_rtt = None;
         self.awaiting_log = self.session.is_some();

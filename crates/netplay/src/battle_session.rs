@@ -319,7 +319,11 @@ impl BattleSession {
             tracing::debug!(seat, have, from = entry.base, "inputs past a gap left out");
             return Ok(());
         }
-        let keys: Vec<_> = entry.changes().into_iter().filter(|c| c.frame >= have).collect();
+        let keys: Vec<_> = entry
+            .changes()
+            .into_iter()
+            .filter(|c| c.frame >= have)
+            .collect();
         let targets: Vec<_> = (entry.target_changes().into_iter())
             .filter(|t| t.frame >= have)
             .collect();

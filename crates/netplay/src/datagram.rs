@@ -28,10 +28,10 @@ mod battle;
 use std::time::Duration;
 
 use sevenbag_core::Seat;
+use sevenbag_protocol::battle_datagram::BATTLE_MARK;
 use sevenbag_protocol::datagram::{
     DatagramError, Downlink, InputWindow, MAX_WINDOW_STEPS, Uplink, WINDOW_FRAMES, match_tag,
 };
-use sevenbag_protocol::battle_datagram::BATTLE_MARK;
 use sevenbag_protocol::{
     ClientMessage, InputChange, MAX_CHANGES_PER_MESSAGE, ServerMessage, TargetChange,
 };
@@ -438,7 +438,10 @@ impl DatagramLink {
             hash: self.hash,
             ping: self.ping.take(),
         };
-        self.sent(now, up.inputs.is_some() || up.hash.is_some() || up.ping.is_some());
+        self.sent(
+            now,
+            up.inputs.is_some() || up.hash.is_some() || up.ping.is_some(),
+        );
         Some(up)
     }
 

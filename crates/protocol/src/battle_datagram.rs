@@ -26,8 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::battle::{MAX_ROOM_SEATS, SeatLog, TargetChange};
 use crate::compact::InputStep;
 use crate::datagram::{
-    Applied, DatagramError, Downlink, MAX_WINDOW_STEPS, Pong, Uplink, WINDOW_FRAMES, decode,
-    encode,
+    Applied, DatagramError, Downlink, MAX_WINDOW_STEPS, Pong, Uplink, WINDOW_FRAMES, decode, encode,
 };
 use crate::gathered::{SeatSteps, TargetStep};
 use crate::inputs::InputLogError;
@@ -220,8 +219,7 @@ impl BattleUplink {
 
     /// Each battle seat's frames held, as acknowledged.
     pub fn held(&self) -> impl Iterator<Item = (u8, u32)> + '_ {
-        (self.acks.iter().enumerate())
-            .map(|(s, &a)| (s as u8, self.acks_from.saturating_add(a)))
+        (self.acks.iter().enumerate()).map(|(s, &a)| (s as u8, self.acks_from.saturating_add(a)))
     }
 
     /// The datagram's bytes.
@@ -235,7 +233,11 @@ impl BattleUplink {
         if up.acks.len() > MAX_ROOM_SEATS {
             return Err(DatagramError::TooManySeats(up.acks.len()));
         }
-        if up.acks.iter().any(|&a| up.acks_from.checked_add(a).is_none()) {
+        if up
+            .acks
+            .iter()
+            .any(|&a| up.acks_from.checked_add(a).is_none())
+        {
             return Err(DatagramError::Overflow);
         }
         if let Some(window) = &up.inputs {
@@ -371,7 +373,11 @@ mod tests {
             pong: None,
         };
         let bytes = down.encode().unwrap();
-        assert!(bytes.len() < 100, "{} bytes for seven opponents", bytes.len());
+        assert!(
+            bytes.len() < 100,
+            "{} bytes for seven opponents",
+            bytes.len()
+        );
         assert_eq!(decode_downlink(&bytes).unwrap(), AnyDownlink::Battle(down));
     }
 

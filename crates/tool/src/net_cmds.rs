@@ -282,18 +282,7 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
                 && urls.len() == 1,
             "--players-per-room takes one server, random keys and no impairment"
         );
-        let drops = (args.drop_min, args.drop_max);
-        let datagrams = args.path == InputPath::Datagrams;
-        let result = runtime.block_on(rooms::run(
-            &url,
-            server_pid,
-            args.matches,
-            n,
-            args.seconds,
-            drops,
-            datagrams,
-            args.tick_frames,
-        ));
+        let result = runtime.block_on(rooms::run(&url, server_pid, n, &args));
         drop(spawned);
         return result;
     }

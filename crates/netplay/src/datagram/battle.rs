@@ -121,7 +121,8 @@ impl DatagramLink {
                 if tag != self.tag || self.own.confirmed == 0 {
                     // A match we had no inputs of on this connection: the session sends ours
                     // again from the server's confirmation.
-                    if let Some(&have) = self.battle.seat.and_then(|b| confirmed.get(usize::from(b)))
+                    if let Some(&have) =
+                        self.battle.seat.and_then(|b| confirmed.get(usize::from(b)))
                     {
                         self.own = Own {
                             acked: have,
@@ -223,7 +224,12 @@ impl DatagramLink {
         self.seq = self.seq.wrapping_add(1);
         // Our own seat's slot repeats the least of the others (it is not read).
         let mut held = self.battle.held[..self.battle.seats].to_vec();
-        if let Some(own) = self.battle.seat.map(usize::from).filter(|&b| b < held.len()) {
+        if let Some(own) = self
+            .battle
+            .seat
+            .map(usize::from)
+            .filter(|&b| b < held.len())
+        {
             held[own] = (held.iter().enumerate())
                 .filter(|&(s, _)| s != own)
                 .map(|(_, &h)| h)

@@ -133,13 +133,13 @@ async fn room(url: String, i: usize, n: usize, at: Schedule) -> Vec<Outcome> {
 pub(super) async fn run(
     url: &str,
     server_pid: Option<u32>,
-    rooms: usize,
     n: usize,
-    seconds: u64,
-    drop: (u32, u32),
-    datagrams: bool,
-    tick_frames: u32,
+    args: &super::LoadtestArgs,
 ) -> anyhow::Result<()> {
+    let (rooms, seconds) = (args.matches, args.seconds);
+    let drop = (args.drop_min, args.drop_max);
+    let datagrams = args.path == super::InputPath::Datagrams;
+    let tick_frames = args.tick_frames;
     // Setup, a second of play, the window, a little after it.
     let warmup = Duration::from_secs(1);
     let window = Duration::from_secs(seconds);

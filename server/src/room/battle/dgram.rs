@@ -45,7 +45,10 @@ pub(super) struct Peer {
 impl BattleRoom {
     fn peer(&self, seat: usize) -> Option<&Peer> {
         let client = self.seats.get(seat)?.as_ref()?.conn.as_ref()?.id();
-        self.peers.get(seat)?.as_ref().filter(|p| p.client == client)
+        self.peers
+            .get(seat)?
+            .as_ref()
+            .filter(|p| p.client == client)
     }
 
     fn peer_mut(&mut self, seat: usize) -> Option<&mut Peer> {
@@ -87,7 +90,11 @@ impl BattleRoom {
                 && (r.window.is_some() || r.span.is_some())
                 && self.spectators.iter().any(|o| o.id() == client)
             {
-                self.cut(client, ErrorCode::BadInput, "spectators may not send inputs");
+                self.cut(
+                    client,
+                    ErrorCode::BadInput,
+                    "spectators may not send inputs",
+                );
             }
             return;
         };
@@ -261,7 +268,11 @@ impl BattleRoom {
     /// has not acknowledged (a lost last datagram is never repeated once the match is over).
     pub(super) fn catch_up_everyone(&mut self) {
         for seat in 0..self.peers.len() {
-            if let Some(holds) = self.peer(seat).filter(|p| p.speaks).map(|p| p.holds.clone()) {
+            if let Some(holds) = self
+                .peer(seat)
+                .filter(|p| p.speaks)
+                .map(|p| p.holds.clone())
+            {
                 self.catch_up(seat, &holds, true);
             }
         }
