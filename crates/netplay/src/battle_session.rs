@@ -312,6 +312,10 @@ impl BattleSession {
         let seat = usize::from(entry.seat);
         let have = self.logs.get(seat).map_or(0, SeatLog::confirmed);
         let confirmed = entry.confirmed();
+        if confirmed > sevenbag_protocol::MAX_MATCH_FRAMES {
+            // Past the last frame: refused as a batch would be.
+            return self.remote_inputs(seat, &[], &[], confirmed);
+        }
         if confirmed <= have && Some(seat) != self.local {
             return Ok(());
         }

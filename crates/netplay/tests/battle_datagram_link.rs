@@ -83,7 +83,10 @@ fn keys_and_targets_go_as_one_window_until_acknowledged() {
     };
     link.from_datagram(&acked.encode().unwrap(), t0 + REPEAT_EVERY)
         .expect("reads");
-    assert!(sent(&mut link, t0 + 4 * REPEAT_EVERY).is_none(), "nothing owed");
+    assert!(
+        sent(&mut link, t0 + 4 * REPEAT_EVERY).is_none(),
+        "nothing owed"
+    );
 }
 
 #[test]
@@ -96,21 +99,36 @@ fn every_opponents_window_comes_up_as_one_gathered_message_and_is_acknowledged()
         ack: 0,
         inputs: vec![
             window_from(0, 0, &[key(1, 4)], &[], 4),
-            window_from(2, 0, &[], &[TargetChange {
-                frame: 2,
-                target: Some(0),
-            }], 3),
+            window_from(
+                2,
+                0,
+                &[],
+                &[TargetChange {
+                    frame: 2,
+                    target: Some(0),
+                }],
+                3,
+            ),
         ],
         pong: None,
     };
-    let up = link.from_datagram(&down.encode().unwrap(), t0).expect("reads");
+    let up = link
+        .from_datagram(&down.encode().unwrap(), t0)
+        .expect("reads");
     let [ServerMessage::BattleInputsGathered { frame, seats }] = &up[..] else {
         panic!("one gathered message: {up:?}");
     };
-    let ends: Vec<_> = seats.iter().map(|e| (e.seat, frame + e.base + e.frames)).collect();
+    let ends: Vec<_> = seats
+        .iter()
+        .map(|e| (e.seat, frame + e.base + e.frames))
+        .collect();
     assert_eq!(ends, [(0, 4), (2, 3)]);
     // A repeat of the same windows is not passed up again.
-    assert!(link.from_datagram(&down.encode().unwrap(), t0).unwrap().is_empty());
+    assert!(
+        link.from_datagram(&down.encode().unwrap(), t0)
+            .unwrap()
+            .is_empty()
+    );
     let ack = sent(&mut link, t0 + ACK_DELAY).expect("an acknowledgement");
     let held: Vec<_> = ack.held().collect();
     assert_eq!((held[0], held[2]), ((0, 4), (2, 3)));
@@ -123,16 +141,21 @@ fn a_lag_past_the_window_is_caught_up_with_battle_inputs_from() {
     let far = WINDOW_FRAMES + 10;
     assert_eq!(link.outgoing(batch(&[(3, 1)], &[(5, Some(0))], far)), None);
     let catch_up = link.catch_up(t0, Some(Duration::from_millis(50)));
-    let [ClientMessage::BattleInputsFrom {
-        from,
-        changes,
-        targets,
-        confirmed,
-    }] = &catch_up[..]
+    let [
+        ClientMessage::BattleInputsFrom {
+            from,
+            changes,
+            targets,
+            confirmed,
+        },
+    ] = &catch_up[..]
     else {
         panic!("one catch-up: {catch_up:?}");
     };
-    assert_eq!((*from, changes.len(), targets.len(), *confirmed), (0, 1, 1, far));
+    assert_eq!(
+        (*from, changes.len(), targets.len(), *confirmed),
+        (0, 1, 1, far)
+    );
 }
 
 #[test]
