@@ -399,6 +399,41 @@ mod tests {
         assert_eq!(back.held().map(|(_, h)| h).collect::<Vec<_>>(), held);
     }
 
+    /// The bytes of the fuzz corpus's seeds (fuzz/corpus/datagram/battle-*): the mark, then
+    /// bincode's varints field by field.
+    #[test]
+    fn the_wire_form_is_the_mark_then_the_fields_in_order() {
+        let up = BattleUplink {
+            seq: 5,
+            tag: 7,
+            acks_from: 10,
+            acks: vec![0, 2, 1],
+            inputs: Some(window_from(1, 10, &[key(12, 3)], &[aim(14, Some(2))], 18)),
+            ping: None,
+        };
+        let bytes = [
+            0xFF, 5, 7, 10, 3, 0, 2, 1, 1, 1, 10, 1, 2, 3, 1, 4, 1, 2, 8, 0,
+        ];
+        assert_eq!(up.encode().unwrap(), bytes);
+        assert_eq!(BattleUplink::decode(&bytes).unwrap(), up);
+        let down = BattleDownlink {
+            tag: 7,
+            ack: 12,
+            inputs: vec![
+                window_from(0, 10, &[key(11, 5)], &[], 14),
+                window_from(2, 11, &[], &[aim(11, Some(3))], 13),
+            ],
+            pong: Some(Pong {
+                nonce: 9,
+                server_ms: 100,
+            }),
+        };
+        let bytes = [
+            0xFF, 7, 12, 2, 0, 10, 1, 1, 5, 0, 4, 2, 11, 0, 1, 0, 1, 3, 2, 1, 9, 100,
+        ];
+        assert_eq!(down.encode().unwrap(), bytes);
+    }
+
     #[test]
     fn bad_battle_windows_are_refused() {
         let mut w = window_from(9, 10, &[], &[], 12);
