@@ -3,8 +3,9 @@
 //! sends each one datagram per flush with every opponent's new inputs.
 //! - Eight players through loopback proxies that delay both paths and really drop datagrams
 //!   (in bursts): no input is lost, no desync, every client ends on the server's replay hash.
-//! - Hostile datagram senders beside such a match: a spectator sending inputs in a seat's
-//!   name is cut with `BadInput`, a flood is cut with `RateLimited`; the players play on.
+//! - Hostile datagram senders beside such a match: a player naming itself as its target in a
+//!   datagram and a spectator sending inputs in a seat's name are cut with `BadInput`, a flood
+//!   is cut with `RateLimited`; the players play on.
 
 use std::time::Duration;
 
@@ -14,8 +15,8 @@ use sevenbag_netplay::delay_proxy::{Loss, Proxy, ProxyConfig};
 use sevenbag_netplay::{BattleClient, DatagramStatus, MessageKind, TransportPath};
 use sevenbag_protocol::battle_datagram::{BattleUplink, window_from};
 use sevenbag_protocol::{
-    AnyReplay, BattleRoomOptions, ClientMessage, ErrorCode, JoinRole, ServerMessage, read_any,
-    verify_battle,
+    AnyReplay, BattleRoomOptions, ClientMessage, ErrorCode, JoinRole, ServerMessage, TargetChange,
+    read_any, verify_battle,
 };
 use sevenbag_server::{Config, Limits};
 use sevenbag_tests::datagram_session::{OPEN_TIMEOUT, with_session};
@@ -231,9 +232,35 @@ async fn flood(addr: std::net::SocketAddr, code: String) -> anyhow::Result<()> {
 async fn hostile_datagram_senders_in_a_big_room_are_cut_and_the_players_play_on() {
     let server = sevenbag_tests::start_server(hostile_config()).await;
     let addr = server.addr();
-    let (players, code) = seated_on_datagrams(&server.url(), 4).await;
+    let (mut players, code) = seated_on_datagrams(&server.url(), 4).await;
+    let mut liar = players.pop().expect("seat 3");
+    liar.ready().expect("ready");
     let match_task = tokio::spawn(play_all(players));
-    tokio::time::sleep(Duration::from_millis(800)).await;
+    liar.wait_for_start(Duration::from_secs(5))
+        .await
+        .expect("starts");
+    // Its own seat as its target, in a datagram (its path is open).
+    liar.send(ClientMessage::BattleInputs {
+        changes: vec![],
+        targets: vec![TargetChange {
+            frame: 0,
+            target: Some(3),
+        }],
+        confirmed: 1,
+    })
+    .expect("send");
+    liar.wait_disconnected(Duration::from_secs(10))
+        .await
+        .expect("the liar is cut");
+    let error = liar.errors().last().cloned().expect("the liar hears why");
+    assert_eq!(error.code, ErrorCode::BadInput, "{}", error.message);
+    assert!(error.message.contains("target"), "{}", error.message);
+    let net = liar.traffic();
+    assert_eq!(
+        net.kinds_out[MessageKind::Inputs as usize],
+        0,
+        "sent as a datagram: {net:?}"
+    );
     let (spoofed, flooded) = tokio::join!(
         spectator_in_a_seats_name(addr, code.clone()),
         flood(addr, code)
