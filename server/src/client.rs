@@ -676,6 +676,23 @@ impl Client {
             } => {
                 self.send_inputs(RoomCommand::BattleInputs {
                     client: self.id,
+                    from: None,
+                    changes,
+                    targets,
+                    confirmed,
+                })
+                .await;
+            }
+            ClientMessage::BattleInputsFrom {
+                from,
+                changes,
+                targets,
+                confirmed,
+            } => {
+                let (client, from) = (self.id, Some(from));
+                self.send_inputs(RoomCommand::BattleInputs {
+                    client,
+                    from,
                     changes,
                     targets,
                     confirmed,

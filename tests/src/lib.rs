@@ -44,6 +44,8 @@
 //!   the honest players finish; `ffa_links.rs`: the input delay from the worst link, through
 //!   the delay proxy; `ffa_history.rs`: matches of several seats kept once in SQLite and
 //!   PostgreSQL and shown in the API and the game's profile.
+//! - `ffa_datagrams.rs`: eight players on datagrams through the UDP loss proxy end on the
+//!   verified replay's hash; hostile battle datagram senders are cut with a reason.
 //! - `replays.rs`: a finished match's replay verifies; corrupted copies are reported as such.
 //! - `bot.rs`: the bot plays through the server as a headless input source and wins.
 //! - `cluster.rs`: two instances on one real Redis pair players across instances, share room
@@ -70,6 +72,7 @@
 #![deny(missing_docs)]
 
 pub mod browser;
+pub mod datagram_session;
 pub mod ffa;
 pub mod http;
 pub mod needs;

@@ -12,15 +12,12 @@ use std::time::Duration;
 
 use anyhow::{Context, ensure};
 use sevenbag_netplay::{DatagramStatus, TransportPath};
-use sevenbag_protocol::datagram::{
-    InputWindow, MAX_DATAGRAM_BYTES, SESSION_PATH, Uplink, token_hex,
-};
+use sevenbag_protocol::datagram::{InputWindow, MAX_DATAGRAM_BYTES, Uplink};
 use sevenbag_protocol::{ErrorCode, JoinRole, RoomOptions};
 use sevenbag_server::{Config, Limits};
+use sevenbag_tests::datagram_session::{open, with_session};
 use sevenbag_tests::players::{finished, match_config, play, room};
 use sevenbag_tests::{RawClient, http};
-use wtransport::tls::Sha256Digest;
-use wtransport::{ClientConfig, Connection, Endpoint};
 
 const CASE_TIMEOUT: Duration = Duration::from_secs(15);
 
@@ -35,37 +32,6 @@ fn config() -> Config {
         },
         ..base
     }
-}
-
-/// Opens a datagram session with `token` (and the server's announced certificate hash).
-async fn open(
-    addr: SocketAddr,
-    token: &[u8; 16],
-    hash: Option<[u8; 32]>,
-) -> anyhow::Result<Connection> {
-    let hash = hash.context("a self-signed server announces its hash")?;
-    let config = ClientConfig::builder()
-        .with_bind_address("127.0.0.1:0".parse()?)
-        .with_server_certificate_hashes([Sha256Digest::new(hash)])
-        .build();
-    let endpoint = Endpoint::client(config)?;
-    let url = format!(
-        "https://127.0.0.1:{}{SESSION_PATH}{}",
-        addr.port(),
-        token_hex(token)
-    );
-    let connection = tokio::time::timeout(CASE_TIMEOUT, endpoint.connect(url))
-        .await
-        .context("connect timed out")??;
-    Ok(connection)
-}
-
-/// A greeted WebSocket client with its datagram session open.
-async fn with_session(addr: SocketAddr, name: &str) -> anyhow::Result<(RawClient, Connection)> {
-    let mut client = RawClient::hello(addr, name).await?;
-    let (token, hash) = client.datagram_ticket(CASE_TIMEOUT).await?;
-    let session = open(addr, &token, hash).await?;
-    Ok((client, session))
 }
 
 async fn metric(addr: SocketAddr, line_start: &str) -> anyhow::Result<f64> {

@@ -4,8 +4,9 @@
 //! tests and the load tester are built on it.
 //!
 //! It is [`crate::HeadlessClient`]'s little sibling: the same connection ([`NetHandle`]),
-//! clock and pacer, with a [`BattleSession`] instead of a `Session`. Inputs go over the
-//! WebSocket only (the datagram path carries two-seat inputs). Every wait is bounded.
+//! clock and pacer, with a [`BattleSession`] instead of a `Session`. Inputs go as datagrams
+//! where the server offers the path (falling back to the WebSocket as a two-seat client does),
+//! unless it connects with [`BattleClient::connect_with`]`(.., false)`. Every wait is bounded.
 
 mod quick;
 
@@ -76,17 +77,30 @@ pub struct BattleClient {
     reported_rtt: Option<u16>,
     /// The free-for-all queue, while we wait in it ([`quick`]).
     queue: Option<QueueState>,
+    /// Use the server's datagram path for inputs.
+    datagrams: bool,
+    /// Frames simulated per wake-up at least ([`Self::set_frames_per_tick`]).
+    frames_per_tick: u32,
 }
 
 impl BattleClient {
     /// Connects to `url` as `name` and waits for `Welcome`.
     pub async fn connect(url: &str, name: &str) -> Result<BattleClient, HeadlessError> {
+        Self::connect_with(url, name, true).await
+    }
+
+    /// Connects as [`Self::connect`] does; `datagrams: false` keeps inputs on the WebSocket.
+    pub async fn connect_with(
+        url: &str,
+        name: &str,
+        datagrams: bool,
+    ) -> Result<BattleClient, HeadlessError> {
         let now = Instant::now();
         let mut client = BattleClient {
             url: url.to_owned(),
             name: name.to_owned(),
             handling: Handling::default(),
-            net: Self::open(url, name, Handling::default(), None),
+            net: Self::open(url, name, Handling::default(), None, datagrams),
             clock: Clock::new(now),
             next_ping: now,
             welcomed: false,
@@ -108,19 +122,27 @@ impl BattleClient {
             links: Vec::new(),
             reported_rtt: None,
             queue: None,
+            datagrams,
+            frames_per_tick: 1,
         };
         client.wait(LOBBY_TIMEOUT, |c| c.welcomed).await?;
         Ok(client)
     }
 
-    fn open(url: &str, name: &str, handling: Handling, resume: Option<u64>) -> NetHandle {
+    fn open(
+        url: &str,
+        name: &str,
+        handling: Handling,
+        resume: Option<u64>,
+        datagrams: bool,
+    ) -> NetHandle {
         let hello = Hello {
             name: name.to_owned(),
             handling,
             resume,
         };
         let options = NetOptions {
-            datagrams: false,
+            datagrams,
             ..NetOptions::default()
         };
         connect_with(&tokio::runtime::Handle::current(), url, hello, options)
@@ -188,7 +210,14 @@ impl BattleClient {
             .resume
             .filter(|_| self.seat.is_some())
             .ok_or(HeadlessError::State("no resume token"))?;
-        self.net = Self::open(&self.url, &self.name, self.handling, Some(resume));
+        let datagrams = self.datagrams;
+        self.net = Self::open(
+            &self.url,
+            &self.name,
+            self.handling,
+            Some(resume),
+            datagrams,
+        );
         self.disconnected = None;
         self.reported_rtt = None;
         self.awaiting_log = self.session.is_some();
@@ -222,6 +251,32 @@ impl BattleClient {
     /// Traffic of the current connection.
     pub fn traffic(&self) -> crate::NetStats {
         self.net.stats()
+    }
+
+    /// Which path carries our inputs now.
+    pub fn path(&self) -> crate::TransportPath {
+        self.net.path()
+    }
+
+    /// Simulate frames only once `n` are due (1, the default, as the game does: each frame
+    /// as it falls due), as `HeadlessConfig::frames_per_tick` does for two-seat clients: the
+    /// load tester runs both kinds with the same number, so their batches cover as many frames.
+    pub fn set_frames_per_tick(&mut self, n: u32) {
+        self.frames_per_tick = n.clamp(1, crate::clock::MAX_CATCH_UP);
+    }
+
+    /// Where the datagram path stands.
+    pub fn datagram_status(&self) -> crate::DatagramStatus {
+        self.net.datagram_status()
+    }
+
+    /// Stays connected (idle keys) until `done` holds, or `timeout`.
+    pub async fn wait_for(
+        &mut self,
+        timeout: Duration,
+        done: impl Fn(&BattleClient) -> bool,
+    ) -> Result<(), HeadlessError> {
+        self.wait(timeout, done).await
     }
 
     /// The session of the current match.
@@ -311,13 +366,15 @@ impl BattleClient {
 
     fn tick(&mut self, keys: Keys<'_>, now: Instant) {
         let me = self.battle_seat();
+        let least = self.frames_per_tick;
         let (Some(session), Some(pacer)) = (&mut self.session, &mut self.pacer) else {
             return;
         };
         if self.awaiting_log {
             return;
         }
-        for _ in 0..pacer.frames_due(now, session.frame()) {
+        let due = pacer.frames_due(now, session.frame());
+        for _ in 0..if due >= least { due } else { 0 } {
             let input = me.map_or(SeatInput::NONE, |s| keys(session.predicted(), s));
             if session.advance(input) == crate::Step::Stalled {
                 pacer.stalled(now, session.frame());

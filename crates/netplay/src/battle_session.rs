@@ -19,8 +19,8 @@ use std::collections::VecDeque;
 
 use sevenbag_core::{Battle, BattleHeader, MAX_SEATS, Seat, SeatInput};
 use sevenbag_protocol::{
-    ClientMessage, InputChange, InputLogError, MAX_CHANGES_PER_MESSAGE, SeatLog, ServerMessage,
-    TargetChange,
+    ClientMessage, InputChange, InputLogError, MAX_CHANGES_PER_MESSAGE, SeatLog, SeatSteps,
+    ServerMessage, TargetChange,
 };
 
 use crate::session::{
@@ -310,6 +310,35 @@ impl BattleSession {
         Ok(())
     }
 
+    /// Takes a gathered entry as a window: it speaks for every frame from its base, which
+    /// may overlap what we hold (a datagram's repeat, a catch-up): only the part past it is
+    /// taken. One that starts past what we hold is left out (a later one fills the gap).
+    fn remote_window(&mut self, entry: &SeatSteps) -> Result<(), BattleSessionError> {
+        let seat = usize::from(entry.seat);
+        let have = self.logs.get(seat).map_or(0, SeatLog::confirmed);
+        let confirmed = entry.confirmed();
+        if confirmed > sevenbag_protocol::MAX_MATCH_FRAMES {
+            // Past the last frame: refused as a batch would be.
+            return self.remote_inputs(seat, &[], &[], confirmed);
+        }
+        if confirmed <= have && Some(seat) != self.local {
+            return Ok(());
+        }
+        if entry.base > have && Some(seat) != self.local {
+            tracing::debug!(seat, have, from = entry.base, "inputs past a gap left out");
+            return Ok(());
+        }
+        let keys: Vec<_> = entry
+            .changes()
+            .into_iter()
+            .filter(|c| c.frame >= have)
+            .collect();
+        let targets: Vec<_> = (entry.target_changes().into_iter())
+            .filter(|t| t.frame >= have)
+            .collect();
+        self.remote_inputs(seat, &keys, &targets, confirmed)
+    }
+
     /// Applies relayed `BattleInputs` (one seat's or gathered), `BattleLog` and `Desync`; returns whether it was one.
     pub fn handle(&mut self, message: &ServerMessage) -> Result<bool, BattleSessionError> {
         match message {
@@ -323,12 +352,7 @@ impl BattleSession {
                 .map(|()| true),
             ServerMessage::BattleInputsGathered { frame, seats } => {
                 for entry in sevenbag_protocol::gathered::unpack(*frame, seats) {
-                    self.remote_inputs(
-                        usize::from(entry.seat),
-                        &entry.changes(),
-                        &entry.target_changes(),
-                        entry.confirmed(),
-                    )?;
+                    self.remote_window(&entry)?;
                 }
                 Ok(true)
             }

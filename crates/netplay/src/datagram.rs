@@ -23,13 +23,18 @@
 //! `InputsFrom` counted from the previous WebSocket relay of that seat, so the session never
 //! mistakes an overlap for a rewrite.
 
+mod battle;
+
 use std::time::Duration;
 
 use sevenbag_core::Seat;
+use sevenbag_protocol::battle_datagram::BATTLE_MARK;
 use sevenbag_protocol::datagram::{
     DatagramError, Downlink, InputWindow, MAX_WINDOW_STEPS, Uplink, WINDOW_FRAMES, match_tag,
 };
-use sevenbag_protocol::{ClientMessage, InputChange, MAX_CHANGES_PER_MESSAGE, ServerMessage};
+use sevenbag_protocol::{
+    ClientMessage, InputChange, MAX_CHANGES_PER_MESSAGE, ServerMessage, TargetChange,
+};
 
 use crate::time::Instant;
 
@@ -72,6 +77,28 @@ struct Own {
     confirmed: u32,
     /// The changes in `acked..confirmed`.
     changes: Vec<InputChange>,
+    /// The target changes in `acked..confirmed` (rooms of several seats).
+    targets: Vec<TargetChange>,
+}
+
+impl Own {
+    /// Everything handed out so far counts as held by the server.
+    fn settle(&mut self) {
+        self.acked = self.confirmed;
+        self.changes.clear();
+        self.targets.clear();
+    }
+
+    /// The server acknowledged `ack` frames.
+    fn acknowledged(&mut self, ack: u32) {
+        if ack > self.acked && ack <= self.confirmed {
+            self.acked = ack;
+            let keep = self.changes.partition_point(|c| c.frame < ack);
+            self.changes.drain(..keep);
+            let keep = self.targets.partition_point(|t| t.frame < ack);
+            self.targets.drain(..keep);
+        }
+    }
 }
 
 /// The datagram link of one connection (see the module docs).
@@ -101,6 +128,8 @@ pub struct DatagramLink {
     unanswered_since: Option<Instant>,
     last_catch_up: Option<Instant>,
     stats: LinkStats,
+    /// Rooms of several seats ([`battle`]).
+    battle: battle::BattleLink,
 }
 
 /// What the link counted.
@@ -144,6 +173,7 @@ impl DatagramLink {
             unanswered_since: None,
             last_catch_up: None,
             stats: LinkStats::default(),
+            battle: battle::BattleLink::default(),
         }
     }
 
@@ -182,8 +212,7 @@ impl DatagramLink {
         self.active = false;
         let mut out = vec![ClientMessage::Datagrams { on: false }];
         out.extend(self.catch_up_messages());
-        self.own.acked = self.own.confirmed;
-        self.own.changes.clear();
+        self.own.settle();
         if let Some((frame, hash)) = self.hash.take() {
             out.push(ClientMessage::StateHash { frame, hash });
         }
@@ -199,8 +228,7 @@ impl DatagramLink {
                 let from = self.own.confirmed;
                 self.own.confirmed = confirmed;
                 if !self.active {
-                    self.own.acked = confirmed;
-                    self.own.changes.clear();
+                    self.own.settle();
                     return Some(ClientMessage::Inputs { changes, confirmed });
                 }
                 // Batches follow each other, so every change is at or after `from`.
@@ -219,6 +247,11 @@ impl DatagramLink {
                 self.urgent = true;
                 None
             }
+            ClientMessage::BattleInputs {
+                changes,
+                targets,
+                confirmed,
+            } if self.battle.on => self.battle_outgoing(changes, targets, confirmed),
             other => Some(other),
         }
     }
@@ -229,6 +262,7 @@ impl DatagramLink {
         match message {
             ServerMessage::Joined { seat, .. } => {
                 self.seat = seat;
+                self.battle.leave();
                 message
             }
             ServerMessage::MatchStart { header, .. } => {
@@ -242,8 +276,7 @@ impl DatagramLink {
             ServerMessage::MatchOver { .. } => {
                 // The match is decided: nothing of it is owed any more (the server no longer
                 // takes its inputs), so nothing is repeated or waited for until the next one.
-                self.own.acked = self.own.confirmed;
-                self.own.changes.clear();
+                self.own.settle();
                 self.hash = None;
                 self.unanswered_since = None;
                 message
@@ -260,7 +293,7 @@ impl DatagramLink {
                         self.own = Own {
                             acked: have,
                             confirmed: have,
-                            changes: Vec::new(),
+                            ..Own::default()
                         };
                     }
                     self.hash = None;
@@ -303,7 +336,7 @@ impl DatagramLink {
                 self.took(seat, from, confirmed);
                 message
             }
-            other => other,
+            other => self.battle_from_websocket(other),
         }
     }
 
@@ -325,6 +358,9 @@ impl DatagramLink {
         bytes: &[u8],
         now: Instant,
     ) -> Result<Vec<ServerMessage>, DatagramError> {
+        if bytes.first() == Some(&BATTLE_MARK) {
+            return self.battle_from_datagram(bytes);
+        }
         let down = match Downlink::decode(bytes) {
             Ok(down) => down,
             Err(e) => {
@@ -346,11 +382,7 @@ impl DatagramLink {
             // Another match's (a late datagram of the last one): only the clock counts.
             return Ok(up);
         }
-        if down.ack > self.own.acked && down.ack <= self.own.confirmed {
-            self.own.acked = down.ack;
-            let keep = self.own.changes.partition_point(|c| c.frame < down.ack);
-            self.own.changes.drain(..keep);
-        }
+        self.own.acknowledged(down.ack);
         if self.hash.is_some_and(|(frame, _)| down.hash_ack >= frame) {
             self.hash = None;
         }
@@ -388,14 +420,7 @@ impl DatagramLink {
 
     /// The next datagram to send at `now`, if one is due.
     pub fn poll_send(&mut self, now: Instant) -> Option<Uplink> {
-        if !self.active {
-            return None;
-        }
-        let since = |every: Duration| self.last_sent.is_none_or(|at| now >= at + every);
-        let due = self.urgent
-            || (self.unacknowledged() && since(REPEAT_EVERY))
-            || (self.ack_owed && since(ACK_DELAY));
-        if !due {
+        if !self.active || self.battle.speaking() || !self.due(now) {
             return None;
         }
         self.seq = self.seq.wrapping_add(1);
@@ -413,16 +438,41 @@ impl DatagramLink {
             hash: self.hash,
             ping: self.ping.take(),
         };
-        if (up.inputs.is_some() || up.hash.is_some() || up.ping.is_some())
-            && self.unanswered_since.is_none()
-        {
+        self.sent(
+            now,
+            up.inputs.is_some() || up.hash.is_some() || up.ping.is_some(),
+        );
+        Some(up)
+    }
+
+    /// The next datagram to send at `now`, encoded, of the kind the connection's room takes:
+    /// a two-seat [`Uplink`] or, once [`Self::speak_battles`] was called and in a room of
+    /// several seats, a battle one.
+    pub fn poll_datagram(&mut self, now: Instant) -> Option<Result<Vec<u8>, DatagramError>> {
+        if self.battle.speaking() {
+            self.poll_battle(now).map(|up| up.encode())
+        } else {
+            self.poll_send(now).map(|up| up.encode())
+        }
+    }
+
+    /// Whether a datagram is due at `now`.
+    fn due(&self, now: Instant) -> bool {
+        let since = |every: Duration| self.last_sent.is_none_or(|at| now >= at + every);
+        self.urgent
+            || (self.unacknowledged() && since(REPEAT_EVERY))
+            || (self.ack_owed && since(ACK_DELAY))
+    }
+
+    /// A datagram went out at `now`; `needs_answer` when the server owes us one for it.
+    fn sent(&mut self, now: Instant, needs_answer: bool) {
+        if needs_answer && self.unanswered_since.is_none() {
             self.unanswered_since = Some(now);
         }
         self.urgent = false;
         self.ack_owed = false;
         self.last_sent = Some(now);
         self.stats.sent += 1;
-        Some(up)
     }
 
     /// Our unacknowledged inputs, at most the last [`WINDOW_FRAMES`] frames of them.
@@ -484,6 +534,9 @@ impl DatagramLink {
     fn catch_up_messages(&self) -> Vec<ClientMessage> {
         if self.own.confirmed <= self.own.acked {
             return Vec::new();
+        }
+        if self.battle.speaking() {
+            return self.battle_catch_up();
         }
         let mut out = Vec::new();
         let mut from = self.own.acked;

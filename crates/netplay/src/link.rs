@@ -180,7 +180,8 @@ impl NetStats {
 /// what the relay spends its messages on (fewer messages is the big lever on server CPU).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MessageKind {
-    /// `Inputs` either way (including `InputsHash`, `InputsCompact`).
+    /// Inputs either way: `Inputs` and its compact and catch-up forms, and the battle forms
+    /// (`BattleInputs`, `BattleInputsSince`, `BattleInputsFrom`, gathered and tight relays).
     Inputs,
     /// `StateHash` (client to server).
     StateHash,
@@ -219,7 +220,12 @@ impl MessageKind {
     pub fn of_client(message: &sevenbag_protocol::ClientMessage) -> MessageKind {
         use sevenbag_protocol::ClientMessage as C;
         match message {
-            C::Inputs { .. } | C::InputsSince { .. } | C::InputsFrom { .. } => MessageKind::Inputs,
+            C::Inputs { .. }
+            | C::InputsSince { .. }
+            | C::InputsFrom { .. }
+            | C::BattleInputs { .. }
+            | C::BattleInputsSince { .. }
+            | C::BattleInputsFrom { .. } => MessageKind::Inputs,
             C::StateHash { .. } | C::BattleStateHash { .. } => MessageKind::StateHash,
             C::Ping { .. } => MessageKind::Ping,
             C::Pong { .. } => MessageKind::Pong,
@@ -231,7 +237,11 @@ impl MessageKind {
     pub fn of_server(message: &sevenbag_protocol::ServerMessage) -> MessageKind {
         use sevenbag_protocol::ServerMessage as S;
         match message {
-            S::Inputs { .. } | S::InputsFrom { .. } => MessageKind::Inputs,
+            S::Inputs { .. }
+            | S::InputsFrom { .. }
+            | S::BattleInputs { .. }
+            | S::BattleInputsGathered { .. }
+            | S::BattleInputsTight { .. } => MessageKind::Inputs,
             S::Ping { .. } => MessageKind::Ping,
             S::Pong { .. } => MessageKind::Pong,
             _ => MessageKind::Other,

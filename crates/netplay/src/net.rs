@@ -467,6 +467,7 @@ async fn pump(
     sink.send(Message::binary(bytes)).await?;
     // The datagram path: the link sees every message either way; the session, once open.
     let mut link = DatagramLink::new();
+    link.speak_battles();
     let mut opening: Option<Opening> = None;
     let mut session: Option<datagrams::DatagramSession> = None;
     let mut attempts = 0u32;
@@ -621,8 +622,8 @@ async fn pump(
         }
         if let Some(s) = &session {
             let now = Instant::now();
-            while let Some(up) = link.poll_send(now) {
-                match up.encode() {
+            while let Some(up) = link.poll_datagram(now) {
+                match up {
                     Ok(bytes) => {
                         if let Err(e) = s.connection.send_datagram(bytes) {
                             tracing::debug!(error = %e, "datagram not sent");

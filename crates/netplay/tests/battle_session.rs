@@ -246,7 +246,7 @@ fn bad_seats_and_our_own_seat_are_refused_not_panicked() {
 }
 
 #[test]
-fn gathered_inputs_of_several_seats_are_taken_and_forged_ones_refused() {
+fn gathered_inputs_of_several_seats_are_taken_as_windows_and_forged_ones_refused() {
     let h = header(3, Targeting::Even);
     let mut s = BattleSession::new(h, Some(0), SessionOptions::default()).unwrap();
     let entry = |seat: u8, base: u32, frames: u32| SeatSteps {
@@ -266,9 +266,28 @@ fn gathered_inputs_of_several_seats_are_taken_and_forged_ones_refused() {
         Ok(true)
     );
     assert_eq!(s.handle(&gathered(4, vec![entry(2, 0, 3)])), Ok(true));
-    assert!(
-        s.handle(&gathered(0, vec![entry(1, 0, 5)])).is_err(),
-        "a rewrite"
+    // Entries are windows: a repeat (a datagram's, a catch-up's) changes nothing, even one that
+    // would rewrite what we hold, and one past a gap is left for a later one to fill.
+    let before = s.log(1).cloned();
+    assert_eq!(
+        s.handle(&gathered(0, vec![entry(1, 0, 5)])),
+        Ok(true),
+        "a repeat"
+    );
+    let rewrite = SeatSteps {
+        steps: vec![InputStep {
+            after: 1,
+            input: Input::RIGHT,
+        }],
+        ..entry(1, 0, 6)
+    };
+    assert_eq!(s.handle(&gathered(0, vec![rewrite])), Ok(true));
+    assert_eq!(s.log(1).map(|l| l.get(1)), before.map(|l| l.get(1)));
+    assert_eq!(s.handle(&gathered(20, vec![entry(1, 0, 5)])), Ok(true));
+    assert_eq!(
+        s.log(1).map(|l| l.confirmed()),
+        Some(6),
+        "the gap is not taken"
     );
     assert!(
         s.handle(&gathered(u32::MAX, vec![entry(2, 9, 3)])).is_err(),

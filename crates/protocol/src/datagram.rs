@@ -201,6 +201,12 @@ pub enum DatagramError {
     /// A frame number past `u32::MAX`.
     #[error("window overflows the frame number")]
     Overflow,
+    /// A seat (or a target) past the largest room.
+    #[error("seat {0} in a datagram (rooms have at most 8)")]
+    BadSeat(u8),
+    /// Not a battle datagram (its first byte is not the battle mark).
+    #[error("not a datagram of a room of several seats")]
+    NotBattle,
     /// The datagram could not be encoded (a bug: too long).
     #[error("cannot encode a datagram: {0}")]
     Encode(String),
@@ -216,7 +222,7 @@ const fn config() -> Config {
     bincode::config::standard().with_limit::<MAX_DATAGRAM_BYTES>()
 }
 
-fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, DatagramError> {
+pub(crate) fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, DatagramError> {
     let bytes = bincode::serde::encode_to_vec(value, config())
         .map_err(|e| DatagramError::Encode(e.to_string()))?;
     if bytes.len() > MAX_DATAGRAM_BYTES {
@@ -225,7 +231,7 @@ fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, DatagramError> {
     Ok(bytes)
 }
 
-fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, DatagramError> {
+pub(crate) fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, DatagramError> {
     if bytes.len() > MAX_DATAGRAM_BYTES {
         return Err(DatagramError::TooLarge(bytes.len()));
     }

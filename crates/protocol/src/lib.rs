@@ -16,7 +16,8 @@
 //! - [`compact`] and [`packing`]: the compact uplink form of `Inputs`
 //!   ([`ClientMessage::InputsSince`]) and turning `Inputs` into it and back.
 //! - [`datagram`]: inputs over unreliable datagrams (WebTransport): the [`datagram::Uplink`]
-//!   and [`datagram::Downlink`] formats and how a window of inputs extends a log.
+//!   and [`datagram::Downlink`] formats and how a window of inputs extends a log;
+//!   [`battle_datagram`] the same for rooms of several seats (keys and targets).
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
 //!   are confirmed, shared by the server and playback) and [`verify`].
@@ -31,6 +32,7 @@
 #![forbid(unsafe_code)]
 
 pub mod battle;
+pub mod battle_datagram;
 pub mod battle_replay;
 pub mod battle_room_log;
 pub mod civil;

@@ -404,6 +404,19 @@ pub enum ClientMessage {
         /// Whether to wait in the queue.
         on: bool,
     },
+    /// This player's keys and targets in a room of several seats from frame `from` on (every
+    /// change in `from..confirmed`), which may overlap what the server holds: the reliable
+    /// catch-up of a player on datagrams (as `InputsFrom` in a two-seat room).
+    BattleInputsFrom {
+        /// The first frame it speaks for (at most what the server acknowledged).
+        from: u32,
+        /// Key changes in increasing frame order, all in `from..confirmed`.
+        changes: Vec<InputChange>,
+        /// Target changes in increasing frame order, all in `from..confirmed`.
+        targets: Vec<crate::TargetChange>,
+        /// Frames `0..confirmed` are final for this player.
+        confirmed: u32,
+    },
 }
 
 /// Who is in a seat.

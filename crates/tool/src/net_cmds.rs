@@ -67,8 +67,8 @@ pub struct LoadtestArgs {
     #[arg(long, default_value_t = 10)]
     matches: usize,
     /// Players per room, 3 to 8: free-for-all rooms of this many players instead of two-seat
-    /// matches (over the WebSocket; not with --ranked, --bot, --latency-ms, --loss, --kill-at,
-    /// or several --server).
+    /// matches (inputs on the path `--path` picks; not with --ranked, --bot, --latency-ms,
+    /// --loss, --kill-at, or several --server).
     #[arg(long, value_name = "N")]
     players_per_room: Option<usize>,
     /// Length of the measurement window, in seconds.
@@ -282,15 +282,7 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
                 && urls.len() == 1,
             "--players-per-room takes one server, random keys and no impairment"
         );
-        let drops = (args.drop_min, args.drop_max);
-        let result = runtime.block_on(rooms::run(
-            &url,
-            server_pid,
-            args.matches,
-            n,
-            args.seconds,
-            drops,
-        ));
+        let result = runtime.block_on(rooms::run(&url, server_pid, n, &args));
         drop(spawned);
         return result;
     }

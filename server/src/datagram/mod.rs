@@ -41,8 +41,8 @@ use std::fmt;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use sevenbag_core::Seat;
 use sevenbag_protocol::ServerMessage;
+use sevenbag_protocol::battle_datagram::{BattleDownlink, BattleSpan};
 use sevenbag_protocol::datagram::{Downlink, Window};
 use tokio::sync::{Semaphore, watch};
 use tracing::info;
@@ -80,12 +80,16 @@ pub(crate) enum DatagramEvent {
 pub(crate) struct Received {
     /// The match tag the datagram was sent for.
     pub(crate) tag: u16,
-    /// Frames of each seat's inputs the client holds.
-    pub(crate) acks: Vec<(Seat, u32)>,
-    /// The client's own inputs.
+    /// Frames of each seat's inputs the client holds (two-seat or battle seats).
+    pub(crate) acks: Vec<(u8, u32)>,
+    /// The client's own inputs (a two-seat datagram's).
     pub(crate) window: Option<Window>,
+    /// The client's own keys and targets (a battle datagram's).
+    pub(crate) span: Option<BattleSpan>,
     /// The client's latest unacknowledged hash.
     pub(crate) hash: Option<(u32, u64)>,
+    /// A battle datagram (a room of several seats), else a two-seat one.
+    pub(crate) battle: bool,
 }
 
 /// Where a session delivers its events: the room the connection is in. Given by the
@@ -134,7 +138,16 @@ impl DatagramOut {
 
     /// Sends `down` (dropped, as any datagram may be, if QUIC cannot take it now).
     pub(crate) fn send(&self, down: &Downlink) {
-        match down.encode() {
+        self.send_bytes(down.encode());
+    }
+
+    /// Sends a battle datagram (dropped, as any datagram may be, if QUIC cannot take it now).
+    pub(crate) fn send_battle(&self, down: &BattleDownlink) {
+        self.send_bytes(down.encode());
+    }
+
+    fn send_bytes(&self, bytes: Result<Vec<u8>, sevenbag_protocol::datagram::DatagramError>) {
+        match bytes {
             Ok(bytes) => {
                 let len = bytes.len();
                 if self.connection.send_datagram(bytes).is_ok() {

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use sevenbag_protocol::ErrorCode;
-use sevenbag_protocol::datagram::{Downlink, MAX_DATAGRAM_BYTES, Pong, Uplink, token_from_path};
+use sevenbag_protocol::battle_datagram::{AnyUplink, decode_uplink, resolve};
+use sevenbag_protocol::datagram::{Downlink, MAX_DATAGRAM_BYTES, Pong, token_from_path};
 use tracing::{debug, info};
 use wtransport::Connection;
 use wtransport::endpoint::IncomingSession;
@@ -171,19 +172,23 @@ impl<'a> Session<'a> {
             metrics.datagram_dropped("too_large");
             return self.strike(format!("a datagram of {} bytes", bytes.len()));
         }
-        let up = match Uplink::decode(bytes) {
+        let up = match decode_uplink(bytes) {
             Ok(up) => up,
             Err(e) => {
                 metrics.datagram_dropped("malformed");
                 return self.strike(e.to_string());
             }
         };
-        if up.seq <= self.last_seq {
+        let (seq, ping) = match &up {
+            AnyUplink::Pair(up) => (up.seq, up.ping),
+            AnyUplink::Battle(up) => (up.seq, up.ping),
+        };
+        if seq <= self.last_seq {
             metrics.datagram_dropped("replayed");
             return Ok(());
         }
-        self.last_seq = up.seq;
-        if let Some(nonce) = up.ping
+        self.last_seq = seq;
+        if let Some(nonce) = ping
             && self.pings.take(now)
         {
             let server_ms = self.service.epoch.elapsed().as_millis() as u64;
@@ -192,22 +197,36 @@ impl<'a> Session<'a> {
                 ..Downlink::default()
             });
         }
-        if up.inputs.is_none() && up.hash.is_none() && up.acks.is_empty() {
-            return Ok(());
-        }
-        let window = match up.inputs.as_ref().map(|w| w.resolve()).transpose() {
-            Ok(w) => w,
-            Err(e) => {
-                // `Uplink::decode` checked it already; kept for the type.
-                metrics.datagram_dropped("malformed");
-                return self.strike(e.to_string());
+        let received = match up {
+            AnyUplink::Pair(up) => {
+                if up.inputs.is_none() && up.hash.is_none() && up.acks.is_empty() {
+                    return Ok(());
+                }
+                // `decode_uplink` checked the window already.
+                let window = up.inputs.as_ref().and_then(|w| w.resolve().ok());
+                Received {
+                    tag: up.tag,
+                    acks: up.acks.iter().map(|&(s, f)| (s.index() as u8, f)).collect(),
+                    window,
+                    span: None,
+                    hash: up.hash,
+                    battle: false,
+                }
             }
-        };
-        let received = Received {
-            tag: up.tag,
-            acks: up.acks,
-            window,
-            hash: up.hash,
+            AnyUplink::Battle(up) => {
+                if up.inputs.is_none() && up.acks.is_empty() {
+                    return Ok(());
+                }
+                let span = up.inputs.as_ref().and_then(|w| resolve(w).ok());
+                Received {
+                    tag: up.tag,
+                    acks: up.held().collect(),
+                    window: None,
+                    span,
+                    hash: None,
+                    battle: true,
+                }
+            }
         };
         self.attach(route);
         match route {

@@ -70,9 +70,8 @@ impl Room {
     /// A connection's datagram session came, went, or sent something.
     pub(super) async fn datagram(&mut self, client: ClientId, event: DatagramEvent) {
         let Some(seat) = self.seat_of(client) else {
-            if let DatagramEvent::Received(Received {
-                window: Some(_), ..
-            }) = event
+            if let DatagramEvent::Received(r) = &event
+                && (r.window.is_some() || r.span.is_some())
                 && let Some(spectator) = self.spectators.iter().find(|o| o.id() == client)
             {
                 spectator.cut(Cut::error(
@@ -119,6 +118,10 @@ impl Room {
     }
 
     async fn received(&mut self, seat: Seat, received: Received) {
+        if received.battle {
+            self.services.metrics.datagram_dropped("wrong_room");
+            return;
+        }
         let Some(run) = &self.running else {
             self.services.metrics.datagram_dropped("no_match");
             return;
@@ -130,9 +133,14 @@ impl Room {
         }
         let confirmed = Seat::BOTH.map(|s| run.sim.log(s).confirmed());
         if let Some(peer) = self.peer_mut(seat) {
-            for (s, held) in &received.acks {
+            let acks = received.acks.iter().filter_map(|&(s, held)| {
+                Seat::new(usize::from(s))
+                    .filter(|s| s.index() < 2)
+                    .map(|s| (s, held))
+            });
+            for (s, held) in acks {
                 let h = &mut peer.holds[s.index()];
-                *h = (*h).max((*held).min(confirmed[s.index()]));
+                *h = (*h).max(held.min(confirmed[s.index()]));
             }
         }
         if let Some(window) = received.window {

@@ -179,10 +179,12 @@ pub(crate) enum RoomCommand {
         /// The new confirmation.
         confirmed: u32,
     },
-    /// `BattleInputs`: keys and targets for a room of several seats.
+    /// `BattleInputs` (or `BattleInputsFrom`): keys and targets for a room of several seats.
     BattleInputs {
         /// Who.
         client: ClientId,
+        /// `BattleInputsFrom`'s first frame: a catch-up that may overlap what the room holds.
+        from: Option<u32>,
         /// Key changes as sent.
         changes: Vec<InputChange>,
         /// Target changes as sent.

@@ -128,6 +128,18 @@ pub fn client_messages() -> Vec<ClientMessage> {
             }],
         },
         ClientMessage::QuickBattle { on: true },
+        ClientMessage::BattleInputsFrom {
+            from: 600,
+            changes: vec![InputChange {
+                frame: 601,
+                input: Input::LEFT,
+            }],
+            targets: vec![TargetChange {
+                frame: 603,
+                target: Some(2),
+            }],
+            confirmed: 610,
+        },
     ]
 }
 
@@ -488,6 +500,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::BattleStateHash { .. } => "BattleStateHash",
         ClientMessage::LinkReport { .. } => "LinkReport",
         ClientMessage::QuickBattle { .. } => "QuickBattle",
+        ClientMessage::BattleInputsFrom { .. } => "BattleInputsFrom",
     }
 }
 

@@ -3,13 +3,17 @@
 //! free-for-all room (so it lasts the run: rounds follow one another), created by its first
 //! player and joined by code by the others, every client on its own tokio task. After a
 //! second of play the window opens for `--seconds`; then every client stops and the report
-//! gives desyncs, failures, traffic per player-second and the server's CPU per player-second.
-//! Inputs of these rooms travel over the WebSocket (no datagrams, no impairing proxy).
+//! gives desyncs, failures, traffic per player-second within the window (by message kind, on
+//! the WebSocket and as datagrams, as the two-seat report does) and the server's CPU per
+//! player-second. Inputs go as datagrams (`--path datagrams`, the players' default) or over
+//! the WebSocket only (`--path websocket`); no impairing proxy.
 
 use std::time::{Duration, Instant};
 
 use sevenbag_core::{Battle, Match, MatchHeader, Seat, SeatInput};
-use sevenbag_netplay::{BattleClient, InputSource, NetStats, RandomInputs};
+use sevenbag_netplay::{
+    BattleClient, InputSource, MessageKind, NetStats, RandomInputs, TransportPath,
+};
 use sevenbag_protocol::{BattleRoomOptions, JoinRole};
 
 use super::report::ProcStats;
@@ -19,7 +23,21 @@ struct Outcome {
     error: Option<String>,
     desyncs: u32,
     rollbacks: u64,
+    /// Traffic within the measurement window.
     traffic: NetStats,
+}
+
+/// When each room's players play: until `window_from`, then (measured) until `window_to`,
+/// then a little more.
+#[derive(Clone, Copy)]
+struct Schedule {
+    window_from: Instant,
+    window_to: Instant,
+    end: Instant,
+    drop: (u32, u32),
+    datagrams: bool,
+    /// Frames each client simulates per wake-up (`--tick-frames`, as the two-seat players).
+    tick_frames: u32,
 }
 
 /// The two-seat load players' random keys ([`RandomInputs`], a hard drop every `min..=max`
@@ -32,7 +50,7 @@ fn keys(seed: u64, min: u32, max: u32) -> impl FnMut(&Battle, usize) -> SeatInpu
 }
 
 /// Sets up and plays one room of `n` players for `play` (from `start`); one outcome each.
-async fn room(url: String, i: usize, n: usize, play: Duration, drop: (u32, u32)) -> Vec<Outcome> {
+async fn room(url: String, i: usize, n: usize, at: Schedule) -> Vec<Outcome> {
     let failed = |e: String| Outcome {
         error: Some(e),
         desyncs: 0,
@@ -46,7 +64,8 @@ async fn room(url: String, i: usize, n: usize, play: Duration, drop: (u32, u32))
     for s in 0..n {
         let name = format!("r{i}p{s}");
         let joined = async {
-            let mut c = BattleClient::connect(&url, &name).await?;
+            let mut c = BattleClient::connect_with(&url, &name, at.datagrams).await?;
+            c.set_frames_per_tick(at.tick_frames);
             if s == 0 {
                 code = c.create(options).await?;
             } else {
@@ -70,7 +89,7 @@ async fn room(url: String, i: usize, n: usize, play: Duration, drop: (u32, u32))
         .enumerate()
         .map(|(s, mut c)| {
             tokio::spawn(async move {
-                let mut k = keys((i * 8 + s) as u64 + 1, drop.0, drop.1);
+                let mut k = keys((i * 8 + s) as u64 + 1, at.drop.0, at.drop.1);
                 if let Err(e) = c.wait_for_start(Duration::from_secs(10)).await {
                     return Outcome {
                         error: Some(format!("no start: {e}")),
@@ -79,7 +98,12 @@ async fn room(url: String, i: usize, n: usize, play: Duration, drop: (u32, u32))
                         traffic: c.traffic(),
                     };
                 }
-                c.play_for(&mut k, play).await;
+                let until = |t: Instant| t.saturating_duration_since(Instant::now());
+                c.play_for(&mut k, until(at.window_from)).await;
+                let before = c.traffic();
+                c.play_for(&mut k, until(at.window_to)).await;
+                let traffic = c.traffic().since(&before);
+                c.play_for(&mut k, until(at.end)).await;
                 let stats = c.session().map(|s| s.stats()).unwrap_or_default();
                 let error = c
                     .disconnect_reason()
@@ -92,7 +116,7 @@ async fn room(url: String, i: usize, n: usize, play: Duration, drop: (u32, u32))
                     error,
                     desyncs: stats.desyncs,
                     rollbacks: stats.rollbacks,
-                    traffic: c.traffic(),
+                    traffic,
                 }
             })
         })
@@ -109,19 +133,29 @@ async fn room(url: String, i: usize, n: usize, play: Duration, drop: (u32, u32))
 pub(super) async fn run(
     url: &str,
     server_pid: Option<u32>,
-    rooms: usize,
     n: usize,
-    seconds: u64,
-    drop: (u32, u32),
+    args: &super::LoadtestArgs,
 ) -> anyhow::Result<()> {
+    let (rooms, seconds) = (args.matches, args.seconds);
+    let drop = (args.drop_min, args.drop_max);
+    let datagrams = args.path == super::InputPath::Datagrams;
+    let tick_frames = args.tick_frames;
     // Setup, a second of play, the window, a little after it.
     let warmup = Duration::from_secs(1);
     let window = Duration::from_secs(seconds);
     let started = Instant::now();
     let setup_allowance = Duration::from_secs(5) + Duration::from_millis(20 * (rooms * n) as u64);
-    let play = setup_allowance + warmup + window + Duration::from_millis(500);
+    let window_from = started + setup_allowance + warmup;
+    let at = Schedule {
+        window_from,
+        window_to: window_from + window,
+        end: window_from + window + Duration::from_millis(500),
+        drop,
+        datagrams,
+        tick_frames,
+    };
     let tasks: Vec<_> = (0..rooms)
-        .map(|i| tokio::spawn(room(url.to_owned(), i, n, play, drop)))
+        .map(|i| tokio::spawn(room(url.to_owned(), i, n, at)))
         .collect();
     tokio::time::sleep_until((started + setup_allowance + warmup).into()).await;
     let cpu_start = server_pid.and_then(|pid| ProcStats::read(pid).ok());
@@ -135,8 +169,8 @@ pub(super) async fn run(
     let desyncs: u32 = players.iter().map(|p| p.desyncs).sum();
     let rollbacks: u64 = players.iter().map(|p| p.rollbacks).sum();
     let total = players.len() as f64;
-    // Traffic covers the whole run (setup and warm-up included): per player-second of play.
-    let secs = play.as_secs_f64();
+    // Traffic within the window: per player-second of it.
+    let secs = window.as_secs_f64();
     let per = |f: fn(&NetStats) -> u64| {
         players.iter().map(|p| f(&p.traffic)).sum::<u64>() as f64 / total / secs
     };
@@ -156,6 +190,40 @@ pub(super) async fn run(
         per(|t| t.bytes_out),
         per(|t| t.messages_in),
         per(|t| t.bytes_in)
+    );
+    let by_kind = |pick: fn(&NetStats) -> &[u64; MessageKind::COUNT]| {
+        MessageKind::ALL
+            .iter()
+            .map(|&k| {
+                let count: u64 = players.iter().map(|p| pick(&p.traffic)[k as usize]).sum();
+                format!("{} {:.1}", k.name(), count as f64 / total / secs)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!(
+        "messages per player-second by kind: up {}; down {}",
+        by_kind(|t| &t.kinds_out),
+        by_kind(|t| &t.kinds_in)
+    );
+    let on_datagrams = players
+        .iter()
+        .filter(|p| p.traffic.path == TransportPath::Datagrams)
+        .count();
+    println!(
+        "inputs carried by (end of window): {on_datagrams} players on datagrams, {} on the WebSocket",
+        players.len() - on_datagrams
+    );
+    let (udp_up, udp_down) = (per(|t| t.udp_bytes_out), per(|t| t.udp_bytes_in));
+    println!(
+        "datagrams per player-second: {:.1} up, {:.1} down; UDP payload (QUIC included) {udp_up:.0} B/s up, {udp_down:.0} B/s down",
+        per(|t| t.datagrams_out),
+        per(|t| t.datagrams_in),
+    );
+    println!(
+        "bandwidth per player (WebSocket frames + UDP payload): {:.0} B/s up, {:.0} B/s down",
+        per(|t| t.bytes_out) + udp_up,
+        per(|t| t.bytes_in) + udp_down
     );
     if let (Some(a), Some(b)) = (cpu_start, cpu_end) {
         let percent = ProcStats::cpu_percent(a, b);

@@ -63,6 +63,9 @@ impl BattleRoom {
                 continue;
             };
             let own = running.and_then(|r| r.battle_seat(room_seat));
+            if own.is_some() && self.on_datagrams(room_seat) {
+                continue;
+            }
             match own {
                 Some(b) if all.iter().any(|e| usize::from(e.seat) == b) => {
                     let others: Vec<_> = all
@@ -93,5 +96,6 @@ impl BattleRoom {
                 outbox.send_bytes(bytes.clone());
             }
         }
+        self.send_downlinks();
     }
 }

@@ -9,6 +9,7 @@
 //! seconds, every client simulates the same boards and the match is decided on them (see
 //! docs/SERVER.md, "Rooms of several seats").
 
+mod dgram;
 mod gather;
 mod play;
 mod seats;
@@ -142,6 +143,8 @@ struct BattleRoom {
     gathering: Gathering,
     /// When the gathered batches go out.
     gather_until: Option<Instant>,
+    /// Per room seat: its player's datagram session ([`dgram`]).
+    peers: Vec<Option<dgram::Peer>>,
     /// Tokens of seats given up while their player was away, newest last: a late return
     /// watches the room instead of being refused (at most [`MAX_LOST_TOKENS`]).
     lost: std::collections::VecDeque<u64>,
@@ -236,6 +239,7 @@ fn start(
         matches: 0,
         gathering: Gathering::new(),
         gather_until: None,
+        peers: (0..options.seats).map(|_| None).collect(),
         lost: std::collections::VecDeque::new(),
     };
     tokio::spawn(room.run(begin, rx, shutdown, guard));
@@ -293,7 +297,17 @@ impl BattleRoom {
                 }
                 command = inbox.recv() => match command {
                     Some(command) => {
-                        if !matches!(command, RoomCommand::BattleInputs { .. }) {
+                        // Inputs (by either path) wait to be gathered; anything else goes out
+                        // after what was gathered before it.
+                        let inputs = matches!(
+                            command,
+                            RoomCommand::BattleInputs { .. }
+                                | RoomCommand::Datagram {
+                                    event: crate::datagram::DatagramEvent::Received(_),
+                                    ..
+                                }
+                        );
+                        if !inputs {
                             self.flush_inputs();
                         }
                         self.handle(command).await
@@ -353,10 +367,11 @@ impl BattleRoom {
             }
             RoomCommand::BattleInputs {
                 client,
+                from,
                 changes,
                 targets,
                 confirmed,
-            } => self.inputs(client, changes, targets, confirmed).await,
+            } => self.inputs(client, from, changes, targets, confirmed).await,
             RoomCommand::Inputs { client, .. } | RoomCommand::InputsFrom { client, .. } => {
                 self.cut(
                     client,
@@ -390,8 +405,7 @@ impl BattleRoom {
                     text,
                 });
             }
-            // Inputs of several seats travel over the WebSocket only.
-            RoomCommand::Datagram { .. } => {}
+            RoomCommand::Datagram { client, event } => self.datagram(client, event).await,
         }
     }
 

@@ -103,6 +103,7 @@ impl BattleRoom {
                     matches: self.matches,
                 })
             });
+        self.peers_new_match(n);
         self.running = Some(Running {
             sim,
             names,
@@ -119,12 +120,15 @@ impl BattleRoom {
     }
 
     /// A batch from a member: checked (a spectator, too many changes, frames past the clock,
-    /// a target that is not an opponent, a broken log: cut with the reason), then taken.
+    /// a target that is not an opponent, a broken log: cut with the reason), then taken. With
+    /// `from` (a datagram's window or a `BattleInputsFrom`) it may repeat what the room holds:
+    /// only the part past it is taken, and one starting past it is dropped (a gap).
     pub(super) async fn inputs(
         &mut self,
         client: ClientId,
-        changes: Vec<InputChange>,
-        targets: Vec<TargetChange>,
+        from: Option<u32>,
+        mut changes: Vec<InputChange>,
+        mut targets: Vec<TargetChange>,
         confirmed: u32,
     ) {
         let Some(seat) = self.seat_of(client) else {
@@ -165,6 +169,18 @@ impl BattleRoom {
             warn!(room = %self.code, seat, error = %e, "a lying target");
             self.cut(client, ErrorCode::BadInput, format!("bad target: {e}"));
             return;
+        }
+        if let Some(from) = from {
+            let have = run.sim.log(b).map_or(0, |l| l.confirmed());
+            if confirmed <= have {
+                return;
+            }
+            if from > have {
+                self.services.metrics.datagram_dropped("gap");
+                return;
+            }
+            changes.retain(|c| c.frame >= have);
+            targets.retain(|t| t.frame >= have);
         }
         self.take(b, changes, targets, confirmed, Some(client))
             .await;
@@ -350,6 +366,8 @@ impl BattleRoom {
     /// Ends the running match: saves its replay (format version 2), tells the room the result
     /// (unless the server is shutting down), and waits for `Ready` again.
     pub(super) async fn finish(&mut self, winner: Option<u8>, reason: EndReason) {
+        // Players on datagrams get what they lack of the match reliably, before its result.
+        self.catch_up_everyone();
         let Some(run) = self.running.take() else {
             return;
         };
