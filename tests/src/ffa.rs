@@ -60,9 +60,14 @@ pub fn options(seats: u8) -> BattleRoomOptions {
     o
 }
 
-/// A connected client called `name`.
+/// A connected client called `name` (inputs as datagrams, the default).
 pub async fn connect(url: &str, name: &str) -> BattleClient {
-    BattleClient::connect(url, name)
+    connect_on(url, name, true).await
+}
+
+/// A connected client called `name`; `datagrams: false` keeps its inputs on the WebSocket.
+pub async fn connect_on(url: &str, name: &str, datagrams: bool) -> BattleClient {
+    BattleClient::connect_with(url, name, datagrams)
         .await
         .unwrap_or_else(|e| panic!("{name} connects: {e}"))
 }
@@ -81,11 +86,22 @@ pub async fn seated(
     options: BattleRoomOptions,
     n: usize,
 ) -> (Vec<BattleClient>, String) {
-    let mut host = connect(url, "p0").await;
+    seated_on(url, options, n, |_| true).await
+}
+
+/// As [`seated`], with player `i` sending its inputs as datagrams when `datagrams(i)`, else on
+/// the WebSocket.
+pub async fn seated_on(
+    url: &str,
+    options: BattleRoomOptions,
+    n: usize,
+    datagrams: impl Fn(usize) -> bool,
+) -> (Vec<BattleClient>, String) {
+    let mut host = connect_on(url, "p0", datagrams(0)).await;
     let code = host.create(options).await.expect("create");
     let mut players = vec![host];
     for i in 1..n {
-        let mut p = connect(url, &format!("p{i}")).await;
+        let mut p = connect_on(url, &format!("p{i}"), datagrams(i)).await;
         let seat = p.join(&code, JoinRole::Player).await.expect("join");
         assert_eq!(seat, Some(i as u8));
         players.push(p);

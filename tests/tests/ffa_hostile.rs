@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use sevenbag_core::Input;
 use sevenbag_protocol::{ClientMessage, ErrorCode, InputStep, TargetStep};
-use sevenbag_tests::ffa::{all_started, final_hash, options, play_all, seated, verified_replay};
+use sevenbag_tests::ffa::{all_started, final_hash, options, play_all, seated_on, verified_replay};
 use sevenbag_tests::players::match_config;
 
 /// A `BattleInputsSince` of `steps` (after, keys), `frames` and `targets` (after, seat).
@@ -43,7 +43,8 @@ fn base() -> ClientMessage {
 async fn bad_compact_inputs_are_cut_with_a_reason_and_the_honest_players_finish() {
     let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
     let url = server.url();
-    let (mut players, _) = seated(&url, options(8), 8).await;
+    // The hostile six speak the WebSocket's compact form; the honest two use datagrams.
+    let (mut players, _) = seated_on(&url, options(8), 8, |i| i < 2).await;
     all_started(&mut players).await;
     let mut hostile = players.split_off(2);
     // (who, what they send, the error code, words the reason must hold)

@@ -10,7 +10,7 @@ use std::time::Duration;
 use sevenbag_netplay::battle_links::battle_options;
 use sevenbag_netplay::{BattleClient, SessionOptions};
 use sevenbag_protocol::JoinRole;
-use sevenbag_tests::ffa::{connect, idle_all, options};
+use sevenbag_tests::ffa::{connect, connect_on, idle_all, options};
 use sevenbag_tests::players::match_config;
 use sevenbag_tests::proxy::{Proxy, ProxyConfig};
 
@@ -44,7 +44,8 @@ async fn the_input_delay_comes_from_the_worst_link_in_the_room() {
         } else {
             format!("near{i}")
         };
-        let mut p = connect(&via, &name).await;
+        // The delay proxy carries TCP only: the far player's inputs stay on the WebSocket.
+        let mut p = connect_on(&via, &name, i != 3).await;
         assert_eq!(
             p.join(&code, JoinRole::Player).await.expect("join"),
             Some(i)
