@@ -3,7 +3,9 @@
 
 use postgres::{GenericClient, Row, Transaction};
 
-use super::{MIGRATION_LOCK, PLAYER_COLUMNS, PostgresStorage, db, load_match, player_row, unique};
+use super::connection::MIGRATION_LOCK;
+use super::matches::load_match;
+use super::{PLAYER_COLUMNS, PostgresStorage, db, player_row, unique};
 use crate::moderation::{filter_sql, from_unix, openness_order, openness_sql, sanction_kind, unix};
 use crate::{
     Action, AddressBan, Audit, AuditEntry, AuditId, Closure, FlaggedMatch, InForce, MatchFlag,
