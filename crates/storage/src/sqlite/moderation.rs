@@ -2,7 +2,8 @@
 
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
 
-use super::{PLAYER_COLUMNS, SqliteStorage, db, load_match, player_row, unique};
+use super::matches::load_match;
+use super::{PLAYER_COLUMNS, SqliteStorage, db, player_row, unique};
 use crate::moderation::{filter_sql, from_unix, openness_order, openness_sql, sanction_kind, unix};
 use crate::{
     Action, AddressBan, Audit, AuditEntry, AuditId, Closure, FlaggedMatch, InForce, MatchFlag,
