@@ -2,11 +2,10 @@
 
 use postgres::{Client, Row};
 
-use super::battles;
 use super::{PostgresStorage, db, i, u, u32_of};
 use crate::{
-    BattleRecord, HistoryEntry, MatchId, MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats,
-    Rating, StorageError, StoredBattle, StoredMatch,
+    MatchId, MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats, Rating, StorageError,
+    StoredMatch,
 };
 
 pub(super) fn seat_rating(row: &Row, at: usize) -> Result<Option<Rating>, postgres::Error> {
@@ -194,33 +193,4 @@ pub(super) fn recent_matches(
         }
     }
     Ok(matches)
-}
-
-pub(super) fn record_battle(
-    store: &PostgresStorage,
-    record: &BattleRecord,
-) -> Result<MatchId, StorageError> {
-    battles::record(&mut **store.write()?, record).map_err(db)
-}
-
-pub(super) fn get_battle(
-    store: &PostgresStorage,
-    id: MatchId,
-) -> Result<Option<StoredBattle>, StorageError> {
-    battles::load(&mut **store.read()?, id).map_err(db)
-}
-
-pub(super) fn battle_by_replay(
-    store: &PostgresStorage,
-    replay: &str,
-) -> Result<Option<StoredBattle>, StorageError> {
-    battles::by_replay(&mut **store.read()?, replay).map_err(db)
-}
-
-pub(super) fn recent_history(
-    store: &PostgresStorage,
-    player: PlayerId,
-    limit: u32,
-) -> Result<Vec<HistoryEntry>, StorageError> {
-    battles::history(&mut **store.read()?, player, limit).map_err(db)
 }

@@ -2,11 +2,10 @@
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use super::battles;
 use super::{SqliteStorage, db, unix};
 use crate::{
-    BattleRecord, HistoryEntry, MatchId, MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats,
-    Rating, StorageError, StoredBattle, StoredMatch,
+    MatchId, MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats, Rating, StorageError,
+    StoredMatch,
 };
 
 pub(super) fn seat_rating(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Rating>> {
@@ -210,33 +209,4 @@ pub(super) fn recent_matches(
         }
     }
     Ok(matches)
-}
-
-pub(super) fn record_battle(
-    store: &SqliteStorage,
-    record: &BattleRecord,
-) -> Result<MatchId, StorageError> {
-    battles::record(&mut store.write(), record).map_err(db)
-}
-
-pub(super) fn get_battle(
-    store: &SqliteStorage,
-    id: MatchId,
-) -> Result<Option<StoredBattle>, StorageError> {
-    battles::load(&store.read(), id).map_err(db)
-}
-
-pub(super) fn battle_by_replay(
-    store: &SqliteStorage,
-    replay: &str,
-) -> Result<Option<StoredBattle>, StorageError> {
-    battles::by_replay(&store.read(), replay).map_err(db)
-}
-
-pub(super) fn recent_history(
-    store: &SqliteStorage,
-    player: PlayerId,
-    limit: u32,
-) -> Result<Vec<HistoryEntry>, StorageError> {
-    battles::history(&store.read(), player, limit).map_err(db)
 }

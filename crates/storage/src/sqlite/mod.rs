@@ -130,15 +130,15 @@ impl Storage for SqliteStorage {
     }
 
     fn record_battle(&self, record: &BattleRecord) -> Result<MatchId, StorageError> {
-        matches::record_battle(self, record)
+        battles::record(&mut self.write(), record).map_err(db)
     }
 
     fn get_battle(&self, id: MatchId) -> Result<Option<StoredBattle>, StorageError> {
-        matches::get_battle(self, id)
+        battles::load(&self.read(), id).map_err(db)
     }
 
     fn battle_by_replay(&self, replay: &str) -> Result<Option<StoredBattle>, StorageError> {
-        matches::battle_by_replay(self, replay)
+        battles::by_replay(&self.read(), replay).map_err(db)
     }
 
     fn recent_history(
@@ -146,7 +146,7 @@ impl Storage for SqliteStorage {
         player: PlayerId,
         limit: u32,
     ) -> Result<Vec<HistoryEntry>, StorageError> {
-        matches::recent_history(self, player, limit)
+        battles::history(&self.read(), player, limit).map_err(db)
     }
 
     fn leaderboard(&self, limit: u32, min_games: u32) -> Result<Vec<Standing>, StorageError> {
