@@ -10,28 +10,14 @@ use serde::{Deserialize, Serialize};
 use sevenbag_core::{Battle, BattleHeader, MAX_SEATS, Seat, SeatInput};
 
 use crate::battle::{SeatLog, TargetChange, at_most_seats};
-use crate::envelope::{Envelope, Limited, limited};
-use crate::inputs::{InputLogError, MAX_MATCH_FRAMES};
-use crate::messages::{EndReason, InputChange, MAX_NAME_CHARS};
-use crate::replay::{
-    FrameHash, HASH_INTERVAL, MAX_HASHES, MAX_REPLAY_BYTES, MAX_ROUNDS, REPLAY_MAGIC, Replay,
-    ReplayError,
-};
+use crate::envelope::Envelope;
+use crate::inputs::InputLogError;
+use crate::messages::{EndReason, InputChange};
+use crate::replay::reader::{self, HashTrail, Recording, check_hashes, result_agrees};
+use crate::replay::{FrameHash, Replay, ReplayError};
 
 /// The format version of replays of several seats.
 pub const BATTLE_REPLAY_VERSION: u16 = 2;
-
-const ENVELOPE: Envelope = Envelope {
-    magic: REPLAY_MAGIC,
-    version: &BATTLE_REPLAY_VERSION.to_le_bytes(),
-    max_bytes: MAX_REPLAY_BYTES,
-};
-
-type BodyConfig = Limited<MAX_REPLAY_BYTES>;
-
-const fn body_config() -> BodyConfig {
-    limited::<MAX_REPLAY_BYTES>()
-}
 
 /// One seat's recorded keys and targets.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,7 +81,7 @@ pub enum BattleSimEvent {
 pub struct BattleSim {
     game: Box<Battle>,
     logs: Vec<SeatLog>,
-    hashes: Vec<FrameHash>,
+    hashes: HashTrail,
     /// Each seat's `Battle::seat_hash` beside every recorded hash, seat count per record.
     seat_hashes: Vec<u64>,
     rounds: Vec<BattleRound>,
@@ -111,7 +97,7 @@ impl BattleSim {
         Ok(BattleSim {
             logs: vec![SeatLog::new(); game.seats()],
             game: Box::new(game),
-            hashes: Vec::new(),
+            hashes: HashTrail::default(),
             seat_hashes: Vec::new(),
             rounds: Vec::new(),
         })
@@ -169,12 +155,8 @@ impl BattleSim {
                     frame: f,
                 });
             }
-            let done = self.game.frame().0;
-            if done.is_multiple_of(HASH_INTERVAL) {
-                self.hashes.push(FrameHash {
-                    frame: done,
-                    hash: self.game.state_hash(),
-                });
+            let game = &self.game;
+            if self.hashes.record(game.frame().0, || game.state_hash()) {
                 let seats = Seat::all(self.game.seats()).map(|s| self.game.seat_hash(s));
                 self.seat_hashes.extend(seats);
             }
@@ -211,26 +193,18 @@ impl BattleSim {
 
     /// Hashes recorded so far.
     pub fn hashes(&self) -> &[FrameHash] {
-        &self.hashes
+        self.hashes.all()
     }
 
     /// The recorded hash after frames `0..frame`, if reached and on the interval.
     pub fn hash_at(&self, frame: u32) -> Option<u64> {
-        if frame == 0 || !frame.is_multiple_of(HASH_INTERVAL) {
-            return None;
-        }
-        let i = (frame / HASH_INTERVAL - 1) as usize;
-        self.hashes
-            .get(i)
-            .filter(|h| h.frame == frame)
-            .map(|h| h.hash)
+        self.hashes.at(frame)
     }
 
     /// Every seat's board hash recorded beside [`BattleSim::hash_at`]`(frame)`.
     pub fn seat_hashes_at(&self, frame: u32) -> Option<&[u64]> {
-        self.hash_at(frame)?;
         let n = self.game.seats();
-        let i = (frame / HASH_INTERVAL - 1) as usize * n;
+        let i = self.hashes.index_of(frame)? * n;
         self.seat_hashes.get(i..i + n)
     }
 
@@ -276,7 +250,7 @@ pub struct BattleReplay {
     /// Each seat's keys and targets.
     #[serde(deserialize_with = "at_most_seats")]
     pub inputs: Vec<BattleSeatInputs>,
-    /// State hashes ([`Battle::state_hash`]) every [`HASH_INTERVAL`] frames.
+    /// State hashes ([`Battle::state_hash`]) every [`HASH_INTERVAL`](crate::HASH_INTERVAL) frames.
     pub hashes: Vec<FrameHash>,
     /// Every round's result.
     pub rounds: Vec<BattleRound>,
@@ -367,67 +341,18 @@ impl BattleReplay {
 
     /// Encodes the replay as a version-2 file.
     pub fn encode(&self) -> Result<Vec<u8>, ReplayError> {
-        ENVELOPE
-            .seal(self, body_config())
-            .map_err(ReplayError::Encode)
+        reader::encode(self)
     }
 
     /// Decodes a version-2 file, checking the envelope, then every count.
     pub fn decode(bytes: &[u8]) -> Result<BattleReplay, ReplayError> {
-        let replay: BattleReplay =
-            ENVELOPE
-                .open(bytes, body_config())
-                .map_err(|e| match ReplayError::from(e) {
-                    ReplayError::UnsupportedVersion { found, .. } => {
-                        ReplayError::UnsupportedVersion {
-                            found,
-                            supported: BATTLE_REPLAY_VERSION,
-                        }
-                    }
-                    other => other,
-                })?;
-        replay.check_counts()?;
-        Ok(replay)
+        reader::decode(bytes)
     }
 
     /// Checks every count against the seat count and the documented maxima, before anything
     /// is simulated.
     pub fn check_counts(&self) -> Result<(), ReplayError> {
-        let n = usize::from(self.header.seats);
-        if self.names.len() != n || self.inputs.len() != n {
-            return Err(ReplayError::Malformed(format!(
-                "{} names and {} input lists for {n} seats",
-                self.names.len(),
-                self.inputs.len()
-            )));
-        }
-        if let Some(seat) = self
-            .names
-            .iter()
-            .position(|n| n.chars().count() > MAX_NAME_CHARS)
-        {
-            return Err(ReplayError::Malformed(format!(
-                "name of seat {seat} is longer than {MAX_NAME_CHARS} characters"
-            )));
-        }
-        for (seat, i) in self.inputs.iter().enumerate() {
-            SeatLog::from_lists(&i.changes, &i.targets, i.confirmed)
-                .map_err(|error| ReplayError::BadInputs { seat, error })?;
-        }
-        if self.hashes.len() > MAX_HASHES || self.rounds.len() > MAX_ROUNDS {
-            return Err(ReplayError::Malformed(format!(
-                "{} hashes and {} rounds: more than a match holds",
-                self.hashes.len(),
-                self.rounds.len()
-            )));
-        }
-        if self.result.frames > MAX_MATCH_FRAMES {
-            return Err(ReplayError::Malformed(format!(
-                "result at frame {} is past the longest match",
-                self.result.frames
-            )));
-        }
-        Ok(())
+        reader::check_counts(self)
     }
 
     /// This replay as the server's detailed list shows it (a list row of two names: the
@@ -479,6 +404,46 @@ impl BattleReplay {
     }
 }
 
+impl Recording for BattleReplay {
+    const VERSION: u16 = BATTLE_REPLAY_VERSION;
+    const ENVELOPE: Envelope = reader::envelope(&BATTLE_REPLAY_VERSION.to_le_bytes());
+
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    fn check_seat_lists(&self) -> Result<(), ReplayError> {
+        let n = usize::from(self.header.seats);
+        if self.names.len() != n || self.inputs.len() != n {
+            return Err(ReplayError::Malformed(format!(
+                "{} names and {} input lists for {n} seats",
+                self.names.len(),
+                self.inputs.len()
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_inputs(&self) -> Result<(), (usize, InputLogError)> {
+        for (seat, i) in self.inputs.iter().enumerate() {
+            SeatLog::from_lists(&i.changes, &i.targets, i.confirmed).map_err(|e| (seat, e))?;
+        }
+        Ok(())
+    }
+
+    fn hashes(&self) -> &[FrameHash] {
+        &self.hashes
+    }
+
+    fn round_count(&self) -> usize {
+        self.rounds.len()
+    }
+
+    fn result_frames(&self) -> u32 {
+        self.result.frames
+    }
+}
+
 /// What [`verify_battle`] checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BattleVerifyReport {
@@ -500,19 +465,7 @@ pub fn verify_battle(replay: &BattleReplay) -> Result<BattleVerifyReport, Replay
     }
     sim.advance();
     let frames = sim.frame();
-    for rec in &replay.hashes {
-        let simulated = sim.hash_at(rec.frame).ok_or(ReplayError::HashOutOfRange {
-            frame: rec.frame,
-            simulated: frames,
-        })?;
-        if simulated != rec.hash {
-            return Err(ReplayError::HashMismatch {
-                frame: rec.frame,
-                recorded: rec.hash,
-                simulated,
-            });
-        }
-    }
+    let hashes_checked = check_hashes(&replay.hashes, &sim.hashes, frames)?;
     if sim.rounds() != replay.rounds.as_slice() {
         return Err(ReplayError::Malformed(format!(
             "round results differ: recorded {:?}, simulated {:?}",
@@ -522,13 +475,7 @@ pub fn verify_battle(replay: &BattleReplay) -> Result<BattleVerifyReport, Replay
     }
     let result = &replay.result;
     let simulated = sim.winner();
-    let consistent = match result.reason {
-        EndReason::TopOut => result.winner.is_some() && simulated == result.winner,
-        EndReason::Forfeit => result.winner.is_some() && simulated.is_none(),
-        EndReason::Shutdown | EndReason::Abandoned => {
-            result.winner.is_none() && simulated.is_none()
-        }
-    };
+    let consistent = result_agrees(result.reason, result.winner, simulated);
     if !consistent || frames != result.frames {
         return Err(ReplayError::Malformed(format!(
             "match result differs: recorded {result:?}, simulated winner {simulated:?} after \
@@ -537,7 +484,7 @@ pub fn verify_battle(replay: &BattleReplay) -> Result<BattleVerifyReport, Replay
     }
     Ok(BattleVerifyReport {
         frames,
-        hashes_checked: replay.hashes.len(),
+        hashes_checked,
         final_hash: sim.game().state_hash(),
     })
 }

@@ -14,7 +14,9 @@ use sevenbag_core::BattleHeader;
 use crate::battle::{BattleRoomOptions, TargetChange, at_most_seats};
 use crate::battle_replay::BattleSim;
 use crate::messages::{InputChange, MAX_CHANGES_PER_MESSAGE, MAX_NAME_CHARS};
-use crate::room_log::{HEAD_BYTES, LogError, MAGIC, append_any, next_record};
+use crate::room_log::{
+    HEAD_BYTES, LoadedLog, LogError, LogFormat, MAGIC, append_any, head_of, read_log,
+};
 use crate::{ROOM_CODE_ALPHABET, ROOM_CODE_LEN};
 
 /// The room log format version of rooms of several seats.
@@ -65,23 +67,11 @@ pub enum BattleRecord {
 }
 
 /// A version-2 room log read back.
-#[derive(Debug)]
-pub struct BattleLoaded {
-    /// The opening record.
-    pub open: BattleOpen,
-    /// The match, stepped through every input kept.
-    pub sim: BattleSim,
-    /// Bytes of good records (the file is cut back to this).
-    pub good_len: u64,
-    /// Why reading stopped early, if it did.
-    pub truncated: Option<String>,
-}
+pub type BattleLoaded = LoadedLog<BattleOpen, BattleSim>;
 
 /// The version-2 file head.
 pub fn battle_head() -> Vec<u8> {
-    let mut out = MAGIC.to_vec();
-    out.extend_from_slice(&BATTLE_LOG_VERSION.to_le_bytes());
-    out
+    head_of(BATTLE_LOG_VERSION)
 }
 
 /// A room log's format version, if the bytes start with the magic.
@@ -97,27 +87,35 @@ pub fn append_battle(out: &mut Vec<u8>, record: &BattleRecord) -> Result<(), Str
 
 /// Reads a version-2 room log.
 pub fn read_battle(bytes: &[u8]) -> Result<BattleLoaded, LogError> {
-    let len = bytes.len() as u64;
-    if len > crate::room_log::MAX_LOG_BYTES {
-        return Err(LogError::TooLarge(len));
-    }
-    if bytes.len() < HEAD_BYTES || bytes[..HEAD_BYTES] != battle_head()[..] {
-        return Err(LogError::BadHead);
-    }
-    let mut at = HEAD_BYTES;
-    let open = match next_record::<BattleRecord>(bytes, at) {
-        Ok((BattleRecord::Open(open), used)) => {
-            check_open(&open).map_err(LogError::BadOpen)?;
-            at += used;
-            *open
+    read_log::<Version2>(bytes)
+}
+
+/// Format version 2: several seats, [`BattleRecord`]s.
+struct Version2;
+
+impl LogFormat for Version2 {
+    const VERSION: u16 = BATTLE_LOG_VERSION;
+    type Record = BattleRecord;
+    type Open = BattleOpen;
+    type Sim = BattleSim;
+
+    fn opening(record: BattleRecord) -> Option<BattleOpen> {
+        match record {
+            BattleRecord::Open(open) => Some(*open),
+            BattleRecord::Inputs { .. } => None,
         }
-        Ok(_) => return Err(LogError::BadOpen("the first record is not Open".into())),
-        Err(e) => return Err(LogError::BadOpen(e)),
-    };
-    let mut sim = BattleSim::new(open.header).map_err(|e| LogError::BadOpen(e.to_string()))?;
-    let mut truncated = None;
-    while at < bytes.len() {
-        let step = next_record::<BattleRecord>(bytes, at).and_then(|(record, used)| match record {
+    }
+
+    fn check_open(open: &BattleOpen) -> Result<(), String> {
+        check_open(open)
+    }
+
+    fn start(open: &BattleOpen) -> Result<BattleSim, String> {
+        BattleSim::new(open.header).map_err(|e| e.to_string())
+    }
+
+    fn apply(sim: &mut BattleSim, record: BattleRecord) -> Result<(), String> {
+        match record {
             BattleRecord::Open(_) => Err("a second Open record".to_string()),
             BattleRecord::Inputs {
                 seat,
@@ -133,25 +131,14 @@ pub fn read_battle(bytes: &[u8]) -> Result<BattleLoaded, LogError> {
                 crate::check_targets(sim.game().header(), seat, &targets)
                     .map_err(|e| e.to_string())?;
                 sim.extend(usize::from(seat), &changes, &targets, confirmed)
-                    .map_err(|e| format!("inputs of seat {seat} refused: {e}"))?;
-                Ok(used)
-            }
-        });
-        match step {
-            Ok(used) => at += used,
-            Err(e) => {
-                truncated = Some(format!("record at byte {at}: {e}"));
-                break;
+                    .map_err(|e| format!("inputs of seat {seat} refused: {e}"))
             }
         }
     }
-    sim.advance();
-    Ok(BattleLoaded {
-        open,
-        sim,
-        good_len: at as u64,
-        truncated,
-    })
+
+    fn advance(sim: &mut BattleSim) {
+        sim.advance();
+    }
 }
 
 fn check_open(open: &BattleOpen) -> Result<(), String> {

@@ -20,7 +20,9 @@
 //!   [`battle_datagram`] the same for rooms of several seats (keys and targets).
 //! - [`inputs`]: expanding change lists into per-frame masks and back.
 //! - [`replay`]: the replay file format, [`ConfirmedSim`] (the match stepped as far as both seats
-//!   are confirmed, shared by the server and playback) and [`verify`].
+//!   are confirmed, shared by the server and playback) and [`verify`]; its `reader` is shared by
+//!   both replay format versions (envelope, count limits, hash comparison), as
+//!   [`room_log`]'s reader is by both room log versions.
 //! - [`gathered`] and [`tight`]: the coalesced downlink of rooms of several seats and its
 //!   tight wire form.
 //! - [`battle`] and [`battle_replay`]: rooms of 3 to 8 seats: their records, each seat's log

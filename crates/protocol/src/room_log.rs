@@ -109,25 +109,100 @@ pub enum LogError {
     BadOpen(String),
 }
 
-/// A room log read back.
+/// A room log read back, of either format version: the opening record `O` and the match `S`
+/// its batches stepped.
 #[derive(Debug)]
-pub struct Loaded {
+pub struct LoadedLog<O, S> {
     /// The opening record.
-    pub open: MatchOpen,
+    pub open: O,
     /// The match, stepped through every input kept.
-    pub sim: ConfirmedSim,
+    pub sim: S,
     /// Bytes of the file that are good records (the file is cut back to this).
     pub good_len: u64,
     /// Why reading stopped before the end of the file, if it did.
     pub truncated: Option<String>,
 }
 
-/// The file head: magic and version.
-pub fn head() -> Vec<u8> {
+/// A room log of format version 1 read back.
+pub type Loaded = LoadedLog<MatchOpen, ConfirmedSim>;
+
+/// One room log format version: its records, its opening record and the match its batches
+/// feed. [`read_log`] reads every version through it, so both keep the same framing, limits
+/// and rule for what is kept.
+pub(crate) trait LogFormat {
+    /// The version number after the magic.
+    const VERSION: u16;
+    /// One record.
+    type Record: serde::de::DeserializeOwned;
+    /// The opening record.
+    type Open;
+    /// The match the batches step.
+    type Sim;
+    /// The opening record held by `record`, or `None` if it is another kind.
+    fn opening(record: Self::Record) -> Option<Self::Open>;
+    /// The checks an opening record must pass.
+    fn check_open(open: &Self::Open) -> Result<(), String>;
+    /// The match at frame 0.
+    fn start(open: &Self::Open) -> Result<Self::Sim, String>;
+    /// Applies a later record to the match, or says why it is refused.
+    fn apply(sim: &mut Self::Sim, record: Self::Record) -> Result<(), String>;
+    /// Steps the match over every frame all seats have confirmed.
+    fn advance(sim: &mut Self::Sim);
+}
+
+/// The head of a room log of format `version`: magic and version.
+pub(crate) fn head_of(version: u16) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEAD_BYTES);
     out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out
+}
+
+/// Reads a room log of format `F` (see the module docs for what is kept and what is refused).
+pub(crate) fn read_log<F: LogFormat>(bytes: &[u8]) -> Result<LoadedLog<F::Open, F::Sim>, LogError> {
+    let len = bytes.len() as u64;
+    if len > MAX_LOG_BYTES {
+        return Err(LogError::TooLarge(len));
+    }
+    if bytes.len() < HEAD_BYTES || bytes[..HEAD_BYTES] != head_of(F::VERSION)[..] {
+        return Err(LogError::BadHead);
+    }
+    let mut at = HEAD_BYTES;
+    let open = match next_record::<F::Record>(bytes, at) {
+        Ok((record, used)) => {
+            let open = F::opening(record)
+                .ok_or_else(|| LogError::BadOpen("the first record is not Open".into()))?;
+            F::check_open(&open).map_err(LogError::BadOpen)?;
+            at += used;
+            open
+        }
+        Err(e) => return Err(LogError::BadOpen(e)),
+    };
+    let mut sim = F::start(&open).map_err(LogError::BadOpen)?;
+    let mut truncated = None;
+    while at < bytes.len() {
+        let step = next_record::<F::Record>(bytes, at)
+            .and_then(|(record, used)| F::apply(&mut sim, record).map(|()| used));
+        match step {
+            Ok(used) => at += used,
+            Err(e) => {
+                truncated = Some(format!("record at byte {at}: {e}"));
+                break;
+            }
+        }
+    }
+    F::advance(&mut sim);
+    Ok(LoadedLog {
+        open,
+        sim,
+        good_len: at as u64,
+        truncated,
+    })
+}
+
+/// The file head: magic and version.
+pub fn head() -> Vec<u8> {
+    head_of(FORMAT_VERSION)
 }
 
 /// Appends `record`, framed, to `out`. Fails only on a record over [`MAX_RECORD_BYTES`],
@@ -151,29 +226,35 @@ pub(crate) fn append_any<R: Serialize>(out: &mut Vec<u8>, record: &R) -> Result<
 
 /// Reads a room log (see the module docs for what is kept and what is refused).
 pub fn read(bytes: &[u8]) -> Result<Loaded, LogError> {
-    let len = bytes.len() as u64;
-    if len > MAX_LOG_BYTES {
-        return Err(LogError::TooLarge(len));
-    }
-    if bytes.len() < HEAD_BYTES || bytes[..HEAD_BYTES] != head()[..] {
-        return Err(LogError::BadHead);
-    }
-    let mut at = HEAD_BYTES;
-    let open = match next_record(bytes, at) {
-        Ok((Record::Open(open), used)) => {
-            check_open(&open).map_err(LogError::BadOpen)?;
-            at += used;
-            open
+    read_log::<Version1>(bytes)
+}
+
+/// Format version 1: two seats, [`Record`]s.
+struct Version1;
+
+impl LogFormat for Version1 {
+    const VERSION: u16 = FORMAT_VERSION;
+    type Record = Record;
+    type Open = MatchOpen;
+    type Sim = ConfirmedSim;
+
+    fn opening(record: Record) -> Option<MatchOpen> {
+        match record {
+            Record::Open(open) => Some(open),
+            Record::Inputs { .. } => None,
         }
-        Ok((Record::Inputs { .. }, _)) => {
-            return Err(LogError::BadOpen("the first record is not Open".into()));
-        }
-        Err(e) => return Err(LogError::BadOpen(e)),
-    };
-    let mut sim = ConfirmedSim::new(open.header);
-    let mut truncated = None;
-    while at < bytes.len() {
-        let step = next_record(bytes, at).and_then(|(record, used)| match record {
+    }
+
+    fn check_open(open: &MatchOpen) -> Result<(), String> {
+        check_open(open)
+    }
+
+    fn start(open: &MatchOpen) -> Result<ConfirmedSim, String> {
+        Ok(ConfirmedSim::new(open.header))
+    }
+
+    fn apply(sim: &mut ConfirmedSim, record: Record) -> Result<(), String> {
+        match record {
             Record::Open(_) => Err("a second Open record".to_string()),
             Record::Inputs {
                 seat,
@@ -187,25 +268,14 @@ pub fn read(bytes: &[u8]) -> Result<Loaded, LogError> {
                     ));
                 }
                 sim.extend(seat, &changes, confirmed)
-                    .map_err(|e| format!("inputs of {seat:?} refused: {e}"))?;
-                Ok(used)
-            }
-        });
-        match step {
-            Ok(used) => at += used,
-            Err(e) => {
-                truncated = Some(format!("record at byte {at}: {e}"));
-                break;
+                    .map_err(|e| format!("inputs of {seat:?} refused: {e}"))
             }
         }
     }
-    sim.advance();
-    Ok(Loaded {
-        open,
-        sim,
-        good_len: at as u64,
-        truncated,
-    })
+
+    fn advance(sim: &mut ConfirmedSim) {
+        sim.advance();
+    }
 }
 
 /// The record at `at` and the bytes it takes.

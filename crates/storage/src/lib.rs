@@ -6,7 +6,7 @@
 //! each seat's place, knock-outs, team, rounds and stats, the targeting; never rated), and each
 //! player's best verified solo run per board (Sprint, Blitz) with its replay. A player's
 //! history ([`Storage::recent_history`]) lists both kinds of match, newest first. [`Storage`] is the interface; [`SqliteStorage`] is the embedded default
-//! (`--db ./sevenbag.db`); [`PostgresStorage`] (`--postgres URL`, module `postgres.rs`) is the
+//! (`--db ./sevenbag.db`); [`PostgresStorage`] (`--postgres URL`, folder `postgres/`) is the
 //! same interface on PostgreSQL, for several server instances sharing one database.
 //!
 //! ## Why rusqlite (bundled)

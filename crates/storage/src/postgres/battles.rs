@@ -2,7 +2,8 @@
 
 use postgres::Client;
 
-use super::{i, load_match, u, u32_of};
+use super::matches::load_match;
+use super::{i, u, u32_of};
 use crate::{BattleRecord, BattleSeat, HistoryEntry, MatchId, PlayerId, PlayerStats, StoredBattle};
 
 fn small(v: Option<i64>) -> u8 {

@@ -3,7 +3,8 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{load_match, unix};
+use super::matches::load_match;
+use super::unix;
 use crate::{BattleRecord, BattleSeat, HistoryEntry, MatchId, PlayerId, PlayerStats, StoredBattle};
 
 /// Inserts the match and its seats in one transaction.

@@ -1,7 +1,13 @@
+use std::time::Duration;
+
+use rusqlite::params;
+
+use super::connection::{QUICK_CHECK_LIMIT, quick_check};
 use super::*;
 use crate::HistoryEntry;
 use crate::ModerationStorage;
 use crate::fixtures::{battle, new_player, ranked, solo};
+use crate::migrations::MIGRATIONS;
 
 /// A temporary directory (removed on drop) and the database path inside it.
 struct Temp(tempfile::TempDir);

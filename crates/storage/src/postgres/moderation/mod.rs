@@ -1,116 +1,27 @@
-//! [`ModerationStorage`] on PostgreSQL: the SQLite statements (`sqlite/moderation.rs`) in
+//! [`ModerationStorage`] on PostgreSQL: the SQLite statements (`sqlite/moderation/`) in
 //! PostgreSQL's dialect, on the same schema (migration 3).
 
-use postgres::{GenericClient, Row, Transaction};
+mod actions;
+mod rows;
 
-use super::{MIGRATION_LOCK, PLAYER_COLUMNS, PostgresStorage, db, load_match, player_row, unique};
-use crate::moderation::{filter_sql, from_unix, openness_order, openness_sql, sanction_kind, unix};
+use postgres::{GenericClient, Row};
+
+use super::connection::MIGRATION_LOCK;
+use super::matches::load_match;
+use super::{PLAYER_COLUMNS, PostgresStorage, db, player_row};
+use crate::moderation::{filter_sql, openness_order, openness_sql, unix};
 use crate::{
-    Action, AddressBan, Audit, AuditEntry, AuditId, Closure, FlaggedMatch, InForce, MatchFlag,
-    MatchId, ModerationStorage, NewReport, Openness, PairLimit, PlayerId, PlayerRecord,
-    PlayerSearch, Report, ReportId, Sanction, SanctionKind, StorageError, StoredMatch,
+    Action, AddressBan, Audit, AuditEntry, AuditId, FlaggedMatch, InForce, MatchFlag, MatchId,
+    ModerationStorage, NewReport, Openness, PairLimit, PlayerId, PlayerRecord, PlayerSearch,
+    Report, ReportId, Sanction, SanctionKind, StorageError, StoredMatch,
 };
 
-const SANCTION_COLUMNS: &str = "id, player_id, kind, reason, created_unix, until_unix, lifted_unix";
-const ADDRESS_BAN_COLUMNS: &str = "id, network, reason, created_unix, until_unix, lifted_unix";
-const AUDIT_COLUMNS: &str = "id, at_unix, actor, action, target, reason, detail";
-const REPORT_COLUMNS: &str = "r.id, r.reporter_id, r.reported_id, r.category, r.text, r.replay, \
-     r.created_unix, r.closed_unix, r.closed_by, r.resolution, a.name, b.name, m.id";
-const REPORT_FROM: &str = "reports r JOIN players a ON a.id = r.reporter_id \
-     JOIN players b ON b.id = r.reported_id \
-     LEFT JOIN matches m ON m.id = (SELECT MIN(id) FROM matches WHERE replay = r.replay)";
-const FLAG_COLUMNS: &str = "f.match_id, f.seat, f.player_id, f.rule, f.detail, f.created_unix, \
-     f.reviewed_unix, f.reviewed_by, f.verdict, s.name";
-const FLAG_FROM: &str = "flagged_matches f \
-     JOIN match_seats s ON s.match_id = f.match_id AND s.seat = f.seat";
-
-type PgResult<T> = Result<T, postgres::Error>;
-
-fn opt_unix(v: Option<i64>) -> Option<u64> {
-    v.map(from_unix)
-}
-
-fn count(v: i64) -> u32 {
-    v.clamp(0, i64::from(u32::MAX)) as u32
-}
-
-fn sanction_row(r: &Row) -> PgResult<Sanction> {
-    Ok(Sanction {
-        id: r.try_get(0)?,
-        player: PlayerId(r.try_get(1)?),
-        kind: sanction_kind(r.try_get(2)?),
-        reason: r.try_get(3)?,
-        created_unix: from_unix(r.try_get(4)?),
-        until_unix: opt_unix(r.try_get(5)?),
-        lifted_unix: opt_unix(r.try_get(6)?),
-    })
-}
-
-fn address_ban_row(r: &Row) -> PgResult<AddressBan> {
-    Ok(AddressBan {
-        id: r.try_get(0)?,
-        network: r.try_get(1)?,
-        reason: r.try_get(2)?,
-        created_unix: from_unix(r.try_get(3)?),
-        until_unix: opt_unix(r.try_get(4)?),
-        lifted_unix: opt_unix(r.try_get(5)?),
-    })
-}
-
-fn audit_row(r: &Row) -> PgResult<AuditEntry> {
-    Ok(AuditEntry {
-        id: AuditId(r.try_get(0)?),
-        audit: Audit {
-            at_unix: from_unix(r.try_get(1)?),
-            actor: r.try_get(2)?,
-            action: r.try_get(3)?,
-            target: r.try_get(4)?,
-            reason: r.try_get(5)?,
-            detail: r.try_get(6)?,
-        },
-    })
-}
-
-fn closure(at: Option<i64>, by: Option<String>, what: Option<String>) -> Option<Closure> {
-    Some(Closure {
-        at_unix: from_unix(at?),
-        by: by.unwrap_or_default(),
-        resolution: what.unwrap_or_default(),
-    })
-}
-
-fn report_row(r: &Row) -> PgResult<Report> {
-    Ok(Report {
-        filed: NewReport {
-            id: ReportId(r.try_get(0)?),
-            reporter: PlayerId(r.try_get(1)?),
-            reported: PlayerId(r.try_get(2)?),
-            category: r.try_get(3)?,
-            text: r.try_get(4)?,
-            replay: r.try_get(5)?,
-            created_unix: from_unix(r.try_get(6)?),
-        },
-        closed: closure(r.try_get(7)?, r.try_get(8)?, r.try_get(9)?),
-        reporter_name: r.try_get(10)?,
-        reported_name: r.try_get(11)?,
-        match_id: r.try_get::<_, Option<i64>>(12)?.map(MatchId),
-    })
-}
-
-fn flag_row(r: &Row) -> PgResult<FlaggedMatch> {
-    Ok(FlaggedMatch {
-        flag: MatchFlag {
-            match_id: MatchId(r.try_get(0)?),
-            seat: r.try_get::<_, i64>(1)?.clamp(0, 255) as u8,
-            player: r.try_get::<_, Option<i64>>(2)?.map(PlayerId),
-            rule: r.try_get(3)?,
-            detail: r.try_get(4)?,
-            created_unix: from_unix(r.try_get(5)?),
-        },
-        review: closure(r.try_get(6)?, r.try_get(7)?, r.try_get(8)?),
-        name: r.try_get(9)?,
-    })
-}
+use self::actions::apply;
+use self::rows::{
+    ADDRESS_BAN_COLUMNS, AUDIT_COLUMNS, FLAG_COLUMNS, FLAG_FROM, PgResult, REPORT_COLUMNS,
+    REPORT_FROM, SANCTION_COLUMNS, address_ban_row, audit_row, count, flag_row, report_row,
+    sanction_row,
+};
 
 fn in_force_of(
     conn: &mut impl GenericClient,
@@ -142,148 +53,6 @@ fn record_of(conn: &mut impl GenericClient, r: &Row, now: u64) -> PgResult<Playe
         mute: in_force_of(conn, id, SanctionKind::Mute, now)?,
         player,
     })
-}
-
-fn apply(tx: &mut Transaction<'_>, action: &Action, now: u64) -> Result<(), StorageError> {
-    fn player_exists(tx: &mut Transaction<'_>, p: PlayerId) -> Result<(), StorageError> {
-        tx.query_opt("SELECT id FROM players WHERE id = $1", &[&p.0])
-            .map_err(db)?
-            .map(|_| ())
-            .ok_or(StorageError::NoSuchPlayer)
-    }
-    let changed = |n: u64, what: &str| {
-        if n == 0 {
-            Err(StorageError::NotFound(what.to_string()))
-        } else {
-            Ok(())
-        }
-    };
-    let no_player = |n: u64| {
-        if n == 0 {
-            Err(StorageError::NoSuchPlayer)
-        } else {
-            Ok(())
-        }
-    };
-    match action {
-        Action::Ban {
-            player,
-            reason,
-            until_unix,
-        }
-        | Action::Mute {
-            player,
-            reason,
-            until_unix,
-        } => {
-            player_exists(tx, *player)?;
-            let kind = if matches!(action, Action::Ban { .. }) {
-                SanctionKind::Ban
-            } else {
-                SanctionKind::Mute
-            };
-            tx.execute(
-                "INSERT INTO sanctions (player_id, kind, reason, created_unix, until_unix) \
-                 VALUES ($1, $2, $3, $4, $5)",
-                &[
-                    &player.0,
-                    &kind.name(),
-                    reason,
-                    &unix(now),
-                    &until_unix.map(unix),
-                ],
-            )
-            .map_err(db)?;
-        }
-        Action::Unban { player } | Action::Unmute { player } => {
-            player_exists(tx, *player)?;
-            let kind = if matches!(action, Action::Unban { .. }) {
-                SanctionKind::Ban
-            } else {
-                SanctionKind::Mute
-            };
-            tx.execute(
-                "UPDATE sanctions SET lifted_unix = $1 WHERE player_id = $2 AND kind = $3 \
-                 AND lifted_unix IS NULL",
-                &[&unix(now), &player.0, &kind.name()],
-            )
-            .map_err(db)?;
-        }
-        Action::Rename {
-            player,
-            name,
-            name_key,
-        } => {
-            let n = tx
-                .execute(
-                    "UPDATE players SET name = $1, name_key = $2 WHERE id = $3",
-                    &[name, name_key, &player.0],
-                )
-                .map_err(|e| unique(e, name))?;
-            no_player(n)?;
-        }
-        Action::Listed { player, listed } => {
-            let n = tx
-                .execute(
-                    "UPDATE players SET delisted = $1 WHERE id = $2",
-                    &[&i64::from(!*listed), &player.0],
-                )
-                .map_err(db)?;
-            no_player(n)?;
-        }
-        Action::Bot { player, bot } => {
-            let n = tx
-                .execute(
-                    "UPDATE players SET bot = $1 WHERE id = $2",
-                    &[&i64::from(*bot), &player.0],
-                )
-                .map_err(db)?;
-            no_player(n)?;
-        }
-        Action::BanAddress {
-            network,
-            reason,
-            until_unix,
-        } => {
-            tx.execute(
-                "INSERT INTO address_bans (network, reason, created_unix, until_unix) \
-                 VALUES ($1, $2, $3, $4)",
-                &[network, reason, &unix(now), &until_unix.map(unix)],
-            )
-            .map_err(db)?;
-        }
-        Action::LiftAddressBan { id } => {
-            let n = tx
-                .execute(
-                    "UPDATE address_bans SET lifted_unix = $1 WHERE id = $2 \
-                     AND lifted_unix IS NULL",
-                    &[&unix(now), id],
-                )
-                .map_err(db)?;
-            changed(n, "address ban in force")?;
-        }
-        Action::CloseReport { report, resolution } => {
-            let n = tx
-                .execute(
-                    "UPDATE reports SET closed_unix = $1, resolution = $2 WHERE id = $3 \
-                     AND closed_unix IS NULL",
-                    &[&unix(now), resolution, &report.0],
-                )
-                .map_err(db)?;
-            changed(n, "open report")?;
-        }
-        Action::ReviewFlag { match_id, verdict } => {
-            let n = tx
-                .execute(
-                    "UPDATE flagged_matches SET reviewed_unix = $1, verdict = $2 \
-                     WHERE match_id = $3 AND reviewed_unix IS NULL",
-                    &[&unix(now), verdict, &match_id.0],
-                )
-                .map_err(db)?;
-            changed(n, "flagged match awaiting review")?;
-        }
-    }
-    Ok(())
 }
 
 fn records(
