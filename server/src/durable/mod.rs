@@ -3,9 +3,9 @@
 //! again when it starts with the same flags.
 //!
 //! - [`format`]: the file (framing, records, validation on read).
-//! - [`RoomLogs`]: one writer task for every room's log; rooms hand it bytes and never wait on
-//!   the disk. A room buffers its records in a [`MatchLog`] and hands the buffer over every
-//!   [`RoomLogs::flush_every`] (the loss window, see `docs/SERVER.md`).
+//! - [`RoomLogs`]: one writer thread for every room's log; rooms never wait on the disk. A room
+//!   appends its records to its [`MatchLog`], whose buffer the writer takes and writes every
+//!   [`RoomLogs::flush_every`] for all rooms at once (the loss window, see `docs/SERVER.md`).
 //! - [`load_all`]: reading the directory back at start-up (damaged logs are cut back to their
 //!   last good record, unreadable ones set aside as `*.bad`, each with a clear log line).
 //!
@@ -238,15 +238,25 @@ fn path_of(dir: &Path, code: &str) -> PathBuf {
     dir.join(format!("{code}.{EXTENSION}"))
 }
 
+/// Most room log files the writer keeps open between writes; the logs beyond this are
+/// opened for each write, so a server with thousands of rooms stays well under the usual
+/// limit of file descriptors.
+const MAX_OPEN_LOGS: usize = 256;
+
+/// A log being written: its gathered records and, while few enough are, its open file.
+struct Live {
+    pending: Pending,
+    file: Option<std::fs::File>,
+}
+
 /// The writer: requests in order as they come, and every `every` the new records of every
-/// live log (one append each, for the logs that have any). Files are opened per write rather
-/// than held open, so a thousand rooms cost no file descriptors. When the last sender is
-/// gone it writes what is left and stops.
+/// live log (one write each, for the logs that have any). When the last sender is gone it
+/// writes what is left and stops.
 fn write_loop(dir: &Path, ops: std::sync::mpsc::Receiver<Op>, every: Duration) {
     use std::sync::mpsc::RecvTimeoutError;
     // The logs being written, by room code. Rooms whose file could not be created are not
     // here: later appends would only fail again.
-    let mut live: HashMap<String, Pending> = HashMap::new();
+    let mut live: HashMap<String, Live> = HashMap::new();
     let mut next = std::time::Instant::now() + every;
     loop {
         let op = if live.is_empty() {
@@ -262,19 +272,28 @@ fn write_loop(dir: &Path, ops: std::sync::mpsc::Receiver<Op>, every: Duration) {
                 apply(dir, op, &mut live);
             }
             Err(RecvTimeoutError::Timeout) => {
-                write_pending(dir, &live);
+                write_pending(dir, &mut live);
                 next = std::time::Instant::now() + every;
             }
             Err(RecvTimeoutError::Disconnected) => {
-                write_pending(dir, &live);
+                write_pending(dir, &mut live);
                 return;
             }
         }
     }
 }
 
+/// The file of a log being taken up, kept open if fewer than [`MAX_OPEN_LOGS`] are.
+fn keep_open(path: &Path, live: &HashMap<String, Live>) -> Option<std::fs::File> {
+    let open = live.values().filter(|l| l.file.is_some()).count();
+    if open >= MAX_OPEN_LOGS {
+        return None;
+    }
+    std::fs::OpenOptions::new().append(true).open(path).ok()
+}
+
 /// One request: create, take up or delete a log.
-fn apply(dir: &Path, op: Op, live: &mut HashMap<String, Pending>) {
+fn apply(dir: &Path, op: Op, live: &mut HashMap<String, Live>) {
     use std::io::Write;
     match op {
         Op::Begin {
@@ -282,23 +301,29 @@ fn apply(dir: &Path, op: Op, live: &mut HashMap<String, Pending>) {
             bytes,
             pending,
         } => {
+            // A log of the room's previous match (never here after `Remove`) is closed first.
+            live.remove(&code);
             let path = path_of(dir, &code);
             let written = std::fs::File::create(&path).and_then(|mut f| {
                 f.write_all(&bytes)?;
-                f.sync_data()
+                f.sync_data()?;
+                Ok(f)
             });
             match written {
-                Ok(()) => {
-                    live.insert(code, pending);
+                Ok(file) => {
+                    let open = live.values().filter(|l| l.file.is_some()).count();
+                    let file = (open < MAX_OPEN_LOGS).then_some(file);
+                    live.insert(code, Live { pending, file });
                 }
                 Err(e) => {
                     error!(path = %path.display(), error = %e, "cannot create a room log; this match will not survive a restart");
-                    live.remove(&code);
                 }
             }
         }
         Op::Resume { code, pending } => {
-            live.insert(code, pending);
+            live.remove(&code);
+            let file = keep_open(&path_of(dir, &code), live);
+            live.insert(code, Live { pending, file });
         }
         Op::Remove { code } => {
             live.remove(&code);
@@ -313,25 +338,27 @@ fn apply(dir: &Path, op: Op, live: &mut HashMap<String, Pending>) {
 }
 
 /// Appends every live log's gathered records to its file.
-fn write_pending(dir: &Path, live: &HashMap<String, Pending>) {
+fn write_pending(dir: &Path, live: &mut HashMap<String, Live>) {
     use std::io::Write;
     let mut bytes = Vec::new();
-    for (code, pending) in live {
+    for (code, log) in live.iter_mut() {
         {
-            let mut pending = pending.lock().unwrap_or_else(|p| p.into_inner());
+            let mut pending = log.pending.lock().unwrap_or_else(|p| p.into_inner());
             if pending.is_empty() {
                 continue;
             }
             // Swapped out, so the room's lock is held for no file operation.
             std::mem::swap(&mut bytes, &mut pending);
         }
-        let path = path_of(dir, code);
-        let written = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .and_then(|mut f| f.write_all(&bytes));
+        let written = match &mut log.file {
+            Some(file) => file.write_all(&bytes),
+            None => std::fs::OpenOptions::new()
+                .append(true)
+                .open(path_of(dir, code))
+                .and_then(|mut f| f.write_all(&bytes)),
+        };
         if let Err(e) = written {
-            error!(path = %path.display(), error = %e, "cannot append to a room log");
+            error!(room = %code, error = %e, "cannot append to a room log");
         }
         bytes.clear();
     }
