@@ -471,6 +471,74 @@ fn cut_back(
 mod tests {
     use super::*;
 
+    fn open_record(code: &str) -> MatchOpen {
+        let options = sevenbag_protocol::RoomOptions::default();
+        MatchOpen {
+            code: code.into(),
+            options,
+            ranked: false,
+            header: sevenbag_core::MatchHeader {
+                rules: options.rules(),
+                seed: 1,
+                handling: Default::default(),
+            },
+            names: ["a".into(), "b".into()],
+            tokens: [1, 2],
+            players: [None, None],
+            started_unix: 0,
+            frame0_unix_ms: 0,
+            matches: 0,
+        }
+    }
+
+    fn inputs_read_back(dir: &Path, code: &str) -> usize {
+        let loaded = load_all(dir);
+        let Some(AnyLoaded::Versus(log)) = loaded.iter().find(|l| match l {
+            AnyLoaded::Versus(v) => v.open.code == code,
+            AnyLoaded::Battle(_) => false,
+        }) else {
+            return 0;
+        };
+        log.sim.log(Seat::First).confirmed() as usize
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn the_writer_appends_each_live_logs_records_every_interval_and_at_close() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().join("rooms");
+        let every = Duration::from_millis(20);
+        let logs = RoomLogs::start(dir.clone(), every).expect("start");
+        let mut log = logs.begin(open_record("ACDEF"));
+        log.inputs(Seat::First, &[], 10);
+        tokio::time::sleep(every * 10).await;
+        assert_eq!(
+            inputs_read_back(&dir, "ACDEF"),
+            10,
+            "written within an interval"
+        );
+        log.inputs(Seat::First, &[], 20);
+        logs.close().await;
+        assert_eq!(
+            inputs_read_back(&dir, "ACDEF"),
+            20,
+            "the rest written at close"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn a_removed_log_is_deleted_and_its_room_code_can_start_again() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().join("rooms");
+        let logs = RoomLogs::start(dir.clone(), Duration::from_millis(20)).expect("start");
+        let mut first = logs.begin(open_record("ACDEF"));
+        first.inputs(Seat::First, &[], 30);
+        logs.remove(first);
+        let mut second = logs.begin(open_record("ACDEF"));
+        second.inputs(Seat::First, &[], 5);
+        logs.close().await;
+        assert_eq!(inputs_read_back(&dir, "ACDEF"), 5);
+    }
+
     #[test]
     fn a_truncated_log_on_disk_is_cut_back_and_a_garbage_one_set_aside() {
         let tmp = tempfile::tempdir().expect("temp dir");
