@@ -76,6 +76,7 @@ mod connection;
 mod datagram;
 mod db;
 mod durable;
+mod gate;
 mod http;
 mod identity;
 mod limits;

@@ -3,6 +3,8 @@
 
 use super::*;
 
+use crate::gate::Gated;
+
 impl Client {
     /// Reads and handles messages until the connection is cut or closed.
     pub(super) async fn run(&mut self, stream: &mut SplitStream<Ws>, shutdown: &mut Shutdown) {
@@ -26,10 +28,9 @@ impl Client {
                 (started + limits.hello_timeout, "no Hello")
             }
         };
-        let shutdown_wait = shutdown.recv();
-        tokio::pin!(shutdown_wait);
-        let cut_wait = relay::cut_happened(&mut cut);
-        tokio::pin!(cut_wait);
+        // Gated: polled only when they woke the task, not on every message (`crate::gate`).
+        let mut shutdown_wait = Gated::new(shutdown.recv());
+        let mut cut_wait = Gated::new(relay::cut_happened(&mut cut));
         let silence = tokio::time::sleep_until(deadline(false, started).0.into());
         tokio::pin!(silence);
         loop {

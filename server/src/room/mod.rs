@@ -22,6 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
 use crate::durable::{Loaded, MatchLog, MatchOpen};
+use crate::gate::Gated;
 use crate::metrics::GaugeGuard;
 use crate::moderation::Tags;
 use crate::ranked::Identity;
@@ -395,8 +396,8 @@ impl Room {
         // One wait for shutdown for the life of the room, as in the connection's reader: made
         // afresh per command it re-registered with the watch channel every time (3% of the
         // server's instructions, callgrind, docs/history).
-        let shutdown_wait = shutdown.recv();
-        tokio::pin!(shutdown_wait);
+        // Gated: the server's one shutdown `Notify` is not locked on every command.
+        let mut shutdown_wait = Gated::new(shutdown.recv());
         loop {
             let deadline = self.seats.iter().flatten().filter_map(|s| s.deadline).min();
             tokio::select! {
