@@ -3,9 +3,9 @@
 //! the socket or inbox.
 //!
 //! `select!` polls every branch each time its task wakes, and a task here wakes for every
-//! message. Polling a pending `watch` wait takes its `Notify`'s lock to store the waker again,
-//! and the shutdown wait is one `Notify` for every connection and room of the server: a lock
-//! shared by both workers on every message relayed. [`Gated`] polls its future the first time
+//! message. Polling a pending `watch` wait takes a `Notify`'s lock to store the waker again,
+//! and the shutdown channel's few `Notify`s are shared by every connection and room of the
+//! server: locks both workers took on every message relayed. [`Gated`] polls its future the first time
 //! and afterwards only when that future woke the task, which costs two atomic operations.
 //!
 //! This module imports nothing else from the crate.

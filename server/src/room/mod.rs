@@ -396,7 +396,7 @@ impl Room {
         // One wait for shutdown for the life of the room, as in the connection's reader: made
         // afresh per command it re-registered with the watch channel every time (3% of the
         // server's instructions, callgrind, docs/history).
-        // Gated: the server's one shutdown `Notify` is not locked on every command.
+        // Gated: the server-wide shutdown channel is not locked on every command.
         let mut shutdown_wait = Gated::new(shutdown.recv());
         loop {
             let deadline = self.seats.iter().flatten().filter_map(|s| s.deadline).min();
