@@ -76,6 +76,7 @@ mod connection;
 mod datagram;
 mod db;
 mod durable;
+mod gate;
 mod history;
 mod http;
 mod identity;

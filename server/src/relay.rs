@@ -35,6 +35,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 
 use crate::Limits;
+use crate::gate::Gated;
 use crate::metrics::Metrics;
 
 /// A connection's id, unique for the life of the server (used in logs and room membership).
@@ -284,8 +285,8 @@ where
     // One wait for the cut, polled by both `select!`s below for the life of the loop: a fresh
     // `wait_for` per message re-registered with the watch channel's `Notify` every time, which
     // was about a sixth of the server's instructions (callgrind, docs/history).
-    let cut_wait = cut_happened(&mut cut_rx);
-    tokio::pin!(cut_wait);
+    // Gated, so the burst of messages it wakes for does not poll it again each time.
+    let mut cut_wait = Gated::new(cut_happened(&mut cut_rx));
     // The burst being written, reused for the life of the connection: no allocation per wake.
     let mut batch: Vec<Bytes> = Vec::with_capacity(MAX_BATCH);
     loop {

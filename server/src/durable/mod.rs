@@ -3,9 +3,9 @@
 //! again when it starts with the same flags.
 //!
 //! - [`format`]: the file (framing, records, validation on read).
-//! - [`RoomLogs`]: one writer task for every room's log; rooms hand it bytes and never wait on
-//!   the disk. A room buffers its records in a [`MatchLog`] and hands the buffer over every
-//!   [`RoomLogs::flush_every`] (the loss window, see `docs/SERVER.md`).
+//! - [`RoomLogs`]: one writer thread for every room's log; rooms never wait on the disk. A room
+//!   appends its records to its [`MatchLog`], whose buffer the writer takes and writes every
+//!   [`RoomLogs::flush_every`] for all rooms at once (the loss window, see `docs/SERVER.md`).
 //! - [`load_all`]: reading the directory back at start-up (damaged logs are cut back to their
 //!   last good record, unreadable ones set aside as `*.bad`, each with a clear log line).
 //!
@@ -17,13 +17,12 @@ use sevenbag_protocol::room_log as format;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sevenbag_core::Seat;
 use sevenbag_protocol::InputChange;
 use sevenbag_protocol::file::read_limited;
-use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tracing::{error, info, warn};
 
@@ -52,31 +51,58 @@ pub const DEFAULT_FLUSH_EVERY: Duration = Duration::from_millis(100);
 /// A request to the writer task.
 #[derive(Debug)]
 enum Op {
-    /// A new match: create (or replace) the room's log with these bytes, and sync it.
-    Begin { code: String, bytes: Vec<u8> },
-    /// Append these bytes to the room's log.
-    Append { code: String, bytes: Vec<u8> },
+    /// A new match: create (or replace) the room's log with these bytes and sync it, then
+    /// append what `pending` gathers every interval.
+    Begin {
+        code: String,
+        bytes: Vec<u8>,
+        pending: Pending,
+    },
+    /// A restored match: append what `pending` gathers to the existing log.
+    Resume { code: String, pending: Pending },
     /// The match is over and its replay written: delete the log.
     Remove { code: String },
 }
+
+/// A running match's records not yet written, shared by its room (which appends) and the
+/// writer (which takes them every interval).
+type Pending = Arc<Mutex<Vec<u8>>>;
 
 /// The room logs of one server: a directory and the task that writes it.
 #[derive(Debug)]
 pub(crate) struct RoomLogs {
     dir: PathBuf,
     flush_every: Duration,
-    ops: Mutex<Option<mpsc::UnboundedSender<Op>>>,
+    ops: Mutex<Option<std::sync::mpsc::Sender<Op>>>,
     writer: Mutex<Option<JoinHandle<()>>>,
 }
 
-/// One running match's records not yet handed to the writer.
+/// One running match's records not yet written.
+///
+/// The room appends each accepted batch under an uncontended lock; the writer takes the whole
+/// buffer every [`RoomLogs::flush_every`]. So no room needs a timer of its own, and the writer
+/// wakes once an interval for every room together instead of once per room.
 #[derive(Debug)]
 pub(crate) struct MatchLog {
     code: String,
-    pending: Vec<u8>,
+    pending: Pending,
 }
 
 impl MatchLog {
+    fn new(code: String) -> MatchLog {
+        MatchLog {
+            code,
+            pending: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    fn append<E: std::fmt::Display>(&self, write: impl FnOnce(&mut Vec<u8>) -> Result<(), E>) {
+        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        if let Err(e) = write(&mut pending) {
+            error!(room = %self.code, error = %e, "cannot encode a room log record");
+        }
+    }
+
     /// Records a batch of `seat`'s inputs as the room accepted it.
     pub(crate) fn inputs(&mut self, seat: Seat, changes: &[InputChange], confirmed: u32) {
         let record = Record::Inputs {
@@ -84,9 +110,7 @@ impl MatchLog {
             changes: changes.to_vec(),
             confirmed,
         };
-        if let Err(e) = format::append(&mut self.pending, &record) {
-            error!(room = %self.code, error = %e, "cannot encode a room log record");
-        }
+        self.append(|pending| format::append(pending, &record));
     }
 
     /// Records a batch of battle seat `seat`'s keys and targets (a room of several seats).
@@ -103,25 +127,25 @@ impl MatchLog {
             targets: targets.to_vec(),
             confirmed,
         };
-        if let Err(e) = battle_format::append_battle(&mut self.pending, &record) {
-            error!(room = %self.code, error = %e, "cannot encode a room log record");
-        }
+        self.append(|pending| battle_format::append_battle(pending, &record));
     }
 
-    /// Whether records wait for the next flush.
+    /// Whether records wait for the room to hand them over: never, the writer takes them
+    /// itself (kept so a room that still runs a flush timer never fires it).
     pub(crate) fn is_dirty(&self) -> bool {
-        !self.pending.is_empty()
+        false
     }
 }
 
 impl RoomLogs {
-    /// Creates `dir` if needed and starts the writer task (on a blocking thread: plain file
-    /// writes, in the order rooms asked for them).
+    /// Creates `dir` if needed and starts the writer (on a blocking thread: plain file
+    /// writes, in the order rooms asked for them, and every live log's new records once an
+    /// interval).
     pub(crate) fn start(dir: PathBuf, flush_every: Duration) -> std::io::Result<RoomLogs> {
         std::fs::create_dir_all(&dir)?;
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = std::sync::mpsc::channel();
         let writer_dir = dir.clone();
-        let writer = tokio::task::spawn_blocking(move || write_loop(&writer_dir, rx));
+        let writer = tokio::task::spawn_blocking(move || write_loop(&writer_dir, rx, flush_every));
         Ok(RoomLogs {
             dir,
             flush_every,
@@ -135,7 +159,8 @@ impl RoomLogs {
         &self.dir
     }
 
-    /// How often rooms flush.
+    /// How often the writer writes: at most this much of a match's inputs is lost when the
+    /// process dies.
     pub(crate) fn flush_every(&self) -> Duration {
         self.flush_every
     }
@@ -150,65 +175,56 @@ impl RoomLogs {
 
     /// Starts the log of a new match.
     pub(crate) fn begin(&self, open: MatchOpen) -> MatchLog {
-        let code = open.code.clone();
+        let log = MatchLog::new(open.code.clone());
         let mut bytes = format::head();
         if let Err(e) = format::append(&mut bytes, &Record::Open(open)) {
-            error!(room = %code, error = %e, "cannot encode a room log's opening record");
+            error!(room = %log.code, error = %e, "cannot encode a room log's opening record");
         }
         self.send(Op::Begin {
-            code: code.clone(),
+            code: log.code.clone(),
             bytes,
+            pending: log.pending.clone(),
         });
-        MatchLog {
-            code,
-            pending: Vec::new(),
-        }
+        log
     }
 
     /// Starts the log (format version 2) of a new match of several seats.
     pub(crate) fn begin_battle(&self, open: BattleOpen) -> MatchLog {
-        let code = open.code.clone();
+        let log = MatchLog::new(open.code.clone());
         let mut bytes = battle_format::battle_head();
         if let Err(e) =
             battle_format::append_battle(&mut bytes, &BattleRecord::Open(Box::new(open)))
         {
-            error!(room = %code, error = %e, "cannot encode a room log's opening record");
+            error!(room = %log.code, error = %e, "cannot encode a room log's opening record");
         }
         self.send(Op::Begin {
-            code: code.clone(),
+            code: log.code.clone(),
             bytes,
+            pending: log.pending.clone(),
         });
-        MatchLog {
-            code,
-            pending: Vec::new(),
-        }
+        log
     }
 
     /// Goes on appending to the log of a restored match.
     pub(crate) fn resume(&self, code: &str) -> MatchLog {
-        MatchLog {
-            code: code.to_owned(),
-            pending: Vec::new(),
-        }
+        let log = MatchLog::new(code.to_owned());
+        self.send(Op::Resume {
+            code: log.code.clone(),
+            pending: log.pending.clone(),
+        });
+        log
     }
 
-    /// Hands the pending records to the writer.
-    pub(crate) fn flush(&self, log: &mut MatchLog) {
-        if log.is_dirty() {
-            let bytes = std::mem::take(&mut log.pending);
-            self.send(Op::Append {
-                code: log.code.clone(),
-                bytes,
-            });
-        }
-    }
+    /// The log is kept as it is (a shutdown): its last records go with the writer's final
+    /// round when it is closed, so there is nothing to hand over here.
+    pub(crate) fn flush(&self, _log: &mut MatchLog) {}
 
     /// The match is over (its replay written): its log goes.
     pub(crate) fn remove(&self, log: MatchLog) {
         self.send(Op::Remove { code: log.code });
     }
 
-    /// Lets the writer finish every write asked for, then stops it.
+    /// Lets the writer finish every write asked for and every record gathered, then stops it.
     pub(crate) async fn close(&self) {
         self.ops.lock().unwrap_or_else(|p| p.into_inner()).take();
         let writer = self.writer.lock().unwrap_or_else(|p| p.into_inner()).take();
@@ -222,53 +238,134 @@ fn path_of(dir: &Path, code: &str) -> PathBuf {
     dir.join(format!("{code}.{EXTENSION}"))
 }
 
-/// The writer task: one file operation per request, in order. Files are opened per write
-/// rather than held open, so a thousand rooms cost no file descriptors.
-fn write_loop(dir: &Path, mut ops: mpsc::UnboundedReceiver<Op>) {
-    use std::io::Write;
-    // Rooms whose file could not be created: later appends would only fail again.
-    let mut broken: HashMap<String, ()> = HashMap::new();
-    while let Some(op) = ops.blocking_recv() {
+/// Most room log files the writer keeps open between writes; the logs beyond this are
+/// opened for each write, so a server with thousands of rooms stays well under the usual
+/// limit of file descriptors.
+const MAX_OPEN_LOGS: usize = 256;
+
+/// A log being written: its gathered records and, while few enough are, its open file.
+struct Live {
+    pending: Pending,
+    file: Option<std::fs::File>,
+}
+
+/// The writer: requests in order as they come, and every `every` the new records of every
+/// live log (one write each, for the logs that have any). When the last sender is gone it
+/// writes what is left and stops.
+fn write_loop(dir: &Path, ops: std::sync::mpsc::Receiver<Op>, every: Duration) {
+    use std::sync::mpsc::RecvTimeoutError;
+    // The logs being written, by room code. Rooms whose file could not be created are not
+    // here: later appends would only fail again.
+    let mut live: HashMap<String, Live> = HashMap::new();
+    let mut next = std::time::Instant::now() + every;
+    loop {
+        let op = if live.is_empty() {
+            ops.recv().map_err(|_| RecvTimeoutError::Disconnected)
+        } else {
+            ops.recv_timeout(next.saturating_duration_since(std::time::Instant::now()))
+        };
         match op {
-            Op::Begin { code, bytes } => {
-                let path = path_of(dir, &code);
-                let written = std::fs::File::create(&path).and_then(|mut f| {
-                    f.write_all(&bytes)?;
-                    f.sync_data()
-                });
-                match written {
-                    Ok(()) => {
-                        broken.remove(&code);
-                    }
-                    Err(e) => {
-                        error!(path = %path.display(), error = %e, "cannot create a room log; this match will not survive a restart");
-                        broken.insert(code, ());
-                    }
+            Ok(op) => {
+                if live.is_empty() {
+                    next = std::time::Instant::now() + every;
+                }
+                apply(dir, op, &mut live);
+                // A steady stream of requests does not hold the interval's writes back.
+                if std::time::Instant::now() >= next {
+                    write_pending(dir, &mut live);
+                    next = std::time::Instant::now() + every;
                 }
             }
-            Op::Append { code, bytes } => {
-                if broken.contains_key(&code) {
-                    continue;
-                }
-                let path = path_of(dir, &code);
-                let written = std::fs::OpenOptions::new()
-                    .append(true)
-                    .open(&path)
-                    .and_then(|mut f| f.write_all(&bytes));
-                if let Err(e) = written {
-                    error!(path = %path.display(), error = %e, "cannot append to a room log");
-                }
+            Err(RecvTimeoutError::Timeout) => {
+                write_pending(dir, &mut live);
+                next = std::time::Instant::now() + every;
             }
-            Op::Remove { code } => {
-                broken.remove(&code);
-                let path = path_of(dir, &code);
-                match std::fs::remove_file(&path) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(e) => warn!(path = %path.display(), error = %e, "cannot delete a room log"),
+            Err(RecvTimeoutError::Disconnected) => {
+                write_pending(dir, &mut live);
+                return;
+            }
+        }
+    }
+}
+
+/// The file of a log being taken up, kept open if fewer than [`MAX_OPEN_LOGS`] are.
+fn keep_open(path: &Path, live: &HashMap<String, Live>) -> Option<std::fs::File> {
+    let open = live.values().filter(|l| l.file.is_some()).count();
+    if open >= MAX_OPEN_LOGS {
+        return None;
+    }
+    std::fs::OpenOptions::new().append(true).open(path).ok()
+}
+
+/// One request: create, take up or delete a log.
+fn apply(dir: &Path, op: Op, live: &mut HashMap<String, Live>) {
+    use std::io::Write;
+    match op {
+        Op::Begin {
+            code,
+            bytes,
+            pending,
+        } => {
+            // A log of the room's previous match (never here after `Remove`) is closed first.
+            live.remove(&code);
+            let path = path_of(dir, &code);
+            let written = std::fs::File::create(&path).and_then(|mut f| {
+                f.write_all(&bytes)?;
+                f.sync_data()?;
+                Ok(f)
+            });
+            match written {
+                Ok(file) => {
+                    let open = live.values().filter(|l| l.file.is_some()).count();
+                    let file = (open < MAX_OPEN_LOGS).then_some(file);
+                    live.insert(code, Live { pending, file });
+                }
+                Err(e) => {
+                    error!(path = %path.display(), error = %e, "cannot create a room log; this match will not survive a restart");
                 }
             }
         }
+        Op::Resume { code, pending } => {
+            live.remove(&code);
+            let file = keep_open(&path_of(dir, &code), live);
+            live.insert(code, Live { pending, file });
+        }
+        Op::Remove { code } => {
+            live.remove(&code);
+            let path = path_of(dir, &code);
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => warn!(path = %path.display(), error = %e, "cannot delete a room log"),
+            }
+        }
+    }
+}
+
+/// Appends every live log's gathered records to its file.
+fn write_pending(dir: &Path, live: &mut HashMap<String, Live>) {
+    use std::io::Write;
+    let mut bytes = Vec::new();
+    for (code, log) in live.iter_mut() {
+        {
+            let mut pending = log.pending.lock().unwrap_or_else(|p| p.into_inner());
+            if pending.is_empty() {
+                continue;
+            }
+            // Swapped out, so the room's lock is held for no file operation.
+            std::mem::swap(&mut bytes, &mut pending);
+        }
+        let written = match &mut log.file {
+            Some(file) => file.write_all(&bytes),
+            None => std::fs::OpenOptions::new()
+                .append(true)
+                .open(path_of(dir, code))
+                .and_then(|mut f| f.write_all(&bytes)),
+        };
+        if let Err(e) = written {
+            error!(room = %code, error = %e, "cannot append to a room log");
+        }
+        bytes.clear();
     }
 }
 
@@ -378,6 +475,74 @@ fn cut_back(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn open_record(code: &str) -> MatchOpen {
+        let options = sevenbag_protocol::RoomOptions::default();
+        MatchOpen {
+            code: code.into(),
+            options,
+            ranked: false,
+            header: sevenbag_core::MatchHeader {
+                rules: options.rules(),
+                seed: 1,
+                handling: Default::default(),
+            },
+            names: ["a".into(), "b".into()],
+            tokens: [1, 2],
+            players: [None, None],
+            started_unix: 0,
+            frame0_unix_ms: 0,
+            matches: 0,
+        }
+    }
+
+    fn inputs_read_back(dir: &Path, code: &str) -> usize {
+        let loaded = load_all(dir);
+        let Some(AnyLoaded::Versus(log)) = loaded.iter().find(|l| match l {
+            AnyLoaded::Versus(v) => v.open.code == code,
+            AnyLoaded::Battle(_) => false,
+        }) else {
+            return 0;
+        };
+        log.sim.log(Seat::First).confirmed() as usize
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn the_writer_appends_each_live_logs_records_every_interval_and_at_close() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().join("rooms");
+        let every = Duration::from_millis(20);
+        let logs = RoomLogs::start(dir.clone(), every).expect("start");
+        let mut log = logs.begin(open_record("ACDEF"));
+        log.inputs(Seat::First, &[], 10);
+        tokio::time::sleep(every * 10).await;
+        assert_eq!(
+            inputs_read_back(&dir, "ACDEF"),
+            10,
+            "written within an interval"
+        );
+        log.inputs(Seat::First, &[], 20);
+        logs.close().await;
+        assert_eq!(
+            inputs_read_back(&dir, "ACDEF"),
+            20,
+            "the rest written at close"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn a_removed_log_is_deleted_and_its_room_code_can_start_again() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().join("rooms");
+        let logs = RoomLogs::start(dir.clone(), Duration::from_millis(20)).expect("start");
+        let mut first = logs.begin(open_record("ACDEF"));
+        first.inputs(Seat::First, &[], 30);
+        logs.remove(first);
+        let mut second = logs.begin(open_record("ACDEF"));
+        second.inputs(Seat::First, &[], 5);
+        logs.close().await;
+        assert_eq!(inputs_read_back(&dir, "ACDEF"), 5);
+    }
 
     #[test]
     fn a_truncated_log_on_disk_is_cut_back_and_a_garbage_one_set_aside() {

@@ -22,6 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
 use crate::durable::{Loaded, MatchLog, MatchOpen};
+use crate::gate::Gated;
 use crate::metrics::GaugeGuard;
 use crate::moderation::Tags;
 use crate::ranked::Identity;
@@ -394,19 +395,11 @@ impl Room {
         // Once a second while a match runs: has a connected player stopped sending inputs?
         let mut stall_check = tokio::time::interval(Duration::from_secs(1));
         stall_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        // The room log's batching: new inputs go to the writer at most this often.
-        let flush_every = self
-            .services
-            .room_logs
-            .as_ref()
-            .map_or(Duration::from_secs(3600), |l| l.flush_every());
-        let mut flush = tokio::time::interval(flush_every);
-        flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         // One wait for shutdown for the life of the room, as in the connection's reader: made
         // afresh per command it re-registered with the watch channel every time (3% of the
         // server's instructions, callgrind, docs/history).
-        let shutdown_wait = shutdown.recv();
-        tokio::pin!(shutdown_wait);
+        // Gated: the server-wide shutdown channel is not locked on every command.
+        let mut shutdown_wait = Gated::new(shutdown.recv());
         loop {
             let deadline = self.seats.iter().flatten().filter_map(|s| s.deadline).min();
             tokio::select! {
@@ -440,7 +433,6 @@ impl Room {
                 _ = stall_check.tick(), if self.running.is_some() => {
                     self.check_stalled(Instant::now()).await;
                 }
-                _ = flush.tick(), if self.log_dirty() => self.flush_log(),
             }
             if self.is_abandoned() {
                 break;
