@@ -5,7 +5,7 @@
 //! - [`format`]: the file (framing, records, validation on read).
 //! - [`RoomLogs`]: one writer thread for every room's log; rooms never wait on the disk. A room
 //!   appends its records to its [`MatchLog`], whose buffer the writer takes and writes every
-//!   [`RoomLogs::flush_every`] for all rooms at once (the loss window, see `docs/SERVER.md`).
+//!   interval given to [`RoomLogs::start`] for all rooms at once (the loss window, see `docs/SERVER.md`).
 //! - [`load_all`]: reading the directory back at start-up (damaged logs are cut back to their
 //!   last good record, unreadable ones set aside as `*.bad`, each with a clear log line).
 //!
@@ -72,7 +72,6 @@ type Pending = Arc<Mutex<Vec<u8>>>;
 #[derive(Debug)]
 pub(crate) struct RoomLogs {
     dir: PathBuf,
-    flush_every: Duration,
     ops: Mutex<Option<std::sync::mpsc::Sender<Op>>>,
     writer: Mutex<Option<JoinHandle<()>>>,
 }
@@ -80,7 +79,7 @@ pub(crate) struct RoomLogs {
 /// One running match's records not yet written.
 ///
 /// The room appends each accepted batch under an uncontended lock; the writer takes the whole
-/// buffer every [`RoomLogs::flush_every`]. So no room needs a timer of its own, and the writer
+/// buffer every interval ([`RoomLogs::start`]). So no room needs a timer of its own, and the writer
 /// wakes once an interval for every room together instead of once per room.
 #[derive(Debug)]
 pub(crate) struct MatchLog {
@@ -129,12 +128,6 @@ impl MatchLog {
         };
         self.append(|pending| battle_format::append_battle(pending, &record));
     }
-
-    /// Whether records wait for the room to hand them over: never, the writer takes them
-    /// itself (kept so a room that still runs a flush timer never fires it).
-    pub(crate) fn is_dirty(&self) -> bool {
-        false
-    }
 }
 
 impl RoomLogs {
@@ -148,7 +141,6 @@ impl RoomLogs {
         let writer = tokio::task::spawn_blocking(move || write_loop(&writer_dir, rx, flush_every));
         Ok(RoomLogs {
             dir,
-            flush_every,
             ops: Mutex::new(Some(tx)),
             writer: Mutex::new(Some(writer)),
         })
@@ -157,12 +149,6 @@ impl RoomLogs {
     /// The directory.
     pub(crate) fn dir(&self) -> &Path {
         &self.dir
-    }
-
-    /// How often the writer writes: at most this much of a match's inputs is lost when the
-    /// process dies.
-    pub(crate) fn flush_every(&self) -> Duration {
-        self.flush_every
     }
 
     fn send(&self, op: Op) {
@@ -214,10 +200,6 @@ impl RoomLogs {
         });
         log
     }
-
-    /// The log is kept as it is (a shutdown): its last records go with the writer's final
-    /// round when it is closed, so there is nothing to hand over here.
-    pub(crate) fn flush(&self, _log: &mut MatchLog) {}
 
     /// The match is over (its replay written): its log goes.
     pub(crate) fn remove(&self, log: MatchLog) {

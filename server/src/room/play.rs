@@ -381,10 +381,10 @@ impl Room {
         // that already exists: a client may ask for it the moment it hears.
         let id = self.services.replays.save(&base, &replay).await;
         info!(room = %self.code, ?winner, ?reason, frames = run.sim.frame(), replay = ?id, "match over");
-        if let (Some(logs), Some(mut log)) = (&self.services.room_logs, run.log.take()) {
+        if let (Some(logs), Some(log)) = (&self.services.room_logs, run.log.take()) {
             if reason == EndReason::Shutdown {
-                // Kept for a restart with the same flags, which takes the match up again.
-                logs.flush(&mut log);
+                // Kept for a restart with the same flags, which takes the match up again (its
+                // last records go with the writer's final round when the logs close).
                 info!(room = %self.code, dir = %logs.dir().display(), "room log kept: the match resumes when the server starts again");
             } else {
                 logs.remove(log);

@@ -276,13 +276,6 @@ impl BattleRoom {
         }
         let mut tick = tokio::time::interval(Duration::from_millis(250));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        let flush_every = self
-            .services
-            .room_logs
-            .as_ref()
-            .map_or(Duration::from_secs(3600), |l| l.flush_every());
-        let mut flush = tokio::time::interval(flush_every);
-        flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let shutdown_wait = shutdown.recv();
         tokio::pin!(shutdown_wait);
         loop {
@@ -326,7 +319,6 @@ impl BattleRoom {
                     self.check_silent(Instant::now()).await;
                     self.play_for_the_gone().await;
                 }
-                _ = flush.tick(), if self.log_dirty() => self.flush_log(),
             }
             if self.is_abandoned() {
                 break;

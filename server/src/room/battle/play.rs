@@ -390,10 +390,10 @@ impl BattleRoom {
             .await;
         info!(room = %self.code, ?winner, ?reason, frames = run.sim.frame(), replay = ?id, "match of several seats over");
         let mut resumes = false;
-        if let (Some(logs), Some(mut log)) = (&self.services.room_logs, run.log) {
+        if let (Some(logs), Some(log)) = (&self.services.room_logs, run.log) {
             if reason == EndReason::Shutdown {
-                // Kept: a restart with the same flags takes the match up again.
-                logs.flush(&mut log);
+                // Kept: a restart with the same flags takes the match up again (its last
+                // records go with the writer's final round when the logs close).
                 resumes = true;
             } else {
                 logs.remove(log);

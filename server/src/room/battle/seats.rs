@@ -305,23 +305,6 @@ impl BattleRoom {
 }
 
 impl BattleRoom {
-    /// Whether the running match has inputs not yet handed to the room log writer.
-    pub(super) fn log_dirty(&self) -> bool {
-        self.running
-            .as_ref()
-            .and_then(|r| r.log.as_ref())
-            .is_some_and(MatchLog::is_dirty)
-    }
-
-    pub(super) fn flush_log(&mut self) {
-        if let (Some(logs), Some(log)) = (
-            &self.services.room_logs,
-            self.running.as_mut().and_then(|r| r.log.as_mut()),
-        ) {
-            logs.flush(log);
-        }
-    }
-
     /// Takes up a match read back from its room log: every seat keeps its name, handling and
     /// token and waits for its player for the reconnect window; the match clock keeps the
     /// wall-clock time of frame 0.
