@@ -114,7 +114,11 @@ fn party_fields(out: &mut Vec<String>, o: &BattleOnline) {
     if let Some(code) = o.code() {
         string(out, "code", code);
     }
-    raw(out, "seat", o.seat().map_or("null".into(), |s| s.to_string()));
+    raw(
+        out,
+        "seat",
+        o.seat().map_or("null".into(), |s| s.to_string()),
+    );
     raw(out, "live", o.is_live());
     let path = match o.path() {
         TransportPath::Datagrams => "datagrams",
