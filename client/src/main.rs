@@ -271,7 +271,7 @@ async fn run(args: Args) {
         ctx.poll_copying();
         // A change the page could not keep (its storage full, say) is said, once a second.
         #[cfg(target_arch = "wasm32")]
-        if frames % 60 == 0
+        if frames.is_multiple_of(60)
             && let Some(problem) = crate::platform::web_files::problem()
         {
             ctx.notify(problem, theme::BAD);

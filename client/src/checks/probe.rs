@@ -21,6 +21,12 @@
 //!   `winner` (the match winner once decided), `pieces` (pieces locked this round per seat),
 //!   `hold` (the held piece per seat, or null),
 //!   `wins` (rounds won per seat);
+//! - a room of several seats (`party-online`): `stage` (`connecting`, `queued`, `in_room`,
+//!   `failed`), `message`, `code`, `seat` (the room seat or null), `live`, `path` (`datagrams`
+//!   or `websocket`: what carries our inputs), `desyncs` (desyncs the server reported to the
+//!   session), `result` (the server's verdict: `winner` team or null, `placements`); with a
+//!   match: `frame`, `phase`, `pieces` per battle seat, `hash` (the confirmed match's state
+//!   hash, in hex: the replay's final hash once the match is decided);
 //! - `plans`, `plan_mean_us`, `think_frame_max_us`, `plan_frames_mean_x100`,
 //!   `plan_frames_max`, `plan_parts_max_us`: the page bot's plans so far, their mean thinking
 //!   time, the longest thinking in one frame, the frames a plan took (mean ×100, most), and the
@@ -33,9 +39,12 @@
 use std::any::Any;
 
 use sevenbag_core::{Match, Phase, Seat};
+use sevenbag_netplay::TransportPath;
 
 use crate::menu::link::MessageScreen;
+use crate::net::battle::{BattleOnline, BattleStage};
 use crate::net::online::Stage;
+use crate::party::online::PartyOnlineScreen;
 use crate::screen::{Ctx, Stack};
 use crate::versus::online::OnlineScreen;
 use crate::versus::play::PlayScreen;
@@ -90,6 +99,69 @@ fn match_fields(out: &mut Vec<String>, m: &Match) {
     raw(out, "hold", format!("[{},{}]", hold[0], hold[1]));
 }
 
+/// The fields of a room of several seats (see the module docs).
+fn party_fields(out: &mut Vec<String>, o: &BattleOnline) {
+    let stage = match o.stage() {
+        BattleStage::Connecting => "connecting",
+        BattleStage::Queued(_) => "queued",
+        BattleStage::InRoom => "in_room",
+        BattleStage::Failed(_) => "failed",
+    };
+    string(out, "stage", stage);
+    if let BattleStage::Failed(message) = o.stage() {
+        string(out, "message", message);
+    }
+    if let Some(code) = o.code() {
+        string(out, "code", code);
+    }
+    raw(
+        out,
+        "seat",
+        o.seat().map_or("null".into(), |s| s.to_string()),
+    );
+    raw(out, "live", o.is_live());
+    let path = match o.path() {
+        TransportPath::Datagrams => "datagrams",
+        TransportPath::WebSocket => "websocket",
+    };
+    string(out, "path", path);
+    if let Some(r) = o.result() {
+        let placements: Vec<String> = r.placements.iter().map(u8::to_string).collect();
+        raw(
+            out,
+            "result",
+            format!(
+                "{{\"winner\":{},\"placements\":[{}]}}",
+                r.winner.map_or("null".into(), |w| w.to_string()),
+                placements.join(",")
+            ),
+        );
+    }
+    let Some(session) = o.session() else {
+        return;
+    };
+    raw(out, "desyncs", session.stats().desyncs);
+    let b = o.battle();
+    raw(out, "frame", b.frame().0);
+    let phase = match b.phase() {
+        Phase::Countdown { .. } => "countdown",
+        Phase::Playing => "playing",
+        Phase::RoundOver { .. } => "round_over",
+        Phase::MatchOver { .. } => "match_over",
+    };
+    string(out, "phase", phase);
+    let pieces: Vec<String> = (0..b.seats())
+        .filter_map(Seat::new)
+        .map(|s| b.player(s).stats().pieces.to_string())
+        .collect();
+    raw(out, "pieces", format!("[{}]", pieces.join(",")));
+    string(
+        out,
+        "hash",
+        &format!("{:016x}", session.confirmed().state_hash()),
+    );
+}
+
 /// The summary of the top screen of `stack` after `frames` frames, with what can be tapped
 /// (`taps`: a label and its centre in CSS pixels; see the module docs).
 pub fn state(stack: &Stack, ctx: &Ctx, frames: u64, taps: &[(String, (f32, f32))]) -> String {
@@ -140,6 +212,8 @@ pub fn state(stack: &Stack, ctx: &Ctx, frames: u64, taps: &[(String, (f32, f32))
             let w = o.wins();
             raw(&mut out, "wins", format!("[{},{}]", w[0], w[1]));
         }
+    } else if let Some(s) = top.and_then(|s| s.downcast_ref::<PartyOnlineScreen>()) {
+        party_fields(&mut out, s.online());
     } else if let Some(p) = top.and_then(|s| s.downcast_ref::<PlayScreen>()) {
         match_fields(&mut out, p.session().current());
     } else if let Some(m) = top.and_then(|s| s.downcast_ref::<MessageScreen>()) {

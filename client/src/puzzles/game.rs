@@ -273,17 +273,18 @@ impl<T: Send + 'static> Job<T> {
         #[cfg(target_arch = "wasm32")]
         {
             let _ = tx.send(work());
-            return Ok(Job { rx });
+            Ok(Job { rx })
         }
         #[cfg(not(target_arch = "wasm32"))]
-        std::thread::Builder::new()
-            .name("puzzle".into())
-            .spawn(move || {
-                // The receiver is gone when the screen closed first: nothing to report to.
-                let _ = tx.send(work());
-            })?;
-        #[cfg(not(target_arch = "wasm32"))]
-        Ok(Job { rx })
+        {
+            std::thread::Builder::new()
+                .name("puzzle".into())
+                .spawn(move || {
+                    // The receiver is gone when the screen closed first: nothing to report to.
+                    let _ = tx.send(work());
+                })?;
+            Ok(Job { rx })
+        }
     }
 
     /// The result, once it is there.

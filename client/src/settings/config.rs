@@ -481,7 +481,7 @@ impl Config {
         {
             use crate::platform::web;
             let key = storage_key(path);
-            return match web::storage_len(&key) {
+            match web::storage_len(&key) {
                 None => Ok(None),
                 Some(len) if len > web::MAX_STORED => Err(ConfigError::Io {
                     path: path.to_owned(),
@@ -497,7 +497,7 @@ impl Config {
                         source: std::io::Error::other("not UTF-8 text"),
                     }),
                 },
-            };
+            }
         }
         #[cfg(not(target_arch = "wasm32"))]
         match std::fs::read_to_string(path) {

@@ -177,9 +177,10 @@ impl DatagramLink {
         }
     }
 
-    /// The path in use.
+    /// The path our inputs take (in a room of several seats, datagrams only once
+    /// [`Self::speak_battles`] was called).
     pub fn path(&self) -> TransportPath {
-        if self.active {
+        if self.active && self.battle.carries_inputs() {
             TransportPath::Datagrams
         } else {
             TransportPath::WebSocket

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use sevenbag_core::Input;
-use sevenbag_netplay::datagram::{ACK_DELAY, DatagramLink, REPEAT_EVERY};
+use sevenbag_netplay::datagram::{ACK_DELAY, DatagramLink, REPEAT_EVERY, TransportPath};
 use sevenbag_protocol::battle_datagram::{BattleDownlink, BattleUplink, window_from};
 use sevenbag_protocol::datagram::{WINDOW_FRAMES, match_tag};
 use sevenbag_protocol::{
@@ -164,4 +164,11 @@ fn a_driver_that_does_not_speak_battle_datagrams_keeps_inputs_on_the_websocket()
     let mut link = seated(t0, false);
     let inputs = batch(&[(2, 1)], &[], 5);
     assert_eq!(link.outgoing(inputs.clone()), Some(inputs));
+}
+
+#[test]
+fn the_path_is_datagrams_in_a_room_of_several_seats_only_when_battle_datagrams_are_spoken() {
+    let t0 = Instant::now();
+    assert_eq!(seated(t0, true).path(), TransportPath::Datagrams);
+    assert_eq!(seated(t0, false).path(), TransportPath::WebSocket);
 }

@@ -94,6 +94,13 @@ impl BattleOnline {
         self.clock.rtt()
     }
 
+    /// Which path carries our inputs now (the WebSocket while there is no connection).
+    pub fn path(&self) -> sevenbag_netplay::TransportPath {
+        self.net
+            .as_ref()
+            .map_or(sevenbag_netplay::TransportPath::WebSocket, |n| n.path())
+    }
+
     /// The manual target we send with our keys.
     pub fn target(&self) -> Option<Seat> {
         self.target

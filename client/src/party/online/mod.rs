@@ -193,7 +193,8 @@ impl PartyOnlineScreen {
         Ok(screen)
     }
 
-    fn online(&self) -> &BattleOnline {
+    /// The connection and match shown.
+    pub fn online(&self) -> &BattleOnline {
         &self.party.online
     }
 
@@ -350,12 +351,17 @@ impl PartyOnlineScreen {
         }
     }
 
-    /// The status line: the targeting help, our target, the round trip.
+    /// The status line: the targeting help, our target, the round trip and the path our
+    /// inputs take (UDP for datagrams, TCP for the WebSocket).
     fn status(&self) -> String {
         let o = self.online();
-        let ping = o
-            .ping()
-            .map_or_else(String::new, |d| format!("   ·   ping {} ms", d.as_millis()));
+        let path = match o.path() {
+            sevenbag_netplay::TransportPath::Datagrams => "UDP",
+            sevenbag_netplay::TransportPath::WebSocket => "TCP",
+        };
+        let ping = o.ping().map_or_else(String::new, |d| {
+            format!("   ·   ping {} ms {path}", d.as_millis())
+        });
         if self.confirm_leave {
             return "Leave the match? You forfeit.   Esc / Enter leave   ·   any other key stays"
                 .to_owned();

@@ -41,6 +41,12 @@ impl BattleLink {
         self.on && self.in_battle
     }
 
+    /// Whether datagrams carry the room's inputs: always in a two-seat room; in a room of
+    /// several seats only when the driver sends battle datagrams.
+    pub(super) fn carries_inputs(&self) -> bool {
+        self.on || !self.in_battle
+    }
+
     /// Left for a two-seat room.
     pub(super) fn leave(&mut self) {
         self.in_battle = false;

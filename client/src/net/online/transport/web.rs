@@ -7,7 +7,8 @@
 //! The datagram path, as natively: when the server hands out a ticket the page opens a
 //! WebTransport session to the same host and port (`serverCertificateHashes` for the server's
 //! self-signed certificate), and once it is up, inputs, hashes and clock probes go as datagrams
-//! through netplay's [`DatagramLink`]; everything else stays on the WebSocket. Where the page
+//! through netplay's [`DatagramLink`] (two-seat datagrams in a match, battle datagrams in a room
+//! of several seats); everything else stays on the WebSocket. Where the page
 //! has no WebTransport (not a secure context) or the session does not come up within
 //! [`DATAGRAM_CONNECT_TIMEOUT`], or dies later, it stays on (or goes back to) the WebSocket.
 
@@ -61,7 +62,7 @@ impl WebLink {
             datagrams: RefCell::new(Datagrams {
                 session: None,
                 deadline: None,
-                link: DatagramLink::new(),
+                link: battle_speaking_link(),
             }),
             pending: VecDeque::new(),
         }
@@ -138,8 +139,8 @@ impl WebLink {
                 }
                 *session = None;
             } else if let Some(s) = session.as_ref() {
-                while let Some(up) = link.poll_send(now) {
-                    if let Ok(bytes) = up.encode() {
+                while let Some(up) = link.poll_datagram(now) {
+                    if let Ok(bytes) = up {
                         s.send(&bytes);
                     }
                 }
@@ -150,6 +151,14 @@ impl WebLink {
             let _ = self.send_now(&message);
         }
     }
+}
+
+/// A datagram link that sends what [`DatagramLink::poll_datagram`] gives, so a room of several
+/// seats has its inputs on datagrams too (two-seat datagrams otherwise).
+fn battle_speaking_link() -> DatagramLink {
+    let mut link = DatagramLink::new();
+    link.speak_battles();
+    link
 }
 
 /// `host:port` of a `ws://`/`wss://` URL (the default port for the scheme when none is given).
@@ -180,8 +189,8 @@ impl Link for WebLink {
                 // A new batch or a ping goes at once.
                 let now = Instant::now();
                 let mut due = Vec::new();
-                while let Some(up) = d.link.poll_send(now) {
-                    if let Ok(bytes) = up.encode() {
+                while let Some(up) = d.link.poll_datagram(now) {
+                    if let Ok(bytes) = up {
                         due.push(bytes);
                     }
                 }
