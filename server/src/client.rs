@@ -596,7 +596,9 @@ impl Client {
                 .await;
             }
             // Rewritten as `Inputs` by the reader before `handle`; never seen here.
-            ClientMessage::InputsSince { .. } | ClientMessage::BattleInputsSince { .. } => {
+            ClientMessage::InputsSince { .. }
+            | ClientMessage::BattleInputsSince { .. }
+            | ClientMessage::BattleKeysSince { .. } => {
                 self.error(ErrorCode::BadMessage, "compact inputs out of place")
             }
             ClientMessage::SubmitSolo { replay } => {
@@ -700,16 +702,9 @@ impl Client {
                 .await;
             }
             ClientMessage::BattleStateHash { frame, hash, seats } => {
-                if self.room.as_ref().is_some_and(|m| m.seat.is_some()) {
-                    self.send_room(RoomCommand::BattleStateHash {
-                        client: self.id,
-                        frame,
-                        hash,
-                        seats,
-                    })
-                    .await;
-                }
+                self.battle_hash(frame, hash, Some(seats)).await
             }
+            ClientMessage::BattleHash { frame, hash } => self.battle_hash(frame, hash, None).await,
             ClientMessage::LinkReport { rtt_ms } => {
                 if self.room.as_ref().is_some_and(|m| m.seat.is_some()) {
                     self.send_room(RoomCommand::LinkReport {
@@ -1201,6 +1196,20 @@ impl Client {
             return;
         }
         self.send_room(command).await;
+    }
+
+    /// A seated player's `BattleStateHash` (`seats`) or `BattleHash` (no board hashes).
+    async fn battle_hash(&mut self, frame: u32, hash: u64, seats: Option<Vec<u64>>) {
+        if self.room.as_ref().is_some_and(|m| m.seat.is_some()) {
+            let client = self.id;
+            self.send_room(RoomCommand::BattleStateHash {
+                client,
+                frame,
+                hash,
+                seats,
+            })
+            .await;
+        }
     }
 
     async fn send_room(&mut self, command: RoomCommand) {
