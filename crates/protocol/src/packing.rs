@@ -417,6 +417,31 @@ mod tests {
     }
 
     #[test]
+    fn battle_keys_since_without_a_base_or_past_the_last_frame_is_refused() {
+        let keys = |after: u32, frames: u32| ClientMessage::BattleKeysSince {
+            steps: vec![InputStep {
+                after,
+                input: Input(1),
+            }],
+            frames,
+        };
+        let mut fresh = InputsUnpacker::new();
+        assert_eq!(fresh.unpack(keys(0, 1)), Err(CompactError::NoBase));
+        fresh.unpack(inputs(&[], 10)).unwrap();
+        assert_eq!(fresh.unpack(keys(0, 1)), Err(CompactError::NoBase));
+        let mut late = InputsUnpacker::new();
+        late.unpack(battle(&[], &[], u32::MAX - 1)).unwrap();
+        assert_eq!(late.unpack(keys(0, 5)), Err(CompactError::Overflow));
+        assert_eq!(late.unpack(keys(5, 1)), Err(CompactError::Overflow));
+        let mut ok = InputsUnpacker::new();
+        ok.unpack(battle(&[], &[], 100)).unwrap();
+        assert_eq!(
+            ok.unpack(keys(2, 4)).unwrap(),
+            battle(&[(102, 1)], &[], 104)
+        );
+    }
+
+    #[test]
     fn unsorted_battle_steps_unpack_unsorted_for_the_usual_checks_to_refuse() {
         let mut unpacker = InputsUnpacker::new();
         unpacker.unpack(battle(&[], &[], 100)).unwrap();
