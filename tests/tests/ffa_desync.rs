@@ -1,7 +1,8 @@
 //! End-to-end: the desync checks of a room of several seats name the board that diverged. A
 //! client that reports a wrong board hash for one seat (its whole-match hash and every other
 //! board right) is told `BattleDesync` naming that seat and gets the match log to rebuild from;
-//! the others are told nothing, and after the rebuild its hashes agree with theirs again.
+//! the others are told nothing, and after the rebuild its hashes agree with theirs again. A
+//! wrong compact hash (`BattleHash`) is answered with the server's board hashes and the log.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -74,6 +75,53 @@ async fn a_client_lying_about_one_board_is_told_that_seat_and_the_others_carry_o
         assert_eq!(s.stats().desyncs, 0, "{:?}: nothing to tell", p.names());
         assert!(s.diverged_seats().is_empty());
         assert!(p.errors().is_empty(), "{:?}", p.errors());
+        assert!(p.disconnect_reason().is_none(), "carries on");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_compact_hash_is_answered_with_the_servers_boards_and_a_log() {
+    let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
+    let url = server.url();
+    let (mut players, _) = seated(&url, options(3), 3).await;
+    all_started(&mut players).await;
+    let mut liar = players.pop().expect("seat 2");
+    let lying = tokio::spawn(async move {
+        let mut keys = idle();
+        for _ in 0..100 {
+            liar.play_for(&mut keys, Duration::from_millis(100)).await;
+            if liar.session().is_some_and(|s| s.hashes().len() >= 3) {
+                break;
+            }
+        }
+        let (frame, hash) = liar.session().expect("a session").hashes()[0];
+        liar.send(ClientMessage::BattleHash {
+            frame,
+            hash: hash ^ 0x5eed,
+        })
+        .expect("send");
+        for _ in 0..50 {
+            liar.play_for(&mut keys, Duration::from_millis(100)).await;
+            if liar.session().is_some_and(|s| s.stats().desyncs > 0) {
+                break;
+            }
+        }
+        liar.play_for(&mut keys, Duration::from_secs(1)).await;
+        liar
+    });
+    let players = idle_all(players, Duration::from_secs(5)).await;
+    let liar = lying.await.expect("liar task");
+    let session = liar.session().expect("a session");
+    assert_eq!(session.stats().desyncs, 1, "told once");
+    assert!(
+        session.diverged_seats().is_empty(),
+        "its boards agree with the server's: {:?}",
+        session.diverged_seats()
+    );
+    assert!(session.stats().rebuilds >= 1, "rebuilt from the log");
+    assert!(liar.disconnect_reason().is_none(), "told, not cut");
+    for p in &players {
+        assert_eq!(p.session().expect("a match").stats().desyncs, 0);
         assert!(p.disconnect_reason().is_none(), "carries on");
     }
 }

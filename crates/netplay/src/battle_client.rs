@@ -490,7 +490,8 @@ impl BattleClient {
             ServerMessage::BattleInputs { .. }
             | ServerMessage::BattleInputsGathered { .. }
             | ServerMessage::Desync { .. }
-            | ServerMessage::BattleDesync { .. } => {
+            | ServerMessage::BattleDesync { .. }
+            | ServerMessage::BattleDesyncBoards { .. } => {
                 if let Some(session) = &mut self.session
                     && let Err(e) = session.handle(&m)
                 {

@@ -373,6 +373,22 @@ impl BattleSession {
                 self.diverged = seats.clone();
                 Ok(true)
             }
+            ServerMessage::BattleDesyncBoards { frame, boards, .. } => {
+                let ours = self.seat_hashes_at(*frame).unwrap_or_default();
+                let seats: Vec<u8> = (0..boards.len().min(ours.len()))
+                    .filter(|&s| boards[s] != ours[s])
+                    .map(|s| s as u8)
+                    .collect();
+                tracing::warn!(
+                    frame,
+                    ?seats,
+                    "desync reported; these seats' boards differ from the server's"
+                );
+                self.stats.desyncs += 1;
+                self.desync_pending = true;
+                self.diverged = seats;
+                Ok(true)
+            }
             ServerMessage::BattleLog {
                 header,
                 changes,
@@ -447,7 +463,7 @@ impl BattleSession {
         Ok(())
     }
 
-    /// The next message to send: `BattleInputs` batches first, then `BattleStateHash` reports.
+    /// The next message to send: `BattleInputs` batches first, then `BattleHash` reports.
     pub fn poll_outgoing(&mut self) -> Option<ClientMessage> {
         self.next_batch().or_else(|| self.outgoing.pop_front())
     }
@@ -523,11 +539,10 @@ impl BattleSession {
                 if self.local.is_some() && done > self.hash_sent_through {
                     self.flush_due = true;
                     self.hash_sent_through = done;
-                    self.outgoing.push_back(ClientMessage::BattleStateHash {
-                        frame: done,
-                        hash,
-                        seats,
-                    });
+                    // The whole match's hash alone; a mismatch brings the server's board
+                    // hashes back (`BattleDesyncBoards`) to name the diverged seats.
+                    self.outgoing
+                        .push_back(ClientMessage::BattleHash { frame: done, hash });
                 }
             }
         }

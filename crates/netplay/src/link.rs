@@ -225,8 +225,11 @@ impl MessageKind {
             | C::InputsFrom { .. }
             | C::BattleInputs { .. }
             | C::BattleInputsSince { .. }
+            | C::BattleKeysSince { .. }
             | C::BattleInputsFrom { .. } => MessageKind::Inputs,
-            C::StateHash { .. } | C::BattleStateHash { .. } => MessageKind::StateHash,
+            C::StateHash { .. } | C::BattleStateHash { .. } | C::BattleHash { .. } => {
+                MessageKind::StateHash
+            }
             C::Ping { .. } => MessageKind::Ping,
             C::Pong { .. } => MessageKind::Pong,
             _ => MessageKind::Other,

@@ -119,8 +119,9 @@ impl Relay {
                         ));
                     }
                 }
-                ClientMessage::BattleStateHash { frame, hash, seats } => {
-                    let diverged = self.sim.diverged_seats(frame, &seats);
+                ClientMessage::BattleHash { frame, hash } => {
+                    let seats = self.clients[from].seat_hashes_at(frame).unwrap_or_default();
+                    let diverged = self.sim.diverged_seats(frame, seats);
                     if self.sim.hash_at(frame).is_some_and(|h| h != hash)
                         || diverged.is_some_and(|d| !d.is_empty())
                     {
@@ -335,16 +336,15 @@ fn a_diverged_seat_is_named_by_its_board_hash() {
                     targets,
                     confirmed,
                 } => sim.extend(0, &changes, &targets, confirmed).unwrap(),
-                ClientMessage::BattleStateHash { frame, hash, seats } => {
-                    reports.push((frame, hash, seats))
-                }
+                ClientMessage::BattleHash { frame, hash } => reports.push((frame, hash)),
                 other => panic!("unexpected {other:?}"),
             }
         }
         sim.advance();
     }
     assert!(reports.len() >= 3, "{} reports", reports.len());
-    for (frame, hash, seats) in &reports {
+    for (frame, hash) in &reports {
+        let seats = session.seat_hashes_at(*frame).expect("kept");
         assert_eq!(seats.len(), 3, "one board hash per seat");
         let named = sim.diverged_seats(*frame, seats).unwrap();
         if *frame <= 100 {
@@ -355,6 +355,17 @@ fn a_diverged_seat_is_named_by_its_board_hash() {
             assert_eq!(named, vec![2], "frame {frame}");
         }
     }
+    // Told the server's board hashes after a compact hash, the session names seat 2 itself.
+    let (frame, hash) = *reports.last().expect("a report");
+    let notice = ServerMessage::BattleDesyncBoards {
+        frame,
+        server_hash: sim.hash_at(frame).unwrap(),
+        your_hash: hash,
+        boards: sim.seat_hashes_at(frame).unwrap().to_vec(),
+    };
+    assert!(session.handle(&notice).unwrap());
+    assert_eq!(session.diverged_seats(), &[2]);
+    assert_eq!(session.stats().desyncs, 1);
 }
 
 #[test]

@@ -417,6 +417,23 @@ pub enum ClientMessage {
         /// Frames `0..confirmed` are final for this player.
         confirmed: u32,
     },
+    /// `BattleStateHash` without the board hashes: the whole match's hash alone, as many bytes
+    /// as a two-seat `StateHash` at any seat count. A mismatch is answered
+    /// `BattleDesyncBoards` (the server's board hashes) so the client names the diverged seats.
+    BattleHash {
+        /// Frames `0..frame` were simulated.
+        frame: u32,
+        /// `Battle::state_hash` of the confirmed match.
+        hash: u64,
+    },
+    /// `BattleInputsSince` with no target changes (the usual case): key changes and frames
+    /// confirmed past the previous confirmation, read back as a `BattleInputs` with no targets.
+    BattleKeysSince {
+        /// Key changes in increasing frame order, as offsets from the previous confirmation.
+        steps: Vec<crate::compact::InputStep>,
+        /// Frames confirmed past the previous confirmation.
+        frames: u32,
+    },
 }
 
 /// Who is in a seat.
@@ -941,5 +958,19 @@ pub enum ServerMessage {
         most: u8,
         /// Milliseconds until a room starts with the players waiting then, once enough wait.
         starts_in_ms: Option<u32>,
+    },
+    /// Your `BattleHash` disagreed with the server's at `frame`: the server's board hash of
+    /// every battle seat, to compare with yours and name the seats that diverged. The server's
+    /// result stands and a `BattleLog` follows to rebuild from (as after `BattleDesync`).
+    BattleDesyncBoards {
+        /// Frame of the compared hash.
+        frame: u32,
+        /// The server's whole-match hash.
+        server_hash: u64,
+        /// Yours.
+        your_hash: u64,
+        /// The server's `Battle::seat_hash` of every battle seat, in seat order.
+        #[serde(deserialize_with = "crate::battle::at_most_seats")]
+        boards: Vec<u64>,
     },
 }

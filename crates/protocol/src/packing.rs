@@ -20,6 +20,9 @@
 //! Rooms of several seats do the same with [`ClientMessage::BattleInputs`] and
 //! [`ClientMessage::BattleInputsSince`] (key and target changes, one confirmation): their own
 //! number on each end, the confirmation of the previous `BattleInputs` on the connection.
+//! With no target changes in the batch (the usual case) the client sends
+//! [`ClientMessage::BattleKeysSince`], the same without the empty target list, so a player of
+//! a big room sends what a two-seat player does.
 
 use crate::battle::TargetChange;
 use crate::compact::InputStep;
@@ -104,14 +107,21 @@ impl InputsPacker {
                     && changes.iter().all(|c| c.frame >= base)
                     && targets.iter().all(|t| t.frame >= base) =>
             {
+                let steps = changes
+                    .iter()
+                    .map(|c| InputStep {
+                        after: c.frame - base,
+                        input: c.input,
+                    })
+                    .collect();
+                if targets.is_empty() {
+                    return ClientMessage::BattleKeysSince {
+                        steps,
+                        frames: confirmed - base,
+                    };
+                }
                 ClientMessage::BattleInputsSince {
-                    steps: changes
-                        .iter()
-                        .map(|c| InputStep {
-                            after: c.frame - base,
-                            input: c.input,
-                        })
-                        .collect(),
+                    steps,
                     frames: confirmed - base,
                     targets: targets
                         .iter()
@@ -192,6 +202,13 @@ impl InputsUnpacker {
                     changes,
                     targets,
                     confirmed,
+                })
+            }
+            ClientMessage::BattleKeysSince { steps, frames } => {
+                self.unpack(ClientMessage::BattleInputsSince {
+                    steps,
+                    frames,
+                    targets: Vec::new(),
                 })
             }
             ClientMessage::BattleInputsSince {
@@ -344,17 +361,34 @@ mod tests {
             battle(&[(3, 0)], &[], 5),
         ];
         let compact = pack_and_unpack(&sent, |m| {
-            matches!(m, ClientMessage::BattleInputsSince { .. })
+            matches!(
+                m,
+                ClientMessage::BattleInputsSince { .. } | ClientMessage::BattleKeysSince { .. }
+            )
         });
         assert_eq!(compact, 5);
     }
 
     #[test]
-    fn one_battle_change_packs_into_six_bytes() {
+    fn battle_inputs_without_target_changes_pack_without_a_target_list() {
+        let mut packer = InputsPacker::new();
+        packer.pack(battle(&[], &[], 1_000));
+        let keys = packer.pack(battle(&[(1_001, 1)], &[], 1_004));
+        assert!(matches!(keys, ClientMessage::BattleKeysSince { .. }));
+        let targets = packer.pack(battle(&[], &[(1_005, Some(2))], 1_008));
+        assert!(matches!(targets, ClientMessage::BattleInputsSince { .. }));
+    }
+
+    #[test]
+    fn one_battle_change_packs_into_five_bytes_as_in_a_two_seat_room() {
         let mut packer = InputsPacker::new();
         packer.pack(battle(&[], &[], 1_000));
         let packed = packer.pack(battle(&[(1_001, 1)], &[], 1_004));
-        assert_eq!(crate::encode(&packed).unwrap().len(), 6);
+        assert_eq!(crate::encode(&packed).unwrap().len(), 5);
+        let mut two_seat = InputsPacker::new();
+        two_seat.pack(inputs(&[], 1_000));
+        let packed = two_seat.pack(inputs(&[(1_001, 1)], 1_004));
+        assert_eq!(crate::encode(&packed).unwrap().len(), 5);
     }
 
     #[test]
@@ -380,6 +414,31 @@ mod tests {
         assert_eq!(late.unpack(since(0, 5, 0)), Err(CompactError::Overflow));
         assert_eq!(late.unpack(since(5, 1, 0)), Err(CompactError::Overflow));
         assert_eq!(late.unpack(since(0, 1, 5)), Err(CompactError::Overflow));
+    }
+
+    #[test]
+    fn battle_keys_since_without_a_base_or_past_the_last_frame_is_refused() {
+        let keys = |after: u32, frames: u32| ClientMessage::BattleKeysSince {
+            steps: vec![InputStep {
+                after,
+                input: Input(1),
+            }],
+            frames,
+        };
+        let mut fresh = InputsUnpacker::new();
+        assert_eq!(fresh.unpack(keys(0, 1)), Err(CompactError::NoBase));
+        fresh.unpack(inputs(&[], 10)).unwrap();
+        assert_eq!(fresh.unpack(keys(0, 1)), Err(CompactError::NoBase));
+        let mut late = InputsUnpacker::new();
+        late.unpack(battle(&[], &[], u32::MAX - 1)).unwrap();
+        assert_eq!(late.unpack(keys(0, 5)), Err(CompactError::Overflow));
+        assert_eq!(late.unpack(keys(5, 1)), Err(CompactError::Overflow));
+        let mut ok = InputsUnpacker::new();
+        ok.unpack(battle(&[], &[], 100)).unwrap();
+        assert_eq!(
+            ok.unpack(keys(2, 4)).unwrap(),
+            battle(&[(102, 1)], &[], 104)
+        );
     }
 
     #[test]

@@ -67,8 +67,8 @@ pub struct LoadtestArgs {
     #[arg(long, default_value_t = 10)]
     matches: usize,
     /// Players per room, 3 to 8: free-for-all rooms of this many players instead of two-seat
-    /// matches (inputs on the path `--path` picks; not with --ranked, --bot, --latency-ms,
-    /// --loss, --kill-at, or several --server).
+    /// matches (inputs on the path `--path` picks, `--latency-ms`/`--jitter-ms`/`--loss` as
+    /// in two-seat runs; not with --ranked, --bot, --kill-at, or several --server).
     #[arg(long, value_name = "N")]
     players_per_room: Option<usize>,
     /// Length of the measurement window, in seconds.
@@ -275,36 +275,24 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
     if let Some(n) = args.players_per_room {
         anyhow::ensure!((3..=8).contains(&n), "--players-per-room must be 3..=8");
         anyhow::ensure!(
-            !args.ranked
-                && args.bot.is_none()
-                && !args.impaired()
-                && args.kill_at.is_none()
-                && urls.len() == 1,
-            "--players-per-room takes one server, random keys and no impairment"
+            !args.ranked && args.bot.is_none() && args.kill_at.is_none() && urls.len() == 1,
+            "--players-per-room takes one server and random keys"
         );
-        let result = runtime.block_on(rooms::run(&url, server_pid, n, &args));
+        let result = runtime.block_on(async {
+            let proxy = impairment(&args, &url).await?;
+            let url = proxy.as_ref().map_or(url.clone(), |p| p.tcp.url());
+            let result = rooms::run(&url, server_pid, n, &args, proxy.as_ref()).await;
+            if let Some(p) = &proxy {
+                let (relayed, dropped) = p.udp.counts();
+                eprintln!("UDP proxy: {relayed} datagrams relayed, {dropped} dropped");
+            }
+            result
+        });
         drop(spawned);
         return result;
     }
     let report = runtime.block_on(async {
-        // With --latency-ms/--jitter-ms/--loss every client goes through the impairing proxies
-        // (lossless until the window opens).
-        let proxy = if args.impaired() {
-            let upstream = loopback_addr(&url)?;
-            let config = ProxyConfig::latency(
-                Duration::from_millis(args.latency_ms),
-                Duration::from_millis(args.jitter_ms),
-                1,
-            );
-            let (tcp, udp) = Proxy::start_pair(upstream, config, config).await?;
-            Some(Impairment {
-                tcp,
-                udp,
-                loss: Loss::bursts(args.loss / 100.0, args.loss_burst),
-            })
-        } else {
-            None
-        };
+        let proxy = impairment(&args, &url).await?;
         let urls = match &proxy {
             Some(p) => vec![p.tcp.url()],
             None => urls.clone(),
@@ -335,6 +323,26 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         report.desyncs
     );
     Ok(())
+}
+
+/// With --latency-ms/--jitter-ms/--loss, the impairing proxies every client goes through
+/// (lossless until the window opens); `None` without impairment.
+async fn impairment(args: &LoadtestArgs, url: &str) -> anyhow::Result<Option<Impairment>> {
+    if !args.impaired() {
+        return Ok(None);
+    }
+    let upstream = loopback_addr(url)?;
+    let config = ProxyConfig::latency(
+        Duration::from_millis(args.latency_ms),
+        Duration::from_millis(args.jitter_ms),
+        1,
+    );
+    let (tcp, udp) = Proxy::start_pair(upstream, config, config).await?;
+    Ok(Some(Impairment {
+        tcp,
+        udp,
+        loss: Loss::bursts(args.loss / 100.0, args.loss_burst),
+    }))
 }
 
 /// The socket address of a `ws://HOST:PORT/` loopback URL (for the delaying proxy).

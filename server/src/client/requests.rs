@@ -167,7 +167,9 @@ impl Client {
                 .await;
             }
             // Rewritten as `Inputs` by the reader before `handle`; never seen here.
-            ClientMessage::InputsSince { .. } | ClientMessage::BattleInputsSince { .. } => {
+            ClientMessage::InputsSince { .. }
+            | ClientMessage::BattleInputsSince { .. }
+            | ClientMessage::BattleKeysSince { .. } => {
                 self.error(ErrorCode::BadMessage, "compact inputs out of place")
             }
             ClientMessage::SubmitSolo { replay } => {
@@ -275,7 +277,16 @@ impl Client {
                     client: self.id,
                     frame,
                     hash,
-                    seats,
+                    seats: Some(seats),
+                })
+                .await;
+            }
+            ClientMessage::BattleHash { frame, hash } => {
+                self.send_seated(RoomCommand::BattleStateHash {
+                    client: self.id,
+                    frame,
+                    hash,
+                    seats: None,
                 })
                 .await;
             }

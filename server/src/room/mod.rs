@@ -152,8 +152,9 @@ pub(crate) enum RoomCommand {
         frame: u32,
         /// The client's whole-match hash.
         hash: u64,
-        /// The client's board hash of every battle seat.
-        seats: Vec<u64>,
+        /// The client's board hash of every battle seat (`None`: `BattleHash`, the whole
+        /// match's hash alone).
+        seats: Option<Vec<u64>>,
     },
     /// `LinkReport`: the client's round trip to the server.
     LinkReport {

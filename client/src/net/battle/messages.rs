@@ -97,7 +97,8 @@ impl BattleOnline {
             ServerMessage::BattleInputs { .. }
             | ServerMessage::BattleInputsGathered { .. }
             | ServerMessage::Desync { .. }
-            | ServerMessage::BattleDesync { .. } => {
+            | ServerMessage::BattleDesync { .. }
+            | ServerMessage::BattleDesyncBoards { .. } => {
                 if let Some(session) = &mut self.session
                     && let Err(e) = session.handle(&m)
                 {

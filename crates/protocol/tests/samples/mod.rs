@@ -140,6 +140,17 @@ pub fn client_messages() -> Vec<ClientMessage> {
             }],
             confirmed: 610,
         },
+        ClientMessage::BattleHash {
+            frame: 120,
+            hash: 0x0123_4567_89ab_cdef,
+        },
+        ClientMessage::BattleKeysSince {
+            steps: vec![InputStep {
+                after: 1,
+                input: Input::LEFT,
+            }],
+            frames: 4,
+        },
     ]
 }
 
@@ -433,6 +444,12 @@ pub fn server_messages() -> Vec<ServerMessage> {
             most: 8,
             starts_in_ms: Some(9_500),
         },
+        ServerMessage::BattleDesyncBoards {
+            frame: 120,
+            server_hash: 7,
+            your_hash: 8,
+            boards: vec![1, 2, 3],
+        },
     ]
 }
 
@@ -501,6 +518,8 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::LinkReport { .. } => "LinkReport",
         ClientMessage::QuickBattle { .. } => "QuickBattle",
         ClientMessage::BattleInputsFrom { .. } => "BattleInputsFrom",
+        ClientMessage::BattleHash { .. } => "BattleHash",
+        ClientMessage::BattleKeysSince { .. } => "BattleKeysSince",
     }
 }
 
@@ -553,5 +572,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::BattleLinks { .. } => "BattleLinks",
         ServerMessage::BattleInputsTight { .. } => "BattleInputsTight",
         ServerMessage::QuickBattleQueue { .. } => "QuickBattleQueue",
+        ServerMessage::BattleDesyncBoards { .. } => "BattleDesyncBoards",
     }
 }

@@ -6,7 +6,9 @@
 //! gives desyncs, failures, traffic per player-second within the window (by message kind, on
 //! the WebSocket and as datagrams, as the two-seat report does) and the server's CPU per
 //! player-second. Inputs go as datagrams (`--path datagrams`, the players' default) or over
-//! the WebSocket only (`--path websocket`); no impairing proxy.
+//! the WebSocket only (`--path websocket`). With `--latency-ms`, `--jitter-ms` or `--loss`
+//! every client goes through the impairing proxies, as in two-seat runs (loss from the window
+//! on).
 
 use std::time::{Duration, Instant};
 
@@ -135,6 +137,7 @@ pub(super) async fn run(
     server_pid: Option<u32>,
     n: usize,
     args: &super::LoadtestArgs,
+    impairment: Option<&super::Impairment>,
 ) -> anyhow::Result<()> {
     let (rooms, seconds) = (args.matches, args.seconds);
     let drop = (args.drop_min, args.drop_max);
@@ -144,7 +147,11 @@ pub(super) async fn run(
     let warmup = Duration::from_secs(1);
     let window = Duration::from_secs(seconds);
     let started = Instant::now();
-    let setup_allowance = Duration::from_secs(5) + Duration::from_millis(20 * (rooms * n) as u64);
+    // A player's setup takes a few round trips through the proxy, a room's players one after
+    // another (rooms at once).
+    let trip = 2 * (args.latency_ms + args.jitter_ms);
+    let setup_allowance = Duration::from_secs(5)
+        + Duration::from_millis(20 * (rooms * n) as u64 + 4 * trip * n as u64);
     let window_from = started + setup_allowance + warmup;
     let at = Schedule {
         window_from,
@@ -158,6 +165,9 @@ pub(super) async fn run(
         .map(|i| tokio::spawn(room(url.to_owned(), i, n, at)))
         .collect();
     tokio::time::sleep_until((started + setup_allowance + warmup).into()).await;
+    if let Some(p) = impairment {
+        p.start_loss();
+    }
     let cpu_start = server_pid.and_then(|pid| ProcStats::read(pid).ok());
     tokio::time::sleep(window).await;
     let cpu_end = server_pid.and_then(|pid| ProcStats::read(pid).ok());

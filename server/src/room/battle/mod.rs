@@ -161,6 +161,18 @@ enum Begin {
     Quick(Vec<Member>),
 }
 
+/// How a member reported its state hash, which decides how a mismatch is answered.
+enum HashReport {
+    /// `StateHash`: the whole match's hash; answered `Desync`.
+    Whole,
+    /// `BattleStateHash`: with each battle seat's board hash; answered `BattleDesync` naming
+    /// the seats that diverged.
+    Boards(Vec<u64>),
+    /// `BattleHash`: the whole match's hash alone; answered `BattleDesyncBoards` with the
+    /// server's board hashes.
+    Compact,
+}
+
 /// Starts a room of several seats with `creator` in room seat 0; `None` if the server is
 /// shutting down.
 pub(crate) fn spawn(
@@ -375,13 +387,16 @@ impl BattleRoom {
                 client,
                 frame,
                 hash,
-            } => self.state_hash(client, frame, hash, None),
+            } => self.state_hash(client, frame, hash, HashReport::Whole),
             RoomCommand::BattleStateHash {
                 client,
                 frame,
                 hash,
                 seats,
-            } => self.state_hash(client, frame, hash, Some(seats)),
+            } => {
+                let report = seats.map_or(HashReport::Compact, HashReport::Boards);
+                self.state_hash(client, frame, hash, report)
+            }
             RoomCommand::LinkReport { client, rtt_ms } => {
                 if let Some(seat) = self.seat_of(client)
                     && let Some(slot) = &mut self.seats[seat]

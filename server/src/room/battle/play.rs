@@ -298,14 +298,15 @@ impl BattleRoom {
 
     /// Compares a member's hash at `frame` with the server's. With each seat's board hash
     /// (`BattleStateHash`, `boards`), a mismatch names the battle seats whose boards diverged,
-    /// in the log, the metrics and the `BattleDesync` sent back; either way the member gets
-    /// the whole match log to rebuild from, as in a two-seat room.
+    /// in the log, the metrics and the `BattleDesync` sent back; after a `BattleHash` the
+    /// member is sent the server's board hashes (`BattleDesyncBoards`) to name them itself.
+    /// Either way the member gets the whole match log to rebuild from, as in a two-seat room.
     pub(super) fn state_hash(
         &mut self,
         client: ClientId,
         frame: u32,
         hash: u64,
-        boards: Option<Vec<u64>>,
+        report: HashReport,
     ) {
         let Some(seat) = self.seat_of(client) else {
             return;
@@ -319,10 +320,11 @@ impl BattleRoom {
         let Some(server_hash) = run.sim.hash_at(frame) else {
             return;
         };
-        let diverged = boards
-            .as_deref()
-            .and_then(|boards| run.sim.diverged_seats(frame, boards))
-            .unwrap_or_default();
+        let diverged = match &report {
+            HashReport::Boards(boards) => run.sim.diverged_seats(frame, boards),
+            HashReport::Whole | HashReport::Compact => None,
+        }
+        .unwrap_or_default();
         if (server_hash == hash && diverged.is_empty()) || frame <= run.desync_answered[b] {
             return;
         }
@@ -346,14 +348,20 @@ impl BattleRoom {
             self.services.metrics.battle_desync_seat(d);
         }
         if let Some(conn) = self.seats[seat].as_ref().and_then(|s| s.conn.as_ref()) {
-            match boards {
-                Some(_) => conn.send(&ServerMessage::BattleDesync {
+            match report {
+                HashReport::Boards(_) => conn.send(&ServerMessage::BattleDesync {
                     frame,
                     server_hash,
                     your_hash: hash,
                     seats: diverged,
                 }),
-                None => conn.send(&ServerMessage::Desync {
+                HashReport::Compact => conn.send(&ServerMessage::BattleDesyncBoards {
+                    frame,
+                    server_hash,
+                    your_hash: hash,
+                    boards: run.sim.seat_hashes_at(frame).unwrap_or_default().to_vec(),
+                }),
+                HashReport::Whole => conn.send(&ServerMessage::Desync {
                     frame,
                     server_hash,
                     your_hash: hash,
