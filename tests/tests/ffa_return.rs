@@ -1,11 +1,11 @@
 //! End-to-end: a player of a room of several seats who comes back after its seat was played
 //! out (the reconnect window passed) is told `SeatLost`, not fatal, and watches the match go
-//! on; the others are not disturbed.
+//! on (or, once the match is over, hears its result); the others are not disturbed.
 
 use std::time::Duration;
 
 use sevenbag_protocol::ErrorCode;
-use sevenbag_tests::ffa::{all_started, idle, options, seated};
+use sevenbag_tests::ffa::{all_started, idle, options, play_all, seated};
 use sevenbag_tests::players::match_config;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -68,4 +68,38 @@ async fn a_late_return_is_told_its_seat_was_lost_and_watches_the_match() {
         assert!(p.errors().is_empty(), "{:?}", p.errors());
         assert!(p.session().is_some_and(|s| s.stats().desyncs == 0));
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_return_after_the_match_ended_is_told_the_seat_was_lost_and_hears_the_result() {
+    let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
+    let url = server.url();
+    let mut options = options(3);
+    options.room.reconnect_seconds = 1;
+    let (mut players, _) = seated(&url, options, 3).await;
+    all_started(&mut players).await;
+    let mut late = players.pop().expect("seat 2");
+    late.play_for(&mut idle(), Duration::from_millis(500)).await;
+    late.drop_connection();
+    // The other two play to the end while it is away (its seat played out after the window).
+    let players = play_all(players, false).await;
+    let over = players[0].outcome().cloned().expect("the match ended");
+    late.reconnect()
+        .await
+        .expect("the connection is taken back");
+    late.play_for(&mut idle(), Duration::from_secs(1)).await;
+    let lost: Vec<_> = late
+        .errors()
+        .iter()
+        .filter(|e| e.code == ErrorCode::SeatLost)
+        .collect();
+    assert_eq!(lost.len(), 1, "{:?}", late.errors());
+    assert!(
+        lost[0].message.contains("match is over"),
+        "{}",
+        lost[0].message
+    );
+    assert_eq!(late.outcome(), Some(&over), "it hears how the match ended");
+    assert_eq!(late.seat(), None, "a spectator of the room now");
+    assert!(late.disconnect_reason().is_none(), "still connected");
 }

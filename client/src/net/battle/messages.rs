@@ -111,6 +111,8 @@ impl BattleOnline {
                 placements,
                 replay,
             } => {
+                // A result ends a reconnect too: a late return after the match ended hears it.
+                self.reconnect = None;
                 self.ready_sent = false;
                 self.result = Some(BattleResult {
                     winner,

@@ -6,8 +6,9 @@
 //! the seat and the match log, which rebuilds the session where the server has it (our own
 //! keys it never heard are played again from there). A player whose seat was played out while
 //! away is told `SeatLost`, joined as a spectator and sent the log: it watches the match go on
-//! ([`BattleOnline::seat_lost`]). A spectator joins by code again. Only the server's answer (a
-//! match log, a refused token) or the end of the attempts ends a reconnect; the game never
+//! ([`BattleOnline::seat_lost`]), or, when that match is over, hears its `BattleOver`. A
+//! spectator joins by code again. Only the server's answer (a match log, a result, a refused
+//! token) or the end of the attempts ends a reconnect; the game never
 //! decides a result of its own. A server that says it shuts down during a match is a restart
 //! to wait out the same way: it keeps the room's log and takes the match up when it is back.
 

@@ -148,6 +148,8 @@ struct BattleRoom {
     /// Tokens of seats given up while their player was away, newest last: a late return
     /// watches the room instead of being refused (at most [`MAX_LOST_TOKENS`]).
     lost: std::collections::VecDeque<u64>,
+    /// The last match's `BattleOver`, told again to a player who comes back after it ended.
+    last_over: Option<ServerMessage>,
 }
 
 /// How a room of several seats starts.
@@ -253,6 +255,7 @@ fn start(
         gather_until: None,
         peers: (0..options.seats).map(|_| None).collect(),
         lost: std::collections::VecDeque::new(),
+        last_over: None,
     };
     tokio::spawn(room.run(begin, rx, shutdown, guard));
     Some(tx)

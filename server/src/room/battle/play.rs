@@ -421,12 +421,14 @@ impl BattleRoom {
             db.record_battle(move || finish.record());
         }
         if reason != EndReason::Shutdown {
-            self.broadcast(&ServerMessage::BattleOver {
+            let over = ServerMessage::BattleOver {
                 winner,
                 reason,
                 placements,
                 replay: id,
-            });
+            };
+            self.broadcast(&over);
+            self.last_over = Some(over);
         }
         for seat in 0..self.seats.len() {
             if self.seats[seat].as_ref().is_some_and(|s| s.conn.is_none()) {

@@ -137,8 +137,15 @@ impl BattleRoom {
             message: message.to_owned(),
             fatal: false,
         });
+        let outbox = member.outbox.clone();
         match self.join(member, JoinRole::Spectator) {
-            Ok(_) => Some(None),
+            Ok(_) => {
+                // The match it left is over: it hears how it ended, as the others did.
+                if let (false, Some(over)) = (running, &self.last_over) {
+                    outbox.send(over);
+                }
+                Some(None)
+            }
             Err(_) => None,
         }
     }
