@@ -23,8 +23,9 @@
 //!   are confirmed, shared by the server and playback) and [`verify`]; its `reader` is shared by
 //!   both replay format versions (envelope, count limits, hash comparison), as
 //!   [`room_log`]'s reader is by both room log versions.
-//! - [`gathered`] and [`tight`]: the coalesced downlink of rooms of several seats and its
-//!   tight wire form.
+//! - [`gathered`], [`tight`] and [`chained`]: the coalesced downlink of rooms of several
+//!   seats, its tight wire form, and the chained form that leaves off the frames the
+//!   connection already told.
 //! - [`battle`] and [`battle_replay`]: rooms of 3 to 8 seats: their records, each seat's log
 //!   of keys and targets, [`BattleSim`] and the replay format version 2.
 //! - [`moderation`]: report categories and the bounds of reports and block lists.
@@ -37,6 +38,7 @@ pub mod battle;
 pub mod battle_datagram;
 pub mod battle_replay;
 pub mod battle_room_log;
+pub mod chained;
 pub mod civil;
 pub mod codec;
 pub mod compact;
@@ -63,6 +65,7 @@ pub use battle_replay::{
     AnyReplay, BattleReplay, BattleResult, BattleRound, BattleSeatInputs, BattleSim,
     BattleSimEvent, BattleVerifyReport, read_any, verify_battle,
 };
+pub use chained::{Chain, ChainedEntry, ChainedSeats, Widener};
 pub use codec::{
     DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode,
 };

@@ -973,4 +973,12 @@ pub enum ServerMessage {
         #[serde(deserialize_with = "crate::battle::at_most_seats")]
         boards: Vec<u64>,
     },
+    /// `BattleInputsTight` without the frames the connection already told: an entry that
+    /// follows its seat's previous one on this connection leaves its base off, and the message
+    /// has no frame ([`crate::chained`]). Receivers read it through a [`crate::Widener`] kept
+    /// per connection, as a `BattleInputsGathered`.
+    BattleInputsChained {
+        /// One entry per seat, in seat order.
+        seats: crate::ChainedSeats,
+    },
 }

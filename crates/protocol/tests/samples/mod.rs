@@ -450,6 +450,33 @@ pub fn server_messages() -> Vec<ServerMessage> {
             your_hash: 8,
             boards: vec![1, 2, 3],
         },
+        ServerMessage::BattleInputsChained {
+            seats: ChainedSeats(vec![
+                ChainedEntry {
+                    entry: SeatSteps {
+                        seat: 1,
+                        base: 300,
+                        steps: vec![InputStep {
+                            after: 2,
+                            input: Input(1),
+                        }],
+                        targets: vec![TargetStep {
+                            after: 3,
+                            target: Some(0),
+                        }],
+                        frames: 4,
+                    },
+                    follows: false,
+                },
+                ChainedEntry {
+                    entry: SeatSteps {
+                        frames: 2,
+                        ..SeatSteps::new(4, 0)
+                    },
+                    follows: true,
+                },
+            ]),
+        },
     ]
 }
 
@@ -573,5 +600,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::BattleInputsTight { .. } => "BattleInputsTight",
         ServerMessage::QuickBattleQueue { .. } => "QuickBattleQueue",
         ServerMessage::BattleDesyncBoards { .. } => "BattleDesyncBoards",
+        ServerMessage::BattleInputsChained { .. } => "BattleInputsChained",
     }
 }

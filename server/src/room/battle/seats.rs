@@ -188,6 +188,7 @@ impl BattleRoom {
     /// A member goes: `left` for `LeaveRoom`, otherwise its connection dropped (a player in a
     /// match gets the reconnect window).
     pub(super) async fn leave(&mut self, client: ClientId, left: bool) {
+        self.chains.retain(|(id, _)| *id != client);
         if let Some(i) = self.spectators.iter().position(|o| o.id() == client) {
             self.spectators.swap_remove(i);
             self.broadcast_state();
