@@ -11,7 +11,9 @@
 //! player to datagrams at its first battle datagram, from what that datagram acknowledges.
 //!
 //! A player's own inputs arrive as windows that may repeat what the room holds: the part past
-//! it is checked and taken like any `BattleInputs` ([`BattleRoom::inputs`]).
+//! it is checked and taken like any `BattleInputs` ([`BattleRoom::inputs`]); a state hash in a
+//! datagram is checked like a `BattleHash` (a mismatch is answered `BattleDesyncBoards` and the
+//! match log, over the WebSocket).
 
 use sevenbag_protocol::battle_datagram::{BattleDownlink, window_from, window_of};
 use sevenbag_protocol::datagram::{WINDOW_FRAMES, match_tag};
@@ -178,6 +180,10 @@ impl BattleRoom {
             let (from, changes, targets) = (Some(span.from), span.changes, span.targets);
             self.inputs(client, from, changes, targets, span.confirmed)
                 .await;
+        }
+        if let Some((frame, hash)) = received.hash {
+            // Checked as a `BattleHash` is: a mismatch is answered on the WebSocket.
+            self.state_hash(client, frame, hash, HashReport::Compact);
         }
         self.answer(seat);
     }
