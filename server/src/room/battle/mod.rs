@@ -14,6 +14,7 @@ mod gather;
 mod play;
 mod seats;
 mod tally;
+mod trail;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
