@@ -309,7 +309,11 @@ async fn a_hash_lie_in_a_datagram_is_answered_with_the_boards_and_the_log() {
         .expect("starts");
     let mut keys = keys(2 + 11);
     liar.play_for(&mut keys, Duration::from_secs(2)).await;
-    assert_eq!(liar.path(), TransportPath::Datagrams, "the liar's path is open");
+    assert_eq!(
+        liar.path(),
+        TransportPath::Datagrams,
+        "the liar's path is open"
+    );
     liar.send(ClientMessage::BattleHash {
         frame: sevenbag_protocol::HASH_INTERVAL,
         hash: 0x5eed_1e55,

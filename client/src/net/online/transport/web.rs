@@ -233,7 +233,9 @@ impl Link for WebLink {
                     self.datagrams.borrow_mut().session = None;
                     NetEvent::Disconnected(reason)
                 }
-                WsEvent::Binary(bytes) => match decode_server(&bytes).map(|m| self.widener.borrow_mut().widen(m)) {
+                WsEvent::Binary(bytes) => match decode_server(&bytes)
+                    .map(|m| self.widener.borrow_mut().widen(m))
+                {
                     Err(e) => NetEvent::Error(NetError::Decode(e)),
                     Ok(ServerMessage::Ping { nonce, .. }) => {
                         let _ = self.send_now(&ClientMessage::Pong { nonce });
