@@ -84,10 +84,13 @@ impl BattleRoom {
                 continue;
             }
             let chain = chain_of(&mut self.chains, outbox.id());
+            // The chain moves on only with a message that goes out, as the receiver's does.
+            let mut next = chain.clone();
             let message = ServerMessage::BattleInputsChained {
-                seats: chain.link(&entries),
+                seats: next.link(&entries),
             };
             if let Some(bytes) = relay::encode(&message) {
+                *chain = next;
                 outbox.send_bytes(bytes);
             }
         }
