@@ -35,6 +35,9 @@ pub(super) fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
         .expect("server")
 }
 
+/// Keys for one connection's seat, frame by frame.
+pub(super) type Keys<'a> = &'a mut dyn FnMut(&Battle, Seat) -> Input;
+
 /// Stops the server, giving it ten seconds; whether it stopped in time is the result.
 pub(super) fn stop(
     handle: sevenbag_server::ServerHandle,
@@ -80,7 +83,7 @@ pub(super) fn headless_dropper(
 /// Ticks `o` (keys from `keys`) until `done`, failing after [`TIMEOUT`].
 pub(super) fn tick_until(
     o: &mut BattleOnline,
-    keys: &mut dyn FnMut(&Battle, Seat) -> Input,
+    keys: Keys<'_>,
     done: impl Fn(&BattleOnline) -> bool,
 ) {
     let deadline = std::time::Instant::now() + TIMEOUT;
@@ -97,8 +100,8 @@ pub(super) fn tick_until(
 /// Ticks `first` and `second` in turn (each with its keys) until `done` holds for `second`,
 /// failing after [`TIMEOUT`] or when `second` fails.
 pub(super) fn tick_both_until(
-    first: (&mut BattleOnline, &mut dyn FnMut(&Battle, Seat) -> Input),
-    second: (&mut BattleOnline, &mut dyn FnMut(&Battle, Seat) -> Input),
+    first: (&mut BattleOnline, Keys<'_>),
+    second: (&mut BattleOnline, Keys<'_>),
     done: &dyn Fn(&BattleOnline) -> bool,
 ) {
     let ((a, a_keys), (b, b_keys)) = (first, second);
