@@ -1,7 +1,8 @@
 //! Helpers of the free-for-all tests (`ffa.rs`, `ffa_desync.rs`, `ffa_return.rs`,
 //! `ffa_queue.rs`, `ffa_hostile.rs`, `ffa_links.rs`, `ffa_history.rs`): headless
-//! [`BattleClient`]s connected, seated, readied and played to the end on their own tasks, and the
-//! server's replay fetched and verified.
+//! [`BattleClient`]s connected, seated, readied and played to the end on their own tasks, a
+//! client that lies once about a hash and plays until told, and the server's replay fetched and
+//! verified.
 
 use std::time::Duration;
 
