@@ -1,5 +1,5 @@
 //! Drawing helpers: crisp text in the embedded fonts ([`super::fonts`]), and a few shapes the
-//! screens share.
+//! screens share; the screen background is [`gradient`]'s.
 //!
 //! Text is rasterised at the window's physical pixel size (size × DPI scale) and drawn at
 //! 1/DPI, so it stays sharp on high-DPI screens; sizes are rounded to whole pixels.

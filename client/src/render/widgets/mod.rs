@@ -1,4 +1,5 @@
-//! The pieces of the list screens: title, rows, value rows, side panel, footer and notices.
+//! The pieces of the list screens: title, rows, value rows, side panel, footer ([`footer`]'s
+//! file) and notices and modal boxes ([`modal`]'s).
 
 use macroquad::prelude::*;
 use sevenbag_core::PieceKind;
