@@ -365,7 +365,6 @@ async fn queues(
     let (count, since) =
         quick_battle::waiting_summary(shared).map_or((0, 0), |(n, since)| (n, unix_ms_of(since)));
     let host = store.gather_ffa(count, since).await?;
-    tracing::debug!(count, since, ?host, "free-for-all queue gathered");
     if count > 0
         && let Some(url) = cluster.usable(host, "free-for-all queue")
     {
