@@ -27,10 +27,12 @@ impl BattleOnline {
                 self.code = Some(code);
                 self.seat = seat;
                 self.resume = seat.map(|_| resume);
+                self.redirects.reset();
                 self.room = vec![None; usize::from(options.seats)];
                 self.options = Some(options);
                 self.stage = BattleStage::InRoom;
             }
+            ServerMessage::Redirect { url } => self.follow_redirect(&url),
             ServerMessage::BattleRoomState { seats, spectators } => {
                 let me_ready = self
                     .seat
