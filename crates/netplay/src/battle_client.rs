@@ -549,6 +549,9 @@ impl BattleClient {
                 most,
                 starts_in_ms,
             } => {
+                // Queued: the request was served (a later move to another instance counts
+                // afresh).
+                self.redirects.reset();
                 self.queue = Some(QueueState {
                     waiting,
                     needed,

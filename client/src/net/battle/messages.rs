@@ -140,6 +140,8 @@ impl BattleOnline {
                 most,
                 starts_in_ms,
             } if self.code.is_none() => {
+                // Queued: the request was served (a later move counts afresh).
+                self.redirects.reset();
                 let wait = QueueWait::heard(waiting, needed, most, starts_in_ms, at);
                 self.stage = BattleStage::Queued(wait);
             }
