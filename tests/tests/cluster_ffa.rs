@@ -1,13 +1,13 @@
 //! Quick play of several seats across a cluster: two server instances on one real Redis and
 //! one real PostgreSQL. Players queue on either instance; the cluster gathers them on one,
 //! where a single room starts with all of them, plays to the end and is stored once, with
-//! every player's account. Skips (one line) when redis-server or PostgreSQL is missing.
+//! every player's account; its code, asked at the other instance, leads there. Skips (one line) when redis-server or PostgreSQL is missing.
 
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use sevenbag_netplay::BattleClient;
-use sevenbag_protocol::ClientMessage;
+use sevenbag_protocol::{ClientMessage, JoinRole};
 use sevenbag_server::{ClusterConfig, Config, QuickBattleConfig};
 use sevenbag_tests::ffa::{all_ready, connect, play_all};
 use sevenbag_tests::http::get_json;
@@ -140,6 +140,15 @@ async fn players_queued_on_two_instances_meet_in_one_room_stored_once() {
     let outcome = players[0].outcome().cloned().expect("a result");
     assert_eq!(outcome.placements.len(), 4);
     assert!(outcome.replay.is_some(), "the host kept a replay");
+
+    // The room's code works through the other instance too: a spectator asking there is sent
+    // to the host.
+    let mut eve = connect(&other.url(), "eve").await;
+    let seat = eve
+        .join(&codes[0], JoinRole::Spectator)
+        .await
+        .expect("watches");
+    assert_eq!((seat, eve.url()), (None, host.as_str()));
 
     // Stored once, with every account, as either instance reads the shared database.
     for (i, name) in names.iter().enumerate() {
