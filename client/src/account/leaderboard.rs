@@ -39,17 +39,10 @@ pub struct StandingsScreen {
     asked_first: bool,
     /// The report being written against the profile shown, while R has it open.
     report: Option<ReportForm>,
-    /// The match whose table is open (shown once it arrives), and its replay id.
-    opened: Option<Opened>,
-}
-
-/// A match of the profile's history opened with 1–9.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Opened {
-    /// Its id.
-    id: u64,
-    /// Its replay, if the server kept one.
-    replay: Option<String>,
+    /// The match whose table is open (shown once it arrives).
+    opened: Option<u64>,
+    /// A match to open once connected (`--match`).
+    open_first: Option<u64>,
 }
 
 impl StandingsScreen {
@@ -70,7 +63,14 @@ impl StandingsScreen {
             asked_first: false,
             report: None,
             opened: None,
+            open_first: None,
         }
+    }
+
+    /// Opens match `id`'s table as soon as the server answers (none: the profile as usual).
+    pub fn opening(mut self, id: Option<u64>) -> StandingsScreen {
+        self.open_first = id;
+        self
     }
 
     fn rows(&self) -> usize {
@@ -90,8 +90,8 @@ impl Screen for StandingsScreen {
             let good = n.starts_with("Report sent");
             ctx.notify(n, if good { theme::ACCENT2 } else { theme::BAD });
             self.fetching = None;
-            if let Some(o) = &self.opened
-                && self.standings.detail(o.id).is_none()
+            if let Some(id) = self.opened
+                && self.standings.detail(id).is_none()
             {
                 self.opened = None;
             }
@@ -142,11 +142,20 @@ impl Screen for StandingsScreen {
             }
             return Transition::None;
         }
-        if let Some(o) = &self.opened {
+        if *self.standings.status() == Status::Connected
+            && let Some(id) = self.open_first.take()
+        {
+            self.standings.open_match(id);
+            self.opened = Some(id);
+        }
+        if let Some(opened) = self.opened {
+            let detail = self.standings.detail(opened);
             if kb.pressed_any(&[KeyCode::Escape, KeyCode::Backspace]) {
                 self.opened = None;
-            } else if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
-                match o.replay.clone() {
+            } else if let Some(d) = detail
+                && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter])
+            {
+                match d.replay.clone() {
                     Some(id) if self.fetching.is_none() => {
                         ctx.play(Sfx::Select);
                         ctx.notify(format!("Downloading replay {id}…"), theme::ACCENT2);
@@ -183,16 +192,12 @@ impl Screen for StandingsScreen {
         ];
         if let Some(n) = digits.iter().position(|k| kb.pressed(*k)) {
             let picked = self.standings.viewed().and_then(|v| v.recent.get(n));
-            if let Some(m) = picked {
-                let opened = Opened {
-                    id: m.id,
-                    replay: m.replay.clone(),
-                };
+            if let Some(id) = picked.map(|m| m.id) {
                 ctx.play(Sfx::Select);
-                if self.standings.detail(opened.id).is_none() {
-                    self.standings.open_match(opened.id);
+                if self.standings.detail(id).is_none() {
+                    self.standings.open_match(id);
                 }
-                self.opened = Some(opened);
+                self.opened = Some(id);
                 return Transition::None;
             }
         }
@@ -282,20 +287,18 @@ impl Screen for StandingsScreen {
         side_panel(gfx, l.side, l.unit, &head, &body);
         let right = match (&self.fetching, &self.opened) {
             (Some(id), _) => format!("downloading {id}…"),
-            (None, Some(o)) if self.standings.detail(o.id).is_none() => {
-                format!("opening match {}…", o.id)
+            (None, Some(id)) if self.standings.detail(*id).is_none() => {
+                format!("opening match {id}…")
             }
             (None, _) => ctx.config.server.clone(),
         };
-        let table = self
-            .opened
-            .as_ref()
-            .and_then(|o| self.standings.detail(o.id));
+        let table = self.opened.and_then(|id| self.standings.detail(id));
         match table {
             Some(d) => {
                 let viewed = self.standings.viewed().map(|v| v.profile.name.as_str());
                 let window = macroquad::math::Rect::new(0.0, 0.0, io.width, io.height);
-                draw_results_table(gfx, window, &stored_table(d, viewed));
+                let upright = crate::input::touch::is_portrait(io.width, io.height);
+                draw_results_table(gfx, window, &stored_table(d, viewed, upright));
                 let mut keys = vec![("Back", KeyCode::Escape)];
                 if d.replay.is_some() {
                     keys.insert(0, ("Replay", KeyCode::Enter));

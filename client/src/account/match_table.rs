@@ -15,15 +15,26 @@ pub const KEYS: &str = "Enter  watch the replay      Esc  back";
 /// The keys line of a match whose replay the server did not keep.
 pub const KEYS_NO_REPLAY: &str = "no replay kept      Esc  back";
 
-/// `d` as a table; `viewed` is the profile's player (their row stands out).
-pub fn stored_table(d: &MatchDetail, viewed: Option<&str>) -> ResultsTable {
+/// `d` as a table; `viewed` is the profile's player (their row stands out). `upright`: a
+/// phone held upright, whose table leaves out garbage cleared, APM, the targeting rule and the
+/// date so the rest reads larger.
+pub fn stored_table(d: &MatchDetail, viewed: Option<&str>, upright: bool) -> ResultsTable {
+    let wide = !upright;
     let teams = d.teams();
     let rating = d.seats.iter().any(|s| s.rating_change.is_some());
     let mut heads = vec!["PLACE", "PLAYER"];
     if d.battle {
         heads.push("KOs");
     }
-    heads.extend(["SENT", "CLEARED", "PPS", "APM", "ROUNDS"]);
+    heads.push("SENT");
+    if wide {
+        heads.push("CLEARED");
+    }
+    heads.push("PPS");
+    if wide {
+        heads.push("APM");
+    }
+    heads.push("ROUNDS");
     if rating {
         heads.push("RATING");
     }
@@ -68,48 +79,62 @@ pub fn stored_table(d: &MatchDetail, viewed: Option<&str>) -> ResultsTable {
             if d.battle {
                 cells.push(s.kos.to_string());
             }
-            cells.extend([
-                s.attack.to_string(),
-                s.garbage_cleared.to_string(),
-                hundredths(s.pps_x100),
-                tenths(s.apm_x100),
-                s.rounds_won.to_string(),
-            ]);
+            cells.push(s.attack.to_string());
+            if wide {
+                cells.push(s.garbage_cleared.to_string());
+            }
+            cells.push(hundredths(s.pps_x100));
+            if wide {
+                cells.push(tenths(s.apm_x100));
+            }
+            cells.push(s.rounds_won.to_string());
             if rating {
                 cells.push(s.rating_change.map_or("—".to_owned(), |c| format!("{c:+}")));
             }
             TableRow { cells, colour }
         })
         .collect();
-    let keys = format!(
-        "{}  ·  {}      {}",
-        utc_stamp(d.ended_unix),
-        clock(d.duration_frames),
-        if d.replay.is_some() {
-            KEYS
-        } else {
-            KEYS_NO_REPLAY
-        }
-    );
+    let keys = if d.replay.is_some() {
+        KEYS
+    } else {
+        KEYS_NO_REPLAY
+    };
+    let keys = if wide {
+        format!(
+            "{}  ·  {}      {keys}",
+            utc_stamp(d.ended_unix),
+            clock(d.duration_frames)
+        )
+    } else {
+        keys.to_owned()
+    };
     ResultsTable {
-        title: title(d),
+        title: title(d, wide),
         heads,
         columns,
         rows,
         keys,
-        width_rows: 31.0,
+        width_rows: if wide { 31.0 } else { 22.0 },
     }
 }
 
-/// The table's first line: what kind of match, and who won.
-pub fn title(d: &MatchDetail) -> String {
+/// The table's first line: what kind of match (its targeting rule too when `wide`), and who
+/// won.
+pub fn title(d: &MatchDetail, wide: bool) -> String {
     let n = d.seats.len();
+    // "kos" targets by knock-outs: "KO TARGETING" reads better than "KOS".
+    let rule = match d.targeting.as_str() {
+        "kos" => "KO".to_owned(),
+        other => other.to_uppercase(),
+    };
+    let rule = if wide {
+        format!("  ·  {rule} TARGETING")
+    } else {
+        String::new()
+    };
     let kind = match (d.battle, d.teams(), d.ranked) {
-        (true, true, _) => format!("TEAMS OF {n}  ·  {} TARGETING", d.targeting.to_uppercase()),
-        (true, false, _) => format!(
-            "FREE-FOR-ALL OF {n}  ·  {} TARGETING",
-            d.targeting.to_uppercase()
-        ),
+        (true, true, _) => format!("TEAMS OF {n}{rule}"),
+        (true, false, _) => format!("FREE-FOR-ALL OF {n}{rule}"),
         (false, _, true) => "RANKED MATCH".to_owned(),
         (false, _, false) => "MATCH".to_owned(),
     };
@@ -183,10 +208,12 @@ mod tests {
 
     #[test]
     fn a_free_for_all_lists_every_seat_best_place_first() {
-        let t = stored_table(&ffa(), Some("ann"));
+        let t = stored_table(&ffa(), Some("ann"), false);
         assert_eq!(
             t.heads,
-            ["PLACE", "PLAYER", "KOs", "SENT", "CLEARED", "PPS", "APM", "ROUNDS"]
+            [
+                "PLACE", "PLAYER", "KOs", "SENT", "CLEARED", "PPS", "APM", "ROUNDS"
+            ]
         );
         assert_eq!(t.columns.len(), t.heads.len());
         let firsts: Vec<&str> = t.rows.iter().map(|r| r.cells[1].as_str()).collect();
@@ -202,16 +229,29 @@ mod tests {
     }
 
     #[test]
+    fn an_upright_phone_gets_fewer_columns_and_a_shorter_title() {
+        let t = stored_table(&ffa(), None, true);
+        assert_eq!(t.heads, ["PLACE", "PLAYER", "KOs", "SENT", "PPS", "ROUNDS"]);
+        assert!(t.rows.iter().all(|r| r.cells.len() == t.heads.len()));
+        assert_eq!(t.title, "FREE-FOR-ALL OF 3  ·  BO WINS");
+        assert_eq!(t.keys, KEYS);
+    }
+
+    #[test]
     fn guests_bots_and_undecided_seats_are_marked() {
         let mut d = ffa();
         d.seats[0].guest = true;
         d.seats[2].bot = true;
         d.seats[0].placement = 0;
         d.replay = None;
-        let t = stored_table(&d, Some("ann"));
+        let t = stored_table(&d, Some("ann"), false);
         assert_eq!(t.rows[2].cells[..2], ["—", "ann (guest)"]);
         assert_eq!(t.rows[1].cells[1], "cy [BOT]");
-        assert_ne!(t.rows[2].colour, theme::ACCENT2, "a guest is nobody's profile");
+        assert_ne!(
+            t.rows[2].colour,
+            theme::ACCENT2,
+            "a guest is nobody's profile"
+        );
         assert!(t.keys.ends_with(KEYS_NO_REPLAY), "{}", t.keys);
     }
 
@@ -221,7 +261,7 @@ mod tests {
         for (s, t) in d.seats.iter_mut().zip([1, 1, 0]) {
             s.team = Some(t);
         }
-        let t = stored_table(&d, None);
+        let t = stored_table(&d, None, false);
         assert_eq!(t.title, "TEAMS OF 3  ·  EVEN TARGETING  ·  ANN + BO WIN");
         assert_eq!(t.rows[0].colour, TEAMS[1]);
         assert_eq!(t.rows[1].colour, TEAMS[0]);
@@ -237,10 +277,12 @@ mod tests {
         d.seats = vec![seat("ann", 1), seat("bo", 2)];
         d.seats[0].rating_change = Some(12);
         d.seats[1].rating_change = Some(-10);
-        let t = stored_table(&d, Some("bo"));
+        let t = stored_table(&d, Some("bo"), false);
         assert_eq!(
             t.heads,
-            ["PLACE", "PLAYER", "SENT", "CLEARED", "PPS", "APM", "ROUNDS", "RATING"]
+            [
+                "PLACE", "PLAYER", "SENT", "CLEARED", "PPS", "APM", "ROUNDS", "RATING"
+            ]
         );
         assert_eq!(t.rows[1].cells.last().map(String::as_str), Some("-10"));
         assert_eq!(t.rows[0].cells.last().map(String::as_str), Some("+12"));
@@ -252,9 +294,10 @@ mod tests {
         let mut d = ffa();
         d.winner = None;
         d.reason = "shutdown".into();
+        d.targeting = "kos".into();
         assert_eq!(
-            title(&d),
-            "FREE-FOR-ALL OF 3  ·  EVEN TARGETING  ·  NO WINNER (SHUTDOWN)"
+            title(&d, true),
+            "FREE-FOR-ALL OF 3  ·  KO TARGETING  ·  NO WINNER (SHUTDOWN)"
         );
     }
 }

@@ -126,9 +126,9 @@ impl Standings {
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
             ServerMessage::MatchDetail { detail } => match detail.validate() {
                 Ok(()) => self.detail = Some(*detail),
-                Err(e) => self
-                    .notices
-                    .push(format!("The server sent a match that cannot be shown: {e}.")),
+                Err(e) => self.notices.push(format!(
+                    "The server sent a match that cannot be shown: {e}."
+                )),
             },
             ServerMessage::Reported => self
                 .notices
@@ -304,14 +304,21 @@ mod tests {
             detail: Box::new(detail(5)),
         });
         assert_eq!(s.detail(5).map(|d| d.seats.len()), Some(3));
-        assert!(s.detail(6).is_none(), "another match is not shown as this one");
+        assert!(
+            s.detail(6).is_none(),
+            "another match is not shown as this one"
+        );
         let mut bad = detail(6);
         bad.seats[1].placement = 9;
         s.on_message(ServerMessage::MatchDetail {
             detail: Box::new(bad),
         });
         assert!(s.detail(6).is_none());
-        assert_eq!(s.detail(5).map(|d| d.id), Some(5), "the last good one stays");
+        assert_eq!(
+            s.detail(5).map(|d| d.id),
+            Some(5),
+            "the last good one stays"
+        );
         let notices = s.take_notices();
         assert_eq!(notices.len(), 1);
         assert!(notices[0].contains("cannot be shown"), "{notices:?}");

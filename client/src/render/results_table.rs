@@ -43,7 +43,12 @@ pub struct ResultsTable {
 
 /// Draws `t` in the middle of `window`, dimming what is behind it.
 pub fn draw_results_table(gfx: &Gfx, window: Rect, t: &ResultsTable) {
-    let row_h = (window.h / 22.0).clamp(18.0, 34.0).round();
+    // Rows as tall as a 22nd of the window, but no taller than its width allows the columns
+    // (a phone held upright is laid out tall and narrow).
+    let row_h = (window.h / 22.0)
+        .min(window.w / t.width_rows)
+        .clamp(18.0, 34.0)
+        .round();
     let size = (row_h * 0.55).round();
     let w = (window.w * 0.9).min(row_h * t.width_rows);
     let h = row_h * (t.rows.len() as f32 + 3.6);
