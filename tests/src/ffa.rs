@@ -1,14 +1,15 @@
 //! Helpers of the free-for-all tests (`ffa.rs`, `ffa_desync.rs`, `ffa_return.rs`,
 //! `ffa_queue.rs`, `ffa_hostile.rs`, `ffa_links.rs`, `ffa_history.rs`): headless
-//! [`BattleClient`]s connected, seated, readied and played to the end on their own tasks, and the
-//! server's replay fetched and verified.
+//! [`BattleClient`]s connected, seated, readied and played to the end on their own tasks, a
+//! client that lies once about a hash and plays until told, and the server's replay fetched and
+//! verified.
 
 use std::time::Duration;
 
 use sevenbag_core::{Battle, Input, Seat, SeatInput};
-use sevenbag_netplay::BattleClient;
+use sevenbag_netplay::{BattleClient, BattleSession};
 use sevenbag_protocol::{
-    AnyReplay, BattleReplay, BattleRoomOptions, JoinRole, read_any, verify_battle,
+    AnyReplay, BattleReplay, BattleRoomOptions, ClientMessage, JoinRole, read_any, verify_battle,
 };
 
 /// Longest a match of these tests may take.
@@ -174,6 +175,36 @@ pub async fn idle_all(players: Vec<BattleClient>, time: Duration) -> Vec<BattleC
         out.push(t.await.expect("task"));
     }
     out
+}
+
+/// A client that lies once on its own task, idle throughout: it plays until three hashes are
+/// confirmed (so the server has simulated the first), sends the message `lie` makes of the
+/// first confirmed `(frame, hash)` and its session, plays until told of a desync, then plays
+/// on for `after` (rebuilt from the match log). Each wait is bounded; returns the client.
+pub async fn lie_then_play_until_told(
+    mut liar: BattleClient,
+    lie: impl FnOnce(&BattleSession, u32, u64) -> ClientMessage + Send + 'static,
+    after: Duration,
+) -> BattleClient {
+    let mut keys = idle();
+    for _ in 0..100 {
+        liar.play_for(&mut keys, Duration::from_millis(100)).await;
+        if liar.session().is_some_and(|s| s.hashes().len() >= 3) {
+            break;
+        }
+    }
+    let session = liar.session().expect("a session");
+    let (frame, hash) = session.hashes()[0];
+    let message = lie(session, frame, hash);
+    liar.send(message).expect("send");
+    for _ in 0..50 {
+        liar.play_for(&mut keys, Duration::from_millis(100)).await;
+        if liar.session().is_some_and(|s| s.stats().desyncs > 0) {
+            break;
+        }
+    }
+    liar.play_for(&mut keys, after).await;
+    liar
 }
 
 /// The final confirmed hash of a client whose match is decided.

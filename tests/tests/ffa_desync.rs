@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use sevenbag_protocol::ClientMessage;
-use sevenbag_tests::ffa::{all_started, idle, idle_all, options, seated};
+use sevenbag_tests::ffa::{all_started, idle_all, lie_then_play_until_told, options, seated};
 use sevenbag_tests::players::match_config;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -17,36 +17,20 @@ async fn a_client_lying_about_one_board_is_told_that_seat_and_the_others_carry_o
     let url = server.url();
     let (mut players, _) = seated(&url, options(4), 4).await;
     all_started(&mut players).await;
-    let mut liar = players.pop().expect("seat 3");
-    let lying = tokio::spawn(async move {
-        let mut keys = idle();
-        // Play until a few hashes are confirmed, so the server has simulated the first.
-        for _ in 0..100 {
-            liar.play_for(&mut keys, Duration::from_millis(100)).await;
-            if liar.session().is_some_and(|s| s.hashes().len() >= 3) {
-                break;
-            }
-        }
-        let session = liar.session().expect("a session");
-        let (frame, hash) = session.hashes()[0];
-        let mut seats = session
-            .seat_hashes_at(frame)
-            .expect("board hashes")
-            .to_vec();
-        assert_eq!(seats.len(), 4);
-        seats[1] ^= 0x5eed;
-        liar.send(ClientMessage::BattleStateHash { frame, hash, seats })
-            .expect("send");
-        for _ in 0..50 {
-            liar.play_for(&mut keys, Duration::from_millis(100)).await;
-            if liar.session().is_some_and(|s| s.stats().desyncs > 0) {
-                break;
-            }
-        }
-        // Then on, rebuilt from the match log.
-        liar.play_for(&mut keys, Duration::from_secs(2)).await;
-        liar
-    });
+    let liar = players.pop().expect("seat 3");
+    let lying = tokio::spawn(lie_then_play_until_told(
+        liar,
+        |session, frame, hash| {
+            let mut seats = session
+                .seat_hashes_at(frame)
+                .expect("board hashes")
+                .to_vec();
+            assert_eq!(seats.len(), 4);
+            seats[1] ^= 0x5eed;
+            ClientMessage::BattleStateHash { frame, hash, seats }
+        },
+        Duration::from_secs(2),
+    ));
     let players = idle_all(players, Duration::from_secs(6)).await;
     let liar = lying.await.expect("liar task");
     let session = liar.session().expect("a session");
@@ -85,30 +69,15 @@ async fn a_wrong_compact_hash_is_answered_with_the_servers_boards_and_a_log() {
     let url = server.url();
     let (mut players, _) = seated(&url, options(3), 3).await;
     all_started(&mut players).await;
-    let mut liar = players.pop().expect("seat 2");
-    let lying = tokio::spawn(async move {
-        let mut keys = idle();
-        for _ in 0..100 {
-            liar.play_for(&mut keys, Duration::from_millis(100)).await;
-            if liar.session().is_some_and(|s| s.hashes().len() >= 3) {
-                break;
-            }
-        }
-        let (frame, hash) = liar.session().expect("a session").hashes()[0];
-        liar.send(ClientMessage::BattleHash {
+    let liar = players.pop().expect("seat 2");
+    let lying = tokio::spawn(lie_then_play_until_told(
+        liar,
+        |_, frame, hash| ClientMessage::BattleHash {
             frame,
             hash: hash ^ 0x5eed,
-        })
-        .expect("send");
-        for _ in 0..50 {
-            liar.play_for(&mut keys, Duration::from_millis(100)).await;
-            if liar.session().is_some_and(|s| s.stats().desyncs > 0) {
-                break;
-            }
-        }
-        liar.play_for(&mut keys, Duration::from_secs(1)).await;
-        liar
-    });
+        },
+        Duration::from_secs(1),
+    ));
     let players = idle_all(players, Duration::from_secs(5)).await;
     let liar = lying.await.expect("liar task");
     let session = liar.session().expect("a session");

@@ -6,69 +6,17 @@
 
 use std::time::Duration;
 
-use sevenbag_core::{Battle, Handling, Input, Seat, SeatInput, Targeting};
+use sevenbag_core::Handling;
 use sevenbag_netplay::BattleClient;
 use sevenbag_protocol::{BattleRoomOptions, JoinRole};
 
 use super::battle::{BattleOnline, BattleStage};
-use super::battle_tests::{TIMEOUT, dropper, headless, server, tick_until};
+use super::battle_fixture::{
+    TIMEOUT, created, dropper, finished, handed_over, headless, headless_dropper, idle,
+    playing_room, server, server_config, stop, tick_both_until, tick_until, until_full,
+};
+use crate::net::online::Request;
 use crate::net::online::transport::runtime;
-
-/// A room of three seats with manual targets, reconnect window `window_s`: the game's
-/// connection created it and is seated in seat 0; two headless players (hard drops every 5 and
-/// 7 frames) are joined, ready and playing to the end in tasks that return their final hash.
-struct PlayingRoom {
-    handle: sevenbag_server::ServerHandle,
-    game: BattleOnline,
-    others: Vec<tokio::task::JoinHandle<(u64, Vec<u8>)>>,
-    _dir: tempfile::TempDir,
-}
-
-fn playing_room(window_s: u8) -> PlayingRoom {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let handle = server(dir.path());
-    let addr = handle.addr().to_string();
-    let url = format!("ws://{addr}/");
-    let mut options = BattleRoomOptions::ffa(3);
-    options.battle.targeting = Targeting::Manual;
-    options.room.reconnect_seconds = window_s;
-    let mut game = BattleOnline::create(&addr, "Ann", Handling::default(), options);
-    let mut idle = |_: &Battle, _: Seat| Input::NONE;
-    tick_until(&mut game, &mut idle, |o| o.code().is_some());
-    let code = game.code().expect("code").to_owned();
-    let rt = runtime().expect("runtime");
-    let others = [("Bea", 5), ("Cid", 7)]
-        .map(|(name, every)| rt.spawn(headless(url.clone(), code.clone(), name, every)))
-        .into();
-    tick_until(&mut game, &mut idle, |o| {
-        o.room().iter().filter(|s| s.is_some()).count() == 3
-    });
-    game.ready();
-    tick_until(&mut game, &mut idle, |o| o.session().is_some());
-    PlayingRoom {
-        handle,
-        game,
-        others,
-        _dir: dir,
-    }
-}
-
-impl PlayingRoom {
-    /// Waits for the headless players' hashes, then stops the server.
-    fn finish(self) -> Vec<u64> {
-        let rt = runtime().expect("runtime");
-        let hashes = self
-            .others
-            .into_iter()
-            .map(|t| rt.block_on(t).expect("task").0)
-            .collect();
-        let handle = self.handle;
-        let _ = rt.block_on(async {
-            tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await
-        });
-        hashes
-    }
-}
 
 /// Fetches replay `id` from the server at `addr` through a headless client and re-simulates it
 /// (every recorded hash, round and the result check out); returns its final hash.
@@ -85,11 +33,6 @@ fn verified_replay_hash(addr: &str, id: &str) -> u64 {
     };
     let report = sevenbag_protocol::verify_battle(&replay).expect("the replay verifies");
     report.final_hash
-}
-
-/// The match is over for `o`: announced, and its confirmed match reached the end.
-fn finished(o: &BattleOnline) -> bool {
-    o.result().is_some() && o.session().is_some_and(|s| s.is_over())
 }
 
 #[test]
@@ -171,26 +114,12 @@ fn a_spectator_whose_connection_drops_joins_again_and_watches_the_end() {
         &code,
         JoinRole::Spectator,
     );
-    let mut idle = |_: &Battle, _: Seat| Input::NONE;
     let mut keys = dropper(6);
     // Both ticked in turn: the game plays its seat, the spectator watches.
     let mut both = |game: &mut BattleOnline,
                     watcher: &mut BattleOnline,
                     done: &dyn Fn(&BattleOnline) -> bool| {
-        let deadline = std::time::Instant::now() + TIMEOUT;
-        while !done(watcher) {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "timed out: {watcher:?}"
-            );
-            if let BattleStage::Failed(why) = watcher.stage() {
-                panic!("failed: {why}");
-            }
-            let now = sevenbag_netplay::time::Instant::now();
-            game.tick(now, &mut keys);
-            watcher.tick(now, &mut idle);
-            std::thread::sleep(Duration::from_millis(4));
-        }
+        tick_both_until((game, &mut keys), (watcher, &mut idle), done)
     };
     both(&mut room.game, &mut watcher, &|w| {
         w.session().is_some_and(|s| s.frame() > 60)
@@ -225,27 +154,14 @@ fn a_spectator_whose_connection_drops_joins_again_and_watches_the_end() {
 #[test]
 fn a_free_for_all_match_survives_a_server_restart_and_the_game_takes_it_up_again() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let config = sevenbag_server::Config {
-        replay_dir: dir.path().to_path_buf(),
-        start_delay: Duration::from_millis(200),
-        countdown_frames: Some(30),
-        ..sevenbag_server::Config::default()
-    };
+    let config = server_config(dir.path());
     let rt = runtime().expect("runtime");
     let handle = rt
         .block_on(sevenbag_server::spawn(config.clone()))
         .expect("server");
     let addr = handle.addr();
     let url = format!("ws://{addr}/");
-    let mut game = BattleOnline::create(
-        &addr.to_string(),
-        "Ann",
-        Handling::default(),
-        BattleRoomOptions::ffa(3),
-    );
-    let mut idle = |_: &Battle, _: Seat| Input::NONE;
-    tick_until(&mut game, &mut idle, |o| o.code().is_some());
-    let code = game.code().expect("code").to_owned();
+    let (mut game, code) = created(&addr.to_string(), BattleRoomOptions::ffa(3));
     // Headless players: play until the server goes away, come back with the token once it is
     // up again, and play to the end.
     let others: Vec<_> = [("Bea", 5u64), ("Cid", 7)]
@@ -257,18 +173,7 @@ fn a_free_for_all_match_survives_a_server_restart_and_the_game_takes_it_up_again
                 c.join(&code, JoinRole::Player).await.expect("joins");
                 c.ready().expect("ready");
                 c.wait_for_start(TIMEOUT).await.expect("starts");
-                let mut n = 0u64;
-                let mut keys = move |_: &Battle, _: usize| {
-                    n += 1;
-                    SeatInput {
-                        keys: if n.is_multiple_of(every) {
-                            Input::HARD_DROP
-                        } else {
-                            Input::NONE
-                        },
-                        target: None,
-                    }
-                };
+                let mut keys = headless_dropper(every, |_| None);
                 c.play_for(&mut keys, TIMEOUT).await;
                 let mut back = false;
                 for _ in 0..100 {
@@ -284,17 +189,13 @@ fn a_free_for_all_match_survives_a_server_restart_and_the_game_takes_it_up_again
             })
         })
         .collect();
-    tick_until(&mut game, &mut idle, |o| {
-        o.room().iter().filter(|s| s.is_some()).count() == 3
-    });
+    until_full(&mut game, 3);
     game.ready();
     let mut keys = dropper(6);
     tick_until(&mut game, &mut keys, |o| {
         o.session().is_some_and(|s| s.frame() > 120)
     });
-    rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await })
-        .expect("stopped in time")
-        .expect("stopped");
+    stop(handle).expect("stopped in time").expect("stopped");
     // Down for a second and a half: the game says so and keeps trying.
     let t0 = sevenbag_netplay::time::Instant::now();
     tick_until(&mut game, &mut keys, |o| o.reconnecting(t0).is_some());
@@ -320,8 +221,7 @@ fn a_free_for_all_match_survives_a_server_restart_and_the_game_takes_it_up_again
         assert_eq!(rt.block_on(task).expect("task"), ours);
     }
     game.leave();
-    let _ = rt
-        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+    let _ = stop(handle);
 }
 
 #[test]
@@ -332,25 +232,9 @@ fn a_player_handed_over_by_the_two_seat_controller_resumes_with_its_token() {
     let url = format!("ws://{addr}/");
     let mut options = BattleRoomOptions::ffa(3);
     options.room.reconnect_seconds = 10;
-    let mut host = BattleOnline::create(&addr, "Ann", Handling::default(), options);
-    let mut idle = |_: &Battle, _: Seat| Input::NONE;
-    tick_until(&mut host, &mut idle, |o| o.code().is_some());
-    let code = host.code().expect("code").to_owned();
+    let (mut host, code) = created(&addr, options);
     // Bea types the code into the two-seat flow and is handed over.
-    let mut online = crate::net::online::Online::connect(
-        &addr,
-        "Bea",
-        Handling::default(),
-        crate::input::KeyMap::guideline(),
-        crate::net::online::Request::Join(code.clone()),
-    );
-    let deadline = std::time::Instant::now() + TIMEOUT;
-    while !online.joined_battle() {
-        assert!(std::time::Instant::now() < deadline, "not joined");
-        online.poll(sevenbag_netplay::time::Instant::now());
-        std::thread::sleep(Duration::from_millis(4));
-    }
-    let mut guest = BattleOnline::joined(online.take_battle().expect("handed over"));
+    let mut guest = handed_over(&addr, "Bea", Request::Join(code.clone()));
     assert_eq!(guest.seat(), Some(1));
     let rt = runtime().expect("runtime");
     let cid = rt.spawn(headless(url, code, "Cid", 7));
@@ -364,17 +248,7 @@ fn a_player_handed_over_by_the_two_seat_controller_resumes_with_its_token() {
     let mut both = |host: &mut BattleOnline,
                     guest: &mut BattleOnline,
                     done: &dyn Fn(&BattleOnline) -> bool| {
-        let deadline = std::time::Instant::now() + TIMEOUT;
-        while !done(guest) {
-            assert!(std::time::Instant::now() < deadline, "timed out: {guest:?}");
-            if let BattleStage::Failed(why) = guest.stage() {
-                panic!("failed: {why}");
-            }
-            let now = sevenbag_netplay::time::Instant::now();
-            host.tick(now, &mut host_keys);
-            guest.tick(now, &mut guest_keys);
-            std::thread::sleep(Duration::from_millis(4));
-        }
+        tick_both_until((host, &mut host_keys), (guest, &mut guest_keys), done)
     };
     both(&mut host, &mut guest, &|g| {
         g.session().is_some_and(|s| s.frame() > 120)
@@ -395,6 +269,5 @@ fn a_player_handed_over_by_the_two_seat_controller_resumes_with_its_token() {
     assert_eq!(theirs, ours);
     host.leave();
     guest.leave();
-    let _ = rt
-        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+    let _ = stop(handle);
 }

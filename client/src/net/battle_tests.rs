@@ -2,88 +2,22 @@
 //! room of three seats with manual targets, two headless `BattleClient`s join it by code, and
 //! all three play to the end and agree on the final state hash; a spectator joined by code
 //! through the two-seat controller is handed over and watches the same match. Quick play's
-//! queue, and the room's chat. Taking a lost connection back: `battle_return_tests`.
+//! queue, and the room's chat. Taking a lost connection back: `battle_return_tests`; what both
+//! share: `battle_fixture`.
 
 use std::time::Duration;
 
-use sevenbag_core::{Battle, Handling, Input, Seat, SeatInput, Targeting};
+use sevenbag_core::{Handling, Seat, Targeting};
 use sevenbag_netplay::BattleClient;
 use sevenbag_protocol::{BattleRoomOptions, JoinRole};
 
 use super::battle::{BattleOnline, BattleStage};
-use crate::input::KeyMap;
+use super::battle_fixture::{
+    TIMEOUT, created, dropper, finished, handed_over, headless, idle, server, stop, tick_until,
+    until_full,
+};
+use crate::net::online::Request;
 use crate::net::online::transport::runtime;
-use crate::net::online::{Online, Request};
-
-pub(super) const TIMEOUT: Duration = Duration::from_secs(90);
-
-/// A server on a free loopback port with its own replay directory.
-pub(super) fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
-    let config = sevenbag_server::Config {
-        replay_dir: dir.to_path_buf(),
-        start_delay: Duration::from_millis(200),
-        countdown_frames: Some(30),
-        ..sevenbag_server::Config::default()
-    };
-    runtime()
-        .expect("runtime")
-        .block_on(sevenbag_server::spawn(config))
-        .expect("server")
-}
-
-/// Hard drops every `every` frames, nothing else: stacks top out soon.
-pub(super) fn dropper(every: u32) -> impl FnMut(&Battle, Seat) -> Input {
-    let mut n = 0;
-    move |_, _| {
-        n += 1;
-        if n % every == 0 {
-            Input::HARD_DROP
-        } else {
-            Input::NONE
-        }
-    }
-}
-
-/// Ticks `o` (keys from `keys`) until `done`, failing after `TIMEOUT`.
-pub(super) fn tick_until(
-    o: &mut BattleOnline,
-    keys: &mut dyn FnMut(&Battle, Seat) -> Input,
-    done: impl Fn(&BattleOnline) -> bool,
-) {
-    let deadline = std::time::Instant::now() + TIMEOUT;
-    while !done(o) {
-        assert!(std::time::Instant::now() < deadline, "timed out: {o:?}");
-        if let BattleStage::Failed(why) = o.stage() {
-            panic!("failed: {why}");
-        }
-        o.tick(sevenbag_netplay::time::Instant::now(), keys);
-        std::thread::sleep(Duration::from_millis(4));
-    }
-}
-
-/// A headless player that joins `code`, readies, plays with hard drops every `every` frames
-/// aimed at battle seat 0, and returns its final confirmed hash and the placements.
-pub(super) async fn headless(url: String, code: String, name: &str, every: u64) -> (u64, Vec<u8>) {
-    let mut c = BattleClient::connect(&url, name).await.expect("connects");
-    c.join(&code, JoinRole::Player).await.expect("joins");
-    c.ready().expect("ready");
-    c.wait_for_start(TIMEOUT).await.expect("starts");
-    let mut n = 0u64;
-    let mut keys = move |_: &Battle, me: usize| {
-        n += 1;
-        SeatInput {
-            keys: if n.is_multiple_of(every) {
-                Input::HARD_DROP
-            } else {
-                Input::NONE
-            },
-            target: Seat::new(usize::from(me == 0)),
-        }
-    };
-    c.play(&mut keys, TIMEOUT).await.expect("plays to the end");
-    let hash = c.session().expect("session").confirmed().state_hash();
-    (hash, c.outcome().expect("result").placements.clone())
-}
 
 #[test]
 fn the_games_online_party_plays_a_three_seat_room_with_two_headless_clients_to_one_hash() {
@@ -93,35 +27,17 @@ fn the_games_online_party_plays_a_three_seat_room_with_two_headless_clients_to_o
     let url = format!("ws://{addr}/");
     let mut options = BattleRoomOptions::ffa(3);
     options.battle.targeting = Targeting::Manual;
-    let mut game = BattleOnline::create(&addr, "Ann", Handling::default(), options);
-    let mut idle = |_: &Battle, _: Seat| Input::NONE;
-    tick_until(&mut game, &mut idle, |o| o.code().is_some());
-    let code = game.code().expect("code").to_owned();
+    let (mut game, code) = created(&addr, options);
     assert_eq!(game.seat(), Some(0));
 
     let rt = runtime().expect("runtime");
     let others = [("Bea", 5), ("Cid", 7)]
         .map(|(name, every)| rt.spawn(headless(url.clone(), code.clone(), name, every)));
     // A spectator joins the code through the two-seat flow and is handed over.
-    let mut watch = Online::connect(
-        &addr,
-        "Dee",
-        Handling::default(),
-        KeyMap::guideline(),
-        Request::Spectate(code.clone()),
-    );
-    let deadline = std::time::Instant::now() + TIMEOUT;
-    while !watch.joined_battle() {
-        assert!(std::time::Instant::now() < deadline, "spectator not joined");
-        watch.poll(sevenbag_netplay::time::Instant::now());
-        std::thread::sleep(Duration::from_millis(4));
-    }
-    let mut watcher = BattleOnline::joined(watch.take_battle().expect("handed over"));
+    let mut watcher = handed_over(&addr, "Dee", Request::Spectate(code.clone()));
     assert!(watcher.is_spectator());
 
-    tick_until(&mut game, &mut idle, |o| {
-        o.room().iter().filter(|s| s.is_some()).count() == 3
-    });
+    until_full(&mut game, 3);
     game.ready();
     tick_until(&mut game, &mut idle, |o| o.session().is_some());
     assert_eq!(game.battle().seats(), 3);
@@ -129,8 +45,6 @@ fn the_games_online_party_plays_a_three_seat_room_with_two_headless_clients_to_o
     // Our manual target goes out with our keys.
     game.set_target(Seat::new(2));
     let mut keys = dropper(6);
-    let finished =
-        |o: &BattleOnline| o.result().is_some() && o.session().is_some_and(|s| s.is_over());
     tick_until(&mut game, &mut keys, finished);
     tick_until(&mut watcher, &mut idle, finished);
 
@@ -156,8 +70,7 @@ fn the_games_online_party_plays_a_three_seat_room_with_two_headless_clients_to_o
     );
     game.leave();
     watcher.leave();
-    let _ = rt
-        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+    let _ = stop(handle);
 }
 
 #[test]
@@ -177,7 +90,6 @@ fn quick_play_waits_on_its_card_then_lands_in_the_room_the_queue_starts() {
     let addr = handle.addr().to_string();
     let url = format!("ws://{addr}/");
     let mut game = BattleOnline::quick(&addr, "Ann", Handling::default());
-    let mut idle = |_: &Battle, _: Seat| Input::NONE;
     tick_until(
         &mut game,
         &mut idle,
@@ -209,13 +121,10 @@ fn quick_play_waits_on_its_card_then_lands_in_the_room_the_queue_starts() {
         seated.push(client);
     }
     assert_eq!(game.options().map(|o| o.seats), Some(3));
-    tick_until(&mut game, &mut idle, |o| {
-        o.room().iter().filter(|s| s.is_some()).count() == 3
-    });
+    until_full(&mut game, 3);
     game.leave();
     rt.block_on(async move { drop(seated) });
-    let _ = rt
-        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+    let _ = stop(handle);
 }
 
 #[test]
@@ -224,7 +133,6 @@ fn cancelling_quick_play_takes_us_out_of_the_queue() {
     let handle = server(dir.path());
     let addr = handle.addr().to_string();
     let mut game = BattleOnline::quick(&addr, "Ann", Handling::default());
-    let mut idle = |_: &Battle, _: Seat| Input::NONE;
     tick_until(&mut game, &mut idle, |o| {
         matches!(o.stage(), BattleStage::Queued(_))
     });
@@ -237,9 +145,7 @@ fn cancelling_quick_play_takes_us_out_of_the_queue() {
         |o| matches!(o.stage(), BattleStage::Queued(w) if w.waiting == 1),
     );
     next.leave();
-    let rt = runtime().expect("runtime");
-    let _ = rt
-        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+    let _ = stop(handle);
 }
 
 #[test]
@@ -248,11 +154,7 @@ fn chat_in_a_free_for_all_room_reaches_every_member() {
     let handle = server(dir.path());
     let addr = handle.addr().to_string();
     let url = format!("ws://{addr}/");
-    let mut game =
-        BattleOnline::create(&addr, "Ann", Handling::default(), BattleRoomOptions::ffa(3));
-    let mut idle = |_: &Battle, _: Seat| Input::NONE;
-    tick_until(&mut game, &mut idle, |o| o.code().is_some());
-    let code = game.code().expect("code").to_owned();
+    let (mut game, code) = created(&addr, BattleRoomOptions::ffa(3));
     let rt = runtime().expect("runtime");
     let bea = rt.block_on(async {
         let mut c = BattleClient::connect(&url, "Bea").await.expect("connects");
@@ -272,6 +174,5 @@ fn chat_in_a_free_for_all_room_reaches_every_member() {
     tick_until(&mut game, &mut idle, |o| heard(o, "you too"));
     game.leave();
     rt.block_on(async move { drop(bea) });
-    let _ = rt
-        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+    let _ = stop(handle);
 }

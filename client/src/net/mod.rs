@@ -11,6 +11,8 @@
 //! - [`request`] — one short request to a server (standings, account, solo upload).
 
 pub mod battle;
+#[cfg(test)]
+mod battle_fixture;
 pub mod battle_queue;
 #[cfg(test)]
 mod battle_return_tests;

@@ -10,7 +10,8 @@ use crate::render::widgets::{
 };
 use crate::screen::{Ctx, FrameIo};
 
-use super::{FOOTER_RIGHT, Row, SettingsScreen, footer_hint, help, row_label};
+use super::SettingsScreen;
+use super::rows::{FOOTER_RIGHT, Row, footer_hint, help, row_label};
 
 impl SettingsScreen {
     /// Draws the screen.

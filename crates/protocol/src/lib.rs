@@ -28,6 +28,7 @@
 //!   connection already told.
 //! - [`battle`] and [`battle_replay`]: rooms of 3 to 8 seats: their records, each seat's log
 //!   of keys and targets, [`BattleSim`] and the replay format version 2.
+//! - [`match_detail`]: a finished match of a player's history, seat by seat.
 //! - [`moderation`]: report categories and the bounds of reports and block lists.
 //! - [`file`]: reading a replay, log or puzzle file: regular files only, through a limit.
 //! - [`solo_replay`]: the one-player (Sprint, Blitz, Zen) replay file and [`verify_solo`].
@@ -50,6 +51,7 @@ pub mod identity;
 pub mod inputs;
 pub mod key_script;
 pub mod listings;
+pub mod match_detail;
 pub mod messages;
 pub mod moderation;
 pub mod packing;
@@ -73,6 +75,7 @@ pub use compact::InputStep;
 pub use gathered::{Gathering, SeatSteps, TargetStep};
 pub use inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
 pub use listings::{MAX_SOLO_ROWS, ReplayListing, SoloRow};
+pub use match_detail::{DetailError, MatchDetail, SeatDetail};
 pub use messages::*;
 pub use packing::{CompactError, InputsPacker, InputsUnpacker};
 pub use replay::{

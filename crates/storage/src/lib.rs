@@ -29,6 +29,7 @@
 #![forbid(unsafe_code)]
 
 mod battle;
+mod columns;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 mod migrations;

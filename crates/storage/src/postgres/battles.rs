@@ -3,8 +3,10 @@
 use postgres::Client;
 
 use super::matches::load_match;
+use super::seats::{insert_seat, stats_at};
 use super::{i, u, u32_of};
-use crate::{BattleRecord, BattleSeat, HistoryEntry, MatchId, PlayerId, PlayerStats, StoredBattle};
+use crate::columns::{BATTLE_SEAT, SEAT_STATS};
+use crate::{BattleRecord, BattleSeat, HistoryEntry, MatchId, PlayerId, StoredBattle};
 
 fn small(v: Option<i64>) -> u8 {
     v.unwrap_or(0).clamp(0, 255) as u8
@@ -31,24 +33,15 @@ pub(super) fn record(conn: &mut Client, record: &BattleRecord) -> Result<MatchId
         )?
         .try_get(0)?;
     for (seat, s) in record.seats.iter().enumerate() {
-        tx.execute(
-            "INSERT INTO match_seats (match_id, seat, player_id, name, pieces, attack, \
-             garbage_cleared, t_spins, frames, pps_x100, apm_x100, vs_x100, placement, kos, \
-             team, rounds_won) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+        insert_seat(
+            &mut tx,
+            id,
+            seat,
+            s.player,
+            &s.name,
+            &s.stats,
+            BATTLE_SEAT,
             &[
-                &id,
-                &(seat as i64),
-                &s.player.map(|p| p.0),
-                &s.name,
-                &i64::from(s.stats.pieces),
-                &i64::from(s.stats.attack),
-                &i64::from(s.stats.garbage_cleared),
-                &i64::from(s.stats.t_spins),
-                &i64::from(s.stats.frames),
-                &i64::from(s.stats.pps_x100),
-                &i64::from(s.stats.apm_x100),
-                &i64::from(s.stats.vs_x100),
                 &i64::from(s.placement),
                 &i64::from(s.kos),
                 &s.team.map(i64::from),
@@ -85,25 +78,17 @@ pub(super) fn load(
         seats: Vec::new(),
     };
     let rows = conn.query(
-        "SELECT player_id, name, pieces, attack, garbage_cleared, t_spins, frames, pps_x100, \
-         apm_x100, vs_x100, placement, kos, team, rounds_won FROM match_seats \
-         WHERE match_id = $1 ORDER BY seat",
+        &format!(
+            "SELECT player_id, name, {SEAT_STATS}, {BATTLE_SEAT} FROM match_seats \
+             WHERE match_id = $1 ORDER BY seat"
+        ),
         &[&id.0],
     )?;
     for s in &rows {
         record.seats.push(BattleSeat {
             player: s.try_get::<_, Option<i64>>(0)?.map(PlayerId),
             name: s.try_get(1)?,
-            stats: PlayerStats {
-                pieces: u32_of(s.try_get(2)?),
-                attack: u32_of(s.try_get(3)?),
-                garbage_cleared: u32_of(s.try_get(4)?),
-                t_spins: u32_of(s.try_get(5)?),
-                frames: u32_of(s.try_get(6)?),
-                pps_x100: u32_of(s.try_get(7)?),
-                apm_x100: u32_of(s.try_get(8)?),
-                vs_x100: u32_of(s.try_get(9)?),
-            },
+            stats: stats_at(s, 2)?,
             placement: small(s.try_get(10)?),
             kos: u32_of(s.try_get::<_, Option<i64>>(11)?.unwrap_or(0)),
             team: s.try_get::<_, Option<i64>>(12)?.map(|t| small(Some(t))),

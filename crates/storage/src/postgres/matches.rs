@@ -1,26 +1,11 @@
 //! Two-seat matches on PostgreSQL: recording one, reading it back, and the recent lists.
 
-use postgres::{Client, Row};
+use postgres::Client;
 
+use super::seats::{insert_seat, seat_rating, stats_at};
 use super::{PostgresStorage, db, i, u, u32_of};
-use crate::{
-    MatchId, MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats, Rating, StorageError,
-    StoredMatch,
-};
-
-pub(super) fn seat_rating(row: &Row, at: usize) -> Result<Option<Rating>, postgres::Error> {
-    let rating: Option<f64> = row.try_get(at)?;
-    let deviation: Option<f64> = row.try_get(at + 1)?;
-    let volatility: Option<f64> = row.try_get(at + 2)?;
-    Ok(match (rating, deviation, volatility) {
-        (Some(rating), Some(deviation), Some(volatility)) => Some(Rating {
-            rating,
-            deviation,
-            volatility,
-        }),
-        _ => None,
-    })
-}
+use crate::columns::{SEAT_RATINGS, SEAT_STATS};
+use crate::{MatchId, MatchRecord, MatchSeat, Outcome, PlayerId, StorageError, StoredMatch};
 
 pub(super) fn load_match(
     conn: &mut Client,
@@ -37,10 +22,10 @@ pub(super) fn load_match(
     let score = |v: i64| v.clamp(0, 255) as u8;
     let winner: Option<i64> = r.try_get(1)?;
     let rows = conn.query(
-        "SELECT seat, player_id, name, rating_before, deviation_before, volatility_before, \
-         rating_after, deviation_after, volatility_after, pieces, attack, garbage_cleared, \
-         t_spins, frames, pps_x100, apm_x100, vs_x100 FROM match_seats WHERE match_id = $1 \
-         ORDER BY seat",
+        &format!(
+            "SELECT seat, player_id, name, {SEAT_RATINGS}, {SEAT_STATS} FROM match_seats \
+             WHERE match_id = $1 ORDER BY seat"
+        ),
         &[&id.0],
     )?;
     let mut seats = Vec::with_capacity(2);
@@ -50,16 +35,7 @@ pub(super) fn load_match(
             name: s.try_get(2)?,
             before: seat_rating(s, 3)?,
             after: seat_rating(s, 6)?,
-            stats: PlayerStats {
-                pieces: u32_of(s.try_get(9)?),
-                attack: u32_of(s.try_get(10)?),
-                garbage_cleared: u32_of(s.try_get(11)?),
-                t_spins: u32_of(s.try_get(12)?),
-                frames: u32_of(s.try_get(13)?),
-                pps_x100: u32_of(s.try_get(14)?),
-                apm_x100: u32_of(s.try_get(15)?),
-                vs_x100: u32_of(s.try_get(16)?),
-            },
+            stats: stats_at(s, 9)?,
         });
     }
     let Ok(seats) = <[MatchSeat; 2]>::try_from(seats) else {
@@ -115,32 +91,21 @@ pub(super) fn record_match(
     for (seat, s) in record.seats.iter().enumerate() {
         let before = s.before.map(|r| (r.rating, r.deviation, r.volatility));
         let after = s.after.map(|r| (r.rating, r.deviation, r.volatility));
-        tx.execute(
-            "INSERT INTO match_seats (match_id, seat, player_id, name, rating_before, \
-             deviation_before, volatility_before, rating_after, deviation_after, \
-             volatility_after, pieces, attack, garbage_cleared, t_spins, frames, pps_x100, \
-             apm_x100, vs_x100) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-             $17, $18)",
+        insert_seat(
+            &mut tx,
+            id,
+            seat,
+            s.player,
+            &s.name,
+            &s.stats,
+            SEAT_RATINGS,
             &[
-                &id,
-                &(seat as i64),
-                &s.player.map(|p| p.0),
-                &s.name,
                 &before.map(|b| b.0),
                 &before.map(|b| b.1),
                 &before.map(|b| b.2),
                 &after.map(|a| a.0),
                 &after.map(|a| a.1),
                 &after.map(|a| a.2),
-                &i64::from(s.stats.pieces),
-                &i64::from(s.stats.attack),
-                &i64::from(s.stats.garbage_cleared),
-                &i64::from(s.stats.t_spins),
-                &i64::from(s.stats.frames),
-                &i64::from(s.stats.pps_x100),
-                &i64::from(s.stats.apm_x100),
-                &i64::from(s.stats.vs_x100),
             ],
         )
         .map_err(db)?;

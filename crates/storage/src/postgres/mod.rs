@@ -24,13 +24,15 @@
 //! [`Storage`] is implemented here, each method handing over to the file of its job:
 //! `connection` (connecting, the connections' upkeep, migrations), `players` (identities,
 //! renames, the rating leaderboard), `matches` (two-seat matches and history), `battles`
-//! (matches of several seats), `solo` (solo records) and `moderation` (its own trait).
+//! (matches of several seats), `seats` (the `match_seats` rows both write and read), `solo`
+//! (solo records) and `moderation` (its own trait).
 
 mod battles;
 mod connection;
 mod matches;
 mod moderation;
 mod players;
+mod seats;
 mod solo;
 
 use std::sync::Mutex;
@@ -39,6 +41,7 @@ use postgres::Row;
 use postgres::error::SqlState;
 
 use self::connection::Conn;
+use crate::columns::{LISTED, PLAYER_COLUMNS};
 use crate::{
     BattleRecord, HistoryEntry, MatchId, MatchRecord, NewPlayer, Player, PlayerId, Rating,
     SoloBoard, SoloRecordOutcome, SoloRun, SoloStanding, Standing, Storage, StorageError,
@@ -61,12 +64,6 @@ impl std::fmt::Debug for PostgresStorage {
             .finish_non_exhaustive()
     }
 }
-
-const PLAYER_COLUMNS: &str = "id, name, rating, deviation, volatility, games, wins, \
-                              created_unix, last_played_unix";
-
-/// Who the leaderboards list: neither bots nor players an operator took off the boards.
-const LISTED: &str = "bot = 0 AND delisted = 0";
 
 fn u(v: i64) -> u64 {
     v.max(0) as u64

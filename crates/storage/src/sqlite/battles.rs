@@ -4,8 +4,10 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::matches::load_match;
+use super::seats::{insert_seat, stats_at};
 use super::unix;
-use crate::{BattleRecord, BattleSeat, HistoryEntry, MatchId, PlayerId, PlayerStats, StoredBattle};
+use crate::columns::{BATTLE_SEAT, SEAT_STATS};
+use crate::{BattleRecord, BattleSeat, HistoryEntry, MatchId, PlayerId, StoredBattle};
 
 /// Inserts the match and its seats in one transaction.
 pub(super) fn record(conn: &mut Connection, record: &BattleRecord) -> rusqlite::Result<MatchId> {
@@ -27,29 +29,15 @@ pub(super) fn record(conn: &mut Connection, record: &BattleRecord) -> rusqlite::
     )?;
     let id = tx.last_insert_rowid();
     for (seat, s) in record.seats.iter().enumerate() {
-        tx.execute(
-            "INSERT INTO match_seats (match_id, seat, player_id, name, pieces, attack, \
-             garbage_cleared, t_spins, frames, pps_x100, apm_x100, vs_x100, placement, kos, \
-             team, rounds_won) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-            params![
-                id,
-                seat as i64,
-                s.player.map(|p| p.0),
-                s.name,
-                s.stats.pieces,
-                s.stats.attack,
-                s.stats.garbage_cleared,
-                s.stats.t_spins,
-                s.stats.frames,
-                s.stats.pps_x100,
-                s.stats.apm_x100,
-                s.stats.vs_x100,
-                s.placement,
-                s.kos,
-                s.team,
-                s.rounds_won
-            ],
+        insert_seat(
+            &tx,
+            id,
+            seat,
+            s.player,
+            &s.name,
+            &s.stats,
+            BATTLE_SEAT,
+            &[&s.placement, &s.kos, &s.team, &s.rounds_won],
         )?;
     }
     tx.commit()?;
@@ -81,26 +69,16 @@ pub(super) fn load(conn: &Connection, id: MatchId) -> rusqlite::Result<Option<St
     let Some(mut record) = head else {
         return Ok(None);
     };
-    let mut stmt = conn.prepare_cached(
-        "SELECT player_id, name, pieces, attack, garbage_cleared, t_spins, frames, pps_x100, \
-         apm_x100, vs_x100, placement, kos, team, rounds_won FROM match_seats \
-         WHERE match_id = ?1 ORDER BY seat",
-    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT player_id, name, {SEAT_STATS}, {BATTLE_SEAT} FROM match_seats \
+         WHERE match_id = ?1 ORDER BY seat"
+    ))?;
     record.seats = stmt
         .query_map([id.0], |r| {
             Ok(BattleSeat {
                 player: r.get::<_, Option<i64>>(0)?.map(PlayerId),
                 name: r.get(1)?,
-                stats: PlayerStats {
-                    pieces: r.get(2)?,
-                    attack: r.get(3)?,
-                    garbage_cleared: r.get(4)?,
-                    t_spins: r.get(5)?,
-                    frames: r.get(6)?,
-                    pps_x100: r.get(7)?,
-                    apm_x100: r.get(8)?,
-                    vs_x100: r.get(9)?,
-                },
+                stats: stats_at(r, 2)?,
                 placement: r.get::<_, Option<u8>>(10)?.unwrap_or(0),
                 kos: r.get::<_, Option<u32>>(11)?.unwrap_or(0),
                 team: r.get(12)?,

@@ -1,26 +1,11 @@
 //! Two-seat matches on SQLite: recording one, reading it back, and the recent lists.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
+use super::seats::{insert_seat, seat_rating, stats_at};
 use super::{SqliteStorage, db, unix};
-use crate::{
-    MatchId, MatchRecord, MatchSeat, Outcome, PlayerId, PlayerStats, Rating, StorageError,
-    StoredMatch,
-};
-
-pub(super) fn seat_rating(row: &Row<'_>, at: usize) -> rusqlite::Result<Option<Rating>> {
-    let rating: Option<f64> = row.get(at)?;
-    let deviation: Option<f64> = row.get(at + 1)?;
-    let volatility: Option<f64> = row.get(at + 2)?;
-    Ok(match (rating, deviation, volatility) {
-        (Some(rating), Some(deviation), Some(volatility)) => Some(Rating {
-            rating,
-            deviation,
-            volatility,
-        }),
-        _ => None,
-    })
-}
+use crate::columns::{SEAT_RATINGS, SEAT_STATS};
+use crate::{MatchId, MatchRecord, MatchSeat, Outcome, PlayerId, StorageError, StoredMatch};
 
 pub(super) fn load_match(conn: &Connection, id: MatchId) -> rusqlite::Result<Option<StoredMatch>> {
     let head = conn
@@ -48,12 +33,10 @@ pub(super) fn load_match(conn: &Connection, id: MatchId) -> rusqlite::Result<Opt
     else {
         return Ok(None);
     };
-    let mut stmt = conn.prepare_cached(
-        "SELECT seat, player_id, name, rating_before, deviation_before, volatility_before, \
-         rating_after, deviation_after, volatility_after, pieces, attack, garbage_cleared, \
-         t_spins, frames, pps_x100, apm_x100, vs_x100 FROM match_seats WHERE match_id = ?1 \
-         ORDER BY seat",
-    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT seat, player_id, name, {SEAT_RATINGS}, {SEAT_STATS} FROM match_seats \
+         WHERE match_id = ?1 ORDER BY seat"
+    ))?;
     let seats = stmt
         .query_map([id.0], |r| {
             Ok(MatchSeat {
@@ -61,16 +44,7 @@ pub(super) fn load_match(conn: &Connection, id: MatchId) -> rusqlite::Result<Opt
                 name: r.get(2)?,
                 before: seat_rating(r, 3)?,
                 after: seat_rating(r, 6)?,
-                stats: PlayerStats {
-                    pieces: r.get(9)?,
-                    attack: r.get(10)?,
-                    garbage_cleared: r.get(11)?,
-                    t_spins: r.get(12)?,
-                    frames: r.get(13)?,
-                    pps_x100: r.get(14)?,
-                    apm_x100: r.get(15)?,
-                    vs_x100: r.get(16)?,
-                },
+                stats: stats_at(r, 9)?,
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -126,32 +100,21 @@ pub(super) fn record_match(
     for (seat, s) in record.seats.iter().enumerate() {
         let before = s.before.map(|r| (r.rating, r.deviation, r.volatility));
         let after = s.after.map(|r| (r.rating, r.deviation, r.volatility));
-        tx.execute(
-            "INSERT INTO match_seats (match_id, seat, player_id, name, rating_before, \
-             deviation_before, volatility_before, rating_after, deviation_after, \
-             volatility_after, pieces, attack, garbage_cleared, t_spins, frames, pps_x100, \
-             apm_x100, vs_x100) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \
-             ?17, ?18)",
-            params![
-                id,
-                seat as i64,
-                s.player.map(|p| p.0),
-                s.name,
-                before.map(|b| b.0),
-                before.map(|b| b.1),
-                before.map(|b| b.2),
-                after.map(|a| a.0),
-                after.map(|a| a.1),
-                after.map(|a| a.2),
-                s.stats.pieces,
-                s.stats.attack,
-                s.stats.garbage_cleared,
-                s.stats.t_spins,
-                s.stats.frames,
-                s.stats.pps_x100,
-                s.stats.apm_x100,
-                s.stats.vs_x100
+        insert_seat(
+            &tx,
+            id,
+            seat,
+            s.player,
+            &s.name,
+            &s.stats,
+            SEAT_RATINGS,
+            &[
+                &before.map(|b| b.0),
+                &before.map(|b| b.1),
+                &before.map(|b| b.2),
+                &after.map(|a| a.0),
+                &after.map(|a| a.1),
+                &after.map(|a| a.2),
             ],
         )
         .map_err(db)?;

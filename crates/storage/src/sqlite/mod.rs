@@ -5,13 +5,15 @@
 //! [`Storage`] is implemented here, each method handing over to the file of its job:
 //! `connection` (opening, the quick check, migrations), `players` (identities, renames, the
 //! rating leaderboard), `matches` (two-seat matches and history), `battles` (matches of
-//! several seats), `solo` (solo records) and `moderation` (its own trait).
+//! several seats), `seats` (the `match_seats` rows both write and read), `solo` (solo records)
+//! and `moderation` (its own trait).
 
 mod battles;
 mod connection;
 mod matches;
 mod moderation;
 mod players;
+mod seats;
 mod solo;
 #[cfg(test)]
 mod tests;
@@ -20,6 +22,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use rusqlite::{Connection, ErrorCode, Row};
+
+use crate::columns::{LISTED, PLAYER_COLUMNS};
 
 use crate::{
     BattleRecord, HistoryEntry, MatchId, MatchRecord, NewPlayer, Player, PlayerId, Rating,
@@ -34,12 +38,6 @@ pub struct SqliteStorage {
     writer: Mutex<Connection>,
     reader: Mutex<Connection>,
 }
-
-const PLAYER_COLUMNS: &str = "id, name, rating, deviation, volatility, games, wins, \
-                              created_unix, last_played_unix";
-
-/// Who the leaderboards list: neither bots nor players an operator took off the boards.
-const LISTED: &str = "bot = 0 AND delisted = 0";
 
 fn player_row(row: &Row<'_>) -> rusqlite::Result<Player> {
     Ok(Player {

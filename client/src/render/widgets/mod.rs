@@ -1,4 +1,5 @@
-//! The pieces of the list screens: title, rows, value rows, side panel, footer and notices.
+//! The pieces of the list screens: title, rows, value rows, side panel, footer ([`footer`]'s
+//! file) and notices and modal boxes ([`modal`]'s).
 
 use macroquad::prelude::*;
 use sevenbag_core::PieceKind;
@@ -6,6 +7,15 @@ use sevenbag_core::PieceKind;
 use super::cells::{Style, block};
 use super::gfx::{Align, Gfx, Weight, fill, outline};
 use super::theme::{self, alpha, mix};
+
+mod footer;
+mod modal;
+pub mod targets;
+
+pub use footer::footer;
+#[cfg(test)]
+pub use footer::{footer_hints, footer_right_room, footer_room, footer_size};
+pub use modal::{modal, modal_layout, notice};
 
 /// Draws the game's logo: "SEVENBAG" with each letter on a piece colour, and a subtitle.
 pub fn logo(gfx: &Gfx, r: Rect, unit: f32, subtitle: &str) {
@@ -393,182 +403,6 @@ pub fn side_panel(gfx: &Gfx, r: Rect, unit: f32, heading: &str, body: &str) -> R
     used
 }
 
-/// The text size of a footer's hints.
-pub fn footer_size(unit: f32) -> f32 {
-    (unit * 0.7).round()
-}
-
-/// The width a footer's hints may take: the line less the right-hand text and a gap.
-pub fn footer_room(r: Rect, unit: f32, right_w: f32) -> f32 {
-    r.w - right_w - if right_w > 0.0 { unit * 1.5 } else { 0.0 }
-}
-
-/// The widest the footer's right-hand text may be (it can be a server address a player typed,
-/// which is cut with "…" past this).
-pub fn footer_right_room(r: Rect) -> f32 {
-    r.w * 0.35
-}
-
-/// The hints of a footer that fit `room` at the size [`fit_size`](super::metrics::fit_size)
-/// gives them: whole, or (on a phone held upright) without their last groups (hints are
-/// separated by three spaces, the most useful first), so none is cut or runs over.
-pub fn footer_hints(
-    width_at: impl Fn(&str, f32) -> f32,
-    hints: &str,
-    size: f32,
-    room: f32,
-) -> (String, f32) {
-    let mut kept: Vec<&str> = hints.split("   ").collect();
-    loop {
-        let text = kept.join("   ");
-        let fitted = super::metrics::fit_size(|px| width_at(&text, px), size, room);
-        if kept.len() <= 1 || width_at(&text, fitted) <= room {
-            return (text, fitted);
-        }
-        kept.pop();
-    }
-}
-
-/// The hint line at the bottom of a list screen. The hints shrink to the room the right-hand
-/// text leaves them on a narrow window, and drop their last groups where even that is too wide.
-/// A touch screen shows no key hints (rows are tapped; keys beyond them get key buttons, see
-/// [`super::key_buttons::footer_keys`]).
-pub fn footer(gfx: &Gfx, r: Rect, unit: f32, hints: &str, right: &str) {
-    let hints = if crate::input::taps::shown() {
-        ""
-    } else {
-        hints
-    };
-    draw_rectangle(r.x, r.y, r.w, 1.0, alpha(theme::FRAME, 0.5));
-    let cy = r.y + r.h / 2.0 + unit * 0.2;
-    let size = footer_size(unit);
-    let right = &gfx.fit(right, footer_right_room(r), size, Weight::Regular);
-    let right_w = gfx.width(right, size, Weight::Regular);
-    let (hints, hint_size) = footer_hints(
-        |t, px| gfx.width(t, px, Weight::Regular),
-        hints,
-        size,
-        footer_room(r, unit, right_w),
-    );
-    gfx.text_mid(
-        &hints,
-        r.x,
-        cy,
-        hint_size,
-        Weight::Regular,
-        Align::Left,
-        theme::TEXT_FAINT,
-    );
-    gfx.text_mid(
-        right,
-        r.right(),
-        cy,
-        size,
-        Weight::Regular,
-        Align::Right,
-        theme::TEXT_FAINT,
-    );
-}
-
-/// A message box centred near the bottom of the window (errors and confirmations).
-pub fn notice(gfx: &Gfx, w: f32, h: f32, unit: f32, text: &str, colour: Color) {
-    let size = (unit * 0.8).round();
-    let max_w = (w * 0.8).min(unit * 50.0);
-    let lines = wrap(gfx, text, max_w - unit * 2.0, size);
-    let line_h = size * 1.4;
-    let box_w = lines
-        .iter()
-        .map(|l| gfx.width(l, size, Weight::Regular))
-        .fold(0.0, f32::max)
-        + unit * 2.0;
-    let box_h = line_h * lines.len() as f32 + unit * 1.2;
-    let r = Rect::new((w - box_w) / 2.0, h - box_h - unit * 3.6, box_w, box_h);
-    fill(r, alpha(mix(theme::PANEL, colour, 0.12), 0.97));
-    outline(r, 1.0, colour);
-    draw_rectangle(r.x, r.y, unit * 0.2, r.h, colour);
-    let mut y = r.y + unit * 0.6 + size;
-    for line in lines {
-        gfx.text(
-            &line,
-            r.x + unit,
-            y,
-            size,
-            Weight::Regular,
-            Align::Left,
-            theme::TEXT,
-        );
-        y += line_h;
-    }
-}
-
-/// Where a modal box and its option rows go (pure, so a screen can hit-test before drawing).
-pub fn modal_layout(w: f32, h: f32, unit: f32, rows: usize) -> (Rect, Vec<Rect>) {
-    let row_h = unit * 2.2;
-    let box_w = (unit * 24.0).min(w * 0.9);
-    let box_h = unit * 4.5 + row_h * rows as f32;
-    let r = Rect::new(
-        ((w - box_w) / 2.0).round(),
-        ((h - box_h) / 2.0).round(),
-        box_w,
-        box_h,
-    );
-    let rows = (0..rows)
-        .map(|i| {
-            Rect::new(
-                r.x + unit,
-                r.y + unit * 3.6 + row_h * i as f32,
-                r.w - 2.0 * unit,
-                row_h - unit * 0.35,
-            )
-        })
-        .collect();
-    (r, rows)
-}
-
-/// A modal box in the middle of the screen with a title and a column of options.
-#[allow(clippy::too_many_arguments)]
-pub fn modal(
-    gfx: &Gfx,
-    w: f32,
-    h: f32,
-    unit: f32,
-    title: &str,
-    options: &[&str],
-    selected: usize,
-    time: f32,
-) {
-    // The dimming covers the text drawn under the modal.
-    gfx.flush_text();
-    draw_rectangle(0.0, 0.0, w, h, alpha(BLACK, 0.6));
-    let (r, rows) = modal_layout(w, h, unit, options.len());
-    fill(r, theme::PANEL);
-    outline(r, 1.0, theme::FRAME);
-    let tsize = (unit * 1.6).round();
-    gfx.text(
-        title,
-        r.x + r.w / 2.0,
-        r.y + unit * 1.2 + tsize,
-        tsize,
-        Weight::Bold,
-        Align::Center,
-        theme::TEXT,
-    );
-    for (i, (label, rr)) in options.iter().zip(rows).enumerate() {
-        menu_row(
-            gfx,
-            rr,
-            unit,
-            label,
-            "",
-            RowState {
-                selected: i == selected,
-                enabled: true,
-            },
-            time,
-        );
-    }
-}
-
 /// A key binding row: the action on the left, two key caps on the right. `slot` is the cap the
 /// cursor is on (when the row is selected); `capturing` makes that cap blink "press a key".
 #[allow(clippy::too_many_arguments)]
@@ -672,36 +506,5 @@ pub fn scroll_marks(gfx: &Gfx, shown: &[(usize, Rect)], len: usize, unit: f32) {
         && i + 1 < len
     {
         mark("▼ more", r, r.bottom() + unit * 0.45);
-    }
-}
-
-/// What the rows drawn this frame are and where (in a page, for the test hook, which taps them
-/// by label; natively nothing is kept).
-pub mod targets {
-    use macroquad::math::Rect;
-
-    #[cfg(target_arch = "wasm32")]
-    thread_local! {
-        static DRAWN: std::cell::RefCell<Vec<(String, Rect)>> =
-            const { std::cell::RefCell::new(Vec::new()) };
-    }
-
-    /// Notes that a row labelled `label` was drawn at `r`.
-    pub fn record(label: &str, r: Rect) {
-        #[cfg(target_arch = "wasm32")]
-        DRAWN.with(|d| {
-            let mut d = d.borrow_mut();
-            if d.len() < 64 {
-                d.push((label.to_owned(), r));
-            }
-        });
-        #[cfg(not(target_arch = "wasm32"))]
-        let _ = (label, r);
-    }
-
-    /// The rows drawn since the last call.
-    #[cfg(target_arch = "wasm32")]
-    pub fn take() -> Vec<(String, Rect)> {
-        DRAWN.with(|d| std::mem::take(&mut *d.borrow_mut()))
     }
 }

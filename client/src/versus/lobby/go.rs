@@ -1,0 +1,146 @@
+//! What "Go" does for each form: the connection it opens (with the player's key), or the LAN
+//! server it starts first, and the [`OnlineScreen`] it pushes.
+
+use crate::net::lan::{BeaconSender, HostedServer};
+use crate::net::online::transport::DEFAULT_GAME_PORT;
+use crate::net::online::{Online, Request};
+use crate::render::theme;
+use crate::screen::{Ctx, Transition};
+use crate::sound::sfx::Sfx;
+use crate::versus::online::{LanHosting, OnlineScreen};
+
+use super::{LobbyKind, LobbyScreen};
+
+impl LobbyScreen {
+    /// Connects with the player's key when there is one: the connection identifies, so
+    /// reports and blocks work in quick match and rooms too.
+    fn connect(&self, ctx: &Ctx, address: &str, request: Request) -> Online {
+        Online::connect(
+            address,
+            &ctx.config.player_name,
+            ctx.config.handling,
+            ctx.config.keys,
+            request,
+        )
+        .with_key(crate::account::identity::existing_key())
+    }
+
+    pub(super) fn go(&mut self, ctx: &mut Ctx, host: Option<usize>) -> Transition {
+        let code = self.code.trim().to_owned();
+        let server = self.server(ctx).to_owned();
+        let (online, title, lan) = match self.kind {
+            LobbyKind::QuickMatch => (
+                self.connect(ctx, &server, Request::QuickMatch),
+                "Quick match",
+                None,
+            ),
+            LobbyKind::Ranked => {
+                let key = crate::account::identity::default_key_path()
+                    .ok_or_else(|| "no config directory for the player key".to_owned())
+                    .and_then(|path| crate::account::identity::load_or_create(&path));
+                match key {
+                    Ok(key) => (
+                        self.connect(ctx, &server, Request::Ranked(key)),
+                        "Ranked match",
+                        None,
+                    ),
+                    Err(e) => {
+                        ctx.notify(e, theme::BAD);
+                        return Transition::None;
+                    }
+                }
+            }
+            LobbyKind::CreateRoom => {
+                if let Err(e) = self.options.rules().validate() {
+                    ctx.notify(format!("These options are not valid: {e}"), theme::BAD);
+                    return Transition::None;
+                }
+                (
+                    self.connect(ctx, &server, Request::Create(self.options)),
+                    "Room",
+                    None,
+                )
+            }
+            LobbyKind::JoinRoom | LobbyKind::Spectate if code.is_empty() => {
+                ctx.notify("Type the room code first.", theme::GARBAGE_QUEUED);
+                return Transition::None;
+            }
+            LobbyKind::JoinRoom => (
+                self.connect(ctx, &server, Request::Join(code)),
+                "Room",
+                None,
+            ),
+            LobbyKind::Spectate => (
+                self.connect(ctx, &server, Request::Spectate(code)),
+                "Spectating",
+                None,
+            ),
+            LobbyKind::LanHost => {
+                let dir = crate::replays::files::save_dir()
+                    .unwrap_or_else(|| std::path::PathBuf::from("replays"));
+                let server = match HostedServer::start(self.port, dir) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        ctx.notify(e, theme::BAD);
+                        return Transition::None;
+                    }
+                };
+                let port = server.port();
+                if port != self.port {
+                    ctx.notify(
+                        format!("Port {} is busy; hosting on port {port}.", self.port),
+                        theme::GARBAGE_QUEUED,
+                    );
+                }
+                let ip = crate::net::lan::lan_ip()
+                    .map_or_else(|| "this computer's address".to_owned(), |ip| ip.to_string());
+                let online = self.connect(
+                    ctx,
+                    &format!("127.0.0.1:{port}"),
+                    Request::Create(self.options),
+                );
+                let hosting = LanHosting {
+                    address: format!("{ip}:{port}"),
+                    beacon: BeaconSender::broadcast().ok(),
+                    server,
+                };
+                (online, "LAN host", Some(hosting))
+            }
+            LobbyKind::LanJoin => {
+                let (address, code) = match host.and_then(|i| self.hosts.get(i)) {
+                    Some(h) => (h.addr.to_string(), h.beacon.code.clone()),
+                    None if self.address.trim().is_empty() => {
+                        ctx.notify(
+                            "Pick a game above, or type the host's address (for example 192.168.1.20:7878).",
+                            theme::GARBAGE_QUEUED,
+                        );
+                        return Transition::None;
+                    }
+                    None => {
+                        let a = self.address.trim();
+                        let a = if a.contains(':') {
+                            a.to_owned()
+                        } else {
+                            format!("{a}:{DEFAULT_GAME_PORT}")
+                        };
+                        (a, self.code.trim().to_owned())
+                    }
+                };
+                if code.is_empty() {
+                    ctx.notify(
+                        "Type the room code the host shows (the LAN host screen shows it big).",
+                        theme::GARBAGE_QUEUED,
+                    );
+                    return Transition::None;
+                }
+                (
+                    self.connect(ctx, &address, Request::Join(code)),
+                    "LAN game",
+                    None,
+                )
+            }
+        };
+        ctx.play(Sfx::Select);
+        Transition::Push(Box::new(OnlineScreen::new(online, title, lan)))
+    }
+}

@@ -1,0 +1,120 @@
+//! The column lists both dialects (`sqlite`, `postgres`) name in their SQL, kept once so that
+//! a column of the schema is read and written the same way everywhere; and the one `INSERT`
+//! of a `match_seats` row, in either dialect's placeholders.
+
+use crate::{PlayerStats, Rating};
+
+/// A `players` row, in the order each dialect's `player_row` reads it.
+pub(crate) const PLAYER_COLUMNS: &str = "id, name, rating, deviation, volatility, games, wins, \
+                                         created_unix, last_played_unix";
+
+/// Who the leaderboards list: neither bots nor players an operator took off the boards.
+pub(crate) const LISTED: &str = "bot = 0 AND delisted = 0";
+
+/// A seat's stats in `match_seats`, in [`PlayerStats`]'s field order ([`stats_values`]).
+pub(crate) const SEAT_STATS: &str =
+    "pieces, attack, garbage_cleared, t_spins, frames, pps_x100, apm_x100, vs_x100";
+
+/// A two-seat match seat's rating before and after (rating, deviation, volatility each).
+pub(crate) const SEAT_RATINGS: &str = "rating_before, deviation_before, volatility_before, \
+                                       rating_after, deviation_after, volatility_after";
+
+/// What a seat of a battle adds.
+pub(crate) const BATTLE_SEAT: &str = "placement, kos, team, rounds_won";
+
+/// The `INSERT` of one `match_seats` row: `match_id, seat, player_id, name`, the stats
+/// ([`SEAT_STATS`]), then `extra` columns; placeholders numbered from 1 after `mark` (`?` for
+/// SQLite, `$` for PostgreSQL).
+pub(crate) fn insert_seat_sql(mark: char, extra: &str) -> String {
+    let columns = format!("match_id, seat, player_id, name, {SEAT_STATS}, {extra}");
+    let values: Vec<String> = (1..=columns.split(',').count())
+        .map(|n| format!("{mark}{n}"))
+        .collect();
+    format!(
+        "INSERT INTO match_seats ({columns}) VALUES ({})",
+        values.join(", ")
+    )
+}
+
+/// The stats as [`SEAT_STATS`] lists them.
+pub(crate) fn stats_values(s: &PlayerStats) -> [u32; 8] {
+    [
+        s.pieces,
+        s.attack,
+        s.garbage_cleared,
+        s.t_spins,
+        s.frames,
+        s.pps_x100,
+        s.apm_x100,
+        s.vs_x100,
+    ]
+}
+
+/// The stats read back in [`SEAT_STATS`]'s order.
+pub(crate) fn stats_from(v: [u32; 8]) -> PlayerStats {
+    let [
+        pieces,
+        attack,
+        garbage_cleared,
+        t_spins,
+        frames,
+        pps_x100,
+        apm_x100,
+        vs_x100,
+    ] = v;
+    PlayerStats {
+        pieces,
+        attack,
+        garbage_cleared,
+        t_spins,
+        frames,
+        pps_x100,
+        apm_x100,
+        vs_x100,
+    }
+}
+
+/// A seat's rating from its three columns: `None` unless all three are set.
+pub(crate) fn rating_of(
+    rating: Option<f64>,
+    deviation: Option<f64>,
+    volatility: Option<f64>,
+) -> Option<Rating> {
+    Some(Rating {
+        rating: rating?,
+        deviation: deviation?,
+        volatility: volatility?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_insert_has_one_placeholder_per_column() {
+        assert_eq!(
+            insert_seat_sql('?', BATTLE_SEAT),
+            "INSERT INTO match_seats (match_id, seat, player_id, name, pieces, attack, \
+             garbage_cleared, t_spins, frames, pps_x100, apm_x100, vs_x100, placement, kos, \
+             team, rounds_won) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, \
+             ?14, ?15, ?16)"
+        );
+        assert!(insert_seat_sql('$', SEAT_RATINGS).ends_with("$17, $18)"));
+    }
+
+    #[test]
+    fn stats_read_back_as_written() {
+        let s = PlayerStats {
+            pieces: 1,
+            attack: 2,
+            garbage_cleared: 3,
+            t_spins: 4,
+            frames: 5,
+            pps_x100: 6,
+            apm_x100: 7,
+            vs_x100: 8,
+        };
+        assert_eq!(stats_from(stats_values(&s)), s);
+    }
+}
