@@ -33,7 +33,9 @@ through queues with artificial delay, `tests/session.rs`), and the same code run
 frame loop, on a tokio task, or in a test without a single sleep.
 
 ## Layout
-- [`session`]: `Session`, its options, stats and errors.
+- [`rollback`]: the machinery both sessions share (prediction, snapshots, rollback, the
+  confirmed match, hash reports, when a batch is due) over a small [`rollback::Game`] trait.
+- [`session`]: `Session`, the two-seat session, its options, stats and errors.
 - [`battle_client`]: `BattleClient`, the headless client of rooms of several seats.
 - [`battle_session`]: `BattleSession`, the session of a match of 2 to 8 seats.
 - [`clock`]: `Clock` (RTT and offset) and `Pacer` (which frame is due).
@@ -67,6 +69,7 @@ pub mod headless;
 pub mod impairment;
 pub mod inputs;
 pub mod link;
+pub mod rollback;
 #[cfg(feature = "native")]
 pub mod net;
 pub mod room;

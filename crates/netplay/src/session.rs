@@ -13,22 +13,21 @@
 //! ([`Session::handle`]) and one local input per frame ([`Session::advance`]), and send what
 //! [`Session::poll_outgoing`] gives back. Pacing lives in [`crate::clock`].
 
-use std::collections::VecDeque;
 use std::time::Duration;
 
-use sevenbag_core::{Input, Match, MatchHeader, Phase, Seat};
+use sevenbag_core::{Input, Match, MatchHeader, Seat};
 use sevenbag_protocol::{
     ClientMessage, InputChange, InputLog, InputLogError, MAX_CHANGES_PER_MESSAGE, ServerMessage,
 };
+
+use crate::rollback::{Game, Rollback, SeatLogs};
+pub use crate::rollback::{CONFIRM_INTERVAL, SessionStats, Step};
 
 /// Default prediction window in frames (SPEC §6): at most this many frames are simulated on
 /// guessed opponent inputs before the session waits.
 pub const DEFAULT_WINDOW: u32 = 12;
 /// Largest input delay a session accepts, in frames (8 frames is 133 ms: more is unplayable).
 pub const MAX_INPUT_DELAY: u32 = 8;
-/// A player confirms its frames at least this often, even when its keys do not change (every
-/// frame in lockstep, and as often as the window if it is shorter).
-pub const CONFIRM_INTERVAL: u32 = 4;
 /// A state hash is reported every this many confirmed frames: the protocol's one constant, which
 /// the server and replays use too (two copies could drift and silently stop desync detection).
 pub use sevenbag_protocol::HASH_INTERVAL;
@@ -115,35 +114,6 @@ impl SessionOptions {
 /// ([`SessionOptions::for_link_within`]).
 pub const SPIKE_MARGIN: u32 = 4;
 
-/// What [`Session::advance`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// One frame was simulated.
-    Advanced,
-    /// The next frame is too far past the opponent's confirmed inputs: nothing happened and the
-    /// local input was dropped. Try again next tick.
-    Stalled,
-}
-
-/// Counters of what prediction cost, for the net-stats overlay and the tests.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SessionStats {
-    /// Frames advanced by [`Session::advance`] (not counting re-simulation).
-    pub frames: u64,
-    /// Times a prediction turned out wrong and the match was restored from a snapshot.
-    pub rollbacks: u64,
-    /// Frames simulated again after rollbacks.
-    pub resimulated_frames: u64,
-    /// Calls to [`Session::advance`] that stalled at the prediction window.
-    pub stall_frames: u64,
-    /// Deepest rollback, in frames.
-    pub max_rollback_depth: u32,
-    /// Times the session was rebuilt from a match log.
-    pub rebuilds: u32,
-    /// Desync notices received from the server.
-    pub desyncs: u32,
-}
-
 /// A round that ended in the confirmed match, with the state hash right after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RoundEnd {
@@ -179,15 +149,6 @@ pub enum SessionError {
     OtherMatch,
 }
 
-/// A predicted frame's snapshot: the match before the frame and the inputs it was stepped with.
-#[derive(Clone, Debug)]
-struct Snapshot {
-    /// State before the frame; `before.frame()` is the frame.
-    before: Match,
-    /// Inputs the frame was simulated with (guesses for unconfirmed seats).
-    inputs: [Input; 2],
-}
-
 /// One client's rollback session for one match (see the module docs).
 #[derive(Clone, Debug)]
 pub struct Session {
@@ -196,37 +157,9 @@ pub struct Session {
     /// Our seat, or `None` for a spectator (both seats then come from the network).
     local: Option<Seat>,
     options: SessionOptions,
-    /// Final inputs per seat. The local seat's log is written by `advance` and always covers the
-    /// predicted frame, so `inputs_for` needs no special case for it.
-    logs: [InputLog; 2],
-    /// The match as shown: confirmed inputs where known, guesses after.
-    predicted: Match,
-    /// The match stepped only on inputs both seats confirmed: the source of hashes and results.
-    confirmed: Match,
-    /// Snapshots of every predicted frame still open to correction, oldest first and contiguous:
-    /// frames `min(remote confirmed)..predicted.frame()`. At most `window` + a few entries.
-    ring: VecDeque<Snapshot>,
-    /// Our frames `0..sent_confirmed` have been handed out in `Inputs` batches.
-    sent_confirmed: u32,
-    /// `StateHash` messages were handed out for frames up to this one (no repeats after a rebuild).
-    hash_sent_through: u32,
-    /// `StateHash` messages waiting for the transport (they go out after the inputs they need).
-    outgoing: VecDeque<ClientMessage>,
-    /// Send every frame chosen so far at the next poll, even without a change: set on a stall,
-    /// before a hash, at the end of the match and by `flush`.
-    flush_due: bool,
-    /// Every `HASH_INTERVAL`-th confirmed frame's hash.
-    hashes: Vec<(u32, u64)>,
-    /// Rounds the confirmed match ended.
-    round_ends: Vec<RoundEnd>,
-    stats: SessionStats,
-    /// A `Desync` arrived: the next match log rebuilds on the same connection, so batches we sent
-    /// are still on their way and must not be sent again.
-    desync_pending: bool,
-    /// The confirmed match is decided: the next batch is our last.
-    closing: bool,
-    /// The confirmed match is over and our last batch went out: nothing more to send.
-    finished: bool,
+    /// Prediction, snapshots, the confirmed match and what to send; its notes are the rounds
+    /// the confirmed match ended.
+    core: Rollback<Match>,
 }
 
 impl Session {
@@ -246,25 +179,17 @@ impl Session {
                 tracing::error!("cannot seed the local input log: {e}");
             }
         }
-        let start = Match::new(header);
+        let core = Rollback::new(
+            Match::new(header),
+            logs,
+            local.map(Seat::index),
+            options.window,
+        );
         Session {
             header,
             local,
             options,
-            logs,
-            predicted: start.clone(),
-            confirmed: start,
-            ring: VecDeque::with_capacity(options.window as usize + 2),
-            sent_confirmed: 0,
-            hash_sent_through: 0,
-            outgoing: VecDeque::new(),
-            flush_due: false,
-            closing: false,
-            hashes: Vec::new(),
-            round_ends: Vec::new(),
-            stats: SessionStats::default(),
-            desync_pending: false,
-            finished: false,
+            core,
         }
     }
 
@@ -300,38 +225,33 @@ impl Session {
 
     /// The next frame the predicted match will simulate (frames simulated so far).
     pub fn frame(&self) -> u32 {
-        self.predicted.frame().0
+        self.core.frame()
     }
 
     /// The match to draw: real inputs where known, predictions after.
     pub fn predicted(&self) -> &Match {
-        &self.predicted
+        &self.core.predicted
     }
 
     /// The match stepped only on inputs both seats confirmed: it never rolls back.
     pub fn confirmed(&self) -> &Match {
-        &self.confirmed
+        &self.core.confirmed
     }
 
     /// Frames of `seat` whose inputs are final here.
     pub fn confirmed_frames(&self, seat: Seat) -> u32 {
-        self.logs[seat.index()].confirmed()
+        self.core.logs[seat.index()].confirmed()
     }
 
     /// Both seats' final inputs so far.
     pub fn input_log(&self, seat: Seat) -> &InputLog {
-        &self.logs[seat.index()]
+        &self.core.logs[seat.index()]
     }
 
     /// The lowest confirmed frame among the seats we do not play: how far the opponent (or, for a
     /// spectator, the slower player) has been heard from.
     pub fn remote_confirmed(&self) -> u32 {
-        Seat::BOTH
-            .into_iter()
-            .filter(|&s| Some(s) != self.local)
-            .map(|s| self.logs[s.index()].confirmed())
-            .min()
-            .unwrap_or(0)
+        self.core.remote_confirmed()
     }
 
     /// Changes the input delay during the match (capped at [`MAX_INPUT_DELAY`]). Nothing is
@@ -353,15 +273,13 @@ impl Session {
 
     /// Whether [`Session::advance`] would simulate a frame now, rather than stall.
     pub fn can_advance(&self) -> bool {
-        self.frame() < self.remote_confirmed().saturating_add(self.options.window)
+        self.core.can_advance(self.options.window)
     }
 
     /// Whether [`Session::advance`] would record its `local` keys: false for spectators, and
     /// while stalled once the keys for the waiting frame were given (later ones are dropped).
     pub fn needs_input(&self) -> bool {
-        self.local.is_some_and(|seat| {
-            self.logs[seat.index()].confirmed() <= self.frame() + self.options.input_delay
-        })
+        self.core.needs_input(self.options.input_delay)
     }
 
     /// Records `local` as our keys for frame `frame() + input_delay` (ignored for spectators, and
@@ -375,7 +293,7 @@ impl Session {
         if self.needs_input()
             && let Some(seat) = self.local
         {
-            let log = &mut self.logs[seat.index()];
+            let log = &mut self.core.logs[seat.index()];
             let at = frame + self.options.input_delay;
             let change = [InputChange {
                 frame: at,
@@ -386,16 +304,7 @@ impl Session {
                 tracing::error!("local input at frame {at} refused by our own log: {e}");
             }
         }
-        if !self.can_advance() {
-            self.stats.stall_frames += 1;
-            // The opponent may be waiting on our unsent frames just as we wait on theirs.
-            self.flush_due = true;
-            return Step::Stalled;
-        }
-        self.simulate_to(frame + 1);
-        self.stats.frames += 1;
-        self.advance_confirmed();
-        Step::Advanced
+        self.core.advance(self.options.window)
     }
 
     /// Takes a batch of another seat's confirmed inputs (a relayed
@@ -410,26 +319,12 @@ impl Session {
         if Some(seat) == self.local {
             return Err(SessionError::OwnSeat(seat));
         }
-        let s = seat.index();
-        let old = self.logs[s].confirmed();
-        self.logs[s]
-            .extend(changes, confirmed)
+        let log = &mut self.core.logs[seat.index()];
+        let old = log.confirmed();
+        log.extend(changes, confirmed)
             .map_err(|source| SessionError::Inputs { seat, source })?;
-        let new = self.logs[s].confirmed();
-        if new == old {
-            return Ok(());
-        }
-        // The ring holds the frames still open to correction, oldest first; the first whose guess
-        // for this seat was wrong is where we go back to.
-        let wrong = self.ring.iter().position(|snap| {
-            let f = snap.before.frame().0;
-            (old..new).contains(&f) && self.logs[s].get(f) != Some(snap.inputs[s])
-        });
-        if let Some(i) = wrong {
-            self.rollback(i);
-        }
-        self.prune_ring();
-        self.advance_confirmed();
+        let new = log.confirmed();
+        self.core.correct(seat.index(), old, new);
         Ok(())
     }
 
@@ -447,7 +342,7 @@ impl Session {
         if Some(seat) == self.local {
             return Err(SessionError::OwnSeat(seat));
         }
-        let have = self.logs[seat.index()].confirmed();
+        let have = self.core.logs[seat.index()].confirmed();
         if confirmed <= have || from > have {
             return Ok(());
         }
@@ -485,8 +380,8 @@ impl Session {
                     your_hash,
                     "desync reported; waiting for the match log"
                 );
-                self.stats.desyncs += 1;
-                self.desync_pending = true;
+                self.core.stats.desyncs += 1;
+                self.core.desync_pending = true;
                 Ok(true)
             }
             ServerMessage::MatchLog {
@@ -519,13 +414,13 @@ impl Session {
         changes: &[Vec<InputChange>; 2],
         confirmed: [u32; 2],
     ) -> Result<(), SessionError> {
-        let after_desync = std::mem::take(&mut self.desync_pending);
+        let after_desync = std::mem::take(&mut self.core.desync_pending);
         let mut logs = [InputLog::new(), InputLog::new()];
         for seat in Seat::BOTH {
             let s = seat.index();
             let theirs = InputLog::from_changes(&changes[s], confirmed[s])
                 .map_err(|source| SessionError::Inputs { seat, source })?;
-            let ours = &self.logs[s];
+            let ours = &self.core.logs[s];
             let local = self.local == Some(seat);
             logs[s] = if local && ours.confirmed() > theirs.confirmed() && extends(ours, &theirs) {
                 ours.clone()
@@ -534,36 +429,16 @@ impl Session {
             };
         }
         if let Some(seat) = self.local {
-            let s = seat.index();
-            let server_has = confirmed[s];
-            if !extends(&self.logs[s], &logs[s]) && !extends(&logs[s], &self.logs[s]) {
+            let (ours, theirs) = (&self.core.logs[seat.index()], &logs[seat.index()]);
+            if !extends(ours, theirs) && !extends(theirs, ours) {
                 tracing::warn!("the server's log of our inputs disagrees with ours; taking its");
             }
-            self.sent_confirmed = if after_desync {
-                self.sent_confirmed.clamp(server_has, logs[s].confirmed())
-            } else {
-                server_has
-            };
         }
-        let keep_frame = self.frame();
-        self.logs = logs;
-        self.confirmed = Match::new(self.header);
-        self.hashes.clear();
-        self.round_ends.clear();
-        self.finished = false;
-        self.closing = false;
-        self.advance_confirmed();
-        let target = match self.local {
-            Some(seat) => self.logs[seat.index()]
-                .confirmed()
-                .saturating_sub(self.options.input_delay),
-            None => keep_frame,
-        }
-        .max(self.confirmed.frame().0);
-        self.predicted = self.confirmed.clone();
-        self.ring.clear();
-        self.simulate_to(target);
-        self.stats.rebuilds += 1;
+        let server_has = self.local.map(|seat| confirmed[seat.index()]);
+        let start = Match::new(self.header);
+        let delay = self.options.input_delay;
+        self.core
+            .rebuild(start, logs, after_desync, server_has, delay);
         Ok(())
     }
 
@@ -575,171 +450,62 @@ impl Session {
     /// batches. Each hash goes out after the inputs it covers (the server checks a hash only
     /// once it has simulated that far).
     pub fn poll_outgoing(&mut self) -> Option<ClientMessage> {
-        self.next_batch().or_else(|| self.outgoing.pop_front())
+        self.next_batch().or_else(|| self.core.next_report())
     }
 
     /// Sends every local frame chosen so far at the next poll, instead of waiting for the next
     /// change or the 4-frame confirmation.
     pub fn flush(&mut self) {
-        self.flush_due = true;
+        self.core.flush_due = true;
     }
 
     /// What prediction has cost so far.
     pub fn stats(&self) -> SessionStats {
-        self.stats
+        self.core.stats
     }
 
     /// Our state hashes of the confirmed match, every [`HASH_INTERVAL`] frames: (frame, hash).
     pub fn hashes(&self) -> &[(u32, u64)] {
-        &self.hashes
+        &self.core.hashes
     }
 
     /// Rounds ended in the confirmed match, with the hash at the end of each.
     pub fn round_ends(&self) -> &[RoundEnd] {
-        &self.round_ends
+        &self.core.notes
     }
 
     /// Whether the confirmed match is decided.
     pub fn is_over(&self) -> bool {
-        self.confirmed.winner().is_some()
+        self.core.confirmed.winner().is_some()
     }
 
     /// Snapshots currently held for rollback.
     pub fn snapshots(&self) -> usize {
-        self.ring.len()
+        self.core.snapshots()
     }
 
     /// Our frames already handed out in `Inputs` batches.
     pub fn sent_confirmed(&self) -> u32 {
-        self.sent_confirmed
-    }
-
-    /// The inputs frame `frame` is simulated with: final ones where known, else each seat's last
-    /// known mask repeated (the prediction).
-    fn inputs_for(&self, frame: u32) -> [Input; 2] {
-        let at = |s: usize| {
-            self.logs[s]
-                .get(frame)
-                .unwrap_or_else(|| self.logs[s].last())
-        };
-        [at(0), at(1)]
-    }
-
-    /// Whether some seat's input at `frame` is still a guess.
-    fn is_guess(&self, frame: u32) -> bool {
-        self.logs.iter().any(|log| log.confirmed() <= frame)
-    }
-
-    /// Steps the predicted match up to `target`, leaving a snapshot for every guessed frame.
-    fn simulate_to(&mut self, target: u32) {
-        while self.predicted.frame().0 < target {
-            let frame = self.predicted.frame().0;
-            let inputs = self.inputs_for(frame);
-            if self.is_guess(frame) {
-                self.ring.push_back(Snapshot {
-                    before: self.predicted.clone(),
-                    inputs,
-                });
-            }
-            self.predicted.step(inputs);
-        }
-    }
-
-    /// Restores ring entry `i` (the first wrong frame) and re-simulates to where we were.
-    fn rollback(&mut self, i: usize) {
-        let target = self.frame();
-        self.ring.truncate(i + 1);
-        let Some(snap) = self.ring.pop_back() else {
-            return;
-        };
-        let from = snap.before.frame().0;
-        self.predicted = snap.before;
-        let depth = target - from;
-        self.stats.rollbacks += 1;
-        self.stats.resimulated_frames += u64::from(depth);
-        self.stats.max_rollback_depth = self.stats.max_rollback_depth.max(depth);
-        tracing::trace!(from, depth, "rollback");
-        self.simulate_to(target);
-    }
-
-    /// Drops snapshots of frames every seat has confirmed: they can no longer be wrong.
-    fn prune_ring(&mut self) {
-        let open_from = self.logs.iter().map(InputLog::confirmed).min().unwrap_or(0);
-        while self
-            .ring
-            .front()
-            .is_some_and(|snap| snap.before.frame().0 < open_from)
-        {
-            self.ring.pop_front();
-        }
-    }
-
-    /// Steps the confirmed match as far as both logs go, noting hashes and round ends.
-    fn advance_confirmed(&mut self) {
-        let target = self.logs[0].confirmed().min(self.logs[1].confirmed());
-        while self.confirmed.frame().0 < target {
-            let frame = self.confirmed.frame().0;
-            let inputs = self.inputs_for(frame);
-            let was_over = matches!(self.confirmed.phase(), Phase::MatchOver { .. });
-            self.confirmed.step(inputs);
-            let done = frame + 1;
-            if let Some(winner) = self.confirmed.events().round_over {
-                self.round_ends.push(RoundEnd {
-                    round: self.confirmed.round(),
-                    winner,
-                    wins: self.confirmed.wins(),
-                    frame,
-                    hash: self.confirmed.state_hash(),
-                });
-            }
-            if done.is_multiple_of(HASH_INTERVAL) {
-                let hash = self.confirmed.state_hash();
-                self.hashes.push((done, hash));
-                if self.local.is_some() && done > self.hash_sent_through && !was_over {
-                    // The server checks a hash only once it has simulated that far, so our
-                    // frames up to it (maybe not sent yet) go first.
-                    self.flush_due = true;
-                    self.hash_sent_through = done;
-                    self.outgoing
-                        .push_back(ClientMessage::StateHash { frame: done, hash });
-                }
-            }
-        }
-        if self.local.is_some() && !self.closing && self.is_over() {
-            // The server needs every frame up to the deciding one: send them now, then stop.
-            self.closing = true;
-            self.flush_due = true;
-        }
+        self.core.sent_confirmed
     }
 
     /// The next `Inputs` batch, if one is due: at once when a key changed, else every
     /// [`CONFIRM_INTERVAL`] frames, or whenever a flush is due.
     fn next_batch(&mut self) -> Option<ClientMessage> {
-        let seat = self.local?;
-        if self.finished {
-            return None;
-        }
-        let log = &self.logs[seat.index()];
-        let have = log.confirmed();
-        if self.sent_confirmed >= have {
-            self.flush_due = false;
-            if self.closing {
-                self.finished = true;
-            }
-            return None;
-        }
+        let (seat, have) = self.core.unsent()?;
+        let sent = self.core.sent_confirmed;
+        let log = &self.core.logs[seat];
         // Changes are in frame order, so the last one says whether any is unsent (this runs on
         // every poll; the search below only when a batch goes out).
         let changed = log
             .changes()
             .last()
-            .is_some_and(|c| c.frame >= self.sent_confirmed);
+            .is_some_and(|c| c.frame >= sent);
         // A window shorter than the interval needs confirmations at least that often.
-        let every = CONFIRM_INTERVAL.min(self.options.window.max(1));
-        if !(self.flush_due || changed || have - self.sent_confirmed >= every) {
+        if !self.core.batch_due(have, changed, self.options.window) {
             return None;
         }
-        let pending = log.changes_from(self.sent_confirmed);
+        let pending = log.changes_from(sent);
         // A batch carries at most MAX_CHANGES_PER_MESSAGE changes; a longer backlog (only after
         // a reconnect) goes out in several, each confirming up to its next change.
         let (changes, confirmed) = match pending.get(MAX_CHANGES_PER_MESSAGE) {
@@ -750,7 +516,7 @@ impl Session {
             changes: changes.to_vec(),
             confirmed,
         };
-        self.sent_confirmed = confirmed;
+        self.core.sent_confirmed = confirmed;
         Some(batch)
     }
 }
@@ -759,4 +525,64 @@ impl Session {
 fn extends(long: &InputLog, short: &InputLog) -> bool {
     long.confirmed() >= short.confirmed()
         && (0..short.confirmed()).all(|f| long.get(f) == short.get(f))
+}
+
+impl Game for Match {
+    type Inputs = [Input; 2];
+    type Logs = [InputLog; 2];
+    type Notes = Vec<RoundEnd>;
+    const STOPS_WHEN_DECIDED: bool = false;
+
+    fn frame(&self) -> u32 {
+        Match::frame(self).0
+    }
+
+    fn step(&mut self, inputs: &[Input; 2]) {
+        Match::step(self, *inputs);
+    }
+
+    fn state_hash(&self) -> u64 {
+        Match::state_hash(self)
+    }
+
+    fn is_decided(&self) -> bool {
+        self.winner().is_some()
+    }
+
+    fn hash_report(frame: u32, hash: u64) -> ClientMessage {
+        ClientMessage::StateHash { frame, hash }
+    }
+
+    fn note(&self, frame: u32, round_ends: &mut Vec<RoundEnd>) {
+        if let Some(winner) = self.events().round_over {
+            round_ends.push(RoundEnd {
+                round: self.round(),
+                winner,
+                wins: self.wins(),
+                frame,
+                hash: Match::state_hash(self),
+            });
+        }
+    }
+}
+
+impl SeatLogs for [InputLog; 2] {
+    type Inputs = [Input; 2];
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn confirmed(&self, seat: usize) -> u32 {
+        self[seat].confirmed()
+    }
+
+    fn inputs_for(&self, frame: u32) -> [Input; 2] {
+        self.each_ref()
+            .map(|log| log.get(frame).unwrap_or_else(|| log.last()))
+    }
+
+    fn guessed(&self, seat: usize, frame: u32, inputs: &[Input; 2]) -> bool {
+        self[seat].get(frame) == Some(inputs[seat])
+    }
 }
