@@ -15,17 +15,14 @@
 //!
 //! [`Session`]: crate::Session
 
-use std::collections::VecDeque;
-
 use sevenbag_core::{Battle, BattleHeader, MAX_SEATS, Seat, SeatInput};
 use sevenbag_protocol::{
-    ClientMessage, InputChange, InputLogError, MAX_CHANGES_PER_MESSAGE, SeatLog, SeatSteps,
-    ServerMessage, TargetChange,
+    ClientMessage, HASH_INTERVAL, InputChange, InputLogError, MAX_CHANGES_PER_MESSAGE, SeatLog,
+    SeatSteps, ServerMessage, TargetChange,
 };
 
-use crate::session::{
-    CONFIRM_INTERVAL, HASH_INTERVAL, MAX_INPUT_DELAY, SessionOptions, SessionStats, Step,
-};
+use crate::rollback::{Game, Rollback, SeatLogs, SessionStats, Step};
+use crate::session::{MAX_INPUT_DELAY, SessionOptions};
 
 /// Inputs or a match log a [`BattleSession`] cannot accept.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -53,13 +50,6 @@ pub enum BattleSessionError {
     Header(String),
 }
 
-/// A guessed frame's snapshot: the match before it and the inputs it was stepped with.
-#[derive(Clone, Debug)]
-struct Snapshot {
-    before: Box<Battle>,
-    inputs: [SeatInput; MAX_SEATS],
-}
-
 /// One client's rollback session for a match of several seats (see the module docs).
 #[derive(Clone, Debug)]
 pub struct BattleSession {
@@ -67,23 +57,11 @@ pub struct BattleSession {
     /// Our battle seat, or `None` to spectate.
     local: Option<usize>,
     options: SessionOptions,
-    logs: Vec<SeatLog>,
-    predicted: Box<Battle>,
-    confirmed: Box<Battle>,
-    ring: VecDeque<Snapshot>,
-    sent_confirmed: u32,
-    hash_sent_through: u32,
-    outgoing: VecDeque<ClientMessage>,
-    flush_due: bool,
-    hashes: Vec<(u32, u64)>,
-    /// Each seat's board hash beside every entry of `hashes`, seat count per entry.
-    seat_hashes: Vec<u64>,
+    /// Prediction, snapshots, the confirmed match and what to send; its notes are each seat's
+    /// board hash beside every entry of its hashes, seat count per entry.
+    core: Rollback<Box<Battle>>,
     /// The battle seats the server's last `BattleDesync` named.
     diverged: Vec<u8>,
-    stats: SessionStats,
-    desync_pending: bool,
-    closing: bool,
-    finished: bool,
 }
 
 impl BattleSession {
@@ -116,21 +94,8 @@ impl BattleSession {
             header,
             local,
             options,
-            logs,
-            predicted: Box::new(start),
-            confirmed: Box::new(start),
-            ring: VecDeque::with_capacity(options.window as usize + 2),
-            sent_confirmed: 0,
-            hash_sent_through: 0,
-            outgoing: VecDeque::new(),
-            flush_due: false,
-            hashes: Vec::new(),
-            seat_hashes: Vec::new(),
+            core: Rollback::new(Box::new(start), logs, local, options.window),
             diverged: Vec::new(),
-            stats: SessionStats::default(),
-            desync_pending: false,
-            closing: false,
-            finished: false,
         })
     }
 
@@ -165,39 +130,39 @@ impl BattleSession {
 
     /// The next frame the predicted match simulates.
     pub fn frame(&self) -> u32 {
-        self.predicted.frame().0
+        self.core.frame()
     }
 
     /// The match to draw.
     pub fn predicted(&self) -> &Battle {
-        &self.predicted
+        &self.core.predicted
     }
 
     /// The match stepped only on final inputs, up to the frame that decided it.
     pub fn confirmed(&self) -> &Battle {
-        &self.confirmed
+        &self.core.confirmed
     }
 
     /// Seat `seat`'s final keys and targets.
     pub fn log(&self, seat: usize) -> Option<&SeatLog> {
-        self.logs.get(seat)
+        self.core.logs.get(seat)
     }
 
     /// What prediction cost so far.
     pub fn stats(&self) -> SessionStats {
-        self.stats
+        self.core.stats
     }
 
     /// Our hashes of the confirmed match: (frame, hash).
     pub fn hashes(&self) -> &[(u32, u64)] {
-        &self.hashes
+        &self.core.hashes
     }
 
     /// Every seat's board hash at `frame`, one of [`BattleSession::hashes`].
     pub fn seat_hashes_at(&self, frame: u32) -> Option<&[u64]> {
-        let i = self.hashes.iter().position(|&(f, _)| f == frame)?;
-        let n = self.logs.len();
-        self.seat_hashes.get(i * n..(i + 1) * n)
+        let i = self.core.hashes.iter().position(|&(f, _)| f == frame)?;
+        let n = self.core.logs.len();
+        self.core.notes.get(i * n..(i + 1) * n)
     }
 
     /// The battle seats whose boards the server's last `BattleDesync` said diverged (empty
@@ -208,28 +173,21 @@ impl BattleSession {
 
     /// Whether the confirmed match is decided.
     pub fn is_over(&self) -> bool {
-        self.confirmed.winner().is_some()
+        self.core.confirmed.winner().is_some()
     }
 
     /// The lowest confirmed frame among the seats we do not play.
     pub fn remote_confirmed(&self) -> u32 {
-        self.logs
-            .iter()
-            .enumerate()
-            .filter(|&(s, _)| Some(s) != self.local)
-            .map(|(_, l)| l.confirmed())
-            .min()
-            .unwrap_or(0)
+        self.core.remote_confirmed()
     }
 
     /// Whether [`BattleSession::advance`] would simulate a frame now.
     pub fn can_advance(&self) -> bool {
-        self.frame() < self.remote_confirmed().saturating_add(self.options.window)
+        self.core.can_advance(self.options.window)
     }
 
     fn needs_input(&self) -> bool {
-        self.local
-            .is_some_and(|s| self.logs[s].confirmed() <= self.frame() + self.options.input_delay)
+        self.core.needs_input(self.options.input_delay)
     }
 
     /// Records `local` (keys and target) for frame `frame() + input_delay`, then simulates the
@@ -239,7 +197,7 @@ impl BattleSession {
         if self.needs_input()
             && let Some(seat) = self.local
         {
-            let log = &mut self.logs[seat];
+            let log = &mut self.core.logs[seat];
             let at = frame + self.options.input_delay;
             let last = log.last();
             let keys: &[InputChange] = &[InputChange {
@@ -260,15 +218,7 @@ impl BattleSession {
                 tracing::error!("local input at frame {at} refused by our own log: {e}");
             }
         }
-        if !self.can_advance() {
-            self.stats.stall_frames += 1;
-            self.flush_due = true;
-            return Step::Stalled;
-        }
-        self.simulate_to(frame + 1);
-        self.stats.frames += 1;
-        self.advance_confirmed();
-        Step::Advanced
+        self.core.advance(self.options.window)
     }
 
     /// Takes a batch of another seat's keys and targets; rolls back when they differ from the
@@ -284,6 +234,7 @@ impl BattleSession {
             return Err(BattleSessionError::OwnSeat(seat as u8));
         }
         let log = self
+            .core
             .logs
             .get_mut(seat)
             .ok_or(BattleSessionError::NoSuchSeat(seat.min(255) as u8))?;
@@ -294,19 +245,7 @@ impl BattleSession {
                 source,
             })?;
         let new = log.confirmed();
-        if new == old {
-            return Ok(());
-        }
-        let log = &self.logs[seat];
-        let wrong = self.ring.iter().position(|snap| {
-            let f = snap.before.frame().0;
-            (old..new).contains(&f) && log.get(f) != Some(snap.inputs[seat])
-        });
-        if let Some(i) = wrong {
-            self.rollback(i);
-        }
-        self.prune_ring();
-        self.advance_confirmed();
+        self.core.correct(seat, old, new);
         Ok(())
     }
 
@@ -315,7 +254,7 @@ impl BattleSession {
     /// taken. One that starts past what we hold is left out (a later one fills the gap).
     fn remote_window(&mut self, entry: &SeatSteps) -> Result<(), BattleSessionError> {
         let seat = usize::from(entry.seat);
-        let have = self.logs.get(seat).map_or(0, SeatLog::confirmed);
+        let have = self.core.logs.get(seat).map_or(0, SeatLog::confirmed);
         let confirmed = entry.confirmed();
         if confirmed > sevenbag_protocol::MAX_MATCH_FRAMES {
             // Past the last frame: refused as a batch would be.
@@ -358,8 +297,8 @@ impl BattleSession {
             }
             ServerMessage::Desync { frame, .. } => {
                 tracing::warn!(frame, "desync reported; waiting for the match log");
-                self.stats.desyncs += 1;
-                self.desync_pending = true;
+                self.core.stats.desyncs += 1;
+                self.core.desync_pending = true;
                 Ok(true)
             }
             ServerMessage::BattleDesync { frame, seats, .. } => {
@@ -368,8 +307,8 @@ impl BattleSession {
                     ?seats,
                     "desync reported on these seats' boards; waiting for the match log"
                 );
-                self.stats.desyncs += 1;
-                self.desync_pending = true;
+                self.core.stats.desyncs += 1;
+                self.core.desync_pending = true;
                 self.diverged = seats.clone();
                 Ok(true)
             }
@@ -384,8 +323,8 @@ impl BattleSession {
                     ?seats,
                     "desync reported; these seats' boards differ from the server's"
                 );
-                self.stats.desyncs += 1;
-                self.desync_pending = true;
+                self.core.stats.desyncs += 1;
+                self.core.desync_pending = true;
                 self.diverged = seats;
                 Ok(true)
             }
@@ -413,11 +352,11 @@ impl BattleSession {
         targets: &[Vec<TargetChange>],
         confirmed: &[u32],
     ) -> Result<(), BattleSessionError> {
-        let n = self.logs.len();
+        let n = self.core.logs.len();
         if changes.len() != n || targets.len() != n || confirmed.len() != n {
             return Err(BattleSessionError::BadLog("one list per seat"));
         }
-        let after_desync = std::mem::take(&mut self.desync_pending);
+        let after_desync = std::mem::take(&mut self.core.desync_pending);
         let mut logs = Vec::with_capacity(n);
         for s in 0..n {
             let theirs =
@@ -427,149 +366,35 @@ impl BattleSession {
                         source,
                     }
                 })?;
-            let ours = &self.logs[s];
+            let ours = &self.core.logs[s];
             let local = self.local == Some(s);
             let keep = local && ours.confirmed() > theirs.confirmed() && ours.extends(&theirs);
             logs.push(if keep { ours.clone() } else { theirs });
         }
-        if let Some(s) = self.local {
-            let server_has = confirmed[s];
-            self.sent_confirmed = if after_desync {
-                self.sent_confirmed.clamp(server_has, logs[s].confirmed())
-            } else {
-                server_has
-            };
-        }
-        let keep_frame = self.frame();
-        self.logs = logs;
-        *self.confirmed =
+        let start =
             Battle::new(self.header).map_err(|e| BattleSessionError::Header(e.to_string()))?;
-        self.hashes.clear();
-        self.seat_hashes.clear();
-        self.finished = false;
-        self.closing = false;
-        self.advance_confirmed();
-        let target = match self.local {
-            Some(s) => self.logs[s]
-                .confirmed()
-                .saturating_sub(self.options.input_delay),
-            None => keep_frame,
-        }
-        .max(self.confirmed.frame().0);
-        self.predicted = self.confirmed.clone();
-        self.ring.clear();
-        self.simulate_to(target);
-        self.stats.rebuilds += 1;
+        let server_has = self.local.map(|s| confirmed[s]);
+        let delay = self.options.input_delay;
+        self.core
+            .rebuild(Box::new(start), logs, after_desync, server_has, delay);
         Ok(())
     }
 
     /// The next message to send: `BattleInputs` batches first, then `BattleHash` reports.
     pub fn poll_outgoing(&mut self) -> Option<ClientMessage> {
-        self.next_batch().or_else(|| self.outgoing.pop_front())
+        self.next_batch().or_else(|| self.core.next_report())
     }
 
     /// Sends every local frame chosen so far at the next poll.
     pub fn flush(&mut self) {
-        self.flush_due = true;
-    }
-
-    fn inputs_for(&self, frame: u32) -> [SeatInput; MAX_SEATS] {
-        let mut inputs = [SeatInput::NONE; MAX_SEATS];
-        for (slot, log) in inputs.iter_mut().zip(&self.logs) {
-            *slot = log.get(frame).unwrap_or_else(|| log.last());
-        }
-        inputs
-    }
-
-    fn simulate_to(&mut self, target: u32) {
-        while self.predicted.frame().0 < target {
-            let frame = self.predicted.frame().0;
-            let inputs = self.inputs_for(frame);
-            if self.logs.iter().any(|l| l.confirmed() <= frame) {
-                self.ring.push_back(Snapshot {
-                    before: self.predicted.clone(),
-                    inputs,
-                });
-            }
-            self.predicted.step(&inputs);
-        }
-    }
-
-    fn rollback(&mut self, i: usize) {
-        let target = self.frame();
-        self.ring.truncate(i + 1);
-        let Some(snap) = self.ring.pop_back() else {
-            return;
-        };
-        let from = snap.before.frame().0;
-        self.predicted = snap.before;
-        let depth = target - from;
-        self.stats.rollbacks += 1;
-        self.stats.resimulated_frames += u64::from(depth);
-        self.stats.max_rollback_depth = self.stats.max_rollback_depth.max(depth);
-        self.simulate_to(target);
-    }
-
-    fn prune_ring(&mut self) {
-        let open_from = self.logs.iter().map(SeatLog::confirmed).min().unwrap_or(0);
-        while self
-            .ring
-            .front()
-            .is_some_and(|snap| snap.before.frame().0 < open_from)
-        {
-            self.ring.pop_front();
-        }
-    }
-
-    fn advance_confirmed(&mut self) {
-        let target = self.logs.iter().map(SeatLog::confirmed).min().unwrap_or(0);
-        // Stops once decided, as the server's `BattleSim` does: the final hash is comparable.
-        while self.confirmed.frame().0 < target && self.confirmed.winner().is_none() {
-            let frame = self.confirmed.frame().0;
-            let inputs = self.inputs_for(frame);
-            self.confirmed.step(&inputs);
-            let done = frame + 1;
-            if done.is_multiple_of(HASH_INTERVAL) {
-                let hash = self.confirmed.state_hash();
-                self.hashes.push((done, hash));
-                let seats: Vec<u64> = Seat::all(self.confirmed.seats())
-                    .map(|s| self.confirmed.seat_hash(s))
-                    .collect();
-                self.seat_hashes.extend_from_slice(&seats);
-                if self.local.is_some() && done > self.hash_sent_through {
-                    self.flush_due = true;
-                    self.hash_sent_through = done;
-                    // The whole match's hash alone; a mismatch brings the server's board
-                    // hashes back (`BattleDesyncBoards`) to name the diverged seats.
-                    self.outgoing
-                        .push_back(ClientMessage::BattleHash { frame: done, hash });
-                }
-            }
-        }
-        if self.local.is_some() && !self.closing && self.is_over() {
-            self.closing = true;
-            self.flush_due = true;
-        }
+        self.core.flush_due = true;
     }
 
     fn next_batch(&mut self) -> Option<ClientMessage> {
-        let seat = self.local?;
-        if self.finished {
-            return None;
-        }
-        let log = &self.logs[seat];
-        let have = log.confirmed();
-        if self.sent_confirmed >= have {
-            self.flush_due = false;
-            if self.closing {
-                self.finished = true;
-            }
-            return None;
-        }
-        let (keys, targets) = log.changes_from(self.sent_confirmed);
+        let (seat, have) = self.core.unsent()?;
+        let (keys, targets) = self.core.logs[seat].changes_from(self.core.sent_confirmed);
         let changed = !keys.is_empty() || !targets.is_empty();
-        let every = CONFIRM_INTERVAL.min(self.options.window.max(1));
-        if !(self.flush_due || changed || have - self.sent_confirmed >= every) {
+        if !self.core.batch_due(have, changed, self.options.window) {
             return None;
         }
         // At most MAX_CHANGES_PER_MESSAGE of each list; a longer backlog goes out in several,
@@ -591,7 +416,67 @@ impl BattleSession {
                 .collect(),
             confirmed,
         };
-        self.sent_confirmed = confirmed;
+        self.core.sent_confirmed = confirmed;
         Some(batch)
+    }
+}
+
+impl Game for Box<Battle> {
+    type Inputs = [SeatInput; MAX_SEATS];
+    type Logs = Vec<SeatLog>;
+    type Notes = Vec<u64>;
+    // As the server's `BattleSim` does: the final hash is comparable.
+    const STOPS_WHEN_DECIDED: bool = true;
+
+    fn frame(&self) -> u32 {
+        Battle::frame(self).0
+    }
+
+    fn step(&mut self, inputs: &[SeatInput; MAX_SEATS]) {
+        Battle::step(self, inputs);
+    }
+
+    fn state_hash(&self) -> u64 {
+        Battle::state_hash(self)
+    }
+
+    fn is_decided(&self) -> bool {
+        self.winner().is_some()
+    }
+
+    fn hash_report(frame: u32, hash: u64) -> ClientMessage {
+        // The whole match's hash alone; a mismatch brings the server's board hashes back
+        // (`BattleDesyncBoards`) to name the diverged seats.
+        ClientMessage::BattleHash { frame, hash }
+    }
+
+    fn note(&self, frame: u32, seat_hashes: &mut Vec<u64>) {
+        if (frame + 1).is_multiple_of(HASH_INTERVAL) {
+            seat_hashes.extend(Seat::all(self.seats()).map(|s| self.seat_hash(s)));
+        }
+    }
+}
+
+impl SeatLogs for Vec<SeatLog> {
+    type Inputs = [SeatInput; MAX_SEATS];
+
+    fn seats(&self) -> usize {
+        self.len()
+    }
+
+    fn confirmed(&self, seat: usize) -> u32 {
+        self[seat].confirmed()
+    }
+
+    fn inputs_for(&self, frame: u32) -> [SeatInput; MAX_SEATS] {
+        let mut inputs = [SeatInput::NONE; MAX_SEATS];
+        for (slot, log) in inputs.iter_mut().zip(self) {
+            *slot = log.get(frame).unwrap_or_else(|| log.last());
+        }
+        inputs
+    }
+
+    fn guessed(&self, seat: usize, frame: u32, inputs: &[SeatInput; MAX_SEATS]) -> bool {
+        self[seat].get(frame) == Some(inputs[seat])
     }
 }
