@@ -69,9 +69,9 @@ pub mod headless;
 pub mod impairment;
 pub mod inputs;
 pub mod link;
-pub mod rollback;
 #[cfg(feature = "native")]
 pub mod net;
+pub mod rollback;
 pub mod room;
 pub mod session;
 pub mod time;

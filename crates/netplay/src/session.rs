@@ -20,8 +20,8 @@ use sevenbag_protocol::{
     ClientMessage, InputChange, InputLog, InputLogError, MAX_CHANGES_PER_MESSAGE, ServerMessage,
 };
 
-use crate::rollback::{Game, Rollback, SeatLogs};
 pub use crate::rollback::{CONFIRM_INTERVAL, SessionStats, Step};
+use crate::rollback::{Game, Rollback, SeatLogs};
 
 /// Default prediction window in frames (SPEC §6): at most this many frames are simulated on
 /// guessed opponent inputs before the session waits.
@@ -497,10 +497,7 @@ impl Session {
         let log = &self.core.logs[seat];
         // Changes are in frame order, so the last one says whether any is unsent (this runs on
         // every poll; the search below only when a batch goes out).
-        let changed = log
-            .changes()
-            .last()
-            .is_some_and(|c| c.frame >= sent);
+        let changed = log.changes().last().is_some_and(|c| c.frame >= sent);
         // A window shorter than the interval needs confirmations at least that often.
         if !self.core.batch_due(have, changed, self.options.window) {
             return None;
