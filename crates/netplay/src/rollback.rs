@@ -1,4 +1,4 @@
-//! The rollback machinery both sessions share: [`Rollback`] over any [`Game`].
+//! The rollback machinery both sessions share: `Rollback` over any [`Game`].
 //!
 //! It holds every seat's final inputs, a *predicted* game running ahead on guesses (each
 //! unheard seat's last input repeated), a *confirmed* game stepped only on frames every seat
@@ -44,7 +44,7 @@ pub struct SessionStats {
     pub desyncs: u32,
 }
 
-/// A deterministic game a [`Rollback`] predicts, restores and confirms.
+/// A deterministic game a `Rollback` predicts, restores and confirms.
 pub trait Game: Clone + std::fmt::Debug {
     /// One frame's inputs of every seat.
     type Inputs: Copy + std::fmt::Debug;
