@@ -89,6 +89,11 @@ pub struct Args {
     /// With `--screen party` or `party-online`: teams, 2 to 4 (0: none).
     #[arg(long, value_name = "T", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4), hide = true)]
     pub teams: u8,
+
+    /// With `--screen leaderboard`: open this match of the server's history as its results
+    /// table at once (for screenshots and testing).
+    #[arg(long = "match", value_name = "ID", hide = true)]
+    pub match_id: Option<u64>,
 }
 
 /// Parses "1280x720".

@@ -2,7 +2,7 @@
 //! decoding never panics, whatever decodes re-encodes to a datagram that decodes the same, and
 //! its windows applied to an input log (as the server and the session do) never panic and
 //! leave a log that only grew. The same for the battle datagrams of rooms of several seats
-//! (their windows applied to a seat log of keys and targets). The client's link reads the same
+//! (their windows applied to a seat log of keys and targets; an uplink with a state hash too). The client's link reads the same
 //! bytes without panicking, in a two-seat match and in a room of several seats.
 #![no_main]
 

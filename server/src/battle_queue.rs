@@ -54,6 +54,8 @@ pub(crate) struct Entry {
     pub(crate) control: mpsc::Sender<Control>,
     /// Whom they must not share a room with (block lists).
     pub(crate) avoid: Avoid,
+    /// When they queued here (the cluster's shared queue weighs instances by it).
+    pub(crate) since: Instant,
 }
 
 /// The free-for-all queue (see the module docs).
@@ -114,7 +116,16 @@ impl BattleQueue {
         gone
     }
 
-    /// Empties the queue (a drain), returning who was waiting.
+    /// How many wait (connections still open) and since when the longest has waited.
+    pub(crate) fn summary(&self) -> Option<(usize, Instant)> {
+        let open = self.waiting.iter().filter(|e| !e.member.outbox.is_cut());
+        let (n, since) = open.fold((0, None::<Instant>), |(n, s), e| {
+            (n + 1, Some(s.map_or(e.since, |s| s.min(e.since))))
+        });
+        since.map(|s| (n, s))
+    }
+
+    /// Empties the queue (a drain, or a move to another instance), returning who was waiting.
     pub(crate) fn take_all(&mut self) -> Vec<Entry> {
         self.deadline = None;
         self.changed = false;
@@ -271,6 +282,7 @@ mod tests {
                 member,
                 control,
                 avoid,
+                since: Instant::now(),
             },
             queue,
         )

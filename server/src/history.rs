@@ -1,10 +1,13 @@
 //! How a free-for-all or team match shows in a player's history: its JSON for the HTTP API
-//! (`crate::api`) and its row in the game's profile (`crate::standings`, a [`RecentMatch`]).
-//! Both read the same [`StoredBattle`]; a row's result is "3rd of 8".
+//! (`crate::api`), its row in the game's profile (`crate::standings`, a [`RecentMatch`]) and
+//! its table seat by seat ([`detail`], a [`MatchDetail`], which two-seat matches get too).
+//! All read the same [`StoredBattle`]; a row's result is "3rd of 8".
 
 use serde_json::{Value, json};
-use sevenbag_protocol::RecentMatch;
-use sevenbag_storage::{BattleRecord, PlayerId, PlayerStats, StoredBattle, ordinal};
+use sevenbag_protocol::{MAX_NAME_CHARS, MatchDetail, RecentMatch, SeatDetail};
+use sevenbag_storage::{
+    BattleRecord, HistoryEntry, Outcome, PlayerId, PlayerStats, StoredBattle, ordinal,
+};
 
 /// A seat's stats as the API shows them (rates as decimals).
 pub(crate) fn stats_json(s: &PlayerStats) -> Value {
@@ -97,6 +100,101 @@ pub(crate) fn battle_row(m: &StoredBattle, me: PlayerId) -> Option<RecentMatch> 
     })
 }
 
+/// A stored match of either kind seat by seat, for `GetMatchDetail`; `bots`: which of its
+/// players are declared bots. A two-seat match places its winner 1st (nobody when void).
+pub(crate) fn detail(m: &HistoryEntry, bots: &[PlayerId]) -> MatchDetail {
+    let bot = |p: Option<PlayerId>| p.is_some_and(|p| bots.contains(&p));
+    match m {
+        HistoryEntry::Battle(b) => {
+            let r = &b.record;
+            MatchDetail {
+                id: u64::try_from(b.id.0).unwrap_or_default(),
+                battle: true,
+                ranked: false,
+                targeting: short(&r.targeting),
+                reason: short(&r.reason),
+                winner: r.winner,
+                duration_frames: r.duration_frames,
+                ended_unix: r.ended_unix,
+                replay: r.replay.clone(),
+                seats: r
+                    .seats
+                    .iter()
+                    .map(|s| SeatDetail {
+                        team: s.team,
+                        placement: s.placement,
+                        kos: s.kos,
+                        rounds_won: s.rounds_won,
+                        ..seat_detail(&s.name, s.player, bot(s.player), &s.stats)
+                    })
+                    .collect(),
+            }
+        }
+        HistoryEntry::Versus(v) => {
+            let r = &v.record;
+            let winner = match r.outcome {
+                Outcome::Won(seat) => Some(seat),
+                Outcome::Void => None,
+            };
+            MatchDetail {
+                id: u64::try_from(v.id.0).unwrap_or_default(),
+                battle: false,
+                ranked: r.ranked,
+                targeting: String::new(),
+                reason: short(&r.reason),
+                winner,
+                duration_frames: r.duration_frames,
+                ended_unix: r.ended_unix,
+                replay: r.replay.clone(),
+                seats: r
+                    .seats
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| SeatDetail {
+                        placement: winner.map_or(0, |w| if usize::from(w) == i { 1 } else { 2 }),
+                        rounds_won: r.score[i],
+                        rating_change: s
+                            .before
+                            .zip(s.after)
+                            .map(|(b, a)| (a.rating - b.rating).round() as i32),
+                        ..seat_detail(&s.name, s.player, bot(s.player), &s.stats)
+                    })
+                    .collect(),
+            }
+        }
+    }
+}
+
+/// A seat's name and figures, with no place, team or rounds yet.
+fn seat_detail(name: &str, player: Option<PlayerId>, bot: bool, s: &PlayerStats) -> SeatDetail {
+    let name: String = name.chars().take(MAX_NAME_CHARS).collect();
+    SeatDetail {
+        name: if name.is_empty() { "?".into() } else { name },
+        guest: player.is_none(),
+        bot,
+        team: None,
+        placement: 0,
+        kos: 0,
+        rounds_won: 0,
+        pieces: s.pieces,
+        attack: s.attack,
+        garbage_cleared: s.garbage_cleared,
+        t_spins: s.t_spins,
+        pps_x100: s.pps_x100,
+        apm_x100: s.apm_x100,
+        rating_change: None,
+    }
+}
+
+/// A stored word cut to what a [`MatchDetail`] carries.
+fn short(word: &str) -> String {
+    let max = sevenbag_protocol::match_detail::MAX_DETAIL_WORD;
+    word.char_indices()
+        .take_while(|(i, c)| i + c.len_utf8() <= max)
+        .map(|(_, c)| c)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,5 +250,18 @@ mod tests {
             (json["kind"].as_str(), json["seats"].as_u64()),
             (Some("battle"), Some(8))
         );
+    }
+
+    #[test]
+    fn a_battle_detail_lists_every_seat_and_passes_its_own_checks() {
+        let m = HistoryEntry::Battle(eight());
+        let d = detail(&m, &[PlayerId(2)]);
+        assert_eq!(d.validate(), Ok(()));
+        assert_eq!((d.id, d.battle, d.seats.len()), (9, true, 8));
+        assert_eq!(
+            (d.seats[1].bot, d.seats[1].guest, d.seats[7].guest),
+            (true, false, true)
+        );
+        assert_eq!(d.seats[2].placement, 3);
     }
 }

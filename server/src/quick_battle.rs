@@ -5,8 +5,10 @@
 //! the queue's players already seated: each hears `BattleJoined` and the room's state as a
 //! joiner by code does, and its connection is told its room through its control channel (as
 //! quick match does), so ready, play, results, rematch, leaving and reconnecting are the
-//! room's. The room's options are [`room_options`]. With several instances (`--redis`) each
-//! instance has its own free-for-all queue.
+//! room's. The room's options are [`room_options`]. With several instances (`--redis`) the
+//! queues of all instances are one: the cluster gathers every waiting player on one instance
+//! (`crate::cluster`, [`waiting_summary`] and [`send_all_away`]), whose queue then starts the
+//! room by the same rule.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -55,6 +57,7 @@ pub(crate) fn join(
             member: me,
             control,
             avoid,
+            since: now,
         };
         queue.push(entry, now, &config, &mut skipped);
         outbox.send(&queue.state(now, &config));
@@ -66,6 +69,29 @@ pub(crate) fn join(
 /// Whether `client` waits in the free-for-all queue.
 pub(crate) fn is_waiting(lobby: &Lobby, client: ClientId) -> bool {
     lobby::battle_queue(lobby).contains(client)
+}
+
+/// How many wait here and since when the longest has (for the cluster's shared queue).
+pub(crate) fn waiting_summary(lobby: &Lobby) -> Option<(usize, Instant)> {
+    lobby::battle_queue(lobby).summary()
+}
+
+/// Takes every waiting player out of the queue and sends each to `url`, another instance of
+/// the cluster that gathers the shared queue (each client connects there and queues again).
+pub(crate) fn send_all_away(lobby: &Lobby, url: &str) -> usize {
+    let taken = lobby::battle_queue(lobby).take_all();
+    let n = taken.len();
+    for entry in taken {
+        if entry
+            .control
+            .try_send(Control::Redirect(url.to_string()))
+            .is_err()
+        {
+            tracing::warn!("a quick-play player vanished while being redirected");
+        }
+    }
+    lobby.battle_wake.notify_one();
+    n
 }
 
 /// Tells `client` (waiting) the queue's state again.

@@ -1,15 +1,15 @@
-//! The leaderboard and player profiles over the WebSocket (`GetLeaderboard`, `GetProfile`), for
-//! the game's Leaderboard and Profile screens. The same rows as the HTTP API (`crate::api`),
+//! The leaderboard, player profiles and their matches over the WebSocket (`GetLeaderboard`,
+//! `GetProfile`, `GetMatchDetail`), for the game's Leaderboard and Profile screens. The same rows as the HTTP API (`crate::api`),
 //! in the protocol's types, read off the async threads through [`crate::db::Db::read`].
 
 use sevenbag_protocol::identity::{name_key, validate_name};
 use sevenbag_protocol::{
-    ErrorCode, MAX_LEADERBOARD_ROWS, MAX_RECENT_MATCHES, Profile, RecentMatch,
+    ErrorCode, MAX_LEADERBOARD_ROWS, MAX_RECENT_MATCHES, MatchDetail, Profile, RecentMatch,
 };
-use sevenbag_storage::{HistoryEntry, Outcome, StorageError, StoredMatch};
+use sevenbag_storage::{HistoryEntry, MatchId, Outcome, StorageError, StoredMatch};
 
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
-use crate::history::battle_row;
+use crate::history::{battle_row, detail};
 use crate::lobby::Refusal;
 use crate::ranked;
 use crate::shared::Shared;
@@ -83,6 +83,36 @@ pub(crate) async fn profile(
         })
         .collect();
     Ok((ranked::profile(&player, place, db::unix_now()), recent))
+}
+
+/// Match `id` of either kind, seat by seat, with its declared bots marked.
+pub(crate) async fn match_detail(shared: &Shared, id: u64) -> Result<MatchDetail, Refusal> {
+    let unknown = || {
+        (
+            ErrorCode::NoSuchMatch,
+            format!("no finished match has id {id}"),
+        )
+    };
+    let key = i64::try_from(id).map_err(|_| unknown())?;
+    let found = db(shared)?
+        .read(move |s| {
+            let entry = match s.get_match(MatchId(key))? {
+                Some(m) => HistoryEntry::Versus(Box::new(m)),
+                None => match s.get_battle(MatchId(key))? {
+                    Some(b) => HistoryEntry::Battle(b),
+                    None => return Ok(None),
+                },
+            };
+            let players: Vec<_> = match &entry {
+                HistoryEntry::Versus(m) => m.record.seats.iter().filter_map(|s| s.player).collect(),
+                HistoryEntry::Battle(b) => b.record.seats.iter().filter_map(|s| s.player).collect(),
+            };
+            let bots = s.bots_among(&players)?;
+            Ok(Some(detail(&entry, &bots)))
+        })
+        .await
+        .map_err(failed)?;
+    found.ok_or_else(unknown)
 }
 
 /// `m` from the side of `me` (`None` if they did not play in it).

@@ -6,6 +6,9 @@
 //! - Hostile datagram senders beside such a match: a player naming itself as its target in a
 //!   datagram and a spectator sending inputs in a seat's name are cut with `BadInput`, a flood
 //!   is cut with `RateLimited`; the players play on.
+//! - State hashes ride the datagrams: no `BattleHash` goes over the WebSocket while the path is
+//!   open, and a player lying about its hash in a datagram is answered `BattleDesyncBoards`
+//!   and the match log, rebuilds, and ends on the replay's hash like everyone.
 
 use std::time::Duration;
 
@@ -106,8 +109,13 @@ async fn play_all(mut players: Vec<BattleClient>) -> Vec<BattleClient> {
 }
 
 /// Every player ends on the hash of the replay the server kept (re-simulated), with no desync
-/// and no refused input, and sent its inputs as datagrams, none over the WebSocket's relay.
+/// and no refused input, and sent its inputs and hashes as datagrams, none over the WebSocket.
 async fn all_agree_with_the_replay(players: &mut [BattleClient]) {
+    agree_with_the_replay(players, None).await;
+}
+
+/// As [`all_agree_with_the_replay`], but player `liar` (if any) had exactly one desync.
+async fn agree_with_the_replay(players: &mut [BattleClient], liar: Option<usize>) {
     let outcome = players[0].outcome().cloned().expect("a result");
     let id = outcome.replay.clone().expect("a replay");
     let bytes = players[0].fetch_replay(&id).await.expect("replay bytes");
@@ -115,16 +123,19 @@ async fn all_agree_with_the_replay(players: &mut [BattleClient]) {
         panic!("a replay of format version 2");
     };
     let report = verify_battle(&replay).expect("the replay verifies");
-    for p in players.iter() {
+    for (i, p) in players.iter().enumerate() {
         let session = p.session().expect("a match");
         assert_eq!(p.outcome(), Some(&outcome));
         assert!(session.is_over());
         assert_eq!(session.confirmed().state_hash(), report.final_hash);
-        assert_eq!(session.stats().desyncs, 0, "{:?}", p.names());
+        let desyncs = u32::from(liar == Some(i));
+        assert_eq!(session.stats().desyncs, desyncs, "player {i}");
         assert!(p.session_errors().is_empty(), "{:?}", p.session_errors());
         let net = p.traffic();
         assert_eq!(p.path(), TransportPath::Datagrams, "{net:?}");
         assert!(net.datagrams_out > 30 && net.datagrams_in > 30, "{net:?}");
+        // State hashes went as datagrams too.
+        assert_eq!(net.kinds_out[MessageKind::StateHash as usize], 0, "{net:?}");
         // No relay of inputs over the WebSocket but a rare catch-up.
         let ws_inputs = net.kinds_in[MessageKind::Inputs as usize];
         assert!(
@@ -284,4 +295,35 @@ async fn hostile_datagram_senders_in_a_big_room_are_cut_and_the_players_play_on(
     flooded.expect("the flooder is cut");
     let mut players = match_task.await.expect("the match task");
     all_agree_with_the_replay(&mut players).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hash_lie_in_a_datagram_is_answered_with_the_boards_and_the_log() {
+    let server = sevenbag_tests::start_server(match_config(Duration::from_millis(600))).await;
+    let (mut players, _) = seated_on_datagrams(&server.url(), 3).await;
+    let mut liar = players.pop().expect("seat 2");
+    liar.ready().expect("ready");
+    let match_task = tokio::spawn(play_all(players));
+    liar.wait_for_start(Duration::from_secs(5))
+        .await
+        .expect("starts");
+    let mut keys = keys(2 + 11);
+    liar.play_for(&mut keys, Duration::from_secs(2)).await;
+    assert_eq!(
+        liar.path(),
+        TransportPath::Datagrams,
+        "the liar's path is open"
+    );
+    liar.send(ClientMessage::BattleHash {
+        frame: sevenbag_protocol::HASH_INTERVAL,
+        hash: 0x5eed_1e55,
+    })
+    .expect("send");
+    liar.play(&mut keys, MATCH_TIMEOUT)
+        .await
+        .expect("the liar plays to the end");
+    assert!(liar.errors().is_empty(), "not cut: {:?}", liar.errors());
+    let mut players = match_task.await.expect("the match task");
+    players.push(liar);
+    agree_with_the_replay(&mut players, Some(2)).await;
 }

@@ -2,8 +2,9 @@
 //! real server on a SQLite file and on a real PostgreSQL: a room's and a quick play's. Each
 //! player's history lists it (HTTP API `/api/players/NAME` with every seat's place, knock-outs
 //! and stats; the game's `PlayerProfile` as "2 others · 3rd of 3"), the match reads back at
-//! `/api/matches/ID` with its replay, nobody's rating or ranked games change, and a report may
-//! cite it as evidence only against someone who played in it.
+//! `/api/matches/ID` with its replay and over the WebSocket seat by seat (`GetMatchDetail`),
+//! nobody's rating or ranked games change, and a report may cite it as evidence only against
+//! someone who played in it.
 
 use std::time::Duration;
 
@@ -195,6 +196,36 @@ async fn both_kinds_are_kept(db: Config) {
         .await
         .expect("the profile's marks");
     assert_eq!(marks, [false, false]);
+    // The same match seat by seat over the WebSocket, as the API lists it.
+    watcher
+        .send(&ClientMessage::GetMatchDetail { id: id as u64 })
+        .await
+        .expect("send");
+    let detail = watcher
+        .recv_until(Duration::from_secs(10), |m| match m {
+            ServerMessage::MatchDetail { detail } => Some(detail.clone()),
+            _ => None,
+        })
+        .await
+        .expect("the match seat by seat");
+    assert_eq!(detail.validate(), Ok(()));
+    let api: Vec<(String, u64)> = rows[0]["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap_or("").to_owned(),
+                p["placement"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    let seats: Vec<(String, u64)> = detail
+        .seats
+        .iter()
+        .map(|s| (s.name.clone(), u64::from(s.placement)))
+        .collect();
+    assert_eq!((detail.battle, seats), (true, api));
 
     // A report may cite the stored match against someone who played in it, not anyone else.
     let _dan = player(&url, "dan", 4, true).await;

@@ -1,15 +1,18 @@
 //! Leaderboard and profiles: the server's top 100 on the left (your row marked), a profile on the
 //! right (yours first, when your player key is known to the server, else the leader's; then the
-//! player under the cursor), with their recent matches; 1–9 download and watch one of them.
+//! player under the cursor), with their recent matches; 1–9 open one of them as a results table
+//! of every seat ([`crate::account::match_table`]), where Enter downloads and watches its replay.
 
 use macroquad::input::KeyCode;
 
+use crate::account::match_table::stored_table;
 use crate::account::report_form::ReportForm;
 use crate::account::standings::{Standings, Status, Viewed};
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::render::gfx::background;
 use crate::render::key_buttons::footer_keys;
+use crate::render::results_table::draw_results_table;
 use crate::render::theme;
 use crate::render::widgets::{RowState, heading, menu_row, scroll_marks, side_panel};
 use crate::replays::files::{ReplaySession, utc_stamp};
@@ -21,7 +24,9 @@ use sevenbag_protocol::Replay;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str =
-    "↑ ↓ choose a player   1–9 watch one of their matches   R report   Esc back";
+    "↑ ↓ choose a player   1–9 open one of their matches   R report   Esc back";
+/// The footer's key hints while a match's table is open.
+pub const TABLE_FOOTER: &str = "Enter watch the replay   Esc back to the profile";
 
 /// The screen.
 pub struct StandingsScreen {
@@ -34,6 +39,10 @@ pub struct StandingsScreen {
     asked_first: bool,
     /// The report being written against the profile shown, while R has it open.
     report: Option<ReportForm>,
+    /// The match whose table is open (shown once it arrives).
+    opened: Option<u64>,
+    /// A match to open once connected (`--match`).
+    open_first: Option<u64>,
 }
 
 impl StandingsScreen {
@@ -53,7 +62,15 @@ impl StandingsScreen {
             key_error,
             asked_first: false,
             report: None,
+            opened: None,
+            open_first: None,
         }
+    }
+
+    /// Opens match `id`'s table as soon as the server answers (none: the profile as usual).
+    pub fn opening(mut self, id: Option<u64>) -> StandingsScreen {
+        self.open_first = id;
+        self
     }
 
     fn rows(&self) -> usize {
@@ -73,6 +90,11 @@ impl Screen for StandingsScreen {
             let good = n.starts_with("Report sent");
             ctx.notify(n, if good { theme::ACCENT2 } else { theme::BAD });
             self.fetching = None;
+            if let Some(id) = self.opened
+                && self.standings.detail(id).is_none()
+            {
+                self.opened = None;
+            }
         }
         if let Some((id, bytes)) = self.standings.take_replay() {
             self.fetching = None;
@@ -120,6 +142,32 @@ impl Screen for StandingsScreen {
             }
             return Transition::None;
         }
+        if *self.standings.status() == Status::Connected
+            && let Some(id) = self.open_first.take()
+        {
+            self.standings.open_match(id);
+            self.opened = Some(id);
+        }
+        if let Some(opened) = self.opened {
+            let detail = self.standings.detail(opened);
+            if kb.pressed_any(&[KeyCode::Escape, KeyCode::Backspace]) {
+                self.opened = None;
+            } else if let Some(d) = detail
+                && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter])
+            {
+                match d.replay.clone() {
+                    Some(id) if self.fetching.is_none() => {
+                        ctx.play(Sfx::Select);
+                        ctx.notify(format!("Downloading replay {id}…"), theme::ACCENT2);
+                        self.standings.fetch_replay(&id);
+                        self.fetching = Some(id);
+                    }
+                    Some(_) => {}
+                    None => ctx.notify("The server kept no replay of that match.", theme::BAD),
+                }
+            }
+            return Transition::None;
+        }
         if kb.pressed(KeyCode::R) {
             let me = self.standings.me().map(|p| p.name.clone());
             match self.standings.viewed().map(|v| v.profile.name.clone()) {
@@ -143,20 +191,14 @@ impl Screen for StandingsScreen {
             KeyCode::Key9,
         ];
         if let Some(n) = digits.iter().position(|k| kb.pressed(*k)) {
-            let replay = self
-                .standings
-                .viewed()
-                .and_then(|v| v.recent.get(n))
-                .map(|m| m.replay.clone());
-            match replay {
-                Some(Some(id)) => {
-                    ctx.play(Sfx::Select);
-                    ctx.notify(format!("Downloading replay {id}…"), theme::ACCENT2);
-                    self.standings.fetch_replay(&id);
-                    self.fetching = Some(id);
+            let picked = self.standings.viewed().and_then(|v| v.recent.get(n));
+            if let Some(id) = picked.map(|m| m.id) {
+                ctx.play(Sfx::Select);
+                if self.standings.detail(id).is_none() {
+                    self.standings.open_match(id);
                 }
-                Some(None) => ctx.notify("The server kept no replay of that match.", theme::BAD),
-                None => {}
+                self.opened = Some(id);
+                return Transition::None;
             }
         }
         let rows = self.rows();
@@ -243,18 +285,35 @@ impl Screen for StandingsScreen {
             ),
         };
         side_panel(gfx, l.side, l.unit, &head, &body);
-        let right = match &self.fetching {
-            Some(id) => format!("downloading {id}…"),
-            None => ctx.config.server.clone(),
+        let right = match (&self.fetching, &self.opened) {
+            (Some(id), _) => format!("downloading {id}…"),
+            (None, Some(id)) if self.standings.detail(*id).is_none() => {
+                format!("opening match {id}…")
+            }
+            (None, _) => ctx.config.server.clone(),
         };
-        footer_keys(
-            gfx,
-            l.footer,
-            l.unit,
-            FOOTER,
-            &[("Report", KeyCode::R)],
-            &right,
-        );
+        let table = self.opened.and_then(|id| self.standings.detail(id));
+        match table {
+            Some(d) => {
+                let viewed = self.standings.viewed().map(|v| v.profile.name.as_str());
+                let window = macroquad::math::Rect::new(0.0, 0.0, io.width, io.height);
+                let upright = crate::input::touch::is_portrait(io.width, io.height);
+                draw_results_table(gfx, window, &stored_table(d, viewed, upright));
+                let mut keys = vec![("Back", KeyCode::Escape)];
+                if d.replay.is_some() {
+                    keys.insert(0, ("Replay", KeyCode::Enter));
+                }
+                footer_keys(gfx, l.footer, l.unit, TABLE_FOOTER, &keys, &right);
+            }
+            None => footer_keys(
+                gfx,
+                l.footer,
+                l.unit,
+                FOOTER,
+                &[("Report", KeyCode::R), ("Latest match", KeyCode::Key1)],
+                &right,
+            ),
+        }
     }
 
     fn calm(&self) -> bool {

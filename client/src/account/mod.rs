@@ -6,10 +6,12 @@
 //! - [`rows`] — the ACCOUNT rows of the Settings screen.
 //! - [`standings`] — the connection behind the leaderboard and profiles.
 //! - [`leaderboard`] — the leaderboard and profile screen.
+//! - [`match_table`] — a match of a profile's history as a results table of every seat.
 //! - [`report_form`] — the profile screen's report form.
 
 pub mod identity;
 pub mod leaderboard;
+pub mod match_table;
 pub mod report_form;
 pub mod requests;
 pub mod rows;

@@ -1,9 +1,12 @@
 //! The connection behind the Leaderboard and Profile screen: asks the server for the
 //! leaderboard, identifies with the player key when there is one (to show your own profile and
-//! place; viewing never creates an identity), and fetches profiles and replays on demand.
+//! place; viewing never creates an identity), and fetches profiles, matches seat by seat and
+//! replays on demand.
 
 use sevenbag_protocol::moderation::ReportCategory;
-use sevenbag_protocol::{ClientMessage, MAX_LEADERBOARD_ROWS, Profile, RecentMatch, ServerMessage};
+use sevenbag_protocol::{
+    ClientMessage, MAX_LEADERBOARD_ROWS, MatchDetail, Profile, RecentMatch, ServerMessage,
+};
 
 use crate::net::online::error_text;
 use crate::net::request::{Arrival, Exchange, Standing};
@@ -51,6 +54,8 @@ pub struct Standings {
     /// Your own recent matches (newest first): a report's evidence is the latest against them.
     my_recent: Vec<RecentMatch>,
     viewed: Option<Viewed>,
+    /// The last match that arrived seat by seat (checked).
+    detail: Option<MatchDetail>,
     replay: Option<(String, Vec<u8>)>,
     notices: Vec<String>,
 }
@@ -65,6 +70,7 @@ impl Standings {
             me: None,
             my_recent: Vec::new(),
             viewed: None,
+            detail: None,
             replay: None,
             notices: Vec::new(),
         }
@@ -118,6 +124,12 @@ impl Standings {
                 }
             }
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
+            ServerMessage::MatchDetail { detail } => match detail.validate() {
+                Ok(()) => self.detail = Some(*detail),
+                Err(e) => self.notices.push(format!(
+                    "The server sent a match that cannot be shown: {e}."
+                )),
+            },
             ServerMessage::Reported => self
                 .notices
                 .push("Report sent: an operator will look at it.".to_owned()),
@@ -160,6 +172,16 @@ impl Standings {
             category,
             text: text.to_owned(),
         });
+    }
+
+    /// Asks for match `id` seat by seat; it shows through [`Standings::detail`].
+    pub fn open_match(&mut self, id: u64) {
+        self.exchange.send(ClientMessage::GetMatchDetail { id });
+    }
+
+    /// Match `id` seat by seat, once it arrived.
+    pub fn detail(&self, id: u64) -> Option<&MatchDetail> {
+        self.detail.as_ref().filter(|d| d.id == id)
     }
 
     /// Asks for replay `id`; it arrives through [`Standings::take_replay`].
@@ -242,6 +264,84 @@ mod tests {
         ];
         assert_eq!(latest_replay_against(&recent, "bob").as_deref(), Some("b2"));
         assert_eq!(latest_replay_against(&recent, "dan"), None);
+    }
+
+    fn detail(id: u64) -> MatchDetail {
+        let seat = |name: &str, placement| sevenbag_protocol::SeatDetail {
+            name: name.into(),
+            guest: false,
+            bot: false,
+            team: None,
+            placement,
+            kos: 0,
+            rounds_won: 0,
+            pieces: 0,
+            attack: 0,
+            garbage_cleared: 0,
+            t_spins: 0,
+            pps_x100: 0,
+            apm_x100: 0,
+            rating_change: None,
+        };
+        MatchDetail {
+            id,
+            battle: true,
+            ranked: false,
+            targeting: "even".into(),
+            reason: "top_out".into(),
+            winner: Some(0),
+            duration_frames: 60,
+            ended_unix: 0,
+            replay: None,
+            seats: vec![seat("ann", 1), seat("bo", 2), seat("cy", 3)],
+        }
+    }
+
+    #[test]
+    fn a_match_that_arrives_shows_for_its_id_and_a_bad_one_is_refused() {
+        let mut s = Standings::connect("127.0.0.1:1", "ann", None);
+        s.on_message(ServerMessage::MatchDetail {
+            detail: Box::new(detail(5)),
+        });
+        assert_eq!(s.detail(5).map(|d| d.seats.len()), Some(3));
+        assert!(
+            s.detail(6).is_none(),
+            "another match is not shown as this one"
+        );
+        let mut bad = detail(6);
+        bad.seats[1].placement = 9;
+        s.on_message(ServerMessage::MatchDetail {
+            detail: Box::new(bad),
+        });
+        assert!(s.detail(6).is_none());
+        assert_eq!(
+            s.detail(5).map(|d| d.id),
+            Some(5),
+            "the last good one stays"
+        );
+        let notices = s.take_notices();
+        assert_eq!(notices.len(), 1);
+        assert!(notices[0].contains("cannot be shown"), "{notices:?}");
+    }
+
+    #[test]
+    fn an_unknown_match_is_said_in_a_sentence() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
+        let server = test_server(&dir, true);
+        let mut s = Standings::connect(&server.addr().to_string(), "ann", None);
+        poll_until(&mut s, |s| s.board().is_some());
+        s.open_match(404);
+        let mut notices = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while notices.is_empty() && Instant::now() < deadline {
+            s.poll();
+            notices.extend(s.take_notices());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(notices, ["The server no longer has that match."]);
+        assert!(s.detail(404).is_none());
+        drop(server);
     }
 
     #[test]

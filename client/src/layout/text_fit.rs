@@ -207,6 +207,7 @@ fn every_footer() -> Vec<(String, &'static str)> {
         (solo::FOOTER.into(), ""),
         ("↑ ↓ choose   Enter watch   Esc back".into(), ""),
         (standings::FOOTER.into(), server),
+        (standings::TABLE_FOOTER.into(), server),
         (solo::boards_screen::FOOTER.into(), server),
         (welcome::FOOTER.into(), "Asked once"),
         (

@@ -21,6 +21,7 @@
 mod drive;
 mod messages;
 mod reconnect;
+mod redirect;
 mod view;
 
 pub use reconnect::SEAT_LOST;
@@ -88,6 +89,10 @@ pub struct BattleOnline {
     welcomed: bool,
     /// What to ask for once welcomed (create a room, or join one by code).
     request: Option<ClientMessage>,
+    /// What we asked, to ask again where a cluster's `Redirect` sends us, and the redirects
+    /// followed in a row.
+    asked: Option<ClientMessage>,
+    redirects: sevenbag_netplay::Redirects,
     stage: BattleStage,
     code: Option<String>,
     seat: Option<u8>,
@@ -144,6 +149,8 @@ impl BattleOnline {
             net,
             welcomed: false,
             request: None,
+            asked: None,
+            redirects: sevenbag_netplay::Redirects::default(),
             stage,
             code: None,
             seat: None,

@@ -10,20 +10,14 @@ use crate::layout::party::{MiniLayout, PartyLayout};
 use crate::render::board::draw_board_on_fill;
 use crate::render::fx::SeatFx;
 use crate::render::gfx::{Align, Gfx, Weight, background_with, center, fill, outline};
+use crate::render::results_table::{ResultsTable, TEAMS, TableRow, draw_results_table};
 use crate::render::side::{draw_hold, draw_meter, draw_next, draw_popups, draw_stats};
-use crate::render::theme::{self, alpha, rgb};
+use crate::render::theme::{self, alpha};
 
 /// Your target's colour.
 const TARGET: Color = theme::ACCENT2;
 /// The colour of those about to attack you.
 const THREAT: Color = theme::BAD;
-/// Team colours, by team number.
-const TEAMS: [Color; 4] = [
-    theme::ACCENT2,
-    theme::ACCENT,
-    theme::GOOD,
-    rgb(206, 132, 255),
-];
 
 /// What the free-for-all view draws.
 pub struct PartyScene<'a> {
@@ -450,95 +444,47 @@ fn winners(scene: &PartyScene<'_>, team: Team) -> String {
 /// The results table over the boards: place, player, knock-outs, lines sent, badges, rounds.
 fn draw_results(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
     let b = scene.game.battle();
-    let rows = scene.game.results();
-    let row_h = (l.window.h / 22.0).clamp(18.0, 34.0).round();
-    let size = (row_h * 0.55).round();
-    let w = (l.window.w * 0.9).min(row_h * 22.0);
-    let h = row_h * (rows.len() as f32 + 3.6);
-    let r = Rect::new(
-        ((l.window.w - w) / 2.0).round(),
-        ((l.window.h - h) / 2.0).round(),
-        w,
-        h,
-    );
-    gfx.flush_text();
-    fill(l.window, alpha(BLACK, 0.45));
-    fill(r, theme::PANEL);
-    outline(r, 2.0, theme::ACCENT);
     let winner = b.winner().map(|t| winners(scene, t)).unwrap_or_default();
-    gfx.text_mid(
-        &gfx.fit(
-            &format!(
-                "MATCH OVER  ·  {winner} WIN{}",
-                b.winner().map_or("", |t| plural(b, t))
-            ),
-            w - 20.0,
-            size * 1.3,
-            Weight::Bold,
-        ),
-        r.x + w / 2.0,
-        r.y + row_h * 0.8,
-        (size * 1.3).round(),
-        Weight::Bold,
-        Align::Center,
-        theme::ACCENT,
-    );
-    // Columns: place, player (left), then the figures right-aligned.
-    let cols = [0.04, 0.15, 0.56, 0.68, 0.82, 0.96].map(|f| r.x + w * f);
-    let heads = ["PLACE", "PLAYER", "KOs", "SENT", "BADGES", "ROUNDS"];
-    let y0 = r.y + row_h * 1.9;
-    for (i, head) in heads.iter().enumerate() {
-        let align = if i < 2 { Align::Left } else { Align::Right };
-        gfx.text_mid(
-            head,
-            cols[i],
-            y0,
-            (size * 0.8).round(),
-            Weight::Bold,
-            align,
-            theme::TEXT_FAINT,
-        );
-    }
-    for (k, (seat, f)) in rows.iter().enumerate() {
-        let y = y0 + row_h * (k as f32 + 1.0);
-        let mine = *seat == scene.game.me() && !scene.game.watching();
-        let colour = if mine {
-            theme::ACCENT2
-        } else {
-            team_colour(b, *seat, scene.game.me())
-        };
-        let place = f.place.map(ordinal).unwrap_or_else(|| "—".to_owned());
-        let name = if mine {
-            format!("{} (you)", name_of(scene, *seat))
-        } else {
-            name_of(scene, *seat).to_owned()
-        };
-        let rounds = b.wins().get(b.team_of(*seat).index()).copied().unwrap_or(0);
-        let cells = [
-            place,
-            name,
-            f.kos.to_string(),
-            f.sent.to_string(),
-            f.badges.to_string(),
-            rounds.to_string(),
-        ];
-        for (i, text) in cells.iter().enumerate() {
-            let align = if i < 2 { Align::Left } else { Align::Right };
-            let weight = if i == 0 {
-                Weight::Bold
+    let rows = scene
+        .game
+        .results()
+        .iter()
+        .map(|(seat, f)| {
+            let mine = *seat == scene.game.me() && !scene.game.watching();
+            let colour = if mine {
+                theme::ACCENT2
             } else {
-                Weight::Regular
+                team_colour(b, *seat, scene.game.me())
             };
-            gfx.text_mid(text, cols[i], y, size, weight, align, colour);
-        }
-    }
-    gfx.text_mid(
-        scene.game.results_keys(),
-        r.x + w / 2.0,
-        r.bottom() - row_h * 0.7,
-        size,
-        Weight::Regular,
-        Align::Center,
-        theme::TEXT_DIM,
-    );
+            let name = if mine {
+                format!("{} (you)", name_of(scene, *seat))
+            } else {
+                name_of(scene, *seat).to_owned()
+            };
+            let rounds = b.wins().get(b.team_of(*seat).index()).copied().unwrap_or(0);
+            TableRow {
+                cells: vec![
+                    f.place.map(ordinal).unwrap_or_else(|| "—".to_owned()),
+                    name,
+                    f.kos.to_string(),
+                    f.sent.to_string(),
+                    f.badges.to_string(),
+                    rounds.to_string(),
+                ],
+                colour,
+            }
+        })
+        .collect();
+    let table = ResultsTable {
+        title: format!(
+            "MATCH OVER  ·  {winner} WIN{}",
+            b.winner().map_or("", |t| plural(b, t))
+        ),
+        heads: vec!["PLACE", "PLAYER", "KOs", "SENT", "BADGES", "ROUNDS"],
+        columns: vec![0.04, 0.15, 0.56, 0.68, 0.82, 0.96],
+        rows,
+        keys: scene.game.results_keys().to_owned(),
+        width_rows: 22.0,
+    };
+    draw_results_table(gfx, l.window, &table);
 }

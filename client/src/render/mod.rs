@@ -11,6 +11,7 @@
 //! - [`side`] — hold, next, garbage meter, stats, popups and name plate around a well.
 //! - [`fx`] — popups, flashes and sounds made from each frame's match events.
 //! - [`heading`] — a list screen's title and subtitle, fitted to the title strip.
+//! - [`results_table`] — the results table of a match of several seats, seat by seat.
 //! - [`showcase`] — the decorative well on the menus.
 //! - [`widgets`] — menu rows, value rows and text fields for the list screens.
 //! - [`touch`] — the touch controls and the back button of a touch screen.
@@ -28,6 +29,7 @@ pub mod key_buttons;
 mod large_text;
 pub mod look;
 pub mod metrics;
+pub mod results_table;
 pub mod showcase;
 pub mod side;
 pub mod theme;

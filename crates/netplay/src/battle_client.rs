@@ -81,6 +81,15 @@ pub struct BattleClient {
     datagrams: bool,
     /// Frames simulated per wake-up at least ([`Self::set_frames_per_tick`]).
     frames_per_tick: u32,
+    /// What we last asked of the lobby (create, join, quick play) and the identity key we
+    /// gave: both are asked again on the instance a cluster's `Redirect` sends us to.
+    lobby_request: Option<ClientMessage>,
+    identity: Option<[u8; 32]>,
+    /// A `Redirect` to follow, and the redirects followed in a row.
+    redirect: Option<String>,
+    redirects: crate::room::Redirects,
+    /// Requests to send once the new connection is welcomed.
+    after_welcome: Vec<ClientMessage>,
 }
 
 impl BattleClient {
@@ -124,6 +133,11 @@ impl BattleClient {
             queue: None,
             datagrams,
             frames_per_tick: 1,
+            lobby_request: None,
+            identity: None,
+            redirect: None,
+            redirects: crate::room::Redirects::default(),
+            after_welcome: Vec::new(),
         };
         client.wait(LOBBY_TIMEOUT, |c| c.welcomed).await?;
         Ok(client)
@@ -150,14 +164,14 @@ impl BattleClient {
 
     /// Creates a room of several seats and takes its first seat; returns the code.
     pub async fn create(&mut self, options: BattleRoomOptions) -> Result<String, HeadlessError> {
-        self.net.send(ClientMessage::CreateBattleRoom { options })?;
+        self.lobby(ClientMessage::CreateBattleRoom { options })?;
         self.wait(LOBBY_TIMEOUT, |c| c.code.is_some()).await?;
         Ok(self.code.clone().unwrap_or_default())
     }
 
     /// Joins room `code` as a player or spectator; returns our room seat.
     pub async fn join(&mut self, code: &str, role: JoinRole) -> Result<Option<u8>, HeadlessError> {
-        self.net.send(ClientMessage::JoinRoom {
+        self.lobby(ClientMessage::JoinRoom {
             code: code.to_owned(),
             role,
         })?;
@@ -170,8 +184,12 @@ impl BattleClient {
         Ok(self.net.send(ClientMessage::Ready)?)
     }
 
-    /// Sends any message (tests of hostile clients).
+    /// Sends any message (tests of hostile clients). An identity sent this way is given
+    /// again after a redirect.
     pub fn send(&mut self, message: ClientMessage) -> Result<(), HeadlessError> {
+        if let ClientMessage::Register { key, .. } | ClientMessage::Identify { key } = &message {
+            self.identity = Some(*key);
+        }
         Ok(self.net.send(message)?)
     }
 
@@ -345,6 +363,7 @@ impl BattleClient {
             while let Some((event, at)) = self.net.try_recv_stamped() {
                 self.on_event(event, at)?;
             }
+            self.follow_redirect()?;
             if done(self) {
                 return Ok(());
             }
@@ -403,9 +422,11 @@ impl BattleClient {
 
     fn on_message(&mut self, m: ServerMessage, at: Instant) {
         match m {
+            ServerMessage::Redirect { url } => self.redirect = Some(url),
             ServerMessage::BattleJoined {
                 code, seat, resume, ..
             } => {
+                self.redirects.reset();
                 // Back without our seat (it was played out while we were away): the match
                 // goes on for us as a spectator, from the log that follows.
                 if seat.is_none()
@@ -528,6 +549,9 @@ impl BattleClient {
                 most,
                 starts_in_ms,
             } => {
+                // Queued: the request was served (a later move to another instance counts
+                // afresh).
+                self.redirects.reset();
                 self.queue = Some(QueueState {
                     waiting,
                     needed,

@@ -217,6 +217,9 @@ impl DatagramLink {
         if let Some((frame, hash)) = self.hash.take() {
             out.push(ClientMessage::StateHash { frame, hash });
         }
+        if let Some((frame, hash)) = self.battle.hash.take() {
+            out.push(ClientMessage::BattleHash { frame, hash });
+        }
         self.ping = None;
         out
     }
@@ -253,6 +256,10 @@ impl DatagramLink {
                 targets,
                 confirmed,
             } if self.battle.on => self.battle_outgoing(changes, targets, confirmed),
+            ClientMessage::BattleHash { frame, hash } if self.active && self.battle.speaking() => {
+                self.battle.hash = Some((frame, hash));
+                None
+            }
             other => Some(other),
         }
     }

@@ -244,7 +244,8 @@ impl MessageKind {
             | S::InputsFrom { .. }
             | S::BattleInputs { .. }
             | S::BattleInputsGathered { .. }
-            | S::BattleInputsTight { .. } => MessageKind::Inputs,
+            | S::BattleInputsTight { .. }
+            | S::BattleInputsChained { .. } => MessageKind::Inputs,
             S::Ping { .. } => MessageKind::Ping,
             S::Pong { .. } => MessageKind::Pong,
             _ => MessageKind::Other,

@@ -172,3 +172,39 @@ fn the_path_is_datagrams_in_a_room_of_several_seats_only_when_battle_datagrams_a
     assert_eq!(seated(t0, true).path(), TransportPath::Datagrams);
     assert_eq!(seated(t0, false).path(), TransportPath::WebSocket);
 }
+
+#[test]
+fn a_state_hash_rides_in_the_next_battle_datagram_once() {
+    let t0 = Instant::now();
+    let mut link = seated(t0, true);
+    let _ = sent(&mut link, t0);
+    let hash = ClientMessage::BattleHash {
+        frame: 60,
+        hash: 0xfeed,
+    };
+    assert_eq!(link.outgoing(hash), None, "kept for a datagram");
+    assert_eq!(link.outgoing(batch(&[(2, 1)], &[], 61)), None);
+    let up = sent(&mut link, t0).expect("at once");
+    assert_eq!(up.hash, Some((60, 0xfeed)));
+    let again = sent(&mut link, t0 + REPEAT_EVERY).expect("repeated inputs");
+    assert_eq!(again.hash, None, "a hash goes once");
+}
+
+#[test]
+fn a_pending_hash_goes_over_the_websocket_on_a_fall_back() {
+    let t0 = Instant::now();
+    let mut link = seated(t0, true);
+    let hash = ClientMessage::BattleHash { frame: 60, hash: 7 };
+    assert_eq!(link.outgoing(hash.clone()), None);
+    assert!(link.fall_back().contains(&hash));
+    // Off the datagram path it is the WebSocket's at once.
+    assert_eq!(link.outgoing(hash.clone()), Some(hash));
+}
+
+#[test]
+fn without_battle_datagrams_a_hash_stays_on_the_websocket() {
+    let t0 = Instant::now();
+    let mut link = seated(t0, false);
+    let hash = ClientMessage::BattleHash { frame: 60, hash: 7 };
+    assert_eq!(link.outgoing(hash.clone()), Some(hash));
+}

@@ -17,9 +17,13 @@
 //! A battle datagram's first byte is [`BATTLE_MARK`] (255), which no two-seat datagram starts
 //! with (it would be bincode's varint of the `u32` sequence number or the `u16` tag, and 255
 //! begins none), so one session reads both kinds ([`decode_uplink`], [`decode_downlink`]) and the
-//! two-seat encodings are byte for byte what they were. State hashes stay on the WebSocket
-//! (`BattleStateHash` carries a hash per seat every `HASH_INTERVAL` frames; a late one delays
-//! nothing).
+//! two-seat encodings are byte for byte what they were.
+//!
+//! A state hash (the whole match's, as `BattleHash` carries it on the WebSocket) rides in the
+//! next uplink after it is taken: such an uplink starts with [`HASHED_MARK`] (254, which begins
+//! no bincode varint either) and ends with the hash's frame and value. It is sent once, not
+//! repeated until acknowledged: a lost hash costs nothing, as boards that diverged stay apart
+//! and the next one (every `HASH_INTERVAL` frames) shows it.
 
 use serde::{Deserialize, Serialize};
 
@@ -32,8 +36,11 @@ use crate::gathered::{SeatSteps, TargetStep};
 use crate::inputs::InputLogError;
 use crate::messages::InputChange;
 
-/// The first byte of every battle datagram.
+/// The first byte of every battle datagram without a state hash.
 pub const BATTLE_MARK: u8 = 0xFF;
+
+/// The first byte of a battle uplink carrying a state hash after its fields.
+pub const HASHED_MARK: u8 = 0xFE;
 
 /// A datagram from a player in a room of several seats to the server.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,6 +58,10 @@ pub struct BattleUplink {
     pub inputs: Option<SeatSteps>,
     /// A clock probe to answer with a [`Pong`].
     pub ping: Option<u64>,
+    /// Our `Battle::state_hash` at a frame, `(frame, hash)`: written after the fields above,
+    /// under [`HASHED_MARK`].
+    #[serde(skip)]
+    pub hash: Option<(u32, u64)>,
 }
 
 /// A datagram from the server to a player in a room of several seats.
@@ -189,10 +200,10 @@ pub fn apply_span(log: &mut SeatLog, span: &BattleSpan) -> Result<Applied, Input
     Ok(Applied::Extended)
 }
 
-fn with_mark<T: Serialize>(value: &T) -> Result<Vec<u8>, DatagramError> {
+fn with_mark<T: Serialize>(mark: u8, value: &T) -> Result<Vec<u8>, DatagramError> {
     let body = encode(value)?;
     let mut bytes = Vec::with_capacity(body.len() + 1);
-    bytes.push(BATTLE_MARK);
+    bytes.push(mark);
     bytes.extend_from_slice(&body);
     if bytes.len() > crate::datagram::MAX_DATAGRAM_BYTES {
         return Err(DatagramError::TooLarge(bytes.len()));
@@ -200,12 +211,13 @@ fn with_mark<T: Serialize>(value: &T) -> Result<Vec<u8>, DatagramError> {
     Ok(bytes)
 }
 
-fn without_mark(bytes: &[u8]) -> Result<&[u8], DatagramError> {
+/// The mark and the rest of a battle datagram.
+fn without_mark(bytes: &[u8]) -> Result<(u8, &[u8]), DatagramError> {
     if bytes.len() > crate::datagram::MAX_DATAGRAM_BYTES {
         return Err(DatagramError::TooLarge(bytes.len()));
     }
     match bytes.split_first() {
-        Some((&BATTLE_MARK, rest)) => Ok(rest),
+        Some((&mark, rest)) if mark == BATTLE_MARK || mark == HASHED_MARK => Ok((mark, rest)),
         _ => Err(DatagramError::NotBattle),
     }
 }
@@ -224,12 +236,22 @@ impl BattleUplink {
 
     /// The datagram's bytes.
     pub fn encode(&self) -> Result<Vec<u8>, DatagramError> {
-        with_mark(self)
+        match self.hash {
+            None => with_mark(BATTLE_MARK, self),
+            Some((frame, hash)) => with_mark(HASHED_MARK, &(self, frame, hash)),
+        }
     }
 
     /// Reads and checks a battle uplink datagram.
     pub fn decode(bytes: &[u8]) -> Result<BattleUplink, DatagramError> {
-        let up: BattleUplink = decode(without_mark(bytes)?)?;
+        let up = match without_mark(bytes)? {
+            (HASHED_MARK, rest) => {
+                let (mut up, frame, hash): (BattleUplink, u32, u64) = decode(rest)?;
+                up.hash = Some((frame, hash));
+                up
+            }
+            (_, rest) => decode(rest)?,
+        };
         if up.acks.len() > MAX_ROOM_SEATS {
             return Err(DatagramError::TooManySeats(up.acks.len()));
         }
@@ -250,12 +272,15 @@ impl BattleUplink {
 impl BattleDownlink {
     /// The datagram's bytes.
     pub fn encode(&self) -> Result<Vec<u8>, DatagramError> {
-        with_mark(self)
+        with_mark(BATTLE_MARK, self)
     }
 
-    /// Reads and checks a battle downlink datagram.
+    /// Reads and checks a battle downlink datagram (never hashed).
     pub fn decode(bytes: &[u8]) -> Result<BattleDownlink, DatagramError> {
-        let down: BattleDownlink = decode(without_mark(bytes)?)?;
+        let down: BattleDownlink = match without_mark(bytes)? {
+            (BATTLE_MARK, rest) => decode(rest)?,
+            _ => return Err(DatagramError::NotBattle),
+        };
         if down.inputs.len() > MAX_ROOM_SEATS {
             return Err(DatagramError::TooManySeats(down.inputs.len()));
         }
@@ -287,7 +312,7 @@ pub enum AnyDownlink {
 /// Reads an uplink datagram of either kind (by its first byte).
 pub fn decode_uplink(bytes: &[u8]) -> Result<AnyUplink, DatagramError> {
     match bytes.first() {
-        Some(&BATTLE_MARK) => BattleUplink::decode(bytes).map(AnyUplink::Battle),
+        Some(&BATTLE_MARK | &HASHED_MARK) => BattleUplink::decode(bytes).map(AnyUplink::Battle),
         _ => Uplink::decode(bytes).map(AnyUplink::Pair),
     }
 }
@@ -353,6 +378,7 @@ mod tests {
                 502,
             )),
             ping: Some(1),
+            hash: None,
         };
         let bytes = up.encode().unwrap();
         assert_eq!(decode_uplink(&bytes).unwrap(), AnyUplink::Battle(up));
@@ -392,6 +418,7 @@ mod tests {
             acks,
             inputs: Some(window_from(3, 4996, &[key(4999, 2)], &[], 5006)),
             ping: None,
+            hash: None,
         };
         let bytes = up.encode().unwrap();
         assert!(bytes.len() <= 32, "{} bytes", bytes.len());
@@ -410,6 +437,7 @@ mod tests {
             acks: vec![0, 2, 1],
             inputs: Some(window_from(1, 10, &[key(12, 3)], &[aim(14, Some(2))], 18)),
             ping: None,
+            hash: None,
         };
         let bytes = [
             0xFF, 5, 7, 10, 3, 0, 2, 1, 1, 1, 10, 1, 2, 3, 1, 4, 1, 2, 8, 0,
@@ -432,6 +460,43 @@ mod tests {
             0xFF, 7, 12, 2, 0, 10, 1, 1, 5, 0, 4, 2, 11, 0, 1, 0, 1, 3, 2, 1, 9, 100,
         ];
         assert_eq!(down.encode().unwrap(), bytes);
+    }
+
+    #[test]
+    fn a_hash_rides_after_the_fields_under_its_own_mark() {
+        let plain = BattleUplink {
+            seq: 5,
+            tag: 7,
+            acks_from: 10,
+            acks: vec![0, 2, 1],
+            ..BattleUplink::default()
+        };
+        let hashed = BattleUplink {
+            hash: Some((600, 0xdead_beef)),
+            ..plain.clone()
+        };
+        let (p, h) = (plain.encode().unwrap(), hashed.encode().unwrap());
+        assert_eq!(h[0], HASHED_MARK);
+        assert_eq!(h[1..p.len()], p[1..]);
+        assert_eq!(h.len(), p.len() + 3 + 5);
+        assert_eq!(decode_uplink(&h).unwrap(), AnyUplink::Battle(hashed));
+        assert_eq!(decode_uplink(&p).unwrap(), AnyUplink::Battle(plain));
+        // A hashed mark on a downlink, or a hashed uplink cut short, is refused.
+        let mut down = BattleDownlink::default().encode().unwrap();
+        down[0] = HASHED_MARK;
+        assert!(BattleDownlink::decode(&down).is_err());
+        assert!(BattleUplink::decode(&h[..h.len() - 1]).is_err());
+        let mut bytes = vec![HASHED_MARK];
+        bytes.extend_from_slice(&[0; 12]);
+        assert!(Uplink::decode(&bytes).is_err());
+        // The fuzz corpus's seed (fuzz/corpus/datagram/battle-uplink-hashed).
+        let seed = [
+            0xFE, 5, 7, 10, 3, 0, 2, 1, 1, 1, 10, 1, 2, 3, 1, 4, 1, 2, 8, 0, 60, 252, 0x78, 0x56,
+            0x34, 0x12,
+        ];
+        let up = BattleUplink::decode(&seed).unwrap();
+        assert_eq!(up.hash, Some((60, 0x1234_5678)));
+        assert_eq!(up.encode().unwrap(), seed);
     }
 
     #[test]

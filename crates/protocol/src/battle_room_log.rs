@@ -6,6 +6,12 @@
 //! tokens), every later one [`BattleRecord::Inputs`], a batch of one battle seat's keys and
 //! targets exactly as the server accepted it (those of a seat the server plays out included).
 //! Reading keeps every good record before the first bad one, as version 1 does.
+//!
+//! A match with any seat played by an account has a [`BattleRecord::Accounts`] right after
+//! `Open` (each battle seat's account id, or none for a guest), so that a match taken back
+//! after a restart is stored with its real players. The kind was added to the end of the
+//! enum: logs written before it (and logs of guests only, which never carry it) read as
+//! before, every seat a guest.
 //! [`crate::room_log::read`] still reads version 1 only; [`log_version`] says which a file is.
 
 use serde::{Deserialize, Serialize};
@@ -46,6 +52,11 @@ pub struct BattleOpen {
     pub frame0_unix_ms: u64,
     /// Matches the room finished before this one.
     pub matches: u32,
+    /// Each battle seat's account id (`None`: a guest). Not part of the `Open` record: written
+    /// as [`BattleRecord::Accounts`] and filled in from it on reading (empty: no such record,
+    /// every seat a guest).
+    #[serde(skip)]
+    pub accounts: Vec<Option<i64>>,
 }
 
 /// One record of a version-2 room log.
@@ -64,6 +75,9 @@ pub enum BattleRecord {
         /// The seat's new confirmation.
         confirmed: u32,
     },
+    /// Each battle seat's account id, `None` for a guest (right after `Open`, only when some
+    /// seat has an account).
+    Accounts(Vec<Option<i64>>),
 }
 
 /// A version-2 room log read back.
@@ -87,22 +101,37 @@ pub fn append_battle(out: &mut Vec<u8>, record: &BattleRecord) -> Result<(), Str
 
 /// Reads a version-2 room log.
 pub fn read_battle(bytes: &[u8]) -> Result<BattleLoaded, LogError> {
-    read_log::<Version2>(bytes)
+    let loaded = read_log::<Version2>(bytes)?;
+    let mut open = loaded.open;
+    open.accounts = loaded.sim.accounts.unwrap_or_default();
+    Ok(LoadedLog {
+        open,
+        sim: loaded.sim.sim,
+        good_len: loaded.good_len,
+        truncated: loaded.truncated,
+    })
 }
 
 /// Format version 2: several seats, [`BattleRecord`]s.
 struct Version2;
 
+/// The match a version-2 log steps, and the accounts it named.
+struct Stepped {
+    sim: BattleSim,
+    seats: usize,
+    accounts: Option<Vec<Option<i64>>>,
+}
+
 impl LogFormat for Version2 {
     const VERSION: u16 = BATTLE_LOG_VERSION;
     type Record = BattleRecord;
     type Open = BattleOpen;
-    type Sim = BattleSim;
+    type Sim = Stepped;
 
     fn opening(record: BattleRecord) -> Option<BattleOpen> {
         match record {
             BattleRecord::Open(open) => Some(*open),
-            BattleRecord::Inputs { .. } => None,
+            BattleRecord::Inputs { .. } | BattleRecord::Accounts(_) => None,
         }
     }
 
@@ -110,13 +139,32 @@ impl LogFormat for Version2 {
         check_open(open)
     }
 
-    fn start(open: &BattleOpen) -> Result<BattleSim, String> {
-        BattleSim::new(open.header).map_err(|e| e.to_string())
+    fn start(open: &BattleOpen) -> Result<Stepped, String> {
+        Ok(Stepped {
+            sim: BattleSim::new(open.header).map_err(|e| e.to_string())?,
+            seats: usize::from(open.header.seats),
+            accounts: None,
+        })
     }
 
-    fn apply(sim: &mut BattleSim, record: BattleRecord) -> Result<(), String> {
+    fn apply(stepped: &mut Stepped, record: BattleRecord) -> Result<(), String> {
+        let sim = &mut stepped.sim;
         match record {
             BattleRecord::Open(_) => Err("a second Open record".to_string()),
+            BattleRecord::Accounts(accounts) => {
+                if stepped.accounts.is_some() {
+                    return Err("a second Accounts record".to_string());
+                }
+                if accounts.len() != stepped.seats {
+                    return Err(format!(
+                        "{} accounts for {} seats",
+                        accounts.len(),
+                        stepped.seats
+                    ));
+                }
+                stepped.accounts = Some(accounts);
+                Ok(())
+            }
             BattleRecord::Inputs {
                 seat,
                 changes,
@@ -136,8 +184,8 @@ impl LogFormat for Version2 {
         }
     }
 
-    fn advance(sim: &mut BattleSim) {
-        sim.advance();
+    fn advance(stepped: &mut Stepped) {
+        stepped.sim.advance();
     }
 }
 
@@ -192,6 +240,7 @@ mod tests {
             started_unix: 1,
             frame0_unix_ms: 1000,
             matches: 0,
+            accounts: Vec::new(),
         }
     }
 
@@ -235,6 +284,28 @@ mod tests {
             crate::room_log::read(&bytes).is_err(),
             "version 1 reader refuses it"
         );
+    }
+
+    #[test]
+    fn accounts_after_open_name_each_seat_and_a_log_without_them_is_all_guests() {
+        let accounts = vec![Some(4), None, Some(9)];
+        let bytes = log(&[
+            BattleRecord::Open(Box::new(open())),
+            BattleRecord::Accounts(accounts.clone()),
+            batch(0, 0, 30),
+        ]);
+        let loaded = read_battle(&bytes).expect("reads");
+        assert_eq!(loaded.open.accounts, accounts);
+        assert!(loaded.truncated.is_none());
+        let old = log(&[BattleRecord::Open(Box::new(open())), batch(0, 0, 30)]);
+        assert!(read_battle(&old).expect("reads").open.accounts.is_empty());
+        // A list of the wrong length is refused, keeping what came before.
+        let bad = log(&[
+            BattleRecord::Open(Box::new(open())),
+            BattleRecord::Accounts(vec![Some(1)]),
+        ]);
+        let loaded = read_battle(&bad).expect("reads");
+        assert!(loaded.truncated.is_some_and(|t| t.contains("accounts")));
     }
 
     #[test]

@@ -23,10 +23,12 @@
 //!   are confirmed, shared by the server and playback) and [`verify`]; its `reader` is shared by
 //!   both replay format versions (envelope, count limits, hash comparison), as
 //!   [`room_log`]'s reader is by both room log versions.
-//! - [`gathered`] and [`tight`]: the coalesced downlink of rooms of several seats and its
-//!   tight wire form.
+//! - [`gathered`], [`tight`] and [`chained`]: the coalesced downlink of rooms of several
+//!   seats, its tight wire form, and the chained form that leaves off the frames the
+//!   connection already told.
 //! - [`battle`] and [`battle_replay`]: rooms of 3 to 8 seats: their records, each seat's log
 //!   of keys and targets, [`BattleSim`] and the replay format version 2.
+//! - [`match_detail`]: a finished match of a player's history, seat by seat.
 //! - [`moderation`]: report categories and the bounds of reports and block lists.
 //! - [`file`]: reading a replay, log or puzzle file: regular files only, through a limit.
 //! - [`solo_replay`]: the one-player (Sprint, Blitz, Zen) replay file and [`verify_solo`].
@@ -37,6 +39,7 @@ pub mod battle;
 pub mod battle_datagram;
 pub mod battle_replay;
 pub mod battle_room_log;
+pub mod chained;
 pub mod civil;
 pub mod codec;
 pub mod compact;
@@ -48,6 +51,7 @@ pub mod identity;
 pub mod inputs;
 pub mod key_script;
 pub mod listings;
+pub mod match_detail;
 pub mod messages;
 pub mod moderation;
 pub mod packing;
@@ -63,6 +67,7 @@ pub use battle_replay::{
     AnyReplay, BattleReplay, BattleResult, BattleRound, BattleSeatInputs, BattleSim,
     BattleSimEvent, BattleVerifyReport, read_any, verify_battle,
 };
+pub use chained::{Chain, ChainedEntry, ChainedSeats, Widener};
 pub use codec::{
     DecodeError, EncodeError, MAX_MESSAGE_BYTES, decode_client, decode_server, encode,
 };
@@ -70,6 +75,7 @@ pub use compact::InputStep;
 pub use gathered::{Gathering, SeatSteps, TargetStep};
 pub use inputs::{InputLog, InputLogError, MAX_MATCH_FRAMES};
 pub use listings::{MAX_SOLO_ROWS, ReplayListing, SoloRow};
+pub use match_detail::{DetailError, MatchDetail, SeatDetail};
 pub use messages::*;
 pub use packing::{CompactError, InputsPacker, InputsUnpacker};
 pub use replay::{

@@ -434,6 +434,13 @@ pub enum ClientMessage {
         /// Frames confirmed past the previous confirmation.
         frames: u32,
     },
+    // A match of the history seat by seat (appended; `crate::match_detail`).
+    /// One finished match, every seat (a free-for-all's or a two-seat match's): answered
+    /// with [`ServerMessage::MatchDetail`], or `Error { NoSuchMatch }`. Readable by guests.
+    GetMatchDetail {
+        /// The match id (`RecentMatch::id`).
+        id: u64,
+    },
 }
 
 /// Who is in a seat.
@@ -533,6 +540,8 @@ pub enum ErrorCode {
     /// Not fatal: the seat this resume token held was played out while the player was away
     /// (the reconnect window passed); the connection now watches the room instead.
     SeatLost,
+    /// No finished match has that id (`GetMatchDetail`).
+    NoSuchMatch,
 }
 
 /// Messages from the server to a client.
@@ -972,5 +981,19 @@ pub enum ServerMessage {
         /// The server's `Battle::seat_hash` of every battle seat, in seat order.
         #[serde(deserialize_with = "crate::battle::at_most_seats")]
         boards: Vec<u64>,
+    },
+    /// A finished match seat by seat (answer to `GetMatchDetail`); check it with
+    /// [`crate::MatchDetail::validate`] before showing it.
+    MatchDetail {
+        /// The match (boxed: it is large beside the other messages).
+        detail: Box<crate::MatchDetail>,
+    },
+    /// `BattleInputsTight` without the frames the connection already told: an entry that
+    /// follows its seat's previous one on this connection leaves its base off, and the message
+    /// has no frame ([`crate::chained`]). Receivers read it through a [`crate::Widener`] kept
+    /// per connection, as a `BattleInputsGathered`.
+    BattleInputsChained {
+        /// One entry per seat, in seat order.
+        seats: crate::ChainedSeats,
     },
 }

@@ -67,29 +67,7 @@ impl TightSeats {
             let flag = if e.targets.is_empty() { 0 } else { HAS_TARGETS };
             out.push(e.seat | flag | (short.unwrap_or(COUNT_FOLLOWS) << 4));
             put(&mut out, e.base);
-            put(&mut out, e.frames);
-            if short.is_none() {
-                put(&mut out, count as u32);
-            }
-            let mut last = 0u32;
-            for s in &e.steps {
-                put(&mut out, s.after.wrapping_sub(last));
-                out.push(s.input.0);
-                last = s.after;
-            }
-            if !e.targets.is_empty() {
-                put(&mut out, e.targets.len() as u32);
-                let mut last = 0u32;
-                for t in &e.targets {
-                    put(&mut out, t.after.wrapping_sub(last));
-                    out.push(match t.target {
-                        None => NO_TARGET,
-                        Some(s) if usize::from(s) < MAX_ROOM_SEATS => s,
-                        Some(_) => return Err(TightError::Unwritable(e.seat)),
-                    });
-                    last = t.after;
-                }
-            }
+            write_rest(&mut out, e, short.is_none())?;
         }
         Ok(out)
     }
@@ -103,36 +81,85 @@ impl TightSeats {
                 return Err(TightError::TooManySeats);
             }
             let mut e = SeatSteps::new(head & 7, r.varint()?);
-            e.frames = r.varint()?;
             let count = match head >> 4 {
-                COUNT_FOLLOWS => r.varint()?,
-                short => u32::from(short),
+                COUNT_FOLLOWS => None,
+                short => Some(u32::from(short)),
             };
-            e.steps = r.list(count, |after, byte| {
-                Ok(InputStep {
-                    after,
-                    input: Input(byte),
-                })
-            })?;
-            if head & HAS_TARGETS != 0 {
-                let count = r.varint()?;
-                e.targets = r.list(count, |after, byte| {
-                    let target = match byte {
-                        NO_TARGET => None,
-                        s if usize::from(s) < MAX_ROOM_SEATS => Some(s),
-                        s => return Err(TightError::BadTarget(s)),
-                    };
-                    Ok(TargetStep { after, target })
-                })?;
-            }
+            read_rest(&mut r, &mut e, count, head & HAS_TARGETS != 0)?;
             entries.push(e);
         }
         Ok(TightSeats(entries))
     }
 }
 
+/// Writes what follows an entry's base: `frames`, the key count when `count_follows`, the
+/// key changes, and the target changes when there are any (shared with [`crate::chained`]).
+pub(crate) fn write_rest(
+    out: &mut Vec<u8>,
+    e: &SeatSteps,
+    count_follows: bool,
+) -> Result<(), TightError> {
+    put(out, e.frames);
+    if count_follows {
+        put(out, e.steps.len() as u32);
+    }
+    let mut last = 0u32;
+    for s in &e.steps {
+        put(out, s.after.wrapping_sub(last));
+        out.push(s.input.0);
+        last = s.after;
+    }
+    if !e.targets.is_empty() {
+        put(out, e.targets.len() as u32);
+        let mut last = 0u32;
+        for t in &e.targets {
+            put(out, t.after.wrapping_sub(last));
+            out.push(match t.target {
+                None => NO_TARGET,
+                Some(s) if usize::from(s) < MAX_ROOM_SEATS => s,
+                Some(_) => return Err(TightError::Unwritable(e.seat)),
+            });
+            last = t.after;
+        }
+    }
+    Ok(())
+}
+
+/// Reads what [`write_rest`] writes into `e` (`count`: the key count from the head byte,
+/// `None` when it follows).
+pub(crate) fn read_rest(
+    r: &mut Reader,
+    e: &mut SeatSteps,
+    count: Option<u32>,
+    has_targets: bool,
+) -> Result<(), TightError> {
+    e.frames = r.varint()?;
+    let count = match count {
+        Some(count) => count,
+        None => r.varint()?,
+    };
+    e.steps = r.list(count, |after, byte| {
+        Ok(InputStep {
+            after,
+            input: Input(byte),
+        })
+    })?;
+    if has_targets {
+        let count = r.varint()?;
+        e.targets = r.list(count, |after, byte| {
+            let target = match byte {
+                NO_TARGET => None,
+                s if usize::from(s) < MAX_ROOM_SEATS => Some(s),
+                s => return Err(TightError::BadTarget(s)),
+            };
+            Ok(TargetStep { after, target })
+        })?;
+    }
+    Ok(())
+}
+
 /// Appends `value` as an LEB128 varint (7 bits a byte, low first).
-fn put(out: &mut Vec<u8>, mut value: u32) {
+pub(crate) fn put(out: &mut Vec<u8>, mut value: u32) {
     while value >= 0x80 {
         out.push((value as u8) | 0x80);
         value >>= 7;
@@ -141,12 +168,12 @@ fn put(out: &mut Vec<u8>, mut value: u32) {
 }
 
 /// Reads the bytes of a [`TightSeats`] front to back.
-struct Reader<'a> {
-    bytes: &'a [u8],
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
 }
 
 impl Reader<'_> {
-    fn byte_or_end(&mut self) -> Option<u8> {
+    pub(crate) fn byte_or_end(&mut self) -> Option<u8> {
         let (&first, rest) = self.bytes.split_first()?;
         self.bytes = rest;
         Some(first)
@@ -156,7 +183,7 @@ impl Reader<'_> {
         self.byte_or_end().ok_or(TightError::Truncated)
     }
 
-    fn varint(&mut self) -> Result<u32, TightError> {
+    pub(crate) fn varint(&mut self) -> Result<u32, TightError> {
         let mut value = 0u32;
         for shift in (0..35).step_by(7) {
             let b = self.byte()?;

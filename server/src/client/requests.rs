@@ -152,6 +152,16 @@ impl Client {
                     Err((code, message)) => self.error(code, message),
                 }
             }
+            ClientMessage::GetMatchDetail { id } => {
+                match standings::match_detail(&self.shared, id).await {
+                    Ok(detail) => {
+                        self.outbox.send(&ServerMessage::MatchDetail {
+                            detail: Box::new(detail),
+                        });
+                    }
+                    Err((code, message)) => self.error(code, message),
+                }
+            }
             ClientMessage::Datagrams { on } => self.datagrams(on),
             ClientMessage::InputsFrom {
                 from,

@@ -193,6 +193,16 @@ impl Client {
             );
             return;
         }
+        // Nobody waits here: the instance that gathers the cluster's free-for-all queue, if
+        // another, takes this player at once.
+        if let Some(cluster) = &self.shared.cluster
+            && !self.shared.draining.is_draining()
+            && quick_battle::waiting_summary(&self.shared.lobby).is_none()
+            && let Some(url) = cluster.ffa_host().await
+        {
+            self.outbox.send(&ServerMessage::Redirect { url });
+            return;
+        }
         let Some(member) = self.member() else { return };
         let avoid = self.avoid(false).await;
         let control = self.control_tx.clone();

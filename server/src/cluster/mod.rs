@@ -3,7 +3,18 @@
 //! Each room lives in exactly one instance, as in Colyseus: the instance that opened it runs
 //! its task, its match and its replay. Redis holds what the instances must agree on: which
 //! instances are alive (and where clients reach them), which instance runs which room code,
-//! and who waits in the quick-match and ranked queues (see `store.rs` for the keys).
+//! and who waits in the quick-match, ranked and free-for-all queues (see `store.rs` for the
+//! keys).
+//!
+//! ## One free-for-all queue
+//! Quick play of several seats gathers everyone on one instance rather than pairing across
+//! them: each instance with players in its free-for-all queue advertises how many wait and
+//! since when; the instance with the most (then the longest wait) is the gathering point, and
+//! every other instance redirects its waiting players there, as quick match redirects one, so
+//! they queue again in that instance's queue, which starts the room by its usual rule (enough
+//! players and the countdown, or eight at once). A newcomer to an instance where nobody waits
+//! is sent to the gathering point at once; one who queues where others wait moves with them
+//! on the next [`QUEUE_TICK`].
 //!
 //! ## Redirect, not relay
 //! An instance that gets a request for something another instance holds — a room code, or a
@@ -35,6 +46,7 @@ use sevenbag_protocol::valid_redirect_url;
 use tracing::{info, warn};
 
 use crate::lobby::{self, CodeBook, Control, Lobby};
+use crate::quick_battle;
 use crate::relay::ClientId;
 use store::{Store, StoreError};
 
@@ -166,6 +178,18 @@ impl Cluster {
             Ok(url) => self.usable(url, "quick-match queue"),
             Err(e) => {
                 warn!(error = %e, "quick-match queue unavailable; pairing locally only");
+                None
+            }
+        }
+    }
+
+    /// For a free-for-all player where nobody waits: the instance that gathers the shared
+    /// free-for-all queue, if it is another one.
+    pub(crate) async fn ffa_host(&self) -> Option<String> {
+        match self.store.gather_ffa(0, 0).await {
+            Ok(url) => self.usable(url, "free-for-all queue"),
+            Err(e) => {
+                warn!(error = %e, "free-for-all queue unavailable; gathering locally only");
                 None
             }
         }
@@ -335,6 +359,17 @@ async fn queues(
             advertised.quick = None;
             store.set_quick(None).await?;
         }
+    }
+    // Free for all: advertise who waits here; if another instance gathers the shared queue,
+    // send them all there.
+    let (count, since) =
+        quick_battle::waiting_summary(shared).map_or((0, 0), |(n, since)| (n, unix_ms_of(since)));
+    let host = store.gather_ffa(count, since).await?;
+    if count > 0
+        && let Some(url) = cluster.usable(host, "free-for-all queue")
+    {
+        let moved = quick_battle::send_all_away(shared, &url);
+        info!(players = moved, %url, "free-for-all players sent to the gathering instance");
     }
     // Ranked: mirror the local queue, then look for an older fitting entry elsewhere.
     let waiting = lobby::ranked_waiters(shared);

@@ -17,6 +17,8 @@
 //!   the same way.
 //! - `quick-reserved:{instance}`, `ranked-reserved:{member}`: a queue entry another instance
 //!   has just sent a player to, for [`RESERVE_MS`].
+//! - `ffa` (hash): instance id → `{count}|{since}` per instance with players in its
+//!   free-for-all queue: how many wait there and since when (Unix ms) the longest has waited.
 //!
 //! The scripts read `instance:*` keys they are not passed in `KEYS`, so they need a single
 //! Redis (or a primary with replicas), not Redis Cluster's sharding — which this load is far
@@ -143,6 +145,51 @@ end
 return false
 ";
 
+/// Updates this instance's free-for-all entry (ARGV[3] players waiting, the longest since
+/// ARGV[4]; none: the entry goes) and finds the gathering point of the shared queue: the live
+/// instance with the most players waiting, then the longest wait, then the smallest id. If
+/// that is another instance, returns its URL, and (when we have players, who are now sent
+/// there) withdraws our entry in the same step, so two instances never send their players to
+/// each other. Entries of dead instances are dropped on the way.
+const GATHER_FFA: &str = r"
+local mine = tonumber(ARGV[3])
+if mine > 0 then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3] .. '|' .. ARGV[4])
+else
+  redis.call('HDEL', KEYS[1], ARGV[1])
+end
+local best, best_count, best_since, best_url = nil, 0, 0, false
+if mine > 0 then
+  best, best_count, best_since = ARGV[1], mine, tonumber(ARGV[4])
+end
+local entries = redis.call('HGETALL', KEYS[1])
+for i = 1, #entries, 2 do
+  local id = entries[i]
+  if id ~= ARGV[1] then
+    local count, since = string.match(entries[i + 1], '^(%d+)|(%d+)$')
+    local url = redis.call('GET', ARGV[2] .. id)
+    if (not url) or (not count) then
+      redis.call('HDEL', KEYS[1], id)
+    else
+      count = tonumber(count)
+      since = tonumber(since)
+      if (not best) or count > best_count
+          or (count == best_count and (since < best_since
+            or (since == best_since and id < best))) then
+        best, best_count, best_since, best_url = id, count, since, url
+      end
+    end
+  end
+end
+if best and best ~= ARGV[1] then
+  if mine > 0 then
+    redis.call('HDEL', KEYS[1], ARGV[1])
+  end
+  return best_url
+end
+return false
+";
+
 /// One instance's view of the shared Redis.
 #[derive(Clone)]
 pub(crate) struct Store {
@@ -155,6 +202,7 @@ pub(crate) struct Store {
     locate_room: Script,
     claim_quick: Script,
     claim_ranked: Script,
+    gather_ffa: Script,
 }
 
 impl std::fmt::Debug for Store {
@@ -169,6 +217,7 @@ const QUICK: &str = "sevenbag:quick";
 const RANKED: &str = "sevenbag:ranked";
 const QUICK_RESERVED: &str = "sevenbag:quick-reserved:";
 const RANKED_RESERVED: &str = "sevenbag:ranked-reserved:";
+const FFA: &str = "sevenbag:ffa";
 
 /// How long a claimed queue entry stays reserved for the player sent to it: a reconnect
 /// takes milliseconds; a player who never arrives frees the entry after this.
@@ -197,6 +246,7 @@ impl Store {
             locate_room: Script::new(LOCATE_ROOM),
             claim_quick: Script::new(CLAIM_QUICK),
             claim_ranked: Script::new(CLAIM_RANKED),
+            gather_ffa: Script::new(GATHER_FFA),
         })
     }
 
@@ -276,6 +326,20 @@ impl Store {
         bounded(call.invoke_async::<Option<String>>(&mut conn)).await
     }
 
+    /// Advertises `waiting` free-for-all players here, the longest waiting since `since_ms`
+    /// (none: withdraws the entry), and returns the URL of the shared queue's gathering point
+    /// if it is another instance (see [`GATHER_FFA`]).
+    pub(crate) async fn gather_ffa(
+        &self,
+        waiting: usize,
+        since_ms: u64,
+    ) -> Result<Option<String>, StoreError> {
+        let mut conn = self.conn.clone();
+        let mut call = self.gather_ffa.key(FFA);
+        call.arg(&self.id).arg(INSTANCE).arg(waiting).arg(since_ms);
+        bounded(call.invoke_async::<Option<String>>(&mut conn)).await
+    }
+
     /// The sorted-set member of a ranked player of this instance.
     pub(crate) fn ranked_member(&self, client: u64, rating: f64) -> String {
         format!("{}|{client}|{:.0}", self.id, rating)
@@ -336,6 +400,7 @@ impl Store {
         let mut pipe = redis::pipe();
         pipe.del(format!("{INSTANCE}{}", self.id)).ignore();
         pipe.zrem(QUICK, &self.id).ignore();
+        pipe.hdel(FFA, &self.id).ignore();
         for member in ranked {
             pipe.zrem(RANKED, member).ignore();
         }

@@ -214,7 +214,7 @@ impl<'a> Session<'a> {
                 }
             }
             AnyUplink::Battle(up) => {
-                if up.inputs.is_none() && up.acks.is_empty() {
+                if up.inputs.is_none() && up.acks.is_empty() && up.hash.is_none() {
                     return Ok(());
                 }
                 let span = up.inputs.as_ref().and_then(|w| resolve(w).ok());
@@ -223,7 +223,7 @@ impl<'a> Session<'a> {
                     acks: up.held().collect(),
                     window: None,
                     span,
-                    hash: None,
+                    hash: up.hash,
                     battle: true,
                 }
             }

@@ -174,14 +174,20 @@ impl RoomLogs {
         log
     }
 
-    /// Starts the log (format version 2) of a new match of several seats.
+    /// Starts the log (format version 2) of a new match of several seats: its `Open` record,
+    /// then, if any seat is an account's, the `Accounts` record naming them.
     pub(crate) fn begin_battle(&self, open: BattleOpen) -> MatchLog {
         let log = MatchLog::new(open.code.clone());
         let mut bytes = battle_format::battle_head();
-        if let Err(e) =
-            battle_format::append_battle(&mut bytes, &BattleRecord::Open(Box::new(open)))
-        {
-            error!(room = %log.code, error = %e, "cannot encode a room log's opening record");
+        let accounts = open.accounts.clone();
+        let mut records = vec![BattleRecord::Open(Box::new(open))];
+        if accounts.iter().any(Option::is_some) {
+            records.push(BattleRecord::Accounts(accounts));
+        }
+        for record in &records {
+            if let Err(e) = battle_format::append_battle(&mut bytes, record) {
+                error!(room = %log.code, error = %e, "cannot encode a room log's opening records");
+            }
         }
         self.send(Op::Begin {
             code: log.code.clone(),

@@ -102,7 +102,7 @@ impl BattleOnline {
                 if self.reconnect.is_some() {
                     self.rejoin();
                 } else if let Some(request) = self.request.take() {
-                    self.send(request);
+                    self.ask(request);
                 }
             }
             NetEvent::Disconnected(reason) => self.connection_lost(&reason, at),

@@ -27,10 +27,12 @@ impl BattleOnline {
                 self.code = Some(code);
                 self.seat = seat;
                 self.resume = seat.map(|_| resume);
+                self.redirects.reset();
                 self.room = vec![None; usize::from(options.seats)];
                 self.options = Some(options);
                 self.stage = BattleStage::InRoom;
             }
+            ServerMessage::Redirect { url } => self.follow_redirect(&url),
             ServerMessage::BattleRoomState { seats, spectators } => {
                 let me_ready = self
                     .seat
@@ -138,6 +140,8 @@ impl BattleOnline {
                 most,
                 starts_in_ms,
             } if self.code.is_none() => {
+                // Queued: the request was served (a later move counts afresh).
+                self.redirects.reset();
                 let wait = QueueWait::heard(waiting, needed, most, starts_in_ms, at);
                 self.stage = BattleStage::Queued(wait);
             }

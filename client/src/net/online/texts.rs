@@ -88,6 +88,7 @@ pub fn error_text(code: ErrorCode, message: &str) -> String {
         ErrorCode::Shutdown => "The server is restarting. Try again in a moment.".to_owned(),
         ErrorCode::Version => format!("Version mismatch: {message}."),
         ErrorCode::NoSuchReplay => "The server no longer has that replay.".to_owned(),
+        ErrorCode::NoSuchMatch => "The server no longer has that match.".to_owned(),
         ErrorCode::NameTaken => format!("{message}. Change your name in Settings."),
         ErrorCode::BadName => format!("Ranked names: {message}. Change it in Settings."),
         ErrorCode::Unavailable => "This server has no ranked play.".to_owned(),

@@ -1,5 +1,6 @@
 //! Quick play of several seats for [`BattleClient`]: wait in the server's free-for-all queue
-//! until it seats us in a room, then carry on as a joiner by code would.
+//! until it seats us in a room, then carry on as a joiner by code would; and the lobby
+//! requests a cluster may redirect to another instance (quick play gathers there).
 
 use std::time::Duration;
 
@@ -26,7 +27,7 @@ impl BattleClient {
     /// at once a room).
     pub async fn quick_play(&mut self) -> Result<(), HeadlessError> {
         self.queue = None;
-        self.net.send(ClientMessage::QuickBattle { on: true })?;
+        self.lobby(ClientMessage::QuickBattle { on: true })?;
         self.wait(LOBBY_TIMEOUT, |c| c.queue.is_some() || c.code.is_some())
             .await
     }
@@ -34,6 +35,7 @@ impl BattleClient {
     /// Leaves the free-for-all queue.
     pub fn leave_queue(&mut self) -> Result<(), HeadlessError> {
         self.queue = None;
+        self.lobby_request = None;
         Ok(self.net.send(ClientMessage::QuickBattle { on: false })?)
     }
 
@@ -51,6 +53,48 @@ impl BattleClient {
     /// The queue's state as last heard (`None` before joining, or once seated).
     pub fn queue_state(&self) -> Option<QueueState> {
         self.queue.filter(|_| self.code.is_none())
+    }
+
+    /// The server this client talks to now (another instance's after a redirect).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Sends a lobby request, kept to be asked again after a redirect.
+    pub(super) fn lobby(&mut self, request: ClientMessage) -> Result<(), HeadlessError> {
+        self.redirects.reset();
+        self.lobby_request = Some(request.clone());
+        Ok(self.net.send(request)?)
+    }
+
+    /// Follows a `Redirect` heard: a fresh connection to its URL (no resume token), where the
+    /// identity and the lobby request are given again once welcomed. A bad URL or too many
+    /// redirects in a row is an error.
+    pub(super) fn follow_redirect(&mut self) -> Result<(), HeadlessError> {
+        if let Some(url) = self.redirect.take() {
+            let url = self
+                .redirects
+                .follow(&url)
+                .map_err(HeadlessError::Redirect)?;
+            tracing::debug!(name = %self.name, %url, "redirected");
+            self.net.close();
+            self.net = Self::open(&url, &self.name, self.handling, None, self.datagrams);
+            self.url = url;
+            self.welcomed = false;
+            self.disconnected = None;
+            self.queue = None;
+            let identify = self.identity.map(|key| ClientMessage::Identify { key });
+            self.after_welcome = identify
+                .into_iter()
+                .chain(self.lobby_request.clone())
+                .collect();
+        }
+        if self.welcomed {
+            for request in std::mem::take(&mut self.after_welcome) {
+                self.net.send(request)?;
+            }
+        }
+        Ok(())
     }
 
     /// The room's code, once in one.

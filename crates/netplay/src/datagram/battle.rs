@@ -7,6 +7,7 @@
 //! A driver opts in with [`DatagramLink::speak_battles`] once it sends what
 //! [`DatagramLink::poll_datagram`] gives; until then a room of several seats keeps its inputs on
 //! the WebSocket (the server relays over datagrams only to a client that sent a battle datagram).
+//! While it does, our `BattleHash` rides in the next battle datagram instead of the WebSocket.
 
 use sevenbag_protocol::battle_datagram::{BattleDownlink, BattleUplink, window_from};
 use sevenbag_protocol::datagram::{DatagramError, MAX_WINDOW_STEPS, WINDOW_FRAMES, match_tag};
@@ -33,6 +34,8 @@ pub(super) struct BattleLink {
     seats: usize,
     /// Frames of each battle seat's inputs the session holds.
     held: [u32; MAX_ROOM_SEATS],
+    /// Our latest `BattleHash`, for the next datagram (sent once: a lost one costs nothing).
+    pub(super) hash: Option<(u32, u64)>,
 }
 
 impl BattleLink {
@@ -60,6 +63,7 @@ impl BattleLink {
             .and_then(|r| room_seats.iter().position(|&s| s == r))
             .map(|b| b as u8);
         self.held = [0; MAX_ROOM_SEATS];
+        self.hash = None;
         for (h, &c) in self.held.iter_mut().zip(held) {
             *h = c;
         }
@@ -142,6 +146,7 @@ impl DatagramLink {
             ServerMessage::BattleOver { .. } => {
                 self.own.settle();
                 self.hash = None;
+                self.battle.hash = None;
                 self.unanswered_since = None;
             }
             ServerMessage::BattleInputsGathered { frame, seats } => {
@@ -251,6 +256,7 @@ impl DatagramLink {
             acks,
             inputs,
             ping: self.ping.take(),
+            hash: self.battle.hash.take(),
         };
         self.sent(now, up.inputs.is_some() || up.ping.is_some());
         Some(up)

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use sevenbag_protocol::{
-    ClientMessage, InputsPacker, MAX_MESSAGE_BYTES, ServerMessage, decode_server, encode, tight,
+    ClientMessage, InputsPacker, MAX_MESSAGE_BYTES, ServerMessage, Widener, decode_server, encode,
 };
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -149,6 +149,9 @@ async fn pump(
     // `Inputs` go out as `InputsSince` where they can (`sevenbag_protocol::compact`): this task
     // sends every message of the connection in order, so it keeps the packer's one number.
     let mut packer = InputsPacker::new();
+    // Gathered inputs reach the sessions in one form; the chained form counts on what this
+    // connection received before.
+    let mut widener = Widener::new();
     sink.send(Message::binary(bytes)).await?;
     // The datagram path: the link sees every message either way; the session, once open.
     let mut link = DatagramLink::new();
@@ -201,8 +204,7 @@ async fn pump(
                 let arrived = Instant::now();
                 let event = match frame {
                     Message::Binary(bytes) => {
-                        // Gathered inputs reach the sessions in one form.
-                        let decoded = decode_server(&bytes).map(tight::widen);
+                        let decoded = decode_server(&bytes).map(|m| widener.widen(m));
                         let kind = decoded.as_ref().map_or(MessageKind::Other, MessageKind::of_server);
                         counters.received(kind, bytes.len());
                         match decoded {

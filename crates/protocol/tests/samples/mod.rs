@@ -151,6 +151,7 @@ pub fn client_messages() -> Vec<ClientMessage> {
             }],
             frames: 4,
         },
+        ClientMessage::GetMatchDetail { id: 9 },
     ]
 }
 
@@ -450,7 +451,68 @@ pub fn server_messages() -> Vec<ServerMessage> {
             your_hash: 8,
             boards: vec![1, 2, 3],
         },
+        ServerMessage::MatchDetail {
+            detail: Box::new(match_detail()),
+        },
+        ServerMessage::BattleInputsChained {
+            seats: ChainedSeats(vec![
+                ChainedEntry {
+                    entry: SeatSteps {
+                        seat: 1,
+                        base: 300,
+                        steps: vec![InputStep {
+                            after: 2,
+                            input: Input(1),
+                        }],
+                        targets: vec![TargetStep {
+                            after: 3,
+                            target: Some(0),
+                        }],
+                        frames: 4,
+                    },
+                    follows: false,
+                },
+                ChainedEntry {
+                    entry: SeatSteps {
+                        frames: 2,
+                        ..SeatSteps::new(4, 0)
+                    },
+                    follows: true,
+                },
+            ]),
+        },
     ]
+}
+
+fn match_detail() -> MatchDetail {
+    let seat = |name: &str, placement: u8| SeatDetail {
+        name: name.into(),
+        guest: placement == 3,
+        bot: false,
+        team: None,
+        placement,
+        kos: u32::from(3 - placement),
+        rounds_won: u8::from(placement == 1),
+        pieces: 60,
+        attack: 12,
+        garbage_cleared: 4,
+        t_spins: 1,
+        pps_x100: 150,
+        apm_x100: 4_000,
+        rating_change: None,
+    };
+    MatchDetail {
+        id: 9,
+        battle: true,
+        ranked: false,
+        targeting: "even".into(),
+        reason: "top_out".into(),
+        winner: Some(1),
+        duration_frames: 2_400,
+        ended_unix: 1_795_432_841,
+        replay: Some("b9".into()),
+        seats: vec![seat("ann", 2), seat("bo", 1), seat("Guest 3", 3)],
+    }
 }
 
 fn solo_row() -> SoloRow {
@@ -520,6 +582,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::BattleInputsFrom { .. } => "BattleInputsFrom",
         ClientMessage::BattleHash { .. } => "BattleHash",
         ClientMessage::BattleKeysSince { .. } => "BattleKeysSince",
+        ClientMessage::GetMatchDetail { .. } => "GetMatchDetail",
     }
 }
 
@@ -573,5 +636,7 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::BattleInputsTight { .. } => "BattleInputsTight",
         ServerMessage::QuickBattleQueue { .. } => "QuickBattleQueue",
         ServerMessage::BattleDesyncBoards { .. } => "BattleDesyncBoards",
+        ServerMessage::MatchDetail { .. } => "MatchDetail",
+        ServerMessage::BattleInputsChained { .. } => "BattleInputsChained",
     }
 }

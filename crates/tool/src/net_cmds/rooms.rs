@@ -25,6 +25,8 @@ struct Outcome {
     error: Option<String>,
     desyncs: u32,
     rollbacks: u64,
+    /// Frames stalled at the prediction window within the measurement window.
+    stalls: u64,
     /// Traffic within the measurement window.
     traffic: NetStats,
 }
@@ -57,6 +59,7 @@ async fn room(url: String, i: usize, n: usize, at: Schedule) -> Vec<Outcome> {
         error: Some(e),
         desyncs: 0,
         rollbacks: 0,
+        stalls: 0,
         traffic: NetStats::default(),
     };
     let mut players = Vec::with_capacity(n);
@@ -97,14 +100,17 @@ async fn room(url: String, i: usize, n: usize, at: Schedule) -> Vec<Outcome> {
                         error: Some(format!("no start: {e}")),
                         desyncs: 0,
                         rollbacks: 0,
+                        stalls: 0,
                         traffic: c.traffic(),
                     };
                 }
                 let until = |t: Instant| t.saturating_duration_since(Instant::now());
                 c.play_for(&mut k, until(at.window_from)).await;
-                let before = c.traffic();
+                let stalled = |c: &BattleClient| c.session().map_or(0, |s| s.stats().stall_frames);
+                let (before, stalls_before) = (c.traffic(), stalled(&c));
                 c.play_for(&mut k, until(at.window_to)).await;
                 let traffic = c.traffic().since(&before);
+                let stalls = stalled(&c).saturating_sub(stalls_before);
                 c.play_for(&mut k, until(at.end)).await;
                 let stats = c.session().map(|s| s.stats()).unwrap_or_default();
                 let error = c
@@ -118,6 +124,7 @@ async fn room(url: String, i: usize, n: usize, at: Schedule) -> Vec<Outcome> {
                     error,
                     desyncs: stats.desyncs,
                     rollbacks: stats.rollbacks,
+                    stalls,
                     traffic,
                 }
             })
@@ -193,6 +200,11 @@ pub(super) async fn run(
     println!(
         "rollbacks per player-second: {:.2}",
         rollbacks as f64 / total / secs
+    );
+    let stalls: u64 = players.iter().map(|p| p.stalls).sum();
+    println!(
+        "stall frames per player-second (window): {:.2}",
+        stalls as f64 / total / secs
     );
     println!(
         "per player-second: {:.1} messages / {:.0} bytes up, {:.1} messages / {:.0} bytes down",

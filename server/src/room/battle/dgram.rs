@@ -11,13 +11,16 @@
 //! player to datagrams at its first battle datagram, from what that datagram acknowledges.
 //!
 //! A player's own inputs arrive as windows that may repeat what the room holds: the part past
-//! it is checked and taken like any `BattleInputs` ([`BattleRoom::inputs`]).
+//! it is checked and taken like any `BattleInputs` ([`BattleRoom::inputs`]); a state hash in a
+//! datagram is checked like a `BattleHash` (a mismatch is answered `BattleDesyncBoards` and the
+//! match log, over the WebSocket).
 
 use sevenbag_protocol::battle_datagram::{BattleDownlink, window_from, window_of};
 use sevenbag_protocol::datagram::{WINDOW_FRAMES, match_tag};
 use sevenbag_protocol::gathered;
 use tracing::debug;
 
+use super::trail::Trail;
 use super::*;
 use crate::datagram::{DatagramEvent, DatagramOut, Received};
 
@@ -36,6 +39,8 @@ pub(super) struct Peer {
     speaks: bool,
     /// Frames of each battle seat's inputs the client holds (this match).
     holds: Vec<u32>,
+    /// Per battle seat: how often its inputs went to this player ([`Trail`]).
+    trails: Vec<Trail>,
     /// Our acknowledgement of its own inputs, as last sent.
     ack_sent: u32,
     last_sent: Option<Instant>,
@@ -68,6 +73,7 @@ impl BattleRoom {
     pub(super) fn peers_new_match(&mut self, n: usize) {
         for peer in self.peers.iter_mut().flatten() {
             peer.holds = vec![0; n];
+            peer.trails = vec![Trail::default(); n];
             peer.ack_sent = 0;
             peer.last_catch_up = None;
         }
@@ -113,6 +119,7 @@ impl BattleRoom {
                     client,
                     out,
                     speaks: false,
+                    trails: vec![Trail::default(); holds.len()],
                     holds,
                     ack_sent,
                     last_sent: None,
@@ -161,6 +168,8 @@ impl BattleRoom {
             // From now on its relays go as datagrams, from what it says it holds.
             peer.speaks = true;
             peer.holds = vec![0; confirmed.len()];
+            peer.trails.iter_mut().for_each(Trail::clear);
+            peer.trails.resize(confirmed.len(), Trail::default());
         }
         if let Some(peer) = self.peer_mut(seat)
             && peer.holds.len() == confirmed.len()
@@ -178,6 +187,10 @@ impl BattleRoom {
             let (from, changes, targets) = (Some(span.from), span.changes, span.targets);
             self.inputs(client, from, changes, targets, span.confirmed)
                 .await;
+        }
+        if let Some((frame, hash)) = received.hash {
+            // Checked as a `BattleHash` is: a mismatch is answered on the WebSocket.
+            self.state_hash(client, frame, hash, HashReport::Compact);
         }
         self.answer(seat);
     }
@@ -222,8 +235,18 @@ impl BattleRoom {
             return;
         };
         let tag = match_tag(run.sim.game().header().seed);
-        let Some(peer) = self.peer(seat) else { return };
-        if peer.holds.len() != run.names.len() {
+        let Some(slot) = self.seats.get(seat).and_then(Option::as_ref) else {
+            return;
+        };
+        let resend_after = Trail::resend_after(slot.rtt_ms);
+        let client = slot.conn.as_ref().map(Outbox::id);
+        let Some(peer) = self.peers[seat]
+            .as_mut()
+            .filter(|p| Some(p.client) == client)
+        else {
+            return;
+        };
+        if peer.holds.len() != run.names.len() || peer.trails.len() != run.names.len() {
             return;
         }
         let mut inputs = Vec::new();
@@ -233,10 +256,15 @@ impl BattleRoom {
                 continue;
             };
             if log.confirmed() > held {
-                inputs.push(window_of(s as u8, log, held));
+                // Each stretch goes in a few datagrams, not in every one until acknowledged.
+                let from = peer.trails[s].next_from(held, log.confirmed(), now, resend_after);
+                if from < log.confirmed() {
+                    inputs.push(window_of(s as u8, log, from));
+                }
                 behind |= log.confirmed() - held > WINDOW_FRAMES;
             }
         }
+        let peer = &*peer;
         let ack = run.sim.log(b).map_or(0, |l| l.confirmed());
         if inputs.is_empty() && ack <= peer.ack_sent {
             return;

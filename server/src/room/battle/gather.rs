@@ -1,7 +1,8 @@
 //! The coalesced relay of a room of several seats: batches are gathered for a few milliseconds
-//! and sent to each member as one `BattleInputsTight` (without the member's own seat), so a
+//! and sent to each member as one `BattleInputsChained` (without the member's own seat), so a
 //! player's downlink grows with the opponents' key changes, not with a message per batch of
-//! every opponent (see [`sevenbag_protocol::gathered`] and [`sevenbag_protocol::tight`]).
+//! every opponent (see [`sevenbag_protocol::gathered`] and [`sevenbag_protocol::chained`]:
+//! each connection's [`Chain`] leaves off the bases it already told).
 //!
 //! Anything else the room sends goes out after the gathered inputs (the room flushes before it
 //! handles any command but inputs), so no member sees a log, a result or a round's end before
@@ -10,11 +11,11 @@
 use std::time::{Duration, Instant};
 
 use sevenbag_protocol::{
-    InputChange, MAX_CHANGES_PER_MESSAGE, ServerMessage, TargetChange, TightSeats, gathered,
+    Chain, InputChange, MAX_CHANGES_PER_MESSAGE, SeatSteps, ServerMessage, TargetChange,
 };
 
 use super::BattleRoom;
-use crate::relay;
+use crate::relay::{self, ClientId, Outbox};
 
 /// How long a batch waits for others before it is sent: at most a frame (16.7 ms), so a relay
 /// is late by 8 ms on average. A shorter window sends more, smaller messages (at eight seats,
@@ -45,19 +46,16 @@ impl BattleRoom {
         }
     }
 
-    /// Sends every gathered batch: to each player those of the other seats, to spectators all.
+    /// Sends every gathered batch: to each player those of the other seats, to spectators all,
+    /// each as a `BattleInputsChained` linked to what its connection was sent before.
     pub(super) fn flush_inputs(&mut self) {
         self.gather_until = None;
         if self.gathering.is_empty() {
             return;
         }
-        let entries = self.gathering.take();
-        let (frame, all) = gathered::pack(entries);
-        let everything = relay::encode(&ServerMessage::BattleInputsTight {
-            frame,
-            seats: TightSeats(all.clone()),
-        });
+        let all = self.gathering.take();
         let running = self.running.as_ref();
+        let mut sends: Vec<(&Outbox, Option<usize>)> = Vec::new();
         for (room_seat, slot) in self.seats.iter().enumerate() {
             let Some(outbox) = slot.as_ref().and_then(|s| s.conn.as_ref()) else {
                 continue;
@@ -66,36 +64,48 @@ impl BattleRoom {
             if own.is_some() && self.on_datagrams(room_seat) {
                 continue;
             }
-            match own {
-                Some(b) if all.iter().any(|e| usize::from(e.seat) == b) => {
-                    let others: Vec<_> = all
-                        .iter()
-                        .filter(|e| usize::from(e.seat) != b)
-                        .cloned()
-                        .collect();
-                    if others.is_empty() {
-                        continue;
-                    }
-                    let message = ServerMessage::BattleInputsTight {
-                        frame,
-                        seats: TightSeats(others),
-                    };
-                    if let Some(bytes) = relay::encode(&message) {
-                        outbox.send_bytes(bytes);
-                    }
-                }
-                _ => {
-                    if let Some(bytes) = &everything {
-                        outbox.send_bytes(bytes.clone());
-                    }
-                }
-            }
+            sends.push((outbox, own));
         }
-        if let Some(bytes) = everything {
-            for outbox in &self.spectators {
-                outbox.send_bytes(bytes.clone());
+        sends.extend(self.spectators.iter().map(|o| (o, None)));
+        // Chains of connections gone from the room are dropped: one that comes back starts
+        // a new chain (its first entries carry their bases).
+        self.chains
+            .retain(|(id, _)| sends.iter().any(|(o, _)| o.id() == *id));
+        for (outbox, own) in sends {
+            let entries: Vec<SeatSteps> = match own {
+                Some(b) => all
+                    .iter()
+                    .filter(|e| usize::from(e.seat) != b)
+                    .cloned()
+                    .collect(),
+                None => all.clone(),
+            };
+            if entries.is_empty() {
+                continue;
+            }
+            let chain = chain_of(&mut self.chains, outbox.id());
+            // The chain moves on only with a message that goes out, as the receiver's does.
+            let mut next = chain.clone();
+            let message = ServerMessage::BattleInputsChained {
+                seats: next.link(&entries),
+            };
+            if let Some(bytes) = relay::encode(&message) {
+                *chain = next;
+                outbox.send_bytes(bytes);
             }
         }
         self.send_downlinks();
     }
+}
+
+/// The chain of connection `id`, a new one if it has none.
+fn chain_of(chains: &mut Vec<(ClientId, Chain)>, id: ClientId) -> &mut Chain {
+    let at = match chains.iter().position(|(c, _)| *c == id) {
+        Some(at) => at,
+        None => {
+            chains.push((id, Chain::new()));
+            chains.len() - 1
+        }
+    };
+    &mut chains[at].1
 }

@@ -14,6 +14,7 @@ mod gather;
 mod play;
 mod seats;
 mod tally;
+mod trail;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -143,6 +144,8 @@ struct BattleRoom {
     gathering: Gathering,
     /// When the gathered batches go out.
     gather_until: Option<Instant>,
+    /// Per connection sent gathered inputs: what its chained messages left off ([`gather`]).
+    chains: Vec<(ClientId, sevenbag_protocol::Chain)>,
     /// Per room seat: its player's datagram session ([`dgram`]).
     peers: Vec<Option<dgram::Peer>>,
     /// Tokens of seats given up while their player was away, newest last: a late return
@@ -252,6 +255,7 @@ fn start(
         running: None,
         matches: 0,
         gathering: Gathering::new(),
+        chains: Vec::new(),
         gather_until: None,
         peers: (0..options.seats).map(|_| None).collect(),
         lost: std::collections::VecDeque::new(),

@@ -66,7 +66,7 @@ impl BattleRoom {
         let names: Vec<String> = slots.iter().map(|s| s.name.clone()).collect();
         let tokens: Vec<u64> = slots.iter().map(|s| s.resume).collect();
         let rtt_ms: Vec<u16> = slots.iter().map(|s| s.rtt_ms).collect();
-        let players = slots.iter().map(|s| s.player).collect();
+        let players: Vec<_> = slots.iter().map(|s| s.player).collect();
         let room_seats: Vec<u8> = seated.iter().map(|&s| s as u8).collect();
         let delay = self.services.config.start_delay;
         let start_in_ms = delay.as_millis().min(u128::from(u32::MAX)) as u32;
@@ -101,6 +101,7 @@ impl BattleRoom {
                     frame0_unix_ms: super::super::unix_now_ms()
                         .saturating_add(u64::from(start_in_ms)),
                     matches: self.matches,
+                    accounts: players.iter().map(|p| p.map(|id| id.0)).collect(),
                 })
             });
         self.peers_new_match(n);

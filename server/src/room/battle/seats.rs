@@ -188,6 +188,7 @@ impl BattleRoom {
     /// A member goes: `left` for `LeaveRoom`, otherwise its connection dropped (a player in a
     /// match gets the reconnect window).
     pub(super) async fn leave(&mut self, client: ClientId, left: bool) {
+        self.chains.retain(|(id, _)| *id != client);
         if let Some(i) = self.spectators.iter().position(|o| o.id() == client) {
             self.spectators.swap_remove(i);
             self.broadcast_state();
@@ -319,6 +320,16 @@ impl BattleRoom {
         let BattleLoaded { open, sim, .. } = loaded;
         let now = Instant::now();
         let window = Duration::from_secs(u64::from(self.options.room.reconnect_seconds.max(1)));
+        // Each battle seat's account as the log names it (none: a guest, or an older log).
+        let players: Vec<Option<sevenbag_storage::PlayerId>> = (0..open.names.len())
+            .map(|b| {
+                open.accounts
+                    .get(b)
+                    .copied()
+                    .flatten()
+                    .map(sevenbag_storage::PlayerId)
+            })
+            .collect();
         for (b, &room_seat) in open.room_seats.iter().enumerate() {
             let (Some(slot), Some(&token)) = (
                 self.seats.get_mut(usize::from(room_seat)),
@@ -335,8 +346,7 @@ impl BattleRoom {
                 conn: None,
                 deadline: Some(now + window),
                 rtt_ms: 0,
-                // The room log keeps no identities: a restored match is stored with guests.
-                player: None,
+                player: players[b],
             });
         }
         self.matches = open.matches;
@@ -354,7 +364,7 @@ impl BattleRoom {
             desync_answered: vec![0; n],
             last_inputs: vec![now; n],
             gone: vec![false; n],
-            players: vec![None; n],
+            players,
             log: self
                 .services
                 .room_logs

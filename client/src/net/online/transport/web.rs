@@ -20,7 +20,7 @@ use sevenbag_netplay::time::Instant;
 use sevenbag_netplay::{Hello, NetError, NetEvent};
 use sevenbag_protocol::datagram::{MAX_DATAGRAM_BYTES, SESSION_PATH, token_hex};
 use sevenbag_protocol::{
-    ClientMessage, MAX_MESSAGE_BYTES, ServerMessage, decode_server, encode, tight,
+    ClientMessage, MAX_MESSAGE_BYTES, ServerMessage, Widener, decode_server, encode,
 };
 
 use super::Link;
@@ -49,6 +49,8 @@ pub struct WebLink {
     datagrams: RefCell<Datagrams>,
     /// Messages from datagrams waiting to be reported.
     pending: VecDeque<NetEvent>,
+    /// Reads gathered inputs into one form, chained ones from what came before.
+    widener: RefCell<Widener>,
 }
 
 impl WebLink {
@@ -65,6 +67,7 @@ impl WebLink {
                 link: battle_speaking_link(),
             }),
             pending: VecDeque::new(),
+            widener: RefCell::new(Widener::new()),
         }
     }
 
@@ -230,7 +233,9 @@ impl Link for WebLink {
                     self.datagrams.borrow_mut().session = None;
                     NetEvent::Disconnected(reason)
                 }
-                WsEvent::Binary(bytes) => match decode_server(&bytes).map(tight::widen) {
+                WsEvent::Binary(bytes) => match decode_server(&bytes)
+                    .map(|m| self.widener.borrow_mut().widen(m))
+                {
                     Err(e) => NetEvent::Error(NetError::Decode(e)),
                     Ok(ServerMessage::Ping { nonce, .. }) => {
                         let _ = self.send_now(&ClientMessage::Pong { nonce });
