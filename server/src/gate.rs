@@ -6,7 +6,8 @@
 //! message. Polling a pending `watch` wait takes a `Notify`'s lock to store the waker again,
 //! and the shutdown channel's few `Notify`s are shared by every connection and room of the
 //! server: locks both workers took on every message relayed. [`Gated`] polls its future the first time
-//! and afterwards only when that future woke the task, which costs two atomic operations.
+//! and afterwards only when that future woke the task, which costs one atomic swap: the task's
+//! waker is registered again only when it changed or a wake took it.
 //!
 //! This module imports nothing else from the crate.
 
@@ -42,6 +43,9 @@ pub(crate) struct Gated<F> {
     flag: Arc<Flag>,
     /// The waker the inner future is polled with: sets the flag, then wakes the task.
     waker: Waker,
+    /// The task's waker last registered in `flag.task`; while no wake has taken it out (a
+    /// wake sets `flag.woken` first) registering it again would change nothing.
+    registered: Option<Waker>,
 }
 
 impl<F: Future> Gated<F> {
@@ -55,6 +59,7 @@ impl<F: Future> Gated<F> {
             inner: Box::pin(future),
             waker: Waker::from(flag.clone()),
             flag,
+            registered: None,
         }
     }
 }
@@ -64,10 +69,21 @@ impl<F: Future> Future for Gated<F> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let this = self.get_mut();
-        this.flag.task.register(cx.waker());
+        if !this
+            .registered
+            .as_ref()
+            .is_some_and(|w| w.will_wake(cx.waker()))
+        {
+            this.flag.task.register(cx.waker());
+            this.registered = Some(cx.waker().clone());
+        }
         if !this.flag.woken.swap(false, Ordering::AcqRel) {
+            // No wake since the waker was registered, so it is still there.
             return Poll::Pending;
         }
+        // The wake that set the flag took the registered waker out: put it back before the
+        // inner future can wake again.
+        this.flag.task.register(cx.waker());
         this.inner
             .as_mut()
             .poll(&mut Context::from_waker(&this.waker))
@@ -100,5 +116,25 @@ mod tests {
             }
         }
         assert!(ticks >= 5);
+    }
+
+    #[tokio::test]
+    async fn a_gated_wait_woken_without_ending_still_hears_the_next_wake() {
+        let (tx, mut rx) = tokio::sync::watch::channel(0u8);
+        let wait = Gated::new(async move {
+            let _ = rx.wait_for(|v| *v == 2).await;
+        });
+        // Nothing else wakes the waiting task: only the gated future's own wakes, the first
+        // of which does not end it.
+        tokio::spawn(async move {
+            for value in [1, 2] {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                tx.send_replace(value);
+            }
+            std::future::pending::<()>().await;
+        });
+        tokio::time::timeout(Duration::from_secs(5), wait)
+            .await
+            .expect("the gated wait missed a wake");
     }
 }
