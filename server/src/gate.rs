@@ -6,8 +6,7 @@
 //! message. Polling a pending `watch` wait takes a `Notify`'s lock to store the waker again,
 //! and the shutdown channel's few `Notify`s are shared by every connection and room of the
 //! server: locks both workers took on every message relayed. [`Gated`] polls its future the first time
-//! and afterwards only when that future woke the task, which costs one atomic swap: the task's
-//! waker is registered again only when it changed or a wake took it.
+//! and afterwards only when that future woke the task, which costs two atomic operations.
 //!
 //! This module imports nothing else from the crate.
 
@@ -43,9 +42,6 @@ pub(crate) struct Gated<F> {
     flag: Arc<Flag>,
     /// The waker the inner future is polled with: sets the flag, then wakes the task.
     waker: Waker,
-    /// The task's waker last registered in `flag.task`; while no wake has taken it out (a
-    /// wake sets `flag.woken` first) registering it again would change nothing.
-    registered: Option<Waker>,
 }
 
 impl<F: Future> Gated<F> {
@@ -59,7 +55,6 @@ impl<F: Future> Gated<F> {
             inner: Box::pin(future),
             waker: Waker::from(flag.clone()),
             flag,
-            registered: None,
         }
     }
 }
@@ -69,21 +64,10 @@ impl<F: Future> Future for Gated<F> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let this = self.get_mut();
-        if !this
-            .registered
-            .as_ref()
-            .is_some_and(|w| w.will_wake(cx.waker()))
-        {
-            this.flag.task.register(cx.waker());
-            this.registered = Some(cx.waker().clone());
-        }
+        this.flag.task.register(cx.waker());
         if !this.flag.woken.swap(false, Ordering::AcqRel) {
-            // No wake since the waker was registered, so it is still there.
             return Poll::Pending;
         }
-        // The wake that set the flag took the registered waker out: put it back before the
-        // inner future can wake again.
-        this.flag.task.register(cx.waker());
         this.inner
             .as_mut()
             .poll(&mut Context::from_waker(&this.waker))
