@@ -29,7 +29,7 @@
 //!   tickets binding a session to its WebSocket connection, the self-signed certificate, limits
 //!   (why `wtransport`: there); `room/dgram.rs`: how a room answers players on it.
 //! - `relay.rs`: bounded per-client send queues; a slow reader is cut, never awaited.
-//! - `lobby.rs`: room codes, resume tokens, the quick-match and ranked queues (a handle; the
+//! - `lobby/`: room codes, resume tokens, the quick-match and ranked queues (a handle; the
 //!   cluster hears of room codes through the `CodeBook` trait); `waiting.rs`: the ranked
 //!   queue's pairing and the `Control` messages to a waiting connection.
 //! - `ranked.rs`: Glicko-2, deviation decay, the rating window; `db.rs`: the storage handle
