@@ -11,8 +11,12 @@
 //! tokio workers, 0 = one thread; 2) change the run. `FLOOR_HOPS=1` relays the way the server
 //! does instead: a reader task per socket hands each message to a task per pair ("the room"),
 //! which hands it to the other socket's writer task, over bounded channels: what the server's
-//! three tasks per relayed message cost over one. The relay is this same binary started
-//! again as a child (so its CPU time is its own, read from `/proc`); the players are tasks of
+//! three tasks per relayed message cost over one. `FLOOR_WS=1` relays WebSocket frames instead
+//! of raw bytes: the players are tokio-tungstenite clients (their frames masked, as browsers'
+//! are), the relay answers the handshake and relays each binary message to the paired socket
+//! as a frame of its own, one task per pair, with the server's tungstenite settings: what
+//! WebSocket framing alone costs on top of the TCP floor. The relay is this same binary started
+//! again as a child (so its CPU time is its own, read from `/proc` per thread); the players are tasks of
 //! this process. Loopback only, bounded in time. Figures go to BENCHMARKS.md ("The floor under
 //! any relay").
 
@@ -21,8 +25,12 @@ use std::time::{Duration, Instant};
 
 use std::io::BufRead;
 
+use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Bytes, Message};
 
 /// Payload of one message: about an `Inputs` batch with one key change in a WebSocket frame.
 const MESSAGE: [u8; 12] = [7; 12];
@@ -30,6 +38,8 @@ const MESSAGE: [u8; 12] = [7; 12];
 const RELAY_ROLE: &str = "SEVENBAG_FLOOR_RELAY_THREADS";
 /// Set (to anything) for the three-task relay, see the module docs.
 const HOPS: &str = "FLOOR_HOPS";
+/// Set (to anything) for the WebSocket relay, see the module docs.
+const WS: &str = "FLOOR_WS";
 
 fn main() {
     if let Ok(threads) = std::env::var(RELAY_ROLE) {
@@ -40,7 +50,9 @@ fn main() {
     let seconds = env_or("FLOOR_SECONDS", 10).clamp(1, 120);
     let threads = env_or("FLOOR_THREADS", 2).min(64);
     let rates = std::env::var("FLOOR_RATES").unwrap_or_else(|_| "4,8,12,23,60".into());
-    let shape = if std::env::var_os(HOPS).is_some() {
+    let shape = if std::env::var_os(WS).is_some() {
+        "WebSocket frames, one task per pair"
+    } else if std::env::var_os(HOPS).is_some() {
         "reader -> room -> writer tasks"
     } else {
         "one task per pair"
@@ -102,7 +114,18 @@ async fn play(relay: u32, port: u16, players: u64, rate: u64, seconds: u64) -> (
         stream.set_nodelay(true).expect("nodelay");
         // Spread the players' sends over the period, as independent players would be.
         let phase = Duration::from_micros(i * 7919 % period.as_micros() as u64);
-        tasks.push(tokio::spawn(player(stream, period, phase, until)));
+        if std::env::var_os(WS).is_some() {
+            // The handshake in the player's task: the relay answers a pair's two together.
+            let url = format!("ws://127.0.0.1:{port}/");
+            tasks.push(tokio::spawn(async move {
+                let (ws, _) = tokio_tungstenite::client_async(url, stream)
+                    .await
+                    .expect("WebSocket handshake");
+                ws_player(ws, period, phase, until).await;
+            }));
+        } else {
+            tasks.push(tokio::spawn(player(stream, period, phase, until)));
+        }
     }
     tokio::time::sleep(Duration::from_secs(1)).await;
     let (cpu0, t0) = (cpu_seconds(relay), Instant::now());
@@ -132,8 +155,48 @@ async fn player(stream: TcpStream, period: Duration, phase: Duration, until: Ins
     reader.abort();
 }
 
-/// User plus system CPU time of `pid`, in seconds (`/proc/PID/stat`, clock ticks of 1/100 s).
+/// A WebSocket player: as [`player`], each message one masked binary frame whose payload
+/// makes the frame the server sends on as long as `MESSAGE`.
+async fn ws_player(
+    ws: WebSocketStream<TcpStream>,
+    period: Duration,
+    phase: Duration,
+    until: Instant,
+) {
+    let (mut write, mut read) = ws.split();
+    let reader = tokio::spawn(async move { while let Some(Ok(_)) = read.next().await {} });
+    tokio::time::sleep(phase).await;
+    let mut tick = tokio::time::interval(period);
+    let payload = Bytes::copy_from_slice(&MESSAGE[2..]);
+    while Instant::now() < until {
+        tick.tick().await;
+        if write.send(Message::Binary(payload.clone())).await.is_err() {
+            break;
+        }
+    }
+    let _ = write.close().await;
+    reader.abort();
+}
+
+/// CPU time of `pid` in seconds: the on-CPU nanoseconds of each of its threads
+/// (`/proc/PID/task/*/schedstat`, what `perf stat -e task-clock` counts), so a window at 20
+/// players is read to the microsecond; the relay's threads live as long as it does. Falls back
+/// to user plus system time (`/proc/PID/stat`, ticks of 1/100 s) where schedstat is missing.
 fn cpu_seconds(pid: u32) -> f64 {
+    let on_cpu = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .ok()
+        .and_then(|tasks| {
+            tasks
+                .map(|task| {
+                    let path = task.ok()?.path().join("schedstat");
+                    let text = std::fs::read_to_string(path).ok()?;
+                    text.split(' ').next()?.parse::<u64>().ok()
+                })
+                .sum::<Option<u64>>()
+        });
+    if let Some(ns) = on_cpu {
+        return ns as f64 / 1e9;
+    }
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc stat");
     let fields: Vec<&str> = stat[stat.rfind(')').expect("comm") + 2..]
         .split(' ')
@@ -168,7 +231,9 @@ fn relay(threads: usize) {
                 return;
             };
             let _ = (a.set_nodelay(true), b.set_nodelay(true));
-            if std::env::var_os(HOPS).is_some() {
+            if std::env::var_os(WS).is_some() {
+                tokio::spawn(ws_pair(a, b));
+            } else if std::env::var_os(HOPS).is_some() {
                 tokio::spawn(pair_with_hops(a, b));
             } else {
                 tokio::spawn(pair(a, b));
@@ -231,6 +296,38 @@ async fn pair_with_hops(a: TcpStream, b: TcpStream) {
     while let Some((from_a, bytes)) = room_rx.recv().await {
         let to = &mut writers[usize::from(from_a)];
         if to.send(bytes).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// The WebSocket relay of one pair: both handshakes answered, then every binary message read
+/// from one side written (and flushed) to the other as a frame of its own, in one task. The
+/// read buffer is the server's (`connection::websocket`).
+async fn ws_pair(a: TcpStream, b: TcpStream) {
+    let config = WebSocketConfig::default().read_buffer_size(512);
+    let (Ok(a), Ok(b)) = (
+        tokio_tungstenite::accept_async_with_config(a, Some(config)).await,
+        tokio_tungstenite::accept_async_with_config(b, Some(config)).await,
+    ) else {
+        return;
+    };
+    let (mut a_write, mut a_read) = a.split();
+    let (mut b_write, mut b_read) = b.split();
+    loop {
+        let sent = tokio::select! {
+            m = a_read.next() => match m {
+                Some(Ok(m @ Message::Binary(_))) => b_write.send(m).await,
+                Some(Ok(_)) => Ok(()),
+                _ => return,
+            },
+            m = b_read.next() => match m {
+                Some(Ok(m @ Message::Binary(_))) => a_write.send(m).await,
+                Some(Ok(_)) => Ok(()),
+                _ => return,
+            },
+        };
+        if sent.is_err() {
             return;
         }
     }

@@ -101,4 +101,24 @@ mod tests {
         }
         assert!(ticks >= 5);
     }
+
+    #[tokio::test]
+    async fn a_gated_wait_woken_without_ending_still_hears_the_next_wake() {
+        let (tx, mut rx) = tokio::sync::watch::channel(0u8);
+        let wait = Gated::new(async move {
+            let _ = rx.wait_for(|v| *v == 2).await;
+        });
+        // Nothing else wakes the waiting task: only the gated future's own wakes, the first
+        // of which does not end it.
+        tokio::spawn(async move {
+            for value in [1, 2] {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                tx.send_replace(value);
+            }
+            std::future::pending::<()>().await;
+        });
+        tokio::time::timeout(Duration::from_secs(5), wait)
+            .await
+            .expect("the gated wait missed a wake");
+    }
 }

@@ -11,9 +11,14 @@ use super::{BOARD_COLS, BOARD_ROWS, METER_GAP, METER_W, PANEL_W, PanelLayout, pa
 
 /// A small board's slot in cells: meter, gap, board, and room around it for the target frame.
 const MINI_W: f32 = METER_W + METER_GAP + BOARD_COLS + 0.9;
-/// Cells above a small board: its spawn rows and the target tags.
-const MINI_TOP: f32 = 1.5;
-/// A small board's slot in cells: spawn rows above, the board, the name and figures under it.
+/// Rows above a small board a piece can be drawn in (`render::board` draws three overflow rows).
+const MINI_SPAWN: f32 = 3.0;
+/// The strip for the target tags, above the spawn rows so no piece covers them.
+const MINI_TAGS: f32 = 1.3;
+/// Cells above a small board: the target tags, then its spawn rows.
+const MINI_TOP: f32 = MINI_TAGS + MINI_SPAWN;
+/// A small board's slot in cells: tags and spawn rows above, the board, the name and figures
+/// under it.
 const MINI_H: f32 = MINI_TOP + BOARD_ROWS + 2.7;
 /// Cells above your board: the spawn rows a piece pokes into.
 const OWN_TOP: f32 = 2.2;
@@ -33,6 +38,8 @@ pub struct MiniLayout {
     pub board: Rect,
     /// The incoming-garbage meter, touching the board's left edge.
     pub meter: Rect,
+    /// The marks "YOUR TARGET" and "→ YOU", at the slot's top, above every row a piece reaches.
+    pub tags: Rect,
     /// Name and place under the board.
     pub name: Rect,
     /// Knock-outs, badges and lines sent, under the name.
@@ -161,6 +168,13 @@ fn grid(region: Rect, count: usize, max_cell: f32) -> Vec<MiniLayout> {
                 slot,
                 board,
                 meter: Rect::new(meter_x, board_y, METER_W * cell, BOARD_ROWS * cell),
+                // Measured up from the (rounded) board, so it ends where the spawn rows start.
+                tags: Rect::new(
+                    board_x,
+                    y,
+                    BOARD_COLS * cell,
+                    board_y - MINI_SPAWN * cell - y,
+                ),
                 name: Rect::new(meter_x, board.bottom() + 0.2 * cell, slot_w - cell, text_h),
                 figures: Rect::new(
                     meter_x,
@@ -228,7 +242,7 @@ mod tests {
                     assert!(inside(l.window, r), "{w}x{h}, {seats} seats: {r:?}");
                 }
                 for m in &l.others {
-                    for part in [m.board, m.meter, m.name, m.figures] {
+                    for part in [m.board, m.meter, m.tags, m.name, m.figures] {
                         assert!(
                             inside(m.slot, part),
                             "{w}x{h}, {seats} seats: {part:?} in {:?}",
@@ -238,6 +252,21 @@ mod tests {
                 }
                 // The spawn rows above your board stay under the title.
                 assert!(l.own.board.y - 1.0 * l.own.cell() >= l.title.bottom() - 0.01);
+            }
+        }
+    }
+
+    #[test]
+    fn no_piece_of_a_small_board_reaches_its_tags() {
+        for (w, h) in SIZES {
+            for seats in 2..=8 {
+                for m in &party_layout(w, h, seats).others {
+                    let highest_piece_row = m.board.y - MINI_SPAWN * m.cell();
+                    assert!(
+                        m.tags.bottom() <= highest_piece_row + 0.01,
+                        "{w}x{h}: {m:?}"
+                    );
+                }
             }
         }
     }

@@ -1,6 +1,6 @@
-//! What the game's free-for-all net tests share: a real server on 127.0.0.1:0 and its stop,
-//! the game's [`BattleOnline`] created, handed over, ticked (alone or two at a time) until a
-//! condition, headless players, and a room of three seats already playing ([`playing_room`]).
+//! What the game's free-for-all net tests share (their server is a [`LocalServer`]): the game's
+//! [`BattleOnline`] created, handed over, ticked (alone or two at a time) until a condition,
+//! headless players, and a room of three seats already playing ([`playing_room`]).
 //! Every wait is bounded by [`TIMEOUT`].
 
 use std::time::Duration;
@@ -13,39 +13,13 @@ use super::battle::{BattleOnline, BattleStage};
 use crate::input::KeyMap;
 use crate::net::online::transport::runtime;
 use crate::net::online::{Online, Request};
+use crate::net::test_server::LocalServer;
 
 /// The longest any wait of these tests may take.
 pub(super) const TIMEOUT: Duration = Duration::from_secs(90);
 
-/// The test server's settings: its own replay directory, a short start delay and countdown.
-pub(super) fn server_config(dir: &std::path::Path) -> sevenbag_server::Config {
-    sevenbag_server::Config {
-        replay_dir: dir.to_path_buf(),
-        start_delay: Duration::from_millis(200),
-        countdown_frames: Some(30),
-        ..sevenbag_server::Config::default()
-    }
-}
-
-/// A server on a free loopback port with its own replay directory.
-pub(super) fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
-    runtime()
-        .expect("runtime")
-        .block_on(sevenbag_server::spawn(server_config(dir)))
-        .expect("server")
-}
-
 /// Keys for one connection's seat, frame by frame.
 pub(super) type Keys<'a> = &'a mut dyn FnMut(&Battle, Seat) -> Input;
-
-/// Stops the server, giving it ten seconds; whether it stopped in time is the result.
-pub(super) fn stop(
-    handle: sevenbag_server::ServerHandle,
-) -> Result<Result<(), sevenbag_server::ServerError>, tokio::time::error::Elapsed> {
-    runtime()
-        .expect("runtime")
-        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await })
-}
 
 /// Hard drops every `every` frames, nothing else: stacks top out soon.
 pub(super) fn dropper(every: u32) -> impl FnMut(&Battle, Seat) -> Input {
@@ -180,17 +154,15 @@ pub(super) fn finished(o: &BattleOnline) -> bool {
 /// connection created it and is seated in seat 0; two headless players (hard drops every 5 and
 /// 7 frames) are joined, ready and playing to the end in tasks that return their final hash.
 pub(super) struct PlayingRoom {
-    pub(super) handle: sevenbag_server::ServerHandle,
+    pub(super) server: LocalServer,
     pub(super) game: BattleOnline,
     others: Vec<tokio::task::JoinHandle<(u64, Vec<u8>)>>,
-    _dir: tempfile::TempDir,
 }
 
 /// A [`PlayingRoom`] whose match has started.
 pub(super) fn playing_room(window_s: u8) -> PlayingRoom {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let handle = server(dir.path());
-    let addr = handle.addr().to_string();
+    let server = LocalServer::start();
+    let addr = server.addr().to_string();
     let url = format!("ws://{addr}/");
     let mut options = BattleRoomOptions::ffa(3);
     options.battle.targeting = Targeting::Manual;
@@ -204,10 +176,9 @@ pub(super) fn playing_room(window_s: u8) -> PlayingRoom {
     game.ready();
     tick_until(&mut game, &mut idle, |o| o.session().is_some());
     PlayingRoom {
-        handle,
+        server,
         game,
         others,
-        _dir: dir,
     }
 }
 
@@ -220,7 +191,7 @@ impl PlayingRoom {
             .into_iter()
             .map(|t| rt.block_on(t).expect("task").0)
             .collect();
-        let _ = stop(self.handle);
+        drop(self.server);
         hashes
     }
 }

@@ -13,10 +13,11 @@ use sevenbag_protocol::{BattleRoomOptions, JoinRole};
 use super::battle::{BattleOnline, BattleStage};
 use super::battle_fixture::{
     TIMEOUT, created, dropper, finished, handed_over, headless, headless_dropper, idle,
-    playing_room, server, server_config, stop, tick_both_until, tick_until, until_full,
+    playing_room, tick_both_until, tick_until, until_full,
 };
 use crate::net::online::Request;
 use crate::net::online::transport::runtime;
+use crate::net::test_server::LocalServer;
 
 /// Fetches replay `id` from the server at `addr` through a headless client and re-simulates it
 /// (every recorded hash, round and the result check out); returns its final hash.
@@ -58,7 +59,7 @@ fn a_player_whose_connection_drops_reconnects_and_plays_the_match_to_the_end() {
         .result()
         .and_then(|r| r.replay.clone())
         .expect("a replay");
-    let addr = room.handle.addr().to_string();
+    let addr = room.server.addr().to_string();
     assert_eq!(
         verified_replay_hash(&addr, &id),
         ours,
@@ -105,7 +106,7 @@ fn a_player_back_after_the_window_is_told_its_seat_was_lost_and_watches_the_end(
 #[test]
 fn a_spectator_whose_connection_drops_joins_again_and_watches_the_end() {
     let mut room = playing_room(10);
-    let addr = room.handle.addr().to_string();
+    let addr = room.server.addr().to_string();
     let code = room.game.code().expect("code").to_owned();
     let mut watcher = BattleOnline::join(
         &addr,
@@ -153,13 +154,9 @@ fn a_spectator_whose_connection_drops_joins_again_and_watches_the_end() {
 
 #[test]
 fn a_free_for_all_match_survives_a_server_restart_and_the_game_takes_it_up_again() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = server_config(dir.path());
+    let mut server = LocalServer::start();
     let rt = runtime().expect("runtime");
-    let handle = rt
-        .block_on(sevenbag_server::spawn(config.clone()))
-        .expect("server");
-    let addr = handle.addr();
+    let addr = server.addr();
     let url = format!("ws://{addr}/");
     let (mut game, code) = created(&addr.to_string(), BattleRoomOptions::ffa(3));
     // Headless players: play until the server goes away, come back with the token once it is
@@ -195,7 +192,7 @@ fn a_free_for_all_match_survives_a_server_restart_and_the_game_takes_it_up_again
     tick_until(&mut game, &mut keys, |o| {
         o.session().is_some_and(|s| s.frame() > 120)
     });
-    stop(handle).expect("stopped in time").expect("stopped");
+    server.stop().expect("stopped in time").expect("stopped");
     // Down for a second and a half: the game says so and keeps trying.
     let t0 = sevenbag_netplay::time::Instant::now();
     tick_until(&mut game, &mut keys, |o| o.reconnecting(t0).is_some());
@@ -207,12 +204,7 @@ fn a_free_for_all_match_survives_a_server_restart_and_the_game_takes_it_up_again
     let back = std::time::Instant::now() + Duration::from_millis(1500);
     tick_until(&mut game, &mut keys, |_| std::time::Instant::now() >= back);
     assert!(game.reconnect_attempts() >= 1);
-    let handle = rt
-        .block_on(async {
-            let listener = tokio::net::TcpListener::bind(addr).await?;
-            sevenbag_server::spawn_on(listener, config.clone()).await
-        })
-        .expect("started again");
+    server.start_again();
     tick_until(&mut game, &mut keys, |o| o.reconnecting(t0).is_none());
     assert_eq!(game.seat(), Some(0), "our seat, from the room log");
     tick_until(&mut game, &mut keys, finished);
@@ -221,14 +213,13 @@ fn a_free_for_all_match_survives_a_server_restart_and_the_game_takes_it_up_again
         assert_eq!(rt.block_on(task).expect("task"), ours);
     }
     game.leave();
-    let _ = stop(handle);
+    let _ = server.stop();
 }
 
 #[test]
 fn a_player_handed_over_by_the_two_seat_controller_resumes_with_its_token() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let handle = server(dir.path());
-    let addr = handle.addr().to_string();
+    let mut server = LocalServer::start();
+    let addr = server.addr().to_string();
     let url = format!("ws://{addr}/");
     let mut options = BattleRoomOptions::ffa(3);
     options.room.reconnect_seconds = 10;
@@ -269,5 +260,5 @@ fn a_player_handed_over_by_the_two_seat_controller_resumes_with_its_token() {
     assert_eq!(theirs, ours);
     host.leave();
     guest.leave();
-    let _ = stop(handle);
+    let _ = server.stop();
 }

@@ -13,17 +13,16 @@ use sevenbag_protocol::{BattleRoomOptions, JoinRole};
 
 use super::battle::{BattleOnline, BattleStage};
 use super::battle_fixture::{
-    TIMEOUT, created, dropper, finished, handed_over, headless, idle, server, stop, tick_until,
-    until_full,
+    TIMEOUT, created, dropper, finished, handed_over, headless, idle, tick_until, until_full,
 };
 use crate::net::online::Request;
 use crate::net::online::transport::runtime;
+use crate::net::test_server::LocalServer;
 
 #[test]
 fn the_games_online_party_plays_a_three_seat_room_with_two_headless_clients_to_one_hash() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let handle = server(dir.path());
-    let addr = handle.addr().to_string();
+    let mut server = LocalServer::start();
+    let addr = server.addr().to_string();
     let url = format!("ws://{addr}/");
     let mut options = BattleRoomOptions::ffa(3);
     options.battle.targeting = Targeting::Manual;
@@ -70,24 +69,20 @@ fn the_games_online_party_plays_a_three_seat_room_with_two_headless_clients_to_o
     );
     game.leave();
     watcher.leave();
-    let _ = stop(handle);
+    let _ = server.stop();
 }
 
 #[test]
 fn quick_play_waits_on_its_card_then_lands_in_the_room_the_queue_starts() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = sevenbag_server::Config {
-        replay_dir: dir.path().to_path_buf(),
-        quick_battle: sevenbag_server::QuickBattleConfig {
+    let mut server = LocalServer::start_with(|config, _| {
+        config.quick_battle = sevenbag_server::QuickBattleConfig {
             needed: 3,
             countdown: Duration::from_millis(600),
             first_to: 1,
-        },
-        ..sevenbag_server::Config::default()
-    };
+        };
+    });
     let rt = runtime().expect("runtime");
-    let handle = rt.block_on(sevenbag_server::spawn(config)).expect("server");
-    let addr = handle.addr().to_string();
+    let addr = server.addr().to_string();
     let url = format!("ws://{addr}/");
     let mut game = BattleOnline::quick(&addr, "Ann", Handling::default());
     tick_until(
@@ -124,14 +119,13 @@ fn quick_play_waits_on_its_card_then_lands_in_the_room_the_queue_starts() {
     until_full(&mut game, 3);
     game.leave();
     rt.block_on(async move { drop(seated) });
-    let _ = stop(handle);
+    let _ = server.stop();
 }
 
 #[test]
 fn cancelling_quick_play_takes_us_out_of_the_queue() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let handle = server(dir.path());
-    let addr = handle.addr().to_string();
+    let mut server = LocalServer::start();
+    let addr = server.addr().to_string();
     let mut game = BattleOnline::quick(&addr, "Ann", Handling::default());
     tick_until(&mut game, &mut idle, |o| {
         matches!(o.stage(), BattleStage::Queued(_))
@@ -145,14 +139,13 @@ fn cancelling_quick_play_takes_us_out_of_the_queue() {
         |o| matches!(o.stage(), BattleStage::Queued(w) if w.waiting == 1),
     );
     next.leave();
-    let _ = stop(handle);
+    let _ = server.stop();
 }
 
 #[test]
 fn chat_in_a_free_for_all_room_reaches_every_member() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let handle = server(dir.path());
-    let addr = handle.addr().to_string();
+    let mut server = LocalServer::start();
+    let addr = server.addr().to_string();
     let url = format!("ws://{addr}/");
     let (mut game, code) = created(&addr, BattleRoomOptions::ffa(3));
     let rt = runtime().expect("runtime");
@@ -174,5 +167,5 @@ fn chat_in_a_free_for_all_room_reaches_every_member() {
     tick_until(&mut game, &mut idle, |o| heard(o, "you too"));
     game.leave();
     rt.block_on(async move { drop(bea) });
-    let _ = stop(handle);
+    let _ = server.stop();
 }

@@ -22,3 +22,5 @@ pub mod lan;
 pub mod links;
 pub mod online;
 pub mod request;
+#[cfg(test)]
+pub(crate) mod test_server;

@@ -216,7 +216,7 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
         outline(frame, 3.0, TARGET);
     }
     let small = (cell * 0.85).clamp(9.0, 16.0).round();
-    let tag_y = m.board.y - cell * 0.75;
+    let tag_y = m.tags.y + m.tags.h / 2.0;
     // A spectator's large board is seat `me`: its marks name its number, shortly.
     let (target_tag, at_you_tag) = if scene.game.watching() {
         ("TARGET", format!("→ {}", me.index() + 1))
@@ -300,8 +300,7 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
     );
 }
 
-/// A mark over a small board, on a dark backing so a piece in the spawn rows under it does not
-/// hide it.
+/// A mark in a small board's tag strip (above the rows a piece can reach), on a dark backing.
 fn tag(gfx: &Gfx, text: &str, x: f32, y: f32, size: f32, align: Align, colour: Color) {
     let w = gfx.width(text, size, Weight::Bold);
     let pad = (size * 0.3).round();

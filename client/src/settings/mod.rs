@@ -7,23 +7,18 @@
 pub mod config;
 
 mod rows;
+mod update;
 mod view;
 
-use macroquad::input::KeyCode;
-
 use crate::account::rows::{AccountRow, AccountRows};
-use crate::input::keys::key_name;
-use crate::input::touch::{INSET_RANGE, RAISE_RANGE, SIZE_RANGE, TouchMode};
 use crate::input::{Action, KeyMap};
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::render::gfx::set_plain_background;
 use crate::render::theme;
-use crate::render::widgets::key_caps;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::settings::config::{Config, MAX_ADDRESS, MAX_NAME, clean_name};
-use crate::sound::sfx::Sfx;
-use rows::{EnterDoes, MapId, Row, enter_does, rows, step_percent, step_sdf};
+use crate::settings::config::{Config, clean_name};
+use rows::{MapId, Row, is_text_field, rows};
 
 #[cfg(test)]
 pub use rows::{FOOTER_RIGHT, footers, key_row_labels, value_rows};
@@ -156,109 +151,26 @@ impl SettingsScreen {
 }
 
 impl Screen for SettingsScreen {
-    /// Handles the frame.
+    /// Handles the frame: a binding being captured takes every key; otherwise typing into the
+    /// cursor's field, moving the cursor, and what the list's event asks of its row.
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         self.account.poll(ctx);
-        let kb = &io.keyboard;
-        if let Some((action, slot)) = self.pad_capture {
-            // The next pad button pressed becomes the binding; Escape on the keyboard cancels.
-            if let Some(button) = kb.pad_buttons.iter().copied().next() {
-                self.draft.pad.bind(action, slot, button);
-                ctx.play(Sfx::Select);
-                self.pad_capture = None;
-            } else if kb.pressed.contains(&KeyCode::Escape) {
-                self.pad_capture = None;
-            }
-            return Transition::None;
-        }
-        if let Some((map, action, slot)) = self.capture {
-            // The next key pressed becomes the binding; Escape cancels.
-            if kb.pressed(KeyCode::Escape) {
-                self.capture = None;
-            } else if let Some(key) = kb.pressed.iter().copied().next() {
-                if key_name(key).is_some() {
-                    self.map_mut(map).bind(action, slot, key);
-                    ctx.play(Sfx::Select);
-                } else {
-                    ctx.notify("That key cannot be bound.", theme::BAD);
-                }
-                self.capture = None;
-            }
+        if self.capturing(ctx, &io.keyboard) {
             return Transition::None;
         }
         let layout = list_layout(io.width, io.height, self.rows.len());
         let row = self.rows[self.nav.selected];
-        let typing = matches!(
-            row,
-            Row::Name | Row::Server | Row::TrustCert | Row::Account(AccountRow::Import)
-        );
-        if row == Row::Account(AccountRow::Import) {
-            self.account.type_code(kb);
-        } else if typing {
-            let (text, max) = match row {
-                Row::Name => (&mut self.draft.player_name, MAX_NAME),
-                Row::TrustCert => (&mut self.trust_text, MAX_CERT_PATH),
-                _ => (&mut self.draft.server, MAX_ADDRESS),
-            };
-            for c in &kb.chars {
-                if !c.is_control() && text.chars().count() < max {
-                    text.push(*c);
-                }
-            }
-            if kb.pressed(KeyCode::Backspace) {
-                text.pop();
-            }
+        let typing = is_text_field(row);
+        if typing {
+            self.type_into(row, &io.keyboard);
         }
-        let rows = &self.rows;
-        let before = self.nav.selected;
-        let is_field = |i: usize| {
-            matches!(
-                rows[i],
-                Row::Name | Row::Server | Row::TrustCert | Row::Account(AccountRow::Import)
-            )
-        };
-        let event = self.nav.handle_with_fields(
-            io,
-            &layout,
-            rows.len(),
-            &|i| !matches!(rows[i], Row::Section(_)),
-            typing,
-            &is_field,
-        );
-        if before != self.nav.selected {
-            ctx.play(Sfx::Move);
-        }
-        // A tap (or click) on a row changed with ← → steps it: down on its left half, up on
-        // its right half, as the ‹ › around its value show.
-        let event = match event {
-            ListEvent::Activate(i)
-                if io.mouse.clicked
-                    && matches!(
-                        enter_does(self.rows[i]),
-                        EnterDoes::Nothing | EnterDoes::Toggle
-                    ) =>
-            {
-                let r = self.row_rect(&layout, i);
-                ListEvent::Adjust(
-                    i,
-                    if io.mouse.pos.x < r.x + r.w / 2.0 {
-                        -1
-                    } else {
-                        1
-                    },
-                )
-            }
-            e => e,
-        };
+        let event = self.list_event(ctx, io, &layout, typing);
         // The row the event is about (the cursor row, or the row clicked).
         let target = match event {
             ListEvent::Adjust(i, _) | ListEvent::Activate(i) => self.rows[i],
             _ => row,
         };
-        let h = &mut self.draft.handling;
-        let adjust =
-            |v: &mut u8, d: i32, max: u8| *v = (i32::from(*v) + d).clamp(0, i32::from(max)) as u8;
         match event {
             // Leaving mid-import could lose the key the server is moving the identity to.
             ListEvent::Back if self.account.importing() => {
@@ -272,102 +184,9 @@ impl Screen for SettingsScreen {
                     return Transition::Pop;
                 }
             }
-            ListEvent::Adjust(_, d) => match target {
-                Row::Das => adjust(&mut h.das, d, 60),
-                Row::Arr => adjust(&mut h.arr, d, 30),
-                Row::Dcd => adjust(&mut h.dcd, d, 30),
-                Row::Sdf => h.sdf = step_sdf(h.sdf, d),
-                Row::Irs => h.irs = !h.irs,
-                Row::Ihs => h.ihs = !h.ihs,
-                Row::Background => self.toggle_background(),
-                Row::Palette | Row::Letters | Row::HighContrast | Row::ReducedMotion => {
-                    self.change_look(target, d)
-                }
-                Row::ChatFilter => self.draft.chat_filter = !self.draft.chat_filter,
-                Row::Volume => {
-                    adjust(&mut self.draft.volume, d * 5, 100);
-                    ctx.audio.set_volume(self.draft.volume);
-                    ctx.play(Sfx::Move);
-                }
-                Row::Key(..) | Row::Pad(_) => self.slot = if d < 0 { 0 } else { 1 },
-                Row::TouchMode => {
-                    let all = TouchMode::ALL;
-                    let at = all
-                        .iter()
-                        .position(|m| *m == self.draft.touch.mode)
-                        .unwrap_or(0);
-                    let next = (at as i32 + d).rem_euclid(all.len() as i32) as usize;
-                    self.draft.touch.mode = all[next];
-                }
-                Row::TouchSize => step_percent(&mut self.draft.touch.size, d * 10, SIZE_RANGE),
-                Row::TouchInset => step_percent(&mut self.draft.touch.inset, d, INSET_RANGE),
-                Row::TouchRaise => step_percent(&mut self.draft.touch.raise, d * 2, RAISE_RANGE),
-                _ => {}
-            },
-            ListEvent::Activate(i) => match (enter_does(target), target) {
-                (EnterDoes::Rebind, Row::Key(map, action)) => {
-                    if io.mouse.clicked {
-                        let caps = key_caps(self.row_rect(&layout, i), layout.unit);
-                        if let Some(s) = caps.iter().position(|r| io.mouse.over(*r)) {
-                            self.slot = s;
-                        }
-                    }
-                    self.capture = Some((map, action, self.slot));
-                }
-                (EnterDoes::Rebind, Row::Pad(action)) => {
-                    self.pad_capture = Some((action, self.slot))
-                }
-                (EnterDoes::Toggle, Row::Irs) => h.irs = !h.irs,
-                (EnterDoes::Toggle, Row::Ihs) => h.ihs = !h.ihs,
-                (EnterDoes::Toggle, Row::Background) => self.toggle_background(),
-                (EnterDoes::Toggle, Row::ChatFilter) => {
-                    self.draft.chat_filter = !self.draft.chat_filter
-                }
-                (EnterDoes::Toggle, row) => self.change_look(row, 1),
-                (EnterDoes::Save, _) if self.save(ctx) => return Transition::Pop,
-                (EnterDoes::Discard, _) => {
-                    show_display(&ctx.config);
-                    return Transition::Pop;
-                }
-                (EnterDoes::Defaults, _) => {
-                    let (name, server) =
-                        (self.draft.player_name.clone(), self.draft.server.clone());
-                    self.draft = Config {
-                        player_name: name,
-                        server,
-                        ..Config::default()
-                    };
-                    show_display(&self.draft);
-                    ctx.notify(
-                        "Handling, volume, keys and display reset to defaults (not saved yet).",
-                        theme::ACCENT2,
-                    );
-                }
-                (EnterDoes::Ask(which), _) => {
-                    let (server, name) =
-                        (self.draft.server.clone(), self.draft.player_name.clone());
-                    self.account.activate(ctx, which, &server, &name);
-                }
-                (EnterDoes::NextField, _) => {
-                    let rows = self.rows.clone();
-                    self.nav
-                        .step(1, rows.len(), &|i| !matches!(rows[i], Row::Section(_)));
-                }
-                _ => {}
-            },
-            ListEvent::None => {
-                if let Row::Key(map, action) = row
-                    && kb.pressed_any(&[KeyCode::Delete, KeyCode::Backspace])
-                {
-                    let slot = self.slot;
-                    self.map_mut(map).clear(action, slot);
-                }
-                if let Row::Pad(action) = row
-                    && kb.pressed_any(&[KeyCode::Delete, KeyCode::Backspace])
-                {
-                    self.draft.pad.clear(action, self.slot);
-                }
-            }
+            ListEvent::Adjust(_, d) => self.adjust(ctx, target, d),
+            ListEvent::Activate(i) => return self.activate(ctx, io, &layout, i, target),
+            ListEvent::None => self.clear_binding(row, &io.keyboard),
         }
         Transition::None
     }

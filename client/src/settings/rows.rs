@@ -129,6 +129,14 @@ pub(super) enum EnterDoes {
     Nothing,
 }
 
+/// Whether `row` is a text field: typed into while the cursor is on it.
+pub(super) fn is_text_field(row: Row) -> bool {
+    matches!(
+        row,
+        Row::Name | Row::Server | Row::TrustCert | Row::Account(AccountRow::Import)
+    )
+}
+
 /// What Enter does on `row`.
 pub(super) fn enter_does(row: Row) -> EnterDoes {
     match row {

@@ -206,9 +206,11 @@ impl Room {
             // Inputs of a match that just ended, still in flight: harmless, dropped.
             return;
         };
+        // The seat's outbox is looked up (not cloned) only to cut it: this runs for every
+        // input message.
         let Some(conn) = self.seats[seat.index()]
             .as_ref()
-            .and_then(|s| s.conn.clone())
+            .and_then(|s| s.conn.as_ref())
         else {
             return;
         };
@@ -254,7 +256,7 @@ impl Room {
         };
         let Some(conn) = self.seats[seat.index()]
             .as_ref()
-            .and_then(|s| s.conn.clone())
+            .and_then(|s| s.conn.as_ref())
         else {
             return;
         };

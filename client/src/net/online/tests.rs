@@ -1,5 +1,5 @@
 use super::*;
-use crate::net::online::transport::runtime;
+use crate::net::test_server::LocalServer;
 use sevenbag_netplay::time::Instant;
 use std::time::Duration;
 
@@ -22,73 +22,18 @@ fn script(frame: u32, seat: Seat) -> Input {
     }
 }
 
-/// A server on a free loopback port with a replay directory of its own. Dropping it shuts the
-/// server down and waits (at most 10 s) until every replay is written, and only then removes the
-/// directory: a server still saving a match's replay while the directory is being removed
-/// left the directory behind.
-pub(super) struct LocalServer {
-    addr: std::net::SocketAddr,
-    handle: Option<sevenbag_server::ServerHandle>,
-    config: sevenbag_server::Config,
-    _replays: tempfile::TempDir,
-}
-
-impl LocalServer {
-    pub(super) fn addr(&self) -> std::net::SocketAddr {
-        self.addr
-    }
-}
-
-impl Drop for LocalServer {
-    fn drop(&mut self) {
-        if let (Some(handle), Ok(rt)) = (self.handle.take(), runtime()) {
-            let _ = rt.block_on(async {
-                tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await
-            });
-        }
-    }
-}
-
+/// A server for these tests.
 pub(super) fn server() -> LocalServer {
-    let rt = runtime().expect("runtime");
-    let replays = tempfile::tempdir().expect("temp dir");
-    let config = sevenbag_server::Config {
-        replay_dir: replays.path().to_path_buf(),
-        start_delay: Duration::from_millis(200),
-        countdown_frames: Some(30),
-        ..sevenbag_server::Config::default()
-    };
-    let handle = rt
-        .block_on(sevenbag_server::spawn(config.clone()))
-        .expect("server");
-    LocalServer {
-        addr: handle.addr(),
-        handle: Some(handle),
-        config,
-        _replays: replays,
-    }
+    LocalServer::start()
 }
 
 /// Stops `server` (its running matches keep their room logs), keeps `clients` ticking while it
 /// is down for `down`, and starts it again on the same address over the same directory.
 fn restart(server: &mut LocalServer, down: Duration, clients: &mut [&mut Online]) {
-    let rt = runtime().expect("runtime");
-    if let Some(handle) = server.handle.take() {
-        rt.block_on(async {
-            tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await
-        })
-        .expect("stopped in time")
-        .expect("stopped");
-    }
+    server.stop().expect("stopped in time").expect("stopped");
     let back = Instant::now() + down;
     run(clients, down.as_secs() + 5, |_| Instant::now() >= back);
-    let handle = rt
-        .block_on(async {
-            let listener = tokio::net::TcpListener::bind(server.addr).await?;
-            sevenbag_server::spawn_on(listener, server.config.clone()).await
-        })
-        .expect("started again");
-    server.handle = Some(handle);
+    server.start_again();
 }
 
 pub(super) fn connect(addr: &str, name: &str, request: Request) -> Online {

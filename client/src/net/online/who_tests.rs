@@ -7,22 +7,12 @@ use std::time::Duration;
 use sevenbag_protocol::moderation::ReportCategory;
 
 use super::tests::{connect, run};
-use super::transport::runtime;
 use super::{Online, Request};
+use crate::net::test_server::LocalServer;
 
-/// A server on 127.0.0.1:0 that keeps identities (SQLite under `dir`).
-fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
-    let config = sevenbag_server::Config {
-        replay_dir: dir.join("replays"),
-        db: Some(dir.join("s.db")),
-        start_delay: Duration::from_millis(200),
-        countdown_frames: Some(30),
-        ..sevenbag_server::Config::default()
-    };
-    runtime()
-        .expect("runtime")
-        .block_on(sevenbag_server::spawn(config))
-        .expect("server")
+/// A server on 127.0.0.1:0 that keeps identities (SQLite in its directory).
+fn server() -> LocalServer {
+    LocalServer::start_with(|config, dir| config.db = Some(dir.join("s.db")))
 }
 
 /// Registers `name` with `key` the way the game does: a ranked request (then leaves the queue).
@@ -56,9 +46,8 @@ fn notice(o: &mut Online, wanted: impl Fn(&str) -> bool) -> String {
 
 #[test]
 fn a_registered_player_reports_and_blocks_the_opponent_after_a_quick_match() {
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let handle = server(tmp.path());
-    let addr = handle.addr().to_string();
+    let server = server();
+    let addr = server.addr().to_string();
     let (ann, bo) = ([7; 32], [8; 32]);
     register(&addr, "annie", ann);
     register(&addr, "bobby", bo);
@@ -87,16 +76,13 @@ fn a_registered_player_reports_and_blocks_the_opponent_after_a_quick_match() {
         "Blocked: annie."
     );
     drop((a, b));
-    let _ = runtime()
-        .expect("runtime")
-        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+    drop(server);
 }
 
 #[test]
 fn a_guest_is_told_how_to_get_an_identity_instead_of_the_servers_error() {
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let handle = server(tmp.path());
-    let addr = handle.addr().to_string();
+    let server = server();
+    let addr = server.addr().to_string();
     let mut a = connect(&addr, "annie", Request::Create(Default::default()));
     run(&mut [&mut a], 10, |c| c[0].code().is_some());
     a.block("bobby", true);
@@ -110,7 +96,5 @@ fn a_guest_is_told_how_to_get_an_identity_instead_of_the_servers_error() {
     let line = notice(&mut b, |_| true);
     assert!(line.contains("does not know your player key"), "{line}");
     drop((a, b));
-    let _ = runtime()
-        .expect("runtime")
-        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+    drop(server);
 }

@@ -11,19 +11,8 @@ use sevenbag_protocol::{BattleRoomOptions, RoomOptions};
 use super::battle_room_screen;
 use crate::input::KeyMap;
 use crate::net::battle::BattleOnline;
-use crate::net::online::transport::runtime;
 use crate::net::online::{Online, Request, Stage};
-
-fn server(dir: &std::path::Path) -> sevenbag_server::ServerHandle {
-    let config = sevenbag_server::Config {
-        replay_dir: dir.to_path_buf(),
-        ..sevenbag_server::Config::default()
-    };
-    runtime()
-        .expect("runtime")
-        .block_on(sevenbag_server::spawn(config))
-        .expect("server")
-}
+use crate::net::test_server::LocalServer;
 
 fn within(mut done: impl FnMut() -> bool) {
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
@@ -45,9 +34,8 @@ fn join(addr: &str, code: &str) -> Online {
 
 #[test]
 fn a_free_for_all_rooms_code_joined_by_code_opens_the_party_screen() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let handle = server(dir.path());
-    let addr = handle.addr().to_string();
+    let server = LocalServer::start();
+    let addr = server.addr().to_string();
     let mut host =
         BattleOnline::create(&addr, "Ann", Handling::default(), BattleRoomOptions::ffa(4));
     within(|| {
@@ -88,7 +76,5 @@ fn a_free_for_all_rooms_code_joined_by_code_opens_the_party_screen() {
     });
     assert!(battle_room_screen(&mut guest).is_none());
     host.leave();
-    let _ = runtime()
-        .expect("runtime")
-        .block_on(async { tokio::time::timeout(Duration::from_secs(10), handle.shutdown()).await });
+    drop(server);
 }
