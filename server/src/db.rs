@@ -162,10 +162,12 @@ impl Db {
         }
     }
 
-    /// Hands a finished match to the writer; never waits.
-    pub(crate) fn record(&self, result: MatchResult) {
+    /// Hands a finished match to the writer, which makes its result (`make`: work kept off the
+    /// room's task) and stores it; never waits.
+    pub(crate) fn record(&self, make: impl FnOnce() -> MatchResult + Send + 'static) {
         let (screening, metrics) = (self.screening, self.metrics.clone());
         self.queue(Box::new(move |s| {
+            let result = make();
             let flags = screened(&result, screening.as_ref());
             if !flags.is_empty() {
                 metrics.moderation("ranked_flagged");

@@ -294,9 +294,6 @@ impl Room {
             return;
         };
         let events = run.sim.advance();
-        if events.iter().any(|e| matches!(e, SimEvent::RoundOver(_))) {
-            run.tally.round_over(&run.sim);
-        }
         for event in events {
             match event {
                 SimEvent::RoundOver(r) => {
@@ -444,16 +441,19 @@ impl Room {
             tally,
             ..
         } = run;
-        db.record(tally.result(
-            &sim,
-            &names,
-            winner,
-            reason,
-            replay,
-            started_unix,
-            outboxes,
-            away,
-        ));
+        // Summing the rounds plays the match again: on the writer thread, not the room's.
+        db.record(move || {
+            tally.result(
+                &sim,
+                &names,
+                winner,
+                reason,
+                replay,
+                started_unix,
+                outboxes,
+                away,
+            )
+        });
     }
 
     /// Relays a chat line from a member to everyone in the room who does not block them; a

@@ -56,6 +56,12 @@ impl ConfirmedSim {
     /// Steps the match over every frame both seats have confirmed (until it is decided) and
     /// returns what happened.
     pub fn advance(&mut self) -> Vec<SimEvent> {
+        self.advance_with(|_| {})
+    }
+
+    /// [`ConfirmedSim::advance`], calling `on_round_over` with the match as it stands on the
+    /// frame each round ends (before the next round resets the boards and their counters).
+    pub fn advance_with(&mut self, mut on_round_over: impl FnMut(&Match)) -> Vec<SimEvent> {
         let limit = self.logs[0].confirmed().min(self.logs[1].confirmed());
         let mut events = Vec::new();
         while self.game.winner().is_none() && self.game.frame().0 < limit {
@@ -76,6 +82,7 @@ impl ConfirmedSim {
                 };
                 self.rounds.push(record);
                 events.push(SimEvent::RoundOver(record));
+                on_round_over(&self.game);
             }
             if let Some(winner) = ev.match_over {
                 events.push(SimEvent::MatchOver { winner, frame: f });
