@@ -20,6 +20,14 @@ pub(crate) fn draining() -> Refusal {
     (ErrorCode::Shutdown, DRAINING.to_string())
 }
 
+/// A spectator refused: room `code` has no spectator places left.
+pub(crate) fn no_spectator_place(code: &str) -> Refusal {
+    (
+        ErrorCode::RoomFull,
+        format!("room {code} has no spectator places left"),
+    )
+}
+
 /// A room that would start while the server drains: each seat (its ready flag and its
 /// connection, if any) is no longer ready and hears [`draining`] as a non-fatal error.
 pub(crate) fn unready_for_drain<'a>(
