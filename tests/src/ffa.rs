@@ -13,7 +13,7 @@ use sevenbag_protocol::{
     AnyReplay, BattleReplay, BattleRoomOptions, ClientMessage, JoinRole, read_any, verify_battle,
 };
 
-use crate::{TestServer, player_key};
+use crate::{TestServer, sign_in};
 
 /// Longest a match of these tests may take.
 pub const MATCH_TIMEOUT: Duration = Duration::from_secs(90);
@@ -76,7 +76,7 @@ pub async fn connect_on(url: &str, name: &str, datagrams: bool) -> BattleClient 
         .unwrap_or_else(|e| panic!("{name} connects: {e}"))
 }
 
-/// `name` connected with identity `n` (see [`player_key`]), newly registered.
+/// `name` connected with identity `n` (see [`crate::player_key`]), newly registered.
 pub async fn registered(url: &str, name: &str, n: u8) -> BattleClient {
     signed_in(url, name, n, true).await
 }
@@ -84,15 +84,7 @@ pub async fn registered(url: &str, name: &str, n: u8) -> BattleClient {
 /// `name` connected with identity `n`: registered when `register`, else identified.
 pub async fn signed_in(url: &str, name: &str, n: u8, register: bool) -> BattleClient {
     let mut c = connect(url, name).await;
-    let message = if register {
-        ClientMessage::Register {
-            key: player_key(n),
-            name: name.into(),
-        }
-    } else {
-        ClientMessage::Identify { key: player_key(n) }
-    };
-    c.send(message).expect("send");
+    c.send(sign_in(n, name, register)).expect("send");
     c.idle_for(Duration::from_millis(300)).await;
     assert!(c.errors().is_empty(), "{name}: {:?}", c.errors());
     c
@@ -172,11 +164,7 @@ pub async fn play_all_seeded(
             })
         })
         .collect();
-    let mut out = Vec::new();
-    for t in tasks {
-        out.push(t.await.expect("task"));
-    }
-    out
+    joined(tasks).await
 }
 
 /// Plays each client to the end on its own task; returns them in order.
@@ -221,11 +209,7 @@ pub async fn play_across_restart(
         .restart(Duration::from_millis(300))
         .await
         .expect("the server restarts");
-    let mut out = Vec::new();
-    for t in tasks {
-        out.push(t.await.expect("task"));
-    }
-    out
+    joined(tasks).await
 }
 
 /// Each client idles (no keys) for `time` on its own task; returns them in order.
@@ -239,11 +223,7 @@ pub async fn idle_all(players: Vec<BattleClient>, time: Duration) -> Vec<BattleC
             })
         })
         .collect();
-    let mut out = Vec::new();
-    for t in tasks {
-        out.push(t.await.expect("task"));
-    }
-    out
+    joined(tasks).await
 }
 
 /// A client that lies once on its own task, idle throughout: it plays until three hashes are
@@ -274,6 +254,15 @@ pub async fn lie_then_play_until_told(
     }
     liar.play_for(&mut keys, after).await;
     liar
+}
+
+/// The clients the tasks return, in order.
+async fn joined(tasks: Vec<tokio::task::JoinHandle<BattleClient>>) -> Vec<BattleClient> {
+    let mut out = Vec::new();
+    for t in tasks {
+        out.push(t.await.expect("task"));
+    }
+    out
 }
 
 /// The final confirmed hash of a client whose match is decided.

@@ -86,7 +86,7 @@ pub mod scripted;
 mod server;
 pub mod services;
 
-pub use raw::{Event, RawClient, player_key, raw_tcp_exchange};
+pub use raw::{Event, RawClient, player_key, raw_tcp_exchange, sign_in};
 pub use server::{
     TestServer, fast_config, init_tracing, start_cluster_instance, start_server, start_server_on,
 };

@@ -13,7 +13,7 @@ use sevenbag_protocol::{ClientMessage, JoinRole, Profile, RoomOptions, ServerMes
 use sevenbag_server::Config;
 use sevenbag_tests::players::{connect, finished, is_no_such_room, match_config, play};
 use sevenbag_tests::services::{Postgres, Redis};
-use sevenbag_tests::{RawClient, player_key, scripted, start_cluster_instance};
+use sevenbag_tests::{RawClient, scripted, sign_in, start_cluster_instance};
 use tokio::net::TcpListener;
 
 const LIMIT: Duration = Duration::from_secs(30);
@@ -237,15 +237,7 @@ async fn player(
     register: bool,
 ) -> anyhow::Result<(RawClient, Profile)> {
     let mut c = RawClient::hello(addr, name).await?;
-    let message = if register {
-        ClientMessage::Register {
-            key: player_key(n),
-            name: name.into(),
-        }
-    } else {
-        ClientMessage::Identify { key: player_key(n) }
-    };
-    c.send(&message).await?;
+    c.send(&sign_in(n, name, register)).await?;
     let p = c.profile_reply(LIMIT).await?;
     Ok((c, p))
 }
