@@ -1,9 +1,12 @@
 //! Leaf helpers the lobby and the rooms share without importing each other: how a request is
-//! refused, the refusal during a drain, and the server's random numbers.
+//! refused, the refusal during a drain (and a room's seats told it), and the server's random
+//! numbers.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use sevenbag_protocol::ErrorCode;
+use sevenbag_protocol::{ErrorCode, ServerMessage};
+
+use crate::relay::Outbox;
 
 /// An error for the client: its code and text.
 pub(crate) type Refusal = (ErrorCode, String);
@@ -15,6 +18,32 @@ pub(crate) const DRAINING: &str =
 /// The refusal during a drain (a non-fatal `Shutdown` error, `docs/PROTOCOL.md`).
 pub(crate) fn draining() -> Refusal {
     (ErrorCode::Shutdown, DRAINING.to_string())
+}
+
+/// A spectator refused: room `code` has no spectator places left.
+pub(crate) fn no_spectator_place(code: &str) -> Refusal {
+    (
+        ErrorCode::RoomFull,
+        format!("room {code} has no spectator places left"),
+    )
+}
+
+/// A room that would start while the server drains: each seat (its ready flag and its
+/// connection, if any) is no longer ready and hears [`draining`] as a non-fatal error.
+pub(crate) fn unready_for_drain<'a>(
+    seats: impl Iterator<Item = (&'a mut bool, Option<&'a Outbox>)>,
+) {
+    let (code, message) = draining();
+    for (ready, conn) in seats {
+        *ready = false;
+        if let Some(conn) = conn {
+            conn.send(&ServerMessage::Error {
+                code,
+                message: message.clone(),
+                fatal: false,
+            });
+        }
+    }
 }
 
 /// 64 bits from the OS's entropy source (match seeds, resume tokens, room codes).

@@ -1,6 +1,7 @@
 //! Helpers of the free-for-all tests (`ffa.rs`, `ffa_desync.rs`, `ffa_return.rs`,
-//! `ffa_queue.rs`, `ffa_hostile.rs`, `ffa_links.rs`, `ffa_history.rs`): headless
-//! [`BattleClient`]s connected, seated, readied and played to the end on their own tasks, a
+//! `ffa_queue.rs`, `ffa_hostile.rs`, `ffa_links.rs`, `ffa_history.rs`, `ffa_restart_accounts.rs`,
+//! `cluster_ffa.rs`): headless [`BattleClient`]s connected (as guests or accounts), seated,
+//! readied and played to the end on their own tasks (across a server restart too), a
 //! client that lies once about a hash and plays until told, and the server's replay fetched and
 //! verified.
 
@@ -11,6 +12,8 @@ use sevenbag_netplay::{BattleClient, BattleSession};
 use sevenbag_protocol::{
     AnyReplay, BattleReplay, BattleRoomOptions, ClientMessage, JoinRole, read_any, verify_battle,
 };
+
+use crate::{TestServer, sign_in};
 
 /// Longest a match of these tests may take.
 pub const MATCH_TIMEOUT: Duration = Duration::from_secs(90);
@@ -71,6 +74,20 @@ pub async fn connect_on(url: &str, name: &str, datagrams: bool) -> BattleClient 
     BattleClient::connect_with(url, name, datagrams)
         .await
         .unwrap_or_else(|e| panic!("{name} connects: {e}"))
+}
+
+/// `name` connected with identity `n` (see [`crate::player_key`]), newly registered.
+pub async fn registered(url: &str, name: &str, n: u8) -> BattleClient {
+    signed_in(url, name, n, true).await
+}
+
+/// `name` connected with identity `n`: registered when `register`, else identified.
+pub async fn signed_in(url: &str, name: &str, n: u8, register: bool) -> BattleClient {
+    let mut c = connect(url, name).await;
+    c.send(sign_in(n, name, register)).expect("send");
+    c.idle_for(Duration::from_millis(300)).await;
+    assert!(c.errors().is_empty(), "{name}: {:?}", c.errors());
+    c
 }
 
 /// `name` connected and waiting in the free-for-all queue.
@@ -147,16 +164,52 @@ pub async fn play_all_seeded(
             })
         })
         .collect();
-    let mut out = Vec::new();
-    for t in tasks {
-        out.push(t.await.expect("task"));
-    }
-    out
+    joined(tasks).await
 }
 
 /// Plays each client to the end on its own task; returns them in order.
 pub async fn play_all(players: Vec<BattleClient>, retarget: bool) -> Vec<BattleClient> {
     play_all_seeded(players, 1, retarget).await
+}
+
+/// Plays each client (in a started match) on its own task with [`random_keys`] (seeded
+/// `first_seed`, `first_seed + 1`...) while `server` restarts 1.5 s in: each plays until the
+/// server goes down, comes back with its resume token once it is up again (bounded), and plays
+/// to the end. Returns them in order.
+pub async fn play_across_restart(
+    server: &mut TestServer,
+    players: Vec<BattleClient>,
+    first_seed: u64,
+) -> Vec<BattleClient> {
+    let tasks: Vec<_> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut p)| {
+            tokio::spawn(async move {
+                let mut keys = random_keys(first_seed + i as u64, false);
+                p.play_for(&mut keys, Duration::from_secs(10)).await;
+                let mut back = false;
+                for _ in 0..100 {
+                    if p.reconnect().await.is_ok() {
+                        back = true;
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                assert!(back, "came back after the restart");
+                p.play(&mut keys, MATCH_TIMEOUT)
+                    .await
+                    .expect("plays to the end");
+                p
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    server
+        .restart(Duration::from_millis(300))
+        .await
+        .expect("the server restarts");
+    joined(tasks).await
 }
 
 /// Each client idles (no keys) for `time` on its own task; returns them in order.
@@ -170,11 +223,7 @@ pub async fn idle_all(players: Vec<BattleClient>, time: Duration) -> Vec<BattleC
             })
         })
         .collect();
-    let mut out = Vec::new();
-    for t in tasks {
-        out.push(t.await.expect("task"));
-    }
-    out
+    joined(tasks).await
 }
 
 /// A client that lies once on its own task, idle throughout: it plays until three hashes are
@@ -205,6 +254,15 @@ pub async fn lie_then_play_until_told(
     }
     liar.play_for(&mut keys, after).await;
     liar
+}
+
+/// The clients the tasks return, in order.
+async fn joined(tasks: Vec<tokio::task::JoinHandle<BattleClient>>) -> Vec<BattleClient> {
+    let mut out = Vec::new();
+    for t in tasks {
+        out.push(t.await.expect("task"));
+    }
+    out
 }
 
 /// The final confirmed hash of a client whose match is decided.

@@ -1,7 +1,7 @@
 //! A minimal HTTP/1.1 GET for tests of the server's JSON API (one request per connection).
 
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -55,6 +55,26 @@ pub async fn get_json(addr: SocketAddr, path: &str) -> anyhow::Result<(u16, serd
     let json = serde_json::from_slice(&body)
         .with_context(|| format!("not JSON: {}", String::from_utf8_lossy(&body)))?;
     Ok((status, json))
+}
+
+/// `name`'s stored matches from `/api/players/NAME` once it lists `rows` of them (the writer
+/// runs behind the room). Waits a bounded time, then panics (this is test code).
+pub async fn recent_matches(addr: SocketAddr, name: &str, rows: usize) -> Vec<serde_json::Value> {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) {
+        let (status, body) = get_json(addr, &format!("/api/players/{name}"))
+            .await
+            .expect("GET");
+        let list = body["recent_matches"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if status == 200 && list.len() >= rows {
+            return list;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{name}'s history never held {rows} matches");
 }
 
 /// Any request with `Connection: close`: `method path`, an optional `Authorization: Bearer`

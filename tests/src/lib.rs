@@ -86,8 +86,10 @@ pub mod scripted;
 mod server;
 pub mod services;
 
-pub use raw::{Event, RawClient, player_key, raw_tcp_exchange};
-pub use server::{TestServer, fast_config, init_tracing, start_server, start_server_on};
+pub use raw::{Event, RawClient, player_key, raw_tcp_exchange, sign_in};
+pub use server::{
+    TestServer, fast_config, init_tracing, start_cluster_instance, start_server, start_server_on,
+};
 pub use tempfile::TempDir;
 
 /// A fresh directory under the system's temp dir named `sevenbag-{tag}-…`, removed when the

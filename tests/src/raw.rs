@@ -27,6 +27,18 @@ pub fn player_key(n: u8) -> [u8; 32] {
     k
 }
 
+/// Test player `n` signing in as `name`: a `Register` when `register`, else an `Identify`.
+pub fn sign_in(n: u8, name: &str, register: bool) -> ClientMessage {
+    if register {
+        ClientMessage::Register {
+            key: player_key(n),
+            name: name.into(),
+        }
+    } else {
+        ClientMessage::Identify { key: player_key(n) }
+    }
+}
+
 /// Something the server sent.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {

@@ -4,7 +4,9 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use sevenbag_server::{Config, Limits, ModerationConfig, ServerError, ServerHandle};
+use sevenbag_server::{ClusterConfig, Config, Limits, ModerationConfig, ServerError, ServerHandle};
+
+use crate::services::Redis;
 
 /// A running test server. Dropping it signals shutdown and removes its replay directory.
 #[derive(Debug)]
@@ -87,6 +89,24 @@ pub async fn start_server_on(listener: tokio::net::TcpListener, mut config: Conf
         replay_dir,
         config,
     }
+}
+
+/// A cluster instance on a fresh loopback port, sharing `redis` with entries that live `ttl`:
+/// `base` with its public URL set to its own address.
+pub async fn start_cluster_instance(redis: &Redis, ttl: Duration, base: Config) -> TestServer {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let config = Config {
+        cluster: Some(ClusterConfig {
+            redis_url: redis.url(),
+            public_url: format!("ws://{addr}/"),
+            ttl,
+        }),
+        ..base
+    };
+    start_server_on(listener, config).await
 }
 
 impl TestServer {

@@ -10,28 +10,13 @@ use anyhow::{Context, ensure};
 use sevenbag_core::Seat;
 use sevenbag_netplay::HeadlessError;
 use sevenbag_protocol::{ClientMessage, JoinRole, Profile, RoomOptions, ServerMessage};
-use sevenbag_server::{ClusterConfig, Config};
+use sevenbag_server::Config;
 use sevenbag_tests::players::{connect, finished, is_no_such_room, match_config, play};
 use sevenbag_tests::services::{Postgres, Redis};
-use sevenbag_tests::{RawClient, TestServer, player_key, scripted, start_server_on};
+use sevenbag_tests::{RawClient, scripted, sign_in, start_cluster_instance};
 use tokio::net::TcpListener;
 
 const LIMIT: Duration = Duration::from_secs(30);
-
-/// A cluster instance on a fresh loopback port: its public URL is its own address.
-async fn instance(redis: &Redis, ttl: Duration, base: Config) -> TestServer {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let config = Config {
-        cluster: Some(ClusterConfig {
-            redis_url: redis.url(),
-            public_url: format!("ws://{addr}/"),
-            ttl,
-        }),
-        ..base
-    };
-    start_server_on(listener, config).await
-}
 
 /// Polls `check` every 50 ms until it holds (bounded): for state that lives in Redis.
 async fn eventually(what: &str, mut check: impl FnMut() -> bool) -> anyhow::Result<()> {
@@ -60,8 +45,8 @@ async fn two_instances_pair_a_quick_match_and_share_room_codes_and_spectating() 
         return Ok(());
     };
     let ttl = Duration::from_secs(5);
-    let mut a = instance(&redis, ttl, match_config(Duration::from_millis(300))).await;
-    let mut b = instance(&redis, ttl, match_config(Duration::from_millis(300))).await;
+    let mut a = start_cluster_instance(&redis, ttl, match_config(Duration::from_millis(300))).await;
+    let mut b = start_cluster_instance(&redis, ttl, match_config(Duration::from_millis(300))).await;
 
     // Quick match: one player on each instance. Ann waits on A (A advertises her in Redis);
     // Ben asks B, which sends him to A, where they are paired.
@@ -140,7 +125,7 @@ async fn a_dead_or_forged_directory_entry_never_hangs_a_client() -> anyhow::Resu
     let Some(redis) = Redis::start() else {
         return Ok(());
     };
-    let mut b = instance(
+    let mut b = start_cluster_instance(
         &redis,
         Duration::from_secs(5),
         match_config(Duration::from_millis(300)),
@@ -252,15 +237,7 @@ async fn player(
     register: bool,
 ) -> anyhow::Result<(RawClient, Profile)> {
     let mut c = RawClient::hello(addr, name).await?;
-    let message = if register {
-        ClientMessage::Register {
-            key: player_key(n),
-            name: name.into(),
-        }
-    } else {
-        ClientMessage::Identify { key: player_key(n) }
-    };
-    c.send(&message).await?;
+    c.send(&sign_in(n, name, register)).await?;
     let p = c.profile_reply(LIMIT).await?;
     Ok((c, p))
 }
@@ -294,8 +271,8 @@ async fn ranked_players_on_two_instances_meet_and_postgres_keeps_ratings_across_
         ..sevenbag_tests::fast_config()
     };
     let ttl = Duration::from_secs(5);
-    let mut a = instance(&redis, ttl, config()).await;
-    let mut b = instance(&redis, ttl, config()).await;
+    let mut a = start_cluster_instance(&redis, ttl, config()).await;
+    let mut b = start_cluster_instance(&redis, ttl, config()).await;
 
     let (mut amy, _) = player(a.addr(), "amy", 1, true).await?;
     let (mut bob, _) = player(b.addr(), "bob", 2, true).await?;
@@ -331,8 +308,8 @@ async fn ranked_players_on_two_instances_meet_and_postgres_keeps_ratings_across_
     // Restart every instance (new ports, same Redis and database): the ratings are there.
     a.shutdown().await?;
     b.shutdown().await?;
-    let mut a = instance(&redis, ttl, config()).await;
-    let mut b = instance(&redis, ttl, config()).await;
+    let mut a = start_cluster_instance(&redis, ttl, config()).await;
+    let mut b = start_cluster_instance(&redis, ttl, config()).await;
     let (_, amy) = player(b.addr(), "amy", 1, false).await?;
     let (_, bob) = player(a.addr(), "bob", 2, false).await?;
     let (won, lost) = if winner_name == "amy" {
@@ -366,7 +343,7 @@ async fn readyz_reports_redis_and_postgres_and_an_instance_serves_on_without_red
         postgres: Some(pg.url()),
         ..match_config(Duration::from_millis(300))
     };
-    let mut a = instance(&redis, Duration::from_secs(5), config).await;
+    let mut a = start_cluster_instance(&redis, Duration::from_secs(5), config).await;
     let (status, body) = sevenbag_tests::http::get(a.addr(), "/readyz").await?;
     assert_eq!((status, body.as_slice()), (200, b"ready\n".as_slice()));
 

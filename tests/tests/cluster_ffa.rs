@@ -5,28 +5,18 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-use sevenbag_netplay::BattleClient;
-use sevenbag_protocol::{ClientMessage, JoinRole};
-use sevenbag_server::{ClusterConfig, Config, QuickBattleConfig};
-use sevenbag_tests::ffa::{all_ready, connect, play_all};
-use sevenbag_tests::http::get_json;
+use sevenbag_protocol::JoinRole;
+use sevenbag_server::{Config, QuickBattleConfig};
+use sevenbag_tests::ffa::{all_ready, connect, play_all, registered};
+use sevenbag_tests::http::recent_matches;
 use sevenbag_tests::services::{Postgres, Redis};
-use sevenbag_tests::{TestServer, player_key, start_server_on};
-use tokio::net::TcpListener;
+use sevenbag_tests::{TestServer, start_cluster_instance};
 
 const LIMIT: Duration = Duration::from_secs(20);
 
 /// A cluster instance on a fresh loopback port whose quick play needs four players.
 async fn instance(redis: &Redis, pg: &Postgres) -> TestServer {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addr = listener.local_addr().expect("addr");
     let config = Config {
-        cluster: Some(ClusterConfig {
-            redis_url: redis.url(),
-            public_url: format!("ws://{addr}/"),
-            ttl: Duration::from_secs(5),
-        }),
         postgres: Some(pg.url()),
         quick_battle: QuickBattleConfig {
             needed: 4,
@@ -35,20 +25,7 @@ async fn instance(redis: &Redis, pg: &Postgres) -> TestServer {
         },
         ..sevenbag_tests::players::match_config(Duration::from_millis(300))
     };
-    start_server_on(listener, config).await
-}
-
-/// `name` connected to `url` with a registered identity `n`.
-async fn registered(url: &str, name: &str, n: u8) -> BattleClient {
-    let mut c = connect(url, name).await;
-    c.send(ClientMessage::Register {
-        key: player_key(n),
-        name: name.into(),
-    })
-    .expect("send");
-    c.idle_for(Duration::from_millis(300)).await;
-    assert!(c.errors().is_empty(), "{name}: {:?}", c.errors());
-    c
+    start_cluster_instance(redis, Duration::from_secs(5), config).await
 }
 
 fn hlen(redis: &Redis, key: &str) -> i64 {
@@ -57,24 +34,6 @@ fn hlen(redis: &Redis, key: &str) -> i64 {
         .ok()
         .and_then(|r| r.trim().strip_prefix(':')?.parse().ok())
         .unwrap_or(-1)
-}
-
-/// `name`'s stored matches as `server` lists them once it holds `rows` (bounded wait).
-async fn history(server: &TestServer, name: &str, rows: usize) -> Vec<Value> {
-    let start = Instant::now();
-    loop {
-        let (status, body) = get_json(server.addr(), &format!("/api/players/{name}"))
-            .await
-            .expect("GET");
-        let list = body["recent_matches"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        if (status == 200 && list.len() >= rows) || start.elapsed() > LIMIT {
-            return list;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -152,9 +111,9 @@ async fn players_queued_on_two_instances_meet_in_one_room_stored_once() {
 
     // Stored once, with every account, as either instance reads the shared database.
     for (i, name) in names.iter().enumerate() {
-        let rows = history(host_server, name, 1).await;
+        let rows = recent_matches(host_server.addr(), name, 1).await;
         tokio::time::sleep(Duration::from_millis(200)).await;
-        let again = history(other, name, 1).await;
+        let again = recent_matches(other.addr(), name, 1).await;
         assert_eq!((rows.len(), again.len()), (1, 1), "{name}: {again:?}");
         let row = &again[0];
         assert_eq!(row["seats"].as_u64(), Some(4), "{row}");

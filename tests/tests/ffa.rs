@@ -8,8 +8,8 @@ use std::time::Duration;
 use sevenbag_core::{Battle, SeatInput, Targeting};
 use sevenbag_protocol::{ClientMessage, EndReason, ErrorCode, JoinRole, TargetChange};
 use sevenbag_tests::ffa::{
-    MATCH_TIMEOUT, all_ready, connect, final_hash, options, play_all, random_keys, seated,
-    verified_replay,
+    MATCH_TIMEOUT, all_ready, all_started, connect, final_hash, options, play_across_restart,
+    play_all, random_keys, seated, verified_replay,
 };
 use sevenbag_tests::players::match_config;
 
@@ -199,45 +199,8 @@ async fn a_room_of_several_seats_survives_a_server_restart_through_its_room_log(
     let mut server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
     let url = server.url();
     let (mut players, _) = seated(&url, options(3), 3).await;
-    all_ready(&mut players);
-    for p in players.iter_mut() {
-        p.wait_for_start(Duration::from_secs(5))
-            .await
-            .expect("starts");
-    }
-    let tasks: Vec<_> = players
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut p)| {
-            tokio::spawn(async move {
-                let mut keys = random_keys(i as u64 + 20, false);
-                // Until the server goes down, then back with the token once it is up again.
-                p.play_for(&mut keys, Duration::from_secs(10)).await;
-                let mut back = false;
-                for _ in 0..100 {
-                    if p.reconnect().await.is_ok() {
-                        back = true;
-                        break;
-                    }
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                assert!(back, "came back after the restart");
-                p.play(&mut keys, MATCH_TIMEOUT)
-                    .await
-                    .expect("plays to the end");
-                p
-            })
-        })
-        .collect();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    server
-        .restart(Duration::from_millis(300))
-        .await
-        .expect("the server restarts");
-    let mut players = Vec::new();
-    for t in tasks {
-        players.push(t.await.expect("task"));
-    }
+    all_started(&mut players).await;
+    let mut players = play_across_restart(&mut server, players, 20).await;
     let outcome = players[0].outcome().cloned().expect("a result");
     assert_eq!(outcome.reason, EndReason::TopOut);
     let (server_hash, _) = verified_replay(&mut players[0]).await;

@@ -8,17 +8,16 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
 use sevenbag_netplay::BattleClient;
 use sevenbag_protocol::moderation::ReportCategory;
 use sevenbag_protocol::{ClientMessage, JoinRole, ServerMessage};
 use sevenbag_server::{Config, QuickBattleConfig};
 use sevenbag_storage::ordinal;
-use sevenbag_tests::ffa::{all_ready, connect, options, play_all};
-use sevenbag_tests::http::{get, get_json};
+use sevenbag_tests::ffa::{all_ready, options, play_all, signed_in};
+use sevenbag_tests::http::{get, get_json, recent_matches};
 use sevenbag_tests::players::match_config;
 use sevenbag_tests::services::Postgres;
-use sevenbag_tests::{RawClient, TestServer, player_key, temp_dir};
+use sevenbag_tests::{RawClient, player_key, temp_dir};
 
 const NAMES: [&str; 3] = ["ann", "ben", "cid"];
 
@@ -31,23 +30,6 @@ fn config(db: Config) -> Config {
         },
         ..db
     }
-}
-
-/// `name` connected with identity `n`: registered the first time, identified after.
-async fn player(url: &str, name: &str, n: u8, register: bool) -> BattleClient {
-    let mut c = connect(url, name).await;
-    let message = if register {
-        ClientMessage::Register {
-            key: player_key(n),
-            name: name.into(),
-        }
-    } else {
-        ClientMessage::Identify { key: player_key(n) }
-    };
-    c.send(message).expect("send");
-    c.idle_for(Duration::from_millis(300)).await;
-    assert!(c.errors().is_empty(), "{name}: {:?}", c.errors());
-    c
 }
 
 /// Plays the three to the end; returns each one's place and the replay id.
@@ -66,25 +48,6 @@ async fn played(mut players: Vec<BattleClient>) -> (Vec<u8>, String) {
     )
 }
 
-/// `name`'s history from the API once it holds `rows` matches (the writer runs behind the
-/// room), waiting a bounded time.
-async fn history(server: &TestServer, name: &str, rows: usize) -> Vec<Value> {
-    for _ in 0..100 {
-        let (status, body) = get_json(server.addr(), &format!("/api/players/{name}"))
-            .await
-            .expect("GET");
-        let list = body["recent_matches"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        if status == 200 && list.len() >= rows {
-            return list;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{name}'s history never held {rows} matches");
-}
-
 /// The room match, then a quick play match, of the same three players, each kept once and
 /// shown the same way on either backend.
 async fn both_kinds_are_kept(db: Config) {
@@ -92,7 +55,7 @@ async fn both_kinds_are_kept(db: Config) {
     let url = server.url();
     let mut players = Vec::new();
     for (i, name) in NAMES.iter().enumerate() {
-        players.push(player(&url, name, i as u8 + 1, true).await);
+        players.push(signed_in(&url, name, i as u8 + 1, true).await);
     }
     let code = players[0].create(options(3)).await.expect("create");
     for p in players.iter_mut().skip(1) {
@@ -102,7 +65,7 @@ async fn both_kinds_are_kept(db: Config) {
 
     let mut players = Vec::new();
     for (i, name) in NAMES.iter().enumerate() {
-        let mut p = player(&url, name, i as u8 + 1, false).await;
+        let mut p = signed_in(&url, name, i as u8 + 1, false).await;
         p.quick_play().await.expect("queued");
         players.push(p);
     }
@@ -114,10 +77,10 @@ async fn both_kinds_are_kept(db: Config) {
     let (quick_places, _) = played(players).await;
 
     for (i, name) in NAMES.iter().enumerate() {
-        let rows = history(&server, name, 2).await;
+        let rows = recent_matches(server.addr(), name, 2).await;
         // A moment more: nothing is stored twice.
         tokio::time::sleep(Duration::from_millis(300)).await;
-        let rows_again = history(&server, name, 2).await;
+        let rows_again = recent_matches(server.addr(), name, 2).await;
         assert_eq!(rows_again.len(), 2, "{name}: {rows_again:?}");
         for (row, place) in rows.iter().zip([quick_places[i], room_places[i]]) {
             assert_eq!(row["kind"], "battle", "{row}");
@@ -150,7 +113,7 @@ async fn both_kinds_are_kept(db: Config) {
         );
     }
     // One match by id, and its replay.
-    let rows = history(&server, "ann", 2).await;
+    let rows = recent_matches(server.addr(), "ann", 2).await;
     let id = rows[0]["id"].as_i64().expect("an id");
     let (status, one) = get_json(server.addr(), &format!("/api/matches/{id}"))
         .await
@@ -228,7 +191,7 @@ async fn both_kinds_are_kept(db: Config) {
     assert_eq!((detail.battle, seats), (true, api));
 
     // A report may cite the stored match against someone who played in it, not anyone else.
-    let _dan = player(&url, "dan", 4, true).await;
+    let _dan = signed_in(&url, "dan", 4, true).await;
     let mut ann = RawClient::hello(server.addr(), "ann").await.expect("hello");
     ann.send(&ClientMessage::Identify { key: player_key(1) })
         .await

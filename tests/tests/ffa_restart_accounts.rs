@@ -4,48 +4,14 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
-use sevenbag_netplay::BattleClient;
-use sevenbag_protocol::{ClientMessage, JoinRole};
+use sevenbag_protocol::JoinRole;
 use sevenbag_server::Config;
-use sevenbag_tests::ffa::{MATCH_TIMEOUT, all_ready, connect, options, random_keys};
-use sevenbag_tests::http::get_json;
+use sevenbag_tests::ffa::{all_started, options, play_across_restart, registered};
+use sevenbag_tests::http::recent_matches;
 use sevenbag_tests::players::match_config;
-use sevenbag_tests::{TestServer, player_key, temp_dir};
+use sevenbag_tests::temp_dir;
 
 const NAMES: [&str; 3] = ["amy", "bob", "cyd"];
-
-/// `name` connected with a newly registered identity `n`.
-async fn registered(url: &str, name: &str, n: u8) -> BattleClient {
-    let mut c = connect(url, name).await;
-    c.send(ClientMessage::Register {
-        key: player_key(n),
-        name: name.into(),
-    })
-    .expect("send");
-    c.idle_for(Duration::from_millis(300)).await;
-    assert!(c.errors().is_empty(), "{name}: {:?}", c.errors());
-    c
-}
-
-/// `name`'s stored matches once there are `rows` (the writer runs behind the room; bounded).
-async fn history(server: &TestServer, name: &str, rows: usize) -> Vec<Value> {
-    let mut list = Vec::new();
-    for _ in 0..100 {
-        let (status, body) = get_json(server.addr(), &format!("/api/players/{name}"))
-            .await
-            .expect("GET");
-        list = body["recent_matches"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        if status == 200 && list.len() >= rows {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    list
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_taken_back_after_a_restart_is_stored_with_its_accounts() {
@@ -64,45 +30,8 @@ async fn a_match_taken_back_after_a_restart_is_stored_with_its_accounts() {
     for p in players.iter_mut().skip(1) {
         p.join(&code, JoinRole::Player).await.expect("join");
     }
-    all_ready(&mut players);
-    for p in players.iter_mut() {
-        p.wait_for_start(Duration::from_secs(5))
-            .await
-            .expect("starts");
-    }
-    let tasks: Vec<_> = players
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut p)| {
-            tokio::spawn(async move {
-                let mut keys = random_keys(i as u64 + 40, false);
-                // Until the server goes down, then back with the token once it is up again.
-                p.play_for(&mut keys, Duration::from_secs(10)).await;
-                let mut back = false;
-                for _ in 0..100 {
-                    if p.reconnect().await.is_ok() {
-                        back = true;
-                        break;
-                    }
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                assert!(back, "came back after the restart");
-                p.play(&mut keys, MATCH_TIMEOUT)
-                    .await
-                    .expect("plays to the end");
-                p
-            })
-        })
-        .collect();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    server
-        .restart(Duration::from_millis(300))
-        .await
-        .expect("the server restarts");
-    let mut players = Vec::new();
-    for t in tasks {
-        players.push(t.await.expect("task"));
-    }
+    all_started(&mut players).await;
+    let players = play_across_restart(&mut server, players, 40).await;
     let outcome = players[0].outcome().cloned().expect("a result");
     for p in &players {
         assert!(
@@ -112,10 +41,10 @@ async fn a_match_taken_back_after_a_restart_is_stored_with_its_accounts() {
     }
 
     for (i, name) in NAMES.iter().enumerate() {
-        history(&server, name, 1).await;
+        recent_matches(server.addr(), name, 1).await;
         // A moment more: nothing is stored twice.
         tokio::time::sleep(Duration::from_millis(200)).await;
-        let rows = history(&server, name, 1).await;
+        let rows = recent_matches(server.addr(), name, 1).await;
         assert_eq!(
             rows.len(),
             1,

@@ -1134,21 +1134,12 @@ async fn instance(
     pg: &Postgres,
     dir: &Path,
 ) -> TestServer {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
     let config = Config {
-        cluster: Some(sevenbag_server::ClusterConfig {
-            redis_url: redis.url(),
-            public_url: format!("ws://{addr}/"),
-            ttl: Duration::from_secs(5),
-        }),
         postgres: Some(pg.url()),
         moderation: with_tokens(dir, ModerationConfig::permissive()),
         ..fast_config()
     };
-    sevenbag_tests::start_server_on(listener, config).await
+    sevenbag_tests::start_cluster_instance(redis, Duration::from_secs(5), config).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

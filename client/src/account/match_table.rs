@@ -174,11 +174,6 @@ mod tests {
 
     fn seat(name: &str, placement: u8) -> SeatDetail {
         SeatDetail {
-            name: name.into(),
-            guest: false,
-            bot: false,
-            team: None,
-            placement,
             kos: u32::from(placement == 1) * 2,
             rounds_won: u8::from(placement == 1),
             pieces: 80,
@@ -187,7 +182,7 @@ mod tests {
             t_spins: 1,
             pps_x100: 187,
             apm_x100: 4_012,
-            rating_change: None,
+            ..SeatDetail::new(name, placement)
         }
     }
 

@@ -267,22 +267,7 @@ mod tests {
     }
 
     fn detail(id: u64) -> MatchDetail {
-        let seat = |name: &str, placement| sevenbag_protocol::SeatDetail {
-            name: name.into(),
-            guest: false,
-            bot: false,
-            team: None,
-            placement,
-            kos: 0,
-            rounds_won: 0,
-            pieces: 0,
-            attack: 0,
-            garbage_cleared: 0,
-            t_spins: 0,
-            pps_x100: 0,
-            apm_x100: 0,
-            rating_change: None,
-        };
+        let seat = sevenbag_protocol::SeatDetail::new;
         MatchDetail {
             id,
             battle: true,

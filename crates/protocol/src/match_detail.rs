@@ -98,6 +98,29 @@ pub enum DetailError {
     Word,
 }
 
+impl SeatDetail {
+    /// `name`'s seat, an account's playing for itself, placed `placement`, with every figure
+    /// zero (the caller sets the ones it has).
+    pub fn new(name: impl Into<String>, placement: u8) -> Self {
+        SeatDetail {
+            name: name.into(),
+            guest: false,
+            bot: false,
+            team: None,
+            placement,
+            kos: 0,
+            rounds_won: 0,
+            pieces: 0,
+            attack: 0,
+            garbage_cleared: 0,
+            t_spins: 0,
+            pps_x100: 0,
+            apm_x100: 0,
+            rating_change: None,
+        }
+    }
+}
+
 impl MatchDetail {
     /// Whether the seats play in teams.
     pub fn teams(&self) -> bool {
@@ -156,25 +179,6 @@ impl MatchDetail {
 mod tests {
     use super::*;
 
-    fn seat(name: &str, placement: u8) -> SeatDetail {
-        SeatDetail {
-            name: name.into(),
-            guest: false,
-            bot: false,
-            team: None,
-            placement,
-            kos: 0,
-            rounds_won: 0,
-            pieces: 0,
-            attack: 0,
-            garbage_cleared: 0,
-            t_spins: 0,
-            pps_x100: 0,
-            apm_x100: 0,
-            rating_change: None,
-        }
-    }
-
     fn three() -> MatchDetail {
         MatchDetail {
             id: 4,
@@ -186,7 +190,11 @@ mod tests {
             duration_frames: 600,
             ended_unix: 0,
             replay: Some("r1".into()),
-            seats: vec![seat("ann", 3), seat("bob", 2), seat("cat", 1)],
+            seats: vec![
+                SeatDetail::new("ann", 3),
+                SeatDetail::new("bob", 2),
+                SeatDetail::new("cat", 1),
+            ],
         }
     }
 
@@ -203,7 +211,9 @@ mod tests {
         d.seats.truncate(1);
         assert_eq!(d.validate(), Err(DetailError::Seats(1)));
         let mut d = three();
-        d.seats = (0..9).map(|i| seat(&format!("p{i}"), 0)).collect();
+        d.seats = (0..9)
+            .map(|i| SeatDetail::new(format!("p{i}"), 0))
+            .collect();
         assert_eq!(d.validate(), Err(DetailError::Seats(9)));
     }
 

@@ -74,6 +74,19 @@ pub(crate) fn stats_from(v: [u32; 8]) -> PlayerStats {
     }
 }
 
+/// A two-seat match seat's ratings as [`SEAT_RATINGS`] lists them (`None` where not rated).
+pub(crate) fn ratings_values(before: Option<Rating>, after: Option<Rating>) -> [Option<f64>; 6] {
+    let three = |r: Option<Rating>| {
+        [
+            r.map(|r| r.rating),
+            r.map(|r| r.deviation),
+            r.map(|r| r.volatility),
+        ]
+    };
+    let ([b0, b1, b2], [a0, a1, a2]) = (three(before), three(after));
+    [b0, b1, b2, a0, a1, a2]
+}
+
 /// A seat's rating from its three columns: `None` unless all three are set.
 pub(crate) fn rating_of(
     rating: Option<f64>,
@@ -101,6 +114,18 @@ mod tests {
              ?14, ?15, ?16)"
         );
         assert!(insert_seat_sql('$', SEAT_RATINGS).ends_with("$17, $18)"));
+    }
+
+    #[test]
+    fn ratings_read_back_as_written() {
+        let r = Rating {
+            rating: 1600.0,
+            deviation: 80.0,
+            volatility: 0.06,
+        };
+        let v = ratings_values(None, Some(r));
+        assert_eq!(v[..3], [None, None, None]);
+        assert_eq!(rating_of(v[3], v[4], v[5]), Some(r));
     }
 
     #[test]

@@ -9,10 +9,11 @@ use sevenbag_protocol::datagram::{Downlink, WINDOW_FRAMES, match_tag, window_of}
 use super::*;
 use crate::datagram::{DatagramEvent, DatagramOut, Received};
 
-/// Least time between two datagrams answering a player's own datagrams (relays go at once).
-const ANSWER_EVERY: Duration = Duration::from_millis(16);
+/// Least time between two datagrams answering a player's own datagrams (relays are not held
+/// to it), in both room kinds.
+pub(super) const ANSWER_EVERY: Duration = Duration::from_millis(16);
 /// Least time between two reliable catch-ups of one player over the WebSocket.
-const CATCH_UP_EVERY: Duration = Duration::from_millis(300);
+pub(super) const CATCH_UP_EVERY: Duration = Duration::from_millis(300);
 
 /// A seated player's datagram session, as the room sees it.
 #[derive(Debug)]

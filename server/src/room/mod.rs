@@ -27,7 +27,7 @@ use crate::metrics::GaugeGuard;
 use crate::moderation::Tags;
 use crate::ranked::Identity;
 use crate::record::Tally;
-use crate::refusal::{Refusal, draining, random_u64};
+use crate::refusal::{Refusal, no_spectator_place, random_u64, unready_for_drain};
 use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::services::Services;
 use crate::shutdown::{Shutdown, TaskGuard};

@@ -117,17 +117,8 @@ impl Room {
             return;
         }
         if self.services.draining.is_draining() {
-            let (code, message) = draining();
-            for slot in self.seats.iter_mut().flatten() {
-                slot.ready = false;
-                if let Some(conn) = &slot.conn {
-                    conn.send(&ServerMessage::Error {
-                        code,
-                        message: message.clone(),
-                        fatal: false,
-                    });
-                }
-            }
+            let seats = self.seats.iter_mut().flatten();
+            unready_for_drain(seats.map(|s| (&mut s.ready, s.conn.as_ref())));
             self.broadcast_state();
             return;
         }

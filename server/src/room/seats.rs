@@ -67,10 +67,7 @@ impl Room {
             }
             JoinRole::Spectator => {
                 if self.spectators.len() >= self.services.config.limits.max_spectators {
-                    return Err((
-                        ErrorCode::RoomFull,
-                        format!("room {} has no spectator places left", self.code),
-                    ));
+                    return Err(no_spectator_place(&self.code));
                 }
                 debug!(room = %self.code, client = member.client, "spectator joined");
                 member.outbox.send(&ServerMessage::Joined {

@@ -5,7 +5,7 @@
 use sevenbag_protocol::ClientMessage;
 
 use super::{BattleOnline, BattleStage};
-use crate::net::online::transport::open;
+use crate::net::online::transport::{RedirectError, redirect};
 
 impl BattleOnline {
     /// Follows a `Redirect` to `url`; a bad URL or too many redirects in a row fails.
@@ -14,26 +14,19 @@ impl BattleOnline {
             tracing::warn!("a redirect with no request of ours to make again: ignored");
             return;
         };
-        let url = match self.redirects.follow(url) {
-            Ok(url) => url,
-            Err(e) => {
-                self.stage = BattleStage::Failed(format!("Cannot reach the room: {e}."));
-                return;
-            }
-        };
-        tracing::info!(%url, "redirected to another server instance");
-        if let Some(net) = &self.net {
-            net.close();
-        }
-        match open(&url, self.hello.clone()) {
-            Ok(link) => {
+        let old = self.net.as_deref();
+        match redirect(&mut self.redirects, old, url, self.hello.clone()) {
+            Ok((link, url)) => {
                 self.net = Some(link);
                 self.url = url;
                 self.welcomed = false;
                 self.request = Some(asked);
                 self.stage = BattleStage::Connecting;
             }
-            Err(e) => {
+            Err(RedirectError::Refused(e)) => {
+                self.stage = BattleStage::Failed(format!("Cannot reach the room: {e}."));
+            }
+            Err(RedirectError::Open(e)) => {
                 self.net = None;
                 self.stage = BattleStage::Failed(e);
             }

@@ -8,7 +8,7 @@ use sevenbag_netplay::{Hello, NetEvent};
 use sevenbag_protocol::{ClientMessage, JoinRole};
 
 use super::texts::{plain_net_error, reach_text};
-use super::transport::open;
+use super::transport::{RedirectError, open, redirect};
 use super::who::Who;
 use super::{Driver, Online, Request, Stage};
 use crate::net::online::reconnect::{LOST_MATCH, Reconnect, SEAT_GONE, UNREACHABLE};
@@ -157,25 +157,16 @@ impl Online {
     /// token) and make the request again once welcomed. A bad URL or a loop of redirects ends
     /// in a failure that says so.
     pub(super) fn follow_redirect(&mut self, url: &str) {
-        let url = match self.redirects.follow(url) {
-            Ok(url) => url,
-            Err(e) => {
-                self.fail(format!("Cannot reach the match: {e}."));
-                return;
-            }
-        };
-        tracing::info!(%url, "redirected to another server instance");
-        if let Some(net) = &self.net {
-            net.close();
-        }
-        match open(&url, self.hello.clone()) {
-            Ok(link) => {
+        let old = self.net.as_deref();
+        match redirect(&mut self.redirects, old, url, self.hello.clone()) {
+            Ok((link, url)) => {
                 self.net = Some(link);
                 self.url = url;
                 self.welcomed = false;
                 self.stage = Stage::Connecting;
             }
-            Err(e) => self.fail(e),
+            Err(RedirectError::Refused(e)) => self.fail(format!("Cannot reach the match: {e}.")),
+            Err(RedirectError::Open(e)) => self.fail(e),
         }
     }
 

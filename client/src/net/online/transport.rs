@@ -9,7 +9,7 @@
 //! driver and the pacing are the same code on both.
 
 use sevenbag_netplay::time::Instant;
-use sevenbag_netplay::{Hello, NetError, NetEvent, TransportPath};
+use sevenbag_netplay::{Hello, NetError, NetEvent, Redirects, TransportPath};
 use sevenbag_protocol::ClientMessage;
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -50,6 +50,32 @@ pub fn open(url: &str, hello: Hello) -> Result<Box<dyn Link>, String> {
     {
         Ok(Box::new(web::WebLink::open(url, hello)))
     }
+}
+
+/// Why a cluster's `Redirect` was not followed.
+#[derive(Debug)]
+pub enum RedirectError {
+    /// The address or one redirect too many in a row, refused; the old link is untouched.
+    Refused(String),
+    /// The old link is closed and the new one could not open.
+    Open(String),
+}
+
+/// Follows a cluster's `Redirect` to `url`: checks it with `redirects`, closes `old` and opens
+/// a fresh link there that says `hello` (no resume token). Returns the link and its URL.
+pub fn redirect(
+    redirects: &mut Redirects,
+    old: Option<&dyn Link>,
+    url: &str,
+    hello: Hello,
+) -> Result<(Box<dyn Link>, String), RedirectError> {
+    let url = redirects.follow(url).map_err(RedirectError::Refused)?;
+    tracing::info!(%url, "redirected to another server instance");
+    if let Some(net) = old {
+        net.close();
+    }
+    let link = open(&url, hello).map_err(RedirectError::Open)?;
+    Ok((link, url))
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,10 +1,11 @@
 //! Two-seat matches on PostgreSQL: recording one, reading it back, and the recent lists.
 
 use postgres::Client;
+use postgres::types::ToSql;
 
 use super::seats::{insert_seat, seat_rating, stats_at};
 use super::{PostgresStorage, db, i, u, u32_of};
-use crate::columns::{SEAT_RATINGS, SEAT_STATS};
+use crate::columns::{SEAT_RATINGS, SEAT_STATS, ratings_values};
 use crate::{MatchId, MatchRecord, MatchSeat, Outcome, PlayerId, StorageError, StoredMatch};
 
 pub(super) fn load_match(
@@ -89,8 +90,9 @@ pub(super) fn record_match(
         .and_then(|r| r.try_get(0))
         .map_err(db)?;
     for (seat, s) in record.seats.iter().enumerate() {
-        let before = s.before.map(|r| (r.rating, r.deviation, r.volatility));
-        let after = s.after.map(|r| (r.rating, r.deviation, r.volatility));
+        let ratings = ratings_values(s.before, s.after);
+        let ratings: Vec<&(dyn ToSql + Sync)> =
+            ratings.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
         insert_seat(
             &mut tx,
             id,
@@ -99,14 +101,7 @@ pub(super) fn record_match(
             &s.name,
             &s.stats,
             SEAT_RATINGS,
-            &[
-                &before.map(|b| b.0),
-                &before.map(|b| b.1),
-                &before.map(|b| b.2),
-                &after.map(|a| a.0),
-                &after.map(|a| a.1),
-                &after.map(|a| a.2),
-            ],
+            &ratings,
         )
         .map_err(db)?;
         if let (true, Some(player), Some(after)) = (record.ranked, s.player, s.after) {

@@ -1,10 +1,11 @@
 //! Two-seat matches on SQLite: recording one, reading it back, and the recent lists.
 
+use rusqlite::types::ToSql;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::seats::{insert_seat, seat_rating, stats_at};
 use super::{SqliteStorage, db, unix};
-use crate::columns::{SEAT_RATINGS, SEAT_STATS};
+use crate::columns::{SEAT_RATINGS, SEAT_STATS, ratings_values};
 use crate::{MatchId, MatchRecord, MatchSeat, Outcome, PlayerId, StorageError, StoredMatch};
 
 pub(super) fn load_match(conn: &Connection, id: MatchId) -> rusqlite::Result<Option<StoredMatch>> {
@@ -98,8 +99,8 @@ pub(super) fn record_match(
     .map_err(db)?;
     let id = tx.last_insert_rowid();
     for (seat, s) in record.seats.iter().enumerate() {
-        let before = s.before.map(|r| (r.rating, r.deviation, r.volatility));
-        let after = s.after.map(|r| (r.rating, r.deviation, r.volatility));
+        let ratings = ratings_values(s.before, s.after);
+        let ratings: Vec<&dyn ToSql> = ratings.iter().map(|v| v as &dyn ToSql).collect();
         insert_seat(
             &tx,
             id,
@@ -108,14 +109,7 @@ pub(super) fn record_match(
             &s.name,
             &s.stats,
             SEAT_RATINGS,
-            &[
-                &before.map(|b| b.0),
-                &before.map(|b| b.1),
-                &before.map(|b| b.2),
-                &after.map(|a| a.0),
-                &after.map(|a| a.1),
-                &after.map(|a| a.2),
-            ],
+            &ratings,
         )
         .map_err(db)?;
         if let (true, Some(player), Some(after)) = (record.ranked, s.player, s.after) {

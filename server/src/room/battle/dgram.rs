@@ -20,14 +20,10 @@ use sevenbag_protocol::datagram::{WINDOW_FRAMES, match_tag};
 use sevenbag_protocol::gathered;
 use tracing::debug;
 
+use super::super::dgram::{ANSWER_EVERY, CATCH_UP_EVERY};
 use super::trail::Trail;
 use super::*;
 use crate::datagram::{DatagramEvent, DatagramOut, Received};
-
-/// Least time between two datagrams answering a player's own datagrams.
-const ANSWER_EVERY: Duration = Duration::from_millis(16);
-/// Least time between two reliable catch-ups of one player over the WebSocket.
-const CATCH_UP_EVERY: Duration = Duration::from_millis(300);
 
 /// A seated player's datagram session, as the room sees it.
 #[derive(Debug)]

@@ -8,7 +8,7 @@ use sevenbag_protocol::{
 use tracing::{debug, warn};
 
 use super::*;
-use crate::refusal::{draining, random_u64};
+use crate::refusal::{random_u64, unready_for_drain};
 
 /// A seat without a player is confirmed this many frames past the furthest seat, so it is
 /// never the one the others wait for.
@@ -39,17 +39,8 @@ impl BattleRoom {
             return;
         }
         if self.services.draining.is_draining() {
-            let (code, message) = draining();
-            for slot in self.seats.iter_mut().flatten() {
-                slot.ready = false;
-                if let Some(conn) = &slot.conn {
-                    conn.send(&ServerMessage::Error {
-                        code,
-                        message: message.clone(),
-                        fatal: false,
-                    });
-                }
-            }
+            let seats = self.seats.iter_mut().flatten();
+            unready_for_drain(seats.map(|s| (&mut s.ready, s.conn.as_ref())));
             self.broadcast_state();
             return;
         }

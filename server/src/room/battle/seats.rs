@@ -5,7 +5,7 @@ use sevenbag_core::Seat;
 use tracing::{debug, info, warn};
 
 use super::*;
-use crate::refusal::random_u64;
+use crate::refusal::{no_spectator_place, random_u64};
 
 impl BattleRoom {
     /// Nobody seated or watching.
@@ -62,10 +62,7 @@ impl BattleRoom {
             }
             JoinRole::Spectator => {
                 if self.spectators.len() >= self.services.config.limits.max_spectators {
-                    return Err((
-                        ErrorCode::RoomFull,
-                        format!("room {} has no spectator places left", self.code),
-                    ));
+                    return Err(no_spectator_place(&self.code));
                 }
                 debug!(room = %self.code, client = member.client, "spectator joined");
                 member.outbox.send(&ServerMessage::BattleJoined {
