@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use sevenbag_netplay::{BattleClient, ServerError};
 use sevenbag_protocol::ErrorCode;
 use sevenbag_tests::ffa::{all_started, idle, options, play_all, seated};
 use sevenbag_tests::players::match_config;
@@ -31,15 +32,7 @@ async fn a_late_return_is_told_its_seat_was_lost_and_watches_the_match() {
     late.drop_connection();
     // Past the one-second window: the room plays the seat out.
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    late.reconnect()
-        .await
-        .expect("the connection is taken back");
-    late.play_for(&mut idle(), Duration::from_secs(2)).await;
-    let lost: Vec<_> = late
-        .errors()
-        .iter()
-        .filter(|e| e.code == ErrorCode::SeatLost)
-        .collect();
+    let lost = return_and_listen(&mut late, Duration::from_secs(2)).await;
     assert_eq!(lost.len(), 1, "{:?}", late.errors());
     assert!(!lost[0].fatal);
     assert!(
@@ -84,15 +77,7 @@ async fn a_return_after_the_match_ended_is_told_the_seat_was_lost_and_hears_the_
     // The other two play to the end while it is away (its seat played out after the window).
     let players = play_all(players, false).await;
     let over = players[0].outcome().cloned().expect("the match ended");
-    late.reconnect()
-        .await
-        .expect("the connection is taken back");
-    late.play_for(&mut idle(), Duration::from_secs(1)).await;
-    let lost: Vec<_> = late
-        .errors()
-        .iter()
-        .filter(|e| e.code == ErrorCode::SeatLost)
-        .collect();
+    let lost = return_and_listen(&mut late, Duration::from_secs(1)).await;
     assert_eq!(lost.len(), 1, "{:?}", late.errors());
     assert!(
         lost[0].message.contains("match is over"),
@@ -102,4 +87,18 @@ async fn a_return_after_the_match_ended_is_told_the_seat_was_lost_and_hears_the_
     assert_eq!(late.outcome(), Some(&over), "it hears how the match ended");
     assert_eq!(late.seat(), None, "a spectator of the room now");
     assert!(late.disconnect_reason().is_none(), "still connected");
+}
+
+/// Takes `late`'s connection back, listens for `listen`, and returns the `SeatLost` errors it
+/// heard.
+async fn return_and_listen(late: &mut BattleClient, listen: Duration) -> Vec<ServerError> {
+    late.reconnect()
+        .await
+        .expect("the connection is taken back");
+    late.play_for(&mut idle(), listen).await;
+    late.errors()
+        .iter()
+        .filter(|e| e.code == ErrorCode::SeatLost)
+        .cloned()
+        .collect()
 }

@@ -354,9 +354,9 @@ mod tests {
         assert_eq!(game.attempt().placed(), 0);
     }
 
-    #[test]
-    fn a_hopeless_position_fails_and_the_hint_says_so() {
-        // A 2-row perfect clear: three pieces dropped flat from spawn stack too high to clear.
+    /// The 2-row perfect clear puzzle (seed 7) with its hint on, hard-dropped every other frame
+    /// until the attempt ends (at most 600 frames); `settle` waits for the solver each frame.
+    fn hard_drops_until_over(settle: bool) -> PuzzleGame {
         let made = make(&Request::Exact {
             options: preset(Kind::Pc, Difficulty::Easy),
             seed: 7,
@@ -373,8 +373,17 @@ mod tests {
             } else {
                 Input::NONE
             });
-            game.settle();
+            if settle {
+                game.settle();
+            }
         }
+        game
+    }
+
+    #[test]
+    fn a_hopeless_position_fails_and_the_hint_says_so() {
+        // A 2-row perfect clear: three pieces dropped flat from spawn stack too high to clear.
+        let game = hard_drops_until_over(true);
         assert!(
             matches!(game.attempt().status(), Status::Failed(_)),
             "{:?}",
@@ -386,23 +395,7 @@ mod tests {
     fn the_hint_never_says_thinking_once_the_attempt_has_failed() {
         // Hard drops as fast as the frames allow, never waiting for the solver: the last piece
         // (or a top out) fails the attempt in a position no search was started for.
-        let made = make(&Request::Exact {
-            options: preset(Kind::Pc, Difficulty::Easy),
-            seed: 7,
-        })
-        .expect("makes");
-        let mut game = PuzzleGame::new(made, Handling::default());
-        game.toggle_hint();
-        for frame in 0..600 {
-            if game.attempt().status() != Status::Playing {
-                break;
-            }
-            game.step(if frame % 2 == 0 {
-                Input::HARD_DROP
-            } else {
-                Input::NONE
-            });
-        }
+        let mut game = hard_drops_until_over(false);
         assert!(matches!(game.attempt().status(), Status::Failed(_)));
         game.settle();
         assert_eq!(game.hint(), Hint::NoSolution);
