@@ -128,3 +128,14 @@ pub async fn request_json(
         .with_context(|| format!("not JSON: {}", String::from_utf8_lossy(&bytes)))?;
     Ok((status, json))
 }
+
+/// A history row's players as (name, whether the seat was an account) pairs, in the API's
+/// order.
+pub fn players_of(row: &serde_json::Value) -> Vec<(serde_json::Value, serde_json::Value)> {
+    row["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| (p["name"].clone(), p["ranked_player"].clone()))
+        .collect()
+}

@@ -125,12 +125,7 @@ async fn players_queued_on_two_instances_meet_in_one_room_stored_once() {
                 sevenbag_storage::ordinal(outcome.placements[seat])
             )
         );
-        let listed: Vec<_> = row["players"]
-            .as_array()
-            .expect("players")
-            .iter()
-            .map(|p| (p["name"].clone(), p["ranked_player"].clone()))
-            .collect();
+        let listed = sevenbag_tests::http::players_of(row);
         for n in names {
             assert!(listed.contains(&(n.into(), true.into())), "{n}: {listed:?}");
         }

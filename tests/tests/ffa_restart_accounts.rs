@@ -60,12 +60,7 @@ async fn a_match_taken_back_after_a_restart_is_stored_with_its_accounts() {
             ),
             "{row}"
         );
-        let listed: Vec<_> = row["players"]
-            .as_array()
-            .expect("players")
-            .iter()
-            .map(|p| (p["name"].clone(), p["ranked_player"].clone()))
-            .collect();
+        let listed = sevenbag_tests::http::players_of(row);
         for n in NAMES {
             assert!(
                 listed.contains(&(n.into(), true.into())),
