@@ -65,8 +65,8 @@
 //! ## Design: nobody waits on a client
 //! Rooms and the lobby never `await` anything a client controls. Messages to clients go through
 //! bounded queues with `try_send`; a client that falls behind is disconnected with `SlowReader`
-//! (see `relay.rs`). The only waits are on the server's own tasks (a room's inbox, a replay
-//! write), so one bad connection cannot stall anyone else.
+//! (see `relay.rs`). The only waits are on the server's own tasks (a room's inbox or lock, a
+//! replay write), so one bad connection cannot stall anyone else.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

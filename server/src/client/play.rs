@@ -13,12 +13,10 @@ struct RoomRoute {
 
 impl Deliver for RoomRoute {
     fn deliver(&self, event: DatagramEvent) -> bool {
-        self.handle
-            .try_send(RoomCommand::Datagram {
-                client: self.client,
-                event,
-            })
-            .is_ok()
+        self.handle.try_send(RoomCommand::Datagram {
+            client: self.client,
+            event,
+        })
     }
 }
 
@@ -38,8 +36,8 @@ impl Client {
     /// Sends a command to the client's room; if the room has closed, says so.
     pub(super) async fn send_room(&mut self, command: RoomCommand) {
         let Some(m) = &self.room else { return };
-        // Waiting here when the room's inbox is full is deliberate: it stops reading this
-        // client's socket, which is where the pressure belongs.
+        // Waiting here while the room is busy (its lock taken, or its inbox full) is
+        // deliberate: it stops reading this client's socket, which is where the pressure belongs.
         if m.handle.send(command).await.is_err() {
             let code = m.code.clone();
             self.room = None;
@@ -93,7 +91,7 @@ impl Client {
         let handle = self.room.as_ref().map(|m| &m.handle);
         let same = match (handle, &self.route_key) {
             (None, None) => true,
-            (Some(h), Some(k)) => h.same_channel(k),
+            (Some(h), Some(k)) => h.same_room(k),
             _ => false,
         };
         if same {

@@ -1,10 +1,12 @@
-//! One task per room: it owns the seats, the spectators and the running match, so none of that
-//! state is services or locked.
+//! One task per room: it owns the seats, the spectators and the running match, behind one async
+//! lock that only the room's task and its members' connections take.
 //!
-//! Connection tasks talk to a room through its bounded inbox ([`RoomHandle`]); the room talks to
-//! connections only through their [`Outbox`]es, which never block (see [`crate::relay`]). The
-//! room therefore never waits on a client, and a client waits on the room only while the room's
-//! inbox is full — which pushes back on that client's socket, the right place for it.
+//! Connection tasks talk to a room through its [`RoomHandle`]: match messages (inputs and
+//! reports) run the room's handler under its lock in the sender's task, everything else goes
+//! through the room's bounded inbox (see `handle.rs`). The room talks to connections only
+//! through their [`Outbox`]es, which never block (see [`crate::relay`]). The room therefore
+//! never waits on a client, and a client waits on the room only while the room is busy or its
+//! inbox full — which pushes back on that client's socket, the right place for it.
 //!
 //! The match itself is a [`ConfirmedSim`]: the core `Match` stepped exactly as far as both seats'
 //! inputs are confirmed. Its round and match results are the only ones that count.
@@ -34,6 +36,7 @@ use crate::shutdown::{Shutdown, TaskGuard};
 
 pub(crate) mod battle;
 mod dgram;
+mod handle;
 mod persist;
 mod play;
 mod seats;
@@ -46,8 +49,7 @@ const INBOX: usize = 256;
 /// Most commands a room handles in one wake-up after the first (see `Room::run`).
 const DRAIN: usize = 32;
 
-/// Where connection tasks send room commands.
-pub(crate) type RoomHandle = mpsc::Sender<RoomCommand>;
+pub(crate) use handle::RoomHandle;
 
 /// A connection as a room sees it.
 #[derive(Clone, Debug)]
@@ -281,7 +283,8 @@ impl Running {
     }
 }
 
-/// The room task's state.
+/// A room's state: its task's, and (for match messages) its members' connections' under the
+/// room's lock (`handle.rs`).
 struct Room {
     services: Arc<Services>,
     /// The lobby's maps, told of tokens and of the room's end.
@@ -305,6 +308,8 @@ struct Room {
     spectator_tags: std::collections::HashMap<ClientId, Arc<Tags>>,
     /// Players on the datagram path.
     peers: dgram::Peers,
+    /// Set when the room's task has ended: a directly run command finds the room gone.
+    closed: bool,
 }
 
 /// What a room tells the directory that opened it (the lobby's code and token maps). A handle
@@ -359,20 +364,87 @@ pub(crate) fn spawn(
         seat_tags: [None, None],
         spectator_tags: std::collections::HashMap::new(),
         peers: dgram::Peers::default(),
+        closed: false,
     };
-    tokio::spawn(room.run(start, rx, shutdown, guard));
-    Some(tx)
+    let direct = Arc::new(handle::Direct::new(room));
+    tokio::spawn(run(direct.clone(), start, rx, shutdown, guard));
+    Some(RoomHandle::with_direct(tx, direct))
+}
+
+/// The room's task: starts the room, then handles its inbox and timers until it is abandoned
+/// or the server shuts down. Each command and timer runs under the room's lock.
+async fn run(
+    direct: Arc<handle::Direct>,
+    start: Start,
+    mut inbox: mpsc::Receiver<RoomCommand>,
+    mut shutdown: Shutdown,
+    _guard: TaskGuard,
+) {
+    let services = direct.lock().await.services.clone();
+    let _open = GaugeGuard::new(&services.metrics.rooms);
+    direct.lock().await.open(start).await;
+    // Once a second while a match runs: has a connected player stopped sending inputs?
+    let mut stall_check = tokio::time::interval(Duration::from_secs(1));
+    stall_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    // One wait for shutdown for the life of the room, as in the connection's reader: made
+    // afresh per command it re-registered with the watch channel every time (3% of the
+    // server's instructions, callgrind, docs/history).
+    // Gated: the server-wide shutdown channel is not locked on every command.
+    let mut shutdown_wait = Gated::new(shutdown.recv());
+    loop {
+        let (deadline, running) = {
+            let room = direct.lock().await;
+            if room.is_abandoned() {
+                break;
+            }
+            let deadline = room.seats.iter().flatten().filter_map(|s| s.deadline).min();
+            (deadline, room.running.is_some())
+        };
+        tokio::select! {
+            biased;
+            _ = &mut shutdown_wait => {
+                direct.lock().await.on_shutdown().await;
+                break;
+            }
+            command = inbox.recv() => match command {
+                Some(command) => {
+                    let mut room = direct.lock().await;
+                    room.handle(command).await;
+                    // Commands already waiting are handled in the same wake-up, without
+                    // polling every timer of the `select!` again for each (bounded, so the
+                    // timers still get their turn under a flood).
+                    for _ in 0..DRAIN {
+                        if room.is_abandoned() {
+                            break;
+                        }
+                        match inbox.try_recv() {
+                            Ok(command) => room.handle(command).await,
+                            Err(_) => break,
+                        }
+                    }
+                }
+                // Unreachable while the lobby holds a handle; harmless if it happens.
+                None => break,
+            },
+            // A directly run command ended the match or emptied the room: look again.
+            () = direct.woken() => {}
+            _ = sleep_until_opt(deadline), if deadline.is_some() => {
+                direct.lock().await.expire(Instant::now()).await;
+            }
+            _ = stall_check.tick(), if running => {
+                direct.lock().await.check_stalled(Instant::now()).await;
+            }
+        }
+    }
+    let mut room = direct.lock().await;
+    room.closed = true;
+    room.directory.room_closed(&room.code, room.id);
+    info!(room = %room.code, matches = room.matches, "room closed");
 }
 
 impl Room {
-    async fn run(
-        mut self,
-        start: Start,
-        mut inbox: mpsc::Receiver<RoomCommand>,
-        mut shutdown: Shutdown,
-        _guard: TaskGuard,
-    ) {
-        let _open = GaugeGuard::new(&self.services.metrics.rooms);
+    /// Seats the room's first members, or takes a restored match up again.
+    async fn open(&mut self, start: Start) {
         info!(room = %self.code, "room opened");
         match start {
             Start::Created(member) => {
@@ -393,54 +465,6 @@ impl Room {
             }
             Start::Restored(loaded) => self.restore(*loaded).await,
         }
-        // Once a second while a match runs: has a connected player stopped sending inputs?
-        let mut stall_check = tokio::time::interval(Duration::from_secs(1));
-        stall_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        // One wait for shutdown for the life of the room, as in the connection's reader: made
-        // afresh per command it re-registered with the watch channel every time (3% of the
-        // server's instructions, callgrind, docs/history).
-        // Gated: the server-wide shutdown channel is not locked on every command.
-        let mut shutdown_wait = Gated::new(shutdown.recv());
-        loop {
-            let deadline = self.seats.iter().flatten().filter_map(|s| s.deadline).min();
-            tokio::select! {
-                biased;
-                _ = &mut shutdown_wait => {
-                    self.on_shutdown().await;
-                    break;
-                }
-                command = inbox.recv() => match command {
-                    Some(command) => {
-                        self.handle(command).await;
-                        // Commands already waiting are handled in the same wake-up, without
-                        // polling every timer of the `select!` again for each (bounded, so the
-                        // timers still get their turn under a flood).
-                        for _ in 0..DRAIN {
-                            if self.is_abandoned() {
-                                break;
-                            }
-                            match inbox.try_recv() {
-                                Ok(command) => self.handle(command).await,
-                                Err(_) => break,
-                            }
-                        }
-                    }
-                    // Unreachable while the lobby holds a handle; harmless if it happens.
-                    None => break,
-                },
-                _ = sleep_until_opt(deadline), if deadline.is_some() => {
-                    self.expire(Instant::now()).await;
-                }
-                _ = stall_check.tick(), if self.running.is_some() => {
-                    self.check_stalled(Instant::now()).await;
-                }
-            }
-            if self.is_abandoned() {
-                break;
-            }
-        }
-        self.directory.room_closed(&self.code, self.id);
-        info!(room = %self.code, matches = self.matches, "room closed");
     }
 
     async fn handle(&mut self, command: RoomCommand) {

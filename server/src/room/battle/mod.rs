@@ -262,7 +262,7 @@ fn start(
         last_over: None,
     };
     tokio::spawn(room.run(begin, rx, shutdown, guard));
-    Some(tx)
+    Some(RoomHandle::inbox(tx))
 }
 
 impl BattleRoom {
