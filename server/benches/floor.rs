@@ -8,7 +8,8 @@
 //! Run: `cargo bench -p sevenbag-server --bench floor` (optimised; a plain binary, no
 //! criterion). `FLOOR_PLAYERS` (600), `FLOOR_RATES` (messages a second each way per player,
 //! comma-separated; `4,8,12,23,60`), `FLOOR_SECONDS` (10) and `FLOOR_THREADS` (the relay's
-//! tokio workers, 0 = one thread; 2) change the run. `FLOOR_HOPS=1` relays the way the server
+//! tokio workers, 0 = one thread; 2) change the run; `FLOOR_RELAY_CPU=N`
+//! runs the relay under `taskset -c N`. `FLOOR_HOPS=1` relays the way the server
 //! does instead: a reader task per socket hands each message to a task per pair ("the room"),
 //! which hands it to the other socket's writer task, over bounded channels: what the server's
 //! three tasks per relayed message cost over one. `FLOOR_WS=1` relays WebSocket frames instead
@@ -80,7 +81,7 @@ fn env_or(name: &str, default: u64) -> u64 {
 /// One run at `rate`: start a relay child, connect the players, measure the child's CPU.
 fn measure(players: u64, rate: u64, seconds: u64, threads: u64) -> (f64, f64) {
     let exe = std::env::current_exe().expect("own path");
-    let mut child = Command::new(exe)
+    let mut child = relay_command(exe)
         .env(RELAY_ROLE, threads.to_string())
         .stdout(Stdio::piped())
         .spawn()
@@ -330,5 +331,19 @@ async fn ws_pair(a: TcpStream, b: TcpStream) {
         if sent.is_err() {
             return;
         }
+    }
+}
+
+/// The relay child's command: `FLOOR_RELAY_CPU=N` starts it under `taskset -c N`, so the relay
+/// runs on one core and the players (run this bench under `taskset -c M`) on another, as the
+/// server is measured beside `loadtest` (BENCHMARKS.md).
+fn relay_command(exe: std::path::PathBuf) -> Command {
+    match std::env::var("FLOOR_RELAY_CPU") {
+        Ok(cpu) => {
+            let mut command = Command::new("taskset");
+            command.arg("-c").arg(cpu).arg(exe);
+            command
+        }
+        Err(_) => Command::new(exe),
     }
 }

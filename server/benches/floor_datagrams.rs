@@ -9,7 +9,8 @@
 //! `FLOOR_PLAYERS` (200), `FLOOR_RATES` (datagrams a second each way per player,
 //! comma-separated; `20,40,60`), `FLOOR_SECONDS` (10), `FLOOR_BYTES` (payload bytes, 24: about
 //! an uplink with one key change) and `FLOOR_THREADS` (the relay's tokio workers, 0 = one
-//! thread; 2) change the run. The relay is this binary started again as a child (so its CPU
+//! thread; 2) change the run; `FLOOR_RELAY_CPU=N`
+//! runs the relay under `taskset -c N`. The relay is this binary started again as a child (so its CPU
 //! time is its own, from `/proc`); the players are sessions of one client endpoint in this
 //! process. Loopback only, bounded in time. Figures go to BENCHMARKS.md ("Netplay through
 //! loss").
@@ -59,7 +60,7 @@ fn env_or(name: &str, default: u64) -> u64 {
 /// One run at `rate`: start a relay child, open the players' sessions, measure the child.
 fn measure(players: u64, rate: u64, seconds: u64, threads: u64, bytes: usize) -> (f64, f64) {
     let exe = std::env::current_exe().expect("own path");
-    let mut child = Command::new(exe)
+    let mut child = relay_command(exe)
         .env(RELAY_ROLE, threads.to_string())
         .stdout(Stdio::piped())
         .spawn()
@@ -213,5 +214,19 @@ async fn pair(a: wtransport::Connection, b: wtransport::Connection) {
                 Err(_) => return,
             },
         }
+    }
+}
+
+/// The relay child's command: `FLOOR_RELAY_CPU=N` starts it under `taskset -c N`, so the relay
+/// runs on one core and the players (run this bench under `taskset -c M`) on another, as the
+/// server is measured beside `loadtest` (BENCHMARKS.md).
+fn relay_command(exe: std::path::PathBuf) -> Command {
+    match std::env::var("FLOOR_RELAY_CPU") {
+        Ok(cpu) => {
+            let mut command = Command::new("taskset");
+            command.arg("-c").arg(cpu).arg(exe);
+            command
+        }
+        Err(_) => Command::new(exe),
     }
 }
