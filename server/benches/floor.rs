@@ -21,7 +21,7 @@
 //! this process. Loopback only, bounded in time. Figures go to BENCHMARKS.md ("The floor under
 //! any relay").
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use std::io::BufRead;
@@ -34,6 +34,10 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 
 /// Payload of one message: about an `Inputs` batch with one key change in a WebSocket frame.
+#[path = "shared/relay_cpu.rs"]
+mod relay_cpu;
+use relay_cpu::relay_command;
+
 const MESSAGE: [u8; 12] = [7; 12];
 /// The child's role is chosen by this variable (the value is the worker count).
 const RELAY_ROLE: &str = "SEVENBAG_FLOOR_RELAY_THREADS";
@@ -331,19 +335,5 @@ async fn ws_pair(a: TcpStream, b: TcpStream) {
         if sent.is_err() {
             return;
         }
-    }
-}
-
-/// The relay child's command: `FLOOR_RELAY_CPU=N` starts it under `taskset -c N`, so the relay
-/// runs on one core and the players (run this bench under `taskset -c M`) on another, as the
-/// server is measured beside `loadtest` (BENCHMARKS.md).
-fn relay_command(exe: std::path::PathBuf) -> Command {
-    match std::env::var("FLOOR_RELAY_CPU") {
-        Ok(cpu) => {
-            let mut command = Command::new("taskset");
-            command.arg("-c").arg(cpu).arg(exe);
-            command
-        }
-        Err(_) => Command::new(exe),
     }
 }

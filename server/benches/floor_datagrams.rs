@@ -16,13 +16,17 @@
 //! loss").
 
 use std::io::BufRead;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use wtransport::tls::Sha256Digest;
 use wtransport::{ClientConfig, Endpoint, Identity, ServerConfig};
 
 /// The child's role is chosen by this variable (the value is the worker count).
+#[path = "shared/relay_cpu.rs"]
+mod relay_cpu;
+use relay_cpu::relay_command;
+
 const RELAY_ROLE: &str = "SEVENBAG_FLOOR_DATAGRAM_RELAY_THREADS";
 
 fn main() {
@@ -214,19 +218,5 @@ async fn pair(a: wtransport::Connection, b: wtransport::Connection) {
                 Err(_) => return,
             },
         }
-    }
-}
-
-/// The relay child's command: `FLOOR_RELAY_CPU=N` starts it under `taskset -c N`, so the relay
-/// runs on one core and the players (run this bench under `taskset -c M`) on another, as the
-/// server is measured beside `loadtest` (BENCHMARKS.md).
-fn relay_command(exe: std::path::PathBuf) -> Command {
-    match std::env::var("FLOOR_RELAY_CPU") {
-        Ok(cpu) => {
-            let mut command = Command::new("taskset");
-            command.arg("-c").arg(cpu).arg(exe);
-            command
-        }
-        Err(_) => Command::new(exe),
     }
 }

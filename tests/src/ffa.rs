@@ -151,19 +151,13 @@ pub async fn play_all_seeded(
     first_seed: u64,
     retarget: bool,
 ) -> Vec<BattleClient> {
-    let tasks: Vec<_> = players
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut p)| {
-            tokio::spawn(async move {
-                let mut keys = random_keys(first_seed + i as u64, retarget);
-                p.play(&mut keys, MATCH_TIMEOUT)
-                    .await
-                    .expect("plays to the end");
-                p
-            })
-        })
-        .collect();
+    let tasks = spawn_each(players, move |i, mut p| async move {
+        let mut keys = random_keys(first_seed + i as u64, retarget);
+        p.play(&mut keys, MATCH_TIMEOUT)
+            .await
+            .expect("plays to the end");
+        p
+    });
     joined(tasks).await
 }
 
@@ -181,29 +175,23 @@ pub async fn play_across_restart(
     players: Vec<BattleClient>,
     first_seed: u64,
 ) -> Vec<BattleClient> {
-    let tasks: Vec<_> = players
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut p)| {
-            tokio::spawn(async move {
-                let mut keys = random_keys(first_seed + i as u64, false);
-                p.play_for(&mut keys, Duration::from_secs(10)).await;
-                let mut back = false;
-                for _ in 0..100 {
-                    if p.reconnect().await.is_ok() {
-                        back = true;
-                        break;
-                    }
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                assert!(back, "came back after the restart");
-                p.play(&mut keys, MATCH_TIMEOUT)
-                    .await
-                    .expect("plays to the end");
-                p
-            })
-        })
-        .collect();
+    let tasks = spawn_each(players, move |i, mut p| async move {
+        let mut keys = random_keys(first_seed + i as u64, false);
+        p.play_for(&mut keys, Duration::from_secs(10)).await;
+        let mut back = false;
+        for _ in 0..100 {
+            if p.reconnect().await.is_ok() {
+                back = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(back, "came back after the restart");
+        p.play(&mut keys, MATCH_TIMEOUT)
+            .await
+            .expect("plays to the end");
+        p
+    });
     tokio::time::sleep(Duration::from_millis(1500)).await;
     server
         .restart(Duration::from_millis(300))
@@ -214,15 +202,10 @@ pub async fn play_across_restart(
 
 /// Each client idles (no keys) for `time` on its own task; returns them in order.
 pub async fn idle_all(players: Vec<BattleClient>, time: Duration) -> Vec<BattleClient> {
-    let tasks: Vec<_> = players
-        .into_iter()
-        .map(|mut p| {
-            tokio::spawn(async move {
-                p.play_for(&mut idle(), time).await;
-                p
-            })
-        })
-        .collect();
+    let tasks = spawn_each(players, move |_, mut p| async move {
+        p.play_for(&mut idle(), time).await;
+        p
+    });
     joined(tasks).await
 }
 
@@ -257,6 +240,22 @@ pub async fn lie_then_play_until_told(
 }
 
 /// The clients the tasks return, in order.
+/// Runs `run` for each client (with its index) on a task of its own.
+fn spawn_each<F, Fut>(
+    players: Vec<BattleClient>,
+    run: F,
+) -> Vec<tokio::task::JoinHandle<BattleClient>>
+where
+    F: Fn(usize, BattleClient) -> Fut,
+    Fut: std::future::Future<Output = BattleClient> + Send + 'static,
+{
+    players
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| tokio::spawn(run(i, p)))
+        .collect()
+}
+
 async fn joined(tasks: Vec<tokio::task::JoinHandle<BattleClient>>) -> Vec<BattleClient> {
     let mut out = Vec::new();
     for t in tasks {
