@@ -41,12 +41,12 @@ mod persist;
 mod play;
 mod seats;
 
-/// How many commands may wait in a room's inbox before senders wait. Inputs from two players
-/// at a few dozen messages a second each never come close; the bound exists so a room that is
-/// busy writing a replay pushes back instead of buffering without limit.
+/// How many commands may wait in a room's inbox before senders wait. Joins, readiness, chat and
+/// two players' datagram events (WebSocket inputs run on the room directly) never come close;
+/// the bound exists so a room busy writing a replay pushes back instead of buffering.
 const INBOX: usize = 256;
 
-/// Most commands a room handles in one wake-up after the first (see `Room::run`).
+/// Most commands a room handles in one wake-up after the first (see [`run`]).
 const DRAIN: usize = 32;
 
 pub(crate) use handle::RoomHandle;
