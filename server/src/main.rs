@@ -171,7 +171,9 @@ struct Args {
     #[arg(long, conflicts_with = "no_db", value_name = "URL")]
     postgres: Option<String>,
     /// Serve the browser game from this directory (what `bash client/web/build` writes to
-    /// target/web, served by default when it is there): GET / plays on this server,
+    /// target/web; without this flag the server looks in ./target/web, then in web/ beside its
+    /// binary's folder, then in the target/web of the source tree it was built from): GET /
+    /// plays on this server,
     /// /room/CODE, /watch/CODE, /replay/ID and /puzzle/CODE open the game there.
     #[arg(long, value_name = "DIR")]
     web_dir: Option<PathBuf>,
@@ -319,9 +321,10 @@ fn default_web_dir() -> Option<PathBuf> {
     let found = sevenbag_server::default_dir();
     match &found {
         Some(dir) => tracing::info!(dir = %dir.display(), "serving the browser game"),
-        None => tracing::info!(
+        None => tracing::warn!(
             looked_in = ?sevenbag_server::default_dirs(),
-            "no browser build of the game: / says how to build it (bash client/web/build)"
+            "no browser build of the game in these folders: build it with `bash client/web/build` \
+             in the source tree or pass --web-dir DIR (until then / says how)"
         ),
     }
     found

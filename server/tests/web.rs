@@ -2,7 +2,8 @@
 //! stand-in site in a temporary directory: content types, caching, the game's links
 //! (`/room/CODE`, `/watch/CODE`, `/replay/ID`, `/puzzle/CODE`) and their error pages, gzip,
 //! refused paths, the game's WebSocket still answering on every path, the page that says how to
-//! build the game when there is none, and the binary serving `target/web` by default.
+//! build the game when there is none, and the binary finding its page by default (in
+//! `target/web`, beside its own folder, in the source tree it was built from).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -428,8 +429,13 @@ async fn a_missing_or_empty_web_dir_stops_the_server_saying_how_to_build_it() {
 /// Runs the server binary in `cwd` with `args` (and a free port, no database, JSON logs);
 /// returns it and its address once it listens.
 fn run_binary(cwd: &Path, args: &[&str]) -> (BinaryServer, std::net::SocketAddr) {
+    run_binary_at(Path::new(env!("CARGO_BIN_EXE_sevenbag-server")), cwd, args)
+}
+
+/// [`run_binary`] with the server executable at `exe`.
+fn run_binary_at(exe: &Path, cwd: &Path, args: &[&str]) -> (BinaryServer, std::net::SocketAddr) {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sevenbag-server"))
+    let mut child = std::process::Command::new(exe)
         .args(["--bind", "127.0.0.1:0", "--no-db", "--log-format", "json"])
         .args(["--replay-dir", "replays"])
         .args(args)
@@ -476,6 +482,38 @@ async fn the_binary_serves_target_web_without_being_told() {
     let page = get(addr, "/room/ACD34", "").await;
     assert_eq!(page.status, 200, "{}", page.head);
     assert_eq!(page.body, INDEX.as_bytes());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_started_from_another_folder_serves_the_page_beside_its_own_folder() {
+    // An installed copy: `bin/sevenbag-server` with its page in `web/`, started from a folder
+    // that has no `target/web`.
+    let base = temp_dir("beside-exe");
+    let bin = base.path().join("bin");
+    let site = base.path().join("web");
+    let elsewhere = base.path().join("elsewhere");
+    for dir in [&bin, &site, &elsewhere] {
+        std::fs::create_dir_all(dir).expect("dir");
+    }
+    let exe = bin.join("sevenbag-server");
+    let built = Path::new(env!("CARGO_BIN_EXE_sevenbag-server"));
+    if std::fs::hard_link(built, &exe).is_err() {
+        std::fs::copy(built, &exe).expect("copy the server binary");
+    }
+    std::fs::write(site.join("index.html"), INDEX).expect("index");
+    let (_server, addr) = tokio::task::block_in_place(|| run_binary_at(&exe, &elsewhere, &[]));
+    let page = get(addr, "/", "").await;
+    assert_eq!(page.status, 200, "{}", page.head);
+    assert_eq!(page.body, INDEX.as_bytes());
+}
+
+#[test]
+fn the_server_also_looks_in_the_source_tree_it_was_built_from() {
+    let source_site = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("target")
+        .join("web");
+    assert_eq!(sevenbag_server::default_dirs().last(), Some(&source_site));
 }
 
 #[test]

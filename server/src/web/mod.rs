@@ -1,5 +1,5 @@
 //! The browser build of the game on the server's own port, from the directory `client/web/build`
-//! writes (`--web-dir DIR`, else `target/web` when it is there: [`default_dir`]):
+//! writes (`--web-dir DIR`, else the first of [`default_dirs`] that holds a build):
 //! `GET /` answers `DIR/index.html`, and so do the game's links `/room/CODE`, `/watch/CODE`,
 //! `/replay/ID` and `/puzzle/CODE` when their code can be one (`links.rs`; the page reads its
 //! own location, and its WebSocket goes back to the same host); a link whose code cannot be
@@ -105,20 +105,27 @@ pub(crate) fn resolve_root(dir: &Path) -> Result<PathBuf, WebDirError> {
     Ok(root)
 }
 
-/// The places `client/web/build` writes the site to, looked at when no `--web-dir` is given:
-/// `target/web` in the working directory (the source tree, under `cargo run`), then `web`
-/// beside the running binary's profile directory when that lies in a cargo target directory
-/// (`target/release/sevenbag-server` → `target/web`).
+/// The places looked at, in order, for the site `client/web/build` writes when no `--web-dir`
+/// is given:
+/// 1. `target/web` in the working directory (the source tree, under `cargo run`);
+/// 2. `web` beside the running binary's folder: `target/release/sevenbag-server` →
+///    `target/web` (a cargo target directory), `/opt/sevenbag/bin/sevenbag-server` →
+///    `/opt/sevenbag/web` (an installed copy with its page);
+/// 3. `target/web` of the source tree the binary was built from, so a server started from any
+///    folder (or built with another `CARGO_TARGET_DIR`) serves the page built beside it.
+///
+/// Only a folder holding an `index.html` is served ([`default_dir`]).
 pub fn default_dirs() -> Vec<PathBuf> {
     let mut dirs = vec![PathBuf::from("target").join("web")];
-    let target = std::env::current_exe()
+    let exe_parent = std::env::current_exe()
         .ok()
-        .and_then(|exe| Some(exe.parent()?.parent()?.to_path_buf()))
-        // Cargo marks its target directories with this file.
-        .filter(|target| target.join("CACHEDIR.TAG").is_file());
-    if let Some(target) = target {
-        dirs.push(target.join("web"));
+        .and_then(|exe| Some(exe.parent()?.parent()?.to_path_buf()));
+    if let Some(parent) = exe_parent {
+        dirs.push(parent.join("web"));
     }
+    // This crate's manifest lies in `server/` of the source tree.
+    let source_tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    dirs.push(source_tree.join("target").join("web"));
     dirs
 }
 

@@ -11,7 +11,8 @@ use super::links::LinkKind;
 /// How to get the browser game served: said at start for a `--web-dir` that cannot be served,
 /// and by the page that stands in for the game.
 pub(crate) const BUILD_HINT: &str = "build it with `bash client/web/build` in the source tree \
-     (it writes target/web, which the server serves by default), then restart the server";
+     (it writes target/web, which the server finds by default), then restart the server, or \
+     give the server the built folder with `--web-dir DIR`";
 
 /// Most characters of a bad link shown back on its page.
 const SHOWN_CHARS: usize = 48;
@@ -24,8 +25,10 @@ pub(crate) fn not_built() -> Response {
          <p>This Sevenbag server runs, but it has no browser build of the game to serve.</p>\
          <p>If you run it: build the page in the source tree with</p>\
          <pre>bash client/web/build</pre>\
-         <p>which writes <code>target/web</code>, the place the server serves by default, then \
-         restart the server (or give it another folder with <code>--web-dir DIR</code>).</p>\
+         <p>which writes <code>target/web</code>. The server looks for it when it starts (in \
+         its working folder, beside its own program, and in the source tree it was built \
+         from), so restart the server then, or give it the built folder with \
+         <code>--web-dir DIR</code>; its log names the folders it looked in.</p>\
          <p>The desktop game plays on this server as it is: <code>cargo run --release</code>, \
          then Settings › Server.</p>",
     ))
