@@ -165,13 +165,18 @@ fn devices_fifos_and_huge_files_among_replays_and_room_logs_are_skipped_with_a_r
 
 /// Runs the binary on `db` and returns its exit status and everything it printed.
 fn start_on_database(dir: &Path, db: &Path) -> (std::process::ExitStatus, String) {
+    start_refused(dir, &["--db".as_ref(), db.as_os_str()])
+}
+
+/// Runs the binary with `args` and returns its exit status and everything it printed; fails
+/// if it is still running after [`WAIT`] (it was not refused).
+fn start_refused(dir: &Path, args: &[&std::ffi::OsStr]) -> (std::process::ExitStatus, String) {
     let mut child = Child(
         Command::new(env!("CARGO_BIN_EXE_sevenbag-server"))
             .args(["--bind", "127.0.0.1:0"])
             .arg("--replay-dir")
             .arg(dir.join("replays"))
-            .arg("--db")
-            .arg(db)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -241,4 +246,31 @@ fn a_database_damaged_beyond_its_header_is_refused_at_start_like_a_bad_header() 
     let (status, out) = start_on_database(dir.path(), &db);
     assert!(!status.success(), "{out}");
     assert!(out.contains(&expected), "{out}");
+}
+
+#[test]
+fn an_admin_token_file_that_is_a_device_a_fifo_or_huge_is_refused_at_start_without_reading_it() {
+    let dir = tempfile::Builder::new()
+        .prefix("sevenbag-start-tokens-")
+        .tempdir()
+        .expect("temp dir");
+    hostile_files(dir.path(), ["zero", "fifo", "huge"], "tokens");
+    for (file, why) in [
+        ("zero.tokens", "not a regular file (a character device)"),
+        ("fifo.tokens", "not a regular file (a FIFO)"),
+        ("huge.tokens", "1073741824 bytes: over the 65536-byte limit"),
+    ] {
+        let path = dir.path().join(file);
+        let (status, out) = start_refused(
+            dir.path(),
+            &[
+                "--no-db".as_ref(),
+                "--admin-token-file".as_ref(),
+                path.as_os_str(),
+            ],
+        );
+        assert!(!status.success(), "{file}: {out}");
+        let expected = format!("cannot read the admin token file {}: {why}", path.display());
+        assert!(out.contains(&expected), "{file}: {out}");
+    }
 }

@@ -13,6 +13,7 @@
 
 use std::path::Path;
 
+use sevenbag_protocol::file::read_limited;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
@@ -22,6 +23,8 @@ pub const MIN_TOKEN_CHARS: usize = 24;
 pub const MAX_TOKEN_CHARS: usize = 256;
 /// Longest operator name.
 const MAX_NAME_CHARS: usize = 32;
+/// Largest token file read: hundreds of named tokens fit in 64 KiB.
+pub const MAX_TOKEN_FILE_BYTES: u64 = 64 * 1024;
 
 /// Why the token file was refused (at start-up). Never contains a token.
 #[derive(Debug, thiserror::Error)]
@@ -85,13 +88,19 @@ fn valid_name(n: &str) -> bool {
 }
 
 impl AdminTokens {
-    /// Reads and checks the token file.
+    /// Reads and checks the token file: a regular file of at most [`MAX_TOKEN_FILE_BYTES`],
+    /// read as every file read at start is (`read_limited`), so a link to a device or a FIFO
+    /// is refused, never read or waited on.
     pub(crate) fn load(path: &Path) -> Result<AdminTokens, AdminTokenError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| AdminTokenError::Read {
+        let unreadable = |detail: String| AdminTokenError::Read {
             path: shown.clone(),
-            detail: e.to_string(),
-        })?;
+            detail,
+        };
+        let bytes =
+            read_limited(path, MAX_TOKEN_FILE_BYTES).map_err(|e| unreadable(e.to_string()))?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| unreadable("not UTF-8 text".to_string()))?;
         #[cfg(unix)]
         if let Ok(meta) = std::fs::metadata(path) {
             use std::os::unix::fs::PermissionsExt;
@@ -189,5 +198,39 @@ mod tests {
             AdminTokens::parse("# nothing\n", "f"),
             Err(AdminTokenError::Empty(_))
         ));
+    }
+
+    /// A token file that is a link to an endless device, or is over the size limit, is
+    /// refused at once without being read whole.
+    #[cfg(unix)]
+    #[test]
+    fn a_device_or_an_oversized_token_file_is_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let link = dir.path().join("tokens");
+        std::os::unix::fs::symlink("/dev/zero", &link).expect("symlink");
+        let err = AdminTokens::load(&link).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+
+        let big = dir.path().join("big");
+        let line = format!("{T1}\n");
+        let lines = MAX_TOKEN_FILE_BYTES as usize / line.len() + 1;
+        std::fs::write(&big, line.repeat(lines)).expect("write");
+        let err = AdminTokens::load(&big).unwrap_err();
+        assert!(err.to_string().contains("limit"), "{err}");
+    }
+
+    /// A FIFO in the token file's place is refused, not waited on (start-up never hangs).
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_token_file_is_refused_without_waiting() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fifo = dir.path().join("tokens");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        let err = AdminTokens::load(&fifo).unwrap_err();
+        assert!(err.to_string().contains("FIFO"), "{err}");
     }
 }
