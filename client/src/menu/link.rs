@@ -15,6 +15,8 @@ use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
 use crate::replays::files::{self as replay_files, ReplaySession};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::settings::config::Config;
+use crate::versus::lobby::{connection_as, player_connection};
 use crate::versus::online::OnlineScreen;
 use crate::versus::play::{PlayMode, PlayScreen};
 use crate::versus::session::Session;
@@ -35,31 +37,22 @@ impl LinkScreen {
     }
 }
 
-/// The screen a link opens, for the player named in `ctx`.
+/// The screen a link opens, for the player named in `ctx`: it connects as the lobby's forms do
+/// ([`player_connection`]), with the player's identity when this machine has one.
 pub fn open(link: &Link, ctx: &Ctx) -> Box<dyn Screen> {
-    let connect = |request| {
-        Online::connect(
-            &ctx.config.server,
-            &ctx.config.player_name,
-            ctx.config.handling,
-            ctx.config.keys,
-            request,
-        )
-    };
+    let key = crate::account::identity::existing_key();
+    if let Some((online, title)) = room_connection(link, &ctx.config, key) {
+        return Box::new(OnlineScreen::new(online, title, None));
+    }
     match link {
-        Link::Room(code) => Box::new(OnlineScreen::new(
-            connect(online::Request::Join(code.clone())),
-            "Room",
-            None,
-        )),
-        Link::Watch(code) => Box::new(OnlineScreen::new(
-            connect(online::Request::Spectate(code.clone())),
-            "Spectating",
-            None,
-        )),
+        Link::Room(_) | Link::Watch(_) => unreachable!("a room link has its connection"),
         Link::Replay(id) => Box::new(ServerReplayScreen {
             id: id.clone(),
-            remote: connect(online::Request::ListReplays),
+            remote: player_connection(
+                &ctx.config,
+                &ctx.config.server,
+                online::Request::ListReplays,
+            ),
             asked: false,
             failed: None,
         }),
@@ -79,6 +72,22 @@ pub fn open(link: &Link, ctx: &Ctx) -> Box<dyn Screen> {
             ))
         }
     }
+}
+
+/// The connection a room link (`/room/CODE`, `/watch/CODE`) opens on the settings' server as
+/// the player holding `key` (the lobby's [`connection_as`], so a link's player is the one the
+/// Join form makes), and its screen's title; `None` for the other links.
+fn room_connection(
+    link: &Link,
+    config: &Config,
+    key: Option<[u8; 32]>,
+) -> Option<(Online, &'static str)> {
+    let (request, title) = match link {
+        Link::Room(code) => (online::Request::Join(code.clone()), "Room"),
+        Link::Watch(code) => (online::Request::Spectate(code.clone()), "Spectating"),
+        _ => return None,
+    };
+    Some((connection_as(config, &config.server, request, key), title))
 }
 
 impl Screen for LinkScreen {
@@ -244,5 +253,58 @@ impl Screen for ServerReplayScreen {
 
     fn name(&self) -> &'static str {
         "replay_link"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use sevenbag_protocol::RoomOptions;
+
+    use super::*;
+    use crate::net::test_server::LocalServer;
+
+    /// Polls `clients` until `done`, for at most ten seconds.
+    fn run(clients: &mut [&mut Online], done: impl Fn(&[&mut Online]) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !done(clients) {
+            assert!(Instant::now() < deadline, "timed out: {clients:?}");
+            for c in clients.iter_mut() {
+                c.tick(sevenbag_netplay::time::Instant::now(), &mut |_, _| {
+                    sevenbag_core::Input::NONE
+                });
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    #[test]
+    fn a_room_link_takes_the_seat_as_the_stored_identity() {
+        let server = LocalServer::start_with(|config, dir| config.db = Some(dir.join("s.db")));
+        let config = Config {
+            server: server.addr().to_string(),
+            player_name: "linked".into(),
+            ..Config::default()
+        };
+        let key = [5; 32];
+        // The identity exists (a ranked request registers it), as a player's page has it.
+        let mut ranked = connection_as(&config, &config.server, online::Request::Ranked(key), None);
+        run(&mut [&mut ranked], |c| c[0].identified());
+        ranked.leave();
+        let mut host = connection_as(
+            &config,
+            &config.server,
+            online::Request::Create(RoomOptions::default()),
+            None,
+        );
+        run(&mut [&mut host], |c| c[0].code().is_some());
+        let code = host.code().unwrap_or_default().to_owned();
+        let (mut linked, title) =
+            room_connection(&Link::Room(code), &config, Some(key)).expect("a room link connects");
+        assert_eq!(title, "Room");
+        run(&mut [&mut host, &mut linked], |c| {
+            c[1].seat().is_some() && c[1].identified()
+        });
     }
 }

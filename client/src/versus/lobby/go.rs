@@ -6,23 +6,45 @@ use crate::net::online::transport::DEFAULT_GAME_PORT;
 use crate::net::online::{Online, Request};
 use crate::render::theme;
 use crate::screen::{Ctx, Transition};
+use crate::settings::config::Config;
 use crate::sound::sfx::Sfx;
 use crate::versus::online::{LanHosting, OnlineScreen};
 
 use super::{LobbyKind, LobbyScreen};
 
+/// The player's connection to `address` making `request`, with the player's key when this
+/// machine has one: the connection identifies, so mutes, reports and blocks work in quick
+/// match and rooms too. Every way into a room goes through here: the lobby's forms and the
+/// page's links (`/room/CODE`, `/watch/CODE`, `/replay/ID`).
+pub(crate) fn player_connection(config: &Config, address: &str, request: Request) -> Online {
+    connection_as(
+        config,
+        address,
+        request,
+        crate::account::identity::existing_key(),
+    )
+}
+
+/// [`player_connection`] with the key given (the tests pass one).
+pub(crate) fn connection_as(
+    config: &Config,
+    address: &str,
+    request: Request,
+    key: Option<[u8; 32]>,
+) -> Online {
+    Online::connect(
+        address,
+        &config.player_name,
+        config.handling,
+        config.keys,
+        request,
+    )
+    .with_key(key)
+}
+
 impl LobbyScreen {
-    /// Connects with the player's key when there is one: the connection identifies, so
-    /// reports and blocks work in quick match and rooms too.
     fn connect(&self, ctx: &Ctx, address: &str, request: Request) -> Online {
-        Online::connect(
-            address,
-            &ctx.config.player_name,
-            ctx.config.handling,
-            ctx.config.keys,
-            request,
-        )
-        .with_key(crate::account::identity::existing_key())
+        player_connection(&ctx.config, address, request)
     }
 
     pub(super) fn go(&mut self, ctx: &mut Ctx, host: Option<usize>) -> Transition {

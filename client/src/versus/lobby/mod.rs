@@ -5,6 +5,8 @@
 mod go;
 mod view;
 
+pub(crate) use go::{connection_as, player_connection};
+
 use sevenbag_netplay::time::Instant;
 
 use macroquad::input::KeyCode;
