@@ -308,6 +308,48 @@ async fn an_address_range_ban_refuses_connections_at_hello() -> anyhow::Result<(
     Ok(())
 }
 
+/// On a server listening on `[::]`, an IPv4 peer arrives as `::ffff:127.0.0.1`; a ban written
+/// as the IPv4-mapped range `::ffff:127.0.0.0/104` is stored as `127.0.0.0/8` and refuses it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mapped_ipv6_range_ban_refuses_ipv4_peers_on_a_dual_stack_server() -> anyhow::Result<()> {
+    let listener = match tokio::net::TcpListener::bind("[::]:0").await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("SKIPPED: this machine cannot listen on [::] (no IPv6): {e}");
+            return Ok(());
+        }
+    };
+    let port = listener.local_addr()?.port();
+    let dir = temp_dir("moderation-v6");
+    let config = Config {
+        db: Some(dir.path().join("sevenbag.db")),
+        moderation: with_tokens(dir.path(), ModerationConfig::permissive()),
+        ..fast_config()
+    };
+    let _server = sevenbag_tests::start_server_on(listener, config).await;
+    let v4 = SocketAddr::from(([127, 0, 0, 1], port));
+    if let Err(e) = RawClient::hello(v4, "eve").await {
+        eprintln!("SKIPPED: 127.0.0.1 cannot reach a [::] listener (IPv6-only sockets): {e}");
+        return Ok(());
+    }
+    let (status, body) = admin(
+        v4,
+        "POST",
+        "/admin/address-bans",
+        Some(json!({ "network": "::ffff:127.0.0.0/104", "reason": "ban evasion" })),
+    )
+    .await?;
+    assert_eq!(status, 200, "{body}");
+    let (_, bans) = admin(v4, "GET", "/admin/address-bans", None).await?;
+    assert_eq!(bans["address_bans"][0]["network"], "127.0.0.0/8");
+    let mut c = RawClient::connect(v4).await?;
+    c.send(&RawClient::hello_message("eve")).await?;
+    let (code, text, _) = c.expect_cut(LIMIT).await?;
+    assert_eq!(code, ErrorCode::Banned);
+    assert!(text.contains("ban evasion"), "{text}");
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mute_refuses_chat_only_and_a_forced_rename_reaches_the_player() -> anyhow::Result<()> {
     let m = moderated(&Backend::Sqlite, ModerationConfig::permissive()).await;
