@@ -180,7 +180,10 @@ impl MatchDriver {
                 if same && let Some(session) = &mut self.session {
                     // Our own session, after a reconnect or a desync: rebuild, keep the clock.
                     return match session.handle(message) {
-                        Ok(_) => DriverEvent::Rebuilt,
+                        Ok(_) => {
+                            self.finish_late_frames();
+                            DriverEvent::Rebuilt
+                        }
                         Err(error) => {
                             tracing::warn!("match log refused: {error}");
                             DriverEvent::Refused {
@@ -222,6 +225,7 @@ impl MatchDriver {
                         new_match: false,
                     };
                 }
+                self.finish_late_frames();
                 DriverEvent::Applied
             }
             ServerMessage::Desync { .. } => {
@@ -299,6 +303,16 @@ impl MatchDriver {
         self.live || self.finishing
     }
 
+    /// Inputs that arrived after the server's verdict (a datagram overtaken by the
+    /// WebSocket's `MatchOver`) moved the confirmed match past the boards shown: show those
+    /// frames too.
+    fn finish_late_frames(&mut self) {
+        let over = self.match_result.is_some() || self.void_result.is_some();
+        if over && !self.live && self.behind_confirmed() {
+            self.finishing = true;
+        }
+    }
+
     /// Whether the confirmed match (the server's frames) is ahead of the one shown.
     fn behind_confirmed(&self) -> bool {
         self.session
@@ -308,10 +322,12 @@ impl MatchDriver {
 
     /// Simulates one frame with keys from `input` for our seat (asked only when the session
     /// uses them), and balances the pacer. False when nothing was simulated: a stall at the
-    /// prediction window (the pacer then waits with us) or no session.
+    /// prediction window (the pacer then waits with us), no session, or no match running (once
+    /// over, only the frames the server confirmed before its end are still shown).
     pub fn step<I: InputSource + ?Sized>(&mut self, now: Instant, input: &mut I) -> bool {
-        if self.finishing && !self.live {
-            return self.step_to_the_end(now);
+        if !self.live {
+            // Over (or stopped): only the frames the server confirmed before its end remain.
+            return self.finishing && self.step_to_the_end();
         }
         let (Some(session), Some(pacer)) = (&mut self.session, &mut self.pacer) else {
             return false;
@@ -374,20 +390,16 @@ impl MatchDriver {
         true
     }
 
-    /// After the server's `MatchOver`: one more of the frames the server confirmed, with no
-    /// keys and no prediction past them; the showing ends at the confirmed end, or if our own
-    /// keys would be asked for (a player is never that far behind).
-    fn step_to_the_end(&mut self, now: Instant) -> bool {
+    /// After the server's `MatchOver`: one more of the frames the confirmed match is past,
+    /// with no keys asked for or recorded and no prediction past them; the showing ends at the
+    /// confirmed end. A player runs behind it by up to its input delay (the server decided on
+    /// keys chosen for frames the boards had not run yet), a spectator or a slow machine by more.
+    fn step_to_the_end(&mut self) -> bool {
         let (Some(session), Some(pacer)) = (&mut self.session, &mut self.pacer) else {
             self.finishing = false;
             return false;
         };
-        if session.frame() >= session.confirmed().frame().0 || session.needs_input() {
-            self.finishing = false;
-            return false;
-        }
-        if session.advance(Input::NONE) == Step::Stalled {
-            pacer.stalled(now, session.frame());
+        if !session.advance_confirmed_frame() {
             self.finishing = false;
             return false;
         }

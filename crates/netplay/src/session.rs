@@ -307,6 +307,17 @@ impl Session {
         self.core.advance(self.options.window)
     }
 
+    /// Simulates the next frame when every seat's inputs for it are final here (the confirmed
+    /// match is past it), recording no keys: how a match the server has decided is shown to
+    /// its end by a client whose boards run behind that end (its input delay, or a slow
+    /// machine). False, simulating nothing, when some input for the frame is not final.
+    pub fn advance_confirmed_frame(&mut self) -> bool {
+        if self.frame() >= self.core.confirmed.frame().0 {
+            return false;
+        }
+        self.core.advance(self.options.window) == Step::Advanced
+    }
+
     /// Takes a batch of another seat's confirmed inputs (a relayed
     /// [`ServerMessage::Inputs`]); rolls back and re-simulates when they differ from what was
     /// predicted, and moves the confirmed match on.
