@@ -1,28 +1,40 @@
-//! The game, the server and the tool resolve the same features for every crate they share, so
-//! `cargo run --release`, `cargo run --release -p sevenbag-server` and `-p sevenbag-tool` one
-//! after another compile each shared crate once (a crate built with other features is another
-//! build of it, and of everything that depends on it). Where they would differ, the workspace's
-//! `Cargo.toml`, `server/Cargo.toml` and `crates/tool/Cargo.toml` turn the same features on;
-//! this test names the crate and the features when a new dependency breaks that.
+//! Building the whole workspace, the game, the server or the tool resolves the same features for
+//! every crate they share, so `cargo build --release --workspace`, `cargo run --release`,
+//! `cargo run --release -p sevenbag-server` and `-p sevenbag-tool`, in any order, compile each
+//! shared crate once (a crate built with other features is another build of it, and of
+//! everything that depends on it). Cargo unifies features over the packages a command selects;
+//! its workspace-wide unification (`resolver.feature-unification`) is unstable on the cargo this
+//! project pins, so the manifests turn the same features on instead: the workspace's
+//! `Cargo.toml`, `server/Cargo.toml` and `crates/tool/Cargo.toml`. This test names the crate,
+//! the selection and both feature lists when a new dependency breaks that.
 
 use std::collections::BTreeMap;
 use std::process::Command;
 
-const BINARIES: [&str; 3] = ["sevenbag", "sevenbag-server", "sevenbag-tool"];
+/// What each build command selects: the whole workspace first, then each binary's package.
+const SELECTIONS: [&[&str]; 4] = [
+    &["--workspace"],
+    &["-p", "sevenbag"],
+    &["-p", "sevenbag-server"],
+    &["-p", "sevenbag-tool"],
+];
 
 /// `name version` → its features (one set per build of it: a host and a target build of one
-/// crate may each appear), for package `package` built for this machine.
-fn features(package: &str) -> BTreeMap<String, Vec<String>> {
+/// crate may each appear), for the packages `selection` picks, built for this machine without
+/// dev-dependencies (what `cargo build` and `cargo run` compile).
+fn features(selection: &[&str]) -> BTreeMap<String, Vec<String>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args(["tree", "--offline", "-p", package, "-e", "normal,build"])
+        .args(["tree", "--offline", "-e", "normal,build"])
+        .args(selection)
         .args(["--prefix", "none", "-f", "{p} [{f}]"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run cargo tree");
     assert!(
         out.status.success(),
-        "cargo tree -p {package}: {}",
+        "cargo tree {}: {}",
+        selection.join(" "),
         String::from_utf8_lossy(&out.stderr)
     );
     let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -48,9 +60,11 @@ fn features(package: &str) -> BTreeMap<String, Vec<String>> {
 }
 
 #[test]
-fn the_game_the_server_and_the_tool_build_shared_crates_with_the_same_features() {
-    let all: Vec<(&str, BTreeMap<String, Vec<String>>)> =
-        BINARIES.iter().map(|b| (*b, features(b))).collect();
+fn the_workspace_the_game_the_server_and_the_tool_build_shared_crates_with_the_same_features() {
+    let all: Vec<(String, BTreeMap<String, Vec<String>>)> = SELECTIONS
+        .iter()
+        .map(|s| (s.join(" "), features(s)))
+        .collect();
     let mut differing = Vec::new();
     for (i, (a, fa)) in all.iter().enumerate() {
         for (b, fb) in &all[i + 1..] {
@@ -58,15 +72,17 @@ fn the_game_the_server_and_the_tool_build_shared_crates_with_the_same_features()
                 if let Some(features_b) = fb.get(krate)
                     && features_a != features_b
                 {
-                    differing.push(format!("{krate}: {a} {features_a:?}, {b} {features_b:?}"));
+                    differing.push(format!(
+                        "{krate}: `{a}` {features_a:?}, `{b}` {features_b:?}"
+                    ));
                 }
             }
         }
     }
     assert!(
         differing.is_empty(),
-        "shared crates built with different features (each switch between the binaries \
-         would rebuild them):\n{}",
+        "shared crates built with different features (switching between these builds would \
+         rebuild them):\n{}",
         differing.join("\n")
     );
 }

@@ -27,6 +27,8 @@
 
 pub mod chat;
 mod connection;
+#[cfg(test)]
+mod end_tests;
 mod lobby;
 #[cfg(test)]
 mod path_tests;

@@ -188,10 +188,21 @@ impl crate::versus::session::Session for Online {
             ));
         }
         let out = self.outcome()?;
-        if out.reason == EndReason::TopOut
-            || matches!(self.current().phase(), Phase::MatchOver { .. })
-        {
+        if matches!(self.current().phase(), Phase::MatchOver { .. }) {
             return None;
+        }
+        if out.reason == EndReason::TopOut {
+            // The boards show a top-out themselves once they reach the server's end; until
+            // then nothing, and if they stop short of it (inputs that never came), the server's
+            // word: who won, by its count of rounds.
+            if self.match_driver.is_showing() {
+                return None;
+            }
+            return Some(top_out_verdict(
+                out.winner,
+                self.match_driver.wins(),
+                &Online::names(self),
+            ));
         }
         Some(crate::versus::session::verdict_line(
             out.reason,
@@ -206,6 +217,17 @@ impl crate::versus::session::Session for Online {
             ready_sent: self.ready_sent(),
         })
     }
+}
+
+/// The server's verdict of a match won on the boards, for a client whose boards did not get
+/// there: "ANN WINS  3 – 0" (the winner's rounds first, as the boards' banner reads).
+pub(crate) fn top_out_verdict(winner: Seat, wins: [u8; 2], names: &[String; 2]) -> String {
+    format!(
+        "{} WINS  {} – {}",
+        names[winner.index()].to_uppercase(),
+        wins[winner.index()],
+        wins[winner.other().index()]
+    )
 }
 
 /// No keys: a placeholder driver while the real one is borrowed.
