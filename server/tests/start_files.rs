@@ -274,3 +274,29 @@ fn an_admin_token_file_that_is_a_device_a_fifo_or_huge_is_refused_at_start_witho
         assert!(out.contains(&expected), "{file}: {out}");
     }
 }
+
+#[test]
+fn another_programs_sqlite_file_is_refused_at_start_and_left_untouched() {
+    let dir = tempfile::Builder::new()
+        .prefix("sevenbag-start-foreign-")
+        .tempdir()
+        .expect("temp dir");
+    let db = dir.path().join("other.db");
+    rusqlite::Connection::open(&db)
+        .and_then(|c| c.execute_batch("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);"))
+        .expect("another program's database");
+    let before = std::fs::read(&db).expect("read");
+
+    let (status, out) = start_on_database(dir.path(), &db);
+    assert!(!status.success(), "{out}");
+    let expected = format!(
+        "{}: not a Sevenbag database (it holds other tables: t)",
+        db.display()
+    );
+    assert!(out.contains(&expected), "{out}");
+    assert_eq!(
+        std::fs::read(&db).expect("read"),
+        before,
+        "the file is not changed"
+    );
+}

@@ -217,6 +217,32 @@ fn postgres_migrates_an_older_database_and_keeps_the_battle_contract() {
     the_battle_contract(&s);
 }
 
+#[test]
+fn postgres_refuses_another_programs_schema_and_leaves_it_untouched() {
+    let Some(pg) = Postgres::start() else {
+        return;
+    };
+    let url = pg.url();
+    let mut raw = postgres_raw(&url);
+    raw.batch_execute("CREATE TABLE t (x BIGINT); INSERT INTO t VALUES (1);")
+        .expect("another program's table");
+    let err = PostgresStorage::connect(&url).unwrap_err();
+    assert!(matches!(err, StorageError::NotOurs { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains("not a Sevenbag database (it holds other tables: t)"),
+        "{err}"
+    );
+    let tables: i64 = raw
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()",
+            &[],
+        )
+        .and_then(|r| r.try_get(0))
+        .expect("count tables");
+    assert_eq!(tables, 1, "nothing was added beside the foreign table");
+}
+
 fn postgres_raw(url: &str) -> postgres::Client {
     postgres::Client::connect(url, postgres::NoTls).expect("raw connection")
 }

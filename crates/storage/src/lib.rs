@@ -237,6 +237,18 @@ pub enum StorageError {
         /// Ours.
         known: i64,
     },
+    /// The database is not empty and holds no Sevenbag schema: another program's, which is
+    /// left untouched rather than migrated.
+    #[error(
+        "{path}: not a Sevenbag database (it holds other tables: {tables}); give a new file or \
+         a Sevenbag database"
+    )]
+    NotOurs {
+        /// The file (or the PostgreSQL database, without its password).
+        path: PathBuf,
+        /// The first few of its tables.
+        tables: String,
+    },
     /// The name (or a look-alike of it) belongs to another player.
     #[error("the name {0:?} is taken")]
     NameTaken(String),

@@ -277,12 +277,54 @@ impl PostgresStorage {
     }
 }
 
+/// Most table names a [`StorageError::NotOurs`] lists.
+const TABLES_SHOWN: usize = 5;
+
+/// Refuses a schema that is not ours: tables in it but no `sevenbag_schema` marker (another
+/// program's), left untouched. An empty schema, or one with the marker, passes.
+fn ours(described: &str, tx: &mut postgres::Transaction<'_>) -> Result<(), StorageError> {
+    let marked: bool = tx
+        .query_one("SELECT to_regclass('sevenbag_schema') IS NOT NULL", &[])
+        .and_then(|r| r.try_get(0))
+        .map_err(db)?;
+    if marked {
+        return Ok(());
+    }
+    let tables: Vec<String> = tx
+        .query(
+            "SELECT table_name::TEXT FROM information_schema.tables \
+             WHERE table_schema = current_schema() ORDER BY table_name",
+            &[],
+        )
+        .map_err(db)?
+        .iter()
+        .map(|r| r.try_get(0))
+        .collect::<Result<_, _>>()
+        .map_err(db)?;
+    if tables.is_empty() {
+        return Ok(());
+    }
+    let mut shown: Vec<&str> = tables
+        .iter()
+        .take(TABLES_SHOWN)
+        .map(String::as_str)
+        .collect();
+    if tables.len() > TABLES_SHOWN {
+        shown.push("...");
+    }
+    Err(StorageError::NotOurs {
+        path: described.into(),
+        tables: shown.join(", "),
+    })
+}
+
 /// Brings the database to the newest schema, one transaction per migration.
 pub(super) fn migrate(described: &str, conn: &mut Client, upto: usize) -> Result<(), StorageError> {
     let known = MIGRATIONS.len() as i64;
     let mut tx = conn.transaction().map_err(db)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .map_err(db)?;
+    ours(described, &mut tx)?;
     tx.batch_execute("CREATE TABLE IF NOT EXISTS sevenbag_schema (version BIGINT NOT NULL)")
         .map_err(db)?;
     let found: i64 = match tx

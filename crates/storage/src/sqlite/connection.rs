@@ -26,6 +26,8 @@ impl SqliteStorage {
             });
         }
         quick_check(path, &writer, QUICK_CHECK_LIMIT)?;
+        // Before anything is written to it (the journal mode is kept in the file).
+        ours(path, &writer)?;
         let classify = |e: rusqlite::Error| classify(path, e);
         writer
             .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))
@@ -133,6 +135,55 @@ pub(super) fn quick_check(
         }
         Err(e) => Err(classify(path, e)),
     }
+}
+
+/// Most table names a [`StorageError::NotOurs`] lists.
+const TABLES_SHOWN: usize = 5;
+
+/// Refuses a database that is not ours: one with tables but no schema version (another
+/// program's), or a version but no `players` table (another program that sets
+/// `user_version`). An empty file, or one of ours at any version, passes; a version newer than
+/// ours is left for [`migrate`] to refuse as too new.
+pub(super) fn ours(path: &Path, conn: &Connection) -> Result<(), StorageError> {
+    let classify = |e: rusqlite::Error| classify(path, e);
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(classify)?;
+    if version > MIGRATIONS.len() as i64 {
+        return Ok(());
+    }
+    let tables: Vec<String> = conn
+        .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+             ORDER BY name",
+        )
+        .and_then(|mut s| {
+            s.query_map([], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()
+        })
+        .map_err(classify)?;
+    let is_ours = if version == 0 {
+        tables.is_empty()
+    } else {
+        tables.iter().any(|t| t == "players")
+    };
+    if is_ours {
+        return Ok(());
+    }
+    let mut shown: Vec<&str> = tables
+        .iter()
+        .take(TABLES_SHOWN)
+        .map(String::as_str)
+        .collect();
+    if tables.is_empty() {
+        shown.push("none, but a schema version of its own");
+    } else if tables.len() > TABLES_SHOWN {
+        shown.push("...");
+    }
+    Err(StorageError::NotOurs {
+        path: path.to_path_buf(),
+        tables: shown.join(", "),
+    })
 }
 
 /// Brings the file to the newest schema, one transaction per migration.

@@ -163,6 +163,49 @@ fn a_newer_schema_is_refused() {
 }
 
 #[test]
+fn another_programs_database_is_refused_and_left_untouched() {
+    let t = Temp::new("foreign");
+    {
+        let c = Connection::open(t.db()).unwrap();
+        c.execute_batch("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);")
+            .unwrap();
+    }
+    let before = std::fs::read(t.db()).unwrap();
+    let err = SqliteStorage::open(&t.db()).unwrap_err();
+    assert!(matches!(err, StorageError::NotOurs { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains("not a Sevenbag database (it holds other tables: t)"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(t.db()).unwrap(),
+        before,
+        "the file is not changed"
+    );
+}
+
+#[test]
+fn a_database_with_a_version_but_no_players_table_is_refused() {
+    let t = Temp::new("foreign-version");
+    {
+        let c = Connection::open(t.db()).unwrap();
+        c.execute_batch("CREATE TABLE accounts (x INTEGER); PRAGMA user_version = 2;")
+            .unwrap();
+    }
+    let err = SqliteStorage::open(&t.db()).unwrap_err();
+    assert!(matches!(err, StorageError::NotOurs { .. }), "{err}");
+}
+
+#[test]
+fn an_empty_file_is_taken_as_new() {
+    let t = Temp::new("empty");
+    std::fs::write(t.db(), b"").unwrap();
+    SqliteStorage::open(&t.db()).expect("an empty file is a new database");
+    SqliteStorage::open(&t.db()).expect("and ours when opened again");
+}
+
+#[test]
 fn a_sprint_board_ranks_the_lowest_time_first_with_one_best_per_player() {
     let t = Temp::new("sprint");
     let s = SqliteStorage::open(&t.db()).expect("open");
