@@ -560,23 +560,46 @@ async fn a_read_only_database_stops_the_server_with_a_clear_error() {
         perms.set_readonly(true);
         std::fs::set_permissions(file.path(), perms).expect("chmod");
     }
-    if std::fs::OpenOptions::new()
-        .write(true)
-        .open(dir.path().join("sevenbag.db"))
-        .is_ok()
-    {
-        eprintln!("skipped: this user (root?) can write read-only files");
-        return;
-    }
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
+    let db = dir.path().join("sevenbag.db");
     let config = Config {
         replay_dir: dir.path().join("replays"),
         ..config(&dir)
     };
-    let err = sevenbag_server::run(listener, config, std::future::pending())
-        .await
-        .expect_err("a read-only file is refused");
+    // The server runs on a thread of its own, and so do the threads it starts, without the
+    // capabilities that let root write a read-only file: the permission bits hold for root
+    // (as CI runs) as for any other user.
+    let err = std::thread::spawn(move || {
+        without_capabilities();
+        assert!(
+            std::fs::OpenOptions::new().write(true).open(&db).is_err(),
+            "{} is still writable",
+            db.display()
+        );
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind");
+            sevenbag_server::run(listener, config, std::future::pending()).await
+        })
+    })
+    .join()
+    .expect("the server's thread")
+    .expect_err("a read-only file is refused");
     assert!(err.to_string().contains("read-only"), "{err}");
 }
+
+/// Clears the calling thread's effective capabilities (Linux keeps them per thread; threads it
+/// starts inherit them): root loses CAP_DAC_OVERRIDE and so obeys permission bits. A user
+/// without capabilities is unchanged.
+#[cfg(target_os = "linux")]
+fn without_capabilities() {
+    caps::clear(None, caps::CapSet::Effective).expect("clear this thread's capabilities");
+}
+
+/// Elsewhere the tests run as an ordinary user, whom permission bits bind already.
+#[cfg(not(target_os = "linux"))]
+fn without_capabilities() {}
