@@ -62,8 +62,6 @@
 //!   a `.sbrp` downloaded and opened again, links copied, gamepads, the bad-link and not-built
 //!   pages; a practice match played by touch alone in portrait, screenshots kept in
 //!   `target/browser-shots/`.
-//! - `browser_pace.rs`: the page's pace against Max at 4× CPU throttling and unthrottled:
-//!   frames a second, each frame's script, Max's thinking, the WebGL work of a frame.
 //! - `browser_parity.rs`: ranked in the page across a reload, its recovery code moving the
 //!   identity; `/replay/ID` to its end; `/room/CODE`; codes that name nothing; stored garbage
 //!   named and left alone.

@@ -4,8 +4,8 @@
 //! keyboard's input, several fingers down at once, IndexedDB and localStorage as the game
 //! keeps them, a `.sbrp` downloaded and opened again by the game (picker and drop: played and
 //! kept, refusals named), links copied and shown in the address bar, gamepads, the readable
-//! pages for bad links and for a server without the build (the page's pace is
-//! `browser_pace.rs`).
+//! pages for bad links and for a server without the build (the page's pace is a benchmark,
+//! `tests/benches/browser_pace.rs`).
 //!
 //! Screenshots a person should look at are kept in `target/browser-shots/`. Needs what
 //! tests/tests/browser.rs needs. The tests take turns on one lock (two software-rendered pages
