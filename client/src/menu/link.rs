@@ -292,8 +292,12 @@ mod tests {
         let mut ranked = connection_as(&config, &config.server, online::Request::Ranked(key), None);
         run(&mut [&mut ranked], |c| c[0].identified());
         ranked.leave();
+        let host_config = Config {
+            player_name: "hosting".into(),
+            ..config.clone()
+        };
         let mut host = connection_as(
-            &config,
+            &host_config,
             &config.server,
             online::Request::Create(RoomOptions::default()),
             None,
