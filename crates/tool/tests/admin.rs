@@ -4,8 +4,9 @@
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use sevenbag_netplay::{HeadlessClient, HeadlessConfig};
-use sevenbag_protocol::ClientMessage;
+use sevenbag_netplay::net::{self, NetHandle};
+use sevenbag_netplay::{Hello, NetEvent};
+use sevenbag_protocol::{ClientMessage, ServerMessage};
 
 const TOKEN: &str = "tool-test-token-6b1f0c93de44a8";
 
@@ -14,6 +15,26 @@ fn tool(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run sevenbag-tool")
+}
+
+/// Waits for the first event `pick` takes, failing on a server error or a lost connection.
+async fn wait_for(player: &mut NetHandle, what: &str, pick: impl Fn(&NetEvent) -> bool) {
+    let events = async {
+        loop {
+            match player.recv().await {
+                Some(event) if pick(&event) => return,
+                Some(NetEvent::Message(ServerMessage::Error { message, .. })) => {
+                    panic!("waiting for {what}: the server answered {message}")
+                }
+                Some(NetEvent::Disconnected(why)) => panic!("waiting for {what}: {why}"),
+                None => panic!("waiting for {what}: the connection's task ended"),
+                Some(_) => {}
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), events)
+        .await
+        .unwrap_or_else(|_| panic!("no {what} within 10 s"));
 }
 
 fn stdout(out: &Output) -> String {
@@ -35,16 +56,22 @@ async fn the_admin_commands_list_ban_and_audit_through_the_api() {
         ..sevenbag_server::Config::default()
     };
     let server = sevenbag_server::spawn(config).await.expect("server");
-    let mut player = HeadlessClient::connect(&server.url(), HeadlessConfig::new("mallory"))
-        .await
-        .expect("connect");
+    let mut player = net::connect(&server.url(), Hello::new("mallory"));
+    wait_for(&mut player, "Welcome", |e| {
+        matches!(e, NetEvent::Welcome { .. })
+    })
+    .await;
     player
         .send(ClientMessage::Register {
             key: [5; 32],
             name: "mallory".into(),
         })
         .expect("register");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The server answers once the identity is stored.
+    wait_for(&mut player, "Registered", |e| {
+        matches!(e, NetEvent::Message(ServerMessage::Registered { .. }))
+    })
+    .await;
     let base = format!("http://{}", server.addr());
     let tokens = tokens.to_string_lossy().to_string();
     let run = |args: Vec<String>| async move {
