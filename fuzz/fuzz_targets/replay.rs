@@ -1,16 +1,16 @@
-//! Any bytes, as a replay file: decoding never panics or over-allocates, and a replay that
-//! decodes is verified (simulated) within bounded time, with an error or a report. Each input is
+//! Any bytes, as a replay file of either version (the one reader, `replay::open`): decoding
+//! never panics or over-allocates, and a replay that decodes is verified (simulated) within
+//! bounded time, with an error or a report. Each input is
 //! also tried with its checksum recomputed (as a forger would), so the fuzzer reaches the body
 //! and the simulation instead of stopping at the checksum.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sevenbag_protocol::replay::forge_checksum;
-use sevenbag_protocol::{Replay, verify};
+use sevenbag_protocol::replay::{forge_checksum, open};
 
 fn check(bytes: &[u8]) {
-    if let Ok(replay) = Replay::decode(bytes) {
-        let _ = verify(&replay);
+    if let Ok(replay) = open(bytes) {
+        let _ = replay.verify();
     }
 }
 

@@ -79,8 +79,8 @@ pub use match_detail::{DetailError, MatchDetail, SeatDetail};
 pub use messages::*;
 pub use packing::{CompactError, InputsPacker, InputsUnpacker};
 pub use replay::{
-    ConfirmedSim, FrameHash, HASH_INTERVAL, MatchResult, Replay, ReplayError, RoundRecord,
-    SeatInputs, SimEvent, VerifyReport, verify,
+    ConfirmedSim, FrameHash, HASH_INTERVAL, MatchResult, OpenedReplay, OpenedReport, Replay,
+    ReplayError, RoundRecord, SeatInputs, SeatStanding, SimEvent, VerifyReport, verify,
 };
 pub use solo_replay::{SoloReplay, SoloReplayError, SoloVerifyReport, verify_solo};
 pub use tight::{TightError, TightSeats};

@@ -1,15 +1,16 @@
 //! Replay subcommands: `replay verify FILE` re-simulates a replay and checks it, `replay info
-//! FILE` describes it. The format is `docs/REPLAY.md`; decoding and verification live in
-//! `sevenbag_protocol::replay`, so this module only reads the file and prints.
+//! FILE` describes it. Both read either format version (two seats or several) through
+//! `sevenbag_protocol::replay::open`, which gives one model of N seats; the format is
+//! `docs/REPLAY.md`, and decoding and verification live in `sevenbag_protocol`, so this module
+//! only reads the file and prints.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use sevenbag_core::Seat;
 use sevenbag_protocol::file::read_limited;
-use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, REPLAY_FORMAT_VERSION};
-use sevenbag_protocol::{EndReason, Replay, RoundRecord, verify};
+use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, OpenedReplay, open};
+use sevenbag_protocol::{BattleReplay, EndReason};
 
 /// Subcommands over replay files.
 #[derive(clap::Subcommand, Debug)]
@@ -22,13 +23,15 @@ pub enum ReplayCommand {
 /// What to do with a replay file.
 #[derive(clap::Subcommand, Debug)]
 pub enum ReplayAction {
-    /// Re-simulate a replay with the rules core and check every recorded hash, every round and
-    /// the result. Exits non-zero if the file is corrupted or does not verify.
+    /// Re-simulate a replay (two seats or several) with the rules core and check every
+    /// recorded hash, every round and the result. Exits non-zero if the file is corrupted or
+    /// does not verify.
     Verify {
         /// The replay file.
         file: PathBuf,
     },
-    /// Describe a replay (players, rules, rounds, result) without re-simulating it.
+    /// Describe a replay (seats, rules, rounds, each seat's place, result) without
+    /// re-simulating it.
     Info {
         /// The replay file.
         file: PathBuf,
@@ -46,95 +49,148 @@ pub fn run(command: ReplayCommand) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn load(file: &Path) -> anyhow::Result<Replay> {
+fn load(file: &Path) -> anyhow::Result<OpenedReplay> {
     // A regular file of at most the format's limit: `/dev/zero` or a FIFO is a clear error.
     let bytes = read_limited(file, MAX_REPLAY_BYTES as u64)
         .with_context(|| format!("cannot read {}", file.display()))?;
-    Replay::decode(&bytes).with_context(|| format!("{}", file.display()))
+    open(&bytes).with_context(|| format!("{}", file.display()))
 }
 
-fn seat_name(replay: &Replay, seat: Option<Seat>) -> String {
-    match seat {
-        Some(s) => format!("{} (seat {})", replay.names[s.index()], s.index()),
-        None => "nobody".to_string(),
+/// The seats of `team` (each seat its own team unless the match has teams).
+fn team_seats(replay: &BattleReplay, team: u8) -> Vec<usize> {
+    (0..replay.names.len())
+        .filter(|&s| {
+            replay
+                .header
+                .options
+                .teams
+                .map_or(s == usize::from(team), |t| t[s] == team)
+        })
+        .collect()
+}
+
+/// `name (seat N)` for a team of one, `team T (a & b)` for a team of several.
+fn team_name(replay: &BattleReplay, team: Option<u8>) -> String {
+    let Some(team) = team else {
+        return "nobody".to_string();
+    };
+    let seats = team_seats(replay, team);
+    match seats.as_slice() {
+        [s] => format!("{} (seat {s})", replay.names[*s]),
+        _ => {
+            let names: Vec<&str> = seats.iter().map(|&s| replay.names[s].as_str()).collect();
+            format!("team {team} ({})", names.join(" & "))
+        }
     }
 }
 
-fn rounds_line(replay: &Replay, rounds: &[RoundRecord]) -> String {
-    let each: Vec<String> = rounds
+fn rounds_line(replay: &BattleReplay) -> String {
+    let each: Vec<String> = replay
+        .rounds
         .iter()
         .map(|r| {
             let who = match r.winner {
-                Some(s) => replay.names[s.index()].clone(),
+                Some(t) => {
+                    let seats = team_seats(replay, t);
+                    let names: Vec<&str> =
+                        seats.iter().map(|&s| replay.names[s].as_str()).collect();
+                    names.join(" & ")
+                }
                 None => "draw".to_string(),
             };
             format!("{}: {who} @{}", r.round + 1, r.frame)
         })
         .collect();
-    format!("{} ({})", rounds.len(), each.join(", "))
+    format!("{} ({})", replay.rounds.len(), each.join(", "))
 }
 
-fn result_line(replay: &Replay) -> String {
-    let r = replay.result;
+fn result_line(replay: &BattleReplay) -> String {
+    let r = &replay.result;
+    let who = team_name(replay, r.winner);
     match (r.winner, r.reason) {
-        (Some(w), EndReason::TopOut) => format!(
-            "{} won on the boards after {} frames",
-            seat_name(replay, Some(w)),
-            r.frames
-        ),
-        (Some(w), EndReason::Forfeit) => format!(
-            "{} won by forfeit after {} frames",
-            seat_name(replay, Some(w)),
-            r.frames
-        ),
-        (None, EndReason::Abandoned) => format!(
-            "no result: neither player came back after {} frames",
-            r.frames
-        ),
+        (Some(_), EndReason::TopOut) => {
+            format!("{who} won on the boards after {} frames", r.frames)
+        }
+        (Some(_), EndReason::Forfeit) => format!("{who} won by forfeit after {} frames", r.frames),
+        (None, EndReason::Abandoned) => {
+            format!("no result: no player came back after {} frames", r.frames)
+        }
         (_, reason) => format!("unfinished ({reason:?}) after {} frames", r.frames),
     }
 }
 
-/// The description `info` prints (and `verify` starts with).
-fn describe(file: &Path, replay: &Replay) -> String {
+/// The description `info` prints (and `verify` starts with): `seats: N`, then one line per
+/// seat with its name and place, for files of either version.
+fn describe(file: &Path, opened: &OpenedReplay) -> String {
+    let replay = &opened.replay;
     let h = &replay.header;
     let mut s = String::new();
     // Writing to a String cannot fail.
     let _ = writeln!(
         s,
-        "file:    {} (format v{REPLAY_FORMAT_VERSION})",
-        file.display()
+        "file:    {} (format v{})",
+        file.display(),
+        opened.version
     );
+    let who = if replay.names.len() == 2 {
+        format!("{} vs {}", replay.names[0], replay.names[1])
+    } else {
+        format!("{} players", replay.names.len())
+    };
     let _ = writeln!(
         s,
-        "match:   {} vs {}, seed {:#018x}, first to {}, created at unix {}",
-        replay.names[0], replay.names[1], h.seed, h.rules.first_to, replay.created_unix
+        "match:   {who}, seed {:#018x}, first to {}, targeting {:?}{}, created at unix {}",
+        h.seed,
+        h.rules.first_to,
+        h.options.targeting,
+        if h.options.teams.is_some() {
+            ", teams"
+        } else {
+            ""
+        },
+        replay.created_unix
     );
-    let _ = writeln!(
-        s,
-        "inputs:  {} / {} frames confirmed, {} / {} changes",
-        replay.inputs[0].confirmed,
-        replay.inputs[1].confirmed,
-        replay.inputs[0].changes.len(),
-        replay.inputs[1].changes.len()
-    );
-    let _ = writeln!(s, "rounds:  {}", rounds_line(replay, &replay.rounds));
+    let _ = writeln!(s, "seats: {}", opened.seats());
+    for seat in opened.standings() {
+        let team = match h.options.teams {
+            Some(_) => format!(" (team {})", seat.team),
+            None => String::new(),
+        };
+        let place = match seat.placement {
+            Some(p) => format!("place {p}"),
+            None => "no place".to_string(),
+        };
+        let won = if seat.won { ", won" } else { "" };
+        let inputs = &replay.inputs[seat.seat];
+        let _ = writeln!(
+            s,
+            "seat {}: {}{team}, {place}{won}; {} frames confirmed, {} changes, {} target changes",
+            seat.seat,
+            seat.name,
+            inputs.confirmed,
+            inputs.changes.len(),
+            inputs.targets.len()
+        );
+    }
+    let _ = writeln!(s, "rounds:  {}", rounds_line(replay));
     let _ = writeln!(s, "result:  {}", result_line(replay));
     let _ = writeln!(s, "hashes:  {} recorded", replay.hashes.len());
     s
 }
 
 fn verify_file(file: &Path) -> anyhow::Result<String> {
-    let replay = load(file)?;
-    let mut out = describe(file, &replay);
-    let report =
-        verify(&replay).with_context(|| format!("{}: verification failed", file.display()))?;
+    let opened = load(file)?;
+    let mut out = describe(file, &opened);
+    let report = opened
+        .verify()
+        .with_context(|| format!("{}: verification failed", file.display()))?;
     let _ = writeln!(
         out,
-        "verified: {} frames re-simulated, {} hashes checked, {} rounds and the result match; final hash {:#018x}",
+        "verified: {} seats, {} frames re-simulated, {} hashes checked, {} rounds and the result match; final hash {:#018x}",
+        opened.seats(),
         report.frames,
         report.hashes_checked,
-        report.rounds.len(),
+        report.rounds,
         report.final_hash
     );
     Ok(out)
@@ -144,7 +200,7 @@ fn verify_file(file: &Path) -> anyhow::Result<String> {
 mod tests {
     use super::*;
     use sevenbag_core::{Input, MatchHeader};
-    use sevenbag_protocol::SeatInputs;
+    use sevenbag_protocol::{Replay, SeatInputs};
 
     fn recorded() -> Replay {
         let mut header = MatchHeader::versus(7);
@@ -193,5 +249,59 @@ mod tests {
 
         let missing = verify_file(Path::new("/nonexistent/sevenbag.sbrp")).expect_err("missing");
         assert!(format!("{missing:#}").contains("cannot read"));
+    }
+
+    fn golden(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../protocol/tests/golden")
+            .join(name)
+    }
+
+    #[test]
+    fn info_on_a_two_seat_file_names_two_seats_and_each_place() {
+        let bytes = recorded().encode().expect("encodes");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = temp(&dir, "two.sbrp", &bytes);
+        let out = describe(&file, &load(&file).expect("opens"));
+        assert!(out.contains("(format v1)"), "{out}");
+        assert!(out.contains("\nseats: 2\n"), "{out}");
+        assert!(out.contains("\nseat 0: ann, place 2;"), "{out}");
+        assert!(out.contains("\nseat 1: ben, place 1, won;"), "{out}");
+    }
+
+    #[test]
+    fn the_golden_files_of_both_versions_verify_through_the_one_reader() {
+        let v1 = verify_file(&golden("replay_v1.sbrp")).expect("v1 verifies");
+        assert!(
+            v1.contains("seats: 2\n") && v1.contains("verified: 2 seats"),
+            "{v1}"
+        );
+        let v2 = verify_file(&golden("replay_v2.sbrp")).expect("v2 verifies");
+        assert!(v2.contains("(format v2)"), "{v2}");
+        assert!(v2.contains("\nseats: 4\n"), "{v2}");
+        for (seat, name) in ["ann", "bob", "cy", "dee"].iter().enumerate() {
+            assert!(
+                v2.contains(&format!("\nseat {seat}: {name}, place ")),
+                "{v2}"
+            );
+        }
+        assert_eq!(v2.matches(", won;").count(), 1, "{v2}");
+        assert!(v2.contains("verified: 4 seats"), "{v2}");
+    }
+
+    #[test]
+    fn a_tampered_several_seat_file_fails_verification() {
+        let mut replay = sevenbag_protocol::BattleReplay::decode(
+            &std::fs::read(golden("replay_v2.sbrp")).expect("golden"),
+        )
+        .expect("decodes");
+        replay.hashes[1].hash ^= 1;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = temp(&dir, "tampered.sbrp", &replay.encode().expect("encodes"));
+        let err = verify_file(&file).expect_err("does not verify");
+        assert!(
+            format!("{err:#}").contains("state hash mismatch at frame 120"),
+            "{err:#}"
+        );
     }
 }
