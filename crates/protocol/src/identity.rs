@@ -22,9 +22,16 @@
 //! Unicode calls default-ignorable, and the blank Braille pattern), trims it, and drops lines
 //! left empty: a line of only invisible characters is empty.
 //!
+//! # Look-alikes
+//! [`fold_confusables`] folds what looks alike (`ѕhit` with a Cyrillic `ѕ`, full-width and
+//! mathematical letters) to one form with Unicode's confusables data: the game's chat filter
+//! matches words through it, and [`display_name_key`] through it tells a guest's name that
+//! reads as a registered one.
+//!
 //! # Why these crates
 //! `unicode-security` (unicode-rs: UTS #39's identifier status, restriction levels and
-//! skeletons, generated from Unicode's own data files), `unicode-normalization` (unicode-rs:
+//! skeletons, generated from Unicode's own data files; its skeleton is the confusables
+//! folding, so no second table crate is needed), `unicode-normalization` (unicode-rs:
 //! NFC/NFKC) and `unicode-properties` (unicode-rs: general categories) keep Unicode's tables
 //! out of our code, follow its versions, and are `no_std` table crates with no dependencies of
 //! their own beyond each other: they build for wasm32, and only `unicode-security` and
@@ -85,6 +92,36 @@ pub fn name_key(name: &str) -> String {
         })
         .collect();
     single.replace("rn", "m").replace("vv", "w")
+}
+
+/// `text` with look-alike characters folded to one form, to compare what people see: NFKC
+/// first (full-width `ｓ` and mathematical bold `𝐬` are `s`), then every character left outside
+/// ASCII replaced by its prototype in Unicode's confusables table (UTS #39's skeleton mapping:
+/// Cyrillic `ѕ` and `а` are `s` and `a`, Greek `Ο` is `O`). ASCII is kept as it is, so
+/// [`name_key`]'s own ASCII folding applies to the result unchanged. The chat filter compares
+/// words through it, and the server compares a guest's name with registered names through it
+/// ([`display_name_key`]).
+pub fn fold_confusables(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut buf = [0u8; 4];
+    for c in text.nfkc() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.extend(unicode_security::skeleton(c.encode_utf8(&mut buf)));
+        }
+    }
+    out
+}
+
+/// The [`name_key`] a display name has when read as a registered name once look-alikes are
+/// folded ([`fold_confusables`]), or `None` when it cannot be one: the server refuses a guest
+/// whose name has the key of a registered player.
+pub fn display_name_key(name: &str) -> Option<String> {
+    let folded = fold_confusables(name);
+    let folded = folded.trim();
+    validate_name(folded).ok()?;
+    Some(name_key(folded))
 }
 
 /// Why a display name is refused.
@@ -201,6 +238,28 @@ mod tests {
         assert_eq!(name_key("BOB0"), name_key("bobo"));
         assert_eq!(name_key("modern"), name_key("rnodem"));
         assert_ne!(name_key("Alice"), name_key("Alicia"));
+    }
+
+    #[test]
+    fn look_alike_letters_fold_to_ascii() {
+        assert_eq!(fold_confusables("\u{455}hit"), "shit"); // Cyrillic dze
+        assert_eq!(fold_confusables("ｓｈｉｔ"), "shit"); // full width
+        assert_eq!(fold_confusables("𝐬𝐡𝐢𝐭"), "shit"); // mathematical bold
+        assert_eq!(fold_confusables("\u{430}lice"), "alice"); // Cyrillic a
+        assert_eq!(fold_confusables("Alice_99"), "Alice_99");
+        assert_eq!(fold_confusables("Борис"), fold_confusables("Борис"));
+    }
+
+    #[test]
+    fn a_display_name_that_reads_as_a_registered_name_has_its_key() {
+        let alice = Some(name_key("alice"));
+        assert_eq!(display_name_key("alice"), alice);
+        assert_eq!(display_name_key(" ALICE "), alice);
+        assert_eq!(display_name_key("A1ice"), alice);
+        assert_eq!(display_name_key("\u{430}l\u{456}c\u{435}"), alice); // Cyrillic а і е
+        assert_eq!(display_name_key("ａｌｉｃｅ"), alice);
+        assert_eq!(display_name_key("alice!"), None);
+        assert_eq!(display_name_key("Ken 健二"), None);
     }
 
     #[test]

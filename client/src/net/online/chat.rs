@@ -5,14 +5,16 @@
 //! and turns `/mute NAME` and `/unmute NAME` typed in the field into mutes instead of messages;
 //! `/block NAME`, `/unblock NAME` and `/report NAME WHAT HAPPENED` become the server's
 //! moderation requests (`docs/MODERATION.md`: a block lasts, the server keeps the list). With
-//! the chat filter on (a setting), words of [`FILTERED`] are shown as asterisks.
+//! the chat filter on (a setting), words of [`FILTERED`] are shown as asterisks, look-alike
+//! letters folded first (`fold_confusables`: a Cyrillic `ѕ`, full-width or mathematical letters
+//! do not slip a word past it).
 //! The screens decide where the lines go: never over the boards.
 
 use sevenbag_netplay::time::Instant;
 use std::collections::{BTreeSet, VecDeque};
 
 use sevenbag_core::Seat;
-use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat};
+use sevenbag_protocol::identity::{MAX_CHAT_CHARS, clean_chat, fold_confusables};
 use sevenbag_protocol::moderation::ReportCategory;
 
 /// Lines kept for the room view.
@@ -67,12 +69,18 @@ fn report_category(word: &str) -> Option<ReportCategory> {
         .find(|c| c.name().eq_ignore_ascii_case(word))
 }
 
+/// Whether `word` is one of [`FILTERED`], whatever its case and look-alike letters.
+fn is_filtered(word: &str) -> bool {
+    let folded = fold_confusables(&word.to_lowercase()).to_lowercase();
+    FILTERED.contains(&folded.as_str())
+}
+
 /// `text` with every word of [`FILTERED`] turned into asterisks.
 pub fn filtered(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
-        if FILTERED.contains(&word.to_lowercase().as_str()) {
+        if is_filtered(word) {
             out.extend(word.chars().map(|_| '*'));
         } else {
             out.push_str(word);
@@ -317,6 +325,24 @@ mod tests {
         chat.hear("a".into(), None, "Shit, scunthorpe!".into(), now);
         let texts: Vec<&str> = chat.last(2).map(|l| l.text.as_str()).collect();
         assert_eq!(texts, ["Shit, scunthorpe!", "****, scunthorpe!"]);
+    }
+
+    #[test]
+    fn the_filter_sees_through_look_alike_letters() {
+        for disguised in [
+            "\u{455}hit",       // Cyrillic dze for s
+            "ｓｈｉｔ",         // full width
+            "𝐬𝐡𝐢𝐭",             // mathematical bold
+            "\u{405}HIT",       // Cyrillic capital dze
+            "\u{455}h\u{456}t", // Cyrillic dze and i
+        ] {
+            assert_eq!(
+                filtered(&format!("{disguised}!")),
+                format!("{}!", "*".repeat(disguised.chars().count())),
+                "{disguised:?}"
+            );
+        }
+        assert_eq!(filtered("shiitake"), "shiitake");
     }
 
     #[test]
