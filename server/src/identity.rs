@@ -6,7 +6,7 @@
 //! or the refusal; the connection task (`crate::client`) only dispatches.
 
 use sevenbag_protocol::identity::{name_key, normalise_recovery_code, validate_name};
-use sevenbag_protocol::{ErrorCode, Profile};
+use sevenbag_protocol::{ErrorCode, MAX_NAME_CHARS, Profile};
 use sevenbag_storage::{NewPlayer, Player, StorageError};
 use sha2::{Digest, Sha256};
 
@@ -18,6 +18,33 @@ use crate::shared::Shared;
 /// Recovery codes: 20 characters from the room-code alphabet (no look-alikes), shown in groups
 /// of five. 25^20 ≈ 2^93 codes.
 const RECOVERY_CHARS: usize = 20;
+
+/// What starts a guest's shown name on a server that keeps identities (`docs/SERVER.md`,
+/// "Guests"): registered names are `A–Z a–z 0–9 _ -` only, so a name with it is never a
+/// registered player's, and a report or block of it names no one.
+pub(crate) const GUEST_MARK: char = '~';
+
+/// A guest's shown name: [`GUEST_MARK`] and the `Hello` name, cut to fit [`MAX_NAME_CHARS`]
+/// (the bound room logs and replays hold names to).
+pub(crate) fn guest_name(hello: &str) -> String {
+    let kept: String = hello.chars().take(MAX_NAME_CHARS - 1).collect();
+    format!("{GUEST_MARK}{}", kept.trim_end())
+}
+
+/// The registered name a guest's `Hello` name reads as (case and look-alikes folded:
+/// `display_name_key`), if a registered player has it: a guest may not play under it.
+pub(crate) async fn registered_look_alike(
+    db: &Db,
+    hello: &str,
+) -> Result<Option<String>, StorageError> {
+    let Some(key) = sevenbag_protocol::identity::display_name_key(hello) else {
+        return Ok(None);
+    };
+    Ok(db
+        .read(move |s| s.player_by_name_key(&key))
+        .await?
+        .map(|p| p.name))
+}
 
 /// What a successful request gives the connection.
 pub(crate) struct Outcome {
@@ -252,6 +279,15 @@ mod tests {
             recovery_hash(&code.to_lowercase().replace('-', " "))
         );
         assert_ne!(new_recovery_code(), code);
+    }
+
+    #[test]
+    fn a_guest_name_is_marked_and_fits_the_name_bound() {
+        assert_eq!(guest_name("alice"), "~alice");
+        let long = guest_name(&"x".repeat(MAX_NAME_CHARS));
+        assert_eq!(long.chars().count(), MAX_NAME_CHARS);
+        assert!(long.starts_with(GUEST_MARK));
+        assert!(validate_name(&guest_name("alice")).is_err());
     }
 
     #[test]

@@ -34,8 +34,13 @@ impl Client {
                 .cut(Cut::error(ErrorCode::BadMessage, e.to_string()));
             return;
         }
+        let shown = match &self.shared.db {
+            Some(_) => identity::guest_name(&name),
+            None => name.clone(),
+        };
         self.hello = Some(Greeting {
-            name: name.clone(),
+            name: shown,
+            typed: name.clone(),
             handling,
         });
         let server = format!(

@@ -1,5 +1,6 @@
 //! Refusal guards shared by the requests that enter a room or a queue: already in a room,
-//! banned, and whom a player must not be paired with.
+//! banned, a guest under a registered player's name, and whom a player must not be paired
+//! with.
 
 use super::*;
 
@@ -40,11 +41,44 @@ impl Client {
     }
 
     /// Whether this connection may create, join or queue for a room now: not while it is in a
-    /// room (nor, with `queued_refused`, while it waits in a queue), nor while it is banned.
+    /// room (nor, with `queued_refused`, while it waits in a queue), nor while it is banned,
+    /// nor as a guest whose name reads as a registered player's.
     /// The refusals it meets are told to the client (waiting in a queue is not: the queue
     /// already answered); `false` means the request is dropped.
-    pub(super) fn may_enter(&self, queued_refused: bool) -> bool {
-        !(self.in_room_error() || (queued_refused && self.queued) || self.refused_by_ban())
+    pub(super) async fn may_enter(&self, queued_refused: bool) -> bool {
+        !(self.in_room_error()
+            || (queued_refused && self.queued)
+            || self.refused_by_ban()
+            || self.refused_as_impostor().await)
+    }
+
+    /// Refuses (`NameTaken`, and says why) a guest whose `Hello` name is a registered
+    /// player's, or looks like one (`identity::registered_look_alike`). An identified
+    /// connection plays under its identity's name and is never refused here.
+    async fn refused_as_impostor(&self) -> bool {
+        let (None, Some(db), Some(hello)) = (self.identity, &self.shared.db, &self.hello) else {
+            return false;
+        };
+        let taken = match identity::registered_look_alike(db, &hello.typed).await {
+            Ok(taken) => taken,
+            Err(e) => {
+                // The guest mark still tells them apart: let the guest play.
+                tracing::warn!(error = %e, "cannot compare a guest's name with registered names");
+                None
+            }
+        };
+        let Some(registered) = taken else {
+            return false;
+        };
+        self.error(
+            ErrorCode::NameTaken,
+            format!(
+                "{:?} is (or looks like) the registered player {registered}'s name: identify \
+                 as them, or play as a guest under another name",
+                hello.typed
+            ),
+        );
+        true
     }
 
     /// Whom this connection's player must not be paired with (`ranked`: with the daily pair

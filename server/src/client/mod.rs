@@ -72,7 +72,11 @@ const LINGER_BYTES: usize = 1024 * 1024;
 /// What the client told us in its `Hello`.
 #[derive(Clone, Debug)]
 struct Greeting {
+    /// The name shown in rooms: the identity's once identified; before that the `Hello` name,
+    /// marked as a guest's when the server keeps identities (`identity::guest_name`).
     name: String,
+    /// The `Hello` name as typed (cleaned), to tell whether it reads as a registered one.
+    typed: String,
     handling: Handling,
 }
 

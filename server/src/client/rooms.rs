@@ -46,7 +46,7 @@ impl Client {
     }
 
     pub(super) async fn create_room(&mut self, options: RoomOptions) {
-        if !self.may_enter(false) {
+        if !self.may_enter(false).await {
             return;
         }
         if let Err(e) = options.rules().validate() {
@@ -71,7 +71,7 @@ impl Client {
         &mut self,
         options: sevenbag_protocol::BattleRoomOptions,
     ) {
-        if !self.may_enter(false) {
+        if !self.may_enter(false).await {
             return;
         }
         if let Err(e) = options.validate() {
@@ -91,7 +91,7 @@ impl Client {
     }
 
     pub(super) async fn join_room(&mut self, code: &str, role: JoinRole) {
-        if !self.may_enter(false) {
+        if !self.may_enter(false).await {
             return;
         }
         let Some(member) = self.member() else { return };
@@ -147,7 +147,7 @@ impl Client {
     }
 
     pub(super) async fn quick_match(&mut self) {
-        if !self.may_enter(true) {
+        if !self.may_enter(true).await {
             return;
         }
         let Some(member) = self.member() else { return };
@@ -183,7 +183,7 @@ impl Client {
             quick_battle::tell(&self.shared.lobby, &member);
             return;
         }
-        if !self.may_enter(false) {
+        if !self.may_enter(false).await {
             return;
         }
         if self.queued {
@@ -213,7 +213,7 @@ impl Client {
     }
 
     pub(super) async fn ranked_match(&mut self) {
-        if !self.may_enter(true) {
+        if !self.may_enter(true).await {
             return;
         }
         if self.tags.is_bot() && !self.shared.config.moderation.ranked_bots {
