@@ -1,7 +1,7 @@
 //! Hostile players against identities and moderation, on a server with a database: a guest
-//! taking a registered player's name (as typed, or with look-alike letters) is refused with its
-//! reason; a guest under a name of their own plays with the guest mark, and a report or block
-//! of a marked name names no one.
+//! taking a registered player's name (as typed, or with look-alike letters), and a report whose
+//! text is only invisible characters. Each is refused with its reason; a guest under a name of
+//! their own plays with the guest mark, and a report or block of a marked name names no one.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -162,5 +162,32 @@ async fn a_guest_is_shown_with_the_guest_mark_and_a_marked_name_cannot_be_report
         })
         .await?;
     assert_eq!(error(&mut alice).await?, ErrorCode::NoSuchPlayer);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_report_of_only_invisible_characters_is_refused_like_an_empty_chat_line()
+-> anyhow::Result<()> {
+    let (server, _dir) = with_database().await;
+    let mut alice = registered(server.addr(), "alice", 1).await?;
+    let _bob = registered(server.addr(), "bob", 2).await?;
+    for invisible in [
+        "\u{200B}\u{200C}\u{200D}\u{2060}\u{FEFF}",
+        "\u{3164}\u{115F}\u{1160}\u{FFA0}",
+        "\u{202E}\u{2066} \u{2800} \u{3000}",
+    ] {
+        alice.send(&report("bob", invisible)).await?;
+        assert_eq!(
+            error(&mut alice).await?,
+            ErrorCode::BadMessage,
+            "{invisible:?}"
+        );
+    }
+    alice.send(&report("bob", "spam\u{200B} in chat")).await?;
+    alice
+        .recv_until(LIMIT, |m| {
+            matches!(m, ServerMessage::Reported).then_some(())
+        })
+        .await?;
     Ok(())
 }

@@ -195,15 +195,21 @@ pub fn is_invisible(c: char) -> bool {
         .is_none()
 }
 
-/// A chat line as the server relays it: NFC-normalised, invisible characters ([`is_invisible`])
-/// removed, trimmed, at most [`MAX_CHAT_CHARS`]; `None` if nothing is left or it is too long.
+/// A chat line as the server relays it: [`clean_visible`] with at most [`MAX_CHAT_CHARS`].
 pub fn clean_chat(text: &str) -> Option<String> {
-    if text.chars().count() > MAX_CHAT_CHARS {
+    clean_visible(text, MAX_CHAT_CHARS)
+}
+
+/// Text a player wrote for others to read (a chat line, a report): NFC-normalised, invisible
+/// characters ([`is_invisible`]) removed, trimmed, at most `max_chars`; `None` if nothing is
+/// left or it is too long.
+pub fn clean_visible(text: &str, max_chars: usize) -> Option<String> {
+    if text.chars().count() > max_chars {
         return None;
     }
     let cleaned: String = text.nfc().filter(|&c| !is_invisible(c)).collect();
     let cleaned = cleaned.trim();
-    let fits = cleaned.chars().count() <= MAX_CHAT_CHARS;
+    let fits = cleaned.chars().count() <= max_chars;
     (!cleaned.is_empty() && fits).then(|| cleaned.to_string())
 }
 

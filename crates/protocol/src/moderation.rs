@@ -7,7 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Longest report text, in characters (control characters are removed first).
+use crate::identity::clean_visible;
+
+/// Longest report text, in characters (invisible characters are removed first).
 pub const MAX_REPORT_CHARS: usize = 500;
 /// Longest replay id a report may name (the server's ids are about 30 characters).
 pub const MAX_REPLAY_ID_CHARS: usize = 64;
@@ -42,15 +44,11 @@ impl ReportCategory {
     }
 }
 
-/// A report's text as the server keeps it: control characters removed, trimmed, at most
+/// A report's text as the server keeps it: the visible text a chat line is held to
+/// ([`clean_visible`]: NFC, invisible characters removed, trimmed), at most
 /// [`MAX_REPORT_CHARS`]; `None` if nothing is left or it is too long.
 pub fn clean_report_text(text: &str) -> Option<String> {
-    if text.chars().count() > MAX_REPORT_CHARS {
-        return None;
-    }
-    let cleaned: String = text.chars().filter(|c| !c.is_control()).collect();
-    let cleaned = cleaned.trim();
-    (!cleaned.is_empty()).then(|| cleaned.to_string())
+    clean_visible(text, MAX_REPORT_CHARS)
 }
 
 /// Whether `id` can be a replay id: 1 to [`MAX_REPLAY_ID_CHARS`] ASCII letters, digits and `-`
@@ -71,6 +69,23 @@ mod tests {
         assert_eq!(clean_report_text("\u{1b}\n"), None);
         assert!(clean_report_text(&"x".repeat(MAX_REPORT_CHARS)).is_some());
         assert!(clean_report_text(&"x".repeat(MAX_REPORT_CHARS + 1)).is_none());
+    }
+
+    #[test]
+    fn report_text_of_only_invisible_characters_is_empty_as_a_chat_line_is() {
+        for invisible in [
+            "\u{200B}\u{200C}\u{200D}\u{2060}\u{FEFF}",
+            "\u{3164}\u{115F}\u{1160}\u{FFA0}",
+            "\u{202E}\u{2066} \u{2800} \u{3000}",
+            "\u{FE0F}\u{34F}\u{E0001}",
+        ] {
+            assert_eq!(clean_report_text(invisible), None, "{invisible:?}");
+            assert_eq!(crate::identity::clean_chat(invisible), None);
+        }
+        assert_eq!(
+            clean_report_text("aim\u{200B}bot\u{202E}"),
+            Some("aimbot".into())
+        );
     }
 
     #[test]
