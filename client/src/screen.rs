@@ -66,6 +66,14 @@ pub trait Screen: Any {
         Vec::new()
     }
 
+    /// The keys whose key button opens one of the screen's text fields (a room's Chat): on a
+    /// touch screen a tap on such a button is a text zone too, so the page focuses its input
+    /// within the tap, the only moment a phone lets the keyboard come up.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    fn field_keys(&self) -> &'static [macroquad::input::KeyCode] {
+        &[]
+    }
+
     /// The screen's name in the browser build's test hook (`menu`, `play`, ...).
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     fn name(&self) -> &'static str;

@@ -114,6 +114,7 @@ pub fn stored_table(d: &MatchDetail, viewed: Option<&str>, upright: bool) -> Res
         columns,
         rows,
         keys,
+        buttons: Vec::new(),
         width_rows: if wide { 31.0 } else { 22.0 },
     }
 }

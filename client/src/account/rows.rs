@@ -110,10 +110,9 @@ impl AccountRows {
     pub fn value(&self, row: AccountRow, name: &str) -> String {
         match (row, &self.job) {
             (r, Some((busy, _))) if r == *busy => "asking the server…".to_owned(),
-            (AccountRow::Recovery, _) => self
-                .shown
-                .clone()
-                .unwrap_or_else(|| "Enter to show".to_owned()),
+            (AccountRow::Recovery, _) => self.shown.clone().unwrap_or_else(|| {
+                crate::input::taps::hint("Enter to show", "tap to show").to_owned()
+            }),
             (AccountRow::Import, _) => self.code.clone(),
             (AccountRow::Rename, _) => format!("to {}", name.trim()),
         }

@@ -27,6 +27,9 @@ pub struct OnScreen {
     shown: Option<(TouchLayout, Option<Rect>)>,
     /// This frame's back button, if it shows.
     back: Option<Rect>,
+    /// The key buttons the screen drew last frame (where a tap lands this frame).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    buttons: Vec<taps::KeyButton>,
     /// What the on-screen keyboard was last told (kind and text), so it is told only changes.
     #[cfg(target_arch = "wasm32")]
     keyboard: Option<(u32, String)>,
@@ -98,6 +101,7 @@ impl OnScreen {
             }
             keyboard.pressed.extend(tapped);
         }
+        self.buttons = buttons;
         let plays = top.is_some_and(|s| s.plays_by_touch());
         // A phone's screen stays on while a board takes input.
         #[cfg(target_arch = "wasm32")]
@@ -181,16 +185,10 @@ impl OnScreen {
                 return;
             }
             let fields: Vec<TextField> = top.map(|s| s.text_fields(ctx, io)).unwrap_or_default();
-            let zones: Vec<Rect> = fields
-                .iter()
-                .map(|f| {
-                    Rect::new(
-                        f.rect.x * scale,
-                        f.rect.y * scale,
-                        f.rect.w * scale,
-                        f.rect.h * scale,
-                    )
-                })
+            let field_keys = top.map_or(&[][..], |s| s.field_keys());
+            let zones: Vec<Rect> = keyboard_zones(&fields, &self.buttons, field_keys)
+                .into_iter()
+                .map(|f| Rect::new(f.x * scale, f.y * scale, f.w * scale, f.h * scale))
                 .collect();
             if zones != self.zones {
                 web_device::text_zones(&zones);
@@ -213,6 +211,27 @@ impl OnScreen {
             }
         }
     }
+}
+
+/// Where a tap brings up the on-screen keyboard (logical pixels): each text field, and each
+/// key button whose key opens one (`field_keys`, the room's Chat), so that the tap that opens a
+/// field is the one that focuses the page's input.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub fn keyboard_zones(
+    fields: &[crate::screen::TextField],
+    buttons: &[taps::KeyButton],
+    field_keys: &[KeyCode],
+) -> Vec<Rect> {
+    fields
+        .iter()
+        .map(|f| f.rect)
+        .chain(
+            buttons
+                .iter()
+                .filter(|b| field_keys.contains(&b.key))
+                .map(|b| b.rect),
+        )
+        .collect()
 }
 
 #[cfg(test)]
@@ -249,6 +268,25 @@ mod tests {
             pos: Vec2::new(x, y),
             ended: true,
         }
+    }
+
+    #[test]
+    fn a_button_that_opens_a_text_field_is_a_keyboard_zone_and_others_are_not() {
+        let chat = Rect::new(10.0, 500.0, 120.0, 40.0);
+        let buttons = [
+            taps::KeyButton {
+                rect: chat,
+                key: KeyCode::T,
+                label: "Chat".into(),
+            },
+            taps::KeyButton {
+                rect: Rect::new(140.0, 500.0, 120.0, 40.0),
+                key: KeyCode::Escape,
+                label: "Leave".into(),
+            },
+        ];
+        assert_eq!(keyboard_zones(&[], &buttons, &[KeyCode::T]), vec![chat]);
+        assert!(keyboard_zones(&[], &buttons, &[]).is_empty());
     }
 
     #[test]

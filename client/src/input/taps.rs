@@ -39,6 +39,13 @@ pub fn shown() -> bool {
     SHOWN.with(Cell::get)
 }
 
+/// `keys` where keys are named, or `touch` on a touch screen, which has buttons instead (the
+/// back button `‹` for Esc, key buttons, taps on rows). Every line that names a key goes
+/// through here or is drawn only without touch (the test `layout::touch_words` reads them).
+pub fn hint<'a>(keys: &'a str, touch: &'a str) -> &'a str {
+    if shown() { touch } else { keys }
+}
+
 /// Notes that a button for `key` labelled `label` was drawn at `rect`.
 pub fn record(rect: Rect, key: KeyCode, label: &str) {
     DRAWN.with(|d| {

@@ -13,6 +13,9 @@ pub mod party;
 // Every label fits its box at every window size (layout tests, no window needed).
 #[cfg(test)]
 mod text_fit;
+// No line on a touch screen names a key (tests only).
+#[cfg(test)]
+mod touch_words;
 
 use macroquad::math::Rect;
 

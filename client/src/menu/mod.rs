@@ -218,7 +218,7 @@ impl MenuScreen {
     pub fn new() -> MenuScreen {
         let practice = ITEMS.iter().position(|i| *i == Item::Practice).unwrap_or(0);
         MenuScreen {
-            nav: ListNav { selected: practice },
+            nav: ListNav::at(practice),
         }
     }
 }

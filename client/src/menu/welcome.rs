@@ -6,8 +6,10 @@
 use macroquad::input::KeyCode;
 use sevenbag_protocol::identity::validate_name;
 
+use crate::input::taps;
 use crate::layout::list_layout;
 use crate::render::gfx::{Align, Weight, background};
+use crate::render::key_buttons::button_row;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, side_panel, value_row};
 use crate::screen::{Ctx, FrameIo, Screen, TextField, TextKind, Transition};
@@ -133,7 +135,7 @@ impl Screen for WelcomeScreen {
         let size = (l.unit * 0.85).round();
         let (line, colour) = match &self.form.error {
             Some(e) => (e.as_str(), theme::BAD),
-            None => ("Enter keeps it.", theme::TEXT_DIM),
+            None => (keep_line(), theme::TEXT_DIM),
         };
         gfx.text(
             line,
@@ -144,6 +146,15 @@ impl Screen for WelcomeScreen {
             Align::Left,
             colour,
         );
+        // A touch screen has no Enter or Esc: buttons under the field do what they do.
+        if taps::shown() {
+            let row = save_buttons(&l);
+            button_row(
+                gfx,
+                row,
+                &[("Save", KeyCode::Enter), ("Skip", KeyCode::Escape)],
+            );
+        }
         side_panel(gfx, l.side, l.unit, "Name rules", RULES);
         footer(gfx, l.footer, l.unit, FOOTER, "Asked once");
     }
@@ -155,6 +166,26 @@ impl Screen for WelcomeScreen {
     fn name(&self) -> &'static str {
         "welcome"
     }
+}
+
+/// The line under the field: what keeps the name.
+pub fn keep_line() -> &'static str {
+    taps::hint("Enter keeps it.", "Save keeps it.")
+}
+
+/// Where the Save and Skip buttons go on a touch screen: under the field's line, inside the
+/// rows' area (the side panel is beside it, or under it upright).
+pub fn save_buttons(l: &crate::layout::ListLayout) -> macroquad::math::Rect {
+    let field = l.row(0);
+    let h = l.unit * 1.6;
+    let y = field.bottom() + l.unit * 2.4;
+    macroquad::math::Rect::new(field.x, y, field.w.min(l.unit * 14.0), h)
+}
+
+/// What the screen says in words, for the touch wording test.
+#[cfg(test)]
+pub fn touch_texts() -> Vec<String> {
+    vec![keep_line().to_owned()]
 }
 
 /// Writes the settings file, so the first-start question is asked once.

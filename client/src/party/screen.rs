@@ -87,13 +87,23 @@ impl PartyScreen {
         let manual = b.header().options.targeting == sevenbag_core::Targeting::Manual;
         if !manual {
             let rule = b.header().options.targeting.name();
-            return format!("Targeting {rule} picks whom you attack (framed blue)   ·   Esc pause");
+            return format!(
+                "Targeting {rule} picks whom you attack (framed blue)   ·   {}",
+                pause_words()
+            );
         }
         let target = match self.game.target() {
             Some(t) => format!("your target: {}", self.names[t.index()]),
             None => "no target chosen: your attacks go round in turn".to_owned(),
         };
-        format!("Tab / 2–8 / a tap choose your target   ·   {target}   ·   Esc pause")
+        format!(
+            "{}   ·   {target}   ·   {}",
+            crate::input::taps::hint(
+                "Tab / 2–8 / a tap choose your target",
+                "a tap on a board chooses your target"
+            ),
+            pause_words()
+        )
     }
 
     /// One frame of the match, with its effects; your board's sounds and the match's go to
@@ -148,6 +158,17 @@ impl PartyScreen {
         }
         Transition::None
     }
+}
+
+/// How the status line says to pause: Esc, or the back button on a touch screen.
+fn pause_words() -> &'static str {
+    crate::input::taps::hint("Esc pause", "‹ pause")
+}
+
+/// What the screen says in words, for the touch wording test.
+#[cfg(test)]
+pub fn touch_texts() -> Vec<String> {
+    vec![pause_words().to_owned()]
 }
 
 impl Screen for PartyScreen {

@@ -171,6 +171,29 @@ fn footer_hint(row: Row, online: bool) -> &'static str {
     }
 }
 
+/// How the match is played, in the side panel: with keys on a desktop, by taps on a touch
+/// screen. `online`: Esc leaves the room there (offline it pauses).
+fn match_words(online: bool) -> &'static str {
+    match online {
+        true => crate::input::taps::hint(
+            "In the match: the board you attack is framed blue; under manual targeting Tab (Shift+Tab back), 1–8 or a tap choose it. Esc leaves.",
+            "In the match: the board you attack is framed blue; under manual targeting a tap on a board chooses it. The ‹ button leaves.",
+        ),
+        false => crate::input::taps::hint(
+            "In the match: the board you attack is framed blue. Under manual targeting Tab (Shift+Tab back), 2–8 or a click on a board choose it. Esc pauses.",
+            "In the match: the board you attack is framed blue. Under manual targeting a tap on a board chooses it. The ‹ button pauses.",
+        ),
+    }
+}
+
+/// What the screen says in words, for the touch wording test.
+#[cfg(test)]
+pub fn touch_texts() -> Vec<String> {
+    [match_words(true), match_words(false)]
+        .map(str::to_owned)
+        .to_vec()
+}
+
 impl Screen for PartySetupScreen {
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
@@ -274,11 +297,12 @@ impl Screen for PartySetupScreen {
         let s = &self.setup;
         let keys = if self.online {
             format!(
-                "Online on {}: Quick play waits with other players and seats you in a room of 3 to 8 (targeting even, badges, one round); or make a room with the choices below and share its code. The match starts when everyone seated (at least two) is ready, a team room when every seat is taken. In the match: the board you attack is framed blue; under manual targeting Tab (Shift+Tab back), 1–8 or a tap choose it. Esc leaves.",
-                ctx.config.server
+                "Online on {}: Quick play waits with other players and seats you in a room of 3 to 8 (targeting even, badges, one round); or make a room with the choices below and share its code. The match starts when everyone seated (at least two) is ready, a team room when every seat is taken. {}",
+                ctx.config.server,
+                match_words(true)
             )
         } else {
-            "In the match: the board you attack is framed blue. Under manual targeting Tab (Shift+Tab back), 2–8 or a click on a board choose it. Esc pauses.".to_owned()
+            match_words(false).to_owned()
         };
         let body = format!(
             "Targeting {}: {}.\n\nTeams: garbage goes only to other teams; a team is out when all its players are.\n\nBadges: each knock-out earns the victim's badges plus one; 2, 6, 14 and 30 points add a quarter to your attack each.\n\n{keys}",

@@ -3,7 +3,10 @@
 //! (`super::online`). The view draws either unchanged, as the versus view draws any
 //! `Session`.
 
+use macroquad::input::KeyCode;
 use sevenbag_core::{Battle, Phase, Seat};
+
+use crate::render::key_buttons::KeyChoice;
 
 use super::game::{Figures, PartyGame, YOU};
 
@@ -44,6 +47,11 @@ pub trait PartyMatch {
     /// The keys line under the results table.
     fn results_keys(&self) -> &str {
         "Enter  play again      Esc  menu"
+    }
+
+    /// The results table's buttons on a touch screen, for the keys the keys line names.
+    fn results_buttons(&self) -> Vec<KeyChoice<'static>> {
+        vec![("Play again", KeyCode::Enter), ("Menu", KeyCode::Escape)]
     }
 }
 

@@ -484,6 +484,7 @@ fn draw_results(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
         columns: vec![0.04, 0.15, 0.56, 0.68, 0.82, 0.96],
         rows,
         keys: scene.game.results_keys().to_owned(),
+        buttons: scene.game.results_buttons(),
         width_rows: 22.0,
     };
     draw_results_table(gfx, l.window, &table);

@@ -106,7 +106,7 @@ impl Default for PuzzlesScreen {
     fn default() -> Self {
         PuzzlesScreen {
             mode: Mode::Setup,
-            nav: ListNav { selected: 2 },
+            nav: ListNav::at(2),
             kind: 0,
             difficulty: 0,
             code: String::new(),

@@ -5,6 +5,7 @@
 use macroquad::prelude::*;
 
 use crate::render::gfx::{Align, Gfx, Weight, fill, outline};
+use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::theme::{self, alpha, rgb};
 
 /// Team colours, by team number.
@@ -37,6 +38,9 @@ pub struct ResultsTable {
     pub rows: Vec<TableRow>,
     /// The keys line under the rows.
     pub keys: String,
+    /// On a touch screen, the buttons in place of the keys line (a phone has no keys; a tap
+    /// elsewhere does nothing, so the table stays until one is tapped).
+    pub buttons: Vec<KeyChoice<'static>>,
     /// The table's width in row heights (wider for more columns).
     pub width_rows: f32,
 }
@@ -51,7 +55,9 @@ pub fn draw_results_table(gfx: &Gfx, window: Rect, t: &ResultsTable) {
         .round();
     let size = (row_h * 0.55).round();
     let w = (window.w * 0.9).min(row_h * t.width_rows);
-    let h = row_h * (t.rows.len() as f32 + 3.6);
+    let buttons = crate::input::taps::shown() && !t.buttons.is_empty();
+    // Buttons are a row tall: the table grows to keep them clear of the last row.
+    let h = row_h * (t.rows.len() as f32 + if buttons { 4.2 } else { 3.6 });
     let r = Rect::new(
         ((window.w - w) / 2.0).round(),
         ((window.h - h) / 2.0).round(),
@@ -102,6 +108,16 @@ pub fn draw_results_table(gfx: &Gfx, window: Rect, t: &ResultsTable) {
             };
             gfx.text_mid(&text, *x, y, size, weight, align(i), row.colour);
         }
+    }
+    if buttons {
+        let area = Rect::new(
+            r.x + row_h * 0.5,
+            r.bottom() - row_h * 1.25,
+            w - row_h,
+            row_h,
+        );
+        button_row(gfx, area, &t.buttons);
+        return;
     }
     gfx.text_mid(
         &t.keys,

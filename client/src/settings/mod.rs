@@ -21,7 +21,7 @@ use crate::settings::config::{Config, clean_name};
 use rows::{MapId, Row, is_text_field, rows};
 
 #[cfg(test)]
-pub use rows::{FOOTER_RIGHT, footers, key_row_labels, value_rows};
+pub use rows::{FOOTER_RIGHT, footers, key_row_labels, touch_texts, value_rows};
 
 /// Longest trusted-certificate path typed in settings, in characters.
 const MAX_CERT_PATH: usize = 256;
@@ -55,7 +55,7 @@ impl SettingsScreen {
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
             rows: rows(),
-            nav: ListNav { selected: 1 },
+            nav: ListNav::at(1),
             slot: 0,
             capture: None,
             pad_capture: None,

@@ -162,6 +162,13 @@ pub(super) fn step_percent(v: &mut u8, d: i32, (lo, hi): (u8, u8)) {
 
 /// The footer's right-hand text.
 pub const FOOTER_RIGHT: &str = "Esc always opens the menu in a match";
+/// The footer's right-hand text on a touch screen.
+pub const FOOTER_RIGHT_TOUCH: &str = "‹ always opens the menu in a match";
+
+/// The footer's right-hand text as shown.
+pub fn footer_right() -> &'static str {
+    crate::input::taps::hint(FOOTER_RIGHT, FOOTER_RIGHT_TOUCH)
+}
 
 /// The footer's key hints on `row` (when no key is being captured): they name what Enter does
 /// there ([`enter_does`]).
@@ -180,6 +187,16 @@ pub(super) fn footer_hint(row: Row) -> &'static str {
         EnterDoes::NextField => "Type to edit   Enter next   ↑ ↓ choose   Esc save",
         EnterDoes::Nothing => "↑ ↓ choose   ← → change   Esc save and back",
     }
+}
+
+/// What the screen says in words besides its footer's hints, for the touch wording test.
+#[cfg(test)]
+pub fn touch_texts() -> Vec<String> {
+    let account = crate::account::rows::AccountRows::default();
+    vec![
+        footer_right().to_owned(),
+        account.value(AccountRow::Recovery, "Player"),
+    ]
 }
 
 /// Every footer the screen shows, for the layout tests.

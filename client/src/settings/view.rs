@@ -11,7 +11,7 @@ use crate::render::widgets::{
 use crate::screen::{Ctx, FrameIo};
 
 use super::SettingsScreen;
-use super::rows::{FOOTER_RIGHT, Row, footer_hint, help, row_label};
+use super::rows::{Row, footer_hint, footer_right, help, row_label};
 
 impl SettingsScreen {
     /// Draws the screen.
@@ -287,6 +287,6 @@ impl SettingsScreen {
         } else {
             footer_hint(self.rows[self.nav.selected])
         };
-        footer(gfx, l.footer, l.unit, hints, FOOTER_RIGHT);
+        footer(gfx, l.footer, l.unit, hints, footer_right());
     }
 }

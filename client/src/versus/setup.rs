@@ -238,11 +238,7 @@ impl Screen for SetupScreen {
             }
         }
         let body = match self.kind {
-            SetupKind::Practice => format!(
-                "{}\n\nYour keys: {}\n\nEsc pauses the match.",
-                preset_about(Preset::ALL[self.preset]),
-                keys_summary(&ctx.config.keys)
-            ),
+            SetupKind::Practice => practice_body(Preset::ALL[self.preset], &ctx.config.keys),
             SetupKind::Local => format!(
                 "{}\n\nLeft player: {}\n\nRight player: {}",
                 preset_about(Preset::ALL[self.preset]),
@@ -280,6 +276,26 @@ fn rules_label(p: Preset) -> String {
     c.next()
         .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
         .unwrap_or_default()
+}
+
+/// The practice setup's side panel for `preset`: the rules, then how to play: `keys` on a
+/// desktop, the touch buttons and the back button on a touch screen.
+pub fn practice_body(preset: Preset, keys: &KeyMap) -> String {
+    let how = if crate::input::taps::shown() {
+        "The buttons under your board play.\n\nThe ‹ button pauses the match.".to_owned()
+    } else {
+        format!("Your keys: {}\n\nEsc pauses the match.", keys_summary(keys))
+    };
+    format!("{}\n\n{how}", preset_about(preset))
+}
+
+/// What the screen says in words, for the touch wording test.
+#[cfg(test)]
+pub fn touch_texts() -> Vec<String> {
+    Preset::ALL
+        .into_iter()
+        .map(|p| practice_body(p, &KeyMap::guideline()))
+        .collect()
 }
 
 fn preset_about(p: Preset) -> &'static str {

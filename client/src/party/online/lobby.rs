@@ -15,14 +15,14 @@ use crate::screen::{Ctx, FrameIo, Transition};
 use crate::sound::sfx::Sfx;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Row {
+pub(super) enum Row {
     Ready,
     CopyLink,
     Leave,
 }
 
 /// The rows shown for `o`.
-fn rows(o: &BattleOnline) -> Vec<Row> {
+pub(super) fn rows(o: &BattleOnline) -> Vec<Row> {
     match o.stage() {
         BattleStage::InRoom if o.seat().is_some() => vec![Row::Ready, Row::CopyLink, Row::Leave],
         BattleStage::InRoom => vec![Row::CopyLink, Row::Leave],
@@ -88,9 +88,7 @@ impl PartyOnlineScreen {
     pub(super) fn update_lobby(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         let rows = rows(self.online());
         let l = list_layout(io.width, io.height, rows.len());
-        let mut nav = ListNav {
-            selected: self.lobby_row.min(rows.len() - 1),
-        };
+        let mut nav = ListNav::at(self.lobby_row.min(rows.len() - 1));
         let before = nav.selected;
         let event = nav.handle(io, &l, rows.len(), &|_| true, false);
         self.lobby_row = nav.selected;

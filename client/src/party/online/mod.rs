@@ -4,8 +4,8 @@
 //!
 //! Your keys go into your seat; Tab (Shift+Tab back), the number keys 1–8 or a click or tap on
 //! a board choose your target, which goes out with your keys (the core uses it under the
-//! `manual` rule). During a match Esc asks first (you forfeit); Enter after the match readies
-//! you for the rematch. T opens the room's chat ([`talk`]); a lost connection is taken back
+//! `manual` rule). During a match Esc asks first (you forfeit); Enter after the match (on a
+//! touch screen the results table's Rematch button) readies you for the rematch. T opens the room's chat ([`talk`]); a lost connection is taken back
 //! under a banner, and a player back too late to keep the seat watches the rest.
 
 mod crowd;
@@ -25,6 +25,7 @@ use crate::layout::party::party_layout;
 use crate::net::battle::{BattleOnline, BattleStage, SEAT_LOST};
 use crate::net::links::Link;
 use crate::render::fx::{SeatFx, count_sound};
+use crate::render::key_buttons::KeyChoice;
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
@@ -81,7 +82,19 @@ impl PartyMatch for OnlineParty {
         } else if self.online.ready_sent() {
             "Ready: waiting for the others      Esc  leave"
         } else {
-            "Enter (or a tap)  ready for a rematch      Esc  leave"
+            "Enter  ready for a rematch      Esc  leave"
+        }
+    }
+
+    fn results_buttons(&self) -> Vec<KeyChoice<'static>> {
+        if self.watching() || self.online.ready_sent() {
+            vec![("Leave", KeyCode::Escape)]
+        } else {
+            vec![
+                ("Rematch", KeyCode::Enter),
+                ("Copy link", KeyCode::L),
+                ("Leave", KeyCode::Escape),
+            ]
         }
     }
 }
@@ -362,9 +375,9 @@ impl PartyOnlineScreen {
         let ping = o.ping().map_or_else(String::new, |d| {
             format!("   ·   ping {} ms {path}", d.as_millis())
         });
+        let leave = leave_words();
         if self.confirm_leave {
-            return "Leave the match? You forfeit.   Esc / Enter leave   ·   any other key stays"
-                .to_owned();
+            return confirm_words().to_owned();
         }
         if let Some(r) = o.result()
             && !matches!(o.battle().phase(), Phase::MatchOver { .. })
@@ -376,18 +389,18 @@ impl PartyOnlineScreen {
                 _ => "the server ended it",
             };
             let keys = if o.battle_seat().is_some() {
-                "Enter ready for a rematch   ·   Esc leave"
+                rematch_words()
             } else {
-                "Esc leave"
+                leave
             };
             return format!("Match over: {how}   ·   {keys}{ping}");
         }
         if o.seat_lost() {
-            return format!("{SEAT_LOST}   ·   Esc leave{ping}");
+            return format!("{SEAT_LOST}   ·   {leave}{ping}");
         }
         let Some(me) = o.battle_seat() else {
             return format!(
-                "Watching every board: seat 1 large, its target and attackers marked   ·   Esc leave{ping}"
+                "Watching every board: seat 1 large, its target and attackers marked   ·   {leave}{ping}"
             );
         };
         let b = o.battle();
@@ -395,11 +408,11 @@ impl PartyOnlineScreen {
             let place = b
                 .placement(me)
                 .map_or_else(String::new, |p| format!(" ({})", super::view::ordinal(p)));
-            return format!("You are out{place}: watching the others   ·   Esc leave{ping}");
+            return format!("You are out{place}: watching the others   ·   {leave}{ping}");
         }
         if b.header().options.targeting != sevenbag_core::Targeting::Manual {
             let rule = b.header().options.targeting.name();
-            return format!("Targeting {rule} picks whom you attack   ·   Esc leave{ping}");
+            return format!("Targeting {rule} picks whom you attack   ·   {leave}{ping}");
         }
         let names = o.names();
         let target = match o.target() {
@@ -409,7 +422,13 @@ impl PartyOnlineScreen {
             ),
             None => "no target chosen: your attacks go round in turn".to_owned(),
         };
-        format!("Tab / 1–8 / a tap choose your target   ·   {target}   ·   Esc leave{ping}")
+        format!(
+            "{}   ·   {target}   ·   {leave}{ping}",
+            crate::input::taps::hint(
+                "Tab / 1–8 / a tap choose your target",
+                "a tap on a board chooses your target"
+            )
+        )
     }
 
     fn title(&self) -> String {
@@ -422,6 +441,35 @@ impl PartyOnlineScreen {
         };
         format!("{verb}  ·  ROOM {code}")
     }
+}
+
+/// How the status line says to leave: Esc, or the back button on a touch screen.
+fn leave_words() -> &'static str {
+    crate::input::taps::hint("Esc leave", "‹ leave")
+}
+
+/// The status line while "leave the match?" is asked.
+fn confirm_words() -> &'static str {
+    crate::input::taps::hint(
+        "Leave the match? You forfeit.   Esc / Enter leave   ·   any other key stays",
+        "Leave the match? You forfeit.   ‹ again leaves   ·   a tap on a board stays",
+    )
+}
+
+/// The status line's way to a rematch after a match decided off the boards.
+fn rematch_words() -> &'static str {
+    crate::input::taps::hint(
+        "Enter ready for a rematch   ·   Esc leave",
+        "Rematch below   ·   ‹ leave",
+    )
+}
+
+/// What the screen says in words, for the touch wording test.
+#[cfg(test)]
+pub fn touch_texts() -> Vec<String> {
+    [leave_words(), confirm_words(), rematch_words()]
+        .map(str::to_owned)
+        .to_vec()
 }
 
 impl Screen for PartyOnlineScreen {
@@ -477,9 +525,9 @@ impl Screen for PartyOnlineScreen {
             self.confirm_leave = true;
         }
         let over = self.online().result().is_some();
-        // Enter, or a tap once the match is over (a touch screen has no Enter), readies.
-        let tapped = io.mouse.clicked && !self.online().is_live();
-        if over && (kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) || tapped) {
+        // Enter readies (a touch screen's Rematch button under the results presses it); a tap
+        // elsewhere does not, so the results stay until the player asks for more.
+        if over && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
             ctx.play(Sfx::Select);
             self.online_mut().ready();
         }
@@ -520,6 +568,14 @@ impl Screen for PartyOnlineScreen {
 
     fn plays_by_touch(&self) -> bool {
         self.in_match() && self.online().is_live() && self.online().battle_seat().is_some()
+    }
+
+    fn text_fields(&self, _ctx: &Ctx, io: &FrameIo) -> Vec<crate::screen::TextField> {
+        self.chat_fields(io, lobby::rows(self.online()).len())
+    }
+
+    fn field_keys(&self) -> &'static [KeyCode] {
+        &[KeyCode::T]
     }
 
     fn name(&self) -> &'static str {

@@ -5,16 +5,16 @@
 //! shows the log under its rows, and a banner over the frozen match counts the reconnect
 //! window down.
 
-use macroquad::math::Rect;
 use sevenbag_netplay::time::Instant;
 
 use super::PartyOnlineScreen;
 use crate::input::Keyboard;
 use crate::layout::list_layout;
-use crate::layout::party::PartyLayout;
-use crate::screen::{Ctx, FrameIo};
+use crate::layout::party::{PartyLayout, party_layout};
+use crate::screen::{Ctx, FrameIo, TextField};
 use crate::versus::online::room_chat::{
-    Reconnecting, chat_keys, draw_chat_log, draw_chat_strip, draw_reconnecting, t_plays,
+    Reconnecting, chat_field, chat_keys, draw_chat_log, draw_chat_strip, draw_reconnecting,
+    lobby_chat_area, t_plays,
 };
 
 impl PartyOnlineScreen {
@@ -50,8 +50,24 @@ impl PartyOnlineScreen {
     /// In the lobby, the chat log under the rows (`rows` of them).
     pub(super) fn draw_lobby_talk(&self, ctx: &Ctx, io: &FrameIo, rows: usize) {
         let l = list_layout(io.width, io.height, rows);
-        let top = l.row(rows).y + l.unit * 0.5;
-        let r = Rect::new(l.rows.x, top, l.rows.w, l.footer.y - top - l.unit * 0.5);
-        draw_chat_log(ctx, self.online().chat(), r, l.unit);
+        draw_chat_log(ctx, self.online().chat(), lobby_chat_area(&l, rows), l.unit);
+    }
+
+    /// The chat field while it is open (for a touch screen's keyboard): the title strip over
+    /// a match, the log's last line in the lobby (`rows` rows above it).
+    pub(super) fn chat_fields(&self, io: &FrameIo, rows: usize) -> Vec<TextField> {
+        let l = list_layout(io.width, io.height, rows);
+        let strip = self.in_match().then(|| {
+            let seats = self.online().battle().seats();
+            party_layout(io.width, io.height, seats).title
+        });
+        chat_field(
+            self.online().chat(),
+            strip,
+            lobby_chat_area(&l, rows),
+            l.unit,
+        )
+        .into_iter()
+        .collect()
     }
 }

@@ -80,6 +80,23 @@ const PICK_KEYS: [KeyCode; 2] = [KeyCode::Enter, KeyCode::KpEnter];
 const CONFIRM_TITLE: &str = "Leave the match?";
 /// Its rows: leave, then stay.
 const CONFIRM_OPTIONS: [&str; 2] = ["You forfeit — leave  (Enter / Y)", "Stay  (Esc / N)"];
+/// Its rows on a touch screen, tapped.
+const CONFIRM_TOUCH: [&str; 2] = ["You forfeit — leave", "Stay"];
+
+/// The leave confirmation's rows as shown.
+fn confirm_options() -> [&'static str; 2] {
+    if crate::input::taps::shown() {
+        CONFIRM_TOUCH
+    } else {
+        CONFIRM_OPTIONS
+    }
+}
+
+/// What the screen says in words (beyond the footers), for the touch wording test.
+#[cfg(test)]
+pub fn touch_texts() -> Vec<String> {
+    confirm_options().map(str::to_owned).to_vec()
+}
 
 impl OnlineScreen {
     /// A screen over `online`, titled `title` ("Quick match", "Room", ...).
@@ -378,30 +395,24 @@ impl Screen for OnlineScreen {
 
     fn text_fields(&self, _ctx: &Ctx, io: &FrameIo) -> Vec<crate::screen::TextField> {
         // The chat field, while it is open: in a match it is the title strip.
-        self.online()
-            .chat()
-            .draft()
-            .map(|text| {
-                let rect = if self.in_match() {
-                    crate::layout::match_layout(io.width, io.height).title
-                } else {
-                    let l = list_layout(io.width, io.height, self.rows().len());
-                    macroquad::math::Rect::new(
-                        l.rows.x,
-                        l.row(self.rows().len()).y,
-                        l.rows.w,
-                        l.row_h,
-                    )
-                };
-                crate::screen::TextField {
-                    kind: crate::screen::TextKind::Plain,
-                    text: text.to_owned(),
-                    rect,
-                    active: true,
-                }
-            })
-            .into_iter()
-            .collect()
+        let rows = self.rows().len();
+        let l = list_layout(io.width, io.height, rows);
+        let strip = self
+            .in_match()
+            .then(|| crate::layout::match_layout(io.width, io.height).title);
+        room_chat::chat_field(
+            self.online().chat(),
+            strip,
+            room_chat::lobby_chat_area(&l, rows),
+            l.unit,
+        )
+        .into_iter()
+        .collect()
+    }
+
+    fn field_keys(&self) -> &'static [KeyCode] {
+        // Chat, and the result card's Report (it opens the field on `/report NAME `).
+        &[KeyCode::T, KeyCode::R]
     }
 
     fn name(&self) -> &'static str {

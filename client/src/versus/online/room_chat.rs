@@ -10,7 +10,7 @@ use macroquad::math::Rect;
 use sevenbag_protocol::moderation::ReportCategory;
 
 use crate::input::{Action, Keyboard, taps};
-use crate::layout::list_layout;
+use crate::layout::{ListLayout, list_layout};
 use crate::net::battle::BattleOnline;
 use crate::net::online::Online;
 use crate::net::online::chat::{Chat, Submit};
@@ -18,7 +18,7 @@ use crate::net::online::reconnect::{BANNER, BANNER_PAST_WINDOW};
 use crate::render::gfx::{Align, Weight, fill, outline};
 use crate::render::theme::{self, alpha};
 use crate::render::widgets::shrink_then_cut;
-use crate::screen::Ctx;
+use crate::screen::{Ctx, TextField, TextKind};
 
 /// Seconds a chat line stays in a match view's title strip.
 pub const CHAT_SHOWN_SECS: f32 = 6.0;
@@ -143,12 +143,38 @@ pub fn draw_chat_strip(ctx: &Ctx, chat: &Chat, title: Rect) -> bool {
     true
 }
 
+/// Where a room's lobby shows its chat: under its `rows` rows, down to the footer.
+pub fn lobby_chat_area(l: &ListLayout, rows: usize) -> Rect {
+    let top = l.row(rows).y + l.unit * 0.5;
+    Rect::new(l.rows.x, top, l.rows.w, l.footer.y - top - l.unit * 0.5)
+}
+
+/// The height of one line of the chat log at `unit`.
+fn chat_line_h(unit: f32) -> f32 {
+    unit * 0.85
+}
+
+/// The chat field while it is open, for the on-screen keyboard: in a match the title strip
+/// `strip` (where [`draw_chat_strip`] draws it), in the lobby the log's last line in `area`
+/// (where [`draw_chat_log`] draws it), so a tap on the line typed in is a tap on the field.
+pub fn chat_field(chat: &Chat, strip: Option<Rect>, area: Rect, unit: f32) -> Option<TextField> {
+    let text = chat.draft()?;
+    let line_h = chat_line_h(unit);
+    let rect = strip.unwrap_or(Rect::new(area.x, area.bottom() - line_h, area.w, line_h));
+    Some(TextField {
+        kind: TextKind::Plain,
+        text: text.to_owned(),
+        rect,
+        active: true,
+    })
+}
+
 /// In the room, the chat in `r`: the last lines that fit, then the field or the keys that
 /// open it.
 pub fn draw_chat_log(ctx: &Ctx, chat: &Chat, r: Rect, unit: f32) {
     let gfx = &ctx.gfx;
     let size = (unit * 0.55).round();
-    let line_h = unit * 0.85;
+    let line_h = chat_line_h(unit);
     if r.h < line_h * 2.0 || r.w < unit * 6.0 {
         return;
     }
@@ -229,7 +255,8 @@ pub fn draw_reconnecting(ctx: &Ctx, width: f32, height: f32, r: &Reconnecting) {
     } else {
         "The match goes on when the server takes us back"
     };
-    let hint = format!("attempt {}   {why}   Esc  leave", r.attempts.max(1));
+    let leave = crate::input::taps::hint("Esc  leave", "‹  leave");
+    let hint = format!("attempt {}   {why}   {leave}", r.attempts.max(1));
     ctx.gfx.text_mid(
         &hint,
         rect.x + rect.w / 2.0,

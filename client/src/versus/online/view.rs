@@ -19,8 +19,10 @@ use crate::render::widgets::{
 };
 use crate::screen::{Ctx, FrameIo, Screen};
 
-use super::room_chat::{Reconnecting, draw_chat_log, draw_chat_strip, draw_reconnecting};
-use super::{CONFIRM_OPTIONS, CONFIRM_TITLE, OnlineScreen, Row, footer_hint, leave_label};
+use super::room_chat::{
+    Reconnecting, draw_chat_log, draw_chat_strip, draw_reconnecting, lobby_chat_area,
+};
+use super::{CONFIRM_TITLE, OnlineScreen, Row, confirm_options, footer_hint, leave_label};
 
 impl OnlineScreen {
     /// Draws the screen.
@@ -58,7 +60,7 @@ impl OnlineScreen {
                     io.height,
                     unit,
                     CONFIRM_TITLE,
-                    &CONFIRM_OPTIONS,
+                    &confirm_options(),
                     0,
                     ctx.time,
                 );
@@ -130,8 +132,7 @@ impl OnlineScreen {
             }
             Stage::InRoom => {
                 self.draw_room(ctx, l.side, l.unit);
-                let top = l.row(rows.len()).y + l.unit * 0.5;
-                let r = Rect::new(l.rows.x, top, l.rows.w, l.footer.y - top - l.unit * 0.5);
+                let r = lobby_chat_area(&l, rows.len());
                 draw_chat_log(ctx, o.chat(), r, l.unit);
             }
             _ => {
