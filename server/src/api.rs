@@ -24,7 +24,7 @@ use sevenbag_storage::{
 };
 
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
-use crate::history::{battle_json, place_text, stats_json};
+use crate::history::{battle_json, fit_only, place_text, stats_json};
 use crate::ranked;
 use crate::shared::Shared;
 
@@ -292,7 +292,7 @@ async fn player(
                 return Ok(None);
             };
             let place = s.place_of(p.id, LEADERBOARD_MIN_GAMES)?;
-            let recent = s.recent_history(p.id, RECENT_MATCHES)?;
+            let recent = fit_only(s.recent_history(p.id, RECENT_MATCHES)?);
             let bots = s.bots_among(&players_of(&recent, Some(p.id)))?;
             Ok(Some((p, place, recent, bots)))
         })
@@ -348,6 +348,7 @@ async fn stored(shared: &Shared, id: &str) -> Result<HistoryEntry, ApiError> {
         })
         .await
         .map_err(failed)?
+        .and_then(|m| fit_only(vec![m]).pop())
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such match"))
 }
 

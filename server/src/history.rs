@@ -2,12 +2,54 @@
 //! (`crate::api`), its row in the game's profile (`crate::standings`, a [`RecentMatch`]) and
 //! its table seat by seat ([`detail`], a [`MatchDetail`], which two-seat matches get too).
 //! All read the same [`StoredBattle`]; a row's result is "3rd of 8".
+//!
+//! Stored matches are checked on read ([`unfit`]): a row the server would never write (fewer
+//! than two seats, a name with a bidi override or another invisible character), which only a
+//! damaged or hand-edited database holds, is left out of listings with a logged warning and
+//! answers as no such match, rather than reaching clients.
 
 use serde_json::{Value, json};
 use sevenbag_protocol::{MAX_NAME_CHARS, MatchDetail, RecentMatch, SeatDetail};
 use sevenbag_storage::{
     BattleRecord, HistoryEntry, Outcome, PlayerId, PlayerStats, StoredBattle, ordinal,
 };
+
+/// Why a stored match may not be shown to clients, if it may not: fewer than 2 or more than
+/// [`MAX_SEATS`](sevenbag_core::MAX_SEATS) seats, or a seat name holding an invisible or
+/// control character (`identity::is_invisible`).
+pub(crate) fn unfit(m: &HistoryEntry) -> Option<String> {
+    let names: Vec<&str> = match m {
+        HistoryEntry::Versus(v) => v.record.seats.iter().map(|s| s.name.as_str()).collect(),
+        HistoryEntry::Battle(b) => b.record.seats.iter().map(|s| s.name.as_str()).collect(),
+    };
+    if !(2..=sevenbag_core::MAX_SEATS).contains(&names.len()) {
+        return Some(format!("{} seats", names.len()));
+    }
+    let seat = names
+        .iter()
+        .position(|n| n.chars().any(sevenbag_protocol::identity::is_invisible))?;
+    Some(format!(
+        "the name of seat {seat} holds an invisible or control character"
+    ))
+}
+
+/// `entries` without those [`unfit`] to show, each left out with a logged warning.
+pub(crate) fn fit_only(entries: Vec<HistoryEntry>) -> Vec<HistoryEntry> {
+    entries
+        .into_iter()
+        .filter(|m| match unfit(m) {
+            Some(why) => {
+                let id = match m {
+                    HistoryEntry::Versus(v) => v.id.0,
+                    HistoryEntry::Battle(b) => b.id.0,
+                };
+                tracing::warn!(match_id = id, why, "a damaged stored match is not shown");
+                false
+            }
+            None => true,
+        })
+        .collect()
+}
 
 /// A seat's stats as the API shows them (rates as decimals).
 pub(crate) fn stats_json(s: &PlayerStats) -> Value {
@@ -227,6 +269,22 @@ mod tests {
                 seats,
             },
         }
+    }
+
+    #[test]
+    fn a_stored_match_of_one_seat_or_a_bidi_name_is_not_shown() {
+        let mut one = eight();
+        one.record.seats.truncate(1);
+        let mut bidi = eight();
+        bidi.record.seats[3].name = "ev\u{202E}il".into();
+        let entries = vec![
+            HistoryEntry::Battle(eight()),
+            HistoryEntry::Battle(one),
+            HistoryEntry::Battle(bidi),
+        ];
+        assert_eq!(unfit(&entries[1]).as_deref(), Some("1 seats"));
+        assert!(unfit(&entries[2]).is_some_and(|w| w.contains("seat 3")));
+        assert_eq!(fit_only(entries).len(), 1);
     }
 
     #[test]

@@ -62,11 +62,20 @@ pub struct Limits {
     pub chat_per_second: u32,
     /// Chat lines a connection may send in a burst.
     pub chat_burst: u32,
-    /// Datagrams a connection's datagram session may send per second, sustained; one over
-    /// the bucket is a flood and cuts the connection.
+    /// Datagrams a connection may send per second, sustained, over its datagram session (one
+    /// at a time; a replacing session takes the same bucket); one over the bucket is a flood
+    /// and cuts the connection.
     pub datagrams_per_second: u32,
-    /// Datagrams a session may send in a burst.
+    /// Datagrams a connection may send in a burst.
     pub datagram_burst: u32,
+    /// Datagram sessions (handshakes included) one address may hold at once; more are refused
+    /// and those clients play over the WebSocket. 0: no limit.
+    pub datagram_sessions_per_address: usize,
+    /// Datagrams the sessions of one address may send per second between them, sustained; the
+    /// session whose datagram finds the address over it is cut as a flood. 0: no limit.
+    pub datagrams_per_address_per_second: u32,
+    /// Datagrams one address may send in a burst.
+    pub datagrams_per_address_burst: u32,
 }
 
 impl Default for Limits {
@@ -99,6 +108,11 @@ impl Default for Limits {
             // unacknowledged); four times that is never reached in play.
             datagrams_per_second: 120,
             datagram_burst: 240,
+            // A household or a LAN party; beyond it players still play, over the WebSocket.
+            datagram_sessions_per_address: 32,
+            // Forty players' 30 a second, or ten connections at their own limit.
+            datagrams_per_address_per_second: 1200,
+            datagrams_per_address_burst: 2400,
         }
     }
 }

@@ -63,6 +63,13 @@ struct Args {
     /// Most concurrent connections.
     #[arg(long, default_value_t = Limits::default().max_connections)]
     max_connections: usize,
+    /// Datagram sessions one address may hold at once (0: no limit).
+    #[arg(long, default_value_t = Limits::default().datagram_sessions_per_address)]
+    datagram_sessions_per_address: usize,
+    /// Datagrams one address's sessions may send per second between them (0: no limit; the
+    /// burst is twice this).
+    #[arg(long, default_value_t = Limits::default().datagrams_per_address_per_second)]
+    datagrams_per_address: u32,
     /// Most rooms open at once.
     #[arg(long, default_value_t = Limits::default().max_rooms)]
     max_rooms: usize,
@@ -251,6 +258,9 @@ impl Args {
             send_queue: self.send_queue,
             send_queue_bytes: self.send_queue_bytes,
             max_connections: self.max_connections,
+            datagram_sessions_per_address: self.datagram_sessions_per_address,
+            datagrams_per_address_per_second: self.datagrams_per_address,
+            datagrams_per_address_burst: self.datagrams_per_address.saturating_mul(2),
             max_rooms: self.max_rooms,
             max_spectators: self.max_spectators,
             max_frames_ahead: self.max_frames_ahead,

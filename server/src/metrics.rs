@@ -106,11 +106,12 @@ pub(crate) struct Metrics {
 }
 
 /// The `reason`s of `sevenbag_datagrams_dropped_total` shown from the start.
-const DATAGRAM_DROP_REASONS: [&str; 9] = [
+const DATAGRAM_DROP_REASONS: [&str; 10] = [
     "too_large",
     "malformed",
     "replayed",
     "rate",
+    "address_rate",
     "stale",
     "gap",
     "no_room",
@@ -119,7 +120,13 @@ const DATAGRAM_DROP_REASONS: [&str; 9] = [
 ];
 
 /// The `reason`s of `sevenbag_datagram_sessions_refused_total` shown from the start.
-const DATAGRAM_REFUSE_REASONS: [&str; 4] = ["bad_token", "bad_path", "handshake", "server_full"];
+const DATAGRAM_REFUSE_REASONS: [&str; 5] = [
+    "bad_token",
+    "bad_path",
+    "handshake",
+    "server_full",
+    "address_full",
+];
 
 impl Metrics {
     /// A fresh set of metrics in a registry of its own.

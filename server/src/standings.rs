@@ -9,7 +9,7 @@ use sevenbag_protocol::{
 use sevenbag_storage::{HistoryEntry, MatchId, Outcome, StorageError, StoredMatch};
 
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
-use crate::history::{battle_row, detail};
+use crate::history::{battle_row, detail, fit_only, unfit};
 use crate::lobby::Refusal;
 use crate::ranked;
 use crate::shared::Shared;
@@ -75,7 +75,7 @@ pub(crate) async fn profile(
             format!("no player is called {name:?}"),
         ));
     };
-    let recent = recent
+    let recent = fit_only(recent)
         .iter()
         .filter_map(|m| match m {
             HistoryEntry::Versus(m) => recent_match(m, player.id),
@@ -107,6 +107,10 @@ pub(crate) async fn match_detail(shared: &Shared, id: u64) -> Result<MatchDetail
                 HistoryEntry::Versus(m) => m.record.seats.iter().filter_map(|s| s.player).collect(),
                 HistoryEntry::Battle(b) => b.record.seats.iter().filter_map(|s| s.player).collect(),
             };
+            if let Some(why) = unfit(&entry) {
+                tracing::warn!(match_id = key, why, "a damaged stored match is not shown");
+                return Ok(None);
+            }
             let bots = s.bots_among(&players)?;
             Ok(Some(detail(&entry, &bots)))
         })

@@ -46,6 +46,9 @@
 //!   PostgreSQL and shown in the API and the game's profile.
 //! - `ffa_datagrams.rs`: eight players on datagrams through the UDP loss proxy end on the
 //!   verified replay's hash; hostile battle datagram senders are cut with a reason.
+//! - `hostile_datagram_limits.rs`: one datagram session per connection (asking again replaces
+//!   it), the connection's datagram budget kept across its sessions, an address's session
+//!   count and shared budget, others carrying on.
 //! - `replays.rs`: a finished match's replay verifies; corrupted copies are reported as such.
 //! - `bot.rs`: the bot plays through the server as a headless input source and wins.
 //! - `cluster.rs`: two instances on one real Redis pair players across instances, share room

@@ -414,6 +414,12 @@ impl Recording for BattleReplay {
 
     fn check_seat_lists(&self) -> Result<(), ReplayError> {
         let n = usize::from(self.header.seats);
+        if !(2..=MAX_SEATS).contains(&n) {
+            return Err(ReplayError::Malformed(format!(
+                "{n} seats: a match has 2 to {} seats",
+                MAX_SEATS
+            )));
+        }
         if self.names.len() != n || self.inputs.len() != n {
             return Err(ReplayError::Malformed(format!(
                 "{} names and {} input lists for {n} seats",
@@ -556,6 +562,28 @@ mod tests {
         let mut replay = played(3, Targeting::Even);
         replay.names.pop();
         assert!(verify_battle(&replay).is_err());
+    }
+
+    #[test]
+    fn a_replay_of_fewer_than_two_seats_is_refused_on_decode() {
+        for seats in [0, 1] {
+            let mut replay = played(3, Targeting::Even);
+            replay.header.seats = seats;
+            replay.names.truncate(usize::from(seats));
+            replay.inputs.truncate(usize::from(seats));
+            let bytes = replay.encode().unwrap();
+            let err = BattleReplay::decode(&bytes).unwrap_err();
+            assert!(err.to_string().contains("2 to 8 seats"), "{seats}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_name_with_a_bidi_control_is_refused_on_decode() {
+        let mut replay = played(3, Targeting::Even);
+        replay.names[1] = "ev\u{202E}il".into();
+        let bytes = replay.encode().unwrap();
+        let err = BattleReplay::decode(&bytes).unwrap_err();
+        assert!(err.to_string().contains("name of seat 1"), "{err}");
     }
 
     #[test]

@@ -114,6 +114,8 @@ struct Client {
     route: watch::Sender<Route>,
     /// The room handle `route` was last published for.
     route_key: Option<RoomHandle>,
+    /// The datagram rate limit, kept across this connection's sessions.
+    datagram_bucket: datagram::ConnectionBucket,
 }
 
 /// Serves one upgraded WebSocket connection from its first message to close. The HTTP layer
@@ -154,6 +156,7 @@ pub(crate) async fn serve(shared: Arc<Shared>, ws: Ws, peer: SocketAddr) {
         banned: None,
         route: watch::channel(None).0,
         route_key: None,
+        datagram_bucket: datagram::connection_bucket(&limits),
     };
     client.run(&mut stream, &mut shutdown).await;
     if let Some(datagrams) = &shared.datagrams {

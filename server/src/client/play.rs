@@ -62,28 +62,29 @@ impl Client {
             client: self.id,
             outbox: self.outbox.clone(),
             route: self.route.subscribe(),
+            bucket: self.datagram_bucket.clone(),
         };
         let ticket = datagrams.ticket(binding);
         self.outbox.send(&ticket);
     }
 
     /// `Datagrams { on }`: a new ticket, or the datagram session given up (closed; the room
-    /// carries on over the WebSocket).
+    /// carries on over the WebSocket). A connection has one session at most: `on` ends the
+    /// open session (and voids an unused ticket) first, so its new session replaces the old.
     pub(super) fn datagrams(&mut self, on: bool) {
-        if on {
-            if self.shared.datagrams.is_none() {
-                self.error(ErrorCode::Unavailable, "this server has no datagram path");
-                return;
-            }
-            self.offer_datagrams();
+        if on && self.shared.datagrams.is_none() {
+            self.error(ErrorCode::Unavailable, "this server has no datagram path");
             return;
         }
         if let Some(datagrams) = &self.shared.datagrams {
             datagrams.forget(self.id);
         }
-        // Dropping the sender ends the session; a later ticket gets a fresh one.
+        // Dropping the sender ends the session; the next ticket gets a fresh one.
         let current = self.route.borrow().clone();
         self.route = watch::channel(current).0;
+        if on {
+            self.offer_datagrams();
+        }
     }
 
     /// Tells this connection's datagram session (if any) which room it is in now.

@@ -20,11 +20,16 @@
 //! accepted session, and a session is accepted only for a ticket its own WebSocket received.
 //!
 //! # Limits
-//! Each session's datagrams are size-limited (`MAX_DATAGRAM_BYTES`) and rate-limited (a token
-//! bucket, `Limits::datagrams_per_second`/`datagram_burst`); one over the bucket is a flood: the
-//! session is closed and the WebSocket cut with `RateLimited` and a reason. Malformed datagrams
-//! and repeats of an older sequence number are dropped and counted
-//! (`sevenbag_datagrams_dropped_total{reason}`); too many malformed ones cut the connection.
+//! A connection has at most one session: a repeated `Datagrams { on: true }` ends the open
+//! session (and voids an unused ticket) before the new ticket is sent, so the new session
+//! replaces the old one. Datagrams are size-limited (`MAX_DATAGRAM_BYTES`) and rate-limited
+//! per connection (a token bucket the connection keeps across its sessions,
+//! `Limits::datagrams_per_second`/`datagram_burst`) and per address (`addresses.rs`: sessions
+//! per address, and a bucket the address's sessions share). A datagram over either bucket is a
+//! flood: the session is closed and the WebSocket cut with `RateLimited` and a reason, while
+//! other connections carry on. Malformed datagrams and repeats of an older sequence number are
+//! dropped and counted (`sevenbag_datagrams_dropped_total{reason}`); too many malformed ones cut
+//! the connection.
 //!
 //! # Why `wtransport`
 //! WebTransport is what browsers speak for datagrams (`serverCertificateHashes` for a
@@ -33,12 +38,14 @@
 //! builds on rustls with the `ring` provider like the rest of the tree (no `aws-lc-rs`).
 //! Plain `quinn` would leave the HTTP/3 and WebTransport framing to write by hand.
 
+mod addresses;
 mod cert;
 mod session;
 mod tickets;
 
 use std::fmt;
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use sevenbag_protocol::ServerMessage;
@@ -51,6 +58,7 @@ use wtransport::{Connection, Endpoint};
 
 use crate::Limits;
 use crate::TlsFiles;
+use crate::limits::TokenBucket;
 use crate::metrics::Metrics;
 use crate::relay::{ClientId, Outbox};
 use crate::shutdown::{Shutdown, Tasks};
@@ -69,8 +77,9 @@ const IDLE_TIMEOUT: Duration = Duration::from_secs(10);
 pub(crate) enum DatagramEvent {
     /// The session is up: the room answers this connection with datagrams from now on.
     Attached(DatagramOut),
-    /// The session ended: the room goes back to the WebSocket for this connection.
-    Detached,
+    /// The session with this [`DatagramOut::id`] ended: unless a newer session of the same
+    /// connection is attached, the room goes back to the WebSocket for this connection.
+    Detached(usize),
     /// A datagram's inputs, acknowledgements and hash.
     Received(Received),
 }
@@ -109,8 +118,23 @@ pub(crate) struct Binding {
     pub(crate) client: ClientId,
     /// Its send queue, to cut it on a flood.
     pub(crate) outbox: Outbox,
-    /// Its room, as it changes; closed when the connection ends.
+    /// Its room, as it changes; closed when the connection ends or replaces its session.
     pub(crate) route: watch::Receiver<Route>,
+    /// The connection's datagram bucket, shared by its sessions one after another (a new
+    /// session does not start full).
+    pub(crate) bucket: ConnectionBucket,
+}
+
+/// A connection's datagram rate limit (see [`Binding::bucket`]).
+pub(crate) type ConnectionBucket = Arc<Mutex<TokenBucket>>;
+
+/// A fresh, full [`ConnectionBucket`] under `limits`.
+pub(crate) fn connection_bucket(limits: &Limits) -> ConnectionBucket {
+    Arc::new(Mutex::new(TokenBucket::new(
+        limits.datagrams_per_second,
+        limits.datagram_burst,
+        std::time::Instant::now(),
+    )))
 }
 
 /// A session's sending side, for the room: cheap to clone, never waits.
@@ -128,12 +152,17 @@ impl fmt::Debug for DatagramOut {
 }
 
 impl DatagramOut {
-    fn new(connection: Connection, metrics: Metrics) -> DatagramOut {
+    fn new(id: usize, connection: Connection, metrics: Metrics) -> DatagramOut {
         DatagramOut {
-            id: connection.stable_id(),
+            id,
             connection,
             metrics,
         }
+    }
+
+    /// The session's number, unique for the server's life.
+    pub(crate) fn id(&self) -> usize {
+        self.id
     }
 
     /// Sends `down` (dropped, as any datagram may be, if QUIC cannot take it now).
@@ -164,6 +193,10 @@ impl DatagramOut {
 pub(crate) struct DatagramService {
     endpoint: Endpoint<endpoint_side::Server>,
     tickets: tickets::Tickets,
+    /// Sessions and datagram budgets per address.
+    addresses: addresses::Addresses,
+    /// The next session's number ([`DatagramOut::id`]).
+    next_session: AtomicUsize,
     /// The certificate's hash, when self-signed (it changes when the certificate is renewed).
     cert_hash: RwLock<Option<[u8; 32]>>,
     limits: Limits,
@@ -208,6 +241,8 @@ impl DatagramService {
         let service = Arc::new(DatagramService {
             endpoint,
             tickets: tickets::Tickets::default(),
+            addresses: addresses::Addresses::new(&limits),
+            next_session: AtomicUsize::new(1),
             cert_hash: RwLock::new(identity.hash()),
             limits,
             metrics,
@@ -243,8 +278,14 @@ impl DatagramService {
         self.tickets.forget(client);
     }
 
+    /// A number for a new session.
+    fn session_id(&self) -> usize {
+        self.next_session.fetch_add(1, Ordering::Relaxed)
+    }
+
     /// Takes sessions until shutdown. Unvalidated addresses get a Retry; at most
-    /// `max_connections` sessions (and handshakes) at once.
+    /// `max_connections` sessions (and handshakes) at once, and
+    /// `datagram_sessions_per_address` from one address.
     async fn accept_loop(self: Arc<Self>, mut shutdown: Shutdown) {
         let permits = Arc::new(Semaphore::new(self.limits.max_connections));
         loop {
@@ -257,6 +298,11 @@ impl DatagramService {
                 incoming.retry();
                 continue;
             }
+            let Some(admitted) = self.addresses.admit(incoming.remote_address().ip()) else {
+                self.metrics.datagram_refused("address_full");
+                incoming.refuse();
+                continue;
+            };
             let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
                 self.metrics.datagram_refused("server_full");
                 incoming.refuse();
@@ -265,7 +311,7 @@ impl DatagramService {
             let me = Arc::clone(&self);
             tokio::spawn(async move {
                 let _permit = permit;
-                session::serve(me, incoming).await;
+                session::serve(me, incoming, admitted).await;
             });
         }
         self.endpoint

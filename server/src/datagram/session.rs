@@ -11,6 +11,7 @@ use tracing::{debug, info};
 use wtransport::Connection;
 use wtransport::endpoint::IncomingSession;
 
+use super::addresses::Admitted;
 use super::{
     Binding, DatagramEvent, DatagramOut, DatagramService, HANDSHAKE_TIMEOUT, Received, Route,
 };
@@ -23,8 +24,13 @@ const MAX_MALFORMED: u32 = 20;
 /// Application error code the session is closed with when the server cuts it.
 const CLOSE_CUT: u32 = 1;
 
-/// Takes an incoming session through its handshakes, checks its ticket, and serves it.
-pub(super) async fn serve(service: Arc<DatagramService>, incoming: IncomingSession) {
+/// Takes an incoming session through its handshakes, checks its ticket, and serves it,
+/// counted against its address (`admitted`) until it ends.
+pub(super) async fn serve(
+    service: Arc<DatagramService>,
+    incoming: IncomingSession,
+    admitted: Admitted,
+) {
     let peer = incoming.remote_address();
     let request = match tokio::time::timeout(HANDSHAKE_TIMEOUT, incoming.into_future()).await {
         Ok(Ok(request)) => request,
@@ -59,7 +65,9 @@ pub(super) async fn serve(service: Arc<DatagramService>, incoming: IncomingSessi
     };
     debug!(client = binding.client, %peer, "datagram session open");
     let _open = GaugeGuard::new(&service.metrics.datagram_sessions);
-    Session::new(&service, connection, binding).run().await;
+    Session::new(&service, connection, binding, admitted)
+        .run()
+        .await;
 }
 
 /// A session's state, owned by its task.
@@ -70,23 +78,33 @@ struct Session<'a> {
     binding: Binding,
     /// The route our `Attached` was delivered to (its address), so a new room hears of us.
     attached_to: Option<usize>,
-    bucket: TokenBucket,
+    /// This session's place in its address's count, and the address's datagram budget.
+    address: Admitted,
     pings: TokenBucket,
     last_seq: u32,
     malformed: u32,
 }
 
 impl<'a> Session<'a> {
-    fn new(service: &'a DatagramService, connection: Connection, binding: Binding) -> Self {
+    fn new(
+        service: &'a DatagramService,
+        connection: Connection,
+        binding: Binding,
+        address: Admitted,
+    ) -> Self {
         let limits = &service.limits;
         let now = Instant::now();
         Session {
             service,
-            out: DatagramOut::new(connection.clone(), service.metrics.clone()),
+            out: DatagramOut::new(
+                service.session_id(),
+                connection.clone(),
+                service.metrics.clone(),
+            ),
             connection,
             binding,
             attached_to: None,
-            bucket: TokenBucket::new(limits.datagrams_per_second, limits.datagram_burst, now),
+            address,
             pings: TokenBucket::new(
                 limits.client_pings_per_second,
                 limits.client_pings_per_second,
@@ -126,7 +144,7 @@ impl<'a> Session<'a> {
             }
         };
         if let Some(deliver) = route.borrow().clone() {
-            deliver.deliver(DatagramEvent::Detached);
+            deliver.deliver(DatagramEvent::Detached(self.out.id()));
         }
         debug!(client = self.binding.client, why, "datagram session ended");
         self.connection
@@ -156,12 +174,28 @@ impl<'a> Session<'a> {
         metrics.datagram_bytes_in.inc_by(bytes.len() as u64);
         let limits = &self.service.limits;
         let now = Instant::now();
-        if !self.bucket.take(now) {
-            let why = format!(
+        let own = self
+            .binding
+            .bucket
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take(now);
+        let flood = if !own {
+            metrics.datagram_dropped("rate");
+            Some(format!(
                 "datagram flood: more than {} datagrams per second (burst {})",
                 limits.datagrams_per_second, limits.datagram_burst
-            );
-            metrics.datagram_dropped("rate");
+            ))
+        } else if !self.address.take(now) {
+            metrics.datagram_dropped("address_rate");
+            Some(format!(
+                "datagram flood: your address sent more than {} datagrams per second (burst {})",
+                limits.datagrams_per_address_per_second, limits.datagrams_per_address_burst
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = flood {
             self.binding
                 .outbox
                 .cut(Cut::error(ErrorCode::RateLimited, why.clone()));

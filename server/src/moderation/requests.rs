@@ -287,18 +287,18 @@ pub(crate) async fn profile_marks(services: &Services, name: &str) -> Option<(bo
             let Some(p) = s.player_by_name_key(&key)? else {
                 return Ok(None);
             };
-            let opponents: Vec<Option<PlayerId>> = s
-                .recent_history(p.id, limit)?
-                .iter()
-                .filter_map(|m| match m {
-                    HistoryEntry::Versus(m) => {
-                        let seats = &m.record.seats;
-                        let mine = seats.iter().position(|seat| seat.player == Some(p.id))?;
-                        Some(seats[1 - mine].player)
-                    }
-                    HistoryEntry::Battle(b) => b.record.seat_of(p.id).map(|_| None),
-                })
-                .collect();
+            let opponents: Vec<Option<PlayerId>> =
+                crate::history::fit_only(s.recent_history(p.id, limit)?)
+                    .iter()
+                    .filter_map(|m| match m {
+                        HistoryEntry::Versus(m) => {
+                            let seats = &m.record.seats;
+                            let mine = seats.iter().position(|seat| seat.player == Some(p.id))?;
+                            Some(seats[1 - mine].player)
+                        }
+                        HistoryEntry::Battle(b) => b.record.seat_of(p.id).map(|_| None),
+                    })
+                    .collect();
             let mut ids: Vec<PlayerId> = opponents.iter().flatten().copied().collect();
             ids.push(p.id);
             let bots = s.bots_among(&ids)?;

@@ -100,11 +100,13 @@ impl Room {
                     last_catch_up: None,
                 });
             }
-            DatagramEvent::Detached => {
+            DatagramEvent::Detached(session) => {
                 let Some(peer) = self.peers.0[seat.index()].take() else {
                     return;
                 };
-                if peer.client != client {
+                // A session replaced by a newer one of the same connection ends after the
+                // newer one attached: only the attached session's end counts.
+                if peer.client != client || peer.out.id() != session {
                     self.peers.0[seat.index()] = Some(peer);
                     return;
                 }

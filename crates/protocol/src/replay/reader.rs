@@ -77,8 +77,10 @@ pub(crate) fn decode<R: Recording>(bytes: &[u8]) -> Result<R, ReplayError> {
 }
 
 /// Checks every count a file claims against the documented maxima ([`MAX_MATCH_FRAMES`],
-/// [`MAX_HASHES`], [`MAX_ROUNDS`], [`MAX_NAME_CHARS`]) and the input lists' order, before
-/// anything is expanded or simulated: a forged count is refused in microseconds.
+/// [`MAX_HASHES`], [`MAX_ROUNDS`], [`MAX_NAME_CHARS`]) and the input lists' order, and that
+/// no name holds an invisible character (a bidi override, a control: names the server gives
+/// never do), before anything is expanded or simulated: a forged count is refused in
+/// microseconds.
 pub(crate) fn check_counts<R: Recording>(replay: &R) -> Result<(), ReplayError> {
     replay.check_seat_lists()?;
     if let Some(seat) = replay
@@ -88,6 +90,15 @@ pub(crate) fn check_counts<R: Recording>(replay: &R) -> Result<(), ReplayError> 
     {
         return Err(ReplayError::Malformed(format!(
             "name of seat {seat} is longer than {MAX_NAME_CHARS} characters"
+        )));
+    }
+    if let Some(seat) = replay
+        .names()
+        .iter()
+        .position(|name| name.chars().any(crate::identity::is_invisible))
+    {
+        return Err(ReplayError::Malformed(format!(
+            "name of seat {seat} holds an invisible or control character"
         )));
     }
     replay

@@ -55,6 +55,17 @@ fn player_row(row: &Row<'_>) -> rusqlite::Result<Player> {
     })
 }
 
+/// Whether `e` is one row's value not reading as its column's type (a damaged row), rather than
+/// a failure of the database itself.
+fn damaged_value(e: &rusqlite::Error) -> bool {
+    matches!(
+        e,
+        rusqlite::Error::InvalidColumnType(..)
+            | rusqlite::Error::FromSqlConversionFailure(..)
+            | rusqlite::Error::IntegralValueOutOfRange(..)
+    )
+}
+
 fn unix(t: u64) -> i64 {
     i64::try_from(t).unwrap_or(i64::MAX)
 }

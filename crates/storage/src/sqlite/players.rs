@@ -3,7 +3,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{LISTED, PLAYER_COLUMNS, SqliteStorage, db, player_row, unique, unix};
+use super::{LISTED, PLAYER_COLUMNS, SqliteStorage, damaged_value, db, player_row, unique, unix};
 use crate::{NewPlayer, Player, PlayerId, Rating, Standing, StorageError};
 
 pub(super) fn player_by_key(
@@ -102,6 +102,10 @@ pub(super) fn rekey(
     Ok(())
 }
 
+/// The best `limit` listed players with `min_games`. A row whose values do not read as their
+/// columns' types (SQLite keeps whatever was written: a hand edit, another program) is left
+/// out with a logged warning, so one damaged player cannot take the whole board down; the
+/// board then shows one row fewer, and places count the rows shown.
 pub(super) fn leaderboard(
     store: &SqliteStorage,
     limit: u32,
@@ -114,11 +118,21 @@ pub(super) fn leaderboard(
              ORDER BY rating DESC, id LIMIT ?2"
         ))
         .map_err(db)?;
-    let players = stmt
-        .query_map(params![min_games, limit], player_row)
-        .map_err(db)?
-        .collect::<rusqlite::Result<Vec<_>>>()
+    let mut players = Vec::new();
+    let rows = stmt
+        .query_map(params![min_games, limit], |r| {
+            Ok((r.get::<_, i64>(0).ok(), player_row(r)))
+        })
         .map_err(db)?;
+    for row in rows {
+        match row.map_err(db)? {
+            (_, Ok(player)) => players.push(player),
+            (id, Err(e)) if damaged_value(&e) => {
+                tracing::warn!(player = ?id, error = %e, "a damaged player row is left off the leaderboard");
+            }
+            (_, Err(e)) => return Err(db(e)),
+        }
+    }
     Ok(players
         .into_iter()
         .zip(1..)

@@ -198,6 +198,32 @@ fn a_database_with_a_version_but_no_players_table_is_refused() {
 }
 
 #[test]
+fn a_damaged_rating_is_left_off_the_leaderboard_and_the_rest_is_listed() {
+    let t = Temp::new("damaged");
+    let s = SqliteStorage::open(&t.db()).unwrap();
+    let a = s.create_player(&new_player("Ann", 1)).unwrap();
+    let b = s.create_player(&new_player("Ben", 2)).unwrap();
+    let c = s.create_player(&new_player("Cat", 3)).unwrap();
+    s.write()
+        .execute_batch(&format!(
+            "UPDATE players SET games = 5; \
+             UPDATE players SET rating = 1700 WHERE id = {}; \
+             UPDATE players SET rating = 'not a number' WHERE id = {}; \
+             UPDATE players SET rating = 1600 WHERE id = {};",
+            a.id.0, b.id.0, c.id.0
+        ))
+        .unwrap();
+    let board = s
+        .leaderboard(10, 1)
+        .expect("served without the damaged row");
+    let shown: Vec<(u64, &str)> = board
+        .iter()
+        .map(|r| (r.place, r.player.name.as_str()))
+        .collect();
+    assert_eq!(shown, [(1, "Ann"), (2, "Cat")]);
+}
+
+#[test]
 fn an_empty_file_is_taken_as_new() {
     let t = Temp::new("empty");
     std::fs::write(t.db(), b"").unwrap();

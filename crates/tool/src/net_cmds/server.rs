@@ -116,6 +116,9 @@ impl SpawnedServer {
             .arg((2 * matches + 100).max(10_000).to_string())
             .arg("--max-rooms")
             .arg((matches + 10).max(5_000).to_string())
+            // Every load player is on 127.0.0.1: one address, no per-address datagram limits.
+            .args(["--datagram-sessions-per-address", "0"])
+            .args(["--datagrams-per-address", "0"])
             .env(
                 "RUST_LOG",
                 std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),

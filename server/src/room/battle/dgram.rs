@@ -122,12 +122,15 @@ impl BattleRoom {
                     last_catch_up: None,
                 });
             }
-            DatagramEvent::Detached => {
+            DatagramEvent::Detached(session) => {
                 let Some(peer) = self.peers[seat].take() else {
                     return;
                 };
-                if peer.client != client || !peer.speaks {
-                    if peer.client != client {
+                // A session replaced by a newer one of the same connection ends after the
+                // newer one attached: only the attached session's end counts.
+                let current = peer.client == client && peer.out.id() == session;
+                if !current || !peer.speaks {
+                    if !current {
                         self.peers[seat] = Some(peer);
                     }
                     return;
