@@ -204,6 +204,7 @@ fn every_footer() -> Vec<(String, &'static str)> {
         (puzzles::FOOTER_BACK.into(), "offline"),
         (puzzles::PLAY_FOOTER.into(), "offline"),
         (replays::FOOTER.into(), ""),
+        (replays::FOOTER_PAGE.into(), ""),
         (solo::FOOTER.into(), ""),
         ("↑ ↓ choose   Enter watch   Esc back".into(), ""),
         (standings::FOOTER.into(), server),

@@ -44,6 +44,7 @@ fn every_text() -> Vec<String> {
         party::setup::touch_texts(),
         party::screen::touch_texts(),
         party::online::touch_texts(),
+        crate::replays::touch_texts(),
     ]
     .concat()
 }

@@ -13,7 +13,7 @@ use crate::layout::list_layout;
 use crate::net::links::Link;
 use crate::net::online::{Online, Request, Stage};
 use crate::render::gfx::background;
-use crate::render::key_buttons::footer_keys;
+use crate::render::key_buttons::{KeyChoice, footer_keys};
 use crate::render::theme;
 use crate::render::widgets::{RowState, heading, menu_row, scroll_marks, side_panel};
 use crate::replays::files::{
@@ -26,6 +26,29 @@ use crate::versus::session::Session;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str = "↑ ↓ choose   Enter watch / download   L link   Esc back";
+/// The footer's key hints in a page, where D saves the selected replay as a file.
+pub const FOOTER_PAGE: &str = "↑ ↓ choose   Enter watch   D save file   L link   Esc back";
+
+/// What the side panel says of a replay file: how to watch it, and in a page that D (on a
+/// touch screen the Save file button) saves it to the device's downloads.
+fn file_help() -> String {
+    let watch = crate::input::taps::hint(
+        "Enter to watch. During playback: Space pause, + / − speed (0.25× to 4×), ← → seek 5 s, Home restart, C continue from here (you take the left board against the practice opponent), Esc back to this list.",
+        "Tap to watch; the bar under the replay pauses, seeks, changes the speed and plays on from there.",
+    );
+    let save = crate::input::taps::hint(
+        " D saves it as a file (to this device's downloads).",
+        " Save file keeps it as a file (in this device's downloads).",
+    );
+    let page = cfg!(target_arch = "wasm32") || cfg!(test);
+    format!("{watch}{}", if page { save } else { "" })
+}
+
+/// What the screen says in words, for the touch wording test.
+#[cfg(test)]
+pub fn touch_texts() -> Vec<String> {
+    vec![file_help()]
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Row {
@@ -305,16 +328,17 @@ impl Screen for ReplayScreen {
         let (head, body) = match rows.get(self.nav.selected) {
             Some(Row::File(f)) => {
                 let body = match &self.files[*f].detail {
-                    Ok(d) => format!(
-                        "{d}\n\nEnter to watch. During playback: Space pause, + / − speed (0.25× to 4×), ← → seek 5 s, Home restart, C continue from here (you take the left board against the practice opponent), Esc back to this list."
-                    ),
+                    Ok(d) => format!("{d}\n\n{}", file_help()),
                     Err(e) => format!("This file cannot be played: {e}"),
                 };
                 ("Replay", body)
             }
             Some(Row::OpenFile) => (
                 "Replay files",
-                "Opens a .sbrp file from this device (a replay saved by the desktop game or this page) and plays it; it is then kept in the list. A file dropped on the page opens the same way. D on a replay of the list saves it as a file.".to_owned(),
+                format!(
+                    "Opens a .sbrp file from this device (a replay saved by the desktop game or this page) and plays it; it is then kept in the list. A file dropped on the page opens the same way. {} on a replay of the list saves it as a file.",
+                    crate::input::taps::hint("D", "Save file")
+                ),
             ),
             Some(Row::Remote(k)) => (
                 "From the server",
@@ -348,14 +372,20 @@ impl Screen for ReplayScreen {
             ),
         };
         side_panel(gfx, l.side, l.unit, head, &body);
-        footer_keys(
-            gfx,
-            l.footer,
-            l.unit,
-            FOOTER,
-            &[("Copy link", macroquad::input::KeyCode::L)],
-            "",
-        );
+        // In a page D saves the selected replay as a file: the footer says so, and a touch
+        // screen gets its button.
+        let (hints, buttons): (&str, &[KeyChoice]) = if cfg!(target_arch = "wasm32") {
+            (
+                FOOTER_PAGE,
+                &[
+                    ("Save file", macroquad::input::KeyCode::D),
+                    ("Copy link", macroquad::input::KeyCode::L),
+                ],
+            )
+        } else {
+            (FOOTER, &[("Copy link", macroquad::input::KeyCode::L)])
+        };
+        footer_keys(gfx, l.footer, l.unit, hints, buttons, "");
     }
 
     fn calm(&self) -> bool {
