@@ -17,7 +17,8 @@ use crate::party::setup::PartySetupScreen;
 use crate::platform::{page, web};
 use crate::puzzles::PuzzlesScreen;
 use crate::replays::ReplayScreen;
-use crate::replays::files::{self as replay, ReplaySession};
+use crate::replays::files as replay;
+use crate::replays::playback;
 use crate::screen::{Ctx, Screen};
 use crate::settings::SettingsScreen;
 use crate::solo::SoloScreen;
@@ -71,17 +72,9 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
     }
     if let Some(path) = &args.replay {
         let replays = || Box::new(ReplayScreen::default());
-        return match replay::load(path).and_then(ReplaySession::new) {
-            Ok(s) => {
-                let names = s.replay().names.clone();
-                let play = PlayScreen::<dyn Session>::new(
-                    Box::new(s),
-                    PlayMode::Replay,
-                    names,
-                    "REPLAY".into(),
-                );
-                vec![menu(), replays(), Box::new(play)]
-            }
+        // Either format version: two seats in the match view, several with every board.
+        return match replay::load_any(path).and_then(|r| playback(r, "REPLAY".into())) {
+            Ok(play) => vec![menu(), replays(), play],
             Err(e) => {
                 eprintln!("error: {}: {e}", path.display());
                 vec![menu(), replays()]

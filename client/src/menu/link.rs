@@ -13,13 +13,11 @@ use crate::puzzles::PuzzlesScreen;
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
-use crate::replays::files::{self as replay_files, ReplaySession};
+use crate::replays::files::{self as replay_files};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::settings::config::Config;
 use crate::versus::lobby::{connection_as, player_connection};
 use crate::versus::online::OnlineScreen;
-use crate::versus::play::{PlayMode, PlayScreen};
-use crate::versus::session::Session;
 
 /// The footer of the message screens.
 pub const FOOTER: &str = "Enter or Esc  to the menu";
@@ -217,19 +215,11 @@ impl Screen for ServerReplayScreen {
         {
             ctx.notify(e, theme::BAD);
         }
-        let replay = sevenbag_protocol::replay::Replay::decode(&bytes)
-            .map_err(|e| format!("corrupted replay: {e}"));
-        match replay.and_then(ReplaySession::new) {
-            Ok(s) => {
-                let names = s.replay().names.clone();
-                let play = PlayScreen::<dyn Session>::new(
-                    Box::new(s),
-                    PlayMode::Replay,
-                    names,
-                    "REPLAY".into(),
-                );
-                Transition::Replace(Box::new(play))
-            }
+        // Either format version: a match of several seats plays with every board.
+        let replay =
+            sevenbag_protocol::replay::open(&bytes).map_err(|e| format!("corrupted replay: {e}"));
+        match replay.and_then(|r| crate::replays::playback(r, "REPLAY".into())) {
+            Ok(play) => Transition::Replace(play),
             Err(e) => self.fail(e),
         }
     }

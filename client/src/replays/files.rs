@@ -4,13 +4,15 @@
 //! seats' keys come from the recorded input logs, one `Match::step` per frame. It pauses (Space),
 //! changes speed (0.25× to 4×, `+`/`-`) and seeks (← → by 5 s, Home to the start) by simulating
 //! again from frame 0, which takes milliseconds. The file helpers list the replay folders and
-//! save what a server sends, refusing anything that does not decode.
+//! save what a server sends, refusing anything that does not decode. Files of either format
+//! version are read through `sevenbag_protocol::replay::open` ([`load_any`]); a replay of
+//! several seats plays in [`super::battle`].
 
 use std::path::{Path, PathBuf};
 
 use macroquad::input::KeyCode;
 use sevenbag_core::{Input, Match, Seat};
-use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, Replay};
+use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, OpenedReplay, Replay, open};
 use sevenbag_protocol::{EndReason, InputLog, ReplayListing};
 
 use crate::input::Keyboard;
@@ -70,10 +72,10 @@ pub fn list_described(dirs: &[PathBuf]) -> Vec<Listed> {
                 .file_stem()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let (label, detail) = match load(&path) {
+            let (label, detail) = match load_any(&path) {
                 Ok(r) => {
-                    let d = describe(&r);
-                    (format!("{d} · {}", utc_stamp(r.created_unix)), Ok(d))
+                    let d = describe_any(&r);
+                    (format!("{d} · {}", utc_stamp(r.replay.created_unix)), Ok(d))
                 }
                 Err(e) => (format!("{stem} (cannot be played)"), Err(e)),
             };
@@ -138,20 +140,31 @@ pub fn listing_detail(l: &ReplayListing) -> String {
     )
 }
 
-/// Reads and decodes a replay file; the error is a sentence for the screen.
+/// Reads and decodes a two-seat replay file; the error is a sentence for the screen.
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn load(path: &Path) -> Result<Replay, String> {
+    Replay::decode(&read_file(path)?).map_err(|e| format!("corrupted replay: {e}"))
+}
+
+/// Reads a replay file of either format version (two seats or several) into one model of N
+/// seats; the error is a sentence for the screen.
+pub fn load_any(path: &Path) -> Result<OpenedReplay, String> {
+    open(&read_file(path)?).map_err(|e| format!("corrupted replay: {e}"))
+}
+
+/// The bytes of a replay file, refusing one over the format's limit before reading it.
+fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     let too_big = |len| len > MAX_REPLAY_BYTES as u64;
     if crate::platform::files::len(path).is_ok_and(too_big) {
         return Err(format!("larger than {MAX_REPLAY_BYTES} bytes"));
     }
-    let bytes = crate::platform::files::read(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Replay::decode(&bytes).map_err(|e| format!("corrupted replay: {e}"))
+    crate::platform::files::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
-/// Saves replay `bytes` (checked first) as `<dir>/<id>.sbrp`; returns the path.
+/// Saves replay `bytes` (checked first: either format version) as `<dir>/<id>.sbrp`; returns
+/// the path.
 pub fn save(dir: &Path, id: &str, bytes: &[u8]) -> Result<PathBuf, String> {
-    Replay::decode(bytes).map_err(|e| format!("the server sent a corrupted replay: {e}"))?;
+    open(bytes).map_err(|e| format!("the server sent a corrupted replay: {e}"))?;
     let name: String = id
         .chars()
         .map(|c| {
@@ -177,17 +190,16 @@ pub fn save(dir: &Path, id: &str, bytes: &[u8]) -> Result<PathBuf, String> {
 }
 
 /// A replay file the player opened from elsewhere (the page's file picker, a drop): checked,
-/// kept in `dir` (the replay folder) under its name, and made ready to play. The error is a
-/// sentence.
+/// kept in `dir` (the replay folder) under its name, and read (either format version) ready
+/// to play with [`super::playback`]. The error is a sentence.
 #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
-pub fn open_bytes(dir: Option<&Path>, name: &str, bytes: &[u8]) -> Result<ReplaySession, String> {
-    let replay =
-        Replay::decode(bytes).map_err(|e| format!("{name}: not a replay we can play ({e})"))?;
+pub fn open_bytes(dir: Option<&Path>, name: &str, bytes: &[u8]) -> Result<OpenedReplay, String> {
+    let replay = open(bytes).map_err(|e| format!("{name}: not a replay we can play ({e})"))?;
     let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
     if let Some(dir) = dir {
         save(dir, stem, bytes)?;
     }
-    ReplaySession::new(replay)
+    Ok(replay)
 }
 
 /// A recorded match played back (see the module docs).
@@ -293,7 +305,7 @@ impl ReplaySession {
 }
 
 /// `m:ss` of a frame count.
-fn mmss(frames: u32) -> String {
+pub(crate) fn mmss(frames: u32) -> String {
     let s = frames / 60;
     format!("{}:{:02}", s / 60, s % 60)
 }
@@ -381,6 +393,31 @@ impl Session for ReplaySession {
             mmss(self.end)
         ))
     }
+}
+
+/// The seats' names and the result line of a replay of either version, for the list: a
+/// two-seat one as [`describe`], one of several seats as "4 players · dee won · 0:05".
+pub fn describe_any(opened: &OpenedReplay) -> String {
+    if let Some(versus) = opened.replay.to_versus().filter(|_| opened.version == 1) {
+        return describe(&versus);
+    }
+    let r = &opened.replay;
+    let winners: Vec<&str> = opened
+        .standings()
+        .into_iter()
+        .filter(|s| s.won)
+        .map(|s| &r.names[s.seat][..])
+        .collect();
+    let winner = if winners.is_empty() {
+        "no winner".to_owned()
+    } else {
+        format!("{} won", winners.join(" & "))
+    };
+    format!(
+        "{} players · {winner} · {}",
+        opened.seats(),
+        mmss(r.result.frames)
+    )
 }
 
 /// The seats' names and the result line of a replay, for the list.
@@ -545,9 +582,7 @@ mod tests {
     #[test]
     fn an_opened_file_is_kept_under_its_name_and_a_bad_one_is_named() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let err = open_bytes(Some(dir.path()), "notes.sbrp", b"nonsense")
-            .err()
-            .expect("refused");
+        let err = open_bytes(Some(dir.path()), "notes.sbrp", b"nonsense").expect_err("refused");
         assert!(err.starts_with("notes.sbrp: not a replay"), "{err}");
         assert!(
             list_files(&[dir.path().to_path_buf()]).is_empty(),

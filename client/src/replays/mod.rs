@@ -6,6 +6,7 @@
 //! its replays, and saves the one chosen into the data folder. The files and their playback are
 //! [`files`].
 
+pub mod battle;
 pub mod files;
 
 use crate::layout::list::{ListEvent, ListNav};
@@ -16,6 +17,7 @@ use crate::render::gfx::background;
 use crate::render::key_buttons::{KeyChoice, footer_keys};
 use crate::render::theme;
 use crate::render::widgets::{RowState, heading, menu_row, scroll_marks, side_panel};
+use crate::replays::battle::{BattleReplayScreen, BattleReplaySession};
 use crate::replays::files::{
     Listed, ReplaySession, list_described, listing_detail, listing_label, replay_dirs,
 };
@@ -23,6 +25,7 @@ use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
 use crate::versus::session::Session;
+use sevenbag_protocol::replay::OpenedReplay;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str = "↑ ↓ choose   Enter watch / download   L link   Esc back";
@@ -102,15 +105,12 @@ impl ReplayScreen {
         let Some(path) = self.files.get(i).map(|f| &f.path) else {
             return Transition::None;
         };
-        let session = crate::replays::files::load(path).and_then(ReplaySession::new);
-        match session {
-            Ok(s) => {
+        let screen =
+            crate::replays::files::load_any(path).and_then(|r| playback(r, "REPLAY".to_owned()));
+        match screen {
+            Ok(play) => {
                 ctx.play(Sfx::Select);
-                let names = s.replay().names.clone();
-                let title = "REPLAY".to_owned();
-                let play =
-                    PlayScreen::<dyn Session>::new(Box::new(s), PlayMode::Replay, names, title);
-                Transition::Push(Box::new(play))
+                Transition::Push(play)
             }
             Err(e) => {
                 let name = path
@@ -122,6 +122,22 @@ impl ReplayScreen {
             }
         }
     }
+}
+
+/// The playback screen of a replay of either format version: a two-seat file (version 1) in
+/// the versus match view under `title`, with continue-from-here; a match of several seats
+/// (version 2) with every board in the free-for-all view. The error is a sentence.
+pub fn playback(opened: OpenedReplay, title: String) -> Result<Box<dyn Screen>, String> {
+    if opened.version == sevenbag_protocol::replay::REPLAY_FORMAT_VERSION
+        && let Some(versus) = opened.replay.to_versus()
+    {
+        let s = ReplaySession::new(versus)?;
+        let names = s.replay().names.clone();
+        let play = PlayScreen::<dyn Session>::new(Box::new(s), PlayMode::Replay, names, title);
+        return Ok(Box::new(play));
+    }
+    let session = BattleReplaySession::new(opened.replay)?;
+    Ok(Box::new(BattleReplayScreen::new(session)))
 }
 
 /// In a page: saves the replay file at `path` through the browser's download.
@@ -155,16 +171,16 @@ pub fn opened_file(ctx: &mut Ctx) -> Option<Box<dyn Screen>> {
             &name,
             &bytes,
         ) {
-            Ok(s) => {
-                ctx.notify(format!("Opened {name}"), theme::GOOD);
-                let names = s.replay().names.clone();
-                Some(Box::new(PlayScreen::<dyn Session>::new(
-                    Box::new(s),
-                    PlayMode::Replay,
-                    names,
-                    "REPLAY".to_owned(),
-                )))
-            }
+            Ok(opened) => match playback(opened, "REPLAY".to_owned()) {
+                Ok(play) => {
+                    ctx.notify(format!("Opened {name}"), theme::GOOD);
+                    Some(play)
+                }
+                Err(e) => {
+                    ctx.notify(e, theme::BAD);
+                    None
+                }
+            },
             Err(e) => {
                 ctx.notify(e, theme::BAD);
                 None

@@ -1,0 +1,380 @@
+//! Playback of a replay of several seats (format version 2): [`BattleReplaySession`] steps the
+//! core's `Battle` from every seat's recorded keys and targets, with the same pause, speeds and
+//! seeking as the two-seat playback ([`super::files::ReplaySession`]); [`BattleReplayScreen`]
+//! draws every board with the free-for-all view ([`crate::party::view`]), watching from seat 0.
+
+use macroquad::input::KeyCode;
+use sevenbag_core::{Battle, MAX_SEATS, Seat, SeatInput};
+use sevenbag_protocol::{BattleReplay, EndReason, SeatLog};
+
+use super::files::{SEEK_FRAMES, SPEEDS, mmss};
+use crate::input::Keyboard;
+use crate::layout::party::party_layout;
+use crate::party::game::Figures;
+use crate::party::source::{PartyMatch, Tally};
+use crate::party::view::{PartyScene, draw_party};
+use crate::render::fx::SeatFx;
+use crate::render::key_buttons::KeyChoice;
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
+
+/// A recorded match of several seats played back.
+pub struct BattleReplaySession {
+    replay: BattleReplay,
+    logs: Vec<SeatLog>,
+    game: Box<Battle>,
+    /// Figures of the rounds already over.
+    tally: Tally,
+    /// Frames that can be played: every seat is confirmed below it.
+    end: u32,
+    paused: bool,
+    speed: usize,
+    acc: f32,
+}
+
+impl BattleReplaySession {
+    /// Playback of `replay` from frame 0; a header or input list the core refuses is a
+    /// sentence.
+    pub fn new(replay: BattleReplay) -> Result<BattleReplaySession, String> {
+        let game = Battle::new(replay.header).map_err(|e| format!("corrupted replay: {e}"))?;
+        let logs = replay
+            .inputs
+            .iter()
+            .map(|i| SeatLog::from_lists(&i.changes, &i.targets, i.confirmed))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("corrupted replay: {e}"))?;
+        if logs.len() != game.seats() {
+            return Err(format!(
+                "corrupted replay: {} input lists for {} seats",
+                logs.len(),
+                game.seats()
+            ));
+        }
+        let end = logs.iter().map(SeatLog::confirmed).min().unwrap_or(0);
+        Ok(BattleReplaySession {
+            replay,
+            logs,
+            game: Box::new(game),
+            tally: Tally::default(),
+            end,
+            paused: false,
+            speed: 2,
+            acc: 0.0,
+        })
+    }
+
+    /// The replay being played.
+    #[cfg_attr(not(test), allow(dead_code))] // the tests read it
+    pub fn replay(&self) -> &BattleReplay {
+        &self.replay
+    }
+
+    /// The frame shown.
+    pub fn frame(&self) -> u32 {
+        self.game.frame().0
+    }
+
+    /// The last frame that can be shown.
+    #[cfg_attr(not(test), allow(dead_code))] // the tests read it
+    pub fn end(&self) -> u32 {
+        self.end
+    }
+
+    /// Whether playback is paused.
+    #[cfg_attr(not(test), allow(dead_code))] // the tests read it
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// The playback speed factor.
+    pub fn speed(&self) -> f32 {
+        SPEEDS[self.speed]
+    }
+
+    /// Pauses or resumes.
+    pub fn toggle_pause(&mut self) {
+        self.paused = !self.paused;
+    }
+
+    /// One speed step faster (`+1`) or slower (`-1`).
+    pub fn change_speed(&mut self, d: i32) {
+        self.speed = (self.speed as i32 + d).clamp(0, SPEEDS.len() as i32 - 1) as usize;
+    }
+
+    /// Whether every frame has been shown (or the match was decided).
+    pub fn finished(&self) -> bool {
+        self.frame() >= self.end || self.game.winner().is_some()
+    }
+
+    /// Steps one frame; `false` at the end.
+    pub fn step(&mut self) -> bool {
+        if self.finished() {
+            return false;
+        }
+        let f = self.frame();
+        let mut inputs = [SeatInput::NONE; MAX_SEATS];
+        for (slot, log) in inputs.iter_mut().zip(&self.logs) {
+            *slot = log.get(f).unwrap_or_default();
+        }
+        self.game.step(&inputs);
+        self.tally.observe(&self.game);
+        true
+    }
+
+    /// Shows frame `frame` (clamped to the playable range), simulating again from frame 0 when
+    /// going back.
+    pub fn seek(&mut self, frame: u32) {
+        let target = frame.min(self.end);
+        if target < self.frame() {
+            // The header was accepted when the session was made.
+            if let Ok(fresh) = Battle::new(self.replay.header) {
+                *self.game = fresh;
+                self.tally = Tally::default();
+            }
+        }
+        while self.frame() < target && self.step() {}
+        self.acc = 0.0;
+    }
+
+    /// Frames to step for `clock_steps` of the 60 Hz clock at the current speed (0 paused).
+    pub fn pump(&mut self, clock_steps: u32) -> u32 {
+        if self.paused {
+            return 0;
+        }
+        self.acc += clock_steps as f32 * self.speed();
+        let n = self.acc.floor();
+        self.acc -= n;
+        n as u32
+    }
+
+    /// The playback keys: Space pause, + − speed, ← → seek 5 s, Home restart. Says whether it
+    /// jumped (a seek), so the screen clears its effects.
+    pub fn sample(&mut self, kb: &Keyboard) -> bool {
+        if kb.pressed(KeyCode::Space) {
+            self.toggle_pause();
+        }
+        if kb.pressed_any(&[KeyCode::Equal, KeyCode::KpAdd]) {
+            self.change_speed(1);
+        }
+        if kb.pressed_any(&[KeyCode::Minus, KeyCode::KpSubtract]) {
+            self.change_speed(-1);
+        }
+        let jump = if kb.pressed(KeyCode::Left) {
+            Some(self.frame().saturating_sub(SEEK_FRAMES))
+        } else if kb.pressed(KeyCode::Right) {
+            Some(self.frame() + SEEK_FRAMES)
+        } else if kb.pressed(KeyCode::Home) {
+            Some(0)
+        } else {
+            None
+        };
+        if let Some(frame) = jump {
+            self.seek(frame);
+        }
+        jump.is_some()
+    }
+
+    /// The mode line: players, time shown of the whole, speed.
+    pub fn title(&self) -> String {
+        let state = if self.paused {
+            "PAUSED".to_owned()
+        } else {
+            format!("{}×", self.speed())
+        };
+        format!(
+            "REPLAY  ·  {} PLAYERS  ·  {}  /  {}  ·  {state}",
+            self.logs.len(),
+            mmss(self.frame()),
+            mmss(self.end)
+        )
+    }
+
+    /// The keys line, or at the end of a match not decided on the boards, how it ended.
+    pub fn status(&self) -> String {
+        let r = &self.replay.result;
+        if self.frame() >= self.end && self.game.winner().is_none() {
+            let how = match r.reason {
+                EndReason::Forfeit => "ended by forfeit",
+                EndReason::Shutdown => "unfinished: the server stopped",
+                EndReason::Abandoned => "no result: nobody came back",
+                EndReason::TopOut => "the recording ends here",
+            };
+            return format!("{how}   ·   Home watch again   ·   Esc back");
+        }
+        "Space pause   ·   + − speed   ·   ← → seek 5 s   ·   Home restart   ·   Esc back"
+            .to_owned()
+    }
+}
+
+impl PartyMatch for BattleReplaySession {
+    fn battle(&self) -> &Battle {
+        &self.game
+    }
+
+    fn me(&self) -> Seat {
+        Seat::First
+    }
+
+    fn watching(&self) -> bool {
+        true
+    }
+
+    fn figures(&self, seat: Seat) -> Figures {
+        self.tally.figures(&self.game, seat)
+    }
+
+    fn results_keys(&self) -> &str {
+        "Home  watch again      Esc  back"
+    }
+
+    fn results_buttons(&self) -> Vec<KeyChoice<'static>> {
+        vec![("Watch again", KeyCode::Home), ("Back", KeyCode::Escape)]
+    }
+}
+
+/// A replay of several seats on screen: every board, seat 0 large.
+pub struct BattleReplayScreen {
+    session: BattleReplaySession,
+    /// Every seat's flashes and popups.
+    fx: Vec<SeatFx>,
+    time: f32,
+}
+
+impl BattleReplayScreen {
+    /// The screen playing `session` from where it stands.
+    pub fn new(session: BattleReplaySession) -> BattleReplayScreen {
+        BattleReplayScreen {
+            fx: vec![SeatFx::default(); session.logs.len()],
+            session,
+            time: 0.0,
+        }
+    }
+
+    fn step(&mut self) -> bool {
+        let seats: Vec<Seat> = Seat::all(self.fx.len()).collect();
+        for &seat in &seats {
+            self.fx[seat.index()].before_step(self.session.game.player(seat));
+        }
+        let stepped = self.session.step();
+        for &seat in &seats {
+            self.fx[seat.index()].after_step(self.session.game.player(seat));
+        }
+        if self.session.game.events().new_round {
+            self.fx.iter_mut().for_each(|fx| *fx = SeatFx::default());
+        }
+        stepped
+    }
+}
+
+impl Screen for BattleReplayScreen {
+    fn update(&mut self, _ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        self.time += io.dt;
+        if io.keyboard.pressed(KeyCode::Escape) {
+            return Transition::Pop;
+        }
+        if self.session.sample(&io.keyboard) {
+            self.fx.iter_mut().for_each(|fx| *fx = SeatFx::default());
+        }
+        for _ in 0..self.session.pump(io.steps) {
+            if !self.step() {
+                break;
+            }
+        }
+        for fx in &mut self.fx {
+            fx.advance(io.dt);
+        }
+        Transition::None
+    }
+
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        let l = party_layout(io.width, io.height, self.fx.len());
+        let title = self.session.title();
+        let status = self.session.status();
+        let scene = PartyScene {
+            game: &self.session,
+            names: &self.session.replay.names,
+            title: &title,
+            status: &status,
+            fx: &self.fx,
+            time: self.time,
+        };
+        draw_party(&ctx.gfx, &l, &scene);
+    }
+
+    fn name(&self) -> &'static str {
+        "replay-battle"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sevenbag_protocol::replay::open;
+
+    const GOLDEN_V2: &[u8] = include_bytes!("../../../crates/protocol/tests/golden/replay_v2.sbrp");
+
+    #[test]
+    fn a_battle_replay_plays_seeks_and_ends_on_its_recorded_hashes() {
+        let opened = open(GOLDEN_V2).expect("the golden v2 replay opens");
+        let replay = opened.replay;
+        let mut s = BattleReplaySession::new(replay.clone()).expect("plays");
+        assert_eq!(s.battle().seats(), 4);
+        assert_eq!(s.pump(60), 60, "1× by default");
+        for _ in 0..60 {
+            assert!(s.step());
+        }
+        assert_eq!(s.battle().state_hash(), replay.hashes[0].hash);
+        s.seek(240);
+        assert_eq!(s.battle().state_hash(), replay.hashes[3].hash);
+        s.seek(120);
+        assert_eq!(s.battle().state_hash(), replay.hashes[1].hash);
+        s.change_speed(2);
+        assert_eq!(s.pump(1), 4);
+        s.toggle_pause();
+        assert!(s.paused());
+        assert_eq!(s.pump(10), 0);
+        assert!(s.title().contains("4 PLAYERS") && s.title().contains("PAUSED"));
+        s.seek(u32::MAX);
+        assert!(s.finished() && !s.step());
+        assert_eq!(s.frame(), replay.result.frames);
+        assert!(s.frame() <= s.end());
+        assert_eq!(s.replay(), &replay);
+        let winner = s.battle().winner().map(|t| t.index() as u8);
+        assert_eq!(winner, replay.result.winner);
+        for seat in Seat::all(4) {
+            assert_eq!(
+                s.figures(seat).place,
+                Some(replay.result.placements[seat.index()]),
+                "seat {}",
+                seat.index()
+            );
+        }
+    }
+
+    /// The game's replay loader (the list, `--replay`, a page's `/replay/ID` and a picked
+    /// file all go through it) accepts a replay of several seats: saved like a download,
+    /// listed with its players, and opened into the free-for-all playback.
+    #[test]
+    fn the_replay_loader_accepts_a_battle_replay() {
+        use crate::replays::files::{list_described, load_any, open_bytes, save};
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().to_path_buf();
+        let path = save(&dir, "1-ACDEF-1-ffa", GOLDEN_V2).expect("a v2 download is kept");
+        let listed = list_described(std::slice::from_ref(&dir));
+        assert_eq!(listed.len(), 1);
+        assert!(
+            listed[0].label.starts_with("4 players · dee won · 0:05"),
+            "{}",
+            listed[0].label
+        );
+        let opened = load_any(&path).expect("loads");
+        assert_eq!((opened.version, opened.seats()), (2, 4));
+        let screen = crate::replays::playback(opened, "REPLAY".into()).expect("plays");
+        assert_eq!(screen.name(), "replay-battle");
+        let picked = open_bytes(None, "ffa.sbrp", GOLDEN_V2).expect("a picked file opens");
+        assert_eq!(picked.seats(), 4);
+        let v1 = include_bytes!("../../../crates/protocol/tests/golden/replay_v1.sbrp");
+        let two = open_bytes(None, "two.sbrp", v1).expect("a two-seat file opens");
+        let screen = crate::replays::playback(two, "REPLAY".into()).expect("plays");
+        assert_eq!(screen.name(), "play", "two seats keep the versus view");
+    }
+}
