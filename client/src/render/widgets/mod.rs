@@ -322,6 +322,25 @@ pub fn value_row(
     );
 }
 
+/// Marks the value of a [`value_row`] as selected (a used room code that typing replaces): a
+/// band of the accent over it.
+pub fn select_value(gfx: &Gfx, r: Rect, unit: f32, value: &str) {
+    let size = value_row_size(unit);
+    let w = gfx
+        .width(&format!("{value}▏"), size, Weight::Bold)
+        .min(value_room(r));
+    let x = r.right() - value_inset(unit) - w;
+    fill(
+        Rect::new(
+            x - unit * 0.15,
+            r.y + r.h * 0.18,
+            w + unit * 0.3,
+            r.h * 0.64,
+        ),
+        alpha(theme::ACCENT, 0.3),
+    );
+}
+
 /// A section header inside a list.
 pub fn section_row(gfx: &Gfx, r: Rect, unit: f32, text: &str) {
     let cy = r.y + r.h * 0.6;

@@ -163,6 +163,7 @@ impl LobbyScreen {
             }
         };
         ctx.play(Sfx::Select);
+        self.code_used();
         Transition::Push(Box::new(OnlineScreen::new(online, title, lan)))
     }
 }

@@ -143,6 +143,9 @@ pub struct LobbyScreen {
     kind: LobbyKind,
     nav: ListNav,
     code: String,
+    /// The code was used (Go pressed with it) and is shown selected: the next character typed
+    /// replaces it, Backspace clears it, so a new code never runs on from the last one.
+    code_selected: bool,
     address: String,
     port: u16,
     options: RoomOptions,
@@ -160,6 +163,7 @@ impl LobbyScreen {
             kind,
             nav: ListNav::default(),
             code: String::new(),
+            code_selected: false,
             address: String::new(),
             port: DEFAULT_GAME_PORT,
             options: RoomOptions::default(),
@@ -301,6 +305,37 @@ impl LobbyScreen {
         }
     }
 
+    /// Typing in the code field: letters and digits in capitals, up to [`MAX_CODE`]; over a
+    /// selected code (one already used) the first key replaces it.
+    fn type_code(&mut self, chars: &[char], backspace: bool) {
+        let typed: Vec<char> = chars
+            .iter()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(char::to_ascii_uppercase)
+            .collect();
+        if self.code_selected && (backspace || !typed.is_empty()) {
+            self.code_selected = false;
+            self.code.clear();
+            if backspace && typed.is_empty() {
+                return;
+            }
+        }
+        for c in typed {
+            if self.code.len() < MAX_CODE {
+                self.code.push(c);
+            }
+        }
+        if backspace {
+            self.code.pop();
+        }
+    }
+
+    /// Go was pressed: back on this form, the code shows selected, and a new one is typed
+    /// over it.
+    fn code_used(&mut self) {
+        self.code_selected = !self.code.is_empty();
+    }
+
     /// The server this screen connects to: the one typed here, else the one in Settings.
     fn server<'a>(&'a self, ctx: &'a Ctx) -> &'a str {
         self.server.as_deref().unwrap_or(&ctx.config.server)
@@ -327,16 +362,7 @@ impl Screen for LobbyScreen {
         let kb = &io.keyboard;
         let typing = matches!(row, Row::Code | Row::Address | Row::Server);
         match row {
-            Row::Code => {
-                for c in &kb.chars {
-                    if c.is_ascii_alphanumeric() && self.code.len() < MAX_CODE {
-                        self.code.push(c.to_ascii_uppercase());
-                    }
-                }
-                if kb.pressed(KeyCode::Backspace) {
-                    self.code.pop();
-                }
-            }
+            Row::Code => self.type_code(&kb.chars, kb.pressed(KeyCode::Backspace)),
             Row::Address => {
                 for c in &kb.chars {
                     if (c.is_ascii_alphanumeric() || ".:-[]".contains(*c))
@@ -546,6 +572,27 @@ mod tests {
             go,
             "Join connects to 127.0.0.1:7878 as Alice, with your handling from Settings."
         );
+    }
+
+    #[test]
+    fn a_new_code_is_typed_over_the_one_last_used() {
+        let chars = |s: &str| s.chars().collect::<Vec<_>>();
+        let mut screen = LobbyScreen::new(LobbyKind::JoinRoom);
+        screen.type_code(&chars("abcde"), false);
+        assert_eq!(screen.code, "ABCDE");
+        screen.code_used();
+        screen.type_code(&chars("X"), false);
+        screen.type_code(&chars("Y7Z2Q"), false);
+        assert_eq!(
+            screen.code, "XY7Z2Q",
+            "typing replaced the old code, then went on"
+        );
+        screen.code_used();
+        screen.type_code(&[], true);
+        assert_eq!(screen.code, "", "Backspace clears a used code");
+        screen.type_code(&chars("k3"), false);
+        screen.type_code(&[], true);
+        assert_eq!(screen.code, "K", "and then deletes one character");
     }
 
     #[test]

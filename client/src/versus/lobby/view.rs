@@ -7,7 +7,7 @@ use crate::layout::list_layout;
 use crate::net::online::transport::DEFAULT_GAME_PORT;
 use crate::render::gfx::background;
 use crate::render::widgets::{
-    RowState, footer, heading, menu_row, scroll_marks, side_panel, value_row,
+    RowState, footer, heading, menu_row, scroll_marks, select_value, side_panel, value_row,
 };
 use crate::screen::{Ctx, FrameIo};
 
@@ -54,16 +54,21 @@ impl LobbyScreen {
                     selected,
                     t,
                 ),
-                Row::Code => value_row(
-                    gfx,
-                    r,
-                    l.unit,
-                    row_label(Row::Code),
-                    &self.code,
-                    state,
-                    selected,
-                    t,
-                ),
+                Row::Code => {
+                    value_row(
+                        gfx,
+                        r,
+                        l.unit,
+                        row_label(Row::Code),
+                        &self.code,
+                        state,
+                        selected,
+                        t,
+                    );
+                    if self.code_selected {
+                        select_value(gfx, r, l.unit, &self.code);
+                    }
+                }
                 Row::Address => value_row(
                     gfx,
                     r,
