@@ -229,6 +229,13 @@ impl Outbox {
         }
     }
 
+    /// Queues a WebSocket Ping control frame (in order with the messages). Browsers and
+    /// WebSocket libraries answer it themselves, without the game: a page whose frame loop a
+    /// background tab or a dark phone screen has stopped is still heard from.
+    pub(crate) fn send_websocket_ping(&self) -> bool {
+        self.send_bytes(Bytes::new())
+    }
+
     /// Cuts the connection for `cut`, unless it was already cut (the first reason stands).
     pub(crate) fn cut(&self, cut: Cut) {
         self.shared.cut.send_if_modified(|current| {
@@ -311,10 +318,17 @@ where
             }
         }
         let len: usize = batch.iter().map(Bytes::len).sum();
-        let count = batch.len();
+        // Empty bytes are a WebSocket ping ([`Outbox::send_websocket_ping`]): no protocol
+        // message is ever empty.
+        let count = batch.iter().filter(|b| !b.is_empty()).count();
         let write = async {
             for bytes in batch.drain(..) {
-                sink.feed(Message::Binary(bytes)).await?;
+                let frame = if bytes.is_empty() {
+                    Message::Ping(bytes)
+                } else {
+                    Message::Binary(bytes)
+                };
+                sink.feed(frame).await?;
             }
             sink.flush().await
         };

@@ -100,6 +100,11 @@ impl Client {
                     if self.hello.is_some() {
                         self.next_nonce += 1;
                         self.outbox.send(&ServerMessage::Ping { nonce: self.next_nonce });
+                        // The game's `Ping` measures the round trip, but only a running game
+                        // answers it; the WebSocket's own ping is answered by the browser or
+                        // library, so a page whose frame loop stopped (a background tab, a
+                        // phone's dark screen on the result card) is not cut as silent.
+                        self.outbox.send_websocket_ping();
                     }
                 }
                 _ = &mut silence => {

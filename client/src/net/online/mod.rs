@@ -29,6 +29,8 @@ pub mod chat;
 mod connection;
 #[cfg(test)]
 mod end_tests;
+#[cfg(test)]
+mod idle_tests;
 mod lobby;
 #[cfg(test)]
 mod path_tests;
