@@ -5,6 +5,7 @@
 //! client that lies once about a hash and plays until told, and the server's replay fetched and
 //! verified.
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use sevenbag_core::{Battle, Input, Seat, SeatInput};
@@ -13,7 +14,7 @@ use sevenbag_protocol::{
     AnyReplay, BattleReplay, BattleRoomOptions, ClientMessage, JoinRole, read_any, verify_battle,
 };
 
-use crate::{TestServer, sign_in};
+use crate::{RawClient, TestServer, sign_in};
 
 /// Longest a match of these tests may take.
 pub const MATCH_TIMEOUT: Duration = Duration::from_secs(90);
@@ -88,6 +89,21 @@ pub async fn signed_in(url: &str, name: &str, n: u8, register: bool) -> BattleCl
     c.idle_for(Duration::from_millis(300)).await;
     assert!(c.errors().is_empty(), "{name}: {:?}", c.errors());
     c
+}
+
+/// Returns once `addr`'s database writer has done every write queued before the call: it
+/// queues one more behind them (registering `name` with identity `n`) and waits for its answer.
+/// The writer works in order, so a match handed to it twice at its end is stored twice by then.
+pub async fn writes_done(addr: SocketAddr, name: &str, n: u8) {
+    let mut c = RawClient::hello(addr, name)
+        .await
+        .unwrap_or_else(|e| panic!("{name} connects: {e}"));
+    c.send(&sign_in(n, name, true))
+        .await
+        .unwrap_or_else(|e| panic!("{name} registers: {e}"));
+    c.profile_reply(Duration::from_secs(20))
+        .await
+        .unwrap_or_else(|e| panic!("{name} registered: {e}"));
 }
 
 /// `name` connected and waiting in the free-for-all queue.

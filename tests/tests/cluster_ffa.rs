@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use sevenbag_protocol::JoinRole;
 use sevenbag_server::{Config, QuickBattleConfig};
-use sevenbag_tests::ffa::{all_ready, connect, play_all, registered};
+use sevenbag_tests::ffa::{all_ready, connect, play_all, registered, writes_done};
 use sevenbag_tests::http::recent_matches;
 use sevenbag_tests::services::{Postgres, Redis};
 use sevenbag_tests::{TestServer, start_cluster_instance};
@@ -109,10 +109,15 @@ async fn players_queued_on_two_instances_meet_in_one_room_stored_once() {
         .expect("watches");
     assert_eq!((seat, eve.url()), (None, host.as_str()));
 
-    // Stored once, with every account, as either instance reads the shared database.
+    // Stored once, with every account, as either instance reads the shared database: a second
+    // copy from either instance's writer would be written by now.
+    for name in names {
+        recent_matches(host_server.addr(), name, 1).await;
+    }
+    writes_done(a.addr(), "sentinel1", 8).await;
+    writes_done(b.addr(), "sentinel2", 9).await;
     for (i, name) in names.iter().enumerate() {
         let rows = recent_matches(host_server.addr(), name, 1).await;
-        tokio::time::sleep(Duration::from_millis(200)).await;
         let again = recent_matches(other.addr(), name, 1).await;
         assert_eq!((rows.len(), again.len()), (1, 1), "{name}: {again:?}");
         let row = &again[0];

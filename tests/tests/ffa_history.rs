@@ -13,7 +13,7 @@ use sevenbag_protocol::moderation::ReportCategory;
 use sevenbag_protocol::{ClientMessage, JoinRole, ServerMessage};
 use sevenbag_server::{Config, QuickBattleConfig};
 use sevenbag_storage::ordinal;
-use sevenbag_tests::ffa::{all_ready, options, play_all, signed_in};
+use sevenbag_tests::ffa::{all_ready, options, play_all, signed_in, writes_done};
 use sevenbag_tests::http::{get, get_json, recent_matches};
 use sevenbag_tests::players::match_config;
 use sevenbag_tests::services::Postgres;
@@ -76,12 +76,14 @@ async fn both_kinds_are_kept(db: Config) {
     }
     let (quick_places, _) = played(players).await;
 
+    for name in NAMES {
+        recent_matches(server.addr(), name, 2).await;
+    }
+    // Nothing is stored twice: a second copy would be written by now.
+    writes_done(server.addr(), "sentinel", 9).await;
     for (i, name) in NAMES.iter().enumerate() {
         let rows = recent_matches(server.addr(), name, 2).await;
-        // A moment more: nothing is stored twice.
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let rows_again = recent_matches(server.addr(), name, 2).await;
-        assert_eq!(rows_again.len(), 2, "{name}: {rows_again:?}");
+        assert_eq!(rows.len(), 2, "{name}: {rows:?}");
         for (row, place) in rows.iter().zip([quick_places[i], room_places[i]]) {
             assert_eq!(row["kind"], "battle", "{row}");
             assert_eq!(

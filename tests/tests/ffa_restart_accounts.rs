@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use sevenbag_protocol::JoinRole;
 use sevenbag_server::Config;
-use sevenbag_tests::ffa::{all_started, options, play_across_restart, registered};
+use sevenbag_tests::ffa::{all_started, options, play_across_restart, registered, writes_done};
 use sevenbag_tests::http::recent_matches;
 use sevenbag_tests::players::match_config;
 use sevenbag_tests::temp_dir;
@@ -40,10 +40,12 @@ async fn a_match_taken_back_after_a_restart_is_stored_with_its_accounts() {
         );
     }
 
-    for (i, name) in NAMES.iter().enumerate() {
+    for name in NAMES {
         recent_matches(server.addr(), name, 1).await;
-        // A moment more: nothing is stored twice.
-        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // Nothing is stored twice: a second copy would be written by now.
+    writes_done(server.addr(), "sentinel", 9).await;
+    for (i, name) in NAMES.iter().enumerate() {
         let rows = recent_matches(server.addr(), name, 1).await;
         assert_eq!(
             rows.len(),
