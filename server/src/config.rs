@@ -14,6 +14,10 @@ use crate::tls::TlsFiles;
 /// longer than five minutes.
 pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(300);
 
+/// How long the ready players of a quick-play room wait for the others (twice the queue's
+/// countdown: time to notice the room and press ready, short of a stall).
+const DEFAULT_READY_TIMEOUT: Duration = Duration::from_secs(20);
+
 /// Replays kept by default: about 10 000 matches of a few KB each is tens of MB of disk.
 pub const DEFAULT_REPLAY_KEEP: usize = 10_000;
 
@@ -40,6 +44,10 @@ pub struct Config {
     pub ranked_first_to: u8,
     /// Quick play of several seats: how many players and how long a wait start a room.
     pub quick_battle: QuickBattleConfig,
+    /// In a quick-play room of several seats, how long the ready players wait for the others:
+    /// then the seats not ready are given up (their players watch) and the rest start.
+    /// Zero: they wait as long as it takes.
+    pub quick_battle_ready_timeout: Duration,
     /// Serve TLS (`wss://`, `https://`) with this certificate instead of plain TCP.
     pub tls: Option<TlsFiles>,
     /// Longest a drain ([`run_with_drain`](crate::run_with_drain)) waits for running matches
@@ -103,6 +111,7 @@ impl Default for Config {
             db: None,
             ranked_first_to: 3,
             quick_battle: QuickBattleConfig::default(),
+            quick_battle_ready_timeout: DEFAULT_READY_TIMEOUT,
             tls: None,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             room_logs: RoomLogDir::UnderReplays,

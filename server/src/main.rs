@@ -129,6 +129,10 @@ struct Args {
     #[arg(long, default_value_t = QuickBattleConfig::default().first_to,
           value_parser = clap::value_parser!(u8).range(1..=99))]
     quick_battle_first_to: u8,
+    /// Quick play of several seats: seconds the ready players of a room wait for the others
+    /// before the seats not ready are given up and the rest start (0: they wait).
+    #[arg(long, default_value_t = Config::default().quick_battle_ready_timeout.as_secs_f64(), value_name = "SECS")]
+    quick_battle_ready_timeout: f64,
     /// Serve TLS (wss://, https://) with this PEM certificate chain (e.g. certbot's
     /// fullchain.pem). Needs --tls-key.
     #[arg(long, requires = "tls_key", value_name = "PEM")]
@@ -288,6 +292,16 @@ impl Args {
                 countdown: seconds("quick-battle-countdown", self.quick_battle_countdown)?,
                 first_to: self.quick_battle_first_to,
             },
+            quick_battle_ready_timeout: Duration::try_from_secs_f64(
+                self.quick_battle_ready_timeout,
+            )
+            .ok()
+            .with_context(|| {
+                format!(
+                    "--quick-battle-ready-timeout must be a number of seconds, not {}",
+                    self.quick_battle_ready_timeout
+                )
+            })?,
             tls: match (&self.tls_cert, &self.tls_key) {
                 (Some(cert), Some(key)) => Some(TlsFiles {
                     cert: cert.clone(),

@@ -174,3 +174,44 @@ async fn a_player_who_queues_again_waits_once_and_a_seated_one_is_refused() {
         "the host was not queued"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_never_readies_is_given_up_and_the_ready_ones_start() {
+    let config = Config {
+        quick_battle: QuickBattleConfig {
+            needed: 3,
+            countdown: Duration::from_millis(300),
+            first_to: 1,
+        },
+        quick_battle_ready_timeout: Duration::from_secs(1),
+        ..match_config(Duration::from_millis(300))
+    };
+    let server = sevenbag_tests::start_server(config).await;
+    let url = server.url();
+    let mut ann = queued(&url, "ann").await;
+    let mut bob = queued(&url, "bob").await;
+    let mut idler = queued(&url, "idler").await;
+    for p in [&mut ann, &mut bob, &mut idler] {
+        p.wait_for_room(SEATED).await.expect("seated");
+    }
+    ann.ready().expect("ready");
+    bob.ready().expect("ready");
+    // The idler never readies: the match starts without them.
+    for p in [&mut ann, &mut bob] {
+        p.wait_for_start(SEATED).await.expect("the match starts");
+        assert_eq!(p.names(), ["ann", "bob"]);
+    }
+    idler
+        .wait_for(SEATED, |c| {
+            c.errors().iter().any(|e| e.code == ErrorCode::SeatLost)
+        })
+        .await
+        .expect("the idler hears why");
+    let told = &idler.errors()[0];
+    assert!(!told.fatal, "{told:?}");
+    assert!(told.message.contains("not ready"), "{}", told.message);
+    idler
+        .wait_for(SEATED, |c| c.seat().is_none())
+        .await
+        .expect("the idler watches");
+}

@@ -538,7 +538,8 @@ pub enum ErrorCode {
     /// A declared bot asked for what only people may do (ranked play, records).
     BotRefused,
     /// Not fatal: the seat this resume token held was played out while the player was away
-    /// (the reconnect window passed); the connection now watches the room instead.
+    /// (the reconnect window passed), or a quick-play seat was given up because its player
+    /// was not ready in time; the connection now watches the room instead.
     SeatLost,
     /// No finished match has that id (`GetMatchDetail`).
     NoSuchMatch,

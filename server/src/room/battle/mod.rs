@@ -12,6 +12,7 @@
 mod dgram;
 mod gather;
 mod play;
+mod ready;
 mod seats;
 mod tally;
 mod trail;
@@ -153,6 +154,10 @@ struct BattleRoom {
     lost: std::collections::VecDeque<u64>,
     /// The last match's `BattleOver`, told again to a player who comes back after it ended.
     last_over: Option<ServerMessage>,
+    /// How long ready players wait for the others (quick play only, [`ready`]).
+    ready_timeout: Option<Duration>,
+    /// When the seats not ready are given up, while ready players wait ([`ready`]).
+    ready_deadline: Option<Instant>,
 }
 
 /// How a room of several seats starts.
@@ -260,6 +265,8 @@ fn start(
         peers: (0..options.seats).map(|_| None).collect(),
         lost: std::collections::VecDeque::new(),
         last_over: None,
+        ready_timeout: None,
+        ready_deadline: None,
     };
     tokio::spawn(room.run(begin, rx, shutdown, guard));
     Some(RoomHandle::inbox(tx))
@@ -283,6 +290,8 @@ impl BattleRoom {
             }
             Begin::Restored(loaded) => self.restore(*loaded),
             Begin::Quick(players) => {
+                let timeout = self.services.config.quick_battle_ready_timeout;
+                self.ready_timeout = Some(timeout).filter(|t| !t.is_zero());
                 let seated = players.len().min(self.seats.len());
                 for (seat, member) in players.into_iter().take(seated).enumerate() {
                     self.seat(seat, member);
@@ -300,6 +309,7 @@ impl BattleRoom {
         loop {
             let deadline = self.seats.iter().flatten().filter_map(|s| s.deadline).min();
             let gather_until = self.gather_until;
+            let ready_deadline = self.ready_deadline;
             tokio::select! {
                 biased;
                 _ = &mut shutdown_wait => {
@@ -332,6 +342,9 @@ impl BattleRoom {
                 _ = sleep_until_opt(deadline), if deadline.is_some() => {
                     self.flush_inputs();
                     self.expire(Instant::now()).await;
+                }
+                _ = sleep_until_opt(ready_deadline), if ready_deadline.is_some() => {
+                    self.ready_timed_out();
                 }
                 _ = tick.tick(), if self.running.is_some() => {
                     self.flush_inputs();
@@ -374,6 +387,7 @@ impl BattleRoom {
                     }
                     self.broadcast_state();
                     self.maybe_start();
+                    self.arm_ready_deadline(Instant::now());
                 }
             }
             RoomCommand::BattleInputs {

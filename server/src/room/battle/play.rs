@@ -64,6 +64,7 @@ impl BattleRoom {
         for slot in self.seats.iter_mut().flatten() {
             slot.ready = false;
         }
+        self.ready_deadline = None;
         info!(room = %self.code, seed = header.seed, seats = names.len(), "match of several seats started");
         self.services.metrics.matches_started.inc();
         // Every seat's link first: each client picks its input delay from the worst.
