@@ -94,6 +94,9 @@ pub fn error_text(code: ErrorCode, message: &str) -> String {
         ErrorCode::Unavailable => "This server has no ranked play.".to_owned(),
         ErrorCode::UnknownKey => format!("Identity: {message}."),
         ErrorCode::SeatLost => format!("Back too late: {message}."),
+        ErrorCode::Timeout => format!(
+            "The server closed the connection ({message}): was the game in the background or the device asleep? Join again to play on."
+        ),
         _ => format!("Server error ({code:?}): {message}"),
     }
 }
@@ -138,6 +141,13 @@ mod waiting_tests {
         let (head, body) = waiting_text(&Request::Spectate("ABCDE".into()));
         assert_eq!(head, "Finding room ABCDE");
         assert!(!body.contains("opponent") && !body.contains("quick match"));
+    }
+
+    #[test]
+    fn a_connection_cut_as_silent_says_so_in_words() {
+        let text = error_text(ErrorCode::Timeout, "nothing heard for 15.0 s");
+        assert!(text.starts_with("The server closed the connection (nothing heard for 15.0 s)"));
+        assert!(!text.contains("Server error"), "{text}");
     }
 
     #[test]
