@@ -25,9 +25,10 @@ use crate::solo::SoloScreen;
 use crate::versus::lobby::{LobbyKind, LobbyScreen};
 use crate::versus::online::{LanHosting, OnlineScreen};
 use crate::versus::opponent::Opponent;
-use crate::versus::play::{PlayMode, PlayScreen};
-use crate::versus::session::Session;
+use crate::versus::play::PlayScreen;
 use crate::versus::setup::{SetupKind, SetupScreen};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::versus::{play::PlayMode, session::Session};
 
 /// Who plays the demo (`--demo`): swapping the automatic players is this one line.
 const DEMO_PLAYERS: [Opponent; 2] = [
