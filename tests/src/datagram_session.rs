@@ -37,6 +37,24 @@ pub async fn open(
     Ok(connection)
 }
 
+/// Returns once the server has handled every message `client` sent before (a Ping's Pong: a
+/// connection's messages are handled in order). After a join, the connection's datagrams reach
+/// the room it joined: the server routes them there before it reads the next message.
+pub async fn routed(client: &mut RawClient) -> anyhow::Result<()> {
+    client
+        .send(&sevenbag_protocol::ClientMessage::Ping { nonce: 0x5eed })
+        .await?;
+    client
+        .recv_until(OPEN_TIMEOUT, |m| {
+            matches!(
+                m,
+                sevenbag_protocol::ServerMessage::Pong { nonce: 0x5eed, .. }
+            )
+            .then_some(())
+        })
+        .await
+}
+
 /// A greeted WebSocket client with its datagram session open.
 pub async fn with_session(addr: SocketAddr, name: &str) -> anyhow::Result<(RawClient, Connection)> {
     let mut client = RawClient::hello(addr, name).await?;

@@ -22,7 +22,7 @@ use sevenbag_protocol::{
     read_any, verify_battle,
 };
 use sevenbag_server::{Config, Limits};
-use sevenbag_tests::datagram_session::{OPEN_TIMEOUT, with_session};
+use sevenbag_tests::datagram_session::{OPEN_TIMEOUT, routed, with_session};
 use sevenbag_tests::players::match_config;
 
 const MATCH_TIMEOUT: Duration = Duration::from_secs(90);
@@ -192,7 +192,7 @@ async fn spectator_in_a_seats_name(addr: std::net::SocketAddr, code: String) -> 
             matches!(m, ServerMessage::BattleJoined { .. }).then_some(())
         })
         .await?;
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    routed(&mut client).await?;
     for seq in 1..=5 {
         let bytes = BattleUplink {
             seq,
@@ -203,7 +203,6 @@ async fn spectator_in_a_seats_name(addr: std::net::SocketAddr, code: String) -> 
         if session.send_datagram(bytes).is_err() {
             break;
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let (got, message, _) = client.expect_cut(OPEN_TIMEOUT).await?;
     ensure!(

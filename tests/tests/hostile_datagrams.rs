@@ -15,7 +15,7 @@ use sevenbag_netplay::{DatagramStatus, TransportPath};
 use sevenbag_protocol::datagram::{InputWindow, MAX_DATAGRAM_BYTES, Uplink};
 use sevenbag_protocol::{ErrorCode, JoinRole, RoomOptions};
 use sevenbag_server::{Config, Limits};
-use sevenbag_tests::datagram_session::{open, with_session};
+use sevenbag_tests::datagram_session::{open, routed, with_session};
 use sevenbag_tests::players::{finished, match_config, play, room};
 use sevenbag_tests::{RawClient, http};
 
@@ -212,16 +212,7 @@ async fn spectator_inputs(addr: SocketAddr, code: String) -> anyhow::Result<()> 
             matches!(m, sevenbag_protocol::ServerMessage::Joined { .. }).then_some(())
         })
         .await?;
-    // The connection handles its messages in order, and routes its datagrams to the room it
-    // joined before it reads the next one: a Pong means the inputs below reach the room.
-    client
-        .send(&sevenbag_protocol::ClientMessage::Ping { nonce: 2 })
-        .await?;
-    client
-        .recv_until(CASE_TIMEOUT, |m| {
-            matches!(m, sevenbag_protocol::ServerMessage::Pong { .. }).then_some(())
-        })
-        .await?;
+    routed(&mut client).await?;
     for seq in 1..=5 {
         let bytes = Uplink {
             seq,
