@@ -87,7 +87,7 @@ impl Fonts {
     }
 
     /// Lets go of the fonts without dropping them: at exit, after macroquad's GL context is
-    /// gone, dropping an atlas (it deletes its texture through that context) crashed the
+    /// gone, dropping an atlas (it deletes its texture through that context) crashes the
     /// process.
     pub(super) fn forget(&mut self) {
         std::mem::forget(self.regular.take());

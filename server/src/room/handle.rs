@@ -1,20 +1,20 @@
 //! How connections reach a room: its bounded inbox, and for a two-seat room its state itself,
 //! behind an async lock, for the messages a match sends dozens of times a second.
 //!
-//! A relayed `Inputs` batch used to take three tasks: the sender's reader, the room, the
-//! opponent's writer. Handing the batch to the room's task cost a channel push, a wake-up of
-//! another task (often on the other worker thread) and a poll of the room's `select!`, for
-//! every message. Now the reader that decoded a match message takes the room's lock and runs
-//! the room's own handler for it ([`RoomHandle::send`]); the room's task keeps everything else
-//! (joins, resumes, leaves, readiness, chat, datagram events, timers, shutdown).
+//! A relayed `Inputs` batch takes two tasks: the sender's reader, which decoded the match
+//! message, takes the room's lock and runs the room's own handler for it
+//! ([`RoomHandle::send`]), and the opponent's writer sends the result. Handing the batch to the
+//! room's task instead would cost a channel push, a wake-up of another task (often on the other
+//! worker thread) and a poll of the room's `select!`, for every message. The room's task keeps
+//! everything else (joins, resumes, leaves, readiness, chat, datagram events, timers, shutdown).
 //!
-//! The lock is what the inbox was: one command at a time, each run to the end, so every
-//! function of the room still sees its state whole, and a desync answer's `MatchLog` or a
+//! The lock orders commands as an inbox would: one at a time, each run to the end, so every
+//! function of the room sees its state whole, and a desync answer's `MatchLog` or a
 //! spectator's catch-up is taken under the same lock as the inputs it must cover. A reader's
-//! own messages stay in order because it awaits each one before reading the next (a
-//! match message waits for the lock as it waited for room in the inbox); only the order
-//! between a connection's match messages and its rare inbox commands changes, and none of
-//! those depends on it (see [`is_direct`]).
+//! own messages stay in order because it awaits each one before reading the next (a match
+//! message waits for the lock as an inbox command waits for room in the inbox); a
+//! connection's match messages and its rare inbox commands are not ordered with each other,
+//! and none of those commands depends on that order (see [`is_direct`]).
 
 use std::sync::Arc;
 
