@@ -32,6 +32,10 @@ async fn the_tool_verifies_and_describes_an_eight_seat_replay_the_server_wrote()
     let id = outcome.replay.clone().expect("the server kept a replay");
     let path = server.replay_dir().join(format!("{id}.sbrp"));
     let file = path.to_str().expect("utf-8 path").to_owned();
+    // `SEVENBAG_KEEP_REPLAY=FILE` keeps a copy (to watch it: `sevenbag --replay FILE`).
+    if let Some(keep) = std::env::var_os("SEVENBAG_KEEP_REPLAY") {
+        std::fs::copy(&path, keep).expect("keep a copy of the replay");
+    }
 
     let verify = tokio::task::spawn_blocking({
         let file = file.clone();
