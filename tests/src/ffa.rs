@@ -86,7 +86,11 @@ pub async fn registered(url: &str, name: &str, n: u8) -> BattleClient {
 pub async fn signed_in(url: &str, name: &str, n: u8, register: bool) -> BattleClient {
     let mut c = connect(url, name).await;
     c.send(sign_in(n, name, register)).expect("send");
-    c.idle_for(Duration::from_millis(300)).await;
+    c.wait_for(Duration::from_secs(10), |c| {
+        c.profile().is_some() || !c.errors().is_empty()
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{name} signs in: {e}"));
     assert!(c.errors().is_empty(), "{name}: {:?}", c.errors());
     c
 }

@@ -150,8 +150,9 @@ async fn a_player_who_queues_again_waits_once_and_a_seated_one_is_refused() {
     }
     let bob = queued(&url, "bob").await;
     assert_eq!(bob.queue_state().map(|s| s.waiting), Some(2));
-    ann.idle_for(Duration::from_millis(400)).await;
-    assert_eq!(ann.queue_state().map(|s| s.waiting), Some(2), "told of bob");
+    ann.wait_for(SEATED, |c| c.queue_state().map(|s| s.waiting) == Some(2))
+        .await
+        .expect("told of bob");
     assert!(ann.errors().is_empty(), "{:?}", ann.errors());
 
     // A player in a room cannot queue.
@@ -159,7 +160,9 @@ async fn a_player_who_queues_again_waits_once_and_a_seated_one_is_refused() {
     host.create(BattleRoomOptions::ffa(3)).await.expect("room");
     host.send(ClientMessage::QuickBattle { on: true })
         .expect("send");
-    host.idle_for(Duration::from_millis(400)).await;
+    host.wait_for(SEATED, |c| !c.errors().is_empty())
+        .await
+        .expect("an answer");
     assert!(
         host.errors()
             .iter()

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use sevenbag_core::{Battle, Handling, SeatInput};
 use sevenbag_protocol::{
-    BattleRoomOptions, ClientMessage, EndReason, JoinRole, SeatInfo, ServerMessage,
+    BattleRoomOptions, ClientMessage, EndReason, JoinRole, Profile, SeatInfo, ServerMessage,
 };
 
 use crate::battle_links::{battle_options, report_due};
@@ -71,6 +71,8 @@ pub struct BattleClient {
     errors: Vec<ServerError>,
     session_errors: Vec<BattleSessionError>,
     replay: Option<(String, Vec<u8>)>,
+    /// The identity the server last confirmed (`Identified` or `Registered`).
+    profile: Option<Profile>,
     /// Each battle seat's round trip as the room announced it (`BattleLinks`).
     links: Vec<u16>,
     /// The round trip we last reported (`LinkReport`).
@@ -128,6 +130,7 @@ impl BattleClient {
             errors: Vec::new(),
             session_errors: Vec::new(),
             replay: None,
+            profile: None,
             links: Vec::new(),
             reported_rtt: None,
             queue: None,
@@ -310,6 +313,11 @@ impl BattleClient {
     /// Errors the server sent.
     pub fn errors(&self) -> &[ServerError] {
         &self.errors
+    }
+
+    /// The identity the server last confirmed this connection plays as.
+    pub fn profile(&self) -> Option<&Profile> {
+        self.profile.as_ref()
     }
 
     /// Relayed inputs or logs our session refused.
@@ -558,6 +566,9 @@ impl BattleClient {
                     most,
                     starts_in_ms,
                 })
+            }
+            ServerMessage::Identified { profile } | ServerMessage::Registered { profile, .. } => {
+                self.profile = Some(profile)
             }
             ServerMessage::Error {
                 code,
