@@ -126,8 +126,10 @@ impl OnScreen {
         } else {
             self.controls.reset();
         }
-        self.back = (self.touch_screen && depth > 1)
-            .then(|| crate::render::touch::back_button(width, game_height));
+        // The back button shows wherever key buttons do: the touch wording names it (‹).
+        self.back =
+            (wanted && depth > 1).then(|| crate::render::touch::back_button(width, game_height));
+        taps::set_back(self.back);
         if let Some(back) = self.back {
             let tapped = fingers.iter().any(|f| f.ended && back.contains(f.pos))
                 || (mouse.clicked && back.contains(mouse.pos));

@@ -26,6 +26,21 @@ pub struct KeyButton {
 thread_local! {
     static DRAWN: RefCell<Vec<KeyButton>> = const { RefCell::new(Vec::new()) };
     static SHOWN: Cell<bool> = const { Cell::new(false) };
+    static BACK: Cell<Option<Rect>> = const { Cell::new(None) };
+}
+
+/// Sets where this frame's back button is (a touch screen's Esc, top right), if it shows.
+pub fn set_back(back: Option<Rect>) {
+    BACK.with(|b| b.set(back));
+}
+
+/// `strip` (a title) less what lies under this frame's back button, so no title runs under
+/// it.
+pub fn clear_of_back(strip: Rect) -> Rect {
+    match BACK.with(Cell::get) {
+        Some(back) => crate::layout::left_of(strip, back, back.w * 0.15),
+        None => strip,
+    }
 }
 
 /// Sets whether screens draw key buttons in place of key hints this frame (a touch screen, or

@@ -232,6 +232,60 @@ pub fn portrait_match_layout(width: f32, height: f32) -> MatchLayout {
     }
 }
 
+/// Where a finished match's result card goes: the verdict with the rematch keys (or buttons),
+/// one line taller for a player after an online match (report, block), and under it that
+/// match's Save replay and Copy link buttons.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResultCard {
+    /// The card.
+    pub card: Rect,
+    /// The card of a player after an online match (one line taller).
+    pub tall: Rect,
+    /// Save replay, then Copy link, under the tall card.
+    pub buttons: [Rect; 2],
+}
+
+/// The result card of `l`: never over the title, the NEXT and HOLD labels, a well or a name.
+/// Side by side it sits between the wells under the labels (over the next and hold boxes'
+/// pieces, which a finished match no longer needs); in portrait it takes the strip beside the
+/// opponent's small board, under the title and a touch screen's back button (top right).
+pub fn result_card(l: &MatchLayout) -> ResultCard {
+    let cell = l.cell;
+    let portrait = l.panels[1].mini;
+    let (cx, top, w) = if portrait {
+        let m = l.middle;
+        let back = crate::render::touch::back_button(l.window.w, l.window.h);
+        let top = m.y.max(back.bottom() + cell * 0.3);
+        (m.x + m.w / 2.0, top, (cell * 13.0).min(m.w))
+    } else {
+        let labels = l.panels[0].next.y.max(l.panels[1].hold.y) + cell * 1.3;
+        (l.middle.x + l.middle.w / 2.0, labels, cell * 13.0)
+    };
+    let card = Rect::new(cx - w / 2.0, top, w, cell * 2.3);
+    let tall = Rect::new(card.x, card.y, card.w, card.h + cell * 0.8);
+    let gap = card.h * 0.15;
+    let (bw, bh) = ((w - gap) / 2.0, card.h * 0.55);
+    let y = tall.bottom() + gap;
+    ResultCard {
+        card,
+        tall,
+        buttons: [
+            Rect::new(card.x, y, bw, bh),
+            Rect::new(card.x + bw + gap, y, bw, bh),
+        ],
+    }
+}
+
+/// `r` less what lies under `obstacle` on its right (the touch screen's back button over a
+/// title strip): `r` itself when they do not meet.
+pub fn left_of(r: Rect, obstacle: Rect, gap: f32) -> Rect {
+    if r.overlaps(&obstacle) {
+        Rect::new(r.x, r.y, (obstacle.x - gap - r.x).max(0.0), r.h)
+    } else {
+        r
+    }
+}
+
 /// The layout of a list screen (menu, settings, lobby): a title, a column of rows and a side panel.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListLayout {
@@ -374,6 +428,85 @@ pub fn scroll_offset(selected: usize, visible: usize, total: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether `a` and `b` share more than an edge.
+    fn meet(a: Rect, b: Rect) -> bool {
+        a.x < b.right() - 0.5
+            && b.x < a.right() - 0.5
+            && a.y < b.bottom() - 0.5
+            && b.y < a.bottom() - 0.5
+    }
+
+    /// Desktop windows and phones held upright and sideways.
+    const SCREENS: [(f32, f32); 9] = [
+        (800.0, 600.0),
+        (1280.0, 720.0),
+        (1920.0, 1080.0),
+        (2560.0, 600.0),
+        (390.0, 844.0),
+        (360.0, 780.0),
+        (430.0, 932.0),
+        (800.0, 1440.0),
+        (844.0, 390.0),
+    ];
+
+    #[test]
+    fn the_result_card_covers_no_title_label_well_or_name() {
+        for (w, h) in SCREENS {
+            let (lw, lh, _) = logical_size(w, h);
+            let l = match_layout(lw, lh);
+            let card = result_card(&l);
+            let cell = l.cell;
+            let back = crate::render::touch::back_button(lw, lh);
+            let mut kept = vec![("title", l.title), ("back button", back)];
+            for (i, p) in l.panels.iter().enumerate() {
+                let label = |r: Rect| Rect::new(r.x, r.y, r.w, p.cell() * 1.2);
+                kept.extend([
+                    ("HOLD label", label(p.hold)),
+                    ("NEXT label", label(p.next)),
+                    ("well", p.board),
+                    ("name", p.name),
+                ]);
+                let _ = i;
+            }
+            let parts = [card.card, card.tall, card.buttons[0], card.buttons[1]];
+            for part in parts {
+                for (what, r) in &kept {
+                    assert!(
+                        !meet(part, *r),
+                        "{w}x{h}: the card {part:?} covers the {what} {r:?}"
+                    );
+                }
+                assert!(
+                    l.window.contains(part.point()) && part.right() <= lw && part.bottom() <= lh,
+                    "{w}x{h}: {part:?} leaves the window"
+                );
+            }
+            assert!(!meet(card.buttons[0], card.buttons[1]));
+            assert!(
+                card.card.w >= cell * 8.0,
+                "{w}x{h}: a card of {} px",
+                card.card.w
+            );
+        }
+    }
+
+    #[test]
+    fn a_title_strip_stops_short_of_the_back_button() {
+        for (w, h) in SCREENS {
+            let (lw, lh, _) = logical_size(w, h);
+            let back = crate::render::touch::back_button(lw, lh);
+            for title in [match_layout(lw, lh).title, list_layout(lw, lh, 3).title] {
+                let kept = left_of(title, back, 4.0);
+                assert!(!meet(kept, back), "{w}x{h}: {kept:?} under {back:?}");
+                assert!(kept.w > title.w * 0.5, "{w}x{h}: most of the strip is kept");
+            }
+            for seats in 2..=8 {
+                let title = party::party_layout(lw, lh, seats).title;
+                assert!(!meet(left_of(title, back, 4.0), back));
+            }
+        }
+    }
 
     fn sizes() -> Vec<(f32, f32)> {
         let mut v = vec![

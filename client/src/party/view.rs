@@ -345,8 +345,10 @@ fn knocked_out(gfx: &Gfx, board: Rect, cell: f32, scene: &PartyScene<'_>, seat: 
 fn draw_title(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
     let b = scene.game.battle();
     let o = b.header().options;
-    let size = (l.title.h * 0.42).round();
-    let cy = l.title.y + l.title.h / 2.0;
+    // The strip short of a touch screen's back button.
+    let strip = crate::input::taps::clear_of_back(l.title);
+    let size = (strip.h * 0.42).round();
+    let cy = strip.y + strip.h / 2.0;
     let mut rule = format!("TARGETING: {}", o.targeting.name().to_uppercase());
     if o.teams.is_some() {
         rule.push_str(&format!("  ·  {} TEAMS", b.teams()));
@@ -366,13 +368,13 @@ fn draw_title(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
     let rule_w = gfx.width(&rule, size, Weight::Bold);
     let title = gfx.fit(
         scene.title,
-        (l.title.w - rule_w - 40.0).max(40.0),
+        (strip.w - rule_w - 40.0).max(40.0),
         size,
         Weight::Bold,
     );
     gfx.text_mid(
         &title,
-        l.title.x + 10.0,
+        strip.x + 10.0,
         cy,
         size,
         Weight::Bold,
@@ -381,7 +383,7 @@ fn draw_title(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
     );
     gfx.text_mid(
         &rule,
-        l.title.right() - 10.0,
+        strip.right() - 10.0,
         cy,
         size,
         Weight::Bold,

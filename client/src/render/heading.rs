@@ -130,6 +130,8 @@ fn cut_to(measure: &dyn Fn(&str, f32) -> f32, line: &str, max_w: f32, size: f32)
 /// Draws a screen heading: the title, an accent bar, and the subtitle (fitted by
 /// [`fit_heading`]).
 pub fn heading(gfx: &Gfx, r: Rect, unit: f32, title: &str, subtitle: &str) {
+    // Never under a touch screen's back button (top right).
+    let r = crate::input::taps::clear_of_back(r);
     let fit = fit_heading(
         &|s: &str, size: f32, weight: Weight| gfx.width(s, size, weight),
         r.w,

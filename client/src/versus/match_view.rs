@@ -126,7 +126,7 @@ fn second_on_left(local: [bool; 2]) -> bool {
 }
 
 fn draw_title(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
-    let c = center(l.title);
+    let c = center(crate::input::taps::clear_of_back(l.title));
     gfx.text_mid(
         scene.title,
         c.x,

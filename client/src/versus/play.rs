@@ -10,7 +10,7 @@ use sevenbag_core::{Match, MatchHeader, Phase, Seat};
 use macroquad::math::Rect;
 
 use crate::input::taps;
-use crate::layout::match_layout;
+use crate::layout::{match_layout, result_card};
 use crate::render::fx::MatchFx;
 use crate::render::gfx::{Align, Weight, center, fill, outline};
 use crate::render::key_buttons::{KeyChoice, button_row};
@@ -469,17 +469,11 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
 /// The rematch box of a player after an online match: one line taller, for the report and
 /// block keys (the result card's buttons go under it).
 pub(crate) fn player_result_box(io: &FrameIo) -> macroquad::math::Rect {
-    let mut r = rematch_box(io);
-    r.h += match_layout(io.width, io.height).cell * 0.8;
-    r
+    result_card(&match_layout(io.width, io.height)).tall
 }
 
-/// Where the rematch prompt goes: across the top of the view, between the two wells, where the
-/// title usually is (the match is over, so nothing is falling there).
+/// Where the rematch prompt goes: between the two wells under the title and the NEXT and HOLD
+/// labels ([`result_card`]; the match is over, so nothing is falling there).
 pub(crate) fn rematch_box(io: &FrameIo) -> macroquad::math::Rect {
-    let l = match_layout(io.width, io.height);
-    let w = l.cell * 13.0;
-    let h = l.cell * 2.3;
-    let c = center(l.middle);
-    macroquad::math::Rect::new(c.x - w / 2.0, l.view.y + l.cell * 0.3, w, h)
+    result_card(&match_layout(io.width, io.height)).card
 }

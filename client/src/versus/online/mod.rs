@@ -423,14 +423,11 @@ impl Screen for OnlineScreen {
 /// The buttons under a finished online match's result card: save the replay (S) and copy its
 /// link (L), for a touch screen.
 pub(crate) fn result_buttons(io: &FrameIo) -> [(macroquad::math::Rect, KeyCode, &'static str); 2] {
-    use macroquad::math::Rect;
-    let r = crate::versus::play::player_result_box(io);
-    let gap = crate::versus::play::rematch_box(io).h * 0.15;
-    let (w, h) = ((r.w - gap) / 2.0, gap / 0.15 * 0.55);
-    let y = r.bottom() + gap;
+    let [save, link] =
+        crate::layout::result_card(&crate::layout::match_layout(io.width, io.height)).buttons;
     [
-        (Rect::new(r.x, y, w, h), KeyCode::S, "Save replay"),
-        (Rect::new(r.x + w + gap, y, w, h), KeyCode::L, "Copy link"),
+        (save, KeyCode::S, "Save replay"),
+        (link, KeyCode::L, "Copy link"),
     ]
 }
 
