@@ -1057,7 +1057,13 @@ async fn a_blocked_player_is_never_matched_and_their_chat_is_hidden() -> anyhow:
     // Quick match: Alice and Bob are kept apart; Carol is paired with Alice, who has waited
     // longest.
     alice.send(&ClientMessage::QuickMatch).await?;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Alice waits first: the server answers her Ping once it has handled her QuickMatch.
+    alice.send(&ClientMessage::Ping { nonce: 7 }).await?;
+    alice
+        .recv_until(LIMIT, |m| {
+            matches!(m, ServerMessage::Pong { nonce: 7, .. }).then_some(())
+        })
+        .await?;
     bob.send(&ClientMessage::QuickMatch).await?;
     assert!(!seated_within(&mut bob, Duration::from_millis(800)).await?);
     carol.send(&ClientMessage::QuickMatch).await?;
