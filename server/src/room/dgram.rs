@@ -223,6 +223,19 @@ impl Room {
         }
     }
 
+    /// Before the verdict of the running match: every player on datagrams gets over the
+    /// WebSocket whatever of the other seat's inputs it has not acknowledged, so the verdict,
+    /// which follows on the same ordered channel, never overtakes inputs its boards need to
+    /// reach the end the server decided (a datagram still on its way, or lost, is never
+    /// repeated once the match is over).
+    pub(super) fn catch_up_before_verdict(&self) {
+        for to in Seat::BOTH {
+            let Some(peer) = self.peer(to) else { continue };
+            let held = peer.holds[to.other().index()];
+            self.catch_up(to, to.other(), held);
+        }
+    }
+
     /// Sends `to` the inputs of `seat` from frame `from` over the WebSocket (`InputsFrom`).
     fn catch_up(&self, to: Seat, seat: Seat, from: u32) {
         let Some(run) = &self.running else { return };

@@ -357,6 +357,7 @@ impl Room {
         winner: Option<Seat>,
         reason: EndReason,
     ) -> Option<ServerMessage> {
+        self.catch_up_before_verdict();
         let mut run = self.running.take()?;
         self.matches += 1;
         self.services.metrics.matches_finished.inc();
