@@ -12,7 +12,7 @@ use std::time::Duration;
 use anyhow::{Context, ensure};
 use sevenbag_protocol::datagram::{Downlink, SESSION_PATH, Uplink, token_hex};
 use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
-use sevenbag_server::{Config, Limits};
+use sevenbag_server::Limits;
 use sevenbag_tests::datagram_session::{OPEN_TIMEOUT, open, with_session};
 use sevenbag_tests::{RawClient, TestServer, fast_config, http, start_server};
 use wtransport::error::ConnectionError;
@@ -21,16 +21,11 @@ use wtransport::{ClientConfig, Connection, Endpoint};
 
 const LIMIT: Duration = Duration::from_secs(15);
 
-async fn server(limits: Limits) -> TestServer {
-    let base = fast_config();
-    start_server(Config {
-        limits: Limits {
-            idle_timeout: Duration::from_secs(30),
-            ..limits
-        },
-        ..base
-    })
-    .await
+/// A fast test server ([`fast_config`]) with its limits changed by `change`.
+async fn server(change: impl FnOnce(&mut Limits)) -> TestServer {
+    let mut config = fast_config();
+    change(&mut config.limits);
+    start_server(config).await
 }
 
 /// A datagram session opened from `local` (`127.0.0.2:0`), with a ticket of `client`.
@@ -126,7 +121,7 @@ async fn refused(addr: SocketAddr, reason: &str) -> anyhow::Result<f64> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn asking_for_datagrams_again_replaces_the_open_session() -> anyhow::Result<()> {
-    let server = server(Limits::default()).await;
+    let server = server(|_| {}).await;
     let addr = server.addr();
     let (mut client, mut session) = with_session(addr, "repeater").await?;
     answered(&session, 1).await?;
@@ -151,10 +146,9 @@ async fn asking_for_datagrams_again_replaces_the_open_session() -> anyhow::Resul
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_keeps_its_datagram_budget_across_its_sessions() -> anyhow::Result<()> {
     // Thirty in a burst, then one a second: a fresh session does not start a fresh budget.
-    let server = server(Limits {
-        datagrams_per_second: 1,
-        datagram_burst: 30,
-        ..Limits::default()
+    let server = server(|l| {
+        l.datagrams_per_second = 1;
+        l.datagram_burst = 30;
     })
     .await;
     let addr = server.addr();
@@ -178,9 +172,8 @@ async fn an_address_holds_few_datagram_sessions_and_other_addresses_still_open_t
     if !second_address_usable() {
         return Ok(());
     }
-    let server = server(Limits {
-        datagram_sessions_per_address: 2,
-        ..Limits::default()
+    let server = server(|l| {
+        l.datagram_sessions_per_address = 2;
     })
     .await;
     let addr = server.addr();
@@ -206,12 +199,11 @@ async fn an_address_over_its_datagram_budget_is_cut_while_another_address_carrie
         return Ok(());
     }
     // Each connection may send 1000 in a burst; an address 50 between all its sessions.
-    let server = server(Limits {
-        datagrams_per_second: 1000,
-        datagram_burst: 1000,
-        datagrams_per_address_per_second: 1,
-        datagrams_per_address_burst: 50,
-        ..Limits::default()
+    let server = server(|l| {
+        l.datagrams_per_second = 1000;
+        l.datagram_burst = 1000;
+        l.datagrams_per_address_per_second = 1;
+        l.datagrams_per_address_burst = 50;
     })
     .await;
     let addr = server.addr();
