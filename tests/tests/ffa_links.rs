@@ -52,12 +52,13 @@ async fn the_input_delay_comes_from_the_worst_link_in_the_room() {
         );
         players.push(p);
     }
-    // Every clock knows its round trip (and the far one has reported its own) before the start.
+    // Every clock knows its round trip before the start. A client reports its round trip as it
+    // takes the Pong that measured it, so the far one's report is on its connection before its
+    // `Ready` below, and the server reads them in that order.
     for p in players.iter_mut().take(3) {
         measured(p, Duration::ZERO).await;
     }
     let far_rtt = measured(&mut players[3], 2 * FAR).await;
-    players[3].idle_for(Duration::from_millis(300)).await;
     for p in players.iter_mut() {
         p.ready().expect("ready");
     }
