@@ -14,8 +14,21 @@ use crate::party::game::Figures;
 use crate::party::source::{PartyMatch, Tally};
 use crate::party::view::{PartyScene, draw_party};
 use crate::render::fx::SeatFx;
-use crate::render::key_buttons::KeyChoice;
+use crate::render::gfx::fill;
+use crate::render::key_buttons::{KeyChoice, button_row};
+use crate::render::theme::{self, alpha};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
+
+/// The playback buttons a touch screen shows along the bottom: each presses the key the
+/// desktop uses (the two-seat bar's, without continue-from-here).
+const BUTTONS: [KeyChoice<'static>; 6] = [
+    ("Start", KeyCode::Home),
+    ("−5 s", KeyCode::Left),
+    ("Pause", KeyCode::Space),
+    ("+5 s", KeyCode::Right),
+    ("Slower", KeyCode::Minus),
+    ("Faster", KeyCode::Equal),
+];
 
 /// A recorded match of several seats played back.
 pub struct BattleReplaySession {
@@ -198,10 +211,15 @@ impl BattleReplaySession {
                 EndReason::Abandoned => "no result: nobody came back",
                 EndReason::TopOut => "the recording ends here",
             };
-            return format!("{how}   ·   Home watch again   ·   Esc back");
+            let keys =
+                crate::input::taps::hint("Home watch again   ·   Esc back", "Start watches again");
+            return format!("{how}   ·   {keys}");
         }
-        "Space pause   ·   + − speed   ·   ← → seek 5 s   ·   Home restart   ·   Esc back"
-            .to_owned()
+        crate::input::taps::hint(
+            "Space pause   ·   + − speed   ·   ← → seek 5 s   ·   Home restart   ·   Esc back",
+            "",
+        )
+        .to_owned()
     }
 }
 
@@ -298,6 +316,20 @@ impl Screen for BattleReplayScreen {
             time: self.time,
         };
         draw_party(&ctx.gfx, &l, &scene);
+        let over = matches!(
+            self.session.game.phase(),
+            sevenbag_core::Phase::MatchOver { .. }
+        );
+        if crate::input::taps::shown() && !over {
+            let cell = l.own.cell();
+            let r = crate::versus::replay_bar::area(io.width, io.height, cell);
+            let top = r.y - cell * 0.3;
+            fill(
+                macroquad::math::Rect::new(0.0, top, io.width, io.height - top),
+                alpha(theme::BACKGROUND, 0.96),
+            );
+            button_row(&ctx.gfx, r, &BUTTONS);
+        }
     }
 
     fn name(&self) -> &'static str {
