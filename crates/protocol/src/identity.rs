@@ -39,10 +39,10 @@
 //! `unicode-properties` came with the PostgreSQL client).
 
 use unicode_normalization::UnicodeNormalization;
-use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 use unicode_security::{GeneralSecurityProfile, RestrictionLevel, RestrictionLevelDetection};
 
 use crate::messages::MAX_NAME_CHARS;
+pub use crate::visible::{clean_visible, is_invisible};
 
 /// Shortest name, in characters.
 pub const MIN_NAME_CHARS: usize = 3;
@@ -169,48 +169,9 @@ pub fn clean_display_name(name: &str) -> Result<String, DisplayNameError> {
     Ok(normal.to_string())
 }
 
-/// Whether `c` shows nothing (or nothing meant to be seen) in a chat line: control, format
-/// (bidi overrides, zero-width spaces, the BOM), private-use, unassigned and line or paragraph
-/// separators; default-ignorable code points (Hangul fillers, variation selectors, the
-/// combining grapheme joiner: the characters UTS #39's skeleton drops); the blank Braille
-/// pattern.
-pub fn is_invisible(c: char) -> bool {
-    use GeneralCategory as G;
-    if matches!(
-        c.general_category(),
-        G::Control
-            | G::Format
-            | G::PrivateUse
-            | G::Surrogate
-            | G::Unassigned
-            | G::LineSeparator
-            | G::ParagraphSeparator
-    ) || c == '\u{2800}'
-    {
-        return true;
-    }
-    let mut buf = [0u8; 4];
-    unicode_security::skeleton(c.encode_utf8(&mut buf))
-        .next()
-        .is_none()
-}
-
 /// A chat line as the server relays it: [`clean_visible`] with at most [`MAX_CHAT_CHARS`].
 pub fn clean_chat(text: &str) -> Option<String> {
     clean_visible(text, MAX_CHAT_CHARS)
-}
-
-/// Text a player wrote for others to read (a chat line, a report): NFC-normalised, invisible
-/// characters ([`is_invisible`]) removed, trimmed, at most `max_chars`; `None` if nothing is
-/// left or it is too long.
-pub fn clean_visible(text: &str, max_chars: usize) -> Option<String> {
-    if text.chars().count() > max_chars {
-        return None;
-    }
-    let cleaned: String = text.nfc().filter(|&c| !is_invisible(c)).collect();
-    let cleaned = cleaned.trim();
-    let fits = cleaned.chars().count() <= max_chars;
-    (!cleaned.is_empty() && fits).then(|| cleaned.to_string())
 }
 
 /// A typed recovery code in its canonical form: upper case, without spaces or dashes.

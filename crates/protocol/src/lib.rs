@@ -30,6 +30,7 @@
 //!   of keys and targets, [`BattleSim`] and the replay format version 2.
 //! - [`match_detail`]: a finished match of a player's history, seat by seat.
 //! - [`moderation`]: report categories and the bounds of reports and block lists.
+//! - [`visible`]: what of a player's text others can see (chat lines, reports, names).
 //! - [`file`]: reading a replay, log or puzzle file: regular files only, through a limit.
 //! - [`solo_replay`]: the one-player (Sprint, Blitz, Zen) replay file and [`verify_solo`].
 #![deny(missing_docs)]
@@ -59,6 +60,7 @@ pub mod replay;
 pub mod room_log;
 pub mod solo_replay;
 pub mod tight;
+pub mod visible;
 
 pub use battle::{
     BattleMessageError, BattleRoomOptions, MAX_ROOM_SEATS, SeatLog, TargetChange, check_targets,

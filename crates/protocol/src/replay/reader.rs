@@ -95,7 +95,7 @@ pub(crate) fn check_counts<R: Recording>(replay: &R) -> Result<(), ReplayError> 
     if let Some(seat) = replay
         .names()
         .iter()
-        .position(|name| name.chars().any(crate::identity::is_invisible))
+        .position(|name| name.chars().any(crate::visible::is_invisible))
     {
         return Err(ReplayError::Malformed(format!(
             "name of seat {seat} holds an invisible or control character"
