@@ -193,7 +193,8 @@ impl PartyOnlineScreen {
                         .collect();
                     body.push_str(&format!("\n\nLast match: {}", places.join(",  ")));
                 }
-                side_panel(gfx, l.side, l.unit, "Seats", &body);
+                let card = crate::versus::online::room_chat::lobby_card_area(&l, rows.len());
+                side_panel(gfx, card, l.unit, "Seats", &body);
                 self.draw_lobby_talk(ctx, io, rows.len());
             }
         }

@@ -143,10 +143,38 @@ pub fn draw_chat_strip(ctx: &Ctx, chat: &Chat, title: Rect) -> bool {
     true
 }
 
-/// Where a room's lobby shows its chat: under its `rows` rows, down to the footer.
+/// Where a room's lobby shows its chat: under its `rows` rows, down to the footer; upright,
+/// where the side panel (the room card) is under the rows, the lower part of that place, the
+/// card keeping the rest ([`lobby_card_area`]).
 pub fn lobby_chat_area(l: &ListLayout, rows: usize) -> Rect {
+    if upright(l) {
+        let h = (l.side.h * 0.3)
+            .max(chat_line_h(l.unit) * 3.0)
+            .min(l.side.h);
+        return Rect::new(l.side.x, l.side.bottom() - h, l.side.w, h);
+    }
     let top = l.row(rows).y + l.unit * 0.5;
     Rect::new(l.rows.x, top, l.rows.w, l.footer.y - top - l.unit * 0.5)
+}
+
+/// Where a room's lobby draws its card (the side panel): all of it beside the rows, and upright
+/// what the chat leaves above itself, so the two never overlap.
+pub fn lobby_card_area(l: &ListLayout, rows: usize) -> Rect {
+    if upright(l) {
+        let chat = lobby_chat_area(l, rows);
+        return Rect::new(
+            l.side.x,
+            l.side.y,
+            l.side.w,
+            (chat.y - l.unit * 0.5 - l.side.y).max(0.0),
+        );
+    }
+    l.side
+}
+
+/// Whether `l` puts its side panel under the rows (a phone held upright).
+fn upright(l: &ListLayout) -> bool {
+    l.side.y > l.rows.y && l.side.x <= l.rows.x + 0.5
 }
 
 /// The height of one line of the chat log at `unit`.
@@ -266,4 +294,49 @@ pub fn draw_reconnecting(ctx: &Ctx, width: f32, height: f32, r: &Reconnecting) {
         Align::Center,
         theme::TEXT_DIM,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lobbys_chat_overlaps_neither_its_card_nor_its_rows_nor_its_footer() {
+        let meet = |a: Rect, b: Rect| {
+            a.x < b.right() - 0.5
+                && b.x < a.right() - 0.5
+                && a.y < b.bottom() - 0.5
+                && b.y < a.bottom() - 0.5
+        };
+        for (w, h) in [
+            (1280.0, 720.0),
+            (800.0, 600.0),
+            (800.0, 1731.0),
+            (800.0, 1440.0),
+            (1920.0, 1080.0),
+        ] {
+            for rows in 1..=3 {
+                let l = list_layout(w, h, rows);
+                let chat = lobby_chat_area(&l, rows);
+                let card = lobby_card_area(&l, rows);
+                let at = format!("{w}x{h}, {rows} rows");
+                assert!(
+                    !meet(chat, card),
+                    "{at}: chat {chat:?} over the card {card:?}"
+                );
+                assert!(!meet(chat, l.footer), "{at}: chat over the footer");
+                for i in 0..rows {
+                    assert!(!meet(chat, l.row(i)), "{at}: chat over row {i}");
+                }
+                assert!(
+                    chat.h >= chat_line_h(l.unit) * 2.0,
+                    "{at}: room for the prompt and a line"
+                );
+                assert!(
+                    card.h >= l.unit * 12.0 || card == l.side,
+                    "{at}: the card keeps its room"
+                );
+            }
+        }
+    }
 }

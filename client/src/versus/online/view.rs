@@ -20,7 +20,8 @@ use crate::render::widgets::{
 use crate::screen::{Ctx, FrameIo, Screen};
 
 use super::room_chat::{
-    Reconnecting, draw_chat_log, draw_chat_strip, draw_reconnecting, lobby_chat_area,
+    Reconnecting, draw_chat_log, draw_chat_strip, draw_reconnecting, lobby_card_area,
+    lobby_chat_area,
 };
 use super::{CONFIRM_TITLE, OnlineScreen, Row, confirm_options, footer_hint, leave_label};
 
@@ -131,7 +132,7 @@ impl OnlineScreen {
                 side_panel(gfx, l.side, l.unit, head, msg);
             }
             Stage::InRoom => {
-                self.draw_room(ctx, l.side, l.unit);
+                self.draw_room(ctx, lobby_card_area(&l, rows.len()), l.unit);
                 let r = lobby_chat_area(&l, rows.len());
                 draw_chat_log(ctx, o.chat(), r, l.unit);
             }
