@@ -18,20 +18,28 @@ async fn a_late_return_is_told_its_seat_was_lost_and_watches_the_match() {
     let (mut players, _) = seated(&url, options, 4).await;
     all_started(&mut players).await;
     let mut late = players.pop().expect("seat 3");
+    let mut watcher = players.remove(0);
     // The others idle on (pieces fall by gravity: the match lasts well past the test).
-    let others: Vec<_> = players
-        .into_iter()
-        .map(|mut p| {
-            tokio::spawn(async move {
-                p.play_for(&mut idle(), Duration::from_secs(9)).await;
-                p
-            })
+    let idle_on = |mut p: BattleClient, time: Duration| {
+        tokio::spawn(async move {
+            p.play_for(&mut idle(), time).await;
+            p
         })
+    };
+    let mut others: Vec<_> = players
+        .into_iter()
+        .map(|p| idle_on(p, Duration::from_secs(9)))
         .collect();
     late.play_for(&mut idle(), Duration::from_millis(800)).await;
     late.drop_connection();
-    // Past the one-second window: the room plays the seat out.
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    // Past the one-second window the room plays the seat out: the room's state shows it empty.
+    watcher
+        .wait_for(Duration::from_secs(10), |c| {
+            c.room().get(3).is_some_and(Option::is_none)
+        })
+        .await
+        .expect("seat 3 played out");
+    others.insert(0, idle_on(watcher, Duration::from_secs(6)));
     let lost = return_and_listen(&mut late, Duration::from_secs(2)).await;
     assert_eq!(lost.len(), 1, "{:?}", late.errors());
     assert!(!lost[0].fatal);
