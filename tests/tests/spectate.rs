@@ -27,8 +27,20 @@ async fn a_spectator_joining_mid_match_converges_to_the_same_hashes() {
     let a = play(alice, Some(11), (4, 12), MATCH_TIMEOUT);
     let b = play(bob, Some(12), (4, 12), MATCH_TIMEOUT);
 
-    // Let the match run for a while (300 ms to frame 0, then about 2.5 s of play).
-    tokio::time::sleep(Duration::from_millis(3000)).await;
+    // A first spectator follows the match until it is well under way (frame 120, 2 s of play):
+    // then eve joins a match in progress.
+    let mut scout = connect(&url, "scout").await;
+    scout
+        .join_room(&code, JoinRole::Spectator)
+        .await
+        .expect("watch");
+    scout
+        .wait_for(MATCH_TIMEOUT, |c| {
+            c.confirmed().is_some_and(|m| m.frame().0 >= 120)
+        })
+        .await
+        .expect("the match gets under way");
+    drop(scout);
     let mut eve = connect(&url, "eve").await;
     eve.join_room(&code, JoinRole::Spectator)
         .await
