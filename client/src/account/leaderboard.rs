@@ -281,7 +281,10 @@ impl Screen for StandingsScreen {
             ),
             (None, None) => (
                 "Profile".to_owned(),
-                "Your profile shows here once you have played a ranked match on this server. Enter on a row shows that player's.".to_owned(),
+                format!(
+                    "Your profile shows here once you have played a ranked match on this server. {} on a row shows that player's.",
+                    crate::input::taps::hint("Enter", "A tap")
+                ),
             ),
         };
         side_panel(gfx, l.side, l.unit, &head, &body);

@@ -123,15 +123,24 @@ impl AccountRows {
         let (title, about) = match row {
             AccountRow::Recovery => (
                 "Recovery code",
-                "Enter asks the server in Settings who this machine plays as (with the player key in your config directory) and shows the recovery code this machine was given. The server shows a code only when it makes one, so write it down: it is the only way to move your rating and name to another machine.",
+                crate::input::taps::hint(
+                    "Enter asks the server in Settings who this machine plays as (with the player key in your config directory) and shows the recovery code this machine was given. The server shows a code only when it makes one, so write it down: it is the only way to move your rating and name to another machine.",
+                    "A tap asks the server in Settings who this machine plays as (with the player key in your config directory) and shows the recovery code this machine was given. The server shows a code only when it makes one, so write it down: it is the only way to move your rating and name to another machine.",
+                ),
             ),
             AccountRow::Import => (
                 "Import recovery code",
-                "Type the code from your other machine and press Enter. This machine gets a new key and plays as that identity; its old key file is replaced only when the server accepts, and the old code stops working (you get a new one). Stay here until the answer comes.",
+                crate::input::taps::hint(
+                    "Type the code from your other machine and press Enter. This machine gets a new key and plays as that identity; its old key file is replaced only when the server accepts, and the old code stops working (you get a new one). Stay here until the answer comes.",
+                    "Type the code from your other machine and press Done on the keyboard. This machine gets a new key and plays as that identity; its old key file is replaced only when the server accepts, and the old code stops working (you get a new one). Stay here until the answer comes.",
+                ),
             ),
             AccountRow::Rename => (
                 "Rename on server",
-                "Your ranked name is the one you registered with. Enter gives your identity the Name above on the server in Settings (3 to 16 of A–Z a–z 0–9 _ -, not taken by anyone, nor a look-alike).",
+                crate::input::taps::hint(
+                    "Your ranked name is the one you registered with. Enter gives your identity the Name above on the server in Settings (3 to 16 of A–Z a–z 0–9 _ -, not taken by anyone, nor a look-alike).",
+                    "Your ranked name is the one you registered with. A tap gives your identity the Name above on the server in Settings (3 to 16 of A–Z a–z 0–9 _ -, not taken by anyone, nor a look-alike).",
+                ),
             ),
         };
         match &self.said {

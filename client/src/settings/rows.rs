@@ -193,10 +193,14 @@ pub(super) fn footer_hint(row: Row) -> &'static str {
 #[cfg(test)]
 pub fn touch_texts() -> Vec<String> {
     let account = crate::account::rows::AccountRows::default();
-    vec![
+    let mut texts = vec![
         footer_right().to_owned(),
         account.value(AccountRow::Recovery, "Player"),
-    ]
+    ];
+    for row in [AccountRow::Recovery, AccountRow::Import, AccountRow::Rename] {
+        texts.push(account.help(row).1);
+    }
+    texts
 }
 
 /// Every footer the screen shows, for the layout tests.

@@ -116,9 +116,11 @@ pub fn menu_label_room(r: Rect, unit: f32, tag_w: f32) -> f32 {
 pub fn menu_row(gfx: &Gfx, r: Rect, unit: f32, label: &str, tag: &str, state: RowState, time: f32) {
     targets::record(label, r);
     // A key's name is no tag on a touch screen (the row is tapped).
-    let tag = match tag {
-        "ENTER" | "ESC" if crate::input::taps::shown() => "",
-        t => t,
+    let names_key = tag.eq_ignore_ascii_case("enter") || tag.eq_ignore_ascii_case("esc");
+    let tag = if names_key && crate::input::taps::shown() {
+        ""
+    } else {
+        tag
     };
     row_back(r, unit, state, time);
     let cy = r.y + r.h / 2.0;

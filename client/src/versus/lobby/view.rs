@@ -147,7 +147,7 @@ impl LobbyScreen {
             Row::Code => ("Room code", "Five letters or digits, as the room's creator sees them. Case does not matter.".into()),
             Row::Address => ("Host address", "The address the LAN host shows, like 192.168.1.20:7878 (the port defaults to 7878).".into()),
             Row::Port => ("Port", format!("The TCP port your game server listens on (default {DEFAULT_GAME_PORT}). If it is busy another one is picked. Others find you through a beacon on UDP port {}.", crate::net::lan::BEACON_PORT)),
-            Row::Host(_) => ("Game on your network", "Heard through its beacon in the last few seconds. Enter joins it.".into()),
+            Row::Host(_) => ("Game on your network", format!("Heard through its beacon in the last few seconds. {} joins it.", crate::input::taps::hint("Enter", "A tap"))),
             Row::Preset => ("Rules", "Versus: 7-bag, 180°, cap 8. Classic: memoryless pieces, no 180°, cap 4. Chaos: messy garbage, cap 12. Changing it resets the options below to the preset.".into()),
             Row::FirstTo => ("First to", "Round wins needed to take the match.".into()),
             Row::Randomizer => ("Randomizer", "7bag: every piece once per 7. 14bag: two of each per 14. random: memoryless. history: TGM-style rerolls.".into()),
