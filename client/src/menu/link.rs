@@ -216,8 +216,8 @@ impl Screen for ServerReplayScreen {
             ctx.notify(e, theme::BAD);
         }
         // Either format version: a match of several seats plays with every board.
-        let replay =
-            sevenbag_protocol::replay::open(&bytes).map_err(|e| format!("corrupted replay: {e}"));
+        let replay = sevenbag_protocol::replay_file::open(&bytes)
+            .map_err(|e| format!("corrupted replay: {e}"));
         match replay.and_then(|r| crate::replays::playback(r, "REPLAY".into())) {
             Ok(play) => Transition::Replace(play),
             Err(e) => self.fail(e),

@@ -340,7 +340,7 @@ impl Screen for BattleReplayScreen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sevenbag_protocol::replay::open;
+    use sevenbag_protocol::replay_file::open;
 
     const GOLDEN_V2: &[u8] = include_bytes!("../../../crates/protocol/tests/golden/replay_v2.sbrp");
 

@@ -5,14 +5,15 @@
 //! changes speed (0.25× to 4×, `+`/`-`) and seeks (← → by 5 s, Home to the start) by simulating
 //! again from frame 0, which takes milliseconds. The file helpers list the replay folders and
 //! save what a server sends, refusing anything that does not decode. Files of either format
-//! version are read through `sevenbag_protocol::replay::open` ([`load_any`]); a replay of
+//! version are read through `sevenbag_protocol::replay_file::open` ([`load_any`]); a replay of
 //! several seats plays in [`super::battle`].
 
 use std::path::{Path, PathBuf};
 
 use macroquad::input::KeyCode;
 use sevenbag_core::{Input, Match, Seat};
-use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, OpenedReplay, Replay, open};
+use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, Replay};
+use sevenbag_protocol::replay_file::{OpenedReplay, open};
 use sevenbag_protocol::{EndReason, InputLog, ReplayListing};
 
 use crate::input::Keyboard;

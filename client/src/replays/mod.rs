@@ -25,7 +25,7 @@ use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
 use crate::versus::session::Session;
-use sevenbag_protocol::replay::OpenedReplay;
+use sevenbag_protocol::OpenedReplay;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str = "↑ ↓ choose   Enter watch / download   L link   Esc back";

@@ -57,6 +57,7 @@ pub mod messages;
 pub mod moderation;
 pub mod packing;
 pub mod replay;
+pub mod replay_file;
 pub mod room_log;
 pub mod solo_replay;
 pub mod tight;
@@ -81,9 +82,10 @@ pub use match_detail::{DetailError, MatchDetail, SeatDetail};
 pub use messages::*;
 pub use packing::{CompactError, InputsPacker, InputsUnpacker};
 pub use replay::{
-    ConfirmedSim, FrameHash, HASH_INTERVAL, MatchResult, OpenedReplay, OpenedReport, Replay,
-    ReplayError, RoundRecord, SeatInputs, SeatStanding, SimEvent, VerifyReport, verify,
+    ConfirmedSim, FrameHash, HASH_INTERVAL, MatchResult, Replay, ReplayError, RoundRecord,
+    SeatInputs, SimEvent, VerifyReport, verify,
 };
+pub use replay_file::{OpenedReplay, OpenedReport, SeatStanding};
 pub use solo_replay::{SoloReplay, SoloReplayError, SoloVerifyReport, verify_solo};
 pub use tight::{TightError, TightSeats};
 

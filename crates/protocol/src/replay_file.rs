@@ -7,12 +7,13 @@
 
 use sevenbag_core::{BattleHeader, MatchHeader, Seat};
 
-use super::records::{MatchResult, RoundRecord, SeatInputs};
-use super::{REPLAY_FORMAT_VERSION, Replay, ReplayError, verify};
 use crate::battle_replay::{
     BATTLE_REPLAY_VERSION, BattleReplay, BattleResult, BattleRound, BattleSeatInputs, verify_battle,
 };
 use crate::messages::EndReason;
+use crate::replay::{
+    MatchResult, REPLAY_FORMAT_VERSION, Replay, ReplayError, RoundRecord, SeatInputs, verify,
+};
 
 /// A replay file of either format version, as one match of N seats.
 #[derive(Clone, Debug, PartialEq, Eq)]

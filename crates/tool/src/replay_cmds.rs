@@ -1,6 +1,6 @@
 //! Replay subcommands: `replay verify FILE` re-simulates a replay and checks it, `replay info
 //! FILE` describes it. Both read either format version (two seats or several) through
-//! `sevenbag_protocol::replay::open`, which gives one model of N seats; the format is
+//! `sevenbag_protocol::replay_file::open`, which gives one model of N seats; the format is
 //! `docs/REPLAY.md`, and decoding and verification live in `sevenbag_protocol`, so this module
 //! only reads the file and prints.
 
@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use sevenbag_protocol::file::read_limited;
-use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, OpenedReplay, open};
+use sevenbag_protocol::replay::MAX_REPLAY_BYTES;
+use sevenbag_protocol::replay_file::{OpenedReplay, open};
 use sevenbag_protocol::{BattleReplay, EndReason};
 
 /// Subcommands over replay files.

@@ -19,7 +19,6 @@
 //! over a replay's logs and compares. Neither contains rules: they only call [`Match::step`].
 
 mod error;
-mod opened;
 pub(crate) mod reader;
 mod records;
 mod sim;
@@ -31,7 +30,6 @@ use sevenbag_core::Match;
 use sevenbag_core::{MatchHeader, Seat};
 
 pub use self::error::ReplayError;
-pub use self::opened::{OpenedReplay, OpenedReport, SeatStanding, open};
 use self::reader::Recording;
 pub use self::records::{
     FrameHash, HASH_INTERVAL, MAX_HASHES, MAX_REPLAY_BYTES, MAX_ROUNDS, MatchResult,
