@@ -15,12 +15,9 @@ use crate::render::key_buttons::footer_keys;
 use crate::render::results_table::draw_results_table;
 use crate::render::theme;
 use crate::render::widgets::{RowState, heading, menu_row, scroll_marks, side_panel};
-use crate::replays::files::{ReplaySession, utc_stamp};
+use crate::replays::files::utc_stamp;
 use crate::screen::{Ctx, FrameIo, Screen, TextField, TextKind, Transition};
 use crate::sound::sfx::Sfx;
-use crate::versus::play::{PlayMode, PlayScreen};
-use crate::versus::session::Session;
-use sevenbag_protocol::Replay;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str =
@@ -98,20 +95,8 @@ impl Screen for StandingsScreen {
         }
         if let Some((id, bytes)) = self.standings.take_replay() {
             self.fetching = None;
-            let session = Replay::decode(&bytes)
-                .map_err(|e| format!("corrupted replay: {e}"))
-                .and_then(ReplaySession::new);
-            match session {
-                Ok(s) => {
-                    let names = s.replay().names.clone();
-                    let play = PlayScreen::<dyn Session>::new(
-                        Box::new(s),
-                        PlayMode::Replay,
-                        names,
-                        format!("REPLAY {id}"),
-                    );
-                    return Transition::Push(Box::new(play));
-                }
+            match history_replay(&id, &bytes) {
+                Ok(play) => return Transition::Push(play),
                 Err(e) => ctx.notify(e, theme::BAD),
             }
         }
@@ -340,6 +325,13 @@ impl Screen for StandingsScreen {
     }
 }
 
+/// The playback of history match replay `id` as the server sent it: a two-seat match in the
+/// versus view, a free-for-all or team match of several seats with every board
+/// ([`crate::replays::playback`]). The error is a sentence.
+fn history_replay(id: &str, bytes: &[u8]) -> Result<Box<dyn Screen>, String> {
+    crate::replays::playback_bytes(bytes, format!("REPLAY {id}"))
+}
+
 /// The side panel's text for a profile: rating, place, record, and the recent matches numbered
 /// for the 1–9 keys.
 pub fn profile_text(v: &Viewed, me: Option<&str>) -> String {
@@ -396,6 +388,20 @@ pub fn profile_text(v: &Viewed, me: Option<&str>) -> String {
 mod tests {
     use super::*;
     use sevenbag_protocol::{Profile, RecentMatch};
+
+    /// A match of the history whose replay has several seats (a free-for-all room's, format
+    /// version 2) opens into the free-for-all playback; a two-seat one keeps the versus view.
+    #[test]
+    fn a_history_replay_of_several_seats_opens_with_every_board() {
+        let v2 = include_bytes!("../../../crates/protocol/tests/golden/replay_v2.sbrp");
+        let screen = history_replay("9-ffa", v2).expect("a v2 replay opens");
+        assert_eq!(screen.name(), "replay-battle");
+        let v1 = include_bytes!("../../../crates/protocol/tests/golden/replay_v1.sbrp");
+        let screen = history_replay("8-ranked", v1).expect("a v1 replay opens");
+        assert_eq!(screen.name(), "play", "two seats keep the versus view");
+        let err = history_replay("7", b"nonsense").err().unwrap_or_default();
+        assert!(err.starts_with("corrupted replay"), "{err}");
+    }
 
     #[test]
     fn a_profile_reads_rating_place_record_and_numbered_matches() {

@@ -140,6 +140,15 @@ pub fn playback(opened: OpenedReplay, title: String) -> Result<Box<dyn Screen>, 
     Ok(Box::new(BattleReplayScreen::new(session)))
 }
 
+/// The playback screen of a replay file's `bytes` as a server sends them (either format
+/// version, read by `sevenbag_protocol::replay_file::open`), as [`playback`] shows it under
+/// `title`. The error is a sentence.
+pub fn playback_bytes(bytes: &[u8], title: String) -> Result<Box<dyn Screen>, String> {
+    let opened = sevenbag_protocol::replay_file::open(bytes)
+        .map_err(|e| format!("corrupted replay: {e}"))?;
+    playback(opened, title)
+}
+
 /// In a page: saves the replay file at `path` through the browser's download.
 #[cfg(target_arch = "wasm32")]
 fn download(ctx: &mut Ctx, path: &std::path::Path) {
