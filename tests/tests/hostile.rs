@@ -311,12 +311,36 @@ async fn slow_reader(addr: SocketAddr) -> anyhow::Result<()> {
     assert_close("slow reader", &close)
 }
 
+/// Silent at every layer: the WebSocket handshake and a `Hello` written by hand on a plain TCP
+/// socket, then nothing, not even the Pong a WebSocket library or browser sends by itself for
+/// the server's WebSocket ping (one that answers those is alive, and is not cut).
 async fn silent(addr: SocketAddr) -> anyhow::Result<()> {
-    let mut c = RawClient::hello(addr, "mime").await?;
-    c.auto_pong = false;
-    let (code, message, close) = c.expect_cut(CASE_TIMEOUT).await?;
-    ensure!(code == ErrorCode::Timeout, "silent: {code:?}: {message}");
-    assert_close("silent", &close)
+    let mut bytes = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n\
+        Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+        Sec-WebSocket-Version: 13\r\n\r\n"
+        .to_vec();
+    let hello = sevenbag_protocol::encode(&RawClient::hello_message("mime"))?;
+    // One masked binary frame (a client's frames are masked; a zero key leaves the payload
+    // as it is).
+    bytes.push(0x82);
+    match u16::try_from(hello.len()) {
+        Ok(n) if n < 126 => bytes.push(0x80 | n as u8),
+        Ok(n) => {
+            bytes.push(0x80 | 126);
+            bytes.extend_from_slice(&n.to_be_bytes());
+        }
+        Err(_) => anyhow::bail!("Hello too long"),
+    }
+    bytes.extend_from_slice(&[0; 4]);
+    bytes.extend_from_slice(&hello);
+    let reply = raw_tcp_exchange(addr, &bytes, CASE_TIMEOUT).await?;
+    let text = String::from_utf8_lossy(&reply);
+    ensure!(text.contains("101 Switching"), "not upgraded: {text}");
+    ensure!(
+        text.contains("nothing heard for"),
+        "silent: not cut as silent: {text}"
+    );
+    Ok(())
 }
 
 /// Compact inputs (`InputsSince`) with nothing to count from are `BadInput` before any room
