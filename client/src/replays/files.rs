@@ -95,15 +95,14 @@ pub fn utc_stamp(unix: u64) -> String {
 }
 
 /// A server replay's row: "2026-11-23 10:31 · ann 2–1 bo · 3:05 · RANKED", so that two
-/// matches of the same players tell apart by when, how long and how they went.
+/// matches of the same players tell apart by when, how long and how they went; a match of
+/// several seats as "2026-11-23 10:31 · 8 players · ann won · 3:05".
 pub fn listing_label(l: &ReplayListing) -> String {
     let [a, b] = &l.names;
     let [sa, sb] = l.score;
-    let outcome = match (l.winner, l.reason) {
-        (Some(_), EndReason::Forfeit) => format!("{a} {sa}–{sb} {b} (forfeit)"),
-        (Some(_), _) => format!("{a} {sa}–{sb} {b}"),
-        (None, EndReason::Abandoned) => format!("{a} vs {b}, no result"),
-        (None, _) => format!("{a} vs {b}, unfinished"),
+    let outcome = match (l.several_seats(), l.winner, l.reason) {
+        (Some(n), ..) => format!("{n} players · {}", several_result(l)),
+        (None, winner, reason) => two_seat_outcome(a, b, [sa, sb], winner, reason),
     };
     let ranked = if l.ranked { " · RANKED" } else { "" };
     format!(
@@ -113,10 +112,58 @@ pub fn listing_label(l: &ReplayListing) -> String {
     )
 }
 
+/// How a match of several seats went, from its list row (which names the winner first):
+/// "ann won", "ann won (forfeit)", "no result" or "unfinished".
+fn several_result(l: &ReplayListing) -> String {
+    match (l.winner, l.reason) {
+        (Some(_), EndReason::Forfeit) => format!("{} won (forfeit)", l.names[0]),
+        (Some(_), _) => format!("{} won", l.names[0]),
+        (None, EndReason::Abandoned) => "no result".to_owned(),
+        (None, _) => "unfinished".to_owned(),
+    }
+}
+
+/// "ann 2–1 bo", "ann 1–0 bo (forfeit)", "ann vs bo, no result" or "ann vs bo, unfinished".
+fn two_seat_outcome(
+    a: &str,
+    b: &str,
+    [sa, sb]: [u8; 2],
+    winner: Option<Seat>,
+    reason: EndReason,
+) -> String {
+    match (winner, reason) {
+        (Some(_), EndReason::Forfeit) => format!("{a} {sa}–{sb} {b} (forfeit)"),
+        (Some(_), _) => format!("{a} {sa}–{sb} {b}"),
+        (None, EndReason::Abandoned) => format!("{a} vs {b}, no result"),
+        (None, _) => format!("{a} vs {b}, unfinished"),
+    }
+}
+
 /// The side panel's text for a server replay.
 pub fn listing_detail(l: &ReplayListing) -> String {
     let [a, b] = &l.names;
-    let result = match l.winner {
+    let (players, result) = match l.several_seats() {
+        Some(n) => {
+            let result = match (l.winner, l.reason) {
+                (Some(_), _) => format!("{}.", several_result(l)),
+                (None, EndReason::Abandoned) => "No result: every player left.".to_owned(),
+                (None, _) => "Unfinished (the server stopped).".to_owned(),
+            };
+            (format!("{n} players: {a} and {b}"), result)
+        }
+        None => (format!("{a} vs {b}"), two_seat_result(l)),
+    };
+    format!(
+        "{players}\n{result}\nPlayed {} UTC, {} long\n{}\n\nEnter saves it here; it then appears in the list above. L copies its link.",
+        utc_stamp(l.created_unix),
+        mmss(l.frames),
+        if l.ranked { "Ranked" } else { "Unranked" }
+    )
+}
+
+/// The result line of a two-seat server replay's side panel.
+fn two_seat_result(l: &ReplayListing) -> String {
+    match l.winner {
         Some(w) => format!(
             "{} won {}–{}{}",
             l.names[w.index()],
@@ -132,13 +179,7 @@ pub fn listing_detail(l: &ReplayListing) -> String {
             "No result: neither player came back.".to_owned()
         }
         None => "Unfinished (the server stopped).".to_owned(),
-    };
-    format!(
-        "{a} vs {b}\n{result}\nPlayed {} UTC, {} long\n{}\n\nEnter saves it here; it then appears in the list above. L copies its link.",
-        utc_stamp(l.created_unix),
-        mmss(l.frames),
-        if l.ranked { "Ranked" } else { "Unranked" }
-    )
+    }
 }
 
 /// Reads and decodes a two-seat replay file; the error is a sentence for the screen.
@@ -617,5 +658,36 @@ mod tests {
         };
         assert!(listing_label(&void).contains("Alice vs Bob, no result"));
         assert!(listing_detail(&void).contains("neither player came back"));
+    }
+
+    /// A free-for-all's row (the server fits it into two names: the winner and "7 others")
+    /// reads as its seat count and its winner, not as a 0–0 score between two players.
+    #[test]
+    fn a_server_replay_of_several_seats_reads_as_its_players_and_winner() {
+        let ffa = ReplayListing {
+            names: ["p3".into(), "7 others".into()],
+            score: [0, 0],
+            ..listing(1_795_369_103, false)
+        };
+        assert_eq!(
+            listing_label(&ffa),
+            "2026-11-22 17:38 · 8 players · p3 won · 2:31"
+        );
+        let detail = listing_detail(&ffa);
+        assert!(
+            detail.starts_with("8 players: p3 and 7 others\np3 won.\n"),
+            "{detail}"
+        );
+        let void = ReplayListing {
+            names: ["p0".into(), "3 others".into()],
+            winner: None,
+            reason: EndReason::Abandoned,
+            ..ffa
+        };
+        assert_eq!(
+            listing_label(&void),
+            "2026-11-22 17:38 · 4 players · no result · 2:31"
+        );
+        assert!(listing_detail(&void).contains("every player left"));
     }
 }

@@ -369,7 +369,7 @@ impl BattleReplay {
                 .unwrap_or(0)
         });
         let lead = self.names.get(first).cloned().unwrap_or_default();
-        let others = format!("{} others", self.names.len().saturating_sub(1));
+        let others = crate::listings::others(self.names.len().saturating_sub(1));
         crate::ReplayListing {
             id: id.to_owned(),
             names: [lead, others],
@@ -549,6 +549,25 @@ mod tests {
                 Err(ReplayError::UnsupportedVersion { found: 2, .. })
             ));
         }
+    }
+
+    /// The server's list row of a replay of several seats names its winner and reads back
+    /// its seat count; a two-seat replay's row does not read as several seats.
+    #[test]
+    fn a_list_row_of_several_seats_tells_its_seat_count_and_winner() {
+        let replay = played(8, Targeting::Even);
+        let winner = replay.result.winner.map(usize::from).expect("decided");
+        let row = AnyReplay::Battle(Box::new(replay.clone())).listing("1-ffa", false);
+        assert_eq!(row.several_seats(), Some(8));
+        assert_eq!(row.names[0], replay.names[winner]);
+        assert_eq!(row.winner, Some(Seat::First));
+        let two = played(2, Targeting::Even);
+        let row = AnyReplay::Battle(Box::new(two)).listing("2-ffa", false);
+        assert_eq!(
+            row.several_seats(),
+            Some(2),
+            "a version-2 file of two seats"
+        );
     }
 
     #[test]
