@@ -1,0 +1,77 @@
+//! End-to-end in a real browser, a free-for-all's replay: eight headless players play a room of
+//! eight seats to its end through the real server, which keeps its replay (format version 2),
+//! and the page opened at `/replay/ID` plays it in the free-for-all playback (every board), as
+//! it plays a two-seat one in the versus view (tests/tests/browser_parity.rs), and keeps it in
+//! its replay folder. A screenshot is kept as `target/browser-shots/ffa-replay-page.png`.
+//!
+//! Needs what tests/tests/browser.rs needs (skips when missing: `sevenbag_tests::needs`).
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use sevenbag_protocol::EndReason;
+use sevenbag_tests::ffa::{all_started, options, play_all, seated};
+use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, screen};
+use tokio::task::block_in_place;
+
+/// The page's replay folder.
+const REPLAYS: &str = "/sevenbag-v1/data/sevenbag/replays/";
+
+/// Opens `path`, naming the player `name` on a first start; returns the first screen past the
+/// link's loading screen and the welcome.
+fn open_named(site: &mut Site, path: &str, name: &str) -> Value {
+    site.open(path);
+    let s = site.wait_state(FIRST_SCREEN_LIMIT, "the first screen", |s| {
+        !matches!(screen(s), "" | "none" | "link")
+    });
+    if screen(&s) != "welcome" {
+        return s;
+    }
+    block_in_place(|| site.browser.type_text(name)).expect("type a name");
+    site.keys(&["Enter"]);
+    site.wait_state(STEP_LIMIT, "past the welcome", |s| {
+        !matches!(screen(s), "welcome" | "link")
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_replay_link_plays_an_eight_seat_replay_the_server_wrote() {
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    let (mut players, _code) = seated(&site.server.url(), options(8), 8).await;
+    all_started(&mut players).await;
+    let players = play_all(players, true).await;
+    let outcome = players[0].outcome().cloned().expect("a result");
+    assert_eq!(outcome.reason, EndReason::TopOut);
+    let id = outcome.replay.clone().expect("the server kept a replay");
+    let path = site.server.replay_dir().join(format!("{id}.sbrp"));
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(start.elapsed() < STEP_LIMIT, "no replay file {id}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let bytes = std::fs::read(&path).expect("read the replay");
+    let written = sevenbag_protocol::replay_file::open(&bytes).expect("the server's replay opens");
+    assert_eq!(
+        (written.version, written.seats()),
+        (2, 8),
+        "an eight-seat v2 file"
+    );
+
+    open_named(&mut site, &format!("/replay/{id}"), "viewer");
+    let s = site.wait_state(STEP_LIMIT, "the replay opened", |s| {
+        matches!(screen(s), "replay-battle" | "play" | "message")
+    });
+    assert_eq!(
+        screen(&s),
+        "replay-battle",
+        "the free-for-all playback, not a message: {s}"
+    );
+    site.keep_screenshot("ffa-replay-page");
+    let kept = site.eval(&format!("window.sevenbag.storage.files.list('{REPLAYS}')"));
+    assert_eq!(kept, serde_json::json!([format!("{REPLAYS}{id}.sbrp")]));
+    // The viewer's connection ends once the replay is fetched (as in browser_parity.rs).
+    site.assert_clean_console_but(&["WebSocket", "/datagrams/", "ERR_METHOD_NOT_SUPPORTED"]);
+    site.stop().await;
+}
