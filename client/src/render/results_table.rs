@@ -56,8 +56,9 @@ pub fn draw_results_table(gfx: &Gfx, window: Rect, t: &ResultsTable) {
     let size = (row_h * 0.55).round();
     let w = (window.w * 0.9).min(row_h * t.width_rows);
     let buttons = crate::input::taps::shown() && !t.buttons.is_empty();
-    // Buttons are a row tall: the table grows to keep them clear of the last row.
-    let h = row_h * (t.rows.len() as f32 + if buttons { 4.2 } else { 3.6 });
+    // Buttons are a row and a half tall (a finger's size): the table grows to keep them clear
+    // of the last row.
+    let h = row_h * (t.rows.len() as f32 + if buttons { 4.9 } else { 3.6 });
     let r = Rect::new(
         ((window.w - w) / 2.0).round(),
         ((window.h - h) / 2.0).round(),
@@ -110,11 +111,12 @@ pub fn draw_results_table(gfx: &Gfx, window: Rect, t: &ResultsTable) {
         }
     }
     if buttons {
+        let bh = row_h * 1.5;
         let area = Rect::new(
             r.x + row_h * 0.5,
-            r.bottom() - row_h * 1.25,
+            r.bottom() - bh - row_h * 0.3,
             w - row_h,
-            row_h,
+            bh,
         );
         button_row(gfx, area, &t.buttons);
         return;
