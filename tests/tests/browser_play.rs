@@ -1,5 +1,7 @@
 //! End-to-end in a real browser, playing: the page served by the server (`--web-dir`) plays a
-//! quick match and a room match against a native headless client, practices against the bot,
+//! quick match and a room match against a native headless client (also with its CPU slowed
+//! four times, showing the server's verdict on its own boards: `slow-page-match-end.png` is
+//! kept for a person to look at), practices against the bot,
 //! and shows the native game's messages for an unreachable server, a room that does not exist
 //! and a dropped connection, without hanging. Keys go in through playwright; what the page
 //! shows is read from the game's test hook, `<html data-sevenbag>` (client/src/probe.rs).
@@ -372,6 +374,29 @@ async fn a_page_frozen_in_the_background_mid_match_catches_up_and_finishes_the_m
         thawed.elapsed().as_secs_f64()
     );
     page.play_out(task).await;
+    page.assert_clean_console();
+    page.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_slow_page_shows_the_servers_verdict_on_its_own_boards() {
+    let Some(mut page) = Page::start().await else {
+        return;
+    };
+    let mut native = page.join_native_room(1).await;
+    // A loaded machine: the page's CPU four times slower, so its boards run behind the frame
+    // the server decides the match on.
+    block_in_place(|| page.browser.throttle(4.0)).expect("throttle");
+    native.ready().expect("native ready");
+    page.keys(&["Enter"]);
+    page.play_out(native_player(native, 35)).await;
+    let s = page.wait(STEP_LIMIT, "the verdict on the page's boards", |s| {
+        s["phase"] == "match_over"
+    });
+    assert_eq!(s["winner"], s["outcome"]["winner"], "{s}");
+    block_in_place(|| page.browser.throttle(1.0)).expect("unthrottle");
+    // For a person to look at: the verdict, the score and the rematch card on the slow page.
+    block_in_place(|| page.browser.keep_screenshot("slow-page-match-end")).expect("screenshot");
     page.assert_clean_console();
     page.stop().await;
 }
