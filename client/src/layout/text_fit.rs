@@ -441,7 +441,7 @@ const HEADINGS: [(&str, &str); 22] = [
     ("Quick match", "Play the next player waiting on your server"),
     ("Ranked match", "Play someone near your rating"),
     ("Create room", "A private room with a code to share"),
-    ("Join room", "Enter the code a friend gave you"),
+    ("Join room", "Type the code a friend gave you"),
     ("Spectate", "Watch a live match by its room code"),
     ("Host on LAN", "Players on your network join you directly"),
     (

@@ -163,7 +163,7 @@ pub(super) fn step_percent(v: &mut u8, d: i32, (lo, hi): (u8, u8)) {
 /// The footer's right-hand text.
 pub const FOOTER_RIGHT: &str = "Esc always opens the menu in a match";
 /// The footer's right-hand text on a touch screen.
-pub const FOOTER_RIGHT_TOUCH: &str = "‹ always opens the menu in a match";
+pub const FOOTER_RIGHT_TOUCH: &str = "‹ pauses a match";
 
 /// The footer's right-hand text as shown.
 pub fn footer_right() -> &'static str {

@@ -228,7 +228,7 @@ impl LobbyScreen {
                 "A private room with a code to share",
                 "Create the room",
             ),
-            LobbyKind::JoinRoom => ("Join room", "Enter the code a friend gave you", "Join"),
+            LobbyKind::JoinRoom => ("Join room", "Type the code a friend gave you", "Join"),
             LobbyKind::Spectate => ("Spectate", "Watch a live match by its room code", "Watch"),
             LobbyKind::LanHost => (
                 "Host on LAN",
