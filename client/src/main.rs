@@ -33,13 +33,14 @@ mod solo;
 mod versus;
 
 // The shared parts: what the game measures of itself, keys and gamepads, screen geometry, the
-// machine (folders, the browser page, clocks), drawing, sound.
+// machine (folders, the browser page, clocks), drawing, sound, short texts of numbers.
 mod checks;
 mod input;
 mod layout;
 mod platform;
 mod render;
 mod sound;
+mod text;
 
 // The connection: one connection to a server, LAN hosting, short requests.
 mod net;

@@ -617,13 +617,8 @@ fn no_file_imports_a_file_that_imports_it() {
 const GAME_BACK_ARROWS: &[(&str, &str, &str)] = &[
     (
         "account",
-        "party",
-        "match_table names places with the party's `ordinal`",
-    ),
-    (
-        "account",
         "replays",
-        "`utc_stamp` and opening a history replay live in replays",
+        "opening a history replay goes through replays' playback",
     ),
     (
         "input",
@@ -717,16 +712,6 @@ const GAME_BACK_ARROWS: &[(&str, &str, &str)] = &[
         "settings",
         "versus",
         "the config lists the practice bots of versus' `OutsideBot`",
-    ),
-    (
-        "solo",
-        "puzzles",
-        "past runs print dates with the puzzles' `date_text`",
-    ),
-    (
-        "solo",
-        "replays",
-        "the boards screen prints times with `utc_stamp`",
     ),
     (
         "versus",

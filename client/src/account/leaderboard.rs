@@ -15,9 +15,9 @@ use crate::render::key_buttons::footer_keys;
 use crate::render::results_table::draw_results_table;
 use crate::render::theme;
 use crate::render::widgets::{RowState, heading, menu_row, scroll_marks, side_panel};
-use crate::replays::files::utc_stamp;
 use crate::screen::{Ctx, FrameIo, Screen, TextField, TextKind, Transition};
 use crate::sound::sfx::Sfx;
+use crate::text::utc_stamp;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str =

@@ -5,10 +5,10 @@
 
 use sevenbag_protocol::MatchDetail;
 
-use crate::party::view::ordinal;
 use crate::render::results_table::{ResultsTable, TEAMS, TableRow};
 use crate::render::theme;
-use crate::replays::files::utc_stamp;
+use crate::text::ordinal;
+use crate::text::utc_stamp;
 
 /// The keys line under a stored match's table with a replay, and without one.
 pub const KEYS: &str = "Enter  watch the replay      Esc  back";

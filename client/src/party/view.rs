@@ -13,6 +13,7 @@ use crate::render::gfx::{Align, Gfx, Weight, background_with, center, fill, outl
 use crate::render::results_table::{ResultsTable, TEAMS, TableRow, draw_results_table};
 use crate::render::side::{draw_hold, draw_meter, draw_next, draw_popups, draw_stats};
 use crate::render::theme::{self, alpha};
+use crate::text::ordinal;
 
 /// Your target's colour.
 const TARGET: Color = theme::ACCENT2;
@@ -33,17 +34,6 @@ pub struct PartyScene<'a> {
     pub fx: &'a [SeatFx],
     /// Seconds since the screen opened, for pulsing.
     pub time: f32,
-}
-
-/// "1st", "2nd", "3rd", "4th" ...
-pub fn ordinal(place: u8) -> String {
-    let suffix = match place {
-        1 => "st",
-        2 => "nd",
-        3 => "rd",
-        _ => "th",
-    };
-    format!("{place}{suffix}")
 }
 
 /// Draws the whole view laid out by `l`.

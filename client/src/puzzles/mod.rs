@@ -20,7 +20,7 @@ use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
 use crate::net::links::Link;
 use crate::puzzles::game::{
-    Job, Made, PuzzleGame, Request, date_text, difficulty_label, kind_label, make, today,
+    Job, Made, PuzzleGame, Request, difficulty_label, kind_label, make, today,
 };
 use crate::puzzles::view::{draw_puzzle, draw_wait};
 use crate::render::gfx::{Align, Weight, background};
@@ -30,6 +30,7 @@ use crate::render::widgets::{
 };
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
+use crate::text::date_text;
 use crate::versus::setup::keys_summary;
 
 /// The footer's key hints on a choice row, where Enter steps the choice as → does (the layout

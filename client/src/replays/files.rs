@@ -17,6 +17,7 @@ use sevenbag_protocol::replay_file::{OpenedReplay, open};
 use sevenbag_protocol::{EndReason, InputLog, ReplayListing};
 
 use crate::input::Keyboard;
+use crate::text::utc_stamp;
 use crate::versus::session::{NetStatus, Session};
 
 /// Playback speeds offered, slowest first.
@@ -87,11 +88,6 @@ pub fn list_described(dirs: &[PathBuf]) -> Vec<Listed> {
             }
         })
         .collect()
-}
-
-/// "2026-11-23 10:31" (UTC) of a Unix time in seconds.
-pub fn utc_stamp(unix: u64) -> String {
-    sevenbag_protocol::civil::CivilUtc::from_unix(unix).to_minute()
 }
 
 /// A server replay's row: "2026-11-23 10:31 · ann 2–1 bo · 3:05 · RANKED", so that two

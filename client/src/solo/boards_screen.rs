@@ -12,12 +12,12 @@ use crate::render::gfx::background;
 use crate::render::key_buttons::footer_keys;
 use crate::render::theme;
 use crate::render::widgets::{RowState, heading, menu_row, scroll_marks, side_panel};
-use crate::replays::files::utc_stamp;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::solo::SoloScreen;
 use crate::solo::boards::{BOARDS, Board, SoloBoards, Status};
 use crate::solo::run_view::mode_title;
 use crate::sound::sfx::Sfx;
+use crate::text::utc_stamp;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str = "↑ ↓ choose   ← → Sprint / Blitz   Enter or W watch   Esc back";

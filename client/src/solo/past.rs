@@ -10,13 +10,13 @@ use sevenbag_protocol::solo_replay::result_text;
 
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
-use crate::puzzles::game::date_text;
 use crate::render::gfx::background;
 use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
 use crate::screen::{Ctx, FrameIo};
 use crate::solo::run_view::mode_title;
 use crate::solo::store::{self, PastRuns};
 use crate::sound::sfx::Sfx;
+use crate::text::date_text;
 
 /// What the list asks the Solo screen to do.
 pub enum PastEvent {

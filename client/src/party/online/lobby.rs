@@ -188,7 +188,7 @@ impl PartyOnlineScreen {
                         .enumerate()
                         .map(|(i, p)| {
                             let name = o.names().get(i).map_or("—", String::as_str);
-                            format!("{}  {name}", super::super::view::ordinal(*p))
+                            format!("{}  {name}", crate::text::ordinal(*p))
                         })
                         .collect();
                     body.push_str(&format!("\n\nLast match: {}", places.join(",  ")));

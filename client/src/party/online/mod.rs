@@ -407,7 +407,7 @@ impl PartyOnlineScreen {
         if b.player(me).topped_out().is_some() && o.is_live() {
             let place = b
                 .placement(me)
-                .map_or_else(String::new, |p| format!(" ({})", super::view::ordinal(p)));
+                .map_or_else(String::new, |p| format!(" ({})", crate::text::ordinal(p)));
             return format!("You are out{place}: watching the others   ·   {leave}{ping}");
         }
         if b.header().options.targeting != sevenbag_core::Targeting::Manual {

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use sevenbag_puzzle::{Difficulty, Kind, Options, Puzzle, code, daily, generate, parse_code};
 
-use super::{date_text, difficulty_label, kind_label};
+use super::{difficulty_label, kind_label};
+use crate::text::date_text;
 
 /// Seeds tried for a preset before settling for the closest grade.
 const GRADE_TRIES: u64 = 12;
