@@ -681,16 +681,6 @@ const GAME_BACK_ARROWS: &[(&str, &str, &str)] = &[
         "`Peer` and the session trait live in versus",
     ),
     (
-        "platform",
-        "input",
-        "the page's gamepad report size is input's `PAGE_PAD_BYTES`",
-    ),
-    (
-        "platform",
-        "settings",
-        "the page's server address is bounded by settings' `MAX_ADDRESS`",
-    ),
-    (
         "render",
         "input",
         "drawing reads whether tap keys show and the touch layout",
@@ -708,11 +698,6 @@ const GAME_BACK_ARROWS: &[(&str, &str, &str)] = &[
     ("screen", "input", "a screen's context holds the keyboard"),
     ("screen", "net", "a screen's context holds the link to open"),
     ("screen", "settings", "a screen's context holds the config"),
-    (
-        "settings",
-        "versus",
-        "the config lists the practice bots of versus' `OutsideBot`",
-    ),
     (
         "versus",
         "party",

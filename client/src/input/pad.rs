@@ -23,6 +23,7 @@ use sevenbag_core::Input;
 
 use crate::input::button::Button;
 use crate::input::{Action, Keyboard, SLOTS};
+use crate::platform::PAGE_PAD_BYTES;
 
 /// Which buttons hold which action: like [`crate::input::KeyMap`], two slots per action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,10 +165,6 @@ impl PadFrame {
 
 // The page's gamepads are read only in the browser build; natively (with gilrs under the
 // `gamepad` feature) these are compiled for their tests alone.
-
-/// Bytes per pad in the browser page's gamepad report (`client/web/sevenbag-device.js`).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub const PAGE_PAD_BYTES: usize = 24;
 
 /// One gamepad as a browser page reports it through the Gamepad API.
 #[derive(Clone, Copy, Debug, PartialEq)]

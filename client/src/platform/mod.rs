@@ -23,3 +23,8 @@ pub mod web;
 pub mod web_device;
 #[cfg(target_arch = "wasm32")]
 pub mod web_files;
+
+/// Bytes per pad in the browser page's gamepad report (`client/web/sevenbag-device.js`), which
+/// `web_device` reads and `crate::input::pad` parses.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub const PAGE_PAD_BYTES: usize = 24;

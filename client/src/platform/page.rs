@@ -30,8 +30,9 @@ pub fn page_server(href: &str) -> Option<String> {
 }
 
 /// A `?server=ADDRESS` in the page's address (a page served by something else than the game
-/// server, e.g. during development): the server to use instead of the page's own host.
-pub fn query_server(href: &str) -> Option<String> {
+/// server, e.g. during development): the server to use instead of the page's own host, when it
+/// is at most `max_len` bytes long.
+pub fn query_server(href: &str, max_len: usize) -> Option<String> {
     let query = href.split_once('?')?.1.split('#').next().unwrap_or("");
     query
         .split('&')
@@ -42,7 +43,7 @@ pub fn query_server(href: &str) -> Option<String> {
                 .replace("%2F", "/")
                 .replace("%2f", "/")
         })
-        .filter(|v| !v.is_empty() && v.len() <= crate::settings::config::MAX_ADDRESS)
+        .filter(|v| !v.is_empty() && v.len() <= max_len)
 }
 
 /// Splits the page's list encoding: each item's UTF-8 length (u32, little-endian), then it.
@@ -101,14 +102,15 @@ mod tests {
     #[test]
     fn a_server_in_the_query_overrides_the_pages_host() {
         assert_eq!(
-            query_server("http://h:1/?server=127.0.0.1%3A7878").as_deref(),
+            query_server("http://h:1/?server=127.0.0.1%3A7878", 64).as_deref(),
             Some("127.0.0.1:7878")
         );
         assert_eq!(
-            query_server("http://h:1/watch/ABCDE?x=1&server=ws://a:2/#z").as_deref(),
+            query_server("http://h:1/watch/ABCDE?x=1&server=ws://a:2/#z", 64).as_deref(),
             Some("ws://a:2/")
         );
-        assert_eq!(query_server("http://h:1/"), None);
-        assert_eq!(query_server("http://h:1/?server="), None);
+        assert_eq!(query_server("http://h:1/", 64), None);
+        assert_eq!(query_server("http://h:1/?server=", 64), None);
+        assert_eq!(query_server("http://h:1/?server=ab:1", 3), None, "too long");
     }
 }

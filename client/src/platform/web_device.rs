@@ -20,7 +20,7 @@ unsafe extern "C" {
 /// Most gamepads read (the page reports at most 4).
 const MAX_PADS: usize = 4;
 /// Bytes per pad in the page's report.
-const PAD_BYTES: usize = crate::input::pad::PAGE_PAD_BYTES;
+const PAD_BYTES: usize = super::PAGE_PAD_BYTES;
 
 /// Opens the on-screen keyboard on a field holding `text`; `kind` 0 plain text, 1 a code
 /// (capitals), 2 an address.

@@ -13,8 +13,9 @@ use crate::render::widgets::{
 };
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::settings::config::MatchSetup;
+use crate::settings::config::OutsideBot;
 use crate::sound::sfx::Sfx;
-use crate::versus::opponent::{Opponent, OutsideBot};
+use crate::versus::opponent::Opponent;
 use crate::versus::play::PlayScreen;
 
 /// Which offline mode is being set up.

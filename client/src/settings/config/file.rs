@@ -12,9 +12,8 @@ use crate::input::pad::PadMap;
 use crate::input::touch::{TouchMode, TouchSettings};
 use crate::input::{Action, KeyMap, SLOTS};
 use crate::render::look::{Look, Palette};
-use crate::versus::opponent::{MAX_OUTSIDE_BOTS, OutsideBot};
 
-use super::{Config, ConfigError, MatchSetup, clean_name};
+use super::{Config, ConfigError, MAX_OUTSIDE_BOTS, MatchSetup, OutsideBot, clean_name};
 
 /// The whole file.
 #[derive(Serialize, Deserialize, Debug, Default)]

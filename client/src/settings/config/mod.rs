@@ -5,6 +5,7 @@
 //! by defaults until the player saves. Saving writes a temporary file and renames it over the old
 //! one, so a crash mid-save cannot leave half a file.
 
+mod bots;
 mod file;
 mod store;
 
@@ -17,8 +18,8 @@ use crate::input::pad::PadMap;
 use crate::input::touch::TouchSettings;
 use crate::input::{KeyMap, SLOTS};
 use crate::render::look::Look;
-use crate::versus::opponent::OutsideBot;
 
+pub use bots::{MAX_OUTSIDE_BOTS, OutsideBot};
 pub use store::{default_path, exists, load_or_default};
 
 /// Everything the settings screen edits.
