@@ -41,6 +41,9 @@ mod platform;
 mod render;
 mod sound;
 mod text;
+// Every screen's words fit their boxes and name no key on a touch screen (tests only).
+#[cfg(test)]
+mod screen_texts;
 
 // The connection: one connection to a server, LAN hosting, short requests.
 mod net;

@@ -626,46 +626,6 @@ const GAME_BACK_ARROWS: &[(&str, &str, &str)] = &[
         "the tap strip places its keys with `layout::left_of`",
     ),
     (
-        "layout",
-        "account",
-        "the text-fit tests check the standings screen's texts",
-    ),
-    (
-        "layout",
-        "menu",
-        "the text-fit tests check the menu's labels",
-    ),
-    (
-        "layout",
-        "party",
-        "the touch-word tests check the party screens' words",
-    ),
-    (
-        "layout",
-        "puzzles",
-        "the touch-word tests check the puzzle screens' words",
-    ),
-    (
-        "layout",
-        "replays",
-        "the touch-word tests check the replay screens' words",
-    ),
-    (
-        "layout",
-        "settings",
-        "the text-fit tests check the settings' rows",
-    ),
-    (
-        "layout",
-        "solo",
-        "the text-fit tests check the solo result card",
-    ),
-    (
-        "layout",
-        "versus",
-        "the text-fit tests check the lobby and online rooms' texts",
-    ),
-    (
         "net",
         "account",
         "ranked sign-in reads the identity from account",

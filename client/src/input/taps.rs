@@ -56,7 +56,7 @@ pub fn shown() -> bool {
 
 /// `keys` where keys are named, or `touch` on a touch screen, which has buttons instead (the
 /// back button `‹` for Esc, key buttons, taps on rows). Every line that names a key goes
-/// through here or is drawn only without touch (the test `layout::touch_words` reads them).
+/// through here or is drawn only without touch (the test `screen_texts::touch_words` reads them).
 pub fn hint<'a>(keys: &'a str, touch: &'a str) -> &'a str {
     if shown() { touch } else { keys }
 }

@@ -5,17 +5,11 @@
 //! The match view is measured in *cells*: one cell is the side of a board square, snapped to whole
 //! pixels so grid lines stay crisp.
 //!
-//! The list screens' keyboard and mouse navigation is [`list`]; `text_fit` (tests only) checks
-//! that every label fits its box at every window size.
+//! The list screens' keyboard and mouse navigation is [`list`]; `crate::screen_texts` (tests
+//! only) checks that every label fits its box at every window size.
 
 pub mod list;
 pub mod party;
-// Every label fits its box at every window size (layout tests, no window needed).
-#[cfg(test)]
-mod text_fit;
-// No line on a touch screen names a key (tests only).
-#[cfg(test)]
-mod touch_words;
 
 use macroquad::math::Rect;
 
