@@ -17,6 +17,9 @@
 // The program: its flags, the screens it opens with, and what a screen is.
 mod cli;
 mod screen;
+// The seam between the match screen and where a match comes from, and what automatic players
+// see of a seat.
+mod session;
 mod start;
 
 // The modes, each a folder holding its state, its drawing and its screen: account (identity,

@@ -28,7 +28,7 @@ use crate::versus::opponent::Opponent;
 use crate::versus::play::PlayScreen;
 use crate::versus::setup::{SetupKind, SetupScreen};
 #[cfg(not(target_arch = "wasm32"))]
-use crate::versus::{play::PlayMode, session::Session};
+use crate::{session::Session, versus::play::PlayMode};
 
 /// Who plays the demo (`--demo`): swapping the automatic players is this one line.
 const DEMO_PLAYERS: [Opponent; 2] = [

@@ -9,7 +9,7 @@ use super::theme::{self, alpha};
 use super::{clock, hundredths, seat_colour};
 use crate::layout::PanelLayout;
 use crate::render::fx::{Popup, SeatFx};
-use crate::versus::session::{NetStatus, Peer};
+use crate::session::{NetStatus, Peer};
 
 /// Size of the preview blocks relative to a board cell.
 const PREVIEW: f32 = 0.78;

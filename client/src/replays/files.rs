@@ -17,8 +17,8 @@ use sevenbag_protocol::replay_file::{OpenedReplay, open};
 use sevenbag_protocol::{EndReason, InputLog, ReplayListing};
 
 use crate::input::Keyboard;
+use crate::session::{NetStatus, Session};
 use crate::text::utc_stamp;
-use crate::versus::session::{NetStatus, Session};
 
 /// Playback speeds offered, slowest first.
 pub const SPEEDS: [f32; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
@@ -412,7 +412,7 @@ impl Session for ReplaySession {
         if !at_end || r.reason == EndReason::TopOut || self.game.winner().is_some() {
             return None;
         }
-        Some(crate::versus::session::verdict_line(
+        Some(crate::session::verdict_line(
             r.reason,
             r.winner,
             &self.replay.names,
@@ -524,7 +524,8 @@ mod tests {
 
     #[test]
     fn continuing_from_a_replay_starts_from_its_exact_match() {
-        use crate::versus::session::{Control, LocalSession, Session};
+        use crate::session::Session;
+        use crate::versus::local_session::{Control, LocalSession};
         let (replay, _) = recorded(600);
         let mut s = ReplaySession::new(replay).expect("valid replay");
         for _ in 0..321 {

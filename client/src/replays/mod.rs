@@ -22,9 +22,9 @@ use crate::replays::files::{
     Listed, ReplaySession, list_described, listing_detail, listing_label, replay_dirs,
 };
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::session::Session;
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
-use crate::versus::session::Session;
 use sevenbag_protocol::OpenedReplay;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).

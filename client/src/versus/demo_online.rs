@@ -15,8 +15,8 @@ use sevenbag_protocol::{EndReason, RoomOptions};
 use crate::input::{KeyMap, Keyboard};
 use crate::net::lan::HostedServer;
 use crate::net::online::{Online, Request, Stage};
+use crate::session::{NetStatus, Session};
 use crate::versus::opponent::Opponent;
-use crate::versus::session::{NetStatus, Session};
 
 /// Match frames the shown client simulated, over every match of this process.
 static MATCH_FRAMES: AtomicU64 = AtomicU64::new(0);
@@ -133,7 +133,7 @@ impl Session for OnlineDemo {
 
     fn net(&self) -> NetStatus {
         let mut status = self.shown.status();
-        status.peers[0] = crate::versus::session::Peer::Bot;
+        status.peers[0] = crate::session::Peer::Bot;
         status
     }
 

@@ -10,7 +10,7 @@ use crate::render::gfx::{Align, Gfx, Weight, background_with, center};
 use crate::render::seat_colour;
 use crate::render::side::{draw_hold, draw_meter, draw_next, draw_plate, draw_popups, draw_stats};
 use crate::render::theme::{self, alpha};
-use crate::versus::session::NetStatus;
+use crate::session::NetStatus;
 
 /// What the match view draws: the match and everything around it.
 pub struct Scene<'a> {
@@ -28,7 +28,7 @@ pub struct Scene<'a> {
     pub local: [bool; 2],
     /// Seconds since the screen opened, for pulsing.
     pub time: f32,
-    /// How the match ended off the boards ([`crate::versus::session::Session::verdict`]): the round
+    /// How the match ended off the boards ([`crate::session::Session::verdict`]): the round
     /// labels are cleared so they do not contradict it.
     pub verdict: Option<&'a str>,
 }

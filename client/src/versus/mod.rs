@@ -1,7 +1,8 @@
 //! Head-to-head matches: practice against a bot, two players on one keyboard, online and LAN
 //! rooms, and the match view they all share.
 //!
-//! - [`session`] — where a match comes from: offline, online or a replay, behind one trait.
+//! - [`local_session`] — offline play (practice, two people on one keyboard, the demo) as a
+//!   `crate::session::Session`.
 //! - [`setup`] — the practice and local setup screen.
 //! - [`play`] — the match screen, for every kind of session.
 //! - [`match_view`] — drawing the match: both panels, the title, the middle strip, the banners.
@@ -13,11 +14,11 @@
 #[cfg(not(target_arch = "wasm32"))]
 pub mod demo_online;
 pub mod lobby;
+pub mod local_session;
 pub mod match_view;
 pub mod online;
 pub mod opponent;
 pub mod pause_menu;
 pub mod play;
 pub mod replay_bar;
-pub mod session;
 pub mod setup;

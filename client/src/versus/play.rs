@@ -16,14 +16,15 @@ use crate::render::gfx::{Align, Weight, center, fill, outline};
 use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::session::Session;
 use crate::settings::config::Config;
 use crate::solo::{key_text, redo_key, restart_key, undo_key};
 use crate::sound::sfx::Sfx;
+use crate::versus::local_session::{Control, LocalSession};
 use crate::versus::match_view::Scene;
 use crate::versus::match_view::draw_match;
 use crate::versus::opponent::Opponent;
 use crate::versus::pause_menu::{PauseChoice, draw_pause, update_pause};
-use crate::versus::session::{Control, LocalSession, Session};
 
 /// What kind of match this is (for the title and what Escape does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

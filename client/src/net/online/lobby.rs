@@ -10,7 +10,7 @@ use sevenbag_protocol::{ClientMessage, ErrorCode, ReplayListing, SeatStatus, Ser
 
 use super::texts::error_text;
 use super::{BOT_MARK, Driver, Online, Stage};
-use crate::versus::session::Peer;
+use crate::session::Peer;
 
 impl Online {
     /// We sent `Ready` and wait for the next `MatchStart`.

@@ -1,6 +1,6 @@
 //! Playing (or watching) the match: polling the connection each rendered frame, stepping the
 //! frames the pacer says are due, sending what the session produced, and the match view's
-//! [`crate::versus::session::Session`] over all of it.
+//! [`crate::session::Session`] over all of it.
 
 use sevenbag_netplay::time::Instant;
 use std::time::Duration;
@@ -11,8 +11,8 @@ use sevenbag_protocol::EndReason;
 
 use super::{Driver, Online, Request, Stage};
 use crate::input::Keyboard;
-use crate::versus::opponent::AutoPlayer;
-use crate::versus::session::{NetStatus, RoomRole};
+use crate::session::AutoPlayer;
+use crate::session::{NetStatus, RoomRole};
 
 impl Online {
     /// Handles every network event that arrived and sends a ping when due; then works out how
@@ -122,7 +122,7 @@ impl Online {
     }
 }
 
-impl crate::versus::session::Session for Online {
+impl crate::session::Session for Online {
     fn sample(&mut self, keyboard: &Keyboard) {
         if let Driver::Keys(map, latch) = &mut self.driver {
             latch.sample(map, keyboard);
@@ -181,7 +181,7 @@ impl crate::versus::session::Session for Online {
 
     fn verdict(&self) -> Option<String> {
         if let Some(void) = self.void_result() {
-            return Some(crate::versus::session::verdict_line(
+            return Some(crate::session::verdict_line(
                 void.reason,
                 None,
                 &Online::names(self),
@@ -204,7 +204,7 @@ impl crate::versus::session::Session for Online {
                 &Online::names(self),
             ));
         }
-        Some(crate::versus::session::verdict_line(
+        Some(crate::session::verdict_line(
             out.reason,
             Some(out.winner),
             &Online::names(self),
@@ -234,7 +234,7 @@ pub(crate) fn top_out_verdict(winner: Seat, wins: [u8; 2], names: &[String; 2]) 
 struct NoKeys;
 
 impl AutoPlayer for NoKeys {
-    fn next_for(&mut self, _view: crate::versus::opponent::SeatView<'_>) -> Input {
+    fn next_for(&mut self, _view: crate::session::SeatView<'_>) -> Input {
         Input::NONE
     }
 }

@@ -26,9 +26,9 @@ use crate::net::online::{Online, Stage};
 use crate::render::theme::{self};
 use crate::render::widgets::modal_layout;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::session::Session;
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
-use crate::versus::session::Session;
 
 /// The free-for-all room's screen, taking `online`'s connection over, once the code it joined
 /// or watches turned out to be a room of several seats.

@@ -2,7 +2,7 @@
 //! plan, outside bots that fail say why.
 
 use super::*;
-use sevenbag_core::{MatchHeader, Phase};
+use sevenbag_core::{Match, MatchHeader, Phase, Seat};
 
 #[test]
 fn two_stackers_fill_both_boards() {

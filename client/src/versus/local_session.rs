@@ -6,9 +6,8 @@ use std::collections::VecDeque;
 use sevenbag_core::{Input, Match, MatchHeader, Seat};
 
 use crate::input::{KeyMap, Keyboard, Latch};
-use crate::versus::opponent::AutoPlayer;
 
-use super::{NetStatus, Peer, Session};
+use crate::session::{AutoPlayer, NetStatus, Peer, Session};
 
 /// The most pieces a practice match can undo (a `Match` snapshot is about 1.5 KiB).
 pub const MAX_UNDO: usize = 500;
