@@ -16,8 +16,8 @@ use crate::party::setup::PartySetupScreen;
 #[cfg(target_arch = "wasm32")]
 use crate::platform::{page, web};
 use crate::puzzles::PuzzlesScreen;
+use crate::replay_files as replay;
 use crate::replays::ReplayScreen;
-use crate::replays::files as replay;
 use crate::replays::playback;
 use crate::screen::{Ctx, Screen};
 use crate::settings::SettingsScreen;

@@ -632,11 +632,6 @@ const GAME_BACK_ARROWS: &[(&str, &str, &str)] = &[
         "ranked sign-in reads the identity from account",
     ),
     (
-        "net",
-        "replays",
-        "the online tests save and replay a match's file",
-    ),
-    (
         "render",
         "input",
         "drawing reads whether tap keys show and the touch layout",
@@ -658,11 +653,6 @@ const GAME_BACK_ARROWS: &[(&str, &str, &str)] = &[
         "versus",
         "party",
         "the online room opens a party room as its next screen",
-    ),
-    (
-        "versus",
-        "replays",
-        "a finished match saves its replay through replays' files",
     ),
 ];
 

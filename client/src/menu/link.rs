@@ -13,7 +13,7 @@ use crate::puzzles::PuzzlesScreen;
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
-use crate::replays::files::{self as replay_files};
+use crate::replay_files;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::settings::config::Config;
 use crate::versus::lobby::{connection_as, player_connection};

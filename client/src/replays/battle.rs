@@ -1,13 +1,12 @@
 //! Playback of a replay of several seats (format version 2): [`BattleReplaySession`] steps the
 //! core's `Battle` from every seat's recorded keys and targets, with the same pause, speeds and
-//! seeking as the two-seat playback ([`super::files::ReplaySession`]); [`BattleReplayScreen`]
+//! seeking as the two-seat playback ([`crate::replay_files::ReplaySession`]); [`BattleReplayScreen`]
 //! draws every board with the free-for-all view ([`crate::party::view`]), watching from seat 0.
 
 use macroquad::input::KeyCode;
 use sevenbag_core::{Battle, MAX_SEATS, Seat, SeatInput};
 use sevenbag_protocol::{BattleReplay, EndReason, SeatLog};
 
-use super::files::{SEEK_FRAMES, SPEEDS, mmss};
 use crate::input::Keyboard;
 use crate::layout::party::party_layout;
 use crate::party::game::Figures;
@@ -17,6 +16,7 @@ use crate::render::fx::SeatFx;
 use crate::render::gfx::fill;
 use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::theme::{self, alpha};
+use crate::replay_files::{SEEK_FRAMES, SPEEDS, mmss};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 
 /// The playback buttons a touch screen shows along the bottom: each presses the key the
@@ -387,7 +387,7 @@ mod tests {
     /// listed with its players, and opened into the free-for-all playback.
     #[test]
     fn the_replay_loader_accepts_a_battle_replay() {
-        use crate::replays::files::{list_described, load_any, open_bytes, save};
+        use crate::replay_files::{list_described, load_any, open_bytes, save};
         let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().to_path_buf();
         let path = save(&dir, "1-ACDEF-1-ffa", GOLDEN_V2).expect("a v2 download is kept");

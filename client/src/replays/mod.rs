@@ -4,10 +4,9 @@
 //! ([`ReplaySession`] inside a [`PlayScreen`]); a file that does not decode shows "corrupted
 //! replay" and the list stays. "Download from server" connects to the configured server, lists
 //! its replays, and saves the one chosen into the data folder. The files and their playback are
-//! [`files`].
+//! `crate::replay_files`.
 
 pub mod battle;
-pub mod files;
 
 use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
@@ -17,10 +16,10 @@ use crate::render::gfx::background;
 use crate::render::key_buttons::{KeyChoice, footer_keys};
 use crate::render::theme;
 use crate::render::widgets::{RowState, heading, menu_row, scroll_marks, side_panel};
-use crate::replays::battle::{BattleReplayScreen, BattleReplaySession};
-use crate::replays::files::{
+use crate::replay_files::{
     Listed, ReplaySession, list_described, listing_detail, listing_label, replay_dirs,
 };
+use crate::replays::battle::{BattleReplayScreen, BattleReplaySession};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::session::Session;
 use crate::sound::sfx::Sfx;
@@ -106,7 +105,7 @@ impl ReplayScreen {
             return Transition::None;
         };
         let screen =
-            crate::replays::files::load_any(path).and_then(|r| playback(r, "REPLAY".to_owned()));
+            crate::replay_files::load_any(path).and_then(|r| playback(r, "REPLAY".to_owned()));
         match screen {
             Ok(play) => {
                 ctx.play(Sfx::Select);
@@ -175,8 +174,8 @@ pub fn opened_file(ctx: &mut Ctx) -> Option<Box<dyn Screen>> {
             ctx.notify(format!("{name} was not opened: {why}"), theme::BAD);
             None
         }
-        Opened::File(name, bytes) => match crate::replays::files::open_bytes(
-            crate::replays::files::save_dir().as_deref(),
+        Opened::File(name, bytes) => match crate::replay_files::open_bytes(
+            crate::replay_files::save_dir().as_deref(),
             &name,
             &bytes,
         ) {
@@ -214,9 +213,9 @@ impl Screen for ReplayScreen {
                 self.fetching = None;
             } else if let Some((id, bytes)) = remote.take_replay() {
                 self.fetching = None;
-                match crate::replays::files::save_dir()
+                match crate::replay_files::save_dir()
                     .ok_or_else(|| "this system has no data folder".to_owned())
-                    .and_then(|d| crate::replays::files::save(&d, &id, &bytes))
+                    .and_then(|d| crate::replay_files::save(&d, &id, &bytes))
                 {
                     Ok(path) => {
                         ctx.notify(format!("Saved {}", path.display()), theme::GOOD);

@@ -4,7 +4,7 @@
 //! rendered frame, (2) asks it to advance one simulation frame at a time, and (3) reads the
 //! [`Match`] and a [`NetStatus`] to draw. `crate::versus::local_session` is the offline kind
 //! (practice, local two players, the demo); the online controller (online and LAN) and
-//! `crate::replays::files::ReplaySession` implement the same trait, so the screen and renderer
+//! `crate::replay_files::ReplaySession` implement the same trait, so the screen and renderer
 //! do not change. This module names none of them: a session describes itself through the trait
 //! (its [`RoomRole`] for the online controller), so the sessions depend on it and not back. It
 //! sits below the modes, the connection and the renderer, which all use it.

@@ -393,4 +393,19 @@ mod tests {
         .with_undo();
         assert_eq!(demo.history(), None);
     }
+
+    #[test]
+    fn continuing_from_a_replay_starts_from_its_exact_match() {
+        use crate::replay_files::ReplaySession;
+        let (replay, _) = crate::replay_files::tests::recorded(600);
+        let mut s = ReplaySession::new(replay).expect("valid replay");
+        for _ in 0..321 {
+            s.step();
+        }
+        let here = s.current().clone();
+        let auto = || Control::Auto(crate::versus::opponent::Opponent::Stacker.player(1));
+        let practice = LocalSession::from_match(here.clone(), [auto(), auto()]);
+        assert_eq!(practice.current(), &here);
+        assert_eq!(practice.current().frame().0, 321);
+    }
 }

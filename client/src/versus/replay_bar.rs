@@ -1,6 +1,6 @@
 //! The playback buttons a touch screen shows under a replay: to the start, back and forward
 //! 5 s, pause, slower and faster, and continue from here. Each presses the key the desktop uses
-//! ([`crate::replays::files::ReplaySession`] reads them), so playback has one set of rules.
+//! ([`crate::replay_files::ReplaySession`] reads them), so playback has one set of rules.
 
 use macroquad::input::KeyCode;
 use macroquad::math::Rect;

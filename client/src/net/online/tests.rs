@@ -160,9 +160,9 @@ fn two_controllers_play_and_agree() {
     assert_eq!(got, id);
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().to_path_buf();
-    let path = crate::replays::files::save(&dir, &id, &bytes).expect("saved");
-    let mut playback = crate::replays::files::load(&path)
-        .and_then(crate::replays::files::ReplaySession::new)
+    let path = crate::replay_files::save(&dir, &id, &bytes).expect("saved");
+    let mut playback = crate::replay_files::load(&path)
+        .and_then(crate::replay_files::ReplaySession::new)
         .expect("a playable replay");
     assert_eq!(
         playback.replay().names,

@@ -98,7 +98,7 @@ impl LobbyScreen {
                 None,
             ),
             LobbyKind::LanHost => {
-                let dir = crate::replays::files::save_dir()
+                let dir = crate::replay_files::save_dir()
                     .unwrap_or_else(|| std::path::PathBuf::from("replays"));
                 let server = match HostedServer::start(self.port, dir) {
                     Ok(s) => s,

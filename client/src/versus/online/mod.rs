@@ -240,9 +240,9 @@ impl Screen for OnlineScreen {
             && self.saving
         {
             self.saving = false;
-            match crate::replays::files::save_dir()
+            match crate::replay_files::save_dir()
                 .ok_or_else(|| "this system has no data folder".to_owned())
-                .and_then(|d| crate::replays::files::save(&d, &id, &bytes))
+                .and_then(|d| crate::replay_files::save(&d, &id, &bytes))
             {
                 Ok(path) => ctx.notify(format!("Replay saved to {}", path.display()), theme::GOOD),
                 Err(e) => ctx.notify(e, theme::BAD),

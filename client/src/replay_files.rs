@@ -6,7 +6,7 @@
 //! again from frame 0, which takes milliseconds. The file helpers list the replay folders and
 //! save what a server sends, refusing anything that does not decode. Files of either format
 //! version are read through `sevenbag_protocol::replay_file::open` ([`load_any`]); a replay of
-//! several seats plays in [`super::battle`].
+//! several seats plays in `crate::replays::battle`.
 
 use std::path::{Path, PathBuf};
 
@@ -472,14 +472,14 @@ pub fn describe(replay: &Replay) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use sevenbag_core::MatchHeader;
     use sevenbag_protocol::InputLog;
     use sevenbag_protocol::replay::{ConfirmedSim, MatchResult};
 
     /// A replay recorded the way the server records one: a `ConfirmedSim` over scripted inputs.
-    fn recorded(frames: u32) -> (Replay, ConfirmedSim) {
+    pub(crate) fn recorded(frames: u32) -> (Replay, ConfirmedSim) {
         let header = MatchHeader::versus(77);
         let mut sim = ConfirmedSim::new(header);
         for seat in [Seat::First, Seat::Second] {
@@ -520,22 +520,6 @@ mod tests {
         assert_eq!(s.verdict(), None, "not before the end");
         while s.step() {}
         assert_eq!(s.verdict().as_deref(), Some("BO WINS BY FORFEIT"));
-    }
-
-    #[test]
-    fn continuing_from_a_replay_starts_from_its_exact_match() {
-        use crate::session::Session;
-        use crate::versus::local_session::{Control, LocalSession};
-        let (replay, _) = recorded(600);
-        let mut s = ReplaySession::new(replay).expect("valid replay");
-        for _ in 0..321 {
-            s.step();
-        }
-        let here = s.current().clone();
-        let auto = || Control::Auto(crate::versus::opponent::Opponent::Stacker.player(1));
-        let practice = LocalSession::from_match(here.clone(), [auto(), auto()]);
-        assert_eq!(practice.current(), &here);
-        assert_eq!(practice.current().frame().0, 321);
     }
 
     #[test]
