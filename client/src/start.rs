@@ -129,9 +129,9 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
             }
         }
         Some(StartScreen::Replays) => Box::new(ReplayScreen::default()),
-        Some(StartScreen::Leaderboard) => {
-            Box::new(StandingsScreen::new(ctx).opening(args.match_id))
-        }
+        Some(StartScreen::Leaderboard) => Box::new(
+            StandingsScreen::new(ctx, crate::replays::playback_bytes).opening(args.match_id),
+        ),
         Some(StartScreen::Challenge) => Box::new(ChallengeScreen::watching_best()),
         Some(StartScreen::Solo) => Box::new(SoloScreen::default()),
         Some(StartScreen::Sprint) => {

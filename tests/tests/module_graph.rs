@@ -617,11 +617,6 @@ fn no_file_imports_a_file_that_imports_it() {
 /// gone, so the entry is removed with the arrow.
 const GAME_BACK_ARROWS: &[(&str, &str, &str)] = &[
     (
-        "account",
-        "replays",
-        "opening a history replay goes through replays' playback",
-    ),
-    (
         "input",
         "layout",
         "the tap strip places its keys with `layout::left_of`",

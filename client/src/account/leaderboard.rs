@@ -25,9 +25,16 @@ pub const FOOTER: &str =
 /// The footer's key hints while a match's table is open.
 pub const TABLE_FOOTER: &str = "Enter watch the replay   Esc back to the profile";
 
+/// Opens a history match's replay file, as the server sent it, into its playback under a title;
+/// the error is a sentence. The replay screens sit above the account's, so whoever opens the
+/// standings hands this in (`crate::replays::playback_bytes`).
+pub type ReplayOpener = fn(&[u8], String) -> Result<Box<dyn Screen>, String>;
+
 /// The screen.
 pub struct StandingsScreen {
     standings: Standings,
+    /// Opens a history match's replay.
+    open_replay: ReplayOpener,
     nav: ListNav,
     fetching: Option<String>,
     /// Why the player key could not be read, said on the first frame.
@@ -43,8 +50,9 @@ pub struct StandingsScreen {
 }
 
 impl StandingsScreen {
-    /// Connects to the server in Settings, with the player key if this machine has one.
-    pub fn new(ctx: &Ctx) -> StandingsScreen {
+    /// Connects to the server in Settings, with the player key if this machine has one; a
+    /// history match's replay opens through `open_replay`.
+    pub fn new(ctx: &Ctx, open_replay: ReplayOpener) -> StandingsScreen {
         let (key, key_error) = match crate::account::identity::default_key_path()
             .map(|p| crate::account::identity::load_existing(&p))
             .transpose()
@@ -54,6 +62,7 @@ impl StandingsScreen {
         };
         StandingsScreen {
             standings: Standings::connect(&ctx.config.server, &ctx.config.player_name, key),
+            open_replay,
             nav: ListNav::default(),
             fetching: None,
             key_error,
@@ -95,7 +104,7 @@ impl Screen for StandingsScreen {
         }
         if let Some((id, bytes)) = self.standings.take_replay() {
             self.fetching = None;
-            match history_replay(&id, &bytes) {
+            match (self.open_replay)(&bytes, format!("REPLAY {id}")) {
                 Ok(play) => return Transition::Push(play),
                 Err(e) => ctx.notify(e, theme::BAD),
             }
@@ -325,13 +334,6 @@ impl Screen for StandingsScreen {
     }
 }
 
-/// The playback of history match replay `id` as the server sent it: a two-seat match in the
-/// versus view, a free-for-all or team match of several seats with every board
-/// ([`crate::replays::playback`]). The error is a sentence.
-fn history_replay(id: &str, bytes: &[u8]) -> Result<Box<dyn Screen>, String> {
-    crate::replays::playback_bytes(bytes, format!("REPLAY {id}"))
-}
-
 /// The side panel's text for a profile: rating, place, record, and the recent matches numbered
 /// for the 1–9 keys.
 pub fn profile_text(v: &Viewed, me: Option<&str>) -> String {
@@ -388,20 +390,6 @@ pub fn profile_text(v: &Viewed, me: Option<&str>) -> String {
 mod tests {
     use super::*;
     use sevenbag_protocol::{Profile, RecentMatch};
-
-    /// A match of the history whose replay has several seats (a free-for-all room's, format
-    /// version 2) opens into the free-for-all playback; a two-seat one keeps the versus view.
-    #[test]
-    fn a_history_replay_of_several_seats_opens_with_every_board() {
-        let v2 = include_bytes!("../../../crates/protocol/tests/golden/replay_v2.sbrp");
-        let screen = history_replay("9-ffa", v2).expect("a v2 replay opens");
-        assert_eq!(screen.name(), "replay-battle");
-        let v1 = include_bytes!("../../../crates/protocol/tests/golden/replay_v1.sbrp");
-        let screen = history_replay("8-ranked", v1).expect("a v1 replay opens");
-        assert_eq!(screen.name(), "play", "two seats keep the versus view");
-        let err = history_replay("7", b"nonsense").err().unwrap_or_default();
-        assert!(err.starts_with("corrupted replay"), "{err}");
-    }
 
     #[test]
     fn a_profile_reads_rating_place_record_and_numbered_matches() {

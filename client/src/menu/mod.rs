@@ -271,7 +271,10 @@ impl Screen for MenuScreen {
             Item::Party => Transition::Push(Box::new(PartySetupScreen::default())),
             Item::Replays => Transition::Push(Box::new(ReplayScreen::default())),
             Item::Challenge => Transition::Push(Box::new(ChallengeScreen::default())),
-            Item::Leaderboard => Transition::Push(Box::new(StandingsScreen::new(ctx))),
+            Item::Leaderboard => Transition::Push(Box::new(StandingsScreen::new(
+                ctx,
+                crate::replays::playback_bytes,
+            ))),
             Item::Solo => Transition::Push(Box::new(SoloScreen::default())),
             Item::Puzzles => Transition::Push(Box::new(PuzzlesScreen::default())),
             Item::Settings => Transition::Push(Box::new(SettingsScreen::new(ctx))),

@@ -420,3 +420,25 @@ impl Screen for ReplayScreen {
         "replay"
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A match of the history (the standings screen opens its replay through this) whose
+    /// replay has several seats (a free-for-all room's, format version 2) opens into the
+    /// free-for-all playback; a two-seat one keeps the versus view.
+    #[test]
+    fn a_history_replay_of_several_seats_opens_with_every_board() {
+        let v2 = include_bytes!("../../../crates/protocol/tests/golden/replay_v2.sbrp");
+        let screen = playback_bytes(v2, "REPLAY 9-ffa".into()).expect("a v2 replay opens");
+        assert_eq!(screen.name(), "replay-battle");
+        let v1 = include_bytes!("../../../crates/protocol/tests/golden/replay_v1.sbrp");
+        let screen = playback_bytes(v1, "REPLAY 8-ranked".into()).expect("a v1 replay opens");
+        assert_eq!(screen.name(), "play", "two seats keep the versus view");
+        let err = playback_bytes(b"nonsense", "REPLAY 7".into())
+            .err()
+            .unwrap_or_default();
+        assert!(err.starts_with("corrupted replay"), "{err}");
+    }
+}
