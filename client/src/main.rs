@@ -16,6 +16,7 @@
 
 // The program: its flags, the screens it opens with, and what a screen is.
 mod cli;
+mod identity;
 mod replay_files;
 mod screen;
 // The seam between the match screen and where a match comes from, and what automatic players

@@ -622,11 +622,6 @@ const GAME_BACK_ARROWS: &[(&str, &str, &str)] = &[
         "the tap strip places its keys with `layout::left_of`",
     ),
     (
-        "net",
-        "account",
-        "ranked sign-in reads the identity from account",
-    ),
-    (
         "render",
         "input",
         "drawing reads whether tap keys show and the touch layout",

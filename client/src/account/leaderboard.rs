@@ -53,8 +53,8 @@ impl StandingsScreen {
     /// Connects to the server in Settings, with the player key if this machine has one; a
     /// history match's replay opens through `open_replay`.
     pub fn new(ctx: &Ctx, open_replay: ReplayOpener) -> StandingsScreen {
-        let (key, key_error) = match crate::account::identity::default_key_path()
-            .map(|p| crate::account::identity::load_existing(&p))
+        let (key, key_error) = match crate::identity::default_key_path()
+            .map(|p| crate::identity::load_existing(&p))
             .transpose()
         {
             Ok(key) => (key.flatten(), None),

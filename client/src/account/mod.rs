@@ -1,6 +1,5 @@
 //! Who the player is on servers, and ranked play's standings.
 //!
-//! - [`identity`] — the player key, the kept recovery code, the ranked identify exchange.
 //! - [`requests`] — Settings › Account's connections: show the identity, import a recovery code,
 //!   rename on the server.
 //! - [`rows`] — the ACCOUNT rows of the Settings screen.
@@ -9,7 +8,6 @@
 //! - [`match_table`] — a match of a profile's history as a results table of every seat.
 //! - [`report_form`] — the profile screen's report form.
 
-pub mod identity;
 pub mod leaderboard;
 pub mod match_table;
 pub mod report_form;

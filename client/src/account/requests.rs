@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use sevenbag_protocol::identity::{normalise_recovery_code, validate_name};
 use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
-use crate::account::identity;
+use crate::identity;
 use crate::net::online::error_text;
 use crate::net::request::{Arrival, Exchange, Standing};
 

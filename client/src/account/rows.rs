@@ -71,7 +71,7 @@ impl AccountRows {
             ctx.notify("Waiting for the server's answer.", theme::GARBAGE_QUEUED);
             return;
         }
-        let Some(key_path) = crate::account::identity::default_key_path() else {
+        let Some(key_path) = crate::identity::default_key_path() else {
             ctx.notify(
                 "This system has no config directory for a player key.",
                 theme::BAD,

@@ -38,7 +38,7 @@ impl LinkScreen {
 /// The screen a link opens, for the player named in `ctx`: it connects as the lobby's forms do
 /// ([`player_connection`]), with the player's identity when this machine has one.
 pub fn open(link: &Link, ctx: &Ctx) -> Box<dyn Screen> {
-    let key = crate::account::identity::existing_key();
+    let key = crate::identity::existing_key();
     if let Some((online, title)) = room_connection(link, &ctx.config, key) {
         return Box::new(OnlineScreen::new(online, title, None));
     }

@@ -68,8 +68,8 @@ pub fn panel_text(mode: SoloMode, board: &Board, selected: Option<&SoloRow>) -> 
 impl SoloBoardsScreen {
     /// Connects to the server in Settings, showing `mode`'s board first (Sprint for Zen).
     pub fn new(ctx: &Ctx, mode: SoloMode) -> SoloBoardsScreen {
-        let key = crate::account::identity::default_key_path()
-            .and_then(|p| crate::account::identity::load_existing(&p).ok().flatten());
+        let key = crate::identity::default_key_path()
+            .and_then(|p| crate::identity::load_existing(&p).ok().flatten());
         SoloBoardsScreen {
             boards: SoloBoards::connect(&ctx.config.server, &ctx.config.player_name, key),
             shown: BOARDS.iter().position(|m| *m == mode).unwrap_or(0),

@@ -139,9 +139,9 @@ fn start_upload(ctx: &mut Ctx, f: &mut Finished) {
         );
         return;
     };
-    let key = crate::account::identity::default_key_path()
+    let key = crate::identity::default_key_path()
         .ok_or_else(|| "no config directory for the player key".to_owned())
-        .and_then(|path| crate::account::identity::load_or_create(&path));
+        .and_then(|path| crate::identity::load_or_create(&path));
     match key {
         Ok(key) => {
             let upload = Upload::start(&ctx.config.server, &ctx.config.player_name, key, bytes);

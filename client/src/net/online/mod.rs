@@ -55,7 +55,7 @@ use sevenbag_netplay::{
 };
 use sevenbag_protocol::{RoomOptions, SeatInfo};
 
-use crate::account::identity::RankedFlow;
+use crate::identity::RankedFlow;
 use crate::input::{KeyMap, Latch};
 use crate::net::online::reconnect::Reconnect;
 use crate::net::online::who::Who;
@@ -208,9 +208,9 @@ impl Online {
             _ => None,
         };
         let ranked = match &request {
-            Request::Ranked(key) => Some(
-                RankedFlow::new(*key).keeping_codes(crate::account::identity::default_key_path()),
-            ),
+            Request::Ranked(key) => {
+                Some(RankedFlow::new(*key).keeping_codes(crate::identity::default_key_path()))
+            }
             _ => None,
         };
         let now = Instant::now();

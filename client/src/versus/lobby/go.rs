@@ -17,12 +17,7 @@ use super::{LobbyKind, LobbyScreen};
 /// match and rooms too. Every way into a room goes through here: the lobby's forms and the
 /// page's links (`/room/CODE`, `/watch/CODE`, `/replay/ID`).
 pub(crate) fn player_connection(config: &Config, address: &str, request: Request) -> Online {
-    connection_as(
-        config,
-        address,
-        request,
-        crate::account::identity::existing_key(),
-    )
+    connection_as(config, address, request, crate::identity::existing_key())
 }
 
 /// [`player_connection`] with the key given (the tests pass one).
@@ -57,9 +52,9 @@ impl LobbyScreen {
                 None,
             ),
             LobbyKind::Ranked => {
-                let key = crate::account::identity::default_key_path()
+                let key = crate::identity::default_key_path()
                     .ok_or_else(|| "no config directory for the player key".to_owned())
-                    .and_then(|path| crate::account::identity::load_or_create(&path));
+                    .and_then(|path| crate::identity::load_or_create(&path));
                 match key {
                     Ok(key) => (
                         self.connect(ctx, &server, Request::Ranked(key)),
