@@ -42,6 +42,7 @@ mod versus;
 mod checks;
 mod input;
 mod layout;
+mod list_nav;
 mod platform;
 mod render;
 mod sound;

@@ -8,8 +8,8 @@ use macroquad::input::KeyCode;
 use crate::account::match_table::stored_table;
 use crate::account::report_form::ReportForm;
 use crate::account::standings::{Standings, Status, Viewed};
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::list_nav::{ListEvent, ListNav};
 use crate::render::gfx::background;
 use crate::render::key_buttons::footer_keys;
 use crate::render::results_table::draw_results_table;
@@ -294,7 +294,7 @@ impl Screen for StandingsScreen {
             Some(d) => {
                 let viewed = self.standings.viewed().map(|v| v.profile.name.as_str());
                 let window = macroquad::math::Rect::new(0.0, 0.0, io.width, io.height);
-                let upright = crate::input::touch::is_portrait(io.width, io.height);
+                let upright = crate::layout::is_portrait(io.width, io.height);
                 draw_results_table(gfx, window, &stored_table(d, viewed, upright));
                 let mut keys = vec![("Back", KeyCode::Escape)];
                 if d.replay.is_some() {

@@ -127,8 +127,7 @@ impl OnScreen {
             self.controls.reset();
         }
         // The back button shows wherever key buttons do: the touch wording names it (‹).
-        self.back =
-            (wanted && depth > 1).then(|| crate::render::touch::back_button(width, game_height));
+        self.back = (wanted && depth > 1).then(|| crate::layout::back_button(width, game_height));
         taps::set_back(self.back);
         if let Some(back) = self.back {
             let tapped = fingers.iter().any(|f| f.ended && back.contains(f.pos))

@@ -23,6 +23,7 @@ use macroquad::math::{Rect, Vec2};
 use sevenbag_core::Input;
 
 use crate::input::{Action, Keyboard};
+use crate::layout::is_portrait;
 
 /// When the touch controls show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -97,14 +98,6 @@ impl TouchSettings {
             raise: clamp(self.raise, RAISE_RANGE),
         }
     }
-}
-
-/// A window taller than this times its width is laid out in portrait (a phone held upright).
-pub const PORTRAIT: f32 = 1.15;
-
-/// Whether a `width` × `height` window is laid out in portrait.
-pub fn is_portrait(width: f32, height: f32) -> bool {
-    height > width * PORTRAIT
 }
 
 /// In portrait, the strip under the game that holds the controls (the rest of the window is the

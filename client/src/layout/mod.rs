@@ -5,13 +5,28 @@
 //! The match view is measured in *cells*: one cell is the side of a board square, snapped to whole
 //! pixels so grid lines stay crisp.
 //!
-//! The list screens' keyboard and mouse navigation is [`list`]; `crate::screen_texts` (tests
+//! It imports no other part of the game, so every part may place things with it. The list
+//! screens' keyboard and mouse navigation is `crate::list_nav`; `crate::screen_texts` (tests
 //! only) checks that every label fits its box at every window size.
 
-pub mod list;
 pub mod party;
 
 use macroquad::math::Rect;
+
+/// A window taller than this times its width is laid out in portrait (a phone held upright).
+pub const PORTRAIT: f32 = 1.15;
+
+/// Whether a `width` × `height` window is laid out in portrait.
+pub fn is_portrait(width: f32, height: f32) -> bool {
+    height > width * PORTRAIT
+}
+
+/// The back button's place: the top-right corner (titles start on the left, the opponent's
+/// small board in portrait too), a thumb wide.
+pub fn back_button(width: f32, height: f32) -> Rect {
+    let side = (width.min(height) * 0.09).max(32.0);
+    Rect::new(width - side * 1.15, side * 0.15, side, side)
+}
 
 /// Columns of a board.
 pub const BOARD_COLS: f32 = 10.0;
@@ -102,10 +117,10 @@ pub struct MatchLayout {
 }
 
 /// Lays out the match view in a `width` × `height` window: side by side, or in portrait (a phone
-/// held upright, [`crate::input::touch::is_portrait`]) your board large and the opponent's
+/// held upright, [`crate::layout::is_portrait`]) your board large and the opponent's
 /// small above it ([`portrait_match_layout`]).
 pub fn match_layout(width: f32, height: f32) -> MatchLayout {
-    if crate::input::touch::is_portrait(width, height) {
+    if is_portrait(width, height) {
         return portrait_match_layout(width, height);
     }
     let cell = (width / VIEW_W).min(height / VIEW_H).floor().max(MIN_CELL);
@@ -248,7 +263,7 @@ pub fn result_card(l: &MatchLayout) -> ResultCard {
     let portrait = l.panels[1].mini;
     let (cx, top, w) = if portrait {
         let m = l.middle;
-        let back = crate::render::touch::back_button(l.window.w, l.window.h);
+        let back = back_button(l.window.w, l.window.h);
         let top = m.y.max(back.bottom() + cell * 0.3);
         (m.x + m.w / 2.0, top, (cell * 13.0).min(m.w))
     } else {
@@ -300,7 +315,7 @@ pub struct ListLayout {
 /// Lays out a list screen with `rows` rows in a `width` × `height` window. When the rows do not
 /// all fit, `row_h` shrinks to a minimum and the caller scrolls (see [`ListLayout::visible_rows`]).
 pub fn list_layout(width: f32, height: f32, rows: usize) -> ListLayout {
-    if crate::input::touch::is_portrait(width, height) {
+    if is_portrait(width, height) {
         return portrait_list_layout(width, height, rows);
     }
     let unit = (height / 36.0).min(width / 56.0).floor().max(8.0);
@@ -451,7 +466,7 @@ mod tests {
             let l = match_layout(lw, lh);
             let card = result_card(&l);
             let cell = l.cell;
-            let back = crate::render::touch::back_button(lw, lh);
+            let back = back_button(lw, lh);
             let mut kept = vec![("title", l.title), ("back button", back)];
             for (i, p) in l.panels.iter().enumerate() {
                 let label = |r: Rect| Rect::new(r.x, r.y, r.w, p.cell() * 1.2);
@@ -489,7 +504,7 @@ mod tests {
     fn a_title_strip_stops_short_of_the_back_button() {
         for (w, h) in SCREENS {
             let (lw, lh, _) = logical_size(w, h);
-            let back = crate::render::touch::back_button(lw, lh);
+            let back = back_button(lw, lh);
             for title in [match_layout(lw, lh).title, list_layout(lw, lh, 3).title] {
                 let kept = left_of(title, back, 4.0);
                 assert!(!meet(kept, back), "{w}x{h}: {kept:?} under {back:?}");
@@ -541,7 +556,7 @@ mod tests {
         let mut v = Vec::new();
         for w in [320.0, 360.0, 375.0, 390.0, 414.0, 430.0] {
             for h in [480.0, 560.0, 640.0, 700.0, 760.0, 844.0, 932.0] {
-                if crate::input::touch::is_portrait(w, h) {
+                if is_portrait(w, h) {
                     v.push((w, h));
                 }
             }
@@ -590,7 +605,7 @@ mod tests {
                 !strictly_overlap(a.board, b.board),
                 "boards overlap at {w}x{h}"
             );
-            if crate::input::touch::is_portrait(w, h) {
+            if is_portrait(w, h) {
                 assert!(b.board.bottom() < a.board.y, "the opponent's is above mine");
             } else {
                 assert!(a.board.right() < b.board.x, "mine is on the left");
@@ -655,7 +670,7 @@ mod tests {
                     "rows run into the footer at {w}x{h}"
                 );
                 assert!(l.title.bottom() <= l.rows.y);
-                if crate::input::touch::is_portrait(w, h) {
+                if is_portrait(w, h) {
                     assert!(
                         last.bottom() <= l.side.y + 0.01,
                         "side panel under the rows"

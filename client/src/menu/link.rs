@@ -5,8 +5,8 @@
 
 use macroquad::input::KeyCode;
 
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::list_nav::{ListEvent, ListNav};
 use crate::net::links::Link;
 use crate::net::online::{self, Online, Stage};
 use crate::puzzles::PuzzlesScreen;

@@ -8,8 +8,8 @@ use macroquad::math::Rect;
 
 use crate::account::leaderboard::StandingsScreen;
 use crate::challenge::ChallengeScreen;
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::{ListLayout, list_layout_all};
+use crate::list_nav::{ListEvent, ListNav};
 use crate::party::setup::PartySetupScreen;
 use crate::puzzles::PuzzlesScreen;
 use crate::render::gfx::background;

@@ -6,8 +6,8 @@ use sevenbag_core::Targeting;
 
 use super::PartySetup;
 use super::screen::PartyScreen;
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::list_nav::{ListEvent, ListNav};
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{

@@ -16,8 +16,8 @@ use sevenbag_core::Input;
 use sevenbag_puzzle::{Difficulty, Kind, Status};
 
 use crate::input::{KeyMap, Keyboard, Latch};
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::list_nav::{ListEvent, ListNav};
 use crate::net::links::Link;
 use crate::puzzles::game::{
     Job, Made, PuzzleGame, Request, difficulty_label, kind_label, make, today,

@@ -46,13 +46,6 @@ pub fn draw_controls(gfx: &Gfx, layout: &TouchLayout, held: &[Action], strip: Op
     }
 }
 
-/// The back button's place: the top-right corner (titles start on the left, the opponent's
-/// small board in portrait too), a thumb wide.
-pub fn back_button(width: f32, height: f32) -> Rect {
-    let side = (width.min(height) * 0.09).max(32.0);
-    Rect::new(width - side * 1.15, side * 0.15, side, side)
-}
-
 /// Draws the back button (a touch screen's Esc).
 pub fn draw_back(gfx: &Gfx, r: Rect) {
     draw_rectangle(r.x, r.y, r.w, r.h, alpha(theme::PANEL, 0.8));

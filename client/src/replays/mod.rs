@@ -8,8 +8,8 @@
 
 pub mod battle;
 
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::list_nav::{ListEvent, ListNav};
 use crate::net::links::Link;
 use crate::net::online::{Online, Request, Stage};
 use crate::render::gfx::background;

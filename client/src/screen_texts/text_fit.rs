@@ -241,7 +241,7 @@ fn every_list_screen_footer_fits_beside_its_right_hand_text() {
                 .min(footer_right_room(l.footer));
             let room = footer_room(l.footer, l.unit, right_w);
             let at = format!("footer at {w}x{h}");
-            if crate::input::touch::is_portrait(w, h) {
+            if crate::layout::is_portrait(w, h) {
                 // Upright, the last hints may be left out, never cut: the first always shows.
                 let (kept, px) =
                     footer_hints(|t, px| m.width(t, px, Weight::Regular), &hints, size, room);

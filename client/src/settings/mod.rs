@@ -12,8 +12,8 @@ mod view;
 
 use crate::account::rows::{AccountRow, AccountRows};
 use crate::input::{Action, KeyMap};
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::list_nav::{ListEvent, ListNav};
 use crate::render::gfx::set_plain_background;
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};

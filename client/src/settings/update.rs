@@ -10,7 +10,7 @@ use crate::input::Keyboard;
 use crate::input::keys::key_name;
 use crate::input::touch::{INSET_RANGE, RAISE_RANGE, SIZE_RANGE, TouchMode};
 use crate::layout::ListLayout;
-use crate::layout::list::ListEvent;
+use crate::list_nav::ListEvent;
 use crate::render::theme;
 use crate::render::widgets::key_caps;
 use crate::screen::{Ctx, FrameIo, Transition};

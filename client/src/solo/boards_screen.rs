@@ -6,8 +6,8 @@ use macroquad::input::KeyCode;
 use sevenbag_core::SoloMode;
 use sevenbag_protocol::{SoloReplay, SoloRow};
 
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::list_nav::{ListEvent, ListNav};
 use crate::render::gfx::background;
 use crate::render::key_buttons::footer_keys;
 use crate::render::theme;

@@ -8,8 +8,8 @@ use sevenbag_core::{SoloMode, SoloResult};
 use sevenbag_protocol::SoloReplay;
 use sevenbag_protocol::solo_replay::result_text;
 
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::list_nav::{ListEvent, ListNav};
 use crate::render::gfx::background;
 use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
 use crate::screen::{Ctx, FrameIo};

@@ -411,7 +411,7 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
             let c = center(l.title);
             // Under the title; in portrait, where the opponent's small board is, over your
             // well (practice undo plays the first seat).
-            let y = if crate::input::touch::is_portrait(io.width, io.height) {
+            let y = if crate::layout::is_portrait(io.width, io.height) {
                 l.panels[0].board.y.min(l.panels[0].hold.y) - h - l.cell * 0.5
             } else {
                 l.title.bottom() + l.cell * 0.1
@@ -428,7 +428,7 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
             );
         } else if let Some((undo, redo)) = self.session.history()
             && self.paused.is_none()
-            && !crate::input::touch::is_portrait(io.width, io.height)
+            && !crate::layout::is_portrait(io.width, io.height)
         {
             let keys = &ctx.config.keys;
             let hint = format!(

@@ -4,8 +4,8 @@ use sevenbag_core::{Handling, MatchHeader, Preset};
 
 use crate::input::keys::key_label;
 use crate::input::{Action, KeyMap};
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::list_nav::{ListEvent, ListNav};
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{

@@ -5,8 +5,8 @@ use macroquad::input::KeyCode;
 use sevenbag_protocol::{BattleRoomOptions, SeatStatus};
 
 use super::PartyOnlineScreen;
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::list_nav::{ListEvent, ListNav};
 use crate::net::battle::{BattleOnline, BattleStage};
 use crate::render::gfx::background;
 use crate::render::key_buttons::{KeyChoice, footer_keys};

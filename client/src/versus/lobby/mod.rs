@@ -14,8 +14,8 @@ use sevenbag_core::rules::MIN_GARBAGE_TRAVEL;
 use sevenbag_core::{Preset, Randomizer};
 use sevenbag_protocol::RoomOptions;
 
-use crate::layout::list::{ListEvent, ListNav};
 use crate::layout::list_layout;
+use crate::list_nav::{ListEvent, ListNav};
 use crate::net::lan::{BeaconListener, LanHost};
 use crate::net::online::transport::DEFAULT_GAME_PORT;
 use crate::screen::{Ctx, FrameIo, Screen, TextField, TextKind, Transition};

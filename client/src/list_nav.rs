@@ -1,4 +1,5 @@
-//! Keyboard and mouse navigation shared by every list screen.
+//! Keyboard and mouse navigation shared by every list screen, over the rows `crate::layout`
+//! places.
 
 use macroquad::input::KeyCode;
 use macroquad::math::Rect;
