@@ -43,6 +43,8 @@ mod checks;
 mod input;
 mod layout;
 mod list_nav;
+// What a touch screen adds to each frame: the controls, the back button, the key buttons.
+mod on_screen;
 mod platform;
 mod render;
 mod sound;
@@ -203,9 +205,9 @@ async fn run(args: Args) {
     #[cfg(target_arch = "wasm32")]
     let mut page_pads = input::pad::PagePads::default();
     #[cfg(not(target_arch = "wasm32"))]
-    let mut on_screen = input::on_screen::OnScreen::new(false);
+    let mut on_screen = on_screen::OnScreen::new(false);
     #[cfg(target_arch = "wasm32")]
-    let mut on_screen = input::on_screen::OnScreen::new(web_device::touch_device());
+    let mut on_screen = on_screen::OnScreen::new(web_device::touch_device());
     #[cfg(target_arch = "wasm32")]
     let mut published = String::new();
     loop {
@@ -251,7 +253,7 @@ async fn run(args: Args) {
             &ctx.config.touch,
             stack.top(),
             stack.depth(),
-            &input::on_screen::fingers(scale),
+            &on_screen::fingers(scale),
             width,
             height,
             &mut keyboard,

@@ -12,7 +12,6 @@
 
 pub mod button;
 pub mod keys;
-pub mod on_screen;
 pub mod pad;
 pub mod queue;
 pub mod taps;

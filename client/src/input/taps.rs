@@ -1,7 +1,7 @@
 //! Key buttons: labelled buttons that stand for keys on a touch screen, where a screen would
 //! otherwise name keys a phone does not have (replay playback, the result card, undo and redo,
 //! footers). Drawing one notes where it is and which key it presses; the next frame's input
-//! ([`crate::input::on_screen`]) turns a tap on it into that key's press, so every screen reads
+//! ([`crate::on_screen`]) turns a tap on it into that key's press, so every screen reads
 //! a tap exactly as it reads the key.
 
 use std::cell::{Cell, RefCell};
