@@ -16,6 +16,8 @@
 
 // The program: its flags, the screens it opens with, and what a screen is.
 mod cli;
+// The settings file: what it holds, its text form and where it is kept.
+mod config;
 mod identity;
 mod replay_files;
 mod screen;
@@ -142,12 +144,10 @@ fn main() -> ExitCode {
 }
 
 async fn run(args: Args) {
-    let config_path = args.config.clone().or_else(settings::config::default_path);
+    let config_path = args.config.clone().or_else(config::default_path);
     // No settings file yet: the first start, which asks for a name.
-    let first_start = config_path
-        .as_deref()
-        .is_some_and(|p| !settings::config::exists(p));
-    let (config, problem) = settings::config::load_or_default(config_path.as_deref());
+    let first_start = config_path.as_deref().is_some_and(|p| !config::exists(p));
+    let (config, problem) = config::load_or_default(config_path.as_deref());
     let audio = audio::Audio::load(config.volume).await;
     let mut ctx = Ctx {
         config,

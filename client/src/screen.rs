@@ -10,13 +10,13 @@ use std::path::PathBuf;
 use macroquad::color::Color;
 use macroquad::math::{Rect, Vec2};
 
+use crate::config::Config;
 use crate::input::Keyboard;
 use crate::net::links::Link;
 use crate::platform::clipboard::{self, Copying};
 use crate::render::backdrop::Backdrop;
 use crate::render::gfx::Gfx;
 use crate::render::theme;
-use crate::settings::config::Config;
 use crate::sound::audio::Audio;
 use crate::sound::sfx::Sfx;
 

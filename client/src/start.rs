@@ -240,8 +240,8 @@ pub async fn wait_for_page_files(ctx: &mut Ctx) {
 #[cfg(target_arch = "wasm32")]
 pub fn use_page_server(ctx: &mut Ctx) {
     let href = web::location();
-    if let Some(server) = page::query_server(&href, crate::settings::config::MAX_ADDRESS)
-        .or_else(|| page::page_server(&href))
+    if let Some(server) =
+        page::query_server(&href, crate::config::MAX_ADDRESS).or_else(|| page::page_server(&href))
     {
         ctx.config.server = server;
     }

@@ -5,6 +5,7 @@
 
 use macroquad::input::KeyCode;
 
+use crate::config::Config;
 use crate::layout::list_layout;
 use crate::list_nav::{ListEvent, ListNav};
 use crate::net::links::Link;
@@ -15,7 +16,6 @@ use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
 use crate::replay_files;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::settings::config::Config;
 use crate::versus::lobby::{connection_as, player_connection};
 use crate::versus::online::OnlineScreen;
 

@@ -6,6 +6,7 @@
 use macroquad::input::KeyCode;
 use sevenbag_protocol::identity::validate_name;
 
+use crate::config::MAX_NAME;
 use crate::input::taps;
 use crate::layout::list_layout;
 use crate::render::gfx::{Align, Weight, background};
@@ -13,7 +14,6 @@ use crate::render::key_buttons::button_row;
 use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, side_panel, value_row};
 use crate::screen::{Ctx, FrameIo, Screen, TextField, TextKind, Transition};
-use crate::settings::config::MAX_NAME;
 use crate::sound::sfx::Sfx;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).

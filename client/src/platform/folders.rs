@@ -1,7 +1,7 @@
 //! The platform's folders for the player key, replays, solo runs and records (`dirs`). In a
 //! browser page they are folders of the page's own files ([`PAGE_ROOT`], kept in IndexedDB by
 //! `client/web/sevenbag-storage.js`; see [`crate::platform::files`]), so the same code keeps the
-//! same files there; the settings are in `localStorage` (`crate::settings::config`).
+//! same files there; the settings are in `localStorage` (`crate::config`).
 use std::path::PathBuf;
 
 /// The root of the page's files: the version is in the name, so that a later layout can live

@@ -1,23 +1,21 @@
 //! Settings: name, server, account, handling, volume and three key maps, saved to the TOML file
-//! ([`config`]; the screen's drawing is `view`).
+//! (`crate::config`; the screen's drawing is `view`).
 //!
 //! The screen edits a draft copy; "Save" (or Escape) validates, writes the file and puts the
 //! draft in force; "Discard" drops it. Key rows capture the next key pressed ("press a key").
-
-pub mod config;
 
 mod rows;
 mod update;
 mod view;
 
 use crate::account::rows::{AccountRow, AccountRows};
+use crate::config::{Config, clean_name};
 use crate::input::{Action, KeyMap};
 use crate::layout::list_layout;
 use crate::list_nav::{ListEvent, ListNav};
 use crate::render::gfx::set_plain_background;
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::settings::config::{Config, clean_name};
 use rows::{MapId, Row, is_text_field, rows};
 
 #[cfg(test)]

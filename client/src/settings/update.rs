@@ -6,6 +6,7 @@ use macroquad::input::KeyCode;
 use super::rows::{EnterDoes, Row, enter_does, is_text_field, step_percent, step_sdf};
 use super::{MAX_CERT_PATH, SettingsScreen, show_display};
 use crate::account::rows::AccountRow;
+use crate::config::{Config, MAX_ADDRESS, MAX_NAME};
 use crate::input::Keyboard;
 use crate::input::keys::key_name;
 use crate::input::touch::{INSET_RANGE, RAISE_RANGE, SIZE_RANGE, TouchMode};
@@ -14,7 +15,6 @@ use crate::list_nav::ListEvent;
 use crate::render::theme;
 use crate::render::widgets::key_caps;
 use crate::screen::{Ctx, FrameIo, Transition};
-use crate::settings::config::{Config, MAX_ADDRESS, MAX_NAME};
 use crate::sound::sfx::Sfx;
 
 /// Steps `v` by `d`, kept within 0..=`max`.

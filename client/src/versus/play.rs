@@ -9,6 +9,7 @@ use sevenbag_core::{Match, MatchHeader, Phase, Seat};
 
 use macroquad::math::Rect;
 
+use crate::config::Config;
 use crate::input::taps;
 use crate::layout::{match_layout, result_card};
 use crate::render::fx::MatchFx;
@@ -17,7 +18,6 @@ use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::session::Session;
-use crate::settings::config::Config;
 use crate::solo::{key_text, redo_key, restart_key, undo_key};
 use crate::sound::sfx::Sfx;
 use crate::versus::local_session::{Control, LocalSession};

@@ -2,6 +2,8 @@
 
 use sevenbag_core::{Handling, MatchHeader, Preset};
 
+use crate::config::MatchSetup;
+use crate::config::OutsideBot;
 use crate::input::keys::key_label;
 use crate::input::{Action, KeyMap};
 use crate::layout::list_layout;
@@ -12,8 +14,6 @@ use crate::render::widgets::{
     RowState, footer, heading, menu_row, scroll_marks, side_panel, value_row,
 };
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::settings::config::MatchSetup;
-use crate::settings::config::OutsideBot;
 use crate::sound::sfx::Sfx;
 use crate::versus::opponent::Opponent;
 use crate::versus::play::PlayScreen;

@@ -1,12 +1,12 @@
 //! What "Go" does for each form: the connection it opens (with the player's key), or the LAN
 //! server it starts first, and the [`OnlineScreen`] it pushes.
 
+use crate::config::Config;
 use crate::net::lan::{BeaconSender, HostedServer};
 use crate::net::online::transport::DEFAULT_GAME_PORT;
 use crate::net::online::{Online, Request};
 use crate::render::theme;
 use crate::screen::{Ctx, Transition};
-use crate::settings::config::Config;
 use crate::sound::sfx::Sfx;
 use crate::versus::online::{LanHosting, OnlineScreen};
 

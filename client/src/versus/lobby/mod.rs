@@ -378,7 +378,7 @@ impl Screen for LobbyScreen {
             Row::Server => {
                 let server = self.server.get_or_insert_with(|| ctx.config.server.clone());
                 for c in &kb.chars {
-                    if !c.is_control() && server.len() < crate::settings::config::MAX_ADDRESS {
+                    if !c.is_control() && server.len() < crate::config::MAX_ADDRESS {
                         server.push(*c);
                     }
                 }

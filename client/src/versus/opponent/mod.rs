@@ -50,8 +50,8 @@ pub use stacker::Stacker;
 use worker::TBP_MOVE_LIMIT;
 use worker::Worker;
 
+use crate::config::OutsideBot;
 pub use crate::session::{AutoPlayer, SeatView};
-use crate::settings::config::OutsideBot;
 
 /// The opponent choices offered to the player.
 #[derive(Clone, Debug, PartialEq)]
