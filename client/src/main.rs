@@ -158,6 +158,7 @@ async fn run(args: Args) {
         time: 0.0,
         backdrop: render::backdrop::Backdrop::new(),
         copying: None,
+        open_battle_room: |online| Box::new(party::online::PartyOnlineScreen::new(online)),
     };
     settings::show_display(&ctx.config);
     if let Some(problem) = problem {

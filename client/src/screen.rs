@@ -12,6 +12,7 @@ use macroquad::math::{Rect, Vec2};
 
 use crate::config::Config;
 use crate::input::Keyboard;
+use crate::net::battle::BattleOnline;
 use crate::net::links::Link;
 use crate::platform::clipboard::{self, Copying};
 use crate::render::backdrop::Backdrop;
@@ -215,7 +216,13 @@ pub struct Ctx {
     pub backdrop: Backdrop,
     /// A link being copied to the clipboard, and the link (the loop says when it is done).
     pub copying: Option<(Copying, String)>,
+    /// Opens the screen of a room of several seats that a two-seat connection turned out to
+    /// have joined (the party's room screen, which sits above the versus screens that find one).
+    pub open_battle_room: BattleRoomOpener,
 }
+
+/// Makes the screen that takes a free-for-all room's connection over.
+pub type BattleRoomOpener = fn(BattleOnline) -> Box<dyn Screen>;
 
 impl Ctx {
     /// Shows `text` for a few seconds.

@@ -9,6 +9,8 @@
 //! under a banner, and a player back too late to keep the seat watches the rest.
 
 mod crowd;
+#[cfg(test)]
+mod handoff_tests;
 mod lobby;
 mod outage;
 mod talk;

@@ -6,8 +6,6 @@
 //! leaves, Esc or N stays); spectators leave at once. While the controller reconnects after a
 //! lost connection, a banner over the match says so with the seconds left.
 
-#[cfg(test)]
-mod handoff_tests;
 pub(crate) mod room_chat;
 pub(crate) mod view;
 
@@ -25,19 +23,19 @@ use crate::net::links::Link;
 use crate::net::online::{Online, Stage};
 use crate::render::theme::{self};
 use crate::render::widgets::modal_layout;
-use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::screen::{BattleRoomOpener, Ctx, FrameIo, Screen, Transition};
 use crate::session::Session;
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
 
-/// The free-for-all room's screen, taking `online`'s connection over, once the code it joined
-/// or watches turned out to be a room of several seats.
-pub(crate) fn battle_room_screen(online: &mut Online) -> Option<Box<dyn Screen>> {
+/// The free-for-all room's screen made by `open`, taking `online`'s connection over, once the
+/// code it joined or watches turned out to be a room of several seats.
+pub(crate) fn battle_room_screen(
+    online: &mut Online,
+    open: BattleRoomOpener,
+) -> Option<Box<dyn Screen>> {
     let join = online.take_battle()?;
-    let online = crate::net::battle::BattleOnline::joined(join);
-    Some(Box::new(crate::party::online::PartyOnlineScreen::new(
-        online,
-    )))
+    Some(open(crate::net::battle::BattleOnline::joined(join)))
 }
 
 /// A LAN host's extras: the server it runs and its beacon.
@@ -216,7 +214,7 @@ impl Screen for OnlineScreen {
     /// Handles the frame.
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         // A code that names a free-for-all room: its own screen takes the connection over.
-        if let Some(screen) = battle_room_screen(self.online_mut()) {
+        if let Some(screen) = battle_room_screen(self.online_mut(), ctx.open_battle_room) {
             return Transition::Replace(screen);
         }
         // The setting applies at once, also to a room joined before it changed.

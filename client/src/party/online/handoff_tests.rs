@@ -8,11 +8,18 @@ use sevenbag_core::Handling;
 use sevenbag_netplay::time::Instant;
 use sevenbag_protocol::{BattleRoomOptions, RoomOptions};
 
-use super::battle_room_screen;
+use super::PartyOnlineScreen;
 use crate::input::KeyMap;
 use crate::net::battle::BattleOnline;
 use crate::net::online::{Online, Request, Stage};
 use crate::net::test_server::LocalServer;
+use crate::screen::Screen;
+use crate::versus::online::battle_room_screen;
+
+/// The opener the game hands the versus screens (`Ctx::open_battle_room`).
+fn open_room(online: BattleOnline) -> Box<dyn Screen> {
+    Box::new(PartyOnlineScreen::new(online))
+}
 
 fn within(mut done: impl FnMut() -> bool) {
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
@@ -49,7 +56,7 @@ fn a_free_for_all_rooms_code_joined_by_code_opens_the_party_screen() {
         guest.poll(Instant::now());
         guest.joined_battle()
     });
-    let screen = battle_room_screen(&mut guest).expect("handed over");
+    let screen = battle_room_screen(&mut guest, open_room).expect("handed over");
     assert_eq!(screen.name(), "party-online");
     // The host sees the guest in the room's second seat.
     within(|| {
@@ -74,7 +81,7 @@ fn a_free_for_all_rooms_code_joined_by_code_opens_the_party_screen() {
         guest.poll(Instant::now());
         guest.stage() == &Stage::InRoom
     });
-    assert!(battle_room_screen(&mut guest).is_none());
+    assert!(battle_room_screen(&mut guest, open_room).is_none());
     host.leave();
     drop(server);
 }
