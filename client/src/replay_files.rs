@@ -10,7 +10,6 @@
 
 use std::path::{Path, PathBuf};
 
-use macroquad::input::KeyCode;
 use sevenbag_core::{Input, Match, Seat};
 use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, Replay};
 use sevenbag_protocol::replay_file::{OpenedReplay, open};
@@ -19,6 +18,9 @@ use sevenbag_protocol::{EndReason, InputLog, ReplayListing};
 use crate::input::Keyboard;
 use crate::session::{NetStatus, Session};
 use crate::text::utc_stamp;
+use clock::PlaybackClock;
+
+pub mod clock;
 
 /// Playback speeds offered, slowest first.
 pub const SPEEDS: [f32; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
@@ -247,9 +249,7 @@ pub struct ReplaySession {
     game: Match,
     /// Frames that can be played: both seats are confirmed below it.
     end: u32,
-    paused: bool,
-    speed: usize,
-    acc: f32,
+    clock: PlaybackClock,
 }
 
 impl ReplaySession {
@@ -267,9 +267,7 @@ impl ReplaySession {
             replay,
             logs,
             end,
-            paused: false,
-            speed: 2,
-            acc: 0.0,
+            clock: PlaybackClock::default(),
         })
     }
 
@@ -289,25 +287,16 @@ impl ReplaySession {
         self.end
     }
 
+    /// Pause and speed.
     #[cfg_attr(not(test), allow(dead_code))] // the tests read it
-    /// Whether playback is paused.
-    pub fn paused(&self) -> bool {
-        self.paused
+    pub fn clock(&self) -> &PlaybackClock {
+        &self.clock
     }
 
-    /// The playback speed factor.
-    pub fn speed(&self) -> f32 {
-        SPEEDS[self.speed]
-    }
-
-    /// Pauses or resumes.
-    pub fn toggle_pause(&mut self) {
-        self.paused = !self.paused;
-    }
-
-    /// One speed step faster (`+1`) or slower (`-1`).
-    pub fn change_speed(&mut self, d: i32) {
-        self.speed = (self.speed as i32 + d).clamp(0, SPEEDS.len() as i32 - 1) as usize;
+    /// Pause and speed, to change.
+    #[cfg(test)]
+    pub fn clock_mut(&mut self) -> &mut PlaybackClock {
+        &mut self.clock
     }
 
     fn step_once(&mut self) -> bool {
@@ -332,7 +321,7 @@ impl ReplaySession {
                 break;
             }
         }
-        self.acc = 0.0;
+        self.clock.settle();
     }
 
     #[cfg_attr(not(test), allow(dead_code))] // the tests read it
@@ -350,34 +339,13 @@ pub(crate) fn mmss(frames: u32) -> String {
 
 impl Session for ReplaySession {
     fn sample(&mut self, kb: &Keyboard) {
-        if kb.pressed(KeyCode::Space) {
-            self.toggle_pause();
-        }
-        if kb.pressed_any(&[KeyCode::Equal, KeyCode::KpAdd]) {
-            self.change_speed(1);
-        }
-        if kb.pressed_any(&[KeyCode::Minus, KeyCode::KpSubtract]) {
-            self.change_speed(-1);
-        }
-        if kb.pressed(KeyCode::Left) {
-            self.seek(self.frame().saturating_sub(SEEK_FRAMES));
-        }
-        if kb.pressed(KeyCode::Right) {
-            self.seek(self.frame() + SEEK_FRAMES);
-        }
-        if kb.pressed(KeyCode::Home) {
-            self.seek(0);
+        if let Some(frame) = self.clock.keys(kb, self.frame()) {
+            self.seek(frame);
         }
     }
 
     fn pump(&mut self, clock_steps: u32) -> u32 {
-        if self.paused {
-            return 0;
-        }
-        self.acc += clock_steps as f32 * self.speed();
-        let n = self.acc.floor();
-        self.acc -= n;
-        n as u32
+        self.clock.pump(clock_steps)
     }
 
     fn step(&mut self) -> bool {
@@ -389,7 +357,7 @@ impl Session for ReplaySession {
     }
 
     fn net(&self) -> NetStatus {
-        NetStatus::replay(self.speed(), self.paused, self.frame())
+        NetStatus::replay(self.clock.speed(), self.clock.paused(), self.frame())
     }
 
     fn can_pause(&self) -> bool {
@@ -398,7 +366,7 @@ impl Session for ReplaySession {
 
     fn rematch(&mut self, _seed: u64) {
         self.seek(0);
-        self.paused = false;
+        self.clock.resume();
     }
 
     fn local_seats(&self) -> [bool; 2] {
@@ -420,10 +388,10 @@ impl Session for ReplaySession {
     }
 
     fn title(&self) -> Option<String> {
-        let state = if self.paused {
+        let state = if self.clock.paused() {
             "PAUSED".to_owned()
         } else {
-            format!("{}×", self.speed())
+            format!("{}×", self.clock.speed())
         };
         Some(format!(
             "REPLAY  ·  {}  /  {}  ·  {state}",
@@ -544,11 +512,11 @@ pub(crate) mod tests {
         assert_eq!(Some(s.current().state_hash()), sim.hash_at(600));
         s.seek(120);
         assert_eq!(Some(s.current().state_hash()), sim.hash_at(120));
-        s.change_speed(2);
-        assert_eq!(s.speed(), 4.0);
+        s.clock_mut().change_speed(2);
+        assert_eq!(s.clock().speed(), 4.0);
         assert_eq!(s.pump(1), 4);
-        s.toggle_pause();
-        assert!(s.paused());
+        s.clock_mut().toggle_pause();
+        assert!(s.clock().paused());
         assert_eq!(s.pump(10), 0);
         s.seek(u32::MAX);
         assert!(s.finished());

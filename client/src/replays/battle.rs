@@ -16,7 +16,8 @@ use crate::render::fx::SeatFx;
 use crate::render::gfx::fill;
 use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::theme::{self, alpha};
-use crate::replay_files::{SEEK_FRAMES, SPEEDS, mmss};
+use crate::replay_files::clock::PlaybackClock;
+use crate::replay_files::mmss;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 
 /// The playback buttons a touch screen shows along the bottom: each presses the key the
@@ -39,9 +40,7 @@ pub struct BattleReplaySession {
     tally: Tally,
     /// Frames that can be played: every seat is confirmed below it.
     end: u32,
-    paused: bool,
-    speed: usize,
-    acc: f32,
+    clock: PlaybackClock,
 }
 
 impl BattleReplaySession {
@@ -69,9 +68,7 @@ impl BattleReplaySession {
             game: Box::new(game),
             tally: Tally::default(),
             end,
-            paused: false,
-            speed: 2,
-            acc: 0.0,
+            clock: PlaybackClock::default(),
         })
     }
 
@@ -92,25 +89,16 @@ impl BattleReplaySession {
         self.end
     }
 
-    /// Whether playback is paused.
+    /// Pause and speed.
     #[cfg_attr(not(test), allow(dead_code))] // the tests read it
-    pub fn paused(&self) -> bool {
-        self.paused
+    pub fn clock(&self) -> &PlaybackClock {
+        &self.clock
     }
 
-    /// The playback speed factor.
-    pub fn speed(&self) -> f32 {
-        SPEEDS[self.speed]
-    }
-
-    /// Pauses or resumes.
-    pub fn toggle_pause(&mut self) {
-        self.paused = !self.paused;
-    }
-
-    /// One speed step faster (`+1`) or slower (`-1`).
-    pub fn change_speed(&mut self, d: i32) {
-        self.speed = (self.speed as i32 + d).clamp(0, SPEEDS.len() as i32 - 1) as usize;
+    /// Pause and speed, to change.
+    #[cfg(test)]
+    pub fn clock_mut(&mut self) -> &mut PlaybackClock {
+        &mut self.clock
     }
 
     /// Whether every frame has been shown (or the match was decided).
@@ -145,41 +133,18 @@ impl BattleReplaySession {
             }
         }
         while self.frame() < target && self.step() {}
-        self.acc = 0.0;
+        self.clock.settle();
     }
 
     /// Frames to step for `clock_steps` of the 60 Hz clock at the current speed (0 paused).
     pub fn pump(&mut self, clock_steps: u32) -> u32 {
-        if self.paused {
-            return 0;
-        }
-        self.acc += clock_steps as f32 * self.speed();
-        let n = self.acc.floor();
-        self.acc -= n;
-        n as u32
+        self.clock.pump(clock_steps)
     }
 
     /// The playback keys: Space pause, + − speed, ← → seek 5 s, Home restart. Says whether it
     /// jumped (a seek), so the screen clears its effects.
     pub fn sample(&mut self, kb: &Keyboard) -> bool {
-        if kb.pressed(KeyCode::Space) {
-            self.toggle_pause();
-        }
-        if kb.pressed_any(&[KeyCode::Equal, KeyCode::KpAdd]) {
-            self.change_speed(1);
-        }
-        if kb.pressed_any(&[KeyCode::Minus, KeyCode::KpSubtract]) {
-            self.change_speed(-1);
-        }
-        let jump = if kb.pressed(KeyCode::Left) {
-            Some(self.frame().saturating_sub(SEEK_FRAMES))
-        } else if kb.pressed(KeyCode::Right) {
-            Some(self.frame() + SEEK_FRAMES)
-        } else if kb.pressed(KeyCode::Home) {
-            Some(0)
-        } else {
-            None
-        };
+        let jump = self.clock.keys(kb, self.frame());
         if let Some(frame) = jump {
             self.seek(frame);
         }
@@ -188,10 +153,10 @@ impl BattleReplaySession {
 
     /// The mode line: players, time shown of the whole, speed.
     pub fn title(&self) -> String {
-        let state = if self.paused {
+        let state = if self.clock.paused() {
             "PAUSED".to_owned()
         } else {
-            format!("{}×", self.speed())
+            format!("{}×", self.clock.speed())
         };
         format!(
             "REPLAY  ·  {} PLAYERS  ·  {}  /  {}  ·  {state}",
@@ -359,10 +324,10 @@ mod tests {
         assert_eq!(s.battle().state_hash(), replay.hashes[3].hash);
         s.seek(120);
         assert_eq!(s.battle().state_hash(), replay.hashes[1].hash);
-        s.change_speed(2);
+        s.clock_mut().change_speed(2);
         assert_eq!(s.pump(1), 4);
-        s.toggle_pause();
-        assert!(s.paused());
+        s.clock_mut().toggle_pause();
+        assert!(s.clock().paused());
         assert_eq!(s.pump(10), 0);
         assert!(s.title().contains("4 PLAYERS") && s.title().contains("PAUSED"));
         s.seek(u32::MAX);
