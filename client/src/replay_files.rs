@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use sevenbag_core::Seat;
 use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, Replay};
-use sevenbag_protocol::replay_file::{OpenedReplay, open};
+use sevenbag_protocol::replay_file::{OpenedReplay, open, open_two_seats};
 use sevenbag_protocol::{EndReason, ReplayListing};
 
 use crate::text::utc_stamp;
@@ -178,10 +178,11 @@ fn two_seat_result(l: &ReplayListing) -> String {
     }
 }
 
-/// Reads and decodes a two-seat replay file; the error is a sentence for the screen.
+/// Reads a two-seat replay file of either version as the two-seat model; the error is a
+/// sentence for the screen.
 #[cfg_attr(not(test), allow(dead_code))]
 pub fn load(path: &Path) -> Result<Replay, String> {
-    Replay::decode(&read_file(path)?).map_err(|e| format!("corrupted replay: {e}"))
+    open_two_seats(&read_file(path)?).map_err(|e| format!("corrupted replay: {e}"))
 }
 
 /// Reads a replay file of either format version (two seats or several) into one model of N
@@ -249,7 +250,7 @@ pub(crate) fn mmss(frames: u32) -> String {
 /// The seats' names and the result line of a replay of either version, for the list: a
 /// two-seat one as [`describe`], one of several seats as "4 players · dee won · 0:05".
 pub fn describe_any(opened: &OpenedReplay) -> String {
-    if let Some(versus) = opened.replay.to_versus().filter(|_| opened.version == 1) {
+    if let Some(versus) = opened.replay.to_versus() {
         return describe(&versus);
     }
     let r = &opened.replay;

@@ -6,8 +6,9 @@
 //! and a push at the back; when more than `keep` replays are indexed, the oldest are removed
 //! (from the index under the lock, from the disk after it, on a blocking thread).
 //!
-//! Files are `<id>.sbrp` in the format of `sevenbag_protocol::replay` (version 1, two seats)
-//! or `sevenbag_protocol::battle_replay` (version 2, several seats; `docs/REPLAY.md`). A
+//! Files are `<id>.sbrp` in the format of `sevenbag_protocol::battle_replay` (version 2, every
+//! match of 2 to 8 seats; `docs/REPLAY.md`); files of version 1 (two seats) written before it
+//! are read and listed too. A
 //! replay is written to a hidden temporary file in the same directory, synced, and renamed into
 //! place, so a reader (or a crash) never sees half a file.
 
@@ -18,7 +19,7 @@ use std::sync::Mutex;
 
 use sevenbag_protocol::file::{FileError, read_limited};
 use sevenbag_protocol::replay::{MAX_REPLAY_BYTES, REPLAY_EXTENSION};
-use sevenbag_protocol::{AnyReplay, MAX_MESSAGE_BYTES, ReplayListing, read_any};
+use sevenbag_protocol::{AnyReplay, BattleReplay, MAX_MESSAGE_BYTES, ReplayListing, read_any};
 use tracing::{error, warn};
 
 /// Longest replay id accepted in `GetReplay`.
@@ -177,14 +178,16 @@ impl ReplayStore {
         self.index.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Writes `replay` under an id derived from `base`; returns the id, or `None` (logged) if
-    /// the write failed.
+    /// Writes the two-seat `replay` under an id derived from `base`, in the one format every
+    /// match is written in (version 2, converted losslessly); returns the id, or `None`
+    /// (logged) if the write failed.
     pub(crate) async fn save(
         &self,
         base: &str,
         replay: &sevenbag_protocol::Replay,
     ) -> Option<String> {
-        self.save_any(base, &AnyReplay::Versus(Box::new(replay.clone())))
+        let battle = BattleReplay::from_versus(replay);
+        self.save_any(base, &AnyReplay::Battle(Box::new(battle)))
             .await
     }
 

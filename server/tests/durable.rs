@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use sevenbag_core::Seat;
 use sevenbag_netplay::{HeadlessClient, HeadlessConfig, RandomInputs};
-use sevenbag_protocol::{EndReason, JoinRole, Replay, RoomOptions, verify};
+use sevenbag_protocol::replay_file::open_two_seats;
+use sevenbag_protocol::{EndReason, JoinRole, RoomOptions, verify};
 use tokio::sync::oneshot;
 
 const MATCH_TIMEOUT: Duration = Duration::from_secs(60);
@@ -264,7 +265,7 @@ async fn a_match_survives_kill_9_of_the_server_and_finishes_with_one_verified_re
     let a_bytes = alice.fetch_replay(&id).await.expect("alice fetches");
     let b_bytes = bob.fetch_replay(&id).await.expect("bob fetches");
     assert_eq!(a_bytes, b_bytes);
-    let replay = Replay::decode(&a_bytes).expect("decodes");
+    let replay = open_two_seats(&a_bytes).expect("decodes");
     let report = verify(&replay).expect("verifies");
     assert_eq!(replay.result.reason, EndReason::TopOut);
     assert!(
@@ -357,7 +358,7 @@ async fn a_match_cut_by_a_drain_timeout_resumes_on_the_restarted_server() {
         .fetch_replay(&result.replay.clone().expect("a replay id"))
         .await
         .expect("fetch");
-    let replay = Replay::decode(&bytes).expect("decodes");
+    let replay = open_two_seats(&bytes).expect("decodes");
     verify(&replay).expect("verifies");
     assert!(replay.result.frames > drained_at);
 }

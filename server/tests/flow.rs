@@ -309,7 +309,7 @@ async fn a_dropped_player_resumes_then_forfeits_when_the_window_passes() {
     assert_eq!((over.0, over.1), (Seat::First, EndReason::Forfeit));
     let id = over.2.expect("a forfeit keeps its replay");
     let bytes = std::fs::read(dir.join(format!("{id}.sbrp"))).expect("replay file");
-    let replay = sevenbag_protocol::Replay::decode(&bytes).expect("decodes");
+    let replay = sevenbag_protocol::replay_file::open_two_seats(&bytes).expect("decodes");
     sevenbag_protocol::verify(&replay).expect("a forfeit verifies");
     stop(server, dir).await;
 }

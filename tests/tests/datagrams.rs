@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use sevenbag_netplay::delay_proxy::{Loss, Proxy, ProxyConfig};
 use sevenbag_netplay::{DatagramStatus, HeadlessClient, TransportPath};
+use sevenbag_protocol::replay_file::open_two_seats;
 use sevenbag_protocol::{EndReason, InputLog, Replay, RoomOptions};
 use sevenbag_tests::players::{finished, match_config, play, room};
 
@@ -60,7 +61,7 @@ async fn same_everywhere(clients: &mut [HeadlessClient]) -> Replay {
     }
     let id = result.replay.clone().expect("a replay");
     let bytes = clients[0].fetch_replay(&id).await.expect("replay bytes");
-    let replay = Replay::decode(&bytes).expect("replay decodes");
+    let replay = open_two_seats(&bytes).expect("replay decodes");
     for c in clients.iter().filter(|c| c.seat().is_some()) {
         let seat = c.seat().expect("seated");
         let ours = c.session().expect("session").input_log(seat);

@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use sevenbag_protocol::{EndReason, Replay, RoomOptions};
+use sevenbag_protocol::replay_file::open_two_seats;
+use sevenbag_protocol::{EndReason, RoomOptions};
 use sevenbag_server::Config;
 use sevenbag_tests::players::{connect, finished, match_config, play, room};
 
@@ -77,7 +78,7 @@ async fn two_players_and_a_spectator_agree_on_every_round() {
     let replay_id = result.replay.clone().expect("the server keeps a replay");
     let mut alice = clients.into_iter().next().expect("alice");
     let bytes = alice.fetch_replay(&replay_id).await.expect("replay");
-    let replay = Replay::decode(&bytes).expect("replay decodes");
+    let replay = open_two_seats(&bytes).expect("replay decodes");
     let server: HashMap<u32, u64> = replay.hashes.iter().map(|h| (h.frame, h.hash)).collect();
     assert!(!server.is_empty());
     let mut checked = 0;

@@ -790,7 +790,7 @@ async fn machine_timing_is_flagged_not_rated(backend: Backend) -> anyhow::Result
     )
     .await?;
     assert_eq!(status, 200);
-    assert!(sevenbag_protocol::Replay::decode(&bytes).is_ok());
+    assert!(sevenbag_protocol::replay_file::open_two_seats(&bytes).is_ok());
     // Kept, decided, not rated.
     let (_, stored) = get_json_ok(m.addr(), &format!("/api/matches/{match_id}")).await?;
     assert!(stored["winner"].is_number(), "{stored}");
@@ -963,7 +963,7 @@ async fn a_report_is_listed_with_its_replay_and_closed_with_an_action(
     .await?;
     assert_eq!(status, 200);
     assert!(
-        sevenbag_protocol::Replay::decode(&bytes).is_ok(),
+        sevenbag_protocol::replay_file::open_two_seats(&bytes).is_ok(),
         "the evidence"
     );
     // A report id means nothing without the token.

@@ -145,7 +145,7 @@ async fn a_ranked_match_moves_ratings_by_glicko2_and_a_restart_keeps_them() -> a
     let (status, replay) = get(server.addr(), &format!("/api/matches/{id}/replay")).await?;
     assert_eq!(status, 200);
     assert!(
-        sevenbag_protocol::Replay::decode(&replay).is_ok(),
+        sevenbag_protocol::replay_file::open_two_seats(&replay).is_ok(),
         "a valid replay"
     );
 

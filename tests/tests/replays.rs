@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use anyhow::{Context, ensure};
 use sevenbag_core::Seat;
+use sevenbag_protocol::replay_file::open_two_seats;
 use sevenbag_protocol::{
-    ClientMessage, EndReason, JoinRole, Replay, ReplayError, RoomOptions, ServerMessage, verify,
+    ClientMessage, EndReason, JoinRole, ReplayError, RoomOptions, ServerMessage, verify,
 };
 use sevenbag_tests::{RawClient, fast_config, scripted, start_server};
 
@@ -73,8 +74,14 @@ async fn a_finished_match_replays_to_its_result() -> anyhow::Result<()> {
         .await?;
     assert_eq!(served, bytes);
 
-    // It decodes and re-simulates to what everyone was told.
-    let replay = Replay::decode(&bytes)?;
+    // It is written in the one format of every match (version 2, seats: 2), and reads as the
+    // two-seat match it was, re-simulating to what everyone was told.
+    assert_eq!(
+        bytes.get(4..6),
+        Some(&2u16.to_le_bytes()[..]),
+        "format version 2"
+    );
+    let replay = open_two_seats(&bytes)?;
     assert_eq!(replay.names, ["ann".to_string(), "ben".to_string()]);
     assert_eq!(replay.header, oa.header);
     let report = verify(&replay)?;
@@ -98,7 +105,7 @@ async fn a_finished_match_replays_to_its_result() -> anyhow::Result<()> {
     for at in [6, bytes.len() / 2, bytes.len() - 9, bytes.len() - 1] {
         let mut bad = bytes.clone();
         bad[at] ^= 0x01;
-        let err = Replay::decode(&bad).expect_err("corrupted replay must not decode");
+        let err = open_two_seats(&bad).expect_err("corrupted replay must not decode");
         ensure!(
             matches!(err, ReplayError::Checksum { .. }),
             "byte {at}: {err}"
@@ -109,7 +116,7 @@ async fn a_finished_match_replays_to_its_result() -> anyhow::Result<()> {
         );
     }
     // A truncated file too.
-    let err = Replay::decode(&bytes[..bytes.len() / 2]).expect_err("truncated");
+    let err = open_two_seats(&bytes[..bytes.len() / 2]).expect_err("truncated");
     ensure!(err.to_string().starts_with("corrupted"), "{err}");
 
     // The list names it.
@@ -201,7 +208,7 @@ async fn shutdown_mid_match_tells_clients_and_keeps_an_unfinished_replay() -> an
     }
     let files = server.replay_files();
     assert_eq!(files.len(), 1, "{files:?}");
-    let replay = Replay::decode(&std::fs::read(&files[0])?)?;
+    let replay = open_two_seats(&std::fs::read(&files[0])?)?;
     assert_eq!(replay.result.winner, None);
     assert_eq!(replay.result.reason, EndReason::Shutdown);
     assert_eq!(replay.inputs[0].confirmed, 40);

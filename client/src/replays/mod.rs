@@ -123,13 +123,11 @@ impl ReplayScreen {
     }
 }
 
-/// The playback screen of a replay of either format version: a two-seat file (version 1) in
-/// the versus match view under `title`, with continue-from-here; a match of several seats
-/// (version 2) with every board in the free-for-all view. The error is a sentence.
+/// The playback screen of a replay of either format version: a match of two seats in the
+/// versus match view under `title`, with continue-from-here; a match of several seats (or of
+/// two with targeting) with every board in the free-for-all view. The error is a sentence.
 pub fn playback(opened: OpenedReplay, title: String) -> Result<Box<dyn Screen>, String> {
-    if opened.version == sevenbag_protocol::replay::REPLAY_FORMAT_VERSION
-        && let Some(versus) = opened.replay.to_versus()
-    {
+    if let Some(versus) = opened.replay.to_versus() {
         let s = ReplaySession::new(versus)?;
         let names = s.replay().names.clone();
         let play = PlayScreen::<dyn Session>::new(Box::new(s), PlayMode::Replay, names, title);

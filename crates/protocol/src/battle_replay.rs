@@ -278,19 +278,25 @@ impl AnyReplay {
         }
     }
 
-    /// The row of the server's detailed list (`ranked`: the server's to say).
+    /// The row of the server's detailed list (`ranked`: the server's to say); a match of two
+    /// seats in either version lists with its names and score.
     pub fn listing(&self, id: &str, ranked: bool) -> crate::ReplayListing {
         match self {
             AnyReplay::Versus(r) => r.listing(id, ranked),
-            AnyReplay::Battle(r) => r.listing(id),
+            AnyReplay::Battle(r) => match r.to_versus() {
+                Some(two) => two.listing(id, ranked),
+                None => r.listing(id),
+            },
         }
     }
 
-    /// A one-line description.
+    /// A one-line description; a match of two seats in either version reads the same.
     pub fn summary(&self) -> String {
         match self {
             AnyReplay::Versus(r) => r.summary(),
-            AnyReplay::Battle(r) => r.summary(),
+            AnyReplay::Battle(r) => r
+                .to_versus()
+                .map_or_else(|| r.summary(), |two| two.summary()),
         }
     }
 

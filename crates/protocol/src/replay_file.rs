@@ -61,6 +61,16 @@ pub fn open(bytes: &[u8]) -> Result<OpenedReplay, ReplayError> {
     }
 }
 
+/// A two-seat replay file of either version as the two-seat model ([`Replay`]): what the
+/// versus view and two-seat tools play. A match of several seats, or of two with targeting or
+/// options, is [`ReplayError::NotTwoSeats`].
+pub fn open_two_seats(bytes: &[u8]) -> Result<Replay, ReplayError> {
+    let opened = open(bytes)?;
+    opened.replay.to_versus().ok_or(ReplayError::NotTwoSeats {
+        seats: opened.seats(),
+    })
+}
+
 impl From<Replay> for OpenedReplay {
     fn from(replay: Replay) -> OpenedReplay {
         OpenedReplay {
@@ -343,5 +353,33 @@ mod tests {
         ));
         bytes[0] = b'X';
         assert!(matches!(open(&bytes), Err(ReplayError::BadMagic { .. })));
+    }
+
+    #[test]
+    fn a_two_seat_match_written_as_version_2_reads_lists_and_sums_as_version_1() {
+        let replay = versus(EndReason::TopOut);
+        let written = crate::AnyReplay::Battle(Box::new(BattleReplay::from_versus(&replay)));
+        let bytes = written.encode().expect("encodes");
+        assert_eq!(bytes[4..6], BATTLE_REPLAY_VERSION.to_le_bytes());
+        assert_eq!(open_two_seats(&bytes).expect("reads as two seats"), replay);
+        let v1 = crate::AnyReplay::Versus(Box::new(replay.clone()));
+        assert_eq!(written.listing("id", true), v1.listing("id", true));
+        assert_eq!(written.summary(), v1.summary());
+    }
+
+    #[test]
+    fn a_match_of_several_seats_is_not_a_two_seat_replay() {
+        let mut model = BattleReplay::from_versus(&versus(EndReason::TopOut));
+        model.inputs[0].targets.push(crate::TargetChange {
+            frame: 0,
+            target: Some(1),
+        });
+        let bytes = crate::AnyReplay::Battle(Box::new(model))
+            .encode()
+            .expect("encodes");
+        assert!(matches!(
+            open_two_seats(&bytes),
+            Err(ReplayError::NotTwoSeats { seats: 2 })
+        ));
     }
 }

@@ -88,6 +88,14 @@ pub enum ReplayError {
         /// Rounds of the re-simulation.
         simulated: Vec<RoundRecord>,
     },
+    /// A two-seat replay was asked for and the file holds a match of another shape.
+    #[error(
+        "a match of {seats} seats (or with rules two seats do not have), not a two-seat replay"
+    )]
+    NotTwoSeats {
+        /// Seats in the file.
+        seats: usize,
+    },
     /// The match result of the re-simulation differs from the recorded one.
     #[error(
         "match result differs: recorded {recorded:?}, simulated winner {simulated:?} after {frames} frames"
