@@ -1,5 +1,6 @@
-//! Rooms of 3 to 8 seats (free-for-all and teams): the records their messages carry, the
-//! bounds checked on decode, and each seat's log of keys and targets.
+//! Rooms of 2 to 8 seats (free-for-all and teams; a two-seat room is the general kind's
+//! smallest, played to the same hashes as a versus match): the records their messages carry,
+//! the bounds checked on decode, and each seat's log of keys and targets.
 //!
 //! A seat travels as a plain byte (`u8`), not as [`sevenbag_core::Seat`]: that type's wire
 //! form accepts only seats 0 and 1, which every two-seat format relies on. Every byte and every
@@ -15,13 +16,15 @@ use crate::messages::{InputChange, MAX_CHANGES_PER_MESSAGE, RoomOptions};
 
 /// The most seats a room holds: the core's [`MAX_SEATS`].
 pub const MAX_ROOM_SEATS: usize = MAX_SEATS;
+/// The fewest seats a room holds: two, a versus match.
+pub const MIN_ROOM_SEATS: usize = 2;
 
 /// The options of a room of several seats, chosen by its creator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BattleRoomOptions {
     /// Rules, rounds, garbage and reconnect window, as in a two-seat room.
     pub room: RoomOptions,
-    /// Seats in the room, 3 to [`MAX_ROOM_SEATS`]. A match starts with the seated players
+    /// Seats in the room, [`MIN_ROOM_SEATS`] to [`MAX_ROOM_SEATS`]. A match starts with the seated players
     /// (at least 2); a team room starts only when every seat is taken.
     pub seats: u8,
     /// Targeting, badges, teams (by room seat) and the team boost.
@@ -40,7 +43,7 @@ impl BattleRoomOptions {
 
     /// Checks the seat count, the rules and, for a team room, the teams (against a full room).
     pub fn validate(&self) -> Result<(), BattleMessageError> {
-        if !(3..=MAX_ROOM_SEATS).contains(&usize::from(self.seats)) {
+        if !(MIN_ROOM_SEATS..=MAX_ROOM_SEATS).contains(&usize::from(self.seats)) {
             return Err(BattleMessageError::SeatCount(self.seats));
         }
         let mut header = BattleHeader::new(0, self.seats);
@@ -81,8 +84,8 @@ pub struct TargetChange {
 /// A message of several seats that breaks the bounds of its match.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BattleMessageError {
-    /// A room of fewer than 3 or more than 8 seats.
-    #[error("{0} seats: a free-for-all room has 3 to {MAX_ROOM_SEATS}")]
+    /// A room of fewer than 2 or more than 8 seats.
+    #[error("{0} seats: a room has {MIN_ROOM_SEATS} to {MAX_ROOM_SEATS}")]
     SeatCount(u8),
     /// The options do not make a match.
     #[error("room options refused: {0}")]
@@ -330,10 +333,11 @@ mod tests {
     }
 
     #[test]
-    fn room_options_need_3_to_8_seats() {
-        assert!(BattleRoomOptions::ffa(3).validate().is_ok());
+    fn room_options_need_2_to_8_seats() {
+        assert!(BattleRoomOptions::ffa(2).validate().is_ok());
         assert!(BattleRoomOptions::ffa(8).validate().is_ok());
-        assert!(BattleRoomOptions::ffa(2).validate().is_err());
+        assert!(BattleRoomOptions::ffa(1).validate().is_err());
+        assert!(BattleRoomOptions::ffa(0).validate().is_err());
         assert!(BattleRoomOptions::ffa(9).validate().is_err());
     }
 }

@@ -26,7 +26,9 @@
 //! - [`gathered`], [`tight`] and [`chained`]: the coalesced downlink of rooms of several
 //!   seats, its tight wire form, and the chained form that leaves off the frames the
 //!   connection already told.
-//! - [`battle`] and [`battle_replay`]: rooms of 3 to 8 seats: their records, each seat's log
+//! - [`room_log_file`]: one reader of both room log versions, saying which room each restores;
+//!   [`policy`]: what a room does with a leaver and whether it rates its matches.
+//! - [`battle`] and [`battle_replay`]: rooms of 2 to 8 seats: their records, each seat's log
 //!   of keys and targets, [`BattleSim`] and the replay format version 2.
 //! - [`match_detail`]: a finished match of a player's history, seat by seat.
 //! - [`moderation`]: report categories and the bounds of reports and block lists.
@@ -56,15 +58,18 @@ pub mod match_detail;
 pub mod messages;
 pub mod moderation;
 pub mod packing;
+pub mod policy;
 pub mod replay;
 pub mod replay_file;
 pub mod room_log;
+pub mod room_log_file;
 pub mod solo_replay;
 pub mod tight;
 pub mod visible;
 
 pub use battle::{
-    BattleMessageError, BattleRoomOptions, MAX_ROOM_SEATS, SeatLog, TargetChange, check_targets,
+    BattleMessageError, BattleRoomOptions, MAX_ROOM_SEATS, MIN_ROOM_SEATS, SeatLog, TargetChange,
+    check_targets,
 };
 pub use battle_replay::{
     AnyReplay, BattleReplay, BattleResult, BattleRound, BattleSeatInputs, BattleSim,
@@ -81,6 +86,7 @@ pub use listings::{MAX_SOLO_ROWS, ReplayListing, SoloRow};
 pub use match_detail::{DetailError, MatchDetail, SeatDetail};
 pub use messages::*;
 pub use packing::{CompactError, InputsPacker, InputsUnpacker};
+pub use policy::{Leaver, RoomPolicy};
 pub use replay::{
     ConfirmedSim, FrameHash, HASH_INTERVAL, MatchResult, Replay, ReplayError, RoundRecord,
     SeatInputs, SimEvent, VerifyReport, verify,

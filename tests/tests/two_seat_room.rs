@@ -1,0 +1,48 @@
+//! End-to-end: a room of the general kind with two seats, through the real server on
+//! 127.0.0.1:0. It plays like a room of eight, and its match is the versus match of SPEC §5 to
+//! the hash: the replay the server kept, read as a two-seat replay, re-simulates on the versus
+//! `Match` with every recorded hash, round and the result matching.
+
+use std::time::Duration;
+
+use sevenbag_protocol::{EndReason, verify};
+use sevenbag_tests::ffa::{
+    all_ready, all_started, final_hash, options, play_all, seated, verified_replay,
+};
+use sevenbag_tests::players::match_config;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_seat_room_plays_to_the_hashes_of_a_versus_match() {
+    let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
+    let (mut players, _code) = seated(&server.url(), options(2), 2).await;
+    all_ready(&mut players);
+    all_started(&mut players).await;
+    let mut players = play_all(players, false).await;
+
+    let outcome = players[0].outcome().cloned().expect("a result");
+    assert_eq!(outcome.reason, EndReason::TopOut);
+    assert_eq!(outcome.placements.len(), 2);
+    let (server_hash, replay) = verified_replay(&mut players[0]).await;
+    for p in &players {
+        assert_eq!(p.outcome(), Some(&outcome));
+        assert_eq!(final_hash(p), server_hash, "{:?}", p.names());
+        assert_eq!(p.session().map(|s| s.stats().desyncs), Some(0));
+    }
+
+    let versus = replay
+        .to_versus()
+        .expect("a two-seat room's match is a plain versus match");
+    let report = verify(&versus).expect("it verifies as a versus match");
+    assert!(report.hashes_checked > 0, "hashes were compared");
+    assert_eq!(report.final_hash, server_hash, "the same final hash");
+    let winner = outcome
+        .placements
+        .iter()
+        .position(|&p| p == 1)
+        .expect("a first place");
+    assert_eq!(
+        report.result.winner.map(|s| s.index()),
+        Some(winner),
+        "the same winner"
+    );
+}
