@@ -12,7 +12,12 @@
 //! after a restart is stored with its real players. The kind was added to the end of the
 //! enum: logs written before it (and logs of guests only, which never carry it) read as
 //! before, every seat a guest.
-//! [`crate::room_log::read`] still reads version 1 only; [`log_version`] says which a file is.
+//!
+//! A match whose room's [`RoomPolicy`] is not the free-for-all one (a two-seat versus room,
+//! whose leaver forfeits, rated or not) has a [`BattleRecord::Policy`] after `Open` (and
+//! `Accounts`); logs without one read as [`RoomPolicy::FREE_FOR_ALL`]. Every running match,
+//! two seats or eight, is written in this version; [`crate::room_log_file::open`] reads either
+//! version into the room it is to restore.
 
 use serde::{Deserialize, Serialize};
 use sevenbag_core::BattleHeader;
@@ -20,6 +25,7 @@ use sevenbag_core::BattleHeader;
 use crate::battle::{BattleRoomOptions, TargetChange, at_most_seats};
 use crate::battle_replay::BattleSim;
 use crate::messages::{InputChange, MAX_CHANGES_PER_MESSAGE, MAX_NAME_CHARS};
+use crate::policy::RoomPolicy;
 use crate::room_log::{
     HEAD_BYTES, LoadedLog, LogError, LogFormat, MAGIC, append_any, head_of, read_log,
 };
@@ -57,6 +63,10 @@ pub struct BattleOpen {
     /// every seat a guest).
     #[serde(skip)]
     pub accounts: Vec<Option<i64>>,
+    /// The room's policy. Not part of the `Open` record: written as [`BattleRecord::Policy`]
+    /// when it is not [`RoomPolicy::FREE_FOR_ALL`] and filled in from it on reading.
+    #[serde(skip)]
+    pub policy: RoomPolicy,
 }
 
 /// One record of a version-2 room log.
@@ -78,6 +88,26 @@ pub enum BattleRecord {
     /// Each battle seat's account id, `None` for a guest (right after `Open`, only when some
     /// seat has an account).
     Accounts(Vec<Option<i64>>),
+    /// The room's policy (after `Open` and `Accounts`, only when it is not the free-for-all
+    /// one).
+    Policy(RoomPolicy),
+}
+
+impl BattleRecord {
+    /// The records that open a match's log: `Open`, then `Accounts` if any seat has one, then
+    /// `Policy` if it is not the free-for-all one.
+    pub fn opening(open: BattleOpen) -> Vec<BattleRecord> {
+        let accounts = open.accounts.clone();
+        let policy = open.policy;
+        let mut records = vec![BattleRecord::Open(Box::new(open))];
+        if accounts.iter().any(Option::is_some) {
+            records.push(BattleRecord::Accounts(accounts));
+        }
+        if policy != RoomPolicy::FREE_FOR_ALL {
+            records.push(BattleRecord::Policy(policy));
+        }
+        records
+    }
 }
 
 /// A version-2 room log read back.
@@ -104,6 +134,7 @@ pub fn read_battle(bytes: &[u8]) -> Result<BattleLoaded, LogError> {
     let loaded = read_log::<Version2>(bytes)?;
     let mut open = loaded.open;
     open.accounts = loaded.sim.accounts.unwrap_or_default();
+    open.policy = loaded.sim.policy.unwrap_or_default();
     Ok(LoadedLog {
         open,
         sim: loaded.sim.sim,
@@ -120,6 +151,7 @@ struct Stepped {
     sim: BattleSim,
     seats: usize,
     accounts: Option<Vec<Option<i64>>>,
+    policy: Option<RoomPolicy>,
 }
 
 impl LogFormat for Version2 {
@@ -131,7 +163,9 @@ impl LogFormat for Version2 {
     fn opening(record: BattleRecord) -> Option<BattleOpen> {
         match record {
             BattleRecord::Open(open) => Some(*open),
-            BattleRecord::Inputs { .. } | BattleRecord::Accounts(_) => None,
+            BattleRecord::Inputs { .. } | BattleRecord::Accounts(_) | BattleRecord::Policy(_) => {
+                None
+            }
         }
     }
 
@@ -144,6 +178,7 @@ impl LogFormat for Version2 {
             sim: BattleSim::new(open.header).map_err(|e| e.to_string())?,
             seats: usize::from(open.header.seats),
             accounts: None,
+            policy: None,
         })
     }
 
@@ -163,6 +198,13 @@ impl LogFormat for Version2 {
                     ));
                 }
                 stepped.accounts = Some(accounts);
+                Ok(())
+            }
+            BattleRecord::Policy(policy) => {
+                if stepped.policy.is_some() {
+                    return Err("a second Policy record".to_string());
+                }
+                stepped.policy = Some(policy);
                 Ok(())
             }
             BattleRecord::Inputs {
@@ -241,6 +283,7 @@ mod tests {
             frame0_unix_ms: 1000,
             matches: 0,
             accounts: Vec::new(),
+            policy: RoomPolicy::FREE_FOR_ALL,
         }
     }
 
@@ -306,6 +349,21 @@ mod tests {
         ]);
         let loaded = read_battle(&bad).expect("reads");
         assert!(loaded.truncated.is_some_and(|t| t.contains("accounts")));
+    }
+
+    #[test]
+    fn a_policy_after_open_is_the_rooms_and_a_log_without_one_is_free_for_all() {
+        let mut rated = open();
+        rated.policy = RoomPolicy::versus(true);
+        let bytes = log(&BattleRecord::opening(rated.clone()));
+        assert_eq!(read_battle(&bytes).expect("reads").open, rated);
+        let plain = log(&BattleRecord::opening(open()));
+        let loaded = read_battle(&plain).expect("reads");
+        assert_eq!(loaded.open.policy, RoomPolicy::FREE_FOR_ALL);
+        let mut twice = log(&BattleRecord::opening(rated));
+        append_battle(&mut twice, &BattleRecord::Policy(RoomPolicy::VERSUS)).expect("encode");
+        let loaded = read_battle(&twice).expect("reads");
+        assert!(loaded.truncated.is_some_and(|t| t.contains("Policy")));
     }
 
     #[test]

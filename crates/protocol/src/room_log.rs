@@ -1,7 +1,8 @@
 //! The room log file: what a running match's log holds on disk, and reading it back. The
-//! server writes one per running match (`server/src/durable`) and restores the match from it
-//! after a crash or a restart; the format lives here, beside the replay file it borrows its
-//! encoding from, so the fuzzer can reach the reader.
+//! server writes one per running match (`server/src/durable`, format version 2 for every
+//! match: [`crate::battle_room_log`]) and restores the match from it after a crash or a
+//! restart. This module holds the framing both versions share and format version 1, the
+//! two-seat log older servers wrote, still read ([`crate::room_log_file::open`] reads either).
 //!
 //! # Layout (room log format version 1, documented in `docs/SERVER.md`)
 //!

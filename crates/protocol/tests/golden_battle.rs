@@ -144,6 +144,7 @@ fn sample_open() -> BattleOpen {
         frame0_unix_ms: 1_700_000_000_500,
         matches: 2,
         accounts: vec![Some(4), None, Some(9)],
+        policy: RoomPolicy::FREE_FOR_ALL,
     }
 }
 

@@ -28,9 +28,10 @@ use tracing::{error, info, warn};
 
 use battle_format::BattleRecord;
 pub(crate) use battle_format::{BattleLoaded, BattleOpen};
-use format::{EXTENSION, MAX_LOG_BYTES, Record};
+use format::{EXTENSION, MAX_LOG_BYTES};
 pub(crate) use format::{Loaded, MatchOpen};
 use sevenbag_protocol::battle_room_log as battle_format;
+use sevenbag_protocol::room_log_file::{self, OpenedLog};
 
 /// A room log read back: a two-seat match (format version 1) or one of several seats (2).
 #[derive(Debug)]
@@ -102,14 +103,9 @@ impl MatchLog {
         }
     }
 
-    /// Records a batch of `seat`'s inputs as the room accepted it.
+    /// Records a batch of a two-seat match's `seat`'s inputs as the room accepted it.
     pub(crate) fn inputs(&mut self, seat: Seat, changes: &[InputChange], confirmed: u32) {
-        let record = Record::Inputs {
-            seat,
-            changes: changes.to_vec(),
-            confirmed,
-        };
-        self.append(|pending| format::append(pending, &record));
+        self.battle_inputs(seat.index() as u8, changes, &[], confirmed);
     }
 
     /// Records a batch of battle seat `seat`'s keys and targets (a room of several seats).
@@ -159,32 +155,19 @@ impl RoomLogs {
         }
     }
 
-    /// Starts the log of a new match.
+    /// Starts the log of a new two-seat match: format version 2, like every match, with the
+    /// versus policy (`BattleOpen::from_versus`).
     pub(crate) fn begin(&self, open: MatchOpen) -> MatchLog {
-        let log = MatchLog::new(open.code.clone());
-        let mut bytes = format::head();
-        if let Err(e) = format::append(&mut bytes, &Record::Open(open)) {
-            error!(room = %log.code, error = %e, "cannot encode a room log's opening record");
-        }
-        self.send(Op::Begin {
-            code: log.code.clone(),
-            bytes,
-            pending: log.pending.clone(),
-        });
-        log
+        self.begin_battle(BattleOpen::from_versus(&open))
     }
 
-    /// Starts the log (format version 2) of a new match of several seats: its `Open` record,
-    /// then, if any seat is an account's, the `Accounts` record naming them.
+    /// Starts the log (format version 2) of a new match: its `Open` record, then, if any seat
+    /// is an account's, the `Accounts` record naming them, then the room's policy unless it is
+    /// the free-for-all one (`BattleRecord::opening`).
     pub(crate) fn begin_battle(&self, open: BattleOpen) -> MatchLog {
         let log = MatchLog::new(open.code.clone());
         let mut bytes = battle_format::battle_head();
-        let accounts = open.accounts.clone();
-        let mut records = vec![BattleRecord::Open(Box::new(open))];
-        if accounts.iter().any(Option::is_some) {
-            records.push(BattleRecord::Accounts(accounts));
-        }
-        for record in &records {
+        for record in &BattleRecord::opening(open) {
             if let Err(e) = battle_format::append_battle(&mut bytes, record) {
                 error!(room = %log.code, error = %e, "cannot encode a room log's opening records");
             }
@@ -399,36 +382,31 @@ fn load_one(path: &Path, stem: &str) -> Result<AnyLoaded, String> {
     // A regular file of at most MAX_LOG_BYTES, opened once: a device, a FIFO or a file that
     // grows while read is refused, never read whole or waited on.
     let bytes = read_limited(path, MAX_LOG_BYTES).map_err(|e| e.to_string())?;
-    if battle_format::log_version(&bytes) == Some(battle_format::BATTLE_LOG_VERSION) {
-        let loaded = battle_format::read_battle(&bytes).map_err(|e| e.to_string())?;
-        let (code, good_len) = (loaded.open.code.clone(), loaded.good_len);
-        cut_back(
-            path,
-            stem,
-            &code,
-            bytes.len() as u64,
-            good_len,
-            &loaded.truncated,
-        )?;
-        info!(path = %path.display(), room = %code, frames = loaded.sim.confirmed(), "room log of several seats read");
-        return Ok(AnyLoaded::Battle(Box::new(loaded)));
-    }
-    let loaded = format::read(&bytes).map_err(|e| e.to_string())?;
+    let loaded = room_log_file::open(&bytes).map_err(|e| e.to_string())?;
+    let (good_len, truncated) = loaded.good();
     cut_back(
         path,
         stem,
-        &loaded.open.code,
+        loaded.code(),
         bytes.len() as u64,
-        loaded.good_len,
-        &loaded.truncated,
+        good_len,
+        truncated,
     )?;
-    info!(
-        path = %path.display(),
-        room = %loaded.open.code,
-        confirmed = ?Seat::BOTH.map(|s| loaded.sim.log(s).confirmed()),
-        "room log read"
-    );
-    Ok(AnyLoaded::Versus(Box::new(loaded)))
+    Ok(match loaded {
+        OpenedLog::Versus(loaded) => {
+            info!(
+                path = %path.display(),
+                room = %loaded.open.code,
+                confirmed = ?Seat::BOTH.map(|s| loaded.sim.log(s).confirmed()),
+                "room log read"
+            );
+            AnyLoaded::Versus(loaded)
+        }
+        OpenedLog::Battle(loaded) => {
+            info!(path = %path.display(), room = %loaded.open.code, frames = loaded.sim.confirmed(), "room log of several seats read");
+            AnyLoaded::Battle(loaded)
+        }
+    })
 }
 
 /// Checks a log's room against its file name and cuts a damaged log back to its good records.
@@ -554,11 +532,11 @@ mod tests {
             matches: 0,
         };
         let mut bytes = format::head();
-        format::append(&mut bytes, &Record::Open(open)).expect("encode");
+        format::append(&mut bytes, &format::Record::Open(open)).expect("encode");
         let good = bytes.len();
         format::append(
             &mut bytes,
-            &Record::Inputs {
+            &format::Record::Inputs {
                 seat: Seat::First,
                 changes: Vec::new(),
                 confirmed: 10,

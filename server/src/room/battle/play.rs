@@ -94,6 +94,7 @@ impl BattleRoom {
                         .saturating_add(u64::from(start_in_ms)),
                     matches: self.matches,
                     accounts: players.iter().map(|p| p.map(|id| id.0)).collect(),
+                    policy: sevenbag_protocol::RoomPolicy::FREE_FOR_ALL,
                 })
             });
         self.peers_new_match(n);
