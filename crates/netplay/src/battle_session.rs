@@ -186,8 +186,16 @@ impl BattleSession {
         self.core.can_advance(self.options.window)
     }
 
-    fn needs_input(&self) -> bool {
+    /// Whether [`BattleSession::advance`] would record its `local` keys: false for spectators,
+    /// and while stalled once the keys for the waiting frame were given (as
+    /// [`crate::Session::needs_input`]).
+    pub fn needs_input(&self) -> bool {
         self.core.needs_input(self.options.input_delay)
+    }
+
+    /// Snapshots currently held for rollback.
+    pub fn snapshots(&self) -> usize {
+        self.core.snapshots()
     }
 
     /// Records `local` (keys and target) for frame `frame() + input_delay`, then simulates the

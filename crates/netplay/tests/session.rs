@@ -2,384 +2,59 @@
 //! through queues with artificial, jittered delay, and a model server relays inputs, simulates
 //! the confirmed match and checks state hashes, as the real one does (docs/PROTOCOL.md).
 //! Time is counted in frames; nothing sleeps.
+//!
+//! Every behaviour is written once, generic over [`TwoSeats`] (the harness in `two_seats/`), and
+//! checked on the two-seat [`Session`] (the test named for the behaviour) and on a two-seat
+//! [`BattleSession`] of the same header (the same name with `_general`). Where the behaviour runs
+//! through the relay, the general run must also have played the very match of the two-seat run:
+//! the same confirmed hashes frame by frame, the same stats, the same server verdicts
+//! ([`same_match`]).
 
-use std::collections::{HashMap, VecDeque};
+mod two_seats;
 
-use sevenbag_core::{Input, Match, MatchHeader, Rules, Seat};
-use sevenbag_netplay::{
-    DEFAULT_WINDOW, InputSource, RandomInputs, Session, SessionError, SessionOptions, Step,
-};
-use sevenbag_protocol::{ClientMessage, InputChange, InputLog, ServerMessage};
+use sevenbag_core::{BattleHeader, Input, Seat};
+use sevenbag_netplay::{BattleSession, DEFAULT_WINDOW, Session, SessionOptions, Step};
+use sevenbag_protocol::InputChange;
 
-fn header(seed: u64) -> MatchHeader {
-    MatchHeader {
-        rules: Rules {
-            first_to: 99,
-            countdown_frames: 30,
-            round_break_frames: 30,
-            ..Rules::versus()
-        },
-        ..MatchHeader::versus(seed)
-    }
+use two_seats::{InFlight, Relay, TwoSeatGame, TwoSeats, Up, header, same_match};
+
+/// `$versus` checks `$check` on the two-seat session, `$general` on a two-seat
+/// `BattleSession`.
+macro_rules! on_both_sessions {
+    ($versus:ident, $general:ident, $check:ident) => {
+        #[test]
+        fn $versus() {
+            $check::<Session>();
+        }
+
+        #[test]
+        fn $general() {
+            $check::<BattleSession>();
+        }
+    };
 }
 
-/// A tiny deterministic generator for delays (SplitMix64).
-struct Rng(u64);
+/// As `on_both_sessions`, for a check through the relay that returns it: the general run must
+/// also have played the very match of the two-seat run.
+macro_rules! on_both_relays {
+    ($versus:ident, $general:ident, $check:ident) => {
+        #[test]
+        fn $versus() {
+            $check::<Session>();
+        }
 
-impl Rng {
-    fn below(&mut self, n: u32) -> u32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % u64::from(n.max(1))) as u32
-    }
+        #[test]
+        fn $general() {
+            let general = $check::<BattleSession>();
+            same_match(&$check::<Session>(), &general);
+        }
+    };
 }
 
-/// The model server: input logs, its own confirmed simulation, hash checks.
-struct Server {
-    header: MatchHeader,
-    logs: [InputLog; 2],
-    sim: Match,
-    hashes: HashMap<u32, u64>,
-    /// Client hashes waiting for the server's simulation to reach their frame.
-    waiting: Vec<(usize, u32, u64)>,
-    desyncs: Vec<(usize, u32)>,
-    refused: Vec<String>,
-    now_frame: u32,
-}
-
-impl Server {
-    fn new(header: MatchHeader) -> Server {
-        Server {
-            header,
-            logs: [InputLog::new(), InputLog::new()],
-            sim: Match::new(header),
-            hashes: HashMap::new(),
-            waiting: Vec::new(),
-            desyncs: Vec::new(),
-            refused: Vec::new(),
-            now_frame: 0,
-        }
-    }
-
-    fn match_log(&self) -> ServerMessage {
-        ServerMessage::MatchLog {
-            header: self.header,
-            names: ["a".into(), "b".into()],
-            changes: [
-                self.logs[0].changes().to_vec(),
-                self.logs[1].changes().to_vec(),
-            ],
-            confirmed: [self.logs[0].confirmed(), self.logs[1].confirmed()],
-            now_frame: self.now_frame,
-        }
-    }
-
-    fn simulate(&mut self) {
-        let target = self.logs[0].confirmed().min(self.logs[1].confirmed());
-        while self.sim.frame().0 < target {
-            let f = self.sim.frame().0;
-            let inputs = [0, 1].map(|s| self.logs[s].get(f).unwrap_or(Input::NONE));
-            self.sim.step(inputs);
-            if (f + 1).is_multiple_of(60) {
-                self.hashes.insert(f + 1, self.sim.state_hash());
-            }
-        }
-    }
-
-    /// Handles a client message; returns (client index or None for "all but the sender's seat",
-    /// message) pairs to deliver.
-    fn receive(
-        &mut self,
-        from: usize,
-        seat: Option<Seat>,
-        message: ClientMessage,
-    ) -> Vec<(Option<usize>, ServerMessage)> {
-        let mut out = Vec::new();
-        match message {
-            ClientMessage::Inputs { changes, confirmed } => {
-                let Some(seat) = seat else {
-                    self.refused.push("spectator sent inputs".into());
-                    return out;
-                };
-                if let Err(e) = self.logs[seat.index()].extend(&changes, confirmed) {
-                    self.refused.push(format!("{seat:?}: {e}"));
-                    return out;
-                }
-                self.simulate();
-                out.push((
-                    None,
-                    ServerMessage::Inputs {
-                        seat,
-                        changes,
-                        confirmed,
-                    },
-                ));
-            }
-            ClientMessage::StateHash { frame, hash } => self.waiting.push((from, frame, hash)),
-            other => panic!("unexpected message {other:?}"),
-        }
-        let mut still = Vec::new();
-        for (client, frame, hash) in std::mem::take(&mut self.waiting) {
-            match self.hashes.get(&frame) {
-                Some(&ours) if ours == hash => {}
-                Some(&ours) => {
-                    self.desyncs.push((client, frame));
-                    out.push((
-                        Some(client),
-                        ServerMessage::Desync {
-                            frame,
-                            server_hash: ours,
-                            your_hash: hash,
-                        },
-                    ));
-                    out.push((Some(client), self.match_log()));
-                }
-                None => still.push((client, frame, hash)),
-            }
-        }
-        self.waiting = still;
-        out
-    }
-}
-
-/// One simulated client.
-struct Client {
-    session: Session,
-    inputs: RandomInputs,
-    /// Messages to and from this client are dropped while false.
-    connected: bool,
-    /// Corrupts the next relayed input batch this client receives (to provoke a desync).
-    corrupt_next: bool,
-}
-
-/// A message in flight, due at a tick.
-struct InFlight<M> {
-    due: u64,
-    client: usize,
-    message: M,
-}
-
-/// Two players and any spectators around a model server, with per-direction delays.
-struct Relay {
-    server: Server,
-    clients: Vec<Client>,
-    up: VecDeque<InFlight<ClientMessage>>,
-    down: VecDeque<InFlight<ServerMessage>>,
-    /// Last delivery tick per (client, direction), so each link keeps its order.
-    last_due: HashMap<(usize, bool), u64>,
-    rng: Rng,
-    min_delay: u32,
-    max_delay: u32,
-    tick: u64,
-    /// Largest ring seen, for the bound check.
-    max_snapshots: usize,
-    /// Clients stop simulating (messages still flow).
-    frozen: bool,
-}
-
-impl Relay {
-    fn new(seed: u64, options: SessionOptions, min_delay: u32, max_delay: u32) -> Relay {
-        let header = header(seed);
-        let clients = Seat::BOTH
-            .into_iter()
-            .map(|seat| Client {
-                session: Session::new(header, Some(seat), options),
-                inputs: RandomInputs::new(seed * 2 + seat.index() as u64).with_drop_every(3, 9),
-                connected: true,
-                corrupt_next: false,
-            })
-            .collect();
-        Relay {
-            server: Server::new(header),
-            clients,
-            up: VecDeque::new(),
-            down: VecDeque::new(),
-            last_due: HashMap::new(),
-            rng: Rng(seed),
-            min_delay,
-            max_delay,
-            tick: 0,
-            max_snapshots: 0,
-            frozen: false,
-        }
-    }
-
-    fn delay(&mut self, client: usize, up: bool) -> u64 {
-        let jitter = self.rng.below(self.max_delay - self.min_delay + 1);
-        let due = self.tick + u64::from(self.min_delay + jitter);
-        let last = self.last_due.entry((client, up)).or_insert(0);
-        *last = (*last).max(due);
-        *last
-    }
-
-    fn add_spectator(&mut self, window: u32) -> usize {
-        let ServerMessage::MatchLog {
-            header,
-            changes,
-            confirmed,
-            ..
-        } = self.server.match_log()
-        else {
-            unreachable!()
-        };
-        let options = SessionOptions {
-            window,
-            input_delay: 0,
-        };
-        let session = Session::from_log(header, None, options, &changes, confirmed)
-            .expect("the server's own log is valid");
-        self.clients.push(Client {
-            session,
-            inputs: RandomInputs::new(0),
-            connected: true,
-            corrupt_next: false,
-        });
-        self.clients.len() - 1
-    }
-
-    /// One frame of wall-clock time: deliveries, then each client catches up to the tick (at most
-    /// two frames at a time, as the pacer allows), then its messages leave.
-    fn step(&mut self) {
-        self.tick += 1;
-        while self.up.front().is_some_and(|m| m.due <= self.tick) {
-            let Some(m) = self.up.pop_front() else { break };
-            if !self.clients[m.client].connected {
-                continue;
-            }
-            let seat = self.clients[m.client].session.local_seat();
-            for (to, message) in self.server.receive(m.client, seat, m.message) {
-                let targets: Vec<usize> = match to {
-                    Some(c) => vec![c],
-                    None => (0..self.clients.len())
-                        .filter(|&c| {
-                            let s = self.clients[c].session.local_seat();
-                            s.is_none() || s != seat
-                        })
-                        .collect(),
-                };
-                for c in targets {
-                    let due = self.delay(c, false);
-                    self.down.push_back(InFlight {
-                        due,
-                        client: c,
-                        message: message.clone(),
-                    });
-                }
-            }
-        }
-        self.down.make_contiguous().sort_by_key(|m| m.due);
-        while self.down.front().is_some_and(|m| m.due <= self.tick) {
-            let Some(m) = self.down.pop_front() else {
-                break;
-            };
-            let client = &mut self.clients[m.client];
-            if !client.connected {
-                continue;
-            }
-            let mut message = m.message;
-            if client.corrupt_next
-                && let ServerMessage::Inputs { changes, .. } = &mut message
-                && let Some(first) = changes.first_mut()
-            {
-                first.input = Input(first.input.0 ^ Input::LEFT.0);
-                client.corrupt_next = false;
-            }
-            client
-                .session
-                .handle(&message)
-                .expect("relayed messages are valid");
-        }
-        self.server.now_frame = self.tick as u32;
-        for c in 0..self.clients.len() {
-            let client = &mut self.clients[c];
-            for _ in 0..2 {
-                if self.frozen || u64::from(client.session.frame()) >= self.tick {
-                    break;
-                }
-                let keys = match client.session.local_seat() {
-                    Some(seat) if client.session.needs_input() => {
-                        client.inputs.next_input(client.session.predicted(), seat)
-                    }
-                    _ => Input::NONE,
-                };
-                if client.session.advance(keys) == Step::Stalled {
-                    break;
-                }
-            }
-            self.max_snapshots = self.max_snapshots.max(client.session.snapshots());
-            let mut out = Vec::new();
-            while let Some(message) = self.clients[c].session.poll_outgoing() {
-                out.push(message);
-            }
-            for message in out {
-                if !self.clients[c].connected {
-                    continue;
-                }
-                let due = self.delay(c, true);
-                self.up.push_back(InFlight {
-                    due,
-                    client: c,
-                    message,
-                });
-            }
-        }
-        self.up.make_contiguous().sort_by_key(|m| m.due);
-    }
-
-    fn run(&mut self, ticks: u64) {
-        for _ in 0..ticks {
-            self.step();
-        }
-    }
-
-    /// Stops every client, sends what they hold and lets every message land, so all logs line
-    /// up with the server's.
-    fn settle(&mut self) {
-        self.frozen = true;
-        for c in 0..self.clients.len() {
-            self.clients[c].session.flush();
-        }
-        self.run(u64::from(self.max_delay) * 3 + 4);
-    }
-
-    /// The match client `c` should predict once everything landed: the server's logs, each
-    /// seat's last mask repeated past its end.
-    fn reference(&self, c: usize) -> Match {
-        let mut m = Match::new(self.server.header);
-        let logs = &self.server.logs;
-        while m.frame().0 < self.clients[c].session.frame() {
-            let f = m.frame().0;
-            m.step([0, 1].map(|s| logs[s].get(f).unwrap_or_else(|| logs[s].last())));
-        }
-        m
-    }
-
-    fn hashes(&self, client: usize) -> HashMap<u32, u64> {
-        self.clients[client]
-            .session
-            .hashes()
-            .iter()
-            .copied()
-            .collect()
-    }
-
-    /// Every hash `client` reported equals the server's for that frame; returns how many.
-    fn check_hashes(&self, client: usize) -> usize {
-        let ours = self.hashes(client);
-        for (frame, hash) in &ours {
-            if let Some(server) = self.server.hashes.get(frame) {
-                assert_eq!(server, hash, "client {client} disagrees at frame {frame}");
-            }
-        }
-        ours.len()
-    }
-}
-
-#[test]
-fn rollback_sessions_agree_with_the_server_on_every_hash() {
-    let mut relay = Relay::new(7, SessionOptions::default(), 3, 8);
+/// Both players through a jittery relay agree with the server on every hash, and once
+/// everything landed every wrong guess has been corrected.
+fn rollback_sessions_agree_with_the_server_on_every_hash_on<S: TwoSeats>() -> Relay<S> {
+    let mut relay = Relay::<S>::new(7, SessionOptions::default(), 3, 8);
     relay.run(1500);
     relay.settle();
     assert!(
@@ -402,22 +77,41 @@ fn rollback_sessions_agree_with_the_server_on_every_hash() {
         // Once everything landed, every wrong guess has been corrected.
         assert_eq!(c.session.predicted(), &relay.reference(i));
     }
-    assert_eq!(
-        relay.clients[0].session.round_ends(),
-        relay.clients[1].session.round_ends()
-    );
-    assert!(!relay.clients[0].session.round_ends().is_empty());
+    // Both confirmed matches stand at the same round, past the first.
+    let (round, wins) = relay.clients[0].session.confirmed().score();
+    assert_eq!(relay.clients[1].session.confirmed().score(), (round, wins));
+    assert!(round > 0);
+    relay
 }
 
 #[test]
-fn lockstep_never_predicts_or_rolls_back() {
+fn rollback_sessions_agree_with_the_server_on_every_hash() {
+    let relay = rollback_sessions_agree_with_the_server_on_every_hash_on::<Session>();
+    // The rounds the two-seat session noted, each with its hash (a general session notes each
+    // seat's board hash instead: its rounds are checked through the confirmed match's score).
+    let round_ends = |c: usize| relay.clients[c].session.round_ends();
+    assert_eq!(round_ends(0), round_ends(1));
+    assert!(!round_ends(0).is_empty());
+}
+
+#[test]
+fn rollback_sessions_agree_with_the_server_on_every_hash_general() {
+    let general = rollback_sessions_agree_with_the_server_on_every_hash_on::<BattleSession>();
+    same_match(
+        &rollback_sessions_agree_with_the_server_on_every_hash_on::<Session>(),
+        &general,
+    );
+}
+
+/// With a window of 0 a session never guesses: it stalls instead and keeps no snapshot.
+fn lockstep_never_predicts_or_rolls_back_on<S: TwoSeats>() -> Relay<S> {
     // Lockstep pays the latency in input delay: with 4 frames of it, 1-3 frames each way keep
     // the pipeline full.
     let options = SessionOptions {
         window: 0,
         input_delay: 4,
     };
-    let mut relay = Relay::new(11, options, 1, 3);
+    let mut relay = Relay::<S>::new(11, options, 1, 3);
     relay.run(900);
     relay.settle();
     assert!(relay.server.desyncs.is_empty());
@@ -432,11 +126,18 @@ fn lockstep_never_predicts_or_rolls_back() {
         );
     }
     assert_eq!(relay.max_snapshots, 0);
+    relay
 }
 
-#[test]
-fn the_snapshot_ring_never_outgrows_the_window() {
-    let mut relay = Relay::new(3, SessionOptions::default(), 5, 14);
+on_both_relays!(
+    lockstep_never_predicts_or_rolls_back,
+    lockstep_never_predicts_or_rolls_back_general,
+    lockstep_never_predicts_or_rolls_back_on
+);
+
+/// Long delays stall a session at its window rather than grow its snapshots past it.
+fn the_snapshot_ring_never_outgrows_the_window_on<S: TwoSeats>() -> Relay<S> {
+    let mut relay = Relay::<S>::new(3, SessionOptions::default(), 5, 14);
     relay.run(1200);
     assert!(
         relay.max_snapshots <= DEFAULT_WINDOW as usize + 1,
@@ -444,16 +145,24 @@ fn the_snapshot_ring_never_outgrows_the_window() {
         relay.max_snapshots
     );
     assert!(relay.clients[0].session.stats().stall_frames > 0);
+    relay
 }
 
-#[test]
-fn input_delay_means_fewer_rollbacks_and_the_same_hashes() {
+on_both_relays!(
+    the_snapshot_ring_never_outgrows_the_window,
+    the_snapshot_ring_never_outgrows_the_window_general,
+    the_snapshot_ring_never_outgrows_the_window_on
+);
+
+/// The same match with 0 and with 4 frames of input delay: fewer frames re-simulated with the
+/// delay, every hash the server's either way. Returns both runs.
+fn input_delay_means_fewer_rollbacks_and_the_same_hashes_on<S: TwoSeats>() -> [Relay<S>; 2] {
     let run = |input_delay| {
         let options = SessionOptions {
             window: DEFAULT_WINDOW,
             input_delay,
         };
-        let mut relay = Relay::new(5, options, 3, 6);
+        let mut relay = Relay::<S>::new(5, options, 3, 6);
         relay.run(1200);
         relay.settle();
         assert!(relay.server.desyncs.is_empty());
@@ -464,19 +173,37 @@ fn input_delay_means_fewer_rollbacks_and_the_same_hashes() {
         );
         relay.check_hashes(0);
         relay.check_hashes(1);
-        relay.clients[0].session.stats().resimulated_frames
+        relay
     };
-    let plain = run(0);
-    let delayed = run(4);
+    let [plain, delayed] = [run(0), run(4)];
+    let resimulated = |r: &Relay<S>| r.clients[0].session.stats().resimulated_frames;
     assert!(
-        delayed < plain,
-        "delay 4: {delayed} re-simulated, delay 0: {plain}"
+        resimulated(&delayed) < resimulated(&plain),
+        "delay 4: {} re-simulated, delay 0: {}",
+        resimulated(&delayed),
+        resimulated(&plain)
     );
+    [plain, delayed]
 }
 
 #[test]
-fn a_session_stalls_exactly_at_the_window_when_the_opponent_is_silent() {
-    let mut s = Session::new(header(1), Some(Seat::First), SessionOptions::default());
+fn input_delay_means_fewer_rollbacks_and_the_same_hashes() {
+    input_delay_means_fewer_rollbacks_and_the_same_hashes_on::<Session>();
+}
+
+#[test]
+fn input_delay_means_fewer_rollbacks_and_the_same_hashes_general() {
+    let general = input_delay_means_fewer_rollbacks_and_the_same_hashes_on::<BattleSession>();
+    let versus = input_delay_means_fewer_rollbacks_and_the_same_hashes_on::<Session>();
+    for (v, g) in versus.iter().zip(&general) {
+        same_match(v, g);
+    }
+}
+
+/// A silent opponent stops the session exactly `DEFAULT_WINDOW` frames in; each confirmed frame
+/// heard allows one more.
+fn a_session_stalls_exactly_at_the_window_when_the_opponent_is_silent_on<S: TwoSeats>() {
+    let mut s = S::new(header(1), Some(Seat::First), SessionOptions::default());
     for _ in 0..DEFAULT_WINDOW {
         assert_eq!(s.advance(Input::LEFT), Step::Advanced);
     }
@@ -490,10 +217,17 @@ fn a_session_stalls_exactly_at_the_window_when_the_opponent_is_silent() {
     assert_eq!(s.advance(Input::LEFT), Step::Stalled);
 }
 
-#[test]
-fn a_wrong_guess_rolls_back_to_the_first_wrong_frame() {
+on_both_sessions!(
+    a_session_stalls_exactly_at_the_window_when_the_opponent_is_silent,
+    a_session_stalls_exactly_at_the_window_when_the_opponent_is_silent_general,
+    a_session_stalls_exactly_at_the_window_when_the_opponent_is_silent_on
+);
+
+/// The opponent's real keys differ from the guess from frame 4: one rollback, back to frame 4,
+/// and the predicted match is the one the real keys give.
+fn a_wrong_guess_rolls_back_to_the_first_wrong_frame_on<S: TwoSeats>() {
     let h = header(2);
-    let mut s = Session::new(h, Some(Seat::First), SessionOptions::default());
+    let mut s = S::new(h, Some(Seat::First), SessionOptions::default());
     let mine: Vec<Input> = (0..10)
         .map(|f| {
             if f % 3 == 0 {
@@ -517,18 +251,25 @@ fn a_wrong_guess_rolls_back_to_the_first_wrong_frame() {
     assert_eq!(stats.max_rollback_depth, 6);
     assert_eq!(stats.resimulated_frames, 6);
     // The predicted match is what the true inputs (LEFT held on after frame 6) give.
-    let mut reference = Match::new(h);
+    let mut reference = S::Game::start(&h);
     for (f, &k) in mine.iter().enumerate() {
         let other = if f >= 4 { Input::LEFT } else { Input::NONE };
-        reference.step([k, other]);
+        reference.play([k, other]);
     }
     assert_eq!(s.predicted(), &reference);
-    assert_eq!(s.confirmed().frame().0, 7);
+    assert_eq!(s.confirmed().frames(), 7);
 }
 
-#[test]
-fn a_right_guess_costs_no_rollback() {
-    let mut s = Session::new(header(3), Some(Seat::First), SessionOptions::default());
+on_both_sessions!(
+    a_wrong_guess_rolls_back_to_the_first_wrong_frame,
+    a_wrong_guess_rolls_back_to_the_first_wrong_frame_general,
+    a_wrong_guess_rolls_back_to_the_first_wrong_frame_on
+);
+
+/// An opponent who held nothing, as guessed: no rollback, and the confirmed frames' snapshots
+/// are dropped.
+fn a_right_guess_costs_no_rollback_on<S: TwoSeats>() {
+    let mut s = S::new(header(3), Some(Seat::First), SessionOptions::default());
     for _ in 0..10 {
         s.advance(Input::RIGHT);
     }
@@ -537,9 +278,15 @@ fn a_right_guess_costs_no_rollback() {
     assert_eq!(s.snapshots(), 2);
 }
 
-#[test]
-fn inputs_go_out_as_changes_and_periodic_confirmations() {
-    let mut s = Session::new(header(4), Some(Seat::First), SessionOptions::default());
+on_both_sessions!(
+    a_right_guess_costs_no_rollback,
+    a_right_guess_costs_no_rollback_general,
+    a_right_guess_costs_no_rollback_on
+);
+
+/// A key change goes out at once; unchanged keys are confirmed every 4 frames.
+fn inputs_go_out_as_changes_and_periodic_confirmations_on<S: TwoSeats>() {
+    let mut s = S::new(header(4), Some(Seat::First), SessionOptions::default());
     let keys = [
         Input::NONE,
         Input::NONE,
@@ -556,22 +303,22 @@ fn inputs_go_out_as_changes_and_periodic_confirmations() {
     for k in keys {
         s.advance(k);
         while let Some(m) = s.poll_outgoing() {
-            sent.push(m);
+            sent.push(S::read(m));
         }
     }
     let change = |frame, input| InputChange { frame, input };
     assert_eq!(
         sent,
         vec![
-            ClientMessage::Inputs {
+            Up::Inputs {
                 changes: vec![],
                 confirmed: 4
             },
-            ClientMessage::Inputs {
+            Up::Inputs {
                 changes: vec![change(5, Input::LEFT)],
                 confirmed: 6
             },
-            ClientMessage::Inputs {
+            Up::Inputs {
                 changes: vec![],
                 confirmed: 10
             },
@@ -579,18 +326,25 @@ fn inputs_go_out_as_changes_and_periodic_confirmations() {
     );
 }
 
-#[test]
-fn state_hashes_go_out_every_60_frames_once_both_seats_confirmed() {
+on_both_sessions!(
+    inputs_go_out_as_changes_and_periodic_confirmations,
+    inputs_go_out_as_changes_and_periodic_confirmations_general,
+    inputs_go_out_as_changes_and_periodic_confirmations_on
+);
+
+/// Every 60 confirmed frames the versus match's hash goes out, after the inputs it covers.
+fn state_hashes_go_out_every_60_frames_once_both_seats_confirmed_on<S: TwoSeats>() {
     let h = header(5);
-    let mut s = Session::new(h, Some(Seat::Second), SessionOptions::default());
-    let mut reference = Match::new(h);
+    let mut s = S::new(h, Some(Seat::Second), SessionOptions::default());
+    // The two-seat match's hashes, whichever session reports them.
+    let mut reference = sevenbag_core::Match::new(h);
     let mut hashes = Vec::new();
     for f in 0..130u32 {
         s.remote_inputs(Seat::First, &[], f + 1).expect("valid");
         s.advance(Input::NONE);
         reference.step([Input::NONE; 2]);
         if (f + 1).is_multiple_of(60) {
-            hashes.push(ClientMessage::StateHash {
+            hashes.push(Up::Hash {
                 frame: f + 1,
                 hash: reference.state_hash(),
             });
@@ -599,46 +353,63 @@ fn state_hashes_go_out_every_60_frames_once_both_seats_confirmed() {
     let mut got = Vec::new();
     let mut sent = 0;
     while let Some(m) = s.poll_outgoing() {
-        match m {
-            ClientMessage::Inputs { confirmed, .. } => sent = confirmed,
-            ClientMessage::StateHash { frame, .. } => {
+        match S::read(m) {
+            Up::Inputs { confirmed, .. } => sent = confirmed,
+            hash @ Up::Hash { frame, .. } => {
                 // The server can only check a hash once it has our inputs that far.
                 assert!(sent >= frame, "hash for {frame} before inputs past {sent}");
-                got.push(m);
+                got.push(hash);
             }
-            other => panic!("unexpected {other:?}"),
         }
     }
     assert_eq!(got, hashes);
 }
 
-#[test]
-fn input_delay_applies_keys_that_many_frames_later() {
+on_both_sessions!(
+    state_hashes_go_out_every_60_frames_once_both_seats_confirmed,
+    state_hashes_go_out_every_60_frames_once_both_seats_confirmed_general,
+    state_hashes_go_out_every_60_frames_once_both_seats_confirmed_on
+);
+
+/// Keys given on frame 0 with 3 frames of delay are recorded for frame 3, nothing held before.
+fn input_delay_applies_keys_that_many_frames_later_on<S: TwoSeats>() {
     let options = SessionOptions {
         window: DEFAULT_WINDOW,
         input_delay: 3,
     };
-    let mut s = Session::new(header(6), Some(Seat::First), options);
+    let mut s = S::new(header(6), Some(Seat::First), options);
     s.advance(Input::LEFT);
-    let log = s.input_log(Seat::First);
-    assert_eq!(log.confirmed(), 4);
-    assert_eq!(log.get(0), Some(Input::NONE));
-    assert_eq!(log.get(2), Some(Input::NONE));
-    assert_eq!(log.get(3), Some(Input::LEFT));
+    assert_eq!(s.confirmed_frames(Seat::First), 4);
+    assert_eq!(s.keys_at(Seat::First, 0), Some(Input::NONE));
+    assert_eq!(s.keys_at(Seat::First, 2), Some(Input::NONE));
+    assert_eq!(s.keys_at(Seat::First, 3), Some(Input::LEFT));
 }
 
-#[test]
-fn our_own_seat_cannot_come_from_the_network() {
-    let mut s = Session::new(header(7), Some(Seat::First), SessionOptions::default());
+on_both_sessions!(
+    input_delay_applies_keys_that_many_frames_later,
+    input_delay_applies_keys_that_many_frames_later_general,
+    input_delay_applies_keys_that_many_frames_later_on
+);
+
+/// Inputs for our own seat from the network are refused.
+fn our_own_seat_cannot_come_from_the_network_on<S: TwoSeats>() {
+    let mut s = S::new(header(7), Some(Seat::First), SessionOptions::default());
     assert_eq!(
         s.remote_inputs(Seat::First, &[], 3),
-        Err(SessionError::OwnSeat(Seat::First))
+        Err(S::own_seat(Seat::First))
     );
 }
 
-#[test]
-fn a_spectator_joining_mid_match_converges_to_the_same_hashes() {
-    let mut relay = Relay::new(9, SessionOptions::default(), 2, 6);
+on_both_sessions!(
+    our_own_seat_cannot_come_from_the_network,
+    our_own_seat_cannot_come_from_the_network_general,
+    our_own_seat_cannot_come_from_the_network_on
+);
+
+/// Spectators built from the server's log mid-match (one watching, one predicting) reach the
+/// players' hashes, the early rounds included.
+fn a_spectator_joining_mid_match_converges_to_the_same_hashes_on<S: TwoSeats>() -> Relay<S> {
+    let mut relay = Relay::<S>::new(9, SessionOptions::default(), 2, 6);
     relay.run(700);
     let watcher = relay.add_spectator(0);
     let predicting = relay.add_spectator(6);
@@ -656,15 +427,38 @@ fn a_spectator_joining_mid_match_converges_to_the_same_hashes() {
     }
     // The spectator's fast-forward saw the early rounds too.
     assert_eq!(
-        relay.clients[watcher].session.round_ends(),
-        relay.clients[0].session.round_ends()
+        relay.clients[watcher].session.confirmed().score(),
+        relay.clients[0].session.confirmed().score()
     );
     assert_eq!(relay.clients[watcher].session.stats().rollbacks, 0);
+    relay
 }
 
 #[test]
-fn a_desync_is_repaired_from_the_match_log() {
-    let mut relay = Relay::new(13, SessionOptions::default(), 2, 5);
+fn a_spectator_joining_mid_match_converges_to_the_same_hashes() {
+    let relay = a_spectator_joining_mid_match_converges_to_the_same_hashes_on::<Session>();
+    // The rounds the two-seat session noted (a general session has no such notes); the watcher
+    // is the first spectator, after the two players.
+    let watcher = 2;
+    assert_eq!(
+        relay.clients[watcher].session.round_ends(),
+        relay.clients[0].session.round_ends()
+    );
+}
+
+#[test]
+fn a_spectator_joining_mid_match_converges_to_the_same_hashes_general() {
+    let general = a_spectator_joining_mid_match_converges_to_the_same_hashes_on::<BattleSession>();
+    same_match(
+        &a_spectator_joining_mid_match_converges_to_the_same_hashes_on::<Session>(),
+        &general,
+    );
+}
+
+/// A corrupted relay makes one client diverge; the server catches it, sends the match log, and
+/// the client agrees with the server again up to the end.
+fn a_desync_is_repaired_from_the_match_log_on<S: TwoSeats>() -> Relay<S> {
+    let mut relay = Relay::<S>::new(13, SessionOptions::default(), 2, 5);
     relay.run(200);
     relay.clients[0].corrupt_next = true;
     relay.run(1000);
@@ -689,11 +483,19 @@ fn a_desync_is_repaired_from_the_match_log() {
     for (frame, hash) in later {
         assert_eq!(relay.server.hashes.get(frame), Some(hash));
     }
+    relay
 }
 
-#[test]
-fn a_reconnecting_player_resends_what_the_server_missed() {
-    let mut relay = Relay::new(17, SessionOptions::default(), 2, 5);
+on_both_relays!(
+    a_desync_is_repaired_from_the_match_log,
+    a_desync_is_repaired_from_the_match_log_general,
+    a_desync_is_repaired_from_the_match_log_on
+);
+
+/// A player cut off for 2 seconds takes the server's log on its return and sends again
+/// everything the server missed, without a gap.
+fn a_reconnecting_player_resends_what_the_server_missed_on<S: TwoSeats>() -> Relay<S> {
+    let mut relay = Relay::<S>::new(17, SessionOptions::default(), 2, 5);
     relay.run(300);
     relay.clients[1].connected = false;
     relay.run(120);
@@ -705,12 +507,12 @@ fn a_reconnecting_player_resends_what_the_server_missed() {
         "{waiting} vs {missing}"
     );
     relay.clients[1].connected = true;
-    let log = relay.server.match_log();
+    let log = relay.match_log();
     relay.clients[1].session.handle(&log).expect("valid log");
     // Everything past the server's log goes out again (a gap would be a desync below).
     let mut resent = Vec::new();
     while let Some(message) = relay.clients[1].session.poll_outgoing() {
-        resent.push(message.clone());
+        resent.push(S::read(message.clone()));
         let due = relay.tick + 1;
         relay.up.push_back(InFlight {
             due,
@@ -718,11 +520,9 @@ fn a_reconnecting_player_resends_what_the_server_missed() {
             message,
         });
     }
-    let first = resent
-        .iter()
-        .find(|m| matches!(m, ClientMessage::Inputs { .. }));
+    let first = resent.iter().find(|m| matches!(m, Up::Inputs { .. }));
     assert!(
-        matches!(first, Some(ClientMessage::Inputs { changes, confirmed })
+        matches!(first, Some(Up::Inputs { changes, confirmed })
             if changes.iter().all(|c| c.frame >= missing) && *confirmed > missing),
         "{resent:?}"
     );
@@ -737,35 +537,43 @@ fn a_reconnecting_player_resends_what_the_server_missed() {
     assert!(relay.server.logs[1].confirmed() > missing + 500);
     assert_eq!(relay.hashes(0), relay.hashes(1));
     relay.check_hashes(1);
+    relay
 }
 
-#[test]
-fn a_log_built_session_equals_one_that_saw_every_frame() {
-    let mut relay = Relay::new(19, SessionOptions::default(), 1, 3);
+on_both_relays!(
+    a_reconnecting_player_resends_what_the_server_missed,
+    a_reconnecting_player_resends_what_the_server_missed_general,
+    a_reconnecting_player_resends_what_the_server_missed_on
+);
+
+/// A session fast-forwarded through the server's log has the confirmed match and hashes of one
+/// that played every frame.
+fn a_log_built_session_equals_one_that_saw_every_frame_on<S: TwoSeats>() -> Relay<S> {
+    let mut relay = Relay::<S>::new(19, SessionOptions::default(), 1, 3);
     relay.run(400);
     relay.settle();
     let s = &relay.clients[0].session;
     let log = relay.server.match_log();
-    let ServerMessage::MatchLog {
-        header,
-        changes,
-        confirmed,
-        ..
-    } = log
-    else {
-        unreachable!()
-    };
-    let rebuilt = Session::from_log(
-        header,
+    let rebuilt = S::from_log(
+        relay.server.header,
         Some(Seat::First),
         SessionOptions::default(),
-        &changes,
-        confirmed,
+        &log.changes,
+        log.confirmed,
     )
     .expect("valid");
     assert_eq!(rebuilt.confirmed(), s.confirmed());
     assert_eq!(rebuilt.hashes(), s.hashes());
+    relay
 }
+
+on_both_relays!(
+    a_log_built_session_equals_one_that_saw_every_frame,
+    a_log_built_session_equals_one_that_saw_every_frame_general,
+    a_log_built_session_equals_one_that_saw_every_frame_on
+);
+
+// The options below are one type both sessions take (`SessionOptions`): checked once.
 
 #[test]
 fn input_delay_covers_a_round_trip_longer_than_the_window() {
@@ -817,9 +625,22 @@ fn the_window_never_widens_past_garbage_travel() {
     assert_eq!(s.options().window, u32::from(h.rules.garbage_travel));
 }
 
+/// A `BattleSession` has no `widen_window`: its window is the one it was made with. The closest
+/// check: made with the options of a trip far longer than garbage travel covers, capped at the
+/// match's garbage travel, it plays with exactly that window.
+#[test]
+fn the_window_never_widens_past_garbage_travel_general() {
+    let h = BattleHeader::versus(&header(2));
+    let travel = u32::from(h.rules.garbage_travel);
+    let far = Some(std::time::Duration::from_secs(5));
+    let options = SessionOptions::for_link_within(far, None, DEFAULT_WINDOW, travel);
+    let s = BattleSession::new(h, Some(0), options).expect("a versus header makes a match");
+    assert_eq!(s.options().window, travel);
+}
+
 #[test]
 fn changing_the_input_delay_mid_match_keeps_every_hash() {
-    let mut relay = Relay::new(13, SessionOptions::default(), 3, 8);
+    let mut relay = Relay::<Session>::new(13, SessionOptions::default(), 3, 8);
     // Up one frame at a time to 6, then back down to 1, on both players at different moments.
     let plan = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
     for (i, delay) in plan.into_iter().enumerate() {
@@ -847,9 +668,46 @@ fn changing_the_input_delay_mid_match_keeps_every_hash() {
     }
 }
 
-#[test]
-fn after_a_server_restart_the_opponents_resent_inputs_fit_our_log() {
-    let mut s = Session::new(header(23), Some(Seat::First), SessionOptions::default());
+/// A `BattleSession` has no `set_input_delay`: its input delay is the one it was made with, so
+/// the delay cannot change mid-match. The closest check, on both sessions: the two players on
+/// the ends of that plan's delays (1 and 6 frames) for as long keep every hash.
+fn players_on_different_input_delays_keep_every_hash_on<S: TwoSeats>() -> Relay<S> {
+    let options = |input_delay| SessionOptions {
+        window: DEFAULT_WINDOW,
+        input_delay,
+    };
+    let mut relay = Relay::<S>::with_options(13, [options(1), options(6)], 3, 8);
+    relay.run(11 * 90 + 300);
+    relay.settle();
+    assert!(
+        relay.server.refused.is_empty(),
+        "{:?}",
+        relay.server.refused
+    );
+    assert!(
+        relay.server.desyncs.is_empty(),
+        "{:?}",
+        relay.server.desyncs
+    );
+    assert!(relay.check_hashes(0) >= 15);
+    assert!(relay.check_hashes(1) >= 15);
+    for (i, c) in relay.clients.iter().enumerate() {
+        assert_eq!(c.session.options().input_delay, [1, 6][i]);
+        assert_eq!(c.session.predicted(), &relay.reference(i));
+    }
+    relay
+}
+
+on_both_relays!(
+    players_on_different_input_delays_keep_every_hash,
+    players_on_different_input_delays_keep_every_hash_general,
+    players_on_different_input_delays_keep_every_hash_on
+);
+
+/// After a server restart whose log kept less of the opponent than we hold, the opponent's
+/// re-sent inputs extend the server's log we took.
+fn after_a_server_restart_the_opponents_resent_inputs_fit_our_log_on<S: TwoSeats>() {
+    let mut s = S::new(header(23), Some(Seat::First), SessionOptions::default());
     let change = |frame, input| InputChange { frame, input };
     // The opponent's inputs through frame 30 reached us before the server died...
     s.remote_inputs(
@@ -866,6 +724,12 @@ fn after_a_server_restart_the_opponents_resent_inputs_fit_our_log() {
     s.remote_inputs(Seat::Second, &[change(20, Input::NONE)], 30)
         .expect("re-sent inputs fit");
     assert_eq!(s.confirmed_frames(Seat::Second), 30);
-    assert_eq!(s.input_log(Seat::Second).get(25), Some(Input::NONE));
-    assert_eq!(s.input_log(Seat::Second).get(7), Some(Input::LEFT));
+    assert_eq!(s.keys_at(Seat::Second, 25), Some(Input::NONE));
+    assert_eq!(s.keys_at(Seat::Second, 7), Some(Input::LEFT));
 }
+
+on_both_sessions!(
+    after_a_server_restart_the_opponents_resent_inputs_fit_our_log,
+    after_a_server_restart_the_opponents_resent_inputs_fit_our_log_general,
+    after_a_server_restart_the_opponents_resent_inputs_fit_our_log_on
+);
