@@ -80,7 +80,12 @@ fn sigterm_drains_and_exits_zero_with_json_logs() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(status.success(), "{status}");
-    let rest: Vec<String> = lines.try_iter().collect();
+    // Every line up to the pipe's end: the reader thread may still be reading what the server
+    // wrote before it exited, and it hangs up (ending this loop) when the pipe closes.
+    let mut rest = Vec::new();
+    while let Ok(line) = lines.recv_timeout(Duration::from_secs(20)) {
+        rest.push(line);
+    }
     assert!(
         rest.iter().any(|l| l.contains("draining")),
         "no drain logged: {rest:?}"
