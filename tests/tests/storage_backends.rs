@@ -203,7 +203,7 @@ fn postgres_migrates_an_older_database_and_keeps_the_battle_contract() {
         .query_one("SELECT version FROM sevenbag_schema", &[])
         .and_then(|r| r.try_get(0))
         .unwrap();
-    assert_eq!(version, 4);
+    assert_eq!(version, 5);
     let old = s
         .get_match(MatchId(1))
         .unwrap()
@@ -504,4 +504,205 @@ fn postgres_keeps_the_moderation_contract() {
     };
     let s = PostgresStorage::connect(&pg.url()).expect("connect and migrate");
     the_moderation_contract(&s);
+}
+
+/// The social side of the storage (friend requests and friendships, blocks hiding a pair,
+/// request policies, paging by name, notifications, direct messages), the same on both
+/// backends.
+fn the_social_contract(s: &dyn Storage) {
+    use sevenbag_storage::fixtures::nth_player;
+    use sevenbag_storage::{
+        FriendState, NotificationKind, Page, PlayerId, RequestOutcome, RequestPolicy, SocialError,
+    };
+    let ann = s.create_player(&new_player("Ann", 1)).expect("ann");
+    let ben = s.create_player(&new_player("Ben", 2)).expect("ben");
+    let cat = s.create_player(&new_player("Cat", 3)).expect("cat");
+    let nobody = PlayerId(ann.id.0 + 10_000);
+
+    // A request, answered; crossing requests; decline, cancel, remove.
+    assert_eq!(
+        s.send_friend_request(ann.id, ben.id, 10).unwrap(),
+        RequestOutcome::Sent
+    );
+    assert_eq!(
+        s.send_friend_request(ann.id, ben.id, 11).unwrap(),
+        RequestOutcome::AlreadySent
+    );
+    let waiting = s.pending_requests(ben.id).unwrap();
+    assert_eq!(
+        (
+            waiting.incoming[0].name.as_str(),
+            waiting.incoming[0].sent_unix
+        ),
+        ("Ann", 10)
+    );
+    assert_eq!(
+        s.friendship(ben.id, ann.id).unwrap(),
+        FriendState::RequestReceived
+    );
+    s.accept_friend_request(ben.id, ann.id, 20).unwrap();
+    assert_eq!(s.friendship(ann.id, ben.id).unwrap(), FriendState::Friends);
+    let friends = s.friends(ann.id, Page::first(10)).unwrap();
+    assert_eq!(
+        (
+            friends.total,
+            friends.items[0].name.as_str(),
+            friends.items[0].since_unix
+        ),
+        (1, "Ben", 20)
+    );
+    s.send_friend_request(cat.id, ann.id, 30).unwrap();
+    assert_eq!(
+        s.send_friend_request(ann.id, cat.id, 31).unwrap(),
+        RequestOutcome::BecameFriends
+    );
+    s.remove_friend(cat.id, ann.id).unwrap();
+    assert_eq!(s.friendship(ann.id, cat.id).unwrap(), FriendState::None);
+    s.send_friend_request(cat.id, ben.id, 40).unwrap();
+    s.decline_friend_request(ben.id, cat.id).unwrap();
+    s.send_friend_request(cat.id, ben.id, 41).unwrap();
+    s.cancel_friend_request(cat.id, ben.id).unwrap();
+    assert_eq!(s.friendship(ben.id, cat.id).unwrap(), FriendState::None);
+    let err = s.accept_friend_request(ben.id, cat.id, 42).unwrap_err();
+    assert!(matches!(err, SocialError::NoSuchRequest), "{err}");
+    let err = s.send_friend_request(ann.id, ann.id, 43).unwrap_err();
+    assert!(matches!(err, SocialError::ToSelf), "{err}");
+
+    // A block reads as a player who does not exist, and hides the friendship.
+    let missing = s.send_friend_request(cat.id, nobody, 50).unwrap_err();
+    s.block(ann.id, cat.id, 50, 10).unwrap();
+    let blocked = s.send_friend_request(cat.id, ann.id, 51).unwrap_err();
+    assert!(matches!(blocked, SocialError::NoSuchPlayer), "{blocked}");
+    assert_eq!(blocked.to_string(), missing.to_string());
+    assert_eq!(s.friendship(cat.id, ann.id).unwrap(), FriendState::None);
+    assert_eq!(s.friendship(ann.id, cat.id).unwrap(), FriendState::Blocked);
+    s.block(ben.id, ann.id, 52, 10).unwrap();
+    assert_eq!(s.friends(ann.id, Page::first(10)).unwrap().total, 0);
+    s.unblock(ben.id, ann.id).unwrap();
+    s.unblock(ann.id, cat.id).unwrap();
+    assert_eq!(s.friends(ann.id, Page::first(10)).unwrap().total, 1);
+
+    // Policies: no one; only players met in a stored match.
+    s.set_request_policy(cat.id, RequestPolicy::Nobody).unwrap();
+    let err = s.send_friend_request(ben.id, cat.id, 60).unwrap_err();
+    assert!(matches!(err, SocialError::RequestsClosed), "{err}");
+    s.set_request_policy(cat.id, RequestPolicy::PlayedWith)
+        .unwrap();
+    assert_eq!(s.request_policy(cat.id).unwrap(), RequestPolicy::PlayedWith);
+    let err = s.send_friend_request(ben.id, cat.id, 61).unwrap_err();
+    assert!(matches!(err, SocialError::NotPlayedWith), "{err}");
+    s.record_battle(&battle(&[&ben, &cat], 0)).unwrap();
+    assert_eq!(
+        s.send_friend_request(ben.id, cat.id, 62).unwrap(),
+        RequestOutcome::Sent
+    );
+
+    // Paging by name: created out of name order, read back once each, in order.
+    for i in 0..25u32 {
+        let f = s.create_player(&nth_player("F", (i * 7) % 25, 5)).unwrap();
+        s.send_friend_request(ben.id, f.id, 70).unwrap();
+        s.accept_friend_request(f.id, ben.id, 71).unwrap();
+    }
+    let mut names = Vec::new();
+    let mut page = Some(Page::first(10));
+    while let Some(at) = page {
+        let read = s.friends(ben.id, at).unwrap();
+        assert_eq!(read.total, 26);
+        names.extend(read.items.into_iter().map(|f| f.name));
+        page = read.next;
+    }
+    let mut expected = vec!["Ann".to_string()];
+    expected.extend((0..25).map(|n| format!("F{n:04}")));
+    assert_eq!(names, expected);
+
+    // Notifications: kept until seen, marked only by their owner, bounded in size.
+    let kind = NotificationKind::FriendRequest;
+    let first = s
+        .push_notification(ann.id, kind, "Ben", "{\"id\":2}", 80)
+        .unwrap();
+    let second = s
+        .push_notification(ann.id, NotificationKind::Invite, "room", "{}", 81)
+        .unwrap();
+    let bens = s
+        .push_notification(ben.id, NotificationKind::DirectMessage, "hi", "{}", 82)
+        .unwrap();
+    let unseen = s.unseen_notifications(ann.id, 10).unwrap();
+    assert_eq!(
+        unseen.iter().map(|n| n.id).collect::<Vec<_>>(),
+        [first, second]
+    );
+    assert_eq!(
+        (unseen[0].kind, unseen[0].content.as_str()),
+        (Ok(kind), "{\"id\":2}")
+    );
+    assert_eq!(s.mark_seen(ann.id, &[first, bens]).unwrap(), 1);
+    assert_eq!(s.unseen_notifications(ben.id, 10).unwrap()[0].id, bens);
+    let all = s.notifications(ann.id, Page::first(10)).unwrap();
+    assert_eq!(all.total, 2);
+    assert_eq!(
+        all.items.iter().map(|n| (n.id, n.seen)).collect::<Vec<_>>(),
+        [(second, false), (first, true)]
+    );
+    let err = s
+        .push_notification(ann.id, kind, &"s".repeat(201), "{}", 83)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            SocialError::TooLong {
+                what: "subject",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = s
+        .push_notification(ann.id, kind, "s", &"c".repeat(4097), 83)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            SocialError::TooLong {
+                what: "content",
+                ..
+            }
+        ),
+        "{err}"
+    );
+
+    // Direct messages: between friends only, newest first.
+    let err = s
+        .store_direct_message(ann.id, cat.id, "hi", 90)
+        .unwrap_err();
+    assert!(matches!(err, SocialError::NotFriends), "{err}");
+    let hi = s.store_direct_message(ann.id, ben.id, "hi", 91).unwrap();
+    let back = s.store_direct_message(ben.id, ann.id, "hello", 92).unwrap();
+    let read = s.direct_messages(ann.id, ben.id, None, 10).unwrap();
+    assert_eq!(read.iter().map(|m| m.id).collect::<Vec<_>>(), [back, hi]);
+    assert_eq!(
+        (read[0].from, read[0].to, read[0].text.as_str()),
+        (ben.id, ann.id, "hello")
+    );
+    assert_eq!(
+        s.direct_messages(ben.id, ann.id, Some(back), 10)
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn sqlite_keeps_the_social_contract() {
+    let t = temp_dir("backends-social-sqlite");
+    let s = SqliteStorage::open(&t.path().join("sevenbag.db")).expect("open");
+    the_social_contract(&s);
+}
+
+#[test]
+fn postgres_keeps_the_social_contract() {
+    let Some(pg) = Postgres::start() else {
+        return;
+    };
+    let s = PostgresStorage::connect(&pg.url()).expect("connect and migrate");
+    the_social_contract(&s);
 }

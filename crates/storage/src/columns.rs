@@ -11,6 +11,22 @@ pub(crate) const PLAYER_COLUMNS: &str = "id, name, rating, deviation, volatility
 /// Who the leaderboards list: neither bots nor players an operator took off the boards.
 pub(crate) const LISTED: &str = "bot = 0 AND delisted = 0";
 
+/// A `notifications` row, in the order each dialect's `notification_row` reads it.
+pub(crate) const NOTIFICATION_COLUMNS: &str = "id, kind, subject, content, created_unix, seen";
+
+/// A `direct_messages` row, in the order each dialect's `message_row` reads it.
+pub(crate) const MESSAGE_COLUMNS: &str = "id, from_id, low_id, high_id, text, sent_unix";
+
+/// A friend or request row (`friendships f`) with the other player's current name
+/// (`players p`): the other's id, name and the row's date.
+pub(crate) const FRIEND_FROM: &str = "friendships f JOIN players p ON p.id = f.other_id";
+
+/// Neither player of the `friendships f` row's pair blocks the other (a blocked pair is
+/// never listed).
+pub(crate) const UNBLOCKED: &str = "NOT EXISTS (SELECT 1 FROM blocks b WHERE \
+     (b.blocker_id = f.player_id AND b.blocked_id = f.other_id) OR \
+     (b.blocker_id = f.other_id AND b.blocked_id = f.player_id))";
+
 /// A seat's stats in `match_seats`, in [`PlayerStats`]'s field order ([`stats_values`]).
 pub(crate) const SEAT_STATS: &str =
     "pieces, attack, garbage_cleared, t_spins, frames, pps_x100, apm_x100, vs_x100";

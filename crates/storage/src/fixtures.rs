@@ -1,4 +1,5 @@
-//! Sample rows for tests: a player, a ranked match between two players and a solo run. Shared
+//! Sample rows for tests: a player (or the `n`th of many), a ranked match between two players
+//! and a solo run. Shared
 //! by this crate's SQLite tests and the end-to-end check that both backends keep one contract
 //! (`tests/tests/storage_backends.rs`), so the two cannot drift apart. Built only for tests and
 //! with the `fixtures` feature.
@@ -13,6 +14,27 @@ pub fn new_player(name: &str, key: u8) -> NewPlayer {
         recovery_hash: vec![key ^ 0xff; 32],
         name: name.into(),
         name_key: name.to_lowercase(),
+        created_unix: 1,
+        registered_from: None,
+    }
+}
+
+/// The `n`th of many players named `name` with a number (for more players than
+/// [`new_player`]'s 256 keys): its key hash and recovery hash are made from `n` and `tag`, so
+/// players of different tags never share a key.
+pub fn nth_player(name: &str, n: u32, tag: u8) -> NewPlayer {
+    let key = |side: u8| {
+        let mut hash = vec![tag, side];
+        hash.extend_from_slice(&n.to_be_bytes());
+        hash.resize(32, 0);
+        hash
+    };
+    let name = format!("{name}{n:04}");
+    NewPlayer {
+        key_hash: key(1),
+        recovery_hash: key(2),
+        name_key: name.to_lowercase(),
+        name,
         created_unix: 1,
         registered_from: None,
     }

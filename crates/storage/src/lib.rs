@@ -9,6 +9,18 @@
 //! (`--db ./sevenbag.db`); [`PostgresStorage`] (`--postgres URL`, folder `postgres/`) is the
 //! same interface on PostgreSQL, for several server instances sharing one database.
 //!
+//! ## Friends, notifications and direct messages
+//! [`SocialStorage`] (folder `social/`, migration 5) keeps what players are to each other:
+//! `friendships` holds two rows a pair, one per side (friends, request sent, request
+//! received), written together in one transaction, so a player's friends (listed by name, a
+//! page of at most [`social::MAX_PAGE`] with their total) and requests are one index range;
+//! `players.friend_requests` says whom a player takes requests from (anyone, players they
+//! share a stored match with, no one). `notifications` are kept until seen, at most
+//! [`social::MAX_NOTIFICATIONS`] a player (seen ones dropped first), each kind a small
+//! integer code; `direct_messages` between friends are filed under their pair. Blocks stay in
+//! moderation's `blocks` table and win over all of it: while either of a pair blocks the
+//! other, every social call reads the other as a player who does not exist.
+//!
 //! ## Why rusqlite (bundled)
 //! rusqlite is the maintained, thin SQLite binding; `bundled` compiles SQLite itself, so the
 //! build needs no system library and no database at compile time. It is a fraction of sqlx's
@@ -35,6 +47,7 @@ pub mod fixtures;
 mod migrations;
 pub mod moderation;
 mod postgres;
+pub mod social;
 mod sqlite;
 
 use std::path::PathBuf;
@@ -46,6 +59,11 @@ pub use moderation::{
     Report, ReportId, Sanction, SanctionKind,
 };
 pub use postgres::PostgresStorage;
+pub use social::{
+    DirectMessage, Friend, FriendPage, FriendState, MessageId, Notification, NotificationId,
+    NotificationKind, NotificationPage, Page, Paged, PendingRequest, PendingRequests,
+    RequestOutcome, RequestPolicy, SocialError, SocialStorage, UnknownCode,
+};
 pub use sqlite::SqliteStorage;
 
 /// A player's row id.
@@ -360,8 +378,9 @@ pub struct SoloRecordOutcome {
 }
 
 /// What the server stores. Calls block; the server makes them off its async threads. Its
-/// moderation half is [`ModerationStorage`].
-pub trait Storage: ModerationStorage + Send + Sync + std::fmt::Debug {
+/// moderation half is [`ModerationStorage`], its social half (friends, notifications, direct
+/// messages) [`SocialStorage`].
+pub trait Storage: ModerationStorage + SocialStorage + Send + Sync + std::fmt::Debug {
     /// The player with this key hash.
     fn player_by_key(&self, key_hash: &[u8]) -> Result<Option<Player>, StorageError>;
     /// The player with this recovery-code hash.

@@ -137,4 +137,37 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     ALTER TABLE match_seats ADD COLUMN kos INTEGER;
     ALTER TABLE match_seats ADD COLUMN team INTEGER;
     ALTER TABLE match_seats ADD COLUMN rounds_won INTEGER;",
+    // 5: social (`social/`): whom a player takes friend requests from (a `RequestPolicy`
+    // code); friendships and requests, two rows a pair (each side's `Link` code), listed by
+    // a player's index range and sorted by the friends' names; notifications (a
+    // `NotificationKind` code) kept until seen, read unseen-first by player; direct messages,
+    // each filed under its pair (the lower id first) so a conversation is one index range.
+    "ALTER TABLE players ADD COLUMN friend_requests INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE friendships (
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        other_id INTEGER NOT NULL REFERENCES players (id),
+        state INTEGER NOT NULL,
+        since_unix INTEGER NOT NULL,
+        PRIMARY KEY (player_id, other_id)
+    );
+    CREATE INDEX friendships_by_state ON friendships (player_id, state, since_unix);
+    CREATE TABLE notifications (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        kind INTEGER NOT NULL,
+        subject TEXT NOT NULL,
+        content TEXT NOT NULL,
+        created_unix INTEGER NOT NULL,
+        seen INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX notifications_by_player ON notifications (player_id, seen, id);
+    CREATE TABLE direct_messages (
+        id INTEGER PRIMARY KEY,
+        low_id INTEGER NOT NULL REFERENCES players (id),
+        high_id INTEGER NOT NULL REFERENCES players (id),
+        from_id INTEGER NOT NULL REFERENCES players (id),
+        text TEXT NOT NULL,
+        sent_unix INTEGER NOT NULL
+    );
+    CREATE INDEX direct_messages_by_pair ON direct_messages (low_id, high_id, id);",
 ];

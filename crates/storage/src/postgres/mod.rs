@@ -25,7 +25,7 @@
 //! `connection` (connecting, the connections' upkeep, migrations), `players` (identities,
 //! renames, the rating leaderboard), `matches` (two-seat matches and history), `battles`
 //! (matches of several seats), `seats` (the `match_seats` rows both write and read), `solo`
-//! (solo records) and `moderation` (its own trait).
+//! (solo records), and `moderation` and `social` (each its own trait).
 
 mod battles;
 mod connection;
@@ -33,6 +33,7 @@ mod matches;
 mod moderation;
 mod players;
 mod seats;
+mod social;
 mod solo;
 
 use std::sync::Mutex;

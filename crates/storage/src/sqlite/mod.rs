@@ -5,8 +5,8 @@
 //! [`Storage`] is implemented here, each method handing over to the file of its job:
 //! `connection` (opening, the quick check, migrations), `players` (identities, renames, the
 //! rating leaderboard), `matches` (two-seat matches and history), `battles` (matches of
-//! several seats), `seats` (the `match_seats` rows both write and read), `solo` (solo records)
-//! and `moderation` (its own trait).
+//! several seats), `seats` (the `match_seats` rows both write and read), `solo` (solo records),
+//! and `moderation` and `social` (each its own trait).
 
 mod battles;
 mod connection;
@@ -14,6 +14,9 @@ mod matches;
 mod moderation;
 mod players;
 mod seats;
+mod social;
+#[cfg(test)]
+mod social_tests;
 mod solo;
 #[cfg(test)]
 mod tests;
