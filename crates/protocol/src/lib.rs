@@ -32,6 +32,7 @@
 //!   of keys and targets, [`BattleSim`] and the replay format version 2.
 //! - [`match_detail`]: a finished match of a player's history, seat by seat.
 //! - [`moderation`]: report categories and the bounds of reports and block lists.
+//! - [`social`]: friends, presence and notifications: their rows and the bounds of their lists.
 //! - [`visible`]: what of a player's text others can see (chat lines, reports, names).
 //! - [`file`]: reading a replay, log or puzzle file: regular files only, through a limit.
 //! - [`solo_replay`]: the one-player (Sprint, Blitz, Zen) replay file and [`verify_solo`].
@@ -63,6 +64,7 @@ pub mod replay;
 pub mod replay_file;
 pub mod room_log;
 pub mod room_log_file;
+pub mod social;
 pub mod solo_replay;
 pub mod tight;
 pub mod visible;

@@ -441,6 +441,72 @@ pub enum ClientMessage {
         /// The match id (`RecentMatch::id`).
         id: u64,
     },
+    // Friends, presence and notifications (protocol 3, appended; `crate::social`). Every one
+    // needs an identified connection (`NotIdentified`) and a database (`Unavailable`).
+    /// Ask player `name` to be friends: answered `FriendRequestSent`.
+    SendFriendRequest {
+        /// Their name.
+        name: String,
+    },
+    /// Accept or decline `name`'s request: answered `FriendRequestAnswered`.
+    AnswerFriendRequest {
+        /// Who asked.
+        name: String,
+        /// Accept or decline.
+        answer: crate::social::RequestAnswer,
+    },
+    /// Take back one's own request to `name`: answered `FriendRequestCancelled`.
+    CancelFriendRequest {
+        /// To whom it went.
+        name: String,
+    },
+    /// Be friends with `name` no more: answered `FriendRemoved`.
+    RemoveFriend {
+        /// The friend.
+        name: String,
+    },
+    /// A page of one's friends, in name order, with their presence: answered `Friends`.
+    GetFriends {
+        /// Friends skipped.
+        offset: u32,
+        /// Friends wanted, 1 to [`crate::social::MAX_FRIENDS_PER_PAGE`].
+        limit: u16,
+    },
+    /// One's unanswered friend requests: answered `FriendRequests`.
+    GetFriendRequests,
+    /// Whom one takes friend requests from: answered `RequestPolicySet`.
+    SetRequestPolicy {
+        /// The policy.
+        policy: crate::social::RequestPolicy,
+    },
+    /// Appear offline to friends (`on`), or be seen again: answered `AppearingOffline`.
+    AppearOffline {
+        /// Whether to appear offline.
+        on: bool,
+    },
+    /// The notifications not yet marked seen, oldest first: answered `Notifications`.
+    GetNotifications,
+    /// Mark these notifications seen (they stop coming): answered `NotificationsSeen`.
+    MarkNotificationsSeen {
+        /// At most [`crate::social::MAX_NOTIFICATIONS_PER_MESSAGE`] ids (refused on decode).
+        #[serde(deserialize_with = "crate::social::at_most_notifications")]
+        ids: Vec<u64>,
+    },
+    /// A message to a friend, kept as a notification until seen: answered
+    /// `DirectMessageSent`.
+    DirectMessage {
+        /// The friend.
+        to: String,
+        /// At most [`crate::social::MAX_DIRECT_MESSAGE_CHARS`] visible characters.
+        text: String,
+    },
+    /// Invite a friend into the room one sits in: answered `Invited`.
+    InviteFriend {
+        /// The friend.
+        name: String,
+        /// The room's code (one must be in it).
+        code: String,
+    },
 }
 
 /// Who is in a seat.
@@ -543,6 +609,15 @@ pub enum ErrorCode {
     SeatLost,
     /// No finished match has that id (`GetMatchDetail`).
     NoSuchMatch,
+    /// The two are not friends (`RemoveFriend`, `DirectMessage`, `InviteFriend`).
+    NotFriends,
+    /// No unanswered friend request of that direction (`AnswerFriendRequest`,
+    /// `CancelFriendRequest`).
+    NoSuchRequest,
+    /// The player takes no friend requests from you (their request policy).
+    RequestsClosed,
+    /// You are not in that room (`InviteFriend`).
+    NotInRoom,
 }
 
 /// Messages from the server to a client.
@@ -996,5 +1071,95 @@ pub enum ServerMessage {
     BattleInputsChained {
         /// One entry per seat, in seat order.
         seats: crate::ChainedSeats,
+    },
+    // Friends, presence and notifications (protocol 3, appended; `crate::social`).
+    /// Answer to `SendFriendRequest`.
+    FriendRequestSent {
+        /// The receiver, as the server names them.
+        name: String,
+        /// What it did.
+        result: crate::social::RequestResult,
+    },
+    /// Answer to `AnswerFriendRequest`.
+    FriendRequestAnswered {
+        /// Who had asked.
+        name: String,
+        /// The answer given.
+        answer: crate::social::RequestAnswer,
+    },
+    /// Answer to `CancelFriendRequest`.
+    FriendRequestCancelled {
+        /// To whom it had gone.
+        name: String,
+    },
+    /// Answer to `RemoveFriend`.
+    FriendRemoved {
+        /// The former friend.
+        name: String,
+    },
+    /// A page of friends in name order (answer to `GetFriends`).
+    Friends {
+        /// Friends skipped before this page.
+        offset: u32,
+        /// Friends in all.
+        total: u32,
+        /// At most [`crate::social::MAX_FRIENDS_PER_PAGE`] (refused on decode).
+        #[serde(deserialize_with = "crate::social::at_most_friends")]
+        friends: Vec<crate::social::FriendEntry>,
+    },
+    /// Unanswered friend requests, newest first (answer to `GetFriendRequests`).
+    FriendRequests {
+        /// Sent to you: at most [`crate::social::MAX_PENDING_PER_LIST`].
+        #[serde(deserialize_with = "crate::social::at_most_pending")]
+        incoming: Vec<crate::social::PendingEntry>,
+        /// Sent by you: at most [`crate::social::MAX_PENDING_PER_LIST`].
+        #[serde(deserialize_with = "crate::social::at_most_pending")]
+        outgoing: Vec<crate::social::PendingEntry>,
+    },
+    /// Answer to `SetRequestPolicy`.
+    RequestPolicySet {
+        /// The policy now.
+        policy: crate::social::RequestPolicy,
+    },
+    /// Answer to `AppearOffline`.
+    AppearingOffline {
+        /// Whether friends now see you offline.
+        on: bool,
+    },
+    /// Unseen notifications, oldest first (answer to `GetNotifications`).
+    Notifications {
+        /// At most [`crate::social::MAX_NOTIFICATIONS_PER_MESSAGE`] (refused on decode).
+        #[serde(deserialize_with = "crate::social::at_most_notifications")]
+        list: Vec<crate::social::Notification>,
+    },
+    /// A notification, sent as it is made (and each unseen one after `Identify`).
+    Notification {
+        /// It.
+        notification: crate::social::Notification,
+    },
+    /// Answer to `MarkNotificationsSeen`.
+    NotificationsSeen {
+        /// How many of the ids were yours and unseen.
+        marked: u32,
+    },
+    /// Answer to `DirectMessage`.
+    DirectMessageSent {
+        /// The friend.
+        to: String,
+    },
+    /// Answer to `InviteFriend`.
+    Invited {
+        /// The friend.
+        name: String,
+        /// The room's code.
+        code: String,
+    },
+    /// A friend's presence changed (and, on becoming friends or identifying, where each
+    /// online friend is). Only friends hear it.
+    Presence {
+        /// The friend's name.
+        name: String,
+        /// Where they are now.
+        state: crate::social::PresenceState,
     },
 }

@@ -152,6 +152,32 @@ pub fn client_messages() -> Vec<ClientMessage> {
             frames: 4,
         },
         ClientMessage::GetMatchDetail { id: 9 },
+        ClientMessage::SendFriendRequest { name: "bo".into() },
+        ClientMessage::AnswerFriendRequest {
+            name: "bo".into(),
+            answer: social::RequestAnswer::Decline,
+        },
+        ClientMessage::CancelFriendRequest { name: "bo".into() },
+        ClientMessage::RemoveFriend { name: "bo".into() },
+        ClientMessage::GetFriends {
+            offset: 100,
+            limit: 100,
+        },
+        ClientMessage::GetFriendRequests,
+        ClientMessage::SetRequestPolicy {
+            policy: social::RequestPolicy::PlayedWith,
+        },
+        ClientMessage::AppearOffline { on: true },
+        ClientMessage::GetNotifications,
+        ClientMessage::MarkNotificationsSeen { ids: vec![1, 300] },
+        ClientMessage::DirectMessage {
+            to: "bo".into(),
+            text: "gg".into(),
+        },
+        ClientMessage::InviteFriend {
+            name: "bo".into(),
+            code: "ACDEF".into(),
+        },
     ]
 }
 
@@ -481,7 +507,75 @@ pub fn server_messages() -> Vec<ServerMessage> {
                 },
             ]),
         },
+        ServerMessage::FriendRequestSent {
+            name: "bo".into(),
+            result: social::RequestResult::BecameFriends,
+        },
+        ServerMessage::FriendRequestAnswered {
+            name: "bo".into(),
+            answer: social::RequestAnswer::Accept,
+        },
+        ServerMessage::FriendRequestCancelled { name: "bo".into() },
+        ServerMessage::FriendRemoved { name: "bo".into() },
+        ServerMessage::Friends {
+            offset: 0,
+            total: 2,
+            friends: vec![
+                social::FriendEntry {
+                    name: "bo".into(),
+                    since_unix: 1_700_000_000,
+                    presence: social::PresenceState::InMatch {
+                        kind: social::MatchKind::Ranked,
+                        code: "ACDEF".into(),
+                    },
+                },
+                social::FriendEntry {
+                    name: "cy".into(),
+                    since_unix: 1_700_000_001,
+                    presence: social::PresenceState::Spectating {
+                        code: "QRTUV".into(),
+                    },
+                },
+            ],
+        },
+        ServerMessage::FriendRequests {
+            incoming: vec![social::PendingEntry {
+                name: "bo".into(),
+                sent_unix: 5,
+            }],
+            outgoing: vec![],
+        },
+        ServerMessage::RequestPolicySet {
+            policy: social::RequestPolicy::Nobody,
+        },
+        ServerMessage::AppearingOffline { on: false },
+        ServerMessage::Notifications {
+            list: vec![notification()],
+        },
+        ServerMessage::Notification {
+            notification: notification(),
+        },
+        ServerMessage::NotificationsSeen { marked: 1 },
+        ServerMessage::DirectMessageSent { to: "bo".into() },
+        ServerMessage::Invited {
+            name: "bo".into(),
+            code: "ACDEF".into(),
+        },
+        ServerMessage::Presence {
+            name: "bo".into(),
+            state: social::PresenceState::Online,
+        },
     ]
+}
+
+fn notification() -> social::Notification {
+    social::Notification {
+        id: 300,
+        kind: social::NotificationKind::Invite,
+        subject: "bo".into(),
+        content: r#"{"code":"ACDEF"}"#.into(),
+        created_unix: 1_700_000_002,
+    }
 }
 
 fn match_detail() -> MatchDetail {
@@ -583,6 +677,18 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::BattleHash { .. } => "BattleHash",
         ClientMessage::BattleKeysSince { .. } => "BattleKeysSince",
         ClientMessage::GetMatchDetail { .. } => "GetMatchDetail",
+        ClientMessage::SendFriendRequest { .. } => "SendFriendRequest",
+        ClientMessage::AnswerFriendRequest { .. } => "AnswerFriendRequest",
+        ClientMessage::CancelFriendRequest { .. } => "CancelFriendRequest",
+        ClientMessage::RemoveFriend { .. } => "RemoveFriend",
+        ClientMessage::GetFriends { .. } => "GetFriends",
+        ClientMessage::GetFriendRequests => "GetFriendRequests",
+        ClientMessage::SetRequestPolicy { .. } => "SetRequestPolicy",
+        ClientMessage::AppearOffline { .. } => "AppearOffline",
+        ClientMessage::GetNotifications => "GetNotifications",
+        ClientMessage::MarkNotificationsSeen { .. } => "MarkNotificationsSeen",
+        ClientMessage::DirectMessage { .. } => "DirectMessage",
+        ClientMessage::InviteFriend { .. } => "InviteFriend",
     }
 }
 
@@ -638,5 +744,19 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::BattleDesyncBoards { .. } => "BattleDesyncBoards",
         ServerMessage::MatchDetail { .. } => "MatchDetail",
         ServerMessage::BattleInputsChained { .. } => "BattleInputsChained",
+        ServerMessage::FriendRequestSent { .. } => "FriendRequestSent",
+        ServerMessage::FriendRequestAnswered { .. } => "FriendRequestAnswered",
+        ServerMessage::FriendRequestCancelled { .. } => "FriendRequestCancelled",
+        ServerMessage::FriendRemoved { .. } => "FriendRemoved",
+        ServerMessage::Friends { .. } => "Friends",
+        ServerMessage::FriendRequests { .. } => "FriendRequests",
+        ServerMessage::RequestPolicySet { .. } => "RequestPolicySet",
+        ServerMessage::AppearingOffline { .. } => "AppearingOffline",
+        ServerMessage::Notifications { .. } => "Notifications",
+        ServerMessage::Notification { .. } => "Notification",
+        ServerMessage::NotificationsSeen { .. } => "NotificationsSeen",
+        ServerMessage::DirectMessageSent { .. } => "DirectMessageSent",
+        ServerMessage::Invited { .. } => "Invited",
+        ServerMessage::Presence { .. } => "Presence",
     }
 }
