@@ -128,6 +128,19 @@ impl BattleSession {
         self.options
     }
 
+    /// Changes the input delay during the match (capped at [`MAX_INPUT_DELAY`]), rewriting
+    /// nothing (as [`crate::Session::set_input_delay`]): change it a frame at a time.
+    pub fn set_input_delay(&mut self, delay: u32) {
+        self.options.input_delay = delay.min(MAX_INPUT_DELAY);
+    }
+
+    /// Widens the prediction window during the match, up to the match's garbage travel (so a
+    /// correction never reaches our own board); a narrower value is ignored.
+    pub fn widen_window(&mut self, window: u32) {
+        let cap = u32::from(self.header.rules.garbage_travel);
+        self.options.window = self.options.window.max(window.min(cap));
+    }
+
     /// The next frame the predicted match simulates.
     pub fn frame(&self) -> u32 {
         self.core.frame()

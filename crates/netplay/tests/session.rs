@@ -12,7 +12,7 @@
 
 mod two_seats;
 
-use sevenbag_core::{BattleHeader, Input, Seat};
+use sevenbag_core::{Input, Seat};
 use sevenbag_netplay::{BattleSession, DEFAULT_WINDOW, Session, SessionOptions, Step};
 use sevenbag_protocol::InputChange;
 
@@ -615,33 +615,27 @@ fn jitter_adds_input_delay_and_a_long_trip_widens_the_window_up_to_garbage_trave
     assert_eq!(link(400, 20).window, 20);
 }
 
-#[test]
-fn the_window_never_widens_past_garbage_travel() {
+/// A wider window is taken up to the match's garbage travel, never past it; a narrower one is
+/// ignored.
+fn the_window_never_widens_past_garbage_travel_on<S: TwoSeats>() {
     let h = header(2);
-    let mut s = Session::new(h, Some(Seat::First), SessionOptions::default());
+    let mut s = S::new(h, Some(Seat::First), SessionOptions::default());
     s.widen_window(40);
     assert_eq!(s.options().window, u32::from(h.rules.garbage_travel));
     s.widen_window(3);
     assert_eq!(s.options().window, u32::from(h.rules.garbage_travel));
 }
 
-/// A `BattleSession` has no `widen_window`: its window is the one it was made with. The closest
-/// check: made with the options of a trip far longer than garbage travel covers, capped at the
-/// match's garbage travel, it plays with exactly that window.
-#[test]
-fn the_window_never_widens_past_garbage_travel_general() {
-    let h = BattleHeader::versus(&header(2));
-    let travel = u32::from(h.rules.garbage_travel);
-    let far = Some(std::time::Duration::from_secs(5));
-    let options = SessionOptions::for_link_within(far, None, DEFAULT_WINDOW, travel);
-    let s = BattleSession::new(h, Some(0), options).expect("a versus header makes a match");
-    assert_eq!(s.options().window, travel);
-}
+on_both_sessions!(
+    the_window_never_widens_past_garbage_travel,
+    the_window_never_widens_past_garbage_travel_general,
+    the_window_never_widens_past_garbage_travel_on
+);
 
-#[test]
-fn changing_the_input_delay_mid_match_keeps_every_hash() {
-    let mut relay = Relay::<Session>::new(13, SessionOptions::default(), 3, 8);
-    // Up one frame at a time to 6, then back down to 1, on both players at different moments.
+/// The input delay moved a frame at a time, up to 6 and back to 1, on both players at
+/// different moments, keeps every hash and the match of the server.
+fn changing_the_input_delay_mid_match_keeps_every_hash_on<S: TwoSeats>() -> Relay<S> {
+    let mut relay = Relay::<S>::new(13, SessionOptions::default(), 3, 8);
     let plan = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
     for (i, delay) in plan.into_iter().enumerate() {
         relay.run(90);
@@ -666,11 +660,16 @@ fn changing_the_input_delay_mid_match_keeps_every_hash() {
         assert_eq!(c.session.options().input_delay, 1);
         assert_eq!(c.session.predicted(), &relay.reference(i));
     }
+    relay
 }
 
-/// A `BattleSession` has no `set_input_delay`: its input delay is the one it was made with, so
-/// the delay cannot change mid-match. The closest check, on both sessions: the two players on
-/// the ends of that plan's delays (1 and 6 frames) for as long keep every hash.
+on_both_relays!(
+    changing_the_input_delay_mid_match_keeps_every_hash,
+    changing_the_input_delay_mid_match_keeps_every_hash_general,
+    changing_the_input_delay_mid_match_keeps_every_hash_on
+);
+
+/// Two players on the ends of that plan's delays (1 and 6 frames) for as long keep every hash.
 fn players_on_different_input_delays_keep_every_hash_on<S: TwoSeats>() -> Relay<S> {
     let options = |input_delay| SessionOptions {
         window: DEFAULT_WINDOW,

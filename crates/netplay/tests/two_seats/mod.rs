@@ -183,6 +183,10 @@ pub trait TwoSeats: Sized {
     fn flush(&mut self);
     /// The options in force.
     fn options(&self) -> SessionOptions;
+    /// Changes the input delay mid-match.
+    fn set_input_delay(&mut self, delay: u32);
+    /// Widens the prediction window mid-match, up to garbage travel.
+    fn widen_window(&mut self, window: u32);
     /// What prediction cost.
     fn stats(&self) -> SessionStats;
     /// Hashes of the confirmed match: (frame, hash).
@@ -271,6 +275,14 @@ impl TwoSeats for Session {
 
     fn options(&self) -> SessionOptions {
         self.options()
+    }
+
+    fn set_input_delay(&mut self, delay: u32) {
+        self.set_input_delay(delay);
+    }
+
+    fn widen_window(&mut self, window: u32) {
+        self.widen_window(window);
     }
 
     fn stats(&self) -> SessionStats {
@@ -433,6 +445,14 @@ impl TwoSeats for BattleSession {
 
     fn options(&self) -> SessionOptions {
         self.options()
+    }
+
+    fn set_input_delay(&mut self, delay: u32) {
+        self.set_input_delay(delay);
+    }
+
+    fn widen_window(&mut self, window: u32) {
+        self.widen_window(window);
     }
 
     fn stats(&self) -> SessionStats {
