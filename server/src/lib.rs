@@ -103,6 +103,7 @@ mod server;
 mod services;
 mod shared;
 mod shutdown;
+mod social;
 mod solo_boards;
 mod solo_records;
 mod standings;

@@ -10,6 +10,7 @@ use crate::datagram::DatagramService;
 use crate::lobby::Lobby;
 use crate::moderation::Moderation;
 use crate::services::Services;
+use crate::social::PresenceBook;
 
 /// State shared by every connection task and HTTP route.
 #[derive(Debug)]
@@ -24,6 +25,8 @@ pub(crate) struct Shared {
     pub(crate) moderation: Arc<Moderation>,
     /// The datagram path (WebTransport on the port's UDP twin), if it runs.
     pub(crate) datagrams: Option<Arc<DatagramService>>,
+    /// Where this instance's identified players are, for their friends (`crate::social`).
+    pub(crate) presence: Arc<PresenceBook>,
 }
 
 impl Shared {
@@ -44,6 +47,7 @@ impl Shared {
             cluster,
             moderation,
             datagrams,
+            presence: Arc::default(),
         }
     }
 }

@@ -107,6 +107,7 @@ impl Client {
                     None => ServerMessage::Identified { profile: o.profile },
                 };
                 self.outbox.send(&message);
+                self.social_identified().await;
             }
             Err((code, message)) => self.error(code, message),
         }

@@ -19,6 +19,8 @@
 //! - `requests.rs`: every message after `Hello`, handed to the code that answers it;
 //! - `account.rs`: `Hello` and the outcome of identity requests;
 //! - `rooms.rs`: creating, joining, resuming and leaving rooms, the queues, chat;
+//! - `friends.rs`: friends, presence and notifications handed to `crate::social`, and this
+//!   connection's place reported to the presence book;
 //! - `guards.rs`: the refusals those share (already in a room, banned, whom not to meet);
 //! - `play.rs`: inputs and reports handed to the room, and the datagram path's ticket and route.
 
@@ -51,12 +53,14 @@ use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::room::{Member, RoomCommand, RoomHandle};
 use crate::shared::Shared;
 use crate::shutdown::Shutdown;
+use crate::social;
 use crate::solo_boards;
 use crate::solo_records;
 use crate::standings;
 use crate::waiting::Avoid;
 
 mod account;
+mod friends;
 mod guards;
 mod play;
 mod requests;
@@ -116,6 +120,14 @@ struct Client {
     route_key: Option<RoomHandle>,
     /// The datagram rate limit, kept across this connection's sessions.
     datagram_bucket: datagram::ConnectionBucket,
+    /// Friend requests, invites and direct messages beyond their rates are refused.
+    social: social::Buckets,
+    /// Waiting in the ranked queue (the room it seats us in is a ranked one).
+    ranked_queued: bool,
+    /// The code of the room the ranked queue seated us in.
+    ranked_room: Option<String>,
+    /// The place last reported to the presence book.
+    shown_place: Option<social::Place>,
 }
 
 /// Serves one upgraded WebSocket connection from its first message to close. The HTTP layer
@@ -128,6 +140,7 @@ pub(crate) async fn serve(shared: Arc<Shared>, ws: Ws, peer: SocketAddr) {
     let (sink, mut stream) = ws.split();
     let _open = GaugeGuard::new(&shared.metrics.connections);
     let (outbox, queue) = relay::queue(id, &limits, shared.metrics.clone());
+    let sink = social::Watched::new(sink, id, shared.presence.clone());
     let writer = tokio::spawn(relay::write_loop(sink, queue, limits.close_grace));
 
     let now = Instant::now();
@@ -157,6 +170,10 @@ pub(crate) async fn serve(shared: Arc<Shared>, ws: Ws, peer: SocketAddr) {
         route: watch::channel(None).0,
         route_key: None,
         datagram_bucket: datagram::connection_bucket(&limits),
+        social: social::Buckets::new(now),
+        ranked_queued: false,
+        ranked_room: None,
+        shown_place: None,
     };
     client.run(&mut stream, &mut shutdown).await;
     if let Some(datagrams) = &shared.datagrams {
@@ -178,7 +195,7 @@ pub(crate) async fn serve(shared: Arc<Shared>, ws: Ws, peer: SocketAddr) {
             None
         }
     };
-    if let Some(Ok(mut ws)) = sink.map(|sink| stream.reunite(sink)) {
+    if let Some(Ok(mut ws)) = sink.map(|sink| stream.reunite(sink.into_inner())) {
         // Sends a pending reply to the client's own Close frame, if there is one.
         let _ = tokio::time::timeout(limits.close_grace, ws.flush()).await;
         connection::linger(ws, limits.close_grace, LINGER_BYTES).await;
@@ -198,6 +215,8 @@ impl Client {
         match control {
             Control::Seated(membership) => {
                 self.queued = false;
+                self.ranked_room = self.ranked_queued.then(|| membership.code.clone());
+                self.ranked_queued = false;
                 self.room = Some(membership);
             }
             Control::Redirect(url) => {
@@ -255,6 +274,7 @@ impl Client {
     }
 
     fn unqueue(&mut self) {
+        self.ranked_queued = false;
         if self.queued {
             lobby::unqueue(&self.shared.lobby, self.id);
             self.queued = false;
@@ -266,6 +286,7 @@ impl Client {
         if let Some(identity) = self.identity {
             self.shared.moderation.detach(identity.id, self.id);
         }
+        self.shared.presence.left(self.id);
         self.unqueue();
         // Also take a seat that quick match assigned just now.
         while let Ok(control) = self.control_rx.try_recv() {

@@ -240,6 +240,10 @@ impl Client {
             }
             ClientMessage::Block { name } => {
                 let list = moderation::block(&self.shared.services, &self.tags, &name).await;
+                if let (Ok(_), Some(me)) = (&list, self.tags.player()) {
+                    let presence = self.shared.presence.clone();
+                    social::blocked(&self.shared.services, &presence, me, &name).await;
+                }
                 self.send_blocks(list);
             }
             ClientMessage::Unblock { name } => {
@@ -300,6 +304,18 @@ impl Client {
                 })
                 .await;
             }
+            request @ (ClientMessage::SendFriendRequest { .. }
+            | ClientMessage::AnswerFriendRequest { .. }
+            | ClientMessage::CancelFriendRequest { .. }
+            | ClientMessage::RemoveFriend { .. }
+            | ClientMessage::GetFriends { .. }
+            | ClientMessage::GetFriendRequests
+            | ClientMessage::SetRequestPolicy { .. }
+            | ClientMessage::AppearOffline { .. }
+            | ClientMessage::GetNotifications
+            | ClientMessage::MarkNotificationsSeen { .. }
+            | ClientMessage::DirectMessage { .. }
+            | ClientMessage::InviteFriend { .. }) => self.social(request).await,
             ClientMessage::LinkReport { rtt_ms } => {
                 self.send_seated(RoomCommand::LinkReport {
                     client: self.id,

@@ -244,7 +244,10 @@ impl Client {
             self.control_tx.clone(),
             avoid,
         ) {
-            Ok(()) => self.queued = true,
+            Ok(()) => {
+                self.queued = true;
+                self.ranked_queued = true;
+            }
             Err((code, message)) => self.error(code, message),
         }
     }

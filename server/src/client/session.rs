@@ -50,6 +50,7 @@ impl Client {
                 Some(control) = self.control_rx.recv() => {
                     self.on_control(control);
                     self.publish_route();
+                    self.publish_presence();
                 }
                 item = stream.next() => {
                     if let Some(Ok(Message::Binary(bytes))) = &item {
@@ -78,6 +79,7 @@ impl Client {
                                     Ok(message) => {
                                         self.handle(message).await;
                                         self.publish_route();
+                                        self.publish_presence();
                                     }
                                     Err(e) => {
                                         self.outbox.cut(Cut::error(
