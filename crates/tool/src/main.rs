@@ -15,6 +15,8 @@ mod net_cmds;
 // Generated puzzles: make, check, share codes.
 mod puzzle_cmds;
 mod replay_cmds;
+// Block skin files: decode and check.
+mod skin_cmds;
 
 use clap::Parser;
 
@@ -49,6 +51,8 @@ enum Command {
     Puzzle(puzzle_cmds::PuzzleCommand),
     #[command(flatten)]
     Admin(admin_cmds::AdminCommand),
+    #[command(flatten)]
+    Skin(skin_cmds::SkinCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -62,6 +66,7 @@ fn main() -> std::process::ExitCode {
         Command::Db(c) => db_cmds::run(c),
         Command::Puzzle(c) => puzzle_cmds::run(c),
         Command::Admin(c) => admin_cmds::run(c),
+        Command::Skin(c) => skin_cmds::run(c),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

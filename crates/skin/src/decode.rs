@@ -1,0 +1,124 @@
+//! [`decode`]: a skin file's bytes to a [`Skin`], every limit checked before the step it
+//! bounds.
+
+use crate::chunks::read_header;
+use crate::error::SkinError;
+use crate::layout::Layout;
+use crate::limits::{MAX_DECODED_BYTES, MAX_FILE_BYTES, MAX_HEIGHT, MAX_WIDTH};
+use crate::skin::Skin;
+
+/// Decodes a skin file (a PNG in the TETR.IO or Jstris raster layout).
+///
+/// In order: the file's size; the signature and the chunk sequence (truncation, `acTL`); the
+/// header's dimensions against the limits; the bit depth; the aspect ratio and tile size;
+/// only then the pixels, by the `png` decoder under [`MAX_DECODED_BYTES`], palette, grey and
+/// RGB converted to RGBA.
+pub fn decode(bytes: &[u8]) -> Result<Skin, SkinError> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(SkinError::FileTooLarge { len: bytes.len() });
+    }
+    let header = read_header(bytes)?;
+    let (width, height) = (header.width, header.height);
+    if width > MAX_WIDTH || height > MAX_HEIGHT {
+        return Err(SkinError::TooLarge { width, height });
+    }
+    if header.bit_depth == 16 {
+        return Err(SkinError::SixteenBit);
+    }
+    let (layout, tile) = Layout::of_dimensions(width, height)?;
+    let image = Pixels::decode(bytes, width, height)?;
+    Ok(Skin::from_strip(layout, tile, |x, y| image.rgba(x, y)))
+}
+
+/// The decoded image as the decoder left it: 8 bits a channel, grey, grey and alpha, RGB or
+/// RGBA.
+struct Pixels {
+    data: Vec<u8>,
+    line: usize,
+    channels: usize,
+}
+
+impl Pixels {
+    fn decode(bytes: &[u8], width: u32, height: u32) -> Result<Pixels, SkinError> {
+        let mut decoder = png::Decoder::new_with_limits(
+            bytes,
+            png::Limits {
+                bytes: MAX_DECODED_BYTES,
+            },
+        );
+        // Palette, low bit depths and tRNS to 8-bit grey, grey-alpha, RGB or RGBA.
+        decoder.set_transformations(png::Transformations::EXPAND);
+        // Text and ICC profiles are not used; skipping them also skips inflating them.
+        decoder.set_ignore_text_chunk(true);
+        decoder.set_ignore_iccp_chunk(true);
+        let mut reader = decoder.read_info().map_err(before_data)?;
+        let channels = match reader.output_color_type() {
+            (_, depth) if depth != png::BitDepth::Eight => return Err(SkinError::SixteenBit),
+            (png::ColorType::Grayscale, _) => 1,
+            (png::ColorType::GrayscaleAlpha, _) => 2,
+            (png::ColorType::Rgb, _) => 3,
+            (png::ColorType::Rgba, _) => 4,
+            (png::ColorType::Indexed, _) => {
+                return Err(SkinError::Malformed(
+                    "a palette image without a palette".into(),
+                ));
+            }
+        };
+        let size = reader.output_buffer_size();
+        if size > MAX_DECODED_BYTES {
+            return Err(SkinError::OverMemoryLimit);
+        }
+        let mut data = vec![0; size];
+        let frame = reader
+            .next_frame(&mut data)
+            .map_err(|e| in_data(e, width, height))?;
+        if (frame.width, frame.height) != (width, height) {
+            return Err(SkinError::ImageData {
+                width,
+                height,
+                detail: format!("decoded {}×{} pixels", frame.width, frame.height),
+            });
+        }
+        Ok(Pixels {
+            data,
+            line: frame.line_size,
+            channels,
+        })
+    }
+
+    /// The pixel at (x, y) as RGBA; transparent black outside the image.
+    fn rgba(&self, x: u32, y: u32) -> [u8; 4] {
+        let at = y as usize * self.line + x as usize * self.channels;
+        match self.data.get(at..at + self.channels) {
+            Some(&[g]) => [g, g, g, 255],
+            Some(&[g, a]) => [g, g, g, a],
+            Some(&[r, g, b]) => [r, g, b, 255],
+            Some(&[r, g, b, a]) => [r, g, b, a],
+            _ => [0; 4],
+        }
+    }
+}
+
+/// A decoder error before the image data: the header and the chunks before `IDAT`.
+fn before_data(e: png::DecodingError) -> SkinError {
+    match e {
+        png::DecodingError::IoError(_) => {
+            SkinError::Truncated("the file ends before the image data")
+        }
+        png::DecodingError::LimitsExceeded => SkinError::OverMemoryLimit,
+        png::DecodingError::Format(e) => SkinError::Malformed(e.to_string()),
+        png::DecodingError::Parameter(e) => SkinError::Malformed(e.to_string()),
+    }
+}
+
+/// A decoder error inside the image data, which the chunk walk already found complete.
+fn in_data(e: png::DecodingError, width: u32, height: u32) -> SkinError {
+    match e {
+        png::DecodingError::LimitsExceeded => SkinError::OverMemoryLimit,
+        e => SkinError::ImageData {
+            width,
+            height,
+            detail: e.to_string(),
+        },
+    }
+}
