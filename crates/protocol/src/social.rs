@@ -4,10 +4,12 @@
 //!
 //! The messages themselves are appended to [`crate::ClientMessage`] (`SendFriendRequest` to
 //! `InviteFriend`) and [`crate::ServerMessage`] (`FriendRequestSent` to `Presence`). Names are
-//! identity names ([`crate::identity::validate_name`], checked again by the server); texts a
-//! player writes pass [`crate::identity::clean_chat`] before anyone else reads them.
+//! identity names (`identity::validate_name`, checked by the server); texts a player writes
+//! pass the chat's visible-text rules ([`clean_visible`]) before anyone else reads them.
 
 use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::visible::clean_visible;
 
 /// Most friends one [`crate::ServerMessage::Friends`] page holds (and the most a
 /// `GetFriends` may ask for): a longer list pages through `offset`.
@@ -17,8 +19,9 @@ pub const MAX_PENDING_PER_LIST: usize = 100;
 /// Most notifications one [`crate::ServerMessage::Notifications`] holds, and the most ids
 /// one `MarkNotificationsSeen` may name.
 pub const MAX_NOTIFICATIONS_PER_MESSAGE: usize = 100;
-/// The longest direct message, in characters: a room chat line's limit.
-pub const MAX_DIRECT_MESSAGE_CHARS: usize = crate::identity::MAX_CHAT_CHARS;
+/// The longest direct message, in characters: a room chat line's limit
+/// (`identity::MAX_CHAT_CHARS`, the same number; a test holds them equal).
+pub const MAX_DIRECT_MESSAGE_CHARS: usize = 200;
 
 /// What kind of match a player is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -184,10 +187,11 @@ where
     )
 }
 
-/// A direct message as the server delivers it: [`crate::identity::clean_chat`]'s visible
-/// text, at most [`MAX_DIRECT_MESSAGE_CHARS`]; `None` if nothing is left or it is too long.
+/// A direct message as the server delivers it: the visible text a chat line is held to
+/// ([`clean_visible`]), at most [`MAX_DIRECT_MESSAGE_CHARS`]; `None` if nothing is left or it
+/// is too long.
 pub fn clean_direct_message(text: &str) -> Option<String> {
-    crate::visible::clean_visible(text, MAX_DIRECT_MESSAGE_CHARS)
+    clean_visible(text, MAX_DIRECT_MESSAGE_CHARS)
 }
 
 #[cfg(test)]

@@ -83,3 +83,11 @@ fn encode_refuses_a_message_over_the_limit() {
         "{err}"
     );
 }
+
+#[test]
+fn a_direct_message_is_as_long_as_a_chat_line() {
+    assert_eq!(
+        sevenbag_protocol::social::MAX_DIRECT_MESSAGE_CHARS,
+        sevenbag_protocol::identity::MAX_CHAT_CHARS
+    );
+}

@@ -49,11 +49,11 @@ impl Client {
         }
         let room = self.room.as_ref().map(|m| m.code.clone());
         let presence = self.shared.presence.clone();
-        match social::handle(&self.shared.services, &presence, me, room, request).await {
-            Ok(reply) => {
-                self.outbox.send(&reply);
-            }
-            Err((code, message)) => self.error(code, message),
+        let outbox = &self.outbox;
+        let answered =
+            social::handle(&self.shared.services, &presence, me, room, outbox, request).await;
+        if let Err((code, message)) = answered {
+            self.error(code, message);
         }
     }
 

@@ -17,6 +17,7 @@ use super::presence::PresenceBook;
 use super::store::{db, named, run};
 use crate::db::unix_now;
 use crate::refusal::Refusal;
+use crate::relay::{ClientId, Outbox};
 use crate::services::Services;
 
 /// The identified player making a request.
@@ -52,15 +53,34 @@ fn stored_policy(policy: RequestPolicy) -> storage::RequestPolicy {
     }
 }
 
-/// Answers `request`, one of the social `ClientMessage`s, for `me`. `room` is the code of the
-/// room the connection is in, if any (an invite names it).
+/// Answers `request`, one of the social `ClientMessage`s, for `me` on `outbox`. `room` is the
+/// code of the room the connection is in, if any (an invite names it). The reply goes first,
+/// then what others hear of it: the other player's notification, then both friends'
+/// presence.
 pub(crate) async fn handle(
     services: &Services,
     book: &PresenceBook,
     me: Me,
     room: Option<String>,
+    outbox: &Outbox,
     request: ClientMessage,
-) -> Result<ServerMessage, Refusal> {
+) -> Result<(), Refusal> {
+    let reply = answer(services, book, me, room, outbox, request).await?;
+    if let Some(reply) = reply {
+        outbox.send(&reply);
+    }
+    Ok(())
+}
+
+/// The reply to `request`, or `None` when it was sent already (before what others hear).
+async fn answer(
+    services: &Services,
+    book: &PresenceBook,
+    me: Me,
+    room: Option<String>,
+    outbox: &Outbox,
+    request: ClientMessage,
+) -> Result<Option<ServerMessage>, Refusal> {
     let db = db(services)?;
     let now = unix_now();
     let id = me.id;
@@ -71,38 +91,24 @@ pub(crate) async fn handle(
                 return Err(not_yourself());
             }
             let outcome = run(db, true, move |s| s.send_friend_request(id, to, now)).await?;
+            outbox.send(&ServerMessage::FriendRequestSent {
+                name: to_name,
+                result: wire_result(outcome),
+            });
+            let content = json!({ "from": me.name });
             match outcome {
                 RequestOutcome::Sent => {
-                    let content = json!({ "from": me.name });
-                    push(
-                        db,
-                        book,
-                        to,
-                        NotificationKind::FriendRequest,
-                        &me.name,
-                        content,
-                    )
-                    .await?;
+                    let kind = NotificationKind::FriendRequest;
+                    push(db, book, to, kind, &me.name, content).await?;
                 }
                 RequestOutcome::BecameFriends => {
+                    let kind = NotificationKind::FriendAccepted;
+                    push(db, book, to, kind, &me.name, content).await?;
                     book.befriended(id, to);
-                    let content = json!({ "from": me.name });
-                    push(
-                        db,
-                        book,
-                        to,
-                        NotificationKind::FriendAccepted,
-                        &me.name,
-                        content,
-                    )
-                    .await?;
                 }
                 RequestOutcome::AlreadyFriends | RequestOutcome::AlreadySent => {}
             }
-            Ok(ServerMessage::FriendRequestSent {
-                name: to_name,
-                result: wire_result(outcome),
-            })
+            Ok(None)
         }
         ClientMessage::AnswerFriendRequest { name, answer } => {
             let (from, from_name) = named(db, &name).await?;
@@ -112,30 +118,35 @@ pub(crate) async fn handle(
             match answer {
                 RequestAnswer::Accept => {
                     run(db, true, move |s| s.accept_friend_request(id, from, now)).await?;
-                    book.befriended(id, from);
-                    let content = json!({ "from": me.name });
-                    let kind = NotificationKind::FriendAccepted;
-                    push(db, book, from, kind, &me.name, content).await?;
                 }
                 RequestAnswer::Decline => {
                     run(db, true, move |s| s.decline_friend_request(id, from)).await?;
                 }
             }
-            Ok(ServerMessage::FriendRequestAnswered {
+            outbox.send(&ServerMessage::FriendRequestAnswered {
                 name: from_name,
                 answer,
-            })
+            });
+            if answer == RequestAnswer::Accept {
+                let content = json!({ "from": me.name });
+                let kind = NotificationKind::FriendAccepted;
+                push(db, book, from, kind, &me.name, content).await?;
+                book.befriended(id, from);
+            }
+            Ok(None)
         }
         ClientMessage::CancelFriendRequest { name } => {
             let (to, to_name) = named(db, &name).await?;
             run(db, true, move |s| s.cancel_friend_request(id, to)).await?;
-            Ok(ServerMessage::FriendRequestCancelled { name: to_name })
+            Ok(Some(ServerMessage::FriendRequestCancelled {
+                name: to_name,
+            }))
         }
         ClientMessage::RemoveFriend { name } => {
             let (other, other_name) = named(db, &name).await?;
             run(db, true, move |s| s.remove_friend(id, other)).await?;
             book.unfriended(id, other);
-            Ok(ServerMessage::FriendRemoved { name: other_name })
+            Ok(Some(ServerMessage::FriendRemoved { name: other_name }))
         }
         ClientMessage::GetFriends { offset, limit } => {
             let limit = u32::from(limit);
@@ -155,11 +166,11 @@ pub(crate) async fn handle(
                     since_unix: f.since_unix,
                 })
                 .collect();
-            Ok(ServerMessage::Friends {
+            Ok(Some(ServerMessage::Friends {
                 offset,
                 total: u32::try_from(page.total).unwrap_or(u32::MAX),
                 friends,
-            })
+            }))
         }
         ClientMessage::GetFriendRequests => {
             let pending = run(db, false, move |s| s.pending_requests(id)).await?;
@@ -172,26 +183,27 @@ pub(crate) async fn handle(
                     })
                     .collect()
             };
-            Ok(ServerMessage::FriendRequests {
+            Ok(Some(ServerMessage::FriendRequests {
                 incoming: rows(pending.incoming),
                 outgoing: rows(pending.outgoing),
-            })
+            }))
         }
         ClientMessage::SetRequestPolicy { policy } => {
             let stored = stored_policy(policy);
             run(db, true, move |s| s.set_request_policy(id, stored)).await?;
-            Ok(ServerMessage::RequestPolicySet { policy })
+            Ok(Some(ServerMessage::RequestPolicySet { policy }))
         }
         ClientMessage::AppearOffline { on } => {
             book.hide(id, on);
-            Ok(ServerMessage::AppearingOffline { on })
+            Ok(Some(ServerMessage::AppearingOffline { on }))
         }
-        ClientMessage::GetNotifications => Ok(ServerMessage::Notifications {
+        ClientMessage::GetNotifications => Ok(Some(ServerMessage::Notifications {
             list: notify::unseen(db, id).await?,
-        }),
-        ClientMessage::MarkNotificationsSeen { ids } => Ok(ServerMessage::NotificationsSeen {
-            marked: notify::mark_seen(services, id, ids).await?,
-        }),
+        })),
+        ClientMessage::MarkNotificationsSeen { ids } => {
+            let marked = notify::mark_seen(services, id, ids).await?;
+            Ok(Some(ServerMessage::NotificationsSeen { marked }))
+        }
         ClientMessage::DirectMessage { to, text } => {
             let text = clean_direct_message(&text).ok_or((
                 ErrorCode::BadMessage,
@@ -209,10 +221,11 @@ pub(crate) async fn handle(
                 s.store_direct_message(id, friend, &stored, now)
             })
             .await?;
+            outbox.send(&ServerMessage::DirectMessageSent { to: friend_name });
             let content = json!({ "from": me.name, "text": text, "message": message.0 });
             let kind = NotificationKind::DirectMessage;
             push(db, book, friend, kind, &me.name, content).await?;
-            Ok(ServerMessage::DirectMessageSent { to: friend_name })
+            Ok(None)
         }
         ClientMessage::InviteFriend { name, code } => {
             let Some(code) = room.filter(|r| r.eq_ignore_ascii_case(code.trim())) else {
@@ -229,13 +242,14 @@ pub(crate) async fn handle(
             if state != FriendState::Friends {
                 return Err((ErrorCode::NotFriends, "you are not friends".to_string()));
             }
+            outbox.send(&ServerMessage::Invited {
+                name: friend_name,
+                code: code.clone(),
+            });
             let content = json!({ "from": me.name, "code": code });
             let kind = NotificationKind::Invite;
             push(db, book, friend, kind, &me.name, content).await?;
-            Ok(ServerMessage::Invited {
-                name: friend_name,
-                code,
-            })
+            Ok(None)
         }
         _ => Err((ErrorCode::BadMessage, "not a social request".to_string())),
     }
@@ -246,8 +260,8 @@ pub(crate) async fn handle(
 pub(crate) async fn on_identified(
     services: &Services,
     book: &PresenceBook,
-    client: crate::relay::ClientId,
-    outbox: &crate::relay::Outbox,
+    client: ClientId,
+    outbox: &Outbox,
     me: Me,
 ) {
     let Some(db) = &services.db else { return };
