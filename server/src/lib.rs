@@ -47,6 +47,9 @@
 //!   limits, bots, reports and block lists (`docs/MODERATION.md`); `admin/`: the admin API
 //!   under `/admin/` (bearer tokens, constant-time check); `screen.rs`: ranked matches
 //!   screened for inhuman input.
+//! - `social/`: friends, presence and notifications on one instance (requests, the presence
+//!   book and the sink that reads each connection's match from what it is sent, notifications
+//!   kept until seen, rate limits).
 //! - `web/`: the browser build of the game (`--web-dir`, else `target/web`): `/`, the game's
 //!   links (`/room/CODE`, `/watch/CODE`, `/replay/ID`, `/puzzle/CODE`) and its files
 //!   (why tower-http's `ServeFile`: there).
