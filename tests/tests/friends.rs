@@ -520,3 +520,40 @@ async fn an_oversized_direct_message_and_an_invite_to_another_room_are_refused()
     cy.close().await;
     still_usable(&mut ann).await
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_that_goes_on_after_its_refusals_is_cut() -> anyhow::Result<()> {
+    let (server, _dir) = with_database().await;
+    let mut ann = registered(server.addr(), "ann", 1).await?;
+    // Sent at once, far past the burst and the refusals a connection may collect.
+    for n in 0..60 {
+        ann.feed(&friend_request(&format!("nobody{n}"))).await?;
+    }
+    ann.flush().await?;
+    let (code, text, _) = ann.expect_cut(LIMIT).await?;
+    assert_eq!(code, ErrorCode::RateLimited, "{text}");
+    assert!(text.contains("friend requests"), "{text}");
+    // Another player is not disturbed.
+    let mut ben = registered(server.addr(), "ben", 2).await?;
+    still_usable(&mut ben).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friend_watching_a_room_reads_as_spectating_it() -> anyhow::Result<()> {
+    let (server, _dir) = with_database().await;
+    let mut ann = registered(server.addr(), "ann", 1).await?;
+    let mut cyd = registered(server.addr(), "cyd", 3).await?;
+    befriend(&mut ann, "ann", &mut cyd, "cyd").await?;
+    assert_eq!(presence_of(&mut ann, "cyd").await?, PresenceState::Online);
+    let code = created_room(&mut ann).await?;
+    cyd.send(&ClientMessage::JoinRoom {
+        code: code.clone(),
+        role: sevenbag_protocol::JoinRole::Spectator,
+    })
+    .await?;
+    let watching = PresenceState::Spectating { code };
+    assert_eq!(presence_of(&mut ann, "cyd").await?, watching);
+    cyd.send(&ClientMessage::LeaveRoom).await?;
+    assert_eq!(presence_of(&mut ann, "cyd").await?, PresenceState::Online);
+    Ok(())
+}

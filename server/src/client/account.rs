@@ -79,6 +79,7 @@ impl Client {
         match outcome {
             Ok(o) => {
                 let id = o.identity.id;
+                let fresh = self.identity.is_none_or(|i| i.id != id);
                 if let Some(old) = self.identity.filter(|i| i.id != id) {
                     self.shared.moderation.detach(old.id, self.id);
                 }
@@ -107,7 +108,7 @@ impl Client {
                     None => ServerMessage::Identified { profile: o.profile },
                 };
                 self.outbox.send(&message);
-                self.social_identified().await;
+                self.social_identified(fresh).await;
             }
             Err((code, message)) => self.error(code, message),
         }

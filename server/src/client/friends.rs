@@ -57,9 +57,9 @@ impl Client {
         }
     }
 
-    /// Joins the presence book as the identity just taken, with its friends, and sends its
-    /// unseen notifications.
-    pub(super) async fn social_identified(&mut self) {
+    /// Joins the presence book as the identity just taken (or renamed), with its friends,
+    /// and sends its unseen notifications when the identity is `fresh` on this connection.
+    pub(super) async fn social_identified(&mut self, fresh: bool) {
         let (Some(identity), Some(hello)) = (self.identity, &self.hello) else {
             return;
         };
@@ -69,7 +69,8 @@ impl Client {
         };
         self.shown_place = None;
         let presence = self.shared.presence.clone();
-        social::on_identified(&self.shared.services, &presence, self.id, &self.outbox, me).await;
+        let (services, outbox) = (&self.shared.services, &self.outbox);
+        social::on_identified(services, &presence, self.id, outbox, me, fresh).await;
         self.publish_presence();
     }
 

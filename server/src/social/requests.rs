@@ -255,14 +255,16 @@ async fn answer(
     }
 }
 
-/// After `Identify` (or `Register`, `Recover`): `me`'s connection `client` joins the presence
-/// book with its friends, and hears its unseen notifications.
+/// After `Identify` (or `Register`, `Recover`, `Rename`): `me`'s connection `client` joins
+/// the presence book with its friends, and, when the identity is `fresh` on it (not a
+/// rename), hears its unseen notifications.
 pub(crate) async fn on_identified(
     services: &Services,
     book: &PresenceBook,
     client: ClientId,
     outbox: &Outbox,
     me: Me,
+    fresh: bool,
 ) {
     let Some(db) = &services.db else { return };
     let id = me.id;
@@ -281,6 +283,9 @@ pub(crate) async fn on_identified(
         }
     }
     book.identified(client, id, &me.name, outbox.clone(), friends);
+    if !fresh {
+        return;
+    }
     match notify::unseen(db, id).await {
         Ok(list) => {
             for notification in list {
