@@ -318,6 +318,7 @@ async fn a_block_answers_requests_exactly_as_a_name_nobody_has() -> anyhow::Resu
     let (server, _dir) = with_database().await;
     let mut eve = registered(server.addr(), "eve", 5).await?;
     let mut fay = registered(server.addr(), "fay", 6).await?;
+    befriend(&mut fay, "fay", &mut eve, "eve").await?;
     eve.send(&ClientMessage::Block { name: "fay".into() })
         .await?;
     eve.recv_until(LIMIT, |m| {
@@ -330,6 +331,22 @@ async fn a_block_answers_requests_exactly_as_a_name_nobody_has() -> anyhow::Resu
     assert_eq!(to_blocker, to_nobody);
     // The blocker's own request reads the same.
     assert_eq!(refused(&mut eve, friend_request("fay")).await?, to_nobody);
+    // So do a direct message and an invite, though they were friends.
+    let message = |to: &str| ClientMessage::DirectMessage {
+        to: to.into(),
+        text: "hi".into(),
+    };
+    assert_eq!(refused(&mut fay, message("eve")).await?, to_nobody);
+    assert_eq!(refused(&mut fay, message("nobody")).await?, to_nobody);
+    let code = created_room(&mut fay).await?;
+    let invite = ClientMessage::InviteFriend {
+        name: "eve".into(),
+        code,
+    };
+    assert_eq!(refused(&mut fay, invite).await?, to_nobody);
+    // Neither lists the other.
+    assert_eq!(friends_page(&mut eve, 0, 10).await?, (vec![], 0));
+    assert_eq!(friends_page(&mut fay, 0, 10).await?, (vec![], 0));
     Ok(())
 }
 

@@ -14,7 +14,7 @@ use sevenbag_storage::{
 
 use super::notify::{self, push};
 use super::presence::PresenceBook;
-use super::store::{db, named, run};
+use super::store::{self, db, named, run};
 use crate::db::unix_now;
 use crate::refusal::Refusal;
 use crate::relay::{ClientId, Outbox};
@@ -238,9 +238,18 @@ async fn answer(
             if friend == id {
                 return Err(not_yourself());
             }
-            let state = run(db, false, move |s| s.friendship(id, friend)).await?;
-            if state != FriendState::Friends {
-                return Err((ErrorCode::NotFriends, "you are not friends".to_string()));
+            // Both sides: a block either way reads as a player that does not exist, as a
+            // direct message's does.
+            let states = run(db, false, move |s| {
+                Ok((s.friendship(id, friend)?, s.friendship(friend, id)?))
+            })
+            .await?;
+            match states {
+                (FriendState::Blocked, _) | (_, FriendState::Blocked) => {
+                    return Err(store::refused(sevenbag_storage::SocialError::NoSuchPlayer));
+                }
+                (FriendState::Friends, _) => {}
+                _ => return Err((ErrorCode::NotFriends, "you are not friends".to_string())),
             }
             outbox.send(&ServerMessage::Invited {
                 name: friend_name,
