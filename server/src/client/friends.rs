@@ -79,14 +79,24 @@ impl Client {
         if self.identity.is_none() {
             return;
         }
+        // Called after every message (inputs included): compared in place, built only when
+        // it changed.
+        let ranked = |code: &str| self.ranked_room.as_deref() == Some(code);
+        let same = match (&self.room, &self.shown_place) {
+            (None, None) => true,
+            (Some(m), Some(p)) => {
+                p.code == m.code && p.spectator == m.seat.is_none() && p.ranked == ranked(&m.code)
+            }
+            _ => false,
+        };
+        if same {
+            return;
+        }
         let place = self.room.as_ref().map(|m| social::Place {
             code: m.code.clone(),
             spectator: m.seat.is_none(),
             ranked: self.ranked_room.as_deref() == Some(m.code.as_str()),
         });
-        if place == self.shown_place {
-            return;
-        }
         self.shown_place = place.clone();
         self.shared.presence.place(self.id, place);
     }
