@@ -550,6 +550,7 @@ fn workspace() -> (Arrows, BTreeSet<String>) {
         "crates/storage",
         "crates/puzzle",
         "crates/tbp",
+        "crates/skin",
         "server",
         "client",
     ] {

@@ -4,7 +4,7 @@
 use crate::chunks::read_header;
 use crate::error::SkinError;
 use crate::layout::Layout;
-use crate::limits::{MAX_DECODED_BYTES, MAX_FILE_BYTES, MAX_HEIGHT, MAX_WIDTH};
+use crate::limits::{MAX_DECODED_BYTES, MAX_FILE_BYTES, MAX_HEIGHT, MAX_TILE, MAX_WIDTH, MIN_TILE};
 use crate::skin::Skin;
 
 /// Decodes a skin file (a PNG in the TETR.IO or Jstris raster layout).
@@ -25,9 +25,30 @@ pub fn decode(bytes: &[u8]) -> Result<Skin, SkinError> {
     if header.bit_depth == 16 {
         return Err(SkinError::SixteenBit);
     }
-    let (layout, tile) = Layout::of_dimensions(width, height)?;
+    let (layout, tile) = layout_of(width, height)?;
     let image = Pixels::decode(bytes, width, height)?;
     Ok(Skin::from_strip(layout, tile, |x, y| image.rgba(x, y)))
+}
+
+/// The layout and tile size of a `width` × `height` image: the width must be exactly 12.4
+/// (TETR.IO) or 9 (Jstris) times the height, and the tile, as high as the image, within
+/// [`MIN_TILE`]..=[`MAX_TILE`].
+pub(crate) fn layout_of(width: u32, height: u32) -> Result<(Layout, u32), SkinError> {
+    let (w, h) = (u64::from(width), u64::from(height));
+    let layout = if 5 * w == 62 * h {
+        Layout::Tetrio
+    } else if w == 9 * h {
+        Layout::Jstris
+    } else {
+        return Err(SkinError::Aspect { width, height });
+    };
+    if !(MIN_TILE..=MAX_TILE).contains(&height) {
+        return Err(SkinError::TileSize {
+            layout,
+            tile: height,
+        });
+    }
+    Ok((layout, height))
 }
 
 /// The decoded image as the decoder left it: 8 bits a channel, grey, grey and alpha, RGB or
@@ -120,5 +141,33 @@ fn in_data(e: png::DecodingError, width: u32, height: u32) -> SkinError {
             height,
             detail: e.to_string(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_width_of_12_4_heights_is_tetrio() {
+        assert_eq!(layout_of(372, 30), Ok((Layout::Tetrio, 30)));
+        assert_eq!(layout_of(744, 60), Ok((Layout::Tetrio, 60)));
+    }
+
+    #[test]
+    fn a_width_of_9_heights_is_jstris() {
+        assert_eq!(layout_of(270, 30), Ok((Layout::Jstris, 30)));
+        assert_eq!(layout_of(288, 32), Ok((Layout::Jstris, 32)));
+    }
+
+    #[test]
+    fn any_other_ratio_is_refused() {
+        assert_eq!(
+            layout_of(371, 30),
+            Err(SkinError::Aspect {
+                width: 371,
+                height: 30
+            })
+        );
     }
 }

@@ -10,9 +10,6 @@
 
 use sevenbag_core::PieceKind;
 
-use crate::error::SkinError;
-use crate::limits::{MAX_TILE, MIN_TILE};
-
 /// A skin file's layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Layout {
@@ -39,29 +36,8 @@ impl Layout {
         }
     }
 
-    /// The layout and tile size of a `width` × `height` image: the width must be exactly 12.4
-    /// (TETR.IO) or 9 (Jstris) times the height, and the tile, as high as the image, within
-    /// [`MIN_TILE`]..=[`MAX_TILE`].
-    pub fn of_dimensions(width: u32, height: u32) -> Result<(Layout, u32), SkinError> {
-        let (w, h) = (u64::from(width), u64::from(height));
-        let layout = if 5 * w == 62 * h {
-            Layout::Tetrio
-        } else if w == 9 * h {
-            Layout::Jstris
-        } else {
-            return Err(SkinError::Aspect { width, height });
-        };
-        if !(MIN_TILE..=MAX_TILE).contains(&height) {
-            return Err(SkinError::TileSize {
-                layout,
-                tile: height,
-            });
-        }
-        Ok((layout, height))
-    }
-
     /// The width of the strip with tiles of `tile` px (a TETR.IO tile is a multiple of 5 px,
-    /// which [`Layout::of_dimensions`] ensures).
+    /// which [`crate::decode`] ensures).
     pub const fn width(self, tile: u32) -> u32 {
         match self {
             Layout::Tetrio => tile * 62 / 5,
@@ -122,29 +98,7 @@ impl std::fmt::Display for Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_width_of_12_4_heights_is_tetrio() {
-        assert_eq!(Layout::of_dimensions(372, 30), Ok((Layout::Tetrio, 30)));
-        assert_eq!(Layout::of_dimensions(744, 60), Ok((Layout::Tetrio, 60)));
-    }
-
-    #[test]
-    fn a_width_of_9_heights_is_jstris() {
-        assert_eq!(Layout::of_dimensions(270, 30), Ok((Layout::Jstris, 30)));
-        assert_eq!(Layout::of_dimensions(288, 32), Ok((Layout::Jstris, 32)));
-    }
-
-    #[test]
-    fn any_other_ratio_is_refused() {
-        assert_eq!(
-            Layout::of_dimensions(371, 30),
-            Err(SkinError::Aspect {
-                width: 371,
-                height: 30
-            })
-        );
-    }
+    use crate::limits::{MAX_TILE, MIN_TILE};
 
     #[test]
     fn tetrio_tiles_are_31_px_apart_at_30_px() {
