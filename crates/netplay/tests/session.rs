@@ -57,18 +57,7 @@ fn rollback_sessions_agree_with_the_server_on_every_hash_on<S: TwoSeats>() -> Re
     let mut relay = Relay::<S>::new(7, SessionOptions::default(), 3, 8);
     relay.run(1500);
     relay.settle();
-    assert!(
-        relay.server.refused.is_empty(),
-        "{:?}",
-        relay.server.refused
-    );
-    assert!(
-        relay.server.desyncs.is_empty(),
-        "{:?}",
-        relay.server.desyncs
-    );
-    assert!(relay.check_hashes(0) >= 20);
-    assert!(relay.check_hashes(1) >= 20);
+    relay.assert_agreed(20);
     assert_eq!(relay.hashes(0), relay.hashes(1));
     for (i, c) in relay.clients.iter().enumerate() {
         let stats = c.session.stats();
@@ -165,14 +154,7 @@ fn input_delay_means_fewer_rollbacks_and_the_same_hashes_on<S: TwoSeats>() -> [R
         let mut relay = Relay::<S>::new(5, options, 3, 6);
         relay.run(1200);
         relay.settle();
-        assert!(relay.server.desyncs.is_empty());
-        assert!(
-            relay.server.refused.is_empty(),
-            "{:?}",
-            relay.server.refused
-        );
-        relay.check_hashes(0);
-        relay.check_hashes(1);
+        relay.assert_agreed(0);
         relay
     };
     let [plain, delayed] = [run(0), run(4)];
@@ -644,18 +626,7 @@ fn changing_the_input_delay_mid_match_keeps_every_hash_on<S: TwoSeats>() -> Rela
     }
     relay.run(300);
     relay.settle();
-    assert!(
-        relay.server.refused.is_empty(),
-        "{:?}",
-        relay.server.refused
-    );
-    assert!(
-        relay.server.desyncs.is_empty(),
-        "{:?}",
-        relay.server.desyncs
-    );
-    assert!(relay.check_hashes(0) >= 15);
-    assert!(relay.check_hashes(1) >= 15);
+    relay.assert_agreed(15);
     for (i, c) in relay.clients.iter().enumerate() {
         assert_eq!(c.session.options().input_delay, 1);
         assert_eq!(c.session.predicted(), &relay.reference(i));
@@ -678,18 +649,7 @@ fn players_on_different_input_delays_keep_every_hash_on<S: TwoSeats>() -> Relay<
     let mut relay = Relay::<S>::with_options(13, [options(1), options(6)], 3, 8);
     relay.run(11 * 90 + 300);
     relay.settle();
-    assert!(
-        relay.server.refused.is_empty(),
-        "{:?}",
-        relay.server.refused
-    );
-    assert!(
-        relay.server.desyncs.is_empty(),
-        "{:?}",
-        relay.server.desyncs
-    );
-    assert!(relay.check_hashes(0) >= 15);
-    assert!(relay.check_hashes(1) >= 15);
+    relay.assert_agreed(15);
     for (i, c) in relay.clients.iter().enumerate() {
         assert_eq!(c.session.options().input_delay, [1, 6][i]);
         assert_eq!(c.session.predicted(), &relay.reference(i));

@@ -915,6 +915,16 @@ impl<S: TwoSeats> Relay<S> {
         }
         ours.len()
     }
+
+    /// The server refused nothing and saw no desync, and both players reported at least
+    /// `hashes` state hashes, each equal to the server's.
+    pub fn assert_agreed(&self, hashes: usize) {
+        assert!(self.server.refused.is_empty(), "{:?}", self.server.refused);
+        assert!(self.server.desyncs.is_empty(), "{:?}", self.server.desyncs);
+        for client in 0..2 {
+            assert!(self.check_hashes(client) >= hashes, "client {client}");
+        }
+    }
 }
 
 /// The general session played the very match the two-seat one did, through the same relay:
