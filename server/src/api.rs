@@ -5,7 +5,8 @@
 //! `{"error": "..."}` with a 4xx status; `503` when the server keeps no database.
 //!
 //! `/api/leaderboard/sprint` and `/api/leaderboard/blitz` list each player's best verified solo
-//! run (see `crate::solo_records`).
+//! run (see `crate::solo_records`). A player's own friends, requests and notifications
+//! (`/api/me/...`, authenticated by their key) are in `crate::api_social`.
 
 use std::sync::Arc;
 
@@ -42,6 +43,7 @@ pub(crate) fn routes() -> Router<Arc<Shared>> {
         .route("/api/players/{name}", get(player))
         .route("/api/matches/{id}", get(one_match))
         .route("/api/matches/{id}/replay", get(replay))
+        .merge(crate::api_social::routes())
         .layer(axum::middleware::map_response(json_errors))
 }
 

@@ -37,17 +37,19 @@
 //!   queue's pairing and the `Control` messages to a waiting connection.
 //! - `ranked.rs`: Glicko-2, deviation decay, the rating window; `db.rs`: the storage handle
 //!   (reads on blocking threads, writes through one writer task); `identity.rs`: keys, names,
-//!   recovery codes; `api.rs`: the read-only JSON API; `solo_records.rs`: solo runs submitted
+//!   recovery codes; `api.rs`: the read-only JSON API, `api_social.rs` its `/api/me` routes
+//!   (a player's friends, requests and notifications, by key); `solo_records.rs`: solo runs submitted
 //!   as replays, re-simulated and kept as per-mode records.
 //! - `room/`: one task per room, owning its seats, spectators and match (`seats.rs`: joins,
 //!   resumes, leaves; `play.rs`: the match, inputs, results; `persist.rs`: its durable log).
 //! - `cluster/`: several instances on one Redis (`--redis`): the shared queues and room
-//!   directory, heartbeats and TTLs, redirects (why redirect and not relay: there).
+//!   directory, heartbeats and TTLs, redirects (why redirect and not relay: there), and the
+//!   pub/sub channel that carries presence and notifications between instances.
 //! - `moderation/`: sanctions as every instance enforces them, registration and ranked-pairing
 //!   limits, bots, reports and block lists (`docs/MODERATION.md`); `admin/`: the admin API
 //!   under `/admin/` (bearer tokens, constant-time check); `screen.rs`: ranked matches
 //!   screened for inhuman input.
-//! - `social/`: friends, presence and notifications on one instance (requests, the presence
+//! - `social/`: friends, presence and notifications (requests, the presence
 //!   book and the sink that reads each connection's match from what it is sent, notifications
 //!   kept until seen, rate limits).
 //! - `web/`: the browser build of the game (`--web-dir`, else `target/web`): `/`, the game's
@@ -75,6 +77,7 @@
 
 mod admin;
 mod api;
+mod api_social;
 mod battle_queue;
 mod client;
 mod cluster;

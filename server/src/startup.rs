@@ -107,6 +107,7 @@ pub(crate) async fn serve(
     moderation::start_sync(shared.moderation.clone(), shared.services.clone());
     restore_rooms(&shared.lobby).await;
     cluster::start(shared.cluster.clone(), &shared.lobby);
+    cluster::start_social(shared.cluster.clone(), &shared.presence, &shared.services);
     info!(addr = ?listener.local_addr().ok(), replay_dir, tls = tls.is_some(), "listening");
 
     let drained = async {

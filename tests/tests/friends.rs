@@ -574,3 +574,120 @@ async fn a_friend_watching_a_room_reads_as_spectating_it() -> anyhow::Result<()>
     assert_eq!(presence_of(&mut ann, "cyd").await?, PresenceState::Online);
     Ok(())
 }
+
+/// Player `n`'s key as the game keeps it (64 hex digits), for `Authorization: Bearer`.
+fn bearer(n: u8) -> String {
+    player_key(n).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `GET path` as the holder of `token` (none: no `Authorization`): the status and the JSON.
+async fn api(
+    addr: SocketAddr,
+    path: &str,
+    token: Option<&str>,
+) -> anyhow::Result<(u16, serde_json::Value)> {
+    sevenbag_tests::http::request_json(addr, "GET", path, token, None).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_lists_a_players_friends_requests_and_notifications_for_their_key_only()
+-> anyhow::Result<()> {
+    let (server, _dir) = with_database().await;
+    let addr = server.addr();
+    let mut ann = registered(addr, "ann", 1).await?;
+    let mut ben = registered(addr, "ben", 2).await?;
+    let mut cyd = registered(addr, "cyd", 3).await?;
+    registered(addr, "dee", 4).await?.close().await;
+    befriend(&mut ann, "ann", &mut ben, "ben").await?;
+    assert_eq!(presence_of(&mut ann, "ben").await?, PresenceState::Online);
+    // Cyd asks ann (incoming), ann asks dee (outgoing).
+    assert_eq!(send_request(&mut cyd, "ann").await?, RequestResult::Sent);
+    notification(&mut ann).await?;
+    assert_eq!(send_request(&mut ann, "dee").await?, RequestResult::Sent);
+    let code = created_room(&mut ben).await?;
+    let ann_key = bearer(1);
+    let me = Some(ann_key.as_str());
+
+    // Friends, with each one's presence, a page at a time.
+    let (status, body) = api(addr, "/api/me/friends", me).await?;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        (body["page"].clone(), body["per_page"].clone()),
+        (0.into(), 100.into())
+    );
+    assert_eq!(body["total"], 1);
+    let friends = body["friends"].as_array().expect("a list");
+    assert_eq!(friends.len(), 1);
+    assert_eq!(friends[0]["name"], "ben");
+    assert!(friends[0]["since_unix"].as_u64().is_some_and(|t| t > 0));
+    assert_eq!(
+        friends[0]["presence"],
+        serde_json::json!({"state": "online"})
+    );
+    let (status, body) = api(addr, "/api/me/friends?page=1", me).await?;
+    assert_eq!((status, body["total"].clone()), (200, 1.into()));
+    assert_eq!(body["friends"], serde_json::json!([]));
+    let (status, body) = api(addr, "/api/me/friends?page=minus", me).await?;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].is_string());
+    drop(code);
+
+    // Requests both ways.
+    let (status, body) = api(addr, "/api/me/requests", me).await?;
+    assert_eq!(status, 200, "{body}");
+    let names = |list: &serde_json::Value| -> Vec<String> {
+        list.as_array()
+            .map(|l| {
+                l.iter()
+                    .filter_map(|r| r["name"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(names(&body["incoming"]), vec!["cyd".to_string()]);
+    assert_eq!(names(&body["outgoing"]), vec!["dee".to_string()]);
+    assert!(body["incoming"][0]["sent_unix"].as_u64().is_some());
+
+    // Unseen notifications, newest first: cyd's request, then ben's acceptance.
+    let (status, body) = api(addr, "/api/me/notifications", me).await?;
+    assert_eq!(status, 200, "{body}");
+    let list = body["notifications"].as_array().expect("a list");
+    let kinds: Vec<(&str, &str)> = list
+        .iter()
+        .map(|n| {
+            (
+                n["kind"].as_str().unwrap_or(""),
+                n["subject"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![("friend_request", "cyd"), ("friend_accepted", "ben")]
+    );
+    assert_eq!(list[0]["content"], serde_json::json!({"from": "cyd"}));
+    assert!(list[0]["id"].as_u64().is_some() && list[0]["created_unix"].as_u64().is_some());
+
+    // No key, a key nobody has, and a malformed one read exactly alike: 401.
+    let unknown = bearer(99);
+    for path in [
+        "/api/me/friends",
+        "/api/me/requests",
+        "/api/me/notifications",
+    ] {
+        let mut answers = Vec::new();
+        for token in [None, Some(unknown.as_str()), Some("not-a-key")] {
+            let (status, body) = api(addr, path, token).await?;
+            assert_eq!(status, 401, "{path} with {token:?}: {body}");
+            answers.push(body);
+        }
+        assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+        assert!(answers[0]["error"].is_string());
+    }
+    // Ben's key gives ben's list, not ann's.
+    let ben_key = bearer(2);
+    let (status, body) = api(addr, "/api/me/requests", Some(&ben_key)).await?;
+    assert_eq!(status, 200);
+    assert_eq!(body, serde_json::json!({"incoming": [], "outgoing": []}));
+    Ok(())
+}

@@ -25,6 +25,14 @@
 //! one reconnect before the match and nothing during it. Resume tokens keep working because a
 //! client reconnects to the instance it was redirected to.
 //!
+//! ## Friends across instances
+//! Presence, friendship changes and notifications for players held elsewhere travel on one
+//! Redis pub/sub channel, `sevenbag:social`, as small JSON records (`social.rs`: the records,
+//! the publishing task and the subscribed one). Each instance's `PresenceBook` keeps what the
+//! other live instances said of their players, lapsing one TTL after an instance's last beat,
+//! and pushes the busiest state to the friends connected here; a notification reaches the
+//! instances that hold its receiver.
+//!
 //! ## Failure behaviour
 //! - Every Redis call is bounded ([`store::CALL_TIMEOUT`]); when Redis fails, an instance
 //!   serves on as a single box (local rooms and queues) and logs it; `/readyz` says
@@ -36,7 +44,10 @@
 //!   that points nowhere costs the client its connect timeout (`CONNECT_TIMEOUT`, 10 s), and a
 //!   loop of redirects stops after [`sevenbag_protocol::MAX_REDIRECTS`].
 
+mod social;
 mod store;
+
+pub(crate) use social::start as start_social;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -20,6 +20,10 @@
 //! - `ffa` (hash): instance id → `{count}|{since}` per instance with players in its
 //!   free-for-all queue: how many wait there and since when (Unix ms) the longest has waited.
 //!
+//! One pub/sub channel, `social`, carries presence, friendships and notifications between
+//! the instances (its records: `crate::cluster::social`); it is read on a connection of its
+//! own, since a subscribed connection can do nothing else.
+//!
 //! The scripts read `instance:*` keys they are not passed in `KEYS`, so they need a single
 //! Redis (or a primary with replicas), not Redis Cluster's sharding — which this load is far
 //! from needing.
@@ -193,6 +197,8 @@ return false
 /// One instance's view of the shared Redis.
 #[derive(Clone)]
 pub(crate) struct Store {
+    /// For the pub/sub connection, which is one of its own (`crate::cluster::social`).
+    client: redis::Client,
     conn: ConnectionManager,
     /// This instance's id (random, fresh at every start).
     id: String,
@@ -218,6 +224,9 @@ const RANKED: &str = "sevenbag:ranked";
 const QUICK_RESERVED: &str = "sevenbag:quick-reserved:";
 const RANKED_RESERVED: &str = "sevenbag:ranked-reserved:";
 const FFA: &str = "sevenbag:ffa";
+/// The pub/sub channel of presence, friendship and notification records
+/// (`crate::cluster::social`).
+pub(crate) const SOCIAL: &str = "sevenbag:social";
 
 /// How long a claimed queue entry stays reserved for the player sent to it: a reconnect
 /// takes milliseconds; a player who never arrives frees the entry after this.
@@ -236,8 +245,9 @@ impl Store {
             .set_response_timeout(Some(CALL_TIMEOUT))
             .set_number_of_retries(2)
             .set_max_delay(Duration::from_millis(500));
-        let conn = bounded(ConnectionManager::new_with_config(client, config)).await?;
+        let conn = bounded(ConnectionManager::new_with_config(client.clone(), config)).await?;
         Ok(Store {
+            client,
             conn,
             id,
             ttl,
@@ -388,6 +398,19 @@ impl Store {
             .arg(RANKED_RESERVED)
             .arg(RESERVE_MS);
         bounded(call.invoke_async::<Option<String>>(&mut conn)).await
+    }
+
+    /// Publishes `payload` on [`SOCIAL`].
+    pub(crate) async fn publish_social(&self, payload: &str) -> Result<(), StoreError> {
+        let mut conn = self.conn.clone();
+        bounded(conn.publish::<_, _, ()>(SOCIAL, payload)).await
+    }
+
+    /// A new connection of its own subscribed to [`SOCIAL`].
+    pub(crate) async fn subscribe_social(&self) -> Result<redis::aio::PubSub, StoreError> {
+        let mut pubsub = bounded(self.client.get_async_pubsub()).await?;
+        bounded(pubsub.subscribe(SOCIAL)).await?;
+        Ok(pubsub)
     }
 
     /// Removes every key and entry of this instance (a clean stop).

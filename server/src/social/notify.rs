@@ -1,7 +1,7 @@
 //! Notifications: kept in the database for the receiver until marked seen, and sent at once
-//! to the receiver's connections on this instance; the unseen ones again when they identify.
+//! to the receiver's connections (on this instance, and through the book's `Beyond` on the
+//! others); the unseen ones again when they identify.
 
-use sevenbag_protocol::ServerMessage;
 use sevenbag_protocol::social::{MAX_NOTIFICATIONS_PER_MESSAGE, Notification, NotificationKind};
 use sevenbag_storage::{self as storage, NotificationId, PlayerId};
 
@@ -36,7 +36,7 @@ pub(super) fn wire(n: storage::Notification) -> Notification {
 }
 
 /// Keeps a notification of `kind` for `to` (from `subject`, with JSON `content`) and sends it
-/// to `to`'s connections here.
+/// to `to`'s connections, here or on another instance.
 pub(super) async fn push(
     db: &Db,
     book: &PresenceBook,
@@ -60,7 +60,7 @@ pub(super) async fn push(
         created_unix: now,
         seen: false,
     });
-    book.send_to(to, &ServerMessage::Notification { notification });
+    book.notify(to, notification);
     Ok(())
 }
 

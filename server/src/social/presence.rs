@@ -3,18 +3,22 @@
 //!
 //! Plain data behind a `std::sync::Mutex` (as the lobby): every critical section is a few map
 //! operations and non-blocking `Outbox::send`s, and never awaits. A player's state is the
-//! most telling of their connections' (in a match, then watching, then online); `Offline`
-//! when none is left or while they appear offline. Only the players in a player's friend set
-//! hear it; the set is read from the database when the player identifies and kept current by
-//! this instance's own friend changes.
+//! most telling of their connections' (in a match, then watching, then online), here and on
+//! the other instances of a cluster (`super::remote`); `Offline` when none is left or while
+//! they appear offline on any instance. Only the players here who count the player among
+//! their friends hear it: each player's friend set is read from the database when they
+//! identify and kept current by friend changes, this instance's and those heard from the
+//! others.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use sevenbag_protocol::ServerMessage;
-use sevenbag_protocol::social::{MatchKind, PresenceState};
+use sevenbag_protocol::social::{MatchKind, Notification, PresenceState};
 use sevenbag_storage::PlayerId;
 
+use super::remote::{Beyond, Remote, Seen, rank};
 use crate::relay::{ClientId, Outbox};
 
 /// A connection's room, as its task knows it.
@@ -79,29 +83,27 @@ struct Player {
     conns: Vec<ClientId>,
     friends: HashSet<PlayerId>,
     hidden: bool,
-    /// What friends were last told.
-    shown: PresenceState,
+    /// What the other instances were last told of this player's state here.
+    told: Option<(PresenceState, bool)>,
 }
 
 #[derive(Debug, Default)]
 struct Book {
     conns: HashMap<ClientId, Conn>,
     players: HashMap<PlayerId, Player>,
-}
-
-fn rank(state: &PresenceState) -> u8 {
-    match state {
-        PresenceState::Offline => 0,
-        PresenceState::Away => 1,
-        PresenceState::Online => 2,
-        PresenceState::Spectating { .. } => 3,
-        PresenceState::InMatch { .. } => 4,
-    }
+    /// Player → the players here who count them among their friends.
+    fans: HashMap<PlayerId, HashSet<PlayerId>>,
+    /// What friends were last told of each player not `Offline`, with the name they heard.
+    shown: HashMap<PlayerId, (String, PresenceState)>,
+    /// The other instances' players.
+    remote: Remote,
+    /// Where the other instances hear of this one's players (a cluster only).
+    beyond: Option<Arc<dyn Beyond>>,
 }
 
 impl Book {
-    /// What `player`'s friends see of them now.
-    fn visible(&self, player: PlayerId) -> PresenceState {
+    /// Where `player` is on this instance alone (`Offline` while hidden).
+    fn local(&self, player: PlayerId) -> PresenceState {
         let Some(p) = self.players.get(&player) else {
             return PresenceState::Offline;
         };
@@ -116,6 +118,32 @@ impl Book {
             .unwrap_or(PresenceState::Offline)
     }
 
+    /// What `player`'s friends see of them now, across the cluster.
+    fn visible(&self, player: PlayerId) -> PresenceState {
+        let (elsewhere, hidden_elsewhere) = self.remote.state(player);
+        let hidden_here = self.players.get(&player).is_some_and(|p| p.hidden);
+        if hidden_here || hidden_elsewhere {
+            return PresenceState::Offline;
+        }
+        let here = self.local(player);
+        if rank(&elsewhere) > rank(&here) {
+            elsewhere
+        } else {
+            here
+        }
+    }
+
+    /// `player`'s current name, as this instance or another knows it.
+    fn name_of(&self, player: PlayerId) -> Option<String> {
+        if let Some(p) = self.players.get(&player) {
+            return Some(p.name.clone());
+        }
+        if let Some(name) = self.remote.name(player) {
+            return Some(name.to_string());
+        }
+        self.shown.get(&player).map(|(name, _)| name.clone())
+    }
+
     /// Sends `message` to every connection of `player` on this instance.
     fn tell(&self, player: PlayerId, message: &ServerMessage) {
         let Some(p) = self.players.get(&player) else {
@@ -126,23 +154,57 @@ impl Book {
         }
     }
 
-    /// Pushes `player`'s state to their online friends if it changed since they were told.
-    fn publish(&mut self, player: PlayerId) {
-        let state = self.visible(player);
+    /// Tells the other instances `player`'s state here, if it changed since they were told.
+    fn announce(&mut self, player: PlayerId) {
+        let state = self.local(player);
+        let Some(beyond) = self.beyond.clone() else {
+            return;
+        };
         let Some(p) = self.players.get_mut(&player) else {
             return;
         };
-        if p.shown == state {
+        // A player with no connection left here is not hiding here any more.
+        let hidden = p.hidden && !p.conns.is_empty();
+        if p.told.as_ref() == Some(&(state.clone(), hidden)) {
             return;
         }
-        p.shown = state.clone();
-        let message = ServerMessage::Presence {
+        if p.told.is_none() && state == PresenceState::Offline && !hidden {
+            return;
+        }
+        p.told = Some((state.clone(), hidden));
+        beyond.presence(&Seen {
+            player,
             name: p.name.clone(),
             state,
+            hidden,
+        });
+    }
+
+    /// Pushes `player`'s state to their friends here if it changed since they were told, and
+    /// their state here to the other instances if that changed.
+    fn publish(&mut self, player: PlayerId) {
+        self.announce(player);
+        let state = self.visible(player);
+        let before = self.shown.get(&player).map(|(_, s)| s.clone());
+        if before.as_ref().unwrap_or(&PresenceState::Offline) == &state {
+            return;
+        }
+        let Some(name) = self.name_of(player) else {
+            return;
         };
-        let friends: Vec<PlayerId> = p.friends.iter().copied().collect();
-        for friend in friends {
-            self.tell(friend, &message);
+        if state == PresenceState::Offline {
+            self.shown.remove(&player);
+        } else {
+            self.shown.insert(player, (name.clone(), state.clone()));
+        }
+        let message = ServerMessage::Presence { name, state };
+        let fans: Vec<PlayerId> = self
+            .fans
+            .get(&player)
+            .map(|f| f.iter().copied().collect())
+            .unwrap_or_default();
+        for fan in fans {
+            self.tell(fan, &message);
         }
     }
 
@@ -152,12 +214,65 @@ impl Book {
         if state == PresenceState::Offline {
             return;
         }
-        if let Some(p) = self.players.get(&about) {
-            let message = ServerMessage::Presence {
-                name: p.name.clone(),
-                state,
-            };
-            self.tell(to, &message);
+        if let Some(name) = self.name_of(about) {
+            self.tell(to, &ServerMessage::Presence { name, state });
+        }
+    }
+
+    /// `fan`, if here, counts `friend` among their friends from now on.
+    fn link(&mut self, fan: PlayerId, friend: PlayerId) {
+        if let Some(p) = self.players.get_mut(&fan) {
+            p.friends.insert(friend);
+            self.fans.entry(friend).or_default().insert(fan);
+        }
+    }
+
+    /// `fan` no longer counts `friend` among their friends.
+    fn unlink(&mut self, fan: PlayerId, friend: PlayerId) {
+        if let Some(p) = self.players.get_mut(&fan) {
+            p.friends.remove(&friend);
+        }
+        if let Some(fans) = self.fans.get_mut(&friend) {
+            fans.remove(&fan);
+            if fans.is_empty() {
+                self.fans.remove(&friend);
+            }
+        }
+    }
+
+    /// Forgets `player` if none of their connections is left here.
+    fn forget_if_gone(&mut self, player: PlayerId) {
+        if !self
+            .players
+            .get(&player)
+            .is_some_and(|p| p.conns.is_empty())
+        {
+            return;
+        }
+        if let Some(p) = self.players.remove(&player) {
+            for friend in p.friends {
+                if let Some(fans) = self.fans.get_mut(&friend) {
+                    fans.remove(&player);
+                    if fans.is_empty() {
+                        self.fans.remove(&friend);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `a` and `b` are friends (`on`) or not any more, as this instance knows it.
+    fn befriend(&mut self, a: PlayerId, b: PlayerId, on: bool) {
+        for (x, y) in [(a, b), (b, a)] {
+            if on {
+                self.link(x, y);
+            } else {
+                self.unlink(x, y);
+            }
+        }
+        if on {
+            self.show(a, b);
+            self.show(b, a);
         }
     }
 }
@@ -173,6 +288,11 @@ impl PresenceBook {
         self.book.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// From now on the other instances hear of this instance's players through `beyond`.
+    pub(crate) fn attach(&self, beyond: Arc<dyn Beyond>) {
+        self.lock().beyond = Some(beyond);
+    }
+
     /// Connection `client` plays as `player` (called `name`, with `friends`) from now on: its
     /// friends hear it is online, and it hears where each online friend is.
     pub(crate) fn identified(
@@ -186,9 +306,7 @@ impl PresenceBook {
         let mut book = self.lock();
         if let Some(old) = book.drop_conn(client).filter(|old| *old != player) {
             book.publish(old);
-            if book.players.get(&old).is_some_and(|p| p.conns.is_empty()) {
-                book.players.remove(&old);
-            }
+            book.forget_if_gone(old);
         }
         book.conns.insert(
             client,
@@ -205,15 +323,17 @@ impl PresenceBook {
             conns: Vec::new(),
             friends: HashSet::new(),
             hidden: false,
-            shown: PresenceState::Offline,
+            told: None,
         });
         entry.name = name.to_string();
         entry.conns.push(client);
-        entry.friends = friends.clone();
-        for friend in &friends {
-            if let Some(f) = book.players.get_mut(friend) {
-                f.friends.insert(player);
-            }
+        let stale: Vec<PlayerId> = entry.friends.difference(&friends).copied().collect();
+        for friend in stale {
+            book.unlink(player, friend);
+        }
+        for &friend in &friends {
+            book.link(player, friend);
+            book.link(friend, player);
         }
         book.publish(player);
         for friend in friends {
@@ -226,13 +346,7 @@ impl PresenceBook {
         let mut book = self.lock();
         if let Some(player) = book.drop_conn(client) {
             book.publish(player);
-            if book
-                .players
-                .get(&player)
-                .is_some_and(|p| p.conns.is_empty())
-            {
-                book.players.remove(&player);
-            }
+            book.forget_if_gone(player);
         }
     }
 
@@ -273,26 +387,23 @@ impl PresenceBook {
         }
     }
 
-    /// `a` and `b` became friends: each (if here) hears where the other is.
+    /// `a` and `b` became friends: each (if here) hears where the other is, and so do the
+    /// other instances.
     pub(crate) fn befriended(&self, a: PlayerId, b: PlayerId) {
         let mut book = self.lock();
-        for (x, y) in [(a, b), (b, a)] {
-            if let Some(p) = book.players.get_mut(&x) {
-                p.friends.insert(y);
-            }
+        book.befriend(a, b, true);
+        if let Some(beyond) = &book.beyond {
+            beyond.friends(a, b, true);
         }
-        book.show(a, b);
-        book.show(b, a);
     }
 
     /// `a` and `b` are friends no more (removed, or one blocks the other): neither hears of
-    /// the other again.
+    /// the other again, here or on the other instances.
     pub(crate) fn unfriended(&self, a: PlayerId, b: PlayerId) {
         let mut book = self.lock();
-        for (x, y) in [(a, b), (b, a)] {
-            if let Some(p) = book.players.get_mut(&x) {
-                p.friends.remove(&y);
-            }
+        book.befriend(a, b, false);
+        if let Some(beyond) = &book.beyond {
+            beyond.friends(a, b, false);
         }
     }
 
@@ -310,6 +421,78 @@ impl PresenceBook {
             .is_some_and(|p| !p.conns.is_empty());
         book.tell(player, message);
         here
+    }
+
+    /// Delivers a just stored `notification` to `to`: at once to their connections here, and
+    /// to the other instances when `to` is not here or is connected elsewhere too.
+    pub(crate) fn notify(&self, to: PlayerId, notification: Notification) {
+        let book = self.lock();
+        let here = book.players.get(&to).is_some_and(|p| !p.conns.is_empty());
+        if let Some(beyond) = &book.beyond
+            && (!here || book.remote.elsewhere(to))
+        {
+            beyond.notification(to, &notification);
+        }
+        book.tell(to, &ServerMessage::Notification { notification });
+    }
+
+    /// Every player here, with their state here, for the other instances.
+    pub(crate) fn snapshot(&self) -> Vec<Seen> {
+        let book = self.lock();
+        book.players
+            .iter()
+            .filter(|(_, p)| !p.conns.is_empty())
+            .map(|(&player, p)| Seen {
+                player,
+                name: p.name.clone(),
+                state: book.local(player),
+                hidden: p.hidden,
+            })
+            .collect()
+    }
+
+    /// `instance` is alive until `until`; whether it was unknown here.
+    pub(crate) fn heard_alive(&self, instance: &str, until: Instant) -> bool {
+        self.lock().remote.alive(instance, until)
+    }
+
+    /// `instance` says `seen` of one of its players.
+    pub(crate) fn heard(&self, instance: &str, seen: Seen, until: Instant) {
+        let mut book = self.lock();
+        book.remote.alive(instance, until);
+        let player = seen.player;
+        book.remote.set(instance, seen);
+        book.publish(player);
+    }
+
+    /// `instance` lists all of its players.
+    pub(crate) fn heard_all(&self, instance: &str, list: Vec<Seen>, until: Instant) {
+        let mut book = self.lock();
+        book.remote.alive(instance, until);
+        for player in book.remote.replace(instance, list) {
+            book.publish(player);
+        }
+    }
+
+    /// `instance` stopped: its players are offline unless connected elsewhere.
+    pub(crate) fn heard_gone(&self, instance: &str) {
+        let mut book = self.lock();
+        for player in book.remote.drop_instance(instance) {
+            book.publish(player);
+        }
+    }
+
+    /// Another instance made `a` and `b` friends (`on`) or unmade them.
+    pub(crate) fn heard_friends(&self, a: PlayerId, b: PlayerId, on: bool) {
+        self.lock().befriend(a, b, on);
+    }
+
+    /// Forgets what the instances whose heartbeat lapsed by `now` said.
+    pub(crate) fn expire(&self, now: Instant) {
+        let mut book = self.lock();
+        for player in book.remote.expire(now) {
+            book.publish(player);
+        }
     }
 }
 
@@ -363,5 +546,49 @@ mod tests {
         assert_eq!(book.state_of(PlayerId(7)), PresenceState::Online);
         book.left(2);
         assert_eq!(book.state_of(PlayerId(7)), PresenceState::Offline);
+    }
+
+    #[test]
+    fn another_instances_word_counts_until_it_lapses_and_its_hiding_hides() {
+        use std::time::Duration;
+        let book = PresenceBook::default();
+        let (a, _qa) = outbox(1);
+        book.identified(1, PlayerId(1), "ann", a, vec![PlayerId(2)]);
+        let now = Instant::now();
+        let ben = |state, hidden| Seen {
+            player: PlayerId(2),
+            name: "ben".into(),
+            state,
+            hidden,
+        };
+        book.heard(
+            "b",
+            ben(PresenceState::Online, false),
+            now + Duration::from_secs(5),
+        );
+        assert_eq!(book.state_of(PlayerId(2)), PresenceState::Online);
+        book.heard(
+            "b",
+            ben(PresenceState::Offline, true),
+            now + Duration::from_secs(5),
+        );
+        assert_eq!(book.state_of(PlayerId(2)), PresenceState::Offline);
+        book.heard_all(
+            "b",
+            vec![ben(PresenceState::Online, false)],
+            now + Duration::from_secs(5),
+        );
+        assert_eq!(book.state_of(PlayerId(2)), PresenceState::Online);
+        book.expire(now + Duration::from_secs(4));
+        assert_eq!(book.state_of(PlayerId(2)), PresenceState::Online);
+        book.expire(now + Duration::from_secs(6));
+        assert_eq!(book.state_of(PlayerId(2)), PresenceState::Offline);
+        // Ann's own state here is what the others get in a snapshot.
+        let listed = book.snapshot();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(
+            (listed[0].player, &listed[0].state),
+            (PlayerId(1), &PresenceState::Online)
+        );
     }
 }
