@@ -130,7 +130,7 @@ pub struct FriendEntry {
     pub name: String,
     /// Friends since (Unix seconds).
     pub since_unix: u64,
-    /// Where they are now, as this server instance knows it.
+    /// Where they are now, across the instances of a cluster.
     pub presence: PresenceState,
 }
 
