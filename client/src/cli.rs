@@ -134,6 +134,9 @@ pub enum StartScreen {
     Challenge,
     /// The leaderboard and your profile, from the server in Settings.
     Leaderboard,
+    /// The Friends screen against an embedded server on 127.0.0.1 holding a few friends (in a
+    /// match, watching it, online, offline), requests both ways, an invite and a message.
+    Friends,
     /// The solo mode picker (40 lines, Blitz, Zen).
     Solo,
     /// A 40-line Sprint, counting down.

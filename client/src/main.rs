@@ -31,6 +31,7 @@ mod start;
 // settings, solo (40 lines, Blitz, Zen) and versus (practice, local, online, LAN, the match view).
 mod account;
 mod challenge;
+mod friends;
 mod menu;
 mod party;
 mod puzzles;

@@ -130,8 +130,22 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
         }
         Some(StartScreen::Replays) => Box::new(ReplayScreen::default()),
         Some(StartScreen::Leaderboard) => Box::new(
-            StandingsScreen::new(ctx, crate::replays::playback_bytes).opening(args.match_id),
+            StandingsScreen::new(ctx, crate::replays::playback_bytes)
+                .opening(args.match_id)
+                .with_friends(crate::friends::FriendsScreen::boxed),
         ),
+        #[cfg(not(target_arch = "wasm32"))]
+        Some(StartScreen::Friends) => {
+            match crate::friends::capture::open(&ctx.config.player_name) {
+                Ok(screen) => Box::new(screen),
+                Err(e) => {
+                    eprintln!("error: the friends capture: {e}");
+                    return vec![menu()];
+                }
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        Some(StartScreen::Friends) => Box::new(crate::friends::FriendsScreen::new(ctx)),
         Some(StartScreen::Challenge) => Box::new(ChallengeScreen::watching_best()),
         Some(StartScreen::Solo) => Box::new(SoloScreen::default()),
         Some(StartScreen::Sprint) => {

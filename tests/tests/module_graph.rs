@@ -615,7 +615,7 @@ fn no_file_imports_a_file_that_imports_it() {
 /// broken; none today. The order, bottom to top (docs/CLIENT.md): layout, text, sound,
 /// platform, cli, identity, input, session, render, config, replay_files, net, screen,
 /// on_screen, list_nav, account, challenge, settings, solo, versus, party, puzzles, replays,
-/// menu, checks, start, screen_texts. The test takes these arrows out, fails on any circle
+/// friends, menu, checks, start, screen_texts. The test takes these arrows out, fails on any circle
 /// left, and fails once one of them is gone, so the entry is removed with the arrow.
 const GAME_BACK_ARROWS: &[(&str, &str, &str)] = &[];
 

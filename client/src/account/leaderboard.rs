@@ -21,7 +21,7 @@ use crate::text::utc_stamp;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str =
-    "↑ ↓ choose a player   1–9 open one of their matches   R report   Esc back";
+    "↑ ↓ choose a player   1–9 open one of their matches   F friends   R report   Esc back";
 /// The footer's key hints while a match's table is open.
 pub const TABLE_FOOTER: &str = "Enter watch the replay   Esc back to the profile";
 
@@ -29,6 +29,10 @@ pub const TABLE_FOOTER: &str = "Enter watch the replay   Esc back to the profile
 /// the error is a sentence. The replay screens sit above the account's, so whoever opens the
 /// standings hands this in (`crate::replays::playback_bytes`).
 pub type ReplayOpener = fn(&[u8], String) -> Result<Box<dyn Screen>, String>;
+
+/// Opens the Friends screen, which sits above the account's screens (it opens rooms); whoever
+/// opens the standings hands it in (`crate::friends::FriendsScreen::new`).
+pub type FriendsOpener = fn(&Ctx) -> Box<dyn Screen>;
 
 /// The screen.
 pub struct StandingsScreen {
@@ -47,6 +51,8 @@ pub struct StandingsScreen {
     opened: Option<u64>,
     /// A match to open once connected (`--match`).
     open_first: Option<u64>,
+    /// Opens the Friends screen (F), when handed one.
+    open_friends: Option<FriendsOpener>,
 }
 
 impl StandingsScreen {
@@ -70,7 +76,14 @@ impl StandingsScreen {
             report: None,
             opened: None,
             open_first: None,
+            open_friends: None,
         }
+    }
+
+    /// F (a button on a touch screen) opens the Friends screen through `open`.
+    pub fn with_friends(mut self, open: FriendsOpener) -> StandingsScreen {
+        self.open_friends = Some(open);
+        self
     }
 
     /// Opens match `id`'s table as soon as the server answers (none: the profile as usual).
@@ -161,6 +174,12 @@ impl Screen for StandingsScreen {
                 }
             }
             return Transition::None;
+        }
+        if let Some(open) = self.open_friends
+            && kb.pressed(KeyCode::F)
+        {
+            ctx.play(Sfx::Select);
+            return Transition::Push(open(ctx));
         }
         if kb.pressed(KeyCode::R) {
             let me = self.standings.me().map(|p| p.name.clone());
@@ -307,7 +326,11 @@ impl Screen for StandingsScreen {
                 l.footer,
                 l.unit,
                 FOOTER,
-                &[("Report", KeyCode::R), ("Latest match", KeyCode::Key1)],
+                &[
+                    ("Friends", KeyCode::F),
+                    ("Report", KeyCode::R),
+                    ("Latest match", KeyCode::Key1),
+                ],
                 &right,
             ),
         }

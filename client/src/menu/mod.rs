@@ -8,6 +8,7 @@ use macroquad::math::Rect;
 
 use crate::account::leaderboard::StandingsScreen;
 use crate::challenge::ChallengeScreen;
+use crate::friends::FriendsScreen;
 use crate::layout::{ListLayout, list_layout_all};
 use crate::list_nav::{ListEvent, ListNav};
 use crate::party::setup::PartySetupScreen;
@@ -110,7 +111,7 @@ impl Item {
             Item::Party => "Free-for-all",
             Item::Replays => "Replays",
             Item::Challenge => "Fixed-sequence challenge",
-            Item::Leaderboard => "Leaderboard & profile",
+            Item::Leaderboard => "Leaderboard & friends",
             Item::Puzzles => "Puzzles",
             Item::Settings => "Settings",
             Item::Quit => "Quit",
@@ -181,8 +182,8 @@ impl Item {
             ),
             Item::Replays => ("Replays", "Watch finished matches again, frame for frame."),
             Item::Leaderboard => (
-                "Leaderboard & profile",
-                "The server's top 100 ranked players and your place, your rating and recent matches, and any player's profile. Watch a recent match's replay with one key.",
+                "Leaderboard & friends",
+                "The server's top 100 ranked players and your place, your rating and recent matches, and any player's profile. Watch a recent match's replay with one key. Your friends open from there: who is online and where, watching their matches, invites and requests.",
             ),
             Item::Challenge => (
                 "Fixed-sequence challenge",
@@ -271,10 +272,10 @@ impl Screen for MenuScreen {
             Item::Party => Transition::Push(Box::new(PartySetupScreen::default())),
             Item::Replays => Transition::Push(Box::new(ReplayScreen::default())),
             Item::Challenge => Transition::Push(Box::new(ChallengeScreen::default())),
-            Item::Leaderboard => Transition::Push(Box::new(StandingsScreen::new(
-                ctx,
-                crate::replays::playback_bytes,
-            ))),
+            Item::Leaderboard => Transition::Push(Box::new(
+                StandingsScreen::new(ctx, crate::replays::playback_bytes)
+                    .with_friends(FriendsScreen::boxed),
+            )),
             Item::Solo => Transition::Push(Box::new(SoloScreen::default())),
             Item::Puzzles => Transition::Push(Box::new(PuzzlesScreen::default())),
             Item::Settings => Transition::Push(Box::new(SettingsScreen::new(ctx))),

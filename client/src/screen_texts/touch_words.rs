@@ -45,6 +45,7 @@ fn every_text() -> Vec<String> {
         party::screen::touch_texts(),
         party::online::touch_texts(),
         crate::replays::touch_texts(),
+        crate::friends::touch_texts(),
     ]
     .concat()
 }
