@@ -82,6 +82,7 @@ impl FriendsScreen {
     }
 
     /// Connects to `address` as `name` with `key`, keeping `keep` alive with the screen.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub fn with_key(address: &str, name: &str, key: [u8; 32], keep: Box<dyn Any>) -> Self {
         let mut s = FriendsScreen::over(address.to_owned(), Social::connect(address, name, key));
         s._keep = Some(keep);
