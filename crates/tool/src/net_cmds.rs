@@ -16,6 +16,7 @@ mod players;
 mod report;
 mod rooms;
 mod server;
+mod social;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -34,7 +35,7 @@ use sevenbag_netplay::{
 
 use players::{DONE, MEASURING, Resumed, SETUP_GRACE, WARMUP, failed, play, ranked_setup, setup};
 use report::{KillReport, ProcStats, Report};
-use server::SpawnedServer;
+use server::{Flavor, SpawnedServer};
 
 /// Subcommands that work with servers.
 #[derive(clap::Subcommand, Debug)]
@@ -126,6 +127,13 @@ pub struct LoadtestArgs {
     /// many matches survived and how long the players took to resume.
     #[arg(long, requires = "spawn_server", value_name = "SECS")]
     kill_at: Option<f64>,
+    /// Friends and presence instead of matches: N identified players befriend each other in
+    /// rings, appear offline and online again twice, invite a friend into a room, and the
+    /// report's last line counts the presence pushes, invites and notifications delivered
+    /// (`social: presence A/B delivered, ...`; non-zero exit on any loss). The server needs a
+    /// database and no per-address registration limit: `--spawn-server` starts one so.
+    #[arg(long, value_name = "N", conflicts_with_all = ["players_per_room", "ranked", "bot", "kill_at"])]
+    social: Option<usize>,
 }
 
 impl LoadtestArgs {
@@ -243,6 +251,11 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         );
     }
     let mut spawned = None;
+    let flavor = match (args.ranked, args.social) {
+        (true, _) => Flavor::Ranked,
+        (false, Some(_)) => Flavor::Social,
+        (false, None) => Flavor::Plain,
+    };
     let (urls, server_pid) = match (args.server.as_slice(), args.spawn_server) {
         (urls @ [_, ..], false) => {
             for url in urls {
@@ -258,7 +271,8 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
             (urls.to_vec(), args.server_pid)
         }
         ([], true) => {
-            let server = SpawnedServer::start(args.server_bin.clone(), args.matches, args.ranked)?;
+            let rooms = args.social.unwrap_or(args.matches);
+            let server = SpawnedServer::start(args.server_bin.clone(), rooms, flavor)?;
             let url = server.url.clone();
             let pid = server.child.id();
             spawned = Some(server);
@@ -272,6 +286,32 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the tokio runtime")?;
+    if let Some(n) = args.social {
+        anyhow::ensure!(!args.impaired(), "--social takes no impairment");
+        let report = runtime.block_on(social::run(urls, n, args.seconds));
+        let rss = server_pid.and_then(|pid| ProcStats::read(pid).ok());
+        drop(spawned);
+        let report = report?;
+        eprintln!(
+            "{} players, {} failed; {} invited friends joined; notifications {} sent, {} delivered; {:.1} s{}",
+            report.players,
+            report.failed,
+            report.joins,
+            report.notifications.0,
+            report.notifications.1,
+            report.took.as_secs_f64(),
+            rss.map_or(String::new(), |r| format!(
+                "; server RSS {} MiB",
+                r.rss_kib / 1024
+            )),
+        );
+        println!("{}", report.line());
+        anyhow::ensure!(
+            report.clean(),
+            "loadtest --social: something was lost or a player failed"
+        );
+        return Ok(());
+    }
     if let Some(n) = args.players_per_room {
         anyhow::ensure!((3..=8).contains(&n), "--players-per-room must be 3..=8");
         anyhow::ensure!(

@@ -1,5 +1,10 @@
 //! The server `loadtest --spawn-server` starts for the run, on a free loopback port, and
 //! kills (and for `--kill-at` starts again) with the same flags.
+//!
+//! Every load player comes from 127.0.0.1. The server's only per-address limits are on new
+//! identities (`--registrations-per-hour`, `--registrations-per-day`) and on datagrams; the
+//! server started here lifts those a run needs ([`Flavor`]). Connections are limited in
+//! number only (`--max-connections`), not per address.
 
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -7,6 +12,18 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
+
+/// What the run needs of the server besides rooms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Flavor {
+    /// Rooms only: no database.
+    Plain,
+    /// Ranked play between declared bots from one address (a temporary SQLite database).
+    Ranked,
+    /// Identities, friends and notifications (a temporary SQLite database, no limit on new
+    /// identities per address).
+    Social,
+}
 
 /// A server process started for the run; killed when dropped.
 pub(super) struct SpawnedServer {
@@ -17,14 +34,14 @@ pub(super) struct SpawnedServer {
     bin: PathBuf,
     port: u16,
     matches: usize,
-    ranked: bool,
+    flavor: Flavor,
 }
 
 impl SpawnedServer {
     pub(super) fn start(
         bin: Option<PathBuf>,
         matches: usize,
-        ranked: bool,
+        flavor: Flavor,
     ) -> anyhow::Result<SpawnedServer> {
         let bin = match bin {
             Some(bin) => bin,
@@ -42,7 +59,7 @@ impl SpawnedServer {
         let replay_dir =
             std::env::temp_dir().join(format!("sevenbag-loadtest-{}", std::process::id()));
         std::fs::create_dir_all(&replay_dir)?;
-        let child = Self::spawn(&bin, port, &replay_dir, matches, ranked)?;
+        let child = Self::spawn(&bin, port, &replay_dir, matches, flavor)?;
         let server = SpawnedServer {
             child,
             url: format!("ws://127.0.0.1:{port}/"),
@@ -50,7 +67,7 @@ impl SpawnedServer {
             bin,
             port,
             matches,
-            ranked,
+            flavor,
         };
         server.wait_listening()?;
         eprintln!(
@@ -72,7 +89,7 @@ impl SpawnedServer {
             self.port,
             &self.replay_dir,
             self.matches,
-            self.ranked,
+            self.flavor,
         )?;
         self.wait_listening()
     }
@@ -82,14 +99,20 @@ impl SpawnedServer {
         port: u16,
         replay_dir: &std::path::Path,
         matches: usize,
-        ranked: bool,
+        flavor: Flavor,
     ) -> anyhow::Result<Child> {
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(replay_dir.join("server.log"))?;
         let mut command = Command::new(bin);
-        if ranked {
+        let registrations = [
+            "--registrations-per-hour",
+            "0",
+            "--registrations-per-day",
+            "0",
+        ];
+        if flavor == Flavor::Ranked {
             // Every load player is a declared bot with a fresh identity on 127.0.0.1, meeting
             // the same few opponents over and over: this server lets that through (its own
             // ranked queue under load is what is measured; docs/MODERATION.md).
@@ -97,13 +120,14 @@ impl SpawnedServer {
                 .arg("--db")
                 .arg(replay_dir.join("loadtest.db"))
                 .args(["--ranked-bots", "--ranked-same-address", "--no-screening"])
-                .args([
-                    "--registrations-per-hour",
-                    "0",
-                    "--registrations-per-day",
-                    "0",
-                ])
+                .args(registrations)
                 .args(["--ranked-pair-daily", "0"]);
+        } else if flavor == Flavor::Social {
+            // Every load player registers a fresh identity from 127.0.0.1.
+            command
+                .arg("--db")
+                .arg(replay_dir.join("loadtest.db"))
+                .args(registrations);
         } else {
             command.arg("--no-db");
         }
