@@ -2,7 +2,9 @@
 //! `sevenbag_tests::services`; these tests skip when the binaries are missing): two players on
 //! different instances become friends, each sees the other online, in a match, online again
 //! and offline, promptly; a notification reaches its receiver live on the other instance, and
-//! one sent while they were away is shown when they identify on another instance.
+//! one sent while they were away is shown when they identify on another instance; an invite
+//! into a free-for-all room on one instance reaches a friend on the other, who joins by its
+//! code (sent on to the room's instance) and plays it out with a guest.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -15,7 +17,7 @@ use sevenbag_protocol::{ClientMessage, JoinRole, RoomOptions, ServerMessage};
 use sevenbag_server::{Config, Limits};
 use sevenbag_tests::players::match_config;
 use sevenbag_tests::services::{Postgres, Redis};
-use sevenbag_tests::{RawClient, player_key, start_cluster_instance};
+use sevenbag_tests::{RawClient, ffa, player_key, start_cluster_instance};
 
 /// Bound on every wait.
 const LIMIT: Duration = Duration::from_secs(20);
@@ -256,6 +258,103 @@ async fn friends_on_two_instances_see_each_other_and_get_their_notifications() -
 
     eprintln!("largest presence delay across instances: {:?}", delays.0);
     assert!(delays.0 < PROMPT, "a change took {:?} to cross", delays.0);
+    ben.close().await;
+    a.shutdown().await?;
+    b.shutdown().await?;
+    Ok(())
+}
+
+/// `ann` asks `ben`, who accepts; returns once each has heard the other's answer.
+async fn befriend(ann: &mut RawClient, ben: &mut RawClient) -> anyhow::Result<()> {
+    ann.send(&ClientMessage::SendFriendRequest { name: "ben".into() })
+        .await?;
+    notification(ben, NotificationKind::FriendRequest).await?;
+    ben.send(&ClientMessage::AnswerFriendRequest {
+        name: "ann".into(),
+        answer: RequestAnswer::Accept,
+    })
+    .await?;
+    notification(ann, NotificationKind::FriendAccepted).await?;
+    Ok(())
+}
+
+/// The next `InMatch` presence `c` hears of `name`.
+async fn in_match(c: &mut RawClient, name: &str) -> anyhow::Result<PresenceState> {
+    c.recv_until(LIMIT, |m| match m {
+        ServerMessage::Presence { name: n, state } if n == name => {
+            matches!(state, PresenceState::InMatch { .. }).then(|| state.clone())
+        }
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_into_a_free_for_all_on_another_instance_is_taken_up_and_played_out()
+-> anyhow::Result<()> {
+    let Some(redis) = Redis::start() else {
+        return Ok(());
+    };
+    let Some(pg) = Postgres::start() else {
+        return Ok(());
+    };
+    let base = match_config(Duration::from_millis(100));
+    let config = || Config {
+        postgres: Some(pg.url()),
+        limits: Limits {
+            idle_timeout: Duration::from_secs(30),
+            ..base.limits.clone()
+        },
+        ..base.clone()
+    };
+    let ttl = Duration::from_secs(5);
+    let mut a = start_cluster_instance(&redis, ttl, config()).await;
+    let mut b = start_cluster_instance(&redis, ttl, config()).await;
+    let mut ann = registered(a.addr(), "ann", 11).await?;
+    let mut ben = registered(b.addr(), "ben", 12).await?;
+    befriend(&mut ann, &mut ben).await?;
+
+    // Ann's game on A makes a free-for-all room of three seats and invites Ben into it.
+    let mut host = ffa::signed_in(&a.url(), "ann", 11, false).await;
+    let code = host.create(ffa::options(3)).await?;
+    host.send(ClientMessage::InviteFriend {
+        name: "ben".into(),
+        code: code.clone(),
+    })?;
+    let invite = notification(&mut ben, NotificationKind::Invite).await?;
+    assert_eq!(invite.subject, "ann");
+    let content: serde_json::Value = serde_json::from_str(&invite.content)?;
+    assert_eq!(content["code"].as_str(), Some(code.as_str()), "{invite:?}");
+
+    // Ben's game on B joins by that code and is sent on to A; a guest takes the third seat.
+    let mut guest = ffa::connect(&a.url(), "cid").await;
+    let mut joiner = ffa::signed_in(&b.url(), "ben", 12, false).await;
+    let seat = joiner.join(&code, JoinRole::Player).await?;
+    assert_eq!((seat, joiner.url()), (Some(1), a.url().as_str()));
+    assert_eq!(guest.join(&code, JoinRole::Player).await?, Some(2));
+    let mut players = vec![host, joiner, guest];
+    ffa::all_ready(&mut players);
+
+    // They play it out while Ben, on B, sees Ann in that match.
+    let (players, seen) = tokio::join!(ffa::play_all(players, false), in_match(&mut ben, "ann"));
+    let playing = PresenceState::InMatch {
+        kind: MatchKind::FreeForAll,
+        code: code.clone(),
+    };
+    assert_eq!(seen?, playing);
+    let outcome = players[0]
+        .outcome()
+        .cloned()
+        .context("the server's verdict")?;
+    assert_eq!(outcome.placements.len(), 3);
+    assert!(outcome.winner.is_some(), "{outcome:?}");
+    assert!(outcome.replay.is_some(), "the host kept a replay");
+    for p in &players {
+        assert_eq!(p.outcome(), Some(&outcome), "one verdict for all");
+        assert!(p.errors().is_empty(), "{:?}", p.errors());
+    }
+    drop(players);
+    ann.close().await;
     ben.close().await;
     a.shutdown().await?;
     b.shutdown().await?;
