@@ -225,7 +225,11 @@ fn every_footer() -> Vec<(String, &'static str)> {
             .map(|f| (f.to_owned(), settings::FOOTER_RIGHT)),
     );
     v.extend(online::footers().into_iter().map(|f| (f, "ping 999 ms")));
-    v.extend(crate::friends::rows::footers().into_iter().map(|f| (f, server)));
+    v.extend(
+        crate::friends::rows::footers()
+            .into_iter()
+            .map(|f| (f, server)),
+    );
     v
 }
 
