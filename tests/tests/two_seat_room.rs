@@ -1,13 +1,16 @@
 //! End-to-end: a room of the general kind with two seats, through the real server on
 //! 127.0.0.1:0. It plays like a room of eight, and its match is the versus match of SPEC §5 to
 //! the hash: the replay the server kept, read as a two-seat replay, re-simulates on the versus
-//! `Match` with every recorded hash, round and the result matching.
+//! `Match` with every recorded hash, round and the result matching. Its policy is the versus
+//! one: a player who leaves forfeits, and the policy survives a restart.
 
 use std::time::Duration;
 
-use sevenbag_protocol::{EndReason, verify};
+use sevenbag_core::Seat;
+use sevenbag_protocol::{ClientMessage, EndReason, verify};
 use sevenbag_tests::ffa::{
-    all_ready, all_started, final_hash, options, play_all, seated, verified_replay,
+    MATCH_TIMEOUT, all_ready, all_started, final_hash, options, play_across_restart, play_all,
+    random_keys, seated, verified_replay,
 };
 use sevenbag_tests::players::match_config;
 
@@ -45,4 +48,49 @@ async fn a_two_seat_room_plays_to_the_hashes_of_a_versus_match() {
         Some(winner),
         "the same winner"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_leaves_a_two_seat_room_forfeits_and_the_other_wins_at_once() {
+    let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
+    let (mut players, _code) = seated(&server.url(), options(2), 2).await;
+    all_ready(&mut players);
+    all_started(&mut players).await;
+    let mut leaver = players.pop().expect("two players");
+    let mut stayer = players.pop().expect("two players");
+    leaver.send(ClientMessage::LeaveRoom).expect("sends");
+
+    stayer
+        .play(&mut random_keys(5, false), MATCH_TIMEOUT)
+        .await
+        .expect("the match ends");
+    let outcome = stayer.outcome().cloned().expect("a result");
+    assert_eq!(outcome.reason, EndReason::Forfeit);
+    assert_eq!(outcome.winner, Some(0), "the one who stayed wins");
+    assert_eq!(outcome.placements, [1, 2]);
+
+    let (_, replay) = verified_replay(&mut stayer).await;
+    let versus = replay.to_versus().expect("a plain two-seat match");
+    let report = verify(&versus).expect("it verifies as a versus forfeit");
+    assert_eq!(report.result.reason, EndReason::Forfeit);
+    assert_eq!(report.result.winner, Some(Seat::First));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_seat_room_takes_its_match_up_again_after_a_restart() {
+    let mut server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
+    let url = server.url();
+    let (mut players, _) = seated(&url, options(2), 2).await;
+    all_ready(&mut players);
+    all_started(&mut players).await;
+    let mut players = play_across_restart(&mut server, players, 40).await;
+
+    let outcome = players[0].outcome().cloned().expect("a result");
+    assert_eq!(outcome.reason, EndReason::TopOut);
+    let (server_hash, _) = verified_replay(&mut players[0]).await;
+    for p in &players {
+        assert_eq!(p.outcome(), Some(&outcome));
+        assert_eq!(final_hash(p), server_hash);
+        assert!(p.session().is_some_and(|s| s.stats().rebuilds >= 1));
+    }
 }

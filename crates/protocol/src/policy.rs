@@ -37,6 +37,17 @@ impl RoomPolicy {
         rated: false,
     };
 
+    /// The policy of a room players create with `seats` seats: two seats play a versus match
+    /// (a leaver forfeits), more play a free-for-all (a leaver's seat is played out). Neither
+    /// is rated: only the ranked queue makes rated rooms.
+    pub const fn for_room(seats: u8) -> RoomPolicy {
+        if seats == 2 {
+            RoomPolicy::VERSUS
+        } else {
+            RoomPolicy::FREE_FOR_ALL
+        }
+    }
+
     /// The versus policy, rated when `rated`.
     pub const fn versus(rated: bool) -> RoomPolicy {
         RoomPolicy {

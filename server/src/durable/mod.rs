@@ -65,6 +65,22 @@ enum Op {
     Remove { code: String },
 }
 
+/// The mark in the file name of a general room's log (`CODE.room.sbrl`) whose policy is not the
+/// free-for-all one. Without it such a log (a leaver forfeits) reads as a two-seat versus
+/// room's, whose clients speak the two-seat messages; with it the log goes back to the room of
+/// the kind that wrote it.
+pub(crate) const GENERAL_MARK: &str = "room";
+
+/// The file stem of a room's log: its code, marked for a general room with a policy a versus
+/// room's log could also carry.
+pub(crate) fn log_stem(code: &str, general: bool, policy: sevenbag_protocol::RoomPolicy) -> String {
+    if general && policy != sevenbag_protocol::RoomPolicy::FREE_FOR_ALL {
+        format!("{code}.{GENERAL_MARK}")
+    } else {
+        code.to_owned()
+    }
+}
+
 /// A running match's records not yet written, shared by its room (which appends) and the
 /// writer (which takes them every interval).
 type Pending = Arc<Mutex<Vec<u8>>>;
@@ -158,14 +174,15 @@ impl RoomLogs {
     /// Starts the log of a new two-seat match: format version 2, like every match, with the
     /// versus policy (`BattleOpen::from_versus`).
     pub(crate) fn begin(&self, open: MatchOpen) -> MatchLog {
-        self.begin_battle(BattleOpen::from_versus(&open))
+        self.begin_battle(BattleOpen::from_versus(&open), false)
     }
 
     /// Starts the log (format version 2) of a new match: its `Open` record, then, if any seat
     /// is an account's, the `Accounts` record naming them, then the room's policy unless it is
-    /// the free-for-all one (`BattleRecord::opening`).
-    pub(crate) fn begin_battle(&self, open: BattleOpen) -> MatchLog {
-        let log = MatchLog::new(open.code.clone());
+    /// the free-for-all one (`BattleRecord::opening`). `general`: written by a general room,
+    /// whose file is named by [`log_stem`].
+    pub(crate) fn begin_battle(&self, open: BattleOpen, general: bool) -> MatchLog {
+        let log = MatchLog::new(log_stem(&open.code, general, open.policy));
         let mut bytes = battle_format::battle_head();
         for record in &BattleRecord::opening(open) {
             if let Err(e) = battle_format::append_battle(&mut bytes, record) {
@@ -180,9 +197,10 @@ impl RoomLogs {
         log
     }
 
-    /// Goes on appending to the log of a restored match.
-    pub(crate) fn resume(&self, code: &str) -> MatchLog {
-        let log = MatchLog::new(code.to_owned());
+    /// Goes on appending to the log of a restored match, whose file stem is `stem`
+    /// ([`log_stem`]).
+    pub(crate) fn resume(&self, stem: &str) -> MatchLog {
+        let log = MatchLog::new(stem.to_owned());
         self.send(Op::Resume {
             code: log.code.clone(),
             pending: log.pending.clone(),
@@ -382,7 +400,14 @@ fn load_one(path: &Path, stem: &str) -> Result<AnyLoaded, String> {
     // A regular file of at most MAX_LOG_BYTES, opened once: a device, a FIFO or a file that
     // grows while read is refused, never read whole or waited on.
     let bytes = read_limited(path, MAX_LOG_BYTES).map_err(|e| e.to_string())?;
-    let loaded = room_log_file::open(&bytes).map_err(|e| e.to_string())?;
+    // A general room's marked log goes back to a general room whatever its policy.
+    let marked = stem.strip_suffix(&format!(".{GENERAL_MARK}"));
+    let loaded = match marked {
+        Some(_) => battle_format::read_battle(&bytes).map(|l| OpenedLog::Battle(Box::new(l))),
+        None => room_log_file::open(&bytes),
+    }
+    .map_err(|e| e.to_string())?;
+    let stem = marked.unwrap_or(stem);
     let (good_len, truncated) = loaded.good();
     cut_back(
         path,

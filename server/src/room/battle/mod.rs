@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use sevenbag_core::{Handling, Rules, Seat};
 use sevenbag_protocol::{
-    BattleRoomOptions, BattleSim, EndReason, ErrorCode, Gathering, JoinRole, SeatInfo, SeatStatus,
-    ServerMessage,
+    BattleRoomOptions, BattleSim, EndReason, ErrorCode, Gathering, JoinRole, RoomPolicy, SeatInfo,
+    SeatStatus, ServerMessage,
 };
 use tokio::sync::mpsc;
 use tracing::info;
@@ -136,6 +136,8 @@ struct BattleRoom {
     id: u64,
     code: String,
     options: BattleRoomOptions,
+    /// What a leaver gets and whether matches are rated ([`RoomPolicy::for_room`]).
+    policy: RoomPolicy,
     rules: Rules,
     seats: Vec<Option<Slot>>,
     spectators: Vec<Outbox>,
@@ -193,14 +195,9 @@ pub(crate) fn spawn(
     options: BattleRoomOptions,
     creator: Member,
 ) -> Option<RoomHandle> {
-    start(
-        services,
-        directory,
-        id,
-        code,
-        options,
-        Begin::Created(creator),
-    )
+    let policy = RoomPolicy::for_room(options.seats);
+    let begin = Begin::Created(creator);
+    start(services, directory, id, code, options, policy, begin)
 }
 
 /// Starts a room of several seats with `players` (from the free-for-all queue) in room seats
@@ -214,7 +211,8 @@ pub(crate) fn spawn_quick(
     players: Vec<Member>,
 ) -> Option<RoomHandle> {
     let begin = Begin::Quick(players);
-    start(services, directory, id, code, options, begin)
+    let policy = RoomPolicy::FREE_FOR_ALL;
+    start(services, directory, id, code, options, policy, begin)
 }
 
 /// Starts a room of several seats from its room log.
@@ -226,8 +224,9 @@ pub(crate) fn spawn_restored(
     loaded: BattleLoaded,
 ) -> Option<RoomHandle> {
     let options = loaded.open.options;
+    let policy = loaded.open.policy;
     let begin = Begin::Restored(Box::new(loaded));
-    start(services, directory, id, code, options, begin)
+    start(services, directory, id, code, options, policy, begin)
 }
 
 fn start(
@@ -236,6 +235,7 @@ fn start(
     id: u64,
     code: String,
     options: BattleRoomOptions,
+    policy: RoomPolicy,
     begin: Begin,
 ) -> Option<RoomHandle> {
     let guard = services.tasks.guard()?;
@@ -255,6 +255,7 @@ fn start(
         code,
         seats: (0..options.seats).map(|_| None).collect(),
         options,
+        policy,
         rules,
         spectators: Vec::new(),
         running: None,

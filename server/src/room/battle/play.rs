@@ -82,20 +82,23 @@ impl BattleRoom {
             .as_ref()
             .filter(|_| self.options.room.reconnect_seconds > 0)
             .map(|logs| {
-                logs.begin_battle(crate::durable::BattleOpen {
-                    code: self.code.clone(),
-                    options: self.options,
-                    header,
-                    names: names.clone(),
-                    room_seats: room_seats.clone(),
-                    tokens,
-                    started_unix: super::super::unix_now(),
-                    frame0_unix_ms: super::super::unix_now_ms()
-                        .saturating_add(u64::from(start_in_ms)),
-                    matches: self.matches,
-                    accounts: players.iter().map(|p| p.map(|id| id.0)).collect(),
-                    policy: sevenbag_protocol::RoomPolicy::FREE_FOR_ALL,
-                })
+                logs.begin_battle(
+                    crate::durable::BattleOpen {
+                        code: self.code.clone(),
+                        options: self.options,
+                        header,
+                        names: names.clone(),
+                        room_seats: room_seats.clone(),
+                        tokens,
+                        started_unix: super::super::unix_now(),
+                        frame0_unix_ms: super::super::unix_now_ms()
+                            .saturating_add(u64::from(start_in_ms)),
+                        matches: self.matches,
+                        accounts: players.iter().map(|p| p.map(|id| id.0)).collect(),
+                        policy: self.policy,
+                    },
+                    true,
+                )
             });
         self.peers_new_match(n);
         self.running = Some(Running {
@@ -375,7 +378,22 @@ impl BattleRoom {
         };
         self.matches += 1;
         self.services.metrics.matches_finished.inc();
-        let placements = run.sim.placements();
+        let placements = match (reason, winner) {
+            // Decided off the boards: the side that stayed is first, the other second.
+            (EndReason::Forfeit, Some(team)) => {
+                let game = run.sim.game();
+                Seat::all(game.seats())
+                    .map(|s| {
+                        if game.team_of(s).index() == usize::from(team) {
+                            1
+                        } else {
+                            2
+                        }
+                    })
+                    .collect()
+            }
+            _ => run.sim.placements(),
+        };
         let replay = BattleReplay::record(
             &run.sim,
             run.names.clone(),

@@ -6,6 +6,7 @@ use tracing::{debug, info, warn};
 
 use super::*;
 use crate::refusal::{no_spectator_place, random_u64};
+use sevenbag_protocol::Leaver;
 
 impl BattleRoom {
     /// Nobody seated or watching.
@@ -237,14 +238,25 @@ impl BattleRoom {
             .as_ref()
             .filter(|s| s.conn.is_none() && s.deadline.is_some())
             .map(|s| s.resume);
+        // A player given up while still connected (gone silent) hears the result too.
+        let conn = self.seats[seat].as_ref().and_then(|s| s.conn.clone());
         match away {
             Some(_) => self.lose(seat),
             None => self.vacate(seat),
         }
-        if let Some(run) = &mut self.running
-            && let Some(b) = run.battle_seat(seat)
-        {
-            run.gone[b] = true;
+        if let Some(b) = self.running.as_ref().and_then(|r| r.battle_seat(seat)) {
+            if let Some(winner) = self.forfeit_winner(b) {
+                info!(room = %self.code, seat, "the seat forfeits: the match ends");
+                self.broadcast_state();
+                self.finish(Some(winner), EndReason::Forfeit).await;
+                if let (Some(conn), Some(over)) = (conn, &self.last_over) {
+                    conn.send(over);
+                }
+                return;
+            }
+            if let Some(run) = &mut self.running {
+                run.gone[b] = true;
+            }
         }
         self.broadcast_state();
         let anyone = self.seats.iter().flatten().any(|s| s.conn.is_some());
@@ -254,6 +266,20 @@ impl BattleRoom {
             return;
         }
         self.play_for_the_gone().await;
+    }
+
+    /// The team that wins when battle seat `b` leaves, if the room's leaver forfeits and one
+    /// other side is left to win (two seats, or two teams); otherwise the seat is played out.
+    fn forfeit_winner(&self, b: usize) -> Option<u8> {
+        if self.policy.leaver != Leaver::Forfeits {
+            return None;
+        }
+        let game = self.running.as_ref()?.sim.game();
+        if game.teams() != 2 {
+            return None;
+        }
+        let leaver = game.team_of(Seat::new(b)?).index();
+        Some(1 - leaver as u8)
     }
 
     /// Reconnect windows that ran out give their seat up.
@@ -366,7 +392,7 @@ impl BattleRoom {
                 .services
                 .room_logs
                 .as_ref()
-                .map(|l| l.resume(&self.code)),
+                .map(|l| l.resume(&crate::durable::log_stem(&self.code, true, self.policy))),
             _live: GaugeGuard::new(&self.services.metrics.matches_running),
         });
     }
