@@ -1252,3 +1252,69 @@ async fn a_ban_given_on_one_instance_takes_effect_on_another() -> anyhow::Result
     assert_eq!(log_a["entries"].as_array().map(Vec::len), Some(2));
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_room_of_several_seats_a_blocked_players_chat_is_hidden_too() -> anyhow::Result<()> {
+    let m = moderated(&Backend::Sqlite, ModerationConfig::permissive()).await;
+    let mut alice = registered(m.addr(), "alice", 1).await?;
+    let mut bob = registered(m.addr(), "bob", 2).await?;
+    let mut carol = registered(m.addr(), "carol", 3).await?;
+    alice
+        .send(&ClientMessage::Block { name: "bob".into() })
+        .await?;
+    alice
+        .recv_until(LIMIT, |m| {
+            matches!(m, ServerMessage::Blocked { .. }).then_some(())
+        })
+        .await?;
+    carol
+        .send(&ClientMessage::CreateBattleRoom {
+            options: sevenbag_tests::ffa::options(3),
+        })
+        .await?;
+    let code = carol
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::BattleJoined { code, .. } => Some(code.clone()),
+            _ => None,
+        })
+        .await?;
+    for (c, role) in [
+        (&mut bob, JoinRole::Player),
+        (&mut alice, JoinRole::Spectator),
+    ] {
+        c.send(&ClientMessage::JoinRoom {
+            code: code.clone(),
+            role,
+        })
+        .await?;
+        c.recv_until(LIMIT, |m| {
+            matches!(m, ServerMessage::BattleJoined { .. }).then_some(())
+        })
+        .await?;
+    }
+    bob.send(&ClientMessage::Chat {
+        text: "psst".into(),
+    })
+    .await?;
+    // Carol hears Bob before she speaks, so Alice, who hears Carol, would have heard Bob first.
+    carol
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::Chat { from, .. } if from == "bob" => Some(()),
+            _ => None,
+        })
+        .await?;
+    carol
+        .send(&ClientMessage::Chat {
+            text: "hello".into(),
+        })
+        .await?;
+    let first = alice
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::Chat { from, .. } => Some(from.clone()),
+            _ => None,
+        })
+        .await?;
+    assert_eq!(first, "carol", "bob's line was not delivered to alice");
+    assert!(metric(m.addr(), "chat_hidden").await? >= 1);
+    Ok(())
+}

@@ -35,6 +35,7 @@ use crate::services::Services;
 use crate::shutdown::{Shutdown, TaskGuard};
 
 pub(crate) mod battle;
+mod chat;
 mod dgram;
 mod handle;
 mod persist;

@@ -459,36 +459,24 @@ impl Room {
         let Some(sender) = sender else {
             return;
         };
-        let line = if sender.is_bot() {
-            ServerMessage::BotChat {
-                from: name,
-                seat,
-                text,
-            }
-        } else {
-            ServerMessage::Chat {
-                from: name,
-                seat,
-                text,
-            }
-        };
-        let Some(bytes) = relay::encode(&line) else {
-            return;
-        };
         let seated = Seat::BOTH.into_iter().filter_map(|s| {
             let conn = self.seats[s.index()].as_ref()?.conn.as_ref()?;
-            Some((conn, self.seat_tags[s.index()].as_ref()))
+            Some((conn, self.seat_tags[s.index()].as_deref()))
         });
         let watching = self
             .spectators
             .iter()
-            .map(|o| (o, self.spectator_tags.get(&o.id())));
-        for (outbox, tags) in seated.chain(watching) {
-            if tags.is_none_or(|t| t.hears(&sender)) {
-                outbox.send_bytes(bytes.clone());
-            } else {
-                self.services.metrics.moderation("chat_hidden");
-            }
-        }
+            .map(|o| (o, self.spectator_tags.get(&o.id()).map(|t| &**t)));
+        let line = super::chat::Line {
+            from: name,
+            seat,
+            text,
+        };
+        super::chat::relay(
+            &self.services.metrics,
+            &sender,
+            line,
+            seated.chain(watching),
+        );
     }
 }

@@ -31,6 +31,7 @@ use tracing::info;
 use super::{Directory, Member, RoomCommand, RoomHandle, seconds_until, sleep_until_opt};
 use crate::durable::{BattleLoaded, MatchLog};
 use crate::metrics::GaugeGuard;
+use crate::moderation::Tags;
 use crate::refusal::Refusal;
 use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::services::Services;
@@ -61,6 +62,9 @@ struct Slot {
     rtt_ms: u16,
     /// The seated player's identity, for the history (`None` for a guest).
     player: Option<sevenbag_storage::PlayerId>,
+    /// Its connection's moderation facts (`None` for a seat restored from a room log until
+    /// its player is back): who it blocks, whether it is a declared bot.
+    tags: Option<Arc<Tags>>,
 }
 
 impl Slot {
@@ -141,6 +145,8 @@ struct BattleRoom {
     rules: Rules,
     seats: Vec<Option<Slot>>,
     spectators: Vec<Outbox>,
+    /// Each spectator's moderation facts, by connection.
+    spectator_tags: std::collections::HashMap<ClientId, Arc<Tags>>,
     running: Option<Running>,
     matches: u32,
     /// Batches not yet relayed ([`gather`]).
@@ -258,6 +264,7 @@ fn start(
         policy,
         rules,
         spectators: Vec::new(),
+        spectator_tags: std::collections::HashMap::new(),
         running: None,
         matches: 0,
         gathering: Gathering::new(),
@@ -426,14 +433,7 @@ impl BattleRoom {
                     slot.rtt_ms = rtt_ms.min(MAX_REPORTED_RTT_MS);
                 }
             }
-            RoomCommand::Chat { client, name, text } => {
-                let seat = self.seat_of(client).and_then(Seat::new);
-                self.broadcast(&ServerMessage::Chat {
-                    from: name,
-                    seat,
-                    text,
-                });
-            }
+            RoomCommand::Chat { client, name, text } => self.chat(client, name, text),
             RoomCommand::Datagram { client, event } => self.datagram(client, event).await,
         }
     }
@@ -444,6 +444,39 @@ impl BattleRoom {
         if let Some(outbox) = seated.chain(&self.spectators).find(|o| o.id() == client) {
             outbox.cut(Cut::error(code, message));
         }
+    }
+
+    /// Relays a chat line to every member who does not block its sender
+    /// ([`super::chat::relay`]).
+    fn chat(&self, client: ClientId, name: String, text: String) {
+        let seat = self.seat_of(client);
+        let sender = match seat {
+            Some(s) => self.seats[s].as_ref().and_then(|s| s.tags.clone()),
+            None => self.spectator_tags.get(&client).cloned(),
+        };
+        let Some(sender) = sender else {
+            return;
+        };
+        let seated = self
+            .seats
+            .iter()
+            .flatten()
+            .filter_map(|s| Some((s.conn.as_ref()?, s.tags.as_deref())));
+        let watching = self
+            .spectators
+            .iter()
+            .map(|o| (o, self.spectator_tags.get(&o.id()).map(|t| &**t)));
+        let line = super::chat::Line {
+            from: name,
+            seat: seat.and_then(Seat::new),
+            text,
+        };
+        super::chat::relay(
+            &self.services.metrics,
+            &sender,
+            line,
+            seated.chain(watching),
+        );
     }
 
     fn seat_of(&self, client: ClientId) -> Option<usize> {

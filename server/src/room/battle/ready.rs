@@ -41,6 +41,7 @@ impl BattleRoom {
         );
         for seat in idle {
             let conn = self.seats[seat].as_ref().and_then(|s| s.conn.clone());
+            let tags = self.seats[seat].as_ref().and_then(|s| s.tags.clone());
             info!(room = %self.code, seat, "seat not ready in time: given up");
             self.vacate(seat);
             self.peers[seat] = None;
@@ -59,6 +60,9 @@ impl BattleRoom {
                     resume: 0,
                     options: self.options,
                 });
+                if let Some(tags) = tags {
+                    self.spectator_tags.insert(conn.id(), tags);
+                }
                 self.spectators.push(conn);
             }
         }

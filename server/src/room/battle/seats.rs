@@ -26,6 +26,7 @@ impl BattleRoom {
             deadline: None,
             rtt_ms: 0,
             player: member.identity.map(|i| i.id),
+            tags: Some(member.tags),
         });
     }
 
@@ -75,6 +76,8 @@ impl BattleRoom {
                 // The state, then the log, then live inputs: one command at a time, so
                 // nothing is relayed in between.
                 self.spectators.push(member.outbox.clone());
+                self.spectator_tags
+                    .insert(member.client, member.tags.clone());
                 self.broadcast_state();
                 if let Some(run) = &self.running {
                     member.outbox.send(&run.log_message(Instant::now()));
@@ -106,6 +109,7 @@ impl BattleRoom {
             ));
         }
         slot.conn = Some(member.outbox.clone());
+        slot.tags = Some(member.tags.clone());
         slot.deadline = None;
         info!(room = %self.code, client = member.client, seat, "player resumed");
         self.send_joined(seat);
@@ -189,6 +193,7 @@ impl BattleRoom {
         self.chains.retain(|(id, _)| *id != client);
         if let Some(i) = self.spectators.iter().position(|o| o.id() == client) {
             self.spectators.swap_remove(i);
+            self.spectator_tags.remove(&client);
             self.broadcast_state();
             return;
         }
@@ -370,6 +375,7 @@ impl BattleRoom {
                 deadline: Some(now + window),
                 rtt_ms: 0,
                 player: players[b],
+                tags: None,
             });
         }
         self.matches = open.matches;
