@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use sevenbag_core::Seat;
-use sevenbag_protocol::{ClientMessage, EndReason, verify};
+use sevenbag_protocol::{ClientMessage, EndReason, ErrorCode, verify};
 use sevenbag_tests::ffa::{
     MATCH_TIMEOUT, all_ready, all_started, final_hash, options, play_across_restart, play_all,
     random_keys, seated, verified_replay,
@@ -93,4 +93,42 @@ async fn a_two_seat_room_takes_its_match_up_again_after_a_restart() {
         assert_eq!(final_hash(p), server_hash);
         assert!(p.session().is_some_and(|s| s.stats().rebuilds >= 1));
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_gone_silent_in_a_two_seat_room_forfeits_and_is_told_why() {
+    let mut config = match_config(Duration::from_millis(300));
+    config.limits.max_frames_behind = 30;
+    config.limits.max_silence = Duration::from_secs(1);
+    let server = sevenbag_tests::start_server(config).await;
+    let (mut players, _code) = seated(&server.url(), options(2), 2).await;
+    all_ready(&mut players);
+    all_started(&mut players).await;
+    // The second player's client is never ticked again: it sends nothing.
+    let mut silent = players.pop().expect("two players");
+    let mut stayer = players.pop().expect("two players");
+
+    stayer
+        .play(&mut random_keys(7, false), MATCH_TIMEOUT)
+        .await
+        .expect("the match ends");
+    let outcome = stayer.outcome().cloned().expect("a result");
+    assert_eq!(outcome.reason, EndReason::Forfeit);
+    assert_eq!(outcome.winner, Some(0));
+
+    silent
+        .wait_for(MATCH_TIMEOUT, |c| c.outcome().is_some())
+        .await
+        .expect("the silent player hears the end");
+    let told = silent
+        .errors()
+        .iter()
+        .find(|e| e.code == ErrorCode::Timeout);
+    let told = told.expect("the silent player is told why");
+    assert!(
+        told.message.ends_with("you forfeit the match"),
+        "{}",
+        told.message
+    );
+    assert_eq!(silent.outcome(), Some(&outcome), "and hears the result");
 }

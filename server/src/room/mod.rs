@@ -41,6 +41,7 @@ mod handle;
 mod persist;
 mod play;
 mod seats;
+mod stall;
 
 /// How many commands may wait in a room's inbox before senders wait. Joins, readiness, chat and
 /// two players' datagram events (WebSocket inputs run on the room directly) never come close;

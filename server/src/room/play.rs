@@ -1,18 +1,12 @@
 //! The match: starting it, inputs and state hashes from the seats, stalls and forfeits, and
 //! the result with its record.
 
+use super::stall::Judgement;
 use super::*;
 
 impl Room {
-    /// The slow-or-silent rule (docs/SERVER.md): a connected player whose inputs fall more than
-    /// `max_frames_behind` frames behind the match clock, *and* behind the opponent, is either
-    /// - silent: no `Inputs` for `max_silence`: gone, so they forfeit, told exactly that; or
-    /// - slow but sending (a busy machine catching up): warned with `Behind` every
-    ///   `behind_warning_every`, and forfeited only past `max_frames_behind_sending`.
-    ///
-    /// The opponent of a lagging player also falls behind the clock (their client stalls at its
-    /// prediction window) but stays ahead of the lagging one; and while the opponent is away
-    /// reconnecting, nobody is judged: the reconnect window decides.
+    /// The slow-or-silent rule ([`super::stall`]): a lagging seat is warned, or forfeits.
+    /// While the opponent is away reconnecting, nobody is judged: the reconnect window decides.
     pub(super) async fn check_stalled(&mut self, now: Instant) {
         let Some(running) = &mut self.running else {
             return;
@@ -28,54 +22,38 @@ impl Room {
         let limits = &self.services.config.limits;
         let confirmed = Seat::BOTH.map(|s| running.sim.log(s).confirmed());
         for seat in Seat::BOTH {
-            let mine = confirmed[seat.index()];
-            let behind = clock.saturating_sub(mine);
-            if behind <= limits.max_frames_behind || mine >= confirmed[seat.other().index()] {
-                continue;
-            }
-            let silent = now.saturating_duration_since(running.last_inputs[seat.index()]);
+            let standing = super::stall::Standing {
+                clock,
+                confirmed: confirmed[seat.index()],
+                furthest_other: confirmed[seat.other().index()],
+                quiet: now.saturating_duration_since(running.last_inputs[seat.index()]),
+                warned: running.warned[seat.index()],
+            };
             let conn = self.seats[seat.index()]
                 .as_ref()
                 .and_then(|s| s.conn.clone());
-            let (code, message) = if silent >= limits.max_silence {
-                warn!(room = %self.code, ?seat, clock, confirmed = mine, silent_s = silent.as_secs(), "player went silent: forfeit");
-                (
-                    ErrorCode::Timeout,
-                    format!(
-                        "no inputs from you for {} s while the match went on: you forfeit the match",
-                        silent.as_secs()
-                    ),
-                )
-            } else if behind > limits.max_frames_behind_sending {
-                warn!(room = %self.code, ?seat, clock, confirmed = mine, "player still sending but could not catch up: forfeit");
-                (
-                    ErrorCode::Behind,
-                    format!(
-                        "your game fell {} s behind the match and could not catch up (is this machine overloaded?): you forfeit the match",
-                        behind / 60
-                    ),
-                )
-            } else {
-                let due = running.warned[seat.index()].is_none_or(|at| {
-                    now.saturating_duration_since(at) >= limits.behind_warning_every
-                });
-                if due {
+            let (code, message) = match super::stall::judge(
+                standing,
+                now,
+                limits,
+                "you forfeit the match",
+            ) {
+                Judgement::Fine => continue,
+                Judgement::Warn(message) => {
                     running.warned[seat.index()] = Some(now);
-                    info!(room = %self.code, ?seat, clock, confirmed = mine, "player behind but sending: warned");
+                    info!(room = %self.code, ?seat, clock, confirmed = standing.confirmed, "player behind but sending: warned");
                     if let Some(conn) = &conn {
                         conn.send(&ServerMessage::Error {
                             code: ErrorCode::Behind,
-                            message: format!(
-                                "your game is running {} s behind the match; it has {} s to catch up. Close other programs or lower the frame rate.",
-                                behind / 60,
-                                (limits.max_frames_behind_sending - behind) / 60
-                            ),
+                            message,
                             fatal: false,
                         });
                     }
+                    continue;
                 }
-                continue;
+                Judgement::GiveUp(code, message) => (code, message),
             };
+            warn!(room = %self.code, ?seat, clock, confirmed = standing.confirmed, ?code, "player too far behind: forfeit");
             if let Some(conn) = &conn {
                 conn.send(&ServerMessage::Error {
                     code,

@@ -92,6 +92,8 @@ struct Running {
     desync_answered: Vec<u32>,
     /// Per battle seat: when its last batch arrived.
     last_inputs: Vec<Instant>,
+    /// Per battle seat: when it was last warned that it is behind.
+    warned: Vec<Option<Instant>>,
     /// Per battle seat: the player left; the room plays hard drops for it.
     gone: Vec<bool>,
     /// Inputs not yet written to the room log (`None`: room logs off, or no reconnect window).

@@ -110,6 +110,7 @@ impl BattleRoom {
             desync_answered: vec![0; n],
             last_inputs: vec![Instant::now() + delay; n],
             gone: vec![false; n],
+            warned: vec![None; n],
             log,
             players,
             _live: GaugeGuard::new(&self.services.metrics.matches_running),

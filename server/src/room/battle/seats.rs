@@ -8,6 +8,8 @@ use super::*;
 use crate::refusal::{no_spectator_place, random_u64};
 use sevenbag_protocol::Leaver;
 
+use super::super::stall::Judgement;
+
 impl BattleRoom {
     /// Nobody seated or watching.
     pub(super) fn is_abandoned(&self) -> bool {
@@ -303,38 +305,68 @@ impl BattleRoom {
         }
     }
 
-    /// A connected player whose inputs stopped (no batch for the server's `max_silence`, and
-    /// more than `max_frames_behind` frames behind the match clock) is told so and given up:
-    /// the others do not wait on them for ever.
+    /// The slow-or-silent rule ([`super::super::stall`]): a lagging seat is warned, or given up
+    /// (played out or forfeited, as the room's policy says). While a player is away
+    /// reconnecting, nobody is judged: the others wait on that seat, and its window decides.
     pub(super) async fn check_silent(&mut self, now: Instant) {
-        let Some(run) = &self.running else {
+        let away = self.seats.iter().flatten().any(|s| s.deadline.is_some());
+        let Some(run) = &mut self.running else {
             return;
         };
+        if away {
+            return;
+        }
         let limits = &self.services.config.limits;
+        let outcome = match self.policy.leaver {
+            Leaver::Forfeits => "you forfeit the match",
+            Leaver::PlayedOut => "your seat is played out",
+        };
         let clock = run.clock_frame(now);
-        let mut silent = Vec::new();
+        let confirmed: Vec<u32> = (0..run.names.len())
+            .map(|b| run.sim.log(b).map_or(0, |l| l.confirmed()))
+            .collect();
+        let mut given_up = Vec::new();
         for (b, &room_seat) in run.room_seats.iter().enumerate() {
             let connected = self.seats[usize::from(room_seat)]
                 .as_ref()
                 .and_then(|s| s.conn.clone());
             let Some(conn) = connected else { continue };
-            let mine = run.sim.log(b).map_or(0, |l| l.confirmed());
-            let quiet = now.saturating_duration_since(run.last_inputs[b]);
-            if clock.saturating_sub(mine) > limits.max_frames_behind && quiet >= limits.max_silence
-            {
-                warn!(room = %self.code, seat = room_seat, clock, confirmed = mine, "player went silent");
-                conn.send(&ServerMessage::Error {
-                    code: ErrorCode::Timeout,
-                    message: format!(
-                        "no inputs from you for {} s while the match went on: your seat is played out",
-                        quiet.as_secs()
-                    ),
-                    fatal: false,
-                });
-                silent.push(usize::from(room_seat));
+            // Seats the room plays run ahead of everyone: they are nobody's measure.
+            let furthest_other = (0..confirmed.len())
+                .filter(|&o| o != b && !run.gone[o])
+                .map(|o| confirmed[o])
+                .max()
+                .unwrap_or(clock);
+            let standing = super::super::stall::Standing {
+                clock,
+                confirmed: confirmed[b],
+                furthest_other,
+                quiet: now.saturating_duration_since(run.last_inputs[b]),
+                warned: run.warned[b],
+            };
+            match super::super::stall::judge(standing, now, limits, outcome) {
+                Judgement::Fine => {}
+                Judgement::Warn(message) => {
+                    run.warned[b] = Some(now);
+                    info!(room = %self.code, seat = room_seat, clock, confirmed = confirmed[b], "player behind but sending: warned");
+                    conn.send(&ServerMessage::Error {
+                        code: ErrorCode::Behind,
+                        message,
+                        fatal: false,
+                    });
+                }
+                Judgement::GiveUp(code, message) => {
+                    warn!(room = %self.code, seat = room_seat, clock, confirmed = confirmed[b], ?code, "player too far behind: given up");
+                    conn.send(&ServerMessage::Error {
+                        code,
+                        message,
+                        fatal: false,
+                    });
+                    given_up.push(usize::from(room_seat));
+                }
             }
         }
-        for seat in silent {
+        for seat in given_up {
             self.give_up(seat).await;
         }
     }
@@ -393,6 +425,7 @@ impl BattleRoom {
             desync_answered: vec![0; n],
             last_inputs: vec![now; n],
             gone: vec![false; n],
+            warned: vec![None; n],
             players,
             log: self
                 .services
