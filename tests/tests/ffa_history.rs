@@ -246,3 +246,50 @@ async fn matches_of_several_seats_are_kept_once_in_postgres() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_seat_room_is_kept_as_a_versus_match_and_rates_nobody() {
+    let dir = temp_dir("two-seat-history");
+    let server = sevenbag_tests::start_server(Config {
+        db: Some(dir.path().join("sevenbag.db")),
+        ..match_config(Duration::from_millis(300))
+    })
+    .await;
+    let url = server.url();
+    let mut players = Vec::new();
+    for (i, name) in NAMES[..2].iter().enumerate() {
+        players.push(signed_in(&url, name, i as u8 + 1, true).await);
+    }
+    let code = players[0].create(options(2)).await.expect("create");
+    players[1]
+        .join(&code, JoinRole::Player)
+        .await
+        .expect("join");
+    let (places, _) = played(players).await;
+
+    let rows = recent_matches(server.addr(), "ann", 1).await;
+    let row = &rows[0];
+    assert_eq!(
+        (row["kind"].as_str(), row["ranked"].as_bool()),
+        (Some("versus"), Some(false))
+    );
+    let names: Vec<&str> = row["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(names, ["ann", "ben"]);
+    let winner = places.iter().position(|&p| p == 1).expect("a winner");
+    assert_eq!(row["winner"].as_u64(), Some(winner as u64));
+    assert!(
+        row["players"][0]["stats"]["pieces"].as_u64().unwrap_or(0) > 0,
+        "{row}"
+    );
+    for name in ["ann", "ben"] {
+        let (_, me) = get_json(server.addr(), &format!("/api/players/{name}"))
+            .await
+            .expect("GET");
+        assert_eq!(me["games"].as_u64(), Some(0), "unrated: {me}");
+    }
+}

@@ -67,6 +67,7 @@ pub mod room_log_file;
 pub mod social;
 pub mod solo_replay;
 pub mod tight;
+pub mod two_seat;
 pub mod visible;
 
 pub use battle::{

@@ -4,14 +4,13 @@
 //! and a [`RoomPolicy::versus`] record); reading it back converts it to the two-seat shape
 //! losslessly, so the room it restores gets exactly what a version-1 log gave it.
 
-use sevenbag_core::{BattleHeader, MatchHeader, Seat};
+use sevenbag_core::BattleHeader;
 
 use crate::battle::BattleRoomOptions;
 use crate::battle_room_log::{
     BATTLE_LOG_VERSION, BattleLoaded, BattleOpen, log_version, read_battle,
 };
 use crate::policy::{Leaver, RoomPolicy};
-use crate::replay::ConfirmedSim;
 use crate::room_log::{Loaded, LoadedLog, LogError, MatchOpen, read};
 
 /// A room log read back, as the room it restores.
@@ -95,11 +94,11 @@ fn versus_of(loaded: BattleLoaded) -> Result<Loaded, LogError> {
             h.seats
         )));
     }
-    let header = MatchHeader {
-        rules: h.rules,
-        seed: h.seed,
-        handling: [h.handling[0], h.handling[1]],
-    };
+    let sim = loaded
+        .sim
+        .to_versus()
+        .map_err(|e| LogError::BadOpen(format!("a versus room's log: {e}")))?;
+    let header = *sim.game().header();
     let account = |s: usize| open.accounts.get(s).copied().flatten();
     let versus = MatchOpen {
         code: open.code.clone(),
@@ -113,20 +112,6 @@ fn versus_of(loaded: BattleLoaded) -> Result<Loaded, LogError> {
         frame0_unix_ms: open.frame0_unix_ms,
         matches: open.matches,
     };
-    let mut sim = ConfirmedSim::new(header);
-    for seat in Seat::BOTH {
-        let Some(log) = loaded.sim.log(seat.index()) else {
-            return Err(LogError::BadOpen("a seat without a log".into()));
-        };
-        if !log.target_changes().is_empty() {
-            return Err(LogError::BadOpen(
-                "a versus room's seat chose targets".into(),
-            ));
-        }
-        sim.extend(seat, log.key_changes(), log.confirmed())
-            .map_err(|e| LogError::BadOpen(format!("inputs of {seat:?}: {e}")))?;
-    }
-    sim.advance();
     Ok(LoadedLog {
         open: versus,
         sim,
@@ -137,6 +122,8 @@ fn versus_of(loaded: BattleLoaded) -> Result<Loaded, LogError> {
 
 #[cfg(test)]
 mod tests {
+    use sevenbag_core::{MatchHeader, Seat};
+
     use super::*;
     use crate::battle_room_log::{BattleRecord, append_battle, battle_head};
     use crate::room_log::{Record, append, head};

@@ -13,6 +13,7 @@ mod dgram;
 mod gather;
 mod play;
 mod ready;
+mod record;
 mod seats;
 mod tally;
 mod trail;
@@ -96,6 +97,8 @@ struct Running {
     warned: Vec<Option<Instant>>,
     /// Per battle seat: the player left; the room plays hard drops for it.
     gone: Vec<bool>,
+    /// A client's state hash differed from the server's: a rated match is void.
+    desynced: bool,
     /// Inputs not yet written to the room log (`None`: room logs off, or no reconnect window).
     log: Option<MatchLog>,
     /// Who plays each battle seat, for the history (`None`: a guest).

@@ -111,6 +111,7 @@ impl BattleRoom {
             last_inputs: vec![Instant::now() + delay; n],
             gone: vec![false; n],
             warned: vec![None; n],
+            desynced: false,
             log,
             players,
             _live: GaugeGuard::new(&self.services.metrics.matches_running),
@@ -341,6 +342,7 @@ impl BattleRoom {
             "desync"
         );
         run.desync_answered[b] = frame;
+        run.desynced = true;
         self.services.metrics.desyncs.inc();
         for &d in &diverged {
             self.services.metrics.battle_desync_seat(d);
@@ -374,7 +376,7 @@ impl BattleRoom {
     pub(super) async fn finish(&mut self, winner: Option<u8>, reason: EndReason) {
         // Players on datagrams get what they lack of the match reliably, before its result.
         self.catch_up_everyone();
-        let Some(run) = self.running.take() else {
+        let Some(mut run) = self.running.take() else {
             return;
         };
         self.matches += 1;
@@ -403,7 +405,14 @@ impl BattleRoom {
             placements.clone(),
             super::super::unix_now(),
         );
-        let base = format!("{}-{}-{}-ffa", run.started_unix, self.code, self.matches);
+        // A two-seat match is a versus match: named as one (`-ranked` when rated), so the
+        // list tells ranked replays apart.
+        let kind = match (self.policy.rated, run.names.len()) {
+            (true, _) => "-ranked",
+            (false, 2) => "",
+            _ => "-ffa",
+        };
+        let base = format!("{}-{}-{}{kind}", run.started_unix, self.code, self.matches);
         let id = self
             .services
             .replays
@@ -411,7 +420,7 @@ impl BattleRoom {
             .await;
         info!(room = %self.code, ?winner, ?reason, frames = run.sim.frame(), replay = ?id, "match of several seats over");
         let mut resumes = false;
-        if let (Some(logs), Some(log)) = (&self.services.room_logs, run.log) {
+        if let (Some(logs), Some(log)) = (&self.services.room_logs, run.log.take()) {
             if reason == EndReason::Shutdown {
                 // Kept: a restart with the same flags takes the match up again (its last
                 // records go with the writer's final round when the logs close).
@@ -421,17 +430,8 @@ impl BattleRoom {
             }
         }
         // Stored once: a match that resumes after a restart is stored when it ends there.
-        if let (Some(db), false) = (&self.services.db, resumes) {
-            let finish = super::tally::BattleFinish::new(
-                &run.sim,
-                &run.names,
-                &run.players,
-                winner,
-                reason,
-                id.clone(),
-                run.started_unix,
-            );
-            db.record_battle(move || finish.record());
+        if !resumes {
+            self.report(&run, winner, reason, id.clone());
         }
         if reason != EndReason::Shutdown {
             let over = ServerMessage::BattleOver {

@@ -426,6 +426,7 @@ impl BattleRoom {
             last_inputs: vec![now; n],
             gone: vec![false; n],
             warned: vec![None; n],
+            desynced: false,
             players,
             log: self
                 .services
