@@ -30,7 +30,9 @@ async fn a_two_seat_room_plays_to_the_hashes_of_a_versus_match() {
         assert_eq!(p.outcome(), Some(&outcome));
         assert_eq!(final_hash(p), server_hash, "{:?}", p.names());
         assert_eq!(p.session().map(|s| s.stats().desyncs), Some(0));
+        assert_eq!(p.round_ends(), players[0].round_ends(), "the same rounds");
     }
+    assert!(!players[0].round_ends().is_empty());
 
     let versus = replay
         .to_versus()

@@ -18,7 +18,7 @@ use sevenbag_protocol::{
 };
 
 use crate::battle_links::{battle_options, report_due};
-use crate::battle_session::{BattleSession, BattleSessionError};
+use crate::battle_session::{BattleRoundEnd, BattleSession, BattleSessionError};
 use crate::clock::{Clock, Pacer};
 use crate::headless::{HeadlessError, LOBBY_TIMEOUT, ServerError};
 use crate::net::{Hello, NetEvent, NetHandle, NetOptions, connect_with};
@@ -303,6 +303,11 @@ impl BattleClient {
     /// The session of the current match.
     pub fn session(&self) -> Option<&BattleSession> {
         self.session.as_ref()
+    }
+
+    /// Rounds ended in the current match's confirmed simulation (empty before one).
+    pub fn round_ends(&self) -> &[BattleRoundEnd] {
+        self.session.as_ref().map_or(&[], BattleSession::round_ends)
     }
 
     /// The server's result.

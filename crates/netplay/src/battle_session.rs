@@ -175,7 +175,12 @@ impl BattleSession {
     pub fn seat_hashes_at(&self, frame: u32) -> Option<&[u64]> {
         let i = self.core.hashes.iter().position(|&(f, _)| f == frame)?;
         let n = self.core.logs.len();
-        self.core.notes.get(i * n..(i + 1) * n)
+        self.core.notes.seat_hashes.get(i * n..(i + 1) * n)
+    }
+
+    /// Rounds ended in the confirmed match, with the hash right after each.
+    pub fn round_ends(&self) -> &[BattleRoundEnd] {
+        &self.core.notes.round_ends
     }
 
     /// The battle seats whose boards the server's last `BattleDesync` said diverged (empty
@@ -445,7 +450,7 @@ impl BattleSession {
 impl Game for Box<Battle> {
     type Inputs = [SeatInput; MAX_SEATS];
     type Logs = Vec<SeatLog>;
-    type Notes = Vec<u64>;
+    type Notes = BattleNotes;
     // As the server's `BattleSim` does: the final hash is comparable.
     const STOPS_WHEN_DECIDED: bool = true;
 
@@ -471,11 +476,49 @@ impl Game for Box<Battle> {
         ClientMessage::BattleHash { frame, hash }
     }
 
-    fn note(&self, frame: u32, seat_hashes: &mut Vec<u64>) {
+    fn note(&self, frame: u32, notes: &mut BattleNotes) {
         if (frame + 1).is_multiple_of(HASH_INTERVAL) {
-            seat_hashes.extend(Seat::all(self.seats()).map(|s| self.seat_hash(s)));
+            let boards = Seat::all(self.seats()).map(|s| self.seat_hash(s));
+            notes.seat_hashes.extend(boards);
+        }
+        if let Some(winner) = self.events().round_over {
+            let mut wins = [0; MAX_SEATS];
+            for (slot, &w) in wins.iter_mut().zip(self.wins()) {
+                *slot = w;
+            }
+            notes.round_ends.push(BattleRoundEnd {
+                round: self.round(),
+                winner: winner.map(|t| t.index() as u8),
+                wins,
+                frame,
+                hash: Battle::state_hash(self),
+            });
         }
     }
+}
+
+/// What a general session notes of its confirmed match beside the hashes.
+#[derive(Clone, Debug, Default)]
+pub struct BattleNotes {
+    /// Every seat's board hash beside each recorded hash, the seat count per record.
+    seat_hashes: Vec<u64>,
+    /// The rounds that ended.
+    round_ends: Vec<BattleRoundEnd>,
+}
+
+/// A round that ended in the confirmed match, with the state hash right after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BattleRoundEnd {
+    /// Round number, from 0.
+    pub round: u32,
+    /// The winning team (`None` for a draw).
+    pub winner: Option<u8>,
+    /// Each team's round wins after this round (teams past the match's count at 0).
+    pub wins: [u8; MAX_SEATS],
+    /// The frame on which the round ended (as in the server's `BattleRoundOver`).
+    pub frame: u32,
+    /// [`Battle::state_hash`] right after that frame.
+    pub hash: u64,
 }
 
 impl SeatLogs for Vec<SeatLog> {

@@ -66,21 +66,20 @@ fn rollback_sessions_agree_with_the_server_on_every_hash_on<S: TwoSeats>() -> Re
         // Once everything landed, every wrong guess has been corrected.
         assert_eq!(c.session.predicted(), &relay.reference(i));
     }
-    // Both confirmed matches stand at the same round, past the first.
+    // Both confirmed matches stand at the same round, past the first, having noted the same
+    // rounds with the same hashes.
     let (round, wins) = relay.clients[0].session.confirmed().score();
     assert_eq!(relay.clients[1].session.confirmed().score(), (round, wins));
     assert!(round > 0);
+    let rounds = |c: usize| relay.clients[c].session.rounds();
+    assert_eq!(rounds(0), rounds(1));
+    assert!(!rounds(0).is_empty());
     relay
 }
 
 #[test]
 fn rollback_sessions_agree_with_the_server_on_every_hash() {
-    let relay = rollback_sessions_agree_with_the_server_on_every_hash_on::<Session>();
-    // The rounds the two-seat session noted, each with its hash (a general session notes each
-    // seat's board hash instead: its rounds are checked through the confirmed match's score).
-    let round_ends = |c: usize| relay.clients[c].session.round_ends();
-    assert_eq!(round_ends(0), round_ends(1));
-    assert!(!round_ends(0).is_empty());
+    rollback_sessions_agree_with_the_server_on_every_hash_on::<Session>();
 }
 
 #[test]
@@ -407,10 +406,14 @@ fn a_spectator_joining_mid_match_converges_to_the_same_hashes_on<S: TwoSeats>() 
         }
         relay.check_hashes(s);
     }
-    // The spectator's fast-forward saw the early rounds too.
+    // The spectator's fast-forward saw the early rounds too, with their hashes.
     assert_eq!(
         relay.clients[watcher].session.confirmed().score(),
         relay.clients[0].session.confirmed().score()
+    );
+    assert_eq!(
+        relay.clients[watcher].session.rounds(),
+        relay.clients[0].session.rounds()
     );
     assert_eq!(relay.clients[watcher].session.stats().rollbacks, 0);
     relay
@@ -418,14 +421,7 @@ fn a_spectator_joining_mid_match_converges_to_the_same_hashes_on<S: TwoSeats>() 
 
 #[test]
 fn a_spectator_joining_mid_match_converges_to_the_same_hashes() {
-    let relay = a_spectator_joining_mid_match_converges_to_the_same_hashes_on::<Session>();
-    // The rounds the two-seat session noted (a general session has no such notes); the watcher
-    // is the first spectator, after the two players.
-    let watcher = 2;
-    assert_eq!(
-        relay.clients[watcher].session.round_ends(),
-        relay.clients[0].session.round_ends()
-    );
+    a_spectator_joining_mid_match_converges_to_the_same_hashes_on::<Session>();
 }
 
 #[test]

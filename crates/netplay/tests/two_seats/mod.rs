@@ -35,6 +35,21 @@ pub fn header(seed: u64) -> MatchHeader {
     }
 }
 
+/// A round end as a session noted it, in terms both sessions share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundSeen {
+    /// Round number, from 0.
+    pub round: u32,
+    /// The winning seat (the team of that seat for the general session).
+    pub winner: Option<usize>,
+    /// Round wins after it.
+    pub wins: [u8; 2],
+    /// The frame it ended on.
+    pub frame: u32,
+    /// The match's hash right after it.
+    pub hash: u64,
+}
+
 /// The match a session simulates, as the tests step and compare it.
 pub trait TwoSeatGame: Clone + Debug + PartialEq {
     /// Frame 0 of the match of `header`.
@@ -191,6 +206,8 @@ pub trait TwoSeats: Sized {
     fn stats(&self) -> SessionStats;
     /// Hashes of the confirmed match: (frame, hash).
     fn hashes(&self) -> &[(u32, u64)];
+    /// The rounds the confirmed match ended, each with the hash right after it.
+    fn rounds(&self) -> Vec<RoundSeen>;
     /// Snapshots held for rollback.
     fn snapshots(&self) -> usize;
     /// The match to draw.
@@ -291,6 +308,19 @@ impl TwoSeats for Session {
 
     fn hashes(&self) -> &[(u32, u64)] {
         self.hashes()
+    }
+
+    fn rounds(&self) -> Vec<RoundSeen> {
+        self.round_ends()
+            .iter()
+            .map(|r| RoundSeen {
+                round: r.round,
+                winner: r.winner.map(Seat::index),
+                wins: r.wins,
+                frame: r.frame,
+                hash: r.hash,
+            })
+            .collect()
     }
 
     fn snapshots(&self) -> usize {
@@ -461,6 +491,19 @@ impl TwoSeats for BattleSession {
 
     fn hashes(&self) -> &[(u32, u64)] {
         self.hashes()
+    }
+
+    fn rounds(&self) -> Vec<RoundSeen> {
+        self.round_ends()
+            .iter()
+            .map(|r| RoundSeen {
+                round: r.round,
+                winner: r.winner.map(usize::from),
+                wins: [r.wins[0], r.wins[1]],
+                frame: r.frame,
+                hash: r.hash,
+            })
+            .collect()
     }
 
     fn snapshots(&self) -> usize {
@@ -948,6 +991,11 @@ pub fn same_match(versus: &Relay<Session>, general: &Relay<BattleSession>) {
         assert_eq!(g.confirmed().score(), v.confirmed().score(), "client {c}");
         assert_eq!(g.predicted().hash(), v.predicted().hash(), "client {c}");
         assert_eq!(TwoSeats::stats(g), TwoSeats::stats(v), "client {c}");
+        assert_eq!(
+            g.rounds(),
+            v.rounds(),
+            "client {c}: the same rounds, the same hashes"
+        );
     }
     assert_eq!(general.server.desyncs, versus.server.desyncs);
     assert_eq!(general.server.refused, versus.server.refused);
