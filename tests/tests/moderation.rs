@@ -1318,3 +1318,46 @@ async fn in_a_room_of_several_seats_a_blocked_players_chat_is_hidden_too() -> an
     assert!(metric(m.addr(), "chat_hidden").await? >= 1);
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declared_bot_is_marked_in_a_room_of_several_seats_and_its_chat_too() -> anyhow::Result<()>
+{
+    let m = moderated(&Backend::Sqlite, ModerationConfig::permissive()).await;
+    let mut bot = RawClient::hello(m.addr(), "tbp-bot").await?;
+    bot.send(&ClientMessage::DeclareBot).await?;
+    bot.send(&ClientMessage::CreateBattleRoom {
+        options: sevenbag_tests::ffa::options(3),
+    })
+    .await?;
+    let code = bot
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::BattleJoined { code, .. } => Some(code.clone()),
+            _ => None,
+        })
+        .await?;
+    let mut person = registered(m.addr(), "alice", 1).await?;
+    person
+        .send(&ClientMessage::JoinRoom {
+            code,
+            role: JoinRole::Player,
+        })
+        .await?;
+    let marks = person
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::SeatMarks { bots } if bots.get(1) == Some(&false) => Some(bots.clone()),
+            _ => None,
+        })
+        .await?;
+    assert_eq!(marks, vec![true, false, false]);
+    bot.send(&ClientMessage::Chat { text: "gl".into() }).await?;
+    let line = person
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::BotChat { from, text, .. } => Some((from.clone(), text.clone())),
+            ServerMessage::Chat { .. } => Some(("unmarked".into(), String::new())),
+            _ => None,
+        })
+        .await?;
+    // A guest's name carries the guest mark.
+    assert_eq!(line, ("~tbp-bot".to_string(), "gl".to_string()));
+    Ok(())
+}

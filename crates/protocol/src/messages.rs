@@ -839,8 +839,8 @@ pub enum ServerMessage {
         bytes: Vec<u8>,
     },
     // Moderation and fair play (protocol 3, appended; docs/MODERATION.md).
-    /// Which seats of the last `RoomState` (and so of `MatchStart` and `MatchLog`) hold a
-    /// declared bot, seat by seat; sent after every `RoomState`.
+    /// Which seats of the last `RoomState` (and so of `MatchStart` and `MatchLog`) or
+    /// `BattleRoomState` (room seats) hold a declared bot, seat by seat; sent after each.
     SeatMarks {
         /// `bots[i]`: seat `i` is a declared bot.
         bots: Vec<bool>,

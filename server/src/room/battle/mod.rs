@@ -509,8 +509,20 @@ impl BattleRoom {
         }
     }
 
+    /// `BattleRoomState`, then which room seats hold declared bots (`SeatMarks`), as a
+    /// two-seat room says them.
     fn broadcast_state(&self) {
         self.broadcast(&self.state_message());
+        let bots = self
+            .seats
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .and_then(|s| s.tags.as_ref())
+                    .is_some_and(|t| t.is_bot())
+            })
+            .collect();
+        self.broadcast(&ServerMessage::SeatMarks { bots });
     }
 
     fn broadcast(&self, message: &ServerMessage) {
