@@ -16,6 +16,8 @@
 //!   optional spectator, and a whole match played on its own task.
 //! - [`services`]: real `redis-server` and PostgreSQL on free loopback ports in temp dirs,
 //!   stopped on drop.
+//! - [`social`]: the friends tests' players, registered or identified, and the notifications
+//!   pushed to them.
 //! - [`browser`]: a real headless Chromium (Debian's, driven by playwright-core through
 //!   `tests/browser/drive.cjs`) and the browser build in `target/web`.
 //! - [`page`]: the browser game in a test (server, browser, turns, the test hook, taps).
@@ -89,6 +91,7 @@ mod raw;
 pub mod scripted;
 mod server;
 pub mod services;
+pub mod social;
 
 pub use raw::{Event, RawClient, player_key, raw_tcp_exchange, sign_in};
 pub use server::{
