@@ -33,6 +33,8 @@ fn lists(s: &Social) -> Lists<'_> {
         incoming: s.incoming(),
         outgoing: s.outgoing(),
         friends: s.friends(),
+        you: s.you(),
+        writing: None,
     }
 }
 
