@@ -164,6 +164,15 @@ impl FriendsScreen {
         }
     }
 
+    /// Closes the message field; the cursor stays on the row it was on.
+    fn drop_draft(&mut self) {
+        let at = self.rows().iter().position(|r| *r == Row::Message);
+        self.draft = None;
+        if at.is_some_and(|at| self.nav.selected > at) {
+            self.nav.selected -= 1;
+        }
+    }
+
     /// Does `action`; a room to join or watch opens its screen.
     fn act(&mut self, ctx: &mut Ctx, action: Action) -> Transition {
         ctx.play(Sfx::Select);
@@ -204,15 +213,19 @@ impl FriendsScreen {
                 Transition::None
             }
             Action::SendMessage => {
-                if let Some(d) = &mut self.draft
-                    && let Some(text) = d.submit()
-                {
-                    self.social.send_message(&d.to, text);
+                if let Some(d) = &mut self.draft {
+                    match d.submit() {
+                        Some(text) => self.social.send_message(&d.to, text),
+                        None => {
+                            let why = d.error.clone().unwrap_or_default();
+                            ctx.notify(why, theme::BAD);
+                        }
+                    }
                 }
                 Transition::None
             }
             Action::Discard => {
-                self.draft = None;
+                self.drop_draft();
                 Transition::None
             }
             Action::Policy(policy) => {
@@ -250,13 +263,15 @@ impl Screen for FriendsScreen {
             .as_ref()
             .is_some_and(|d| d.sending && delivered.contains(&d.to))
         {
-            self.draft = None;
+            self.drop_draft();
         }
         if self.confirm.is_some() {
             self.confirming(ctx, io);
             return Transition::None;
         }
         let rows = self.rows();
+        // The rows may have shrunk under the cursor (a friend removed, the connection lost).
+        self.nav.selected = self.nav.selected.min(rows.len().saturating_sub(1));
         let layout = list_layout(io.width, io.height, rows.len());
         let typing = is_field(self.selected(&rows));
         let before = self.nav.selected;
@@ -264,9 +279,9 @@ impl Screen for FriendsScreen {
             io,
             &layout,
             rows.len(),
-            &|i| rows[i].selectable(),
+            &|i| rows.get(i).is_some_and(|r| r.selectable()),
             typing,
-            &|i| is_field(rows[i]),
+            &|i| rows.get(i).is_some_and(|r| is_field(*r)),
         );
         if self.nav.selected != before {
             ctx.play(Sfx::Move);

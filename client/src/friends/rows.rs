@@ -43,6 +43,10 @@ pub enum Row {
 /// The sections of the list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Section {
+    /// Your own settings.
+    You,
+    /// The direct message being written.
+    Message,
     /// Notifications that arrived unseen.
     Notifications,
     /// Friend requests both ways.
@@ -55,6 +59,8 @@ impl Section {
     /// Its title.
     pub fn title(self) -> String {
         match self {
+            Section::You => "YOU".to_owned(),
+            Section::Message => "MESSAGE".to_owned(),
             Section::Notifications => "NEW".to_owned(),
             Section::Requests => "FRIEND REQUESTS".to_owned(),
             Section::Friends(n) => format!("FRIENDS · {n}"),
@@ -86,14 +92,19 @@ pub struct Lists<'a> {
     pub writing: Option<&'a str>,
 }
 
-/// The rows for `lists`: the name field, the message being written, your settings, the new
+/// The rows for `lists`: the name field, your settings, the message being written, the new
 /// notifications, the requests, the friends (a loading row while pages remain), then Back.
 pub fn build(lists: Lists) -> Vec<Row> {
-    let mut rows = vec![Row::Add];
+    // A section follows the name field: its refusal is drawn in the section's space.
+    let mut rows = vec![
+        Row::Add,
+        Row::Section(Section::You),
+        Row::Policy,
+        Row::Offline,
+    ];
     if lists.writing.is_some() {
-        rows.push(Row::Message);
+        rows.extend([Row::Section(Section::Message), Row::Message]);
     }
-    rows.extend([Row::Policy, Row::Offline]);
     // A request still waiting has its own row with its answers: its notification would say it
     // twice.
     let notices: Vec<Row> = (lists.notifications.iter().enumerate())
@@ -533,6 +544,7 @@ mod tests {
             build(lists),
             [
                 Row::Add,
+                Row::Section(Section::You),
                 Row::Policy,
                 Row::Offline,
                 Row::Section(Section::Notifications),
@@ -616,6 +628,7 @@ mod tests {
             build(lists),
             [
                 Row::Add,
+                Row::Section(Section::You),
                 Row::Policy,
                 Row::Offline,
                 Row::Section(Section::Friends(0)),
@@ -791,14 +804,24 @@ mod tests {
     }
 
     #[test]
-    fn writing_a_message_adds_its_field_under_add_where_esc_discards_it() {
+    fn writing_a_message_adds_its_field_under_your_settings_where_esc_discards_it() {
         let friends = FriendList::default();
         let lists = Lists {
             writing: Some("ann"),
             ..empty(&friends)
         };
         let rows = build(lists);
-        assert_eq!(rows[..2], [Row::Add, Row::Message]);
+        assert_eq!(
+            rows[..6],
+            [
+                Row::Add,
+                Row::Section(Section::You),
+                Row::Policy,
+                Row::Offline,
+                Row::Section(Section::Message),
+                Row::Message
+            ]
+        );
         assert_eq!(
             actions(Row::Message, lists),
             [Action::SendMessage, Action::Discard]

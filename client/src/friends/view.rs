@@ -108,16 +108,12 @@ fn draw_row(
         }
         Row::Message => {
             if let Some(d) = &s.draft {
-                let label = format!("Message to {}", d.to);
-                value_row(gfx, r, unit, &label, &d.text, state, state.selected, t);
-                let under = match (&d.error, d.sending) {
-                    (Some(e), _) => Some((e.as_str(), theme::BAD)),
-                    (None, true) => Some(("Sending…", theme::TEXT_DIM)),
-                    (None, false) => None,
+                let label = if d.sending {
+                    format!("Sending to {}…", d.to)
+                } else {
+                    format!("Message to {}", d.to)
                 };
-                if let Some((line, colour)) = under {
-                    under_row(ctx, r, unit, line, colour);
-                }
+                value_row(gfx, r, unit, &label, &d.text, state, state.selected, t);
             }
         }
         Row::Policy => {
