@@ -71,8 +71,9 @@
 //!   identity; `/replay/ID` to its end; `/room/CODE`; codes that name nothing; stored garbage
 //!   named and left alone.
 //! - `friends.rs`: friends, presence and notifications on one instance: requests and lists,
-//!   each friend's presence through a match and a disconnect, a request kept for an absent
-//!   player, blocks reading as missing names, 1,050 friends paged through, hostile requests.
+//!   each friend's presence through a match and a disconnect, a friend gone quiet reading
+//!   away until their next message, a request kept for an absent player, blocks reading as
+//!   missing names, 1,050 friends paged through, hostile requests.
 //! - `module_graph.rs`: no file of any crate imports a file that imports it, and the server's
 //!   top-level modules import each other one way.
 //! - `doc_links.rs`: every relative link and anchor in the docs leads somewhere;
