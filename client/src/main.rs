@@ -46,6 +46,8 @@ mod checks;
 mod input;
 mod layout;
 mod list_nav;
+// A player name being typed, checked against the name rules.
+mod name_field;
 // What a touch screen adds to each frame: the controls, the back button, the key buttons.
 mod on_screen;
 mod platform;

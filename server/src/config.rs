@@ -18,6 +18,9 @@ pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(300);
 /// countdown: time to notice the room and press ready, short of a stall).
 const DEFAULT_READY_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// How long a connection may send nothing of its own before friends see it away.
+pub const DEFAULT_AWAY_AFTER: Duration = Duration::from_secs(300);
+
 /// Replays kept by default: about 10 000 matches of a few KB each is tens of MB of disk.
 pub const DEFAULT_REPLAY_KEEP: usize = 10_000;
 
@@ -73,6 +76,9 @@ pub struct Config {
     /// Offer the datagram path: WebTransport on UDP at the listener's port number (the
     /// default). `false` (`--no-datagrams`): everything over the WebSocket.
     pub datagrams: bool,
+    /// A connection that sends nothing of its own (clock probes and match inputs aside) for
+    /// this long reads `Away` to friends until its next message (`--away-after`; zero: never).
+    pub away_after: Duration,
 }
 
 /// Where the room logs live (`docs/SERVER.md`, "Surviving a crash or a restart").
@@ -121,6 +127,7 @@ impl Default for Config {
             web_dir: None,
             moderation: ModerationConfig::default(),
             datagrams: true,
+            away_after: DEFAULT_AWAY_AFTER,
         }
     }
 }

@@ -151,6 +151,10 @@ struct Args {
     /// signal stops at once).
     #[arg(long, default_value_t = sevenbag_server::DEFAULT_DRAIN_TIMEOUT.as_secs_f64(), value_name = "SECS")]
     drain_timeout: f64,
+    /// Seconds a connection may send nothing of its own before its friends see it away (0:
+    /// never).
+    #[arg(long, default_value_t = sevenbag_server::Config::default().away_after.as_secs_f64(), value_name = "SECS")]
+    away_after: f64,
     /// Where running matches' room logs are kept, so a crash or a restart does not end them
     /// (default: the `rooms` folder of --replay-dir). Start again with the same flags to take
     /// the matches up.
@@ -335,6 +339,14 @@ impl Args {
             web_dir: self.web_dir.clone().or_else(default_web_dir),
             moderation: self.moderation.config(),
             datagrams: !self.no_datagrams,
+            away_after: Duration::try_from_secs_f64(self.away_after)
+                .ok()
+                .with_context(|| {
+                    format!(
+                        "--away-after must be a number of seconds, not {}",
+                        self.away_after
+                    )
+                })?,
         })
     }
 }

@@ -16,6 +16,8 @@
 //!   optional spectator, and a whole match played on its own task.
 //! - [`services`]: real `redis-server` and PostgreSQL on free loopback ports in temp dirs,
 //!   stopped on drop.
+//! - [`social`]: the friends tests' players, registered or identified, and the notifications
+//!   pushed to them.
 //! - [`browser`]: a real headless Chromium (Debian's, driven by playwright-core through
 //!   `tests/browser/drive.cjs`) and the browser build in `target/web`.
 //! - [`page`]: the browser game in a test (server, browser, turns, the test hook, taps).
@@ -69,8 +71,9 @@
 //!   identity; `/replay/ID` to its end; `/room/CODE`; codes that name nothing; stored garbage
 //!   named and left alone.
 //! - `friends.rs`: friends, presence and notifications on one instance: requests and lists,
-//!   each friend's presence through a match and a disconnect, a request kept for an absent
-//!   player, blocks reading as missing names, 1,050 friends paged through, hostile requests.
+//!   each friend's presence through a match and a disconnect, a friend gone quiet reading
+//!   away until their next message, a request kept for an absent player, blocks reading as
+//!   missing names, 1,050 friends paged through, hostile requests.
 //! - `module_graph.rs`: no file of any crate imports a file that imports it, and the server's
 //!   top-level modules import each other one way.
 //! - `doc_links.rs`: every relative link and anchor in the docs leads somewhere;
@@ -89,6 +92,7 @@ mod raw;
 pub mod scripted;
 mod server;
 pub mod services;
+pub mod social;
 
 pub use raw::{Event, RawClient, player_key, raw_tcp_exchange, sign_in};
 pub use server::{

@@ -11,50 +11,17 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use sevenbag_protocol::social::{
-    MatchKind, Notification, NotificationKind, PresenceState, RequestAnswer, RequestResult,
+    MatchKind, NotificationKind, PresenceState, RequestAnswer, RequestResult,
 };
 use sevenbag_protocol::{ClientMessage, JoinRole, RoomOptions, ServerMessage};
 use sevenbag_server::{Config, Limits};
 use sevenbag_tests::players::match_config;
 use sevenbag_tests::services::{Postgres, Redis};
-use sevenbag_tests::{RawClient, ffa, player_key, start_cluster_instance};
+use sevenbag_tests::social::{LIMIT, identified, notification_of, registered};
+use sevenbag_tests::{RawClient, ffa, start_cluster_instance};
 
-/// Bound on every wait.
-const LIMIT: Duration = Duration::from_secs(20);
 /// How soon a friend on another instance must hear a change.
 const PROMPT: Duration = Duration::from_secs(1);
-
-/// Connects to `addr` and registers `name` with key `n`.
-async fn registered(addr: SocketAddr, name: &str, n: u8) -> anyhow::Result<RawClient> {
-    let mut c = RawClient::hello(addr, name).await?;
-    c.send(&ClientMessage::Register {
-        key: player_key(n),
-        name: name.into(),
-    })
-    .await?;
-    c.profile_reply(LIMIT).await?;
-    Ok(c)
-}
-
-/// Connects to `addr` and identifies with key `n`.
-async fn identified(addr: SocketAddr, name: &str, n: u8) -> anyhow::Result<RawClient> {
-    let mut c = RawClient::hello(addr, name).await?;
-    c.send(&ClientMessage::Identify { key: player_key(n) })
-        .await?;
-    c.profile_reply(LIMIT).await?;
-    Ok(c)
-}
-
-/// The next notification of `kind` pushed to `c`.
-async fn notification(c: &mut RawClient, kind: NotificationKind) -> anyhow::Result<Notification> {
-    c.recv_until(LIMIT, |m| match m {
-        ServerMessage::Notification { notification } if notification.kind == kind => {
-            Some(notification.clone())
-        }
-        _ => None,
-    })
-    .await
-}
 
 /// The next presence `c` hears of `name`, and when it came.
 async fn presence_of(c: &mut RawClient, name: &str) -> anyhow::Result<(PresenceState, Instant)> {
@@ -178,7 +145,7 @@ async fn friends_on_two_instances_see_each_other_and_get_their_notifications() -
         })
         .await?;
     assert_eq!(sent, RequestResult::Sent);
-    let asked = notification(&mut ben, NotificationKind::FriendRequest).await?;
+    let asked = notification_of(&mut ben, NotificationKind::FriendRequest).await?;
     assert_eq!(asked.subject, "ann");
 
     // Ben accepts on B: Ann hears it live on A, and each hears the other online.
@@ -188,7 +155,7 @@ async fn friends_on_two_instances_see_each_other_and_get_their_notifications() -
         answer: RequestAnswer::Accept,
     })
     .await?;
-    let told = notification(&mut ann, NotificationKind::FriendAccepted).await?;
+    let told = notification_of(&mut ann, NotificationKind::FriendAccepted).await?;
     assert_eq!(told.subject, "ben");
     delays
         .hears(&mut ann, "ben", &PresenceState::Online, accepted)
@@ -207,7 +174,7 @@ async fn friends_on_two_instances_see_each_other_and_get_their_notifications() -
         text: "good game".into(),
     })
     .await?;
-    let message = notification(&mut ben, NotificationKind::DirectMessage).await?;
+    let message = notification_of(&mut ben, NotificationKind::DirectMessage).await?;
     assert!(message.content.contains("good game"), "{message:?}");
 
     // Ben goes: Ann sees him offline. What she sends meanwhile waits for him, and he sees it
@@ -268,13 +235,13 @@ async fn friends_on_two_instances_see_each_other_and_get_their_notifications() -
 async fn befriend(ann: &mut RawClient, ben: &mut RawClient) -> anyhow::Result<()> {
     ann.send(&ClientMessage::SendFriendRequest { name: "ben".into() })
         .await?;
-    notification(ben, NotificationKind::FriendRequest).await?;
+    notification_of(ben, NotificationKind::FriendRequest).await?;
     ben.send(&ClientMessage::AnswerFriendRequest {
         name: "ann".into(),
         answer: RequestAnswer::Accept,
     })
     .await?;
-    notification(ann, NotificationKind::FriendAccepted).await?;
+    notification_of(ann, NotificationKind::FriendAccepted).await?;
     Ok(())
 }
 
@@ -321,7 +288,7 @@ async fn an_invite_into_a_free_for_all_on_another_instance_is_taken_up_and_playe
         name: "ben".into(),
         code: code.clone(),
     })?;
-    let invite = notification(&mut ben, NotificationKind::Invite).await?;
+    let invite = notification_of(&mut ben, NotificationKind::Invite).await?;
     assert_eq!(invite.subject, "ann");
     let content: serde_json::Value = serde_json::from_str(&invite.content)?;
     assert_eq!(content["code"].as_str(), Some(code.as_str()), "{invite:?}");

@@ -1,9 +1,9 @@
 //! Friends, presence and notifications through the real server on one instance, with a
 //! SQLite database (docs/SERVER.md, "Friends, presence and notifications"): becoming
 //! friends, each friend's presence as they play and leave, a request kept for a player who
-//! was away, blocks reading as missing players, a thousand friends paged through; and hostile
-//! requests (oneself, floods, oversized messages, invites into someone else's room), each
-//! refused with a reason while the connection stays usable.
+//! was away, a friend gone quiet reading away, blocks reading as missing players, a thousand
+//! friends paged through; and hostile requests (oneself, floods, oversized messages, invites
+//! into someone else's room), each refused with a reason while the connection stays usable.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -16,10 +16,8 @@ use sevenbag_protocol::{ClientMessage, ErrorCode, RoomOptions, ServerMessage};
 use sevenbag_server::{Config, Limits};
 use sevenbag_storage::fixtures::nth_player;
 use sevenbag_storage::{SocialStorage, SqliteStorage, Storage};
+use sevenbag_tests::social::{LIMIT, identified, notification, registered};
 use sevenbag_tests::{RawClient, TempDir, TestServer, fast_config, player_key, start_server};
-
-/// Bound on every wait for a reply.
-const LIMIT: Duration = Duration::from_secs(20);
 
 /// The test server's settings on the database file `db` (clients may sit a while unread).
 fn config(db: PathBuf) -> Config {
@@ -39,27 +37,6 @@ async fn with_database() -> (TestServer, TempDir) {
     let dir = sevenbag_tests::temp_dir("friends");
     let server = start_server(config(dir.path().join("sevenbag.db"))).await;
     (server, dir)
-}
-
-/// Connects and registers `name` with key `n`.
-async fn registered(addr: SocketAddr, name: &str, n: u8) -> anyhow::Result<RawClient> {
-    let mut c = RawClient::hello(addr, name).await?;
-    c.send(&ClientMessage::Register {
-        key: player_key(n),
-        name: name.into(),
-    })
-    .await?;
-    c.profile_reply(LIMIT).await?;
-    Ok(c)
-}
-
-/// Connects and identifies as key `n` again.
-async fn identified(addr: SocketAddr, name: &str, n: u8) -> anyhow::Result<RawClient> {
-    let mut c = RawClient::hello(addr, name).await?;
-    c.send(&ClientMessage::Identify { key: player_key(n) })
-        .await?;
-    c.profile_reply(LIMIT).await?;
-    Ok(c)
 }
 
 /// Sends `request` and waits for the first reply `pick` takes, or an `Error` (its code and
@@ -97,17 +74,6 @@ async fn send_request(c: &mut RawClient, name: &str) -> anyhow::Result<RequestRe
     })
     .await?;
     reply.map_err(|(code, text)| anyhow::anyhow!("{code:?}: {text}"))
-}
-
-/// The next notification pushed to `c`.
-async fn notification(
-    c: &mut RawClient,
-) -> anyhow::Result<sevenbag_protocol::social::Notification> {
-    c.recv_until(LIMIT, |m| match m {
-        ServerMessage::Notification { notification } => Some(notification.clone()),
-        _ => None,
-    })
-    .await
 }
 
 /// The next presence `c` hears of `name`.
@@ -227,6 +193,39 @@ async fn two_friends_see_each_other_online_in_a_match_online_and_offline() -> an
     assert_eq!(presence_of(&mut ben, "ann").await?, PresenceState::Online);
     ann.close().await;
     assert_eq!(presence_of(&mut ben, "ann").await?, PresenceState::Offline);
+    Ok(())
+}
+
+/// The next presence `c` hears of `name` that is `state` (other states pass by).
+async fn hears(c: &mut RawClient, name: &str, state: PresenceState) -> anyhow::Result<()> {
+    c.recv_until(LIMIT, |m| match m {
+        ServerMessage::Presence { name: n, state: s } if n == name && *s == state => Some(()),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friend_who_sends_nothing_for_the_idle_setting_reads_away_until_their_next_message()
+-> anyhow::Result<()> {
+    let dir = sevenbag_tests::temp_dir("friends-away");
+    let server = start_server(Config {
+        away_after: Duration::from_millis(300),
+        ..config(dir.path().join("sevenbag.db"))
+    })
+    .await;
+    let mut ann = registered(server.addr(), "ann", 1).await?;
+    let mut ben = registered(server.addr(), "ben", 2).await?;
+    befriend(&mut ann, "ann", &mut ben, "ben").await?;
+    // Ben says nothing more: ann hears him away.
+    hears(&mut ann, "ben", PresenceState::Away).await?;
+    // His next message brings him back, and the next silence takes him away again.
+    still_usable(&mut ben).await?;
+    assert_eq!(presence_of(&mut ann, "ben").await?, PresenceState::Online);
+    assert_eq!(presence_of(&mut ann, "ben").await?, PresenceState::Away);
+    // Away is still a friend's presence in the list.
+    let (list, _) = friends_page(&mut ann, 0, 10).await?;
+    assert_eq!(list, vec![("ben".to_string(), PresenceState::Away)]);
     Ok(())
 }
 

@@ -5,6 +5,7 @@
 //!
 //! - [`social`] — the connection and the lists it keeps.
 //! - [`rows`] — the rows, their words and their actions, without a window.
+//! - [`draft`] — a direct message being written.
 //! - [`view`] — drawing.
 //! - `capture` — `--screen friends`: an embedded server with friends in it.
 //!
@@ -13,6 +14,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod capture;
+pub mod draft;
 pub mod rows;
 pub mod social;
 #[cfg(test)]
@@ -26,6 +28,7 @@ use sevenbag_protocol::social::RequestAnswer;
 
 use crate::layout::list_layout;
 use crate::list_nav::{ListEvent, ListNav};
+use crate::name_field::NameField;
 use crate::net::online::Request;
 use crate::render::theme;
 use crate::render::widgets::modal_layout;
@@ -33,7 +36,8 @@ use crate::screen::{Ctx, FrameIo, Screen, TextField, TextKind, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::lobby::player_connection;
 use crate::versus::online::OnlineScreen;
-use rows::{Action, Lists, NameField, Row};
+use draft::Draft;
+use rows::{Action, Lists, Row};
 use social::{Social, Status};
 
 /// What a player without an identity reads.
@@ -42,7 +46,11 @@ pub const NO_IDENTITY: &str = "Friends need a player identity: a first Ranked ma
 /// What the screen says in words that depend on the input, for the touch wording test.
 #[cfg(test)]
 pub fn touch_texts() -> Vec<String> {
-    vec![view::add_help()]
+    vec![
+        view::add_help(),
+        view::policy_help(None),
+        view::offline_help(),
+    ]
 }
 
 /// The two choices of the removal box, the first selected.
@@ -54,6 +62,8 @@ pub struct FriendsScreen {
     social: Social,
     nav: ListNav,
     field: NameField,
+    /// The direct message being written, if one is.
+    draft: Option<Draft>,
     /// The friend whose removal is being asked about, and the choice under the cursor.
     confirm: Option<(String, usize)>,
     /// What must live as long as the screen (the capture's server and friends).
@@ -95,6 +105,7 @@ impl FriendsScreen {
             social,
             nav: ListNav::default(),
             field: NameField::default(),
+            draft: None,
             confirm: None,
             _keep: None,
         }
@@ -106,6 +117,8 @@ impl FriendsScreen {
             incoming: self.social.incoming(),
             outgoing: self.social.outgoing(),
             friends: self.social.friends(),
+            you: self.social.you(),
+            writing: self.draft.as_ref().map(|d| d.to.as_str()),
         }
     }
 
@@ -151,6 +164,15 @@ impl FriendsScreen {
         }
     }
 
+    /// Closes the message field; the cursor stays on the row it was on.
+    fn drop_draft(&mut self) {
+        let at = self.rows().iter().position(|r| *r == Row::Message);
+        self.draft = None;
+        if at.is_some_and(|at| self.nav.selected > at) {
+            self.nav.selected -= 1;
+        }
+    }
+
     /// Does `action`; a room to join or watch opens its screen.
     fn act(&mut self, ctx: &mut Ctx, action: Action) -> Transition {
         ctx.play(Sfx::Select);
@@ -160,7 +182,7 @@ impl FriendsScreen {
         };
         match action {
             Action::Send => {
-                if let Some(name) = self.field.submit(self.social.me()) {
+                if let Some(name) = rows::request_name(&mut self.field, self.social.me()) {
                     self.social.send_request(&name);
                 }
                 Transition::None
@@ -183,9 +205,45 @@ impl FriendsScreen {
                 self.confirm = Some((name, 0));
                 Transition::None
             }
+            Action::Reply(name) => {
+                self.draft = Some(Draft::to(&name));
+                if let Some(at) = self.rows().iter().position(|r| *r == Row::Message) {
+                    self.nav.selected = at;
+                }
+                Transition::None
+            }
+            Action::SendMessage => {
+                if let Some(d) = &mut self.draft {
+                    match d.submit() {
+                        Some(text) => self.social.send_message(&d.to, text),
+                        None => {
+                            let why = d.error.clone().unwrap_or_default();
+                            ctx.notify(why, theme::BAD);
+                        }
+                    }
+                }
+                Transition::None
+            }
+            Action::Discard => {
+                self.drop_draft();
+                Transition::None
+            }
+            Action::Policy(policy) => {
+                self.social.set_policy(policy);
+                Transition::None
+            }
+            Action::AppearOffline(on) => {
+                self.social.appear_offline(on);
+                Transition::None
+            }
             Action::Back => Transition::Pop,
         }
     }
+}
+
+/// Whether `row` is typed into (its keys are letters then).
+fn is_field(row: Row) -> bool {
+    matches!(row, Row::Add | Row::Message)
 }
 
 impl Screen for FriendsScreen {
@@ -198,21 +256,32 @@ impl Screen for FriendsScreen {
         for (text, good) in self.social.take_notices() {
             ctx.notify(text, if good { theme::ACCENT2 } else { theme::BAD });
         }
+        // A message the server took is done with.
+        let delivered = self.social.take_delivered();
+        if self
+            .draft
+            .as_ref()
+            .is_some_and(|d| d.sending && delivered.contains(&d.to))
+        {
+            self.drop_draft();
+        }
         if self.confirm.is_some() {
             self.confirming(ctx, io);
             return Transition::None;
         }
         let rows = self.rows();
+        // The rows may have shrunk under the cursor (a friend removed, the connection lost).
+        self.nav.selected = self.nav.selected.min(rows.len().saturating_sub(1));
         let layout = list_layout(io.width, io.height, rows.len());
-        let typing = self.selected(&rows) == Row::Add;
+        let typing = is_field(self.selected(&rows));
         let before = self.nav.selected;
         let event = self.nav.handle_with_fields(
             io,
             &layout,
             rows.len(),
-            &|i| rows[i].selectable(),
+            &|i| rows.get(i).is_some_and(|r| r.selectable()),
             typing,
-            &|i| rows[i] == Row::Add,
+            &|i| rows.get(i).is_some_and(|r| is_field(*r)),
         );
         if self.nav.selected != before {
             ctx.play(Sfx::Move);
@@ -222,10 +291,15 @@ impl Screen for FriendsScreen {
             self.social.scrolled_to(i);
         }
         let kb = &io.keyboard;
-        if row == Row::Add {
-            self.field.edit(&kb.chars, kb.pressed(KeyCode::Backspace));
+        let backspace = kb.pressed(KeyCode::Backspace);
+        match (row, &mut self.draft) {
+            (Row::Add, _) => self.field.edit(&kb.chars, backspace),
+            (Row::Message, Some(d)) => d.edit(&kb.chars, backspace),
+            _ => {}
         }
         match event {
+            // Esc on the message drops it rather than leaving the screen.
+            ListEvent::Back if row == Row::Message => return self.act(ctx, Action::Discard),
             ListEvent::Back => return Transition::Pop,
             ListEvent::Activate(i) => {
                 return match rows::primary(rows[i], self.lists()) {
@@ -235,8 +309,8 @@ impl Screen for FriendsScreen {
             }
             _ => {}
         }
-        // The row's own keys (not while typing a name: they are letters then).
-        if row != Row::Add {
+        // The row's own keys (not while typing: they are letters then).
+        if !is_field(row) {
             let actions = rows::actions(row, self.lists());
             if let Some(action) = actions.into_iter().find(|a| kb.pressed(a.key())) {
                 return self.act(ctx, action);
@@ -256,19 +330,23 @@ impl Screen for FriendsScreen {
 
     fn text_fields(&self, _ctx: &Ctx, io: &FrameIo) -> Vec<TextField> {
         let rows = self.rows();
-        let Some(at) = rows.iter().position(|r| *r == Row::Add) else {
-            return Vec::new();
-        };
         let l = list_layout(io.width, io.height, rows.len());
+        let selected = self.selected(&rows);
         self.nav
             .visible(&l, rows.len())
             .into_iter()
-            .filter(|(i, _)| *i == at)
-            .map(|(_, rect)| TextField {
-                kind: TextKind::Plain,
-                text: self.field.text.clone(),
-                rect,
-                active: self.selected(&rows) == Row::Add,
+            .filter_map(|(i, rect)| {
+                let text = match (rows[i], &self.draft) {
+                    (Row::Add, _) => self.field.text.clone(),
+                    (Row::Message, Some(d)) => d.text.clone(),
+                    _ => return None,
+                };
+                Some(TextField {
+                    kind: TextKind::Plain,
+                    text,
+                    rect,
+                    active: selected == rows[i],
+                })
             })
             .collect()
     }

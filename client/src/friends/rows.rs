@@ -1,21 +1,27 @@
 //! What the Friends screen lists and what each row lets the player do, without a window: the
 //! rows built from the lists the connection holds, their words, the actions a row offers (with
-//! the key and the button of each), and the name field of "Add a friend".
+//! the key and the button of each), and the name "Add a friend" sends to.
 
 use macroquad::input::KeyCode;
-use sevenbag_protocol::identity::validate_name;
 use sevenbag_protocol::social::{
     FriendEntry, MatchKind, Notification, NotificationKind, PendingEntry, PresenceState,
+    RequestPolicy,
 };
 
-use crate::config::MAX_NAME;
-use crate::friends::social::FriendList;
+use crate::friends::social::{FriendList, You};
+use crate::name_field::NameField;
 
 /// One row of the screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Row {
     /// The name field: type a name, Enter sends the request.
     Add,
+    /// The direct message being written (only while one is).
+    Message,
+    /// Whom you take friend requests from.
+    Policy,
+    /// Whether friends see you offline.
+    Offline,
     /// A section's title (not selectable).
     Section(Section),
     /// Notification `i` of the connection's list.
@@ -37,6 +43,10 @@ pub enum Row {
 /// The sections of the list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Section {
+    /// Your own settings.
+    You,
+    /// The direct message being written.
+    Message,
     /// Notifications that arrived unseen.
     Notifications,
     /// Friend requests both ways.
@@ -49,6 +59,8 @@ impl Section {
     /// Its title.
     pub fn title(self) -> String {
         match self {
+            Section::You => "YOU".to_owned(),
+            Section::Message => "MESSAGE".to_owned(),
             Section::Notifications => "NEW".to_owned(),
             Section::Requests => "FRIEND REQUESTS".to_owned(),
             Section::Friends(n) => format!("FRIENDS · {n}"),
@@ -74,12 +86,25 @@ pub struct Lists<'a> {
     pub outgoing: &'a [PendingEntry],
     /// The friend list as loaded.
     pub friends: &'a FriendList,
+    /// Your settings as the connection knows them.
+    pub you: You,
+    /// The friend a message is being written to.
+    pub writing: Option<&'a str>,
 }
 
-/// The rows for `lists`: the name field, the new notifications, the requests, the friends
-/// (a loading row while pages remain), then Back.
+/// The rows for `lists`: the name field, your settings, the message being written, the new
+/// notifications, the requests, the friends (a loading row while pages remain), then Back.
 pub fn build(lists: Lists) -> Vec<Row> {
-    let mut rows = vec![Row::Add];
+    // A section follows the name field: its refusal is drawn in the section's space.
+    let mut rows = vec![
+        Row::Add,
+        Row::Section(Section::You),
+        Row::Policy,
+        Row::Offline,
+    ];
+    if lists.writing.is_some() {
+        rows.extend([Row::Section(Section::Message), Row::Message]);
+    }
     // A request still waiting has its own row with its answers: its notification would say it
     // twice.
     let notices: Vec<Row> = (lists.notifications.iter().enumerate())
@@ -128,6 +153,16 @@ pub enum Action {
     Cancel(String),
     /// Stop being friends with `name` (asked first).
     Remove(String),
+    /// Write a direct message to friend `name`.
+    Reply(String),
+    /// Send the message being written.
+    SendMessage,
+    /// Drop the message being written.
+    Discard,
+    /// Take friend requests from these players only.
+    Policy(RequestPolicy),
+    /// Appear offline to friends (`true`) or be seen again.
+    AppearOffline(bool),
     /// Leave the screen.
     Back,
 }
@@ -143,6 +178,13 @@ impl Action {
             Action::Decline(_) => KeyCode::D,
             Action::Cancel(_) => KeyCode::C,
             Action::Remove(_) => KeyCode::Delete,
+            Action::Reply(_) => KeyCode::R,
+            Action::SendMessage => KeyCode::Enter,
+            Action::Discard => KeyCode::Escape,
+            Action::Policy(RequestPolicy::Anyone) => KeyCode::Key1,
+            Action::Policy(RequestPolicy::PlayedWith) => KeyCode::Key2,
+            Action::Policy(RequestPolicy::Nobody) => KeyCode::Key3,
+            Action::AppearOffline(_) => KeyCode::O,
             Action::Back => KeyCode::Escape,
         }
     }
@@ -157,6 +199,12 @@ impl Action {
             Action::Decline(_) => "Decline",
             Action::Cancel(_) => "Cancel",
             Action::Remove(_) => "Remove",
+            Action::Reply(_) => "Reply",
+            Action::SendMessage => "Send",
+            Action::Discard => "Discard",
+            Action::Policy(p) => policy_word(*p),
+            Action::AppearOffline(true) => "Appear offline",
+            Action::AppearOffline(false) => "Be seen",
             Action::Back => "Back",
         }
     }
@@ -171,6 +219,13 @@ impl Action {
             Action::Decline(_) => "D",
             Action::Cancel(_) => "C",
             Action::Remove(_) => "Del",
+            Action::Reply(_) => "R",
+            Action::SendMessage => "Enter",
+            Action::Discard => "Esc",
+            Action::Policy(RequestPolicy::Anyone) => "1",
+            Action::Policy(RequestPolicy::PlayedWith) => "2",
+            Action::Policy(RequestPolicy::Nobody) => "3",
+            Action::AppearOffline(_) => "O",
             Action::Back => "Esc",
         };
         format!("{key} {}", self.label().to_lowercase())
@@ -182,12 +237,24 @@ impl Action {
 pub fn actions(row: Row, lists: Lists) -> Vec<Action> {
     match row {
         Row::Add => vec![Action::Send],
-        Row::Notice(i) => lists
-            .notifications
-            .get(i)
-            .and_then(invite_code)
-            .map(|code| vec![Action::Join(code)])
-            .unwrap_or_default(),
+        Row::Message => vec![Action::SendMessage, Action::Discard],
+        Row::Policy => policy_choices(lists.you.policy)
+            .into_iter()
+            .map(Action::Policy)
+            .collect(),
+        Row::Offline => vec![Action::AppearOffline(!lists.you.hidden)],
+        Row::Notice(i) => {
+            lists
+                .notifications
+                .get(i)
+                .map_or(Vec::new(), |n| match (invite_code(n), n.kind) {
+                    (Some(code), _) => vec![Action::Join(code)],
+                    (None, NotificationKind::DirectMessage) => {
+                        vec![Action::Reply(n.subject.clone())]
+                    }
+                    _ => Vec::new(),
+                })
+        }
         Row::Incoming(i) => lists.incoming.get(i).map_or(Vec::new(), |p| {
             vec![
                 Action::Accept(p.name.clone()),
@@ -203,6 +270,7 @@ pub fn actions(row: Row, lists: Lists) -> Vec<Action> {
                 .map(Action::Watch)
                 .into_iter()
                 .collect();
+            v.push(Action::Reply(f.name.clone()));
             v.push(Action::Remove(f.name.clone()));
             v
         }),
@@ -216,12 +284,43 @@ pub fn primary(row: Row, lists: Lists) -> Option<Action> {
     actions(row, lists).into_iter().next().filter(|a| {
         !matches!(
             a,
-            Action::Decline(_) | Action::Cancel(_) | Action::Remove(_)
+            Action::Decline(_) | Action::Cancel(_) | Action::Remove(_) | Action::Discard
         )
     })
 }
 
-/// The desktop footer for a row's actions.
+/// The policies the policy row offers, the one after `now` first (Enter steps through them);
+/// all three while `now` is not known.
+pub fn policy_choices(now: Option<RequestPolicy>) -> Vec<RequestPolicy> {
+    use RequestPolicy::*;
+    match now {
+        None => vec![Anyone, PlayedWith, Nobody],
+        Some(Anyone) => vec![PlayedWith, Nobody],
+        Some(PlayedWith) => vec![Nobody, Anyone],
+        Some(Nobody) => vec![Anyone, PlayedWith],
+    }
+}
+
+/// A policy in a word or two (the policy row's value and its buttons).
+pub fn policy_word(policy: RequestPolicy) -> &'static str {
+    match policy {
+        RequestPolicy::Anyone => "Anyone",
+        RequestPolicy::PlayedWith => "Played with",
+        RequestPolicy::Nobody => "Nobody",
+    }
+}
+
+/// The policy row's value: the policy, or that this screen has not set it.
+pub fn policy_value(now: Option<RequestPolicy>) -> &'static str {
+    now.map_or("not set here", policy_word)
+}
+
+/// The appear-offline row's value.
+pub fn offline_value(you: You) -> &'static str {
+    if you.hidden { "On" } else { "Off" }
+}
+
+/// The desktop footer for a row's actions (Esc leaves the screen unless an action takes it).
 pub fn footer(actions: &[Action]) -> String {
     let mut parts = vec!["↑ ↓ choose".to_owned()];
     parts.extend(
@@ -230,7 +329,9 @@ pub fn footer(actions: &[Action]) -> String {
             .filter(|a| **a != Action::Back)
             .map(Action::hint),
     );
-    parts.push("Esc back".to_owned());
+    if !actions.iter().any(|a| a.key() == KeyCode::Escape) {
+        parts.push("Esc back".to_owned());
+    }
     parts.join("   ")
 }
 
@@ -243,8 +344,16 @@ pub fn footers() -> Vec<String> {
         vec![Action::Join(n())],
         vec![Action::Accept(n()), Action::Decline(n())],
         vec![Action::Cancel(n())],
-        vec![Action::Watch(n()), Action::Remove(n())],
-        vec![Action::Remove(n())],
+        vec![Action::Watch(n()), Action::Reply(n()), Action::Remove(n())],
+        vec![Action::Reply(n()), Action::Remove(n())],
+        vec![Action::Reply(n())],
+        vec![Action::SendMessage, Action::Discard],
+        policy_choices(None)
+            .into_iter()
+            .map(Action::Policy)
+            .collect(),
+        vec![Action::AppearOffline(true)],
+        vec![Action::AppearOffline(false)],
         vec![],
     ]
     .iter()
@@ -366,58 +475,24 @@ pub fn json_string(json: &str, key: &str) -> Option<String> {
     }
 }
 
-/// The "Add a friend" field and why it last refused (window-free, so it can be tested).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NameField {
-    /// The text typed.
-    pub text: String,
-    /// Why Enter was refused, until the text changes.
-    pub error: Option<String>,
-}
-
-impl NameField {
-    /// Adds typed characters (not control characters; at most [`MAX_NAME`]) and applies
-    /// Backspace.
-    pub fn edit(&mut self, chars: &[char], backspace: bool) {
-        let before = self.text.clone();
-        for c in chars {
-            if !c.is_control() && self.text.chars().count() < MAX_NAME {
-                self.text.push(*c);
-            }
-        }
-        if backspace {
-            self.text.pop();
-        }
-        if self.text != before {
-            self.error = None;
-        }
+/// The name in "Add a friend" to send a request to, when it follows the name rules and is
+/// not `me`; otherwise why not is kept in the field (the rules' words, as the welcome screen
+/// gives them). A sent name empties the field.
+pub fn request_name(field: &mut NameField, me: Option<&str>) -> Option<String> {
+    let name = field.submit()?;
+    if me.is_some_and(|me| me.eq_ignore_ascii_case(&name)) {
+        field.refuse("That is your own name.");
+        return None;
     }
-
-    /// The name to send when it follows the name rules and is not `me`; otherwise why not is
-    /// kept in `error` (the rules' words, as the welcome screen gives them). A sent name
-    /// empties the field.
-    pub fn submit(&mut self, me: Option<&str>) -> Option<String> {
-        let name = self.text.trim().to_owned();
-        let refusal = match validate_name(&name) {
-            Err(e) => Some(format!("Not yet: {e}.")),
-            Ok(()) if me.is_some_and(|me| me.eq_ignore_ascii_case(&name)) => {
-                Some("That is your own name.".to_owned())
-            }
-            Ok(()) => None,
-        };
-        self.error = refusal;
-        if self.error.is_some() {
-            return None;
-        }
-        self.text.clear();
-        Some(name)
-    }
+    field.text.clear();
+    Some(name)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::friends::social::FriendList;
+    use sevenbag_protocol::identity::validate_name;
 
     fn pending(name: &str) -> PendingEntry {
         PendingEntry {
@@ -462,11 +537,16 @@ mod tests {
             incoming: &incoming,
             outgoing: &outgoing,
             friends: &friends,
+            you: You::default(),
+            writing: None,
         };
         assert_eq!(
             build(lists),
             [
                 Row::Add,
+                Row::Section(Section::You),
+                Row::Policy,
+                Row::Offline,
                 Row::Section(Section::Notifications),
                 Row::Notice(0),
                 Row::Section(Section::Requests),
@@ -493,10 +573,14 @@ mod tests {
             None,
             "Enter never cancels"
         );
-        assert_eq!(primary(Row::Friend(0), lists), None, "Enter never removes");
+        assert_eq!(
+            primary(Row::Friend(0), lists),
+            Some(Action::Reply("ann".into())),
+            "Enter writes to a friend, never removes"
+        );
         assert_eq!(
             actions(Row::Friend(1), lists),
-            [Action::Remove("ben".into())]
+            [Action::Reply("ben".into()), Action::Remove("ben".into())]
         );
     }
 
@@ -517,6 +601,8 @@ mod tests {
             incoming: &incoming,
             outgoing: &[],
             friends: &friends,
+            you: You::default(),
+            writing: None,
         };
         let rows = build(lists);
         assert!(!rows.contains(&Row::Notice(0)), "eve's request has its row");
@@ -535,11 +621,16 @@ mod tests {
             incoming: &[],
             outgoing: &[],
             friends: &friends,
+            you: You::default(),
+            writing: None,
         };
         assert_eq!(
             build(lists),
             [
                 Row::Add,
+                Row::Section(Section::You),
+                Row::Policy,
+                Row::Offline,
                 Row::Section(Section::Friends(0)),
                 Row::NoFriends,
                 Row::Back
@@ -560,9 +651,14 @@ mod tests {
                 incoming: &[],
                 outgoing: &[],
                 friends: f,
+                you: You::default(),
+                writing: None,
             }
         }
-        assert_eq!(primary(Row::Friend(0), lists(&friends)), None);
+        assert_eq!(
+            primary(Row::Friend(0), lists(&friends)),
+            Some(Action::Reply("ann".into()))
+        );
         assert_eq!(presence_tag(&friends.entries[0].presence), "ONLINE");
         friends.set_presence(
             "ann",
@@ -595,6 +691,8 @@ mod tests {
             incoming: &[],
             outgoing: &[],
             friends: &friends,
+            you: You::default(),
+            writing: None,
         };
         assert_eq!(
             primary(Row::Notice(0), lists),
@@ -611,6 +709,129 @@ mod tests {
         assert_eq!(primary(Row::Notice(0), lists), None);
     }
 
+    fn empty(friends: &FriendList) -> Lists<'_> {
+        Lists {
+            notifications: &[],
+            incoming: &[],
+            outgoing: &[],
+            friends,
+            you: You::default(),
+            writing: None,
+        }
+    }
+
+    #[test]
+    fn the_policy_row_offers_every_policy_until_one_is_set_then_steps_to_the_next() {
+        let friends = FriendList::default();
+        let lists = empty(&friends);
+        assert_eq!(policy_value(None), "not set here");
+        assert_eq!(
+            actions(Row::Policy, lists),
+            [
+                Action::Policy(RequestPolicy::Anyone),
+                Action::Policy(RequestPolicy::PlayedWith),
+                Action::Policy(RequestPolicy::Nobody)
+            ]
+        );
+        let set = |policy| Lists {
+            you: You {
+                policy: Some(policy),
+                hidden: false,
+            },
+            ..lists
+        };
+        assert_eq!(
+            primary(Row::Policy, set(RequestPolicy::Anyone)),
+            Some(Action::Policy(RequestPolicy::PlayedWith))
+        );
+        assert_eq!(
+            primary(Row::Policy, set(RequestPolicy::Nobody)),
+            Some(Action::Policy(RequestPolicy::Anyone))
+        );
+        assert!(
+            !actions(Row::Policy, set(RequestPolicy::PlayedWith))
+                .contains(&Action::Policy(RequestPolicy::PlayedWith)),
+            "the policy in force is not offered"
+        );
+        assert_eq!(Action::Policy(RequestPolicy::Nobody).key(), KeyCode::Key3);
+    }
+
+    #[test]
+    fn the_offline_row_turns_appearing_offline_on_and_off_as_the_server_last_said() {
+        let friends = FriendList::default();
+        let lists = empty(&friends);
+        assert_eq!(offline_value(lists.you), "Off");
+        assert_eq!(
+            primary(Row::Offline, lists),
+            Some(Action::AppearOffline(true))
+        );
+        let hidden = Lists {
+            you: You {
+                policy: None,
+                hidden: true,
+            },
+            ..lists
+        };
+        assert_eq!(offline_value(hidden.you), "On");
+        assert_eq!(
+            primary(Row::Offline, hidden),
+            Some(Action::AppearOffline(false))
+        );
+    }
+
+    #[test]
+    fn a_message_shows_its_sender_and_text_and_is_answered_by_reply() {
+        let dm = Notification {
+            id: 3,
+            kind: NotificationKind::DirectMessage,
+            subject: "dan".into(),
+            content: r#"{"from":"dan","text":"gg!","message":7}"#.into(),
+            created_unix: 0,
+        };
+        let notes = [dm];
+        let friends = FriendList::default();
+        let lists = Lists {
+            notifications: &notes,
+            ..empty(&friends)
+        };
+        assert_eq!(notice_text(&notes[0]), "dan: gg!");
+        assert_eq!(notice_tag(&notes[0]), "MESSAGE");
+        assert_eq!(
+            primary(Row::Notice(0), lists),
+            Some(Action::Reply("dan".into()))
+        );
+        assert_eq!(Action::Reply("dan".into()).key(), KeyCode::R);
+    }
+
+    #[test]
+    fn writing_a_message_adds_its_field_under_your_settings_where_esc_discards_it() {
+        let friends = FriendList::default();
+        let lists = Lists {
+            writing: Some("ann"),
+            ..empty(&friends)
+        };
+        let rows = build(lists);
+        assert_eq!(
+            rows[..6],
+            [
+                Row::Add,
+                Row::Section(Section::You),
+                Row::Policy,
+                Row::Offline,
+                Row::Section(Section::Message),
+                Row::Message
+            ]
+        );
+        assert_eq!(
+            actions(Row::Message, lists),
+            [Action::SendMessage, Action::Discard]
+        );
+        assert_eq!(primary(Row::Message, lists), Some(Action::SendMessage));
+        let footer = footer(&actions(Row::Message, lists));
+        assert!(footer.ends_with("Esc discard"), "{footer}");
+        assert!(!build(empty(&friends)).contains(&Row::Message));
+    }
+
     #[test]
     fn notification_content_is_read_from_the_servers_json() {
         let dm = r#"{"from":"ann","text":"gg \"wp\" \u00e9","message":3}"#;
@@ -625,7 +846,7 @@ mod tests {
     fn the_name_field_says_why_a_name_cannot_be_asked_as_the_welcome_screen_does() {
         let mut field = NameField::default();
         field.edit(&['a', 'b'], false);
-        assert_eq!(field.submit(Some("me")), None);
+        assert_eq!(request_name(&mut field, Some("me")), None);
         let short = field.error.clone().expect("a reason");
         assert!(short.starts_with("Not yet: "), "{short}");
         let rules = validate_name("ab").expect_err("too short");
@@ -637,12 +858,15 @@ mod tests {
         field.edit(&['c'], false);
         assert_eq!(field.error, None, "typing clears the reason");
         field.text = "a b c".into();
-        assert!(field.submit(None).is_none());
+        assert!(request_name(&mut field, None).is_none());
         field.text = "Anna".into();
-        assert_eq!(field.submit(Some("anna")), None);
+        assert_eq!(request_name(&mut field, Some("anna")), None);
         assert_eq!(field.error.as_deref(), Some("That is your own name."));
         field.text = " ann_1 ".into();
-        assert_eq!(field.submit(Some("me")).as_deref(), Some("ann_1"));
+        assert_eq!(
+            request_name(&mut field, Some("me")).as_deref(),
+            Some("ann_1")
+        );
         assert_eq!(field.text, "", "a sent name empties the field");
     }
 }

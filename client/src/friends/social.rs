@@ -2,11 +2,11 @@
 //! friend list (page by page, as far as the player scrolls), the pending requests and the
 //! unseen notifications, stays open while the screen does, and takes the server's `Presence`
 //! and `Notification` pushes as they come. The screen's actions (send, answer, cancel, remove,
-//! mark seen) go out on the same connection.
+//! mark seen, write a message, who may ask, appear offline) go out on the same connection.
 
 use sevenbag_protocol::social::{
     FriendEntry, MAX_FRIENDS_PER_PAGE, Notification, NotificationKind, PendingEntry, RequestAnswer,
-    RequestResult,
+    RequestPolicy, RequestResult,
 };
 use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
@@ -92,6 +92,16 @@ impl FriendList {
     }
 }
 
+/// Your own settings as far as this connection knows them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct You {
+    /// Whom you take friend requests from: `None` until set on this screen (the server
+    /// answers the policy only when it is set).
+    pub policy: Option<RequestPolicy>,
+    /// Whether friends see you offline (a new connection starts seen).
+    pub hidden: bool,
+}
+
 /// The friends connection.
 pub struct Social {
     exchange: Exchange<Status>,
@@ -106,6 +116,9 @@ pub struct Social {
     /// Ids of notifications shown and not yet marked seen.
     unmarked: Vec<u64>,
     notices: Vec<(String, bool)>,
+    you: You,
+    /// Friends whose direct message the server took, since the last call.
+    delivered: Vec<String>,
 }
 
 impl Social {
@@ -125,6 +138,8 @@ impl Social {
             notifications: Vec::new(),
             unmarked: Vec::new(),
             notices: Vec::new(),
+            you: You::default(),
+            delivered: Vec::new(),
         }
     }
 
@@ -197,6 +212,23 @@ impl Social {
                 self.friends.remove(&name);
                 self.notices
                     .push((format!("{name} is no longer your friend."), true));
+            }
+            ServerMessage::RequestPolicySet { policy } => {
+                self.you.policy = Some(policy);
+                self.notices.push((policy_text(policy).to_owned(), true));
+            }
+            ServerMessage::AppearingOffline { on } => {
+                self.you.hidden = on;
+                let text = if on {
+                    "Friends see you offline now."
+                } else {
+                    "Friends see you again."
+                };
+                self.notices.push((text.to_owned(), true));
+            }
+            ServerMessage::DirectMessageSent { to } => {
+                self.notices.push((format!("Message sent to {to}."), true));
+                self.delivered.push(to);
             }
             ServerMessage::Error { code, message, .. } => self.on_error(code, &message),
             _ => {}
@@ -292,6 +324,36 @@ impl Social {
         });
     }
 
+    /// Sends `text` to friend `to` (answered `DirectMessageSent`, then in
+    /// [`Social::take_delivered`]).
+    pub fn send_message(&mut self, to: &str, text: String) {
+        self.exchange.send(ClientMessage::DirectMessage {
+            to: to.to_owned(),
+            text,
+        });
+    }
+
+    /// Takes friend requests from `policy`'s players only.
+    pub fn set_policy(&mut self, policy: RequestPolicy) {
+        self.exchange
+            .send(ClientMessage::SetRequestPolicy { policy });
+    }
+
+    /// Appears offline to friends (`on`) or is seen again.
+    pub fn appear_offline(&mut self, on: bool) {
+        self.exchange.send(ClientMessage::AppearOffline { on });
+    }
+
+    /// The friends whose message the server took since the last call.
+    pub fn take_delivered(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.delivered)
+    }
+
+    /// Your settings as this connection knows them.
+    pub fn you(&self) -> You {
+        self.you
+    }
+
     /// Sentences for the player since the last call, each with whether it is good news.
     pub fn take_notices(&mut self) -> Vec<(String, bool)> {
         std::mem::take(&mut self.notices)
@@ -340,6 +402,15 @@ pub fn sent_text(name: &str, result: RequestResult) -> (String, bool) {
         RequestResult::AlreadySent => {
             (format!("Your request to {name} is waiting already."), false)
         }
+    }
+}
+
+/// What the server says a policy now is, as a sentence.
+pub fn policy_text(policy: RequestPolicy) -> &'static str {
+    match policy {
+        RequestPolicy::Anyone => "Anyone may send you friend requests.",
+        RequestPolicy::PlayedWith => "Only players you have played may send you friend requests.",
+        RequestPolicy::Nobody => "Nobody may send you friend requests now.",
     }
 }
 
@@ -440,6 +511,42 @@ mod tests {
         s.on_message(ServerMessage::FriendRemoved { name: "ann".into() });
         assert_eq!(s.friends().entries, vec![friend("ben")]);
         assert_eq!(s.friends().total, 1);
+    }
+
+    #[test]
+    fn the_servers_answers_set_what_the_screen_shows_of_you() {
+        let mut s = Social::refused(String::new());
+        assert_eq!(s.you(), You::default(), "not known, and seen, at first");
+        s.on_message(ServerMessage::RequestPolicySet {
+            policy: RequestPolicy::PlayedWith,
+        });
+        s.on_message(ServerMessage::AppearingOffline { on: true });
+        assert_eq!(
+            s.you(),
+            You {
+                policy: Some(RequestPolicy::PlayedWith),
+                hidden: true
+            }
+        );
+        s.on_message(ServerMessage::AppearingOffline { on: false });
+        assert!(!s.you().hidden);
+        let said: Vec<String> = s.take_notices().into_iter().map(|(t, _)| t).collect();
+        assert_eq!(
+            said,
+            [
+                "Only players you have played may send you friend requests.",
+                "Friends see you offline now.",
+                "Friends see you again."
+            ]
+        );
+    }
+
+    #[test]
+    fn a_message_the_server_took_is_reported_once() {
+        let mut s = Social::refused(String::new());
+        s.on_message(ServerMessage::DirectMessageSent { to: "ann".into() });
+        assert_eq!(s.take_delivered(), ["ann"]);
+        assert!(s.take_delivered().is_empty());
     }
 
     #[test]

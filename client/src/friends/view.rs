@@ -1,5 +1,6 @@
 //! Drawing the Friends screen: the heading with who you are, the rows (the name field and the
-//! refusal under it, sections, notifications, requests, friends with their presence), the side
+//! refusal under it, the message being written, your settings, sections, notifications,
+//! requests, friends with their presence), the side
 //! panel about the row under the cursor, the footer with the row's keys (buttons on a touch
 //! screen), and the box that asks before a friend is removed.
 
@@ -16,8 +17,10 @@ use crate::render::widgets::{
 use crate::screen::{Ctx, FrameIo};
 use crate::text::utc_stamp;
 
+use sevenbag_protocol::social::RequestPolicy;
+
 use super::rows::{self, Action, Lists, Row};
-use super::social::Status;
+use super::social::{self, Status};
 use super::{CONFIRM, FriendsScreen};
 
 /// Draws `s`.
@@ -100,17 +103,26 @@ fn draw_row(
                 t,
             );
             if let Some(e) = &s.field.error {
-                let size = (unit * 0.62).round();
-                gfx.text(
-                    e,
-                    r.x + unit * 0.6,
-                    r.bottom() + size * 0.1,
-                    size,
-                    Weight::Regular,
-                    Align::Left,
-                    theme::BAD,
-                );
+                under_row(ctx, r, unit, e, theme::BAD);
             }
+        }
+        Row::Message => {
+            if let Some(d) = &s.draft {
+                let label = if d.sending {
+                    format!("Sending to {}…", d.to)
+                } else {
+                    format!("Message to {}", d.to)
+                };
+                value_row(gfx, r, unit, &label, &d.text, state, state.selected, t);
+            }
+        }
+        Row::Policy => {
+            let value = rows::policy_value(lists.you.policy);
+            value_row(gfx, r, unit, "Friend requests from", value, state, false, t);
+        }
+        Row::Offline => {
+            let value = rows::offline_value(lists.you);
+            value_row(gfx, r, unit, "Appear offline", value, state, false, t);
         }
         Row::Section(section) => section_row(gfx, r, unit, &section.title()),
         Row::Notice(i) => {
@@ -172,6 +184,20 @@ fn draw_row(
     }
 }
 
+/// A short line under a field row (a refusal, or that it is on its way).
+fn under_row(ctx: &Ctx, r: Rect, unit: f32, line: &str, colour: macroquad::color::Color) {
+    let size = (unit * 0.62).round();
+    ctx.gfx.text(
+        line,
+        r.x + unit * 0.6,
+        r.bottom() + size * 0.1,
+        size,
+        Weight::Regular,
+        Align::Left,
+        colour,
+    );
+}
+
 /// The side panel about `row`.
 fn panel(s: &FriendsScreen, row: Row, lists: Lists) -> (String, String) {
     if let Status::Failed(why) = s.social.status() {
@@ -183,6 +209,19 @@ fn panel(s: &FriendsScreen, row: Row, lists: Lists) -> (String, String) {
     let with = |what: &str| format!("{what}{}", keys_line(&rows::actions(row, lists)));
     match row {
         Row::Add => ("Add a friend".to_owned(), add_help()),
+        Row::Message => match &s.draft {
+            Some(d) => (
+                format!("To {}", d.to),
+                format!(
+                    "{} reads it in their notifications, now or the next time they are online. Up to 200 characters.{}",
+                    d.to,
+                    keys_line(&rows::actions(row, lists))
+                ),
+            ),
+            None => (String::new(), String::new()),
+        },
+        Row::Policy => ("Friend requests".to_owned(), policy_help(lists.you.policy)),
+        Row::Offline => ("Appear offline".to_owned(), offline_help()),
         Row::Notice(i) => match lists.notifications.get(i) {
             Some(n) => (
                 rows::notice_tag(n).to_owned(),
@@ -238,6 +277,31 @@ pub fn add_help() -> String {
     )
 }
 
+/// The side panel on the policy row.
+pub fn policy_help(now: Option<RequestPolicy>) -> String {
+    let now = match now {
+        Some(p) => format!("Now: {}", social::policy_text(p)),
+        None => {
+            "The server keeps your choice but does not say it until you choose here.".to_owned()
+        }
+    };
+    format!(
+        "Who may send you friend requests: anyone, only players you have played a match with, or nobody. {}",
+        now,
+    ) + taps::hint(
+        "\n\n1 anyone, 2 played with, 3 nobody; Enter steps through them.",
+        "",
+    )
+}
+
+/// The side panel on the appear-offline row.
+pub fn offline_help() -> String {
+    format!(
+        "While on, your friends see you offline wherever you are. It lasts until you turn it off or your last connection to this server closes (leaving this screen closes it, unless a room from here is open).{}",
+        taps::hint(" O or Enter turns it on or off.", ""),
+    )
+}
+
 /// What a row's actions do, in words, for the side panel (empty without any).
 fn keys_line(actions: &[Action]) -> String {
     let words: Vec<&str> = actions
@@ -248,6 +312,7 @@ fn keys_line(actions: &[Action]) -> String {
             Action::Accept(_) => Some("Accept makes you friends; Decline says no."),
             Action::Cancel(_) => Some("Cancel takes the request back."),
             Action::Remove(_) => Some("Remove asks first."),
+            Action::Reply(_) => Some("Reply writes them a direct message."),
             _ => None,
         })
         .collect();

@@ -4,11 +4,10 @@
 //! talks to a server.
 
 use macroquad::input::KeyCode;
-use sevenbag_protocol::identity::validate_name;
 
-use crate::config::MAX_NAME;
 use crate::input::taps;
 use crate::layout::list_layout;
+use crate::name_field::NameField;
 use crate::render::gfx::{Align, Weight, background};
 use crate::render::key_buttons::button_row;
 use crate::render::theme;
@@ -22,53 +21,10 @@ pub const FOOTER: &str = "Type your name   Enter save   Esc skip (stay \"Player\
 /// The name rules, as the player reads them.
 const RULES: &str = "3 to 16 characters: letters A–Z and a–z, digits 0–9, '_' and '-'. The same rules hold for ranked play, so a name that passes here can be registered (unless someone already has it, or one that looks like it). You can change it later in Settings.";
 
-/// The name being typed and why it was last refused (window-free, so it can be tested).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NameForm {
-    /// The text in the field.
-    pub text: String,
-    /// Why Enter was refused, until the text changes.
-    pub error: Option<String>,
-}
-
-impl NameForm {
-    /// Adds typed characters (control characters are ignored, the field holds [`MAX_NAME`])
-    /// and applies Backspace.
-    pub fn edit(&mut self, chars: &[char], backspace: bool) {
-        let before = self.text.clone();
-        for c in chars {
-            if !c.is_control() && self.text.chars().count() < MAX_NAME {
-                self.text.push(*c);
-            }
-        }
-        if backspace {
-            self.text.pop();
-        }
-        if self.text != before {
-            self.error = None;
-        }
-    }
-
-    /// The name to keep when it follows the rules; otherwise the reason is kept in `error`.
-    pub fn submit(&mut self) -> Option<String> {
-        let name = self.text.trim();
-        match validate_name(name) {
-            Ok(()) => {
-                self.error = None;
-                Some(name.to_owned())
-            }
-            Err(e) => {
-                self.error = Some(format!("Not yet: {e}."));
-                None
-            }
-        }
-    }
-}
-
 /// The welcome screen.
 #[derive(Default)]
 pub struct WelcomeScreen {
-    form: NameForm,
+    form: NameField,
 }
 
 impl Screen for WelcomeScreen {
@@ -194,52 +150,5 @@ fn keep(ctx: &mut Ctx) {
         && let Err(e) = ctx.config.save(path)
     {
         ctx.notify(format!("Settings could not be saved: {e}"), theme::BAD);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn typed(text: &str) -> NameForm {
-        let mut form = NameForm::default();
-        form.edit(&text.chars().collect::<Vec<_>>(), false);
-        form
-    }
-
-    #[test]
-    fn a_name_within_the_rules_is_kept() {
-        assert_eq!(typed("Alice_99").submit(), Some("Alice_99".to_owned()));
-        assert_eq!(typed(" bob-1 ").submit(), Some("bob-1".to_owned()));
-    }
-
-    #[test]
-    fn a_name_outside_the_rules_says_why() {
-        let mut short = typed("ab");
-        assert_eq!(short.submit(), None);
-        assert_eq!(
-            short.error.as_deref(),
-            Some("Not yet: a name is 3 to 16 characters.")
-        );
-        let mut spaced = typed("Zoë 1");
-        assert_eq!(spaced.submit(), None);
-        assert!(
-            spaced
-                .error
-                .as_deref()
-                .is_some_and(|e| e.contains("only letters"))
-        );
-    }
-
-    #[test]
-    fn typing_clears_the_error_and_the_field_stops_at_sixteen() {
-        let mut form = typed("ab");
-        form.submit();
-        form.edit(&['c'], false);
-        assert_eq!(form.error, None);
-        form.edit(&['x'; 30], false);
-        assert_eq!(form.text.chars().count(), MAX_NAME);
-        form.edit(&['\u{7}'], true);
-        assert_eq!(form.text.chars().count(), MAX_NAME - 1);
     }
 }

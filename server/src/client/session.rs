@@ -77,6 +77,11 @@ impl Client {
                                 // at them, so every check below sees what it always saw.
                                 match self.inputs.unpack(message) {
                                     Ok(message) => {
+                                        if self.identity.is_some()
+                                            && social::shows_activity(&message)
+                                        {
+                                            self.shared.presence.heard_from(self.id, now);
+                                        }
                                         self.handle(message).await;
                                         self.publish_route();
                                         self.publish_presence();

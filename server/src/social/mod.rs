@@ -9,6 +9,8 @@
 //!   to their friends;
 //! - `remote.rs`: what the book hears of the other instances' players, and the [`Beyond`]
 //!   hook through which it tells them of its own;
+//! - `idle.rs`: away after idle, the task that marks silent connections away and which
+//!   messages count;
 //! - `watch.rs`: [`Watched`], the connection's sink that tells the book when its match starts
 //!   and ends;
 //! - `notify.rs`: notifications kept in the database and sent live;
@@ -20,6 +22,7 @@
 //! [`Beyond`] to the others and hands it what they say (`PresenceBook::heard*`); without a
 //! cluster, or while Redis is down, the book knows this instance's players only.
 
+mod idle;
 mod limits;
 mod notify;
 mod presence;
@@ -29,6 +32,7 @@ mod requests;
 mod store;
 mod watch;
 
+pub(crate) use idle::counts as shows_activity;
 pub(crate) use limits::{Buckets, CODE as FLOOD_CODE, Flood, Kind};
 pub(crate) use presence::{Place, PresenceBook};
 pub(crate) use reads::{friends, requests as pending_requests, unseen};

@@ -5,14 +5,15 @@
 //! operations and non-blocking `Outbox::send`s, and never awaits. A player's state is the
 //! most telling of their connections' (in a match, then watching, then online), here and on
 //! the other instances of a cluster (`super::remote`); `Offline` when none is left or while
-//! they appear offline on any instance. Only the players here who count the player among
+//! they appear offline on any instance. A connection that sent nothing of its own for the
+//! server's `away_after` reads `Away` where it would read `Online` (`super::idle`). Only the players here who count the player among
 //! their friends hear it: each player's friend set is read from the database when they
 //! identify and kept current by friend changes, this instance's and those heard from the
 //! others.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use sevenbag_protocol::ServerMessage;
 use sevenbag_protocol::social::{MatchKind, Notification, PresenceState};
@@ -52,10 +53,22 @@ struct Conn {
     place: Option<Place>,
     /// The running match's kind as its messages told: `None` between matches.
     running: Option<MatchEvent>,
+    /// When the client last sent a message of its own (`super::idle::counts`).
+    heard: Instant,
+    /// Silent for `away_after`: `Away` rather than `Online`.
+    away: bool,
 }
 
 impl Conn {
     fn state(&self) -> PresenceState {
+        match self.busy() {
+            PresenceState::Online if self.away => PresenceState::Away,
+            state => state,
+        }
+    }
+
+    /// Where the connection is, idle or not.
+    fn busy(&self) -> PresenceState {
         let Some(place) = &self.place else {
             return PresenceState::Online;
         };
@@ -281,6 +294,8 @@ impl Book {
 #[derive(Debug, Default)]
 pub(crate) struct PresenceBook {
     book: Mutex<Book>,
+    /// Set once the idle watch (`super::idle`) runs, started by the first identified connection.
+    idle: std::sync::OnceLock<()>,
 }
 
 impl PresenceBook {
@@ -315,6 +330,8 @@ impl PresenceBook {
                 outbox,
                 place: None,
                 running: None,
+                heard: Instant::now(),
+                away: false,
             },
         );
         let friends: HashSet<PlayerId> = friends.into_iter().collect();
@@ -376,6 +393,42 @@ impl PresenceBook {
         };
         let player = conn.player;
         book.publish(player);
+    }
+
+    /// Whether this is the first call: the idle watch (`super::idle`) is started once.
+    pub(crate) fn first_idle_watch(&self) -> bool {
+        self.idle.set(()).is_ok()
+    }
+
+    /// Connection `client` sent a message of its own at `now`: no longer away.
+    pub(crate) fn heard_from(&self, client: ClientId, now: Instant) {
+        let mut book = self.lock();
+        let Some(conn) = book.conns.get_mut(&client) else {
+            return;
+        };
+        conn.heard = now;
+        if conn.away {
+            conn.away = false;
+            let player = conn.player;
+            book.publish(player);
+        }
+    }
+
+    /// Marks away every connection silent for `after` by `now`, and tells their friends.
+    pub(crate) fn mark_idle(&self, now: Instant, after: Duration) {
+        let mut book = self.lock();
+        let mut changed = Vec::new();
+        for conn in book.conns.values_mut() {
+            if !conn.away && now.saturating_duration_since(conn.heard) >= after {
+                conn.away = true;
+                changed.push(conn.player);
+            }
+        }
+        changed.sort_unstable_by_key(|p| p.0);
+        changed.dedup();
+        for player in changed {
+            book.publish(player);
+        }
     }
 
     /// `player` appears offline (`hidden`) or is seen again.
@@ -546,6 +599,41 @@ mod tests {
         assert_eq!(book.state_of(PlayerId(7)), PresenceState::Online);
         book.left(2);
         assert_eq!(book.state_of(PlayerId(7)), PresenceState::Offline);
+    }
+
+    #[test]
+    fn a_silent_connection_reads_away_until_it_speaks_and_a_match_outranks_it() {
+        let book = PresenceBook::default();
+        let (a, _qa) = outbox(1);
+        let (b, _qb) = outbox(2);
+        book.identified(1, PlayerId(7), "ann", a, vec![]);
+        let after = Duration::from_secs(300);
+        let start = Instant::now();
+        book.mark_idle(start + after / 2, after);
+        assert_eq!(book.state_of(PlayerId(7)), PresenceState::Online);
+        book.mark_idle(start + after * 2, after);
+        assert_eq!(book.state_of(PlayerId(7)), PresenceState::Away);
+        book.heard_from(1, start + after * 2);
+        assert_eq!(book.state_of(PlayerId(7)), PresenceState::Online);
+        // A second connection that speaks keeps the player online; one in a match shows it.
+        book.identified(2, PlayerId(7), "ann", b, vec![]);
+        book.heard_from(2, start + after * 4);
+        book.mark_idle(start + after * 4, after);
+        assert_eq!(book.state_of(PlayerId(7)), PresenceState::Online);
+        let place = Place {
+            code: "ACDEF".into(),
+            spectator: false,
+            ranked: false,
+        };
+        book.place(1, Some(place));
+        book.match_event(1, MatchEvent::Versus);
+        book.left(2);
+        assert!(matches!(
+            book.state_of(PlayerId(7)),
+            PresenceState::InMatch { .. }
+        ));
+        book.match_event(1, MatchEvent::Over);
+        assert_eq!(book.state_of(PlayerId(7)), PresenceState::Away);
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! sends or the refusal. The connection task (`crate::client`) checks identity, rate limits
 //! and mutes first and only dispatches; every field is checked here as hostile input.
 
+use std::sync::Arc;
+
 use serde_json::json;
 use sevenbag_protocol::social::{
     FriendEntry, MAX_FRIENDS_PER_PAGE, MAX_PENDING_PER_LIST, PendingEntry, RequestAnswer,
@@ -12,6 +14,7 @@ use sevenbag_storage::{
     self as storage, FriendState, NotificationKind, Page, PlayerId, RequestOutcome,
 };
 
+use super::idle;
 use super::notify::{self, push};
 use super::presence::PresenceBook;
 use super::store::{self, db, named, run};
@@ -266,10 +269,11 @@ async fn answer(
 
 /// After `Identify` (or `Register`, `Recover`, `Rename`): `me`'s connection `client` joins
 /// the presence book with its friends, and, when the identity is `fresh` on it (not a
-/// rename), hears its unseen notifications.
+/// rename), hears its unseen notifications. The first identified connection starts the idle
+/// watch (`super::idle`).
 pub(crate) async fn on_identified(
     services: &Services,
-    book: &PresenceBook,
+    book: &Arc<PresenceBook>,
     client: ClientId,
     outbox: &Outbox,
     me: Me,
@@ -292,6 +296,9 @@ pub(crate) async fn on_identified(
         }
     }
     book.identified(client, id, &me.name, outbox.clone(), friends);
+    if book.first_idle_watch() {
+        idle::watch(book, services.config.away_after, services.shutdown.clone());
+    }
     if !fresh {
         return;
     }
