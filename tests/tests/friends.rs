@@ -690,3 +690,34 @@ async fn the_api_lists_a_players_friends_requests_and_notifications_for_their_ke
     assert_eq!(body, serde_json::json!({"incoming": [], "outgoing": []}));
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friend_in_a_general_room_of_two_seats_reads_in_a_versus_match() -> anyhow::Result<()> {
+    let (server, _dir) = with_database().await;
+    let mut ann = registered(server.addr(), "ann", 1).await?;
+    let mut ben = registered(server.addr(), "ben", 2).await?;
+    befriend(&mut ann, "ann", &mut ben, "ben").await?;
+    ann.send(&ClientMessage::CreateBattleRoom {
+        options: sevenbag_tests::ffa::options(2),
+    })
+    .await?;
+    let code = ann
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::BattleJoined { code, .. } => Some(code.clone()),
+            _ => None,
+        })
+        .await?;
+    ben.send(&ClientMessage::JoinRoom {
+        code: code.clone(),
+        role: sevenbag_protocol::JoinRole::Player,
+    })
+    .await?;
+    for c in [&mut ann, &mut ben] {
+        c.send(&ClientMessage::Ready).await?;
+    }
+    let playing = PresenceState::InMatch {
+        kind: MatchKind::Versus,
+        code,
+    };
+    hears(&mut ben, "ann", playing).await
+}

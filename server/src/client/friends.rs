@@ -96,6 +96,7 @@ impl Client {
             code: m.code.clone(),
             spectator: m.seat.is_none(),
             ranked: self.ranked_room.as_deref() == Some(m.code.as_str()),
+            versus: m.handle.seats() == 2,
         });
         self.shown_place = place.clone();
         self.shared.presence.place(self.id, place);

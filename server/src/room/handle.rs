@@ -59,6 +59,8 @@ pub(crate) struct RoomHandle {
     /// A two-seat room's state, for match messages run by the sender (`None`: everything
     /// goes through the inbox, as for rooms of several seats).
     direct: Option<Arc<Direct>>,
+    /// The room's seat count (two: its match is a versus match).
+    seats: u8,
 }
 
 impl std::fmt::Debug for RoomHandle {
@@ -86,11 +88,12 @@ fn is_direct(command: &RoomCommand) -> bool {
 }
 
 impl RoomHandle {
-    /// A room reached through its inbox only.
-    pub(crate) fn inbox(inbox: mpsc::Sender<RoomCommand>) -> RoomHandle {
+    /// A room of `seats` seats reached through its inbox only.
+    pub(crate) fn inbox(inbox: mpsc::Sender<RoomCommand>, seats: u8) -> RoomHandle {
         RoomHandle {
             inbox,
             direct: None,
+            seats,
         }
     }
 
@@ -99,7 +102,13 @@ impl RoomHandle {
         RoomHandle {
             inbox,
             direct: Some(direct),
+            seats: 2,
         }
+    }
+
+    /// The room's seat count.
+    pub(crate) fn seats(&self) -> u8 {
+        self.seats
     }
 
     /// Hands `command` to the room: a match message is run at once under the room's lock;
@@ -168,7 +177,7 @@ mod tests {
     #[tokio::test]
     async fn a_room_without_direct_state_gets_match_messages_in_its_inbox() {
         let (tx, mut rx) = mpsc::channel(4);
-        let handle = RoomHandle::inbox(tx);
+        let handle = RoomHandle::inbox(tx, 3);
         handle.send(inputs()).await.unwrap();
         assert!(matches!(rx.try_recv(), Ok(RoomCommand::Inputs { .. })));
         drop(rx);

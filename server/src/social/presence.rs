@@ -31,6 +31,8 @@ pub(crate) struct Place {
     pub(crate) spectator: bool,
     /// Seated by the ranked queue.
     pub(crate) ranked: bool,
+    /// A room of two seats: its match is a versus match, whichever room kind plays it.
+    pub(crate) versus: bool,
 }
 
 /// What a connection's outgoing messages said of its match (`super::watch`).
@@ -78,9 +80,9 @@ impl Conn {
             };
         }
         let kind = match self.running {
-            Some(MatchEvent::Battle) => MatchKind::FreeForAll,
-            Some(MatchEvent::Versus) if place.ranked => MatchKind::Ranked,
-            Some(MatchEvent::Versus) => MatchKind::Versus,
+            Some(MatchEvent::Battle) if !place.versus => MatchKind::FreeForAll,
+            Some(_) if place.ranked => MatchKind::Ranked,
+            Some(MatchEvent::Versus | MatchEvent::Battle) => MatchKind::Versus,
             _ => return PresenceState::Online,
         };
         PresenceState::InMatch {
@@ -582,6 +584,7 @@ mod tests {
             code: "ACDEF".into(),
             spectator: false,
             ranked: true,
+            versus: true,
         };
         book.place(2, Some(place));
         assert_eq!(book.state_of(PlayerId(7)), PresenceState::Online);
@@ -624,6 +627,7 @@ mod tests {
             code: "ACDEF".into(),
             spectator: false,
             ranked: false,
+            versus: true,
         };
         book.place(1, Some(place));
         book.match_event(1, MatchEvent::Versus);

@@ -281,8 +281,9 @@ fn start(
         ready_timeout: None,
         ready_deadline: None,
     };
+    let seats = room.options.seats;
     tokio::spawn(room.run(begin, rx, shutdown, guard));
-    Some(RoomHandle::inbox(tx))
+    Some(RoomHandle::inbox(tx, seats))
 }
 
 impl BattleRoom {
