@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use sevenbag_protocol::social::{
-    MAX_FRIENDS_PER_PAGE, MatchKind, NotificationKind, PresenceState, RequestAnswer, RequestResult,
+    MAX_FRIENDS_PER_PAGE, MatchKind, NotificationKind, PresenceState, RequestAnswer, RequestPolicy,
+    RequestResult,
 };
 use sevenbag_protocol::{ClientMessage, ErrorCode, RoomOptions, ServerMessage};
 use sevenbag_server::{Config, Limits};
@@ -720,4 +721,28 @@ async fn a_friend_in_a_general_room_of_two_seats_reads_in_a_versus_match() -> an
         code,
     };
     hears(&mut ben, "ann", playing).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ones_request_policy_reads_back_on_any_later_connection() -> anyhow::Result<()> {
+    let (server, _dir) = with_database().await;
+    let policy_of = |m: &ServerMessage| match m {
+        ServerMessage::RequestPolicySet { policy } => Some(*policy),
+        _ => None,
+    };
+    let mut ann = registered(server.addr(), "ann", 1).await?;
+    let first = ask(&mut ann, ClientMessage::GetRequestPolicy, policy_of).await?;
+    assert_eq!(first, Ok(RequestPolicy::Anyone), "anyone until set");
+    let nobody = ClientMessage::SetRequestPolicy {
+        policy: RequestPolicy::Nobody,
+    };
+    assert_eq!(
+        ask(&mut ann, nobody, policy_of).await?,
+        Ok(RequestPolicy::Nobody)
+    );
+    ann.close().await;
+    let mut ann = identified(server.addr(), "ann", 1).await?;
+    let later = ask(&mut ann, ClientMessage::GetRequestPolicy, policy_of).await?;
+    assert_eq!(later, Ok(RequestPolicy::Nobody));
+    Ok(())
 }

@@ -310,9 +310,9 @@ pub fn policy_word(policy: RequestPolicy) -> &'static str {
     }
 }
 
-/// The policy row's value: the policy, or that this screen has not set it.
+/// The policy row's value: the policy, or "…" until the server has said it.
 pub fn policy_value(now: Option<RequestPolicy>) -> &'static str {
-    now.map_or("not set here", policy_word)
+    now.map_or("…", policy_word)
 }
 
 /// The appear-offline row's value.
@@ -724,7 +724,7 @@ mod tests {
     fn the_policy_row_offers_every_policy_until_one_is_set_then_steps_to_the_next() {
         let friends = FriendList::default();
         let lists = empty(&friends);
-        assert_eq!(policy_value(None), "not set here");
+        assert_eq!(policy_value(None), "…");
         assert_eq!(
             actions(Row::Policy, lists),
             [

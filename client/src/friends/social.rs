@@ -169,6 +169,7 @@ impl Social {
                 self.exchange.set(Status::Ready);
                 self.ask_friends(0);
                 self.exchange.send(ClientMessage::GetFriendRequests);
+                self.exchange.send(ClientMessage::GetRequestPolicy);
                 self.exchange.send(ClientMessage::GetNotifications);
             }
             ServerMessage::Friends {
@@ -212,6 +213,11 @@ impl Social {
                 self.friends.remove(&name);
                 self.notices
                     .push((format!("{name} is no longer your friend."), true));
+            }
+            // The first answer is to the screen's own question on opening: shown on the row,
+            // not told as news.
+            ServerMessage::RequestPolicySet { policy } if self.you.policy.is_none() => {
+                self.you.policy = Some(policy);
             }
             ServerMessage::RequestPolicySet { policy } => {
                 self.you.policy = Some(policy);
@@ -517,6 +523,10 @@ mod tests {
     fn the_servers_answers_set_what_the_screen_shows_of_you() {
         let mut s = Social::refused(String::new());
         assert_eq!(s.you(), You::default(), "not known, and seen, at first");
+        // The answer to the screen's question on opening, then one to a change.
+        s.on_message(ServerMessage::RequestPolicySet {
+            policy: RequestPolicy::Anyone,
+        });
         s.on_message(ServerMessage::RequestPolicySet {
             policy: RequestPolicy::PlayedWith,
         });

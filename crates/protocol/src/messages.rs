@@ -507,6 +507,9 @@ pub enum ClientMessage {
         /// The room's code (one must be in it).
         code: String,
     },
+    /// Whom one takes friend requests from now (appended): answered `RequestPolicySet`, as
+    /// setting it is.
+    GetRequestPolicy,
 }
 
 /// Who is in a seat.

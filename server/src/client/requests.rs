@@ -311,6 +311,7 @@ impl Client {
             | ClientMessage::GetFriends { .. }
             | ClientMessage::GetFriendRequests
             | ClientMessage::SetRequestPolicy { .. }
+            | ClientMessage::GetRequestPolicy
             | ClientMessage::AppearOffline { .. }
             | ClientMessage::GetNotifications
             | ClientMessage::MarkNotificationsSeen { .. }

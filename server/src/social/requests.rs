@@ -48,6 +48,14 @@ fn wire_result(outcome: RequestOutcome) -> RequestResult {
     }
 }
 
+fn wire_policy(policy: storage::RequestPolicy) -> RequestPolicy {
+    match policy {
+        storage::RequestPolicy::Anyone => RequestPolicy::Anyone,
+        storage::RequestPolicy::PlayedWith => RequestPolicy::PlayedWith,
+        storage::RequestPolicy::Nobody => RequestPolicy::Nobody,
+    }
+}
+
 fn stored_policy(policy: RequestPolicy) -> storage::RequestPolicy {
     match policy {
         RequestPolicy::Anyone => storage::RequestPolicy::Anyone,
@@ -195,6 +203,12 @@ async fn answer(
             let stored = stored_policy(policy);
             run(db, true, move |s| s.set_request_policy(id, stored)).await?;
             Ok(Some(ServerMessage::RequestPolicySet { policy }))
+        }
+        ClientMessage::GetRequestPolicy => {
+            let stored = run(db, false, move |s| s.request_policy(id)).await?;
+            Ok(Some(ServerMessage::RequestPolicySet {
+                policy: wire_policy(stored),
+            }))
         }
         ClientMessage::AppearOffline { on } => {
             book.hide(id, on);

@@ -178,6 +178,7 @@ pub fn client_messages() -> Vec<ClientMessage> {
             name: "bo".into(),
             code: "ACDEF".into(),
         },
+        ClientMessage::GetRequestPolicy,
     ]
 }
 
@@ -689,6 +690,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::MarkNotificationsSeen { .. } => "MarkNotificationsSeen",
         ClientMessage::DirectMessage { .. } => "DirectMessage",
         ClientMessage::InviteFriend { .. } => "InviteFriend",
+        ClientMessage::GetRequestPolicy => "GetRequestPolicy",
     }
 }
 
