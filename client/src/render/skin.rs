@@ -163,7 +163,24 @@ pub fn set(skin: Option<&Skin>) {
         texture.set_filter(FilterMode::Nearest);
         Some(Drawn { atlas, texture })
     });
-    ACTIVE.with(|a| *a.borrow_mut() = drawn);
+    if let Some(old) = ACTIVE.with(|a| a.replace(drawn)) {
+        retire(old.texture);
+    }
+}
+
+/// Deletes the texture of a skin no longer in force once GL has another texture bound:
+/// miniquad 0.4 keeps a deleted texture in its binding cache and binds it again after making
+/// the next texture (WebGL: "glBindTexture called with an already deleted texture"; see
+/// `gfx::flush_text`). An invisible quad in macroquad's textured material binds its white
+/// texture first.
+fn retire(texture: Texture2D) {
+    gl_use_default_material();
+    draw_rectangle(-2.0, -2.0, 1.0, 1.0, BLANK);
+    // SAFETY: macroquad's documented way to draw the batch so far mid-frame; no other
+    // reference to its GL context is alive here.
+    unsafe { get_internal_gl() }.flush();
+    super::gfx::use_shapes_material();
+    drop(texture);
 }
 
 /// Whether a skin is in force.

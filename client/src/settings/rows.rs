@@ -343,6 +343,7 @@ pub(super) fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Ihs => ("IHS", "The hold key held when a piece appears holds it right away.".into()),
         Row::Volume => ("Volume", "Sound effects volume (0 mutes). Without a sound device the game stays silent.".into()),
         Row::Background => ("Background", "Gradient: a violet glow from the top. Plain: one dark colour, which costs less on a computer drawing without a graphics driver (software rendering).".into()),
+        Row::Skin if cfg!(target_arch = "wasm32") => ("Block skin", "Default: the flat blocks in the piece colours. Bevel and flat outline: skins the game ships, drawn from their tiles. Letters and high contrast draw over any skin.".into()),
         Row::Skin => ("Block skin", "Default: the flat blocks in the piece colours. Bevel and flat outline: skins the game ships. From file…: a TETR.IO skin PNG (12 tiles, 12.4 times as wide as high) or a Jstris one (9 tiles, 9 times), its path typed on the next row. Letters and high contrast draw over any skin.".into()),
         Row::SkinFile => ("Skin file", "The path of a skin PNG of at most 256 KiB; Enter loads it. A file the game cannot use is refused with the reason, and the skin in force stays.".into()),
         Row::Palette => ("Piece colours", "Guideline: the usual colours. Red–green safe: the Okabe–Ito colours, told apart with deuteranopia or protanopia. Blue–yellow safe: colours told apart with tritanopia.".into()),
