@@ -167,6 +167,16 @@ async fn run(args: Args) {
     if let Some(problem) = problem {
         ctx.notify(problem, theme::BAD);
     }
+    let (skin, skin_file) = match &args.skin {
+        Some(arg) => settings::choice_from_arg(arg),
+        None => (ctx.config.skin, ctx.config.skin_file.clone()),
+    };
+    if let Err(e) = settings::show_skin(skin, skin_file.as_deref()) {
+        ctx.notify(
+            format!("Block skin not used (the default blocks are drawn): {e}"),
+            theme::BAD,
+        );
+    }
     #[cfg(not(target_arch = "wasm32"))]
     {
         let trust_cert = args.trust_cert.clone().or(ctx.config.trust_cert.clone());

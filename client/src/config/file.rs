@@ -13,7 +13,9 @@ use crate::input::touch::{TouchMode, TouchSettings};
 use crate::input::{Action, KeyMap, SLOTS};
 use crate::render::look::{Look, Palette};
 
-use super::{Config, ConfigError, MAX_OUTSIDE_BOTS, MatchSetup, OutsideBot, clean_name};
+use super::{
+    Config, ConfigError, MAX_OUTSIDE_BOTS, MatchSetup, OutsideBot, SkinChoice, clean_name,
+};
 
 /// The whole file.
 #[derive(Serialize, Deserialize, Debug, Default)]
@@ -31,6 +33,11 @@ struct ConfigFile {
     trust_cert: Option<PathBuf>,
     plain_background: Option<bool>,
     chat_filter: Option<bool>,
+    /// The block skin's name (written only when not the default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skin: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skin_file: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
     touch: Option<TouchFile>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -289,6 +296,11 @@ impl Config {
             chat_filter: file.chat_filter.unwrap_or(d.chat_filter),
             touch: file.touch.map_or(Ok(d.touch), TouchFile::into_settings)?,
             look: file.access.map_or(Ok(d.look), AccessFile::into_look)?,
+            skin: match file.skin {
+                Some(name) => SkinChoice::from_name(&name).ok_or(ConfigError::Skin(name))?,
+                None => d.skin,
+            },
+            skin_file: file.skin_file,
         })
     }
 
@@ -317,6 +329,8 @@ impl Config {
             chat_filter: self.chat_filter.then_some(true),
             touch: TouchFile::from_settings(&self.touch),
             access: AccessFile::from_look(&self.look),
+            skin: (self.skin != SkinChoice::Default).then(|| self.skin.name().to_owned()),
+            skin_file: self.skin_file.clone(),
             bots: self.bots.clone(),
         };
         let body = toml::to_string_pretty(&file)?;

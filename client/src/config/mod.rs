@@ -7,6 +7,7 @@
 
 mod bots;
 mod file;
+mod skin;
 mod store;
 
 use std::path::PathBuf;
@@ -20,6 +21,7 @@ use crate::input::{KeyMap, SLOTS};
 use crate::render::look::Look;
 
 pub use bots::{MAX_OUTSIDE_BOTS, OutsideBot};
+pub use skin::SkinChoice;
 pub use store::{default_path, exists, load_or_default};
 
 /// Everything the settings screen edits.
@@ -58,6 +60,10 @@ pub struct Config {
     pub touch: TouchSettings,
     /// Accessibility: piece palette, letters on blocks, high contrast, reduced motion.
     pub look: Look,
+    /// The block skin: none, a built-in, or the file at [`Config::skin_file`].
+    pub skin: SkinChoice,
+    /// The skin file last typed in the settings (kept while another skin is chosen).
+    pub skin_file: Option<PathBuf>,
 }
 
 /// What the practice and local setup screens chose last, by name, so a visit starts where the
@@ -101,6 +107,8 @@ impl Default for Config {
             chat_filter: false,
             touch: TouchSettings::default(),
             look: Look::default(),
+            skin: SkinChoice::default(),
+            skin_file: None,
         }
     }
 }
@@ -152,6 +160,9 @@ pub enum ConfigError {
     /// The piece palette is not one we know.
     #[error("palette \"{0}\" is not guideline, red-green or blue-yellow")]
     Palette(String),
+    /// The block skin is not one we know.
+    #[error("skin \"{0}\" is not default, bevel, outline or file")]
+    Skin(String),
     /// An outside bot's entry is out of range.
     #[error("bot {name:?}: {why}")]
     Bot {
@@ -219,6 +230,8 @@ mod tests {
                 reduced_motion: true,
             },
             chat_filter: true,
+            skin: SkinChoice::File,
+            skin_file: Some(PathBuf::from("/home/ana/skins/neon.png")),
             ..Config::default()
         };
         config.handling.das = 7;
@@ -325,6 +338,33 @@ mod tests {
             "{e}"
         );
         assert!(Config::from_toml("[access]\nflashing = false\n").is_err());
+    }
+
+    #[test]
+    fn a_file_without_a_skin_loads_the_flat_blocks_and_writes_no_skin_key() {
+        let c = Config::from_toml("volume = 10\n").expect("old file");
+        assert_eq!(c.skin, SkinChoice::Default);
+        assert!(!c.to_toml().expect("toml").contains("skin"));
+    }
+
+    #[test]
+    fn a_built_in_skin_is_kept_by_name() {
+        let c = Config::from_toml("skin = \"outline\"\n").expect("valid");
+        assert_eq!(
+            c.skin,
+            SkinChoice::BuiltIn(crate::render::builtin_skins::BuiltIn::Outline)
+        );
+        let back = Config::from_toml(&c.to_toml().expect("toml")).expect("round trip");
+        assert_eq!(back.skin, c.skin);
+    }
+
+    #[test]
+    fn an_unknown_skin_is_a_clear_error() {
+        let e = Config::from_toml("skin = \"glitter\"\n").unwrap_err();
+        assert!(
+            matches!(e, ConfigError::Skin(ref n) if n == "glitter"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! One well: grid, locked cells, ghost, falling piece, and the flashes of clears and drops.
 
 use macroquad::prelude::*;
-use sevenbag_core::{CellKind, Piece, Player, VISIBLE_HEIGHT, WIDTH};
+use sevenbag_core::{Piece, Player, VISIBLE_HEIGHT, WIDTH};
 
-use super::cells::{Style, block, piece_block};
+use super::cells::{Style, cell_block, piece_block};
 use super::look;
 use super::theme::{self, alpha, mix};
 use crate::render::fx::{ROW_FLASH, SeatFx};
@@ -106,10 +106,8 @@ pub fn draw_board_on_fill(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time
     for y in 0..VISIBLE_HEIGHT + OVERFLOW_ROWS {
         for x in 0..WIDTH {
             let (px, py) = cell_pos(r, cell, x, y);
-            match board.cell(x, y) {
-                Some(CellKind::Piece(kind)) => piece_block(px, py, cell, kind, style),
-                Some(kind) => block(px, py, cell, theme::cell_fill(kind), style),
-                None => {}
+            if let Some(kind) = board.cell(x, y) {
+                cell_block(px, py, cell, kind, style);
             }
         }
     }

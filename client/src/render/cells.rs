@@ -1,10 +1,12 @@
-//! One board cell and small piece pictures: the bevelled block every view is built from.
+//! One board cell and small piece pictures: the bevelled block every view is built from, or
+//! the tile of the block skin in force ([`super::skin`]).
 
 use macroquad::prelude::*;
-use sevenbag_core::{PieceKind, Rotation};
+use sevenbag_core::{CellKind, PieceKind, Rotation};
 
 use super::look::{self, letter};
-use super::theme::{self, alpha, mix};
+use super::skin::{self, Mino};
+use super::theme::{self, alpha, mix, rgb};
 
 /// How a block is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,13 +89,61 @@ pub fn piece_picture(kind: PieceKind, cx: f32, cy: f32, s: f32, style: Style) {
     }
 }
 
-/// Draws one block of a piece of `kind` as the look in force asks ([`look::get`]): its
-/// palette's colour, a bright outline in high contrast, and the piece's letter on solid blocks
-/// when letters are on (the ghost stays faint, without one).
+/// Draws one board cell: a piece's block ([`piece_block`]) or garbage, from the skin in force
+/// or as the flat garbage block.
+pub fn cell_block(x: f32, y: f32, s: f32, kind: CellKind, style: Style) {
+    match kind {
+        CellKind::Piece(kind) => piece_block(x, y, s, kind, style),
+        CellKind::Garbage => {
+            if skinned(x, y, s, Mino::Garbage, theme::GARBAGE, style).is_none() {
+                block(x, y, s, theme::cell_fill(kind), style);
+            }
+        }
+    }
+}
+
+/// Draws a block from the skin in force in `style` (the ghost translucent and tinted toward
+/// `colour`, a dim block greyed), returning its tile's average colour; `None` without a skin.
+fn skinned(x: f32, y: f32, s: f32, mino: Mino, colour: Color, style: Style) -> Option<Color> {
+    if !skin::active() {
+        return None;
+    }
+    let mean = match style {
+        Style::Solid => skin::draw(x, y, s, mino, WHITE)?,
+        Style::Ghost => {
+            let strong = look::get().high_contrast;
+            let tint = alpha(mix(colour, WHITE, 0.55), if strong { 0.85 } else { 0.7 });
+            let mean = skin::draw(x, y, s, Mino::Ghost, tint)?;
+            if strong {
+                let t = (s * 0.12).round().max(1.0);
+                let lit = mix(colour, WHITE, 0.5);
+                draw_rectangle_lines(x + t / 2.0, y + t / 2.0, s - t, s - t, t * 2.0, lit);
+            }
+            mean
+        }
+        Style::Dim => {
+            let mean = skin::draw(x, y, s, mino, Color::new(0.55, 0.55, 0.55, 1.0))?;
+            draw_rectangle(x, y, s, s, alpha(mix(theme::GARBAGE, BLACK, 0.45), 0.6));
+            mean
+        }
+    };
+    let [r, g, b] = mean;
+    Some(rgb(r, g, b))
+}
+
+/// Draws one block of a piece of `kind` as the look in force asks ([`look::get`]): the skin's
+/// tile or its palette's colour, a bright outline in high contrast, and the piece's letter on
+/// solid blocks when letters are on (the ghost stays faint, without one).
 pub fn piece_block(x: f32, y: f32, s: f32, kind: PieceKind, style: Style) {
     let look = look::get();
     let colour = look.palette.colour(kind);
-    block(x, y, s, colour, style);
+    let fill = match skinned(x, y, s, Mino::Piece(kind), colour, style) {
+        Some(mean) => mean,
+        None => {
+            block(x, y, s, colour, style);
+            colour
+        }
+    };
     if style == Style::Ghost {
         return;
     }
@@ -107,7 +157,7 @@ pub fn piece_block(x: f32, y: f32, s: f32, kind: PieceKind, style: Style) {
         draw_rectangle_lines(x, y, s, s, t, edge);
     }
     if look.letters {
-        draw_letter(x, y, s, kind, letter_ink(colour, style));
+        draw_letter(x, y, s, kind, letter_ink(fill, style));
     }
 }
 

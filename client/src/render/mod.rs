@@ -6,7 +6,9 @@
 //! - [`gfx`] — crisp text, shared shapes.
 //! - [`metrics`] — text widths without a window, and the shrink-to-fit rule.
 //! - [`look`] — accessibility choices: piece palette, letters, high contrast, reduced motion.
-//! - [`cells`] — the bevelled block and piece pictures.
+//! - [`skin`] — the block skin in force: which tile a mino shows, its texture, drawing it.
+//! - [`builtin_skins`] — the skins the game ships, drawn in code.
+//! - [`cells`] — the bevelled (or skinned) block and piece pictures.
 //! - [`board`] — one well with its cells, ghost, active piece and flashes.
 //! - [`side`] — hold, next, garbage meter, stats, popups and name plate around a well.
 //! - [`fx`] — popups, flashes and sounds made from each frame's match events.
@@ -18,6 +20,7 @@
 
 pub mod backdrop;
 pub mod board;
+pub mod builtin_skins;
 pub mod cells;
 mod faces;
 pub mod fonts;
@@ -32,6 +35,7 @@ pub mod metrics;
 pub mod results_table;
 pub mod showcase;
 pub mod side;
+pub mod skin;
 pub mod theme;
 pub mod touch;
 pub mod widgets;

@@ -5,6 +5,7 @@
 //! draft in force; "Discard" drops it. Key rows capture the next key pressed ("press a key").
 
 mod rows;
+mod skin;
 mod update;
 mod view;
 
@@ -17,6 +18,9 @@ use crate::render::gfx::set_plain_background;
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use rows::{MapId, Row, is_text_field, rows};
+use skin::SkinRow;
+
+pub use skin::{choice_from_arg, show_skin};
 
 #[cfg(test)]
 pub use rows::{FOOTER_RIGHT, footers, key_row_labels, touch_texts, value_rows};
@@ -39,6 +43,8 @@ pub struct SettingsScreen {
     pad_capture: Option<(Action, usize)>,
     /// The ACCOUNT rows (recovery code, import).
     account: AccountRows,
+    /// The block skin rows.
+    skin: SkinRow,
 }
 
 impl SettingsScreen {
@@ -58,6 +64,7 @@ impl SettingsScreen {
             capture: None,
             pad_capture: None,
             account: AccountRows::default(),
+            skin: SkinRow::new(&ctx.config),
         }
     }
 
@@ -98,8 +105,16 @@ impl SettingsScreen {
         show_display(&self.draft);
     }
 
+    /// Puts the skin the skin rows loaded in force at once (Discard puts back the one in force).
+    fn show_chosen_skin(chosen: Option<skin::Chosen>) {
+        if let Some(skin) = chosen {
+            crate::render::skin::set(skin.as_ref());
+        }
+    }
+
     fn save(&mut self, ctx: &mut Ctx) -> bool {
         self.draft.player_name = clean_name(&self.draft.player_name);
+        self.skin.save_path(&mut self.draft);
         if self.draft.handling.validate().is_err() {
             ctx.notify("Handling out of range.", theme::BAD);
             return false;
@@ -208,6 +223,7 @@ impl Screen for SettingsScreen {
                     Row::Name => (TextKind::Plain, self.draft.player_name.clone()),
                     Row::Server => (TextKind::Address, self.draft.server.clone()),
                     Row::TrustCert => (TextKind::Address, self.trust_text.clone()),
+                    Row::SkinFile => (TextKind::Address, self.skin.path.clone()),
                     Row::Account(AccountRow::Import) => {
                         (TextKind::Code, self.account.typed_code().to_owned())
                     }

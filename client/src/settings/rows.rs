@@ -30,6 +30,10 @@ pub(super) enum Row {
     Volume,
     /// The background: the gradient or one plain colour.
     Background,
+    /// The block skin: default, a built-in, or from a file.
+    Skin,
+    /// The skin file's path (not in a browser).
+    SkinFile,
     /// The piece palette (guideline or a colour-blind-safe one).
     Palette,
     /// Each block's piece letter on or off.
@@ -78,7 +82,12 @@ pub(super) fn rows() -> Vec<Row> {
     if cfg!(feature = "audio") {
         v.extend([Row::Section("AUDIO"), Row::Volume]);
     }
-    v.extend([Row::Section("DISPLAY"), Row::Background, Row::ChatFilter]);
+    v.extend([Row::Section("DISPLAY"), Row::Background, Row::Skin]);
+    // A browser has no file paths to read a skin from.
+    if cfg!(not(target_arch = "wasm32")) {
+        v.push(Row::SkinFile);
+    }
+    v.push(Row::ChatFilter);
     v.extend([
         Row::Section("ACCESSIBILITY"),
         Row::Palette,
@@ -125,6 +134,8 @@ pub(super) enum EnterDoes {
     Ask(AccountRow),
     /// Moves to the next row (a text field).
     NextField,
+    /// Loads the skin file whose path is typed.
+    LoadSkin,
     /// Nothing: a number changed with ← →.
     Nothing,
 }
@@ -133,7 +144,7 @@ pub(super) enum EnterDoes {
 pub(super) fn is_text_field(row: Row) -> bool {
     matches!(
         row,
-        Row::Name | Row::Server | Row::TrustCert | Row::Account(AccountRow::Import)
+        Row::Name | Row::Server | Row::TrustCert | Row::SkinFile | Row::Account(AccountRow::Import)
     )
 }
 
@@ -141,7 +152,8 @@ pub(super) fn is_text_field(row: Row) -> bool {
 pub(super) fn enter_does(row: Row) -> EnterDoes {
     match row {
         Row::Key(..) | Row::Pad(_) => EnterDoes::Rebind,
-        Row::Irs | Row::Ihs | Row::Background | Row::ChatFilter => EnterDoes::Toggle,
+        Row::Irs | Row::Ihs | Row::Background | Row::Skin | Row::ChatFilter => EnterDoes::Toggle,
+        Row::SkinFile => EnterDoes::LoadSkin,
         Row::Palette | Row::Letters | Row::HighContrast | Row::ReducedMotion => EnterDoes::Toggle,
         Row::Save => EnterDoes::Save,
         Row::Discard => EnterDoes::Discard,
@@ -185,6 +197,7 @@ pub(super) fn footer_hint(row: Row) -> &'static str {
         }
         EnterDoes::Ask(AccountRow::Rename) => "↑ ↓ choose   Enter rename   Esc save and back",
         EnterDoes::NextField => "Type to edit   Enter next   ↑ ↓ choose   Esc save",
+        EnterDoes::LoadSkin => "Type a PNG's path   Enter load   ↑ ↓ choose   Esc save",
         EnterDoes::Nothing => "↑ ↓ choose   ← → change   Esc save and back",
     }
 }
@@ -225,7 +238,15 @@ pub fn value_rows() -> Vec<(&'static str, Vec<String>, bool)> {
         .into_iter()
         .filter_map(|row| {
             let (values, typed): (Vec<String>, bool) = match row {
-                Row::Name | Row::Server | Row::TrustCert => (vec![], true),
+                Row::Name | Row::Server | Row::TrustCert | Row::SkinFile => (vec![], true),
+                // A refused file's reason is cut to the row; the help panel has all of it.
+                Row::Skin => (
+                    crate::config::SkinChoice::all()
+                        .into_iter()
+                        .map(|c| arrows(c.label()))
+                        .collect(),
+                    true,
+                ),
                 Row::Account(AccountRow::Import) => (vec![], true),
                 Row::Account(AccountRow::Recovery) => (
                     vec![
@@ -292,6 +313,8 @@ pub(super) fn row_label(row: Row) -> &'static str {
         Row::Ihs => "IHS  initial hold",
         Row::Volume => "Volume",
         Row::Background => "Background",
+        Row::Skin => "Block skin",
+        Row::SkinFile => "Skin file",
         Row::Palette => "Piece colours",
         Row::Letters => "Piece letters",
         Row::HighContrast => "High contrast",
@@ -320,6 +343,9 @@ pub(super) fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Ihs => ("IHS", "The hold key held when a piece appears holds it right away.".into()),
         Row::Volume => ("Volume", "Sound effects volume (0 mutes). Without a sound device the game stays silent.".into()),
         Row::Background => ("Background", "Gradient: a violet glow from the top. Plain: one dark colour, which costs less on a computer drawing without a graphics driver (software rendering).".into()),
+        Row::Skin if cfg!(target_arch = "wasm32") => ("Block skin", "Default: the flat blocks in the piece colours. Bevel and flat outline: skins the game ships, drawn from their tiles. Letters and high contrast draw over any skin.".into()),
+        Row::Skin => ("Block skin", "Default: the flat blocks in the piece colours. Bevel and flat outline: skins the game ships. From file…: a TETR.IO skin PNG (12 tiles, 12.4 times as wide as high) or a Jstris one (9 tiles, 9 times), its path typed on the next row. Letters and high contrast draw over any skin.".into()),
+        Row::SkinFile => ("Skin file", "The path of a skin PNG of at most 256 KiB; Enter loads it. A file the game cannot use is refused with the reason, and the skin in force stays.".into()),
         Row::Palette => ("Piece colours", "Guideline: the usual colours. Red–green safe: the Okabe–Ito colours, told apart with deuteranopia or protanopia. Blue–yellow safe: colours told apart with tritanopia.".into()),
         Row::Letters => ("Piece letters", "Draws each piece's letter (I O T S Z J L) on its blocks, on the board, in hold and in the queue, so pieces are told apart without colour.".into()),
         Row::HighContrast => ("High contrast", "A black background and well, white outlines on every block, a stronger grid and a brighter ghost.".into()),
@@ -383,6 +409,7 @@ mod tests {
                 EnterDoes::Ask(AccountRow::Import) => "Enter import",
                 EnterDoes::Ask(AccountRow::Rename) => "Enter rename",
                 EnterDoes::NextField => "Enter next",
+                EnterDoes::LoadSkin => "Enter load",
                 EnterDoes::Nothing => {
                     assert!(!hint.contains("Enter"), "{row:?}: {hint}");
                     continue;

@@ -4,7 +4,8 @@
 use macroquad::input::KeyCode;
 
 use super::rows::{EnterDoes, Row, enter_does, is_text_field, step_percent, step_sdf};
-use super::{MAX_CERT_PATH, SettingsScreen, show_display};
+use super::skin::MAX_SKIN_PATH;
+use super::{MAX_CERT_PATH, SettingsScreen, show_display, show_skin};
 use crate::account::rows::AccountRow;
 use crate::config::{Config, MAX_ADDRESS, MAX_NAME};
 use crate::input::Keyboard;
@@ -62,6 +63,7 @@ impl SettingsScreen {
         let (text, max) = match row {
             Row::Name => (&mut self.draft.player_name, MAX_NAME),
             Row::TrustCert => (&mut self.trust_text, MAX_CERT_PATH),
+            Row::SkinFile => (&mut self.skin.path, MAX_SKIN_PATH),
             _ => (&mut self.draft.server, MAX_ADDRESS),
         };
         for c in &kb.chars {
@@ -130,6 +132,7 @@ impl SettingsScreen {
             Row::Irs => h.irs = !h.irs,
             Row::Ihs => h.ihs = !h.ihs,
             Row::Background => self.toggle_background(),
+            Row::Skin => SettingsScreen::show_chosen_skin(self.skin.step(&mut self.draft, d)),
             Row::Palette | Row::Letters | Row::HighContrast | Row::ReducedMotion => {
                 self.change_look(row, d)
             }
@@ -183,10 +186,19 @@ impl SettingsScreen {
             (EnterDoes::Toggle, Row::ChatFilter) => {
                 self.draft.chat_filter = !self.draft.chat_filter
             }
+            (EnterDoes::Toggle, Row::Skin) => {
+                SettingsScreen::show_chosen_skin(self.skin.step(&mut self.draft, 1))
+            }
             (EnterDoes::Toggle, row) => self.change_look(row, 1),
+            (EnterDoes::LoadSkin, _) => {
+                SettingsScreen::show_chosen_skin(self.skin.load_path(&mut self.draft))
+            }
             (EnterDoes::Save, _) if self.save(ctx) => return Transition::Pop,
             (EnterDoes::Discard, _) => {
                 show_display(&ctx.config);
+                // The skin in force loaded before, so it loads again; if its file has gone
+                // since, the flat blocks are drawn.
+                let _ = show_skin(ctx.config.skin, ctx.config.skin_file.as_deref());
                 return Transition::Pop;
             }
             (EnterDoes::Defaults, _) => self.defaults(ctx),
@@ -213,6 +225,9 @@ impl SettingsScreen {
             ..Config::default()
         };
         show_display(&self.draft);
+        self.skin.shown = self.draft.skin;
+        self.skin.error = None;
+        crate::render::skin::set(None);
         ctx.notify(
             "Handling, volume, keys and display reset to defaults (not saved yet).",
             theme::ACCENT2,

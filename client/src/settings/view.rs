@@ -168,6 +168,26 @@ impl SettingsScreen {
                     false,
                     t,
                 ),
+                Row::Skin => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    row_label(row),
+                    &arrows(self.skin.value()),
+                    state,
+                    false,
+                    t,
+                ),
+                Row::SkinFile => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    row_label(row),
+                    &self.skin.path,
+                    state,
+                    selected,
+                    t,
+                ),
                 Row::Background => value_row(
                     gfx,
                     r,
@@ -277,6 +297,11 @@ impl SettingsScreen {
         }
         let (title, body) = match self.rows[self.nav.selected] {
             Row::Account(which) => self.account.help(which),
+            row @ (Row::Skin | Row::SkinFile) if self.skin.error.is_some() => {
+                let (title, body) = help(row, &self.draft.handling);
+                let why = self.skin.error.clone().unwrap_or_default();
+                (title, format!("Refused: {why}. {body}"))
+            }
             row => help(row, &self.draft.handling),
         };
         side_panel(gfx, l.side, l.unit, title, &body);

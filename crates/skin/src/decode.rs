@@ -30,6 +30,32 @@ pub fn decode(bytes: &[u8]) -> Result<Skin, SkinError> {
     Ok(Skin::from_strip(layout, tile, |x, y| image.rgba(x, y)))
 }
 
+/// Builds a skin from a strip already in memory (`width` × `height` pixels of 8-bit RGBA, row
+/// by row from the top), under the same layout and tile-size rules as [`decode`]: for skins a
+/// program draws itself, without a PNG round trip.
+pub fn from_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Skin, SkinError> {
+    if width > MAX_WIDTH || height > MAX_HEIGHT {
+        return Err(SkinError::TooLarge { width, height });
+    }
+    let (layout, tile) = layout_of(width, height)?;
+    let expected = width as usize * height as usize * 4;
+    if rgba.len() != expected {
+        return Err(SkinError::ImageData {
+            width,
+            height,
+            detail: format!("{} bytes of RGBA, not {expected}", rgba.len()),
+        });
+    }
+    let line = width as usize * 4;
+    Ok(Skin::from_strip(layout, tile, |x, y| {
+        let at = y as usize * line + x as usize * 4;
+        match rgba.get(at..at + 4) {
+            Some(&[r, g, b, a]) => [r, g, b, a],
+            _ => [0; 4],
+        }
+    }))
+}
+
 /// The layout and tile size of a `width` × `height` image: the width must be exactly 12.4
 /// (TETR.IO) or 9 (Jstris) times the height, and the tile, as high as the image, within
 /// [`MIN_TILE`]..=[`MAX_TILE`].
@@ -158,6 +184,25 @@ mod tests {
     fn a_width_of_9_heights_is_jstris() {
         assert_eq!(layout_of(270, 30), Ok((Layout::Jstris, 30)));
         assert_eq!(layout_of(288, 32), Ok((Layout::Jstris, 32)));
+    }
+
+    #[test]
+    fn a_strip_in_memory_cuts_into_the_same_tiles_as_its_png() {
+        let (width, height) = (270, 30);
+        let rgba: Vec<u8> = (0..width * height * 4)
+            .map(|i| (i % 251) as u8 | 1)
+            .collect();
+        let skin = from_rgba(width, height, &rgba).expect("a Jstris strip");
+        assert_eq!(skin.layout(), Layout::Jstris);
+        assert_eq!(decode(&skin.to_png()), Ok(skin));
+    }
+
+    #[test]
+    fn a_strip_of_the_wrong_length_is_refused() {
+        assert!(matches!(
+            from_rgba(270, 30, &[0; 16]),
+            Err(SkinError::ImageData { .. })
+        ));
     }
 
     #[test]

@@ -10,8 +10,9 @@
 //! - **Jstris** (`jstris`): 9 tiles side by side, garbage, ghost, Z L O S I J T; the width is
 //!   9 times the height (270×30).
 //!
-//! [`decode`] turns a file's bytes into a [`Skin`]: its layout, tile size and tiles as 8-bit
-//! RGBA, with [`Skin::piece`], [`Skin::ghost`] and [`Skin::garbage`] mapping the core's
+//! [`decode`] turns a file's bytes into a [`Skin`] ([`from_rgba`] a strip already in memory,
+//! such as one a program draws): its layout, tile size and tiles as 8-bit RGBA, with
+//! [`Skin::piece`], [`Skin::ghost`] and [`Skin::garbage`] mapping the core's
 //! [`PieceKind`](sevenbag_core::PieceKind) to tiles. [`Skin::to_png`] writes the canonical
 //! file (the skin's own layout, re-encoded the same way every time) for the server to
 //! publish, and [`Skin::id`] is its content address, a SHA-256 of the pixels.
@@ -60,7 +61,7 @@ pub mod layout;
 pub mod limits;
 mod skin;
 
-pub use decode::decode;
+pub use decode::{decode, from_rgba};
 pub use error::SkinError;
 pub use layout::Layout;
 pub use skin::{Skin, Tile};

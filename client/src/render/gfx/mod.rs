@@ -273,8 +273,9 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// Selects the blending flat-colour material for the shapes that follow.
-fn use_shapes_material() {
+/// Selects the blending flat-colour material for the shapes that follow (after a textured
+/// draw, which needs macroquad's default material: the flat one samples no texture).
+pub(in crate::render) fn use_shapes_material() {
     FLAT.with(|f| {
         if let Some((blend, _)) = f.borrow().as_ref() {
             gl_use_material(blend);
