@@ -69,9 +69,10 @@ pub struct LoadtestArgs {
     /// Concurrent matches (two clients each), or rooms with `--players-per-room`.
     #[arg(long, default_value_t = 10)]
     matches: usize,
-    /// Players per room, 3 to 8: free-for-all rooms of this many players instead of two-seat
-    /// matches (inputs on the path `--path` picks, `--latency-ms`/`--jitter-ms`/`--loss` as
-    /// in two-seat runs; not with --ranked, --bot, --kill-at, or several --server).
+    /// Players per room, 2 to 8: general rooms of this many players instead of two-seat
+    /// rooms' matches (2: the general room playing a versus match; inputs on the path `--path`
+    /// picks, `--latency-ms`/`--jitter-ms`/`--loss` as in two-seat runs; not with --ranked,
+    /// --bot, --kill-at, or several --server).
     #[arg(long, value_name = "N")]
     players_per_room: Option<usize>,
     /// Length of the measurement window, in seconds.
@@ -319,7 +320,13 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     if let Some(n) = args.players_per_room {
-        anyhow::ensure!((3..=8).contains(&n), "--players-per-room must be 3..=8");
+        let seats = sevenbag_protocol::MIN_ROOM_SEATS..=sevenbag_protocol::MAX_ROOM_SEATS;
+        anyhow::ensure!(
+            seats.contains(&n),
+            "--players-per-room must be {}..={}",
+            seats.start(),
+            seats.end()
+        );
         anyhow::ensure!(
             !args.ranked && args.bot.is_none() && args.kill_at.is_none() && urls.len() == 1,
             "--players-per-room takes one server and random keys"

@@ -1,5 +1,5 @@
-//! `loadtest --players-per-room N` (3 to 8): rooms of several seats instead of two-seat
-//! matches. Each room is N [`BattleClient`]s with the two-seat players' random keys in a fresh first-to-99
+//! `loadtest --players-per-room N` (2 to 8): general rooms instead of two-seat rooms'
+//! matches (2: a general room playing a versus match, to measure it beside a two-seat room). Each room is N [`BattleClient`]s with the two-seat players' random keys in a fresh first-to-99
 //! free-for-all room (so it lasts the run: rounds follow one another), created by its first
 //! player and joined by code by the others, every client on its own tokio task. After a
 //! second of play the window opens for `--seconds`; then every client stops and the report
