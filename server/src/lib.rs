@@ -62,7 +62,7 @@
 //!   tracking and the graceful drain.
 //!
 //! ## Design: modules import one way
-//! No module imports a module that imports it (the workspace test `tests/tests/module_graph.rs`
+//! No module imports a module that imports it (the workspace test `tests/tests/checks/module_graph.rs`
 //! checks, file by file and between top-level modules): a module gets what it needs from its
 //! caller as a handle (`Arc<Services>`, `Arc<Lobby>`), a channel or a trait object
 //! (`room::Directory`, `lobby::CodeBook`).

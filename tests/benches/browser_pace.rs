@@ -4,11 +4,11 @@
 //! drawing a match frame asks of WebGL (draw calls, indices, bytes uploaded).
 //!
 //! Run: `cargo bench -p sevenbag-tests --bench browser_pace [-- 4x|unthrottled]` (about
-//! 16 s each; a plain binary). Needs what tests/tests/browser.rs needs. Headless Chromium draws
+//! 16 s each; a plain binary). Needs what tests/tests/browser/browser.rs needs. Headless Chromium draws
 //! with SwiftShader (software WebGL), so drawing costs CPU here that a phone spends on its GPU:
 //! the figures are a floor. `BENCH` lines are figures; no speed is asserted (BENCHMARKS.md, "The
 //! page"). That a practice match against Max runs in the page with a clean console is a test:
-//! tests/tests/browser_play.rs.
+//! tests/tests/browser/browser_play.rs.
 
 use std::time::Duration;
 

@@ -17,6 +17,12 @@ use crate::players::match_config;
 /// One browser test at a time in a test binary (see the module docs).
 static TURN: Mutex<()> = Mutex::const_new(());
 
+/// Waits for this test's turn at the browser: two software-rendered pages at once on a small
+/// machine would starve each other. Hold the guard for the whole test.
+pub async fn take_turn() -> MutexGuard<'static, ()> {
+    TURN.lock().await
+}
+
 /// Longest wait for the page to show its first screen (wasm compiled under software rendering).
 pub const FIRST_SCREEN_LIMIT: Duration = Duration::from_secs(90);
 /// Longest wait for one step of the page.

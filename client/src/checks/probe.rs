@@ -1,6 +1,6 @@
 //! The browser build's test hook: a one-line JSON summary of what the page shows, which the game
 //! writes to `<html data-sevenbag="...">` (through `client/web/sevenbag.js`) whenever it changes.
-//! The browser tests (tests/tests/browser_play.rs) read it to know which screen is up, where an
+//! The browser tests (tests/tests/browser/browser_play.rs) read it to know which screen is up, where an
 //! online connection stands (with the message a failure shows), how a match goes and how long
 //! the practice bot's plans took, instead of guessing from screenshots. Nothing reads it in
 //! play; natively it is only built for its unit test.

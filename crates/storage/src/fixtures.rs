@@ -1,7 +1,7 @@
 //! Sample rows for tests: a player (or the `n`th of many), a ranked match between two players
 //! and a solo run. Shared
 //! by this crate's SQLite tests and the end-to-end check that both backends keep one contract
-//! (`tests/tests/storage_backends.rs`), so the two cannot drift apart. Built only for tests and
+//! (`tests/tests/e2e/storage_backends.rs`), so the two cannot drift apart. Built only for tests and
 //! with the `fixtures` feature.
 
 use crate::{MatchRecord, MatchSeat, NewPlayer, Outcome, Player, PlayerStats, Rating};

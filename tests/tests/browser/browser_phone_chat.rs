@@ -3,7 +3,7 @@
 //! during the tap itself, the only moment a phone lets a keyboard come up), and a line typed
 //! through that input and sent with the keyboard's Enter reaches the others in the room.
 //!
-//! Needs what tests/tests/browser.rs needs. The tests take turns (`sevenbag_tests::page`).
+//! Needs what tests/tests/browser/browser.rs needs. The tests take turns (`sevenbag_tests::page`).
 
 use std::time::Duration;
 

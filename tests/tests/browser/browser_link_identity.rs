@@ -3,7 +3,7 @@
 //! server knows it as that player (its name is the identity's, and mutes, blocks and reports
 //! apply to it) rather than as a guest under the name in its settings.
 //!
-//! Needs what tests/tests/browser.rs needs. The tests take turns (`sevenbag_tests::page`).
+//! Needs what tests/tests/browser/browser.rs needs. The tests take turns (`sevenbag_tests::page`).
 
 use std::time::Duration;
 

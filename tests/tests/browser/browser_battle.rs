@@ -7,7 +7,7 @@
 //! room plays out on the WebSocket just the same. A screenshot of the page mid-match is kept as
 //! `target/browser-shots/battle-page-udp.png` (and `battle-page-tcp.png` behind the relay).
 //!
-//! Needs what tests/tests/browser.rs needs (skips when missing: `sevenbag_tests::needs`).
+//! Needs what tests/tests/browser/browser.rs needs (skips when missing: `sevenbag_tests::needs`).
 
 use std::time::{Duration, Instant};
 
@@ -20,7 +20,7 @@ use tokio::task::{JoinHandle, block_in_place};
 
 /// Longest the whole match may take (the page's seat tops out soon; the others play on).
 const MATCH_LIMIT: Duration = Duration::from_secs(150);
-/// The menu's entries up from Practice to Join room (as tests/tests/browser_play.rs).
+/// The menu's entries up from Practice to Join room (as tests/tests/browser/browser_play.rs).
 const UP_TO_JOIN_ROOM: usize = 3;
 
 fn stage(s: &Value) -> &str {

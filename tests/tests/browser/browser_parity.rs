@@ -6,7 +6,7 @@
 //! codes that name nothing get readable screens; and stored entries that are garbage, too large
 //! or another version's are named and left alone while everything valid is kept.
 //!
-//! Needs what tests/tests/browser.rs needs. The tests take turns (`sevenbag_tests::page`).
+//! Needs what tests/tests/browser/browser.rs needs. The tests take turns (`sevenbag_tests::page`).
 
 use std::time::{Duration, Instant};
 

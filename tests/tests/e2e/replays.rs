@@ -148,7 +148,7 @@ async fn a_finished_match_replays_to_its_result() -> anyhow::Result<()> {
 
     // A missing one is a polite error.
     a.send(&ClientMessage::GetReplay {
-        id: "../../etc/passwd".into(),
+        id: "../../../etc/passwd".into(),
     })
     .await?;
     let code = a

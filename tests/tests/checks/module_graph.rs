@@ -691,7 +691,7 @@ fn the_games_top_level_modules_import_each_other_one_way() {
 }
 
 /// Every arrow between the game's top-level modules, those inside a circle marked, for
-/// breaking them: `cargo test -p sevenbag-tests --test module_graph -- --ignored --nocapture`.
+/// breaking them: `cargo test -p sevenbag-tests --test checks module_graph -- --ignored --nocapture`.
 #[test]
 #[ignore = "a listing, not a check"]
 fn list_the_games_arrows() {

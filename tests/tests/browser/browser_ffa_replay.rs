@@ -1,10 +1,10 @@
 //! End-to-end in a real browser, a free-for-all's replay: eight headless players play a room of
 //! eight seats to its end through the real server, which keeps its replay (format version 2),
 //! and the page opened at `/replay/ID` plays it in the free-for-all playback (every board), as
-//! it plays a two-seat one in the versus view (tests/tests/browser_parity.rs), and keeps it in
+//! it plays a two-seat one in the versus view (tests/tests/browser/browser_parity.rs), and keeps it in
 //! its replay folder. A screenshot is kept as `target/browser-shots/ffa-replay-page.png`.
 //!
-//! Needs what tests/tests/browser.rs needs (skips when missing: `sevenbag_tests::needs`).
+//! Needs what tests/tests/browser/browser.rs needs (skips when missing: `sevenbag_tests::needs`).
 
 use std::time::{Duration, Instant};
 

@@ -6,7 +6,7 @@
 //! and a dropped connection, without hanging. Keys go in through playwright; what the page
 //! shows is read from the game's test hook, `<html data-sevenbag>` (client/src/probe.rs).
 //!
-//! Needs what tests/tests/browser.rs needs (skips when missing: `sevenbag_tests::needs`). The tests take
+//! Needs what tests/tests/browser/browser.rs needs (skips when missing: `sevenbag_tests::needs`). The tests take
 //! turns on one lock: two software-rendered pages at once on a 2-core machine would starve.
 //! They print `BENCH` lines (the bot's plan times in the page); they assert no speed.
 
@@ -20,11 +20,8 @@ use sevenbag_tests::browser::{self, Browser};
 use sevenbag_tests::players::{Played, connect, match_config, play};
 use tokio::io::copy_bidirectional;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Mutex;
 use tokio::task::{JoinHandle, block_in_place};
 
-/// One browser test at a time (see the module docs).
-static TURN: Mutex<()> = Mutex::const_new(());
 
 /// Longest wait for the page to show its menu (wasm compiled under software rendering).
 const MENU_LIMIT: Duration = Duration::from_secs(60);
@@ -65,7 +62,7 @@ struct Page {
 
 impl Page {
     async fn start() -> Option<Page> {
-        let turn = TURN.lock().await;
+        let turn = sevenbag_tests::page::take_turn().await;
         let web_dir = browser::web_build()?;
         let browser = Browser::launch()?;
         let server = sevenbag_tests::start_server(Config {

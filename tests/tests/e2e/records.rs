@@ -162,7 +162,7 @@ async fn a_blitz_is_recorded_by_score_best_first() -> anyhow::Result<()> {
     let mut server = start_server(config(&db)).await;
     let run = recorded(
         SoloMode::Blitz,
-        include_str!("../../crates/core/tests/data/blitz.keys"),
+        include_str!("../../../crates/core/tests/data/blitz.keys"),
     );
     let bytes = run.encode()?;
     ensure!(run.result.end == SoloEnd::TimeUp && run.result.score > 0);
@@ -275,7 +275,7 @@ fn a_two_minute_blitz_replay_fits_the_servers_message_limit_even_when_mashed() {
     let limit = sevenbag_server::Limits::default().max_message_bytes;
     let scripted = recorded(
         SoloMode::Blitz,
-        include_str!("../../crates/core/tests/data/blitz.keys"),
+        include_str!("../../../crates/core/tests/data/blitz.keys"),
     );
     let bytes = scripted.encode().expect("encode");
     // Worst case: a key change on every frame of the run.
@@ -334,7 +334,7 @@ async fn the_game_reads_solo_boards_with_your_place_and_any_records_replay() -> 
     let mut server = start_server(config(&db)).await;
     let sprint = |script: &str| recorded(SoloMode::Sprint, script).encode();
     let fast = sample_sprint();
-    let slow = sprint(include_str!("../../crates/core/tests/data/sprint.keys"))?;
+    let slow = sprint(include_str!("../../../crates/core/tests/data/sprint.keys"))?;
     let mut ann = registered(&server, "ann", 1).await?;
     let mut bob = registered(&server, "bob", 2).await?;
     let (a, b) = (

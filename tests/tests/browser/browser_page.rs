@@ -8,7 +8,7 @@
 //! `tests/benches/browser_pace.rs`).
 //!
 //! Screenshots a person should look at are kept in `target/browser-shots/`. Needs what
-//! tests/tests/browser.rs needs. The tests take turns on one lock (two software-rendered pages
+//! tests/tests/browser/browser.rs needs. The tests take turns on one lock (two software-rendered pages
 //! at once on a 2-core machine would starve). `BENCH` lines are figures; no speed is asserted.
 
 use std::time::{Duration, Instant};

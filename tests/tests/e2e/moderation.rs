@@ -883,7 +883,7 @@ async fn a_report_is_listed_with_its_replay_and_closed_with_an_action(
         (report("nobody", None, "x"), ErrorCode::NoSuchPlayer),
         (report("alice", None, "x"), ErrorCode::BadMessage),
         (
-            report("bob", Some("../../etc".into()), "x"),
+            report("bob", Some("../../../etc".into()), "x"),
             ErrorCode::BadMessage,
         ),
         (
