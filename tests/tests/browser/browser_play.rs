@@ -22,7 +22,6 @@ use tokio::io::copy_bidirectional;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::{JoinHandle, block_in_place};
 
-
 /// Longest wait for the page to show its menu (wasm compiled under software rendering).
 const MENU_LIMIT: Duration = Duration::from_secs(60);
 /// Longest wait for one step of the page (a screen change, a connection, a server answer).
