@@ -3,13 +3,13 @@
 //! text is only invisible characters. Each is refused with its reason; a guest under a name of
 //! their own plays with the guest mark, and a report or block of a marked name names no one.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use sevenbag_protocol::moderation::ReportCategory;
 use sevenbag_protocol::{ClientMessage, ErrorCode, JoinRole, RoomOptions, ServerMessage};
 use sevenbag_server::Config;
-use sevenbag_tests::{RawClient, TempDir, TestServer, fast_config, player_key, start_server};
+use sevenbag_tests::social::registered;
+use sevenbag_tests::{RawClient, TempDir, TestServer, fast_config, start_server};
 
 /// Bound on every wait for a reply.
 const LIMIT: Duration = Duration::from_secs(20);
@@ -22,18 +22,6 @@ async fn with_database() -> (TestServer, TempDir) {
         ..fast_config()
     };
     (start_server(config).await, dir)
-}
-
-/// Connects and registers `name` with key `n`.
-async fn registered(addr: SocketAddr, name: &str, n: u8) -> anyhow::Result<RawClient> {
-    let mut c = RawClient::hello(addr, name).await?;
-    c.send(&ClientMessage::Register {
-        key: player_key(n),
-        name: name.into(),
-    })
-    .await?;
-    c.profile_reply(LIMIT).await?;
-    Ok(c)
 }
 
 /// Creates a room; its code.

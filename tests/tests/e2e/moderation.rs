@@ -18,6 +18,7 @@ use sevenbag_protocol::{ClientMessage, ErrorCode, JoinRole, RoomOptions, ServerM
 use sevenbag_server::{Config, ModerationConfig, ScreenBounds};
 use sevenbag_tests::http::{get, request, request_json};
 use sevenbag_tests::services::Postgres;
+use sevenbag_tests::social::registered;
 use sevenbag_tests::{
     Event, RawClient, TempDir, TestServer, fast_config, player_key, scripted, start_server,
     temp_dir,
@@ -96,18 +97,6 @@ async fn player_id(addr: SocketAddr, name: &str) -> anyhow::Result<i64> {
         .with_context(|| format!("{name} in {list}"))
 }
 
-/// Connects and registers `name` with key `n`.
-async fn registered(addr: SocketAddr, name: &str, n: u8) -> anyhow::Result<RawClient> {
-    let mut c = RawClient::hello(addr, name).await?;
-    c.send(&ClientMessage::Register {
-        key: player_key(n),
-        name: name.into(),
-    })
-    .await?;
-    c.profile_reply(LIMIT).await?;
-    Ok(c)
-}
-
 /// The next `Error`, code and text.
 async fn error(c: &mut RawClient) -> anyhow::Result<(ErrorCode, String)> {
     c.recv_until(LIMIT, |m| match m {
@@ -146,6 +135,64 @@ async fn join(c: &mut RawClient, code: &str, role: JoinRole) -> anyhow::Result<O
         _ => None,
     })
     .await?
+}
+
+/// Creates a general room of `seats` seats; its code.
+async fn created_battle_room(c: &mut RawClient, seats: u8) -> anyhow::Result<String> {
+    c.send(&ClientMessage::CreateBattleRoom {
+        options: sevenbag_tests::ffa::options(seats),
+    })
+    .await?;
+    c.recv_until(LIMIT, |m| match m {
+        ServerMessage::BattleJoined { code, .. } => Some(code.clone()),
+        _ => None,
+    })
+    .await
+}
+
+/// Joins the general room `code` as `role`.
+async fn join_battle(c: &mut RawClient, code: &str, role: JoinRole) -> anyhow::Result<()> {
+    c.send(&ClientMessage::JoinRoom {
+        code: code.into(),
+        role,
+    })
+    .await?;
+    c.recv_until(LIMIT, |m| {
+        matches!(m, ServerMessage::BattleJoined { .. }).then_some(())
+    })
+    .await
+}
+
+/// Bob speaks, then Carol; the first line Alice (who blocks Bob) hears is Carol's. Carol
+/// hears Bob before she speaks, so Alice, who hears Carol, would have heard Bob first.
+async fn blocked_line_is_hidden(
+    alice: &mut RawClient,
+    bob: &mut RawClient,
+    carol: &mut RawClient,
+) -> anyhow::Result<()> {
+    bob.send(&ClientMessage::Chat {
+        text: "psst".into(),
+    })
+    .await?;
+    carol
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::Chat { from, .. } if from == "bob" => Some(()),
+            _ => None,
+        })
+        .await?;
+    carol
+        .send(&ClientMessage::Chat {
+            text: "hello".into(),
+        })
+        .await?;
+    let first = alice
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::Chat { from, .. } => Some(from.clone()),
+            _ => None,
+        })
+        .await?;
+    ensure!(first == "carol", "bob's line was delivered to alice");
+    Ok(())
 }
 
 /// Whether `c` is told of a room within `within` (a `Joined`); other messages are skipped.
@@ -1083,27 +1130,7 @@ async fn a_blocked_player_is_never_matched_and_their_chat_is_hidden() -> anyhow:
     let code = created_room(&mut carol).await?;
     join(&mut bob, &code, JoinRole::Player).await?;
     join(&mut alice, &code, JoinRole::Spectator).await?;
-    bob.send(&ClientMessage::Chat {
-        text: "psst".into(),
-    })
-    .await?;
-    carol
-        .recv_until(LIMIT, |m| {
-            matches!(m, ServerMessage::Chat { .. }).then_some(())
-        })
-        .await?;
-    carol
-        .send(&ClientMessage::Chat {
-            text: "hello".into(),
-        })
-        .await?;
-    let first = alice
-        .recv_until(LIMIT, |m| match m {
-            ServerMessage::Chat { from, .. } => Some(from.clone()),
-            _ => None,
-        })
-        .await?;
-    assert_eq!(first, "carol", "bob's line was not delivered to alice");
+    blocked_line_is_hidden(&mut alice, &mut bob, &mut carol).await?;
     assert!(metric(m.addr(), "chat_hidden").await? >= 1);
 
     // Unblocked: heard again.
@@ -1267,54 +1294,10 @@ async fn in_a_room_of_several_seats_a_blocked_players_chat_is_hidden_too() -> an
             matches!(m, ServerMessage::Blocked { .. }).then_some(())
         })
         .await?;
-    carol
-        .send(&ClientMessage::CreateBattleRoom {
-            options: sevenbag_tests::ffa::options(3),
-        })
-        .await?;
-    let code = carol
-        .recv_until(LIMIT, |m| match m {
-            ServerMessage::BattleJoined { code, .. } => Some(code.clone()),
-            _ => None,
-        })
-        .await?;
-    for (c, role) in [
-        (&mut bob, JoinRole::Player),
-        (&mut alice, JoinRole::Spectator),
-    ] {
-        c.send(&ClientMessage::JoinRoom {
-            code: code.clone(),
-            role,
-        })
-        .await?;
-        c.recv_until(LIMIT, |m| {
-            matches!(m, ServerMessage::BattleJoined { .. }).then_some(())
-        })
-        .await?;
-    }
-    bob.send(&ClientMessage::Chat {
-        text: "psst".into(),
-    })
-    .await?;
-    // Carol hears Bob before she speaks, so Alice, who hears Carol, would have heard Bob first.
-    carol
-        .recv_until(LIMIT, |m| match m {
-            ServerMessage::Chat { from, .. } if from == "bob" => Some(()),
-            _ => None,
-        })
-        .await?;
-    carol
-        .send(&ClientMessage::Chat {
-            text: "hello".into(),
-        })
-        .await?;
-    let first = alice
-        .recv_until(LIMIT, |m| match m {
-            ServerMessage::Chat { from, .. } => Some(from.clone()),
-            _ => None,
-        })
-        .await?;
-    assert_eq!(first, "carol", "bob's line was not delivered to alice");
+    let code = created_battle_room(&mut carol, 3).await?;
+    join_battle(&mut bob, &code, JoinRole::Player).await?;
+    join_battle(&mut alice, &code, JoinRole::Spectator).await?;
+    blocked_line_is_hidden(&mut alice, &mut bob, &mut carol).await?;
     assert!(metric(m.addr(), "chat_hidden").await? >= 1);
     Ok(())
 }
@@ -1325,16 +1308,7 @@ async fn a_declared_bot_is_marked_in_a_room_of_several_seats_and_its_chat_too() 
     let m = moderated(&Backend::Sqlite, ModerationConfig::permissive()).await;
     let mut bot = RawClient::hello(m.addr(), "tbp-bot").await?;
     bot.send(&ClientMessage::DeclareBot).await?;
-    bot.send(&ClientMessage::CreateBattleRoom {
-        options: sevenbag_tests::ffa::options(3),
-    })
-    .await?;
-    let code = bot
-        .recv_until(LIMIT, |m| match m {
-            ServerMessage::BattleJoined { code, .. } => Some(code.clone()),
-            _ => None,
-        })
-        .await?;
+    let code = created_battle_room(&mut bot, 3).await?;
     let mut person = registered(m.addr(), "alice", 1).await?;
     person
         .send(&ClientMessage::JoinRoom {
