@@ -11,9 +11,11 @@ use std::time::Duration;
 use sevenbag_core::{Battle, Input, Seat, SeatInput};
 use sevenbag_netplay::{BattleClient, BattleSession};
 use sevenbag_protocol::{
-    AnyReplay, BattleReplay, BattleRoomOptions, ClientMessage, JoinRole, read_any, verify_battle,
+    AnyReplay, BattleReplay, BattleRoomOptions, ClientMessage, EndReason, JoinRole, read_any,
+    verify_battle,
 };
 
+use crate::players::match_config;
 use crate::{RawClient, TestServer, sign_in};
 
 /// Longest a match of these tests may take.
@@ -218,6 +220,25 @@ pub async fn play_across_restart(
         .await
         .expect("the server restarts");
     joined(tasks).await
+}
+
+/// A room of `seats` seats starts a match, the server restarts under it and takes it up again
+/// from its room log: every player hears the same top-out result and ends on the server's
+/// hash, each having rebuilt its session at least once.
+pub async fn plays_on_across_a_restart(seats: u8, first_seed: u64) {
+    let mut server = crate::start_server(match_config(Duration::from_millis(300))).await;
+    let url = server.url();
+    let (mut players, _) = seated(&url, options(seats), usize::from(seats)).await;
+    all_started(&mut players).await;
+    let mut players = play_across_restart(&mut server, players, first_seed).await;
+    let outcome = players[0].outcome().cloned().expect("a result");
+    assert_eq!(outcome.reason, EndReason::TopOut);
+    let (server_hash, _) = verified_replay(&mut players[0]).await;
+    for p in &players {
+        assert_eq!(p.outcome(), Some(&outcome));
+        assert_eq!(final_hash(p), server_hash);
+        assert!(p.session().is_some_and(|s| s.stats().rebuilds >= 1));
+    }
 }
 
 /// Each client idles (no keys) for `time` on its own task; returns them in order.

@@ -8,8 +8,8 @@ use std::time::Duration;
 use sevenbag_core::{Battle, SeatInput, Targeting};
 use sevenbag_protocol::{ClientMessage, EndReason, ErrorCode, JoinRole, TargetChange};
 use sevenbag_tests::ffa::{
-    MATCH_TIMEOUT, all_ready, all_started, connect, final_hash, options, play_across_restart,
-    play_all, random_keys, seated, verified_replay,
+    MATCH_TIMEOUT, all_ready, connect, final_hash, options, play_all, plays_on_across_a_restart,
+    random_keys, seated, verified_replay,
 };
 use sevenbag_tests::players::match_config;
 
@@ -196,17 +196,5 @@ async fn hostile_clients_in_a_big_room_are_cut_with_a_reason_and_the_rest_play_o
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_room_of_several_seats_survives_a_server_restart_through_its_room_log() {
-    let mut server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
-    let url = server.url();
-    let (mut players, _) = seated(&url, options(3), 3).await;
-    all_started(&mut players).await;
-    let mut players = play_across_restart(&mut server, players, 20).await;
-    let outcome = players[0].outcome().cloned().expect("a result");
-    assert_eq!(outcome.reason, EndReason::TopOut);
-    let (server_hash, _) = verified_replay(&mut players[0]).await;
-    for p in &players {
-        assert_eq!(p.outcome(), Some(&outcome));
-        assert_eq!(final_hash(p), server_hash);
-        assert!(p.session().is_some_and(|s| s.stats().rebuilds >= 1));
-    }
+    plays_on_across_a_restart(3, 20).await;
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use sevenbag_core::Seat;
 use sevenbag_protocol::{ClientMessage, EndReason, ErrorCode, verify};
 use sevenbag_tests::ffa::{
-    MATCH_TIMEOUT, all_ready, all_started, final_hash, options, play_across_restart, play_all,
+    MATCH_TIMEOUT, all_started, final_hash, options, play_all, plays_on_across_a_restart,
     random_keys, seated, verified_replay,
 };
 use sevenbag_tests::players::match_config;
@@ -18,7 +18,6 @@ use sevenbag_tests::players::match_config;
 async fn a_two_seat_room_plays_to_the_hashes_of_a_versus_match() {
     let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
     let (mut players, _code) = seated(&server.url(), options(2), 2).await;
-    all_ready(&mut players);
     all_started(&mut players).await;
     let mut players = play_all(players, false).await;
 
@@ -56,7 +55,6 @@ async fn a_two_seat_room_plays_to_the_hashes_of_a_versus_match() {
 async fn a_player_who_leaves_a_two_seat_room_forfeits_and_the_other_wins_at_once() {
     let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
     let (mut players, _code) = seated(&server.url(), options(2), 2).await;
-    all_ready(&mut players);
     all_started(&mut players).await;
     let mut leaver = players.pop().expect("two players");
     let mut stayer = players.pop().expect("two players");
@@ -80,21 +78,7 @@ async fn a_player_who_leaves_a_two_seat_room_forfeits_and_the_other_wins_at_once
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_two_seat_room_takes_its_match_up_again_after_a_restart() {
-    let mut server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
-    let url = server.url();
-    let (mut players, _) = seated(&url, options(2), 2).await;
-    all_ready(&mut players);
-    all_started(&mut players).await;
-    let mut players = play_across_restart(&mut server, players, 40).await;
-
-    let outcome = players[0].outcome().cloned().expect("a result");
-    assert_eq!(outcome.reason, EndReason::TopOut);
-    let (server_hash, _) = verified_replay(&mut players[0]).await;
-    for p in &players {
-        assert_eq!(p.outcome(), Some(&outcome));
-        assert_eq!(final_hash(p), server_hash);
-        assert!(p.session().is_some_and(|s| s.stats().rebuilds >= 1));
-    }
+    plays_on_across_a_restart(2, 40).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -104,7 +88,6 @@ async fn a_player_gone_silent_in_a_two_seat_room_forfeits_and_is_told_why() {
     config.limits.max_silence = Duration::from_secs(1);
     let server = sevenbag_tests::start_server(config).await;
     let (mut players, _code) = seated(&server.url(), options(2), 2).await;
-    all_ready(&mut players);
     all_started(&mut players).await;
     // The second player's client is never ticked again: it sends nothing.
     let mut silent = players.pop().expect("two players");
