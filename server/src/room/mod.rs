@@ -23,6 +23,7 @@ use sevenbag_storage::PlayerId;
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
+use self::spectators::Spectators;
 use crate::durable::{Loaded, MatchLog, MatchOpen};
 use crate::gate::Gated;
 use crate::metrics::GaugeGuard;
@@ -41,6 +42,7 @@ mod handle;
 mod persist;
 mod play;
 mod seats;
+mod spectators;
 mod stall;
 
 /// How many commands may wait in a room's inbox before senders wait. Joins, readiness, chat and
@@ -298,7 +300,7 @@ struct Room {
     /// `options.rules()` with the server's countdown/break overrides applied.
     rules: Rules,
     seats: [Option<SeatSlot>; 2],
-    spectators: Vec<Outbox>,
+    spectators: Spectators,
     running: Option<Running>,
     /// Matches finished in this room (numbers replay ids).
     matches: u32,
@@ -306,8 +308,6 @@ struct Room {
     ranked: bool,
     /// Each seat's last holder's moderation facts (bot marks, chat filters).
     seat_tags: [Option<Arc<Tags>>; 2],
-    /// Each spectator's, by connection.
-    spectator_tags: std::collections::HashMap<ClientId, Arc<Tags>>,
     /// Players on the datagram path.
     peers: dgram::Peers,
     /// Set when the room's task has ended: a directly run command finds the room gone.
@@ -355,7 +355,7 @@ pub(crate) fn spawn(
         options,
         rules,
         seats: [None, None],
-        spectators: Vec::new(),
+        spectators: Spectators::default(),
         running: None,
         matches: 0,
         ranked: match &start {
@@ -364,7 +364,6 @@ pub(crate) fn spawn(
             Start::Created(_) | Start::Quick(_) => false,
         },
         seat_tags: [None, None],
-        spectator_tags: std::collections::HashMap::new(),
         peers: dgram::Peers::default(),
         closed: false,
     };

@@ -432,7 +432,7 @@ impl Room {
         let seat = self.seat_of(client);
         let sender = match seat {
             Some(s) => self.seat_tags[s.index()].clone(),
-            None => self.spectator_tags.get(&client).cloned(),
+            None => self.spectators.tags_of(client),
         };
         let Some(sender) = sender else {
             return;
@@ -441,10 +441,7 @@ impl Room {
             let conn = self.seats[s.index()].as_ref()?.conn.as_ref()?;
             Some((conn, self.seat_tags[s.index()].as_deref()))
         });
-        let watching = self
-            .spectators
-            .iter()
-            .map(|o| (o, self.spectator_tags.get(&o.id()).map(|t| &**t)));
+        let watching = self.spectators.listeners();
         let line = super::chat::Line {
             from: name,
             seat,

@@ -76,16 +76,15 @@ impl Room {
                     resume: 0,
                     options: self.options,
                 });
-                self.spectator_tags
-                    .insert(member.client, member.tags.clone());
                 if let Some(run) = &self.running {
                     // The state first, then the log, then live inputs: the room handles one
                     // command at a time, so nothing can be relayed between these.
-                    self.spectators.push(member.outbox.clone());
+                    self.spectators
+                        .push(member.outbox.clone(), Some(member.tags.clone()));
                     self.broadcast_state();
                     member.outbox.send(&run.log_message(Instant::now()));
                 } else {
-                    self.spectators.push(member.outbox);
+                    self.spectators.push(member.outbox, Some(member.tags));
                     self.broadcast_state();
                 }
                 Ok(None)
@@ -137,9 +136,7 @@ impl Room {
     /// A member goes: `forfeit` for `LeaveRoom` (a player in a match loses at once), otherwise
     /// the connection dropped (a player in a match gets the reconnect window).
     pub(super) async fn leave(&mut self, client: ClientId, forfeit: bool) {
-        if let Some(i) = self.spectators.iter().position(|o| o.id() == client) {
-            self.spectators.swap_remove(i);
-            self.spectator_tags.remove(&client);
+        if self.spectators.remove(client) {
             self.broadcast_state();
             return;
         }

@@ -29,6 +29,7 @@ use sevenbag_protocol::{
 use tokio::sync::mpsc;
 use tracing::info;
 
+use super::spectators::Spectators;
 use super::{Directory, Member, RoomCommand, RoomHandle, seconds_until, sleep_until_opt};
 use crate::durable::{BattleLoaded, MatchLog};
 use crate::metrics::GaugeGuard;
@@ -149,9 +150,7 @@ struct BattleRoom {
     policy: RoomPolicy,
     rules: Rules,
     seats: Vec<Option<Slot>>,
-    spectators: Vec<Outbox>,
-    /// Each spectator's moderation facts, by connection.
-    spectator_tags: std::collections::HashMap<ClientId, Arc<Tags>>,
+    spectators: Spectators,
     running: Option<Running>,
     matches: u32,
     /// Batches not yet relayed ([`gather`]).
@@ -268,8 +267,7 @@ fn start(
         options,
         policy,
         rules,
-        spectators: Vec::new(),
-        spectator_tags: std::collections::HashMap::new(),
+        spectators: Spectators::default(),
         running: None,
         matches: 0,
         gathering: Gathering::new(),
@@ -458,7 +456,7 @@ impl BattleRoom {
         let seat = self.seat_of(client);
         let sender = match seat {
             Some(s) => self.seats[s].as_ref().and_then(|s| s.tags.clone()),
-            None => self.spectator_tags.get(&client).cloned(),
+            None => self.spectators.tags_of(client),
         };
         let Some(sender) = sender else {
             return;
@@ -468,10 +466,7 @@ impl BattleRoom {
             .iter()
             .flatten()
             .filter_map(|s| Some((s.conn.as_ref()?, s.tags.as_deref())));
-        let watching = self
-            .spectators
-            .iter()
-            .map(|o| (o, self.spectator_tags.get(&o.id()).map(|t| &**t)));
+        let watching = self.spectators.listeners();
         let line = super::chat::Line {
             from: name,
             seat: seat.and_then(Seat::new),

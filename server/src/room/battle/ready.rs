@@ -60,10 +60,7 @@ impl BattleRoom {
                     resume: 0,
                     options: self.options,
                 });
-                if let Some(tags) = tags {
-                    self.spectator_tags.insert(conn.id(), tags);
-                }
-                self.spectators.push(conn);
+                self.spectators.push(conn, tags);
             }
         }
         self.broadcast_state();

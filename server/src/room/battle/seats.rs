@@ -77,9 +77,8 @@ impl BattleRoom {
                 });
                 // The state, then the log, then live inputs: one command at a time, so
                 // nothing is relayed in between.
-                self.spectators.push(member.outbox.clone());
-                self.spectator_tags
-                    .insert(member.client, member.tags.clone());
+                self.spectators
+                    .push(member.outbox.clone(), Some(member.tags.clone()));
                 self.broadcast_state();
                 if let Some(run) = &self.running {
                     member.outbox.send(&run.log_message(Instant::now()));
@@ -193,9 +192,7 @@ impl BattleRoom {
     /// match gets the reconnect window).
     pub(super) async fn leave(&mut self, client: ClientId, left: bool) {
         self.chains.retain(|(id, _)| *id != client);
-        if let Some(i) = self.spectators.iter().position(|o| o.id() == client) {
-            self.spectators.swap_remove(i);
-            self.spectator_tags.remove(&client);
+        if self.spectators.remove(client) {
             self.broadcast_state();
             return;
         }
