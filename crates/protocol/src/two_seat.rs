@@ -19,13 +19,21 @@ pub fn versus_header(h: &BattleHeader) -> Option<MatchHeader> {
 }
 
 impl BattleSim {
+    /// The versus header when this battle is a versus match: a plain two-seat battle (see
+    /// [`versus_header`]) in which no seat chose a target. `None` otherwise.
+    pub fn versus(&self) -> Option<MatchHeader> {
+        let header = versus_header(self.game().header())?;
+        let targets_chosen =
+            (0..2).any(|b| self.log(b).is_some_and(|l| !l.target_changes().is_empty()));
+        (!targets_chosen).then_some(header)
+    }
+
     /// This battle's confirmed inputs stepped as a versus match, as far as they are confirmed.
-    /// Refused (with why) for a battle that is not a plain two-seat one or whose seats chose
-    /// targets.
+    /// Refused (with why) for a battle that is not one ([`BattleSim::versus`]).
     pub fn to_versus(&self) -> Result<ConfirmedSim, String> {
-        let header = versus_header(self.game().header()).ok_or_else(|| {
+        let header = self.versus().ok_or_else(|| {
             format!(
-                "a battle of {} seats is no versus match",
+                "a battle of {} seats, or one with chosen targets, is no versus match",
                 self.game().seats()
             )
         })?;
@@ -34,9 +42,6 @@ impl BattleSim {
             let log = self
                 .log(seat.index())
                 .ok_or_else(|| "a seat without a log".to_owned())?;
-            if !log.target_changes().is_empty() {
-                return Err(format!("{seat:?} chose targets"));
-            }
             sim.extend(seat, log.key_changes(), log.confirmed())
                 .map_err(|e| format!("inputs of {seat:?}: {e}"))?;
         }

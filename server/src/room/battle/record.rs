@@ -8,7 +8,7 @@
 //! [`BattleRecord`]: sevenbag_storage::BattleRecord
 
 use sevenbag_core::Seat;
-use sevenbag_protocol::{ConfirmedSim, EndReason, two_seat};
+use sevenbag_protocol::{ConfirmedSim, EndReason};
 use tracing::error;
 
 use super::{BattleRoom, Running};
@@ -26,13 +26,7 @@ impl BattleRoom {
         let Some(db) = &self.services.db else {
             return;
         };
-        let header = two_seat::versus_header(run.sim.game().header());
-        let targets_chosen = (0..run.names.len()).any(|b| {
-            run.sim
-                .log(b)
-                .is_some_and(|l| !l.target_changes().is_empty())
-        });
-        let (Some(header), false) = (header, targets_chosen) else {
+        let Some(header) = run.sim.versus() else {
             let finish = super::tally::BattleFinish::new(
                 &run.sim,
                 &run.names,
@@ -58,8 +52,10 @@ impl BattleRoom {
         let winner = winner.and_then(|w| Seat::new(usize::from(w)));
         let (sim, started) = (run.sim.clone(), run.started_unix);
         db.record(move || {
+            // The room's sim took every input, so the versus one does too; should it not,
+            // the match is still stored, with its result and without stats.
             let versus = sim.to_versus().unwrap_or_else(|e| {
-                error!(error = %e, "a two-seat match did not step as a versus match; stored without stats");
+                error!(error = %e, "a two-seat match did not step as a versus match");
                 ConfirmedSim::new(header)
             });
             tally.result(
