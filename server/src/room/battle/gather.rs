@@ -6,7 +6,7 @@
 //!
 //! Anything else the room sends goes out after the gathered inputs (the room flushes before it
 //! handles any command but inputs), so no member sees a log, a result or a round's end before
-//! the inputs that led to it.
+//! the inputs that led to it. A room of two on the WebSocket sends each batch at once ([`gather_window`]).
 
 use std::time::{Duration, Instant};
 
@@ -21,6 +21,15 @@ use crate::relay::{self, ClientId, Outbox};
 /// is late by 8 ms on average. A shorter window sends more, smaller messages (at eight seats,
 /// 6 ms: 61 messages and 1.6 kB a second per player; 16 ms: 44 and 1.4 kB; BENCHMARKS.md).
 pub(super) const GATHER_FOR: Duration = Duration::from_millis(16);
+
+/// How long a batch may wait in a room of `seats` seats: in a room of two whose players send
+/// on the WebSocket, not at all (each batch has one player to go to, so waiting would only
+/// delay it, by 8 ms on average, which a two-seat room never does); otherwise up to
+/// [`GATHER_FOR`], merging the seats' batches into one message per member, and a datagram
+/// player's every-frame confirmations into one downlink per window.
+fn gather_window(seats: usize, datagrams: bool) -> Option<Duration> {
+    (seats > 2 || datagrams).then_some(GATHER_FOR)
+}
 
 /// A seat's entry holding this many changes is sent at once (its message stays well within
 /// a message's change limit).
@@ -39,10 +48,15 @@ impl BattleRoom {
     ) {
         self.gathering
             .add(b as u8, base, changes, targets, confirmed);
+        let datagrams = (0..self.seats.len()).any(|s| self.on_datagrams(s));
+        let Some(window) = gather_window(self.seats.len(), datagrams) else {
+            self.flush_inputs();
+            return;
+        };
         if self.gathering.largest() >= GATHER_MOST {
             self.flush_inputs();
         } else if self.gather_until.is_none() {
-            self.gather_until = Some(Instant::now() + GATHER_FOR);
+            self.gather_until = Some(Instant::now() + window);
         }
     }
 
@@ -108,4 +122,21 @@ fn chain_of(chains: &mut Vec<(ClientId, Chain)>, id: ClientId) -> &mut Chain {
         }
     };
     &mut chains[at].1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_room_of_two_on_the_websocket_sends_each_batch_at_once() {
+        assert_eq!(gather_window(2, false), None);
+    }
+
+    #[test]
+    fn larger_rooms_and_rooms_with_datagram_players_gather_for_a_frame() {
+        assert_eq!(gather_window(3, false), Some(GATHER_FOR));
+        assert_eq!(gather_window(8, false), Some(GATHER_FOR));
+        assert_eq!(gather_window(2, true), Some(GATHER_FOR));
+    }
 }
