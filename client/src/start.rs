@@ -193,7 +193,7 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
         }
         Some(StartScreen::PartyOnline | StartScreen::PartyWatch | StartScreen::PartyReconnect) => {
             let setup = PartySetup {
-                bots: args.seats.max(3) - 1,
+                bots: args.seats.max(2) - 1,
                 teams: args.teams,
                 ..PartySetup::default()
             };

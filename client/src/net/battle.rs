@@ -123,6 +123,10 @@ pub struct BattleOnline {
     chat: Chat,
     /// Each battle seat's round trip as announced (`BattleLinks`), and the last we reported.
     links: (Vec<u16>, Option<u16>),
+    /// A replay the server sent when asked ([`BattleOnline::fetch_replay`]): its id and bytes.
+    replay: Option<(String, Vec<u8>)>,
+    /// Our input delay's re-estimates over the match, as a two-seat room's player makes them.
+    tuner: sevenbag_netplay::DelayTuner,
     /// Drawn before the first match.
     idle: Battle,
 }
@@ -170,6 +174,8 @@ impl BattleOnline {
             target: None,
             due: 0,
             links: (Vec::new(), None),
+            tuner: sevenbag_netplay::DelayTuner::default(),
+            replay: None,
             idle,
             hello,
             resume: None,

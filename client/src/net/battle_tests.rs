@@ -169,3 +169,79 @@ fn chat_in_a_free_for_all_room_reaches_every_member() {
     rt.block_on(async move { drop(bea) });
     let _ = server.stop();
 }
+
+/// A player of a two-seat room whose link to the server is slow widens its prediction window
+/// during the match, as a two-seat room's player does (the match starts on the default window;
+/// only the re-estimates widen it), and the match still ends on the other player's hash.
+#[test]
+fn a_slow_player_of_a_two_seat_room_retunes_its_window_during_the_match() {
+    use sevenbag_netplay::delay_proxy::{Proxy, ProxyConfig};
+    use sevenbag_netplay::{DEFAULT_WINDOW, RETUNE_FRAMES};
+
+    let mut server = LocalServer::start();
+    let url = format!("ws://{}/", server.addr());
+    let slow = ProxyConfig::latency(Duration::from_millis(120), Duration::ZERO, 7);
+    let rt = runtime().expect("runtime");
+    let (proxy, _udp) = rt
+        .block_on(Proxy::start_pair(server.addr(), slow, slow))
+        .expect("proxies");
+    let (mut game, code) = created(&proxy.addr().to_string(), BattleRoomOptions::ffa(2));
+    let other = rt.spawn(headless(url, code, "Bea", 5));
+    until_full(&mut game, 2);
+    game.ready();
+    tick_until(&mut game, &mut idle, |o| o.session().is_some());
+    assert_eq!(game.battle().seats(), 2);
+    let mut keys = dropper(6);
+    tick_until(&mut game, &mut keys, |o| {
+        o.session()
+            .is_some_and(|s| s.frame() > 2 * RETUNE_FRAMES || s.is_over())
+    });
+    let window = game.session().expect("session").options().window;
+    assert!(
+        window > DEFAULT_WINDOW,
+        "the window widened to {window} for the slow link"
+    );
+    tick_until(&mut game, &mut keys, finished);
+    let ours = game.session().expect("session").confirmed().state_hash();
+    let (theirs, _) = rt.block_on(other).expect("task");
+    assert_eq!(theirs, ours, "both players ended on one hash");
+    game.leave();
+    let _ = server.stop();
+}
+
+/// After a two-seat room's match the game asks the server for its replay (the S key of the
+/// result card) and gets the file it kept: a replay of two seats that verifies.
+#[test]
+fn the_replay_of_a_finished_two_seat_match_comes_back_when_asked() {
+    let mut server = LocalServer::start();
+    let addr = server.addr().to_string();
+    let url = format!("ws://{addr}/");
+    let (mut game, code) = created(&addr, BattleRoomOptions::ffa(2));
+    let rt = runtime().expect("runtime");
+    let other = rt.spawn(headless(url, code, "Bea", 5));
+    until_full(&mut game, 2);
+    game.ready();
+    let mut keys = dropper(6);
+    tick_until(&mut game, &mut keys, finished);
+    let _ = rt.block_on(other).expect("task");
+    let id = game
+        .result()
+        .and_then(|r| r.replay.clone())
+        .expect("the server kept a replay");
+    game.fetch_replay(&id);
+    let deadline = std::time::Instant::now() + TIMEOUT;
+    let (got, bytes) = loop {
+        game.tick(sevenbag_netplay::time::Instant::now(), &mut idle);
+        if let Some(replay) = game.take_replay() {
+            break replay;
+        }
+        assert!(std::time::Instant::now() < deadline, "no replay came");
+        std::thread::sleep(Duration::from_millis(4));
+    };
+    assert_eq!(got, id);
+    let opened = sevenbag_protocol::replay_file::open(&bytes).expect("a replay file");
+    assert_eq!(opened.seats(), 2);
+    opened.verify().expect("it verifies");
+    game.leave();
+    let _ = server.stop();
+}

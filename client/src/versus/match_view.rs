@@ -1,21 +1,102 @@
 //! The whole match view: both panels, the title, the middle strip, countdown and result banners.
 
 use macroquad::prelude::*;
-use sevenbag_core::{Match, Phase, Seat};
+use sevenbag_core::{Battle, Frame, Match, Phase, Player, Seat};
 
-use crate::layout::MatchLayout;
+use crate::input::taps;
+use crate::layout::{MatchLayout, match_layout, result_card};
 use crate::render::board::draw_board_on_fill;
 use crate::render::fx::MatchFx;
-use crate::render::gfx::{Align, Gfx, Weight, background_with, center};
+use crate::render::gfx::{Align, Gfx, Weight, background_with, center, fill, outline};
+use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::seat_colour;
 use crate::render::side::{draw_hold, draw_meter, draw_next, draw_plate, draw_popups, draw_stats};
 use crate::render::theme::{self, alpha};
+use crate::screen::FrameIo;
 use crate::session::NetStatus;
+
+/// The two boards the match view reads: a versus [`Match`], or a room's two-seat [`Battle`]
+/// (a general room of two seats plays the same match, so both draw alike).
+pub trait Duel {
+    /// Rounds a player needs to win the match.
+    fn first_to(&self) -> u8;
+    /// Rounds won, seat by seat.
+    fn wins(&self) -> [u8; 2];
+    /// The round being played, from 0.
+    fn round(&self) -> u32;
+    /// The frame reached.
+    fn frame(&self) -> Frame;
+    /// Countdown, play, a round's end or the match's, with winners as seats.
+    fn phase(&self) -> Phase;
+    /// Frames left in the countdown.
+    fn countdown_left(&self) -> Option<u32>;
+    /// A seat's board.
+    fn player(&self, seat: Seat) -> &Player;
+    /// A seat's garbage meter: (lines queued, lines about to land).
+    fn incoming(&self, seat: Seat) -> (u32, u32);
+}
+
+impl Duel for Match {
+    fn first_to(&self) -> u8 {
+        self.header().rules.first_to
+    }
+    fn wins(&self) -> [u8; 2] {
+        Match::wins(self)
+    }
+    fn round(&self) -> u32 {
+        Match::round(self)
+    }
+    fn frame(&self) -> Frame {
+        Match::frame(self)
+    }
+    fn phase(&self) -> Phase {
+        Match::phase(self)
+    }
+    fn countdown_left(&self) -> Option<u32> {
+        Match::countdown_left(self)
+    }
+    fn player(&self, seat: Seat) -> &Player {
+        Match::player(self, seat)
+    }
+    fn incoming(&self, seat: Seat) -> (u32, u32) {
+        Match::incoming(self, seat)
+    }
+}
+
+/// A battle of two seats (a room of the general kind with two seats): each seat is its own
+/// team, so a team's win is its seat's.
+impl<const CAP: usize> Duel for Battle<CAP> {
+    fn first_to(&self) -> u8 {
+        self.header().rules.first_to
+    }
+    fn wins(&self) -> [u8; 2] {
+        let w = Battle::wins(self);
+        [0, 1].map(|i| w.get(i).copied().unwrap_or(0))
+    }
+    fn round(&self) -> u32 {
+        Battle::round(self)
+    }
+    fn frame(&self) -> Frame {
+        Battle::frame(self)
+    }
+    fn phase(&self) -> Phase {
+        Battle::phase(self).map(|team| self.members(team).iter().next().unwrap_or(Seat::First))
+    }
+    fn countdown_left(&self) -> Option<u32> {
+        Battle::countdown_left(self)
+    }
+    fn player(&self, seat: Seat) -> &Player {
+        Battle::player(self, seat)
+    }
+    fn incoming(&self, seat: Seat) -> (u32, u32) {
+        Battle::incoming(self, seat)
+    }
+}
 
 /// What the match view draws: the match and everything around it.
 pub struct Scene<'a> {
     /// The match.
-    pub m: &'a Match,
+    pub m: &'a dyn Duel,
     /// Its effects.
     pub fx: &'a MatchFx,
     /// Player names, left then right.
@@ -41,7 +122,7 @@ pub struct Scene<'a> {
 pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     let l = &oriented(l, scene.local);
     let m = scene.m;
-    let first_to = m.header().rules.first_to;
+    let first_to = m.first_to();
     let wins = m.wins();
     // Garbage shakes the well and its meter a little.
     let shakes = Seat::BOTH.map(|seat| {
@@ -206,7 +287,7 @@ fn draw_middle(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
         seat_colour(scene.local[right]),
     );
     gfx.text_mid(
-        &format!("FIRST TO {}", m.header().rules.first_to),
+        &format!("FIRST TO {}", m.first_to()),
         c.x,
         c.y + cell * 2.6,
         (cell * 0.36).round(),
@@ -341,10 +422,67 @@ fn draw_banners(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     }
 }
 
+/// The card between the wells after a match.
+pub struct ResultCard<'a> {
+    /// Its first line: the verdict or the question ("REMATCH?").
+    pub line1: &'a str,
+    /// The keys line under it.
+    pub keys: &'a str,
+    /// What a touch screen shows instead of the keys line: a button a key.
+    pub buttons: &'a [KeyChoice<'a>],
+    /// A third line and its buttons (a player's report and block keys), on a taller card.
+    pub extra: Option<(&'a str, &'a [KeyChoice<'a>])>,
+}
+
+/// Draws `card` between the wells under the title and the NEXT and HOLD labels
+/// ([`result_card`]; the match is over, so nothing is falling there).
+pub fn draw_result_card(gfx: &Gfx, io: &FrameIo, card: &ResultCard<'_>) {
+    let l = match_layout(io.width, io.height);
+    let boxes = result_card(&l);
+    let c = center(boxes.card);
+    let r = if card.extra.is_some() {
+        boxes.tall
+    } else {
+        boxes.card
+    };
+    fill(r, theme::PANEL);
+    outline(r, 1.0, theme::ACCENT);
+    let unit = l.cell;
+    gfx.text_mid(
+        card.line1,
+        c.x,
+        c.y - unit * 0.45,
+        (unit * 0.8).round(),
+        Weight::Bold,
+        Align::Center,
+        theme::ACCENT,
+    );
+    // A touch screen gets buttons for the keys the lines name.
+    if taps::shown() {
+        let row = |y: f32| Rect::new(r.x + unit * 0.4, y, r.w - unit * 0.8, unit * 0.9);
+        button_row(gfx, row(c.y + unit * 0.15), card.buttons);
+        if let Some((_, buttons)) = card.extra {
+            button_row(gfx, row(c.y + unit * 1.15), buttons);
+        }
+        return;
+    }
+    for (line, dy) in [(Some(card.keys), 0.55), (card.extra.map(|e| e.0), 1.3)] {
+        let Some(line) = line else { continue };
+        gfx.text_mid(
+            line,
+            c.x,
+            c.y + unit * dy,
+            (unit * 0.5).round(),
+            Weight::Regular,
+            Align::Center,
+            theme::TEXT_DIM,
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::match_layout;
 
     #[test]
     fn the_second_seat_plays_on_the_left_when_it_is_the_only_local_one() {
@@ -352,6 +490,45 @@ mod tests {
         let swapped = oriented(&l, [false, true]);
         assert_eq!(swapped.panels[1].board, l.panels[0].board);
         assert_eq!(swapped.panels[0].board, l.panels[1].board);
+    }
+
+    /// A general room's two-seat battle of a versus header reads, frame by frame, as the
+    /// versus match of that header: the view draws both alike.
+    #[test]
+    fn a_two_seat_battle_reads_as_the_versus_match_of_its_header() {
+        use crate::session::{AutoPlayer, SeatView};
+        use crate::versus::opponent::Stacker;
+        use sevenbag_core::{BattleHeader, MatchHeader, SeatInput};
+
+        let mut header = MatchHeader::versus(11);
+        header.rules.first_to = 2;
+        let mut m = Match::new(header);
+        let mut b: Battle = Battle::new(BattleHeader::versus(&header)).expect("valid");
+        let mut bots = [Stacker::new(3, 2), Stacker::new(4, 1)];
+        let mut rounds_over = 0;
+        while !matches!(Duel::phase(&m), Phase::MatchOver { .. }) {
+            assert!(m.frame().0 < 60 * 60 * 20, "the match ends");
+            let keys = Seat::BOTH.map(|s| bots[s.index()].next_for(SeatView::of_match(&m, s)));
+            m.step(keys);
+            let mut inputs = [SeatInput::default(); sevenbag_core::MAX_SEATS];
+            inputs[0] = keys[0].into();
+            inputs[1] = keys[1].into();
+            b.step(&inputs);
+            let (a, z): (&dyn Duel, &dyn Duel) = (&m, &b);
+            assert_eq!(a.phase(), z.phase(), "frame {}", m.frame().0);
+            assert_eq!(a.wins(), z.wins());
+            assert_eq!(a.round(), z.round());
+            assert_eq!(a.countdown_left(), z.countdown_left());
+            assert_eq!(a.first_to(), z.first_to());
+            for s in Seat::BOTH {
+                assert_eq!(a.incoming(s), z.incoming(s));
+                assert_eq!(a.player(s), z.player(s));
+            }
+            if m.events().round_over.is_some() {
+                rounds_over += 1;
+            }
+        }
+        assert!(rounds_over >= 2, "two rounds or more were played");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::input::taps;
 use crate::layout::{match_layout, result_card};
 use crate::render::fx::MatchFx;
-use crate::render::gfx::{Align, Weight, center, fill, outline};
+use crate::render::gfx::{Align, Weight, center};
 use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
@@ -21,8 +21,7 @@ use crate::session::Session;
 use crate::solo::{key_text, redo_key, restart_key, undo_key};
 use crate::sound::sfx::Sfx;
 use crate::versus::local_session::{Control, LocalSession};
-use crate::versus::match_view::Scene;
-use crate::versus::match_view::draw_match;
+use crate::versus::match_view::{ResultCard, Scene, draw_match, draw_result_card};
 use crate::versus::opponent::Opponent;
 use crate::versus::pause_menu::{PauseChoice, draw_pause, update_pause};
 
@@ -348,53 +347,18 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
         if over_now && self.paused.is_none() {
             let role = self.session.room_role().unwrap_or_default();
             // After an online match a player may also report or block the opponent.
-            let line3 = (self.mode == PlayMode::Online && !role.spectator)
-                .then_some("R  report opponent   B  block opponent");
-            let c = center(rematch_box(io));
-            let r = if line3.is_some() {
-                player_result_box(io)
-            } else {
-                rematch_box(io)
-            };
-            fill(r, theme::PANEL);
-            outline(r, 1.0, theme::ACCENT);
-            let unit = l.cell;
+            let report: [KeyChoice<'static>; 2] = [("Report", KeyCode::R), ("Block", KeyCode::B)];
+            let extra = (self.mode == PlayMode::Online && !role.spectator)
+                .then_some(("R  report opponent   B  block opponent", &report[..]));
             let (ready, spectator) = (role.ready_sent, role.spectator);
             let (line1, line2, buttons) = self.result_lines(replay_verdict, ready, spectator);
-            gfx.text_mid(
+            let card = ResultCard {
                 line1,
-                c.x,
-                c.y - unit * 0.45,
-                (unit * 0.8).round(),
-                Weight::Bold,
-                Align::Center,
-                theme::ACCENT,
-            );
-            // A touch screen gets buttons for the keys the lines name.
-            if taps::shown() {
-                let row = |y: f32| Rect::new(r.x + unit * 0.4, y, r.w - unit * 0.8, unit * 0.9);
-                button_row(gfx, row(c.y + unit * 0.15), &buttons);
-                if line3.is_some() {
-                    button_row(
-                        gfx,
-                        row(c.y + unit * 1.15),
-                        &[("Report", KeyCode::R), ("Block", KeyCode::B)],
-                    );
-                }
-            } else {
-                for (line, dy) in [(Some(line2), 0.55), (line3, 1.3)] {
-                    let Some(line) = line else { continue };
-                    gfx.text_mid(
-                        line,
-                        c.x,
-                        c.y + unit * dy,
-                        (unit * 0.5).round(),
-                        Weight::Regular,
-                        Align::Center,
-                        theme::TEXT_DIM,
-                    );
-                }
-            }
+                keys: line2,
+                buttons: &buttons,
+                extra,
+            };
+            draw_result_card(gfx, io, &card);
         }
         if self.mode == PlayMode::Replay && !over_now && self.paused.is_none() && taps::shown() {
             super::replay_bar::draw(gfx, io.width, io.height, l.cell);
@@ -465,12 +429,6 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
     fn name(&self) -> &'static str {
         "play"
     }
-}
-
-/// The rematch box of a player after an online match: one line taller, for the report and
-/// block keys (the result card's buttons go under it).
-pub(crate) fn player_result_box(io: &FrameIo) -> macroquad::math::Rect {
-    result_card(&match_layout(io.width, io.height)).tall
 }
 
 /// Where the rematch prompt goes: between the two wells under the title and the NEXT and HOLD

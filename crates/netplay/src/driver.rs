@@ -17,7 +17,8 @@ use sevenbag_protocol::{ClientMessage, EndReason, ServerMessage};
 
 use crate::clock::{Clock, Pacer};
 use crate::inputs::InputSource;
-use crate::session::{MAX_INPUT_DELAY, Session, SessionError, SessionOptions, Step};
+use crate::retune::{DelayTuner, LinkReading};
+use crate::session::{Session, SessionError, SessionOptions, Step};
 
 /// A round result the server announced (`RoundOver`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,17 +112,11 @@ pub struct MatchDriver {
     match_result: Option<MatchResult>,
     /// The server ended the match without a winner.
     void_result: Option<VoidResult>,
-    /// Stall frames counted at the last input-delay re-estimate.
-    stalls_at_retune: u64,
-    /// Re-estimates in a row that found the delay higher than needed.
-    calm_retunes: u32,
+    /// The input delay's re-estimates over the match.
+    tuner: DelayTuner,
 }
 
-/// Frames between input-delay re-estimates during a match.
-pub const RETUNE_FRAMES: u32 = 60;
-/// Re-estimates in a row that must find the delay too high before it is lowered (so a brief
-/// calm does not bring back the stalls a moment later).
-const CALM_BEFORE_LOWERING: u32 = 5;
+pub use crate::retune::RETUNE_FRAMES;
 
 impl MatchDriver {
     /// No match yet, no seat; the clock starts at `now`.
@@ -139,8 +134,7 @@ impl MatchDriver {
             rounds: Vec::new(),
             match_result: None,
             void_result: None,
-            stalls_at_retune: 0,
-            calm_retunes: 0,
+            tuner: DelayTuner::default(),
         }
     }
 
@@ -342,31 +336,21 @@ impl MatchDriver {
             return false;
         }
         if session.local_seat().is_some() {
-            if self.config.auto_input_delay && session.frame() % RETUNE_FRAMES == 0 {
-                let link = SessionOptions::for_link_within(
-                    self.clock.rtt(),
-                    self.clock.jitter(),
-                    self.config.session.window,
-                    u32::from(session.header().rules.garbage_travel),
-                );
-                session.widen_window(link.window);
-                let needed = link.input_delay.max(self.config.session.input_delay);
-                let stalls = session.stats().stall_frames;
-                let stalled = stalls > self.stalls_at_retune;
-                self.stalls_at_retune = stalls;
-                let delay = session.options().input_delay;
-                // One frame at a time: up when the link needs it or we stalled since the last
-                // look, down only after a calm spell.
-                self.calm_retunes = if !stalled && needed < delay {
-                    self.calm_retunes + 1
-                } else {
-                    0
+            if self.config.auto_input_delay {
+                let link = LinkReading {
+                    rtt: self.clock.rtt(),
+                    jitter: self.clock.jitter(),
+                    max_window: u32::from(session.header().rules.garbage_travel),
                 };
-                if (needed > delay || stalled) && delay < MAX_INPUT_DELAY {
-                    session.set_input_delay(delay + 1);
-                } else if self.calm_retunes >= CALM_BEFORE_LOWERING {
-                    session.set_input_delay(delay - 1);
-                    self.calm_retunes = 0;
+                let (current, stalls) = (session.options(), session.stats().stall_frames);
+                let retune =
+                    self.tuner
+                        .retune(session.frame(), link, self.config.session, current, stalls);
+                if let Some(r) = retune {
+                    session.widen_window(r.window);
+                    if r.input_delay != current.input_delay {
+                        session.set_input_delay(r.input_delay);
+                    }
                 }
             }
             let remote = if self.config.balance_input_delay {
@@ -548,8 +532,7 @@ impl MatchDriver {
 
     fn start_match(&mut self, names: [String; 2]) {
         self.names = names;
-        self.stalls_at_retune = 0;
-        self.calm_retunes = 0;
+        self.tuner = DelayTuner::default();
         self.rounds.clear();
         self.match_result = None;
         self.void_result = None;

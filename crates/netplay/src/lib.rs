@@ -45,6 +45,8 @@ frame loop, on a tokio task, or in a test without a single sleep.
 - [`inputs`]: `InputSource` and the random, scripted and idle sources.
 - [`driver`]: `MatchDriver`, one match driven from server messages (shared by the headless
   client and the GUI).
+- [`retune`]: `DelayTuner`, a player's input delay and window re-estimated as a match runs
+  (the two-seat driver and the game's general-room controller share it).
 - [`headless`]: `HeadlessClient` and the relay-latency probe.
 - [`delay_proxy`]: an order-keeping loopback TCP proxy adding latency, jitter and the cost of
   lost packets (tests and the load tester reproduce distant players with it); [`udp_proxy`]
@@ -71,6 +73,7 @@ pub mod inputs;
 pub mod link;
 #[cfg(feature = "native")]
 pub mod net;
+pub mod retune;
 pub mod rollback;
 pub mod room;
 pub mod session;
@@ -101,6 +104,7 @@ pub use net::{
     CONNECT_TIMEOUT, DATAGRAM_CONNECT_TIMEOUT, DatagramStatus, NetHandle, NetOptions, NetSender,
     connect, connect_on, connect_trusting, connect_with,
 };
+pub use retune::{DelayTuner, LinkReading, Retune};
 pub use room::{Redirects, RoomInfo, RoomTracker, RoomUpdate, SeatChange};
 pub use session::{
     CONFIRM_INTERVAL, DEFAULT_WINDOW, HASH_INTERVAL, MAX_INPUT_DELAY, RoundEnd, Session,

@@ -4,7 +4,9 @@ use std::time::Duration;
 
 use sevenbag_core::{Battle, Input, Seat, SeatInput};
 use sevenbag_netplay::time::Instant;
-use sevenbag_netplay::{NetEvent, Step};
+use sevenbag_netplay::{
+    DEFAULT_WINDOW, LinkReading, NetEvent, SessionOptions, Step, battle_round_trip,
+};
 
 use super::{BattleOnline, BattleStage};
 
@@ -55,6 +57,29 @@ impl BattleOnline {
         let stepped = session.advance(input) == Step::Advanced;
         if stepped {
             self.due -= 1;
+            if let Some(me) = me {
+                // The delay follows the link during the match, as in a two-seat room.
+                let link = LinkReading {
+                    rtt: battle_round_trip(self.clock.rtt(), &self.links.0, me.index()),
+                    jitter: self.clock.jitter(),
+                    max_window: u32::from(session.header().rules.garbage_travel),
+                };
+                let current = session.options();
+                let base = SessionOptions {
+                    window: DEFAULT_WINDOW,
+                    input_delay: 0,
+                };
+                let stalls = session.stats().stall_frames;
+                if let Some(r) = self
+                    .tuner
+                    .retune(session.frame(), link, base, current, stalls)
+                {
+                    session.widen_window(r.window);
+                    if r.input_delay != current.input_delay {
+                        session.set_input_delay(r.input_delay);
+                    }
+                }
+            }
         } else {
             pacer.stalled(now, session.frame());
             self.due = 0;

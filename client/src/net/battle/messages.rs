@@ -4,13 +4,13 @@ use sevenbag_core::{BattleHeader, Seat};
 use sevenbag_netplay::battle_links::report_due;
 use sevenbag_netplay::time::Instant;
 use sevenbag_netplay::{BattleSession, DEFAULT_WINDOW, Pacer, SessionOptions, battle_options};
-use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
+use sevenbag_protocol::{ClientMessage, ErrorCode, SeatInfo, ServerMessage};
 
 use super::{BattleOnline, BattleResult, BattleStage};
 use crate::net::battle_queue::QueueWait;
 use crate::net::online::BOT_MARK;
 use crate::net::online::reconnect::SEAT_GONE;
-use crate::net::online::texts::error_text;
+use crate::net::online::texts::{error_text, peer_notice};
 
 impl BattleOnline {
     pub(super) fn on_message(&mut self, m: ServerMessage, at: Instant) {
@@ -39,6 +39,8 @@ impl BattleOnline {
                     .and_then(|s| seats.get(usize::from(s)).cloned().flatten())
                     .is_some_and(|s| s.ready);
                 self.ready_sent = me_ready || (self.ready_sent && self.result.is_none());
+                let heard = peer_notices(&self.room, &seats, self.seat);
+                self.notices.extend(heard);
                 self.room = seats;
                 self.spectators = spectators;
             }
@@ -134,6 +136,7 @@ impl BattleOnline {
                 }
             }
             ServerMessage::BattleLinks { rtt_ms } => self.links.0 = rtt_ms,
+            ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
             ServerMessage::QuickBattleQueue {
                 waiting,
                 needed,
@@ -201,6 +204,7 @@ impl BattleOnline {
         self.result = None;
         self.ready_sent = false;
         self.target = None;
+        self.tuner = sevenbag_netplay::DelayTuner::default();
         let local = self.battle_seat().map(Seat::index);
         let options = match local {
             Some(me) => battle_options(self.clock.rtt(), &self.links.0, me, DEFAULT_WINDOW),
@@ -226,9 +230,67 @@ impl BattleOnline {
     }
 }
 
+/// What we are told of the other seats' connections between two room states (`before`,
+/// `after`): a drop and a return, as in a two-seat room; our own seat `me` is not told.
+fn peer_notices(
+    before: &[Option<SeatInfo>],
+    after: &[Option<SeatInfo>],
+    me: Option<u8>,
+) -> Vec<String> {
+    before
+        .iter()
+        .zip(after)
+        .enumerate()
+        .filter(|&(seat, _)| me != u8::try_from(seat).ok())
+        .filter_map(|(_, pair)| match pair {
+            (Some(b), Some(a)) if b.name == a.name => peer_notice(&a.name, b.status, a.status),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A match log's per-seat lists: key changes, target changes, confirmed frames.
 type LogLists = (
     Vec<Vec<sevenbag_protocol::InputChange>>,
     Vec<Vec<sevenbag_protocol::TargetChange>>,
     Vec<u32>,
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sevenbag_protocol::SeatStatus;
+
+    fn seat(name: &str, status: SeatStatus) -> Option<SeatInfo> {
+        Some(SeatInfo {
+            name: name.to_owned(),
+            ready: true,
+            status,
+        })
+    }
+
+    #[test]
+    fn another_seat_dropping_and_coming_back_is_told_ours_is_not() {
+        let up = SeatStatus::Connected;
+        let down = SeatStatus::Reconnecting { seconds_left: 15 };
+        let before = [seat("Ann", up), seat("Bea", up)];
+        let after = [seat("Ann", down), seat("Bea", down)];
+        assert_eq!(
+            peer_notices(&before, &after, Some(0)),
+            vec!["Bea lost connection: waiting up to 15 s for them.".to_owned()]
+        );
+        assert_eq!(
+            peer_notices(&after, &before, Some(0)),
+            vec!["Bea is back.".to_owned()]
+        );
+        assert_eq!(
+            peer_notices(&before, &before, Some(0)),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            peer_notices(&before, &after, None).len(),
+            2,
+            "a spectator hears both"
+        );
+    }
+}

@@ -42,6 +42,12 @@ impl BattleOnline {
         &self.room
     }
 
+    /// Who sits in the room seat that plays battle seat `seat` in the current match.
+    pub fn room_seat_info(&self, seat: Seat) -> Option<&SeatInfo> {
+        let room_seat = *self.room_seats.get(seat.index())?;
+        self.room.get(usize::from(room_seat))?.as_ref()
+    }
+
     /// Spectators in the room.
     pub fn spectators(&self) -> u16 {
         self.spectators
@@ -142,6 +148,17 @@ impl BattleOnline {
         } else {
             ClientMessage::Unblock { name }
         });
+    }
+
+    /// Asks the server for the replay it keeps under `id` (the last match's, to save it); it
+    /// comes back through [`BattleOnline::take_replay`].
+    pub fn fetch_replay(&mut self, id: &str) {
+        self.send(ClientMessage::GetReplay { id: id.to_owned() });
+    }
+
+    /// The replay the server sent since the last call, if one came: its id and bytes.
+    pub fn take_replay(&mut self) -> Option<(String, Vec<u8>)> {
+        self.replay.take()
     }
 
     /// Reports `name` for `text`, with the last match's replay as the evidence when there is

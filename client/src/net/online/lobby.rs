@@ -39,17 +39,8 @@ impl Online {
         if self.seat() == Some(seat) {
             return;
         }
-        match (before, after) {
-            (SeatStatus::Connected, SeatStatus::Reconnecting { seconds_left }) => {
-                self.notices.push(format!(
-                    "{name} lost connection: waiting up to {seconds_left} s for them."
-                ));
-            }
-            (SeatStatus::Reconnecting { .. }, SeatStatus::Connected) => {
-                self.notices.push(format!("{name} is back."));
-            }
-            _ => {}
-        }
+        self.notices
+            .extend(super::texts::peer_notice(name, before, after));
     }
 
     /// A `Reconnecting { seconds_left }` heard for `seat`, counted down to `now` (to zero).

@@ -1,8 +1,22 @@
 //! Network failures and server errors as sentences for people: what happened and what to try.
 
-use sevenbag_protocol::ErrorCode;
+use sevenbag_protocol::{ErrorCode, SeatStatus};
 
 use super::Request;
+
+/// What a player is told when another seat's connection drops (`before` to `after`), and
+/// when it is back; `None` for any other change. Every room controller says it alike.
+pub fn peer_notice(name: &str, before: SeatStatus, after: SeatStatus) -> Option<String> {
+    match (before, after) {
+        (SeatStatus::Connected, SeatStatus::Reconnecting { seconds_left }) => Some(format!(
+            "{name} lost connection: waiting up to {seconds_left} s for them."
+        )),
+        (SeatStatus::Reconnecting { .. }, SeatStatus::Connected) => {
+            Some(format!("{name} is back."))
+        }
+        _ => None,
+    }
+}
 
 /// What the lobby says while the server has not answered `request` yet: a heading (without
 /// its animated dots) and a line on what happens next.

@@ -8,12 +8,18 @@
 //! touch screen the results table's Rematch button) readies you for the rematch. T opens the room's chat ([`talk`]); a lost connection is taken back
 //! under a banner, and a player back too late to keep the seat watches the rest.
 
+mod after;
 mod crowd;
+mod duel;
 #[cfg(test)]
 mod handoff_tests;
 mod lobby;
 mod outage;
+mod status;
 mod talk;
+
+#[cfg(test)]
+pub use status::touch_texts;
 
 use macroquad::input::KeyCode;
 use sevenbag_core::{Battle, Phase, Seat};
@@ -24,7 +30,7 @@ use super::source::{PartyMatch, Tally};
 use super::view::{PartyScene, draw_party};
 use crate::input::Latch;
 use crate::layout::party::party_layout;
-use crate::net::battle::{BattleOnline, BattleStage, SEAT_LOST};
+use crate::net::battle::{BattleOnline, BattleStage};
 use crate::net::links::Link;
 use crate::render::fx::{SeatFx, count_sound};
 use crate::render::key_buttons::KeyChoice;
@@ -84,7 +90,7 @@ impl PartyMatch for OnlineParty {
         } else if self.online.ready_sent() {
             "Ready: waiting for the others      Esc  leave"
         } else {
-            "Enter  ready for a rematch      Esc  leave"
+            "Enter  ready for a rematch   S  save replay   L  link   Esc  leave"
         }
     }
 
@@ -94,6 +100,7 @@ impl PartyMatch for OnlineParty {
         } else {
             vec![
                 ("Rematch", KeyCode::Enter),
+                ("Save replay", KeyCode::S),
                 ("Copy link", KeyCode::L),
                 ("Leave", KeyCode::Escape),
             ]
@@ -109,6 +116,8 @@ pub struct PartyOnlineScreen {
     autopilot: Option<Box<dyn AutoPlayer>>,
     /// "Leave the match? You forfeit." is asked.
     confirm_leave: bool,
+    /// The last match's replay was asked for, to be saved when it comes.
+    saving: bool,
     /// Matches seen started (a new one resets the tally).
     matches_seen: u32,
     /// The lobby's selected row.
@@ -117,6 +126,8 @@ pub struct PartyOnlineScreen {
     fx: Vec<SeatFx>,
     /// The countdown number last heard.
     last_count: Option<u32>,
+    /// Seconds since "GO!", while the two-seat view shows it.
+    go: Option<f32>,
     /// The other seats' bots and the embedded server of a capture (`--screen party-online`).
     crowd: Option<crowd::Crowd>,
     /// The relay the shown seat's connection runs through (`--screen party-reconnect`).
@@ -135,10 +146,12 @@ impl PartyOnlineScreen {
             latch: Latch::default(),
             autopilot: None,
             confirm_leave: false,
+            saving: false,
             matches_seen: 0,
             lobby_row: 0,
             fx: Vec::new(),
             last_count: None,
+            go: None,
             crowd: None,
             outage: None,
             time: 0.0,
@@ -148,7 +161,7 @@ impl PartyOnlineScreen {
     /// A room of `setup`'s seats on a server started here, every seat a bot's, watched as a
     /// spectator: `--screen party-watch`.
     pub fn watch_crowd(setup: &super::PartySetup) -> Result<PartyOnlineScreen, String> {
-        let mut crowd = crowd::Crowd::start(setup.seats().max(3), setup.level)?;
+        let mut crowd = crowd::Crowd::start(setup.seats(), setup.level)?;
         let code = crowd.host(room_options(setup))?;
         let online = BattleOnline::join(
             crowd.addr(),
@@ -165,7 +178,7 @@ impl PartyOnlineScreen {
     /// A room of `setup`'s seats on a server started here, every seat (ours too) played by a
     /// bot through its own connection: `--screen party-online`.
     pub fn crowd(setup: &super::PartySetup, seed: u64) -> Result<PartyOnlineScreen, String> {
-        let crowd = crowd::Crowd::start(setup.seats().max(3), setup.level)?;
+        let crowd = crowd::Crowd::start(setup.seats(), setup.level)?;
         let options = room_options(setup);
         let online = BattleOnline::create(crowd.addr(), "You (bot)", Handling::default(), options);
         let mut screen = PartyOnlineScreen::new(online);
@@ -181,7 +194,7 @@ impl PartyOnlineScreen {
         setup: &super::PartySetup,
         seed: u64,
     ) -> Result<PartyOnlineScreen, String> {
-        let crowd = crowd::Crowd::start(setup.seats().max(3), setup.level)?;
+        let crowd = crowd::Crowd::start(setup.seats(), setup.level)?;
         let server = crowd.addr().parse().map_err(|e| format!("{e}"))?;
         let outage = outage::Outage::start(server).map_err(|e| format!("relay: {e}"))?;
         let mut options = room_options(setup);
@@ -349,6 +362,11 @@ impl PartyOnlineScreen {
             count_sound(&mut self.last_count, b.countdown_left(), &mut sounds);
             if b.events().go {
                 sounds.push(Sfx::Go);
+                self.go = Some(0.0);
+            }
+            if let Some(winner) = b.events().match_over {
+                let won = me.is_none_or(|me| b.team_of(me) == winner);
+                sounds.push(if won { Sfx::Win } else { Sfx::Lose });
             }
             if b.events().new_round {
                 self.fx.iter_mut().for_each(|fx| *fx = SeatFx::default());
@@ -357,6 +375,7 @@ impl PartyOnlineScreen {
         for fx in &mut self.fx {
             fx.advance(io.dt);
         }
+        self.go = self.go.map(|t| t + io.dt).filter(|&t| t <= 0.8);
         sounds.dedup();
         for s in sounds {
             ctx.play(s);
@@ -365,113 +384,6 @@ impl PartyOnlineScreen {
             self.party.tally.observe(s.confirmed());
         }
     }
-
-    /// The status line: the targeting help, our target, the round trip and the path our
-    /// inputs take (UDP for datagrams, TCP for the WebSocket).
-    fn status(&self) -> String {
-        let o = self.online();
-        let path = match o.path() {
-            sevenbag_netplay::TransportPath::Datagrams => "UDP",
-            sevenbag_netplay::TransportPath::WebSocket => "TCP",
-        };
-        let ping = o.ping().map_or_else(String::new, |d| {
-            format!("   ·   ping {} ms {path}", d.as_millis())
-        });
-        let leave = leave_words();
-        if self.confirm_leave {
-            return confirm_words().to_owned();
-        }
-        if let Some(r) = o.result()
-            && !matches!(o.battle().phase(), Phase::MatchOver { .. })
-        {
-            // Decided off the boards (players left, the server stopped): no results table.
-            let how = match r.reason {
-                sevenbag_protocol::EndReason::Forfeit => "the others left",
-                sevenbag_protocol::EndReason::Abandoned => "everyone left",
-                _ => "the server ended it",
-            };
-            let keys = if o.battle_seat().is_some() {
-                rematch_words()
-            } else {
-                leave
-            };
-            return format!("Match over: {how}   ·   {keys}{ping}");
-        }
-        if o.seat_lost() {
-            return format!("{SEAT_LOST}   ·   {leave}{ping}");
-        }
-        let Some(me) = o.battle_seat() else {
-            return format!(
-                "Watching every board: seat 1 large, its target and attackers marked   ·   {leave}{ping}"
-            );
-        };
-        let b = o.battle();
-        if b.player(me).topped_out().is_some() && o.is_live() {
-            let place = b
-                .placement(me)
-                .map_or_else(String::new, |p| format!(" ({})", crate::text::ordinal(p)));
-            return format!("You are out{place}: watching the others   ·   {leave}{ping}");
-        }
-        if b.header().options.targeting != sevenbag_core::Targeting::Manual {
-            let rule = b.header().options.targeting.name();
-            return format!("Targeting {rule} picks whom you attack   ·   {leave}{ping}");
-        }
-        let names = o.names();
-        let target = match o.target() {
-            Some(t) => format!(
-                "your target: {}",
-                names.get(t.index()).map_or("—", String::as_str)
-            ),
-            None => "no target chosen: your attacks go round in turn".to_owned(),
-        };
-        format!(
-            "{}   ·   {target}   ·   {leave}{ping}",
-            crate::input::taps::hint(
-                "Tab / 1–8 / a tap choose your target",
-                "a tap on a board chooses your target"
-            )
-        )
-    }
-
-    fn title(&self) -> String {
-        let o = self.online();
-        let code = o.code().unwrap_or("—");
-        let verb = if o.is_spectator() {
-            "WATCHING"
-        } else {
-            "ONLINE FREE-FOR-ALL"
-        };
-        format!("{verb}  ·  ROOM {code}")
-    }
-}
-
-/// How the status line says to leave: Esc, or the back button on a touch screen.
-fn leave_words() -> &'static str {
-    crate::input::taps::hint("Esc leave", "‹ leave")
-}
-
-/// The status line while "leave the match?" is asked.
-fn confirm_words() -> &'static str {
-    crate::input::taps::hint(
-        "Leave the match? You forfeit.   Esc / Enter leave   ·   any other key stays",
-        "Leave the match? You forfeit.   ‹ again leaves   ·   a tap on a board stays",
-    )
-}
-
-/// The status line's way to a rematch after a match decided off the boards.
-fn rematch_words() -> &'static str {
-    crate::input::taps::hint(
-        "Enter ready for a rematch   ·   Esc leave",
-        "Rematch below   ·   ‹ leave",
-    )
-}
-
-/// What the screen says in words, for the touch wording test.
-#[cfg(test)]
-pub fn touch_texts() -> Vec<String> {
-    [leave_words(), confirm_words(), rematch_words()]
-        .map(str::to_owned)
-        .to_vec()
 }
 
 impl Screen for PartyOnlineScreen {
@@ -490,6 +402,7 @@ impl Screen for PartyOnlineScreen {
         for n in self.online_mut().take_notices() {
             ctx.notify(n, theme::BAD);
         }
+        self.save_fetched_replay(ctx);
         // While the chat field has the keyboard, the lobby and the match run without keys.
         let quiet = self.update_chat(ctx, io);
         let io = quiet.as_ref().unwrap_or(io);
@@ -499,6 +412,7 @@ impl Screen for PartyOnlineScreen {
             self.party.tally = Tally::default();
             self.fx.clear();
             self.last_count = None;
+            self.go = None;
             self.latch.reset();
             self.confirm_leave = false;
         }
@@ -526,20 +440,13 @@ impl Screen for PartyOnlineScreen {
             ctx.play(Sfx::Move);
             self.confirm_leave = true;
         }
-        let over = self.online().result().is_some();
-        // Enter readies (a touch screen's Rematch button under the results presses it); a tap
-        // elsewhere does not, so the results stay until the player asks for more.
-        if over && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
-            ctx.play(Sfx::Select);
-            self.online_mut().ready();
+        if self.online().result().is_some() {
+            self.update_after(ctx, kb);
         }
-        if over && kb.pressed(KeyCode::L) {
-            match self.online().result().and_then(|r| r.replay.clone()) {
-                Some(id) => ctx.copy_game_link(&Link::Replay(id)),
-                None => ctx.notify("The server kept no replay of this match.", theme::BAD),
-            }
+        // With one opponent there is nobody else to choose.
+        if !self.duel() {
+            self.update_target(ctx, io);
         }
-        self.update_target(ctx, io);
         self.step_due(ctx, io);
         Transition::None
     }
@@ -547,6 +454,10 @@ impl Screen for PartyOnlineScreen {
     fn draw(&self, ctx: &Ctx, io: &FrameIo) {
         if !self.in_match() {
             self.draw_lobby(ctx, io);
+            return;
+        }
+        if self.duel() {
+            self.draw_duel(ctx, io);
             return;
         }
         let seats = self.online().battle().seats();
@@ -565,7 +476,7 @@ impl Screen for PartyOnlineScreen {
             time: self.time,
         };
         draw_party(&ctx.gfx, &l, &scene);
-        self.draw_match_talk(ctx, io, &l);
+        self.draw_match_talk(ctx, io, l.title);
     }
 
     fn plays_by_touch(&self) -> bool {
@@ -577,7 +488,12 @@ impl Screen for PartyOnlineScreen {
     }
 
     fn field_keys(&self) -> &'static [KeyCode] {
-        &[KeyCode::T]
+        // R opens the chat field on `/report NAME ` after a two-seat match, as in versus.
+        if self.duel() {
+            &[KeyCode::T, KeyCode::R]
+        } else {
+            &[KeyCode::T]
+        }
     }
 
     fn name(&self) -> &'static str {
@@ -586,9 +502,13 @@ impl Screen for PartyOnlineScreen {
 }
 
 /// The room a free-for-all form asks for: `setup`'s seats (bots counted as seats for people),
-/// targeting, teams by seat, badges and rounds, on the versus rules.
+/// targeting, teams by seat, badges and rounds, on the versus rules. The form offers 3 to 8
+/// seats; a capture's two make a versus room of the general kind.
 pub fn room_options(setup: &super::PartySetup) -> sevenbag_protocol::BattleRoomOptions {
-    let seats = setup.seats().clamp(3, sevenbag_protocol::MAX_ROOM_SEATS) as u8;
+    let seats = setup.seats().clamp(
+        sevenbag_protocol::MIN_ROOM_SEATS,
+        sevenbag_protocol::MAX_ROOM_SEATS,
+    ) as u8;
     let mut options = sevenbag_protocol::BattleRoomOptions::ffa(seats);
     let header = super::PartySetup {
         bots: seats - 1,
@@ -631,12 +551,12 @@ mod tests {
     }
 
     #[test]
-    fn a_room_has_at_least_three_seats() {
+    fn one_bot_asks_for_a_room_of_two_seats_the_server_takes() {
         let o = room_options(&PartySetup {
             bots: 1,
             ..PartySetup::default()
         });
-        assert_eq!(o.seats, 3);
+        assert_eq!(o.seats, 2);
         o.validate().expect("valid");
     }
 }

@@ -9,8 +9,10 @@ use sevenbag_netplay::time::Instant;
 
 use super::PartyOnlineScreen;
 use crate::input::Keyboard;
-use crate::layout::list_layout;
-use crate::layout::party::{PartyLayout, party_layout};
+use macroquad::math::Rect;
+
+use crate::layout::party::party_layout;
+use crate::layout::{list_layout, match_layout};
 use crate::screen::{Ctx, FrameIo, TextField};
 use crate::versus::online::room_chat::{
     Reconnecting, chat_field, chat_keys, draw_chat_log, draw_chat_strip, draw_reconnecting,
@@ -33,9 +35,10 @@ impl PartyOnlineScreen {
     }
 
     /// Over the match: the chat in the title strip, and the banner while reconnecting.
-    pub(super) fn draw_match_talk(&self, ctx: &Ctx, io: &FrameIo, l: &PartyLayout) {
+    /// `title` is the strip the match view leaves for the title.
+    pub(super) fn draw_match_talk(&self, ctx: &Ctx, io: &FrameIo, title: Rect) {
         let o = self.online();
-        draw_chat_strip(ctx, o.chat(), l.title);
+        draw_chat_strip(ctx, o.chat(), title);
         let now = Instant::now();
         if let Some(left) = o.reconnecting(now) {
             let r = Reconnecting {
@@ -59,7 +62,11 @@ impl PartyOnlineScreen {
         let l = list_layout(io.width, io.height, rows);
         let strip = self.in_match().then(|| {
             let seats = self.online().battle().seats();
-            party_layout(io.width, io.height, seats).title
+            if self.duel() {
+                match_layout(io.width, io.height).title
+            } else {
+                party_layout(io.width, io.height, seats).title
+            }
         });
         chat_field(
             self.online().chat(),

@@ -75,14 +75,14 @@ const PICK_KEYS: [KeyCode; 2] = [KeyCode::Enter, KeyCode::KpEnter];
 
 /// The title of the leave confirmation ("Leave the match? You forfeit.", split so the title
 /// fits the dialog).
-const CONFIRM_TITLE: &str = "Leave the match?";
+pub(crate) const CONFIRM_TITLE: &str = "Leave the match?";
 /// Its rows: leave, then stay.
 const CONFIRM_OPTIONS: [&str; 2] = ["You forfeit — leave  (Enter / Y)", "Stay  (Esc / N)"];
 /// Its rows on a touch screen, tapped.
 const CONFIRM_TOUCH: [&str; 2] = ["You forfeit — leave", "Stay"];
 
 /// The leave confirmation's rows as shown.
-fn confirm_options() -> [&'static str; 2] {
+pub(crate) fn confirm_options() -> [&'static str; 2] {
     if crate::input::taps::shown() {
         CONFIRM_TOUCH
     } else {

@@ -1,0 +1,64 @@
+//! What the keys do once a room's match is over, for every seat count: Enter readies for a
+//! rematch (a touch screen's Rematch button presses it; a tap elsewhere does not, so the
+//! results stay until the player asks for more), L copies the replay's link, S fetches the
+//! replay from the server and saves it with this machine's replays, as after a versus match;
+//! a two-seat room's card adds report and block ([`super::duel`]).
+
+use macroquad::input::KeyCode;
+
+use super::PartyOnlineScreen;
+use crate::input::Keyboard;
+use crate::net::links::Link;
+use crate::render::theme;
+use crate::screen::Ctx;
+use crate::sound::sfx::Sfx;
+
+/// What the screen says when the server kept no replay to link or save.
+const NO_REPLAY: &str = "The server kept no replay of this match.";
+
+impl PartyOnlineScreen {
+    /// The keys of a finished match.
+    pub(super) fn update_after(&mut self, ctx: &mut Ctx, kb: &Keyboard) {
+        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
+            ctx.play(Sfx::Select);
+            self.online_mut().ready();
+        }
+        if self.duel() {
+            self.update_duel_card(ctx, kb);
+        }
+        let replay = self.online().result().and_then(|r| r.replay.clone());
+        if kb.pressed(KeyCode::L) {
+            match &replay {
+                Some(id) => ctx.copy_game_link(&Link::Replay(id.clone())),
+                None => ctx.notify(NO_REPLAY, theme::BAD),
+            }
+        }
+        if kb.pressed(KeyCode::S) {
+            match replay {
+                Some(id) => {
+                    self.saving = true;
+                    self.online_mut().fetch_replay(&id);
+                    ctx.notify("Fetching the replay from the server…", theme::ACCENT2);
+                }
+                None => ctx.notify(NO_REPLAY, theme::BAD),
+            }
+        }
+    }
+
+    /// Saves the replay asked for once it arrives.
+    pub(super) fn save_fetched_replay(&mut self, ctx: &mut Ctx) {
+        let Some((id, bytes)) = self.online_mut().take_replay() else {
+            return;
+        };
+        if !std::mem::take(&mut self.saving) {
+            return;
+        }
+        match crate::replay_files::save_dir()
+            .ok_or_else(|| "this system has no data folder".to_owned())
+            .and_then(|d| crate::replay_files::save(&d, &id, &bytes))
+        {
+            Ok(path) => ctx.notify(format!("Replay saved to {}", path.display()), theme::GOOD),
+            Err(e) => ctx.notify(e, theme::BAD),
+        }
+    }
+}
