@@ -143,6 +143,8 @@ pub enum Action {
     Send,
     /// Join room `code` (an invite).
     Join(String),
+    /// Turn down the invite of notification `id` (it leaves the list).
+    DeclineInvite(u64),
     /// Spectate room `code` (a friend's match).
     Watch(String),
     /// Accept `name`'s request.
@@ -173,6 +175,7 @@ impl Action {
         match self {
             Action::Send => KeyCode::Enter,
             Action::Join(_) => KeyCode::J,
+            Action::DeclineInvite(_) => KeyCode::D,
             Action::Watch(_) => KeyCode::W,
             Action::Accept(_) => KeyCode::A,
             Action::Decline(_) => KeyCode::D,
@@ -194,6 +197,7 @@ impl Action {
         match self {
             Action::Send => "Send",
             Action::Join(_) => "Join",
+            Action::DeclineInvite(_) => "Decline",
             Action::Watch(_) => "Watch",
             Action::Accept(_) => "Accept",
             Action::Decline(_) => "Decline",
@@ -214,6 +218,7 @@ impl Action {
         let key = match self {
             Action::Send => "Enter",
             Action::Join(_) => "J",
+            Action::DeclineInvite(_) => "D",
             Action::Watch(_) => "W",
             Action::Accept(_) => "A",
             Action::Decline(_) => "D",
@@ -248,7 +253,7 @@ pub fn actions(row: Row, lists: Lists) -> Vec<Action> {
                 .notifications
                 .get(i)
                 .map_or(Vec::new(), |n| match (invite_code(n), n.kind) {
-                    (Some(code), _) => vec![Action::Join(code)],
+                    (Some(code), _) => vec![Action::Join(code), Action::DeclineInvite(n.id)],
                     (None, NotificationKind::DirectMessage) => {
                         vec![Action::Reply(n.subject.clone())]
                     }
@@ -284,7 +289,11 @@ pub fn primary(row: Row, lists: Lists) -> Option<Action> {
     actions(row, lists).into_iter().next().filter(|a| {
         !matches!(
             a,
-            Action::Decline(_) | Action::Cancel(_) | Action::Remove(_) | Action::Discard
+            Action::Decline(_)
+                | Action::DeclineInvite(_)
+                | Action::Cancel(_)
+                | Action::Remove(_)
+                | Action::Discard
         )
     })
 }
@@ -341,7 +350,7 @@ pub fn footers() -> Vec<String> {
     let n = String::new;
     [
         vec![Action::Send],
-        vec![Action::Join(n())],
+        vec![Action::Join(n()), Action::DeclineInvite(0)],
         vec![Action::Accept(n()), Action::Decline(n())],
         vec![Action::Cancel(n())],
         vec![Action::Watch(n()), Action::Reply(n()), Action::Remove(n())],

@@ -121,6 +121,8 @@ pub struct PartyOnlineScreen {
     crowd: Option<crowd::Crowd>,
     /// The relay the shown seat's connection runs through (`--screen party-reconnect`).
     outage: Option<outage::Outage>,
+    /// The lobby's Invite a friend box, while it is open.
+    picker: Option<Box<dyn crate::screen::FriendPicker>>,
     time: f32,
 }
 
@@ -141,6 +143,7 @@ impl PartyOnlineScreen {
             last_count: None,
             crowd: None,
             outage: None,
+            picker: None,
             time: 0.0,
         }
     }
