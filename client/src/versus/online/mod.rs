@@ -186,7 +186,10 @@ impl OnlineScreen {
         };
         let url = self.online().url().to_owned();
         self.online_mut().leave();
-        let online = crate::versus::lobby::player_connection(&ctx.config, &url, request);
+        // As the lobby's `player_connection` makes it (that module opens this one).
+        let c = &ctx.config;
+        let online = Online::connect(&url, &c.player_name, c.handling, c.keys, request)
+            .with_key(crate::identity::existing_key());
         Transition::Replace(Box::new(OnlineScreen::new(online, &self.title, None)))
     }
 
