@@ -162,6 +162,7 @@ async fn run(args: Args) {
         backdrop: render::backdrop::Backdrop::new(),
         copying: None,
         open_battle_room: |online| Box::new(party::online::PartyOnlineScreen::new(online)),
+        open_friend_picker: friends::picker::open,
     };
     settings::show_display(&ctx.config);
     if let Some(problem) = problem {
@@ -194,6 +195,8 @@ async fn run(args: Args) {
         );
     }
     let mut stack = Stack::new(start::first_screens(&args, &ctx, first_start));
+    // Friends' news as toasts over every screen; not in captures and demos (fixed pictures).
+    let mut news = (args.screen.is_none() && !args.demo).then(friends::news::News::new);
     let capture = args.frames.is_some();
     let mut clock = if capture {
         FixedClock::one_per_frame()
@@ -345,7 +348,10 @@ async fn run(args: Args) {
         if !stack.apply(transition) {
             break;
         }
-        // 4. Draw: the top screen, then any notice over it.
+        if let Some(news) = &mut news {
+            news.frame(&ctx, stack.top().is_some_and(|s| s.name() == "friends"));
+        }
+        // 4. Draw: the top screen, then any notice and toast over it.
         if let Some(top) = stack.top() {
             top.draw(&ctx, &io);
         }
@@ -353,6 +359,9 @@ async fn run(args: Args) {
         if let Some(n) = &ctx.notice {
             let unit = layout::list_layout(width, height, 1).unit;
             render::widgets::notice(&ctx.gfx, width, height, unit, &n.text, n.colour);
+        }
+        if let Some(news) = &news {
+            news.draw(&ctx, width, height);
         }
         // Text is queued as it is drawn and drawn here in one batch (`Gfx::flush_text`).
         ctx.gfx.flush_text();

@@ -219,7 +219,35 @@ pub struct Ctx {
     /// Opens the screen of a room of several seats that a two-seat connection turned out to
     /// have joined (the party's room screen, which sits above the versus screens that find one).
     pub open_battle_room: BattleRoomOpener,
+    /// Opens the list of online friends a room screen offers to invite (the Friends screen's
+    /// picker, which sits above the room screens that show it).
+    pub open_friend_picker: FriendPickerOpener,
 }
+
+/// What a [`FriendPicker`] made of the frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Picked {
+    /// Still choosing.
+    Nothing,
+    /// This friend was chosen (the picker is done).
+    Friend(String),
+    /// Closed without a choice.
+    Closed,
+}
+
+/// A box over a room's lobby listing the player's online friends: the room screen owns it,
+/// feeds it the frame while it is open (so it takes the keys) and sends the invite itself, on
+/// its own connection, when a friend is chosen.
+pub trait FriendPicker {
+    /// Handles one frame of input; says whether a friend was chosen or the box closed.
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Picked;
+
+    /// Draws the box over whatever the room screen drew.
+    fn draw(&self, ctx: &Ctx, io: &FrameIo);
+}
+
+/// Makes the picker of online friends for a room screen's Invite a friend.
+pub type FriendPickerOpener = fn(&Ctx) -> Box<dyn FriendPicker>;
 
 /// Makes the screen that takes a free-for-all room's connection over.
 pub type BattleRoomOpener = fn(BattleOnline) -> Box<dyn Screen>;

@@ -1,11 +1,12 @@
-//! The friends tests' helpers (`friends.rs`, `cluster_friends.rs`): a player registered or
-//! identified on a fresh connection, and the next notification pushed to one.
+//! The friends tests' helpers (`friends.rs`, `cluster_friends.rs`, `room_invites.rs`): a
+//! player registered or identified on a fresh connection, the next notification pushed to
+//! one, a request answered or refused, two players made friends.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use sevenbag_protocol::social::{Notification, NotificationKind};
-use sevenbag_protocol::{ClientMessage, ServerMessage};
+use sevenbag_protocol::social::{Notification, NotificationKind, RequestAnswer, RequestResult};
+use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
 use crate::{RawClient, player_key};
 
@@ -54,4 +55,50 @@ pub async fn notification_of(
         _ => None,
     })
     .await
+}
+
+/// Sends `request` on `c` and waits for the first reply `pick` takes, or an `Error` (its code
+/// and text).
+pub async fn ask<T>(
+    c: &mut RawClient,
+    request: ClientMessage,
+    mut pick: impl FnMut(&ServerMessage) -> Option<T>,
+) -> anyhow::Result<Result<T, (ErrorCode, String)>> {
+    c.send(&request).await?;
+    c.recv_until(LIMIT, |m| match m {
+        ServerMessage::Error { code, message, .. } => Some(Err((*code, message.clone()))),
+        m => pick(m).map(Ok),
+    })
+    .await
+}
+
+/// `a` (called `a_name`) asks `b` (`b_name`) to be friends and `b` accepts.
+pub async fn befriended(
+    a: &mut RawClient,
+    a_name: &str,
+    b: &mut RawClient,
+    b_name: &str,
+) -> anyhow::Result<()> {
+    let request = ClientMessage::SendFriendRequest {
+        name: b_name.into(),
+    };
+    let sent = ask(a, request, |m| match m {
+        ServerMessage::FriendRequestSent { result, .. } => Some(*result),
+        _ => None,
+    })
+    .await?;
+    anyhow::ensure!(sent == Ok(RequestResult::Sent), "{a_name} asked: {sent:?}");
+    notification_of(b, NotificationKind::FriendRequest).await?;
+    let answer = ClientMessage::AnswerFriendRequest {
+        name: a_name.into(),
+        answer: RequestAnswer::Accept,
+    };
+    let answered = ask(b, answer, |m| match m {
+        ServerMessage::FriendRequestAnswered { answer, .. } => Some(*answer),
+        _ => None,
+    })
+    .await?;
+    anyhow::ensure!(answered == Ok(RequestAnswer::Accept), "{answered:?}");
+    notification_of(a, NotificationKind::FriendAccepted).await?;
+    Ok(())
 }

@@ -6,6 +6,8 @@
 //! - [`social`] — the connection and the lists it keeps.
 //! - [`rows`] — the rows, their words and their actions, without a window.
 //! - [`draft`] — a direct message being written.
+//! - [`picker`] — the online friends a room's lobby offers to invite.
+//! - [`news`] and [`toast`] — notifications said as toasts while this screen is closed.
 //! - [`view`] — drawing.
 //! - `capture` — `--screen friends`: an embedded server with friends in it.
 //!
@@ -15,10 +17,15 @@
 #[cfg(not(target_arch = "wasm32"))]
 pub mod capture;
 pub mod draft;
+#[cfg(test)]
+mod invite_tests;
+pub mod news;
+pub mod picker;
 pub mod rows;
 pub mod social;
 #[cfg(test)]
 mod social_tests;
+pub mod toast;
 mod view;
 
 use std::any::Any;
@@ -189,6 +196,10 @@ impl FriendsScreen {
             }
             Action::Join(code) => room(Request::Join(code), "Room"),
             Action::Watch(code) => room(Request::Spectate(code), "Spectating"),
+            Action::DeclineInvite(id) => {
+                self.social.dismiss(id);
+                Transition::None
+            }
             Action::Accept(name) => {
                 self.social.answer(&name, RequestAnswer::Accept);
                 Transition::None

@@ -119,6 +119,9 @@ pub struct Social {
     you: You,
     /// Friends whose direct message the server took, since the last call.
     delivered: Vec<String>,
+    /// Notifications pushed live (not the unseen ones listed on identifying), since the
+    /// last call.
+    arrived: Vec<Notification>,
 }
 
 impl Social {
@@ -140,6 +143,7 @@ impl Social {
             notices: Vec::new(),
             you: You::default(),
             delivered: Vec::new(),
+            arrived: Vec::new(),
         }
     }
 
@@ -184,7 +188,12 @@ impl Social {
                 self.outgoing = outgoing;
             }
             ServerMessage::Presence { name, state } => self.friends.set_presence(&name, state),
-            ServerMessage::Notification { notification } => self.take_notification(notification),
+            ServerMessage::Notification { notification } => {
+                if !self.notifications.iter().any(|n| n.id == notification.id) {
+                    self.arrived.push(notification.clone());
+                }
+                self.take_notification(notification);
+            }
             ServerMessage::Notifications { list } => {
                 for n in list {
                     self.take_notification(n);
@@ -286,6 +295,17 @@ impl Social {
         if let Some(offset) = self.friends.next_page(at) {
             self.ask_friends(offset);
         }
+    }
+
+    /// The notifications pushed live since the last call (what a toast says).
+    pub fn take_arrived(&mut self) -> Vec<Notification> {
+        std::mem::take(&mut self.arrived)
+    }
+
+    /// Takes notification `id` off the list (a declined invite); it is still marked seen
+    /// on the server with the others shown.
+    pub fn dismiss(&mut self, id: u64) {
+        self.notifications.retain(|n| n.id != id);
     }
 
     /// Marks every notification shown so far as seen on the server (they stay on screen).

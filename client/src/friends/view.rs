@@ -297,7 +297,7 @@ pub fn policy_help(now: Option<RequestPolicy>) -> String {
 /// The side panel on the appear-offline row.
 pub fn offline_help() -> String {
     format!(
-        "While on, your friends see you offline wherever you are. It lasts until you turn it off or your last connection to this server closes (leaving this screen closes it, unless a room from here is open).{}",
+        "While on, your friends see you offline wherever you are. This server keeps it until you turn it off, also after you leave and when you come back.{}",
         taps::hint(" O or Enter turns it on or off.", ""),
     )
 }
@@ -307,7 +307,7 @@ fn keys_line(actions: &[Action]) -> String {
     let words: Vec<&str> = actions
         .iter()
         .filter_map(|a| match a {
-            Action::Join(_) => Some("Join takes you into that room."),
+            Action::Join(_) => Some("Join takes you into that room; Decline drops the invite."),
             Action::Watch(_) => Some("Watch spectates their room."),
             Action::Accept(_) => Some("Accept makes you friends; Decline says no."),
             Action::Cancel(_) => Some("Cancel takes the request back."),

@@ -19,6 +19,7 @@
 //! server answers with a room of several seats.
 
 mod drive;
+mod invite;
 mod messages;
 mod reconnect;
 mod redirect;
@@ -35,6 +36,7 @@ use crate::net::battle_queue::QueueWait;
 use crate::net::online::chat::Chat;
 use crate::net::online::reconnect::Reconnect;
 use crate::net::online::transport::{Link, open, server_url};
+use crate::net::online::who::Who;
 
 /// A connection that the two-seat controller opened and the server put in a room of several
 /// seats: the link (still holding any messages after `BattleJoined`) and what it said.
@@ -54,6 +56,10 @@ pub struct BattleJoin {
     pub hello: Hello,
     /// Our seat's resume token.
     pub resume: Option<u64>,
+    /// The player key the connection identifies with (again after a loss), if any.
+    pub key: Option<[u8; 32]>,
+    /// Whether the server knows the connection as that identity.
+    pub who: Who,
 }
 
 /// Where the connection stands.
@@ -129,6 +135,10 @@ pub struct BattleOnline {
     tuner: sevenbag_netplay::DelayTuner,
     /// Drawn before the first match.
     idle: Battle,
+    /// The player key this connection identifies with on every welcome (invites need it).
+    key: Option<[u8; 32]>,
+    /// Whether the server knows us as the key's identity.
+    who: Who,
 }
 
 impl std::fmt::Debug for BattleOnline {
@@ -182,6 +192,8 @@ impl BattleOnline {
             reconnect: None,
             seat_lost: false,
             chat: Chat::default(),
+            key: None,
+            who: Who::Guest,
         }
     }
 
@@ -252,6 +264,8 @@ impl BattleOnline {
         let mut online =
             BattleOnline::blank(join.url, join.hello, Some(join.link), BattleStage::InRoom);
         online.resume = join.resume;
+        online.key = join.key;
+        online.who = join.who;
         online.welcomed = true;
         online.code = Some(join.code);
         online.seat = join.seat;

@@ -213,7 +213,8 @@ impl Screen for PartySetupScreen {
                     &ctx.config.server,
                     &ctx.config.player_name,
                     ctx.config.handling,
-                );
+                )
+                .with_key(crate::identity::existing_key());
                 Transition::Push(Box::new(super::online::PartyOnlineScreen::new(online)))
             }
             ListEvent::Activate(i) if rows[i] == Row::Start && self.online => {
@@ -223,7 +224,8 @@ impl Screen for PartySetupScreen {
                     &ctx.config.player_name,
                     ctx.config.handling,
                     super::online::room_options(&self.setup),
-                );
+                )
+                .with_key(crate::identity::existing_key());
                 Transition::Push(Box::new(super::online::PartyOnlineScreen::new(online)))
             }
             ListEvent::Activate(i) if rows[i] == Row::Start => {

@@ -55,6 +55,8 @@ pub struct PlayScreen<S: Session + ?Sized = dyn Session> {
     over_for: f32,
     /// Seconds since the screen opened.
     time: f32,
+    /// After an online match from a queue: the result card offers Q, back in the queue.
+    requeue: bool,
 }
 
 impl PlayScreen {
@@ -149,7 +151,14 @@ impl<S: Session + ?Sized> PlayScreen<S> {
             paused: None,
             over_for: 0.0,
             time: 0.0,
+            requeue: false,
         }
+    }
+
+    /// Lets the result card of an online match offer Requeue (Q): the screen that owns this
+    /// one does it (a queue's connection, quick match or ranked).
+    pub fn offer_requeue(&mut self) {
+        self.requeue = true;
     }
 
     /// The session being played.
@@ -230,6 +239,15 @@ impl<S: Session + ?Sized> PlayScreen<S> {
                 "READY",
                 "Waiting for your opponent   Esc  leave",
                 vec![leave],
+            ),
+            PlayMode::Online if self.requeue => (
+                "REMATCH?",
+                "Enter  ready again   Q  requeue   S  save replay   L  link   Esc  leave",
+                vec![
+                    ("Ready again", KeyCode::Enter),
+                    ("Requeue", KeyCode::Q),
+                    leave,
+                ],
             ),
             PlayMode::Online => (
                 "REMATCH?",

@@ -170,4 +170,6 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         sent_unix INTEGER NOT NULL
     );
     CREATE INDEX direct_messages_by_pair ON direct_messages (low_id, high_id, id);",
+    // 6: whether a player appears offline to friends (0 or 1), kept past their connections.
+    "ALTER TABLE players ADD COLUMN appear_offline INTEGER NOT NULL DEFAULT 0;",
 ];

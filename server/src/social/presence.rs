@@ -312,6 +312,7 @@ impl PresenceBook {
 
     /// Connection `client` plays as `player` (called `name`, with `friends`) from now on: its
     /// friends hear it is online, and it hears where each online friend is.
+    #[cfg(test)]
     pub(crate) fn identified(
         &self,
         client: ClientId,
@@ -319,6 +320,32 @@ impl PresenceBook {
         name: &str,
         outbox: Outbox,
         friends: Vec<PlayerId>,
+    ) {
+        self.join(client, player, name, outbox, friends, None);
+    }
+
+    /// [`PresenceBook::identified`] for a player whose stored word is that they appear
+    /// offline (`hidden`) or not: it holds from the first thing their friends hear.
+    pub(crate) fn identified_hidden(
+        &self,
+        client: ClientId,
+        player: PlayerId,
+        name: &str,
+        outbox: Outbox,
+        friends: Vec<PlayerId>,
+        hidden: bool,
+    ) {
+        self.join(client, player, name, outbox, friends, Some(hidden));
+    }
+
+    fn join(
+        &self,
+        client: ClientId,
+        player: PlayerId,
+        name: &str,
+        outbox: Outbox,
+        friends: Vec<PlayerId>,
+        hidden: Option<bool>,
     ) {
         let mut book = self.lock();
         if let Some(old) = book.drop_conn(client).filter(|old| *old != player) {
@@ -346,6 +373,9 @@ impl PresenceBook {
         });
         entry.name = name.to_string();
         entry.conns.push(client);
+        if let Some(hidden) = hidden {
+            entry.hidden = hidden;
+        }
         let stale: Vec<PlayerId> = entry.friends.difference(&friends).copied().collect();
         for friend in stale {
             book.unlink(player, friend);

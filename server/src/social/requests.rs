@@ -211,6 +211,8 @@ async fn answer(
             }))
         }
         ClientMessage::AppearOffline { on } => {
+            // Kept with the player, so it holds on their next connection too.
+            run(db, true, move |s| s.set_appear_offline(id, on)).await?;
             book.hide(id, on);
             Ok(Some(ServerMessage::AppearingOffline { on }))
         }
@@ -309,7 +311,18 @@ pub(crate) async fn on_identified(
             }
         }
     }
-    book.identified(client, id, &me.name, outbox.clone(), friends);
+    // Read before joining the book, so a player who appears offline is never shown online.
+    let hidden = match run(db, false, move |s| s.appear_offline(id)).await {
+        Ok(hidden) => hidden,
+        Err((_, why)) => {
+            tracing::warn!(player = id.0, %why, "cannot read whether a player appears offline");
+            false
+        }
+    };
+    book.identified_hidden(client, id, &me.name, outbox.clone(), friends, hidden);
+    if hidden && fresh {
+        outbox.send(&ServerMessage::AppearingOffline { on: true });
+    }
     if book.first_idle_watch() {
         idle::watch(book, services.config.away_after, services.shutdown.clone());
     }

@@ -1,5 +1,6 @@
 //! End-to-end tests: the real server on 127.0.0.1:0 and real clients over loopback (one test binary, so that the server is linked once).
 
+mod appear_offline;
 mod bot;
 mod cluster;
 mod cluster_ffa;
@@ -31,6 +32,7 @@ mod reconnect;
 mod records;
 mod replays;
 mod restart;
+mod room_invites;
 mod slow_end;
 mod slow_render;
 mod spectate;

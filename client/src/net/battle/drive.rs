@@ -124,6 +124,7 @@ impl BattleOnline {
             NetEvent::Welcome { .. } => {
                 self.welcomed = true;
                 self.next_ping = at;
+                self.identify();
                 if self.reconnect.is_some() {
                     self.rejoin();
                 } else if let Some(request) = self.request.take() {

@@ -14,6 +14,9 @@ use crate::net::online::texts::{error_text, peer_notice};
 
 impl BattleOnline {
     pub(super) fn on_message(&mut self, m: ServerMessage, at: Instant) {
+        if self.hear_social(&m) {
+            return;
+        }
         match m {
             ServerMessage::BattleJoined {
                 code,

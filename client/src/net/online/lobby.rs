@@ -120,6 +120,25 @@ impl Online {
         });
     }
 
+    /// Invites friend `name` into this room (the server sends them a notification with its
+    /// code); the answer, `Invited` or a refusal, comes back as a notice.
+    pub fn invite(&mut self, name: &str) {
+        let Some(code) = self.code().map(str::to_owned) else {
+            return;
+        };
+        if let Some(why) = self.who.invite_refusal() {
+            self.notices.push(why);
+            return;
+        }
+        let name = name.to_owned();
+        self.send(ClientMessage::InviteFriend { name, code });
+    }
+
+    /// Whether this connection may invite friends into its room now (identified, in a room).
+    pub fn may_invite(&self) -> bool {
+        self.code().is_some() && self.who.invite_refusal().is_none()
+    }
+
     /// Asks for replay `id`; it arrives through [`Online::take_replay`].
     pub fn fetch_replay(&mut self, id: &str) {
         self.send(ClientMessage::GetReplay { id: id.to_owned() });
@@ -258,6 +277,9 @@ impl Online {
                     format!("Blocked: {}.", names.join(", "))
                 });
             }
+            ServerMessage::Invited { name, code } => self
+                .notices
+                .push(crate::net::online::who::invited_text(&name, &code)),
             ServerMessage::ReplayList { list } => self.replay_list = list,
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
             ServerMessage::Shutdown { reason } if self.can_resume() => {

@@ -431,6 +431,8 @@ impl Online {
             options,
             hello: self.hello.clone(),
             resume: seat.map(|_| resume),
+            key: self.key,
+            who: self.who.clone(),
         })
     }
 

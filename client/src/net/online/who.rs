@@ -21,6 +21,14 @@ pub enum Who {
 /// Shown instead of sending a report or block as a guest.
 pub const NEEDS_IDENTITY: &str = "Reports and blocks need a player identity: play one Ranked match (menu, ONLINE › Ranked) to register, then they work in quick match and rooms too.";
 
+/// Shown instead of sending an invite as a guest.
+pub const INVITES_NEED_IDENTITY: &str = "Invites need a player identity: play one Ranked match (menu, ONLINE › Ranked) to register, then befriend players on the Friends screen.";
+
+/// Said once the server took an invite: "Invited ann to room ABCDE."
+pub fn invited_text(name: &str, code: &str) -> String {
+    format!("Invited {name} to room {code}.")
+}
+
 impl Who {
     /// Notes an answer to our `Identify`. Returns true when `message` was that answer and is
     /// consumed here (an error that only says the key is not known here ends nothing).
@@ -43,6 +51,15 @@ impl Who {
                 true
             }
             _ => false,
+        }
+    }
+
+    /// Why an invite cannot be sent now, if it cannot.
+    pub fn invite_refusal(&self) -> Option<String> {
+        match self {
+            Who::Known => None,
+            Who::Asking => self.refusal(),
+            Who::Guest | Who::Refused(_) => Some(INVITES_NEED_IDENTITY.to_owned()),
         }
     }
 

@@ -11,23 +11,29 @@ use crate::net::battle::{BattleOnline, BattleStage};
 use crate::render::gfx::background;
 use crate::render::key_buttons::{KeyChoice, footer_keys};
 use crate::render::widgets::{RowState, footer, heading, menu_row, side_panel};
-use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screen::{Ctx, FrameIo, Picked, Transition};
 use crate::sound::sfx::Sfx;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Row {
     Ready,
+    /// Invite a friend (only on an identified connection).
+    Invite,
     CopyLink,
     Leave,
 }
 
 /// The rows shown for `o`.
 pub(super) fn rows(o: &BattleOnline) -> Vec<Row> {
-    match o.stage() {
+    let mut rows = match o.stage() {
         BattleStage::InRoom if o.seat().is_some() => vec![Row::Ready, Row::CopyLink, Row::Leave],
         BattleStage::InRoom => vec![Row::CopyLink, Row::Leave],
         _ => vec![Row::Leave],
+    };
+    if o.may_invite() && matches!(o.stage(), BattleStage::InRoom) {
+        rows.insert(rows.len() - 2, Row::Invite);
     }
+    rows
 }
 
 /// The room's rules in a line: "5 seats · targeting even · 2 teams · badges · first to 2".
@@ -86,6 +92,17 @@ pub fn seats_text(o: &BattleOnline) -> String {
 impl PartyOnlineScreen {
     /// The lobby's frame: the rows (Enter readies, copies the link or leaves), Esc leaves.
     pub(super) fn update_lobby(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        if let Some(picker) = &mut self.picker {
+            match picker.update(ctx, io) {
+                Picked::Nothing => {}
+                Picked::Closed => self.picker = None,
+                Picked::Friend(name) => {
+                    self.picker = None;
+                    self.online_mut().invite(&name);
+                }
+            }
+            return Transition::None;
+        }
         let rows = rows(self.online());
         let l = list_layout(io.width, io.height, rows.len());
         let mut nav = ListNav::at(self.lobby_row.min(rows.len() - 1));
@@ -101,6 +118,11 @@ impl PartyOnlineScreen {
                 Row::Ready => {
                     ctx.play(Sfx::Select);
                     self.online_mut().ready();
+                    Transition::None
+                }
+                Row::Invite => {
+                    ctx.play(Sfx::Select);
+                    self.picker = Some((ctx.open_friend_picker)(ctx));
                     Transition::None
                 }
                 Row::CopyLink => {
@@ -151,6 +173,7 @@ impl PartyOnlineScreen {
             let (label, tag) = match row {
                 Row::Ready if o.ready_sent() => ("Ready — waiting for the others", "✓"),
                 Row::Ready => ("I'm ready", "ENTER"),
+                Row::Invite => ("Invite a friend", "FRIENDS"),
                 Row::CopyLink if o.seat().is_some() => ("Copy the room's link", "LINK"),
                 Row::CopyLink => ("Copy the spectator link", "LINK"),
                 Row::Leave if matches!(o.stage(), BattleStage::Failed(_)) => ("Back", "ESC"),
@@ -197,6 +220,10 @@ impl PartyOnlineScreen {
                 side_panel(gfx, card, l.unit, "Seats", &body);
                 self.draw_lobby_talk(ctx, io, rows.len());
             }
+        }
+        if let Some(picker) = &self.picker {
+            picker.draw(ctx, io);
+            return;
         }
         if matches!(o.stage(), BattleStage::Queued(_)) {
             // A touch screen has no Esc: a Cancel button besides the row.

@@ -132,6 +132,8 @@ pub struct PartyOnlineScreen {
     crowd: Option<crowd::Crowd>,
     /// The relay the shown seat's connection runs through (`--screen party-reconnect`).
     outage: Option<outage::Outage>,
+    /// The lobby's Invite a friend box, while it is open.
+    picker: Option<Box<dyn crate::screen::FriendPicker>>,
     time: f32,
 }
 
@@ -154,6 +156,7 @@ impl PartyOnlineScreen {
             go: None,
             crowd: None,
             outage: None,
+            picker: None,
             time: 0.0,
         }
     }

@@ -27,7 +27,10 @@ impl PartyOnlineScreen {
         self.online_mut().chat_mut().set_filter(filter);
         let o = self.online();
         let playing = self.in_match() && o.is_live() && o.battle_seat().is_some();
-        let may_open = o.code().is_some() && !self.confirm_leave && !(playing && t_plays(ctx));
+        let may_open = o.code().is_some()
+            && !self.confirm_leave
+            && self.picker.is_none()
+            && !(playing && t_plays(ctx));
         chat_keys(self.online_mut(), ctx, &io.keyboard, may_open).then(|| FrameIo {
             keyboard: Keyboard::default(),
             ..io.clone()

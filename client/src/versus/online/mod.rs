@@ -20,10 +20,10 @@ use crate::input::Keyboard;
 use crate::layout::list_layout;
 use crate::net::lan::{Beacon, BeaconSender, HostedServer};
 use crate::net::links::Link;
-use crate::net::online::{Online, Stage};
+use crate::net::online::{Online, Request, Stage};
 use crate::render::theme::{self};
 use crate::render::widgets::modal_layout;
-use crate::screen::{BattleRoomOpener, Ctx, FrameIo, Screen, Transition};
+use crate::screen::{BattleRoomOpener, Ctx, FrameIo, Picked, Screen, Transition};
 use crate::session::Session;
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
@@ -51,6 +51,8 @@ pub struct LanHosting {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Row {
     Ready,
+    /// Invite a friend into the room (an identified connection's).
+    Invite,
     /// Copy the room's link (`/room/CODE`; `/watch/CODE` for a spectator).
     CopyLink,
     Leave,
@@ -66,6 +68,8 @@ pub struct OnlineScreen {
     saving: bool,
     /// "Leave the match?" is open.
     confirm_leave: bool,
+    /// The lobby's Invite a friend box, while it is open.
+    picker: Option<Box<dyn crate::screen::FriendPicker>>,
 }
 
 /// The keys that pick the selected room row. Not Space: it is the hard drop, and a player
@@ -99,12 +103,16 @@ pub fn touch_texts() -> Vec<String> {
 impl OnlineScreen {
     /// A screen over `online`, titled `title` ("Quick match", "Room", ...).
     pub fn new(online: Online, title: &str, lan: Option<LanHosting>) -> OnlineScreen {
-        let play = PlayScreen::new(
+        let requeue = requeue_of(online.request()).is_some();
+        let mut play = PlayScreen::new(
             Box::new(online),
             PlayMode::Online,
             [String::new(), String::new()],
             format!("ONLINE  ·  {}", title.to_uppercase()),
         );
+        if requeue {
+            play.offer_requeue();
+        }
         OnlineScreen {
             play,
             title: title.to_owned(),
@@ -113,6 +121,7 @@ impl OnlineScreen {
             matches_seen: 0,
             saving: false,
             confirm_leave: false,
+            picker: None,
         }
     }
 
@@ -134,6 +143,16 @@ impl OnlineScreen {
     }
 
     fn rows(&self) -> Vec<Row> {
+        let o = self.online();
+        let mut rows = self.plain_rows();
+        if self.lan.is_none() && o.may_invite() && *o.stage() == Stage::InRoom {
+            rows.insert(rows.len() - 2, Row::Invite);
+        }
+        rows
+    }
+
+    /// The rows without Invite a friend.
+    fn plain_rows(&self) -> Vec<Row> {
         let o = self.online();
         match o.stage() {
             // A LAN room's address is the host's own, with no page behind it.
@@ -157,6 +176,21 @@ impl OnlineScreen {
         } else {
             Link::Watch(code)
         })
+    }
+
+    /// Leaves the room for a new connection that asks the same queue again (Requeue), on
+    /// the same server, under the same title.
+    fn requeue(&mut self, ctx: &Ctx) -> Transition {
+        let Some(request) = requeue_of(self.online().request()) else {
+            return Transition::None;
+        };
+        let url = self.online().url().to_owned();
+        self.online_mut().leave();
+        // As the lobby's `player_connection` makes it (that module opens this one).
+        let c = &ctx.config;
+        let online = Online::connect(&url, &c.player_name, c.handling, c.keys, request)
+            .with_key(crate::identity::existing_key());
+        Transition::Replace(Box::new(OnlineScreen::new(online, &self.title, None)))
     }
 
     fn leave(&mut self) -> Transition {
@@ -205,7 +239,8 @@ impl OnlineScreen {
     fn update_chat(&mut self, ctx: &mut Ctx, io: &FrameIo) -> bool {
         let o = self.online();
         let t_plays = self.in_match() && o.is_live() && o.seat().is_some() && t_plays(ctx);
-        let may_open = o.code().is_some() && !self.confirm_leave && !t_plays;
+        let may_open =
+            o.code().is_some() && !self.confirm_leave && self.picker.is_none() && !t_plays;
         chat_keys(self.online_mut(), ctx, &io.keyboard, may_open)
     }
 }
@@ -324,6 +359,10 @@ impl Screen for OnlineScreen {
                     self.online_mut().block(&name, true);
                 }
             }
+            if over && self.online().seat().is_some() && kb.pressed(KeyCode::Q) {
+                ctx.play(Sfx::Select);
+                return self.requeue(ctx);
+            }
             if forfeit && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
                 self.online_mut().ready();
             }
@@ -332,8 +371,19 @@ impl Screen for OnlineScreen {
                 t => t,
             };
         }
-        // Lobby: keep the connection going, then the rows.
+        // Lobby: keep the connection going, then the rows (or the invite box over them).
         self.play.session_mut().pump(0);
+        if let Some(picker) = &mut self.picker {
+            match picker.update(ctx, io) {
+                Picked::Nothing => {}
+                Picked::Closed => self.picker = None,
+                Picked::Friend(name) => {
+                    self.picker = None;
+                    self.online_mut().invite(&name);
+                }
+            }
+            return Transition::None;
+        }
         let rows = self.rows();
         self.selected = self.selected.min(rows.len() - 1);
         let kb = &io.keyboard;
@@ -369,6 +419,11 @@ impl Screen for OnlineScreen {
             Some(Row::Ready) => {
                 ctx.play(Sfx::Select);
                 self.online_mut().ready();
+                Transition::None
+            }
+            Some(Row::Invite) => {
+                ctx.play(Sfx::Select);
+                self.picker = Some((ctx.open_friend_picker)(ctx));
                 Transition::None
             }
             Some(Row::CopyLink) => {
@@ -429,6 +484,15 @@ pub(crate) fn result_buttons(io: &FrameIo) -> [(macroquad::math::Rect, KeyCode, 
     ]
 }
 
+/// What Requeue asks after a match on a connection that asked `request`: the same queue
+/// (quick match, or ranked with the same key); `None` for a room or anything else.
+pub(crate) fn requeue_of(request: &Request) -> Option<Request> {
+    match request {
+        Request::QuickMatch | Request::Ranked(_) => Some(request.clone()),
+        _ => None,
+    }
+}
+
 /// The Leave row's label at `stage`.
 fn leave_label(stage: &Stage) -> &'static str {
     match stage {
@@ -443,6 +507,7 @@ fn leave_label(stage: &Stage) -> &'static str {
 fn footer_hint(row: Row, leave: &str, chat: bool) -> String {
     let enter = match row {
         Row::Ready => "ready".to_owned(),
+        Row::Invite => "invite a friend".to_owned(),
         Row::CopyLink => "copy link".to_owned(),
         Row::Leave => leave.to_lowercase(),
     };
@@ -457,6 +522,7 @@ pub fn footers() -> Vec<String> {
     for leave in ["Back", "Leave room", "Cancel"] {
         for chat in [false, true] {
             v.push(footer_hint(Row::Ready, leave, chat));
+            v.push(footer_hint(Row::Invite, leave, chat));
             v.push(footer_hint(Row::CopyLink, leave, chat));
             v.push(footer_hint(Row::Leave, leave, chat));
         }
@@ -467,6 +533,24 @@ pub fn footers() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn requeue_asks_the_queue_the_match_came_from_again() {
+        assert_eq!(requeue_of(&Request::QuickMatch), Some(Request::QuickMatch));
+        let ranked = Request::Ranked([7; 32]);
+        assert_eq!(requeue_of(&ranked), Some(ranked));
+    }
+
+    #[test]
+    fn a_room_offers_no_requeue() {
+        for request in [
+            Request::Create(sevenbag_protocol::RoomOptions::default()),
+            Request::Join("ABCDE".into()),
+            Request::Spectate("ABCDE".into()),
+        ] {
+            assert_eq!(requeue_of(&request), None, "{request:?}");
+        }
+    }
 
     #[test]
     fn the_hard_drop_key_never_picks_a_room_row() {

@@ -101,6 +101,15 @@ impl OnlineScreen {
                     ctx.time,
                 ),
                 Row::Ready => menu_row(gfx, r, l.unit, "I'm ready", "ENTER", state, ctx.time),
+                Row::Invite => menu_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "Invite a friend",
+                    "FRIENDS",
+                    state,
+                    ctx.time,
+                ),
                 Row::CopyLink => {
                     let label = if o.seat().is_some() {
                         "Copy the room's link"
@@ -162,6 +171,9 @@ impl OnlineScreen {
             &[]
         };
         footer_keys(gfx, l.footer, l.unit, &hint, chat, &ping);
+        if let Some(picker) = &self.picker {
+            picker.draw(ctx, io);
+        }
     }
 
     /// The room card: the code in big letters, the address, both seats and the watchers.

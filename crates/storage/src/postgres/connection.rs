@@ -178,6 +178,8 @@ pub(super) const MIGRATIONS: &[&str] = &[
         sent_unix BIGINT NOT NULL
     );
     CREATE INDEX direct_messages_by_pair ON direct_messages (low_id, high_id, id);",
+    // 6: appearing offline, as SQLite's migration 6.
+    "ALTER TABLE players ADD COLUMN appear_offline BIGINT NOT NULL DEFAULT 0;",
 ];
 
 /// A key for `pg_advisory_xact_lock` while migrating ("sevenbag" in ASCII).

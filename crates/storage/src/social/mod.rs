@@ -132,6 +132,12 @@ pub trait SocialStorage {
     /// Whom `player` takes friend requests from ([`RequestPolicy::Anyone`] unless set).
     /// [`SocialError::NoSuchPlayer`] for an unknown player.
     fn request_policy(&self, player: PlayerId) -> Result<RequestPolicy, SocialError>;
+    /// Keeps whether `player` appears offline to their friends, so it holds on their next
+    /// connection too. [`SocialError::NoSuchPlayer`] for an unknown player.
+    fn set_appear_offline(&self, player: PlayerId, on: bool) -> Result<(), SocialError>;
+    /// Whether `player` appears offline (`false` unless set). [`SocialError::NoSuchPlayer`]
+    /// for an unknown player.
+    fn appear_offline(&self, player: PlayerId) -> Result<bool, SocialError>;
     /// Keeps a notification for `to` until they mark it seen. `subject` is at most
     /// [`MAX_SUBJECT_CHARS`] characters and `content` (JSON text, stored as given) at most
     /// [`MAX_CONTENT_BYTES`] bytes, checked before anything is written

@@ -489,3 +489,21 @@ fn a_version_4_database_gains_the_social_tables_and_its_players_take_requests_fr
         RequestOutcome::Sent
     );
 }
+
+#[test]
+fn appearing_offline_is_kept_until_turned_off_and_survives_reopening() {
+    let (t, s, [ann, ben, _]) = three("appear-offline");
+    assert!(!s.appear_offline(ann.id).unwrap(), "seen unless set");
+    s.set_appear_offline(ann.id, true).unwrap();
+    assert!(s.appear_offline(ann.id).unwrap());
+    assert!(!s.appear_offline(ben.id).unwrap(), "only hers");
+    drop(s);
+    let s = t.open();
+    assert!(s.appear_offline(ann.id).unwrap(), "kept in the file");
+    s.set_appear_offline(ann.id, false).unwrap();
+    assert!(!s.appear_offline(ann.id).unwrap());
+    let err = s.set_appear_offline(NOBODY, true).unwrap_err();
+    assert!(matches!(err, SocialError::NoSuchPlayer), "{err}");
+    let err = s.appear_offline(NOBODY).unwrap_err();
+    assert!(matches!(err, SocialError::NoSuchPlayer), "{err}");
+}

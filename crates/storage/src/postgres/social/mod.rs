@@ -129,6 +129,32 @@ impl SocialStorage for PostgresStorage {
             .ok_or(SocialError::NoSuchPlayer)
     }
 
+    fn set_appear_offline(&self, player: PlayerId, on: bool) -> Result<(), SocialError> {
+        let n = self
+            .write()?
+            .execute(
+                "UPDATE players SET appear_offline = $1 WHERE id = $2",
+                &[&i64::from(on), &player.0],
+            )
+            .map_err(db)?;
+        if n == 0 {
+            return Err(SocialError::NoSuchPlayer);
+        }
+        Ok(())
+    }
+
+    fn appear_offline(&self, player: PlayerId) -> Result<bool, SocialError> {
+        let row = self
+            .read()?
+            .query_opt(
+                "SELECT appear_offline FROM players WHERE id = $1",
+                &[&player.0],
+            )
+            .map_err(db)?;
+        let on: Option<i64> = row.map(|r| r.try_get(0)).transpose().map_err(db)?;
+        on.map(|v| v != 0).ok_or(SocialError::NoSuchPlayer)
+    }
+
     fn push_notification(
         &self,
         to: PlayerId,

@@ -7,7 +7,7 @@ mod messages;
 mod notifications;
 mod pairs;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 
 use super::{SqliteStorage, db};
 use crate::PlayerId;
@@ -106,6 +106,29 @@ impl SocialStorage for SqliteStorage {
         SqlitePairs(&self.read())
             .policy(player)?
             .ok_or(SocialError::NoSuchPlayer)
+    }
+
+    fn set_appear_offline(&self, player: PlayerId, on: bool) -> Result<(), SocialError> {
+        let n = self
+            .write()
+            .execute(
+                "UPDATE players SET appear_offline = ?1 WHERE id = ?2",
+                [i64::from(on), player.0],
+            )
+            .map_err(db)?;
+        if n == 0 {
+            return Err(SocialError::NoSuchPlayer);
+        }
+        Ok(())
+    }
+
+    fn appear_offline(&self, player: PlayerId) -> Result<bool, SocialError> {
+        let on: Option<i64> = self
+            .read()
+            .prepare_cached("SELECT appear_offline FROM players WHERE id = ?1")
+            .and_then(|mut s| s.query_row([player.0], |r| r.get(0)).optional())
+            .map_err(db)?;
+        on.map(|v| v != 0).ok_or(SocialError::NoSuchPlayer)
     }
 
     fn push_notification(

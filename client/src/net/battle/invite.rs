@@ -1,0 +1,58 @@
+//! Who a [`BattleOnline`] plays as, and inviting a friend into its room. With the player key
+//! the connection identifies on every welcome, before its request (the server answers in
+//! order), as the two-seat controller does: the seat then shows the identity's name, and the
+//! server takes `InviteFriend` from it, which it takes only from an identified connection
+//! seated in the room the invite names.
+
+use sevenbag_protocol::{ClientMessage, ServerMessage};
+
+use super::BattleOnline;
+use crate::net::online::who::{Who, invited_text};
+
+impl BattleOnline {
+    /// Identifies with `key` (the player's) on every welcome; `None` stays a guest.
+    pub fn with_key(mut self, key: Option<[u8; 32]>) -> BattleOnline {
+        self.key = key;
+        self
+    }
+
+    /// Sends `Identify` when there is a key (a new connection is a guest until then).
+    pub(super) fn identify(&mut self) {
+        self.who = Who::Guest;
+        if let Some(key) = self.key {
+            self.who = Who::Asking;
+            self.send(ClientMessage::Identify { key });
+        }
+    }
+
+    /// Takes the answer to our `Identify` and to an invite; true when `m` was one of them.
+    pub(super) fn hear_social(&mut self, m: &ServerMessage) -> bool {
+        if self.who.hear(m) {
+            return true;
+        }
+        if let ServerMessage::Invited { name, code } = m {
+            self.notices.push(invited_text(name, code));
+            return true;
+        }
+        false
+    }
+
+    /// Whether a friend may be invited now: identified, in the room.
+    pub fn may_invite(&self) -> bool {
+        self.code.is_some() && self.who.invite_refusal().is_none()
+    }
+
+    /// Invites friend `name` into this room; the answer (`Invited` or a refusal) comes back as
+    /// a notice.
+    pub fn invite(&mut self, name: &str) {
+        let Some(code) = self.code.clone() else {
+            return;
+        };
+        if let Some(why) = self.who.invite_refusal() {
+            self.notices.push(why);
+            return;
+        }
+        let name = name.to_owned();
+        self.send(ClientMessage::InviteFriend { name, code });
+    }
+}
