@@ -51,9 +51,9 @@ pub struct Args {
     #[arg(long, value_name = "PEM")]
     pub trust_cert: Option<PathBuf>,
 
-    /// Draw the blocks with this skin for this session (not saved): a TETR.IO or Jstris skin
-    /// PNG's path, or a built-in's name (bevel, outline, or default for none). Overrides the
-    /// settings file's `skin`.
+    /// Draw the blocks with this skin for this session (not saved): a TETR.IO, Jstris or
+    /// connected skin PNG's path, or a built-in's name (bevel, outline, connected, or default
+    /// for none). Overrides the settings file's `skin`.
     #[arg(long, value_name = "PATH")]
     pub skin: Option<String>,
 
