@@ -57,6 +57,11 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub skin: Option<String>,
 
+    /// Play this sound theme for this session: a folder of WAV files named after the sounds
+    /// they replace (`lock.wav`, `clear4.wav`, ...); missing or refused ones stay built in.
+    #[arg(long, value_name = "PATH")]
+    pub sound_theme: Option<PathBuf>,
+
     /// With `--demo`: play the demo through an embedded server on 127.0.0.1, exercising the
     /// real online code (connection, rooms, rollback sessions, pacing).
     #[arg(long, requires = "demo")]
