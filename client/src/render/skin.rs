@@ -453,15 +453,39 @@ mod tests {
         assert_eq!(px(4), [9, 9, 9, 0]);
     }
 
+    /// A Jstris strip of 8 px tiles in the guideline colours (grey ghost and garbage), each
+    /// with a lit top row and a shaded bottom row.
+    fn guideline_jstris() -> Skin {
+        let base = |i: u32| match PieceKind::ALL
+            .into_iter()
+            .find(|k| Layout::Jstris.piece_index(*k) == i as usize)
+        {
+            Some(kind) => Palette::Guideline.rgb8(kind),
+            None => [90 + 40 * i as u8; 3],
+        };
+        let mut rgba = Vec::new();
+        for y in 0..8u32 {
+            for x in 0..72u32 {
+                let c = base(x / 8).map(|v| match y {
+                    0 => v.saturating_add(60),
+                    7 => v / 2,
+                    _ => v,
+                });
+                rgba.extend_from_slice(&[c[0], c[1], c[2], 255]);
+            }
+        }
+        sevenbag_skin::from_rgba(72, 8, &rgba).expect("a Jstris strip")
+    }
+
     #[test]
     fn a_colour_blind_palette_recolours_the_piece_tiles_and_nothing_else() {
-        let skin = crate::render::builtin_skins::BuiltIn::Bevel.skin();
+        let skin = guideline_jstris();
         let plain = Atlas::new(&skin, Palette::Guideline);
         let safe = Atlas::new(&skin, Palette::RedGreen);
         for kind in PieceKind::ALL {
             let [r, g, b] = safe.mean(Mino::Piece(kind));
             let [er, eg, eb] = Palette::RedGreen.rgb8(kind);
-            // The bevel's lit edges lift the average toward white, as in the guideline skin.
+            // The lit edge lifts the average toward white, as in the guideline skin.
             let near = |p: u8, e: u8| p.abs_diff(e) <= 40;
             assert!(
                 near(r, er) && near(g, eg) && near(b, eb),
