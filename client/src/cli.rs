@@ -51,11 +51,16 @@ pub struct Args {
     #[arg(long, value_name = "PEM")]
     pub trust_cert: Option<PathBuf>,
 
-    /// Draw the blocks with this skin for this session (not saved): a TETR.IO or Jstris skin
-    /// PNG's path, or a built-in's name (bevel, outline, or default for none). Overrides the
-    /// settings file's `skin`.
+    /// Draw the blocks with this skin for this session (not saved): a TETR.IO, Jstris or
+    /// connected skin PNG's path, or a built-in's name (bevel, outline, connected, or default
+    /// for none). Overrides the settings file's `skin`.
     #[arg(long, value_name = "PATH")]
     pub skin: Option<String>,
+
+    /// Play this sound theme for this session: a folder of WAV files named after the sounds
+    /// they replace (`lock.wav`, `clear4.wav`, ...); missing or refused ones stay built in.
+    #[arg(long, value_name = "PATH")]
+    pub sound_theme: Option<PathBuf>,
 
     /// With `--demo`: play the demo through an embedded server on 127.0.0.1, exercising the
     /// real online code (connection, rooms, rollback sessions, pacing).

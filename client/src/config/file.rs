@@ -42,6 +42,8 @@ struct ConfigFile {
     touch: Option<TouchFile>,
     #[serde(skip_serializing_if = "Option::is_none")]
     access: Option<AccessFile>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sound: Option<SoundFile>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     bots: Vec<OutsideBot>,
 }
@@ -78,6 +80,34 @@ impl TouchFile {
             size: Some(t.size),
             inset: Some(t.inset),
             raise: Some(t.raise),
+        })
+    }
+}
+
+/// `[sound]`: each sound group's volume, 0..=100 of the master volume (written only when one
+/// is not 100).
+#[derive(Serialize, Deserialize, Debug, Default)]
+#[serde(default, deny_unknown_fields)]
+struct SoundFile {
+    movement: Option<u8>,
+    clears: Option<u8>,
+    alerts: Option<u8>,
+}
+
+impl SoundFile {
+    fn into_groups(self) -> Result<[u8; 3], ConfigError> {
+        let groups = [self.movement, self.clears, self.alerts].map(|v| v.unwrap_or(100));
+        match groups.into_iter().find(|v| *v > 100) {
+            Some(v) => Err(ConfigError::Volume(v)),
+            None => Ok(groups),
+        }
+    }
+
+    fn from_groups(groups: [u8; 3]) -> Option<SoundFile> {
+        (groups != [100; 3]).then(|| SoundFile {
+            movement: Some(groups[0]),
+            clears: Some(groups[1]),
+            alerts: Some(groups[2]),
         })
     }
 }
@@ -296,6 +326,9 @@ impl Config {
             chat_filter: file.chat_filter.unwrap_or(d.chat_filter),
             touch: file.touch.map_or(Ok(d.touch), TouchFile::into_settings)?,
             look: file.access.map_or(Ok(d.look), AccessFile::into_look)?,
+            sound_groups: file
+                .sound
+                .map_or(Ok(d.sound_groups), SoundFile::into_groups)?,
             skin: match file.skin {
                 Some(name) => SkinChoice::from_name(&name).ok_or(ConfigError::Skin(name))?,
                 None => d.skin,
@@ -329,6 +362,7 @@ impl Config {
             chat_filter: self.chat_filter.then_some(true),
             touch: TouchFile::from_settings(&self.touch),
             access: AccessFile::from_look(&self.look),
+            sound: SoundFile::from_groups(self.sound_groups),
             skin: (self.skin != SkinChoice::Default).then(|| self.skin.name().to_owned()),
             skin_file: self.skin_file.clone(),
             bots: self.bots.clone(),

@@ -64,6 +64,9 @@ pub struct Config {
     pub skin: SkinChoice,
     /// The skin file last typed in the settings (kept while another skin is chosen).
     pub skin_file: Option<PathBuf>,
+    /// Each sound group's volume, 0..=100 of the master volume: movement, clears, alerts
+    /// (`[sound]` in the file; [`crate::sound::theme::Group`]).
+    pub sound_groups: [u8; 3],
 }
 
 /// What the practice and local setup screens chose last, by name, so a visit starts where the
@@ -109,6 +112,7 @@ impl Default for Config {
             look: Look::default(),
             skin: SkinChoice::default(),
             skin_file: None,
+            sound_groups: [100; 3],
         }
     }
 }
@@ -305,6 +309,23 @@ mod tests {
         ));
         assert!(Config::from_toml("colour = \"red\"").is_err());
         assert!(Config::from_toml("[keys]\nhold = [\"A\", \"B\", \"C\"]").is_err());
+    }
+
+    #[test]
+    fn sound_group_volumes_round_trip_and_default_to_full() {
+        let c = Config::from_toml("[sound]\nclears = 40\n").expect("a [sound] table");
+        assert_eq!(c.sound_groups, [100, 40, 100]);
+        assert_eq!(
+            Config::from_toml(&c.to_toml().expect("toml")).expect("again"),
+            c
+        );
+        assert!(
+            !Config::default()
+                .to_toml()
+                .expect("toml")
+                .contains("[sound]")
+        );
+        assert!(Config::from_toml("[sound]\nalerts = 101\n").is_err());
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! One well: grid, locked cells, ghost, falling piece, and the flashes of clears and drops.
 
 use macroquad::prelude::*;
-use sevenbag_core::{Piece, Player, VISIBLE_HEIGHT, WIDTH};
+use sevenbag_core::{CellKind, Piece, Player, VISIBLE_HEIGHT, WIDTH};
 
-use super::cells::{Style, cell_block, piece_block};
+use super::cells::{Style, cell_block_joined, joined_sides, piece_block_joined, sides_where};
 use super::look;
+use super::skin;
 use super::theme::{self, alpha, mix};
 use crate::render::fx::{ROW_FLASH, SeatFx};
 
@@ -101,13 +102,28 @@ pub fn draw_board_on_fill(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time
         );
     }
 
-    // Locked cells, including the few rows above the visible field.
+    // Locked cells, including the few rows above the visible field. A connected skin joins
+    // each to the drawn cells of the same kind beside it: the board keeps no piece identity,
+    // so two touching pieces of one kind draw as one shape. Garbage joins along its row only,
+    // so its rows can still be counted.
     let style = if dead { Style::Dim } else { Style::Solid };
-    for y in 0..VISIBLE_HEIGHT + OVERFLOW_ROWS {
+    let connects = skin::connects();
+    let top = VISIBLE_HEIGHT + OVERFLOW_ROWS;
+    for y in 0..top {
         for x in 0..WIDTH {
             let (px, py) = cell_pos(r, cell, x, y);
             if let Some(kind) = board.cell(x, y) {
-                cell_block(px, py, cell, kind, style);
+                let joined = if connects {
+                    sides_where(x, y, |nx, ny| {
+                        (0..WIDTH).contains(&nx)
+                            && (0..top).contains(&ny)
+                            && (ny == y || kind != CellKind::Garbage)
+                            && board.cell(nx, ny) == Some(kind)
+                    })
+                } else {
+                    0
+                };
+                cell_block_joined(px, py, cell, kind, style, joined);
             }
         }
     }
@@ -120,17 +136,21 @@ pub fn draw_board_on_fill(r: Rect, cell: f32, player: &Player, fx: &SeatFx, time
     // Ghost, then the falling piece on top of it.
     if let (Some(active), Some(ghost)) = (player.active(), player.ghost()) {
         if ghost != active {
-            for (x, y) in ghost.cells() {
+            let cells = ghost.cells();
+            for (x, y) in cells {
                 if y < VISIBLE_HEIGHT + OVERFLOW_ROWS {
                     let (px, py) = cell_pos(r, cell, x, y);
-                    piece_block(px, py, cell, active.kind, Style::Ghost);
+                    let joined = joined_sides(&cells, x, y);
+                    piece_block_joined(px, py, cell, active.kind, Style::Ghost, joined);
                 }
             }
         }
-        for (x, y) in active.cells() {
+        let cells = active.cells();
+        for (x, y) in cells {
             if y < VISIBLE_HEIGHT + OVERFLOW_ROWS {
                 let (px, py) = cell_pos(r, cell, x, y);
-                piece_block(px, py, cell, active.kind, Style::Solid);
+                let joined = joined_sides(&cells, x, y);
+                piece_block_joined(px, py, cell, active.kind, Style::Solid, joined);
             }
         }
     }

@@ -1,8 +1,9 @@
 //! The skins the game ships, drawn in code at start so the build carries no image files: a
-//! bevelled one in the TETR.IO layout and a flat outlined one in the Jstris layout, both in the
-//! guideline colours.
+//! bevelled one in the TETR.IO layout, a flat outlined one in the Jstris layout and a
+//! connected one whose minos join into each piece's shape, all in the guideline colours.
 
 use sevenbag_core::PieceKind;
+use sevenbag_skin::layout::{CONNECTED_COLUMNS, DOWN, LEFT, RIGHT, UP};
 use sevenbag_skin::{Layout, Skin};
 
 use super::theme;
@@ -14,20 +15,26 @@ pub enum BuiltIn {
     Bevel,
     /// Flat colour inside a dark outline; an outline-only ghost (Jstris layout).
     Outline,
+    /// Each piece one bevelled shape, its minos joined without seams (connected sheet).
+    Connected,
 }
 
-/// The side of a built-in skin's tiles in pixels (a multiple of 5, as TETR.IO's layout needs).
+/// The side of a strip built-in's tiles in pixels (a multiple of 5, as TETR.IO's layout needs).
 const TILE: u32 = 30;
+
+/// The side of the connected built-in's tiles in pixels: TETR.IO's 1× connected size.
+const CONNECTED_TILE: u32 = 48;
 
 impl BuiltIn {
     /// Every built-in, in the order the settings step through them.
-    pub const ALL: [BuiltIn; 2] = [BuiltIn::Bevel, BuiltIn::Outline];
+    pub const ALL: [BuiltIn; 3] = [BuiltIn::Bevel, BuiltIn::Outline, BuiltIn::Connected];
 
     /// The settings-file name.
     pub fn name(self) -> &'static str {
         match self {
             BuiltIn::Bevel => "bevel",
             BuiltIn::Outline => "outline",
+            BuiltIn::Connected => "connected",
         }
     }
 
@@ -41,6 +48,7 @@ impl BuiltIn {
         match self {
             BuiltIn::Bevel => "bevel",
             BuiltIn::Outline => "flat outline",
+            BuiltIn::Connected => "connected",
         }
     }
 
@@ -49,29 +57,41 @@ impl BuiltIn {
         match self {
             BuiltIn::Bevel => Layout::Tetrio,
             BuiltIn::Outline => Layout::Jstris,
+            BuiltIn::Connected => Layout::Connected,
         }
     }
 
-    /// The skin's strip as 8-bit RGBA: width, height and pixels.
+    /// The side of the skin's tiles in pixels.
+    pub fn tile(self) -> u32 {
+        match self {
+            BuiltIn::Bevel | BuiltIn::Outline => TILE,
+            BuiltIn::Connected => CONNECTED_TILE,
+        }
+    }
+
+    /// The skin's image as 8-bit RGBA: width, height and pixels.
     pub fn strip(self) -> (u32, u32, Vec<u8>) {
         let layout = self.layout();
-        let width = layout.width(TILE);
-        let mut rgba = vec![0u8; width as usize * TILE as usize * 4];
+        let tile = self.tile();
+        let (width, height) = (layout.width(tile), layout.height(tile));
+        let mut rgba = vec![0u8; width as usize * height as usize * 4];
         for index in 0..layout.tile_count() {
-            let left = layout.tile_x(TILE, index);
+            let (left, top) = (layout.tile_x(tile, index), layout.tile_y(tile, index));
             let shows = Shows::at(layout, index);
-            for y in 0..TILE {
-                for x in 0..TILE {
+            let joined = (index % CONNECTED_COLUMNS) as u8;
+            for y in 0..tile {
+                for x in 0..tile {
                     let p = match self {
                         BuiltIn::Bevel => bevel(shows, x, y),
                         BuiltIn::Outline => outline(shows, x, y),
+                        BuiltIn::Connected => connected(shows, joined, x, y),
                     };
-                    let at = (y as usize * width as usize + (left + x) as usize) * 4;
+                    let at = ((top + y) as usize * width as usize + (left + x) as usize) * 4;
                     rgba[at..at + 4].copy_from_slice(&p);
                 }
             }
         }
-        (width, TILE, rgba)
+        (width, height, rgba)
     }
 
     /// The skin, cut from its strip by the skin crate's own layout rules.
@@ -96,6 +116,8 @@ enum Shows {
 
 impl Shows {
     fn at(layout: Layout, index: usize) -> Shows {
+        // A connected sheet's variants show what their row's lone tile shows.
+        let index = layout.variant(index, 0);
         if let Some(kind) = PieceKind::ALL
             .into_iter()
             .find(|k| layout.piece_index(*k) == index)
@@ -171,6 +193,39 @@ fn outline(shows: Shows, x: u32, y: u32) -> [u8; 4] {
     }
 }
 
+/// A connected tile: the face fills every side joined to the piece, and the sides that are not
+/// get the bevel's edges (lit top and left, shaded bottom and right), so each piece reads as one
+/// bevelled shape. The ghost is a translucent face with light edges.
+fn connected(shows: Shows, joined: u8, x: u32, y: u32) -> [u8; 4] {
+    let c = shows.colour();
+    let edge = 6;
+    let far = CONNECTED_TILE - 1;
+    let open = |side: u8| joined & side == 0;
+    let (top, left) = (y < edge && open(UP), x < edge && open(LEFT));
+    let (bottom, right) = (far - y < edge && open(DOWN), far - x < edge && open(RIGHT));
+    if shows == Shows::Ghost {
+        let alpha = if top || left || bottom || right {
+            230
+        } else {
+            70
+        };
+        return [c[0], c[1], c[2], alpha];
+    }
+    // The nearer edge wins where two meet, so outer corners are mitred like the bevel's.
+    let shade = if top && (!left || y <= x) && (!right || y <= far - x) {
+        toward(c, 255, 0.42)
+    } else if bottom && (!left || far - y <= x) && (!right || far - y <= far - x) {
+        toward(c, 0, 0.38)
+    } else if left {
+        toward(c, 255, 0.22)
+    } else if right {
+        toward(c, 0, 0.24)
+    } else {
+        toward(c, 255, 0.06)
+    };
+    opaque(shade)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,8 +238,9 @@ mod tests {
             assert_eq!(skin.layout(), b.layout(), "{b:?}");
             assert_eq!(skin.tiles().len(), b.layout().tile_count(), "{b:?}");
             assert!(
-                skin.tiles().iter().all(|t| t.size() == TILE),
-                "{b:?}: every tile {TILE} px"
+                skin.tiles().iter().all(|t| t.size() == b.tile()),
+                "{b:?}: every tile {} px",
+                b.tile()
             );
         }
     }
@@ -203,13 +259,27 @@ mod tests {
             let skin = b.skin();
             for kind in PieceKind::ALL {
                 let tile = &skin.tiles()[tile_of(skin.layout(), Mino::Piece(kind))];
-                let [r, g, b2, a] = tile.pixel(TILE / 2, TILE - 8).expect("inside");
+                let t = b.tile();
+                let [r, g, b2, a] = tile.pixel(t / 2, t - 8).expect("inside");
                 let [er, eg, eb] = theme::to_rgb8(theme::piece_colour(kind));
                 assert_eq!(a, 255);
                 let near = |p: u8, e: u8| p.abs_diff(e) <= 40;
                 assert!(near(r, er) && near(g, eg) && near(b2, eb), "{b:?} {kind:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_connected_tile_joined_on_a_side_has_no_edge_there() {
+        let skin = BuiltIn::Connected.skin();
+        let lone = skin.piece(PieceKind::S);
+        let index = skin.layout().piece_index(PieceKind::S);
+        let right = skin.joined(index, RIGHT);
+        let face = lone.pixel(24, 24);
+        // Halfway down the right side: an edge on the lone tile, the face on the joined one.
+        assert_ne!(lone.pixel(47, 24), face);
+        assert_eq!(right.pixel(47, 24), face);
+        assert_ne!(right.pixel(0, 24), face, "the left side keeps its edge");
     }
 
     #[test]

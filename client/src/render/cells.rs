@@ -3,6 +3,7 @@
 
 use macroquad::prelude::*;
 use sevenbag_core::{CellKind, PieceKind, Rotation};
+use sevenbag_skin::layout::{DOWN, LEFT, RIGHT, UP};
 
 use super::look::{self, letter};
 use super::skin::{self, Mino};
@@ -85,17 +86,36 @@ pub fn piece_picture(kind: PieceKind, cx: f32, cy: f32, s: f32, style: Style) {
         let px = left + f32::from(x - min_x) * s;
         // y grows up in the rules, down on screen.
         let py = top + f32::from(max_y - y) * s;
-        piece_block(px, py, s, kind, style);
+        piece_block_joined(px, py, s, kind, style, joined_sides(&cells, x, y));
     }
 }
 
+/// The sides of the block at `(x, y)` (rules coordinates, y up) that touch another of `cells`:
+/// how a connected skin joins the blocks of one piece.
+pub fn joined_sides(cells: &[(i8, i8)], x: i8, y: i8) -> u8 {
+    sides_where(x, y, |nx, ny| cells.contains(&(nx, ny)))
+}
+
+/// The sides of the block at `(x, y)` (rules coordinates, y up) whose neighbour `same` accepts,
+/// as [`UP`] | [`RIGHT`] | [`DOWN`] | [`LEFT`] (screen directions).
+pub fn sides_where(x: i8, y: i8, same: impl Fn(i8, i8) -> bool) -> u8 {
+    let mut joined = 0;
+    for (dx, dy, side) in [(0, 1, UP), (1, 0, RIGHT), (0, -1, DOWN), (-1, 0, LEFT)] {
+        if same(x + dx, y + dy) {
+            joined |= side;
+        }
+    }
+    joined
+}
+
 /// Draws one board cell: a piece's block ([`piece_block`]) or garbage, from the skin in force
-/// or as the flat garbage block.
-pub fn cell_block(x: f32, y: f32, s: f32, kind: CellKind, style: Style) {
+/// or as the flat garbage block, joined to the blocks beside it on the sides in `joined` where
+/// the skin in force is connected.
+pub fn cell_block_joined(x: f32, y: f32, s: f32, kind: CellKind, style: Style, joined: u8) {
     match kind {
-        CellKind::Piece(kind) => piece_block(x, y, s, kind, style),
+        CellKind::Piece(kind) => piece_block_joined(x, y, s, kind, style, joined),
         CellKind::Garbage => {
-            if skinned(x, y, s, Mino::Garbage, theme::GARBAGE, style).is_none() {
+            if skinned(x, y, s, Mino::Garbage, joined, theme::GARBAGE, style).is_none() {
                 block(x, y, s, theme::cell_fill(kind), style);
             }
         }
@@ -103,17 +123,26 @@ pub fn cell_block(x: f32, y: f32, s: f32, kind: CellKind, style: Style) {
 }
 
 /// Draws a block from the skin in force in `style` (the ghost translucent and tinted toward
-/// `colour`, a dim block greyed), returning its tile's average colour; `None` without a skin.
-fn skinned(x: f32, y: f32, s: f32, mino: Mino, colour: Color, style: Style) -> Option<Color> {
+/// `colour`, a dim block greyed), joined on the sides in `joined` where the skin is
+/// connected, returning its tile's average colour; `None` without a skin.
+fn skinned(
+    x: f32,
+    y: f32,
+    s: f32,
+    mino: Mino,
+    joined: u8,
+    colour: Color,
+    style: Style,
+) -> Option<Color> {
     if !skin::active() {
         return None;
     }
     let mean = match style {
-        Style::Solid => skin::draw(x, y, s, mino, WHITE)?,
+        Style::Solid => skin::draw(x, y, s, mino, joined, WHITE)?,
         Style::Ghost => {
             let strong = look::get().high_contrast;
             let tint = alpha(mix(colour, WHITE, 0.55), if strong { 0.85 } else { 0.7 });
-            let mean = skin::draw(x, y, s, Mino::Ghost, tint)?;
+            let mean = skin::draw(x, y, s, Mino::Ghost, joined, tint)?;
             if strong {
                 let t = (s * 0.12).round().max(1.0);
                 let lit = mix(colour, WHITE, 0.5);
@@ -122,7 +151,7 @@ fn skinned(x: f32, y: f32, s: f32, mino: Mino, colour: Color, style: Style) -> O
             mean
         }
         Style::Dim => {
-            let mean = skin::draw(x, y, s, mino, Color::new(0.55, 0.55, 0.55, 1.0))?;
+            let mean = skin::draw(x, y, s, mino, joined, Color::new(0.55, 0.55, 0.55, 1.0))?;
             draw_rectangle(x, y, s, s, alpha(mix(theme::GARBAGE, BLACK, 0.45), 0.6));
             mean
         }
@@ -135,9 +164,15 @@ fn skinned(x: f32, y: f32, s: f32, mino: Mino, colour: Color, style: Style) -> O
 /// tile or its palette's colour, a bright outline in high contrast, and the piece's letter on
 /// solid blocks when letters are on (the ghost stays faint, without one).
 pub fn piece_block(x: f32, y: f32, s: f32, kind: PieceKind, style: Style) {
+    piece_block_joined(x, y, s, kind, style, 0);
+}
+
+/// [`piece_block`], joined to the blocks of its piece on the sides in `joined` where the skin
+/// in force is connected.
+pub fn piece_block_joined(x: f32, y: f32, s: f32, kind: PieceKind, style: Style, joined: u8) {
     let look = look::get();
     let colour = look.palette.colour(kind);
-    let fill = match skinned(x, y, s, Mino::Piece(kind), colour, style) {
+    let fill = match skinned(x, y, s, Mino::Piece(kind), joined, colour, style) {
         Some(mean) => mean,
         None => {
             block(x, y, s, colour, style);
@@ -200,5 +235,34 @@ fn draw_letter(x: f32, y: f32, s: f32, kind: PieceKind, ink: Color) {
                 ink,
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_t_pieces_centre_joins_its_three_neighbours() {
+        let t = PieceKind::T.cells(Rotation::Spawn);
+        let centre = t
+            .iter()
+            .find(|&&(x, y)| joined_sides(&t, x, y).count_ones() == 3)
+            .expect("the T has a centre");
+        assert_eq!(joined_sides(&t, centre.0, centre.1), LEFT | RIGHT | UP);
+    }
+
+    #[test]
+    fn an_i_pieces_ends_join_one_side_and_its_middle_two() {
+        let i = PieceKind::I.cells(Rotation::Spawn);
+        let mut sides: Vec<u8> = i.iter().map(|&(x, y)| joined_sides(&i, x, y)).collect();
+        sides.sort_unstable();
+        assert_eq!(sides, vec![RIGHT, LEFT, LEFT | RIGHT, LEFT | RIGHT]);
+    }
+
+    #[test]
+    fn up_is_the_row_above_in_rules_coordinates() {
+        assert_eq!(sides_where(3, 3, |x, y| (x, y) == (3, 4)), UP);
+        assert_eq!(sides_where(3, 3, |x, y| (x, y) == (3, 2)), DOWN);
     }
 }

@@ -175,7 +175,7 @@ mod tests {
             .expect("a skin to draw");
         assert_eq!(draft.skin, SkinChoice::File);
         assert_eq!(skin.layout(), layout);
-        let atlas = Atlas::new(&skin);
+        let atlas = Atlas::new(&skin, crate::render::look::Palette::Guideline);
         for kind in PieceKind::ALL {
             let index = tile_of(layout, Mino::Piece(kind));
             let [r, g, b, _] = tile_colour(index);

@@ -1,26 +1,65 @@
-//! Playing the sound effects of [`crate::sound::sfx`].
+//! Playing the sound effects of [`crate::sound::sfx`], or a theme's files in their place
+//! ([`crate::sound::theme`]).
 //!
 //! With the `audio` feature the effects are loaded into macroquad's mixer at start-up. Without
 //! the feature, or when the machine has no sound device, [`Audio`] is a silent stand-in with the
 //! same methods, so game code never checks for sound.
 
 use crate::sound::sfx::Sfx;
+use crate::sound::theme::{Group, Name, Theme};
 
 /// The loaded sound effects (or nothing, when sound is off).
 pub struct Audio {
     #[cfg(feature = "audio")]
     sounds: Vec<(Sfx, macroquad::audio::Sound)>,
     volume: f32,
+    /// Each group's share of the master volume, 0..=1: movement, clears, alerts.
+    groups: [f32; 3],
+}
+
+/// The theme's sound that plays for `sfx`, if the theme has one for it.
+pub fn theme_name(sfx: Sfx) -> Option<Name> {
+    match sfx {
+        Sfx::Lock | Sfx::HardDrop => Some(Name::Lock),
+        Sfx::Clear => Some(Name::Clear1),
+        Sfx::BigClear => Some(Name::Clear4),
+        Sfx::TSpin => Some(Name::TSpin),
+        Sfx::Garbage => Some(Name::Garbage),
+        Sfx::Count => Some(Name::Countdown),
+        Sfx::Go => Some(Name::Go),
+        Sfx::Lose => Some(Name::TopOut),
+        Sfx::Move => Some(Name::Move),
+        Sfx::Win | Sfx::Select => None,
+    }
+}
+
+/// The volume group `sfx` plays in.
+pub fn group_of(sfx: Sfx) -> Group {
+    match theme_name(sfx) {
+        Some(name) => name.group(),
+        None if sfx == Sfx::Select => Group::Movement,
+        None => Group::Alerts,
+    }
 }
 
 impl Audio {
-    /// Loads every effect. Never fails: without a device the game is silent.
-    pub async fn load(volume: u8) -> Audio {
+    /// Loads every effect, `theme`'s file where it has one. Never fails: without a device the
+    /// game is silent, and a theme's file the mixer cannot read leaves the built-in sound.
+    pub async fn load(volume: u8, theme: &Theme) -> Audio {
         #[cfg(feature = "audio")]
         {
             let mut sounds = Vec::new();
             if device_present() {
                 for sfx in Sfx::ALL {
+                    if let Some(bytes) = theme_name(sfx).and_then(|n| theme.sound(n)) {
+                        match macroquad::audio::load_sound_from_bytes(bytes).await {
+                            Ok(sound) => {
+                                sounds.push((sfx, sound));
+                                continue;
+                            }
+                            Err(e) => tracing::warn!(?sfx, error = %e, "a theme's sound"),
+                        }
+                    }
                     match macroquad::audio::load_sound_from_bytes(&sfx.wav()).await {
                         Ok(sound) => sounds.push((sfx, sound)),
                         Err(e) => tracing::warn!(?sfx, error = %e, "could not load a sound"),
@@ -32,12 +71,15 @@ impl Audio {
             Audio {
                 sounds,
                 volume: f32::from(volume) / 100.0,
+                groups: [1.0; 3],
             }
         }
         #[cfg(not(feature = "audio"))]
         {
+            let _ = theme;
             Audio {
                 volume: f32::from(volume) / 100.0,
+                groups: [1.0; 3],
             }
         }
     }
@@ -47,22 +89,43 @@ impl Audio {
         self.volume = f32::from(volume.min(100)) / 100.0;
     }
 
-    /// Plays `sfx` once at the master volume.
+    /// Sets a group's volume, 0..=100 of the master volume.
+    pub fn set_group_volume(&mut self, group: Group, volume: u8) {
+        self.groups[group as usize] = f32::from(volume.min(100)) / 100.0;
+    }
+
+    /// Sets every group's volume from the settings' `sound_groups` (movement, clears, alerts).
+    pub fn set_groups(&mut self, volumes: [u8; 3]) {
+        for (group, v) in [Group::Movement, Group::Clears, Group::Alerts]
+            .into_iter()
+            .zip(volumes)
+        {
+            self.set_group_volume(group, v);
+        }
+    }
+
+    /// The volume `sfx` plays at: the master volume times its group's.
+    pub fn volume_of(&self, sfx: Sfx) -> f32 {
+        self.volume * self.groups[group_of(sfx) as usize]
+    }
+
+    /// Plays `sfx` once at its volume ([`Audio::volume_of`]).
     pub fn play(&self, sfx: Sfx) {
+        let volume = self.volume_of(sfx);
         #[cfg(feature = "audio")]
-        if self.volume > 0.0
+        if volume > 0.0
             && let Some((_, sound)) = self.sounds.iter().find(|(s, _)| *s == sfx)
         {
             macroquad::audio::play_sound(
                 sound,
                 macroquad::audio::PlaySoundParams {
                     looped: false,
-                    volume: self.volume,
+                    volume,
                 },
             );
         }
         #[cfg(not(feature = "audio"))]
-        let _ = (sfx, self.volume);
+        let _ = (sfx, volume);
     }
 }
 
@@ -99,5 +162,44 @@ fn device_present() -> bool {
         std::path::Path::new("/dev/snd").exists()
     } else {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(not(feature = "audio"))]
+    fn a_groups_volume_scales_only_its_own_sounds() {
+        let mut audio = pollster_block(Audio::load(80, &Theme::default()));
+        audio.set_group_volume(Group::Clears, 50);
+        assert!((audio.volume_of(Sfx::Clear) - 0.4).abs() < 1e-6);
+        assert!((audio.volume_of(Sfx::Lock) - 0.8).abs() < 1e-6);
+        audio.set_group_volume(Group::Alerts, 0);
+        assert_eq!(audio.volume_of(Sfx::Garbage), 0.0);
+    }
+
+    #[test]
+    fn every_sound_but_win_and_select_can_come_from_a_theme() {
+        let themed = Sfx::ALL
+            .iter()
+            .filter(|s| theme_name(**s).is_some())
+            .count();
+        assert_eq!(themed, Sfx::ALL.len() - 2);
+        assert_eq!(theme_name(Sfx::BigClear), Some(Name::Clear4));
+    }
+
+    #[cfg(not(feature = "audio"))]
+    /// Runs a future that never waits (loading without the `audio` feature) to completion.
+    fn pollster_block<F: std::future::Future>(f: F) -> F::Output {
+        use std::task::{Context, Poll, Waker};
+        let mut f = std::pin::pin!(f);
+        let mut cx = Context::from_waker(Waker::noop());
+        loop {
+            if let Poll::Ready(out) = f.as_mut().poll(&mut cx) {
+                return out;
+            }
+        }
     }
 }

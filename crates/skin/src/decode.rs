@@ -4,37 +4,51 @@
 use crate::chunks::read_header;
 use crate::error::SkinError;
 use crate::layout::Layout;
-use crate::limits::{MAX_DECODED_BYTES, MAX_FILE_BYTES, MAX_HEIGHT, MAX_TILE, MAX_WIDTH, MIN_TILE};
+use crate::layout::{CONNECTED_COLUMNS, CONNECTED_ROWS, CONNECTED_TILES};
+use crate::limits::{
+    MAX_DECODED_BYTES, MAX_FILE_BYTES, MAX_STRIP_FILE_BYTES, MAX_TILE, MIN_TILE, fits,
+};
 use crate::skin::Skin;
 
-/// Decodes a skin file (a PNG in the TETR.IO or Jstris raster layout).
+/// Decodes a skin file (a PNG in the TETR.IO or Jstris raster layout, or a connected sheet).
 ///
 /// In order: the file's size; the signature and the chunk sequence (truncation, `acTL`); the
-/// header's dimensions against the limits; the bit depth; the aspect ratio and tile size;
-/// only then the pixels, by the `png` decoder under [`MAX_DECODED_BYTES`], palette, grey and
+/// header's dimensions against the limits; the bit depth; the aspect ratio and tile size; a
+/// strip's file size; only then the pixels, by the `png` decoder under [`MAX_DECODED_BYTES`], palette, grey and
 /// RGB converted to RGBA.
 pub fn decode(bytes: &[u8]) -> Result<Skin, SkinError> {
     if bytes.len() > MAX_FILE_BYTES {
-        return Err(SkinError::FileTooLarge { len: bytes.len() });
+        return Err(SkinError::FileTooLarge {
+            len: bytes.len(),
+            limit: MAX_FILE_BYTES,
+            what: "a skin",
+        });
     }
     let header = read_header(bytes)?;
     let (width, height) = (header.width, header.height);
-    if width > MAX_WIDTH || height > MAX_HEIGHT {
+    if !fits(width, height) {
         return Err(SkinError::TooLarge { width, height });
     }
     if header.bit_depth == 16 {
         return Err(SkinError::SixteenBit);
     }
     let (layout, tile) = layout_of(width, height)?;
+    if !layout.connects() && bytes.len() > MAX_STRIP_FILE_BYTES {
+        return Err(SkinError::FileTooLarge {
+            len: bytes.len(),
+            limit: MAX_STRIP_FILE_BYTES,
+            what: "a strip skin",
+        });
+    }
     let image = Pixels::decode(bytes, width, height)?;
-    Ok(Skin::from_strip(layout, tile, |x, y| image.rgba(x, y)))
+    Ok(Skin::from_image(layout, tile, |x, y| image.rgba(x, y)))
 }
 
 /// Builds a skin from a strip already in memory (`width` × `height` pixels of 8-bit RGBA, row
 /// by row from the top), under the same layout and tile-size rules as [`decode`]: for skins a
 /// program draws itself, without a PNG round trip.
 pub fn from_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Skin, SkinError> {
-    if width > MAX_WIDTH || height > MAX_HEIGHT {
+    if !fits(width, height) {
         return Err(SkinError::TooLarge { width, height });
     }
     let (layout, tile) = layout_of(width, height)?;
@@ -47,7 +61,7 @@ pub fn from_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Skin, SkinError
         });
     }
     let line = width as usize * 4;
-    Ok(Skin::from_strip(layout, tile, |x, y| {
+    Ok(Skin::from_image(layout, tile, |x, y| {
         let at = y as usize * line + x as usize * 4;
         match rgba.get(at..at + 4) {
             Some(&[r, g, b, a]) => [r, g, b, a],
@@ -57,14 +71,24 @@ pub fn from_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Skin, SkinError
 }
 
 /// The layout and tile size of a `width` × `height` image: the width must be exactly 12.4
-/// (TETR.IO) or 9 (Jstris) times the height, and the tile, as high as the image, within
-/// [`MIN_TILE`]..=[`MAX_TILE`].
+/// (TETR.IO) or 9 (Jstris) times the height, the tile, as high as the image, within
+/// [`MIN_TILE`]..=[`MAX_TILE`]; or the image 16 × 9 tiles (connected) of 48 or 96 px.
 pub(crate) fn layout_of(width: u32, height: u32) -> Result<(Layout, u32), SkinError> {
     let (w, h) = (u64::from(width), u64::from(height));
     let layout = if 5 * w == 62 * h {
         Layout::Tetrio
     } else if w == 9 * h {
         Layout::Jstris
+    } else if w * CONNECTED_ROWS as u64 == h * CONNECTED_COLUMNS as u64 {
+        let tile = width / CONNECTED_COLUMNS as u32;
+        if !CONNECTED_TILES.contains(&tile) {
+            return Err(SkinError::ConnectedTileSize {
+                tile,
+                width,
+                height,
+            });
+        }
+        return Ok((Layout::Connected, tile));
     } else {
         return Err(SkinError::Aspect { width, height });
     };
@@ -203,6 +227,26 @@ mod tests {
             from_rgba(270, 30, &[0; 16]),
             Err(SkinError::ImageData { .. })
         ));
+    }
+
+    #[test]
+    fn sixteen_by_nine_tiles_of_48_or_96_px_are_connected() {
+        assert_eq!(layout_of(768, 432), Ok((Layout::Connected, 48)));
+        assert_eq!(layout_of(1536, 864), Ok((Layout::Connected, 96)));
+    }
+
+    #[test]
+    fn a_connected_sheet_of_other_tiles_is_refused_with_its_tile_size() {
+        let e = layout_of(480, 270).unwrap_err();
+        assert_eq!(
+            e,
+            SkinError::ConnectedTileSize {
+                tile: 30,
+                width: 480,
+                height: 270
+            }
+        );
+        assert!(e.to_string().contains("48 px (768×432) or 96 px"), "{e}");
     }
 
     #[test]

@@ -1,14 +1,17 @@
 //! # sevenbag-skin: block skin files, decoded under limits
 //!
 //! Players bring block skins in the two raster layouts the community's libraries use, both a
-//! single row of square tiles as high as the image, told apart by the aspect ratio alone
-//! ([`Layout`]):
+//! single row of square tiles as high as the image, or a connected sheet, told apart by the
+//! aspect ratio alone ([`Layout`]):
 //!
 //! - **TETR.IO** (`tetrio`): 12 tiles, Z L O S I J T, ghost, garbage, garbage 2, dark garbage,
 //!   top-out warning; 30 px tiles 31 px apart make 372×30, so the width is 12.4 times the
 //!   height at every scale (744×60 has 60 px tiles 62 px apart);
 //! - **Jstris** (`jstris`): 9 tiles side by side, garbage, ghost, Z L O S I J T; the width is
-//!   9 times the height (270×30).
+//!   9 times the height (270×30);
+//! - **connected** (`connected`): 16 × 9 tiles of 48 or 96 px (768×432, 1536×864), a row for
+//!   each of Z L O S I J T, ghost and garbage, a column for each set of sides a mino joins to
+//!   its piece ([`layout`] has the arrangement; [`Skin::joined`] picks a variant).
 //!
 //! [`decode`] turns a file's bytes into a [`Skin`] ([`from_rgba`] a strip already in memory,
 //! such as one a program draws): its layout, tile size and tiles as 8-bit RGBA, with
@@ -17,27 +20,27 @@
 //! file (the skin's own layout, re-encoded the same way every time) for the server to
 //! publish, and [`Skin::id`] is its content address, a SHA-256 of the pixels.
 //!
-//! TETR.IO's connected skins (48 px or 96 px tiles, each with its connection variants on one
-//! atlas) are not read: their atlas is not a row of tiles and its geometry could not be pinned
-//! down unambiguously from the dimensions, so they are refused by their aspect ratio like any
-//! other image.
+//! TETR.IO's own connected atlas is not read: its geometry could not be pinned down
+//! unambiguously from the dimensions. The connected sheet keeps its tile sizes (48 px at 1×,
+//! 96 px at 2×) in an arrangement documented here, so such a skin is redrawn once into it.
 //!
 //! ## Limits
 //!
 //! A file comes from anyone, so every limit ([`limits`]) is checked before the work it
-//! bounds: the file at most 256 KiB; the header's dimensions, read by hand from the `IHDR`
-//! chunk before the decoder starts, at most 4096×256 pixels, so the decoded image is at most
-//! 4 MiB of RGBA; the decoder's own allocations capped at 4 MiB too (`png::Limits`); text and
-//! ICC chunks skipped, not inflated. A decompression bomb (a small file whose header claims a
-//! huge image) is refused on its header, and data that claims a small image can only inflate
-//! to that image. Tiles are 8 to 256 px.
+//! bounds: the file at most 1 MiB (a strip at most 256 KiB); the header's dimensions, read by
+//! hand from the `IHDR` chunk before the decoder starts, at most 4096 wide, 864 high and
+//! 1536×864 pixels in all, so the decoded image is at most 5.1 MiB of RGBA; the decoder's own
+//! allocations capped at that too (`png::Limits`); text and ICC chunks skipped, not inflated.
+//! A decompression bomb (a small file whose header claims a huge image) is refused on its
+//! header, and data that claims a small image can only inflate to that image. Strip tiles are
+//! 8 to 256 px, connected tiles 48 or 96 px.
 //!
 //! ## Refusals
 //!
 //! [`SkinError`] names what is wrong: not a PNG; truncated (inside a chunk, or no `IEND`);
 //! malformed chunks or header; too large (the file, the dimensions, or the decoder's memory);
 //! animated (an `acTL` chunk: APNG); 16 bits a channel; a wrong aspect ratio (the ratio found
-//! and the two accepted); a tile size out of range; image data that does not match the
+//! and the three accepted); a tile size out of range; image data that does not match the
 //! header's dimensions. 16-bit images are refused rather than converted: a skin gains nothing
 //! from 16 bits, they would double the decoded size the limits bound, and refusing keeps one
 //! decoding path (8 bits a channel). Palette, grey and RGB images, at any bit depth up to 8,

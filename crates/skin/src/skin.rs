@@ -37,7 +37,7 @@ impl Tile {
 }
 
 /// A block skin: its layout, its tile size, and its tiles in the file's order (12 for
-/// TETR.IO, 9 for Jstris; see [`Layout`]). Made by [`decode`](crate::decode) only, so the
+/// TETR.IO, 9 for Jstris, 144 row by row for a connected sheet; see [`Layout`]). Made by [`decode`](crate::decode) only, so the
 /// tile count always matches the layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skin {
@@ -50,9 +50,9 @@ pub struct Skin {
 const ID_DOMAIN: &[u8] = b"sevenbag-skin 1\n";
 
 impl Skin {
-    /// Cuts the tiles of `layout` at `tile` px out of a strip whose pixel at (x, y) is
+    /// Cuts the tiles of `layout` at `tile` px out of an image whose pixel at (x, y) is
     /// `pixel(x, y)`; fully transparent pixels become `[0, 0, 0, 0]`.
-    pub(crate) fn from_strip(
+    pub(crate) fn from_image(
         layout: Layout,
         tile: u32,
         pixel: impl Fn(u32, u32) -> [u8; 4],
@@ -60,8 +60,9 @@ impl Skin {
         let tiles = (0..layout.tile_count())
             .map(|index| {
                 let left = layout.tile_x(tile, index);
+                let top = layout.tile_y(tile, index);
                 let mut rgba = Vec::with_capacity(tile as usize * tile as usize * 4);
-                for y in 0..tile {
+                for y in top..top + tile {
                     for x in left..left + tile {
                         let p = pixel(x, y);
                         rgba.extend_from_slice(if p[3] == 0 { &[0; 4] } else { &p });
@@ -107,22 +108,30 @@ impl Skin {
         &self.tiles[self.layout.garbage_index()]
     }
 
+    /// The variant of the tile at `index` for a mino whose sides in `joined` touch its
+    /// piece ([`Layout::variant`]): a connected sheet's variant, the tile itself in a strip.
+    pub fn joined(&self, index: usize, joined: u8) -> &Tile {
+        &self.tiles[self.layout.variant(index, joined)]
+    }
+
     /// The skin as a canonical PNG: its own layout and tile size, 8-bit RGBA, not interlaced,
     /// the gaps between TETR.IO tiles fully transparent, no ancillary chunks, fixed filter and
     /// compression. [`decode`](crate::decode) reads it back to an equal skin.
     pub fn to_png(&self) -> Vec<u8> {
         let width = self.layout.width(self.tile);
+        let height = self.layout.height(self.tile);
         let row = width as usize * 4;
-        let mut strip = vec![0u8; row * self.tile as usize];
+        let mut strip = vec![0u8; row * height as usize];
         for (index, tile) in self.tiles.iter().enumerate() {
             let left = self.layout.tile_x(self.tile, index) as usize * 4;
+            let top = self.layout.tile_y(self.tile, index) as usize;
             for (y, line) in tile.rgba.chunks_exact(self.tile as usize * 4).enumerate() {
-                let at = y * row + left;
+                let at = (top + y) * row + left;
                 strip[at..at + line.len()].copy_from_slice(line);
             }
         }
         let mut out = Vec::new();
-        let mut encoder = png::Encoder::new(&mut out, width, self.tile);
+        let mut encoder = png::Encoder::new(&mut out, width, height);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_compression(png::Compression::Default);

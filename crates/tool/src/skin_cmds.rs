@@ -1,6 +1,6 @@
 //! Skin subcommands: `skin check FILE` decodes a block skin file (TETR.IO or Jstris raster
-//! layout) under the skin crate's limits and prints its layout, tile size and content address.
-//! All the work is in `sevenbag_skin`.
+//! layout, or a connected sheet) under the skin crate's limits and prints its layout, tile
+//! size and content address. All the work is in `sevenbag_skin`.
 
 use std::path::PathBuf;
 
@@ -10,7 +10,7 @@ use sevenbag_protocol::file::read_limited;
 /// Subcommands over block skin files.
 #[derive(clap::Subcommand, Debug)]
 pub enum SkinCommand {
-    /// Check block skin files (PNG, TETR.IO or Jstris layout).
+    /// Check block skin files (PNG, TETR.IO or Jstris layout, or a connected sheet).
     #[command(subcommand)]
     Skin(SkinAction),
 }

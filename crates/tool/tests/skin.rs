@@ -67,6 +67,15 @@ fn a_jstris_skin_checks_as_jstris_with_30_px_tiles() {
 }
 
 #[test]
+fn a_connected_sheet_checks_as_connected_with_48_px_tiles() {
+    assert_checks_as(
+        &skin_check(&format!("{SAMPLES}/connected.png")),
+        "connected",
+        48,
+    );
+}
+
+#[test]
 fn a_file_that_is_not_a_png_is_refused() {
     let path = scratch("not-a-skin.png", b"GIF89a, not a PNG at all");
     assert_refused_with(
@@ -84,10 +93,10 @@ fn a_skin_cut_short_is_refused_as_truncated() {
 
 #[test]
 fn a_file_over_the_size_limit_is_refused_unread() {
-    let path = scratch("huge.png", &vec![0; 300 * 1024]);
+    let path = scratch("huge.png", &vec![0; 1100 * 1024]);
     assert_refused_with(
         &skin_check(&path.to_string_lossy()),
-        "over the 262144-byte limit",
+        "over the 1048576-byte limit",
     );
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use sevenbag_skin::limits::{MAX_FILE_BYTES, MAX_HEIGHT, MAX_WIDTH};
+use sevenbag_skin::limits::{MAX_FILE_BYTES, MAX_STRIP_FILE_BYTES};
 use sevenbag_skin::{Layout, SkinError, decode};
 
 use crate::support::*;
@@ -32,13 +32,34 @@ fn bytes_without_the_png_signature_are_not_a_png() {
 }
 
 #[test]
-fn a_file_over_256_kib_is_refused_unread() {
-    let mut bytes = skin_file(Layout::Jstris, 30);
+fn a_file_over_1_mib_is_refused_unread() {
+    let mut bytes = skin_file(Layout::Connected, 48);
     bytes.resize(MAX_FILE_BYTES + 1, 0);
+    let err = refused(&bytes);
+    assert_eq!(
+        err,
+        SkinError::FileTooLarge {
+            len: MAX_FILE_BYTES + 1,
+            limit: MAX_FILE_BYTES,
+            what: "a skin"
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "the file is 1048577 bytes: over the 1048576-byte limit for a skin"
+    );
+}
+
+#[test]
+fn a_strip_file_over_256_kib_is_refused_once_its_header_says_strip() {
+    let mut bytes = skin_file(Layout::Jstris, 30);
+    bytes.resize(MAX_STRIP_FILE_BYTES + 1, 0);
     assert_eq!(
         refused(&bytes),
         SkinError::FileTooLarge {
-            len: MAX_FILE_BYTES + 1
+            len: MAX_STRIP_FILE_BYTES + 1,
+            limit: MAX_STRIP_FILE_BYTES,
+            what: "a strip skin"
         }
     );
 }
@@ -56,7 +77,8 @@ fn a_60000_by_1_image_is_too_large() {
     );
     assert_eq!(
         err.to_string(),
-        format!("the image is 60000×1 pixels: over the {MAX_WIDTH}×{MAX_HEIGHT} limit for a skin")
+        "the image is 60000×1 pixels: over the limit for a skin (at most 4096 wide, 864 high \
+         and 1327104 pixels)"
     );
 }
 
@@ -103,7 +125,7 @@ fn a_compressed_text_chunk_that_inflates_past_the_limit_is_not_inflated() {
         &strip_pixels(Layout::Jstris, 30, &JSTRIS),
         |e| e.add_ztxt_chunk("Comment".into(), text).expect("zTXt"),
     );
-    assert!(file.len() <= MAX_FILE_BYTES, "{} bytes", file.len());
+    assert!(file.len() <= MAX_STRIP_FILE_BYTES, "{} bytes", file.len());
     let start = Instant::now();
     let skin = decode(&file).expect("the text is skipped");
     assert!(start.elapsed() < Duration::from_secs(1));
@@ -179,7 +201,7 @@ fn a_16_bit_png_is_refused() {
 }
 
 #[test]
-fn a_wrong_aspect_ratio_names_the_ratio_found_and_the_two_accepted() {
+fn a_wrong_aspect_ratio_names_the_ratio_found_and_the_three_accepted() {
     let file = rgba_png(300, 30, &vec![255; 300 * 30 * 4]);
     let err = refused(&file);
     assert_eq!(
@@ -192,7 +214,7 @@ fn a_wrong_aspect_ratio_names_the_ratio_found_and_the_two_accepted() {
     assert_eq!(
         err.to_string(),
         "aspect ratio 10.00 (300×30): a TETR.IO skin is 12.4 times as wide as high (372×30), \
-         a Jstris skin 9.0 times (270×30)"
+         a Jstris skin 9.0 times (270×30), a connected sheet 1.78 times (768×432)"
     );
 }
 

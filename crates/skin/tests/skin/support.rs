@@ -53,12 +53,34 @@ pub fn skin_file(layout: Layout, tile: u32) -> Vec<u8> {
     let colours: &[[u8; 4]] = match layout {
         Layout::Tetrio => &TETRIO,
         Layout::Jstris => &JSTRIS,
+        Layout::Connected => return rgba_png(16 * tile, 9 * tile, &sheet_pixels(tile)),
     };
     rgba_png(
         layout.width(tile),
         tile,
         &strip_pixels(layout, tile, colours),
     )
+}
+
+/// The colour of each row of a connected sheet: Z L O S I J T, ghost, garbage.
+pub const CONNECTED_ROWS: [[u8; 4]; 9] = [Z, L, O, S, I, J, T, GHOST, GARBAGE];
+
+/// The colour of a connected sheet's tile in `row` and `column`: the row's colour with its
+/// blue channel replaced by the column, so every one of the 144 tiles is its own colour.
+pub fn sheet_colour(row: usize, column: usize) -> [u8; 4] {
+    let [r, g, _, a] = CONNECTED_ROWS[row];
+    [r, g, 16 * column as u8, a]
+}
+
+/// The RGBA pixels of a connected sheet of `tile` px tiles painted [`sheet_colour`].
+pub fn sheet_pixels(tile: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    for y in 0..9 * tile {
+        for x in 0..16 * tile {
+            out.extend_from_slice(&sheet_colour((y / tile) as usize, (x / tile) as usize));
+        }
+    }
+    out
 }
 
 /// An 8-bit RGBA PNG.
