@@ -1,17 +1,43 @@
-//! The friends tests' helpers (`friends.rs`, `cluster_friends.rs`, `room_invites.rs`): a
+//! The friends tests' helpers (`friends.rs`, `cluster_friends.rs`, `room_invites.rs`,
+//! `appear_offline.rs`): their server on a database file, a
 //! player registered or identified on a fresh connection, the next notification pushed to
 //! one, a request answered or refused, two players made friends.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use sevenbag_protocol::social::{Notification, NotificationKind, RequestAnswer, RequestResult};
 use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
-use crate::{RawClient, player_key};
+use sevenbag_server::{Config, Limits};
+
+use crate::{RawClient, TempDir, TestServer, fast_config, player_key, start_server, temp_dir};
 
 /// Bound on each wait for a reply.
 pub const LIMIT: Duration = Duration::from_secs(20);
+
+/// The friends tests' server settings on the database file `db` (clients may sit a while
+/// unread).
+pub fn config(db: PathBuf) -> Config {
+    let base = fast_config();
+    Config {
+        db: Some(db),
+        limits: Limits {
+            idle_timeout: Duration::from_secs(30),
+            ..base.limits.clone()
+        },
+        ..base
+    }
+}
+
+/// A server keeping identities in a SQLite file, in a new directory named after `tag` (held
+/// by the returned [`TempDir`]).
+pub async fn with_database(tag: &str) -> (TestServer, TempDir) {
+    let dir = temp_dir(tag);
+    let server = start_server(config(dir.path().join("sevenbag.db"))).await;
+    (server, dir)
+}
 
 /// Connects to `addr` and registers `name` with key `n`.
 pub async fn registered(addr: SocketAddr, name: &str, n: u8) -> anyhow::Result<RawClient> {

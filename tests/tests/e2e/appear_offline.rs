@@ -2,27 +2,13 @@
 //! notifications"): it outlasts the player's last connection and a restart of the server on
 //! the same SQLite file, holds from the first word friends hear, and ends only when turned off.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use sevenbag_protocol::social::PresenceState;
 use sevenbag_protocol::{ClientMessage, ServerMessage};
-use sevenbag_server::{Config, Limits};
-use sevenbag_tests::social::{LIMIT, ask, befriended, identified, registered};
-use sevenbag_tests::{RawClient, TestServer, fast_config, start_server};
-
-/// The test server's settings on the database file `db`.
-fn config(db: PathBuf) -> Config {
-    let base = fast_config();
-    Config {
-        db: Some(db),
-        limits: Limits {
-            idle_timeout: Duration::from_secs(30),
-            ..base.limits.clone()
-        },
-        ..base
-    }
-}
+use sevenbag_tests::social::{LIMIT, ask, befriended, config, identified, registered};
+use sevenbag_tests::{RawClient, TestServer, start_server};
 
 /// A server on the SQLite file in `dir`.
 async fn on_file(dir: &Path) -> TestServer {

@@ -6,7 +6,6 @@
 //! into someone else's room), each refused with a reason while the connection stays usable.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use sevenbag_protocol::social::{
@@ -14,46 +13,13 @@ use sevenbag_protocol::social::{
     RequestResult,
 };
 use sevenbag_protocol::{ClientMessage, ErrorCode, RoomOptions, ServerMessage};
-use sevenbag_server::{Config, Limits};
+use sevenbag_server::Config;
 use sevenbag_storage::fixtures::nth_player;
 use sevenbag_storage::{SocialStorage, SqliteStorage, Storage};
-use sevenbag_tests::social::{LIMIT, identified, notification, registered};
-use sevenbag_tests::{RawClient, TempDir, TestServer, fast_config, player_key, start_server};
-
-/// The test server's settings on the database file `db` (clients may sit a while unread).
-fn config(db: PathBuf) -> Config {
-    let base = fast_config();
-    Config {
-        db: Some(db),
-        limits: Limits {
-            idle_timeout: Duration::from_secs(30),
-            ..base.limits.clone()
-        },
-        ..base
-    }
-}
-
-/// A server keeping identities in a SQLite file (and the directory holding it).
-async fn with_database() -> (TestServer, TempDir) {
-    let dir = sevenbag_tests::temp_dir("friends");
-    let server = start_server(config(dir.path().join("sevenbag.db"))).await;
-    (server, dir)
-}
-
-/// Sends `request` and waits for the first reply `pick` takes, or an `Error` (its code and
-/// text).
-async fn ask<T>(
-    c: &mut RawClient,
-    request: ClientMessage,
-    mut pick: impl FnMut(&ServerMessage) -> Option<T>,
-) -> anyhow::Result<Result<T, (ErrorCode, String)>> {
-    c.send(&request).await?;
-    c.recv_until(LIMIT, |m| match m {
-        ServerMessage::Error { code, message, .. } => Some(Err((*code, message.clone()))),
-        m => pick(m).map(Ok),
-    })
-    .await
-}
+use sevenbag_tests::social::{
+    LIMIT, ask, config, identified, notification, registered, with_database,
+};
+use sevenbag_tests::{RawClient, player_key, start_server};
 
 /// The refusal `request` gets (a reply instead is an error).
 async fn refused(c: &mut RawClient, request: ClientMessage) -> anyhow::Result<(ErrorCode, String)> {
@@ -152,7 +118,7 @@ async fn befriend(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_friends_see_each_other_online_in_a_match_online_and_offline() -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let mut ann = registered(server.addr(), "ann", 1).await?;
     let mut ben = registered(server.addr(), "ben", 2).await?;
     befriend(&mut ann, "ann", &mut ben, "ben").await?;
@@ -233,7 +199,7 @@ async fn a_friend_who_sends_nothing_for_the_idle_setting_reads_away_until_their_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn appearing_offline_hides_a_player_from_friends_and_strangers_never_hear_presence()
 -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let mut ann = registered(server.addr(), "ann", 1).await?;
     let mut ben = registered(server.addr(), "ben", 2).await?;
     befriend(&mut ann, "ann", &mut ben, "ben").await?;
@@ -265,7 +231,7 @@ async fn appearing_offline_hides_a_player_from_friends_and_strangers_never_hear_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_request_to_an_absent_player_waits_for_them_until_marked_seen() -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let dee = registered(server.addr(), "dee", 4).await?;
     dee.close().await;
     let mut cal = registered(server.addr(), "cal", 3).await?;
@@ -315,7 +281,7 @@ async fn a_request_to_an_absent_player_waits_for_them_until_marked_seen() -> any
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_block_answers_requests_exactly_as_a_name_nobody_has() -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let mut eve = registered(server.addr(), "eve", 5).await?;
     let mut fay = registered(server.addr(), "fay", 6).await?;
     befriend(&mut fay, "fay", &mut eve, "eve").await?;
@@ -352,7 +318,7 @@ async fn a_block_answers_requests_exactly_as_a_name_nobody_has() -> anyhow::Resu
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invite_and_a_direct_message_reach_a_friend_as_notifications() -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let mut ann = registered(server.addr(), "ann", 1).await?;
     let mut ben = registered(server.addr(), "ben", 2).await?;
     befriend(&mut ann, "ann", &mut ben, "ben").await?;
@@ -449,7 +415,7 @@ async fn still_usable(c: &mut RawClient) -> anyhow::Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_and_a_request_to_oneself_are_refused_with_a_reason() -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let mut guest = RawClient::hello(server.addr(), "zed").await?;
     let (code, _) = refused(&mut guest, friend_request("ann")).await?;
     assert_eq!(code, ErrorCode::NotIdentified);
@@ -465,7 +431,7 @@ async fn a_guest_and_a_request_to_oneself_are_refused_with_a_reason() -> anyhow:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_friend_requests_is_rate_limited_and_the_connection_stays() -> anyhow::Result<()>
 {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let mut ann = registered(server.addr(), "ann", 1).await?;
     for n in 0..12u8 {
         let other = format!("pal{n}");
@@ -497,7 +463,7 @@ async fn a_flood_of_friend_requests_is_rate_limited_and_the_connection_stays() -
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_oversized_direct_message_and_an_invite_to_another_room_are_refused()
 -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let mut ann = registered(server.addr(), "ann", 1).await?;
     let mut ben = registered(server.addr(), "ben", 2).await?;
     befriend(&mut ann, "ann", &mut ben, "ben").await?;
@@ -540,7 +506,7 @@ async fn an_oversized_direct_message_and_an_invite_to_another_room_are_refused()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_that_goes_on_after_its_refusals_is_cut() -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let mut ann = registered(server.addr(), "ann", 1).await?;
     // Sent at once, far past the burst and the refusals a connection may collect.
     for n in 0..60 {
@@ -557,7 +523,7 @@ async fn a_flood_that_goes_on_after_its_refusals_is_cut() -> anyhow::Result<()> 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_friend_watching_a_room_reads_as_spectating_it() -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let mut ann = registered(server.addr(), "ann", 1).await?;
     let mut cyd = registered(server.addr(), "cyd", 3).await?;
     befriend(&mut ann, "ann", &mut cyd, "cyd").await?;
@@ -592,7 +558,7 @@ async fn api(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_api_lists_a_players_friends_requests_and_notifications_for_their_key_only()
 -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let addr = server.addr();
     let mut ann = registered(addr, "ann", 1).await?;
     let mut ben = registered(addr, "ben", 2).await?;
@@ -694,7 +660,7 @@ async fn the_api_lists_a_players_friends_requests_and_notifications_for_their_ke
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_friend_in_a_general_room_of_two_seats_reads_in_a_versus_match() -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let mut ann = registered(server.addr(), "ann", 1).await?;
     let mut ben = registered(server.addr(), "ben", 2).await?;
     befriend(&mut ann, "ann", &mut ben, "ben").await?;
@@ -725,7 +691,7 @@ async fn a_friend_in_a_general_room_of_two_seats_reads_in_a_versus_match() -> an
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ones_request_policy_reads_back_on_any_later_connection() -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("friends").await;
     let policy_of = |m: &ServerMessage| match m {
         ServerMessage::RequestPolicySet { policy } => Some(*policy),
         _ => None,

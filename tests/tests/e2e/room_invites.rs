@@ -4,34 +4,10 @@
 //! is seated; invites into a room one is not in, to a player who is no friend, and a flood
 //! of them are refused with a reason while the connection stays.
 
-use std::path::PathBuf;
-use std::time::Duration;
-
 use sevenbag_protocol::social::NotificationKind;
 use sevenbag_protocol::{BattleRoomOptions, ClientMessage, ErrorCode, JoinRole, ServerMessage};
-use sevenbag_server::{Config, Limits};
-use sevenbag_tests::social::{LIMIT, ask, befriended, notification_of, registered};
-use sevenbag_tests::{RawClient, TempDir, TestServer, fast_config, start_server};
-
-/// The test server's settings on the database file `db` (clients may sit a while unread).
-fn config(db: PathBuf) -> Config {
-    let base = fast_config();
-    Config {
-        db: Some(db),
-        limits: Limits {
-            idle_timeout: Duration::from_secs(30),
-            ..base.limits.clone()
-        },
-        ..base
-    }
-}
-
-/// A server keeping identities in a SQLite file (and the directory holding it).
-async fn with_database() -> (TestServer, TempDir) {
-    let dir = sevenbag_tests::temp_dir("room-invites");
-    let server = start_server(config(dir.path().join("sevenbag.db"))).await;
-    (server, dir)
-}
+use sevenbag_tests::RawClient;
+use sevenbag_tests::social::{LIMIT, ask, befriended, notification_of, registered, with_database};
 
 /// Creates a general room of `seats` on `c`; its code.
 async fn general_room(c: &mut RawClient, seats: u8) -> anyhow::Result<String> {
@@ -72,7 +48,7 @@ async fn refused(c: &mut RawClient, request: ClientMessage) -> anyhow::Result<(E
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_friend_invited_into_a_general_room_joins_it_from_the_notification_and_is_seated()
 -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("room-invites").await;
     let mut ann = registered(server.addr(), "ann", 1).await?;
     let mut ben = registered(server.addr(), "ben", 2).await?;
     befriended(&mut ann, "ann", &mut ben, "ben").await?;
@@ -120,7 +96,7 @@ async fn a_friend_invited_into_a_general_room_joins_it_from_the_notification_and
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invite_into_a_general_room_one_is_not_in_or_to_a_stranger_is_refused()
 -> anyhow::Result<()> {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("room-invites").await;
     let mut ann = registered(server.addr(), "ann", 1).await?;
     let mut ben = registered(server.addr(), "ben", 2).await?;
     let cyd = registered(server.addr(), "cyd", 3).await?;
@@ -146,7 +122,7 @@ async fn an_invite_into_a_general_room_one_is_not_in_or_to_a_stranger_is_refused
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invites_past_their_burst_are_refused_and_the_room_connection_stays() -> anyhow::Result<()>
 {
-    let (server, _dir) = with_database().await;
+    let (server, _dir) = with_database("room-invites").await;
     let mut ann = registered(server.addr(), "ann", 1).await?;
     let mut ben = registered(server.addr(), "ben", 2).await?;
     befriended(&mut ann, "ann", &mut ben, "ben").await?;
