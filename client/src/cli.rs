@@ -148,6 +148,13 @@ pub enum StartScreen {
     /// The Friends screen against an embedded server on 127.0.0.1 holding a few friends (in a
     /// match, watching it, online, offline), requests both ways, an invite and a message.
     Friends,
+    /// Invite a friend's box for a room of that server, three of whose friends are in the
+    /// room already (marked so) and one online.
+    FriendPicker,
+    /// A 40-line Sprint under way with a friend's invite toast (Join and Decline) showing.
+    InviteToast,
+    /// The same, after Join: the box asking whether to leave the match for the room.
+    InviteAsk,
     /// The solo mode picker (40 lines, Blitz, Zen).
     Solo,
     /// A 40-line Sprint, counting down.

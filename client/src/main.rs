@@ -200,8 +200,14 @@ async fn run(args: Args) {
         );
     }
     let mut stack = Stack::new(start::first_screens(&args, &ctx, first_start));
-    // Friends' news as toasts over every screen; not in captures and demos (fixed pictures).
-    let mut news = (args.screen.is_none() && !args.demo).then(friends::news::News::new);
+    // Friends' news as toasts over every screen; not in captures and demos (fixed pictures),
+    // but for the captures of an invite's toast.
+    let mut news = match args.screen {
+        Some(cli::StartScreen::InviteToast) => Some(friends::news::News::capture(false)),
+        Some(cli::StartScreen::InviteAsk) => Some(friends::news::News::capture(true)),
+        None if !args.demo => Some(friends::news::News::new()),
+        _ => None,
+    };
     let capture = args.frames.is_some();
     let mut clock = if capture {
         FixedClock::one_per_frame()
@@ -321,6 +327,14 @@ async fn run(args: Args) {
         if let Some(screen) = replays::opened_file(&mut ctx) {
             stack.apply(screen::Transition::Push(screen));
         }
+        // An invite's toast takes its Join and Decline (and the box that asks before leaving a
+        // match takes everything) before the screen on top sees the frame.
+        if let Some(news) = &mut news {
+            let transition = news.input(&mut ctx, &mut io, stack.top());
+            if !stack.apply(transition) {
+                break;
+            }
+        }
         // One update per key press, in order (a frame drawn late may hold several): the
         // earlier presses come first with no time passing and nothing else; the last one gets
         // the frame's time, simulation steps and mouse.
@@ -354,7 +368,8 @@ async fn run(args: Args) {
             break;
         }
         if let Some(news) = &mut news {
-            news.frame(&ctx, stack.top().is_some_and(|s| s.name() == "friends"));
+            let friends_open = stack.top().is_some_and(|s| s.name() == "friends");
+            news.frame(&ctx, friends_open, width, io.height);
         }
         // 4. Draw: the top screen, then any notice and toast over it.
         if let Some(top) = stack.top() {
@@ -366,7 +381,7 @@ async fn run(args: Args) {
             render::widgets::notice(&ctx.gfx, width, height, unit, &n.text, n.colour);
         }
         if let Some(news) = &news {
-            news.draw(&ctx, width, height);
+            news.draw(&ctx, width, io.height);
         }
         // Text is queued as it is drawn and drawn here in one batch (`Gfx::flush_text`).
         ctx.gfx.flush_text();

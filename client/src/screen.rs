@@ -246,8 +246,9 @@ pub trait FriendPicker {
     fn draw(&self, ctx: &Ctx, io: &FrameIo);
 }
 
-/// Makes the picker of online friends for a room screen's Invite a friend.
-pub type FriendPickerOpener = fn(&Ctx) -> Box<dyn FriendPicker>;
+/// Makes the picker of online friends for a room screen's Invite a friend, for the room of
+/// this code (its friends already in it are marked, not offered).
+pub type FriendPickerOpener = fn(&Ctx, Option<&str>) -> Box<dyn FriendPicker>;
 
 /// Makes the screen that takes a free-for-all room's connection over.
 pub type BattleRoomOpener = fn(BattleOnline) -> Box<dyn Screen>;

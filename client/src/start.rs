@@ -146,6 +146,21 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
         }
         #[cfg(target_arch = "wasm32")]
         Some(StartScreen::Friends) => Box::new(crate::friends::FriendsScreen::new(ctx)),
+        #[cfg(not(target_arch = "wasm32"))]
+        Some(StartScreen::FriendPicker) => {
+            match crate::friends::capture::open_picker(&ctx.config.player_name) {
+                Ok(screen) => screen,
+                Err(e) => {
+                    eprintln!("error: the friend picker capture: {e}");
+                    return vec![menu()];
+                }
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        Some(StartScreen::FriendPicker) => return vec![menu()],
+        Some(StartScreen::InviteToast | StartScreen::InviteAsk) => {
+            Box::new(SoloScreen::playing(sevenbag_core::SoloMode::Sprint, ctx))
+        }
         Some(StartScreen::Challenge) => Box::new(ChallengeScreen::watching_best()),
         Some(StartScreen::Solo) => Box::new(SoloScreen::default()),
         Some(StartScreen::Sprint) => {

@@ -3,6 +3,8 @@
 //! their presence is real: two play a versus match, one watches it, one is online, the rest
 //! offline; one player's request waits for you and yours for another; the match's players
 //! invite you and another sends a message, unseen. Your identity there is a new key.
+//! `--screen friend-picker`: the same server, with Invite a friend's box open for the match's
+//! room, where three of those friends are already.
 
 use std::time::Duration;
 
@@ -14,6 +16,9 @@ use crate::net::online::transport::runtime;
 use crate::net::request::{Arrival, Request};
 
 use super::FriendsScreen;
+use super::picker::InvitePicker;
+use super::social::Social;
+use crate::screen::{Ctx, FrameIo, FriendPicker, Screen, Transition};
 
 /// The friends made, by name; the first two play a match, the third watches it, the fourth is
 /// online, the last two are offline.
@@ -28,8 +33,63 @@ struct Kept {
     _online: Vec<Request>,
 }
 
+/// The seeded server: its address, your name and key there, the room of the friends' match,
+/// and what must stay alive.
+struct Seeded {
+    addr: String,
+    me: String,
+    key: [u8; 32],
+    room: String,
+    kept: Kept,
+}
+
 /// Starts the server, seeds it and opens the screen as `name` (a valid ranked name, else "you").
 pub fn open(name: &str) -> Result<FriendsScreen, String> {
+    let s = seed(name)?;
+    Ok(FriendsScreen::with_key(
+        &s.addr,
+        &s.me,
+        s.key,
+        Box::new(s.kept),
+    ))
+}
+
+/// Starts the server, seeds it and opens Invite a friend's box for the friends' room as
+/// `name`.
+pub fn open_picker(name: &str) -> Result<Box<dyn Screen>, String> {
+    let s = seed(name)?;
+    let social = Social::connect(&s.addr, &s.me, s.key);
+    let picker = InvitePicker::over(social).in_room(Some(&s.room));
+    Ok(Box::new(PickerCapture {
+        picker,
+        _kept: s.kept,
+    }))
+}
+
+/// The picker's box over the backdrop, for the capture.
+struct PickerCapture {
+    picker: InvitePicker,
+    _kept: Kept,
+}
+
+impl Screen for PickerCapture {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
+        ctx.backdrop.advance(io.dt, io.width, io.height);
+        self.picker.update(ctx, io);
+        Transition::None
+    }
+
+    fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        ctx.backdrop.draw();
+        self.picker.draw(ctx, io);
+    }
+
+    fn name(&self) -> &'static str {
+        "friend-picker"
+    }
+}
+
+fn seed(name: &str) -> Result<Seeded, String> {
     let me = if sevenbag_protocol::identity::validate_name(name).is_ok() {
         name
     } else {
@@ -108,7 +168,7 @@ pub fn open(name: &str) -> Result<FriendsScreen, String> {
     })?;
     let invite = ClientMessage::InviteFriend {
         name: me.to_owned(),
-        code,
+        code: code.clone(),
     };
     ask(&mut friends[0], invite, |m| {
         matches!(m, ServerMessage::Invited { .. })
@@ -126,7 +186,13 @@ pub fn open(name: &str) -> Result<FriendsScreen, String> {
         _server: server,
         _online: friends,
     };
-    Ok(FriendsScreen::with_key(&addr, me, my_key, Box::new(kept)))
+    Ok(Seeded {
+        addr,
+        me: me.to_owned(),
+        key: my_key,
+        room: code,
+        kept,
+    })
 }
 
 /// The capture's key number `n`.

@@ -7,7 +7,8 @@
 //! - [`rows`] — the rows, their words and their actions, without a window.
 //! - [`draft`] — a direct message being written.
 //! - [`picker`] — the online friends a room's lobby offers to invite.
-//! - [`news`] and [`toast`] — notifications said as toasts while this screen is closed.
+//! - [`news`] and [`toast`] — notifications said as toasts while this screen is closed;
+//!   [`invite_toast`] — Join and Decline on an invite's toast.
 //! - [`view`] — drawing.
 //! - `capture` — `--screen friends`: an embedded server with friends in it.
 //!
@@ -19,6 +20,7 @@ pub mod capture;
 pub mod draft;
 #[cfg(test)]
 mod invite_tests;
+pub mod invite_toast;
 pub mod news;
 pub mod picker;
 pub mod rows;

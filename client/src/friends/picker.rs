@@ -1,6 +1,8 @@
 //! Invite a friend, from a room's lobby: a box listing the player's friends who are online now
 //! (online, away, in a match or watching; not offline), read on a connection of its own
 //! identified with the player key (the Friends screen's [`Social`]), closed with the box.
+//! A friend already in the room (their presence names its code) is listed last, marked "in
+//! this room", and cannot be chosen.
 //!
 //! The box only chooses. The room screen that opened it (through
 //! [`crate::screen::Ctx::open_friend_picker`]) sends the invite on its room's connection,
@@ -10,9 +12,10 @@ use macroquad::input::KeyCode;
 use sevenbag_protocol::social::{FriendEntry, PresenceState};
 
 use super::NO_IDENTITY;
-use super::rows::presence_tag;
+use super::rows::{presence_tag, room_of};
 use super::social::{FriendList, Social, Status};
 use crate::layout::list_layout;
+use crate::render::theme;
 use crate::render::widgets::{modal, modal_layout};
 use crate::screen::{Ctx, FrameIo, FriendPicker, Picked};
 use crate::sound::sfx::Sfx;
@@ -69,25 +72,42 @@ fn first_shown(selected: usize, all: usize) -> usize {
     selected.saturating_sub(shown - 1).min(all - shown)
 }
 
-/// One friend's line in the box: "ann · ONLINE".
-pub fn label(f: &FriendEntry) -> String {
-    format!("{}  ·  {}", f.name, presence_tag(&f.presence))
+/// What a friend's line says after their name when they are in the room already.
+pub const IN_THIS_ROOM: &str = "in this room";
+
+/// Whether friend `f` is in room `code` already (playing or watching in it).
+pub fn in_room(f: &FriendEntry, code: Option<&str>) -> bool {
+    let here = room_of(&f.presence);
+    code.zip(here)
+        .is_some_and(|(code, here)| here.eq_ignore_ascii_case(code))
+}
+
+/// One friend's line in the box: "ann · ONLINE", or "ann · in this room" for a friend in room
+/// `code` already.
+pub fn label(f: &FriendEntry, code: Option<&str>) -> String {
+    if in_room(f, code) {
+        format!("{}  ·  {IN_THIS_ROOM}", f.name)
+    } else {
+        format!("{}  ·  {}", f.name, presence_tag(&f.presence))
+    }
 }
 
 /// The picker (see the module docs).
 pub struct InvitePicker {
     social: Social,
     selected: usize,
+    /// The code of the room invites go to, if the room screen knows it yet.
+    room: Option<String>,
 }
 
-/// Opens the picker on the server in Settings with the player key (the opener the room
-/// screens are handed).
-pub fn open(ctx: &Ctx) -> Box<dyn FriendPicker> {
+/// Opens the picker for room `room` on the server in Settings with the player key (the
+/// opener the room screens are handed).
+pub fn open(ctx: &Ctx, room: Option<&str>) -> Box<dyn FriendPicker> {
     let social = match crate::identity::existing_key() {
         Some(key) => Social::connect(&ctx.config.server, &ctx.config.player_name, key),
         None => Social::refused(NO_IDENTITY.to_owned()),
     };
-    Box::new(InvitePicker::over(social))
+    Box::new(InvitePicker::over(social).in_room(room))
 }
 
 impl InvitePicker {
@@ -96,14 +116,30 @@ impl InvitePicker {
         InvitePicker {
             social,
             selected: 0,
+            room: None,
         }
     }
 
-    /// The choices' labels: each reachable friend, then Close; or the one line that says why
+    /// The picker for room `code`: its friends in it already are marked, not offered.
+    pub fn in_room(mut self, code: Option<&str>) -> InvitePicker {
+        self.room = code.map(str::to_owned);
+        self
+    }
+
+    /// The friends listed, in order: those who may be invited, then those in the room already
+    /// (so the cursor starts on one to invite).
+    fn listed(&self) -> Vec<&FriendEntry> {
+        let mut friends = reachable(self.social.friends());
+        friends.sort_by_key(|f| in_room(f, self.room.as_deref()));
+        friends
+    }
+
+    /// The choices' labels: each listed friend, then Close; or the one line that says why
     /// there are none, then Close.
     fn options(&self) -> Vec<String> {
-        let friends = reachable(self.social.friends());
-        let mut v: Vec<String> = friends.iter().map(|f| label(f)).collect();
+        let friends = self.listed();
+        let room = self.room.as_deref();
+        let mut v: Vec<String> = friends.iter().map(|f| label(f, room)).collect();
         if v.is_empty() {
             v.push(match self.social.status() {
                 Status::Connecting => "Reading your friends…".to_owned(),
@@ -130,7 +166,7 @@ impl FriendPicker for InvitePicker {
         // Only refusals: the list's own news is the Friends screen's.
         for (text, good) in self.social.take_notices() {
             if !good {
-                ctx.notify(text, crate::render::theme::BAD);
+                ctx.notify(text, theme::BAD);
             }
         }
         let options = self.options();
@@ -160,7 +196,14 @@ impl FriendPicker for InvitePicker {
             }
             Step::Close => Picked::Closed,
             Step::Take(i) if i + 1 == all => Picked::Closed,
-            Step::Take(i) => match reachable(self.social.friends()).get(i) {
+            Step::Take(i) => match self.listed().get(i) {
+                Some(f) if in_room(f, self.room.as_deref()) => {
+                    ctx.notify(
+                        format!("{} is in this room already.", f.name),
+                        theme::TEXT_DIM,
+                    );
+                    Picked::Nothing
+                }
                 Some(f) => {
                     ctx.play(Sfx::Select);
                     Picked::Friend(f.name.clone())
@@ -260,8 +303,22 @@ mod tests {
     #[test]
     fn a_friend_reads_with_their_presence() {
         assert_eq!(
-            label(&friend("ann", PresenceState::Online)),
+            label(&friend("ann", PresenceState::Online), Some("ABCDE")),
             "ann  ·  ONLINE"
         );
+    }
+
+    #[test]
+    fn a_friend_in_the_room_already_is_marked_and_not_offered() {
+        let here = PresenceState::InMatch {
+            kind: sevenbag_protocol::social::MatchKind::FreeForAll,
+            code: "ABCDE".into(),
+        };
+        let ann = friend("ann", here);
+        assert!(in_room(&ann, Some("abcde")));
+        assert_eq!(label(&ann, Some("ABCDE")), "ann  ·  in this room");
+        // Elsewhere, or with no room known yet, the same friend is offered as usual.
+        assert!(!in_room(&ann, Some("FGHJK")) && !in_room(&ann, None));
+        assert_eq!(label(&ann, None), "ann  ·  FREE-FOR-ALL · ABCDE");
     }
 }

@@ -510,6 +510,14 @@ pub enum ClientMessage {
     /// Whom one takes friend requests from now (appended): answered `RequestPolicySet`, as
     /// setting it is.
     GetRequestPolicy,
+    /// These notifications were shown as toasts (appended): they are not sent again after the
+    /// next `Identify`, though they stay unseen for `GetNotifications` until marked seen.
+    /// Answered `NotificationsSeen`, with how many of them were newly marked shown.
+    MarkNotificationsShown {
+        /// At most [`crate::social::MAX_NOTIFICATIONS_PER_MESSAGE`] ids (refused on decode).
+        #[serde(deserialize_with = "crate::social::at_most_notifications")]
+        ids: Vec<u64>,
+    },
 }
 
 /// Who is in a seat.
@@ -1135,14 +1143,15 @@ pub enum ServerMessage {
         #[serde(deserialize_with = "crate::social::at_most_notifications")]
         list: Vec<crate::social::Notification>,
     },
-    /// A notification, sent as it is made (and each unseen one after `Identify`).
+    /// A notification, sent as it is made (and after `Identify` each unseen one not yet
+    /// marked shown, leaving out invites to rooms that have closed).
     Notification {
         /// It.
         notification: crate::social::Notification,
     },
-    /// Answer to `MarkNotificationsSeen`.
+    /// Answer to `MarkNotificationsSeen` and `MarkNotificationsShown`.
     NotificationsSeen {
-        /// How many of the ids were yours and unseen.
+        /// How many of the ids were yours and newly marked.
         marked: u32,
     },
     /// Answer to `DirectMessage`.

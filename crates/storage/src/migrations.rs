@@ -172,4 +172,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     CREATE INDEX direct_messages_by_pair ON direct_messages (low_id, high_id, id);",
     // 6: whether a player appears offline to friends (0 or 1), kept past their connections.
     "ALTER TABLE players ADD COLUMN appear_offline INTEGER NOT NULL DEFAULT 0;",
+    // 7: whether a notification was shown to its player (as a toast), 0 or 1: an unseen one
+    // already shown is listed but not sent again when the player comes back.
+    "ALTER TABLE notifications ADD COLUMN shown INTEGER NOT NULL DEFAULT 0;",
 ];

@@ -58,7 +58,8 @@ impl Client {
     }
 
     /// Joins the presence book as the identity just taken (or renamed), with its friends,
-    /// and sends its unseen notifications when the identity is `fresh` on this connection.
+    /// and sends its unseen notifications not yet shown when the identity is `fresh` on this
+    /// connection (invites only to rooms still open).
     pub(super) async fn social_identified(&mut self, fresh: bool) {
         let (Some(identity), Some(hello)) = (self.identity, &self.hello) else {
             return;
@@ -70,7 +71,10 @@ impl Client {
         self.shown_place = None;
         let presence = self.shared.presence.clone();
         let (services, outbox) = (&self.shared.services, &self.outbox);
-        social::on_identified(services, &presence, self.id, outbox, me, fresh).await;
+        // A room on another instance of a cluster is not known here: its invites are told.
+        let (lobby, cluster) = (&self.shared.lobby, self.shared.cluster.is_some());
+        let open = |code: &str| cluster || crate::lobby::find_room(lobby, code).is_some();
+        social::on_identified(services, &presence, self.id, outbox, me, fresh, &open).await;
         self.publish_presence();
     }
 

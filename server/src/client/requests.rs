@@ -315,6 +315,7 @@ impl Client {
             | ClientMessage::AppearOffline { .. }
             | ClientMessage::GetNotifications
             | ClientMessage::MarkNotificationsSeen { .. }
+            | ClientMessage::MarkNotificationsShown { .. }
             | ClientMessage::DirectMessage { .. }
             | ClientMessage::InviteFriend { .. }) => self.social(request).await,
             ClientMessage::LinkReport { rtt_ms } => {

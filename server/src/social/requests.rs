@@ -223,6 +223,10 @@ async fn answer(
             let marked = notify::mark_seen(services, id, ids).await?;
             Ok(Some(ServerMessage::NotificationsSeen { marked }))
         }
+        ClientMessage::MarkNotificationsShown { ids } => {
+            let marked = notify::mark_shown(services, id, ids).await?;
+            Ok(Some(ServerMessage::NotificationsSeen { marked }))
+        }
         ClientMessage::DirectMessage { to, text } => {
             let text = clean_direct_message(&text).ok_or((
                 ErrorCode::BadMessage,
@@ -285,8 +289,9 @@ async fn answer(
 
 /// After `Identify` (or `Register`, `Recover`, `Rename`): `me`'s connection `client` joins
 /// the presence book with its friends, and, when the identity is `fresh` on it (not a
-/// rename), hears its unseen notifications. The first identified connection starts the idle
-/// watch (`super::idle`).
+/// rename), hears its unseen notifications not yet shown, less invites to rooms for which
+/// `open` says no (closed). The first identified connection starts the idle watch
+/// (`super::idle`).
 pub(crate) async fn on_identified(
     services: &Services,
     book: &Arc<PresenceBook>,
@@ -294,6 +299,7 @@ pub(crate) async fn on_identified(
     outbox: &Outbox,
     me: Me,
     fresh: bool,
+    open: &(dyn Fn(&str) -> bool + Sync),
 ) {
     let Some(db) = &services.db else { return };
     let id = me.id;
@@ -329,7 +335,7 @@ pub(crate) async fn on_identified(
     if !fresh {
         return;
     }
-    match notify::unseen(db, id).await {
+    match notify::untold(db, id, open).await {
         Ok(list) => {
             for notification in list {
                 outbox.send(&ServerMessage::Notification { notification });

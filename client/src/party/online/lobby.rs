@@ -122,7 +122,7 @@ impl PartyOnlineScreen {
                 }
                 Row::Invite => {
                     ctx.play(Sfx::Select);
-                    self.picker = Some((ctx.open_friend_picker)(ctx));
+                    self.picker = Some((ctx.open_friend_picker)(ctx, self.online().code()));
                     Transition::None
                 }
                 Row::CopyLink => {

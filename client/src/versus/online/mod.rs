@@ -423,7 +423,7 @@ impl Screen for OnlineScreen {
             }
             Some(Row::Invite) => {
                 ctx.play(Sfx::Select);
-                self.picker = Some((ctx.open_friend_picker)(ctx));
+                self.picker = Some((ctx.open_friend_picker)(ctx, self.online().code()));
                 Transition::None
             }
             Some(Row::CopyLink) => {

@@ -179,6 +179,7 @@ pub fn client_messages() -> Vec<ClientMessage> {
             code: "ACDEF".into(),
         },
         ClientMessage::GetRequestPolicy,
+        ClientMessage::MarkNotificationsShown { ids: vec![1, 300] },
     ]
 }
 
@@ -691,6 +692,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::DirectMessage { .. } => "DirectMessage",
         ClientMessage::InviteFriend { .. } => "InviteFriend",
         ClientMessage::GetRequestPolicy => "GetRequestPolicy",
+        ClientMessage::MarkNotificationsShown { .. } => "MarkNotificationsShown",
     }
 }
 

@@ -180,6 +180,8 @@ pub(super) const MIGRATIONS: &[&str] = &[
     CREATE INDEX direct_messages_by_pair ON direct_messages (low_id, high_id, id);",
     // 6: appearing offline, as SQLite's migration 6.
     "ALTER TABLE players ADD COLUMN appear_offline BIGINT NOT NULL DEFAULT 0;",
+    // 7: whether a notification was shown to its player (0 or 1), as on SQLite.
+    "ALTER TABLE notifications ADD COLUMN shown BIGINT NOT NULL DEFAULT 0;",
 ];
 
 /// A key for `pg_advisory_xact_lock` while migrating ("sevenbag" in ASCII).

@@ -161,6 +161,16 @@ pub trait SocialStorage {
     /// Marks those of `ids` that are `to`'s own and unseen as seen (another player's ids are
     /// left alone), returning how many it marked.
     fn mark_seen(&self, to: PlayerId, ids: &[NotificationId]) -> Result<u32, SocialError>;
+    /// `to`'s notifications neither seen nor shown yet, oldest first, at most `limit` (and
+    /// [`MAX_PAGE`]): what to tell a player who comes back.
+    fn unshown_notifications(
+        &self,
+        to: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<Notification>, SocialError>;
+    /// Marks those of `ids` that are `to`'s own and not yet shown as shown (they stay unseen),
+    /// returning how many it marked.
+    fn mark_shown(&self, to: PlayerId, ids: &[NotificationId]) -> Result<u32, SocialError>;
     /// One page of all `to`'s kept notifications, seen or not, newest first.
     fn notifications(&self, to: PlayerId, page: Page) -> Result<NotificationPage, SocialError>;
     /// Keeps a message from `from` to `to`: refused unless they are friends

@@ -507,3 +507,28 @@ fn appearing_offline_is_kept_until_turned_off_and_survives_reopening() {
     let err = s.appear_offline(NOBODY).unwrap_err();
     assert!(matches!(err, SocialError::NoSuchPlayer), "{err}");
 }
+
+#[test]
+fn a_shown_notification_stays_unseen_but_is_no_longer_unshown() {
+    let (_t, s, [ann, ben, _]) = three("shown");
+    let push = |to: PlayerId, at| {
+        s.push_notification(to, NotificationKind::Invite, "Ben", "{}", at)
+            .unwrap()
+    };
+    let (first, second, bens) = (push(ann.id, 10), push(ann.id, 11), push(ben.id, 12));
+    assert_eq!(
+        s.mark_shown(ann.id, &[first, bens]).unwrap(),
+        1,
+        "only hers"
+    );
+    assert_eq!(s.mark_shown(ann.id, &[first]).unwrap(), 0, "shown already");
+    let ids = |list: Vec<crate::Notification>| list.iter().map(|n| n.id).collect::<Vec<_>>();
+    assert_eq!(ids(s.unshown_notifications(ann.id, 10).unwrap()), [second]);
+    assert_eq!(
+        ids(s.unseen_notifications(ann.id, 10).unwrap()),
+        [first, second]
+    );
+    // Seen is seen, shown or not.
+    s.mark_seen(ann.id, &[second]).unwrap();
+    assert!(s.unshown_notifications(ann.id, 10).unwrap().is_empty());
+}

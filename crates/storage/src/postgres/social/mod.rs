@@ -178,6 +178,18 @@ impl SocialStorage for PostgresStorage {
         notifications::mark_seen(&mut **self.write()?, to, ids)
     }
 
+    fn unshown_notifications(
+        &self,
+        to: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<Notification>, SocialError> {
+        notifications::unshown(&mut **self.read()?, to, limit)
+    }
+
+    fn mark_shown(&self, to: PlayerId, ids: &[NotificationId]) -> Result<u32, SocialError> {
+        notifications::mark_shown(&mut **self.write()?, to, ids)
+    }
+
     fn notifications(&self, to: PlayerId, page: Page) -> Result<NotificationPage, SocialError> {
         self.in_snapshot(|tx| notifications::page(tx, to, page))
     }

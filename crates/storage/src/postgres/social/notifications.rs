@@ -1,4 +1,4 @@
-//! Notifications on PostgreSQL: pushed with the per-player cap, listed, marked seen.
+//! Notifications on PostgreSQL: pushed with the per-player cap, listed, marked shown and seen.
 
 use postgres::{GenericClient, Row};
 
@@ -78,11 +78,30 @@ pub(super) fn unseen(
     to: PlayerId,
     limit: u32,
 ) -> Result<Vec<Notification>, SocialError> {
+    listed(conn, to, limit, "seen = 0")
+}
+
+/// `to`'s notifications neither seen nor shown, oldest first.
+pub(super) fn unshown(
+    conn: &mut impl GenericClient,
+    to: PlayerId,
+    limit: u32,
+) -> Result<Vec<Notification>, SocialError> {
+    listed(conn, to, limit, "seen = 0 AND shown = 0")
+}
+
+/// `to`'s notifications that meet `filter` (a fixed condition of this module), oldest first.
+fn listed(
+    conn: &mut impl GenericClient,
+    to: PlayerId,
+    limit: u32,
+    filter: &'static str,
+) -> Result<Vec<Notification>, SocialError> {
     let rows = conn
         .query(
             &format!(
                 "SELECT {NOTIFICATION_COLUMNS} FROM notifications \
-                 WHERE player_id = $1 AND seen = 0 ORDER BY id LIMIT $2"
+                 WHERE player_id = $1 AND {filter} ORDER BY id LIMIT $2"
             ),
             &[&to.0, &i64::from(limit.min(MAX_PAGE))],
         )
@@ -96,11 +115,33 @@ pub(super) fn mark_seen(
     to: PlayerId,
     ids: &[NotificationId],
 ) -> Result<u32, SocialError> {
+    mark(conn, to, ids, "seen")
+}
+
+/// Marks `to`'s own not yet shown ones among `ids` as shown (one statement).
+pub(super) fn mark_shown(
+    conn: &mut impl GenericClient,
+    to: PlayerId,
+    ids: &[NotificationId],
+) -> Result<u32, SocialError> {
+    mark(conn, to, ids, "shown")
+}
+
+/// Sets `column` (a fixed 0-or-1 column of this module) to 1 on `to`'s own ones among `ids`
+/// where it is 0, returning how many changed.
+fn mark(
+    conn: &mut impl GenericClient,
+    to: PlayerId,
+    ids: &[NotificationId],
+    column: &'static str,
+) -> Result<u32, SocialError> {
     let ids: Vec<i64> = ids.iter().map(|id| id.0).collect();
     let marked = conn
         .execute(
-            "UPDATE notifications SET seen = 1 \
-             WHERE player_id = $1 AND id = ANY($2) AND seen = 0",
+            &format!(
+                "UPDATE notifications SET {column} = 1 \
+                 WHERE player_id = $1 AND id = ANY($2) AND {column} = 0"
+            ),
             &[&to.0, &ids],
         )
         .map_err(db)?;

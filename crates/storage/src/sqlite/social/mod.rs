@@ -154,6 +154,18 @@ impl SocialStorage for SqliteStorage {
         notifications::mark_seen(&mut self.write(), to, ids)
     }
 
+    fn unshown_notifications(
+        &self,
+        to: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<Notification>, SocialError> {
+        notifications::unshown(&self.read(), to, limit)
+    }
+
+    fn mark_shown(&self, to: PlayerId, ids: &[NotificationId]) -> Result<u32, SocialError> {
+        notifications::mark_shown(&mut self.write(), to, ids)
+    }
+
     fn notifications(&self, to: PlayerId, page: Page) -> Result<NotificationPage, SocialError> {
         notifications::page(&mut self.read(), to, page)
     }

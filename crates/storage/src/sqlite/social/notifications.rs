@@ -1,4 +1,4 @@
-//! Notifications on SQLite: pushed with the per-player cap, listed, marked seen.
+//! Notifications on SQLite: pushed with the per-player cap, listed, marked shown and seen.
 
 use rusqlite::{Connection, Row, params};
 
@@ -70,9 +70,28 @@ pub(super) fn unseen(
     to: PlayerId,
     limit: u32,
 ) -> Result<Vec<Notification>, SocialError> {
+    listed(conn, to, limit, "seen = 0")
+}
+
+/// `to`'s notifications neither seen nor shown, oldest first.
+pub(super) fn unshown(
+    conn: &Connection,
+    to: PlayerId,
+    limit: u32,
+) -> Result<Vec<Notification>, SocialError> {
+    listed(conn, to, limit, "seen = 0 AND shown = 0")
+}
+
+/// `to`'s notifications that meet `filter` (a fixed condition of this module), oldest first.
+fn listed(
+    conn: &Connection,
+    to: PlayerId,
+    limit: u32,
+    filter: &'static str,
+) -> Result<Vec<Notification>, SocialError> {
     Ok(conn
         .prepare_cached(&format!(
-            "SELECT {NOTIFICATION_COLUMNS} FROM notifications WHERE player_id = ?1 AND seen = 0 \
+            "SELECT {NOTIFICATION_COLUMNS} FROM notifications WHERE player_id = ?1 AND {filter} \
              ORDER BY id LIMIT ?2"
         ))
         .and_then(|mut s| {
@@ -88,13 +107,34 @@ pub(super) fn mark_seen(
     to: PlayerId,
     ids: &[NotificationId],
 ) -> Result<u32, SocialError> {
+    mark(conn, to, ids, "seen")
+}
+
+/// Marks `to`'s own not yet shown ones among `ids` as shown, in one transaction.
+pub(super) fn mark_shown(
+    conn: &mut Connection,
+    to: PlayerId,
+    ids: &[NotificationId],
+) -> Result<u32, SocialError> {
+    mark(conn, to, ids, "shown")
+}
+
+/// Sets `column` (a fixed 0-or-1 column of this module) to 1 on `to`'s own ones among `ids`
+/// where it is 0, returning how many changed.
+fn mark(
+    conn: &mut Connection,
+    to: PlayerId,
+    ids: &[NotificationId],
+    column: &'static str,
+) -> Result<u32, SocialError> {
     let tx = conn.transaction().map_err(db)?;
     let mut marked = 0;
     {
         let mut stmt = tx
-            .prepare_cached(
-                "UPDATE notifications SET seen = 1 WHERE player_id = ?1 AND id = ?2 AND seen = 0",
-            )
+            .prepare_cached(&format!(
+                "UPDATE notifications SET {column} = 1 \
+                 WHERE player_id = ?1 AND id = ?2 AND {column} = 0"
+            ))
             .map_err(db)?;
         for id in ids {
             marked += stmt.execute(params![to.0, id.0]).map_err(db)? as u32;
