@@ -23,6 +23,8 @@ mod invite;
 mod messages;
 mod reconnect;
 mod redirect;
+#[cfg(test)]
+mod stop_tests;
 mod view;
 
 pub use reconnect::SEAT_LOST;
@@ -112,6 +114,9 @@ pub struct BattleOnline {
     names: Vec<String>,
     room_seats: Vec<u8>,
     result: Option<BattleResult>,
+    /// Each team's round wins in the current match as the server last announced them
+    /// (`BattleRoundOver`); empty before its first round ends.
+    round_wins: Vec<u8>,
     ready_sent: bool,
     matches_started: u32,
     notices: Vec<String>,
@@ -178,6 +183,7 @@ impl BattleOnline {
             names: Vec::new(),
             room_seats: Vec::new(),
             result: None,
+            round_wins: Vec::new(),
             ready_sent: false,
             matches_started: 0,
             notices: Vec::new(),

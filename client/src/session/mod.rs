@@ -212,6 +212,18 @@ pub fn verdict_line(
     }
 }
 
+/// The server's verdict of a match won on the boards, for a client whose boards did not get
+/// there: "ANN WINS  3 – 0" (the winner's rounds first, as the boards' banner reads). Both
+/// two-seat controllers show it.
+pub fn top_out_verdict(winner: sevenbag_core::Seat, wins: [u8; 2], names: &[String; 2]) -> String {
+    format!(
+        "{} WINS  {} – {}",
+        names[winner.index()].to_uppercase(),
+        wins[winner.index()],
+        wins[winner.other().index()]
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

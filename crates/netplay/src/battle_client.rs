@@ -18,6 +18,7 @@ use sevenbag_protocol::{
 };
 
 use crate::battle_links::{battle_options, report_due};
+use crate::battle_pace::balance_battle;
 use crate::battle_session::{BattleRoundEnd, BattleSession, BattleSessionError};
 use crate::clock::{Clock, Pacer};
 use crate::headless::{HeadlessError, LOBBY_TIMEOUT, ServerError};
@@ -412,6 +413,7 @@ impl BattleClient {
                 pacer.stalled(now, session.frame());
                 break;
             }
+            balance_battle(pacer, session, self.clock.rtt(), &self.links);
         }
         if self.welcomed {
             while let Some(m) = session.poll_outgoing() {

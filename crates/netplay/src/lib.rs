@@ -59,6 +59,7 @@ frame loop, on a tokio task, or in a test without a single sleep.
 #[cfg(feature = "native")]
 pub mod battle_client;
 pub mod battle_links;
+pub mod battle_pace;
 pub mod battle_session;
 pub mod clock;
 pub mod datagram;
@@ -86,6 +87,7 @@ pub mod udp_proxy;
 #[cfg(feature = "native")]
 pub use battle_client::{BattleClient, BattleOutcome, QueueState};
 pub use battle_links::{battle_options, battle_round_trip};
+pub use battle_pace::balance_battle;
 pub use battle_session::{BattleRoundEnd, BattleSession, BattleSessionError};
 pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
 pub use datagram::{DatagramLink, TransportPath};

@@ -5,7 +5,7 @@ use std::time::Duration;
 use sevenbag_core::{Battle, Input, Seat, SeatInput};
 use sevenbag_netplay::time::Instant;
 use sevenbag_netplay::{
-    DEFAULT_WINDOW, LinkReading, NetEvent, SessionOptions, Step, battle_round_trip,
+    DEFAULT_WINDOW, LinkReading, NetEvent, SessionOptions, Step, balance_battle, battle_round_trip,
 };
 
 use super::{BattleOnline, BattleStage};
@@ -80,6 +80,8 @@ impl BattleOnline {
                     }
                 }
             }
+            // Ahead of the furthest-behind seat we slow slightly instead of only stalling.
+            balance_battle(pacer, session, self.clock.rtt(), &self.links.0);
         } else {
             pacer.stalled(now, session.frame());
             self.due = 0;

@@ -112,6 +112,7 @@ impl BattleOnline {
                     tracing::warn!("relayed inputs refused: {e}");
                 }
             }
+            ServerMessage::BattleRoundOver { wins, .. } => self.round_wins = wins,
             ServerMessage::BattleOver {
                 winner,
                 reason,
@@ -205,6 +206,7 @@ impl BattleOnline {
         self.names = names;
         self.room_seats = room_seats;
         self.result = None;
+        self.round_wins.clear();
         self.ready_sent = false;
         self.target = None;
         self.tuner = sevenbag_netplay::DelayTuner::default();

@@ -6,7 +6,7 @@ use std::time::Duration;
 use sevenbag_core::{Battle, Seat};
 use sevenbag_netplay::BattleSession;
 use sevenbag_protocol::moderation::ReportCategory;
-use sevenbag_protocol::{BattleRoomOptions, ClientMessage, SeatInfo};
+use sevenbag_protocol::{BattleRoomOptions, ClientMessage, EndReason, SeatInfo};
 
 use super::{BattleOnline, BattleResult, BattleStage};
 use crate::net::online::chat::Chat;
@@ -88,6 +88,32 @@ impl BattleOnline {
     /// The server's result of the last match.
     pub fn result(&self) -> Option<&BattleResult> {
         self.result.as_ref()
+    }
+
+    /// Each team's round wins in the current (or last) match: the server's latest count
+    /// (`BattleRoundOver`), else the confirmed match's last round end (a match log rebuilt
+    /// after a restart of the game), else none.
+    pub fn round_wins(&self) -> Vec<u8> {
+        if !self.round_wins.is_empty() {
+            return self.round_wins.clone();
+        }
+        let last = self.session.as_ref().and_then(|s| s.round_ends().last());
+        last.map(|r| r.wins.to_vec()).unwrap_or_default()
+    }
+
+    /// Whether the boards stopped short of the server's end: the server ended the match on
+    /// the boards (a top-out), our confirmed match is not decided, and the session can step no
+    /// further (it waits for inputs that are not coming). Inputs arriving late move it on.
+    pub fn stopped_short(&self) -> bool {
+        let on_boards = self
+            .result
+            .as_ref()
+            .is_some_and(|r| r.reason == EndReason::TopOut);
+        on_boards
+            && self
+                .session
+                .as_ref()
+                .is_some_and(|s| !s.is_over() && !s.can_advance())
     }
 
     /// We sent `Ready` and wait for the next match.

@@ -12,7 +12,7 @@ use sevenbag_protocol::EndReason;
 use super::{Driver, Online, Request, Stage};
 use crate::input::Keyboard;
 use crate::session::AutoPlayer;
-use crate::session::{NetStatus, RoomRole};
+use crate::session::{NetStatus, RoomRole, top_out_verdict};
 
 impl Online {
     /// Handles every network event that arrived and sends a ping when due; then works out how
@@ -217,17 +217,6 @@ impl crate::session::Session for Online {
             ready_sent: self.ready_sent(),
         })
     }
-}
-
-/// The server's verdict of a match won on the boards, for a client whose boards did not get
-/// there: "ANN WINS  3 – 0" (the winner's rounds first, as the boards' banner reads).
-pub(crate) fn top_out_verdict(winner: Seat, wins: [u8; 2], names: &[String; 2]) -> String {
-    format!(
-        "{} WINS  {} – {}",
-        names[winner.index()].to_uppercase(),
-        wins[winner.index()],
-        wins[winner.other().index()]
-    )
 }
 
 /// No keys: a placeholder driver while the real one is borrowed.

@@ -5,7 +5,7 @@
 //! WON", "TOPPED OUT") and the result card; no targeting words and no target frame (with one
 //! opponent every attack goes to them).
 
-use sevenbag_core::Seat;
+use sevenbag_core::{Phase, Seat};
 use sevenbag_protocol::{EndReason, SeatStatus};
 
 use super::PartyOnlineScreen;
@@ -17,8 +17,8 @@ use crate::render::key_buttons::KeyChoice;
 use crate::render::theme;
 use crate::render::widgets::modal;
 use crate::screen::{Ctx, FrameIo};
-use crate::session::{NetStatus, Peer, verdict_line};
-use crate::versus::match_view::{ResultCard, Scene, draw_match, draw_result_card};
+use crate::session::{NetStatus, Peer, top_out_verdict, verdict_line};
+use crate::versus::match_view::{Duel, ResultCard, Scene, draw_match, draw_result_card};
 use crate::versus::online::{CONFIRM_TITLE, confirm_options};
 use macroquad::input::KeyCode;
 
@@ -74,15 +74,36 @@ pub fn duel_card(
     (verdict.unwrap_or(line1).to_owned(), keys, buttons)
 }
 
-/// How a match of `o` ended off the boards (a forfeit, everyone gone, the server's end), in
-/// the versus banner's words; `None` while the boards decide it.
-fn verdict(o: &BattleOnline) -> Option<String> {
-    let r = o.result()?;
-    if r.reason == EndReason::TopOut {
+/// The verdict of a match the server ended on the boards (a top-out) when ours stopped short
+/// of its end (inputs that never came): the versus words, "ANN WINS  3 – 1", by the server's
+/// count of rounds (`wins`, team by team). `None` while the boards may still show the end.
+pub fn short_verdict(
+    winner: Option<u8>,
+    wins: &[u8],
+    names: &[String; 2],
+    stopped_short: bool,
+) -> Option<String> {
+    if !stopped_short {
         return None;
     }
+    let winner = Seat::new(usize::from(winner?))?;
+    let wins = [0, 1].map(|i| wins.get(i).copied().unwrap_or(0));
+    Some(top_out_verdict(winner, wins, names))
+}
+
+/// How a match of `o` ended where its boards do not say: off the boards (a forfeit,
+/// everyone gone, the server's end), or on the server's boards past where ours stopped; in
+/// the versus banner's words. `None` while the boards decide it.
+fn verdict(o: &BattleOnline) -> Option<String> {
+    let r = o.result()?;
+    let names = duel_names(o.names());
+    if r.reason == EndReason::TopOut {
+        let shown = matches!(Duel::phase(o.battle()), Phase::MatchOver { .. });
+        let short = o.stopped_short() && !shown;
+        return short_verdict(r.winner, &o.round_wins(), &names, short);
+    }
     let winner = r.winner.and_then(|t| Seat::new(usize::from(t)));
-    Some(verdict_line(r.reason, winner, &duel_names(o.names())))
+    Some(verdict_line(r.reason, winner, &names))
 }
 
 /// Each seat's connection for the name plates: ours local, the other's as the room says.
@@ -238,6 +259,19 @@ mod tests {
         assert_eq!(duel_card(None, true, false).0, "MATCH OVER");
         let (line, ..) = duel_card(Some("ANN WINS BY FORFEIT"), false, false);
         assert_eq!(line, "ANN WINS BY FORFEIT");
+    }
+
+    #[test]
+    fn boards_stopped_short_of_a_top_out_end_get_the_servers_winner_by_rounds() {
+        let names = ["Ann".to_owned(), "Bob".to_owned()];
+        assert_eq!(
+            short_verdict(Some(1), &[1, 3], &names, true).as_deref(),
+            Some("BOB WINS  3 – 1")
+        );
+        // Boards that may still reach the end show it themselves.
+        assert_eq!(short_verdict(Some(1), &[1, 3], &names, false), None);
+        // A draw has no winner to name.
+        assert_eq!(short_verdict(None, &[1, 1], &names, true), None);
     }
 
     #[test]
