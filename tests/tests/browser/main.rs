@@ -3,6 +3,7 @@
 mod browser;
 mod browser_battle;
 mod browser_ffa_replay;
+mod browser_friends;
 mod browser_link_identity;
 mod browser_page;
 mod browser_parity;
