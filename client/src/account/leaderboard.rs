@@ -21,7 +21,7 @@ use crate::text::utc_stamp;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str =
-    "↑ ↓ choose a player   1–9 open one of their matches   F friends   R report   Esc back";
+    "↑ ↓ choose a player   1–9 a match   A add friend   F friends   R report   Esc back";
 /// The footer's key hints while a match's table is open.
 pub const TABLE_FOOTER: &str = "Enter watch the replay   Esc back to the profile";
 
@@ -106,7 +106,7 @@ impl Screen for StandingsScreen {
         }
         self.standings.poll();
         for n in self.standings.take_notices() {
-            let good = n.starts_with("Report sent");
+            let good = n.starts_with("Report sent") || n.starts_with("Friend request sent");
             ctx.notify(n, if good { theme::ACCENT2 } else { theme::BAD });
             self.fetching = None;
             if let Some(id) = self.opened
@@ -180,6 +180,20 @@ impl Screen for StandingsScreen {
         {
             ctx.play(Sfx::Select);
             return Transition::Push(open(ctx));
+        }
+        if kb.pressed(KeyCode::A) {
+            let me = self.standings.me().map(|p| p.name.clone());
+            match self.standings.viewed().map(|v| v.profile.name.clone()) {
+                Some(name) if Some(&name) == me.as_ref() => {
+                    ctx.notify("That is your own profile.", theme::GARBAGE_QUEUED)
+                }
+                Some(name) => {
+                    ctx.play(Sfx::Select);
+                    self.standings.befriend(&name);
+                }
+                None => ctx.notify("Choose a player first.", theme::GARBAGE_QUEUED),
+            }
+            return Transition::None;
         }
         if kb.pressed(KeyCode::R) {
             let me = self.standings.me().map(|p| p.name.clone());

@@ -130,6 +130,9 @@ impl Standings {
                     "The server sent a match that cannot be shown: {e}."
                 )),
             },
+            ServerMessage::FriendRequestSent { name, result } => self
+                .notices
+                .push(crate::net::online::who::sent_text(&name, result).0),
             ServerMessage::Reported => self
                 .notices
                 .push("Report sent: an operator will look at it.".to_owned()),
@@ -172,6 +175,18 @@ impl Standings {
             category,
             text: text.to_owned(),
         });
+    }
+
+    /// Asks `name` (the profile shown) to be friends; the answer comes back as a notice.
+    pub fn befriend(&mut self, name: &str) {
+        if self.me.is_none() {
+            let why = crate::net::online::who::FRIENDS_NEED_IDENTITY;
+            self.notices.push(why.to_owned());
+            return;
+        }
+        let name = name.to_owned();
+        self.exchange
+            .send(ClientMessage::SendFriendRequest { name });
     }
 
     /// Asks for match `id` seat by seat; it shows through [`Standings::detail`].

@@ -2,7 +2,8 @@
 //! database: the free-for-all room's connection, identified with the player key, sends the
 //! invite with its code; the friend's connection hears it pushed live (what a toast says), and
 //! joining its code as the Friends screen's Join does seats them in the room. A guest room
-//! connection is not offered Invite.
+//! connection is not offered Invite. A challenge (the Friends screen's Challenge: a room of
+//! one's own rules) invites the friend as soon as the room exists.
 
 use std::time::Duration;
 
@@ -27,14 +28,13 @@ fn until(what: &str, mut step: impl FnMut() -> bool) {
     }
 }
 
-#[test]
-fn a_room_connection_invites_a_friend_who_joins_by_the_notifications_code() {
-    let server = LocalServer::start_with(|c, dir| c.db = Some(dir.join("s.db")));
-    let addr = server.addr().to_string();
-    let mut ann_asks = registered(&addr, "ann", key(1)).expect("ann registers");
-    drop(registered(&addr, "ben", key(2)).expect("ben registers"));
+/// Registers ann (key 1) and ben (key 2), makes them friends, and returns ben's social
+/// connection with nothing left to hear.
+fn friends_ann_and_ben(addr: &str) -> Social {
+    let mut ann_asks = registered(addr, "ann", key(1)).expect("ann registers");
+    drop(registered(addr, "ben", key(2)).expect("ben registers"));
     // Ben's game: the connection behind his toasts and Friends screen.
-    let mut ben = Social::connect(&addr, "ben", key(2));
+    let mut ben = Social::connect(addr, "ben", key(2));
     until("ben identified", || {
         ben.poll();
         *ben.status() == Status::Ready
@@ -55,6 +55,14 @@ fn a_room_connection_invites_a_friend_who_joins_by_the_notifications_code() {
         !ben.friends().entries.is_empty()
     });
     ben.take_arrived();
+    ben
+}
+
+#[test]
+fn a_room_connection_invites_a_friend_who_joins_by_the_notifications_code() {
+    let server = LocalServer::start_with(|c, dir| c.db = Some(dir.join("s.db")));
+    let addr = server.addr().to_string();
+    let mut ben = friends_ann_and_ben(&addr);
 
     // Ann's free-for-all room of three, on a connection identified with her key.
     let options = BattleRoomOptions::ffa(3);
@@ -126,4 +134,94 @@ fn a_guest_room_connection_is_not_offered_invite() {
     });
     assert!(!room.may_invite());
     room.leave();
+}
+
+#[test]
+fn a_challenge_invites_the_friend_once_the_room_of_ones_rules_exists() {
+    let server = LocalServer::start_with(|c, dir| c.db = Some(dir.join("s.db")));
+    let addr = server.addr().to_string();
+    let mut ben = friends_ann_and_ben(&addr);
+    // Ann's Create room form, opened by Challenge on ben's row: her rules, ben invited.
+    let options = sevenbag_protocol::RoomOptions {
+        first_to: 3,
+        ..Default::default()
+    };
+    let config = crate::config::Config::default();
+    let mut room =
+        crate::versus::lobby::connection_as(&config, &addr, Request::Create(options), Some(key(1)))
+            .inviting(Some("ben".into()));
+    let mut said = Vec::new();
+    until("ann's challenge sent and answered", || {
+        room.poll(Instant::now());
+        said.extend(room.take_notices());
+        !said.is_empty()
+    });
+    let code = room.code().expect("the room's code").to_owned();
+    assert_eq!(said, [format!("Invited ben to room {code}.")]);
+    assert_eq!(room.options().map(|o| o.first_to), Some(3));
+    let mut arrived = Vec::new();
+    until("the challenge pushed", || {
+        ben.poll();
+        arrived.extend(ben.take_arrived());
+        !arrived.is_empty()
+    });
+    assert_eq!(arrived[0].kind, NotificationKind::Invite);
+    assert_eq!(invite_code(&arrived[0]), Some(code));
+}
+
+#[test]
+fn a_guest_challenge_says_invites_need_an_identity() {
+    let server = LocalServer::start_with(|c, dir| c.db = Some(dir.join("s.db")));
+    let addr = server.addr().to_string();
+    let config = crate::config::Config::default();
+    let mut room = crate::versus::lobby::connection_as(
+        &config,
+        &addr,
+        Request::Create(Default::default()),
+        None,
+    )
+    .inviting(Some("ben".into()));
+    let mut said = Vec::new();
+    until("the refusal", || {
+        room.poll(Instant::now());
+        said.extend(room.take_notices());
+        !said.is_empty()
+    });
+    assert_eq!(said, [crate::net::online::who::INVITES_NEED_IDENTITY]);
+}
+
+#[test]
+fn a_room_connection_asks_the_opponent_to_be_friends_from_the_result_card() {
+    let server = LocalServer::start_with(|c, dir| c.db = Some(dir.join("s.db")));
+    let addr = server.addr().to_string();
+    drop(registered(&addr, "ann", key(1)).expect("ann registers"));
+    drop(registered(&addr, "ben", key(2)).expect("ben registers"));
+    let mut ben = Social::connect(&addr, "ben", key(2));
+    until("ben identified", || {
+        ben.poll();
+        *ben.status() == Status::Ready
+    });
+    let config = crate::config::Config::default();
+    let mut room = crate::versus::lobby::connection_as(
+        &config,
+        &addr,
+        Request::Create(Default::default()),
+        Some(key(1)),
+    );
+    until("ann's room, identified", || {
+        room.poll(Instant::now());
+        room.may_invite()
+    });
+    room.befriend("ben");
+    let mut said = Vec::new();
+    until("ann's request answered", || {
+        room.poll(Instant::now());
+        said.extend(room.take_notices());
+        !said.is_empty()
+    });
+    assert_eq!(said, ["Friend request sent to ben."]);
+    until("ben hears ann's request", || {
+        ben.poll();
+        ben.incoming().iter().any(|p| p.name == "ann")
+    });
 }

@@ -50,7 +50,7 @@ use rows::{Action, Lists, Row};
 use social::{Social, Status};
 
 /// What a player without an identity reads.
-pub const NO_IDENTITY: &str = "Friends need a player identity: a first Ranked match (menu, ONLINE) gives you one, or import yours in Settings › Account.";
+pub const NO_IDENTITY: &str = crate::net::online::who::FRIENDS_NEED_IDENTITY;
 
 /// What the screen says in words that depend on the input, for the touch wording test.
 #[cfg(test)]
@@ -198,6 +198,9 @@ impl FriendsScreen {
             }
             Action::Join(code) => room(Request::Join(code), "Room"),
             Action::Watch(code) => room(Request::Spectate(code), "Spectating"),
+            Action::Challenge(name) => Transition::Push(Box::new(
+                crate::versus::lobby::LobbyScreen::challenge(&name),
+            )),
             Action::DeclineInvite(id) => {
                 self.social.dismiss(id);
                 Transition::None

@@ -226,6 +226,18 @@ impl BattleOnline {
         BattleOnline::connect(address, name, handling, request)
     }
 
+    /// Whether this connection came through the free-for-all queue (quick play), so its result
+    /// card offers Requeue.
+    pub fn came_from_queue(&self) -> bool {
+        matches!(self.asked, Some(ClientMessage::QuickBattle { on: true }))
+    }
+
+    /// A new connection to the same server as the same player (name, handling, key), back in
+    /// the free-for-all queue: Requeue after a quick-play match.
+    pub fn requeue(&self) -> BattleOnline {
+        BattleOnline::quick(&self.url, &self.hello.name, self.hello.handling).with_key(self.key)
+    }
+
     /// Connects to `address` as `name` and joins room `code` (a room of several seats) as
     /// `role` once welcomed.
     pub fn join(

@@ -245,3 +245,32 @@ fn the_replay_of_a_finished_two_seat_match_comes_back_when_asked() {
     game.leave();
     let _ = server.stop();
 }
+
+#[test]
+fn requeue_after_quick_play_queues_the_same_player_again_and_a_created_room_offers_none() {
+    let mut server = LocalServer::start();
+    let addr = server.addr().to_string();
+    let mut game = BattleOnline::quick(&addr, "Ann", Handling::default());
+    tick_until(&mut game, &mut idle, |o| {
+        matches!(o.stage(), BattleStage::Queued(_))
+    });
+    assert!(game.came_from_queue(), "quick play offers Requeue");
+    let mut again = game.requeue();
+    game.leave();
+    tick_until(
+        &mut again,
+        &mut idle,
+        |o| matches!(o.stage(), BattleStage::Queued(w) if w.waiting == 1),
+    );
+    assert!(again.came_from_queue());
+    again.leave();
+    let mut room =
+        BattleOnline::create(&addr, "Bea", Handling::default(), BattleRoomOptions::ffa(3));
+    tick_until(&mut room, &mut idle, |o| o.code().is_some());
+    assert!(
+        !room.came_from_queue(),
+        "a created room has no queue to go back to"
+    );
+    room.leave();
+    let _ = server.stop();
+}

@@ -122,7 +122,7 @@ pub fn draw_results_table(gfx: &Gfx, window: Rect, t: &ResultsTable) {
         return;
     }
     gfx.text_mid(
-        &t.keys,
+        &gfx.fit(&t.keys, w - 20.0, size, Weight::Regular),
         r.x + w / 2.0,
         r.bottom() - row_h * 0.7,
         size,

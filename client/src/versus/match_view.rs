@@ -422,6 +422,16 @@ fn draw_banners(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
     }
 }
 
+/// A player's third line on the result card after an online match: the opponent befriended,
+/// reported or blocked ([`ResultCard::extra`]).
+pub const OPPONENT_LINE: &str = "A  add friend   R  report   B  block";
+/// Its buttons on a touch screen.
+pub const OPPONENT_BUTTONS: [KeyChoice<'static>; 3] = [
+    ("Add friend", macroquad::input::KeyCode::A),
+    ("Report", macroquad::input::KeyCode::R),
+    ("Block", macroquad::input::KeyCode::B),
+];
+
 /// The card between the wells after a match.
 pub struct ResultCard<'a> {
     /// Its first line: the verdict or the question ("REMATCH?").
@@ -430,7 +440,8 @@ pub struct ResultCard<'a> {
     pub keys: &'a str,
     /// What a touch screen shows instead of the keys line: a button a key.
     pub buttons: &'a [KeyChoice<'a>],
-    /// A third line and its buttons (a player's report and block keys), on a taller card.
+    /// A third line and its buttons (a player's friend, report and block keys), on a taller
+    /// card.
     pub extra: Option<(&'a str, &'a [KeyChoice<'a>])>,
 }
 

@@ -21,7 +21,9 @@ use crate::session::Session;
 use crate::solo::{key_text, redo_key, restart_key, undo_key};
 use crate::sound::sfx::Sfx;
 use crate::versus::local_session::{Control, LocalSession};
-use crate::versus::match_view::{ResultCard, Scene, draw_match, draw_result_card};
+use crate::versus::match_view::{
+    OPPONENT_BUTTONS, OPPONENT_LINE, ResultCard, Scene, draw_match, draw_result_card,
+};
 use crate::versus::opponent::Opponent;
 use crate::versus::pause_menu::{PauseChoice, draw_pause, update_pause};
 
@@ -364,10 +366,9 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
         let over_now = matches!(m.phase(), Phase::MatchOver { .. }) || replay_verdict.is_some();
         if over_now && self.paused.is_none() {
             let role = self.session.room_role().unwrap_or_default();
-            // After an online match a player may also report or block the opponent.
-            let report: [KeyChoice<'static>; 2] = [("Report", KeyCode::R), ("Block", KeyCode::B)];
+            // After an online match a player may also befriend, report or block the opponent.
             let extra = (self.mode == PlayMode::Online && !role.spectator)
-                .then_some(("R  report opponent   B  block opponent", &report[..]));
+                .then_some((OPPONENT_LINE, &OPPONENT_BUTTONS[..]));
             let (ready, spectator) = (role.ready_sent, role.spectator);
             let (line1, line2, buttons) = self.result_lines(replay_verdict, ready, spectator);
             let card = ResultCard {

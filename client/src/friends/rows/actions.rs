@@ -19,6 +19,8 @@ pub enum Action {
     DeclineInvite(u64),
     /// Spectate room `code` (a friend's match).
     Watch(String),
+    /// Make a room with one's own rules and invite friend `name` to it.
+    Challenge(String),
     /// Accept `name`'s request.
     Accept(String),
     /// Decline `name`'s request.
@@ -49,6 +51,7 @@ impl Action {
             Action::Join(_) => KeyCode::J,
             Action::DeclineInvite(_) => KeyCode::D,
             Action::Watch(_) => KeyCode::W,
+            Action::Challenge(_) => KeyCode::C,
             Action::Accept(_) => KeyCode::A,
             Action::Decline(_) => KeyCode::D,
             Action::Cancel(_) => KeyCode::C,
@@ -71,6 +74,7 @@ impl Action {
             Action::Join(_) => "Join",
             Action::DeclineInvite(_) => "Decline",
             Action::Watch(_) => "Watch",
+            Action::Challenge(_) => "Challenge",
             Action::Accept(_) => "Accept",
             Action::Decline(_) => "Decline",
             Action::Cancel(_) => "Cancel",
@@ -92,6 +96,7 @@ impl Action {
             Action::Join(_) => "J",
             Action::DeclineInvite(_) => "D",
             Action::Watch(_) => "W",
+            Action::Challenge(_) => "C",
             Action::Accept(_) => "A",
             Action::Decline(_) => "D",
             Action::Cancel(_) => "C",
@@ -148,6 +153,7 @@ pub fn actions(row: Row, lists: Lists) -> Vec<Action> {
                 .into_iter()
                 .collect();
             v.push(Action::Reply(f.name.clone()));
+            v.push(Action::Challenge(f.name.clone()));
             v.push(Action::Remove(f.name.clone()));
             v
         }),

@@ -93,8 +93,19 @@ fn rows_list_the_field_notifications_requests_friends_and_back_in_that_order() {
     );
     assert_eq!(
         actions(Row::Friend(1), lists),
-        [Action::Reply("ben".into()), Action::Remove("ben".into())]
+        [
+            Action::Reply("ben".into()),
+            Action::Challenge("ben".into()),
+            Action::Remove("ben".into())
+        ]
     );
+}
+
+#[test]
+fn a_friend_is_challenged_with_c_to_a_room_of_ones_own_rules() {
+    let challenge = Action::Challenge("ben".into());
+    assert_eq!(challenge.key(), KeyCode::C);
+    assert_eq!(challenge.hint(), "C challenge");
 }
 
 #[test]

@@ -11,6 +11,7 @@ use sevenbag_protocol::social::{
 use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
 use crate::net::online::error_text;
+use crate::net::online::who::sent_text;
 use crate::net::request::{Arrival, Exchange, Standing};
 
 /// How close to the last friend loaded the cursor may come before the next page is asked for.
@@ -433,21 +434,6 @@ impl Social {
     /// The notifications that arrived while the screen is open, oldest first.
     pub fn notifications(&self) -> &[Notification] {
         &self.notifications
-    }
-}
-
-/// What a sent request did, as a sentence, and whether it is good news.
-pub fn sent_text(name: &str, result: RequestResult) -> (String, bool) {
-    match result {
-        RequestResult::Sent => (format!("Friend request sent to {name}."), true),
-        RequestResult::BecameFriends => (
-            format!("{name} had asked you already: you are friends now."),
-            true,
-        ),
-        RequestResult::AlreadyFriends => (format!("You and {name} are friends already."), false),
-        RequestResult::AlreadySent => {
-            (format!("Your request to {name} is waiting already."), false)
-        }
     }
 }
 

@@ -2,12 +2,13 @@
 //! the connection identifies on every welcome, before its request (the server answers in
 //! order), as the two-seat controller does: the seat then shows the identity's name, and the
 //! server takes `InviteFriend` from it, which it takes only from an identified connection
-//! seated in the room the invite names.
+//! seated in the room the invite names. A friend request (the result card's A) goes on the
+//! same connection.
 
 use sevenbag_protocol::{ClientMessage, ServerMessage};
 
 use super::BattleOnline;
-use crate::net::online::who::{Who, invited_text};
+use crate::net::online::who::{Who, invited_text, sent_text};
 
 impl BattleOnline {
     /// Identifies with `key` (the player's) on every welcome; `None` stays a guest.
@@ -30,11 +31,14 @@ impl BattleOnline {
         if self.who.hear(m) {
             return true;
         }
-        if let ServerMessage::Invited { name, code } = m {
-            self.notices.push(invited_text(name, code));
-            return true;
+        match m {
+            ServerMessage::Invited { name, code } => self.notices.push(invited_text(name, code)),
+            ServerMessage::FriendRequestSent { name, result } => {
+                self.notices.push(sent_text(name, *result).0)
+            }
+            _ => return false,
         }
-        false
+        true
     }
 
     /// Whether a friend may be invited now: identified, in the room.
@@ -54,5 +58,14 @@ impl BattleOnline {
         }
         let name = name.to_owned();
         self.send(ClientMessage::InviteFriend { name, code });
+    }
+
+    /// Asks `name` to be friends; the server's answer (sent, friends already...) or a
+    /// refusal comes back as a notice.
+    pub fn befriend(&mut self, name: &str) {
+        match self.who.friend_request(name) {
+            Ok(request) => self.send(request),
+            Err(why) => self.notices.push(why),
+        }
     }
 }

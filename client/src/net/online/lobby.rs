@@ -9,6 +9,7 @@ use sevenbag_protocol::moderation::ReportCategory;
 use sevenbag_protocol::{ClientMessage, ErrorCode, ReplayListing, SeatStatus, ServerMessage};
 
 use super::texts::error_text;
+use super::who::Who;
 use super::{BOT_MARK, Driver, Online, Stage};
 use crate::session::Peer;
 
@@ -132,6 +133,26 @@ impl Online {
         }
         let name = name.to_owned();
         self.send(ClientMessage::InviteFriend { name, code });
+    }
+
+    /// Asks `name` to be friends (the result card's A); the server's answer (sent, friends
+    /// already...) or a refusal comes back as a notice.
+    pub fn befriend(&mut self, name: &str) {
+        match self.who.friend_request(name) {
+            Ok(request) => self.send(request),
+            Err(why) => self.notices.push(why),
+        }
+    }
+
+    /// Sends the invite [`Online::inviting`] asked for once the room has its code and the
+    /// identity is settled (a guest's refusal becomes a notice, as a picked invite's does).
+    pub(super) fn send_invite_on_arrival(&mut self) {
+        if self.invite_on_arrival.is_none() || self.code().is_none() || self.who == Who::Asking {
+            return;
+        }
+        if let Some(name) = self.invite_on_arrival.take() {
+            self.invite(&name);
+        }
     }
 
     /// Whether this connection may invite friends into its room now (identified, in a room).
@@ -280,6 +301,9 @@ impl Online {
             ServerMessage::Invited { name, code } => self
                 .notices
                 .push(crate::net::online::who::invited_text(&name, &code)),
+            ServerMessage::FriendRequestSent { name, result } => self
+                .notices
+                .push(crate::net::online::who::sent_text(&name, result).0),
             ServerMessage::ReplayList { list } => self.replay_list = list,
             ServerMessage::Replay { id, bytes } => self.replay = Some((id, bytes)),
             ServerMessage::Shutdown { reason } if self.can_resume() => {

@@ -165,6 +165,8 @@ pub struct Online {
     /// How long a lost match is retried while the server cannot be reached, at least
     /// ([`reconnect::REACH_ALLOWANCE`]; the tests shorten it).
     reach_allowance: Duration,
+    /// A friend to invite once the room exists and the server knows us (a challenge).
+    invite_on_arrival: Option<String>,
 }
 
 impl std::fmt::Debug for Online {
@@ -255,7 +257,15 @@ impl Online {
             redirects: sevenbag_netplay::Redirects::default(),
             battle: None,
             reach_allowance: reconnect::REACH_ALLOWANCE,
+            invite_on_arrival: None,
         }
+    }
+
+    /// Invites friend `name` into the room this connection makes, as soon as the room exists
+    /// and the server has answered our identity: a challenge with the player's own rules.
+    pub fn inviting(mut self, name: Option<String>) -> Online {
+        self.invite_on_arrival = name;
+        self
     }
 
     /// Lets an automatic player press our keys instead of the keyboard (the online demo).

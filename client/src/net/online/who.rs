@@ -3,7 +3,8 @@
 //! so reports and blocks, which the server takes only from an identity, work everywhere; the
 //! name shown is then the identity's. Without one, a report or block says how to get one.
 
-use sevenbag_protocol::{ErrorCode, ServerMessage};
+use sevenbag_protocol::social::RequestResult;
+use sevenbag_protocol::{ClientMessage, ErrorCode, ServerMessage};
 
 /// Where the connection's identity stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +24,24 @@ pub const NEEDS_IDENTITY: &str = "Reports and blocks need a player identity: pla
 
 /// Shown instead of sending an invite as a guest.
 pub const INVITES_NEED_IDENTITY: &str = "Invites need a player identity: play one Ranked match (menu, ONLINE › Ranked) to register, then befriend players on the Friends screen.";
+
+/// What a sent request did, as a sentence, and whether it is good news.
+pub fn sent_text(name: &str, result: RequestResult) -> (String, bool) {
+    match result {
+        RequestResult::Sent => (format!("Friend request sent to {name}."), true),
+        RequestResult::BecameFriends => (
+            format!("{name} had asked you already: you are friends now."),
+            true,
+        ),
+        RequestResult::AlreadyFriends => (format!("You and {name} are friends already."), false),
+        RequestResult::AlreadySent => {
+            (format!("Your request to {name} is waiting already."), false)
+        }
+    }
+}
+
+/// Shown instead of sending a friend request as a guest (the Friends screen's own words).
+pub const FRIENDS_NEED_IDENTITY: &str = "Friends need a player identity: a first Ranked match (menu, ONLINE) gives you one, or import yours in Settings › Account.";
 
 /// Said once the server took an invite: "Invited ann to room ABCDE."
 pub fn invited_text(name: &str, code: &str) -> String {
@@ -60,6 +79,25 @@ impl Who {
             Who::Known => None,
             Who::Asking => self.refusal(),
             Who::Guest | Who::Refused(_) => Some(INVITES_NEED_IDENTITY.to_owned()),
+        }
+    }
+
+    /// Why a friend request cannot be sent now, if it cannot.
+    pub fn friend_refusal(&self) -> Option<String> {
+        match self {
+            Who::Known => None,
+            Who::Asking => self.refusal(),
+            Who::Guest | Who::Refused(_) => Some(FRIENDS_NEED_IDENTITY.to_owned()),
+        }
+    }
+
+    /// The friend request for `name` to send now, or why it cannot go.
+    pub fn friend_request(&self, name: &str) -> Result<ClientMessage, String> {
+        match self.friend_refusal() {
+            Some(why) => Err(why),
+            None => Ok(ClientMessage::SendFriendRequest {
+                name: name.to_owned(),
+            }),
         }
     }
 

@@ -1,25 +1,38 @@
 //! What the keys do once a room's match is over, for every seat count: Enter readies for a
-//! rematch (a touch screen's Rematch button presses it; a tap elsewhere does not, so the
-//! results stay until the player asks for more), L copies the replay's link, S fetches the
+//! rematch (a touch screen's Rematch button presses it; a tap elsewhere on the results of
+//! several seats does not, so they stay until the player asks for more; on a two-seat room's
+//! card a click readies, as on the versus card), L copies the replay's link, S fetches the
 //! replay from the server and saves it with this machine's replays, as after a versus match;
-//! a two-seat room's card adds report and block ([`super::duel`]).
+//! Q after a quick-play match leaves the room and queues again (Requeue, as after a quick
+//! match); a two-seat room's card adds report and block ([`super::duel`]).
 
 use macroquad::input::KeyCode;
 
 use super::PartyOnlineScreen;
-use crate::input::Keyboard;
 use crate::net::links::Link;
 use crate::render::theme;
-use crate::screen::Ctx;
+use crate::screen::{Ctx, FrameIo, Transition};
 use crate::sound::sfx::Sfx;
+use crate::versus::play::rematch_box;
 
 /// What the screen says when the server kept no replay to link or save.
 const NO_REPLAY: &str = "The server kept no replay of this match.";
 
 impl PartyOnlineScreen {
-    /// The keys of a finished match.
-    pub(super) fn update_after(&mut self, ctx: &mut Ctx, kb: &Keyboard) {
-        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
+    /// The keys of a finished match; Requeue replaces this screen with the queue's.
+    pub(super) fn update_after(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Option<Transition> {
+        let kb = &io.keyboard;
+        if self.online().came_from_queue()
+            && self.online().seat().is_some()
+            && kb.pressed(KeyCode::Q)
+        {
+            ctx.play(Sfx::Select);
+            let next = self.online().requeue();
+            self.online_mut().leave();
+            return Some(Transition::Replace(Box::new(PartyOnlineScreen::new(next))));
+        }
+        let card_clicked = self.duel() && io.mouse.clicked && io.mouse.over(rematch_box(io));
+        if kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) || card_clicked {
             ctx.play(Sfx::Select);
             self.online_mut().ready();
         }
@@ -43,6 +56,7 @@ impl PartyOnlineScreen {
                 None => ctx.notify(NO_REPLAY, theme::BAD),
             }
         }
+        None
     }
 
     /// Saves the replay asked for once it arrives.
@@ -60,5 +74,16 @@ impl PartyOnlineScreen {
             Ok(path) => ctx.notify(format!("Replay saved to {}", path.display()), theme::GOOD),
             Err(e) => ctx.notify(e, theme::BAD),
         }
+    }
+}
+
+/// The results' keys line of a seated player: rematch, replay and link until readied, and
+/// Requeue after a quick-play match.
+pub(super) fn results_keys(ready: bool, came_from_queue: bool) -> &'static str {
+    match (ready, came_from_queue) {
+        (false, false) => "Enter  ready for a rematch   S  save replay   L  link   Esc  leave",
+        (false, true) => "Enter  rematch   Q  requeue   S  save replay   L  link   Esc  leave",
+        (true, false) => "Ready: waiting for the others      Esc  leave",
+        (true, true) => "Ready: waiting for the others   Q  requeue   Esc  leave",
     }
 }

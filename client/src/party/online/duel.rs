@@ -18,7 +18,9 @@ use crate::render::theme;
 use crate::render::widgets::modal;
 use crate::screen::{Ctx, FrameIo};
 use crate::session::{NetStatus, Peer, top_out_verdict, verdict_line};
-use crate::versus::match_view::{Duel, ResultCard, Scene, draw_match, draw_result_card};
+use crate::versus::match_view::{
+    Duel, OPPONENT_BUTTONS, OPPONENT_LINE, ResultCard, Scene, draw_match, draw_result_card,
+};
 use crate::versus::online::{CONFIRM_TITLE, confirm_options};
 use macroquad::input::KeyCode;
 
@@ -144,13 +146,10 @@ fn opponent(o: &BattleOnline) -> Option<String> {
     o.names().get(other.index()).cloned()
 }
 
-/// The result card's report and block line, and a touch screen's buttons for it.
-const REPORT_LINE: &str = "R  report opponent   B  block opponent";
-const REPORT_BUTTONS: [KeyChoice<'static>; 2] = [("Report", KeyCode::R), ("Block", KeyCode::B)];
-
 impl PartyOnlineScreen {
-    /// After the match, as on the versus card: R opens the chat field on `/report NAME ` for
-    /// the player to say what happened, B blocks the opponent at once.
+    /// After the match, as on the versus card: A asks the opponent to be friends, R opens the
+    /// chat field on `/report NAME ` for the player to say what happened, B blocks the
+    /// opponent at once.
     pub(super) fn update_duel_card(&mut self, ctx: &mut Ctx, kb: &Keyboard) {
         let Some(name) = opponent(self.online()) else {
             return;
@@ -164,6 +163,8 @@ impl PartyOnlineScreen {
             );
         } else if kb.pressed(KeyCode::B) {
             self.online_mut().block(&name, true);
+        } else if kb.pressed(KeyCode::A) {
+            self.online_mut().befriend(&name);
         }
     }
 
@@ -206,7 +207,9 @@ impl PartyOnlineScreen {
                 line1: &line1,
                 keys,
                 buttons: &buttons,
-                extra: me.is_some().then_some((REPORT_LINE, &REPORT_BUTTONS[..])),
+                extra: me
+                    .is_some()
+                    .then_some((OPPONENT_LINE, &OPPONENT_BUTTONS[..])),
             };
             draw_result_card(&ctx.gfx, io, &card);
         }

@@ -18,6 +18,7 @@ mod outage;
 mod status;
 mod talk;
 
+use after::results_keys;
 #[cfg(test)]
 pub use status::touch_texts;
 
@@ -87,24 +88,29 @@ impl PartyMatch for OnlineParty {
     fn results_keys(&self) -> &str {
         if self.watching() {
             "Esc  leave the room"
-        } else if self.online.ready_sent() {
-            "Ready: waiting for the others      Esc  leave"
         } else {
-            "Enter  ready for a rematch   S  save replay   L  link   Esc  leave"
+            results_keys(self.online.ready_sent(), self.online.came_from_queue())
         }
     }
 
     fn results_buttons(&self) -> Vec<KeyChoice<'static>> {
-        if self.watching() || self.online.ready_sent() {
-            vec![("Leave", KeyCode::Escape)]
+        if self.watching() {
+            return vec![("Leave", KeyCode::Escape)];
+        }
+        let mut v = if self.online.ready_sent() {
+            Vec::new()
         } else {
             vec![
                 ("Rematch", KeyCode::Enter),
                 ("Save replay", KeyCode::S),
                 ("Copy link", KeyCode::L),
-                ("Leave", KeyCode::Escape),
             ]
+        };
+        if self.online.came_from_queue() {
+            v.push(("Requeue", KeyCode::Q));
         }
+        v.push(("Leave", KeyCode::Escape));
+        v
     }
 }
 
@@ -443,8 +449,10 @@ impl Screen for PartyOnlineScreen {
             ctx.play(Sfx::Move);
             self.confirm_leave = true;
         }
-        if self.online().result().is_some() {
-            self.update_after(ctx, kb);
+        if self.online().result().is_some()
+            && let Some(next) = self.update_after(ctx, io)
+        {
+            return next;
         }
         // With one opponent there is nobody else to choose.
         if !self.duel() {

@@ -73,7 +73,8 @@ impl LobbyScreen {
                     return Transition::None;
                 }
                 (
-                    self.connect(ctx, &server, Request::Create(self.options)),
+                    self.connect(ctx, &server, Request::Create(self.options))
+                        .inviting(self.challenge.clone()),
                     "Room",
                     None,
                 )

@@ -154,6 +154,8 @@ pub struct LobbyScreen {
     /// The server typed on this screen; `None` uses the one in Settings, which this screen
     /// never changes.
     server: Option<String>,
+    /// The friend a created room invites once it exists (a challenge from the Friends screen).
+    challenge: Option<String>,
 }
 
 impl LobbyScreen {
@@ -170,6 +172,16 @@ impl LobbyScreen {
             listener: None,
             hosts: Vec::new(),
             server: None,
+            challenge: None,
+        }
+    }
+
+    /// The create-room form for challenging friend `name`: the room they are invited to is
+    /// made with the rules chosen here.
+    pub fn challenge(name: &str) -> LobbyScreen {
+        LobbyScreen {
+            challenge: Some(name.to_owned()),
+            ..LobbyScreen::new(LobbyKind::CreateRoom)
         }
     }
 
@@ -211,7 +223,19 @@ impl LobbyScreen {
         v
     }
 
-    fn texts(&self) -> (&'static str, &'static str, &'static str) {
+    fn texts(&self) -> (String, &'static str, &'static str) {
+        if let (LobbyKind::CreateRoom, Some(name)) = (self.kind, &self.challenge) {
+            return (
+                format!("Challenge {name}"),
+                "Your rules: they get an invite once the room is made",
+                "Create and invite",
+            );
+        }
+        let (title, subtitle, go) = self.plain_texts();
+        (title.to_owned(), subtitle, go)
+    }
+
+    fn plain_texts(&self) -> (&'static str, &'static str, &'static str) {
         match self.kind {
             LobbyKind::QuickMatch => (
                 "Quick match",

@@ -22,7 +22,7 @@ impl LobbyScreen {
         let rows = self.rows();
         let l = list_layout(io.width, io.height, rows.len());
         let (title, subtitle, go) = self.texts();
-        heading(gfx, l.title, l.unit, title, subtitle);
+        heading(gfx, l.title, l.unit, &title, subtitle);
         let o = &self.options;
         let shown = self.nav.visible(&l, rows.len());
         scroll_marks(gfx, &shown, rows.len(), l.unit);

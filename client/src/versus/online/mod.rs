@@ -345,8 +345,9 @@ impl Screen for OnlineScreen {
                     ctx.notify("The server kept no replay of this match.", theme::BAD);
                 }
             }
-            // Report or block the opponent from the result card: R opens the chat field on
-            // `/report NAME ` for the player to say what happened; B blocks at once.
+            // Befriend, report or block the opponent from the result card: A sends a friend
+            // request, R opens the chat field on `/report NAME ` for the player to say what
+            // happened; B blocks at once.
             if over && let Some(name) = opponent {
                 if kb.pressed(KeyCode::R) {
                     let command = format!("/report {name} ");
@@ -357,6 +358,8 @@ impl Screen for OnlineScreen {
                     );
                 } else if kb.pressed(KeyCode::B) {
                     self.online_mut().block(&name, true);
+                } else if kb.pressed(KeyCode::A) {
+                    self.online_mut().befriend(&name);
                 }
             }
             if over && self.online().seat().is_some() && kb.pressed(KeyCode::Q) {
