@@ -221,6 +221,15 @@ impl FriendsScreen {
                 self.confirm = Some((name, 0));
                 Transition::None
             }
+            Action::ReportMessage(id) => {
+                let message = self.social.notifications().iter().find(|n| n.id == id);
+                if let Some(n) = message {
+                    let text = rows::json_string(&n.content, "text").unwrap_or_default();
+                    let name = n.subject.clone();
+                    self.social.report_message(&name, &text);
+                }
+                Transition::None
+            }
             Action::Reply(name) => {
                 self.draft = Some(Draft::to(&name));
                 if let Some(at) = self.rows().iter().position(|r| *r == Row::Message) {

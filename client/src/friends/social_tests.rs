@@ -218,4 +218,22 @@ fn the_settings_rows_and_a_reply_take_effect_on_a_real_server() {
         std::thread::sleep(Duration::from_millis(5));
     }
     assert_eq!(taken, ["ben"]);
+
+    // Ann may report Ben's message to the operators instead: the server takes it.
+    screen.take_notices();
+    screen.report_message("ben", "gg");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut said = Vec::new();
+    while !said
+        .iter()
+        .any(|(t, _): &(String, bool)| t.starts_with("Report sent"))
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the report was never taken: {said:?}"
+        );
+        screen.poll();
+        said.extend(screen.take_notices());
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }

@@ -313,6 +313,9 @@ fn keys_line(actions: &[Action]) -> String {
             Action::Cancel(_) => Some("Cancel takes the request back."),
             Action::Remove(_) => Some("Remove asks first."),
             Action::Reply(_) => Some("Reply writes them a direct message."),
+            Action::ReportMessage(_) => {
+                Some("Report sends the message to the server's operators as abuse.")
+            }
             Action::Challenge(_) => {
                 Some("Challenge makes a room with your rules and invites them to it.")
             }

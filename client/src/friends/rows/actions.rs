@@ -31,6 +31,8 @@ pub enum Action {
     Remove(String),
     /// Write a direct message to friend `name`.
     Reply(String),
+    /// Report the sender of direct message `id` to the server's operators, quoting it.
+    ReportMessage(u64),
     /// Send the message being written.
     SendMessage,
     /// Drop the message being written.
@@ -57,6 +59,7 @@ impl Action {
             Action::Cancel(_) => KeyCode::C,
             Action::Remove(_) => KeyCode::Delete,
             Action::Reply(_) => KeyCode::R,
+            Action::ReportMessage(_) => KeyCode::X,
             Action::SendMessage => KeyCode::Enter,
             Action::Discard => KeyCode::Escape,
             Action::Policy(RequestPolicy::Anyone) => KeyCode::Key1,
@@ -80,6 +83,7 @@ impl Action {
             Action::Cancel(_) => "Cancel",
             Action::Remove(_) => "Remove",
             Action::Reply(_) => "Reply",
+            Action::ReportMessage(_) => "Report",
             Action::SendMessage => "Send",
             Action::Discard => "Discard",
             Action::Policy(p) => policy_word(*p),
@@ -102,6 +106,7 @@ impl Action {
             Action::Cancel(_) => "C",
             Action::Remove(_) => "Del",
             Action::Reply(_) => "R",
+            Action::ReportMessage(_) => "X",
             Action::SendMessage => "Enter",
             Action::Discard => "Esc",
             Action::Policy(RequestPolicy::Anyone) => "1",
@@ -132,7 +137,10 @@ pub fn actions(row: Row, lists: Lists) -> Vec<Action> {
                 .map_or(Vec::new(), |n| match (invite_code(n), n.kind) {
                     (Some(code), _) => vec![Action::Join(code), Action::DeclineInvite(n.id)],
                     (None, NotificationKind::DirectMessage) => {
-                        vec![Action::Reply(n.subject.clone())]
+                        vec![
+                            Action::Reply(n.subject.clone()),
+                            Action::ReportMessage(n.id),
+                        ]
                     }
                     _ => Vec::new(),
                 })
@@ -171,6 +179,7 @@ pub fn primary(row: Row, lists: Lists) -> Option<Action> {
                 | Action::DeclineInvite(_)
                 | Action::Cancel(_)
                 | Action::Remove(_)
+                | Action::ReportMessage(_)
                 | Action::Discard
         )
     })

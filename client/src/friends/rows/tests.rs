@@ -325,6 +325,12 @@ fn a_message_shows_its_sender_and_text_and_is_answered_by_reply() {
         Some(Action::Reply("dan".into()))
     );
     assert_eq!(Action::Reply("dan".into()).key(), KeyCode::R);
+    assert_eq!(
+        actions(Row::Notice(0), lists),
+        [Action::Reply("dan".into()), Action::ReportMessage(3)],
+        "a message is answered or reported, never reported by Enter"
+    );
+    assert_eq!(Action::ReportMessage(3).hint(), "X report");
 }
 
 #[test]

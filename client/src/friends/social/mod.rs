@@ -4,6 +4,7 @@
 //! and `Notification` pushes as they come. The screen's actions (send, answer, cancel, remove,
 //! mark seen, write a message, who may ask, appear offline) go out on the same connection.
 
+use sevenbag_protocol::moderation::{MAX_REPORT_CHARS, ReportCategory};
 use sevenbag_protocol::social::{
     FriendEntry, MAX_FRIENDS_PER_PAGE, Notification, NotificationKind, PendingEntry, RequestAnswer,
     RequestPolicy, RequestResult,
@@ -242,6 +243,9 @@ impl Social {
                 };
                 self.notices.push((text.to_owned(), true));
             }
+            ServerMessage::Reported => self
+                .notices
+                .push(("Report sent: an operator will look at it.".to_owned(), true)),
             ServerMessage::DirectMessageSent { to } => {
                 self.notices.push((format!("Message sent to {to}."), true));
                 self.delivered.push(to);
@@ -377,6 +381,21 @@ impl Social {
         self.exchange.send(ClientMessage::DirectMessage {
             to: to.to_owned(),
             text,
+        });
+    }
+
+    /// Reports `name` to the server's operators as abuse in a direct message, `text` quoted
+    /// (answered `Reported`, a notice).
+    pub fn report_message(&mut self, name: &str, text: &str) {
+        let quoted: String = format!("Direct message: \"{text}\"")
+            .chars()
+            .take(MAX_REPORT_CHARS)
+            .collect();
+        self.exchange.send(ClientMessage::Report {
+            name: name.to_owned(),
+            replay: None,
+            category: ReportCategory::Abuse,
+            text: quoted,
         });
     }
 
