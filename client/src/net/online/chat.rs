@@ -4,7 +4,8 @@
 //! [`KEEP_LINES`] lines, hides the lines of muted players (mutes last for the session, by name),
 //! and turns `/mute NAME` and `/unmute NAME` typed in the field into mutes instead of messages;
 //! `/block NAME`, `/unblock NAME` and `/report NAME WHAT HAPPENED` become the server's
-//! moderation requests (`docs/MODERATION.md`: a block lasts, the server keeps the list). With
+//! moderation requests (`docs/MODERATION.md`: a block lasts, the server keeps the list), and
+//! `/friend NAME` a friend request to a player in the room. With
 //! the chat filter on (a setting), words of [`FILTERED`] are shown as asterisks, look-alike
 //! letters folded first (`fold_confusables`: a Cyrillic `ѕ`, full-width or mathematical letters
 //! do not slip a word past it).
@@ -44,6 +45,8 @@ pub enum Submit {
     Block(String),
     /// Undo a block.
     Unblock(String),
+    /// Ask this player (someone in the room's player list) to be friends.
+    Befriend(String),
     /// Report this player, with what happened.
     Report {
         /// Their name.
@@ -205,6 +208,8 @@ impl Chat {
             (Some("/block"), Some(name)) => Submit::Block(name.to_owned()),
             (Some("/unblock"), Some(name)) => Submit::Unblock(name.to_owned()),
             (Some("/block" | "/unblock"), None) => Submit::Note("Usage: /block NAME".to_owned()),
+            (Some("/friend"), Some(name)) => Submit::Befriend(name.to_owned()),
+            (Some("/friend"), None) => Submit::Note("Usage: /friend NAME".to_owned()),
             (Some("/report"), Some(name)) => {
                 let mut rest: Vec<&str> = words.collect();
                 let category = rest
@@ -293,6 +298,14 @@ mod tests {
     fn block_unblock_and_report_commands_become_requests() {
         let mut chat = Chat::default();
         assert_eq!(typed(&mut chat, "/block bo"), Submit::Block("bo".into()));
+        assert_eq!(
+            typed(&mut chat, "/friend bo"),
+            Submit::Befriend("bo".into())
+        );
+        assert_eq!(
+            typed(&mut chat, "/friend"),
+            Submit::Note("Usage: /friend NAME".into())
+        );
         assert_eq!(
             typed(&mut chat, "/unblock bo"),
             Submit::Unblock("bo".into())

@@ -35,6 +35,8 @@ pub trait RoomChat {
     fn block(&mut self, name: &str, block: bool);
     /// Reports `name`.
     fn report(&mut self, name: &str, category: ReportCategory, text: &str);
+    /// Asks `name` to be friends.
+    fn befriend(&mut self, name: &str);
 }
 
 impl RoomChat for Online {
@@ -53,6 +55,9 @@ impl RoomChat for Online {
     fn report(&mut self, name: &str, category: ReportCategory, text: &str) {
         Online::report(self, name, category, text);
     }
+    fn befriend(&mut self, name: &str) {
+        Online::befriend(self, name);
+    }
 }
 
 impl RoomChat for BattleOnline {
@@ -70,6 +75,9 @@ impl RoomChat for BattleOnline {
     }
     fn report(&mut self, name: &str, category: ReportCategory, text: &str) {
         BattleOnline::report(self, name, category, text);
+    }
+    fn befriend(&mut self, name: &str) {
+        BattleOnline::befriend(self, name);
     }
 }
 
@@ -95,6 +103,7 @@ pub fn chat_keys(room: &mut dyn RoomChat, ctx: &mut Ctx, kb: &Keyboard, may_open
                 Submit::Note(_) => {}
                 Submit::Block(name) => room.block(&name, true),
                 Submit::Unblock(name) => room.block(&name, false),
+                Submit::Befriend(name) => room.befriend(&name),
                 Submit::Report {
                     name,
                     category,
