@@ -12,6 +12,7 @@
 //! - [`online`] — a free-for-all room on a server: its lobby, play through netplay's
 //!   `BattleSession`, spectating, results and rematch.
 
+pub mod duel;
 pub mod game;
 pub mod online;
 pub mod screen;

@@ -1,10 +1,13 @@
 //! The free-for-all play screen: your keys into your seat, Tab and the number keys choose your
-//! target, Esc pauses; after the match, the results table (Enter plays again).
+//! target, Esc pauses; after the match, the results table (Enter plays again). A match of two
+//! seats is drawn as a versus practice match ([`super::duel`]): a click on its result card
+//! plays again too.
 
 use macroquad::input::KeyCode;
 use sevenbag_core::{Phase, Seat};
 
 use super::PartySetup;
+use super::duel::{PracticeDuel, draw_practice_duel, is_duel};
 use super::game::{PartyGame, YOU};
 use super::view::{PartyScene, draw_party};
 use crate::input::Latch;
@@ -14,6 +17,7 @@ use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
 use crate::versus::pause_menu::{PauseChoice, draw_pause, update_pause};
+use crate::versus::play::rematch_box;
 
 /// The number keys that choose seats 2 to 8 as your target.
 const SEAT_KEYS: [KeyCode; 7] = [
@@ -39,6 +43,8 @@ pub struct PartyScreen {
     fx: Vec<SeatFx>,
     /// The countdown number last heard.
     last_count: Option<u32>,
+    /// Seconds since "GO!", while the two-seat view shows it.
+    go: Option<f32>,
     time: f32,
 }
 
@@ -64,11 +70,15 @@ impl PartyScreen {
         let level = Opponent::Bot(setup.level).label();
         let mut names = vec![ctx.config.player_name.clone()];
         names.extend((2..=setup.seats()).map(|i| format!("Bot {i}")));
-        let title = format!(
-            "FREE-FOR-ALL PRACTICE  ·  {} PLAYERS  ·  {}",
-            setup.seats(),
-            level.to_uppercase()
-        );
+        let title = if is_duel(setup.seats()) {
+            format!("PRACTICE  ·  {}", level.to_uppercase())
+        } else {
+            format!(
+                "FREE-FOR-ALL PRACTICE  ·  {} PLAYERS  ·  {}",
+                setup.seats(),
+                level.to_uppercase()
+            )
+        };
         PartyScreen {
             game,
             names,
@@ -78,6 +88,7 @@ impl PartyScreen {
             paused: None,
             fx: vec![SeatFx::default(); setup.seats()],
             last_count: None,
+            go: None,
             time: 0.0,
         }
     }
@@ -125,6 +136,7 @@ impl PartyScreen {
         let events = *b.events();
         if events.go {
             sounds.push(Sfx::Go);
+            self.go = Some(0.0);
         }
         if events.knocked_out.contains(YOU) {
             sounds.push(Sfx::Lose);
@@ -145,6 +157,7 @@ impl PartyScreen {
         self.game.rematch(crate::platform::clock::random_seed());
         self.fx.iter_mut().for_each(|fx| *fx = SeatFx::default());
         self.last_count = None;
+        self.go = None;
     }
 
     fn update_pause(&mut self, ctx: &mut Ctx, io: &FrameIo, sel: usize) -> Transition {
@@ -186,7 +199,9 @@ impl Screen for PartyScreen {
             self.paused = Some(0);
             return Transition::None;
         }
-        if over && kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) {
+        let duel = is_duel(self.game.seats());
+        let card_clicked = duel && io.mouse.clicked && io.mouse.over(rematch_box(io));
+        if over && (kb.pressed_any(&[KeyCode::Enter, KeyCode::KpEnter]) || card_clicked) {
             ctx.play(Sfx::Select);
             self.rematch();
             self.latch.reset();
@@ -197,8 +212,8 @@ impl Screen for PartyScreen {
             self.game.cycle_target(if back { -1 } else { 1 });
             ctx.play(Sfx::Move);
         }
-        // A click or tap on a board chooses it.
-        if io.mouse.clicked {
+        // A click or tap on a board chooses it (with one opponent there is nobody to choose).
+        if io.mouse.clicked && !duel {
             let l = party_layout(io.width, io.height, self.game.seats());
             let hit = l.others.iter().position(|m| io.mouse.over(m.slot));
             if let Some(seat) = hit.and_then(|i| Seat::new(i + 1))
@@ -225,6 +240,7 @@ impl Screen for PartyScreen {
         for fx in &mut self.fx {
             fx.advance(io.dt);
         }
+        self.go = self.go.map(|t| t + io.dt).filter(|&t| t <= 0.8);
         sounds.dedup();
         for s in sounds {
             ctx.play(s);
@@ -233,6 +249,21 @@ impl Screen for PartyScreen {
     }
 
     fn draw(&self, ctx: &Ctx, io: &FrameIo) {
+        if is_duel(self.game.seats()) {
+            let duel = PracticeDuel {
+                battle: self.game.battle(),
+                fx: &self.fx,
+                go: self.go,
+                names: &self.names,
+                title: &self.title,
+                time: self.time,
+            };
+            draw_practice_duel(ctx, io, &duel);
+            if let Some(sel) = self.paused {
+                draw_pause(ctx, io, sel);
+            }
+            return;
+        }
         let l = party_layout(io.width, io.height, self.game.seats());
         let status = self.status();
         let scene = PartyScene {

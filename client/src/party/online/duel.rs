@@ -12,6 +12,7 @@ use super::PartyOnlineScreen;
 use crate::input::Keyboard;
 use crate::layout::{list_layout, match_layout};
 use crate::net::battle::BattleOnline;
+use crate::party::duel::{duel_names, is_duel};
 use crate::render::fx::MatchFx;
 use crate::render::key_buttons::KeyChoice;
 use crate::render::theme;
@@ -23,16 +24,6 @@ use crate::versus::match_view::{
 };
 use crate::versus::online::{CONFIRM_TITLE, confirm_options};
 use macroquad::input::KeyCode;
-
-/// Whether a room of `seats` is drawn as a versus match.
-pub fn is_duel(seats: usize) -> bool {
-    seats == 2
-}
-
-/// The two names, first seat first (a placeholder where the list is short).
-pub fn duel_names(names: &[String]) -> [String; 2] {
-    [0, 1].map(|i| names.get(i).cloned().unwrap_or_else(|| "—".to_owned()))
-}
 
 /// The title line, in the versus screen's words: "ONLINE · ROOM CODE", a spectator's
 /// "WATCHING · ROOM CODE".
@@ -235,14 +226,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn two_seats_and_only_two_draw_as_a_versus_match() {
-        assert!(is_duel(2));
-        for seats in 3..=8 {
-            assert!(!is_duel(seats));
-        }
-    }
-
-    #[test]
     fn the_title_names_the_room_without_targeting_words() {
         for spectator in [false, true] {
             let t = duel_title(Some("ABCDE"), spectator);
@@ -275,13 +258,5 @@ mod tests {
         assert_eq!(short_verdict(Some(1), &[1, 3], &names, false), None);
         // A draw has no winner to name.
         assert_eq!(short_verdict(None, &[1, 1], &names, true), None);
-    }
-
-    #[test]
-    fn short_name_lists_get_placeholders() {
-        assert_eq!(
-            duel_names(&["Ann".to_owned()]),
-            ["Ann".to_owned(), "—".to_owned()]
-        );
     }
 }
