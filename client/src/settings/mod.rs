@@ -130,6 +130,7 @@ impl SettingsScreen {
         }
         ctx.config = self.draft.clone();
         ctx.audio.set_volume(ctx.config.volume);
+        ctx.audio.set_groups(ctx.config.sound_groups);
         match &ctx.config_path {
             Some(path) => match ctx.config.save(path) {
                 Ok(()) => {

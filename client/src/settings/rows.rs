@@ -5,6 +5,7 @@ use sevenbag_core::Handling;
 
 use crate::account::rows::AccountRow;
 use crate::input::Action;
+use crate::sound::theme::Group;
 
 /// Which key map a key row edits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +29,8 @@ pub(super) enum Row {
     Irs,
     Ihs,
     Volume,
+    /// One sound group's share of the volume (movement, clears, alerts).
+    GroupVolume(Group),
     /// The background: the gradient or one plain colour.
     Background,
     /// The block skin: default, a built-in, or from a file.
@@ -81,6 +84,7 @@ pub(super) fn rows() -> Vec<Row> {
     // A build without the `audio` feature is silent: no volume to set, so no slider.
     if cfg!(feature = "audio") {
         v.extend([Row::Section("AUDIO"), Row::Volume]);
+        v.extend(Group::ALL.map(Row::GroupVolume));
     }
     v.extend([Row::Section("DISPLAY"), Row::Background, Row::Skin]);
     // A browser has no file paths to read a skin from.
@@ -163,6 +167,7 @@ pub(super) fn enter_does(row: Row) -> EnterDoes {
         Row::Das | Row::Arr | Row::Dcd | Row::Sdf | Row::Volume | Row::Section(_) => {
             EnterDoes::Nothing
         }
+        Row::GroupVolume(_) => EnterDoes::Nothing,
         Row::TouchMode | Row::TouchSize | Row::TouchInset | Row::TouchRaise => EnterDoes::Nothing,
     }
 }
@@ -278,7 +283,7 @@ pub fn value_rows() -> Vec<(&'static str, Vec<String>, bool)> {
                     (vec![arrows("off"), arrows("on")], false)
                 }
                 Row::ChatFilter => (vec![arrows("off"), arrows("on")], false),
-                Row::Volume => (vec![arrows("100%")], false),
+                Row::Volume | Row::GroupVolume(_) => (vec![arrows("100%")], false),
                 Row::TouchMode => (vec![arrows("auto"), arrows("off")], false),
                 Row::TouchSize | Row::TouchInset | Row::TouchRaise => {
                     (vec![arrows("160%"), arrows("30%")], false)
@@ -312,6 +317,9 @@ pub(super) fn row_label(row: Row) -> &'static str {
         Row::Irs => "IRS  initial rotation",
         Row::Ihs => "IHS  initial hold",
         Row::Volume => "Volume",
+        Row::GroupVolume(Group::Movement) => "  Moves and locks",
+        Row::GroupVolume(Group::Clears) => "  Line clears",
+        Row::GroupVolume(Group::Alerts) => "  Garbage and alerts",
         Row::Background => "Background",
         Row::Skin => "Block skin",
         Row::SkinFile => "Skin file",
@@ -330,6 +338,17 @@ pub(super) fn row_label(row: Row) -> &'static str {
     }
 }
 
+/// The sounds of group `g`, for its row's help.
+fn group_sounds(g: Group) -> &'static str {
+    match g {
+        Group::Movement => "Moving, rotating, holding and locking pieces, and menu moves, play",
+        Group::Clears => "Line clears, T-spins, combos and perfect clears play",
+        Group::Alerts => {
+            "Garbage coming in, topping out, the countdown and the end of a match play"
+        }
+    }
+}
+
 pub(super) fn help(row: Row, h: &Handling) -> (&'static str, String) {
     match row {
         Row::Name => ("Name", "Shown to opponents and spectators, and registered with your first Ranked match: 3 to 16 of A–Z a–z 0–9 _ -. \"Rename on server\" (ACCOUNT) changes a registered name.".into()),
@@ -342,6 +361,7 @@ pub(super) fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Irs => ("IRS", "A rotate key held when a piece appears rotates it right away.".into()),
         Row::Ihs => ("IHS", "The hold key held when a piece appears holds it right away.".into()),
         Row::Volume => ("Volume", "Sound effects volume (0 mutes). Without a sound device the game stays silent.".into()),
+        Row::GroupVolume(g) => (row_label(row).trim(), format!("{} at this share of the volume above (0 mutes them; a sound theme's files play at it too).", group_sounds(g))),
         Row::Background => ("Background", "Gradient: a violet glow from the top. Plain: one dark colour, which costs less on a computer drawing without a graphics driver (software rendering).".into()),
         Row::Skin if cfg!(target_arch = "wasm32") => ("Block skin", "Default: the flat blocks in the piece colours. Bevel and flat outline: skins the game ships, drawn from their tiles. Letters and high contrast draw over any skin.".into()),
         Row::Skin => ("Block skin", "Default: the flat blocks in the piece colours. Bevel and flat outline: skins the game ships. From file…: a TETR.IO skin PNG (12 tiles, 12.4 times as wide as high) or a Jstris one (9 tiles, 9 times), its path typed on the next row. Letters and high contrast draw over any skin.".into()),

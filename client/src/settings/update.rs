@@ -17,6 +17,7 @@ use crate::render::theme;
 use crate::render::widgets::key_caps;
 use crate::screen::{Ctx, FrameIo, Transition};
 use crate::sound::sfx::Sfx;
+use crate::sound::theme::Group;
 
 /// Steps `v` by `d`, kept within 0..=`max`.
 fn adjust(v: &mut u8, d: i32, max: u8) {
@@ -142,6 +143,16 @@ impl SettingsScreen {
                 ctx.audio.set_volume(self.draft.volume);
                 ctx.play(Sfx::Move);
             }
+            Row::GroupVolume(g) => {
+                let v = &mut self.draft.sound_groups[g as usize];
+                adjust(v, d * 5, 100);
+                ctx.audio.set_group_volume(g, *v);
+                ctx.play(match g {
+                    Group::Movement => Sfx::Move,
+                    Group::Clears => Sfx::Clear,
+                    Group::Alerts => Sfx::Garbage,
+                });
+            }
             Row::Key(..) | Row::Pad(_) => self.slot = if d < 0 { 0 } else { 1 },
             Row::TouchMode => {
                 let all = TouchMode::ALL;
@@ -196,6 +207,9 @@ impl SettingsScreen {
             (EnterDoes::Save, _) if self.save(ctx) => return Transition::Pop,
             (EnterDoes::Discard, _) => {
                 show_display(&ctx.config);
+                // The volumes tried while changing them go back to the saved ones.
+                ctx.audio.set_volume(ctx.config.volume);
+                ctx.audio.set_groups(ctx.config.sound_groups);
                 // The skin in force loaded before, so it loads again; if its file has gone
                 // since, the flat blocks are drawn.
                 let _ = show_skin(ctx.config.skin, ctx.config.skin_file.as_deref());
@@ -225,6 +239,8 @@ impl SettingsScreen {
             ..Config::default()
         };
         show_display(&self.draft);
+        ctx.audio.set_volume(self.draft.volume);
+        ctx.audio.set_groups(self.draft.sound_groups);
         self.skin.shown = self.draft.skin;
         self.skin.error = None;
         crate::render::skin::set(None);

@@ -168,6 +168,16 @@ impl SettingsScreen {
                     false,
                     t,
                 ),
+                Row::GroupVolume(g) => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    row_label(row),
+                    &arrows(format!("{}%", self.draft.sound_groups[g as usize])),
+                    state,
+                    false,
+                    t,
+                ),
                 Row::Skin => value_row(
                     gfx,
                     r,

@@ -96,10 +96,7 @@ impl Audio {
 
     /// Sets every group's volume from the settings' `sound_groups` (movement, clears, alerts).
     pub fn set_groups(&mut self, volumes: [u8; 3]) {
-        for (group, v) in [Group::Movement, Group::Clears, Group::Alerts]
-            .into_iter()
-            .zip(volumes)
-        {
+        for (group, v) in Group::ALL.into_iter().zip(volumes) {
             self.set_group_volume(group, v);
         }
     }

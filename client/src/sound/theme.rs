@@ -30,6 +30,11 @@ pub enum Group {
     Alerts,
 }
 
+impl Group {
+    /// Every group, in the order of the settings' `sound_groups`.
+    pub const ALL: [Group; 3] = [Group::Movement, Group::Clears, Group::Alerts];
+}
+
 /// A sound a theme may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Name {
