@@ -7,7 +7,8 @@
 
 use macroquad::color::Color;
 use sevenbag_core::{
-    Board, Clear, LockEvent, Match, Piece, PieceKind, Player, Seat, Spin, board::FULL_ROW,
+    Board, Clear, LockEvent, Match, Piece, PieceKind, Player, PlayerEvents, Seat, Spin,
+    board::FULL_ROW,
 };
 
 use crate::render::theme;
@@ -153,6 +154,40 @@ pub fn completed_rows(board: &Board, piece: &Piece) -> Vec<i8> {
     rows
 }
 
+/// The sounds of one board's frame: its lock (by the clear it made) and a combo's tone, else
+/// a hold or a rotation; garbage rising.
+pub fn frame_sounds(ev: &PlayerEvents) -> Vec<Sfx> {
+    let mut sounds = Vec::new();
+    if let Some(lock) = ev.locked {
+        sounds.push(lock_sound(&lock, ev.hard_dropped));
+        if combo_label(&lock).is_some() {
+            sounds.push(Sfx::Combo);
+        }
+    } else if ev.held {
+        sounds.push(Sfx::Hold);
+    } else if ev.rotated {
+        sounds.push(Sfx::Rotate);
+    }
+    if ev.garbage_risen > 0 {
+        sounds.push(Sfx::Garbage);
+    }
+    sounds
+}
+
+/// The sound of a lock: the clear it made by kind and size, else the drop or the lock.
+pub fn lock_sound(lock: &LockEvent, hard_dropped: bool) -> Sfx {
+    match lock.clear {
+        c if c.perfect => Sfx::Perfect,
+        c if c.lines == 4 => Sfx::BigClear,
+        c if c.lines > 0 && c.spin != Spin::None => Sfx::TSpin,
+        c if c.lines == 3 => Sfx::Clear3,
+        c if c.lines == 2 => Sfx::Clear2,
+        c if c.lines > 0 => Sfx::Clear,
+        _ if hard_dropped => Sfx::HardDrop,
+        _ => Sfx::Lock,
+    }
+}
+
 impl SeatFx {
     /// Remembers what the board of `p` looked like before a frame is simulated.
     pub fn before_step(&mut self, p: &Player) {
@@ -164,7 +199,6 @@ impl SeatFx {
     pub fn after_step(&mut self, p: &Player) -> Vec<Sfx> {
         let ev = *p.events();
         let fx = self;
-        let mut sounds = Vec::new();
         if let Some(lock) = ev.locked {
             fx.lock = Some((lock.piece, 0.0));
             if ev.hard_dropped
@@ -192,19 +226,11 @@ impl SeatFx {
             if lock.clear.perfect {
                 fx.perfect = Some(Popup::new("PERFECT CLEAR", theme::ACCENT));
             }
-            sounds.push(match lock.clear {
-                c if c.perfect || c.lines == 4 => Sfx::BigClear,
-                c if c.lines > 0 && c.spin != Spin::None => Sfx::TSpin,
-                c if c.lines > 0 => Sfx::Clear,
-                _ if ev.hard_dropped => Sfx::HardDrop,
-                _ => Sfx::Lock,
-            });
         }
         if ev.garbage_risen > 0 {
             fx.shake = 0.22;
-            sounds.push(Sfx::Garbage);
         }
-        sounds
+        frame_sounds(&ev)
     }
 
     /// Ages every effect by `dt` seconds and drops the finished ones.
@@ -361,6 +387,58 @@ mod tests {
             combo_label(&lock(clear(1, Spin::None), 0, Some(3))).as_deref(),
             Some("3 COMBO")
         );
+    }
+
+    #[test]
+    fn a_lock_sounds_its_clear_by_kind_and_size_and_a_combo_adds_its_tone() {
+        let lock = |c: Clear, combo: Option<u8>| LockEvent {
+            piece: Piece::spawn(PieceKind::T),
+            clear: c,
+            attack: AttackResult {
+                lines: 0,
+                b2b_bonus: false,
+                combo,
+            },
+            cancelled: 0,
+            sent: 0,
+            b2b: 0,
+        };
+        let sizes = [1, 2, 3, 4].map(|n| lock_sound(&lock(clear(n, Spin::None), None), false));
+        assert_eq!(sizes, [Sfx::Clear, Sfx::Clear2, Sfx::Clear3, Sfx::BigClear]);
+        assert_eq!(
+            lock_sound(&lock(clear(2, Spin::Full), None), false),
+            Sfx::TSpin
+        );
+        let perfect = Clear {
+            perfect: true,
+            ..clear(4, Spin::None)
+        };
+        assert_eq!(lock_sound(&lock(perfect, None), false), Sfx::Perfect);
+        assert_eq!(
+            lock_sound(&lock(clear(0, Spin::None), None), true),
+            Sfx::HardDrop
+        );
+        let ev = PlayerEvents {
+            locked: Some(lock(clear(1, Spin::None), Some(2))),
+            ..PlayerEvents::default()
+        };
+        assert_eq!(frame_sounds(&ev), [Sfx::Clear, Sfx::Combo]);
+    }
+
+    #[test]
+    fn a_hold_or_a_rotation_has_its_sound_and_garbage_its_own() {
+        let held = PlayerEvents {
+            held: true,
+            rotated: true,
+            ..PlayerEvents::default()
+        };
+        assert_eq!(frame_sounds(&held), [Sfx::Hold]);
+        let turned = PlayerEvents {
+            rotated: true,
+            garbage_risen: 2,
+            ..PlayerEvents::default()
+        };
+        assert_eq!(frame_sounds(&turned), [Sfx::Rotate, Sfx::Garbage]);
     }
 
     #[test]

@@ -539,15 +539,8 @@ fn board_and_piece(solo: &Solo) -> (sevenbag_core::Board, Option<sevenbag_core::
 
 /// Plays the sound of the frame just simulated.
 fn sound(ctx: &Ctx, solo: &Solo) {
-    let ev = solo.events();
-    if let Some(lock) = ev.locked {
-        ctx.play(match lock.clear {
-            c if c.perfect || c.lines == 4 => Sfx::BigClear,
-            c if c.lines > 0 && c.spin != sevenbag_core::Spin::None => Sfx::TSpin,
-            c if c.lines > 0 => Sfx::Clear,
-            _ if ev.hard_dropped => Sfx::HardDrop,
-            _ => Sfx::Lock,
-        });
+    for s in crate::render::fx::frame_sounds(solo.events()) {
+        ctx.play(s);
     }
     if let Some(left) = solo.countdown_left()
         && left % 60 == 0

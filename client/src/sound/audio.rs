@@ -22,7 +22,13 @@ pub fn theme_name(sfx: Sfx) -> Option<Name> {
     match sfx {
         Sfx::Lock | Sfx::HardDrop => Some(Name::Lock),
         Sfx::Clear => Some(Name::Clear1),
+        Sfx::Clear2 => Some(Name::Clear2),
+        Sfx::Clear3 => Some(Name::Clear3),
         Sfx::BigClear => Some(Name::Clear4),
+        Sfx::Perfect => Some(Name::Perfect),
+        Sfx::Combo => Some(Name::Combo),
+        Sfx::Rotate => Some(Name::Rotate),
+        Sfx::Hold => Some(Name::Hold),
         Sfx::TSpin => Some(Name::TSpin),
         Sfx::Garbage => Some(Name::Garbage),
         Sfx::Count => Some(Name::Countdown),

@@ -11,10 +11,22 @@ pub enum Sfx {
     Lock,
     /// A piece was hard dropped.
     HardDrop,
-    /// Lines cleared.
+    /// One line cleared.
     Clear,
-    /// A quad or perfect clear.
+    /// Two lines cleared.
+    Clear2,
+    /// Three lines cleared.
+    Clear3,
+    /// A quad.
     BigClear,
+    /// A perfect clear.
+    Perfect,
+    /// A clear that continues a combo.
+    Combo,
+    /// The piece rotated.
+    Rotate,
+    /// The hold key swapped pieces.
+    Hold,
     /// A T-spin clear.
     TSpin,
     /// Garbage rose on your board.
@@ -35,11 +47,17 @@ pub enum Sfx {
 
 impl Sfx {
     /// All effects, for loading.
-    pub const ALL: [Sfx; 12] = [
+    pub const ALL: [Sfx; 18] = [
         Sfx::Lock,
         Sfx::HardDrop,
         Sfx::Clear,
+        Sfx::Clear2,
+        Sfx::Clear3,
         Sfx::BigClear,
+        Sfx::Perfect,
+        Sfx::Combo,
+        Sfx::Rotate,
+        Sfx::Hold,
         Sfx::TSpin,
         Sfx::Garbage,
         Sfx::Count,
@@ -83,6 +101,27 @@ impl Sfx {
                 n(523.3, 0.0, 0.08, Square, 0.25),
                 n(784.0, 0.05, 0.12, Square, 0.25),
             ],
+            Sfx::Clear2 => vec![
+                n(523.3, 0.0, 0.08, Square, 0.25),
+                n(659.3, 0.05, 0.08, Square, 0.25),
+                n(784.0, 0.1, 0.12, Square, 0.25),
+            ],
+            Sfx::Clear3 => vec![
+                n(523.3, 0.0, 0.07, Square, 0.25),
+                n(659.3, 0.05, 0.07, Square, 0.25),
+                n(784.0, 0.1, 0.07, Square, 0.25),
+                n(880.0, 0.15, 0.14, Square, 0.25),
+            ],
+            Sfx::Perfect => vec![
+                n(784.0, 0.0, 0.1, Triangle, 0.35),
+                n(1046.5, 0.08, 0.1, Triangle, 0.35),
+                n(1318.5, 0.16, 0.1, Triangle, 0.35),
+                n(1568.0, 0.24, 0.35, Sine, 0.4),
+                n(2093.0, 0.3, 0.3, Sine, 0.2),
+            ],
+            Sfx::Combo => vec![n(1318.5, 0.0, 0.07, Sine, 0.3)],
+            Sfx::Rotate => vec![n(1244.5, 0.0, 0.025, Sine, 0.18)],
+            Sfx::Hold => vec![s(520.0, 1.4, 0.07, Triangle, 0.3)],
             Sfx::BigClear => vec![
                 n(523.3, 0.0, 0.09, Square, 0.25),
                 n(659.3, 0.06, 0.09, Square, 0.25),
