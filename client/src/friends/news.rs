@@ -15,7 +15,7 @@ use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 
 use super::invite_toast::{self, ASK_CHOICES, Answer, Asked, Joining};
-use super::rows::{invite_code, notice_text};
+use super::rows::{invite_code, shown_text};
 use super::social::{Social, Status};
 use super::toast::{Invite, Toasts};
 use crate::net::online::Request;
@@ -239,7 +239,7 @@ impl News {
                 if friends_open {
                     continue;
                 }
-                let text = notice_text(&n);
+                let text = shown_text(&n, ctx.config.chat_filter);
                 match invite_code(&n) {
                     Some(code) => self.toasts.push_invite(text, Invite { id: n.id, code }),
                     None => self.toasts.push(text),

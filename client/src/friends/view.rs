@@ -54,7 +54,7 @@ pub fn draw(s: &FriendsScreen, ctx: &Ctx, io: &FrameIo) {
         };
         draw_row(s, ctx, list[i], r, l.unit, state, lists);
     }
-    let (head, body) = panel(s, selected, lists);
+    let (head, body) = panel(s, selected, lists, ctx.config.chat_filter);
     side_panel(gfx, l.side, l.unit, &head, &body);
     let actions = rows::actions(selected, lists);
     let buttons: Vec<KeyChoice> = actions
@@ -128,7 +128,8 @@ fn draw_row(
         Row::Notice(i) => {
             if let Some(n) = lists.notifications.get(i) {
                 let tag = rows::notice_tag(n);
-                menu_row(gfx, r, unit, &rows::notice_text(n), tag, state, t);
+                let text = rows::shown_text(n, ctx.config.chat_filter);
+                menu_row(gfx, r, unit, &text, tag, state, t);
             }
         }
         Row::Incoming(i) => {
@@ -199,7 +200,7 @@ fn under_row(ctx: &Ctx, r: Rect, unit: f32, line: &str, colour: macroquad::color
 }
 
 /// The side panel about `row`.
-fn panel(s: &FriendsScreen, row: Row, lists: Lists) -> (String, String) {
+fn panel(s: &FriendsScreen, row: Row, lists: Lists, filter: bool) -> (String, String) {
     if let Status::Failed(why) = s.social.status() {
         return ("Friends".to_owned(), why.clone());
     }
@@ -225,7 +226,11 @@ fn panel(s: &FriendsScreen, row: Row, lists: Lists) -> (String, String) {
         Row::Notice(i) => match lists.notifications.get(i) {
             Some(n) => (
                 rows::notice_tag(n).to_owned(),
-                with(&format!("{}.\n{}", rows::notice_text(n), utc_stamp(n.created_unix))),
+                with(&format!(
+                    "{}.\n{}",
+                    rows::shown_text(n, filter),
+                    utc_stamp(n.created_unix)
+                )),
             ),
             None => (String::new(), String::new()),
         },

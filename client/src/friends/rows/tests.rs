@@ -319,6 +319,16 @@ fn a_message_shows_its_sender_and_text_and_is_answered_by_reply() {
         ..empty(&friends)
     };
     assert_eq!(notice_text(&notes[0]), "dan: gg!");
+    let rude = Notification {
+        content: r#"{"from":"dan","text":"shit game","message":8}"#.into(),
+        ..notes[0].clone()
+    };
+    assert_eq!(
+        shown_text(&rude, true),
+        "dan: **** game",
+        "the chat filter masks it"
+    );
+    assert_eq!(shown_text(&rude, false), "dan: shit game");
     assert_eq!(notice_tag(&notes[0]), "MESSAGE");
     assert_eq!(
         primary(Row::Notice(0), lists),

@@ -72,6 +72,17 @@ pub fn notice_text(n: &Notification) -> String {
     }
 }
 
+/// A notification in a line as the game shows it: a direct message through the chat filter
+/// when `filter` (the setting that masks room chat) is on.
+pub fn shown_text(n: &Notification, filter: bool) -> String {
+    let text = notice_text(n);
+    if filter && n.kind == NotificationKind::DirectMessage {
+        crate::net::online::chat::filtered(&text)
+    } else {
+        text
+    }
+}
+
 /// A notification's tag.
 pub fn notice_tag(n: &Notification) -> &'static str {
     match n.kind {
