@@ -57,8 +57,9 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub skin: Option<String>,
 
-    /// Play this sound theme for this session: a folder of WAV files named after the sounds
-    /// they replace (`lock.wav`, `clear4.wav`, ...); missing or refused ones stay built in.
+    /// Play this sound theme for this session: a folder (or a ZIP archive) of WAV files named
+    /// after the sounds they replace (`lock.wav`, `clear4.wav`, ...); missing or refused ones
+    /// stay built in.
     #[arg(long, value_name = "PATH")]
     pub sound_theme: Option<PathBuf>,
 

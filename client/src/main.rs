@@ -151,7 +151,7 @@ async fn run(args: Args) {
     // No settings file yet: the first start, which asks for a name.
     let first_start = config_path.as_deref().is_some_and(|p| !config::exists(p));
     let (config, problem) = config::load_or_default(config_path.as_deref());
-    let (sound_theme, theme_note) = sound::theme::load_arg(args.sound_theme.as_deref());
+    let (sound_theme, theme_note) = sound::load_arg(args.sound_theme.as_deref());
     let mut audio = audio::Audio::load(config.volume, &sound_theme).await;
     audio.set_groups(config.sound_groups);
     let mut ctx = Ctx {

@@ -9,7 +9,8 @@
 //! error naming it ([`ThemeError`]) when it is over [`MAX_SOUND_BYTES`], is not a RIFF/WAVE
 //! file of 8- or 16-bit PCM, has a header that lies about its data (a `data` chunk longer than
 //! the file), or lasts over [`MAX_SECONDS`]; the rest of the theme still loads.
-//! Checking reads only the header fields, so no file is decoded before it passes.
+//! Checking reads only the header fields, so no file is decoded before it passes. A theme may
+//! also come packed in a ZIP archive ([`super::theme_zip`]), its files checked alike.
 
 use std::path::{Path, PathBuf};
 
@@ -160,6 +161,14 @@ pub enum ThemeError {
         /// What is wrong with it.
         why: WavError,
     },
+    /// The archive cannot be read as a ZIP file, or is beyond its limits.
+    #[error("{}: {detail}", path.display())]
+    Archive {
+        /// The archive.
+        path: PathBuf,
+        /// What is wrong with it.
+        detail: String,
+    },
     /// The sound lasts over [`MAX_SECONDS`].
     #[error("{}: {seconds:.1} s long: a sound lasts at most {MAX_SECONDS} s", path.display())]
     TooLong {
@@ -287,6 +296,12 @@ impl Theme {
         self.sounds.len()
     }
 
+    /// Takes `bytes`, already checked, as the theme's `name`.
+    pub(super) fn insert(&mut self, name: Name, bytes: Vec<u8>) {
+        self.sounds.retain(|(n, _)| *n != name);
+        self.sounds.push((name, bytes));
+    }
+
     /// Whether the theme replaces no sound.
     pub fn is_empty(&self) -> bool {
         self.sounds.is_empty()
@@ -319,26 +334,6 @@ impl Theme {
     }
 }
 
-/// The theme `--sound-theme` names (none: the built-in sounds) and, if a file was refused, the
-/// menu's note naming the first (every refusal is logged).
-pub fn load_arg(folder: Option<&Path>) -> (Theme, Option<String>) {
-    let Some(folder) = folder else {
-        return (Theme::default(), None);
-    };
-    let (theme, errors) = Theme::load_dir(folder);
-    for e in &errors {
-        tracing::warn!(error = %e, "sound theme");
-    }
-    let note = errors.first().map(|e| {
-        let more = match errors.len() - 1 {
-            0 => String::new(),
-            n => format!(" (and {n} more)"),
-        };
-        format!("Sound theme: built-in sound kept for {e}{more}")
-    });
-    (theme, note)
-}
-
 /// Reads and checks one sound file, reading at most one byte past [`MAX_SOUND_BYTES`].
 fn read_sound(path: &Path) -> Result<Vec<u8>, ThemeError> {
     use std::io::Read;
@@ -351,6 +346,12 @@ fn read_sound(path: &Path) -> Result<Vec<u8>, ThemeError> {
     file.take(MAX_SOUND_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;
+    checked(path, bytes)
+}
+
+/// `bytes` read from `path` (at most one byte past [`MAX_SOUND_BYTES`]), once they pass as a
+/// sound of the theme.
+pub(super) fn checked(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, ThemeError> {
     if bytes.len() > MAX_SOUND_BYTES {
         return Err(ThemeError::TooLarge {
             path: path.to_owned(),

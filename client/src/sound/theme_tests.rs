@@ -2,6 +2,7 @@
 //! truncated, lying about their length, too large, too long).
 
 use super::*;
+use crate::sound::load_arg;
 
 /// A 16-bit mono PCM WAV of `samples` samples at `rate` Hz, a quiet ramp.
 fn wav(rate: u32, samples: u32) -> Vec<u8> {
