@@ -112,12 +112,13 @@ pub fn build(lists: Lists) -> Vec<Row> {
     if lists.writing.is_some() {
         rows.extend([Row::Section(Section::Message), Row::Message]);
     }
-    // A request still waiting has its own row with its answers: its notification would say it
-    // twice.
+    // A request still waiting has its own row with its answers, and one accepted its friend's
+    // row: its notification would say it twice, or say what no longer holds.
     let notices: Vec<Row> = (lists.notifications.iter().enumerate())
         .filter(|(_, n)| {
             n.kind != NotificationKind::FriendRequest
-                || !lists.incoming.iter().any(|p| p.name == n.subject)
+                || !(lists.incoming.iter().any(|p| p.name == n.subject)
+                    || lists.friends.entries.iter().any(|f| f.name == n.subject))
         })
         .map(|(i, _)| Row::Notice(i))
         .collect();

@@ -109,7 +109,7 @@ fn a_friend_is_challenged_with_c_to_a_room_of_ones_own_rules() {
 }
 
 #[test]
-fn a_request_notification_gives_way_to_the_request_it_announces() {
+fn a_request_notification_gives_way_to_the_request_or_the_friend_it_announces() {
     let asked = |name: &str| Notification {
         id: 2,
         kind: NotificationKind::FriendRequest,
@@ -117,9 +117,13 @@ fn a_request_notification_gives_way_to_the_request_it_announces() {
         content: format!(r#"{{"from":"{name}"}}"#),
         created_unix: 0,
     };
-    let notes = [asked("eve"), asked("old")];
+    let notes = [asked("eve"), asked("old"), asked("ann")];
     let incoming = [pending("eve")];
-    let friends = FriendList::default();
+    let friends = FriendList {
+        entries: vec![friend("ann", PresenceState::Online)],
+        total: 1,
+        asking: None,
+    };
     let lists = Lists {
         notifications: &notes,
         incoming: &incoming,
@@ -132,7 +136,11 @@ fn a_request_notification_gives_way_to_the_request_it_announces() {
     assert!(!rows.contains(&Row::Notice(0)), "eve's request has its row");
     assert!(
         rows.contains(&Row::Notice(1)),
-        "a request answered since still says so"
+        "a request declined since still says so"
+    );
+    assert!(
+        !rows.contains(&Row::Notice(2)),
+        "ann's request, accepted, has her friend's row"
     );
     assert!(rows.contains(&Row::Incoming(0)));
 }
