@@ -114,6 +114,27 @@ impl PartyGame {
         })
     }
 
+    /// The match `battle` from where it stands (a replay's frame: "continue from here"), you
+    /// in the first seat and a bot of `level` in each other, planning as the platform's game
+    /// does. The figures count from here.
+    pub fn from_battle(battle: Battle, level: sevenbag_bot::Level) -> PartyGame {
+        let header = *battle.header();
+        let make = BotMaker {
+            level,
+            planning: None,
+        };
+        PartyGame {
+            header,
+            battle,
+            bots: make.bots(battle.seats(), header.seed ^ u64::from(battle.frame().0)),
+            make,
+            target: None,
+            past: Default::default(),
+            sent_now: [0; MAX_SEATS],
+            first_bot: 0,
+        }
+    }
+
     /// The match.
     pub fn battle(&self) -> &Battle {
         &self.battle

@@ -66,6 +66,29 @@ impl PartyScreen {
         Ok(screen)
     }
 
+    /// Practice from a replay's frame ("continue from here"): you take the first seat, bots the
+    /// others, paused until you resume.
+    pub fn continue_from(battle: sevenbag_core::Battle, ctx: &Ctx) -> PartyScreen {
+        let setup = PartySetup::default();
+        let seats = battle.seats();
+        let game = PartyGame::from_battle(battle, setup.level);
+        let mut names = vec![ctx.config.player_name.clone()];
+        names.extend((2..=seats).map(|i| format!("Bot {i}")));
+        let title = format!("FROM A REPLAY  ·  {seats} PLAYERS");
+        PartyScreen {
+            game,
+            names,
+            title,
+            latch: Latch::default(),
+            autopilot: None,
+            paused: Some(0),
+            fx: vec![SeatFx::default(); seats],
+            last_count: None,
+            go: None,
+            time: 0.0,
+        }
+    }
+
     fn around(game: PartyGame, setup: &PartySetup, ctx: &Ctx) -> PartyScreen {
         let level = Opponent::Bot(setup.level).label();
         let mut names = vec![ctx.config.player_name.clone()];

@@ -251,3 +251,25 @@ fn a_match_of_two_rounds_adds_up_the_figures_of_both() {
         "{outcome:?}"
     );
 }
+
+#[test]
+fn a_match_continued_from_a_replays_frame_starts_where_it_stood_and_plays_on() {
+    let setup = PartySetup::default();
+    let mut watched = PartyGame::with_planning(
+        &setup,
+        7,
+        sevenbag_core::Handling::default(),
+        crate::versus::opponent::Planning::Inline,
+    )
+    .expect("a valid setup");
+    for _ in 0..400 {
+        watched.step(sevenbag_core::Input::NONE);
+    }
+    let at = *watched.battle();
+    let mut continued = PartyGame::from_battle(at, setup.level);
+    assert_eq!(continued.battle().frame(), at.frame());
+    assert_eq!(continued.battle().state_hash(), at.state_hash());
+    assert_eq!(continued.seats(), at.seats());
+    continued.step(sevenbag_core::Input::NONE);
+    assert_eq!(continued.battle().frame().0, at.frame().0 + 1);
+}

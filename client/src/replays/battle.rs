@@ -1,7 +1,9 @@
 //! Playback of a replay of several seats (format version 2): [`BattleReplaySession`] steps the
 //! core's `Battle` from every seat's recorded keys and targets, with the same pause, speeds and
 //! seeking as the two-seat playback ([`crate::replay_files::ReplaySession`]); [`BattleReplayScreen`]
-//! draws every board with the free-for-all view ([`crate::party::view`]), watching from seat 0.
+//! draws every board with the free-for-all view ([`crate::party::view`]), watching from seat 0;
+//! C plays on from the frame shown, you in seat 0 and bots in the others
+//! ([`PartyScreen::continue_from`]).
 
 use macroquad::input::KeyCode;
 use sevenbag_core::{Battle, MAX_SEATS, Seat, SeatInput};
@@ -10,6 +12,7 @@ use sevenbag_protocol::{BattleReplay, EndReason, SeatLog};
 use crate::input::Keyboard;
 use crate::layout::party::party_layout;
 use crate::party::game::Figures;
+use crate::party::screen::PartyScreen;
 use crate::party::source::{PartyMatch, Tally};
 use crate::party::view::{PartyScene, draw_party};
 use crate::render::fx::SeatFx;
@@ -19,17 +22,6 @@ use crate::render::theme::{self, alpha};
 use crate::replay_files::clock::PlaybackClock;
 use crate::replay_files::mmss;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-
-/// The playback buttons a touch screen shows along the bottom: each presses the key the
-/// desktop uses (the two-seat bar's, without continue-from-here).
-const BUTTONS: [KeyChoice<'static>; 6] = [
-    ("Start", KeyCode::Home),
-    ("−5 s", KeyCode::Left),
-    ("Pause", KeyCode::Space),
-    ("+5 s", KeyCode::Right),
-    ("Slower", KeyCode::Minus),
-    ("Faster", KeyCode::Equal),
-];
 
 /// A recorded match of several seats played back.
 pub struct BattleReplaySession {
@@ -181,7 +173,7 @@ impl BattleReplaySession {
             return format!("{how}   ·   {keys}");
         }
         crate::input::taps::hint(
-            "Space pause   ·   + − speed   ·   ← → seek 5 s   ·   Home restart   ·   Esc back",
+            "Space pause   ·   + − speed   ·   ← → seek 5 s   ·   Home restart   ·   C play on   ·   Esc back",
             "",
         )
         .to_owned()
@@ -249,10 +241,20 @@ impl BattleReplayScreen {
 }
 
 impl Screen for BattleReplayScreen {
-    fn update(&mut self, _ctx: &mut Ctx, io: &FrameIo) -> Transition {
+    fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         self.time += io.dt;
         if io.keyboard.pressed(KeyCode::Escape) {
             return Transition::Pop;
+        }
+        // C: play on from this frame in the first seat, bots in the others.
+        let over = matches!(
+            self.session.game.phase(),
+            sevenbag_core::Phase::MatchOver { .. }
+        );
+        if io.keyboard.pressed(KeyCode::C) && !over {
+            ctx.play(crate::sound::sfx::Sfx::Select);
+            let practice = PartyScreen::continue_from(*self.session.game, ctx);
+            return Transition::Push(Box::new(practice));
         }
         if self.session.sample(&io.keyboard) {
             self.fx.iter_mut().for_each(|fx| *fx = SeatFx::default());
@@ -293,7 +295,7 @@ impl Screen for BattleReplayScreen {
                 macroquad::math::Rect::new(0.0, top, io.width, io.height - top),
                 alpha(theme::BACKGROUND, 0.96),
             );
-            button_row(&ctx.gfx, r, &BUTTONS);
+            button_row(&ctx.gfx, r, &crate::versus::replay_bar::BUTTONS);
         }
     }
 

@@ -35,7 +35,7 @@ pub const FOOTER_PAGE: &str = "↑ ↓ choose   Enter watch   D save file   L li
 /// touch screen the Save file button) saves it to the device's downloads.
 fn file_help() -> String {
     let watch = crate::input::taps::hint(
-        "Enter to watch. During playback: Space pause, + / − speed (0.25× to 4×), ← → seek 5 s, Home restart, C continue from here (you take the left board against the practice opponent), Esc back to this list.",
+        "Enter to watch. During playback: Space pause, + / − speed (0.25× to 4×), ← → seek 5 s, Home restart, C continue from here (you take the left board against the practice opponent; in a free-for-all the first seat against bots), Esc back to this list.",
         "Tap to watch; the bar under the replay pauses, seeks, changes the speed and plays on from there.",
     );
     let save = crate::input::taps::hint(
