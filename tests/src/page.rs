@@ -23,6 +23,9 @@ pub async fn take_turn() -> MutexGuard<'static, ()> {
     TURN.lock().await
 }
 
+/// The page's player key file (its files: `/sevenbag-v1/config/...`).
+pub const PAGE_KEY_PATH: &str = "/sevenbag-v1/config/sevenbag/player.key";
+
 /// Longest wait for the page to show its first screen (wasm compiled under software rendering).
 pub const FIRST_SCREEN_LIMIT: Duration = Duration::from_secs(90);
 /// Longest wait for one step of the page.
@@ -106,6 +109,27 @@ impl Site {
             std::thread::sleep(Duration::from_millis(100));
         }
         panic!("{what}: `{expr}` not true within {limit:?}");
+    }
+
+    /// Keeps player key `key` (hex) in the page's files and `config` as its settings file, as
+    /// a page that played before holds them (open the page first; reopen it to read them).
+    pub fn keep_identity(&mut self, key: &str, config: &str) {
+        let config = config
+            .replace('\\', "\\\\")
+            .replace('\'', "\\'")
+            .replace('\n', "\\n");
+        let filled = self.eval(&format!(
+            "(async () => {{ \
+               const db = await new Promise((ok, no) => {{ const r = indexedDB.open('sevenbag', 1); \
+                 r.onupgradeneeded = () => r.result.createObjectStore('files'); \
+                 r.onsuccess = () => ok(r.result); r.onerror = no; }}); \
+               await new Promise((ok, no) => {{ const t = db.transaction('files', 'readwrite'); \
+                 t.objectStore('files').put(new TextEncoder().encode('{key}\\n'), '{PAGE_KEY_PATH}'); \
+                 t.oncomplete = ok; t.onerror = no; }}); \
+               localStorage.setItem('sevenbag/config.toml', '{config}'); \
+               db.close(); return true; }})()"
+        ));
+        assert_eq!(filled, Value::Bool(true), "the page kept the identity");
     }
 
     /// Opens `path` and waits until the page's plugin parts are loaded.

@@ -69,39 +69,32 @@ impl PartyScreen {
     /// Practice from a replay's frame ("continue from here"): you take the first seat, bots the
     /// others, paused until you resume.
     pub fn continue_from(battle: sevenbag_core::Battle, ctx: &Ctx) -> PartyScreen {
-        let setup = PartySetup::default();
         let seats = battle.seats();
-        let game = PartyGame::from_battle(battle, setup.level);
-        let mut names = vec![ctx.config.player_name.clone()];
-        names.extend((2..=seats).map(|i| format!("Bot {i}")));
+        let game = PartyGame::from_battle(battle, PartySetup::default().level);
         let title = format!("FROM A REPLAY  ·  {seats} PLAYERS");
-        PartyScreen {
-            game,
-            names,
-            title,
-            latch: Latch::default(),
-            autopilot: None,
-            paused: Some(0),
-            fx: vec![SeatFx::default(); seats],
-            last_count: None,
-            go: None,
-            time: 0.0,
-        }
+        let mut screen = PartyScreen::with_title(game, title, ctx);
+        screen.paused = Some(0);
+        screen
     }
 
     fn around(game: PartyGame, setup: &PartySetup, ctx: &Ctx) -> PartyScreen {
-        let level = Opponent::Bot(setup.level).label();
-        let mut names = vec![ctx.config.player_name.clone()];
-        names.extend((2..=setup.seats()).map(|i| format!("Bot {i}")));
+        let level = Opponent::Bot(setup.level).label().to_uppercase();
         let title = if is_duel(setup.seats()) {
-            format!("PRACTICE  ·  {}", level.to_uppercase())
+            format!("PRACTICE  ·  {level}")
         } else {
             format!(
-                "FREE-FOR-ALL PRACTICE  ·  {} PLAYERS  ·  {}",
-                setup.seats(),
-                level.to_uppercase()
+                "FREE-FOR-ALL PRACTICE  ·  {} PLAYERS  ·  {level}",
+                setup.seats()
             )
         };
+        PartyScreen::with_title(game, title, ctx)
+    }
+
+    /// A screen over `game` titled `title`: you by your name, the others "Bot 2" and on.
+    fn with_title(game: PartyGame, title: String, ctx: &Ctx) -> PartyScreen {
+        let seats = game.seats();
+        let mut names = vec![ctx.config.player_name.clone()];
+        names.extend((2..=seats).map(|i| format!("Bot {i}")));
         PartyScreen {
             game,
             names,
@@ -109,7 +102,7 @@ impl PartyScreen {
             latch: Latch::default(),
             autopilot: None,
             paused: None,
-            fx: vec![SeatFx::default(); setup.seats()],
+            fx: vec![SeatFx::default(); seats],
             last_count: None,
             go: None,
             time: 0.0,

@@ -21,8 +21,6 @@ use sevenbag_tests::{RawClient, player_key, sign_in, temp_dir};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
-/// The page's player key file (its files: `/sevenbag-v1/config/...`).
-const KEY_PATH: &str = "/sevenbag-v1/config/sevenbag/player.key";
 /// The page's identity and its test key.
 const ME: &str = "Linked7";
 const MY_KEY: u8 = 7;
@@ -197,18 +195,7 @@ async fn a_player_on_the_page_accepts_a_friend_request_on_the_friends_screen_and
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let filled = site.eval(&format!(
-        "(async () => {{ \
-           const db = await new Promise((ok, no) => {{ const r = indexedDB.open('sevenbag', 1); \
-             r.onupgradeneeded = () => r.result.createObjectStore('files'); \
-             r.onsuccess = () => ok(r.result); r.onerror = no; }}); \
-           await new Promise((ok, no) => {{ const t = db.transaction('files', 'readwrite'); \
-             t.objectStore('files').put(new TextEncoder().encode('{key}\\n'), '{KEY_PATH}'); \
-             t.oncomplete = ok; t.onerror = no; }}); \
-           localStorage.setItem('sevenbag/config.toml', 'player_name = \"{ME}\"\\n'); \
-           db.close(); return true; }})()"
-    ));
-    assert_eq!(filled, true);
+    site.keep_identity(&key, &format!("player_name = \"{ME}\"\n"));
     site.open("/");
     let s = site.wait_state(FIRST_SCREEN_LIMIT, "the menu", |s| {
         !matches!(screen(s), "" | "none" | "link")

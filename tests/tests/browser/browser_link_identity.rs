@@ -13,9 +13,6 @@ use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, screen};
 use sevenbag_tests::players::match_config;
 use sevenbag_tests::{RawClient, player_key, sign_in, temp_dir};
 
-/// The page's player key file (its files: `/sevenbag-v1/config/...`).
-const KEY_PATH: &str = "/sevenbag-v1/config/sevenbag/player.key";
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_page_opened_at_a_room_link_takes_the_seat_as_its_stored_identity() {
     let db = temp_dir("page-link-identity");
@@ -82,18 +79,7 @@ async fn a_page_opened_at_a_room_link_takes_the_seat_as_its_stored_identity() {
     // The page keeps key 7 and the name "Thumbs" in its settings (no first start).
     site.open("/");
     let key: String = player_key(7).iter().map(|b| format!("{b:02x}")).collect();
-    let filled = site.eval(&format!(
-        "(async () => {{ \
-           const db = await new Promise((ok, no) => {{ const r = indexedDB.open('sevenbag', 1); \
-             r.onupgradeneeded = () => r.result.createObjectStore('files'); \
-             r.onsuccess = () => ok(r.result); r.onerror = no; }}); \
-           await new Promise((ok, no) => {{ const t = db.transaction('files', 'readwrite'); \
-             t.objectStore('files').put(new TextEncoder().encode('{key}\\n'), '{KEY_PATH}'); \
-             t.oncomplete = ok; t.onerror = no; }}); \
-           localStorage.setItem('sevenbag/config.toml', 'player_name = \"Thumbs\"\\n'); \
-           db.close(); return true; }})()"
-    ));
-    assert_eq!(filled, true);
+    site.keep_identity(&key, "player_name = \"Thumbs\"\n");
     site.open(&format!("/room/{}", code.to_lowercase()));
     let s = site.wait_state(FIRST_SCREEN_LIMIT, "the page seated in the room", |s| {
         s["stage"] == "in_room" && s["seat"].is_u64()
