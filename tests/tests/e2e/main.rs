@@ -16,6 +16,7 @@ mod ffa_links;
 mod ffa_queue;
 mod ffa_restart_accounts;
 mod ffa_return;
+mod friend_names;
 mod friends;
 mod hostile;
 mod hostile_datagram_limits;
