@@ -4,7 +4,7 @@
 //! card a click readies, as on the versus card), L copies the replay's link, S fetches the
 //! replay from the server and saves it with this machine's replays, as after a versus match;
 //! Q after a quick-play match leaves the room and queues again (Requeue, as after a quick
-//! match); a two-seat room's card adds report and block ([`super::duel`]).
+//! match); a two-seat room's card adds friend, report and block ([`super::duel`]).
 
 use macroquad::input::KeyCode;
 
