@@ -79,6 +79,10 @@ pub struct Config {
     /// A connection that sends nothing of its own (clock probes and match inputs aside) for
     /// this long reads `Away` to friends until its next message (`--away-after`; zero: never).
     pub away_after: Duration,
+    /// Take published block skins (`PublishSkin`; the default, with a database). `false`
+    /// (`--no-skins`): publishing is refused in words and every board shows to others in the
+    /// default blocks; skins already stored are still served to clients that ask.
+    pub skins: bool,
 }
 
 /// Where the room logs live (`docs/SERVER.md`, "Surviving a crash or a restart").
@@ -128,6 +132,7 @@ impl Default for Config {
             moderation: ModerationConfig::default(),
             datagrams: true,
             away_after: DEFAULT_AWAY_AFTER,
+            skins: true,
         }
     }
 }

@@ -109,6 +109,7 @@ mod server;
 mod services;
 mod shared;
 mod shutdown;
+mod skins;
 mod social;
 mod solo_boards;
 mod solo_records;

@@ -144,6 +144,9 @@ struct Args {
     /// over the WebSocket.
     #[arg(long)]
     no_datagrams: bool,
+    /// Take no published block skins: players' skins show only on their own screens.
+    #[arg(long)]
+    no_skins: bool,
     /// Seconds allowed for a TLS handshake.
     #[arg(long, default_value_t = Limits::default().tls_handshake_timeout.as_secs_f64())]
     tls_handshake_timeout: f64,
@@ -339,6 +342,7 @@ impl Args {
             web_dir: self.web_dir.clone().or_else(default_web_dir),
             moderation: self.moderation.config(),
             datagrams: !self.no_datagrams,
+            skins: !self.no_skins,
             away_after: Duration::try_from_secs_f64(self.away_after)
                 .ok()
                 .with_context(|| {

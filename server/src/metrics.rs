@@ -87,6 +87,8 @@ pub(crate) struct Metrics {
     pub(crate) db_write_seconds: Histogram,
     /// Moderation and fair-play events, by `event` (see [`MODERATION_EVENTS`]).
     pub(crate) moderation: IntCounterVec,
+    /// Published skins, by `event`: `published`, `refused`, `served`, `gone`.
+    pub(crate) skins: IntCounterVec,
     /// Open datagram (WebTransport) sessions.
     pub(crate) datagram_sessions: IntGauge,
     /// Datagrams received from clients.
@@ -172,6 +174,17 @@ impl Metrics {
         for event in MODERATION_EVENTS {
             moderation.with_label_values(&[event]);
         }
+        let skins = IntCounterVec::new(
+            Opts::new(
+                "sevenbag_skins_total",
+                "Published skins: published, refused (a bad or removed file), served, gone",
+            ),
+            &["event"],
+        )?;
+        registry.register(Box::new(skins.clone()))?;
+        for event in ["published", "refused", "served", "gone"] {
+            skins.with_label_values(&[event]);
+        }
         let labelled = |name: &str, help: &str, reasons: &[&str]| {
             let v = IntCounterVec::new(Opts::new(name, help), &["reason"])?;
             registry.register(Box::new(v.clone()))?;
@@ -242,6 +255,7 @@ impl Metrics {
                 ],
             )?,
             moderation,
+            skins,
             datagram_sessions: gauge(
                 "sevenbag_datagram_sessions",
                 "Open datagram (WebTransport) sessions",
@@ -269,6 +283,11 @@ impl Metrics {
     /// Counts one moderation event (`admin_unauthorized`, `report_filed`, ...).
     pub(crate) fn moderation(&self, event: &str) {
         self.moderation.with_label_values(&[event]).inc();
+    }
+
+    /// Counts one published-skin event (`published`, `refused`, `served`, `gone`).
+    pub(crate) fn skin(&self, event: &str) {
+        self.skins.with_label_values(&[event]).inc();
     }
 
     /// Counts one datagram dropped for `reason`.

@@ -64,6 +64,7 @@ pub mod replay;
 pub mod replay_file;
 pub mod room_log;
 pub mod room_log_file;
+pub mod skins;
 pub mod social;
 pub mod solo_replay;
 pub mod tight;
@@ -95,6 +96,7 @@ pub use replay::{
     SeatInputs, SimEvent, VerifyReport, verify,
 };
 pub use replay_file::{OpenedReplay, OpenedReport, SeatStanding};
+pub use skins::SkinId;
 pub use solo_replay::{SoloReplay, SoloReplayError, SoloVerifyReport, verify_solo};
 pub use tight::{TightError, TightSeats};
 

@@ -518,6 +518,25 @@ pub enum ClientMessage {
         #[serde(deserialize_with = "crate::social::at_most_notifications")]
         ids: Vec<u64>,
     },
+    // Published skins (appended; docs/PROTOCOL.md, "Published skins").
+    /// Publish a block skin file (TETR.IO, Jstris or connected layout) and wear it: the
+    /// server decodes it under the skin limits, keeps its canonical re-encoding and shows it
+    /// on this player's boards in the rooms it joins from now on. Needs an identity. Answered
+    /// `SkinPublished`, or a non-fatal `Error` (`BadSkin` naming what is wrong with the file,
+    /// `Unavailable` when the server takes no skins, `NotIdentified`, `RateLimited`).
+    PublishSkin {
+        /// The PNG file, at most [`crate::skins::MAX_SKIN_FILE_BYTES`] (refused on decode).
+        #[serde(deserialize_with = "crate::skins::at_most_skin_bytes")]
+        png: Vec<u8>,
+    },
+    /// Wear no skin: boards show the default blocks to others from the next room on.
+    ClearSkin,
+    /// The file of a published skin named in `SeatSkins`. Answered `SkinFile`, or `SkinGone`
+    /// when the server no longer has it.
+    GetSkin {
+        /// Which.
+        id: crate::skins::SkinId,
+    },
 }
 
 /// Who is in a seat.
@@ -629,6 +648,8 @@ pub enum ErrorCode {
     RequestsClosed,
     /// You are not in that room (`InviteFriend`).
     NotInRoom,
+    /// A skin file was refused (`PublishSkin`): the message names what is wrong with it.
+    BadSkin,
 }
 
 /// Messages from the server to a client.
@@ -1173,5 +1194,31 @@ pub enum ServerMessage {
         name: String,
         /// Where they are now.
         state: crate::social::PresenceState,
+    },
+    /// Answer to `PublishSkin`: the skin is published and worn.
+    SkinPublished {
+        /// Its content address.
+        id: crate::skins::SkinId,
+    },
+    /// Answer to `GetSkin`: the skin's canonical file.
+    SkinFile {
+        /// Which.
+        id: crate::skins::SkinId,
+        /// The PNG, at most [`crate::skins::MAX_SKIN_FILE_BYTES`] (refused on decode).
+        #[serde(deserialize_with = "crate::skins::at_most_skin_bytes")]
+        png: Vec<u8>,
+    },
+    /// Answer to `GetSkin`: the server has no such skin (never published, dropped, or
+    /// removed by its operators); draw that board with the default blocks.
+    SkinGone {
+        /// Which.
+        id: crate::skins::SkinId,
+    },
+    /// Which skin each seat of the last `RoomState` or `BattleRoomState` wears (`None`: the
+    /// default blocks), sent after each with `SeatMarks`.
+    SeatSkins {
+        /// `skins[i]`: seat `i`'s skin; at most [`crate::skins::MAX_SEAT_SKINS`].
+        #[serde(deserialize_with = "crate::skins::at_most_seats")]
+        skins: Vec<Option<crate::skins::SkinId>>,
     },
 }

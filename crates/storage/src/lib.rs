@@ -21,6 +21,12 @@
 //! moderation's `blocks` table and win over all of it: while either of a pair blocks the
 //! other, every social call reads the other as a player who does not exist.
 //!
+//! ## Published skins
+//! [`SkinStorage`] (`skins.rs`, migration 8) keeps each published block skin's canonical PNG
+//! under its content address, at most [`skins::MAX_SKINS_PER_PLAYER`] an identity; a skin the
+//! operators remove ([`Action::RemoveSkin`], audited like every action) keeps its row without
+//! its bytes, so the same pixels are not published again.
+//!
 //! ## Why rusqlite (bundled)
 //! rusqlite is the maintained, thin SQLite binding; `bundled` compiles SQLite itself, so the
 //! build needs no system library and no database at compile time. It is a fraction of sqlx's
@@ -47,6 +53,7 @@ pub mod fixtures;
 mod migrations;
 pub mod moderation;
 mod postgres;
+pub mod skins;
 pub mod social;
 mod sqlite;
 
@@ -59,6 +66,7 @@ pub use moderation::{
     Report, ReportId, Sanction, SanctionKind,
 };
 pub use postgres::PostgresStorage;
+pub use skins::{SkinPut, SkinStorage};
 pub use social::{
     DirectMessage, Friend, FriendPage, FriendState, MessageId, Notification, NotificationId,
     NotificationKind, NotificationPage, Page, Paged, PendingRequest, PendingRequests,
@@ -379,8 +387,10 @@ pub struct SoloRecordOutcome {
 
 /// What the server stores. Calls block; the server makes them off its async threads. Its
 /// moderation half is [`ModerationStorage`], its social half (friends, notifications, direct
-/// messages) [`SocialStorage`].
-pub trait Storage: ModerationStorage + SocialStorage + Send + Sync + std::fmt::Debug {
+/// messages) [`SocialStorage`], the published block skins [`SkinStorage`].
+pub trait Storage:
+    ModerationStorage + SocialStorage + SkinStorage + Send + Sync + std::fmt::Debug
+{
     /// The player with this key hash.
     fn player_by_key(&self, key_hash: &[u8]) -> Result<Option<Player>, StorageError>;
     /// The player with this recovery-code hash.

@@ -175,4 +175,15 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // 7: whether a notification was shown to its player (as a toast), 0 or 1: an unseen one
     // already shown is listed but not sent again when the player comes back.
     "ALTER TABLE notifications ADD COLUMN shown INTEGER NOT NULL DEFAULT 0;",
+    // 8: published block skins (`skins.rs`): the canonical PNG under its content address, the
+    // identity that published it, when (its newest publishing), and when the operators
+    // removed it (the row stays, without its bytes, so the pixels are not published again).
+    "CREATE TABLE skins (
+        id TEXT PRIMARY KEY,
+        png BLOB NOT NULL,
+        owner_id INTEGER NOT NULL REFERENCES players (id),
+        published_unix INTEGER NOT NULL,
+        removed_unix INTEGER
+    );
+    CREATE INDEX skins_by_owner ON skins (owner_id, published_unix);",
 ];

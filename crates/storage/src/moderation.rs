@@ -191,6 +191,12 @@ pub enum Action {
         /// The operator's verdict (`human`, `cheat`).
         verdict: String,
     },
+    /// Take a published skin down: its bytes are dropped, and the same pixels are refused if
+    /// published again.
+    RemoveSkin {
+        /// Its content address ([`crate::skins::is_skin_id`]).
+        id: String,
+    },
 }
 
 /// The audit entry an action leaves: who did it, to what, and why.
@@ -458,6 +464,7 @@ pub fn describe(action: &Action) -> (&'static str, String) {
         Action::LiftAddressBan { id } => ("lift_address_ban", format!("address_ban:{id}")),
         Action::CloseReport { report, .. } => ("close_report", format!("report:{}", report.0)),
         Action::ReviewFlag { match_id, .. } => ("review_flag", format!("match:{}", match_id.0)),
+        Action::RemoveSkin { id } => ("remove_skin", format!("skin:{id}")),
     }
 }
 

@@ -16,11 +16,12 @@
 //!
 //! Layout: this file (routes, authentication, checks); `players.rs` (list, search, sanctions,
 //! renames, leaderboards, bot marks); `cases.rs` (reports, flagged matches); `records.rs` (the
-//! audit log, address bans, replays by id).
+//! audit log, address bans, replays by id); `skins.rs` (taking a published skin down).
 
 mod cases;
 mod players;
 mod records;
+mod skins;
 
 use std::sync::Arc;
 
@@ -76,6 +77,7 @@ pub(crate) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
         )
         .route("/admin/address-bans/{id}/lift", post(records::lift))
         .route("/admin/replays/{id}", get(records::replay))
+        .route("/admin/skins/{id}/remove", post(skins::remove))
         .route("/admin", any(not_found))
         .route("/admin/", any(not_found))
         .route("/admin/{*rest}", any(not_found))
@@ -255,6 +257,6 @@ async fn act(
 /// `{"reason": "..."}`: the body of actions that take only a reason.
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Why {
-    reason: String,
+pub(super) struct Why {
+    pub(super) reason: String,
 }

@@ -53,6 +53,7 @@ use crate::relay::{self, ClientId, Cut, Outbox};
 use crate::room::{Member, RoomCommand, RoomHandle};
 use crate::shared::Shared;
 use crate::shutdown::Shutdown;
+use crate::skins;
 use crate::social;
 use crate::solo_boards;
 use crate::solo_records;
@@ -66,6 +67,7 @@ mod play;
 mod requests;
 mod rooms;
 mod session;
+mod skin_requests;
 
 /// How long a connection waits for a room to answer a join or resume. A room answers at once
 /// unless it is busy writing a replay; this only bounds the wait if it has just closed.
@@ -122,6 +124,8 @@ struct Client {
     datagram_bucket: datagram::ConnectionBucket,
     /// Friend requests, invites and direct messages beyond their rates are refused.
     social: social::Buckets,
+    /// Skin publishes and fetches beyond their rates are refused.
+    skin_buckets: skin_requests::SkinBuckets,
     /// Waiting in the ranked queue (the room it seats us in is a ranked one).
     ranked_queued: bool,
     /// The code of the room the ranked queue seated us in.
@@ -171,6 +175,7 @@ pub(crate) async fn serve(shared: Arc<Shared>, ws: Ws, peer: SocketAddr) {
         route_key: None,
         datagram_bucket: datagram::connection_bucket(&limits),
         social: social::Buckets::new(now),
+        skin_buckets: skin_requests::SkinBuckets::new(now),
         ranked_queued: false,
         ranked_room: None,
         shown_place: None,

@@ -318,6 +318,9 @@ impl Client {
             | ClientMessage::MarkNotificationsShown { .. }
             | ClientMessage::DirectMessage { .. }
             | ClientMessage::InviteFriend { .. }) => self.social(request).await,
+            request @ (ClientMessage::PublishSkin { .. }
+            | ClientMessage::ClearSkin
+            | ClientMessage::GetSkin { .. }) => self.skin_request(request).await,
             ClientMessage::LinkReport { rtt_ms } => {
                 self.send_seated(RoomCommand::LinkReport {
                     client: self.id,

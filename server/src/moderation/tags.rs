@@ -1,12 +1,14 @@
 //! What moderation attaches to one connection and shares with the rooms it joins: its address,
-//! whether it declared itself a bot, its identity, and whom its player blocks. Rooms read it to
-//! mark bots' names and to keep a blocked player's chat from the blocker.
+//! whether it declared itself a bot, its identity, whom its player blocks, and the published
+//! skin it wears. Rooms read it to mark bots' names, to keep a blocked player's chat from the
+//! blocker, and to tell everyone which skin each seat's boards are drawn in.
 
 use std::collections::BTreeSet;
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 
+use sevenbag_protocol::SkinId;
 use sevenbag_storage::PlayerId;
 
 /// One connection's moderation facts. Shared (`Arc`) between its task and its rooms.
@@ -21,6 +23,9 @@ pub(crate) struct Tags {
     player: AtomicI64,
     /// Players whose chat this connection is not sent.
     blocks: Mutex<BTreeSet<PlayerId>>,
+    /// The published skin this connection wears: its rooms show it on its boards
+    /// (`SeatSkins`; `crate::skins`).
+    skin: Mutex<Option<SkinId>>,
 }
 
 impl Tags {
@@ -33,7 +38,18 @@ impl Tags {
             bot: AtomicBool::new(false),
             player: AtomicI64::new(0),
             blocks: Mutex::new(BTreeSet::new()),
+            skin: Mutex::new(None),
         }
+    }
+
+    /// The published skin the connection wears.
+    pub(crate) fn skin(&self) -> Option<SkinId> {
+        self.skin.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The connection wears `skin` (`None`: the default blocks).
+    pub(crate) fn wear(&self, skin: Option<SkinId>) {
+        *self.skin.lock().unwrap_or_else(|p| p.into_inner()) = skin;
     }
 
     /// The peer's address.

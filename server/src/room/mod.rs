@@ -569,7 +569,8 @@ impl Room {
         }
     }
 
-    /// `RoomState`, then which seats hold declared bots (`SeatMarks`).
+    /// `RoomState`, then which seats hold declared bots (`SeatMarks`) and which skin each
+    /// seat wears (`SeatSkins`).
     fn broadcast_state(&self) {
         self.broadcast(&self.state_message());
         let bots = [0, 1].map(|i| {
@@ -577,6 +578,15 @@ impl Room {
         });
         self.broadcast(&ServerMessage::SeatMarks {
             bots: bots.to_vec(),
+        });
+        let skins = [0, 1].map(|i| {
+            let tags = self.seat_tags[i]
+                .as_ref()
+                .filter(|_| self.seats[i].is_some());
+            tags.and_then(|t| t.skin())
+        });
+        self.broadcast(&ServerMessage::SeatSkins {
+            skins: skins.to_vec(),
         });
     }
 

@@ -180,7 +180,17 @@ pub fn client_messages() -> Vec<ClientMessage> {
         },
         ClientMessage::GetRequestPolicy,
         ClientMessage::MarkNotificationsShown { ids: vec![1, 300] },
+        ClientMessage::PublishSkin {
+            png: b"\x89PNG".to_vec(),
+        },
+        ClientMessage::ClearSkin,
+        ClientMessage::GetSkin { id: skin_id() },
     ]
+}
+
+/// A skin id of the right form.
+fn skin_id() -> SkinId {
+    SkinId::parse(&"0f".repeat(32)).expect("a skin id")
 }
 
 pub fn server_messages() -> Vec<ServerMessage> {
@@ -567,6 +577,15 @@ pub fn server_messages() -> Vec<ServerMessage> {
             name: "bo".into(),
             state: social::PresenceState::Online,
         },
+        ServerMessage::SkinPublished { id: skin_id() },
+        ServerMessage::SkinFile {
+            id: skin_id(),
+            png: b"\x89PNG".to_vec(),
+        },
+        ServerMessage::SkinGone { id: skin_id() },
+        ServerMessage::SeatSkins {
+            skins: vec![Some(skin_id()), None],
+        },
     ]
 }
 
@@ -693,6 +712,9 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::InviteFriend { .. } => "InviteFriend",
         ClientMessage::GetRequestPolicy => "GetRequestPolicy",
         ClientMessage::MarkNotificationsShown { .. } => "MarkNotificationsShown",
+        ClientMessage::PublishSkin { .. } => "PublishSkin",
+        ClientMessage::ClearSkin => "ClearSkin",
+        ClientMessage::GetSkin { .. } => "GetSkin",
     }
 }
 
@@ -762,5 +784,9 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::DirectMessageSent { .. } => "DirectMessageSent",
         ServerMessage::Invited { .. } => "Invited",
         ServerMessage::Presence { .. } => "Presence",
+        ServerMessage::SkinPublished { .. } => "SkinPublished",
+        ServerMessage::SkinFile { .. } => "SkinFile",
+        ServerMessage::SkinGone { .. } => "SkinGone",
+        ServerMessage::SeatSkins { .. } => "SeatSkins",
     }
 }

@@ -182,6 +182,15 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "ALTER TABLE players ADD COLUMN appear_offline BIGINT NOT NULL DEFAULT 0;",
     // 7: whether a notification was shown to its player (0 or 1), as on SQLite.
     "ALTER TABLE notifications ADD COLUMN shown BIGINT NOT NULL DEFAULT 0;",
+    // 8: published block skins, as SQLite's migration 8.
+    "CREATE TABLE skins (
+        id TEXT PRIMARY KEY,
+        png BYTEA NOT NULL,
+        owner_id BIGINT NOT NULL REFERENCES players (id),
+        published_unix BIGINT NOT NULL,
+        removed_unix BIGINT
+    );
+    CREATE INDEX skins_by_owner ON skins (owner_id, published_unix);",
 ];
 
 /// A key for `pg_advisory_xact_lock` while migrating ("sevenbag" in ASCII).

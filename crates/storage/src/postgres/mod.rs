@@ -33,6 +33,7 @@ mod matches;
 mod moderation;
 mod players;
 mod seats;
+mod skins;
 mod social;
 mod solo;
 

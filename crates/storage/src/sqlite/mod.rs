@@ -14,6 +14,7 @@ mod matches;
 mod moderation;
 mod players;
 mod seats;
+mod skins;
 mod social;
 #[cfg(test)]
 mod social_tests;

@@ -331,7 +331,7 @@ fn a_version_1_database_gains_the_solo_and_moderation_tables_and_keeps_its_playe
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(version, MIGRATIONS.len() as i64);
-    assert_eq!(version, 7);
+    assert_eq!(version, 8);
     let old = s.player_by_name_key("old").unwrap().expect("kept");
     let record = s.player_record(old.id, 2).unwrap().expect("kept");
     assert!(!record.bot && !record.delisted && record.registered_from.is_none());

@@ -505,8 +505,8 @@ impl BattleRoom {
         }
     }
 
-    /// `BattleRoomState`, then which room seats hold declared bots (`SeatMarks`), as a
-    /// two-seat room says them.
+    /// `BattleRoomState`, then which room seats hold declared bots (`SeatMarks`) and which
+    /// skin each wears (`SeatSkins`), as a two-seat room says them.
     fn broadcast_state(&self) {
         self.broadcast(&self.state_message());
         let bots = self
@@ -519,6 +519,16 @@ impl BattleRoom {
             })
             .collect();
         self.broadcast(&ServerMessage::SeatMarks { bots });
+        let skins = self
+            .seats
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .and_then(|s| s.tags.as_ref())
+                    .and_then(|t| t.skin())
+            })
+            .collect();
+        self.broadcast(&ServerMessage::SeatSkins { skins });
     }
 
     fn broadcast(&self, message: &ServerMessage) {

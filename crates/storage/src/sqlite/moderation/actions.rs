@@ -1,5 +1,5 @@
 //! [`Action`]: an operator's action (a ban or mute and its lift, a rename, a listing, a bot
-//! mark, an address ban, a report or flag closed) applied inside the transaction that also
+//! mark, an address ban, a report or flag closed, a skin removed) applied inside the transaction that also
 //! writes its audit entry.
 
 use rusqlite::{OptionalExtension, Transaction, params};
@@ -147,6 +147,16 @@ pub(super) fn apply(tx: &Transaction<'_>, action: &Action, now: u64) -> Result<(
                 )
                 .map_err(db)?;
             changed(n, "flagged match awaiting review")?;
+        }
+        Action::RemoveSkin { id } => {
+            let n = tx
+                .execute(
+                    "UPDATE skins SET png = x'', removed_unix = ?1 \
+                     WHERE id = ?2 AND removed_unix IS NULL",
+                    params![unix(now), id],
+                )
+                .map_err(db)?;
+            changed(n, "published skin")?;
         }
     }
     Ok(())
