@@ -1,8 +1,15 @@
 //! Replay subcommands: `replay verify FILE` re-simulates a replay and checks it, `replay info
-//! FILE` describes it. Both read either format version (two seats or several) through
+//! FILE` describes it, `replay stats FILE` re-simulates it and prints every seat's statistics
+//! ([`stats`], charts in [`plot`]; solo runs too). Verify and info read either format version (two seats or several) through
 //! `sevenbag_protocol::replay_file::open`, which gives one model of N seats; the format is
 //! `docs/REPLAY.md`, and decoding and verification live in `sevenbag_protocol`, so this module
 //! only reads the file and prints.
+
+// `replay stats`: re-simulation with a statistics recorder, and its text, JSON and CSV.
+mod stats;
+// `replay stats --plot`: the charts as a PNG, and their text.
+mod glyphs;
+mod plot;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -37,6 +44,23 @@ pub enum ReplayAction {
         /// The replay file.
         file: PathBuf,
     },
+    /// Re-simulate a replay (two seats, several, or a solo run; verified first) and print every
+    /// seat's statistics: pieces, PPS, APM, VS, clears, T-spins, attack and garbage, finesse
+    /// faults, top-outs (docs/STATS.md).
+    Stats {
+        /// The replay file (`.sbrp` or a solo `.sbso`).
+        file: PathBuf,
+        /// Print one JSON object with a `seats` array.
+        #[arg(long, conflicts_with_all = ["csv", "plot"])]
+        json: bool,
+        /// Print CSV: a header row, then one row per seat.
+        #[arg(long, conflicts_with = "plot")]
+        csv: bool,
+        /// Draw APM, PPS, VS and attack sent and received over time, per seat, into this PNG
+        /// (the text report is printed too).
+        #[arg(long, value_name = "OUT.png")]
+        plot: Option<PathBuf>,
+    },
 }
 
 /// Runs a replay subcommand.
@@ -45,6 +69,26 @@ pub fn run(command: ReplayCommand) -> anyhow::Result<()> {
     let out = match action {
         ReplayAction::Verify { file } => verify_file(&file)?,
         ReplayAction::Info { file } => describe(&file, &load(&file)?),
+        ReplayAction::Stats {
+            file,
+            json,
+            csv,
+            plot,
+        } => {
+            let report = stats::compute(&file)?;
+            if json {
+                let mut out = serde_json::to_string_pretty(&report)?;
+                out.push('\n');
+                out
+            } else if csv {
+                stats::csv(&report)
+            } else {
+                if let Some(png) = &plot {
+                    plot::write_png(&report, png)?;
+                }
+                stats::text(&report)
+            }
+        }
     };
     print!("{out}");
     Ok(())
