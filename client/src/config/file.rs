@@ -12,6 +12,7 @@ use crate::input::pad::PadMap;
 use crate::input::touch::{TouchMode, TouchSettings};
 use crate::input::{Action, KeyMap, SLOTS};
 use crate::render::look::{Look, Palette};
+use crate::render::skin::Others;
 
 use super::{
     Config, ConfigError, MAX_OUTSIDE_BOTS, MatchSetup, OutsideBot, SkinChoice, clean_name,
@@ -38,6 +39,12 @@ struct ConfigFile {
     skin: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     skin_file: Option<PathBuf>,
+    /// `false`: the skin in force is not published to servers (written only when off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    share_skin: Option<bool>,
+    /// Whose skins other players' boards show online (written only when not `theirs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    others_skins: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     touch: Option<TouchFile>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -334,6 +341,11 @@ impl Config {
                 None => d.skin,
             },
             skin_file: file.skin_file,
+            share_skin: file.share_skin.unwrap_or(d.share_skin),
+            others_skins: match file.others_skins {
+                Some(name) => Others::from_name(&name).ok_or(ConfigError::OthersSkins(name))?,
+                None => d.others_skins,
+            },
         })
     }
 
@@ -365,6 +377,9 @@ impl Config {
             sound: SoundFile::from_groups(self.sound_groups),
             skin: (self.skin != SkinChoice::Default).then(|| self.skin.name().to_owned()),
             skin_file: self.skin_file.clone(),
+            share_skin: (!self.share_skin).then_some(false),
+            others_skins: (self.others_skins != Others::Theirs)
+                .then(|| self.others_skins.name().to_owned()),
             bots: self.bots.clone(),
         };
         let body = toml::to_string_pretty(&file)?;

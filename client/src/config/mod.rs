@@ -19,6 +19,7 @@ use crate::input::pad::PadMap;
 use crate::input::touch::TouchSettings;
 use crate::input::{KeyMap, SLOTS};
 use crate::render::look::Look;
+use crate::render::skin::Others;
 
 pub use bots::{MAX_OUTSIDE_BOTS, OutsideBot};
 pub use skin::SkinChoice;
@@ -64,6 +65,10 @@ pub struct Config {
     pub skin: SkinChoice,
     /// The skin file last typed in the settings (kept while another skin is chosen).
     pub skin_file: Option<PathBuf>,
+    /// Publish the skin in force to the servers played on, for others to see (on by default).
+    pub share_skin: bool,
+    /// Whose skins other players' boards show online.
+    pub others_skins: Others,
     /// Each sound group's volume, 0..=100 of the master volume: movement, clears, alerts
     /// (`[sound]` in the file; [`crate::sound::theme::Group`]).
     pub sound_groups: [u8; 3],
@@ -112,6 +117,8 @@ impl Default for Config {
             look: Look::default(),
             skin: SkinChoice::default(),
             skin_file: None,
+            share_skin: true,
+            others_skins: Others::Theirs,
             sound_groups: [100; 3],
         }
     }
@@ -167,6 +174,9 @@ pub enum ConfigError {
     /// The block skin is not one we know.
     #[error("skin \"{0}\" is not default, bevel, outline or file")]
     Skin(String),
+    /// Whose skins others' boards show is not a choice we know.
+    #[error("others_skins \"{0}\" is not theirs, yours or default")]
+    OthersSkins(String),
     /// An outside bot's entry is out of range.
     #[error("bot {name:?}: {why}")]
     Bot {

@@ -39,6 +39,7 @@ use crate::net::online::chat::Chat;
 use crate::net::online::reconnect::Reconnect;
 use crate::net::online::transport::{Link, open, server_url};
 use crate::net::online::who::Who;
+use crate::net::skins::SkinBook;
 
 /// A connection that the two-seat controller opened and the server put in a room of several
 /// seats: the link (still holding any messages after `BattleJoined`) and what it said.
@@ -62,6 +63,8 @@ pub struct BattleJoin {
     pub key: Option<[u8; 32]>,
     /// Whether the server knows the connection as that identity.
     pub who: Who,
+    /// The seats' skins heard so far, and whether ours is published.
+    pub skins: SkinBook,
 }
 
 /// Where the connection stands.
@@ -144,6 +147,8 @@ pub struct BattleOnline {
     key: Option<[u8; 32]>,
     /// Whether the server knows us as the key's identity.
     who: Who,
+    /// The skins the room's seats wear, and ours published.
+    skins: SkinBook,
 }
 
 impl std::fmt::Debug for BattleOnline {
@@ -200,6 +205,7 @@ impl BattleOnline {
             chat: Chat::default(),
             key: None,
             who: Who::Guest,
+            skins: SkinBook::default(),
         }
     }
 
@@ -284,6 +290,7 @@ impl BattleOnline {
         online.resume = join.resume;
         online.key = join.key;
         online.who = join.who;
+        online.skins = join.skins;
         online.welcomed = true;
         online.code = Some(join.code);
         online.seat = join.seat;

@@ -9,6 +9,7 @@
 //! - [`links`] — the game's links (`/room/CODE`...): made from a server's address, read from
 //!   the page's.
 //! - [`request`] — one short request to a server (standings, account, solo upload).
+//! - [`skins`] — the skins a room's seats wear, fetched and decoded, and publishing ours.
 
 pub mod battle;
 #[cfg(test)]
@@ -22,5 +23,6 @@ pub mod lan;
 pub mod links;
 pub mod online;
 pub mod request;
+pub mod skins;
 #[cfg(test)]
 pub(crate) mod test_server;

@@ -62,6 +62,7 @@ pub fn draw_practice_duel(ctx: &Ctx, io: &FrameIo, d: &PracticeDuel<'_>) {
         net: &net,
         title: d.title,
         local: [true, false],
+        skins: Default::default(),
         time: d.time,
         verdict: None,
     };

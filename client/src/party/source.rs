@@ -27,6 +27,12 @@ pub trait PartyMatch {
     /// `seat`'s figures so far: past rounds, plus the round being played.
     fn figures(&self, seat: Seat) -> Figures;
 
+    /// Whose blocks `seat`'s board is drawn with: the skin in force, unless another player
+    /// plays it online.
+    fn board_skin(&self, _seat: Seat) -> crate::session::BoardSkin<'_> {
+        crate::session::BoardSkin::Yours
+    }
+
     /// The small boards' seats, in seat order: every seat but [`PartyMatch::me`].
     fn others(&self) -> Vec<Seat> {
         let me = self.me();

@@ -12,6 +12,7 @@ use crate::render::fx::SeatFx;
 use crate::render::gfx::{Align, Gfx, Weight, background_with, center, fill, outline};
 use crate::render::results_table::{ResultsTable, TEAMS, TableRow, draw_results_table};
 use crate::render::side::{draw_hold, draw_meter, draw_next, draw_popups, draw_stats};
+use crate::render::skin::on_board;
 use crate::render::theme::{self, alpha};
 use crate::text::ordinal;
 
@@ -62,15 +63,20 @@ pub fn draw_party(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
     };
     let mut board = l.own.board;
     board.y += shake;
-    draw_board_on_fill(board, cell, b.player(me), fx, scene.time);
+    let skin = scene.game.board_skin(me);
+    on_board(skin, || {
+        draw_board_on_fill(board, cell, b.player(me), fx, scene.time)
+    });
     // The popups go under the list of who sends you garbage.
     let mut popups = l.own.popups;
     popups.y += cell * 2.2;
     popups.h = (popups.h - cell * 2.2).max(0.0);
     draw_popups(gfx, popups, cell, fx);
     draw_meter(gfx, l.own.meter, cell, b.incoming(me), scene.time);
-    draw_hold(gfx, l.own.hold, cell, b.player(me));
-    draw_next(gfx, l.own.next, cell, b.player(me));
+    on_board(skin, || {
+        draw_hold(gfx, l.own.hold, cell, b.player(me));
+        draw_next(gfx, l.own.next, cell, b.player(me));
+    });
     draw_stats(gfx, l.own.stats, cell, b.player(me));
     draw_own_plate(gfx, l, scene);
     if b.player(me).topped_out().is_some() {
@@ -190,8 +196,10 @@ fn draw_mini(gfx: &Gfx, m: &MiniLayout, scene: &PartyScene<'_>, seat: Seat, my_t
     let me = scene.game.me();
     let cell = m.cell();
     let fx = &scene.fx[seat.index()];
-    draw_board_on_fill(m.board, cell, b.player(seat), fx, scene.time);
-    draw_meter(gfx, m.meter, cell, b.incoming(seat), scene.time);
+    on_board(scene.game.board_skin(seat), || {
+        draw_board_on_fill(m.board, cell, b.player(seat), fx, scene.time);
+        draw_meter(gfx, m.meter, cell, b.incoming(seat), scene.time);
+    });
     let out = b.player(seat).topped_out().is_some();
     let ally = b.team_of(seat) == b.team_of(me);
     // The marks: your target framed in your colour, anyone about to attack you in red.

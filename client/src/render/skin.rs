@@ -12,13 +12,14 @@
 //! its piece; the caller says which sides those are ([`draw`]'s `joined`), since only it knows
 //! which blocks it draws together.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use macroquad::prelude::*;
 use sevenbag_core::{CellKind, PieceKind};
 use sevenbag_skin::{Layout, Skin};
 
 use super::look::{self, Palette};
+use crate::session::BoardSkin;
 
 /// What a drawn block shows, as far as choosing its tile goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,16 +220,10 @@ struct Drawn {
     texture: Texture2D,
 }
 
-thread_local! {
-    /// The skin in force, if any (macroquad draws from one thread).
-    static ACTIVE: RefCell<Option<Drawn>> = const { RefCell::new(None) };
-}
-
-/// Draws minos from `skin` from now on, or as flat blocks with `None`. Makes the skin's one
-/// texture (nearest filtering, so its pixels stay crisp when scaled); needs the window.
-pub fn set(skin: Option<&Skin>) {
-    let palette = look::get().palette;
-    let drawn = skin.and_then(|skin| {
+impl Drawn {
+    /// Packs `skin` in `palette` into one texture (nearest filtering, so its pixels stay
+    /// crisp when scaled); needs the window.
+    fn new(skin: &Skin, palette: Palette) -> Option<Drawn> {
         let atlas = Atlas::new(skin, palette);
         let (w, h) = atlas.size();
         let (w, h) = (u16::try_from(w).ok()?, u16::try_from(h).ok()?);
@@ -240,7 +235,151 @@ pub fn set(skin: Option<&Skin>) {
             atlas,
             texture,
         })
+    }
+}
+
+/// Other players' skins kept packed at once: a room's other seats, and a few more.
+const MOST_WORN: usize = 12;
+
+/// Whose skin the boards drawn now show ([`on_board`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Showing {
+    /// The skin in force (yours), if any.
+    Yours,
+    /// The default blocks.
+    Plain,
+    /// The worn skin at this place of `WORN`.
+    Worn(usize),
+}
+
+thread_local! {
+    /// The skin in force, if any (macroquad draws from one thread).
+    static ACTIVE: RefCell<Option<Drawn>> = const { RefCell::new(None) };
+    /// Other players' skins by id, packed on first use, the most recently used last.
+    static WORN: RefCell<Vec<(String, Drawn)>> = const { RefCell::new(Vec::new()) };
+    /// Whose skin minos are drawn in now.
+    static SHOWING: Cell<Showing> = const { Cell::new(Showing::Yours) };
+    /// Whose skins other players' boards show.
+    static OTHERS: Cell<Others> = const { Cell::new(Others::Theirs) };
+    /// Whether the skin in force is published to servers for others to see.
+    static SHARE: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Whose skins other players' boards show online (Settings › DISPLAY › Others' boards).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Others {
+    /// Each board in the skin its player published (the default blocks for one who did not).
+    #[default]
+    Theirs,
+    /// Every board in your skin.
+    Yours,
+    /// Other players' boards in the default blocks.
+    Plain,
+}
+
+impl Others {
+    /// Every choice, in the order the settings row steps through them.
+    pub const ALL: [Others; 3] = [Others::Theirs, Others::Yours, Others::Plain];
+
+    /// The settings-file name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Others::Theirs => "theirs",
+            Others::Yours => "yours",
+            Others::Plain => "default",
+        }
+    }
+
+    /// The choice named `name` in the settings file.
+    pub fn from_name(name: &str) -> Option<Others> {
+        Others::ALL.into_iter().find(|o| o.name() == name)
+    }
+
+    /// What the settings row shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            Others::Theirs => "their own skins",
+            Others::Yours => "your skin",
+            Others::Plain => "default blocks",
+        }
+    }
+}
+
+/// Says whose skins other players' boards show, and whether yours is published.
+pub fn set_sharing(others: Others, share: bool) {
+    OTHERS.with(|o| o.set(others));
+    SHARE.with(|s| s.set(share));
+}
+
+/// The skin in force as a file to publish (its canonical PNG), unless sharing is off or the
+/// default blocks are in force.
+pub fn to_publish() -> Option<Vec<u8>> {
+    if !SHARE.with(Cell::get) {
+        return None;
+    }
+    ACTIVE.with(|a| a.borrow().as_ref().map(|d| d.skin.to_png()))
+}
+
+/// Runs `draw` with minos drawn in `board`'s skin, then goes back to the skin in force.
+pub fn on_board<R>(board: BoardSkin<'_>, draw: impl FnOnce() -> R) -> R {
+    let showing = match (board, OTHERS.with(Cell::get)) {
+        (BoardSkin::Yours, _) | (BoardSkin::Theirs(_), Others::Yours) => Showing::Yours,
+        (BoardSkin::Theirs(_), Others::Plain) | (BoardSkin::Theirs(None), Others::Theirs) => {
+            Showing::Plain
+        }
+        (BoardSkin::Theirs(Some((id, skin))), Others::Theirs) => {
+            worn(id, skin).map_or(Showing::Plain, Showing::Worn)
+        }
+    };
+    let before = SHOWING.with(|s| s.replace(showing));
+    let out = draw();
+    SHOWING.with(|s| s.set(before));
+    out
+}
+
+/// The place in `WORN` of skin `id` packed in the palette in force (packed now if it is not).
+fn worn(id: &str, skin: &Skin) -> Option<usize> {
+    let palette = look::get().palette;
+    let known = WORN.with(|w| {
+        w.borrow()
+            .iter()
+            .position(|(i, d)| i == id && d.palette == palette)
     });
+    if known.is_some() {
+        return known;
+    }
+    let drawn = Drawn::new(skin, palette)?;
+    let retired = WORN.with(|w| {
+        let mut w = w.borrow_mut();
+        let stale = w.iter().position(|(i, _)| i == id);
+        let retired = match stale {
+            Some(at) => Some(w.remove(at).1),
+            None if w.len() >= MOST_WORN => Some(w.remove(0).1),
+            None => None,
+        };
+        w.push((id.to_owned(), drawn));
+        retired
+    });
+    if let Some(old) = retired {
+        retire(old.texture);
+    }
+    Some(WORN.with(|w| w.borrow().len() - 1))
+}
+
+/// Runs `f` on the skin minos are drawn in now, if any.
+fn with_showing<R>(f: impl FnOnce(&Drawn) -> R) -> Option<R> {
+    match SHOWING.with(Cell::get) {
+        Showing::Yours => ACTIVE.with(|a| a.borrow().as_ref().map(f)),
+        Showing::Plain => None,
+        Showing::Worn(at) => WORN.with(|w| w.borrow().get(at).map(|(_, d)| f(d))),
+    }
+}
+
+/// Draws minos from `skin` from now on, or as flat blocks with `None`. Makes the skin's one
+/// texture; needs the window.
+pub fn set(skin: Option<&Skin>) {
+    let palette = look::get().palette;
+    let drawn = skin.and_then(|skin| Drawn::new(skin, palette));
     if let Some(old) = ACTIVE.with(|a| a.replace(drawn)) {
         retire(old.texture);
     }
@@ -276,32 +415,27 @@ fn follow_palette() {
     }
 }
 
-/// Whether a skin is in force.
+/// Whether minos are drawn from a skin now (the board's, [`on_board`]).
 pub fn active() -> bool {
-    ACTIVE.with(|a| a.borrow().is_some())
+    with_showing(|_| ()).is_some()
 }
 
-/// Whether the skin in force joins a piece's minos ([`Layout::connects`]).
+/// Whether the skin minos are drawn from now joins a piece's minos ([`Layout::connects`]).
 pub fn connects() -> bool {
-    ACTIVE.with(|a| {
-        a.borrow()
-            .as_ref()
-            .is_some_and(|d| d.atlas.layout.connects())
-    })
+    with_showing(|d| d.atlas.layout.connects()).unwrap_or(false)
 }
 
-/// Draws `mino`'s tile of the skin in force over the block at `(x, y)`, side `s`, multiplied by
-/// `tint`, the tile joined to its piece on the sides in `joined` where the skin is connected;
-/// returns the tile's average colour, or `None` (drawing nothing) without a skin.
+/// Draws `mino`'s tile of the skin in force (the board's, [`on_board`]) over the block at
+/// `(x, y)`, side `s`, multiplied by `tint`, the tile joined to its piece on the sides in
+/// `joined` where the skin is connected; returns the tile's average colour, or `None`
+/// (drawing nothing) without a skin.
 ///
 /// The tile is drawn in macroquad's textured material and the shapes' flat one is selected
 /// again after it; macroquad only starts a new draw call when something is drawn in another
 /// material, so minos drawn one after another still share one.
 pub fn draw(x: f32, y: f32, s: f32, mino: Mino, joined: u8, tint: Color) -> Option<[u8; 3]> {
     follow_palette();
-    ACTIVE.with(|a| {
-        let a = a.borrow();
-        let drawn = a.as_ref()?;
+    with_showing(|drawn| {
         gl_use_default_material();
         draw_texture_ex(
             &drawn.texture,
@@ -315,198 +449,10 @@ pub fn draw(x: f32, y: f32, s: f32, mino: Mino, joined: u8, tint: Color) -> Opti
             },
         );
         super::gfx::use_shapes_material();
-        Some(drawn.atlas.mean(mino))
+        drawn.atlas.mean(mino)
     })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A Jstris strip of 8 px tiles, tile `i` filled with grey level `10 * (i + 1)`.
-    fn numbered_jstris() -> Skin {
-        let (tile, count) = (8u32, 9u32);
-        let mut rgba = Vec::new();
-        for _y in 0..tile {
-            for x in 0..tile * count {
-                let v = (10 * (x / tile + 1)) as u8;
-                rgba.extend_from_slice(&[v, v, v, 255]);
-            }
-        }
-        sevenbag_skin::from_rgba(tile * count, tile, &rgba).expect("a Jstris strip")
-    }
-
-    fn grey_at(atlas: &Atlas, x: f32, y: f32) -> u8 {
-        let (w, _) = atlas.size();
-        atlas.rgba()[(y as usize * w as usize + x as usize) * 4]
-    }
-
-    #[test]
-    fn pieces_ghost_and_garbage_use_the_layouts_tiles() {
-        assert_eq!(tile_of(Layout::Tetrio, Mino::Piece(PieceKind::Z)), 0);
-        assert_eq!(tile_of(Layout::Tetrio, Mino::Piece(PieceKind::T)), 6);
-        assert_eq!(tile_of(Layout::Tetrio, Mino::Ghost), 7);
-        assert_eq!(tile_of(Layout::Tetrio, Mino::Garbage), 8);
-        assert_eq!(tile_of(Layout::Jstris, Mino::Garbage), 0);
-        assert_eq!(tile_of(Layout::Jstris, Mino::Ghost), 1);
-        assert_eq!(tile_of(Layout::Jstris, Mino::Piece(PieceKind::Z)), 2);
-        assert_eq!(tile_of(Layout::Jstris, Mino::Piece(PieceKind::T)), 8);
-    }
-
-    #[test]
-    fn a_board_cell_shows_its_piece_or_the_garbage_tile() {
-        assert_eq!(
-            Mino::from(CellKind::Piece(PieceKind::I)),
-            Mino::Piece(PieceKind::I)
-        );
-        assert_eq!(Mino::from(CellKind::Garbage), Mino::Garbage);
-    }
-
-    #[test]
-    fn the_atlas_source_of_a_mino_holds_that_tiles_pixels() {
-        let atlas = Atlas::new(&numbered_jstris(), Palette::Guideline);
-        for (mino, index) in [
-            (Mino::Garbage, 0u8),
-            (Mino::Ghost, 1),
-            (Mino::Piece(PieceKind::Z), 2),
-            (Mino::Piece(PieceKind::T), 8),
-        ] {
-            let r = atlas.source(mino, 0);
-            assert_eq!((r.w, r.h), (8.0, 8.0));
-            let expect = 10 * (index + 1);
-            for (x, y) in [(r.x, r.y), (r.right() - 1.0, r.bottom() - 1.0)] {
-                assert_eq!(grey_at(&atlas, x, y), expect, "{mino:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn each_tiles_frame_repeats_its_edge_so_no_neighbour_bleeds_in() {
-        let atlas = Atlas::new(&numbered_jstris(), Palette::Guideline);
-        let r = atlas.source(Mino::Ghost, 0);
-        assert_eq!(grey_at(&atlas, r.x - 1.0, r.y - 1.0), 20);
-        assert_eq!(grey_at(&atlas, r.right(), r.bottom()), 20);
-    }
-
-    /// A connected sheet of 48 px tiles, tile `i` filled with grey level `i + 1`.
-    fn numbered_sheet() -> Skin {
-        let (w, h) = (16 * 48u32, 9 * 48u32);
-        let mut rgba = Vec::new();
-        for y in 0..h {
-            for x in 0..w {
-                let v = ((y / 48) * 16 + x / 48 + 1) as u8;
-                rgba.extend_from_slice(&[v, v, v, 255]);
-            }
-        }
-        sevenbag_skin::from_rgba(w, h, &rgba).expect("a connected sheet")
-    }
-
-    #[test]
-    fn a_connected_minos_source_is_the_variant_of_its_joined_sides() {
-        use sevenbag_skin::layout::{LEFT, RIGHT, UP};
-        let atlas = Atlas::new(&numbered_sheet(), Palette::Guideline);
-        let t = atlas.source(Mino::Piece(PieceKind::T), LEFT | RIGHT | UP);
-        assert_eq!(grey_at(&atlas, t.x, t.y), 6 * 16 + 11 + 1);
-        let lone = atlas.source(Mino::Garbage, 0);
-        assert_eq!(
-            grey_at(&atlas, lone.right() - 1.0, lone.bottom() - 1.0),
-            8 * 16 + 1
-        );
-    }
-
-    #[test]
-    fn a_strip_minos_source_ignores_its_joined_sides() {
-        let atlas = Atlas::new(&numbered_jstris(), Palette::Guideline);
-        assert_eq!(atlas.source(Mino::Ghost, 15), atlas.source(Mino::Ghost, 0));
-    }
-
-    #[test]
-    fn recolouring_a_one_colour_tile_gives_the_palettes_colour() {
-        let mut tile = [239, 32, 41, 255].repeat(4);
-        recolour(&mut tile, [0, 114, 178]);
-        assert_eq!(tile, [0, 114, 178, 255].repeat(4));
-    }
-
-    #[test]
-    fn recolouring_keeps_a_tiles_shading_and_alpha() {
-        // A face, a dark edge at half its lightness, a lit edge and a transparent pixel.
-        let mut tile = vec![
-            200, 40, 40, 255, 200, 40, 40, 255, 100, 20, 20, 200, 255, 200, 200, 255, 9, 9, 9, 0,
-        ];
-        recolour(&mut tile, [0, 114, 178]);
-        let px = |i: usize| {
-            [
-                tile[4 * i],
-                tile[4 * i + 1],
-                tile[4 * i + 2],
-                tile[4 * i + 3],
-            ]
-        };
-        let (face, dark, lit) = (px(0), px(2), px(3));
-        assert!(lightness([dark[0], dark[1], dark[2]]) < lightness([face[0], face[1], face[2]]));
-        assert!(lightness([lit[0], lit[1], lit[2]]) > lightness([face[0], face[1], face[2]]));
-        assert!(
-            face[2] > face[0] && dark[2] > dark[0],
-            "blue, not red: {face:?} {dark:?}"
-        );
-        assert_eq!(dark[3], 200);
-        assert_eq!(px(4), [9, 9, 9, 0]);
-    }
-
-    /// A Jstris strip of 8 px tiles in the guideline colours (grey ghost and garbage), each
-    /// with a lit top row and a shaded bottom row.
-    fn guideline_jstris() -> Skin {
-        let base = |i: u32| match PieceKind::ALL
-            .into_iter()
-            .find(|k| Layout::Jstris.piece_index(*k) == i as usize)
-        {
-            Some(kind) => Palette::Guideline.rgb8(kind),
-            None => [90 + 40 * i as u8; 3],
-        };
-        let mut rgba = Vec::new();
-        for y in 0..8u32 {
-            for x in 0..72u32 {
-                let c = base(x / 8).map(|v| match y {
-                    0 => v.saturating_add(60),
-                    7 => v / 2,
-                    _ => v,
-                });
-                rgba.extend_from_slice(&[c[0], c[1], c[2], 255]);
-            }
-        }
-        sevenbag_skin::from_rgba(72, 8, &rgba).expect("a Jstris strip")
-    }
-
-    #[test]
-    fn a_colour_blind_palette_recolours_the_piece_tiles_and_nothing_else() {
-        let skin = guideline_jstris();
-        let plain = Atlas::new(&skin, Palette::Guideline);
-        let safe = Atlas::new(&skin, Palette::RedGreen);
-        for kind in PieceKind::ALL {
-            let [r, g, b] = safe.mean(Mino::Piece(kind));
-            let [er, eg, eb] = Palette::RedGreen.rgb8(kind);
-            // The lit edge lifts the average toward white, as in the guideline skin.
-            let near = |p: u8, e: u8| p.abs_diff(e) <= 40;
-            assert!(
-                near(r, er) && near(g, eg) && near(b, eb),
-                "{kind:?}: {r} {g} {b}"
-            );
-        }
-        assert_eq!(safe.mean(Mino::Ghost), plain.mean(Mino::Ghost));
-        assert_eq!(safe.mean(Mino::Garbage), plain.mean(Mino::Garbage));
-    }
-
-    #[test]
-    fn the_guideline_palette_leaves_a_skin_as_drawn() {
-        let skin = numbered_jstris();
-        let atlas = Atlas::new(&skin, Palette::Guideline);
-        let z = atlas.source(Mino::Piece(PieceKind::Z), 0);
-        assert_eq!(grey_at(&atlas, z.x, z.y), 30);
-    }
-
-    #[test]
-    fn a_tiles_mean_colour_ignores_its_transparent_pixels() {
-        assert_eq!(mean(&[200, 100, 0, 255, 9, 9, 9, 0]), [200, 100, 0]);
-        assert_eq!(mean(&[9, 9, 9, 0]), [0, 0, 0]);
-    }
-}
+#[path = "skin_tests.rs"]
+mod tests;

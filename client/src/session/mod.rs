@@ -139,6 +139,17 @@ pub struct RoomRole {
     pub ready_sent: bool,
 }
 
+/// Whose blocks a board is drawn with (`render::skin::on_board`).
+#[derive(Clone, Copy, Debug, Default)]
+pub enum BoardSkin<'a> {
+    /// A board played here (or a replay's, a bot's in practice): the skin in force.
+    #[default]
+    Yours,
+    /// Another player's board online, with the skin they wear if it is known here (its id
+    /// and tiles); the player's choice for others' boards decides what is drawn.
+    Theirs(Option<(&'a str, &'a sevenbag_skin::Skin)>),
+}
+
 /// A source of a match the screen can play or watch.
 pub trait Session {
     /// Records one rendered frame of keyboard state for the local seats.
@@ -162,6 +173,11 @@ pub trait Session {
     fn rematch(&mut self, seed: u64);
     /// Seats played on this keyboard (their sounds play, their wins are "yours").
     fn local_seats(&self) -> [bool; 2];
+    /// Whose blocks `seat`'s board is drawn with: the skin in force, unless another player
+    /// plays it online.
+    fn board_skin(&self, _seat: sevenbag_core::Seat) -> BoardSkin<'_> {
+        BoardSkin::Yours
+    }
     /// The title line over the boards, when the session has its own (replay position).
     fn title(&self) -> Option<String> {
         None

@@ -105,6 +105,24 @@ impl SettingsScreen {
         show_display(&self.draft);
     }
 
+    /// Flips sharing our skin, or steps whose skins others' boards show, shown at once.
+    fn change_sharing(&mut self, row: Row, d: i32) {
+        match row {
+            Row::ShareSkin => self.draft.share_skin = !self.draft.share_skin,
+            Row::OthersSkins => {
+                let all = crate::render::skin::Others::ALL;
+                let at = all
+                    .iter()
+                    .position(|o| *o == self.draft.others_skins)
+                    .unwrap_or(0);
+                let next = (at as i32 + d).rem_euclid(all.len() as i32) as usize;
+                self.draft.others_skins = all[next];
+            }
+            _ => return,
+        }
+        show_display(&self.draft);
+    }
+
     /// Puts the skin the skin rows loaded in force at once (Discard puts back the one in force).
     fn show_chosen_skin(chosen: Option<skin::Chosen>) {
         if let Some(skin) = chosen {
@@ -245,8 +263,10 @@ impl Screen for SettingsScreen {
     }
 }
 
-/// Shows the display choices of `config` at once: the background and the accessibility look.
+/// Shows the display choices of `config` at once: the background, the accessibility look, and
+/// whose skins boards show online (and whether ours is shared).
 pub fn show_display(config: &Config) {
     set_plain_background(config.plain_background);
     crate::render::look::set(config.look);
+    crate::render::skin::set_sharing(config.others_skins, config.share_skin);
 }

@@ -37,6 +37,10 @@ pub(super) enum Row {
     Skin,
     /// The skin file's path (not in a browser).
     SkinFile,
+    /// Whether the skin in force is published to servers for others to see.
+    ShareSkin,
+    /// Whose skins other players' boards show online.
+    OthersSkins,
     /// The piece palette (guideline or a colour-blind-safe one).
     Palette,
     /// Each block's piece letter on or off.
@@ -91,7 +95,7 @@ pub(super) fn rows() -> Vec<Row> {
     if cfg!(not(target_arch = "wasm32")) {
         v.push(Row::SkinFile);
     }
-    v.push(Row::ChatFilter);
+    v.extend([Row::ShareSkin, Row::OthersSkins, Row::ChatFilter]);
     v.extend([
         Row::Section("ACCESSIBILITY"),
         Row::Palette,
@@ -157,6 +161,7 @@ pub(super) fn enter_does(row: Row) -> EnterDoes {
     match row {
         Row::Key(..) | Row::Pad(_) => EnterDoes::Rebind,
         Row::Irs | Row::Ihs | Row::Background | Row::Skin | Row::ChatFilter => EnterDoes::Toggle,
+        Row::ShareSkin | Row::OthersSkins => EnterDoes::Toggle,
         Row::SkinFile => EnterDoes::LoadSkin,
         Row::Palette | Row::Letters | Row::HighContrast | Row::ReducedMotion => EnterDoes::Toggle,
         Row::Save => EnterDoes::Save,
@@ -282,7 +287,14 @@ pub fn value_rows() -> Vec<(&'static str, Vec<String>, bool)> {
                 Row::Letters | Row::HighContrast | Row::ReducedMotion => {
                     (vec![arrows("off"), arrows("on")], false)
                 }
-                Row::ChatFilter => (vec![arrows("off"), arrows("on")], false),
+                Row::ChatFilter | Row::ShareSkin => (vec![arrows("off"), arrows("on")], false),
+                Row::OthersSkins => (
+                    crate::render::skin::Others::ALL
+                        .iter()
+                        .map(|o| arrows(o.label()))
+                        .collect(),
+                    false,
+                ),
                 Row::Volume | Row::GroupVolume(_) => (vec![arrows("100%")], false),
                 Row::TouchMode => (vec![arrows("auto"), arrows("off")], false),
                 Row::TouchSize | Row::TouchInset | Row::TouchRaise => {
@@ -323,6 +335,8 @@ pub(super) fn row_label(row: Row) -> &'static str {
         Row::Background => "Background",
         Row::Skin => "Block skin",
         Row::SkinFile => "Skin file",
+        Row::ShareSkin => "Share my skin",
+        Row::OthersSkins => "Others' boards",
         Row::Palette => "Piece colours",
         Row::Letters => "Piece letters",
         Row::HighContrast => "High contrast",
@@ -366,6 +380,8 @@ pub(super) fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Skin if cfg!(target_arch = "wasm32") => ("Block skin", "Default: the flat blocks in the piece colours. Bevel and flat outline: skins the game ships, drawn from their tiles. Letters and high contrast draw over any skin.".into()),
         Row::Skin => ("Block skin", "Default: the flat blocks in the piece colours. Bevel and flat outline: skins the game ships. From file…: a TETR.IO skin PNG (12 tiles, 12.4 times as wide as high) or a Jstris one (9 tiles, 9 times), its path typed on the next row. Letters and high contrast draw over any skin.".into()),
         Row::SkinFile => ("Skin file", "The path of a skin PNG of at most 256 KiB; Enter loads it. A file the game cannot use is refused with the reason, and the skin in force stays.".into()),
+        Row::ShareSkin => ("Share my skin", "On: online, your skin is published to the server, and your opponents and spectators see your boards in it (a server may take no skins; guests' boards show in the default blocks). Off: your skin shows on your screen only.".into()),
+        Row::OthersSkins => ("Others' boards", "Online, what other players' boards are drawn in: their own skins (the ones they share), your skin, or the default blocks. Letters, high contrast and the piece colours apply to every board.".into()),
         Row::Palette => ("Piece colours", "Guideline: the usual colours. Red–green safe: the Okabe–Ito colours, told apart with deuteranopia or protanopia. Blue–yellow safe: colours told apart with tritanopia.".into()),
         Row::Letters => ("Piece letters", "Draws each piece's letter (I O T S Z J L) on its blocks, on the board, in hold and in the queue, so pieces are told apart without colour.".into()),
         Row::HighContrast => ("High contrast", "A black background and well, white outlines on every block, a stronger grid and a brighter ghost.".into()),

@@ -138,6 +138,7 @@ impl SettingsScreen {
                 self.change_look(row, d)
             }
             Row::ChatFilter => self.draft.chat_filter = !self.draft.chat_filter,
+            Row::ShareSkin | Row::OthersSkins => self.change_sharing(row, d),
             Row::Volume => {
                 adjust(&mut self.draft.volume, d * 5, 100);
                 ctx.audio.set_volume(self.draft.volume);
@@ -196,6 +197,9 @@ impl SettingsScreen {
             (EnterDoes::Toggle, Row::Background) => self.toggle_background(),
             (EnterDoes::Toggle, Row::ChatFilter) => {
                 self.draft.chat_filter = !self.draft.chat_filter
+            }
+            (EnterDoes::Toggle, row @ (Row::ShareSkin | Row::OthersSkins)) => {
+                self.change_sharing(row, 1)
             }
             (EnterDoes::Toggle, Row::Skin) => {
                 SettingsScreen::show_chosen_skin(self.skin.step(&mut self.draft, 1))

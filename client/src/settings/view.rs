@@ -188,6 +188,22 @@ impl SettingsScreen {
                     false,
                     t,
                 ),
+                Row::ShareSkin | Row::OthersSkins => {
+                    let value = match row {
+                        Row::ShareSkin => on(self.draft.share_skin),
+                        _ => self.draft.others_skins.label().to_owned(),
+                    };
+                    value_row(
+                        gfx,
+                        r,
+                        l.unit,
+                        row_label(row),
+                        &arrows(value),
+                        state,
+                        false,
+                        t,
+                    )
+                }
                 Row::SkinFile => value_row(
                     gfx,
                     r,

@@ -11,9 +11,10 @@ use crate::render::gfx::{Align, Gfx, Weight, background_with, center, fill, outl
 use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::seat_colour;
 use crate::render::side::{draw_hold, draw_meter, draw_next, draw_plate, draw_popups, draw_stats};
+use crate::render::skin::on_board;
 use crate::render::theme::{self, alpha};
 use crate::screen::FrameIo;
-use crate::session::NetStatus;
+use crate::session::{BoardSkin, NetStatus};
 
 /// The two boards the match view reads: a versus [`Match`], or a room's two-seat [`Battle`]
 /// (a general room of two seats plays the same match, so both draw alike).
@@ -107,6 +108,8 @@ pub struct Scene<'a> {
     pub title: &'a str,
     /// Seats played on this keyboard.
     pub local: [bool; 2],
+    /// Whose blocks each seat's board is drawn with.
+    pub skins: [BoardSkin<'a>; 2],
     /// Seconds since the screen opened, for pulsing.
     pub time: f32,
     /// How the match ended off the boards ([`crate::session::Session::verdict`]): the round
@@ -159,10 +162,12 @@ pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
         let shake = shakes[i];
         let board = boards[i];
         let meter = Rect::new(p.meter.x, p.meter.y + shake, p.meter.w, p.meter.h);
-        draw_board_on_fill(board, cell, m.player(seat), fx, scene.time);
-        draw_meter(gfx, meter, cell, m.incoming(seat), scene.time);
-        draw_hold(gfx, p.hold, cell, m.player(seat));
-        draw_next(gfx, p.next, cell, m.player(seat));
+        on_board(scene.skins[i], || {
+            draw_board_on_fill(board, cell, m.player(seat), fx, scene.time);
+            draw_meter(gfx, meter, cell, m.incoming(seat), scene.time);
+            draw_hold(gfx, p.hold, cell, m.player(seat));
+            draw_next(gfx, p.next, cell, m.player(seat));
+        });
         if !p.mini {
             draw_stats(gfx, p.stats, cell, m.player(seat));
             draw_popups(gfx, p.popups, cell, fx);

@@ -356,6 +356,7 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
             net: &net,
             title: &title,
             local: self.session.local_seats(),
+            skins: Seat::BOTH.map(|s| self.session.board_skin(s)),
             time: self.time,
             verdict: verdict.as_deref(),
         };

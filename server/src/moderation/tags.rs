@@ -47,6 +47,16 @@ impl Tags {
         self.skin.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
+    /// A connection taking back a seat goes on wearing the skin the seat's last connection
+    /// wore, until it publishes its own (a reconnect resumes before it can).
+    pub(crate) fn keep_skin_of(&self, before: &Tags) {
+        let worn = before.skin();
+        let mut skin = self.skin.lock().unwrap_or_else(|p| p.into_inner());
+        if skin.is_none() {
+            *skin = worn;
+        }
+    }
+
     /// The connection wears `skin` (`None`: the default blocks).
     pub(crate) fn wear(&self, skin: Option<SkinId>) {
         *self.skin.lock().unwrap_or_else(|p| p.into_inner()) = skin;

@@ -116,6 +116,9 @@ impl Room {
         {
             member.tags.set_bot(true);
         }
+        if let Some(before) = &self.seat_tags[seat.index()] {
+            member.tags.keep_skin_of(before);
+        }
         self.seat_tags[seat.index()] = Some(member.tags.clone());
         info!(room = %self.code, client = member.client, ?seat, "player resumed");
         self.send_joined(seat);

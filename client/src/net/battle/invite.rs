@@ -17,18 +17,32 @@ impl BattleOnline {
         self
     }
 
-    /// Sends `Identify` when there is a key (a new connection is a guest until then).
+    /// Sends `Identify` when there is a key (a new connection is a guest until then), then
+    /// publishes our skin ([`crate::net::skins`]).
     pub(super) fn identify(&mut self) {
         self.who = Who::Guest;
+        self.skins.reconnected();
         if let Some(key) = self.key {
             self.who = Who::Asking;
             self.send(ClientMessage::Identify { key });
+            if let Some(publish) = self.skins.publish() {
+                self.send(publish);
+            }
         }
     }
 
-    /// Takes the answer to our `Identify` and to an invite; true when `m` was one of them.
+    /// Takes the answer to our `Identify`, to an invite, and what is about skins; true when
+    /// `m` was one of them.
     pub(super) fn hear_social(&mut self, m: &ServerMessage) -> bool {
         if self.who.hear(m) {
+            return true;
+        }
+        let heard = self.skins.hear(m);
+        for request in heard.send {
+            self.send(request);
+        }
+        self.notices.extend(heard.notice);
+        if heard.consumed {
             return true;
         }
         match m {
@@ -39,6 +53,16 @@ impl BattleOnline {
             _ => return false,
         }
         true
+    }
+
+    /// Whose blocks battle seat `seat`'s board is drawn with: ours, or the skin its
+    /// player wears if it is known here.
+    pub fn board_skin(&self, seat: sevenbag_core::Seat) -> crate::session::BoardSkin<'_> {
+        if self.battle_seat() == Some(seat) {
+            return crate::session::BoardSkin::Yours;
+        }
+        let room_seat = self.room_seats.get(seat.index()).copied();
+        crate::session::BoardSkin::Theirs(room_seat.and_then(|r| self.skins.worn(usize::from(r))))
     }
 
     /// Whether a friend may be invited now: identified, in the room.

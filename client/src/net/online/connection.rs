@@ -70,9 +70,14 @@ impl Online {
                 // after a loss is a guest again until it does.
                 let ranked_first = self.reconnect.is_none() && self.ranked.is_some();
                 self.who = Who::Guest;
+                self.skins.reconnected();
                 if let Some(key) = self.key.filter(|_| !ranked_first) {
                     self.who = Who::Asking;
                     self.send(ClientMessage::Identify { key });
+                    // Our skin, worn before the request below (the server answers in order).
+                    if let Some(publish) = self.skins.publish() {
+                        self.send(publish);
+                    }
                 }
                 if self.reconnect.is_some() {
                     // A player's resume token in our hello does the asking: `Joined` and the

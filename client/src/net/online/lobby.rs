@@ -166,7 +166,24 @@ impl Online {
     }
 
     pub(super) fn on_message(&mut self, message: ServerMessage, at: Instant) {
+        // A ranked request identifies in its own exchange: our skin follows its answer,
+        // before the queue request the exchange sends next.
+        if matches!(
+            message,
+            ServerMessage::Identified { .. } | ServerMessage::Registered { .. }
+        ) && let Some(publish) = self.skins.publish()
+        {
+            self.send(publish);
+        }
         if self.who.hear(&message) {
+            return;
+        }
+        let heard = self.skins.hear(&message);
+        for request in heard.send {
+            self.send(request);
+        }
+        self.notices.extend(heard.notice);
+        if heard.consumed {
             return;
         }
         if let Some(flow) = &mut self.ranked {

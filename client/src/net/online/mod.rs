@@ -167,6 +167,8 @@ pub struct Online {
     reach_allowance: Duration,
     /// A friend to invite once the room exists and the server knows us (a challenge).
     invite_on_arrival: Option<String>,
+    /// The skins the room's seats wear, and ours published.
+    skins: crate::net::skins::SkinBook,
 }
 
 impl std::fmt::Debug for Online {
@@ -258,6 +260,7 @@ impl Online {
             battle: None,
             reach_allowance: reconnect::REACH_ALLOWANCE,
             invite_on_arrival: None,
+            skins: crate::net::skins::SkinBook::default(),
         }
     }
 
@@ -443,7 +446,13 @@ impl Online {
             resume: seat.map(|_| resume),
             key: self.key,
             who: self.who.clone(),
+            skins: std::mem::take(&mut self.skins),
         })
+    }
+
+    /// The skin seat `seat` wears, with its id, if it is known here.
+    pub fn seat_skin(&self, seat: Seat) -> Option<(&str, &sevenbag_skin::Skin)> {
+        self.skins.worn(seat.index())
     }
 
     /// The match to draw: predicted, or a blank one before the first match.

@@ -12,7 +12,7 @@ use sevenbag_protocol::EndReason;
 use super::{Driver, Online, Request, Stage};
 use crate::input::Keyboard;
 use crate::session::AutoPlayer;
-use crate::session::{NetStatus, RoomRole, top_out_verdict};
+use crate::session::{BoardSkin, NetStatus, RoomRole, top_out_verdict};
 
 impl Online {
     /// Handles every network event that arrived and sends a ping when due; then works out how
@@ -163,6 +163,14 @@ impl crate::session::Session for Online {
 
     fn local_seats(&self) -> [bool; 2] {
         [Seat::First, Seat::Second].map(|s| self.match_driver.seat() == Some(s))
+    }
+
+    fn board_skin(&self, seat: Seat) -> BoardSkin<'_> {
+        if self.match_driver.seat() == Some(seat) {
+            BoardSkin::Yours
+        } else {
+            BoardSkin::Theirs(self.seat_skin(seat))
+        }
     }
 
     /// A room's match names its code, so a friend can be told it (quick match keeps the

@@ -187,6 +187,7 @@ impl PartyOnlineScreen {
             net: &net,
             title: &title,
             local,
+            skins: [Seat::First, Seat::Second].map(|s| o.board_skin(s)),
             time: self.time,
             verdict: verdict.as_deref(),
         };

@@ -85,6 +85,10 @@ impl PartyMatch for OnlineParty {
         self.tally.figures(self.online.battle(), seat)
     }
 
+    fn board_skin(&self, seat: Seat) -> crate::session::BoardSkin<'_> {
+        self.online.board_skin(seat)
+    }
+
     fn results_keys(&self) -> &str {
         if self.watching() {
             "Esc  leave the room"

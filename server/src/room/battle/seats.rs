@@ -110,6 +110,9 @@ impl BattleRoom {
             ));
         }
         slot.conn = Some(member.outbox.clone());
+        if let Some(before) = &slot.tags {
+            member.tags.keep_skin_of(before);
+        }
         slot.tags = Some(member.tags.clone());
         slot.deadline = None;
         info!(room = %self.code, client = member.client, seat, "player resumed");
