@@ -313,11 +313,19 @@ pub fn set_sharing(others: Others, share: bool) {
 
 /// The skin in force as a file to publish (its canonical PNG), unless sharing is off or the
 /// default blocks are in force.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn to_publish() -> Option<Vec<u8>> {
     if !SHARE.with(Cell::get) {
         return None;
     }
     ACTIVE.with(|a| a.borrow().as_ref().map(|d| d.skin.to_png()))
+}
+
+/// The browser build publishes no skin: the PNG encoder would not fit its size budget
+/// (BENCHMARKS.md, page size), so the page's boards show to others in the default blocks.
+#[cfg(target_arch = "wasm32")]
+pub fn to_publish() -> Option<Vec<u8>> {
+    None
 }
 
 /// Runs `draw` with minos drawn in `board`'s skin, then goes back to the skin in force.
