@@ -9,6 +9,14 @@
 //! (`--db ./sevenbag.db`); [`PostgresStorage`] (`--postgres URL`, folder `postgres/`) is the
 //! same interface on PostgreSQL, for several server instances sharing one database.
 //!
+//! ## A player's statistics
+//! [`Storage::rating_history`], [`Storage::seat_totals`] and [`Storage::solo_progression`]
+//! (`stats.rs`) read what a statistics page shows: the rating after each ranked match (the
+//! seats' `rating_after` columns), the per-seat stats summed over a player's latest matches of
+//! both kinds, and the runs that raised a player's solo best. Every accepted solo run is kept
+//! in `solo_runs` (migration 9, no replay bytes; the replay is kept for the best run only, in
+//! `solo_records`), marked with whether it beat the best before it.
+//!
 //! ## Friends, notifications and direct messages
 //! [`SocialStorage`] (folder `social/`, migration 5) keeps what players are to each other:
 //! `friendships` holds two rows a pair, one per side (friends, request sent, request
@@ -56,6 +64,7 @@ mod postgres;
 pub mod skins;
 pub mod social;
 mod sqlite;
+mod stats;
 
 use std::path::PathBuf;
 
@@ -73,6 +82,7 @@ pub use social::{
     RequestOutcome, RequestPolicy, SocialError, SocialStorage, UnknownCode,
 };
 pub use sqlite::SqliteStorage;
+pub use stats::{RatingPoint, SeatTotals, SoloEntry};
 
 /// A player's row id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -442,7 +452,8 @@ pub trait Storage:
     /// Every player, best rating first (for `sevenbag-tool ratings`).
     fn all_players(&self) -> Result<Vec<Player>, StorageError>;
     /// Keeps `run` if it is the player's first on its board or beats their best (a tie keeps
-    /// the older run): only each player's best run per board is stored, replay included.
+    /// the older run): only each player's best run per board is stored with its replay; every
+    /// run is added to the player's run history ([`Storage::solo_progression`]) without it.
     fn record_solo(&self, run: &SoloRun) -> Result<SoloRecordOutcome, StorageError>;
     /// A board's best runs, one per player, best first (ties: the earlier run first; players
     /// taken off the boards and bots are not listed).
@@ -457,4 +468,22 @@ pub trait Storage:
         player: PlayerId,
         board: SoloBoard,
     ) -> Result<Option<SoloStanding>, StorageError>;
+    /// A player's rating after each of their latest `limit` ranked, counted two-seat matches
+    /// (those that stored a rating after), oldest first.
+    fn rating_history(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StorageError>;
+    /// A player's seat stats summed over their latest `limit` matches of both kinds (two-seat,
+    /// ranked or not, and battles), with how many those were and how many they won.
+    fn seat_totals(&self, player: PlayerId, limit: u32) -> Result<SeatTotals, StorageError>;
+    /// The latest `limit` of a player's runs on a board that beat their best before them (the
+    /// first run included), oldest first: the progression of their personal best.
+    fn solo_progression(
+        &self,
+        player: PlayerId,
+        board: SoloBoard,
+        limit: u32,
+    ) -> Result<Vec<SoloEntry>, StorageError>;
 }

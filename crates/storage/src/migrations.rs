@@ -186,4 +186,23 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         removed_unix INTEGER
     );
     CREATE INDEX skins_by_owner ON skins (owner_id, published_unix);",
+    // 9: every accepted solo run (`stats.rs`), without its replay, marked with whether it beat
+    // the player's best before it (0 or 1); the bests already kept start each history.
+    "CREATE TABLE solo_runs (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        mode TEXT NOT NULL,
+        value INTEGER NOT NULL,
+        frames INTEGER NOT NULL,
+        lines INTEGER NOT NULL,
+        pieces INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        recorded_unix INTEGER NOT NULL,
+        personal_best INTEGER NOT NULL
+    );
+    CREATE INDEX solo_runs_by_player ON solo_runs (player_id, mode, personal_best, id);
+    INSERT INTO solo_runs (player_id, mode, value, frames, lines, pieces, score, recorded_unix,
+        personal_best)
+        SELECT player_id, mode, value, frames, lines, pieces, score, recorded_unix, 1
+        FROM solo_records ORDER BY recorded_unix, player_id;",
 ];

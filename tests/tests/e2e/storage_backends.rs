@@ -203,7 +203,7 @@ fn postgres_migrates_an_older_database_and_keeps_the_battle_contract() {
         .query_one("SELECT version FROM sevenbag_schema", &[])
         .and_then(|r| r.try_get(0))
         .unwrap();
-    assert_eq!(version, 8);
+    assert_eq!(version, 9);
     let old = s
         .get_match(MatchId(1))
         .unwrap()

@@ -25,7 +25,8 @@
 //! `connection` (connecting, the connections' upkeep, migrations), `players` (identities,
 //! renames, the rating leaderboard), `matches` (two-seat matches and history), `battles`
 //! (matches of several seats), `seats` (the `match_seats` rows both write and read), `solo`
-//! (solo records), and `moderation` and `social` (each its own trait).
+//! (solo records), `stats` (a player's statistics), and `moderation` and `social` (each its
+//! own trait).
 
 mod battles;
 mod connection;
@@ -36,6 +37,7 @@ mod seats;
 mod skins;
 mod social;
 mod solo;
+mod stats;
 
 use std::sync::Mutex;
 
@@ -46,8 +48,8 @@ use self::connection::Conn;
 use crate::columns::{LISTED, PLAYER_COLUMNS};
 use crate::{
     BattleRecord, HistoryEntry, MatchId, MatchRecord, NewPlayer, Player, PlayerId, Rating,
-    SoloBoard, SoloRecordOutcome, SoloRun, SoloStanding, Standing, Storage, StorageError,
-    StoredBattle, StoredMatch,
+    RatingPoint, SeatTotals, SoloBoard, SoloEntry, SoloRecordOutcome, SoloRun, SoloStanding,
+    Standing, Storage, StorageError, StoredBattle, StoredMatch,
 };
 
 /// Players and matches in a PostgreSQL database.
@@ -219,6 +221,27 @@ impl Storage for PostgresStorage {
         board: SoloBoard,
     ) -> Result<Option<SoloStanding>, StorageError> {
         solo::solo_best(self, player, board)
+    }
+
+    fn rating_history(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StorageError> {
+        stats::rating_history(self, player, limit)
+    }
+
+    fn seat_totals(&self, player: PlayerId, limit: u32) -> Result<SeatTotals, StorageError> {
+        stats::seat_totals(self, player, limit)
+    }
+
+    fn solo_progression(
+        &self,
+        player: PlayerId,
+        board: SoloBoard,
+        limit: u32,
+    ) -> Result<Vec<SoloEntry>, StorageError> {
+        stats::solo_progression(self, player, board, limit)
     }
 }
 

@@ -1,4 +1,5 @@
-//! Solo records on PostgreSQL (Sprint, Blitz): a player's best, the boards and a run's place.
+//! Solo records on PostgreSQL (Sprint, Blitz): a player's best, the boards and a run's place;
+//! every accepted run is also added to `solo_runs`.
 
 use postgres::Row;
 
@@ -44,6 +45,22 @@ pub(super) fn record_solo(
         )
         .map_err(db)?;
     }
+    tx.execute(
+        "INSERT INTO solo_runs (player_id, mode, value, frames, lines, pieces, score, \
+         recorded_unix, personal_best) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        &[
+            &run.player.0,
+            &run.board.name(),
+            &i(run.value()),
+            &i64::from(run.frames),
+            &i64::from(run.lines),
+            &i64::from(run.pieces),
+            &i(run.score),
+            &i(run.recorded_unix),
+            &i64::from(personal_best),
+        ],
+    )
+    .map_err(db)?;
     let best = if personal_best {
         Some(run)
     } else {

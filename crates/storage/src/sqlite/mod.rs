@@ -6,7 +6,8 @@
 //! `connection` (opening, the quick check, migrations), `players` (identities, renames, the
 //! rating leaderboard), `matches` (two-seat matches and history), `battles` (matches of
 //! several seats), `seats` (the `match_seats` rows both write and read), `solo` (solo records),
-//! and `moderation` and `social` (each its own trait).
+//! `stats` (a player's statistics: rating history, seat totals, solo progression), and
+//! `moderation` and `social` (each its own trait).
 
 mod battles;
 mod connection;
@@ -19,6 +20,7 @@ mod social;
 #[cfg(test)]
 mod social_tests;
 mod solo;
+mod stats;
 #[cfg(test)]
 mod tests;
 
@@ -31,8 +33,8 @@ use crate::columns::{LISTED, PLAYER_COLUMNS};
 
 use crate::{
     BattleRecord, HistoryEntry, MatchId, MatchRecord, NewPlayer, Player, PlayerId, Rating,
-    SoloBoard, SoloRecordOutcome, SoloRun, SoloStanding, Standing, Storage, StorageError,
-    StoredBattle, StoredMatch,
+    RatingPoint, SeatTotals, SoloBoard, SoloEntry, SoloRecordOutcome, SoloRun, SoloStanding,
+    Standing, Storage, StorageError, StoredBattle, StoredMatch,
 };
 
 /// Players and matches in one SQLite file.
@@ -192,5 +194,26 @@ impl Storage for SqliteStorage {
 
     fn all_players(&self) -> Result<Vec<Player>, StorageError> {
         players::all_players(self)
+    }
+
+    fn rating_history(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StorageError> {
+        stats::rating_history(&self.read(), player, limit).map_err(db)
+    }
+
+    fn seat_totals(&self, player: PlayerId, limit: u32) -> Result<SeatTotals, StorageError> {
+        stats::seat_totals(&self.read(), player, limit).map_err(db)
+    }
+
+    fn solo_progression(
+        &self,
+        player: PlayerId,
+        board: SoloBoard,
+        limit: u32,
+    ) -> Result<Vec<SoloEntry>, StorageError> {
+        stats::solo_progression(&self.read(), player, board, limit).map_err(db)
     }
 }

@@ -1,4 +1,5 @@
-//! Solo records on SQLite (Sprint, Blitz): a player's best, the boards and a run's place.
+//! Solo records on SQLite (Sprint, Blitz): a player's best, the boards and a run's place; every
+//! accepted run is also added to `solo_runs`.
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
@@ -128,6 +129,21 @@ impl SqliteStorage {
                 ],
             )?;
         }
+        tx.execute(
+            "INSERT INTO solo_runs (player_id, mode, value, frames, lines, pieces, score, \
+             recorded_unix, personal_best) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                run.player.0,
+                run.board.name(),
+                unix(run.value()),
+                run.frames,
+                run.lines,
+                run.pieces,
+                unix(run.score),
+                unix(run.recorded_unix),
+                personal_best
+            ],
+        )?;
         let best = if personal_best {
             Some(run)
         } else {

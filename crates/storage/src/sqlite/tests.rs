@@ -331,7 +331,7 @@ fn a_version_1_database_gains_the_solo_and_moderation_tables_and_keeps_its_playe
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(version, MIGRATIONS.len() as i64);
-    assert_eq!(version, 8);
+    assert_eq!(version, 9);
     let old = s.player_by_name_key("old").unwrap().expect("kept");
     let record = s.player_record(old.id, 2).unwrap().expect("kept");
     assert!(!record.bot && !record.delisted && record.registered_from.is_none());
@@ -402,4 +402,38 @@ fn a_version_3_database_keeps_its_matches_and_takes_free_for_all_matches() {
         (ann.rating, ann.games),
         "battles are unrated"
     );
+}
+
+#[test]
+fn a_version_8_database_starts_the_run_history_with_the_best_it_kept() {
+    let t = Temp::new("migrate-runs");
+    {
+        let c = Connection::open(t.db()).unwrap();
+        for (i, sql) in MIGRATIONS[..8].iter().enumerate() {
+            c.execute_batch(&format!(
+                "BEGIN; {sql}; PRAGMA user_version = {}; COMMIT;",
+                i + 1
+            ))
+            .unwrap();
+        }
+        c.execute_batch(
+            "INSERT INTO players (key_hash, recovery_hash, name, name_key, rating, deviation, \
+             volatility, created_unix) VALUES (x'01', x'02', 'Old', 'old', 1500, 350, 0.06, 1); \
+             INSERT INTO solo_records (player_id, mode, value, frames, lines, pieces, score, \
+             recorded_unix, replay) VALUES (1, 'blitz', 60000, 7200, 50, 140, 60000, 77, x'00');",
+        )
+        .unwrap();
+    }
+    let s = SqliteStorage::open(&t.db()).expect("migrates");
+    let old = s.player_by_name_key("old").unwrap().expect("kept");
+    let blitz = SoloBoard::Blitz;
+    s.record_solo(&solo(&old, blitz, 7200, 50_000, 80)).unwrap();
+    s.record_solo(&solo(&old, blitz, 7200, 70_000, 81)).unwrap();
+    let scores: Vec<(u64, u64)> = s
+        .solo_progression(old.id, blitz, 10)
+        .unwrap()
+        .iter()
+        .map(|r| (r.score, r.recorded_unix))
+        .collect();
+    assert_eq!(scores, [(60_000, 77), (70_000, 81)]);
 }
