@@ -469,7 +469,9 @@ impl BattleRoom {
         let watching = self.spectators.listeners();
         let line = super::chat::Line {
             from: name,
-            seat: seat.and_then(Seat::new),
+            // `Chat`'s seat is the two-seat wire's (0 or 1; a reader refuses more): here it
+            // only tells a seated player from a spectator, so every seat says `First`.
+            seat: seat.map(|_| Seat::First),
             text,
         };
         super::chat::relay(
