@@ -180,6 +180,9 @@ pub enum StartScreen {
     /// `party-online` with the shown seat's connection through a relay that drops mid-match
     /// for longer than the room's reconnect window: the reconnecting banner, then watching.
     PartyReconnect,
+    /// `party-online` with every other seat's bot registered and wearing a built-in skin it
+    /// publishes: the other boards in their players' skins.
+    PartySkins,
     /// Quick play's waiting card: the free-for-all queue of an embedded server on 127.0.0.1,
     /// with `--seats` minus one bots queued beside you (a room starts after its countdown).
     PartyQueue,

@@ -206,7 +206,12 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
                 }
             }
         }
-        Some(StartScreen::PartyOnline | StartScreen::PartyWatch | StartScreen::PartyReconnect) => {
+        Some(
+            StartScreen::PartyOnline
+            | StartScreen::PartyWatch
+            | StartScreen::PartyReconnect
+            | StartScreen::PartySkins,
+        ) => {
             let setup = PartySetup {
                 bots: args.seats.max(2) - 1,
                 teams: args.teams,
@@ -214,6 +219,8 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
             };
             let made = if args.screen == Some(StartScreen::PartyWatch) {
                 crate::party::online::PartyOnlineScreen::watch_crowd(&setup)
+            } else if args.screen == Some(StartScreen::PartySkins) {
+                crate::party::online::PartyOnlineScreen::skinned_crowd(&setup, args.seed)
             } else if args.screen == Some(StartScreen::PartyReconnect) {
                 crate::party::online::PartyOnlineScreen::reconnect_crowd(&setup, args.seed)
             } else {

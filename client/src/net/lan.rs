@@ -234,6 +234,17 @@ impl HostedServer {
         port: u16,
         replay_dir: std::path::PathBuf,
     ) -> Result<HostedServer, String> {
+        HostedServer::start_keeping(ip, port, replay_dir, None)
+    }
+
+    /// As [`HostedServer::start_on`], keeping identities (and published skins) in the SQLite
+    /// file `db` when given.
+    pub fn start_keeping(
+        ip: Ipv4Addr,
+        port: u16,
+        replay_dir: std::path::PathBuf,
+        db: Option<std::path::PathBuf>,
+    ) -> Result<HostedServer, String> {
         let rt = crate::net::online::transport::runtime()?;
         let listener = std::net::TcpListener::bind((ip, port))
             .or_else(|_| std::net::TcpListener::bind((ip, 0)))
@@ -251,6 +262,7 @@ impl HostedServer {
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let config = sevenbag_server::Config {
             replay_dir,
+            db,
             server_name: "sevenbag LAN host".to_owned(),
             ..sevenbag_server::Config::default()
         };

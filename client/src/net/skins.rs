@@ -38,6 +38,8 @@ pub struct SkinBook {
     /// Skins asked for or fetched, by id.
     files: BTreeMap<SkinId, Fetched>,
     publish: Publish,
+    /// A skin file this connection wears instead of the one in force (a capture's bots).
+    wear: Option<Vec<u8>>,
 }
 
 impl Default for SkinBook {
@@ -46,18 +48,27 @@ impl Default for SkinBook {
             seats: Vec::new(),
             files: BTreeMap::new(),
             publish: Publish::Idle,
+            wear: None,
         }
     }
 }
 
 impl SkinBook {
+    /// A book that publishes the skin file `png` instead of the skin in force.
+    pub fn wearing(png: Vec<u8>) -> SkinBook {
+        SkinBook {
+            wear: Some(png),
+            ..SkinBook::default()
+        }
+    }
+
     /// Our skin to publish now (the settings share it and one is in force), once a
     /// connection: sent right after `Identify`, so the server wears it before any request.
     pub fn publish(&mut self) -> Option<ClientMessage> {
         if self.publish != Publish::Idle {
             return None;
         }
-        let png = crate::render::skin::to_publish()?;
+        let png = self.wear.clone().or_else(crate::render::skin::to_publish)?;
         self.publish = Publish::Asked;
         Some(ClientMessage::PublishSkin { png })
     }

@@ -11,6 +11,13 @@ use super::BattleOnline;
 use crate::net::online::who::{Who, invited_text, sent_text};
 
 impl BattleOnline {
+    /// Publishes the skin file `png` after identifying, instead of the skin in force (a
+    /// capture's bots, each in a skin of its own).
+    pub fn wearing(mut self, png: Vec<u8>) -> BattleOnline {
+        self.skins = crate::net::skins::SkinBook::wearing(png);
+        self
+    }
+
     /// Identifies with `key` (the player's) on every welcome; `None` stays a guest.
     pub fn with_key(mut self, key: Option<[u8; 32]>) -> BattleOnline {
         self.key = key;

@@ -8,10 +8,12 @@ use std::net::Ipv4Addr;
 use sevenbag_bot::Level;
 use sevenbag_core::Handling;
 use sevenbag_netplay::time::Instant;
-use sevenbag_protocol::JoinRole;
+use sevenbag_protocol::{ClientMessage, JoinRole, ServerMessage};
 
 use crate::net::battle::{BattleOnline, BattleStage};
 use crate::net::lan::HostedServer;
+use crate::net::request::Arrival;
+use crate::render::builtin_skins::BuiltIn;
 use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
 
 /// The other bots' names.
@@ -25,20 +27,36 @@ pub struct Crowd {
     addr: String,
     /// A bot said hello in the chat (once a match runs, so a capture shows a line).
     greeted: bool,
+    /// Each joining bot registers an identity and wears a built-in skin of its own
+    /// (`--screen party-skins`).
+    skins: bool,
     _server: HostedServer,
 }
 
 impl Crowd {
     /// Starts the server; returns it and its address.
     pub fn start(seats: usize, level: Level) -> Result<Crowd, String> {
+        Crowd::starting(seats, level, false)
+    }
+
+    /// As [`Crowd::start`], the server keeping identities, and every bot that joins
+    /// registering one and wearing a built-in skin ([`BuiltIn::ALL`] in turn), which the
+    /// server publishes to the room.
+    pub fn start_in_skins(seats: usize, level: Level) -> Result<Crowd, String> {
+        Crowd::starting(seats, level, true)
+    }
+
+    fn starting(seats: usize, level: Level, skins: bool) -> Result<Crowd, String> {
         let dir = std::env::temp_dir().join(format!("sevenbag-party-{}", std::process::id()));
-        let server = HostedServer::start_on(Ipv4Addr::LOCALHOST, 0, dir)?;
+        let db = skins.then(|| dir.join("sevenbag.db"));
+        let server = HostedServer::start_keeping(Ipv4Addr::LOCALHOST, 0, dir, db)?;
         Ok(Crowd {
             players: Vec::new(),
             wanted: seats.saturating_sub(1),
             level,
             addr: format!("127.0.0.1:{}", server.port()),
             greeted: false,
+            skins,
             _server: server,
         })
     }
@@ -92,13 +110,20 @@ impl Crowd {
             let i = self.players.len() + 2;
             // Names, not numbers: the seats are taken in whatever order the joins arrive.
             let name = NAMES[(i - 2) % NAMES.len()];
-            let online = BattleOnline::join(
+            let mut online = BattleOnline::join(
                 &self.addr,
                 name,
                 Handling::default(),
                 code,
                 JoinRole::Player,
             );
+            if self.skins {
+                let skin = BuiltIn::ALL[(i - 2) % BuiltIn::ALL.len()].skin();
+                match register(&self.addr, name) {
+                    Ok(key) => online = online.with_key(Some(key)).wearing(skin.to_png()),
+                    Err(e) => tracing::warn!("capture bot {name} plays as a guest: {e}"),
+                }
+            }
             let bot = Opponent::Bot(self.level).player_with(0xB07 * i as u64, Planning::Inline);
             self.players.push((online, bot));
         }
@@ -120,6 +145,31 @@ impl Crowd {
             self.greeted = true;
         }
     }
+}
+
+/// Registers an identity named `name` on the server at `addr` (waiting up to 10 s), for a bot
+/// to identify with: its key.
+fn register(addr: &str, name: &str) -> Result<[u8; 32], String> {
+    let key = crate::identity::random_key()?;
+    let mut request = crate::net::request::Request::connect(addr, name)?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::time::Instant::now() < deadline {
+        match request.next() {
+            Some(Arrival::Welcome) => request.send(ClientMessage::Register {
+                key,
+                name: name.to_owned(),
+            })?,
+            Some(Arrival::Message(ServerMessage::Registered { .. })) => {
+                request.close();
+                return Ok(key);
+            }
+            Some(Arrival::Message(ServerMessage::Error { message, .. })) => return Err(message),
+            Some(Arrival::Gone(why)) => return Err(why),
+            Some(Arrival::Message(_)) => {}
+            None => std::thread::sleep(std::time::Duration::from_millis(5)),
+        }
+    }
+    Err("the embedded server did not register the bot in time".to_owned())
 }
 
 /// A bot's seat under the `manual` rule: aims by [`sevenbag_bot::manual_target`].

@@ -200,6 +200,22 @@ impl PartyOnlineScreen {
         Ok(screen)
     }
 
+    /// As [`PartyOnlineScreen::crowd`], every other seat's bot wearing a built-in skin it
+    /// publishes to the server (`--screen party-skins`): the other boards drawn in their
+    /// players' skins.
+    pub fn skinned_crowd(
+        setup: &super::PartySetup,
+        seed: u64,
+    ) -> Result<PartyOnlineScreen, String> {
+        let crowd = crowd::Crowd::start_in_skins(setup.seats(), setup.level)?;
+        let options = room_options(setup);
+        let online = BattleOnline::create(crowd.addr(), "You (bot)", Handling::default(), options);
+        let mut screen = PartyOnlineScreen::new(online);
+        screen.autopilot = Some(Opponent::Bot(setup.level).player_with(seed, Planning::Inline));
+        screen.crowd = Some(crowd);
+        Ok(screen)
+    }
+
     /// As [`PartyOnlineScreen::crowd`], our connection through a relay that goes down
     /// mid-match for longer than the room's reconnect window, then comes back:
     /// `--screen party-reconnect` (the reconnecting banner, then watching).
