@@ -112,9 +112,15 @@ impl SkinBook {
                 fatal: false,
             } if self.publish == Publish::Asked && refuses_a_skin(*code) => {
                 self.publish = Publish::Answered;
-                heard.notice = Some(format!(
-                    "Others see your boards in the default blocks: {message}"
-                ));
+                // A server that takes no skins (or no identities) is said in the settings'
+                // help, not before every match; a refused file or a flood is worth a notice.
+                if matches!(code, ErrorCode::BadSkin | ErrorCode::RateLimited) {
+                    heard.notice = Some(format!(
+                        "Others see your boards in the default blocks: {message}"
+                    ));
+                } else {
+                    tracing::info!(%message, "the server wears no skin of ours");
+                }
                 heard.consumed = true;
             }
             _ => {}
@@ -232,27 +238,39 @@ mod tests {
         assert!(book.worn(0).is_none());
     }
 
-    #[test]
-    fn a_refused_publish_is_told_and_not_taken_for_the_requests_answer() {
-        let mut book = SkinBook {
+    fn asked() -> SkinBook {
+        SkinBook {
             publish: Publish::Asked,
             ..SkinBook::default()
-        };
-        let refusal = ServerMessage::Error {
-            code: ErrorCode::Unavailable,
-            message: "this server takes no published skins".into(),
+        }
+    }
+
+    fn error(code: ErrorCode, message: &str) -> ServerMessage {
+        ServerMessage::Error {
+            code,
+            message: message.into(),
             fatal: false,
-        };
+        }
+    }
+
+    #[test]
+    fn a_refused_file_is_told_and_not_taken_for_the_requests_answer() {
+        let mut book = asked();
+        let refusal = error(ErrorCode::BadSkin, "skin refused: not a PNG file");
         let heard = book.hear(&refusal);
         assert!(heard.consumed);
-        assert!(
-            heard
-                .notice
-                .is_some_and(|n| n.contains("takes no published skins"))
-        );
+        assert!(heard.notice.is_some_and(|n| n.contains("not a PNG file")));
         assert!(
             !book.hear(&refusal).consumed,
             "the next error is the request's"
         );
+    }
+
+    #[test]
+    fn a_server_that_takes_no_skins_is_answered_quietly() {
+        let mut book = asked();
+        let heard = book.hear(&error(ErrorCode::Unavailable, "this server takes no skins"));
+        assert!(heard.consumed, "not the request's failure");
+        assert!(heard.notice.is_none(), "no notice before every match");
     }
 }
