@@ -75,19 +75,21 @@ impl Who {
 
     /// Why an invite cannot be sent now, if it cannot.
     pub fn invite_refusal(&self) -> Option<String> {
-        match self {
-            Who::Known => None,
-            Who::Asking => self.refusal(),
-            Who::Guest | Who::Refused(_) => Some(INVITES_NEED_IDENTITY.to_owned()),
-        }
+        self.social_refusal(INVITES_NEED_IDENTITY)
     }
 
     /// Why a friend request cannot be sent now, if it cannot.
     pub fn friend_refusal(&self) -> Option<String> {
+        self.social_refusal(FRIENDS_NEED_IDENTITY)
+    }
+
+    /// Why something only an identity may send cannot go now: `without` for a guest (or a
+    /// refused key), "still identifying" while the answer is awaited.
+    fn social_refusal(&self, without: &str) -> Option<String> {
         match self {
             Who::Known => None,
             Who::Asking => self.refusal(),
-            Who::Guest | Who::Refused(_) => Some(FRIENDS_NEED_IDENTITY.to_owned()),
+            Who::Guest | Who::Refused(_) => Some(without.to_owned()),
         }
     }
 

@@ -192,12 +192,17 @@ impl PartyOnlineScreen {
     /// bot through its own connection: `--screen party-online`.
     pub fn crowd(setup: &super::PartySetup, seed: u64) -> Result<PartyOnlineScreen, String> {
         let crowd = crowd::Crowd::start(setup.seats(), setup.level)?;
+        Ok(PartyOnlineScreen::among(crowd, setup, seed))
+    }
+
+    /// Our bot-played seat creating the room of `setup` on `crowd`'s server.
+    fn among(crowd: crowd::Crowd, setup: &super::PartySetup, seed: u64) -> PartyOnlineScreen {
         let options = room_options(setup);
         let online = BattleOnline::create(crowd.addr(), "You (bot)", Handling::default(), options);
         let mut screen = PartyOnlineScreen::new(online);
         screen.autopilot = Some(Opponent::Bot(setup.level).player_with(seed, Planning::Inline));
         screen.crowd = Some(crowd);
-        Ok(screen)
+        screen
     }
 
     /// As [`PartyOnlineScreen::crowd`], every other seat's bot wearing a built-in skin it
@@ -208,12 +213,7 @@ impl PartyOnlineScreen {
         seed: u64,
     ) -> Result<PartyOnlineScreen, String> {
         let crowd = crowd::Crowd::start_in_skins(setup.seats(), setup.level)?;
-        let options = room_options(setup);
-        let online = BattleOnline::create(crowd.addr(), "You (bot)", Handling::default(), options);
-        let mut screen = PartyOnlineScreen::new(online);
-        screen.autopilot = Some(Opponent::Bot(setup.level).player_with(seed, Planning::Inline));
-        screen.crowd = Some(crowd);
-        Ok(screen)
+        Ok(PartyOnlineScreen::among(crowd, setup, seed))
     }
 
     /// As [`PartyOnlineScreen::crowd`], our connection through a relay that goes down
