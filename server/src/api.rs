@@ -4,8 +4,9 @@
 //! positive integers of at most 18 digits, `limit` within `1..=MAX_LIMIT`. Errors are JSON
 //! `{"error": "..."}` with a 4xx status; `503` when the server keeps no database.
 //!
-//! `/api/leaderboard/sprint` and `/api/leaderboard/blitz` list each player's best verified solo
-//! run (see `crate::solo_records`). A player's own friends, requests and notifications
+//! `/api/players/{name}/stats` (a player's rating history, averages and solo bests) is in
+//! `stats` (`api/stats.rs`). `/api/leaderboard/sprint` and `/api/leaderboard/blitz` list each
+//! player's best verified solo run (see `crate::solo_records`). A player's own friends, requests and notifications
 //! (`/api/me/...`, authenticated by their key) are in `crate::api_social`.
 
 use std::sync::Arc;
@@ -29,6 +30,8 @@ use crate::history::{battle_json, fit_only, place_text, stats_json};
 use crate::ranked;
 use crate::shared::Shared;
 
+mod stats;
+
 /// Largest `limit` of a list.
 pub(crate) const MAX_LIMIT: u32 = 500;
 /// Matches listed on a player's page.
@@ -41,6 +44,7 @@ pub(crate) fn routes() -> Router<Arc<Shared>> {
         .route("/api/leaderboard/sprint", get(sprint_board))
         .route("/api/leaderboard/blitz", get(blitz_board))
         .route("/api/players/{name}", get(player))
+        .route("/api/players/{name}/stats", get(stats::player_stats))
         .route("/api/matches/{id}", get(one_match))
         .route("/api/matches/{id}/replay", get(replay))
         .merge(crate::api_social::routes())
@@ -83,7 +87,7 @@ pub(crate) struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
@@ -97,7 +101,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-type ApiResult = Result<Response, ApiError>;
+pub(crate) type ApiResult = Result<Response, ApiError>;
 
 /// `?limit=N`.
 #[derive(Debug, Deserialize)]
@@ -121,7 +125,7 @@ fn limit(query: Result<Query<ListQuery>, QueryRejection>, default: u32) -> Resul
     }
 }
 
-fn database(shared: &Shared) -> Result<&Db, ApiError> {
+pub(crate) fn database(shared: &Shared) -> Result<&Db, ApiError> {
     shared.db.as_ref().ok_or_else(|| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -130,7 +134,7 @@ fn database(shared: &Shared) -> Result<&Db, ApiError> {
     })
 }
 
-fn failed(e: StorageError) -> ApiError {
+pub(crate) fn failed(e: StorageError) -> ApiError {
     tracing::error!(error = %e, "API database read failed");
     ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "database unavailable")
 }
@@ -142,7 +146,7 @@ fn rating_json(r: Option<Rating>) -> Value {
     )
 }
 
-fn round1(x: f64) -> f64 {
+pub(crate) fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
@@ -215,7 +219,7 @@ async fn leaderboard(
 }
 
 /// A Sprint time in seconds, to the hundredth (truncated, as the game's clock shows it).
-fn sprint_seconds(frames: u32) -> f64 {
+pub(crate) fn sprint_seconds(frames: u32) -> f64 {
     (u64::from(frames) * 100 / 60) as f64 / 100.0
 }
 
@@ -278,16 +282,8 @@ async fn player(
     State(shared): State<Arc<Shared>>,
     name: Result<Path<String>, PathRejection>,
 ) -> ApiResult {
-    // A path that does not decode to UTF-8 (`%ff%fe`) is a bad name like any other.
-    let name = path_text(name);
-    if validate_name(&name).is_err() {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "not a valid player name",
-        ));
-    }
+    let key = player_key(name)?;
     let db = database(&shared)?;
-    let key = name_key(&name);
     let found = db
         .read(move |s| {
             let Some(p) = s.player_by_name_key(&key)? else {
@@ -309,8 +305,21 @@ async fn player(
     Ok(axum::Json(body).into_response())
 }
 
+/// The folded name of a `{name}` path parameter, refused unless it is a valid player name (a
+/// path that does not decode to UTF-8, `%ff%fe`, is a bad name like any other).
+pub(crate) fn player_key(name: Result<Path<String>, PathRejection>) -> Result<String, ApiError> {
+    let name = path_text(name);
+    if validate_name(&name).is_err() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "not a valid player name",
+        ));
+    }
+    Ok(name_key(&name))
+}
+
 /// A path parameter, or "" when it does not decode to UTF-8 (then refused as malformed).
-fn path_text(path: Result<Path<String>, PathRejection>) -> String {
+pub(crate) fn path_text(path: Result<Path<String>, PathRejection>) -> String {
     path.map(|Path(text)| text).unwrap_or_default()
 }
 

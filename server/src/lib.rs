@@ -38,7 +38,8 @@
 //! - `ranked.rs`: Glicko-2, deviation decay, the rating window; `db.rs`: the storage handle
 //!   (reads on blocking threads, writes through one writer task); `identity.rs`: keys, names,
 //!   recovery codes; `api.rs`: the read-only JSON API, `api_social.rs` its `/api/me` routes
-//!   (a player's friends, requests and notifications, by key); `solo_records.rs`: solo runs submitted
+//!   (a player's friends, requests and notifications, by key), `api/stats.rs` a player's
+//!   statistics (`/api/players/NAME/stats`); `solo_records.rs`: solo runs submitted
 //!   as replays, re-simulated and kept as per-mode records.
 //! - `room/`: one task per room, owning its seats, spectators and match (`seats.rs`: joins,
 //!   resumes, leaves; `play.rs`: the match, inputs, results; `persist.rs`: its durable log).

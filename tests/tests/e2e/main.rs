@@ -30,6 +30,7 @@ mod match_detail;
 mod missed_invites;
 mod moderation;
 mod ops;
+mod player_stats;
 mod ranked;
 mod reconnect;
 mod records;
