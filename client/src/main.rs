@@ -194,8 +194,17 @@ async fn run(args: Args) {
     {
         start::use_page_server(&mut ctx);
         start::wait_for_page_files(&mut ctx).await;
+        // The skin the page keeps is one of its files, readable only now.
+        if skin == config::SkinChoice::File
+            && let Err(e) = settings::show_skin(skin, skin_file.as_deref())
+        {
+            ctx.notify(
+                format!("Block skin not used (the default blocks are drawn): {e}"),
+                theme::BAD,
+            );
+        }
         crate::platform::web_files::accept_files(
-            ".sbrp",
+            ".sbrp,.png",
             sevenbag_protocol::replay::MAX_REPLAY_BYTES,
         );
     }
@@ -322,10 +331,14 @@ async fn run(args: Args) {
                 ctx.notice = None;
             }
         }
-        // A replay file picked or dropped on the page opens over whatever is on screen.
+        // A replay file picked or dropped on the page opens over whatever is on screen; a
+        // skin PNG becomes the skin once the browser has decoded it.
         #[cfg(target_arch = "wasm32")]
-        if let Some(screen) = replays::opened_file(&mut ctx) {
-            stack.apply(screen::Transition::Push(screen));
+        {
+            if let Some(screen) = replays::opened_file(&mut ctx) {
+                stack.apply(screen::Transition::Push(screen));
+            }
+            settings::page_skin::pump(&mut ctx);
         }
         // An invite's toast takes its Join and Decline (and the box that asks before leaving a
         // match takes everything) before the screen on top sees the frame.

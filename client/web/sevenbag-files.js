@@ -16,6 +16,10 @@
 //   with "no share sheet" (copy the link instead).
 // - sb_history_replace(path): shows `path` (same site, starting with "/") in the address bar
 //   without loading it, so the address is the link to what is on screen.
+// - sb_image_decode(bytes, max_pixels): a request; the browser's own decoder reads a PNG the
+//   game has already checked (signature, chunks, header, limits: sevenbag_skin::check) into
+//   8-bit RGBA, unpremultiplied: the result is width and height (u32 little-endian each),
+//   then the pixels row by row. Refused past max_pixels.
 "use strict";
 
 window.sevenbag = window.sevenbag || {};
@@ -186,6 +190,36 @@ window.sevenbag.parts = window.sevenbag.parts || [];
         });
     }
 
+    // The browser decodes the image; the game checked the file before and checks the pixels'
+    // size after. Drawn at its own size, with no colour conversion or premultiplication.
+    function decode_image(data, max_pixels) {
+        var blob = new Blob([data], { type: "image/png" });
+        return createImageBitmap(blob, {
+            premultiplyAlpha: "none", colorSpaceConversion: "none",
+        }).then(function (bitmap) {
+            var w = bitmap.width, h = bitmap.height;
+            if (w * h > max_pixels || w === 0 || h === 0) {
+                bitmap.close();
+                throw new Error("the image is " + w + "×" + h + " pixels: over the limit");
+            }
+            var canvas = document.createElement("canvas");
+            canvas.width = w;
+            canvas.height = h;
+            var g = canvas.getContext("2d", { willReadFrequently: true });
+            g.drawImage(bitmap, 0, 0);
+            bitmap.close();
+            var pixels = g.getImageData(0, 0, w, h).data;
+            var out = new Uint8Array(8 + pixels.length);
+            var view = new DataView(out.buffer);
+            view.setUint32(0, w, true);
+            view.setUint32(4, h, true);
+            out.set(pixels, 8);
+            return out;
+        }, function () {
+            throw new Error("the browser could not read it as an image");
+        });
+    }
+
     // Same site only: a path, not a scheme or another host.
     function replace_path(path) {
         if (typeof path !== "string" || !path.startsWith("/") || path.startsWith("//") ||
@@ -221,6 +255,7 @@ window.sevenbag.parts = window.sevenbag.parts || [];
         download: download,
     };
     window.sevenbag.links = { copy: copy, share: share, replace_path: replace_path };
+    window.sevenbag.images = { decode: decode_image };
 
     window.sevenbag.parts.push(function (env, io) {
         env.sb_download = function (nptr, nlen, ptr, len, mptr, mlen) {
@@ -264,6 +299,12 @@ window.sevenbag.parts = window.sevenbag.parts || [];
             var url = io.str(uptr, ulen);
             return io.request(function () {
                 return share(title, url);
+            });
+        };
+        env.sb_image_decode = function (ptr, len, max_pixels) {
+            var data = io.bytes(ptr, len).slice();
+            return io.request(function () {
+                return decode_image(data, max_pixels);
             });
         };
         env.sb_history_replace = function (ptr, len) {

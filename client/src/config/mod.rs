@@ -7,6 +7,8 @@
 
 mod bots;
 mod file;
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub mod page_skin;
 mod skin;
 mod store;
 

@@ -20,13 +20,12 @@ pub enum SkinChoice {
 }
 
 impl SkinChoice {
-    /// Every choice this build offers, in the order the settings step through them.
+    /// Every choice this build offers, in the order the settings step through them (in a
+    /// browser, "from file…" is the skin last brought to the page).
     pub fn all() -> Vec<SkinChoice> {
         let mut v = vec![SkinChoice::Default];
         v.extend(BuiltIn::ALL.map(SkinChoice::BuiltIn));
-        if cfg!(not(target_arch = "wasm32")) {
-            v.push(SkinChoice::File);
-        }
+        v.push(SkinChoice::File);
         v
     }
 
@@ -70,6 +69,11 @@ impl SkinChoice {
         match self {
             SkinChoice::Default => Ok(None),
             SkinChoice::BuiltIn(b) => Ok(Some(b.skin())),
+            // A page has one skin file: the one last brought to it.
+            SkinChoice::File if cfg!(target_arch = "wasm32") => {
+                let kept = super::page_skin::page_skin_path();
+                read_skin_file(&kept.unwrap_or_default()).map(Some)
+            }
             SkinChoice::File => match file {
                 Some(path) => read_skin_file(path).map(Some),
                 None => Err("no skin file chosen: type its path on the row below".to_owned()),
@@ -91,10 +95,13 @@ pub fn read_skin_file(path: &Path) -> Result<Skin, String> {
     sevenbag_skin::decode(&bytes).map_err(|e| e.to_string())
 }
 
-/// A browser has no file paths to read a skin from.
+/// In a browser: the skin the page keeps (a skin file brought to the page, decoded once;
+/// [`super::page_skin`]).
 #[cfg(target_arch = "wasm32")]
-pub fn read_skin_file(_path: &Path) -> Result<Skin, String> {
-    Err("skin files are not read in the browser".to_owned())
+pub fn read_skin_file(path: &Path) -> Result<Skin, String> {
+    let bytes = crate::platform::files::read(path)
+        .map_err(|_| "no skin kept in this browser: drop a skin PNG on the page".to_owned())?;
+    super::page_skin::from_file(&bytes)
 }
 
 #[cfg(test)]

@@ -318,6 +318,16 @@ impl HostedServer {
         Err(NO_HOSTING.to_owned())
     }
 
+    /// Always refuses: a page cannot host.
+    pub fn start_keeping(
+        _ip: Ipv4Addr,
+        _port: u16,
+        _replay_dir: std::path::PathBuf,
+        _db: Option<std::path::PathBuf>,
+    ) -> Result<HostedServer, String> {
+        Err(NO_HOSTING.to_owned())
+    }
+
     /// Never called: no value exists.
     pub fn port(&self) -> u16 {
         match *self {}

@@ -36,6 +36,7 @@ unsafe extern "C" {
     fn sb_file_take(part: u32, ptr: *mut u8, cap: u32) -> u32;
     fn sb_clipboard_write(ptr: *const u8, len: u32) -> u32;
     fn sb_history_replace(ptr: *const u8, len: u32) -> i32;
+    fn sb_image_decode(ptr: *const u8, len: u32, max_pixels: u32) -> u32;
 }
 
 /// The most one file of the page may be (the replay format's limit).
@@ -195,6 +196,23 @@ impl Request {
             }
         }
     }
+}
+
+impl Request {
+    /// A finished request's result, at most `max` bytes (`None` past it, or before the end).
+    pub fn take(&self, max: usize) -> Option<Vec<u8>> {
+        let id = self.0;
+        // SAFETY: the page writes at most `cap` bytes at `ptr`.
+        fetch(max, |ptr, cap| unsafe { sb_req_take(id, ptr, cap) as i32 })
+    }
+}
+
+/// Has the browser decode the image file `bytes` (already checked: see
+/// `sevenbag_skin::check`) into 8-bit RGBA, refusing more than `max_pixels`: the result is the
+/// width and height (u32 little-endian each), then the pixels.
+pub fn decode_image(bytes: &[u8], max_pixels: u32) -> Request {
+    // SAFETY: read within its length.
+    Request(unsafe { sb_image_decode(bytes.as_ptr(), bytes.len() as u32, max_pixels) })
 }
 
 impl Drop for Request {

@@ -172,6 +172,10 @@ pub fn opened_file(ctx: &mut Ctx) -> Option<Box<dyn Screen>> {
             ctx.notify(format!("{name} was not opened: {why}"), theme::BAD);
             None
         }
+        Opened::File(name, bytes) if name.to_lowercase().ends_with(".png") => {
+            crate::settings::page_skin::open(ctx, &name, &bytes);
+            None
+        }
         Opened::File(name, bytes) => match crate::replay_files::open_bytes(
             crate::replay_files::save_dir().as_deref(),
             &name,

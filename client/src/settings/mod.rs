@@ -4,6 +4,8 @@
 //! The screen edits a draft copy; "Save" (or Escape) validates, writes the file and puts the
 //! draft in force; "Discard" drops it. Key rows capture the next key pressed ("press a key").
 
+#[cfg(target_arch = "wasm32")]
+pub mod page_skin;
 mod rows;
 mod skin;
 mod update;

@@ -17,6 +17,18 @@ use crate::skin::Skin;
 /// strip's file size; only then the pixels, by the `png` decoder under [`MAX_DECODED_BYTES`], palette, grey and
 /// RGB converted to RGBA.
 pub fn decode(bytes: &[u8]) -> Result<Skin, SkinError> {
+    let (width, height) = check(bytes)?;
+    let (layout, tile) = layout_of(width, height)?;
+    let image = Pixels::decode(bytes, width, height)?;
+    Ok(Skin::from_image(layout, tile, |x, y| image.rgba(x, y)))
+}
+
+/// Every check [`decode`] makes before it reads a pixel (the file's size, the signature and
+/// chunks, the header's dimensions, bit depth, aspect and tile size, a strip's file size),
+/// without the PNG decoder: the image's width and height. For a program that decodes the
+/// pixels elsewhere (the browser build, whose page decodes images itself) and then builds the
+/// skin with [`from_rgba`].
+pub fn check(bytes: &[u8]) -> Result<(u32, u32), SkinError> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(SkinError::FileTooLarge {
             len: bytes.len(),
@@ -32,7 +44,7 @@ pub fn decode(bytes: &[u8]) -> Result<Skin, SkinError> {
     if header.bit_depth == 16 {
         return Err(SkinError::SixteenBit);
     }
-    let (layout, tile) = layout_of(width, height)?;
+    let (layout, _) = layout_of(width, height)?;
     if !layout.connects() && bytes.len() > MAX_STRIP_FILE_BYTES {
         return Err(SkinError::FileTooLarge {
             len: bytes.len(),
@@ -40,8 +52,7 @@ pub fn decode(bytes: &[u8]) -> Result<Skin, SkinError> {
             what: "a strip skin",
         });
     }
-    let image = Pixels::decode(bytes, width, height)?;
-    Ok(Skin::from_image(layout, tile, |x, y| image.rgba(x, y)))
+    Ok((width, height))
 }
 
 /// Builds a skin from a strip already in memory (`width` × `height` pixels of 8-bit RGBA, row

@@ -64,7 +64,7 @@ pub mod layout;
 pub mod limits;
 mod skin;
 
-pub use decode::{decode, from_rgba};
+pub use decode::{check, decode, from_rgba};
 pub use error::SkinError;
 pub use layout::Layout;
 pub use skin::{Skin, Tile};

@@ -9,3 +9,4 @@ mod browser_page;
 mod browser_parity;
 mod browser_phone_chat;
 mod browser_play;
+mod browser_skins;

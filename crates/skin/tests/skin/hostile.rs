@@ -255,3 +255,13 @@ fn a_corrupted_byte_in_the_image_data_is_refused() {
     let err = refused(&file);
     assert!(matches!(err, SkinError::ImageData { .. }), "{err}");
 }
+
+#[test]
+fn the_checks_alone_refuse_what_decode_refuses_and_measure_what_it_takes() {
+    let good = skin_file(Layout::Jstris, 30);
+    assert_eq!(sevenbag_skin::check(&good), Ok((270, 30)));
+    let wide = with_dimensions(&good, 60_000, 1);
+    assert_eq!(sevenbag_skin::check(&wide), Err(refused(&wide)));
+    let animated = with_chunk_after_ihdr(&good, b"acTL", &[0, 0, 0, 2, 0, 0, 0, 0]);
+    assert_eq!(sevenbag_skin::check(&animated), Err(refused(&animated)));
+}

@@ -1,0 +1,103 @@
+//! Skins in the page, in real Chromium: a TETR.IO and a Jstris skin PNG dropped on the page are
+//! checked by the skin rules, decoded by the browser, kept in the page's files and drawn on the
+//! boards (screenshots in `target/browser-shots/`, copied to docs/screenshots); the kept skin
+//! is in force again after a reload; a hostile file is refused in the decoder's words and
+//! nothing breaks.
+
+use serde_json::Value;
+use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, screen};
+use tokio::task::block_in_place;
+
+/// A skin file committed with the skin decoder's tests.
+fn sample(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../crates/skin/tests/samples")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Drops a file named `name` holding `bytes` on the page's canvas.
+fn drop_file(site: &mut Site, name: &str, bytes: &[u8]) {
+    site.eval(&format!(
+        "(() => {{ const t = new DataTransfer(); \
+         t.items.add(new File([new Uint8Array({bytes:?})], '{name}')); \
+         document.getElementById('glcanvas').dispatchEvent(new DragEvent('drop', \
+           {{dataTransfer: t, bubbles: true, cancelable: true}})); }})()"
+    ));
+}
+
+/// Past the welcome screen (naming the player), at the menu.
+fn to_menu(site: &mut Site) -> Value {
+    let s = site.wait_state(FIRST_SCREEN_LIMIT, "the first screen", |s| {
+        matches!(screen(s), "welcome" | "menu")
+    });
+    if screen(&s) == "menu" {
+        return s;
+    }
+    site.tap_label("Name");
+    site.wait_true(
+        STEP_LIMIT,
+        "the keyboard's input focused",
+        "document.activeElement.id === 'sevenbag-text'",
+    );
+    block_in_place(|| site.browser.type_focused("Skinner")).expect("type");
+    block_in_place(|| site.browser.press_focused("Enter")).expect("done");
+    site.wait_state(STEP_LIMIT, "the menu", |s| screen(s) == "menu")
+}
+
+/// Starts a practice match against the bot and waits until pieces fall.
+fn practice(site: &mut Site) {
+    site.tap_label("Practice vs bot");
+    site.wait_state(STEP_LIMIT, "the practice setup", |s| screen(s) == "setup");
+    site.tap_label("Start match");
+    site.wait_state(STEP_LIMIT, "pieces on the boards", |s| {
+        screen(s) == "play" && s["pieces"][1].as_u64().unwrap_or(0) >= 12
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn tetrio_and_jstris_skins_dropped_on_the_page_are_drawn_and_kept() {
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    // A phone, which taps its way to a match (and is where a skin of one's own is asked for).
+    block_in_place(|| site.browser.as_phone()).expect("phone profile");
+    site.open("/");
+    to_menu(&mut site);
+
+    // A hostile file first: refused in the decoder's words.
+    let wide = {
+        let mut f = sample("jstris.png");
+        f[16..20].copy_from_slice(&60_000u32.to_be_bytes());
+        f[20..24].copy_from_slice(&1u32.to_be_bytes());
+        f
+    };
+    drop_file(&mut site, "wide.png", &wide);
+    let s = site.wait_state(STEP_LIMIT, "the hostile file refused", |s| {
+        s["notice"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("wide.png"))
+    });
+    let notice = s["notice"].as_str().unwrap_or_default();
+    assert!(notice.contains("not a skin the game can use"), "{notice}");
+
+    for (file, layout) in [("tetrio.png", "tetrio"), ("jstris.png", "jstris")] {
+        site.open("/");
+        to_menu(&mut site);
+        drop_file(&mut site, file, &sample(file));
+        let s = site.wait_state(STEP_LIMIT, "the skin in force", |s| {
+            s["notice"]
+                .as_str()
+                .is_some_and(|n| n.starts_with(&format!("Skin {file}")))
+        });
+        let notice = s["notice"].as_str().unwrap_or_default();
+        assert!(notice.contains(&format!("{layout} layout")), "{notice}");
+        // Kept: a new visit draws the same skin from the page's files.
+        site.open("/");
+        to_menu(&mut site);
+        practice(&mut site);
+        site.keep_screenshot(&format!("page-skin-{layout}"));
+    }
+    site.assert_clean_console();
+    site.stop().await;
+}
