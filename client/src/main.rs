@@ -195,13 +195,18 @@ async fn run(args: Args) {
         start::use_page_server(&mut ctx);
         start::wait_for_page_files(&mut ctx).await;
         // The skin the page keeps is one of its files, readable only now.
-        if skin == config::SkinChoice::File
-            && let Err(e) = settings::show_skin(skin, skin_file.as_deref())
-        {
-            ctx.notify(
-                format!("Block skin not used (the default blocks are drawn): {e}"),
-                theme::BAD,
-            );
+        if skin == config::SkinChoice::File {
+            match settings::show_skin(skin, skin_file.as_deref()) {
+                Ok(()) => {
+                    let png = config::page_skin::page_skin_png_path()
+                        .and_then(|p| crate::platform::files::read(&p).ok());
+                    render::skin::set_source(png);
+                }
+                Err(e) => ctx.notify(
+                    format!("Block skin not used (the default blocks are drawn): {e}"),
+                    theme::BAD,
+                ),
+            }
         }
         crate::platform::web_files::accept_files(
             ".sbrp,.png",

@@ -333,6 +333,13 @@ window.sevenbag.parts = window.sevenbag.parts || [];
         ready: function () {
             return fs.ready;
         },
+        // A promise of true once every write made so far is in IndexedDB (for tests that
+        // reload the page right after a write).
+        settled: function () {
+            return fs.chain.then(function () {
+                return true;
+            });
+        },
         read: function (path) {
             return fs.files.get(path) || null;
         },

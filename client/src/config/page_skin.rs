@@ -11,6 +11,14 @@ use sevenbag_skin::Skin;
 /// The file a skin brought to the page is kept in, below the page's data folder.
 pub const PAGE_SKIN: &str = "skin.sbsk";
 
+/// The file the skin brought to the page came as, kept to publish it online.
+pub const PAGE_SKIN_PNG: &str = "skin.png";
+
+/// Where the page keeps the file its skin came as.
+pub fn page_skin_png_path() -> Option<PathBuf> {
+    crate::platform::folders::data_dir().map(|d| d.join(PAGE_SKIN_PNG))
+}
+
 /// The kept skin's first bytes.
 pub const MAGIC: &[u8; 4] = b"SBSK";
 

@@ -3,9 +3,10 @@
 //! publishing our own skin after we identify (`PublishSkin`).
 //!
 //! A connection hands its book on with the connection (a room of several seats takes over a
-//! connection that `Online` opened), so what was fetched is not fetched again. Decoding a
-//! fetched file needs the skin decoder, which the browser build does not link (its size):
-//! there other players' boards keep the default blocks.
+//! connection that `Online` opened), so what was fetched is not fetched again. Natively a
+//! fetched file is decoded at once with the skin decoder; the browser build links no PNG
+//! decoder (its size), so there the file is checked by the skin rules and its pixels decoded
+//! by the browser, a request [`SkinBook::pump`] finishes.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -40,6 +41,9 @@ pub struct SkinBook {
     publish: Publish,
     /// A skin file this connection wears instead of the one in force (a capture's bots).
     wear: Option<Vec<u8>>,
+    /// Fetched files the browser is decoding.
+    #[cfg(target_arch = "wasm32")]
+    decoding: Vec<(SkinId, crate::platform::web_files::Request)>,
 }
 
 impl Default for SkinBook {
@@ -49,6 +53,8 @@ impl Default for SkinBook {
             files: BTreeMap::new(),
             publish: Publish::Idle,
             wear: None,
+            #[cfg(target_arch = "wasm32")]
+            decoding: Vec::new(),
         }
     }
 }
@@ -86,7 +92,7 @@ impl SkinBook {
             ServerMessage::SeatSkins { skins } => {
                 self.seats = skins.clone();
                 for id in skins.iter().flatten() {
-                    if !self.files.contains_key(id) && cfg!(not(target_arch = "wasm32")) {
+                    if !self.files.contains_key(id) {
                         self.files.insert(id.clone(), None);
                         heard.send.push(ClientMessage::GetSkin { id: id.clone() });
                     }
@@ -95,8 +101,15 @@ impl SkinBook {
                 heard.consumed = true;
             }
             ServerMessage::SkinFile { id, png } => {
+                #[cfg(not(target_arch = "wasm32"))]
                 if let Some(slot) = self.files.get_mut(id) {
                     *slot = decode(id, png).map(Rc::new);
+                }
+                #[cfg(target_arch = "wasm32")]
+                if self.files.contains_key(id) && sevenbag_skin::check(png).is_ok() {
+                    let most = sevenbag_skin::limits::MAX_PIXELS as u32;
+                    let request = crate::platform::web_files::decode_image(png, most);
+                    self.decoding.push((id.clone(), request));
                 }
                 heard.consumed = true;
             }
@@ -127,6 +140,31 @@ impl SkinBook {
         }
         heard
     }
+
+    /// In a browser: takes the skins the browser has finished decoding (once a frame).
+    #[cfg(target_arch = "wasm32")]
+    pub fn pump(&mut self) {
+        use crate::platform::web_files::Poll;
+        let mut i = 0;
+        while i < self.decoding.len() {
+            let poll = self.decoding[i].1.poll();
+            if poll == Poll::Pending {
+                i += 1;
+                continue;
+            }
+            let (id, request) = self.decoding.swap_remove(i);
+            let most = 8 + sevenbag_skin::limits::MAX_DECODED_BYTES;
+            let pixels = (poll == Poll::Done).then(|| request.take(most)).flatten();
+            let skin = pixels.and_then(|p| crate::config::page_skin::from_sized_rgba(&p).ok());
+            if let Some(slot) = self.files.get_mut(&id) {
+                *slot = skin.map(Rc::new);
+            }
+        }
+    }
+
+    /// Natively nothing waits: fetched skins are decoded when they arrive.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn pump(&mut self) {}
 
     /// The skin room seat `seat` wears, with its id, if it is known here.
     pub fn worn(&self, seat: usize) -> Option<(&str, &Skin)> {
@@ -182,12 +220,6 @@ fn decode(id: &SkinId, png: &[u8]) -> Option<Skin> {
             None
         }
     }
-}
-
-/// The browser build links no skin decoder: other boards keep the default blocks.
-#[cfg(target_arch = "wasm32")]
-fn decode(_id: &SkinId, _png: &[u8]) -> Option<Skin> {
-    None
 }
 
 #[cfg(test)]

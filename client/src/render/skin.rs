@@ -321,11 +321,28 @@ pub fn to_publish() -> Option<Vec<u8>> {
     ACTIVE.with(|a| a.borrow().as_ref().map(|d| d.skin.to_png()))
 }
 
-/// The browser build publishes no skin: the PNG encoder would not fit its size budget
-/// (BENCHMARKS.md, page size), so the page's boards show to others in the default blocks.
+/// In a browser: the file the skin in force was read from, if it came from one ([`set_source`]):
+/// the page links no PNG encoder (its size budget, BENCHMARKS.md), so a built-in is not
+/// published, and the server re-encodes what it is sent anyway.
 #[cfg(target_arch = "wasm32")]
 pub fn to_publish() -> Option<Vec<u8>> {
-    None
+    if !SHARE.with(Cell::get) {
+        return None;
+    }
+    SOURCE.with(|s| s.borrow().clone())
+}
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// The file the skin in force was read from (a skin brought to the page), for publishing.
+    static SOURCE: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
+}
+
+/// In a browser: the skin file the skin just put in force ([`set`]) was read from, published
+/// online for others to see.
+#[cfg(target_arch = "wasm32")]
+pub fn set_source(png: Option<Vec<u8>>) {
+    SOURCE.with(|s| *s.borrow_mut() = png);
 }
 
 /// Runs `draw` with minos drawn in `board`'s skin, then goes back to the skin in force.
@@ -386,6 +403,13 @@ fn with_showing<R>(f: impl FnOnce(&Drawn) -> R) -> Option<R> {
 /// Draws minos from `skin` from now on, or as flat blocks with `None`. Makes the skin's one
 /// texture; needs the window.
 pub fn set(skin: Option<&Skin>) {
+    #[cfg(target_arch = "wasm32")]
+    set_source(None);
+    put(skin);
+}
+
+/// Packs `skin` (or none) as the one in force, in the palette in force.
+fn put(skin: Option<&Skin>) {
     let palette = look::get().palette;
     let drawn = skin.and_then(|skin| Drawn::new(skin, palette));
     if let Some(old) = ACTIVE.with(|a| a.replace(drawn)) {
@@ -419,7 +443,7 @@ fn follow_palette() {
             .map(|d| d.skin.clone())
     });
     if let Some(skin) = stale {
-        set(Some(&skin));
+        put(Some(&skin));
     }
 }
 

@@ -14,6 +14,8 @@ use crate::screen::Ctx;
 /// A file being decoded by the browser: its name, and the request.
 struct Decoding {
     name: String,
+    /// The file, kept beside the decoded skin to publish it online.
+    png: Vec<u8>,
     request: Request,
 }
 
@@ -37,6 +39,7 @@ pub fn open(ctx: &mut Ctx, name: &str, bytes: &[u8]) {
     DECODING.with(|d| {
         *d.borrow_mut() = Some(Decoding {
             name: name.to_owned(),
+            png: bytes.to_vec(),
             request,
         })
     });
@@ -85,6 +88,12 @@ pub fn pump(ctx: &mut Ctx) {
         return;
     }
     crate::render::skin::set(Some(&skin));
+    // Kept to publish: a missing copy only keeps the skin off others' screens.
+    if let Some(png_path) = page_skin::page_skin_png_path()
+        && crate::platform::files::write(&png_path, &decoding.png).is_ok()
+    {
+        crate::render::skin::set_source(Some(decoding.png));
+    }
     ctx.config.skin = SkinChoice::File;
     ctx.config.skin_file = Some(path);
     if let Some(config_path) = ctx.config_path.clone()

@@ -2,7 +2,8 @@
 //! checked by the skin rules, decoded by the browser, kept in the page's files and drawn on the
 //! boards (screenshots in `target/browser-shots/`, copied to docs/screenshots); the kept skin
 //! is in force again after a reload; a hostile file is refused in the decoder's words and
-//! nothing breaks.
+//! nothing breaks; the page's skin is published to the server for the room it joins, and the
+//! other player is served the same skin.
 
 use serde_json::Value;
 use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, screen};
@@ -24,6 +25,14 @@ fn drop_file(site: &mut Site, name: &str, bytes: &[u8]) {
          document.getElementById('glcanvas').dispatchEvent(new DragEvent('drop', \
            {{dataTransfer: t, bubbles: true, cancelable: true}})); }})()"
     ));
+}
+
+/// Waits until the page's files are all written to IndexedDB (before a reload).
+fn settled(site: &mut Site) {
+    assert_eq!(
+        site.eval("window.sevenbag.storage.files.settled()"),
+        Value::Bool(true)
+    );
 }
 
 /// Past the welcome screen (naming the player), at the menu.
@@ -92,12 +101,97 @@ async fn tetrio_and_jstris_skins_dropped_on_the_page_are_drawn_and_kept() {
         });
         let notice = s["notice"].as_str().unwrap_or_default();
         assert!(notice.contains(&format!("{layout} layout")), "{notice}");
+        settled(&mut site);
         // Kept: a new visit draws the same skin from the page's files.
         site.open("/");
         to_menu(&mut site);
         practice(&mut site);
         site.keep_screenshot(&format!("page-skin-{layout}"));
     }
+    site.assert_clean_console();
+    site.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_pages_skin_is_published_to_the_room_it_joins() {
+    use sevenbag_protocol::{ClientMessage, RoomOptions, ServerMessage};
+    use sevenbag_tests::{RawClient, player_key, sign_in, temp_dir};
+
+    let db = temp_dir("page-skins");
+    let config = sevenbag_server::Config {
+        db: Some(db.path().join("sevenbag.db")),
+        ..sevenbag_tests::players::match_config(std::time::Duration::from_millis(500))
+    };
+    let Some(mut site) = Site::start_with(true, config).await else {
+        return;
+    };
+    let addr = site.server.addr();
+    // The page's identity: registered with test key 7, kept in the page's settings.
+    let mut register = RawClient::hello(addr, "Skinner").await.expect("connects");
+    register
+        .send(&sign_in(7, "Skinner", true))
+        .await
+        .expect("register");
+    register
+        .profile_reply(STEP_LIMIT)
+        .await
+        .expect("registered");
+    drop(register);
+    block_in_place(|| site.browser.as_phone()).expect("phone profile");
+    site.open("/");
+    let key: String = player_key(7).iter().map(|b| format!("{b:02x}")).collect();
+    site.keep_identity(&key, "player_name = \"Skinner\"\n");
+    site.open("/");
+    site.wait_state(FIRST_SCREEN_LIMIT, "the menu", |s| screen(s) == "menu");
+    let file = sample("jstris.png");
+    drop_file(&mut site, "jstris.png", &file);
+    site.wait_state(STEP_LIMIT, "the skin in force", |s| {
+        s["notice"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("Skin jstris.png"))
+    });
+    settled(&mut site);
+
+    // A room of the test's own; the page joins it by its link.
+    let mut host = RawClient::hello(addr, "host").await.expect("connects");
+    host.send(&ClientMessage::CreateRoom {
+        options: RoomOptions::default(),
+    })
+    .await
+    .expect("create");
+    let code = host
+        .recv_until(STEP_LIMIT, |m| match m {
+            ServerMessage::Joined { code, .. } => Some(code.clone()),
+            _ => None,
+        })
+        .await
+        .expect("a room");
+    site.open(&format!("/room/{}", code.to_lowercase()));
+    site.wait_state(STEP_LIMIT, "the page in the room", |s| {
+        s["stage"] == "in_room" && s["seat"].is_u64()
+    });
+    let skins = host
+        .recv_until(STEP_LIMIT, |m| match m {
+            ServerMessage::SeatSkins { skins } if skins.get(1).is_some_and(Option::is_some) => {
+                Some(skins.clone())
+            }
+            _ => None,
+        })
+        .await
+        .expect("the page's seat wears a skin");
+    let worn = skins[1].clone().expect("a skin");
+    host.send(&ClientMessage::GetSkin { id: worn.clone() })
+        .await
+        .expect("ask");
+    let served = host
+        .recv_until(STEP_LIMIT, |m| match m {
+            ServerMessage::SkinFile { id, png } if *id == worn => Some(png.clone()),
+            _ => None,
+        })
+        .await
+        .expect("the skin's file");
+    let skin = sevenbag_skin::decode(&served).expect("decodes");
+    assert_eq!(skin, sevenbag_skin::decode(&file).expect("the sample"));
     site.assert_clean_console();
     site.stop().await;
 }

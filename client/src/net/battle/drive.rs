@@ -17,6 +17,7 @@ impl BattleOnline {
         while let Some((event, at)) = self.net.as_mut().and_then(|n| n.try_recv_stamped()) {
             self.on_event(event, at.min(now));
         }
+        self.skins.pump();
         self.keep_reconnecting(now);
         if self.welcomed && now >= self.next_ping && !matches!(self.stage, BattleStage::Failed(_)) {
             let ping = self.clock.ping(now);

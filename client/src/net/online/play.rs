@@ -30,6 +30,7 @@ impl Online {
             self.on_event(event, at.min(now));
         }
         self.send_invite_on_arrival();
+        self.skins.pump();
         self.keep_reconnecting(now);
         if self.welcomed
             && self.reconnect.is_none()
