@@ -451,6 +451,9 @@ async fn stored_garbage_is_named_and_left_alone_and_nothing_valid_is_lost() {
     );
     assert!(labels.iter().any(|l| l.contains(" vs ")), "{labels:?}");
     site.keep_screenshot("garbage-replay-list");
-    site.assert_clean_console();
+    // The page holds a player key, so it connects for friends' news and opens a datagram
+    // session beside it; leaving the page mid-handshake can fail that session (Chromium logs
+    // the datagrams URL, or ERR_METHOD_NOT_SUPPORTED), and the WebSocket carries on.
+    site.assert_clean_console_but(&["WebSocket", "/datagrams/", "ERR_METHOD_NOT_SUPPORTED"]);
     site.stop().await;
 }
