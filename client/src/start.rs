@@ -91,6 +91,9 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
         None if first_start => Box::new(WelcomeScreen::default()),
         None | Some(StartScreen::Menu) => return vec![menu()],
         Some(StartScreen::Welcome) => Box::new(WelcomeScreen::default()),
+        Some(StartScreen::Settings) if args.skin.is_some() => {
+            Box::new(SettingsScreen::at_skin_row(ctx))
+        }
         Some(StartScreen::Settings) => Box::new(SettingsScreen::new(ctx)),
         Some(StartScreen::Practice) => Box::new(SetupScreen::new(
             SetupKind::Practice,

@@ -8,6 +8,7 @@
 pub mod page_skin;
 mod rows;
 mod skin;
+mod skin_preview;
 mod update;
 mod view;
 
@@ -51,6 +52,16 @@ pub struct SettingsScreen {
 
 impl SettingsScreen {
     /// A settings screen editing a copy of the settings in force.
+    /// The screen with the cursor on the Block skin row (a capture of a skin's preview:
+    /// `--screen settings --skin NAME`).
+    pub fn at_skin_row(ctx: &Ctx) -> SettingsScreen {
+        let mut screen = SettingsScreen::new(ctx);
+        if let Some(at) = screen.rows.iter().position(|r| *r == Row::Skin) {
+            screen.nav = ListNav::at(at);
+        }
+        screen
+    }
+
     pub fn new(ctx: &Ctx) -> SettingsScreen {
         SettingsScreen {
             draft: ctx.config.clone(),

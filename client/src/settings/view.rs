@@ -1,6 +1,8 @@
 //! Drawing the settings screen: the rows with their values, the key being bound, the help line
 //! and the footer.
 
+use macroquad::prelude::Rect;
+
 use crate::account::rows::AccountRow;
 use crate::input::keys::key_label;
 use crate::layout::list_layout;
@@ -330,7 +332,21 @@ impl SettingsScreen {
             }
             row => help(row, &self.draft.handling),
         };
-        side_panel(gfx, l.side, l.unit, title, &body);
+        let used = side_panel(gfx, l.side, l.unit, title, &body);
+        let row = self.rows[self.nav.selected];
+        let about_skins = matches!(
+            row,
+            Row::Skin | Row::SkinFile | Row::ShareSkin | Row::OthersSkins
+        );
+        let preview = Rect::new(
+            used.x,
+            used.bottom() + l.unit * 0.6,
+            used.w,
+            super::skin_preview::height(l.unit),
+        );
+        if about_skins && used.h > 0.0 && preview.bottom() <= l.side.bottom() {
+            super::skin_preview::draw(preview, l.unit);
+        }
         let hints = if self.capture.is_some() {
             "Press the key to bind   Esc cancel"
         } else if self.pad_capture.is_some() {
