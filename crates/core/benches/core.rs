@@ -14,7 +14,11 @@ use std::hint::black_box;
 use std::mem::size_of;
 use std::time::{Duration, Instant};
 
+#[path = "support/tapes.rs"]
+mod tapes;
+
 use sevenbag_core::{Battle, BattleHeader, Input, MAX_SEATS, Match, MatchHeader, Phase, SeatInput};
+use tapes::{XorShift, human_tape};
 
 /// Frames of input on the tape (per seat); the match cycles through it.
 const TAPE_FRAMES: usize = 1 << 16;
@@ -27,59 +31,6 @@ const REPEATS: usize = 3;
 const ROLLBACK_FRAMES: usize = 12;
 /// Frames simulated for one measurement of a match of more than two seats.
 const BATTLE_FRAMES: u32 = 2_000_000;
-
-/// A small deterministic generator for the input tape (xorshift64*).
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// One seat's inputs: per piece, a short pause, a rotation tap, a held or tapped direction,
-/// sometimes a little soft drop, then a hard-drop tap.
-fn human_tape(rng: &mut XorShift, frames: usize) -> Vec<Input> {
-    let mut tape = Vec::with_capacity(frames + 64);
-    while tape.len() < frames {
-        let pause = 2 + rng.below(6) as usize;
-        tape.extend(std::iter::repeat_n(Input::NONE, pause));
-        let rotation = [
-            Input::NONE,
-            Input::ROTATE_CW,
-            Input::ROTATE_CCW,
-            Input::ROTATE_180,
-        ][rng.below(4) as usize];
-        if rotation != Input::NONE {
-            tape.extend([rotation, rotation, Input::NONE]);
-        }
-        let dir = if rng.below(2) == 0 {
-            Input::LEFT
-        } else {
-            Input::RIGHT
-        };
-        let held = 1 + rng.below(14) as usize;
-        tape.extend(std::iter::repeat_n(dir, held));
-        tape.push(Input::NONE);
-        if rng.below(4) == 0 {
-            let soft = 2 + rng.below(8) as usize;
-            tape.extend(std::iter::repeat_n(Input::SOFT_DROP, soft));
-        }
-        if rng.below(8) == 0 {
-            tape.extend([Input::HOLD, Input::NONE]);
-        }
-        tape.extend([Input::HARD_DROP, Input::HARD_DROP, Input::NONE]);
-    }
-    tape.truncate(frames);
-    tape
-}
 
 /// Versus rules with a short countdown and round break, so nearly every frame is play.
 fn header(seed: u64) -> MatchHeader {
