@@ -213,3 +213,17 @@ impl Site {
         server.shutdown().await.expect("shutdown");
     }
 }
+
+/// Registers the identity `name` with test key `n` on the server at `addr`, on a connection of
+/// its own that then closes: a page keeps it with [`Site::keep_identity`].
+pub async fn register_identity(addr: std::net::SocketAddr, name: &str, n: u8) {
+    let mut register = crate::RawClient::hello(addr, name).await.expect("connects");
+    register
+        .send(&crate::sign_in(n, name, true))
+        .await
+        .expect("register");
+    register
+        .profile_reply(STEP_LIMIT)
+        .await
+        .expect("registered");
+}

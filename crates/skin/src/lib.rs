@@ -14,7 +14,8 @@
 //!   its piece ([`layout`] has the arrangement; [`Skin::joined`] picks a variant).
 //!
 //! [`decode`] turns a file's bytes into a [`Skin`] ([`from_rgba`] a strip already in memory,
-//! such as one a program draws): its layout, tile size and tiles as 8-bit RGBA, with
+//! such as one a program draws, or one a browser decoded after [`check`] made every check
+//! short of the pixels, without the PNG reader): its layout, tile size and tiles as 8-bit RGBA, with
 //! [`Skin::piece`], [`Skin::ghost`] and [`Skin::garbage`] mapping the core's
 //! [`PieceKind`](sevenbag_core::PieceKind) to tiles. [`Skin::to_png`] writes the canonical
 //! file (the skin's own layout, re-encoded the same way every time) for the server to

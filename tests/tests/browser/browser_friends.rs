@@ -14,10 +14,10 @@ use serde_json::Value;
 use sevenbag_protocol::social::{NotificationKind, RequestResult};
 use sevenbag_protocol::{ClientMessage, RoomOptions, ServerMessage};
 use sevenbag_server::Config;
-use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, screen};
+use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, register_identity, screen};
 use sevenbag_tests::players::match_config;
 use sevenbag_tests::social::registered;
-use sevenbag_tests::{RawClient, player_key, sign_in, temp_dir};
+use sevenbag_tests::{RawClient, player_key, temp_dir};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
@@ -173,16 +173,7 @@ async fn a_player_on_the_page_accepts_a_friend_request_on_the_friends_screen_and
     };
     let addr = site.server.addr();
     // The page's identity exists on the server: registered as "Linked7" with test key 7.
-    let mut register = RawClient::hello(addr, ME).await.expect("connects");
-    register
-        .send(&sign_in(MY_KEY, ME, true))
-        .await
-        .expect("register");
-    register
-        .profile_reply(STEP_LIMIT)
-        .await
-        .expect("registered");
-    drop(register);
+    register_identity(addr, ME, MY_KEY).await;
     // The friend, identified on a connection of her own.
     let ann = registered(addr, FRIEND, FRIEND_KEY)
         .await

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use sevenbag_protocol::{ClientMessage, RoomOptions, ServerMessage};
 use sevenbag_server::Config;
-use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, screen};
+use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, register_identity, screen};
 use sevenbag_tests::players::match_config;
-use sevenbag_tests::{RawClient, player_key, sign_in, temp_dir};
+use sevenbag_tests::{RawClient, player_key, temp_dir};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_page_opened_at_a_room_link_takes_the_seat_as_its_stored_identity() {
@@ -25,16 +25,7 @@ async fn a_page_opened_at_a_room_link_takes_the_seat_as_its_stored_identity() {
     };
     let addr = site.server.addr();
     // The identity exists on the server: registered as "Linked7" with test key 7.
-    let mut register = RawClient::hello(addr, "Linked7").await.expect("connects");
-    register
-        .send(&sign_in(7, "Linked7", true))
-        .await
-        .expect("register");
-    register
-        .profile_reply(STEP_LIMIT)
-        .await
-        .expect("registered");
-    drop(register);
+    register_identity(addr, "Linked7", 7).await;
 
     // A room, whose host hears who sits down (and stays heard meanwhile).
     let mut host = RawClient::hello(addr, "host").await.expect("host connects");

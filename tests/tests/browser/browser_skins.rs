@@ -6,7 +6,7 @@
 //! other player is served the same skin.
 
 use serde_json::Value;
-use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, screen};
+use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, register_identity, screen};
 use tokio::task::block_in_place;
 
 /// A skin file committed with the skin decoder's tests.
@@ -115,7 +115,7 @@ async fn tetrio_and_jstris_skins_dropped_on_the_page_are_drawn_and_kept() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_pages_skin_is_published_to_the_room_it_joins() {
     use sevenbag_protocol::{ClientMessage, RoomOptions, ServerMessage};
-    use sevenbag_tests::{RawClient, player_key, sign_in, temp_dir};
+    use sevenbag_tests::{RawClient, player_key, temp_dir};
 
     let db = temp_dir("page-skins");
     let config = sevenbag_server::Config {
@@ -127,16 +127,7 @@ async fn the_pages_skin_is_published_to_the_room_it_joins() {
     };
     let addr = site.server.addr();
     // The page's identity: registered with test key 7, kept in the page's settings.
-    let mut register = RawClient::hello(addr, "Skinner").await.expect("connects");
-    register
-        .send(&sign_in(7, "Skinner", true))
-        .await
-        .expect("register");
-    register
-        .profile_reply(STEP_LIMIT)
-        .await
-        .expect("registered");
-    drop(register);
+    register_identity(addr, "Skinner", 7).await;
     block_in_place(|| site.browser.as_phone()).expect("phone profile");
     site.open("/");
     let key: String = player_key(7).iter().map(|b| format!("{b:02x}")).collect();
