@@ -1,6 +1,6 @@
 //! Published skins: `PublishSkin`, `ClearSkin` and `GetSkin`, each under its own rate, handed
 //! to `crate::skins`. The skin a connection wears lives in its tags, which its rooms read
-//! whenever they tell their seats (`SeatSkins`).
+//! whenever they tell their seats (`SeatSkins`); a change while seated has them tell it again.
 
 use super::*;
 
@@ -37,11 +37,15 @@ impl Client {
                     Ok(id) => {
                         self.tags.wear(Some(id.clone()));
                         self.outbox.send(&ServerMessage::SkinPublished { id });
+                        self.send_seated(RoomCommand::SkinChanged).await;
                     }
                     Err((code, message)) => self.error(code, message),
                 }
             }
-            ClientMessage::ClearSkin => self.tags.wear(None),
+            ClientMessage::ClearSkin => {
+                self.tags.wear(None);
+                self.send_seated(RoomCommand::SkinChanged).await;
+            }
             ClientMessage::GetSkin { id } => {
                 if !self.skin_buckets.fetch.take(now) {
                     self.error(ErrorCode::RateLimited, "too many skins asked for at once");

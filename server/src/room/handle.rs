@@ -169,6 +169,7 @@ mod tests {
             RoomCommand::Ready { client: 1 },
             RoomCommand::Leave { client: 1 },
             RoomCommand::Disconnected { client: 1 },
+            RoomCommand::SkinChanged,
         ] {
             assert!(!is_direct(&command), "{command:?}");
         }

@@ -123,6 +123,9 @@ pub(crate) enum RoomCommand {
         /// Who.
         client: ClientId,
     },
+    /// The connection put on (or took off) a published skin: the room tells its seats' skins
+    /// again (`SeatSkins`), so a skin published while seated shows at once.
+    SkinChanged,
     /// `Inputs`.
     Inputs {
         /// Who.
@@ -489,6 +492,7 @@ impl Room {
             }
             RoomCommand::Leave { client } => self.leave(client, true).await,
             RoomCommand::Disconnected { client } => self.leave(client, false).await,
+            RoomCommand::SkinChanged => self.broadcast_skins(),
             RoomCommand::Ready { client } => {
                 if let Some(seat) = self.seat_of(client)
                     && self.running.is_none()
@@ -579,6 +583,11 @@ impl Room {
         self.broadcast(&ServerMessage::SeatMarks {
             bots: bots.to_vec(),
         });
+        self.broadcast_skins();
+    }
+
+    /// Which skin each seat wears (`SeatSkins`), read from the seats' tags now.
+    fn broadcast_skins(&self) {
         let skins = [0, 1].map(|i| {
             let tags = self.seat_tags[i]
                 .as_ref()

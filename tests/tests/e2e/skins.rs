@@ -145,6 +145,26 @@ async fn a_room_of_several_seats_tells_each_seats_skin() -> anyhow::Result<()> {
     Ok(())
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_skin_put_on_or_off_while_seated_shows_at_once() -> anyhow::Result<()> {
+    let (server, _dir) = skin_server("skins-seated", |_| {}).await;
+    let addr = server.addr();
+    let mut ann = registered(addr, "ann", 1).await?;
+    let code = create_room(&mut ann).await?;
+    let mut ben = registered(addr, "ben", 2).await?;
+    join(&mut ben, &code, JoinRole::Player).await?;
+    seat_skins(&mut ben, |s| s == [None, None]).await?;
+
+    let id = publish(&mut ann, sample("jstris.png"))
+        .await?
+        .expect("published");
+    let worn = seat_skins(&mut ben, |s| s.first().is_some_and(Option::is_some)).await?;
+    assert_eq!(worn, vec![Some(id), None], "told without a new room state");
+    ann.send(&ClientMessage::ClearSkin).await?;
+    seat_skins(&mut ben, |s| s == [None, None]).await?;
+    Ok(())
+}
+
 /// A PNG of `width` × `height` transparent pixels, 8 bits a channel.
 fn blank_png(width: u32, height: u32) -> Vec<u8> {
     let image = image::RgbaImage::new(width, height);

@@ -390,6 +390,7 @@ impl BattleRoom {
             }
             RoomCommand::Leave { client } => self.leave(client, true).await,
             RoomCommand::Disconnected { client } => self.leave(client, false).await,
+            RoomCommand::SkinChanged => self.broadcast_skins(),
             RoomCommand::Ready { client } => {
                 if let Some(seat) = self.seat_of(client)
                     && self.running.is_none()
@@ -521,6 +522,11 @@ impl BattleRoom {
             })
             .collect();
         self.broadcast(&ServerMessage::SeatMarks { bots });
+        self.broadcast_skins();
+    }
+
+    /// Which skin each room seat wears (`SeatSkins`), read from the seats' tags now.
+    fn broadcast_skins(&self) {
         let skins = self
             .seats
             .iter()
