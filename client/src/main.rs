@@ -25,6 +25,8 @@ mod screen;
 // see of a seat.
 mod session;
 mod start;
+// A match's statistics screen: the totals, the rounds and a chart (after a match, from a replay).
+mod stats_screen;
 
 // The modes, each a folder holding its state, its drawing and its screen: account (identity,
 // leaderboard, profiles), the fixed-sequence challenge, the main menu, puzzles, replays,
@@ -46,6 +48,8 @@ mod checks;
 mod input;
 mod layout;
 mod list_nav;
+// A match's statistics re-counted from its replay, their screen, and a replay's timeline marks.
+mod match_stats;
 // A player name being typed, checked against the name rules.
 mod name_field;
 // What a touch screen adds to each frame: the controls, the back button, the key buttons.

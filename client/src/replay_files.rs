@@ -241,11 +241,7 @@ pub fn open_bytes(dir: Option<&Path>, name: &str, bytes: &[u8]) -> Result<Opened
     Ok(replay)
 }
 
-/// `m:ss` of a frame count.
-pub(crate) fn mmss(frames: u32) -> String {
-    let s = frames / 60;
-    format!("{}:{:02}", s / 60, s % 60)
-}
+pub(crate) use crate::text::mmss;
 
 /// The seats' names and the result line of a replay of either version, for the list: a
 /// two-seat one as [`describe`], one of several seats as "4 players · dee won · 0:05".

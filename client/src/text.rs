@@ -32,6 +32,12 @@ pub fn utc_stamp(unix: u64) -> String {
     sevenbag_protocol::civil::CivilUtc::from_unix(unix).to_minute()
 }
 
+/// `m:ss` of a frame count (60 frames a second).
+pub fn mmss(frames: u32) -> String {
+    let s = frames / 60;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

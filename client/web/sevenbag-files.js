@@ -20,6 +20,10 @@
 //   game has already checked (signature, chunks, header, limits: sevenbag_skin::check) into
 //   8-bit RGBA, unpremultiplied: the result is width and height (u32 little-endian each),
 //   then the pixels row by row. Refused past max_pixels.
+// - sb_fetch_file(url, max): a request; reads the file at an http(s) link (a skin PNG pasted
+//   in Settings), at most max bytes (more is refused as it arrives, not after), without
+//   cookies, within 15 s. The other site must let pages read it (CORS); the reason a fetch
+//   failed is said in words.
 "use strict";
 
 window.sevenbag = window.sevenbag || {};
@@ -220,6 +224,70 @@ window.sevenbag.parts = window.sevenbag.parts || [];
         });
     }
 
+    // Longest wait for a linked file.
+    var FETCH_MS = 15000;
+    // The file at `url`, read up to `max` bytes as it arrives.
+    function fetch_file(url, max) {
+        var link;
+        try {
+            link = new URL(url);
+        } catch (e) {
+            return Promise.reject(new Error("it is not a link"));
+        }
+        if (link.protocol !== "https:" && link.protocol !== "http:") {
+            return Promise.reject(new Error("only http and https links are read"));
+        }
+        var control = new AbortController();
+        var timer = setTimeout(function () {
+            control.abort();
+        }, FETCH_MS);
+        var too_large = function () {
+            return new Error("it is more than " + max + " bytes");
+        };
+        return fetch(link.href, {
+            credentials: "omit", redirect: "follow", signal: control.signal,
+        }).then(function (answer) {
+            if (!answer.ok) {
+                throw new Error("the site answered " + answer.status);
+            }
+            var said = Number(answer.headers.get("content-length"));
+            if (said > max) {
+                control.abort();
+                throw too_large();
+            }
+            var reader = answer.body.getReader();
+            var parts = [];
+            var total = 0;
+            function more() {
+                return reader.read().then(function (chunk) {
+                    if (chunk.done) {
+                        var out = new Uint8Array(total);
+                        var at = 0;
+                        parts.forEach(function (p) {
+                            out.set(p, at);
+                            at += p.length;
+                        });
+                        return out;
+                    }
+                    total += chunk.value.length;
+                    if (total > max) {
+                        control.abort();
+                        throw too_large();
+                    }
+                    parts.push(chunk.value);
+                    return more();
+                });
+            }
+            return more();
+        }, function () {
+            throw new Error(control.signal.aborted ? "the site took too long to answer" :
+                "the site could not be reached, or does not let other pages read its " +
+                "files (CORS)");
+        }).finally(function () {
+            clearTimeout(timer);
+        });
+    }
+
     // Same site only: a path, not a scheme or another host.
     function replace_path(path) {
         if (typeof path !== "string" || !path.startsWith("/") || path.startsWith("//") ||
@@ -256,6 +324,7 @@ window.sevenbag.parts = window.sevenbag.parts || [];
     };
     window.sevenbag.links = { copy: copy, share: share, replace_path: replace_path };
     window.sevenbag.images = { decode: decode_image };
+    window.sevenbag.links.fetch = fetch_file;
 
     window.sevenbag.parts.push(function (env, io) {
         env.sb_download = function (nptr, nlen, ptr, len, mptr, mlen) {
@@ -305,6 +374,12 @@ window.sevenbag.parts = window.sevenbag.parts || [];
             var data = io.bytes(ptr, len).slice();
             return io.request(function () {
                 return decode_image(data, max_pixels);
+            });
+        };
+        env.sb_fetch_file = function (ptr, len, max) {
+            var url = io.str(ptr, len);
+            return io.request(function () {
+                return fetch_file(url, max);
             });
         };
         env.sb_history_replace = function (ptr, len) {

@@ -16,7 +16,8 @@
 //!   replay the server does not have);
 //! - online: `stage` (`connecting`, `waiting`, `in_room`, `browsing`, `failed`), `message`
 //!   (a failure's text, word for word as on screen), `code`, `seat` (0, 1 or null), `live`,
-//!   `outcome` (the server's verdict: `winner` seat and `reason`);
+//!   `outcome` (the server's verdict: `winner` seat and `reason`), `skins` (the layout of the
+//!   published skin each seat's board is drawn in, once fetched and decoded here, or null);
 //! - a match on screen: `frame`, `phase` (`countdown`, `playing`, `round_over`, `match_over`),
 //!   `winner` (the match winner once decided), `pieces` (pieces locked this round per seat),
 //!   `hold` (the held piece per seat, or null),
@@ -196,6 +197,12 @@ pub fn state(stack: &Stack, ctx: &Ctx, frames: u64, taps: &[(String, (f32, f32))
             o.seat().map_or("null".into(), |s| seat(s).to_string()),
         );
         raw(&mut out, "live", o.is_live());
+        let skins = Seat::BOTH.map(|s| {
+            o.seat_skin(s).map_or("null".to_owned(), |(_, skin)| {
+                format!("\"{}\"", skin.layout().name())
+            })
+        });
+        raw(&mut out, "skins", format!("[{},{}]", skins[0], skins[1]));
         if let Some(r) = o.outcome() {
             raw(
                 &mut out,

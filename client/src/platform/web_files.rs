@@ -35,6 +35,7 @@ unsafe extern "C" {
     fn sb_file_next() -> i32;
     fn sb_file_take(part: u32, ptr: *mut u8, cap: u32) -> u32;
     fn sb_clipboard_write(ptr: *const u8, len: u32) -> u32;
+    fn sb_fetch_file(ptr: *const u8, len: u32, max: u32) -> u32;
     fn sb_history_replace(ptr: *const u8, len: u32) -> i32;
     fn sb_image_decode(ptr: *const u8, len: u32, max_pixels: u32) -> u32;
 }
@@ -213,6 +214,13 @@ impl Request {
 pub fn decode_image(bytes: &[u8], max_pixels: u32) -> Request {
     // SAFETY: read within its length.
     Request(unsafe { sb_image_decode(bytes.as_ptr(), bytes.len() as u32, max_pixels) })
+}
+
+/// Reads the file at the http(s) link `url`, at most `max` bytes (the other site must allow
+/// it: CORS); the result is the file's bytes.
+pub fn fetch_file(url: &str, max: u32) -> Request {
+    // SAFETY: read within its length.
+    Request(unsafe { sb_fetch_file(url.as_ptr(), url.len() as u32, max) })
 }
 
 impl Drop for Request {

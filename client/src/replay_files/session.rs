@@ -1,7 +1,10 @@
 //! A two-seat replay played back: [`ReplaySession`] plays a [`Replay`] through the same
 //! [`Session`] trait as a live match: both seats' keys come from the recorded input logs, one
 //! `Match::step` per frame. It pauses (Space), changes speed (0.25× to 4×, `+`/`-`) and seeks
-//! (← → by 5 s, Home to the start) by simulating again from frame 0, which takes milliseconds.
+//! (← → by 5 s, Home to the start, N and P to the next and previous spike or top-out) by
+//! simulating again from frame 0, which takes milliseconds.
+
+use std::rc::Rc;
 
 use sevenbag_core::{Input, Match};
 use sevenbag_protocol::replay::Replay;
@@ -10,6 +13,7 @@ use sevenbag_protocol::{EndReason, InputLog};
 use super::clock::PlaybackClock;
 use super::mmss;
 use crate::input::Keyboard;
+use crate::match_stats::MatchStats;
 use crate::session::{NetStatus, Session};
 
 /// A recorded two-seat match played back (see the module docs).
@@ -20,6 +24,8 @@ pub struct ReplaySession {
     /// Frames that can be played: both seats are confirmed below it.
     end: u32,
     clock: PlaybackClock,
+    /// The match's statistics, for N and P (jump to the next or previous mark).
+    stats: Option<Rc<MatchStats>>,
 }
 
 impl ReplaySession {
@@ -38,7 +44,14 @@ impl ReplaySession {
             logs,
             end,
             clock: PlaybackClock::default(),
+            stats: None,
         })
+    }
+
+    /// Playback whose N and P jump between the marks of `stats` (spikes and top-outs).
+    pub fn with_stats(mut self, stats: Rc<MatchStats>) -> ReplaySession {
+        self.stats = Some(stats);
+        self
     }
 
     /// The replay being played.
@@ -103,7 +116,11 @@ impl ReplaySession {
 
 impl Session for ReplaySession {
     fn sample(&mut self, kb: &Keyboard) {
-        if let Some(frame) = self.clock.keys(kb, self.frame()) {
+        let marks = self
+            .stats
+            .as_ref()
+            .and_then(|s| s.mark_keys(kb, self.frame()));
+        if let Some(frame) = self.clock.keys(kb, self.frame()).or(marks) {
             self.seek(frame);
         }
     }

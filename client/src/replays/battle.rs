@@ -5,12 +5,15 @@
 //! C plays on from the frame shown, you in seat 0 and bots in the others
 //! ([`PartyScreen::continue_from`]).
 
+use std::rc::Rc;
+
 use macroquad::input::KeyCode;
 use sevenbag_core::{Battle, MAX_SEATS, Seat, SeatInput};
 use sevenbag_protocol::{BattleReplay, EndReason, SeatLog};
 
 use crate::input::Keyboard;
 use crate::layout::party::party_layout;
+use crate::match_stats::{MatchStats, timeline};
 use crate::party::game::Figures;
 use crate::party::screen::PartyScreen;
 use crate::party::source::{PartyMatch, Tally};
@@ -22,6 +25,7 @@ use crate::render::theme::{self, alpha};
 use crate::replay_files::clock::PlaybackClock;
 use crate::replay_files::mmss;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::stats_screen::StatsScreen;
 
 /// A recorded match of several seats played back.
 pub struct BattleReplaySession {
@@ -33,6 +37,8 @@ pub struct BattleReplaySession {
     /// Frames that can be played: every seat is confirmed below it.
     end: u32,
     clock: PlaybackClock,
+    /// The match's statistics: N and P jump between its marks, G opens it.
+    stats: Option<Rc<MatchStats>>,
 }
 
 impl BattleReplaySession {
@@ -61,7 +67,14 @@ impl BattleReplaySession {
             tally: Tally::default(),
             end,
             clock: PlaybackClock::default(),
+            stats: None,
         })
+    }
+
+    /// Playback whose N and P jump between the marks of `stats` and whose G opens them.
+    pub fn with_stats(mut self, stats: Rc<MatchStats>) -> BattleReplaySession {
+        self.stats = Some(stats);
+        self
     }
 
     /// The replay being played.
@@ -133,10 +146,15 @@ impl BattleReplaySession {
         self.clock.pump(clock_steps)
     }
 
-    /// The playback keys: Space pause, + − speed, ← → seek 5 s, Home restart. Says whether it
+    /// The playback keys: Space pause, + − speed, ← → seek 5 s, Home restart, N and P the
+    /// next and previous mark. Says whether it
     /// jumped (a seek), so the screen clears its effects.
     pub fn sample(&mut self, kb: &Keyboard) -> bool {
-        let jump = self.clock.keys(kb, self.frame());
+        let marks = self
+            .stats
+            .as_ref()
+            .and_then(|s| s.mark_keys(kb, self.frame()));
+        let jump = self.clock.keys(kb, self.frame()).or(marks);
         if let Some(frame) = jump {
             self.seek(frame);
         }
@@ -198,11 +216,15 @@ impl PartyMatch for BattleReplaySession {
     }
 
     fn results_keys(&self) -> &str {
-        "Home  watch again      Esc  back"
+        "Home  watch again   G  stats   Esc  back"
     }
 
     fn results_buttons(&self) -> Vec<KeyChoice<'static>> {
-        vec![("Watch again", KeyCode::Home), ("Back", KeyCode::Escape)]
+        vec![
+            ("Watch again", KeyCode::Home),
+            ("Stats", KeyCode::G),
+            ("Back", KeyCode::Escape),
+        ]
     }
 }
 
@@ -251,6 +273,12 @@ impl Screen for BattleReplayScreen {
             self.session.game.phase(),
             sevenbag_core::Phase::MatchOver { .. }
         );
+        if let Some(stats) = &self.session.stats
+            && io.keyboard.pressed(KeyCode::G)
+        {
+            ctx.play(crate::sound::sfx::Sfx::Select);
+            return Transition::Push(Box::new(StatsScreen::new(stats.clone())));
+        }
         if io.keyboard.pressed(KeyCode::C) && !over {
             ctx.play(crate::sound::sfx::Sfx::Select);
             let practice = PartyScreen::continue_from(*self.session.game, ctx);
@@ -283,6 +311,10 @@ impl Screen for BattleReplayScreen {
             time: self.time,
         };
         draw_party(&ctx.gfx, &l, &scene);
+        if let Some(stats) = &self.session.stats {
+            let strip = timeline::under_title(l.title, l.own.cell());
+            timeline::draw(strip, self.session.frame(), stats.frames, &stats.marks);
+        }
         let over = matches!(
             self.session.game.phase(),
             sevenbag_core::Phase::MatchOver { .. }

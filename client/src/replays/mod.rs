@@ -8,8 +8,11 @@
 
 pub mod battle;
 
+use std::rc::Rc;
+
 use crate::layout::list_layout;
 use crate::list_nav::{ListEvent, ListNav};
+use crate::match_stats::MatchStats;
 use crate::net::links::Link;
 use crate::net::online::{Online, Request, Stage};
 use crate::render::gfx::background;
@@ -35,8 +38,8 @@ pub const FOOTER_PAGE: &str = "↑ ↓ choose   Enter watch   D save file   L li
 /// touch screen the Save file button) saves it to the device's downloads.
 fn file_help() -> String {
     let watch = crate::input::taps::hint(
-        "Enter to watch. During playback: Space pause, + / − speed (0.25× to 4×), ← → seek 5 s, Home restart, C continue from here (you take the left board against the practice opponent; in a free-for-all the first seat against bots), Esc back to this list.",
-        "Tap to watch; the bar under the replay pauses, seeks, changes the speed and plays on from there.",
+        "Enter to watch. During playback: Space pause, + / − speed (0.25× to 4×), ← → seek 5 s, Home restart, N / P the next or previous spike or top-out (marked on the strip under the title), G the match's statistics and graphs, C continue from here (you take the left board against the practice opponent; in a free-for-all the first seat against bots), Esc back to this list.",
+        "Tap to watch; the bar under the replay pauses, seeks, jumps to the next spike or top-out, changes the speed and plays on from there; Stats at the end shows the graphs.",
     );
     let save = crate::input::taps::hint(
         " D saves it as a file (to this device's downloads).",
@@ -127,13 +130,15 @@ impl ReplayScreen {
 /// versus match view under `title`, with continue-from-here; a match of several seats (or of
 /// two with targeting) with every board in the free-for-all view. The error is a sentence.
 pub fn playback(opened: OpenedReplay, title: String) -> Result<Box<dyn Screen>, String> {
+    let stats = Rc::new(MatchStats::of(&opened.replay)?);
     if let Some(versus) = opened.replay.to_versus() {
-        let s = ReplaySession::new(versus)?;
+        let s = ReplaySession::new(versus)?.with_stats(stats.clone());
         let names = s.replay().names.clone();
-        let play = PlayScreen::<dyn Session>::new(Box::new(s), PlayMode::Replay, names, title);
+        let play = PlayScreen::<dyn Session>::new(Box::new(s), PlayMode::Replay, names, title)
+            .with_stats(stats);
         return Ok(Box::new(play));
     }
-    let session = BattleReplaySession::new(opened.replay)?;
+    let session = BattleReplaySession::new(opened.replay)?.with_stats(stats);
     Ok(Box::new(BattleReplayScreen::new(session)))
 }
 

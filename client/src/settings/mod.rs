@@ -8,6 +8,8 @@
 pub mod page_skin;
 mod rows;
 mod skin;
+#[cfg(any(target_arch = "wasm32", test))]
+mod skin_link;
 mod skin_preview;
 mod update;
 mod view;
@@ -201,6 +203,15 @@ impl Screen for SettingsScreen {
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         ctx.backdrop.advance(io.dt, io.width, io.height);
         self.account.poll(ctx);
+        // A skin file dropped, picked or read from a link has been kept as the page's skin:
+        // the draft follows, so saving keeps it.
+        #[cfg(target_arch = "wasm32")]
+        if page_skin::take_landed() {
+            self.draft.skin = ctx.config.skin;
+            self.draft.skin_file = ctx.config.skin_file.clone();
+            self.skin.shown = ctx.config.skin;
+            self.skin.error = None;
+        }
         if self.capturing(ctx, &io.keyboard) {
             return Transition::None;
         }

@@ -2,7 +2,9 @@
 //! decoder's own rules (`sevenbag_skin::check`: size, signature, chunks, header, limits,
 //! layout), its pixels decoded by the browser, the skin made from them under the same layout
 //! rules, kept in the page's files (`config::page_skin`) and put in force as the settings'
-//! skin, as the native game's Settings › Block skin › from file… does.
+//! skin, as the native game's Settings › Block skin › from file… does. A link typed or
+//! pasted on Settings › Skin link is read by the browser first ([`fetch`]), then taken the
+//! same way.
 
 use std::cell::RefCell;
 
@@ -19,8 +21,65 @@ struct Decoding {
     request: Request,
 }
 
+/// A skin link being read by the browser: the link, and the request.
+struct Fetching {
+    link: String,
+    request: Request,
+}
+
 thread_local! {
     static DECODING: RefCell<Option<Decoding>> = const { RefCell::new(None) };
+    static FETCHING: RefCell<Option<Fetching>> = const { RefCell::new(None) };
+    /// Set when a skin has been kept and put in force, until the settings screen sees it.
+    static LANDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a skin landed since the last call (the settings screen's draft follows it).
+pub fn take_landed() -> bool {
+    LANDED.with(|l| l.replace(false))
+}
+
+/// Has the browser read the skin PNG at the link `typed` (checked first: http or https, no
+/// spaces); [`pump`] takes the file as a dropped one once it has come.
+pub fn fetch(ctx: &mut Ctx, typed: &str) {
+    let link = match super::skin_link::check(typed) {
+        Ok(link) => link.to_owned(),
+        Err(e) => {
+            ctx.notify(format!("The skin link was not read: {e}"), theme::BAD);
+            return;
+        }
+    };
+    let most = sevenbag_skin::limits::MAX_FILE_BYTES as u32;
+    let request = web_files::fetch_file(&link, most);
+    ctx.notify(format!("Reading {link}…"), theme::ACCENT2);
+    FETCHING.with(|f| *f.borrow_mut() = Some(Fetching { link, request }));
+}
+
+/// Each frame: a link's file that has come is taken as a dropped one.
+fn pump_fetch(ctx: &mut Ctx) {
+    let done = FETCHING.with(|f| {
+        let mut f = f.borrow_mut();
+        let poll = f.as_ref()?.request.poll();
+        match poll {
+            Poll::Pending => None,
+            Poll::Done | Poll::Failed(_) => f.take().map(|fetching| (fetching, poll)),
+        }
+    });
+    let Some((fetching, poll)) = done else {
+        return;
+    };
+    let link = fetching.link;
+    let bytes = match poll {
+        Poll::Failed(why) => Err(why),
+        _ => fetching
+            .request
+            .take(sevenbag_skin::limits::MAX_FILE_BYTES)
+            .ok_or_else(|| "the page gave no file".to_owned()),
+    };
+    match bytes {
+        Ok(bytes) => open(ctx, &super::skin_link::file_name(&link), &bytes),
+        Err(why) => ctx.notify(format!("{link} was not read: {why}"), theme::BAD),
+    }
 }
 
 /// Takes skin file `name`: refused in words at once if the skin rules refuse it, else
@@ -48,6 +107,7 @@ pub fn open(ctx: &mut Ctx, name: &str, bytes: &[u8]) {
 /// Each frame: once the browser has decoded the skin, makes it under the skin rules, keeps
 /// it in the page's files, saves it as the settings' skin and puts it in force.
 pub fn pump(ctx: &mut Ctx) {
+    pump_fetch(ctx);
     let done = DECODING.with(|d| {
         let mut d = d.borrow_mut();
         let poll = d.as_ref()?.request.poll();
@@ -96,6 +156,7 @@ pub fn pump(ctx: &mut Ctx) {
     }
     ctx.config.skin = SkinChoice::File;
     ctx.config.skin_file = Some(path);
+    LANDED.with(|l| l.set(true));
     if let Some(config_path) = ctx.config_path.clone()
         && let Err(e) = ctx.config.save(&config_path)
     {

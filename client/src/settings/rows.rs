@@ -90,11 +90,13 @@ pub(super) fn rows() -> Vec<Row> {
         v.extend([Row::Section("AUDIO"), Row::Volume]);
         v.extend(Group::ALL.map(Row::GroupVolume));
     }
-    v.extend([Row::Section("DISPLAY"), Row::Background, Row::Skin]);
-    // A browser has no file paths to read a skin from.
-    if cfg!(not(target_arch = "wasm32")) {
-        v.push(Row::SkinFile);
-    }
+    // The skin file row: a path natively, a link in a page.
+    v.extend([
+        Row::Section("DISPLAY"),
+        Row::Background,
+        Row::Skin,
+        Row::SkinFile,
+    ]);
     v.extend([Row::ShareSkin, Row::OthersSkins, Row::ChatFilter]);
     v.extend([
         Row::Section("ACCESSIBILITY"),
@@ -334,6 +336,7 @@ pub(super) fn row_label(row: Row) -> &'static str {
         Row::GroupVolume(Group::Alerts) => "  Garbage and alerts",
         Row::Background => "Background",
         Row::Skin => "Block skin",
+        Row::SkinFile if cfg!(target_arch = "wasm32") => "Skin link",
         Row::SkinFile => "Skin file",
         Row::ShareSkin => "Share my skin",
         Row::OthersSkins => "Others' boards",
@@ -377,8 +380,9 @@ pub(super) fn help(row: Row, h: &Handling) -> (&'static str, String) {
         Row::Volume => ("Volume", "Sound effects volume (0 mutes). Without a sound device the game stays silent.".into()),
         Row::GroupVolume(g) => (row_label(row).trim(), format!("{} at this share of the volume above (0 mutes them; a sound theme's files play at it too).", group_sounds(g))),
         Row::Background => ("Background", "Gradient: a violet glow from the top. Plain: one dark colour, which costs less on a computer drawing without a graphics driver (software rendering).".into()),
-        Row::Skin if cfg!(target_arch = "wasm32") => ("Block skin", "Default: the flat blocks in the piece colours. Bevel, flat outline and connected: skins the game ships, drawn from their tiles. From file…: the skin PNG last dropped on the page (or opened with Replays › Open a file): a TETR.IO (12 tiles, 12.4 times as wide as high) or Jstris one (9 tiles, 9 times), or a connected sheet. Letters and high contrast draw over any skin.".into()),
+        Row::Skin if cfg!(target_arch = "wasm32") => ("Block skin", "Default: the flat blocks in the piece colours. Bevel, flat outline and connected: skins the game ships, drawn from their tiles. From file…: the skin PNG last dropped on the page (or opened with Replays › Open a file, or read from the Skin link below): a TETR.IO (12 tiles, 12.4 times as wide as high) or Jstris one (9 tiles, 9 times), or a connected sheet. Letters and high contrast draw over any skin.".into()),
         Row::Skin => ("Block skin", "Default: the flat blocks in the piece colours. Bevel and flat outline: skins the game ships. From file…: a TETR.IO skin PNG (12 tiles, 12.4 times as wide as high) or a Jstris one (9 tiles, 9 times), its path typed on the next row. Letters and high contrast draw over any skin.".into()),
+        Row::SkinFile if cfg!(target_arch = "wasm32") => ("Skin link", "A link to a skin PNG (https://…), typed or pasted; Enter reads it and, if the skin rules take it, puts it in force as From file… (the site must let other pages read its files: most image hosts do). A file the game cannot use is refused with the reason, and the skin in force stays.".into()),
         Row::SkinFile => ("Skin file", "The path of a skin PNG of at most 256 KiB; Enter loads it. A file the game cannot use is refused with the reason, and the skin in force stays.".into()),
         Row::ShareSkin => ("Share my skin", "On: online, your skin is published to the server, and your opponents and spectators see your boards in it (a server may take no skins; guests' boards show in the default blocks). Off: your skin shows on your screen only.".into()),
         Row::OthersSkins => ("Others' boards", "Online, what other players' boards are drawn in: their own skins (the ones they share), your skin, or the default blocks. Letters, high contrast and the piece colours apply to every board.".into()),

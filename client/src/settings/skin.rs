@@ -11,8 +11,11 @@ use sevenbag_skin::Skin;
 
 use crate::config::{Config, SkinChoice};
 
-/// Longest skin file path typed in settings, in characters.
+/// Longest skin file path typed in settings, in characters (in a page: the skin link's).
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) const MAX_SKIN_PATH: usize = 256;
+#[cfg(target_arch = "wasm32")]
+pub(super) const MAX_SKIN_PATH: usize = super::skin_link::MAX_LINK;
 
 /// What the skin rows show and hold while the settings screen is open.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,7 +24,7 @@ pub(super) struct SkinRow {
     pub shown: SkinChoice,
     /// Why the choice shown could not be used.
     pub error: Option<String>,
-    /// The skin file path as typed.
+    /// The skin file path as typed (in a page: the skin link, which starts empty).
     pub path: String,
 }
 
@@ -34,9 +37,11 @@ impl SkinRow {
         SkinRow {
             shown: config.skin,
             error: None,
+            // A page's skin file is its own (`config::page_skin`), not a link to show.
             path: config
                 .skin_file
                 .as_ref()
+                .filter(|_| cfg!(not(target_arch = "wasm32")))
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
         }
@@ -88,7 +93,7 @@ impl SkinRow {
 
     /// The path typed, kept in the draft when the screen saves.
     pub fn save_path(&self, draft: &mut Config) {
-        if draft.skin != SkinChoice::File {
+        if draft.skin != SkinChoice::File && cfg!(not(target_arch = "wasm32")) {
             draft.skin_file = self.typed_path();
         }
     }

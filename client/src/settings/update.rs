@@ -205,6 +205,10 @@ impl SettingsScreen {
                 SettingsScreen::show_chosen_skin(self.skin.step(&mut self.draft, 1))
             }
             (EnterDoes::Toggle, row) => self.change_look(row, 1),
+            // In a page the row holds a link: the browser reads it, and the skin lands later.
+            #[cfg(target_arch = "wasm32")]
+            (EnterDoes::LoadSkin, _) => super::page_skin::fetch(ctx, &self.skin.path),
+            #[cfg(not(target_arch = "wasm32"))]
             (EnterDoes::LoadSkin, _) => {
                 SettingsScreen::show_chosen_skin(self.skin.load_path(&mut self.draft))
             }

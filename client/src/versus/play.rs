@@ -4,6 +4,8 @@
 //! due (bracketing each with the effects' before/after hooks, since events last one frame), age the
 //! effects, then handle pause, rematch and leaving.
 
+use std::rc::Rc;
+
 use macroquad::input::KeyCode;
 use sevenbag_core::{Match, MatchHeader, Phase, Seat};
 
@@ -12,6 +14,7 @@ use macroquad::math::Rect;
 use crate::config::Config;
 use crate::input::taps;
 use crate::layout::{match_layout, result_card};
+use crate::match_stats::{MatchStats, timeline};
 use crate::render::fx::MatchFx;
 use crate::render::gfx::{Align, Weight, center};
 use crate::render::key_buttons::{KeyChoice, button_row};
@@ -20,6 +23,7 @@ use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::session::Session;
 use crate::solo::{key_text, redo_key, restart_key, undo_key};
 use crate::sound::sfx::Sfx;
+use crate::stats_screen::StatsScreen;
 use crate::versus::local_session::{Control, LocalSession};
 use crate::versus::match_view::{
     OPPONENT_BUTTONS, OPPONENT_LINE, ResultCard, Scene, draw_match, draw_result_card,
@@ -59,6 +63,9 @@ pub struct PlayScreen<S: Session + ?Sized = dyn Session> {
     time: f32,
     /// After an online match from a queue: the result card offers Q, back in the queue.
     requeue: bool,
+    /// A replay's statistics: G opens their screen, and the timeline marks their spikes and
+    /// top-outs.
+    stats: Option<Rc<MatchStats>>,
 }
 
 impl PlayScreen {
@@ -154,7 +161,15 @@ impl<S: Session + ?Sized> PlayScreen<S> {
             over_for: 0.0,
             time: 0.0,
             requeue: false,
+            stats: None,
         }
+    }
+
+    /// The screen of a replay whose statistics are `stats` (G opens them, the timeline
+    /// marks them).
+    pub fn with_stats(mut self, stats: Rc<MatchStats>) -> Self {
+        self.stats = Some(stats);
+        self
     }
 
     /// Lets the result card of an online match offer Requeue (Q): the screen that owns this
@@ -225,9 +240,10 @@ impl<S: Session + ?Sized> PlayScreen<S> {
             ),
             PlayMode::Replay => (
                 replay_verdict.unwrap_or("END OF REPLAY"),
-                "Enter  watch again   ← →  seek   Esc  list",
+                "Enter  watch again   G  stats   ← →  seek   Esc  list",
                 vec![
                     ("Watch again", KeyCode::Enter),
+                    ("Stats", KeyCode::G),
                     ("−5 s", KeyCode::Left),
                     ("List", KeyCode::Escape),
                 ],
@@ -297,6 +313,12 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
                 return Transition::None;
             }
         }
+        if let Some(stats) = &self.stats
+            && kb.pressed(KeyCode::G)
+        {
+            ctx.play(Sfx::Select);
+            return Transition::Push(Box::new(StatsScreen::new(stats.clone())));
+        }
         if self.mode == PlayMode::Replay && kb.pressed(KeyCode::C) && !over {
             ctx.play(Sfx::Select);
             let m = self.session.current().clone();
@@ -361,6 +383,14 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
             verdict: verdict.as_deref(),
         };
         draw_match(gfx, &l, &scene);
+        if let Some(stats) = &self.stats {
+            timeline::draw(
+                timeline::under_title(l.title, l.cell),
+                m.frame().0,
+                stats.frames,
+                &stats.marks,
+            );
+        }
         // A replay that ends by forfeit has no MatchOver on its boards: its verdict takes the
         // prompt's first line (online play draws its own verdict box with the rematch keys).
         let replay_verdict = verdict.as_deref().filter(|_| self.mode == PlayMode::Replay);

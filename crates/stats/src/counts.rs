@@ -73,6 +73,26 @@ pub struct Death {
     pub by: Option<u8>,
 }
 
+/// A spike: attacking locks in quick succession (each within [`SPIKE_GAP`] frames of play of
+/// the one before, in one round) whose attack adds up to [`SPIKE_LINES`] or more, the burst
+/// a replay's timeline marks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Spike {
+    /// The round, from 0.
+    pub round: u32,
+    /// The match frame of the spike's first lock.
+    pub frame: u32,
+    /// The seat's frames of play at its first lock (its own clock, as `Death::played`).
+    pub played: u32,
+    /// Attack produced by the spike's locks, before cancelling.
+    pub lines: u32,
+}
+
+/// Attack of at least this many lines in one run of locks is a spike.
+pub const SPIKE_LINES: u32 = 8;
+/// Attacking locks at most this many frames of play apart (one second) are one run.
+pub const SPIKE_GAP: u32 = 60;
+
 /// Per-second series over the seat's own clock: entry `k` holds what happened during its
 /// frames of play `60k + 1 ..= 60k + 60` (every round counted, countdowns not). All series have
 /// one entry per started second.
@@ -196,6 +216,8 @@ pub struct SeatStats {
     pub unmeasured_pieces: u32,
     /// Every top-out, in order.
     pub deaths: Vec<Death>,
+    /// Every spike, in order.
+    pub spikes: Vec<Spike>,
     /// Per-second series for graphs.
     pub series: Series,
 }

@@ -44,7 +44,7 @@
 //! built that was not built before. Everything else here uses the core alone.
 //!
 //! ## Layout
-//! - [`counts`]: [`SeatStats`], the integer counters, with [`Spins`], [`Death`], [`Series`].
+//! - [`counts`]: [`SeatStats`], the integer counters, with [`Spins`], [`Death`], [`Spike`], [`Series`].
 //! - [`recorder`]: [`SeatRecorder`], one board read around each step.
 //! - [`finesse`]: what a press and a fault are.
 //! - [`observe`]: [`BattleStats`] and [`SoloStats`], which step a game and record it.
@@ -58,7 +58,9 @@ pub mod observe;
 pub mod recorder;
 pub mod report;
 
-pub use counts::{Cause, Death, FRAMES_PER_SECOND, SeatStats, Series, Spins};
+pub use counts::{
+    Cause, Death, FRAMES_PER_SECOND, SPIKE_GAP, SPIKE_LINES, SeatStats, Series, Spike, Spins,
+};
 pub use finesse::{PieceFinesse, counted_presses, fewest_presses};
 pub use observe::{BattleStats, SoloStats};
 pub use recorder::{MatchFacts, SeatRecorder};

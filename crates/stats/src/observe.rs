@@ -5,7 +5,9 @@
 //! a caller cannot forget a frame; a game changed by an analysis hook between steps is read as
 //! it stands.
 
-use sevenbag_core::{Battle, Input, Match, Seat, SeatInput, Solo};
+use sevenbag_core::{
+    Battle, BattleError, BattleHeader, Input, MAX_SEATS, Match, Seat, SeatInput, Solo,
+};
 
 use crate::counts::SeatStats;
 use crate::recorder::{MatchFacts, SeatRecorder};
@@ -46,6 +48,28 @@ impl BattleStats {
                 .collect(),
             discarded: vec![0; battle.seats()],
         }
+    }
+
+    /// Re-simulates a recorded match from `header`, seat `s` given `input(s, frame)`, every
+    /// frame below `end` (the frames every seat's record confirms) until a winner is decided,
+    /// as a replay's own playback does. Every seat's statistics and the frames simulated; a
+    /// header the core refuses is its error.
+    pub fn replay(
+        header: BattleHeader,
+        end: u32,
+        mut input: impl FnMut(usize, u32) -> SeatInput,
+    ) -> Result<(Vec<SeatStats>, u32), BattleError> {
+        let mut game: Box<Battle> = Box::new(Battle::new(header)?);
+        let mut stats = BattleStats::new(&game);
+        while game.winner().is_none() && game.frame().0 < end {
+            let f = game.frame().0;
+            let mut inputs = [SeatInput::NONE; MAX_SEATS];
+            for (seat, slot) in inputs.iter_mut().enumerate().take(game.seats()) {
+                *slot = input(seat, f);
+            }
+            stats.step(&mut game, &inputs);
+        }
+        Ok((stats.into_seats(), game.frame().0))
     }
 
     /// A recorder for both seats of a versus match.

@@ -5,7 +5,7 @@
 
 use sevenbag_core::{Board, Input, Player, Spin};
 
-use crate::counts::{Death, FrameAmounts, SeatStats};
+use crate::counts::{Death, FrameAmounts, SPIKE_GAP, SPIKE_LINES, SeatStats, Spike};
 use crate::finesse::{FinesseTracker, PieceFinesse};
 
 /// What the match around a board adds to one frame: facts the board itself does not hold.
@@ -45,6 +45,56 @@ fn grew(before: u32, after: u32) -> u32 {
     after.checked_sub(before).unwrap_or(after)
 }
 
+/// The run of attacking locks going on, for spikes.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    /// Where the run started: round, match frame, frames of play.
+    start: Spike,
+    /// Frames of play at its latest lock.
+    last: u32,
+    /// Whether it has been pushed to `spikes` (it reached [`SPIKE_LINES`]).
+    pushed: bool,
+}
+
+impl Run {
+    /// Adds an attacking lock of `lines` at `facts`' round and frame, `played` frames of play
+    /// in; a spike reached or grown is written to `spikes`.
+    fn add(
+        run: &mut Option<Run>,
+        spikes: &mut Vec<Spike>,
+        facts: MatchFacts,
+        played: u32,
+        lines: u32,
+    ) {
+        let continues = run.is_some_and(|r| {
+            r.start.round == facts.round && played.saturating_sub(r.last) <= SPIKE_GAP
+        });
+        let r = match run {
+            Some(r) if continues => r,
+            _ => run.insert(Run {
+                start: Spike {
+                    round: facts.round,
+                    frame: facts.frame,
+                    played,
+                    lines: 0,
+                },
+                last: played,
+                pushed: false,
+            }),
+        };
+        r.start.lines += lines;
+        r.last = played;
+        if r.pushed {
+            if let Some(last) = spikes.last_mut() {
+                last.lines = r.start.lines;
+            }
+        } else if r.start.lines >= SPIKE_LINES {
+            r.pushed = true;
+            spikes.push(r.start);
+        }
+    }
+}
+
 /// Records one board of a match or of a solo run.
 #[derive(Clone, Debug)]
 pub struct SeatRecorder {
@@ -55,6 +105,8 @@ pub struct SeatRecorder {
     board: Board,
     previous: Input,
     counters: CoreCounters,
+    /// The run of attacking locks going on, for spikes.
+    run: Option<Run>,
 }
 
 impl SeatRecorder {
@@ -67,6 +119,7 @@ impl SeatRecorder {
             board: Board::new(),
             previous: Input::NONE,
             counters: CoreCounters::default(),
+            run: None,
         }
     }
 
@@ -137,6 +190,15 @@ impl SeatRecorder {
             s.attack += amounts.attack;
             s.sent += amounts.sent;
             s.cancelled += u32::from(lock.cancelled);
+            if amounts.attack > 0 {
+                Run::add(
+                    &mut self.run,
+                    &mut s.spikes,
+                    facts,
+                    s.frames,
+                    amounts.attack,
+                );
+            }
         }
         match verdict {
             Some(v @ PieceFinesse::Measured { .. }) => {

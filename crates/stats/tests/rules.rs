@@ -286,3 +286,28 @@ fn a_solo_run_counts_its_pieces_and_frames_of_play_as_its_result() {
 fn the_same_inputs_give_the_same_counts() {
     assert_eq!(solo_run().1, solo_run().1);
 }
+
+#[test]
+fn attack_in_quick_succession_is_one_spike_from_its_first_lock() {
+    let mut g = Game::new();
+    g.quad(ME);
+    let first = g.seat(ME);
+    assert!(first.spikes.is_empty(), "4 lines are no spike");
+    g.quad(ME);
+    let s = g.seat(ME);
+    assert_eq!(s.spikes.len(), 1);
+    let spike = s.spikes[0];
+    assert_eq!((spike.round, spike.lines), (0, 10));
+    assert!(spike.played <= first.frames, "it starts at the first quad");
+}
+
+#[test]
+fn attack_more_than_a_second_apart_is_no_spike() {
+    let mut g = Game::new();
+    g.quad(ME);
+    g.hold(ME, Input::NONE, 120);
+    g.quad(ME);
+    let s = g.seat(ME);
+    assert_eq!(s.attack, 10);
+    assert!(s.spikes.is_empty(), "{:?}", s.spikes);
+}

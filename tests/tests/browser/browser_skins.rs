@@ -2,8 +2,10 @@
 //! checked by the skin rules, decoded by the browser, kept in the page's files and drawn on the
 //! boards (screenshots in `target/browser-shots/`, copied to docs/screenshots); the kept skin
 //! is in force again after a reload; a hostile file is refused in the decoder's words and
-//! nothing breaks; the page's skin is published to the server for the room it joins, and the
-//! other player is served the same skin.
+//! nothing breaks; a skin PNG's link pasted in Settings is read from another site (refused in
+//! words when that site does not allow it or the file is too large); the page's skin is
+//! published to the server for the room it joins, the other player is served the same skin,
+//! and the page draws the other player's board in theirs.
 
 use serde_json::Value;
 use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, register_identity, screen};
@@ -112,10 +114,138 @@ async fn tetrio_and_jstris_skins_dropped_on_the_page_are_drawn_and_kept() {
     site.stop().await;
 }
 
+/// Another site on a loopback port of its own, serving files over plain HTTP/1.1: at
+/// `/open/NAME` with the header that lets other pages read them (CORS), at `/closed/NAME`
+/// without it. Its thread stops after `most` requests.
+fn file_site(files: Vec<(&'static str, Vec<u8>)>, most: usize) -> std::net::SocketAddr {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("its address");
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(most).flatten() {
+            let mut reader = BufReader::new(&stream);
+            let mut line = String::new();
+            if reader.read_line(&mut line).is_err() {
+                continue;
+            }
+            // The rest of the head, up to its blank line.
+            let mut header = String::new();
+            while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+                header.clear();
+            }
+            let target = line.split(' ').nth(1).unwrap_or("/");
+            let path = target.split('?').next().unwrap_or(target);
+            let (open, name) = match path.split_once('/').map(|(_, p)| p.split_once('/')) {
+                Some(Some(("open", name))) => (true, name),
+                Some(Some(("closed", name))) => (false, name),
+                _ => (false, ""),
+            };
+            let mut stream = &stream;
+            let cors = if open {
+                "access-control-allow-origin: *\r\n"
+            } else {
+                ""
+            };
+            let Some((_, body)) = files.iter().find(|(n, _)| *n == name) else {
+                let head = format!(
+                    "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n{cors}connection: close\r\n\r\n"
+                );
+                let _ = stream.write_all(head.as_bytes());
+                continue;
+            };
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: image/png\r\ncontent-length: {}\r\n{cors}connection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(body);
+        }
+    });
+    addr
+}
+
+/// Replaces what the focused text field holds with `text`, as a paste does, then Enter.
+fn paste_and_enter(site: &mut Site, text: &str) {
+    site.eval("document.getElementById('sevenbag-text').select()");
+    block_in_place(|| site.browser.type_focused(text)).expect("paste");
+    block_in_place(|| site.browser.press_focused("Enter")).expect("enter");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_skin_link_pasted_in_settings_is_read_from_another_site() {
+    let Some(mut site) = Site::start(true).await else {
+        return;
+    };
+    let too_large = vec![0u8; sevenbag_skin::limits::MAX_FILE_BYTES + 1];
+    let files = file_site(
+        vec![
+            ("jstris.png", sample("jstris.png")),
+            ("huge.png", too_large),
+        ],
+        16,
+    );
+    block_in_place(|| site.browser.as_phone()).expect("phone profile");
+    site.open("/");
+    to_menu(&mut site);
+    site.tap_label("Settings");
+    site.wait_state(STEP_LIMIT, "the settings", |s| screen(s) == "settings");
+    // Down the list until the link row is drawn.
+    for _ in 0..60 {
+        let s = site.eval("JSON.parse(document.documentElement.dataset.sevenbag || '{}')");
+        if sevenbag_tests::page::tap_target(&s, "Skin link").is_some() {
+            break;
+        }
+        site.keys(&["ArrowDown"]);
+    }
+    site.tap_label("Skin link");
+    site.wait_true(
+        STEP_LIMIT,
+        "the keyboard's input focused",
+        "document.activeElement.id === 'sevenbag-text'",
+    );
+
+    let refused = [
+        (format!("http://{files}/closed/jstris.png"), "CORS"),
+        (
+            format!("http://{files}/open/huge.png"),
+            "more than 1048576 bytes",
+        ),
+        (format!("http://{files}/open/missing.png"), "answered 404"),
+        ("file:///etc/passwd".to_owned(), "only http"),
+    ];
+    for (link, why) in refused {
+        paste_and_enter(&mut site, &link);
+        // Each refusal's reason is its own, so a notice left from the last one never passes.
+        site.wait_state(STEP_LIMIT, "the link refused", |s| {
+            s["notice"]
+                .as_str()
+                .is_some_and(|n| n.contains("not read") && n.contains(why))
+        });
+    }
+
+    paste_and_enter(&mut site, &format!("http://{files}/open/jstris.png?v=1"));
+    let s = site.wait_state(STEP_LIMIT, "the linked skin in force", |s| {
+        s["notice"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("Skin jstris.png"))
+    });
+    let notice = s["notice"].as_str().unwrap_or_default();
+    assert!(notice.contains("jstris layout"), "{notice}");
+    // The other site's refusals are the browser's console errors, as the test meant them.
+    site.assert_clean_console_but(&[
+        "CORS",
+        "Access-Control-Allow-Origin",
+        "404",
+        "Failed to fetch",
+        "ERR_FAILED",
+    ]);
+    site.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_pages_skin_is_published_to_the_room_it_joins() {
     use sevenbag_protocol::{ClientMessage, RoomOptions, ServerMessage};
-    use sevenbag_tests::{RawClient, player_key, temp_dir};
+    use sevenbag_tests::{player_key, temp_dir};
 
     let db = temp_dir("page-skins");
     let config = sevenbag_server::Config {
@@ -143,8 +273,22 @@ async fn the_pages_skin_is_published_to_the_room_it_joins() {
     });
     settled(&mut site);
 
-    // A room of the test's own; the page joins it by its link.
-    let mut host = RawClient::hello(addr, "host").await.expect("connects");
+    // A room of the test's own, its host wearing a published TETR.IO-layout skin; the page
+    // joins it by its link.
+    let mut host = sevenbag_tests::social::registered(addr, "host", 1)
+        .await
+        .expect("the host registers");
+    host.send(&ClientMessage::PublishSkin {
+        png: sample("tetrio.png"),
+    })
+    .await
+    .expect("publish");
+    host.recv_until(STEP_LIMIT, |m| match m {
+        ServerMessage::SkinPublished { .. } => Some(()),
+        _ => None,
+    })
+    .await
+    .expect("the host's skin is kept");
     host.send(&ClientMessage::CreateRoom {
         options: RoomOptions::default(),
     })
@@ -183,6 +327,10 @@ async fn the_pages_skin_is_published_to_the_room_it_joins() {
         .expect("the skin's file");
     let skin = sevenbag_skin::decode(&served).expect("decodes");
     assert_eq!(skin, sevenbag_skin::decode(&file).expect("the sample"));
+    // The page draws the host's board in the host's skin: fetched, decoded by the browser.
+    site.wait_state(STEP_LIMIT, "the host's board in its skin", |s| {
+        s["skins"][0] == "tetrio"
+    });
     // An identified page opens a datagram session beside its WebSocket; one still opening
     // when the page goes can fail (see browser_parity.rs).
     site.assert_clean_console_but(&["WebSocket", "/datagrams/", "ERR_METHOD_NOT_SUPPORTED"]);

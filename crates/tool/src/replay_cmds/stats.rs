@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Context;
-use sevenbag_core::{Battle, MAX_SEATS, SeatInput, Solo};
+use sevenbag_core::Solo;
 use sevenbag_protocol::file::read_limited;
 use sevenbag_protocol::replay::MAX_REPLAY_BYTES;
 use sevenbag_protocol::replay_file::{OpenedReplay, open};
@@ -52,7 +52,6 @@ pub fn compute(file: &Path) -> anyhow::Result<StatsReport> {
 
 fn battle(file: String, opened: &OpenedReplay) -> anyhow::Result<StatsReport> {
     let r = &opened.replay;
-    let mut game: Box<Battle> = Box::new(Battle::new(r.header).context("the match header")?);
     let logs = r
         .inputs
         .iter()
@@ -62,24 +61,18 @@ fn battle(file: String, opened: &OpenedReplay) -> anyhow::Result<StatsReport> {
                 .with_context(|| format!("seat {seat}'s inputs"))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let limit = logs.iter().map(SeatLog::confirmed).min().unwrap_or(0);
-    let mut stats = BattleStats::new(&game);
-    // The same loop as the replay's own re-simulation: every confirmed frame until decided.
-    while game.winner().is_none() && game.frame().0 < limit {
-        let f = game.frame().0;
-        let mut inputs = [SeatInput::NONE; MAX_SEATS];
-        for (slot, log) in inputs.iter_mut().zip(&logs) {
-            *slot = log.get(f).unwrap_or_default();
-        }
-        stats.step(&mut game, &inputs);
-    }
+    let end = logs.iter().map(SeatLog::confirmed).min().unwrap_or(0);
+    // The same frames as the replay's own re-simulation: every confirmed one until decided.
+    let (counts, frames) = BattleStats::replay(r.header, end, |seat, f| {
+        logs.get(seat).and_then(|l| l.get(f)).unwrap_or_default()
+    })
+    .context("the match header")?;
     let kind = if opened.seats() == 2 && r.to_versus().is_some() {
         "versus"
     } else {
         "battle"
     };
-    let seats = stats
-        .into_seats()
+    let seats = counts
         .into_iter()
         .enumerate()
         .map(|(i, s)| SeatReport::new(r.names.get(i).map_or("?", String::as_str), s))
@@ -88,7 +81,7 @@ fn battle(file: String, opened: &OpenedReplay) -> anyhow::Result<StatsReport> {
         file,
         kind,
         mode: None,
-        frames: game.frame().0,
+        frames,
         seats,
     })
 }
