@@ -135,12 +135,6 @@ impl StatsScreen {
         }
     }
 
-    /// The metric charted.
-    #[cfg(test)]
-    pub fn metric(&self) -> Metric {
-        self.metric
-    }
-
     /// The subtitle: seats, length, and each round's winner.
     fn subtitle(&self) -> String {
         let s = &self.stats;

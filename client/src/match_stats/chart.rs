@@ -166,7 +166,7 @@ pub fn draw(gfx: &Gfx, r: Rect, unit: f32, seats: &[SeatLine], metric: Metric) {
         );
     }
     gfx.text(
-        &format!("{}", crate::text::mmss((seconds * 60.0) as u32)),
+        &crate::text::mmss((seconds * 60.0) as u32).to_string(),
         plot.right(),
         plot.bottom() + unit * 1.1,
         text * 0.85,
