@@ -116,52 +116,62 @@ async fn tetrio_and_jstris_skins_dropped_on_the_page_are_drawn_and_kept() {
 
 /// Another site on a loopback port of its own, serving files over plain HTTP/1.1: at
 /// `/open/NAME` with the header that lets other pages read them (CORS), at `/closed/NAME`
-/// without it. Its thread stops after `most` requests.
+/// without it. It stops taking connections after `most`.
 fn file_site(files: Vec<(&'static str, Vec<u8>)>, most: usize) -> std::net::SocketAddr {
-    use std::io::{BufRead, BufReader, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
     let addr = listener.local_addr().expect("its address");
+    let files = std::sync::Arc::new(files);
     std::thread::spawn(move || {
+        // One thread a connection: the browser opens spare connections it may never send a
+        // request on, and one waiting on such a connection must not hold up the others.
         for stream in listener.incoming().take(most).flatten() {
-            let mut reader = BufReader::new(&stream);
-            let mut line = String::new();
-            if reader.read_line(&mut line).is_err() {
-                continue;
-            }
-            // The rest of the head, up to its blank line.
-            let mut header = String::new();
-            while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
-                header.clear();
-            }
-            let target = line.split(' ').nth(1).unwrap_or("/");
-            let path = target.split('?').next().unwrap_or(target);
-            let (open, name) = match path.split_once('/').map(|(_, p)| p.split_once('/')) {
-                Some(Some(("open", name))) => (true, name),
-                Some(Some(("closed", name))) => (false, name),
-                _ => (false, ""),
-            };
-            let mut stream = &stream;
-            let cors = if open {
-                "access-control-allow-origin: *\r\n"
-            } else {
-                ""
-            };
-            let Some((_, body)) = files.iter().find(|(n, _)| *n == name) else {
-                let head = format!(
-                    "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n{cors}connection: close\r\n\r\n"
-                );
-                let _ = stream.write_all(head.as_bytes());
-                continue;
-            };
-            let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: image/png\r\ncontent-length: {}\r\n{cors}connection: close\r\n\r\n",
-                body.len()
-            );
-            let _ = stream.write_all(head.as_bytes());
-            let _ = stream.write_all(body);
+            let files = files.clone();
+            std::thread::spawn(move || answer(&stream, &files));
         }
     });
     addr
+}
+
+/// Answers one request on `stream` from `files` (see [`file_site`]).
+fn answer(stream: &std::net::TcpStream, files: &[(&'static str, Vec<u8>)]) {
+    use std::io::{BufRead, BufReader, Write};
+    let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(20)));
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    if reader.read_line(&mut line).is_err() {
+        return;
+    }
+    // The rest of the head, up to its blank line.
+    let mut header = String::new();
+    while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+        header.clear();
+    }
+    let target = line.split(' ').nth(1).unwrap_or("/");
+    let path = target.split('?').next().unwrap_or(target);
+    let (open, name) = match path.split_once('/').map(|(_, p)| p.split_once('/')) {
+        Some(Some(("open", name))) => (true, name),
+        Some(Some(("closed", name))) => (false, name),
+        _ => (false, ""),
+    };
+    let mut stream = stream;
+    let cors = if open {
+        "access-control-allow-origin: *\r\n"
+    } else {
+        ""
+    };
+    let Some((_, body)) = files.iter().find(|(n, _)| *n == name) else {
+        let head = format!(
+            "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n{cors}connection: close\r\n\r\n"
+        );
+        let _ = stream.write_all(head.as_bytes());
+        return;
+    };
+    let head = format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: image/png\r\ncontent-length: {}\r\n{cors}connection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(body);
 }
 
 /// Replaces what the focused text field holds with `text`, as a paste does, then Enter.
