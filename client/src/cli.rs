@@ -186,6 +186,8 @@ pub enum StartScreen {
     /// Quick play's waiting card: the free-for-all queue of an embedded server on 127.0.0.1,
     /// with `--seats` minus one bots queued beside you (a room starts after its countdown).
     PartyQueue,
+    /// With `--replay PATH`: the replay's statistics screen over its playback (what G opens).
+    MatchStats,
 }
 
 #[cfg(test)]

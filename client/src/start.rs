@@ -7,6 +7,7 @@ use sevenbag_core::MatchHeader;
 use crate::account::leaderboard::StandingsScreen;
 use crate::challenge::ChallengeScreen;
 use crate::cli::{Args, StartScreen};
+use crate::match_stats::MatchStats;
 use crate::menu::MenuScreen;
 use crate::menu::welcome::WelcomeScreen;
 use crate::net::{lan, online};
@@ -22,6 +23,7 @@ use crate::replays::playback;
 use crate::screen::{Ctx, Screen};
 use crate::settings::SettingsScreen;
 use crate::solo::SoloScreen;
+use crate::stats_screen::StatsScreen;
 use crate::versus::lobby::{LobbyKind, LobbyScreen};
 use crate::versus::online::{LanHosting, OnlineScreen};
 use crate::versus::opponent::Opponent;
@@ -75,6 +77,19 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
         let replays = || Box::new(ReplayScreen::default());
         // Either format version: two seats in the match view, several with every board.
         return match replay::load_any(path).and_then(|r| playback(r, "REPLAY".into())) {
+            Ok(play) if args.screen == Some(StartScreen::MatchStats) => {
+                let stats = replay::load_any(path).and_then(|r| MatchStats::of(&r.replay));
+                match stats {
+                    Ok(stats) => {
+                        let screen = Box::new(StatsScreen::new(std::rc::Rc::new(stats)));
+                        vec![menu(), replays(), play, screen]
+                    }
+                    Err(e) => {
+                        eprintln!("error: {}: {e}", path.display());
+                        vec![menu(), replays(), play]
+                    }
+                }
+            }
             Ok(play) => vec![menu(), replays(), play],
             Err(e) => {
                 eprintln!("error: {}: {e}", path.display());
@@ -236,6 +251,12 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
                     return vec![menu()];
                 }
             }
+        }
+        Some(StartScreen::MatchStats) => {
+            eprintln!(
+                "error: --screen match-stats opens a replay's statistics: give --replay PATH"
+            );
+            return vec![menu()];
         }
         Some(StartScreen::Play) => {
             let mut header = MatchHeader::versus(args.seed);

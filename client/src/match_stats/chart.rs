@@ -116,6 +116,20 @@ pub fn nice_ceiling(x: f64) -> f64 {
         .unwrap_or(10.0 * magnitude)
 }
 
+/// Grid lines above the zero line: fifths of a 1, 2 or 5 ceiling are round numbers.
+const GRID_STEPS: u32 = 5;
+
+/// The value of grid line `k` of a chart topped at `top` (a [`nice_ceiling`]), written with
+/// the decimals it needs: fifths of 1 and 2 need one, of 5 and above none.
+pub fn grid_label(top: f64, k: u32) -> String {
+    let value = top * f64::from(k) / f64::from(GRID_STEPS);
+    if top < 5.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.0}")
+    }
+}
+
 /// Where a point falls in the plot area `r` on axes of `seconds` by `top`; values above the
 /// top are drawn at it.
 pub fn place(r: Rect, seconds: f64, top: f64, at: f64, value: f64) -> (f32, f32) {
@@ -146,15 +160,10 @@ pub fn draw(gfx: &Gfx, r: Rect, unit: f32, seats: &[SeatLine], metric: Metric) {
         (r.h - unit * 3.4).max(1.0),
     );
     let (seconds, top) = scale(seats, metric);
-    for k in 0..=4 {
-        let y = plot.bottom() - plot.h * k as f32 / 4.0;
+    for k in 0..=GRID_STEPS {
+        let y = plot.bottom() - plot.h * k as f32 / GRID_STEPS as f32;
         draw_line(plot.x, y, plot.right(), y, 1.0, theme::GRID);
-        let value = top * f64::from(k) / 4.0;
-        let label = if top <= 4.0 {
-            format!("{value:.1}")
-        } else {
-            format!("{value:.0}")
-        };
+        let label = grid_label(top, k);
         gfx.text(
             &label,
             plot.x - unit * 0.3,
@@ -214,6 +223,19 @@ mod tests {
         assert_eq!(nice_ceiling(1.3), 2.0);
         assert_eq!(nice_ceiling(43.0), 50.0);
         assert_eq!(nice_ceiling(120.0), 200.0);
+    }
+
+    #[test]
+    fn every_grid_label_is_its_exact_value() {
+        let labels = |top| {
+            (0..=GRID_STEPS)
+                .map(|k| grid_label(top, k))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(labels(1.0), ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]);
+        assert_eq!(labels(2.0), ["0.0", "0.4", "0.8", "1.2", "1.6", "2.0"]);
+        assert_eq!(labels(5.0), ["0", "1", "2", "3", "4", "5"]);
+        assert_eq!(labels(50.0), ["0", "10", "20", "30", "40", "50"]);
     }
 
     #[test]
