@@ -27,6 +27,8 @@ mod session;
 mod start;
 // A match's statistics screen: the totals, the rounds and a chart (after a match, from a replay).
 mod stats_screen;
+// A replay fetched from the server after an online match: saved, or shown as statistics.
+mod fetched_replay;
 
 // The modes, each a folder holding its state, its drawing and its screen: account (identity,
 // leaderboard, profiles), the fixed-sequence challenge, the main menu, puzzles, replays,

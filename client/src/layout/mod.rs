@@ -253,8 +253,8 @@ pub struct ResultCard {
     pub card: Rect,
     /// The card of a player after an online match (one line taller).
     pub tall: Rect,
-    /// Save replay, then Copy link, under the tall card.
-    pub buttons: [Rect; 2],
+    /// Save replay, Stats, then Copy link, under the tall card.
+    pub buttons: [Rect; 3],
 }
 
 /// The result card of `l`: never over the title, the NEXT and HOLD labels, a well or a name.
@@ -276,15 +276,13 @@ pub fn result_card(l: &MatchLayout) -> ResultCard {
     let card = Rect::new(cx - w / 2.0, top, w, cell * 2.3);
     let tall = Rect::new(card.x, card.y, card.w, card.h + cell * 0.8);
     let gap = card.h * 0.15;
-    let (bw, bh) = ((w - gap) / 2.0, card.h * 0.55);
+    let (bw, bh) = ((w - 2.0 * gap) / 3.0, card.h * 0.55);
     let y = tall.bottom() + gap;
+    let button = |k: f32| Rect::new(card.x + k * (bw + gap), y, bw, bh);
     ResultCard {
         card,
         tall,
-        buttons: [
-            Rect::new(card.x, y, bw, bh),
-            Rect::new(card.x + bw + gap, y, bw, bh),
-        ],
+        buttons: [button(0.0), button(1.0), button(2.0)],
     }
 }
 
@@ -342,7 +340,13 @@ mod tests {
                 ]);
                 let _ = i;
             }
-            let parts = [card.card, card.tall, card.buttons[0], card.buttons[1]];
+            let parts = [
+                card.card,
+                card.tall,
+                card.buttons[0],
+                card.buttons[1],
+                card.buttons[2],
+            ];
             for part in parts {
                 for (what, r) in &kept {
                     assert!(

@@ -211,8 +211,8 @@ fn a_slow_player_of_a_two_seat_room_retunes_its_window_during_the_match() {
     let _ = server.stop();
 }
 
-/// After a two-seat room's match the game asks the server for its replay (the S key of the
-/// result card) and gets the file it kept: a replay of two seats that verifies.
+/// After a two-seat room's match the game asks the server for its replay (the S and G keys of
+/// the result card) and gets the file it kept: a replay of two seats that verifies and counts.
 #[test]
 fn the_replay_of_a_finished_two_seat_match_comes_back_when_asked() {
     let mut server = LocalServer::start();
@@ -244,6 +244,10 @@ fn the_replay_of_a_finished_two_seat_match_comes_back_when_asked() {
     let opened = sevenbag_protocol::replay_file::open(&bytes).expect("a replay file");
     assert_eq!(opened.seats(), 2);
     opened.verify().expect("it verifies");
+    // The G key's statistics count both seats' pieces from the same file.
+    let stats = crate::match_stats::MatchStats::of(&opened.replay).expect("its statistics");
+    assert_eq!(stats.seats.len(), 2);
+    assert!(stats.seats.iter().all(|s| s.report.counts.pieces > 0));
     game.leave();
     let _ = server.stop();
 }

@@ -260,7 +260,7 @@ impl<S: Session + ?Sized> PlayScreen<S> {
             ),
             PlayMode::Online if self.requeue => (
                 "REMATCH?",
-                "Enter  ready again   Q  requeue   S  save replay   L  link   Esc  leave",
+                "Enter  ready again   Q  requeue   G  stats   S  save replay   L  link   Esc  leave",
                 vec![
                     ("Ready again", KeyCode::Enter),
                     ("Requeue", KeyCode::Q),
@@ -269,7 +269,7 @@ impl<S: Session + ?Sized> PlayScreen<S> {
             ),
             PlayMode::Online => (
                 "REMATCH?",
-                "Enter  ready again   S  save replay   L  link   Esc  leave",
+                "Enter  ready again   G  stats   S  save replay   L  link   Esc  leave",
                 vec![("Ready again", KeyCode::Enter), leave],
             ),
             _ => (

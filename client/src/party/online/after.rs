@@ -2,16 +2,18 @@
 //! rematch (a touch screen's Rematch button presses it; a tap elsewhere on the results of
 //! several seats does not, so they stay until the player asks for more; on a two-seat room's
 //! card a click readies, as on the versus card), L copies the replay's link, S fetches the
-//! replay from the server and saves it with this machine's replays, as after a versus match;
+//! replay from the server and saves it with this machine's replays, G fetches it and opens
+//! its statistics screen, as after a versus match;
 //! Q after a quick-play match leaves the room and queues again (Requeue, as after a quick
 //! match); a two-seat room's card adds friend, report and block ([`super::duel`]).
 
 use macroquad::input::KeyCode;
 
 use super::PartyOnlineScreen;
+use crate::fetched_replay::{self, Wanted};
 use crate::net::links::Link;
 use crate::render::theme;
-use crate::screen::{Ctx, FrameIo, Transition};
+use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
 use crate::versus::play::rematch_box;
 
@@ -46,12 +48,19 @@ impl PartyOnlineScreen {
                 None => ctx.notify(NO_REPLAY, theme::BAD),
             }
         }
-        if kb.pressed(KeyCode::S) {
+        let wanted = if kb.pressed(KeyCode::S) {
+            Some(Wanted::Save)
+        } else if kb.pressed(KeyCode::G) {
+            Some(Wanted::Stats)
+        } else {
+            None
+        };
+        if let Some(wanted) = wanted {
             match replay {
                 Some(id) => {
-                    self.saving = true;
+                    self.fetching = Some(wanted);
                     self.online_mut().fetch_replay(&id);
-                    ctx.notify("Fetching the replay from the server…", theme::ACCENT2);
+                    ctx.notify(wanted.asking(), theme::ACCENT2);
                 }
                 None => ctx.notify(NO_REPLAY, theme::BAD),
             }
@@ -59,21 +68,12 @@ impl PartyOnlineScreen {
         None
     }
 
-    /// Saves the replay asked for once it arrives.
-    pub(super) fn save_fetched_replay(&mut self, ctx: &mut Ctx) {
-        let Some((id, bytes)) = self.online_mut().take_replay() else {
-            return;
-        };
-        if !std::mem::take(&mut self.saving) {
-            return;
-        }
-        match crate::replay_files::save_dir()
-            .ok_or_else(|| "this system has no data folder".to_owned())
-            .and_then(|d| crate::replay_files::save(&d, &id, &bytes))
-        {
-            Ok(path) => ctx.notify(format!("Replay saved to {}", path.display()), theme::GOOD),
-            Err(e) => ctx.notify(e, theme::BAD),
-        }
+    /// Does what the replay was asked for once it arrives: saved, or the statistics screen
+    /// to open.
+    pub(super) fn land_fetched_replay(&mut self, ctx: &mut Ctx) -> Option<Box<dyn Screen>> {
+        let (id, bytes) = self.online_mut().take_replay()?;
+        let wanted = self.fetching.take()?;
+        fetched_replay::land(ctx, wanted, &id, &bytes)
     }
 }
 
@@ -81,8 +81,12 @@ impl PartyOnlineScreen {
 /// Requeue after a quick-play match.
 pub(super) fn results_keys(ready: bool, came_from_queue: bool) -> &'static str {
     match (ready, came_from_queue) {
-        (false, false) => "Enter  ready for a rematch   S  save replay   L  link   Esc  leave",
-        (false, true) => "Enter  rematch   Q  requeue   S  save replay   L  link   Esc  leave",
+        (false, false) => {
+            "Enter  ready for a rematch   G  stats   S  save replay   L  link   Esc  leave"
+        }
+        (false, true) => {
+            "Enter  rematch   Q  requeue   G  stats   S  save replay   L  link   Esc  leave"
+        }
         (true, false) => "Ready: waiting for the others      Esc  leave",
         (true, true) => "Ready: waiting for the others   Q  requeue   Esc  leave",
     }

@@ -55,10 +55,11 @@ pub fn duel_card(
     } else {
         (
             "REMATCH?",
-            "Enter  ready again   S  save replay   L  link   Esc  leave",
+            "Enter  ready again   G  stats   S  save replay   L  link   Esc  leave",
             vec![
                 ("Ready again", KeyCode::Enter),
                 ("Save replay", KeyCode::S),
+                ("Stats", KeyCode::G),
                 ("Copy link", KeyCode::L),
                 leave,
             ],

@@ -29,6 +29,7 @@ use sevenbag_netplay::time::Instant;
 use super::game::Figures;
 use super::source::{PartyMatch, Tally};
 use super::view::{PartyScene, draw_party};
+use crate::fetched_replay::Wanted;
 use crate::input::Latch;
 use crate::layout::party::party_layout;
 use crate::net::battle::{BattleOnline, BattleStage};
@@ -107,6 +108,7 @@ impl PartyMatch for OnlineParty {
             vec![
                 ("Rematch", KeyCode::Enter),
                 ("Save replay", KeyCode::S),
+                ("Stats", KeyCode::G),
                 ("Copy link", KeyCode::L),
             ]
         };
@@ -126,8 +128,8 @@ pub struct PartyOnlineScreen {
     autopilot: Option<Box<dyn AutoPlayer>>,
     /// "Leave the match? You forfeit." is asked.
     confirm_leave: bool,
-    /// The last match's replay was asked for, to be saved when it comes.
-    saving: bool,
+    /// The last match's replay was asked for, and what for (saved, or its statistics shown).
+    fetching: Option<Wanted>,
     /// Matches seen started (a new one resets the tally).
     matches_seen: u32,
     /// The lobby's selected row.
@@ -158,7 +160,7 @@ impl PartyOnlineScreen {
             latch: Latch::default(),
             autopilot: None,
             confirm_leave: false,
-            saving: false,
+            fetching: None,
             matches_seen: 0,
             lobby_row: 0,
             fx: Vec::new(),
@@ -431,7 +433,9 @@ impl Screen for PartyOnlineScreen {
         for n in self.online_mut().take_notices() {
             ctx.notify(n, theme::BAD);
         }
-        self.save_fetched_replay(ctx);
+        if let Some(stats) = self.land_fetched_replay(ctx) {
+            return Transition::Push(stats);
+        }
         // While the chat field has the keyboard, the lobby and the match run without keys.
         let quiet = self.update_chat(ctx, io);
         let io = quiet.as_ref().unwrap_or(io);

@@ -16,6 +16,7 @@ use sevenbag_netplay::time::Instant;
 use macroquad::input::KeyCode;
 use sevenbag_core::Phase;
 
+use crate::fetched_replay::{self, Wanted};
 use crate::input::Keyboard;
 use crate::layout::list_layout;
 use crate::net::lan::{Beacon, BeaconSender, HostedServer};
@@ -65,7 +66,8 @@ pub struct OnlineScreen {
     lan: Option<LanHosting>,
     selected: usize,
     matches_seen: u32,
-    saving: bool,
+    /// The last match's replay was asked for, and what for (saved, or its statistics shown).
+    fetching: Option<Wanted>,
     /// "Leave the match?" is open.
     confirm_leave: bool,
     /// The lobby's Invite a friend box, while it is open.
@@ -119,7 +121,7 @@ impl OnlineScreen {
             lan,
             selected: 0,
             matches_seen: 0,
-            saving: false,
+            fetching: None,
             confirm_leave: false,
             picker: None,
         }
@@ -270,16 +272,10 @@ impl Screen for OnlineScreen {
             io
         };
         if let Some((id, bytes)) = self.online_mut().take_replay()
-            && self.saving
+            && let Some(wanted) = self.fetching.take()
+            && let Some(stats) = fetched_replay::land(ctx, wanted, &id, &bytes)
         {
-            self.saving = false;
-            match crate::replay_files::save_dir()
-                .ok_or_else(|| "this system has no data folder".to_owned())
-                .and_then(|d| crate::replay_files::save(&d, &id, &bytes))
-            {
-                Ok(path) => ctx.notify(format!("Replay saved to {}", path.display()), theme::GOOD),
-                Err(e) => ctx.notify(e, theme::BAD),
-            }
+            return Transition::Push(stats);
         }
         let started = self.online().matches_started();
         if started != self.matches_seen {
@@ -336,11 +332,19 @@ impl Screen for OnlineScreen {
                     None => ctx.notify("The server kept no replay of this match.", theme::BAD),
                 }
             }
-            if over && (kb.pressed(KeyCode::S) || tapped == Some(KeyCode::S)) {
+            let pressed = |key| kb.pressed(key) || tapped == Some(key);
+            let wanted = if pressed(KeyCode::S) {
+                Some(Wanted::Save)
+            } else if pressed(KeyCode::G) {
+                Some(Wanted::Stats)
+            } else {
+                None
+            };
+            if over && let Some(wanted) = wanted {
                 if let Some(id) = replay {
-                    self.saving = true;
+                    self.fetching = Some(wanted);
                     self.online_mut().fetch_replay(&id);
-                    ctx.notify("Fetching the replay from the server…", theme::ACCENT2);
+                    ctx.notify(wanted.asking(), theme::ACCENT2);
                 } else {
                     ctx.notify("The server kept no replay of this match.", theme::BAD);
                 }
@@ -478,11 +482,12 @@ impl Screen for OnlineScreen {
 
 /// The buttons under a finished online match's result card: save the replay (S) and copy its
 /// link (L), for a touch screen.
-pub(crate) fn result_buttons(io: &FrameIo) -> [(macroquad::math::Rect, KeyCode, &'static str); 2] {
-    let [save, link] =
+pub(crate) fn result_buttons(io: &FrameIo) -> [(macroquad::math::Rect, KeyCode, &'static str); 3] {
+    let [save, stats, link] =
         crate::layout::result_card(&crate::layout::match_layout(io.width, io.height)).buttons;
     [
         (save, KeyCode::S, "Save replay"),
+        (stats, KeyCode::G, "Stats"),
         (link, KeyCode::L, "Copy link"),
     ]
 }

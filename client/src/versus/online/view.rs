@@ -380,7 +380,7 @@ impl OnlineScreen {
             if o.ready_sent() {
                 "Ready — waiting for your opponent   Esc leave"
             } else {
-                "Enter  ready again   S  save replay   L  link   R  report   B  block   Esc  leave"
+                "Enter  ready again   G  stats   S  save replay   L  link   R  report   B  block   Esc  leave"
             }
         } else {
             "Esc  leave"
