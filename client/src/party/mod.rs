@@ -9,10 +9,12 @@
 //! - [`screen`] — the play screen: keys, targeting keys, pause, results.
 //! - [`view`] — drawing it with [`crate::layout::party`], from any [`source::PartyMatch`]
 //!   (the practice match here, or an online room's session in [`online`]).
+//! - [`follow`] — which board a spectator sees large: the leader by VS, or one picked.
 //! - [`online`] — a free-for-all room on a server: its lobby, play through netplay's
 //!   `BattleSession`, spectating, results and rematch.
 
 pub mod duel;
+pub mod follow;
 pub mod game;
 pub mod online;
 pub mod screen;

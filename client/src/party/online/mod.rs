@@ -34,6 +34,7 @@ use crate::input::Latch;
 use crate::layout::party::party_layout;
 use crate::net::battle::{BattleOnline, BattleStage};
 use crate::net::links::Link;
+use crate::party::follow::Watch;
 use crate::render::fx::{SeatFx, count_sound};
 use crate::render::key_buttons::KeyChoice;
 use crate::render::theme;
@@ -59,6 +60,8 @@ const SEAT_KEYS: [KeyCode; 8] = [
 pub struct OnlineParty {
     online: BattleOnline,
     tally: Tally,
+    /// The board a spectator sees large (the leader by VS, or one picked).
+    watch: Watch,
 }
 
 impl OnlineParty {
@@ -75,7 +78,9 @@ impl PartyMatch for OnlineParty {
     }
 
     fn me(&self) -> Seat {
-        self.online.battle_seat().unwrap_or(Seat::First)
+        self.online
+            .battle_seat()
+            .unwrap_or_else(|| self.watch.shown())
     }
 
     fn watching(&self) -> bool {
@@ -92,7 +97,7 @@ impl PartyMatch for OnlineParty {
 
     fn results_keys(&self) -> &str {
         if self.watching() {
-            "Esc  leave the room"
+            "G  stats   Esc  leave the room"
         } else {
             results_keys(self.online.ready_sent(), self.online.came_from_queue())
         }
@@ -100,7 +105,7 @@ impl PartyMatch for OnlineParty {
 
     fn results_buttons(&self) -> Vec<KeyChoice<'static>> {
         if self.watching() {
-            return vec![("Leave", KeyCode::Escape)];
+            return vec![("Stats", KeyCode::G), ("Leave", KeyCode::Escape)];
         }
         let mut v = if self.online.ready_sent() {
             Vec::new()
@@ -156,6 +161,7 @@ impl PartyOnlineScreen {
             party: OnlineParty {
                 online,
                 tally: Tally::default(),
+                watch: Watch::default(),
             },
             latch: Latch::default(),
             autopilot: None,
@@ -357,6 +363,43 @@ impl PartyOnlineScreen {
         }
     }
 
+    /// A spectator's keys: Tab (Shift+Tab back), 1–8 or a tap on a small board pick the
+    /// board shown large; F, or a tap on the large board, follows the leader by VS again.
+    fn update_watch(&mut self, ctx: &mut Ctx, io: &FrameIo) {
+        if self.online().battle_seat().is_some() {
+            return;
+        }
+        let seats = self.online().battle().seats();
+        let kb = &io.keyboard;
+        let before = self.party.watch;
+        if kb.pressed(KeyCode::Tab) {
+            let back = kb.down.contains(&KeyCode::LeftShift);
+            self.party.watch.pick_next(seats, if back { -1 } else { 1 });
+        }
+        for (i, key) in SEAT_KEYS.iter().enumerate().take(seats) {
+            if kb.pressed(*key)
+                && let Some(seat) = Seat::new(i)
+            {
+                self.party.watch = Watch::Picked(seat);
+            }
+        }
+        if kb.pressed(KeyCode::F) {
+            self.party.watch.follow_leader();
+        }
+        if io.mouse.clicked {
+            let l = party_layout(io.width, io.height, seats);
+            let hit = l.others.iter().position(|m| io.mouse.over(m.slot));
+            if let Some(seat) = hit.and_then(|i| self.party.others().get(i).copied()) {
+                self.party.watch = Watch::Picked(seat);
+            } else if io.mouse.over(l.own.board) {
+                self.party.watch.follow_leader();
+            }
+        }
+        if self.party.watch != before {
+            ctx.play(Sfx::Move);
+        }
+    }
+
     /// Steps every due frame with our keys (or the autopilot's), with every board's effects;
     /// your board's sounds and the countdown's play.
     fn step_due(&mut self, ctx: &Ctx, io: &FrameIo) {
@@ -481,8 +524,13 @@ impl Screen for PartyOnlineScreen {
         // With one opponent there is nobody else to choose.
         if !self.duel() {
             self.update_target(ctx, io);
+            self.update_watch(ctx, io);
         }
         self.step_due(ctx, io);
+        if self.online().battle_seat().is_none() && !self.duel() {
+            let party = &mut self.party;
+            party.watch.update(party.online.battle());
+        }
         Transition::None
     }
 

@@ -6,6 +6,7 @@ use sevenbag_core::Phase;
 
 use super::PartyOnlineScreen;
 use crate::net::battle::SEAT_LOST;
+use crate::party::follow::Watch;
 
 impl PartyOnlineScreen {
     /// The status line: the targeting help, our target, the round trip and the path our
@@ -43,8 +44,11 @@ impl PartyOnlineScreen {
             return format!("{SEAT_LOST}   ·   {leave}{ping}");
         }
         let Some(me) = o.battle_seat() else {
+            let shown = self.party.watch.shown();
+            let name = o.names().get(shown.index()).map_or("—", String::as_str);
             return format!(
-                "Watching every board: seat 1 large, its target and attackers marked   ·   {leave}{ping}"
+                "{}   ·   {leave}{ping}",
+                watch_words(name, self.party.watch)
             );
         };
         let b = o.battle();
@@ -84,6 +88,17 @@ impl PartyOnlineScreen {
             "ONLINE FREE-FOR-ALL"
         };
         format!("{verb}  ·  ROOM {code}")
+    }
+}
+
+/// What a spectator's status line says of the board shown large (`name`'s) and its keys.
+pub(super) fn watch_words(name: &str, watch: Watch) -> String {
+    let pick = crate::input::taps::hint("Tab / 1–8 pick a board", "a tap on a board picks it");
+    if watch.follows_leader() {
+        format!("Watching {name}, the leader by VS   ·   {pick}")
+    } else {
+        let follow = crate::input::taps::hint("F", "a tap on the large board");
+        format!("Watching {name}   ·   {pick}   ·   {follow} follows the leader")
     }
 }
 
