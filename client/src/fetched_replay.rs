@@ -72,7 +72,7 @@ mod tests {
 
     #[test]
     fn bytes_that_are_no_replay_are_a_sentence() {
-        let err = stats_of(b"not a replay").err().expect("refused");
+        let err = stats_of(b"not a replay").expect_err("refused");
         assert!(err.starts_with("corrupted replay: "), "{err}");
     }
 }

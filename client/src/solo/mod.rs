@@ -16,6 +16,7 @@
 
 pub mod boards;
 pub mod boards_screen;
+pub mod drill;
 pub mod fx;
 pub mod past;
 pub mod run;
@@ -36,6 +37,7 @@ use crate::layout::list_layout;
 use crate::render::fx::MatchFx;
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
+use crate::solo::drill::{Drill, Verdict};
 use crate::solo::past::{PastEvent, PastList};
 use crate::solo::run::SoloRun;
 use crate::solo::run_view::{best_text, mode_title};
@@ -45,7 +47,7 @@ use crate::sound::sfx::Sfx;
 
 /// The footer's key hints (the layout tests check they fit the smallest window).
 pub const FOOTER: &str =
-    "↑ ↓ choose   Enter play   W watch best   P past runs   L leaderboard   Esc back";
+    "↑ ↓ choose   Enter play   F finesse   W watch best   P past runs   L leaderboard   Esc back";
 
 /// A bot's 40-line Sprint (the protocol's golden sample), for `--screen solo-watch`.
 pub const SAMPLE: &[u8] =
@@ -163,6 +165,8 @@ pub struct SoloScreen {
     /// Where runs are saved (`None`: this system has no data directory).
     dir: Option<PathBuf>,
     message: Option<String>,
+    /// The finesse training runs are played with (F on the list cycles it).
+    drill: Drill,
 }
 
 impl Default for SoloScreen {
@@ -173,6 +177,7 @@ impl Default for SoloScreen {
             bests: [None, None, None],
             dir: solo_dir(),
             message: None,
+            drill: Drill::Off,
         };
         s.load_bests();
         s
@@ -345,6 +350,9 @@ impl SoloScreen {
             ctx.play(Sfx::Select);
             self.message = None;
             self.start(mode, ctx);
+        } else if kb.pressed(KeyCode::F) {
+            ctx.play(Sfx::Move);
+            self.drill = self.drill.next();
         } else if kb.pressed(KeyCode::W) {
             self.message = None;
             self.watch_best(mode);
@@ -410,16 +418,31 @@ impl Screen for SoloScreen {
                     }
                 }
                 p.run.sample(kb);
+                let mut verdict = None;
                 for _ in 0..io.steps {
                     let (before, active) = board_and_piece(p.run.solo());
+                    let faults = p.run.finesse().faults;
                     p.run.step();
                     fx::after_step(&mut p.fx.seats[0], &before, active, p.run.solo());
                     sound(ctx, p.run.solo());
-                    if p.run.result().is_some() {
+                    verdict = self.drill.judge(mode, faults, p.run.finesse().faults);
+                    if p.run.result().is_some() || verdict.is_some() {
                         break;
                     }
                 }
                 p.fx.advance(io.dt);
+                if let Some(verdict) = verdict {
+                    ctx.notify(verdict.notice(), theme::BAD);
+                    match verdict {
+                        Verdict::Redo(_) => {
+                            p.run.undo();
+                        }
+                        Verdict::Restart(_) => {
+                            self.start(mode, ctx);
+                            return Transition::None;
+                        }
+                    }
+                }
                 if let Some(result) = p.run.result() {
                     let Mode::Play(p) = std::mem::replace(&mut self.mode, Mode::Pick) else {
                         return Transition::None;

@@ -162,7 +162,8 @@ impl SoloScreen {
             None if mode == SoloMode::Zen => String::new(),
             None => "\n\nNo personal best yet.".to_owned(),
         };
-        let body = format!("{}{best}", about(mode));
+        let drill = crate::input::taps::hint("F changes it", "the Finesse button changes it");
+        let body = format!("{}{best}\n\n{}. {drill}.", about(mode), self.drill.label());
         side_panel(gfx, l.side, l.unit, label(mode), &body);
         if let Some(m) = &self.message {
             gfx.text(
@@ -181,6 +182,7 @@ impl SoloScreen {
             l.unit,
             FOOTER,
             &[
+                ("Finesse", KeyCode::F),
                 ("Watch best", KeyCode::W),
                 ("Past runs", KeyCode::P),
                 ("Leaderboard", KeyCode::L),
