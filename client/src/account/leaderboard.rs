@@ -6,6 +6,7 @@
 use macroquad::input::KeyCode;
 
 use crate::account::match_table::stored_table;
+use crate::account::rating_chart::{self, rating_path};
 use crate::account::report_form::ReportForm;
 use crate::account::standings::{Standings, Status, Viewed};
 use crate::layout::list_layout;
@@ -314,7 +315,18 @@ impl Screen for StandingsScreen {
                 ),
             ),
         };
-        side_panel(gfx, l.side, l.unit, &head, &body);
+        let used = side_panel(gfx, l.side, l.unit, &head, &body);
+        // Under the profile's text, its rating over the latest rated matches, where it fits.
+        if let (Some(v), None) = (self.standings.viewed(), &self.report) {
+            let path = rating_path(v.profile.rating, &v.recent);
+            let gap = l.unit * 0.6;
+            let room = l.side.bottom() - used.bottom() - gap;
+            if path.len() > 1 && room >= l.unit * 5.0 && used.h > 0.0 {
+                let h = room.min(l.unit * 9.0);
+                let r = macroquad::math::Rect::new(l.side.x, used.bottom() + gap, l.side.w, h);
+                rating_chart::draw(gfx, r, l.unit, &path);
+            }
+        }
         let right = match (&self.fetching, &self.opened) {
             (Some(id), _) => format!("downloading {id}…"),
             (None, Some(id)) if self.standings.detail(*id).is_none() => {
