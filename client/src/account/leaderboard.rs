@@ -4,6 +4,7 @@
 //! of every seat ([`crate::account::match_table`]), where Enter downloads and watches its replay.
 
 use macroquad::input::KeyCode;
+use macroquad::math::Rect;
 
 use crate::account::match_table::stored_table;
 use crate::account::rating_chart::{self, rating_path};
@@ -315,17 +316,23 @@ impl Screen for StandingsScreen {
                 ),
             ),
         };
-        let used = side_panel(gfx, l.side, l.unit, &head, &body);
-        // Under the profile's text, its rating over the latest rated matches, where it fits.
-        if let (Some(v), None) = (self.standings.viewed(), &self.report) {
-            let path = rating_path(v.profile.rating, &v.recent);
-            let gap = l.unit * 0.6;
-            let room = l.side.bottom() - used.bottom() - gap;
-            if path.len() > 1 && room >= l.unit * 5.0 && used.h > 0.0 {
-                let h = room.min(l.unit * 9.0);
-                let r = macroquad::math::Rect::new(l.side.x, used.bottom() + gap, l.side.w, h);
-                rating_chart::draw(gfx, r, l.unit, &path);
+        // A profile keeps the panel's foot for its rating over the latest rated matches (the
+        // list of matches above it shows as many as fit).
+        let path = match (self.standings.viewed(), &self.report) {
+            (Some(v), None) => rating_path(v.profile.rating, &v.recent),
+            _ => Vec::new(),
+        };
+        let chart_h = l.unit * 5.0;
+        let gap = l.unit * 0.5;
+        if path.len() > 1 && l.side.h >= chart_h * 3.0 {
+            let text = Rect::new(l.side.x, l.side.y, l.side.w, l.side.h - chart_h - gap);
+            let used = side_panel(gfx, text, l.unit, &head, &body);
+            if used.h > 0.0 {
+                let chart = Rect::new(l.side.x, used.bottom() + gap, l.side.w, chart_h);
+                rating_chart::draw(gfx, chart, l.unit, &path);
             }
+        } else {
+            side_panel(gfx, l.side, l.unit, &head, &body);
         }
         let right = match (&self.fetching, &self.opened) {
             (Some(id), _) => format!("downloading {id}…"),
@@ -338,7 +345,7 @@ impl Screen for StandingsScreen {
         match table {
             Some(d) => {
                 let viewed = self.standings.viewed().map(|v| v.profile.name.as_str());
-                let window = macroquad::math::Rect::new(0.0, 0.0, io.width, io.height);
+                let window = Rect::new(0.0, 0.0, io.width, io.height);
                 let upright = crate::layout::is_portrait(io.width, io.height);
                 draw_results_table(gfx, window, &stored_table(d, viewed, upright));
                 let mut keys = vec![("Back", KeyCode::Escape)];
