@@ -2,7 +2,9 @@
 //! eight seats to its end through the real server, which keeps its replay (format version 2),
 //! and the page opened at `/replay/ID` plays it in the free-for-all playback (every board), as
 //! it plays a two-seat one in the versus view (tests/tests/browser/browser_parity.rs), and keeps it in
-//! its replay folder. A screenshot is kept as `target/browser-shots/ffa-replay-page.png`.
+//! its replay folder; G there opens the replay's statistics screen, and Esc goes back to the
+//! playback. Screenshots are kept as `target/browser-shots/ffa-replay-page.png` and
+//! `ffa-replay-stats-page.png`.
 //!
 //! Needs what tests/tests/browser/browser.rs needs (skips when missing: `sevenbag_tests::needs`).
 
@@ -69,6 +71,16 @@ async fn a_replay_link_plays_an_eight_seat_replay_the_server_wrote() {
         "the free-for-all playback, not a message: {s}"
     );
     site.keep_screenshot("ffa-replay-page");
+    // G opens the replay's statistics: every seat's totals and the chart.
+    site.keys(&["KeyG"]);
+    site.wait_state(STEP_LIMIT, "the statistics screen", |s| {
+        screen(s) == "match-stats"
+    });
+    site.keep_screenshot("ffa-replay-stats-page");
+    site.keys(&["Escape"]);
+    site.wait_state(STEP_LIMIT, "back to the playback", |s| {
+        screen(s) == "replay-battle"
+    });
     let kept = site.eval(&format!("window.sevenbag.storage.files.list('{REPLAYS}')"));
     assert_eq!(kept, serde_json::json!([format!("{REPLAYS}{id}.sbrp")]));
     // The viewer's connection ends once the replay is fetched (as in browser_parity.rs).
