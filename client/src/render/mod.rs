@@ -30,6 +30,7 @@ mod glyphs;
 pub mod heading;
 pub mod key_buttons;
 mod large_text;
+pub mod line_chart;
 pub mod look;
 pub mod metrics;
 pub mod results_table;

@@ -4,13 +4,17 @@
 
 use std::path::Path;
 
+use macroquad::math::Rect;
+
 use sevenbag_core::{SoloMode, SoloResult};
 use sevenbag_protocol::SoloReplay;
-use sevenbag_protocol::solo_replay::result_text;
+use sevenbag_protocol::solo_replay::{beats, clock, group_digits, result_text};
 
 use crate::layout::list_layout;
 use crate::list_nav::{ListEvent, ListNav};
 use crate::render::gfx::background;
+use crate::render::line_chart::{self, LineChart};
+use crate::render::theme;
 use crate::render::widgets::{RowState, footer, heading, menu_row, scroll_marks, side_panel};
 use crate::screen::{Ctx, FrameIo};
 use crate::solo::run_view::mode_title;
@@ -167,7 +171,30 @@ impl PastList {
             Some(n) => format!("{body}\n\n{n}"),
             None => body,
         };
-        side_panel(gfx, l.side, l.unit, "Run", &body);
+        // The panel's foot shows the mode's personal-best progression over the runs kept.
+        let bests = progression(&self.runs.runs);
+        let chart_h = l.unit * 5.0;
+        let gap = l.unit * 0.5;
+        if bests.len() > 1 && l.side.h >= chart_h * 3.0 {
+            let text = Rect::new(l.side.x, l.side.y, l.side.w, l.side.h - chart_h - gap);
+            let used = side_panel(gfx, text, l.unit, "Run", &body);
+            let values: Vec<i64> = bests.iter().map(best_value).collect();
+            let caption = format!("Personal bests of these runs: {}", bests.len());
+            let label = |v: i64| match self.mode {
+                SoloMode::Sprint => clock(v.unsigned_abs()),
+                _ => group_digits(v.unsigned_abs()),
+            };
+            let chart = LineChart {
+                caption: &caption,
+                values: &values,
+                label: &label,
+                colour: theme::GOOD,
+            };
+            let r = Rect::new(l.side.x, used.bottom() + gap, l.side.w, chart_h);
+            line_chart::draw(gfx, r, l.unit, &chart);
+        } else {
+            side_panel(gfx, l.side, l.unit, "Run", &body);
+        }
         footer(
             gfx,
             l.footer,
@@ -178,10 +205,82 @@ impl PastList {
     }
 }
 
+/// The runs of `runs` (newest first, as listed) that set a new personal best among them, oldest
+/// first: the first eligible run, then each that beat the best before it (paused runs and
+/// top-outs set none).
+pub fn progression(runs: &[store::PastRun]) -> Vec<SoloResult> {
+    let mut bests: Vec<SoloResult> = Vec::new();
+    for run in runs.iter().rev().filter(|r| !r.paused) {
+        let result = run.replay.result;
+        let better = match bests.last() {
+            Some(best) => beats(&result, best),
+            None => result.ranked(),
+        };
+        if better {
+            bests.push(result);
+        }
+    }
+    bests
+}
+
+/// What the progression chart draws of a best: a Sprint's time (drawn falling as it
+/// improves), a Blitz's score.
+fn best_value(r: &SoloResult) -> i64 {
+    match r.mode {
+        SoloMode::Sprint => i64::from(r.frames),
+        _ => i64::try_from(r.score).unwrap_or(i64::MAX),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use sevenbag_core::SoloEnd;
+
+    /// A kept Sprint run whose result is `frames` (or a top-out with `None`), paused or not.
+    fn kept(frames: Option<u32>, paused: bool) -> store::PastRun {
+        use sevenbag_core::{Input, Solo, SoloHeader};
+        let mut solo = Solo::new(SoloHeader::new(SoloMode::Sprint, 1));
+        let mut masks = Vec::new();
+        while solo.result().is_none() {
+            let keys = if masks.len() % 2 == 0 {
+                Input::HARD_DROP
+            } else {
+                Input::NONE
+            };
+            solo.step(keys);
+            masks.push(keys);
+        }
+        let mut replay = SoloReplay::record(&solo, "me", &masks, 1).expect("finished");
+        if let Some(frames) = frames {
+            replay.result.end = SoloEnd::Cleared;
+            replay.result.frames = frames;
+        }
+        store::PastRun {
+            path: "run.sbso".into(),
+            replay,
+            paused,
+        }
+    }
+
+    #[test]
+    fn the_progression_lists_each_run_that_set_a_new_best_oldest_first() {
+        // Newest first, as the list holds them.
+        let runs = [
+            kept(Some(2_900), false),
+            kept(Some(2_700), true),
+            kept(None, false),
+            kept(Some(3_100), false),
+            kept(Some(3_000), false),
+            kept(Some(3_400), false),
+        ];
+        let frames: Vec<u32> = progression(&runs).iter().map(|r| r.frames).collect();
+        assert_eq!(
+            frames,
+            [3_400, 3_000, 2_900],
+            "paused runs and top-outs set no best"
+        );
+    }
 
     #[test]
     fn dates_and_rates_read_as_people_write_them() {
