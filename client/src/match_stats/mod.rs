@@ -72,11 +72,8 @@ impl MatchStats {
     /// it. A replay whose inputs or header the core refuses is a sentence.
     pub fn of(replay: &BattleReplay) -> Result<MatchStats, String> {
         let logs = replay
-            .inputs
-            .iter()
-            .map(|i| SeatLog::from_lists(&i.changes, &i.targets, i.confirmed))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("corrupted replay: {e}"))?;
+            .seat_logs()
+            .map_err(|(seat, e)| format!("corrupted replay: seat {}: {e}", seat + 1))?;
         let end = logs.iter().map(SeatLog::confirmed).min().unwrap_or(0);
         let names: Vec<&str> = replay.names.iter().map(String::as_str).collect();
         Self::count(replay.header, end, &names, |seat, f| {

@@ -13,11 +13,7 @@ fn golden(bytes: &[u8]) -> BattleReplay {
 
 /// Pieces locked per seat, counted straight from the core's events.
 fn pieces_by_events(replay: &BattleReplay) -> Vec<u32> {
-    let logs: Vec<SeatLog> = replay
-        .inputs
-        .iter()
-        .map(|i| SeatLog::from_lists(&i.changes, &i.targets, i.confirmed).expect("inputs"))
-        .collect();
+    let logs: Vec<SeatLog> = replay.seat_logs().expect("inputs");
     let end = logs.iter().map(SeatLog::confirmed).min().unwrap_or(0);
     let mut game: Box<Battle> = Box::new(Battle::new(replay.header).expect("header"));
     let mut pieces = vec![0; game.seats()];

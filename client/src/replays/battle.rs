@@ -47,11 +47,8 @@ impl BattleReplaySession {
     pub fn new(replay: BattleReplay) -> Result<BattleReplaySession, String> {
         let game = Battle::new(replay.header).map_err(|e| format!("corrupted replay: {e}"))?;
         let logs = replay
-            .inputs
-            .iter()
-            .map(|i| SeatLog::from_lists(&i.changes, &i.targets, i.confirmed))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("corrupted replay: {e}"))?;
+            .seat_logs()
+            .map_err(|(seat, e)| format!("corrupted replay: seat {}: {e}", seat + 1))?;
         if logs.len() != game.seats() {
             return Err(format!(
                 "corrupted replay: {} input lists for {} seats",

@@ -320,6 +320,19 @@ pub fn read_any(bytes: &[u8]) -> Result<AnyReplay, ReplayError> {
 }
 
 impl BattleReplay {
+    /// Every seat's inputs as one log, in seat order (what playback, statistics and
+    /// verification read); the first seat whose lists do not form a log is the error, with
+    /// its index.
+    pub fn seat_logs(&self) -> Result<Vec<SeatLog>, (usize, InputLogError)> {
+        self.inputs
+            .iter()
+            .enumerate()
+            .map(|(seat, i)| {
+                SeatLog::from_lists(&i.changes, &i.targets, i.confirmed).map_err(|e| (seat, e))
+            })
+            .collect()
+    }
+
     /// The replay of what `sim` simulated so far, with the given result.
     pub fn record(
         sim: &BattleSim,
@@ -437,10 +450,7 @@ impl Recording for BattleReplay {
     }
 
     fn check_inputs(&self) -> Result<(), (usize, InputLogError)> {
-        for (seat, i) in self.inputs.iter().enumerate() {
-            SeatLog::from_lists(&i.changes, &i.targets, i.confirmed).map_err(|e| (seat, e))?;
-        }
-        Ok(())
+        self.seat_logs().map(drop)
     }
 
     fn hashes(&self) -> &[FrameHash] {

@@ -53,14 +53,8 @@ pub fn compute(file: &Path) -> anyhow::Result<StatsReport> {
 fn battle(file: String, opened: &OpenedReplay) -> anyhow::Result<StatsReport> {
     let r = &opened.replay;
     let logs = r
-        .inputs
-        .iter()
-        .enumerate()
-        .map(|(seat, i)| {
-            SeatLog::from_lists(&i.changes, &i.targets, i.confirmed)
-                .with_context(|| format!("seat {seat}'s inputs"))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .seat_logs()
+        .map_err(|(seat, e)| anyhow::Error::new(e).context(format!("seat {seat}'s inputs")))?;
     let end = logs.iter().map(SeatLog::confirmed).min().unwrap_or(0);
     // The same frames as the replay's own re-simulation: every confirmed one until decided.
     let (counts, frames) = BattleStats::replay(r.header, end, |seat, f| {
