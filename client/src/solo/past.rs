@@ -179,11 +179,18 @@ impl PastList {
             let text = Rect::new(l.side.x, l.side.y, l.side.w, l.side.h - chart_h - gap);
             let used = side_panel(gfx, text, l.unit, "Run", &body);
             let values: Vec<i64> = bests.iter().map(best_value).collect();
-            let caption = format!("Personal bests of these runs: {}", bests.len());
             let label = |v: i64| match self.mode {
                 SoloMode::Sprint => clock(v.unsigned_abs()),
                 _ => group_digits(v.unsigned_abs()),
             };
+            let (first, last) = (values[0], values[values.len() - 1]);
+            let caption = format!(
+                "Personal bests: {} of {} runs · {} → {}",
+                bests.len(),
+                self.runs.runs.len(),
+                label(first),
+                label(last)
+            );
             let chart = LineChart {
                 caption: &caption,
                 values: &values,
