@@ -175,10 +175,49 @@ fn answer(stream: &std::net::TcpStream, files: &[(&'static str, Vec<u8>)]) {
 }
 
 /// Replaces what the focused text field holds with `text`, as a paste does, then Enter.
+/// The paste is checked before Enter: the input must hold `text` alone (a paste that landed
+/// beside the old text is pasted again).
 fn paste_and_enter(site: &mut Site, text: &str) {
-    site.eval("document.getElementById('sevenbag-text').select()");
-    block_in_place(|| site.browser.type_focused(text)).expect("paste");
+    let holds = format!(
+        "document.getElementById('sevenbag-text').value === {}",
+        serde_json::to_string(text).expect("a string")
+    );
+    for _ in 0..3 {
+        site.eval("document.getElementById('sevenbag-text').select()");
+        block_in_place(|| site.browser.type_focused(text)).expect("paste");
+        if site.eval(&holds) == Value::Bool(true) {
+            break;
+        }
+    }
+    site.wait_true(STEP_LIMIT, "the link pasted alone", &holds);
     block_in_place(|| site.browser.press_focused("Enter")).expect("enter");
+}
+
+/// Waits for a notice `done` takes, keeping every notice seen on the way in `seen` (which
+/// says, when the wait fails, how far the link got).
+fn wait_notice(
+    site: &mut Site,
+    what: &str,
+    seen: &mut Vec<String>,
+    mut done: impl FnMut(&str) -> bool,
+) -> String {
+    let start = std::time::Instant::now();
+    while start.elapsed() < STEP_LIMIT {
+        let s = site.state();
+        if let Some(n) = s["notice"].as_str() {
+            if seen.last().map(String::as_str) != Some(n) {
+                seen.push(n.to_owned());
+            }
+            if done(n) {
+                return n.to_owned();
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!(
+        "{what}: not within {STEP_LIMIT:?}; notices seen: {seen:#?}\nconsole: {:#?}",
+        site.browser.console().unwrap_or_default()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -192,7 +231,7 @@ async fn a_skin_link_pasted_in_settings_is_read_from_another_site() {
             ("jstris.png", sample("jstris.png")),
             ("huge.png", too_large),
         ],
-        16,
+        64,
     );
     block_in_place(|| site.browser.as_phone()).expect("phone profile");
     site.open("/");
@@ -223,24 +262,27 @@ async fn a_skin_link_pasted_in_settings_is_read_from_another_site() {
         (format!("http://{files}/open/missing.png"), "answered 404"),
         ("file:///etc/passwd".to_owned(), "only http"),
     ];
+    let mut seen = Vec::new();
     for (link, why) in refused {
         paste_and_enter(&mut site, &link);
         // Each refusal's reason is its own, so a notice left from the last one never passes.
-        site.wait_state(STEP_LIMIT, "the link refused", |s| {
-            s["notice"]
-                .as_str()
-                .is_some_and(|n| n.contains("not read") && n.contains(why))
+        wait_notice(&mut site, "the link refused", &mut seen, |n| {
+            n.contains("not read") && n.contains(why)
         });
     }
 
-    paste_and_enter(&mut site, &format!("http://{files}/open/jstris.png?v=1"));
-    let s = site.wait_state(STEP_LIMIT, "the linked skin in force", |s| {
-        s["notice"]
-            .as_str()
-            .is_some_and(|n| n.starts_with("Skin jstris.png"))
+    let link = format!("http://{files}/open/jstris.png?v=1");
+    paste_and_enter(&mut site, &link);
+    let failed = format!("{link} was not read");
+    let notice = wait_notice(&mut site, "the linked skin in force", &mut seen, |n| {
+        n.starts_with("Skin jstris.png")
+            || n.starts_with(&failed)
+            || n.starts_with("jstris.png is not")
     });
-    let notice = s["notice"].as_str().unwrap_or_default();
-    assert!(notice.contains("jstris layout"), "{notice}");
+    assert!(
+        notice.contains("jstris layout"),
+        "{notice}; before: {seen:#?}"
+    );
     // The other site's refusals are the browser's console errors, as the test meant them.
     site.assert_clean_console_but(&[
         "CORS",
