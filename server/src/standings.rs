@@ -1,12 +1,17 @@
-//! The leaderboard, player profiles and their matches over the WebSocket (`GetLeaderboard`,
-//! `GetProfile`, `GetMatchDetail`), for the game's Leaderboard and Profile screens. The same rows as the HTTP API (`crate::api`),
+//! The leaderboard, player profiles, their statistics and their matches over the WebSocket
+//! (`GetLeaderboard`, `GetProfile`, `GetPlayerStats`, `GetMatchDetail`), for the game's
+//! Leaderboard and Profile screens. The same rows as the HTTP API (`crate::api`),
 //! in the protocol's types, read off the async threads through [`crate::db::Db::read`].
 
 use sevenbag_protocol::identity::{name_key, validate_name};
+use sevenbag_protocol::player_stats::{MAX_PROGRESSION_RUNS, MAX_STATS_LAST};
 use sevenbag_protocol::{
-    ErrorCode, MAX_LEADERBOARD_ROWS, MAX_RECENT_MATCHES, MatchDetail, Profile, RecentMatch,
+    ErrorCode, MAX_LEADERBOARD_ROWS, MAX_RECENT_MATCHES, MatchAverages, MatchDetail, PlayerStats,
+    Profile, ProgressRun, RecentMatch,
 };
-use sevenbag_storage::{HistoryEntry, MatchId, Outcome, StorageError, StoredMatch};
+use sevenbag_storage::{
+    HistoryEntry, MatchId, Outcome, SeatTotals, SoloBoard, SoloEntry, StorageError, StoredMatch,
+};
 
 use crate::db::{self, Db, LEADERBOARD_MIN_GAMES};
 use crate::history::{battle_row, detail, fit_only, unfit};
@@ -83,6 +88,68 @@ pub(crate) async fn profile(
         })
         .collect();
     Ok((ranked::profile(&player, place, db::unix_now()), recent))
+}
+
+/// Player `name`'s averages over their latest `last` matches and their solo best
+/// progressions: what `GET /api/players/NAME/stats` reads, in the protocol's whole numbers.
+pub(crate) async fn player_stats(
+    shared: &Shared,
+    name: &str,
+    last: u32,
+) -> Result<PlayerStats, Refusal> {
+    if !(1..=MAX_STATS_LAST).contains(&last) {
+        return Err((
+            ErrorCode::BadMessage,
+            format!("statistics average over 1 to {MAX_STATS_LAST} matches"),
+        ));
+    }
+    let name = name.trim();
+    if validate_name(name).is_err() {
+        return Err((ErrorCode::BadName, "not a valid player name".to_string()));
+    }
+    let key = name_key(name);
+    let found = db(shared)?
+        .read(move |s| {
+            let Some(p) = s.player_by_name_key(&key)? else {
+                return Ok(None);
+            };
+            let totals = s.seat_totals(p.id, last)?;
+            let runs = MAX_PROGRESSION_RUNS as u32;
+            let sprint = s.solo_progression(p.id, SoloBoard::Sprint, runs)?;
+            let blitz = s.solo_progression(p.id, SoloBoard::Blitz, runs)?;
+            Ok(Some((p.name, totals, sprint, blitz)))
+        })
+        .await
+        .map_err(failed)?;
+    let Some((name, totals, sprint, blitz)) = found else {
+        return Err((
+            ErrorCode::NoSuchPlayer,
+            format!("no player is called {name:?}"),
+        ));
+    };
+    Ok(PlayerStats {
+        name,
+        last,
+        averages: averages(&totals),
+        sprint: sprint.iter().map(progress_run).collect(),
+        blitz: blitz.iter().map(progress_run).collect(),
+    })
+}
+
+/// The means of what the database summed.
+fn averages(t: &SeatTotals) -> MatchAverages {
+    let rates = [t.pps_x100, t.apm_x100, t.vs_x100];
+    MatchAverages::from_sums(t.matches, t.wins, rates, t.attack, t.pieces)
+}
+
+fn progress_run(r: &SoloEntry) -> ProgressRun {
+    ProgressRun {
+        frames: r.frames,
+        score: r.score,
+        lines: r.lines,
+        pieces: r.pieces,
+        recorded_unix: r.recorded_unix,
+    }
 }
 
 /// Match `id` of either kind, seat by seat, with its declared bots marked.

@@ -59,6 +59,7 @@ pub mod match_detail;
 pub mod messages;
 pub mod moderation;
 pub mod packing;
+pub mod player_stats;
 pub mod policy;
 pub mod replay;
 pub mod replay_file;
@@ -90,6 +91,7 @@ pub use listings::{MAX_SOLO_ROWS, ReplayListing, SoloRow};
 pub use match_detail::{DetailError, MatchDetail, SeatDetail};
 pub use messages::*;
 pub use packing::{CompactError, InputsPacker, InputsUnpacker};
+pub use player_stats::{MatchAverages, PlayerStats, ProgressRun};
 pub use policy::{Leaver, RoomPolicy};
 pub use replay::{
     ConfirmedSim, FrameHash, HASH_INTERVAL, MatchResult, Replay, ReplayError, RoundRecord,

@@ -537,6 +537,15 @@ pub enum ClientMessage {
         /// Which.
         id: crate::skins::SkinId,
     },
+    /// Player `name`'s averages over their latest `last` matches (1 to
+    /// [`crate::player_stats::MAX_STATS_LAST`]) and solo best progressions (appended; readable
+    /// by guests): answered `PlayerStats` or `NoSuchPlayer`.
+    GetPlayerStats {
+        /// The player.
+        name: String,
+        /// How many of the latest matches to average over.
+        last: u32,
+    },
 }
 
 /// Who is in a seat.
@@ -1220,5 +1229,10 @@ pub enum ServerMessage {
         /// `skins[i]`: seat `i`'s skin; at most [`crate::skins::MAX_SEAT_SKINS`].
         #[serde(deserialize_with = "crate::skins::at_most_seats")]
         skins: Vec<Option<crate::skins::SkinId>>,
+    },
+    /// A player's statistics (answer to `GetPlayerStats`).
+    PlayerStats {
+        /// Them.
+        stats: crate::player_stats::PlayerStats,
     },
 }

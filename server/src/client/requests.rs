@@ -152,6 +152,14 @@ impl Client {
                     Err((code, message)) => self.error(code, message),
                 }
             }
+            ClientMessage::GetPlayerStats { name, last } => {
+                match standings::player_stats(&self.shared, &name, last).await {
+                    Ok(stats) => {
+                        self.outbox.send(&ServerMessage::PlayerStats { stats });
+                    }
+                    Err((code, message)) => self.error(code, message),
+                }
+            }
             ClientMessage::GetMatchDetail { id } => {
                 match standings::match_detail(&self.shared, id).await {
                     Ok(detail) => {

@@ -1,7 +1,8 @@
 //! End-to-end: `GET /api/players/NAME/stats` on the real server. On a database filled through
 //! the storage (ranked, unranked and void matches, a free-for-all, solo runs) every key and
 //! value of the answer, `?last=` and its refusals, an unknown player; then a ranked match
-//! played and a real Sprint submitted through the server, read back as statistics.
+//! played and a real Sprint submitted through the server, read back as statistics; and the
+//! same figures over the WebSocket (`GetPlayerStats`), as the game's profile reads them.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -9,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, ensure};
 use serde_json::{Value, json};
 use sevenbag_core::Seat;
-use sevenbag_protocol::{ClientMessage, ServerMessage};
+use sevenbag_protocol::{ClientMessage, ErrorCode, MatchAverages, ServerMessage};
 use sevenbag_server::Config;
 use sevenbag_storage::fixtures::{battle, new_player, ranked, solo};
 use sevenbag_storage::{Outcome, PlayerStats, Rating, SoloBoard, SqliteStorage, Storage};
@@ -193,6 +194,71 @@ async fn a_players_stats_answer_every_key_and_refuse_bad_parameters() -> anyhow:
         (status, &e["error"]),
         (400, &json!("not a valid player name"))
     );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_reads_the_same_stats_over_the_websocket() -> anyhow::Result<()> {
+    let dir = temp_dir("player-stats-ws");
+    let path = dir.path().join("sevenbag.db");
+    filled(&path);
+    let server = start_server(Config {
+        db: Some(path),
+        ..fast_config()
+    })
+    .await;
+    // A guest reads them, as the game's Profile screen does before any identity.
+    let mut c = RawClient::hello(server.addr(), "guest").await?;
+    let ask = |name: &str, last: u32| ClientMessage::GetPlayerStats {
+        name: name.into(),
+        last,
+    };
+    c.send(&ask("ANN", 20)).await?;
+    let stats = c
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::PlayerStats { stats } => Some(stats.clone()),
+            _ => None,
+        })
+        .await?;
+    assert_eq!(stats.name, "ann");
+    // The API's {"pps":1.5,"apm":30.0,"vs":33.75,"attack":32.5,"pieces":87.5}, in hundredths.
+    assert_eq!(
+        stats.averages,
+        MatchAverages {
+            matches: 4,
+            wins: 3,
+            pps_x100: 150,
+            apm_x100: 3000,
+            vs_x100: 3375,
+            attack_x100: 3250,
+            pieces_x100: 8750,
+        }
+    );
+    let sprint: Vec<(u32, u64)> = stats
+        .sprint
+        .iter()
+        .map(|r| (r.frames, r.recorded_unix))
+        .collect();
+    assert_eq!(sprint, [(3000, 1_795_000_000), (2700, 1_795_000_200)]);
+    assert_eq!(
+        stats.blitz.iter().map(|r| r.score).collect::<Vec<_>>(),
+        [50_000]
+    );
+
+    for (request, expected) in [
+        (ask("ann", 0), ErrorCode::BadMessage),
+        (ask("ann", 201), ErrorCode::BadMessage),
+        (ask("nobody", 20), ErrorCode::NoSuchPlayer),
+    ] {
+        c.send(&request).await?;
+        let (code, fatal) = c
+            .recv_until(LIMIT, |m| match m {
+                ServerMessage::Error { code, fatal, .. } => Some((*code, *fatal)),
+                _ => None,
+            })
+            .await?;
+        assert_eq!((code, fatal), (expected, false), "{request:?}");
+    }
     Ok(())
 }
 

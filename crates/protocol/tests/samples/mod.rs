@@ -185,6 +185,10 @@ pub fn client_messages() -> Vec<ClientMessage> {
         },
         ClientMessage::ClearSkin,
         ClientMessage::GetSkin { id: skin_id() },
+        ClientMessage::GetPlayerStats {
+            name: "ann".into(),
+            last: 20,
+        },
     ]
 }
 
@@ -586,6 +590,21 @@ pub fn server_messages() -> Vec<ServerMessage> {
         ServerMessage::SeatSkins {
             skins: vec![Some(skin_id()), None],
         },
+        ServerMessage::PlayerStats {
+            stats: PlayerStats {
+                name: "ann".into(),
+                last: 20,
+                averages: MatchAverages::from_sums(4, 3, [600, 12000, 13500], 130, 350),
+                sprint: vec![ProgressRun {
+                    frames: 2700,
+                    score: 0,
+                    lines: 40,
+                    pieces: 100,
+                    recorded_unix: 1_795_000_200,
+                }],
+                blitz: Vec::new(),
+            },
+        },
     ]
 }
 
@@ -715,6 +734,7 @@ pub fn client_name(m: &ClientMessage) -> &'static str {
         ClientMessage::PublishSkin { .. } => "PublishSkin",
         ClientMessage::ClearSkin => "ClearSkin",
         ClientMessage::GetSkin { .. } => "GetSkin",
+        ClientMessage::GetPlayerStats { .. } => "GetPlayerStats",
     }
 }
 
@@ -788,5 +808,6 @@ pub fn server_name(m: &ServerMessage) -> &'static str {
         ServerMessage::SkinFile { .. } => "SkinFile",
         ServerMessage::SkinGone { .. } => "SkinGone",
         ServerMessage::SeatSkins { .. } => "SeatSkins",
+        ServerMessage::PlayerStats { .. } => "PlayerStats",
     }
 }
