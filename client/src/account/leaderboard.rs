@@ -5,9 +5,11 @@
 
 use macroquad::input::KeyCode;
 use macroquad::math::Rect;
+use sevenbag_protocol::PlayerStats;
+use sevenbag_protocol::solo_replay::{clock, group_digits};
 
 use crate::account::match_table::stored_table;
-use crate::account::rating_chart::{self, rating_path};
+use crate::account::profile_charts;
 use crate::account::report_form::ReportForm;
 use crate::account::standings::{Standings, Status, Viewed};
 use crate::layout::list_layout;
@@ -16,7 +18,8 @@ use crate::render::gfx::background;
 use crate::render::key_buttons::footer_keys;
 use crate::render::results_table::draw_results_table;
 use crate::render::theme;
-use crate::render::widgets::{RowState, heading, menu_row, scroll_marks, side_panel};
+use crate::render::widgets::{RowState, heading, menu_row, scroll_marks};
+use crate::render::{hundredths, tenths};
 use crate::screen::{Ctx, FrameIo, Screen, TextField, TextKind, Transition};
 use crate::sound::sfx::Sfx;
 use crate::text::utc_stamp;
@@ -316,24 +319,12 @@ impl Screen for StandingsScreen {
                 ),
             ),
         };
-        // A profile keeps the panel's foot for its rating over the latest rated matches (the
-        // list of matches above it shows as many as fit).
-        let path = match (self.standings.viewed(), &self.report) {
-            (Some(v), None) => rating_path(v.profile.rating, &v.recent),
-            _ => Vec::new(),
+        // A profile's charts go under its text (the list of matches shows as many as fit).
+        let charts = match (self.standings.viewed(), &self.report) {
+            (Some(v), None) => profile_charts::charts(v),
+            _ => profile_charts::ProfileCharts::default(),
         };
-        let chart_h = l.unit * 5.0;
-        let gap = l.unit * 0.5;
-        if path.len() > 1 && l.side.h >= chart_h * 3.0 {
-            let text = Rect::new(l.side.x, l.side.y, l.side.w, l.side.h - chart_h - gap);
-            let used = side_panel(gfx, text, l.unit, &head, &body);
-            if used.h > 0.0 {
-                let chart = Rect::new(l.side.x, used.bottom() + gap, l.side.w, chart_h);
-                rating_chart::draw(gfx, chart, l.unit, &path);
-            }
-        } else {
-            side_panel(gfx, l.side, l.unit, &head, &body);
-        }
+        profile_charts::draw_panel(gfx, l.side, l.unit, (&head, &body), &charts);
         let right = match (&self.fetching, &self.opened) {
             (Some(id), _) => format!("downloading {id}…"),
             (None, Some(id)) if self.standings.detail(*id).is_none() => {
@@ -412,6 +403,9 @@ pub fn profile_text(v: &Viewed, me: Option<&str>) -> String {
         plural(p.games, "ranked game"),
         plural(p.wins, "win"),
     );
+    if let Some(line) = v.stats.as_ref().and_then(averages_text) {
+        text.push_str(&line);
+    }
     if v.recent.is_empty() {
         text.push_str("\nNo matches yet.");
         return text;
@@ -442,10 +436,46 @@ pub fn profile_text(v: &Viewed, me: Option<&str>) -> String {
     text
 }
 
+/// The averages line of a profile ("Last 4 matches: 3 won · 1.50 PPS · ..."), and its solo
+/// bests; `None` before the player has a match or a run.
+fn averages_text(stats: &PlayerStats) -> Option<String> {
+    let a = &stats.averages;
+    let mut text = String::new();
+    if a.matches > 0 {
+        text.push_str(&format!(
+            "Last {} matches: {} won · {} attack a match\nAverages: {} PPS · {} APM · {} VS\n",
+            a.matches,
+            a.wins,
+            tenths(a.attack_x100),
+            hundredths(a.pps_x100),
+            tenths(a.apm_x100),
+            tenths(a.vs_x100),
+        ));
+    }
+    let bests: Vec<String> = [
+        stats
+            .sprint
+            .last()
+            .map(|r| format!("40 lines best {}", clock(u64::from(r.frames)))),
+        stats
+            .blitz
+            .last()
+            .map(|r| format!("Blitz best {}", group_digits(r.score))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !bests.is_empty() {
+        text.push_str(&bests.join(" · "));
+        text.push('\n');
+    }
+    (!text.is_empty()).then_some(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sevenbag_protocol::{Profile, RecentMatch};
+    use sevenbag_protocol::{MatchAverages, Profile, ProgressRun, RecentMatch};
 
     #[test]
     fn a_profile_reads_rating_place_record_and_numbered_matches() {
@@ -470,6 +500,7 @@ mod tests {
             }],
             bot: false,
             opponent_bots: vec![false],
+            stats: None,
         };
         assert_eq!(
             profile_text(&v, Some("ann")),
@@ -501,11 +532,45 @@ mod tests {
             }],
             bot: true,
             opponent_bots: vec![true],
+            stats: None,
         };
         let text = profile_text(&v, None);
         assert!(text.starts_with("[BOT] Rating"), "{text}");
         assert!(text.contains("vs bo [BOT] (unranked)"), "{text}");
         v.opponent_bots.clear();
         assert!(profile_text(&v, None).contains("vs bo (unranked)"));
+    }
+
+    #[test]
+    fn a_profile_with_stats_reads_its_averages_and_bests() {
+        let run = |frames: u32, score: u64| ProgressRun {
+            frames,
+            score,
+            lines: 40,
+            pieces: 100,
+            recorded_unix: 0,
+        };
+        let stats = PlayerStats {
+            name: "ann".into(),
+            last: 20,
+            averages: MatchAverages::from_sums(4, 3, [600, 12000, 13500], 130, 350),
+            sprint: vec![run(3000, 0), run(2700, 0)],
+            blitz: vec![run(7200, 50_000)],
+        };
+        assert_eq!(
+            averages_text(&stats).as_deref(),
+            Some(
+                "Last 4 matches: 3 won · 32.5 attack a match\n\
+                 Averages: 1.50 PPS · 30.0 APM · 33.8 VS\n\
+                 40 lines best 0:45.00 · Blitz best 50,000\n"
+            )
+        );
+        let none = PlayerStats {
+            averages: MatchAverages::default(),
+            sprint: Vec::new(),
+            blitz: Vec::new(),
+            ..stats
+        };
+        assert_eq!(averages_text(&none), None);
     }
 }

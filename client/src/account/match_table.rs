@@ -7,6 +7,7 @@ use sevenbag_protocol::MatchDetail;
 
 use crate::render::results_table::{ResultsTable, TEAMS, TableRow};
 use crate::render::theme;
+use crate::render::{hundredths, tenths};
 use crate::text::ordinal;
 use crate::text::utc_stamp;
 
@@ -149,17 +150,6 @@ pub fn title(d: &MatchDetail, wide: bool) -> String {
         _ => format!("{} WIN", winners.join(" + ")),
     };
     format!("{kind}  ·  {result}")
-}
-
-/// 150 → "1.50".
-fn hundredths(x: u32) -> String {
-    format!("{}.{:02}", x / 100, x % 100)
-}
-
-/// 4_012 → "40.1".
-fn tenths(x100: u32) -> String {
-    let tenths = (x100 + 5) / 10;
-    format!("{}.{}", tenths / 10, tenths % 10)
 }
 
 /// Frames as "m:ss".

@@ -7,10 +7,12 @@
 //! - [`leaderboard`] — the leaderboard and profile screen.
 //! - [`match_table`] — a match of a profile's history as a results table of every seat.
 //! - [`report_form`] — the profile screen's report form.
-//! - [`rating_chart`] — a profile's rating over its latest ranked matches, as a line.
+//! - [`rating_chart`] — a profile's rating over its latest ranked matches.
+//! - [`profile_charts`] — the rating and solo best progressions drawn under a profile.
 
 pub mod leaderboard;
 pub mod match_table;
+pub mod profile_charts;
 pub mod rating_chart;
 pub mod report_form;
 pub mod requests;

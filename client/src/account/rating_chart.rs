@@ -1,13 +1,8 @@
-//! A profile's rating over its latest ranked matches, as a line under the profile's text:
-//! the path is worked back from the rating now and each recent match's rating change, so it
-//! needs nothing beyond the profile the server already sends.
+//! A profile's rating over its latest ranked matches (drawn by
+//! [`crate::account::profile_charts`]): the path is worked back from the rating now and each
+//! recent match's rating change, so it needs nothing beyond the profile the server sends.
 
-use macroquad::math::Rect;
 use sevenbag_protocol::RecentMatch;
-
-use crate::render::gfx::Gfx;
-use crate::render::line_chart::{self, LineChart};
-use crate::render::theme;
 
 /// The rating before the oldest of `recent`'s rated matches and after each of them, oldest
 /// first, ending at `now` (`recent` is newest first, as the server lists it; matches that
@@ -21,30 +16,6 @@ pub fn rating_path(now: u32, recent: &[RecentMatch]) -> Vec<i64> {
     }
     path.reverse();
     path
-}
-
-/// Draws `path` in `r` (text of size `unit`): green when the rating rose over it, red when
-/// it fell.
-pub fn draw(gfx: &Gfx, r: Rect, unit: f32, path: &[i64]) {
-    let (Some(&first), Some(&last)) = (path.first(), path.last()) else {
-        return;
-    };
-    let caption = format!(
-        "Rating over the last {} rated matches: {:+}",
-        path.len() - 1,
-        last - first
-    );
-    let chart = LineChart {
-        caption: &caption,
-        values: path,
-        label: &|v| v.to_string(),
-        colour: if last >= first {
-            theme::GOOD
-        } else {
-            theme::BAD
-        },
-    };
-    line_chart::draw(gfx, r, unit, &chart);
 }
 
 #[cfg(test)]

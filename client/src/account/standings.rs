@@ -5,7 +5,8 @@
 
 use sevenbag_protocol::moderation::ReportCategory;
 use sevenbag_protocol::{
-    ClientMessage, MAX_LEADERBOARD_ROWS, MatchDetail, Profile, RecentMatch, ServerMessage,
+    ClientMessage, MAX_LEADERBOARD_ROWS, MatchDetail, PlayerStats, Profile, RecentMatch,
+    ServerMessage,
 };
 
 use crate::net::online::error_text;
@@ -43,7 +44,13 @@ pub struct Viewed {
     pub bot: bool,
     /// `opponent_bots[i]`: the opponent of `recent[i]` is a declared bot.
     pub opponent_bots: Vec<bool>,
+    /// Their averages over the latest [`PROFILE_LAST`] matches and solo best progressions,
+    /// once they arrived (asked for after each profile).
+    pub stats: Option<PlayerStats>,
 }
+
+/// How many of a player's latest matches a profile averages over.
+pub const PROFILE_LAST: u32 = 20;
 
 /// The standings connection.
 pub struct Standings {
@@ -109,12 +116,26 @@ impl Standings {
                 if self.me.as_ref().is_some_and(|me| me.name == profile.name) {
                     self.my_recent = recent.clone();
                 }
+                self.exchange.send(ClientMessage::GetPlayerStats {
+                    name: profile.name.clone(),
+                    last: PROFILE_LAST,
+                });
                 self.viewed = Some(Viewed {
                     profile,
                     recent,
                     bot: false,
                     opponent_bots: Vec::new(),
+                    stats: None,
                 });
+            }
+            ServerMessage::PlayerStats { stats } => {
+                if let Some(v) = self
+                    .viewed
+                    .as_mut()
+                    .filter(|v| v.profile.name == stats.name)
+                {
+                    v.stats = Some(stats);
+                }
             }
             // Sent right after its `PlayerProfile`.
             ServerMessage::ProfileMarks { bot, opponents } => {
@@ -322,6 +343,41 @@ mod tests {
         let notices = s.take_notices();
         assert_eq!(notices.len(), 1);
         assert!(notices[0].contains("cannot be shown"), "{notices:?}");
+    }
+
+    #[test]
+    fn stats_join_the_profile_they_name_and_no_other() {
+        let mut s = Standings::connect("127.0.0.1:1", "ann", None);
+        let profile = |name: &str| Profile {
+            name: name.into(),
+            rating: 1500,
+            deviation: 350,
+            games: 0,
+            wins: 0,
+            place: None,
+        };
+        let stats = |name: &str| PlayerStats {
+            name: name.into(),
+            last: PROFILE_LAST,
+            averages: sevenbag_protocol::MatchAverages::default(),
+            sprint: Vec::new(),
+            blitz: Vec::new(),
+        };
+        s.on_message(ServerMessage::PlayerProfile {
+            profile: profile("bo"),
+            recent: Vec::new(),
+        });
+        s.on_message(ServerMessage::PlayerStats {
+            stats: stats("ann"),
+        });
+        assert_eq!(s.viewed().and_then(|v| v.stats.as_ref()), None);
+        s.on_message(ServerMessage::PlayerStats { stats: stats("bo") });
+        assert_eq!(
+            s.viewed()
+                .and_then(|v| v.stats.as_ref())
+                .map(|t| t.name.as_str()),
+            Some("bo")
+        );
     }
 
     #[test]

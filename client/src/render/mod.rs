@@ -48,6 +48,12 @@ pub fn hundredths(v: u32) -> String {
     format!("{}.{:02}", v / 100, v % 100)
 }
 
+/// Formats a ×100 integer as tenths, rounded: 4_012 → "40.1".
+pub fn tenths(x100: u32) -> String {
+    let tenths = x100.saturating_add(5) / 10;
+    format!("{}.{}", tenths / 10, tenths % 10)
+}
+
 /// Formats frames as "m:ss.cc".
 pub fn clock(frames: u32) -> String {
     let cs = frames * 100 / 60;
