@@ -47,6 +47,8 @@ mod versus;
 // The shared parts: what the game measures of itself, keys and gamepads, screen geometry, the
 // machine (folders, the browser page, clocks), drawing, sound, short texts of numbers.
 mod checks;
+// Finesse training: what solo and practice do with a piece placed with extra presses.
+mod drill;
 mod input;
 mod layout;
 mod list_nav;

@@ -261,7 +261,12 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
         Some(StartScreen::Play) => {
             let mut header = MatchHeader::versus(args.seed);
             header.handling = [ctx.config.handling, sevenbag_bot::BOT_HANDLING];
-            Box::new(PlayScreen::practice(header, Opponent::Stacker, &ctx.config))
+            Box::new(PlayScreen::practice(
+                header,
+                Opponent::Stacker,
+                &ctx.config,
+                crate::drill::Drill::Off,
+            ))
         }
     };
     vec![menu(), top]

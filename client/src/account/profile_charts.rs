@@ -45,6 +45,15 @@ impl ProfileCharts {
     }
 }
 
+/// A solo board's chart: its name, its progression, what is drawn of a run, how an axis
+/// writes it.
+type Board<'a> = (
+    &'a str,
+    &'a [ProgressRun],
+    fn(&ProgressRun) -> i64,
+    fn(i64) -> String,
+);
+
 /// The charts `v` has data for.
 pub fn charts(v: &Viewed) -> ProfileCharts {
     let mut out = ProfileCharts::default();
@@ -68,21 +77,19 @@ pub fn charts(v: &Viewed) -> ProfileCharts {
     let Some(stats) = &v.stats else {
         return out;
     };
-    let sprint = |r: &ProgressRun| i64::from(r.frames);
-    let blitz = |r: &ProgressRun| i64::try_from(r.score).unwrap_or(i64::MAX);
-    let boards: [(
-        &str,
-        &[ProgressRun],
-        fn(&ProgressRun) -> i64,
-        fn(i64) -> String,
-    ); 2] = [
-        ("40 lines", &stats.sprint, sprint, |v| {
-            clock(v.unsigned_abs())
-        }),
-        ("Blitz", &stats.blitz, blitz, |v| {
-            group_digits(v.unsigned_abs())
-        }),
-    ];
+    let sprint: Board = (
+        "40 lines",
+        &stats.sprint,
+        |r| i64::from(r.frames),
+        |v| clock(v.unsigned_abs()),
+    );
+    let blitz: Board = (
+        "Blitz",
+        &stats.blitz,
+        |r| i64::try_from(r.score).unwrap_or(i64::MAX),
+        |v| group_digits(v.unsigned_abs()),
+    );
+    let boards = [sprint, blitz];
     for (board, runs, value, label) in boards {
         let values: Vec<i64> = runs.iter().map(value).collect();
         let (Some(&first), Some(&last), true) = (values.first(), values.last(), values.len() > 1)

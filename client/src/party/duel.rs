@@ -65,6 +65,7 @@ pub fn draw_practice_duel(ctx: &Ctx, io: &FrameIo, d: &PracticeDuel<'_>) {
         skins: Default::default(),
         time: d.time,
         verdict: None,
+        finesse: [None; 2],
     };
     draw_match(&ctx.gfx, &l, &scene);
     if matches!(d.battle.phase(), Phase::MatchOver { .. }) {

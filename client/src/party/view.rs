@@ -77,7 +77,7 @@ pub fn draw_party(gfx: &Gfx, l: &PartyLayout, scene: &PartyScene<'_>) {
         draw_hold(gfx, l.own.hold, cell, b.player(me));
         draw_next(gfx, l.own.next, cell, b.player(me));
     });
-    draw_stats(gfx, l.own.stats, cell, b.player(me));
+    draw_stats(gfx, l.own.stats, cell, b.player(me), None);
     draw_own_plate(gfx, l, scene);
     if b.player(me).topped_out().is_some() {
         knocked_out(gfx, l.own.board, cell, scene, me);

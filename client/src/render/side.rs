@@ -89,15 +89,19 @@ pub fn draw_meter(gfx: &Gfx, r: Rect, cell: f32, incoming: (u32, u32), time: f32
     }
 }
 
-/// Draws the stats column: PPS, APM, VS and the round time, right-aligned toward the board.
-pub fn draw_stats(gfx: &Gfx, r: Rect, cell: f32, p: &Player) {
+/// Draws the stats column: pieces, PPS, APM, VS, the finesse faults when they are counted
+/// (practice) and the round time, right-aligned toward the board.
+pub fn draw_stats(gfx: &Gfx, r: Rect, cell: f32, p: &Player, finesse: Option<u32>) {
     let s = p.stats();
-    let rows = [
+    let mut rows = vec![
         ("PIECES", format!("{}", s.pieces)),
         ("PPS", hundredths(s.pps_x100())),
         ("APM", hundredths(s.apm_x100())),
         ("VS", hundredths(s.vs_x100())),
     ];
+    if let Some(faults) = finesse {
+        rows.push(("FINESSE", faults.to_string()));
+    }
     let x = r.right() - cell * 0.1;
     let row_h = cell * 1.45;
     let mut y = r.y;

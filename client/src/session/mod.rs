@@ -209,6 +209,20 @@ pub trait Session {
     fn history(&self) -> Option<(usize, usize)> {
         None
     }
+    /// Practice only: the person's finesse faults so far this match (an undo takes a piece's
+    /// back).
+    fn finesse(&self) -> Option<FinesseCount> {
+        None
+    }
+}
+
+/// Finesse faults of a seat: extra presses over the fewest that reach the same placements.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FinesseCount {
+    /// Extra presses, summed.
+    pub faults: u32,
+    /// Pieces placed with at least one.
+    pub faulty_pieces: u32,
 }
 
 /// The banner line for a match that ended off the boards: "ANN WINS BY FORFEIT", "NO RESULT"

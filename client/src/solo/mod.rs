@@ -16,7 +16,6 @@
 
 pub mod boards;
 pub mod boards_screen;
-pub mod drill;
 pub mod fx;
 pub mod past;
 pub mod run;
@@ -32,12 +31,12 @@ use macroquad::input::KeyCode;
 use sevenbag_core::{Input, Solo, SoloHeader, SoloMode, SoloResult};
 use sevenbag_protocol::SoloReplay;
 
+use crate::drill::{Drill, Verdict};
 use crate::input::{KeyMap, free_key};
 use crate::layout::list_layout;
 use crate::render::fx::MatchFx;
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::solo::drill::{Drill, Verdict};
 use crate::solo::past::{PastEvent, PastList};
 use crate::solo::run::SoloRun;
 use crate::solo::run_view::{best_text, mode_title};
@@ -425,7 +424,9 @@ impl Screen for SoloScreen {
                     p.run.step();
                     fx::after_step(&mut p.fx.seats[0], &before, active, p.run.solo());
                     sound(ctx, p.run.solo());
-                    verdict = self.drill.judge(mode, faults, p.run.finesse().faults);
+                    verdict =
+                        self.drill
+                            .judge(mode == SoloMode::Zen, faults, p.run.finesse().faults);
                     if p.run.result().is_some() || verdict.is_some() {
                         break;
                     }

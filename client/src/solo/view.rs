@@ -6,6 +6,7 @@ use macroquad::math::Rect;
 use sevenbag_core::SoloMode;
 use sevenbag_protocol::solo_replay::clock;
 
+use crate::drill::Drill;
 use crate::input::taps;
 use crate::layout::list_layout;
 use crate::render::gfx::{Align, Gfx, Weight, background, center};
@@ -163,7 +164,11 @@ impl SoloScreen {
             None => "\n\nNo personal best yet.".to_owned(),
         };
         let drill = crate::input::taps::hint("F changes it", "the Finesse button changes it");
-        let body = format!("{}{best}\n\n{}. {drill}.", about(mode), self.drill.label());
+        let training = match self.drill {
+            Drill::RedoPiece => format!("{} (Zen)", self.drill.label()),
+            d => d.label(),
+        };
+        let body = format!("{}{best}\n\n{training}. {drill}.", about(mode));
         side_panel(gfx, l.side, l.unit, label(mode), &body);
         if let Some(m) = &self.message {
             gfx.text(

@@ -1,5 +1,6 @@
 //! Offline matches: both seats simulated here ([`LocalSession`]), each driven by keys or an
-//! automatic player ([`Control`]), with undo and redo of practice pieces ([`History`]).
+//! automatic player ([`Control`]), with undo and redo of practice pieces ([`History`]) and
+//! their finesse faults counted live ([`PracticeFinesse`]).
 
 use std::collections::VecDeque;
 
@@ -7,24 +8,29 @@ use sevenbag_core::{Input, Match, MatchHeader, Seat};
 
 use crate::input::{KeyMap, Keyboard, Latch};
 
-use crate::session::{AutoPlayer, NetStatus, Peer, Session};
+use crate::session::{AutoPlayer, FinesseCount, NetStatus, Peer, Session};
+use crate::versus::practice_finesse::PracticeFinesse;
 
 /// The most pieces a practice match can undo (a `Match` snapshot is about 1.5 KiB).
 pub const MAX_UNDO: usize = 500;
 
 /// Undo and redo of a practice match: the whole [`Match`] (both boards, the bot's, garbage in
-/// flight, timers, round and score) as it stood at each of the person's locks.
+/// flight, timers, round and score) as it stood at each of the person's locks, with the
+/// person's finesse faults then.
 #[derive(Clone, Debug)]
 pub struct History {
     /// The seat whose locks are the undo points.
     seat: Seat,
     /// The match at each earlier lock of `seat` (or its start), newest last.
-    undo: VecDeque<Match>,
+    undo: VecDeque<Point>,
     /// The match at `seat`'s last lock (what the next lock pushes).
-    since: Match,
+    since: Point,
     /// Undone pieces, each as the match stood the moment it locked, the latest undo last.
-    redo: Vec<Match>,
+    redo: Vec<Point>,
 }
+
+/// An undo point: the match and the faults counted up to it.
+type Point = (Match, FinesseCount);
 
 impl History {
     /// An empty history of `seat`'s pieces, starting at `m`.
@@ -32,18 +38,18 @@ impl History {
         History {
             seat,
             undo: VecDeque::new(),
-            since: m.clone(),
+            since: (m.clone(), FinesseCount::default()),
             redo: Vec::new(),
         }
     }
 
-    /// Notes the frame just simulated: a lock of the seat is a new undo point (and forgets the
-    /// redo).
-    pub fn observe(&mut self, m: &Match) {
+    /// Notes the frame just simulated, with the faults counted to it: a lock of the seat is a
+    /// new undo point (and forgets the redo).
+    pub fn observe(&mut self, m: &Match, faults: FinesseCount) {
         if m.player(self.seat).events().locked.is_none() {
             return;
         }
-        let earlier = std::mem::replace(&mut self.since, m.clone());
+        let earlier = std::mem::replace(&mut self.since, (m.clone(), faults));
         if self.undo.len() == MAX_UNDO {
             self.undo.pop_front();
         }
@@ -52,7 +58,7 @@ impl History {
     }
 
     /// The match before the seat's last piece, if any (`current` becomes redoable).
-    pub fn undo(&mut self) -> Option<Match> {
+    pub fn undo(&mut self) -> Option<Point> {
         let earlier = self.undo.pop_back()?;
         let undone = std::mem::replace(&mut self.since, earlier.clone());
         self.redo.push(undone);
@@ -60,7 +66,7 @@ impl History {
     }
 
     /// The match with the last undone piece put back, if any.
-    pub fn redo(&mut self) -> Option<Match> {
+    pub fn redo(&mut self) -> Option<Point> {
         let later = self.redo.pop()?;
         let earlier = std::mem::replace(&mut self.since, later.clone());
         if self.undo.len() == MAX_UNDO {
@@ -98,6 +104,8 @@ pub struct LocalSession {
     controls: [Control; 2],
     /// Undo and redo, for practice against an automatic player.
     history: Option<History>,
+    /// The practice seat's finesse faults (with `history`).
+    finesse: Option<PracticeFinesse>,
 }
 
 impl LocalSession {
@@ -108,6 +116,7 @@ impl LocalSession {
             current: Match::new(header),
             controls,
             history: None,
+            finesse: None,
         }
     }
 
@@ -121,6 +130,7 @@ impl LocalSession {
                 Seat::Second
             };
             self.history = Some(History::new(seat, &self.current));
+            self.finesse = Some(PracticeFinesse::new(seat, &self.current));
         }
         self
     }
@@ -144,7 +154,17 @@ impl LocalSession {
             current: m,
             controls,
             history: None,
+            finesse: None,
         }
+    }
+
+    /// Restores an undo point: the match, and the faults counted to it.
+    fn jump(&mut self, (m, faults): Point) {
+        self.current = m;
+        if let Some(f) = &mut self.finesse {
+            f.restore(&self.current, faults);
+        }
+        self.resync();
     }
 
     fn input(&mut self, seat: Seat) -> Input {
@@ -167,33 +187,39 @@ impl Session for LocalSession {
 
     fn step(&mut self) -> bool {
         let inputs = [self.input(Seat::First), self.input(Seat::Second)];
+        if let Some(f) = &mut self.finesse {
+            f.before(&self.current);
+        }
         self.current.step(inputs);
-        if let Some(h) = &mut self.history {
-            h.observe(&self.current);
+        if let (Some(h), Some(f)) = (&mut self.history, &mut self.finesse) {
+            f.after(&self.current, inputs[h.seat.index()]);
+            h.observe(&self.current, f.count());
         }
         true
     }
 
     fn undo(&mut self) -> bool {
-        let Some(m) = self.history.as_mut().and_then(History::undo) else {
+        let Some(point) = self.history.as_mut().and_then(History::undo) else {
             return false;
         };
-        self.current = m;
-        self.resync();
+        self.jump(point);
         true
     }
 
     fn redo(&mut self) -> bool {
-        let Some(m) = self.history.as_mut().and_then(History::redo) else {
+        let Some(point) = self.history.as_mut().and_then(History::redo) else {
             return false;
         };
-        self.current = m;
-        self.resync();
+        self.jump(point);
         true
     }
 
     fn history(&self) -> Option<(usize, usize)> {
         self.history.as_ref().map(History::depth)
+    }
+
+    fn finesse(&self) -> Option<FinesseCount> {
+        self.finesse.as_ref().map(PracticeFinesse::count)
     }
 
     fn current(&self) -> &Match {
@@ -217,6 +243,9 @@ impl Session for LocalSession {
         self.current = Match::new(self.header);
         if let Some(h) = &mut self.history {
             *h = History::new(h.seat, &self.current);
+        }
+        if let Some(f) = &mut self.finesse {
+            f.restore(&self.current, FinesseCount::default());
         }
         self.resync();
     }
@@ -344,6 +373,61 @@ mod tests {
         }
         s.rematch(6);
         assert_eq!(s.history(), Some((0, 0)));
+    }
+
+    /// One frame with `key` tapped (or nothing).
+    fn tap(s: &mut LocalSession, key: Option<KeyCode>) {
+        let kb = Keyboard {
+            pressed: key.into_iter().collect(),
+            ..Keyboard::default()
+        };
+        s.sample(&kb);
+        s.step();
+    }
+
+    #[test]
+    fn practice_counts_finesse_faults_live_and_an_undo_takes_them_back() {
+        let mut s = practice(Box::new(Stacker::new(1, 2)));
+        lock_one(&mut s);
+        assert_eq!(
+            s.finesse(),
+            Some(FinesseCount::default()),
+            "a drop where it spawned"
+        );
+        for _ in 0..30 {
+            tap(&mut s, None);
+        }
+        assert!(s.current().player(Seat::First).active().is_some());
+        // Left then right: back where it spawned, two presses where none were needed.
+        for key in [KeyCode::Left, KeyCode::Right] {
+            tap(&mut s, Some(key));
+            tap(&mut s, None);
+        }
+        lock_one(&mut s);
+        let two = FinesseCount {
+            faults: 2,
+            faulty_pieces: 1,
+        };
+        assert_eq!(s.finesse(), Some(two));
+        assert!(s.undo());
+        assert_eq!(s.finesse(), Some(FinesseCount::default()));
+        assert!(s.redo());
+        assert_eq!(s.finesse(), Some(two));
+        s.rematch(7);
+        assert_eq!(s.finesse(), Some(FinesseCount::default()));
+    }
+
+    #[test]
+    fn only_practice_counts_finesse() {
+        let header = MatchHeader::versus(1);
+        let local = LocalSession::new(
+            header,
+            [
+                Control::keys(KeyMap::local_left()),
+                Control::keys(KeyMap::local_right()),
+            ],
+        );
+        assert_eq!(local.finesse(), None);
     }
 
     #[test]

@@ -115,6 +115,8 @@ pub struct Scene<'a> {
     /// How the match ended off the boards ([`crate::session::Session::verdict`]): the round
     /// labels are cleared so they do not contradict it.
     pub verdict: Option<&'a str>,
+    /// Finesse faults counted live for a seat (practice), drawn under its stats.
+    pub finesse: [Option<u32>; 2],
 }
 
 /// Draws the match described by `scene` laid out by `l`. Your board is always on the left: when
@@ -169,7 +171,13 @@ pub fn draw_match(gfx: &Gfx, l: &MatchLayout, scene: &Scene<'_>) {
             draw_next(gfx, p.next, cell, m.player(seat));
         });
         if !p.mini {
-            draw_stats(gfx, p.stats, cell, m.player(seat));
+            draw_stats(
+                gfx,
+                p.stats,
+                cell,
+                m.player(seat),
+                scene.finesse[seat.index()],
+            );
             draw_popups(gfx, p.popups, cell, fx);
         }
         if !p.mini {

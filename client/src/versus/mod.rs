@@ -3,6 +3,7 @@
 //!
 //! - [`local_session`] — offline play (practice, two people on one keyboard, the demo) as a
 //!   `crate::session::Session`.
+//! - [`practice_finesse`] — the finesse faults of practice, counted live.
 //! - [`setup`] — the practice and local setup screen.
 //! - [`play`] — the match screen, for every kind of session.
 //! - [`match_view`] — drawing the match: both panels, the title, the middle strip, the banners.
@@ -20,5 +21,6 @@ pub mod online;
 pub mod opponent;
 pub mod pause_menu;
 pub mod play;
+pub mod practice_finesse;
 pub mod replay_bar;
 pub mod setup;

@@ -12,6 +12,7 @@ use sevenbag_core::{Match, MatchHeader, Phase, Seat};
 use macroquad::math::Rect;
 
 use crate::config::Config;
+use crate::drill::{Drill, Verdict};
 use crate::input::taps;
 use crate::layout::{match_layout, result_card};
 use crate::match_stats::{MatchStats, timeline};
@@ -66,11 +67,18 @@ pub struct PlayScreen<S: Session + ?Sized = dyn Session> {
     /// A replay's statistics: G opens their screen, and the timeline marks their spikes and
     /// top-outs.
     stats: Option<Rc<MatchStats>>,
+    /// Practice: what a piece placed with finesse faults brings.
+    drill: Drill,
 }
 
 impl PlayScreen {
-    /// You (left, keyboard) against `opponent` (right).
-    pub fn practice(header: MatchHeader, opponent: Opponent, config: &Config) -> PlayScreen {
+    /// You (left, keyboard) against `opponent` (right), trained by `drill`.
+    pub fn practice(
+        header: MatchHeader,
+        opponent: Opponent,
+        config: &Config,
+        drill: Drill,
+    ) -> PlayScreen {
         let session = LocalSession::new(
             header,
             [
@@ -79,12 +87,14 @@ impl PlayScreen {
             ],
         )
         .with_undo();
-        Self::new(
+        let mut screen = Self::new(
             Box::new(session),
             PlayMode::Practice,
             [config.player_name.clone(), opponent.label()],
             format!("PRACTICE  ·  VS {}", opponent.label().to_uppercase()),
-        )
+        );
+        screen.drill = drill;
+        screen
     }
 
     /// "Continue from here": you take the left seat of `m` as it stands, the opponent from the
@@ -162,6 +172,7 @@ impl<S: Session + ?Sized> PlayScreen<S> {
             time: 0.0,
             requeue: false,
             stats: None,
+            drill: Drill::Off,
         }
     }
 
@@ -345,18 +356,37 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
         let me = self.me();
         let mut sounds = Vec::new();
         let steps = self.session.pump(io.steps);
+        let mut verdict = None;
         for _ in 0..steps {
             self.fx.before_step(self.session.current());
+            let faults = self.session.finesse().map(|c| c.faults);
             if !self.session.step() {
                 break;
             }
             self.fx
                 .after_step(self.session.current(), loud, me, &mut sounds);
+            if let (Some(before), Some(after)) = (faults, self.session.finesse()) {
+                let can_undo = self.session.history().is_some();
+                verdict = self.drill.judge(can_undo, before, after.faults);
+                if verdict.is_some() {
+                    break;
+                }
+            }
         }
         self.fx.advance(io.dt);
         sounds.dedup();
         for s in sounds {
             ctx.play(s);
+        }
+        if let Some(verdict) = verdict {
+            ctx.notify(verdict.notice(), theme::BAD);
+            match verdict {
+                Verdict::Redo(_) => {
+                    self.session.undo();
+                    self.reset_fx();
+                }
+                Verdict::Restart(_) => self.rematch(),
+            }
         }
         Transition::None
     }
@@ -381,6 +411,10 @@ impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
             skins: Seat::BOTH.map(|s| self.session.board_skin(s)),
             time: self.time,
             verdict: verdict.as_deref(),
+            finesse: Seat::BOTH.map(|s| {
+                let mine = self.me() == Some(s);
+                self.session.finesse().filter(|_| mine).map(|c| c.faults)
+            }),
         };
         draw_match(gfx, &l, &scene);
         if let Some(stats) = &self.stats {

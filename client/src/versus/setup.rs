@@ -4,6 +4,7 @@ use sevenbag_core::{Handling, MatchHeader, Preset};
 
 use crate::config::MatchSetup;
 use crate::config::OutsideBot;
+use crate::drill::Drill;
 use crate::input::keys::key_label;
 use crate::input::{Action, KeyMap};
 use crate::layout::list_layout;
@@ -32,6 +33,7 @@ enum Row {
     Opponent,
     Rules,
     FirstTo,
+    Finesse,
     Start,
     Back,
 }
@@ -47,6 +49,9 @@ pub struct SetupScreen {
     opponent: usize,
     preset: usize,
     first_to: usize,
+    /// Practice's finesse training, an index into [`Drill::ALL`] (for as long as the screen
+    /// is open).
+    drill: usize,
 }
 
 impl SetupScreen {
@@ -70,6 +75,7 @@ impl SetupScreen {
             first_to: first_to(last.first_to)
                 .or_else(|| first_to(d.first_to))
                 .unwrap_or(0),
+            drill: 0,
         }
     }
 
@@ -102,6 +108,7 @@ impl SetupScreen {
                 Row::Opponent,
                 Row::Rules,
                 Row::FirstTo,
+                Row::Finesse,
                 Row::Start,
                 Row::Back,
             ],
@@ -150,6 +157,7 @@ impl Screen for SetupScreen {
                     Row::Opponent => cycle(&mut self.opponent, self.opponents.len(), d),
                     Row::Rules => cycle(&mut self.preset, Preset::ALL.len(), d),
                     Row::FirstTo => cycle(&mut self.first_to, FIRST_TO.len(), d),
+                    Row::Finesse => cycle(&mut self.drill, Drill::ALL.len(), d),
                     _ => {}
                 }
                 ctx.play(Sfx::Move);
@@ -164,7 +172,8 @@ impl Screen for SetupScreen {
                 let play = match self.kind {
                     SetupKind::Practice => {
                         let opponent = self.opponents[self.opponent].clone();
-                        PlayScreen::practice(header, opponent, &ctx.config)
+                        let drill = Drill::ALL[self.drill];
+                        PlayScreen::practice(header, opponent, &ctx.config, drill)
                     }
                     SetupKind::Local => PlayScreen::local(header, &ctx.config),
                 };
@@ -234,12 +243,26 @@ impl Screen for SetupScreen {
                     false,
                     ctx.time,
                 ),
+                Row::Finesse => value_row(
+                    gfx,
+                    r,
+                    l.unit,
+                    "Finesse training",
+                    &value(Drill::ALL[self.drill].value()),
+                    state,
+                    false,
+                    ctx.time,
+                ),
                 Row::Start => menu_row(gfx, r, l.unit, "Start match", "", state, ctx.time),
                 Row::Back => menu_row(gfx, r, l.unit, "Back", "", state, ctx.time),
             }
         }
         let body = match self.kind {
-            SetupKind::Practice => practice_body(Preset::ALL[self.preset], &ctx.config.keys),
+            SetupKind::Practice => format!(
+                "{}\n\n{}. Your finesse faults count live under your stats.",
+                practice_body(Preset::ALL[self.preset], &ctx.config.keys),
+                Drill::ALL[self.drill].label()
+            ),
             SetupKind::Local => format!(
                 "{}\n\nLeft player: {}\n\nRight player: {}",
                 preset_about(Preset::ALL[self.preset]),
@@ -265,7 +288,9 @@ impl Screen for SetupScreen {
 /// changes its value; Start starts; Back goes back).
 fn footer_hint(row: Row) -> &'static str {
     match row {
-        Row::Opponent | Row::Rules | Row::FirstTo => "↑ ↓ choose   ← → or Enter change   Esc back",
+        Row::Opponent | Row::Rules | Row::FirstTo | Row::Finesse => {
+            "↑ ↓ choose   ← → or Enter change   Esc back"
+        }
         Row::Start => "↑ ↓ choose   Enter start   Esc back",
         Row::Back => "↑ ↓ choose   Enter back   Esc back",
     }
@@ -364,7 +389,7 @@ mod tests {
             for row in screen.rows() {
                 let hint = footer_hint(row);
                 let says = match row {
-                    Row::Opponent | Row::Rules | Row::FirstTo => "Enter change",
+                    Row::Opponent | Row::Rules | Row::FirstTo | Row::Finesse => "Enter change",
                     Row::Start => "Enter start",
                     Row::Back => "Enter back",
                 };

@@ -27,7 +27,7 @@
 //! keys and boards, so it is deterministic.
 
 use sevenbag_bot::finesse::{min_presses, presses};
-use sevenbag_core::{Board, Input, Piece, PieceKind, PlayerEvents};
+use sevenbag_core::{Board, Input, Piece, PieceKind, Player, PlayerEvents};
 
 /// The fewest counted presses that lock a piece of `kind`, spawned on `board`, in the cells
 /// `placed` fills; `None` when no press sequence reaches them.
@@ -79,17 +79,27 @@ struct InPlay {
 }
 
 /// Follows one board's pieces frame by frame. Keeps no per-frame history: presses are
-/// counted as they come, so a piece kept in the air for a long time costs nothing.
+/// counted as they come, so a piece kept in the air for a long time costs nothing. The game's
+/// practice counts faults live with it; the recorder counts a match's.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct FinesseTracker {
+pub struct FinesseTracker {
     piece: Option<InPlay>,
 }
 
 impl FinesseTracker {
+    /// After the board jumped in time (an undo): the piece in play on `player`, if any, counts
+    /// its presses from now, on the board it is over.
+    pub fn resume(&mut self, player: &Player) {
+        self.piece = player.active().map(|_| InPlay {
+            board: *player.board(),
+            used: 0,
+        });
+    }
+
     /// Reads one frame: `before` is the board before the step, `previous` the keys held on the
     /// frame before, `keys` this frame's, `events` the step's. Returns the verdict on a piece
     /// that locked this frame.
-    pub(crate) fn frame(
+    pub fn frame(
         &mut self,
         before: &Board,
         previous: Input,

@@ -61,7 +61,7 @@ pub mod report;
 pub use counts::{
     Cause, Death, FRAMES_PER_SECOND, SPIKE_GAP, SPIKE_LINES, SeatStats, Series, Spike, Spins,
 };
-pub use finesse::{PieceFinesse, counted_presses, fewest_presses};
+pub use finesse::{FinesseTracker, PieceFinesse, counted_presses, fewest_presses};
 pub use observe::{BattleStats, SoloStats};
 pub use recorder::{MatchFacts, SeatRecorder};
 pub use report::{Rates, SeatReport, TimePoint, timeline};

@@ -191,6 +191,7 @@ impl PartyOnlineScreen {
             skins: [Seat::First, Seat::Second].map(|s| o.board_skin(s)),
             time: self.time,
             verdict: verdict.as_deref(),
+            finesse: [None; 2],
         };
         draw_match(&ctx.gfx, &l, &scene);
         if o.result().is_some() && !self.confirm_leave {

@@ -1,10 +1,9 @@
-//! Finesse training: what a solo run does when a piece is placed with more presses than the
-//! fewest that reach its placement (the faults [`super::run::Finesse`] counts live). Off, a
-//! faulty piece taken back to place again (Zen, whose undo restores the run exactly), or the
-//! run started over once its faults reach a limit (every mode; the run cut short is dropped
-//! as R's restart drops it, so only a finished run can be a best).
-
-use sevenbag_core::SoloMode;
+//! Finesse training: what a solo run or a practice match does when a piece is placed with
+//! more presses than the fewest that reach its placement (the faults counted live). Off, a
+//! faulty piece taken back to place again (where play has an undo that restores it exactly:
+//! Zen, practice against a bot), or the run or match started over once its faults reach a
+//! limit (a solo run cut short is dropped as R's restart drops it, so only a finished run can
+//! be a best).
 
 /// The training chosen on the solo screen's list (F cycles it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -12,7 +11,7 @@ pub enum Drill {
     /// Faults are only counted.
     #[default]
     Off,
-    /// Zen: a piece placed with a fault is taken back to place again.
+    /// A piece placed with a fault is taken back to place again (where play can undo).
     RedoPiece,
     /// The run starts over once its faults reach this many.
     RestartAfter(u32),
@@ -43,24 +42,35 @@ impl Drill {
         Drill::ALL[(at + 1) % Drill::ALL.len()]
     }
 
+    /// It as a setting's value ("Restart after 3 faults").
+    pub fn value(self) -> String {
+        match self {
+            Drill::Off => "Off".to_owned(),
+            Drill::RedoPiece => "Redo each faulty piece".to_owned(),
+            Drill::RestartAfter(1) => "Restart at the first fault".to_owned(),
+            Drill::RestartAfter(n) => format!("Restart after {n} faults"),
+        }
+    }
+
     /// The list's words for it.
     pub fn label(self) -> String {
         match self {
             Drill::Off => "Finesse training: off".to_owned(),
-            Drill::RedoPiece => "Finesse training: redo each faulty piece (Zen)".to_owned(),
+            Drill::RedoPiece => "Finesse training: redo each faulty piece".to_owned(),
             Drill::RestartAfter(1) => "Finesse training: restart at the first fault".to_owned(),
             Drill::RestartAfter(n) => format!("Finesse training: restart after {n} faults"),
         }
     }
 
-    /// What to do in `mode` after a lock took the run's faults from `before` to `after`.
-    pub fn judge(self, mode: SoloMode, before: u32, after: u32) -> Option<Verdict> {
+    /// What to do after a lock took the faults from `before` to `after`, where play can take
+    /// a piece back (`can_undo`) or not.
+    pub fn judge(self, can_undo: bool, before: u32, after: u32) -> Option<Verdict> {
         if after <= before {
             return None;
         }
         match self {
             Drill::Off => None,
-            Drill::RedoPiece if mode == SoloMode::Zen => Some(Verdict::Redo(after - before)),
+            Drill::RedoPiece if can_undo => Some(Verdict::Redo(after - before)),
             Drill::RedoPiece => None,
             Drill::RestartAfter(n) if after >= n => Some(Verdict::Restart(after)),
             Drill::RestartAfter(_) => None,
@@ -78,7 +88,7 @@ impl Verdict {
             }
             Verdict::Restart(n) => {
                 let faults = if n == 1 { "fault" } else { "faults" };
-                format!("{n} finesse {faults}: the run starts over")
+                format!("{n} finesse {faults}: starting over")
             }
         }
     }
@@ -91,26 +101,23 @@ mod tests {
     #[test]
     fn a_clean_piece_asks_nothing_whatever_the_drill() {
         for d in Drill::ALL {
-            assert_eq!(d.judge(SoloMode::Sprint, 2, 2), None, "{d:?}");
+            assert_eq!(d.judge(true, 2, 2), None, "{d:?}");
         }
     }
 
     #[test]
-    fn redo_takes_a_faulty_piece_back_in_zen_only() {
-        assert_eq!(
-            Drill::RedoPiece.judge(SoloMode::Zen, 0, 2),
-            Some(Verdict::Redo(2))
-        );
-        assert_eq!(Drill::RedoPiece.judge(SoloMode::Sprint, 0, 2), None);
+    fn redo_takes_a_faulty_piece_back_only_where_play_can_undo() {
+        assert_eq!(Drill::RedoPiece.judge(true, 0, 2), Some(Verdict::Redo(2)));
+        assert_eq!(Drill::RedoPiece.judge(false, 0, 2), None);
     }
 
     #[test]
     fn a_run_restarts_once_its_faults_reach_the_limit() {
         let d = Drill::RestartAfter(3);
-        assert_eq!(d.judge(SoloMode::Blitz, 1, 2), None);
-        assert_eq!(d.judge(SoloMode::Blitz, 2, 4), Some(Verdict::Restart(4)));
+        assert_eq!(d.judge(false, 1, 2), None);
+        assert_eq!(d.judge(false, 2, 4), Some(Verdict::Restart(4)));
         assert_eq!(
-            Drill::RestartAfter(1).judge(SoloMode::Zen, 0, 1),
+            Drill::RestartAfter(1).judge(true, 0, 1),
             Some(Verdict::Restart(1))
         );
     }
