@@ -3,8 +3,9 @@
 //! and the page opened at `/replay/ID` plays it in the free-for-all playback (every board), as
 //! it plays a two-seat one in the versus view (tests/tests/browser/browser_parity.rs), and keeps it in
 //! its replay folder; G there opens the replay's statistics screen, and Esc goes back to the
-//! playback. Screenshots are kept as `target/browser-shots/ffa-replay-page.png` and
-//! `ffa-replay-stats-page.png`.
+//! playback; then on a phone held upright, by taps alone, +5 s to the end and the Stats button
+//! open the same screen. Screenshots are kept as `target/browser-shots/ffa-replay-page.png`,
+//! `ffa-replay-stats-page.png`, `ffa-replay-end-phone.png` and `ffa-replay-stats-phone.png`.
 //!
 //! Needs what tests/tests/browser/browser.rs needs (skips when missing: `sevenbag_tests::needs`).
 
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use sevenbag_protocol::EndReason;
 use sevenbag_tests::ffa::{all_started, options, play_all, seated};
-use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, screen};
+use sevenbag_tests::page::{FIRST_SCREEN_LIMIT, STEP_LIMIT, Site, screen, tap_target};
 use tokio::task::block_in_place;
 
 /// The page's replay folder.
@@ -85,5 +86,31 @@ async fn a_replay_link_plays_an_eight_seat_replay_the_server_wrote() {
     assert_eq!(kept, serde_json::json!([format!("{REPLAYS}{id}.sbrp")]));
     // The viewer's connection ends once the replay is fetched (as in browser_parity.rs).
     site.assert_clean_console_but(&["WebSocket", "/datagrams/", "ERR_METHOD_NOT_SUPPORTED"]);
+
+    // On a phone held upright, by taps alone: +5 s to the end, then the Stats button.
+    block_in_place(|| site.browser.as_phone()).expect("phone profile");
+    open_named(&mut site, &format!("/replay/{id}"), "viewer");
+    site.wait_state(STEP_LIMIT, "the replay opened on the phone", |s| {
+        screen(s) == "replay-battle"
+    });
+    let start = Instant::now();
+    loop {
+        let s = site.state();
+        if tap_target(&s, "key:Stats").is_some() {
+            break;
+        }
+        assert!(start.elapsed() < STEP_LIMIT, "the replay never ended: {s}");
+        // The bar goes once the replay ends, so tap it only while it is there.
+        if let Some((x, y)) = tap_target(&s, "key:+5 s") {
+            block_in_place(|| site.browser.tap(x, y)).expect("tap +5 s");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    site.keep_screenshot("ffa-replay-end-phone");
+    site.tap_label("key:Stats");
+    site.wait_state(STEP_LIMIT, "the statistics screen on the phone", |s| {
+        screen(s) == "match-stats"
+    });
+    site.keep_screenshot("ffa-replay-stats-phone");
     site.stop().await;
 }
