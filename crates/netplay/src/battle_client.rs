@@ -386,7 +386,10 @@ impl BattleClient {
             }
             let now = Instant::now();
             if now >= deadline {
-                return Err(HeadlessError::Timeout(timeout));
+                return Err(HeadlessError::Stuck {
+                    after: timeout,
+                    state: self.describe(),
+                });
             }
             if self.welcomed && now >= self.next_ping {
                 let _ = self.net.send(self.clock.ping(now));
@@ -395,6 +398,26 @@ impl BattleClient {
             self.tick(keys, now);
             tokio::time::sleep(TICK).await;
         }
+    }
+
+    /// Where the match stands, in a line for a timed-out wait.
+    fn describe(&self) -> String {
+        let outcome = self.outcome.as_ref().map(|o| o.reason);
+        let Some(s) = &self.session else {
+            return format!("no match started; outcome {outcome:?}");
+        };
+        let seats: Vec<u32> = (0..usize::from(s.header().seats))
+            .filter_map(|i| s.log(i).map(|l| l.confirmed()))
+            .collect();
+        format!(
+            "frame {}, confirmed inputs per seat {seats:?}, remote confirmed {}, over {}, \
+             awaiting log {}, outcome {outcome:?}, stats {:?}",
+            s.frame(),
+            s.remote_confirmed(),
+            s.is_over(),
+            self.awaiting_log,
+            s.stats()
+        )
     }
 
     fn tick(&mut self, keys: Keys<'_>, now: Instant) {

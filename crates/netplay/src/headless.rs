@@ -118,6 +118,15 @@ pub enum HeadlessError {
     /// The wait ran out.
     #[error("timed out after {0:?}")]
     Timeout(Duration),
+    /// A match being played did not end in time: where it stood, so a stuck match can be
+    /// told from a slow one.
+    #[error("timed out after {after:?} playing: {state}")]
+    Stuck {
+        /// The wait.
+        after: Duration,
+        /// The session's frames, each seat's confirmed inputs and what arrived.
+        state: String,
+    },
     /// The connection ended.
     #[error("disconnected: {0}")]
     Disconnected(String),
