@@ -54,6 +54,9 @@ mod layout;
 mod list_nav;
 // A match's statistics re-counted from its replay, their screen, and a replay's timeline marks.
 mod match_stats;
+// Automatic players behind one trait: our bot (on a worker thread), the stacker, outside TBP
+// bots; practice, the demo and free-for-all seats play with them.
+mod opponent;
 // A player name being typed, checked against the name rules.
 mod name_field;
 // What a touch screen adds to each frame: the controls, the back button, the key buttons.
@@ -444,7 +447,7 @@ async fn run(args: Args) {
             break;
         }
         // The frame's work, for the page bot's next allowance (it thinks in the frame's room).
-        versus::opponent::allowance::frame_done(frame_start.elapsed());
+        opponent::allowance::frame_done(frame_start.elapsed());
         next_frame().await;
         if let Some(p) = &mut pacer {
             // A calm screen left alone is drawn at a low rate (see `pacer`).

@@ -11,6 +11,7 @@ use crate::match_stats::MatchStats;
 use crate::menu::MenuScreen;
 use crate::menu::welcome::WelcomeScreen;
 use crate::net::{lan, online};
+use crate::opponent::Opponent;
 use crate::party::PartySetup;
 use crate::party::screen::PartyScreen;
 use crate::party::setup::PartySetupScreen;
@@ -26,7 +27,6 @@ use crate::solo::SoloScreen;
 use crate::stats_screen::StatsScreen;
 use crate::versus::lobby::{LobbyKind, LobbyScreen};
 use crate::versus::online::{LanHosting, OnlineScreen};
-use crate::versus::opponent::Opponent;
 use crate::versus::play::PlayScreen;
 use crate::versus::setup::{SetupKind, SetupScreen};
 #[cfg(not(target_arch = "wasm32"))]

@@ -32,7 +32,7 @@
 //!   `plan_frames_max`, `plan_parts_max_us`: the page bot's plans so far, their mean thinking
 //!   time, the longest thinking in one frame, the frames a plan took (mean ×100, most), and the
 //!   longest start of a plan, slice of it and taking it up
-//!   ([`crate::versus::opponent::plan_times`]).
+//!   ([`crate::opponent::plan_times`]).
 
 // Natively only the escaping is used (by its test).
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -252,7 +252,7 @@ pub fn state(stack: &Stack, ctx: &Ctx, frames: u64, taps: &[(String, (f32, f32))
             .collect();
         raw(&mut out, "taps", format!("[{}]", list.join(",")));
     }
-    let t = crate::versus::opponent::plan_times();
+    let t = crate::opponent::plan_times();
     if t.plans > 0 {
         raw(&mut out, "plans", t.plans);
         raw(&mut out, "plan_mean_us", t.total_us / t.plans);

@@ -1,5 +1,5 @@
 //! The outside bots the settings file lists (`[[bots]]`): programs that speak TBP, offered as
-//! practice opponents (`crate::versus::opponent` starts them).
+//! practice opponents (`crate::opponent` starts them).
 
 use serde::{Deserialize, Serialize};
 

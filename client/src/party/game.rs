@@ -9,7 +9,7 @@ use sevenbag_core::{
 };
 
 use super::PartySetup;
-use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
+use crate::opponent::{AutoPlayer, Opponent, Planning, SeatView};
 
 /// Your seat: always the first.
 pub const YOU: Seat = Seat::First;

@@ -12,10 +12,10 @@ use super::game::{PartyGame, YOU};
 use super::view::{PartyScene, draw_party};
 use crate::input::Latch;
 use crate::layout::party::party_layout;
+use crate::opponent::{AutoPlayer, Opponent, Planning, SeatView};
 use crate::render::fx::{SeatFx, count_sound};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
-use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
 use crate::versus::pause_menu::{PauseChoice, draw_pause, update_pause};
 use crate::versus::play::rematch_box;
 

@@ -8,6 +8,7 @@ use super::PartySetup;
 use super::screen::PartyScreen;
 use crate::layout::list_layout;
 use crate::list_nav::{ListEvent, ListNav};
+use crate::opponent::Opponent;
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{
@@ -15,7 +16,6 @@ use crate::render::widgets::{
 };
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
-use crate::versus::opponent::Opponent;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Row {

@@ -142,8 +142,8 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::opponent::{AutoPlayer, Planning, SeatView, Stacker};
     use crate::party::PartySetup;
-    use crate::versus::opponent::{AutoPlayer, Planning, SeatView, Stacker};
     use sevenbag_bot::Level;
 
     /// The figures an online match shows (read from the battle, rounds tallied as they close)

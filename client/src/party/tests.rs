@@ -6,7 +6,7 @@ use sevenbag_core::{Battle, Handling, Input, Phase, Seat, Targeting};
 
 use super::PartySetup;
 use super::game::{Figures, PartyGame, YOU};
-use crate::versus::opponent::{AutoPlayer, Planning, SeatView, Stacker};
+use crate::opponent::{AutoPlayer, Planning, SeatView, Stacker};
 
 fn setup(bots: u8, targeting: Targeting, teams: u8) -> PartySetup {
     PartySetup {
@@ -259,7 +259,7 @@ fn a_match_continued_from_a_replays_frame_starts_where_it_stood_and_plays_on() {
         &setup,
         7,
         sevenbag_core::Handling::default(),
-        crate::versus::opponent::Planning::Inline,
+        crate::opponent::Planning::Inline,
     )
     .expect("a valid setup");
     for _ in 0..400 {

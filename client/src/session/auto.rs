@@ -1,6 +1,6 @@
 //! Automatic players as the sessions see them: a seat's keys chosen frame by frame
 //! ([`AutoPlayer`]) from what it sees of its seat ([`SeatView`]). The players themselves (the
-//! stacker, the bots, outside bots) are `crate::versus::opponent`'s.
+//! stacker, the bots, outside bots) are `crate::opponent`'s.
 
 use sevenbag_core::{Battle, Input, Match, Phase, Player, Rules, Seat};
 

@@ -15,8 +15,8 @@ use sevenbag_protocol::{EndReason, RoomOptions};
 use crate::input::{KeyMap, Keyboard};
 use crate::net::lan::HostedServer;
 use crate::net::online::{Online, Request, Stage};
+use crate::opponent::Opponent;
 use crate::session::{NetStatus, Session};
-use crate::versus::opponent::Opponent;
 
 /// Match frames the shown client simulated, over every match of this process.
 static MATCH_FRAMES: AtomicU64 = AtomicU64::new(0);

@@ -270,7 +270,7 @@ impl Session for LocalSession {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::versus::opponent::{AutoPlayer, Stacker};
+    use crate::opponent::{AutoPlayer, Stacker};
     use macroquad::input::KeyCode;
 
     #[test]
@@ -432,7 +432,7 @@ mod tests {
 
     #[test]
     fn a_worker_bot_plays_on_after_an_undo() {
-        use crate::versus::opponent::{BotPlayer, Planning};
+        use crate::opponent::{BotPlayer, Planning};
         let bot = BotPlayer::new(sevenbag_bot::Level::Easy, Planning::Worker).wait_for_plans(true);
         let mut s = practice(Box::new(bot));
         for _ in 0..3 {
@@ -487,7 +487,7 @@ mod tests {
             s.step();
         }
         let here = s.current().clone();
-        let auto = || Control::Auto(crate::versus::opponent::Opponent::Stacker.player(1));
+        let auto = || Control::Auto(crate::opponent::Opponent::Stacker.player(1));
         let practice = LocalSession::from_match(here.clone(), [auto(), auto()]);
         assert_eq!(practice.current(), &here);
         assert_eq!(practice.current().frame().0, 321);

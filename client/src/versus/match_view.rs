@@ -520,8 +520,8 @@ mod tests {
     /// versus match of that header: the view draws both alike.
     #[test]
     fn a_two_seat_battle_reads_as_the_versus_match_of_its_header() {
+        use crate::opponent::Stacker;
         use crate::session::{AutoPlayer, SeatView};
-        use crate::versus::opponent::Stacker;
         use sevenbag_core::{BattleHeader, MatchHeader, SeatInput};
 
         let mut header = MatchHeader::versus(11);

@@ -9,7 +9,6 @@
 //! - [`match_view`] — drawing the match: both panels, the title, the middle strip, the banners.
 //! - [`lobby`] — the online and LAN forms (quick match, room options, codes, LAN hosts).
 //! - [`online`] — a live connection's screen: waiting, the room card, then the match.
-//! - [`opponent`] — automatic players behind one trait.
 //! - `demo_online` — `--demo --online`: the demo bots through an embedded server (native only).
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -18,7 +17,6 @@ pub mod lobby;
 pub mod local_session;
 pub mod match_view;
 pub mod online;
-pub mod opponent;
 pub mod pause_menu;
 pub mod play;
 pub mod practice_finesse;

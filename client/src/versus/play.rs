@@ -16,6 +16,7 @@ use crate::drill::{Drill, Verdict};
 use crate::input::taps;
 use crate::layout::{match_layout, result_card};
 use crate::match_stats::{MatchStats, timeline};
+use crate::opponent::Opponent;
 use crate::render::fx::MatchFx;
 use crate::render::gfx::{Align, Weight, center};
 use crate::render::key_buttons::{KeyChoice, button_row};
@@ -29,7 +30,6 @@ use crate::versus::local_session::{Control, LocalSession};
 use crate::versus::match_view::{
     OPPONENT_BUTTONS, OPPONENT_LINE, ResultCard, Scene, draw_match, draw_result_card,
 };
-use crate::versus::opponent::Opponent;
 use crate::versus::pause_menu::{PauseChoice, draw_pause, update_pause};
 
 /// What kind of match this is (for the title and what Escape does).

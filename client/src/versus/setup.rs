@@ -9,6 +9,7 @@ use crate::input::keys::key_label;
 use crate::input::{Action, KeyMap};
 use crate::layout::list_layout;
 use crate::list_nav::{ListEvent, ListNav};
+use crate::opponent::Opponent;
 use crate::render::gfx::background;
 use crate::render::theme;
 use crate::render::widgets::{
@@ -16,7 +17,6 @@ use crate::render::widgets::{
 };
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
-use crate::versus::opponent::Opponent;
 use crate::versus::play::PlayScreen;
 
 /// Which offline mode is being set up.

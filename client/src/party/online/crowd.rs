@@ -13,8 +13,8 @@ use sevenbag_protocol::{ClientMessage, JoinRole, ServerMessage};
 use crate::net::battle::{BattleOnline, BattleStage};
 use crate::net::lan::HostedServer;
 use crate::net::request::Arrival;
+use crate::opponent::{AutoPlayer, Opponent, Planning, SeatView};
 use crate::render::builtin_skins::BuiltIn;
-use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
 
 /// The other bots' names.
 const NAMES: [&str; 7] = ["Ada", "Bea", "Cid", "Dee", "Eve", "Fay", "Gus"];

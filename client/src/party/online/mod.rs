@@ -34,13 +34,13 @@ use crate::input::Latch;
 use crate::layout::party::party_layout;
 use crate::net::battle::{BattleOnline, BattleStage};
 use crate::net::links::Link;
+use crate::opponent::{AutoPlayer, Opponent, Planning, SeatView};
 use crate::party::follow::Watch;
 use crate::render::fx::{SeatFx, count_sound};
 use crate::render::key_buttons::KeyChoice;
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
 use crate::sound::sfx::Sfx;
-use crate::versus::opponent::{AutoPlayer, Opponent, Planning, SeatView};
 use sevenbag_core::Handling;
 
 /// The number keys that choose seats 1 to 8 as your target.

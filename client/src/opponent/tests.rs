@@ -109,7 +109,7 @@ fn placements(bot: &mut BotPlayer, n: usize) -> Vec<sevenbag_bot::Placement> {
         }
         m.step(inputs);
         // One rendered frame a step, as the game's loop reports them.
-        crate::versus::opponent::allowance::frame_done(std::time::Duration::ZERO);
+        crate::opponent::allowance::frame_done(std::time::Duration::ZERO);
     }
     planned
 }
