@@ -32,78 +32,27 @@ struct Column {
     cell: fn(&SeatReport) -> String,
 }
 
+/// A column of `head`, `units` wide, whose cell reads `cell`.
+const fn col(head: &'static str, units: f32, cell: fn(&SeatReport) -> String) -> Column {
+    Column { head, units, cell }
+}
+
 /// The table's columns, most wanted first: a narrow screen shows as many as fit.
 const COLUMNS: [Column; 14] = [
-    Column {
-        head: "PPS",
-        units: 3.4,
-        cell: |r| format!("{:.2}", r.rates.pps),
-    },
-    Column {
-        head: "APM",
-        units: 3.6,
-        cell: |r| format!("{:.1}", r.rates.apm),
-    },
-    Column {
-        head: "VS",
-        units: 3.8,
-        cell: |r| format!("{:.1}", r.rates.vs),
-    },
-    Column {
-        head: "SENT",
-        units: 3.2,
-        cell: |r| r.counts.sent.to_string(),
-    },
-    Column {
-        head: "RECV",
-        units: 3.2,
-        cell: |r| r.counts.received.to_string(),
-    },
-    Column {
-        head: "FIN",
-        units: 2.8,
-        cell: |r| r.counts.finesse_faults.to_string(),
-    },
-    Column {
-        head: "APP",
-        units: 3.2,
-        cell: |r| format!("{:.2}", r.rates.app),
-    },
-    Column {
-        head: "ATK",
-        units: 3.0,
-        cell: |r| r.counts.attack.to_string(),
-    },
-    Column {
-        head: "LINES",
-        units: 3.4,
-        cell: |r| r.counts.lines.to_string(),
-    },
-    Column {
-        head: "TSPIN",
-        units: 3.6,
-        cell: |r| r.counts.spins.clearing().to_string(),
-    },
-    Column {
-        head: "QUAD",
-        units: 3.2,
-        cell: |r| r.counts.quads.to_string(),
-    },
-    Column {
-        head: "PC",
-        units: 2.4,
-        cell: |r| r.counts.perfect_clears.to_string(),
-    },
-    Column {
-        head: "COMBO",
-        units: 3.8,
-        cell: |r| r.counts.max_combo.to_string(),
-    },
-    Column {
-        head: "B2B",
-        units: 3.0,
-        cell: |r| r.counts.max_b2b.to_string(),
-    },
+    col("PPS", 3.4, |r| format!("{:.2}", r.rates.pps)),
+    col("APM", 3.6, |r| format!("{:.1}", r.rates.apm)),
+    col("VS", 3.8, |r| format!("{:.1}", r.rates.vs)),
+    col("SENT", 3.2, |r| r.counts.sent.to_string()),
+    col("RECV", 3.2, |r| r.counts.received.to_string()),
+    col("FIN", 2.8, |r| r.counts.finesse_faults.to_string()),
+    col("APP", 3.2, |r| format!("{:.2}", r.rates.app)),
+    col("ATK", 3.0, |r| r.counts.attack.to_string()),
+    col("LINES", 3.4, |r| r.counts.lines.to_string()),
+    col("TSPIN", 3.6, |r| r.counts.spins.clearing().to_string()),
+    col("QUAD", 3.2, |r| r.counts.quads.to_string()),
+    col("PC", 2.4, |r| r.counts.perfect_clears.to_string()),
+    col("COMBO", 3.8, |r| r.counts.max_combo.to_string()),
+    col("B2B", 3.0, |r| r.counts.max_b2b.to_string()),
 ];
 
 /// How many of [`COLUMNS`] fit in `width` beside a name column of `name_units`, at `unit`.
@@ -166,14 +115,7 @@ impl Screen for StatsScreen {
         if kb.pressed(KeyCode::Left) {
             self.metric = self.metric.step(-1);
         }
-        let digits = [
-            KeyCode::Key1,
-            KeyCode::Key2,
-            KeyCode::Key3,
-            KeyCode::Key4,
-            KeyCode::Key5,
-        ];
-        for (key, metric) in digits.iter().zip(Metric::ALL) {
+        for (key, metric) in crate::input::DIGIT_KEYS.iter().zip(Metric::ALL) {
             if kb.pressed(*key) {
                 self.metric = metric;
             }

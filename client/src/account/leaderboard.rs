@@ -211,18 +211,7 @@ impl Screen for StandingsScreen {
             }
             return Transition::None;
         }
-        let digits = [
-            KeyCode::Key1,
-            KeyCode::Key2,
-            KeyCode::Key3,
-            KeyCode::Key4,
-            KeyCode::Key5,
-            KeyCode::Key6,
-            KeyCode::Key7,
-            KeyCode::Key8,
-            KeyCode::Key9,
-        ];
-        if let Some(n) = digits.iter().position(|k| kb.pressed(*k)) {
+        if let Some(n) = crate::input::DIGIT_KEYS.iter().position(|k| kb.pressed(*k)) {
             let picked = self.standings.viewed().and_then(|v| v.recent.get(n));
             if let Some(id) = picked.map(|m| m.id) {
                 ctx.play(Sfx::Select);

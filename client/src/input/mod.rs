@@ -108,6 +108,20 @@ impl Action {
 /// Keys per action: a primary and an optional secondary binding.
 pub const SLOTS: usize = 2;
 
+/// The number keys 1 to 9 above the letters, in order: lists choose their first rows with
+/// them (a profile's matches, a room's seats, a statistics chart).
+pub const DIGIT_KEYS: [KeyCode; 9] = [
+    KeyCode::Key1,
+    KeyCode::Key2,
+    KeyCode::Key3,
+    KeyCode::Key4,
+    KeyCode::Key5,
+    KeyCode::Key6,
+    KeyCode::Key7,
+    KeyCode::Key8,
+    KeyCode::Key9,
+];
+
 /// Which keys hold which action. Escape is never bound: it always opens the menu.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KeyMap {

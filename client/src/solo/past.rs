@@ -246,19 +246,7 @@ mod tests {
 
     /// A kept Sprint run whose result is `frames` (or a top-out with `None`), paused or not.
     fn kept(frames: Option<u32>, paused: bool) -> store::PastRun {
-        use sevenbag_core::{Input, Solo, SoloHeader};
-        let mut solo = Solo::new(SoloHeader::new(SoloMode::Sprint, 1));
-        let mut masks = Vec::new();
-        while solo.result().is_none() {
-            let keys = if masks.len() % 2 == 0 {
-                Input::HARD_DROP
-            } else {
-                Input::NONE
-            };
-            solo.step(keys);
-            masks.push(keys);
-        }
-        let mut replay = SoloReplay::record(&solo, "me", &masks, 1).expect("finished");
+        let mut replay = store::topped_out_sprint(1);
         if let Some(frames) = frames {
             replay.result.end = SoloEnd::Cleared;
             replay.result.frames = frames;

@@ -228,26 +228,34 @@ pub fn save_run(dir: &Path, replay: &SoloReplay, paused: bool) -> Result<Saved, 
     Ok(Saved { path, new_best })
 }
 
+/// A Sprint of hard drops every other frame, seeded `unix`, recorded as it topped out: the
+/// runs the tests keep and forge.
+#[cfg(test)]
+pub(crate) fn topped_out_sprint(unix: u64) -> SoloReplay {
+    use sevenbag_core::{Input, Solo, SoloHeader};
+    let mut solo = Solo::new(SoloHeader::new(SoloMode::Sprint, unix));
+    let mut masks = Vec::new();
+    while solo.result().is_none() {
+        let keys = if masks.len() % 2 == 0 {
+            Input::HARD_DROP
+        } else {
+            Input::NONE
+        };
+        solo.step(keys);
+        masks.push(keys);
+    }
+    SoloReplay::record(&solo, "me", &masks, unix).expect("finished")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sevenbag_core::{Input, Solo, SoloEnd, SoloHeader};
+    use sevenbag_core::SoloEnd;
 
     /// A topped-out Sprint whose recorded result is forged into a clear in `frames` (at most its
     /// ~200 recorded frames): saving only compares results, loading re-simulates and refuses it.
     fn run(frames: u32, unix: u64) -> SoloReplay {
-        let mut solo = Solo::new(SoloHeader::new(SoloMode::Sprint, unix));
-        let mut masks = Vec::new();
-        while solo.result().is_none() {
-            let keys = if masks.len() % 2 == 0 {
-                Input::HARD_DROP
-            } else {
-                Input::NONE
-            };
-            solo.step(keys);
-            masks.push(keys);
-        }
-        let mut replay = SoloReplay::record(&solo, "me", &masks, unix).expect("finished");
+        let mut replay = topped_out_sprint(unix);
         replay.result.end = SoloEnd::Cleared;
         replay.result.frames = frames;
         replay

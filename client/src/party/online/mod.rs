@@ -44,16 +44,9 @@ use crate::sound::sfx::Sfx;
 use sevenbag_core::Handling;
 
 /// The number keys that choose seats 1 to 8 as your target.
-const SEAT_KEYS: [KeyCode; 8] = [
-    KeyCode::Key1,
-    KeyCode::Key2,
-    KeyCode::Key3,
-    KeyCode::Key4,
-    KeyCode::Key5,
-    KeyCode::Key6,
-    KeyCode::Key7,
-    KeyCode::Key8,
-];
+const SEAT_KEYS: &[KeyCode] = crate::input::DIGIT_KEYS
+    .split_at(sevenbag_core::MAX_SEATS)
+    .0;
 
 /// The room's match as the view sees it: the session's predicted battle, and the figures of
 /// past rounds tallied from its confirmed one.
