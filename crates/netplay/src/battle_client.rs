@@ -18,11 +18,12 @@ use sevenbag_protocol::{
 };
 
 use crate::battle_links::{battle_options, report_due};
-use crate::battle_pace::balance_battle;
+use crate::battle_pace::{balance_battle, retune_battle};
 use crate::battle_session::{BattleRoundEnd, BattleSession, BattleSessionError};
 use crate::clock::{Clock, Pacer};
 use crate::headless::{HeadlessError, LOBBY_TIMEOUT, ServerError};
 use crate::net::{Hello, NetEvent, NetHandle, NetOptions, connect_with};
+use crate::retune::DelayTuner;
 use crate::session::SessionOptions;
 pub use quick::QueueState;
 
@@ -76,6 +77,8 @@ pub struct BattleClient {
     profile: Option<Profile>,
     /// Each battle seat's round trip as the room announced it (`BattleLinks`).
     links: Vec<u16>,
+    /// Our input delay's re-estimates over the match, as the game makes them.
+    tuner: DelayTuner,
     /// The round trip we last reported (`LinkReport`).
     reported_rtt: Option<u16>,
     /// The free-for-all queue, while we wait in it ([`quick`]).
@@ -133,6 +136,7 @@ impl BattleClient {
             replay: None,
             profile: None,
             links: Vec::new(),
+            tuner: DelayTuner::default(),
             reported_rtt: None,
             queue: None,
             datagrams,
@@ -436,6 +440,10 @@ impl BattleClient {
                 pacer.stalled(now, session.frame());
                 break;
             }
+            if let Some(me) = me {
+                let own = (self.clock.rtt(), self.clock.jitter());
+                retune_battle(&mut self.tuner, session, own, &self.links, me);
+            }
             balance_battle(pacer, session, self.clock.rtt(), &self.links);
         }
         if self.welcomed {
@@ -493,6 +501,7 @@ impl BattleClient {
                 self.names = names;
                 self.room_seats = room_seats;
                 self.outcome = None;
+                self.tuner = DelayTuner::default();
                 let local = self.battle_seat();
                 let options = self.options_for(local);
                 match BattleSession::new(*header, local, options) {
@@ -530,6 +539,7 @@ impl BattleClient {
                 }
                 self.names = names;
                 self.room_seats = room_seats;
+                self.tuner = DelayTuner::default();
                 let local = self.battle_seat();
                 let options = self.options_for(local);
                 match BattleSession::from_log(*header, local, options, changes, targets, confirmed)

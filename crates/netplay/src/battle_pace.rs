@@ -9,12 +9,18 @@
 //! not play, one pass over the seats). Its inputs travel its uplink and our downlink, so the
 //! relay time is taken as [`battle_round_trip`] (ours and the worst other seat's round trip,
 //! averaged), the round trip the input delay is picked for.
+//!
+//! The input delay and window follow the link during the match as in a two-seat room
+//! ([`retune_battle`], the [`DelayTuner`]'s rule on that same round trip), for the game and the
+//! headless clients alike.
 
 use std::time::Duration;
 
 use crate::battle_links::battle_round_trip;
 use crate::battle_session::BattleSession;
 use crate::clock::Pacer;
+use crate::retune::{DelayTuner, LinkReading};
+use crate::session::{DEFAULT_WINDOW, SessionOptions};
 
 /// Balances `pacer` after `session` simulated a frame. `own_rtt` is our clock's round trip to
 /// the server, `links_ms` the room's `BattleLinks` (each battle seat's round trip).
@@ -39,4 +45,33 @@ pub fn balance_battle(
         None => (slowest, own_rtt),
     };
     pacer.balance(session.frame(), remote, rtt);
+}
+
+/// After `session` simulated a frame as battle seat `me`: at each re-estimate, widens its
+/// window and moves its input delay as `tuner` says for the round trip the delay is picked for
+/// (ours, `own_rtt` with `jitter`, and the worst other seat's in `links_ms`).
+pub fn retune_battle(
+    tuner: &mut DelayTuner,
+    session: &mut BattleSession,
+    (own_rtt, jitter): (Option<Duration>, Option<Duration>),
+    links_ms: &[u16],
+    me: usize,
+) {
+    let link = LinkReading {
+        rtt: battle_round_trip(own_rtt, links_ms, me),
+        jitter,
+        max_window: u32::from(session.header().rules.garbage_travel),
+    };
+    let current = session.options();
+    let base = SessionOptions {
+        window: DEFAULT_WINDOW,
+        input_delay: 0,
+    };
+    let stalls = session.stats().stall_frames;
+    if let Some(r) = tuner.retune(session.frame(), link, base, current, stalls) {
+        session.widen_window(r.window);
+        if r.input_delay != current.input_delay {
+            session.set_input_delay(r.input_delay);
+        }
+    }
 }

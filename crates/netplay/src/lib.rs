@@ -87,7 +87,7 @@ pub mod udp_proxy;
 #[cfg(feature = "native")]
 pub use battle_client::{BattleClient, BattleOutcome, QueueState};
 pub use battle_links::{battle_options, battle_round_trip};
-pub use battle_pace::balance_battle;
+pub use battle_pace::{balance_battle, retune_battle};
 pub use battle_session::{BattleRoundEnd, BattleSession, BattleSessionError};
 pub use clock::{Clock, FRAME, MAX_CATCH_UP, Pacer};
 pub use datagram::{DatagramLink, TransportPath};

@@ -2,13 +2,17 @@
 //! room controller and the headless `BattleClient` call after every simulated frame): a player
 //! ahead of the furthest-behind remote seat slows within half the window, as a two-seat
 //! player ahead of its opponent does, and players level with every seat are left alone.
-//! Remote confirmations are handed over frame by frame; time is counted in frames.
+//! Remote confirmations are handed over frame by frame; time is counted in frames. The input
+//! delay and window follow the worst link at each re-estimate ([`retune_battle`]).
 
 use std::time::Duration;
 
 use sevenbag_core::{BattleHeader, SeatInput};
 use sevenbag_netplay::time::Instant;
-use sevenbag_netplay::{BattleSession, FRAME, Pacer, SessionOptions, Step, balance_battle};
+use sevenbag_netplay::{
+    BattleSession, DEFAULT_WINDOW, DelayTuner, FRAME, Pacer, SessionOptions, Step, balance_battle,
+    retune_battle,
+};
 
 const WINDOW: u32 = 12;
 
@@ -63,4 +67,43 @@ fn a_player_level_with_every_seat_keeps_its_pace() {
     let (shift, advantage) = play_against(&[2, 2, 2], 400);
     assert_eq!(shift, Duration::ZERO);
     assert!(advantage.abs() < 0.5, "{advantage}");
+}
+
+const MS: Duration = Duration::from_millis(1);
+
+fn fresh(seats: u8) -> BattleSession {
+    let options = SessionOptions {
+        window: DEFAULT_WINDOW,
+        input_delay: 0,
+    };
+    BattleSession::new(BattleHeader::new(1, seats), Some(0), options).expect("a session")
+}
+
+#[test]
+fn a_battle_seats_window_and_delay_follow_the_worst_link_at_a_re_estimate() {
+    let mut far = fresh(3);
+    // Our 40 ms and the slowest other seat's 440 ms: the delay is picked for 240 ms.
+    let links = [40, 440, 100];
+    retune_battle(
+        &mut DelayTuner::default(),
+        &mut far,
+        (Some(40 * MS), None),
+        &links,
+        0,
+    );
+    let o = far.options();
+    assert!(o.window > DEFAULT_WINDOW, "widened: {o:?}");
+    assert_eq!(o.input_delay, 1, "one frame at a time");
+    // A near room keeps what it has.
+    let mut near = fresh(3);
+    let links = [20, 30, 20];
+    retune_battle(
+        &mut DelayTuner::default(),
+        &mut near,
+        (Some(20 * MS), None),
+        &links,
+        0,
+    );
+    assert_eq!(near.options().window, DEFAULT_WINDOW);
+    assert_eq!(near.options().input_delay, 0);
 }

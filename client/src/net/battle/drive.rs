@@ -4,9 +4,7 @@ use std::time::Duration;
 
 use sevenbag_core::{Battle, Input, Seat, SeatInput};
 use sevenbag_netplay::time::Instant;
-use sevenbag_netplay::{
-    DEFAULT_WINDOW, LinkReading, NetEvent, SessionOptions, Step, balance_battle, battle_round_trip,
-};
+use sevenbag_netplay::{NetEvent, Step, balance_battle, retune_battle};
 
 use super::{BattleOnline, BattleStage};
 
@@ -60,26 +58,8 @@ impl BattleOnline {
             self.due -= 1;
             if let Some(me) = me {
                 // The delay follows the link during the match, as in a two-seat room.
-                let link = LinkReading {
-                    rtt: battle_round_trip(self.clock.rtt(), &self.links.0, me.index()),
-                    jitter: self.clock.jitter(),
-                    max_window: u32::from(session.header().rules.garbage_travel),
-                };
-                let current = session.options();
-                let base = SessionOptions {
-                    window: DEFAULT_WINDOW,
-                    input_delay: 0,
-                };
-                let stalls = session.stats().stall_frames;
-                if let Some(r) = self
-                    .tuner
-                    .retune(session.frame(), link, base, current, stalls)
-                {
-                    session.widen_window(r.window);
-                    if r.input_delay != current.input_delay {
-                        session.set_input_delay(r.input_delay);
-                    }
-                }
+                let own = (self.clock.rtt(), self.clock.jitter());
+                retune_battle(&mut self.tuner, session, own, &self.links.0, me.index());
             }
             // Ahead of the furthest-behind seat we slow slightly instead of only stalling.
             balance_battle(pacer, session, self.clock.rtt(), &self.links.0);
