@@ -126,7 +126,7 @@ fn window_conf(size: Option<(i32, i32)>) -> macroquad::conf::Conf {
 #[cfg(target_arch = "wasm32")]
 fn main() {
     sevenbag_netplay::time::set_source(web::now_secs);
-    let args = Args::parse_from(["sevenbag"]);
+    let args = Args::no_flags();
     macroquad::Window::from_config(window_conf(None), run(args));
 }
 
