@@ -108,6 +108,7 @@ pub struct Args {
     pub match_id: Option<u64>,
 }
 
+#[cfg(any(target_arch = "wasm32", test))]
 impl Args {
     /// What no flags give, without parsing: the browser's arguments (it has no command line,
     /// and the parser is left out of its build, where it would cost about 5% of the page).
