@@ -404,12 +404,14 @@ async fn the_page_practices_against_the_max_bot_and_reports_its_plan_times() {
     };
     page.open_menu("/");
     // Practice is under the cursor: its setup, the opponent from Medium to Max (two steps
-    // right: Stacker, Beginner, Easy, Medium, Hard, Max), then Start.
+    // right: Stacker, Beginner, Easy, Medium, Hard, Max), then Start (past Rules, First to
+    // and Finesse training).
     page.keys(&["Enter"]);
     page.wait(STEP_LIMIT, "the practice setup", |s| screen(s) == "setup");
     page.keys(&[
         "ArrowRight",
         "ArrowRight",
+        "ArrowDown",
         "ArrowDown",
         "ArrowDown",
         "ArrowDown",
