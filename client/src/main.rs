@@ -23,7 +23,7 @@ mod replay_files;
 mod screen;
 // The seam between the match screen and where a match comes from, and what automatic players
 // see of a seat.
-mod session;
+mod match_source;
 mod start;
 // A match's statistics screen: the totals, the rounds and a chart (after a match, from a replay).
 mod stats_screen;
@@ -76,6 +76,7 @@ mod net;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+#[cfg(not(target_arch = "wasm32"))]
 use clap::Parser;
 use macroquad::prelude::*;
 

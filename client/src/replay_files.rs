@@ -284,7 +284,7 @@ pub fn describe(replay: &Replay) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::session::Session;
+    use crate::match_source::MatchSource;
     use sevenbag_core::{Input, MatchHeader};
     use sevenbag_protocol::InputLog;
     use sevenbag_protocol::replay::{ConfirmedSim, MatchResult};

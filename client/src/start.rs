@@ -30,7 +30,7 @@ use crate::versus::online::{LanHosting, OnlineScreen};
 use crate::versus::play::PlayScreen;
 use crate::versus::setup::{SetupKind, SetupScreen};
 #[cfg(not(target_arch = "wasm32"))]
-use crate::{session::Session, versus::play::PlayMode};
+use crate::{match_source::MatchSource, versus::play::PlayMode};
 
 /// Who plays the demo (`--demo`): swapping the automatic players is this one line.
 const DEMO_PLAYERS: [Opponent; 2] = [
@@ -57,7 +57,7 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
         match crate::versus::demo_online::OnlineDemo::start(DEMO_PLAYERS) {
             Ok(session) => {
                 let names = DEMO_PLAYERS.map(|o| o.label());
-                let demo = PlayScreen::<dyn Session>::new(
+                let demo = PlayScreen::<dyn MatchSource>::new(
                     Box::new(session),
                     PlayMode::Demo,
                     names,

@@ -51,7 +51,7 @@ use worker::TBP_MOVE_LIMIT;
 use worker::Worker;
 
 use crate::config::OutsideBot;
-pub use crate::session::{AutoPlayer, SeatView};
+pub use crate::match_source::{AutoPlayer, SeatView};
 
 /// The opponent choices offered to the player.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,10 +7,10 @@ use macroquad::input::KeyCode;
 use sevenbag_core::{Battle, Phase};
 
 use crate::layout::match_layout;
+use crate::match_source::{NetStatus, Peer};
 use crate::render::fx::{MatchFx, SeatFx};
 use crate::render::key_buttons::KeyChoice;
 use crate::screen::{Ctx, FrameIo};
-use crate::session::{NetStatus, Peer};
 use crate::versus::match_view::{ResultCard, Scene, draw_match, draw_result_card};
 
 /// Whether a match of `seats` is drawn as a versus match.

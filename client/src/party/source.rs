@@ -1,7 +1,7 @@
 //! Where the free-for-all view takes its match from: [`PartyMatch`], made by the practice
 //! match played here ([`super::game::PartyGame`]) and by an online room's rollback session
 //! (`super::online`). The view draws either unchanged, as the versus view draws any
-//! `Session`.
+//! `MatchSource`.
 
 use macroquad::input::KeyCode;
 use sevenbag_core::{Battle, Phase, Seat};
@@ -29,8 +29,8 @@ pub trait PartyMatch {
 
     /// Whose blocks `seat`'s board is drawn with: the skin in force, unless another player
     /// plays it online.
-    fn board_skin(&self, _seat: Seat) -> crate::session::BoardSkin<'_> {
-        crate::session::BoardSkin::Yours
+    fn board_skin(&self, _seat: Seat) -> crate::match_source::BoardSkin<'_> {
+        crate::match_source::BoardSkin::Yours
     }
 
     /// The small boards' seats, in seat order: every seat but [`PartyMatch::me`].

@@ -8,8 +8,8 @@ use super::gfx::{Align, Gfx, Weight, fill, panel_over_fill};
 use super::theme::{self, alpha};
 use super::{clock, hundredths, seat_colour};
 use crate::layout::PanelLayout;
+use crate::match_source::{NetStatus, Peer};
 use crate::render::fx::{Popup, SeatFx};
-use crate::session::{NetStatus, Peer};
 
 /// Size of the preview blocks relative to a board cell.
 const PREVIEW: f32 = 0.78;

@@ -19,7 +19,7 @@ use sevenbag_core::{CellKind, PieceKind};
 use sevenbag_skin::{Layout, Skin};
 
 use super::look::{self, Palette};
-use crate::session::BoardSkin;
+use crate::match_source::BoardSkin;
 
 /// What a drawn block shows, as far as choosing its tile goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! A two-seat replay played back: [`ReplaySession`] plays a [`Replay`] through the same
-//! [`Session`] trait as a live match: both seats' keys come from the recorded input logs, one
+//! [`MatchSource`] trait as a live match: both seats' keys come from the recorded input logs, one
 //! `Match::step` per frame. It pauses (Space), changes speed (0.25× to 4×, `+`/`-`) and seeks
 //! (← → by 5 s, Home to the start, N and P to the next and previous spike or top-out) by
 //! simulating again from frame 0, which takes milliseconds.
@@ -13,8 +13,8 @@ use sevenbag_protocol::{EndReason, InputLog};
 use super::clock::PlaybackClock;
 use super::mmss;
 use crate::input::Keyboard;
+use crate::match_source::{MatchSource, NetStatus};
 use crate::match_stats::MatchStats;
-use crate::session::{NetStatus, Session};
 
 /// A recorded two-seat match played back (see the module docs).
 pub struct ReplaySession {
@@ -114,7 +114,7 @@ impl ReplaySession {
     }
 }
 
-impl Session for ReplaySession {
+impl MatchSource for ReplaySession {
     fn sample(&mut self, kb: &Keyboard) {
         let marks = self
             .stats
@@ -161,7 +161,7 @@ impl Session for ReplaySession {
         if !at_end || r.reason == EndReason::TopOut || self.game.winner().is_some() {
             return None;
         }
-        Some(crate::session::verdict_line(
+        Some(crate::match_source::verdict_line(
             r.reason,
             r.winner,
             &self.replay.names,

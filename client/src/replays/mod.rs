@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use crate::layout::list_layout;
 use crate::list_nav::{ListEvent, ListNav};
+use crate::match_source::MatchSource;
 use crate::match_stats::MatchStats;
 use crate::net::links::Link;
 use crate::net::online::{Online, Request, Stage};
@@ -24,7 +25,6 @@ use crate::replay_files::{
 };
 use crate::replays::battle::{BattleReplayScreen, BattleReplaySession};
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::session::Session;
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
 use sevenbag_protocol::OpenedReplay;
@@ -134,7 +134,7 @@ pub fn playback(opened: OpenedReplay, title: String) -> Result<Box<dyn Screen>, 
     if let Some(versus) = opened.replay.to_versus() {
         let s = ReplaySession::new(versus)?.with_stats(stats.clone());
         let names = s.replay().names.clone();
-        let play = PlayScreen::<dyn Session>::new(Box::new(s), PlayMode::Replay, names, title)
+        let play = PlayScreen::<dyn MatchSource>::new(Box::new(s), PlayMode::Replay, names, title)
             .with_stats(stats);
         return Ok(Box::new(play));
     }

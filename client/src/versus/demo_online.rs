@@ -13,10 +13,10 @@ use sevenbag_core::{Handling, Match};
 use sevenbag_protocol::{EndReason, RoomOptions};
 
 use crate::input::{KeyMap, Keyboard};
+use crate::match_source::{MatchSource, NetStatus};
 use crate::net::lan::HostedServer;
 use crate::net::online::{Online, Request, Stage};
 use crate::opponent::Opponent;
-use crate::session::{NetStatus, Session};
 
 /// Match frames the shown client simulated, over every match of this process.
 static MATCH_FRAMES: AtomicU64 = AtomicU64::new(0);
@@ -90,7 +90,7 @@ impl OnlineDemo {
         }
         if let Some(o) = &mut self.other {
             o.poll(Instant::now());
-            while o.frames_due() > 0 && Session::step(o) {}
+            while o.frames_due() > 0 && MatchSource::step(o) {}
             if o.stage() == &Stage::InRoom {
                 o.ready();
             }
@@ -101,7 +101,7 @@ impl OnlineDemo {
     }
 }
 
-impl Session for OnlineDemo {
+impl MatchSource for OnlineDemo {
     fn sample(&mut self, _keyboard: &Keyboard) {}
 
     fn pump(&mut self, clock_steps: u32) -> u32 {
@@ -111,7 +111,7 @@ impl Session for OnlineDemo {
     }
 
     fn step(&mut self) -> bool {
-        let stepped = Session::step(&mut self.shown);
+        let stepped = MatchSource::step(&mut self.shown);
         if stepped {
             MATCH_FRAMES.fetch_add(1, Ordering::Relaxed);
         }
@@ -133,7 +133,7 @@ impl Session for OnlineDemo {
 
     fn net(&self) -> NetStatus {
         let mut status = self.shown.status();
-        status.peers[0] = crate::session::Peer::Bot;
+        status.peers[0] = crate::match_source::Peer::Bot;
         status
     }
 

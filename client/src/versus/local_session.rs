@@ -8,7 +8,7 @@ use sevenbag_core::{Input, Match, MatchHeader, Seat};
 
 use crate::input::{KeyMap, Keyboard, Latch};
 
-use crate::session::{AutoPlayer, FinesseCount, NetStatus, Peer, Session};
+use crate::match_source::{AutoPlayer, FinesseCount, MatchSource, NetStatus, Peer};
 use crate::versus::practice_finesse::PracticeFinesse;
 
 /// The most pieces a practice match can undo (a `Match` snapshot is about 1.5 KiB).
@@ -176,7 +176,7 @@ impl LocalSession {
     }
 }
 
-impl Session for LocalSession {
+impl MatchSource for LocalSession {
     fn sample(&mut self, keyboard: &Keyboard) {
         for control in &mut self.controls {
             if let Control::Keys(map, latch) = control {

@@ -5,6 +5,7 @@ use sevenbag_core::{Battle, Frame, Match, Phase, Player, Seat};
 
 use crate::input::taps;
 use crate::layout::{MatchLayout, match_layout, result_card};
+use crate::match_source::{BoardSkin, NetStatus};
 use crate::render::board::draw_board_on_fill;
 use crate::render::fx::MatchFx;
 use crate::render::gfx::{Align, Gfx, Weight, background_with, center, fill, outline};
@@ -14,7 +15,6 @@ use crate::render::side::{draw_hold, draw_meter, draw_next, draw_plate, draw_pop
 use crate::render::skin::on_board;
 use crate::render::theme::{self, alpha};
 use crate::screen::FrameIo;
-use crate::session::{BoardSkin, NetStatus};
 
 /// The two boards the match view reads: a versus [`Match`], or a room's two-seat [`Battle`]
 /// (a general room of two seats plays the same match, so both draw alike).
@@ -112,7 +112,7 @@ pub struct Scene<'a> {
     pub skins: [BoardSkin<'a>; 2],
     /// Seconds since the screen opened, for pulsing.
     pub time: f32,
-    /// How the match ended off the boards ([`crate::session::Session::verdict`]): the round
+    /// How the match ended off the boards ([`crate::match_source::MatchSource::verdict`]): the round
     /// labels are cleared so they do not contradict it.
     pub verdict: Option<&'a str>,
     /// Finesse faults counted live for a seat (practice), drawn under its stats.
@@ -520,8 +520,8 @@ mod tests {
     /// versus match of that header: the view draws both alike.
     #[test]
     fn a_two_seat_battle_reads_as_the_versus_match_of_its_header() {
+        use crate::match_source::{AutoPlayer, SeatView};
         use crate::opponent::Stacker;
-        use crate::session::{AutoPlayer, SeatView};
         use sevenbag_core::{BattleHeader, MatchHeader, SeatInput};
 
         let mut header = MatchHeader::versus(11);

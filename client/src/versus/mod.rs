@@ -2,7 +2,7 @@
 //! rooms, and the match view they all share.
 //!
 //! - [`local_session`] — offline play (practice, two people on one keyboard, the demo) as a
-//!   `crate::session::Session`.
+//!   `crate::match_source::MatchSource`.
 //! - [`practice_finesse`] — the finesse faults of practice, counted live.
 //! - [`setup`] — the practice and local setup screen.
 //! - [`play`] — the match screen, for every kind of session.

@@ -1,4 +1,4 @@
-//! The match screen: plays or watches any [`Session`] and draws it with the match view.
+//! The match screen: plays or watches any [`MatchSource`] and draws it with the match view.
 //!
 //! Per frame: hand the keyboard to the session, run the simulation steps the fixed clock says are
 //! due (bracketing each with the effects' before/after hooks, since events last one frame), age the
@@ -15,6 +15,7 @@ use crate::config::Config;
 use crate::drill::{Drill, Verdict};
 use crate::input::taps;
 use crate::layout::{match_layout, result_card};
+use crate::match_source::MatchSource;
 use crate::match_stats::{MatchStats, timeline};
 use crate::opponent::Opponent;
 use crate::render::fx::MatchFx;
@@ -22,7 +23,6 @@ use crate::render::gfx::{Align, Weight, center};
 use crate::render::key_buttons::{KeyChoice, button_row};
 use crate::render::theme;
 use crate::screen::{Ctx, FrameIo, Screen, Transition};
-use crate::session::Session;
 use crate::solo::{key_text, redo_key, restart_key, undo_key};
 use crate::sound::sfx::Sfx;
 use crate::stats_screen::StatsScreen;
@@ -47,10 +47,10 @@ pub enum PlayMode {
     Replay,
 }
 
-/// The match screen, over any [`Session`]. A screen that wraps one and needs its concrete
+/// The match screen, over any [`MatchSource`]. A screen that wraps one and needs its concrete
 /// session (the online screen needs its [`crate::net::online::Online`]) names the type, so it never
-/// downcasts; the others use the default, a boxed `dyn Session`.
-pub struct PlayScreen<S: Session + ?Sized = dyn Session> {
+/// downcasts; the others use the default, a boxed `dyn MatchSource`.
+pub struct PlayScreen<S: MatchSource + ?Sized = dyn MatchSource> {
     session: Box<S>,
     mode: PlayMode,
     fx: MatchFx,
@@ -158,7 +158,7 @@ impl PlayScreen {
     }
 }
 
-impl<S: Session + ?Sized> PlayScreen<S> {
+impl<S: MatchSource + ?Sized> PlayScreen<S> {
     /// A screen for any session.
     pub fn new(session: Box<S>, mode: PlayMode, names: [String; 2], title: String) -> Self {
         PlayScreen {
@@ -233,7 +233,7 @@ impl<S: Session + ?Sized> PlayScreen<S> {
     }
 }
 
-impl<S: Session + ?Sized> PlayScreen<S> {
+impl<S: MatchSource + ?Sized> PlayScreen<S> {
     /// The result card's first line, its key line, and the buttons a touch screen shows for
     /// those keys.
     fn result_lines<'a>(
@@ -292,7 +292,7 @@ impl<S: Session + ?Sized> PlayScreen<S> {
     }
 }
 
-impl<S: Session + ?Sized + 'static> Screen for PlayScreen<S> {
+impl<S: MatchSource + ?Sized + 'static> Screen for PlayScreen<S> {
     /// Handles the frame.
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         self.time += io.dt;

@@ -5,7 +5,7 @@
 use sevenbag_core::{Board, Input, Match, Seat};
 use sevenbag_stats::{FinesseTracker, PieceFinesse};
 
-use crate::session::FinesseCount;
+use crate::match_source::FinesseCount;
 
 /// The counter of one seat.
 #[derive(Clone, Debug)]

@@ -613,10 +613,10 @@ fn no_file_imports_a_file_that_imports_it() {
 /// Arrows between the game's top-level modules that run back up (from a lower module to one
 /// that uses it, closing a circle), each as (from, to, why it stands), while one is being
 /// broken; none today. The order, bottom to top (docs/CLIENT.md): layout, text, drill, sound,
-/// platform, cli, identity, input, session, render, match_stats, config, opponent, name_field,
-/// replay_files, net,
-/// screen, stats_screen, fetched_replay, on_screen, list_nav, account, challenge, settings, solo, versus, party, puzzles, replays,
-/// friends, menu, checks, start, screen_texts. The test takes these arrows out, fails on any circle
+/// platform, cli, identity, input, match_source, render, match_stats, config, opponent,
+/// name_field, replay_files, net, screen, stats_screen, fetched_replay, on_screen, list_nav,
+/// account, challenge, settings, solo, versus, party, puzzles, replays, friends, menu, checks,
+/// start, screen_texts. The test takes these arrows out, fails on any circle
 /// left, and fails once one of them is gone, so the entry is removed with the arrow.
 const GAME_BACK_ARROWS: &[(&str, &str, &str)] = &[];
 

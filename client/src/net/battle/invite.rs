@@ -64,12 +64,14 @@ impl BattleOnline {
 
     /// Whose blocks battle seat `seat`'s board is drawn with: ours, or the skin its
     /// player wears if it is known here.
-    pub fn board_skin(&self, seat: sevenbag_core::Seat) -> crate::session::BoardSkin<'_> {
+    pub fn board_skin(&self, seat: sevenbag_core::Seat) -> crate::match_source::BoardSkin<'_> {
         if self.battle_seat() == Some(seat) {
-            return crate::session::BoardSkin::Yours;
+            return crate::match_source::BoardSkin::Yours;
         }
         let room_seat = self.room_seats.get(seat.index()).copied();
-        crate::session::BoardSkin::Theirs(room_seat.and_then(|r| self.skins.worn(usize::from(r))))
+        crate::match_source::BoardSkin::Theirs(
+            room_seat.and_then(|r| self.skins.worn(usize::from(r))),
+        )
     }
 
     /// Whether a friend may be invited now: identified, in the room.

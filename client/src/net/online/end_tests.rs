@@ -10,7 +10,7 @@ use sevenbag_protocol::{EndReason, RoomOptions, ServerMessage};
 
 use super::{Online, Request};
 use crate::input::KeyMap;
-use crate::session::Session as _;
+use crate::match_source::MatchSource as _;
 
 /// A controller seated first in a match that just started, fed by hand (nothing listens on
 /// the address; the controller is never polled, so no network event reaches it).

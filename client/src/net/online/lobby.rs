@@ -11,7 +11,7 @@ use sevenbag_protocol::{ClientMessage, ErrorCode, ReplayListing, SeatStatus, Ser
 use super::texts::error_text;
 use super::who::Who;
 use super::{BOT_MARK, Driver, Online, Stage};
-use crate::session::Peer;
+use crate::match_source::Peer;
 
 impl Online {
     /// We sent `Ready` and wait for the next `MatchStart`.

@@ -8,7 +8,7 @@
 //! frame the screen calls [`Online::poll`] (events, pings; never blocks) and then advances as
 //! many frames as are due; [`Online::tick`] does both in one call with keys from a closure, the
 //! way `sevenbag_netplay::HeadlessClient::tick` does. It implements the screen's
-//! [`crate::session::Session`] trait, so the match view draws online play unchanged.
+//! [`crate::match_source::MatchSource`] trait, so the match view draws online play unchanged.
 //!
 //! When the connection of a seated player drops during a match (not after [`Online::leave`]),
 //! the controller reconnects by itself: it keeps the match and its session, tries a new
@@ -23,7 +23,7 @@
 //! network runtime, TLS trust, server URLs), `connection` handles the connection's own events
 //! (welcome, loss, redirects, reconnecting), `lobby` the room (seats, ready flags, chat, replay
 //! downloads, server errors), `play` the match (pacing, stepping, the match view's
-//! [`crate::session::Session`]), and [`texts`] says network failures in words for people.
+//! [`crate::match_source::MatchSource`]), and [`texts`] says network failures in words for people.
 
 pub mod chat;
 mod connection;
@@ -57,9 +57,9 @@ use sevenbag_protocol::{RoomOptions, SeatInfo};
 
 use crate::identity::RankedFlow;
 use crate::input::{KeyMap, Latch};
+use crate::match_source::AutoPlayer;
 use crate::net::online::reconnect::Reconnect;
 use crate::net::online::who::Who;
-use crate::session::AutoPlayer;
 
 pub use texts::{error_text, reach_text};
 pub use transport::{server_url, set_trust};

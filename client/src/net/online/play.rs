@@ -1,6 +1,6 @@
 //! Playing (or watching) the match: polling the connection each rendered frame, stepping the
 //! frames the pacer says are due, sending what the session produced, and the match view's
-//! [`crate::session::Session`] over all of it.
+//! [`crate::match_source::MatchSource`] over all of it.
 
 use sevenbag_netplay::time::Instant;
 use std::time::Duration;
@@ -11,8 +11,8 @@ use sevenbag_protocol::EndReason;
 
 use super::{Driver, Online, Request, Stage};
 use crate::input::Keyboard;
-use crate::session::AutoPlayer;
-use crate::session::{BoardSkin, NetStatus, RoomRole, top_out_verdict};
+use crate::match_source::AutoPlayer;
+use crate::match_source::{BoardSkin, NetStatus, RoomRole, top_out_verdict};
 
 impl Online {
     /// Handles every network event that arrived and sends a ping when due; then works out how
@@ -124,7 +124,7 @@ impl Online {
     }
 }
 
-impl crate::session::Session for Online {
+impl crate::match_source::MatchSource for Online {
     fn sample(&mut self, keyboard: &Keyboard) {
         if let Driver::Keys(map, latch) = &mut self.driver {
             latch.sample(map, keyboard);
@@ -191,7 +191,7 @@ impl crate::session::Session for Online {
 
     fn verdict(&self) -> Option<String> {
         if let Some(void) = self.void_result() {
-            return Some(crate::session::verdict_line(
+            return Some(crate::match_source::verdict_line(
                 void.reason,
                 None,
                 &Online::names(self),
@@ -214,7 +214,7 @@ impl crate::session::Session for Online {
                 &Online::names(self),
             ));
         }
-        Some(crate::session::verdict_line(
+        Some(crate::match_source::verdict_line(
             out.reason,
             Some(out.winner),
             &Online::names(self),
@@ -233,7 +233,7 @@ impl crate::session::Session for Online {
 struct NoKeys;
 
 impl AutoPlayer for NoKeys {
-    fn next_for(&mut self, _view: crate::session::SeatView<'_>) -> Input {
+    fn next_for(&mut self, _view: crate::match_source::SeatView<'_>) -> Input {
         Input::NONE
     }
 }

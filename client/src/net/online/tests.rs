@@ -7,8 +7,8 @@ use sevenbag_core::{Handling, Input, Seat};
 use sevenbag_protocol::{EndReason, ErrorCode, RoomOptions};
 
 use crate::input::KeyMap;
+use crate::match_source::Peer;
 use crate::net::online::reconnect::{SEAT_GONE, UNREACHABLE};
-use crate::session::Peer;
 
 /// A scripted key pattern: shifts, rotations and a hard drop every 24 frames, varied by seat.
 fn script(frame: u32, seat: Seat) -> Input {
@@ -169,7 +169,7 @@ fn two_controllers_play_and_agree() {
         ["alice".to_owned(), "bob".to_owned()]
     );
     playback.seek(240);
-    let h240 = crate::session::Session::current(&playback).state_hash();
+    let h240 = crate::match_source::MatchSource::current(&playback).state_hash();
     assert_eq!(
         Some(h240),
         a.iter().find(|(f, _)| *f == 240).map(|(_, h)| *h)
@@ -177,7 +177,7 @@ fn two_controllers_play_and_agree() {
     playback.seek(60);
     playback.seek(240);
     assert_eq!(
-        crate::session::Session::current(&playback).state_hash(),
+        crate::match_source::MatchSource::current(&playback).state_hash(),
         h240,
         "seeking back and forth"
     );
@@ -703,8 +703,8 @@ fn a_player_not_ticked_for_seconds_catches_up_in_bounded_steps_and_agrees() {
 /// An automatic player that presses nothing.
 struct Idle;
 
-impl crate::session::AutoPlayer for Idle {
-    fn next_for(&mut self, _view: crate::session::SeatView<'_>) -> Input {
+impl crate::match_source::AutoPlayer for Idle {
+    fn next_for(&mut self, _view: crate::match_source::SeatView<'_>) -> Input {
         Input::NONE
     }
 }

@@ -11,6 +11,7 @@ use sevenbag_protocol::{EndReason, SeatStatus};
 use super::PartyOnlineScreen;
 use crate::input::Keyboard;
 use crate::layout::{list_layout, match_layout};
+use crate::match_source::{NetStatus, Peer, top_out_verdict, verdict_line};
 use crate::net::battle::BattleOnline;
 use crate::party::duel::{duel_names, is_duel};
 use crate::render::fx::MatchFx;
@@ -18,7 +19,6 @@ use crate::render::key_buttons::KeyChoice;
 use crate::render::theme;
 use crate::render::widgets::modal;
 use crate::screen::{Ctx, FrameIo};
-use crate::session::{NetStatus, Peer, top_out_verdict, verdict_line};
 use crate::versus::match_view::{
     Duel, OPPONENT_BUTTONS, OPPONENT_LINE, ResultCard, Scene, draw_match, draw_result_card,
 };

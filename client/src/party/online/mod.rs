@@ -84,7 +84,7 @@ impl PartyMatch for OnlineParty {
         self.tally.figures(self.online.battle(), seat)
     }
 
-    fn board_skin(&self, seat: Seat) -> crate::session::BoardSkin<'_> {
+    fn board_skin(&self, seat: Seat) -> crate::match_source::BoardSkin<'_> {
         self.online.board_skin(seat)
     }
 

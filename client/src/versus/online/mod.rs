@@ -19,13 +19,13 @@ use sevenbag_core::Phase;
 use crate::fetched_replay::{self, Wanted};
 use crate::input::Keyboard;
 use crate::layout::list_layout;
+use crate::match_source::MatchSource;
 use crate::net::lan::{Beacon, BeaconSender, HostedServer};
 use crate::net::links::Link;
 use crate::net::online::{Online, Request, Stage};
 use crate::render::theme::{self};
 use crate::render::widgets::modal_layout;
 use crate::screen::{BattleRoomOpener, Ctx, FrameIo, Picked, Screen, Transition};
-use crate::session::Session;
 use crate::sound::sfx::Sfx;
 use crate::versus::play::{PlayMode, PlayScreen};
 

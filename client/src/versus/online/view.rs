@@ -361,7 +361,7 @@ impl OnlineScreen {
     /// a disconnect.
     fn draw_result(&self, ctx: &Ctx, io: &FrameIo) {
         let o = self.online();
-        let Some(text) = crate::session::Session::verdict(o) else {
+        let Some(text) = crate::match_source::MatchSource::verdict(o) else {
             return;
         };
         let unit = list_layout(io.width, io.height, 1).unit;

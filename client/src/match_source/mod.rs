@@ -1,6 +1,6 @@
 //! Where a match comes from: the seam between the match screen and offline, online or replay play.
 //!
-//! The match screen owns a `Box<dyn Session>` and only ever (1) hands it the keyboard once per
+//! The match screen owns a `Box<dyn MatchSource>` and only ever (1) hands it the keyboard once per
 //! rendered frame, (2) asks it to advance one simulation frame at a time, and (3) reads the
 //! [`Match`] and a [`NetStatus`] to draw. `crate::versus::local_session` is the offline kind
 //! (practice, local two players, the demo); the online controller (online and LAN) and
@@ -151,7 +151,7 @@ pub enum BoardSkin<'a> {
 }
 
 /// A source of a match the screen can play or watch.
-pub trait Session {
+pub trait MatchSource {
     /// Records one rendered frame of keyboard state for the local seats.
     fn sample(&mut self, keyboard: &Keyboard);
     /// Called once per rendered frame before stepping, with the steps the fixed 60 Hz clock says
