@@ -34,6 +34,22 @@ fn failed(e: StorageError) -> Refusal {
     )
 }
 
+/// `name` trimmed and its lookup key (case and look-alikes folded), or why it is no name.
+fn looked_up(name: &str) -> Result<(&str, String), Refusal> {
+    let name = name.trim();
+    if validate_name(name).is_err() {
+        return Err((ErrorCode::BadName, "not a valid player name".to_string()));
+    }
+    Ok((name, name_key(name)))
+}
+
+fn no_such_player(name: &str) -> Refusal {
+    (
+        ErrorCode::NoSuchPlayer,
+        format!("no player is called {name:?}"),
+    )
+}
+
 /// The best `limit` players (1 to [`MAX_LEADERBOARD_ROWS`]), best first, each with their place.
 pub(crate) async fn leaderboard(shared: &Shared, limit: u16) -> Result<Vec<Profile>, Refusal> {
     if !(1..=MAX_LEADERBOARD_ROWS).contains(&limit) {
@@ -58,11 +74,7 @@ pub(crate) async fn profile(
     shared: &Shared,
     name: &str,
 ) -> Result<(Profile, Vec<RecentMatch>), Refusal> {
-    let name = name.trim();
-    if validate_name(name).is_err() {
-        return Err((ErrorCode::BadName, "not a valid player name".to_string()));
-    }
-    let key = name_key(name);
+    let (name, key) = looked_up(name)?;
     let found = db(shared)?
         .read(move |s| {
             let Some(p) = s.player_by_name_key(&key)? else {
@@ -75,10 +87,7 @@ pub(crate) async fn profile(
         .await
         .map_err(failed)?;
     let Some((player, place, recent)) = found else {
-        return Err((
-            ErrorCode::NoSuchPlayer,
-            format!("no player is called {name:?}"),
-        ));
+        return Err(no_such_player(name));
     };
     let recent = fit_only(recent)
         .iter()
@@ -103,11 +112,7 @@ pub(crate) async fn player_stats(
             format!("statistics average over 1 to {MAX_STATS_LAST} matches"),
         ));
     }
-    let name = name.trim();
-    if validate_name(name).is_err() {
-        return Err((ErrorCode::BadName, "not a valid player name".to_string()));
-    }
-    let key = name_key(name);
+    let (name, key) = looked_up(name)?;
     let found = db(shared)?
         .read(move |s| {
             let Some(p) = s.player_by_name_key(&key)? else {
@@ -122,10 +127,7 @@ pub(crate) async fn player_stats(
         .await
         .map_err(failed)?;
     let Some((name, totals, sprint, blitz)) = found else {
-        return Err((
-            ErrorCode::NoSuchPlayer,
-            format!("no player is called {name:?}"),
-        ));
+        return Err(no_such_player(name));
     };
     Ok(PlayerStats {
         name,

@@ -20,15 +20,11 @@ use crate::versus::pause_menu::{PauseChoice, draw_pause, update_pause};
 use crate::versus::play::rematch_box;
 
 /// The number keys that choose seats 2 to 8 as your target.
-const SEAT_KEYS: [KeyCode; 7] = [
-    KeyCode::Key2,
-    KeyCode::Key3,
-    KeyCode::Key4,
-    KeyCode::Key5,
-    KeyCode::Key6,
-    KeyCode::Key7,
-    KeyCode::Key8,
-];
+const SEAT_KEYS: &[KeyCode] = crate::input::DIGIT_KEYS
+    .split_at(sevenbag_core::MAX_SEATS)
+    .0
+    .split_at(1)
+    .1;
 
 /// A free-for-all practice match on screen.
 pub struct PartyScreen {
