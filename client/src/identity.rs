@@ -157,6 +157,11 @@ impl RankedFlow {
         self
     }
 
+    /// The identity's profile as last heard (before a ranked match: the rating it changes).
+    pub fn profile(&self) -> Option<&Profile> {
+        self.profile.as_ref()
+    }
+
     /// The first message once welcomed.
     pub fn on_welcome(&mut self) -> ClientMessage {
         self.queued = false;
@@ -203,10 +208,7 @@ impl RankedFlow {
     fn identified(&mut self, profile: &Profile, step: &mut Step) {
         if self.queued {
             let old = self.profile.as_ref().map_or(profile.rating, |p| p.rating);
-            step.notices.push(format!(
-                "Rating {} → {} (±{})",
-                old, profile.rating, profile.deviation
-            ));
+            step.notices.push(rating_change(old, profile));
         } else {
             self.queued = true;
             step.send.push(ClientMessage::RankedMatch);
@@ -218,6 +220,11 @@ impl RankedFlow {
         self.profile = Some(profile.clone());
         step.consumed = true;
     }
+}
+
+/// The notice after a rated match: "Rating 1500 → 1662 (±290)".
+pub fn rating_change(old: impl std::fmt::Display, now: &Profile) -> String {
+    format!("Rating {} → {} (±{})", old, now.rating, now.deviation)
 }
 
 #[cfg(test)]

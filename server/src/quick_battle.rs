@@ -131,7 +131,13 @@ fn seat(lobby: &Arc<Lobby>, group: Vec<Entry>, config: &QuickBattleConfig) {
     let controls: Vec<_> = group.iter().map(|e| e.control.clone()).collect();
     let outboxes: Vec<_> = group.iter().map(|e| e.member.outbox.clone()).collect();
     let players: Vec<Member> = group.into_iter().map(|e| e.member).collect();
-    match lobby::open_quick_battle(lobby, options, players) {
+    let opening = crate::room::battle::Opening {
+        options,
+        policy: sevenbag_protocol::RoomPolicy::FREE_FOR_ALL,
+        players,
+        ready: crate::room::battle::Ready::Each,
+    };
+    match lobby::open_seated(lobby, opening) {
         Ok(membership) => {
             tracing::info!(room = %membership.code, players = controls.len(), "quick play opened a room");
             for (i, control) in controls.into_iter().enumerate() {

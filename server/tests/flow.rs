@@ -187,26 +187,38 @@ async fn quick_match_pairs_two_waiting_players() {
     .await;
     let mut b = Client::hello(addr, "second", None).await;
     b.send(ClientMessage::QuickMatch).await;
-    assert_eq!(a.joined().await.1, Some(Seat::First));
-    assert_eq!(b.joined().await.1, Some(Seat::Second));
-    let names = a.match_start().await;
+    // A quick match is a room of the general kind with two seats, the waiting player first.
+    let seated = |m: &ServerMessage| match m {
+        ServerMessage::BattleJoined { seat, options, .. } => Some((*seat, options.seats)),
+        _ => None,
+    };
+    assert_eq!(a.until(seated).await, (Some(0), 2));
+    assert_eq!(b.until(seated).await, (Some(1), 2));
+    let battle_start = |m: &ServerMessage| match m {
+        ServerMessage::BattleStart { names, .. } => Some(names.clone()),
+        _ => None,
+    };
+    let names = a.until(battle_start).await;
     assert_eq!(names, ["first".to_string(), "second".to_string()]);
-    b.match_start().await;
+    b.until(battle_start).await;
     // The first player's connection knows its seat: its inputs are accepted and relayed.
-    a.send(ClientMessage::Inputs {
+    a.send(ClientMessage::BattleInputs {
         changes: vec![],
+        targets: vec![],
         confirmed: 5,
     })
     .await;
+    // Relayed on the WebSocket as the chained form: the first batch of seat 0, frames 0..5.
     let relayed = b
         .until(|m| match m {
-            ServerMessage::Inputs {
-                seat, confirmed, ..
-            } => Some((*seat, *confirmed)),
+            ServerMessage::BattleInputsChained { seats } => seats
+                .0
+                .first()
+                .map(|e| (e.entry.seat, e.entry.base + e.entry.frames)),
             _ => None,
         })
         .await;
-    assert_eq!(relayed, (Seat::First, 5));
+    assert_eq!(relayed, (0, 5));
     stop(server, dir).await;
 }
 

@@ -219,9 +219,12 @@ impl Browser {
     }
 
     /// The game's test hook: the JSON summary it keeps on `<html data-sevenbag>` (see
-    /// client/src/probe.rs), or `Null` before the game wrote one.
+    /// client/src/probe.rs), or `Null` before the game wrote one (or while a navigation has
+    /// no document yet: the read is then answered, not an error).
     pub fn state(&mut self) -> anyhow::Result<Value> {
-        let text = self.eval("document.documentElement.dataset.sevenbag || ''")?;
+        let text = self.eval(
+            "(document.documentElement && document.documentElement.dataset.sevenbag) || ''",
+        )?;
         let text = text.as_str().unwrap_or_default();
         if text.is_empty() {
             return Ok(Value::Null);

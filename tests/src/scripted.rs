@@ -187,3 +187,111 @@ pub async fn play(
     }
     bail!("no MatchOver within {limit:?}")
 }
+
+/// What a scripted player saw of a match in a room of the general kind.
+#[derive(Clone, Debug)]
+pub struct BattleOutcome {
+    /// The player's battle seat.
+    pub seat: Seat,
+    /// The match header from `BattleStart`.
+    pub header: sevenbag_core::BattleHeader,
+    /// Every `BattleRoundOver`'s winning team, in order.
+    pub rounds: Vec<Option<u8>>,
+    /// `BattleOver`'s winning team, as a seat (two seats without teams: team is seat).
+    pub winner: Option<Seat>,
+    /// `BattleOver`'s reason.
+    pub reason: EndReason,
+    /// `BattleOver`'s replay id.
+    pub replay: Option<String>,
+    /// Non-fatal errors received.
+    pub errors: Vec<(ErrorCode, String)>,
+}
+
+/// Plays one match of a room of the general kind (quick and ranked matches) from room seat
+/// `room_seat` (`BattleJoined`'s): waits for `BattleStart`, then sends the script paced to the server's clock as `BattleInputs` for our
+/// battle seat, until `BattleOver` (bounded by `limit`). The other seats' inputs are not
+/// simulated: the server's verdict is the outcome.
+pub async fn play_battle(
+    client: &mut RawClient,
+    room_seat: u8,
+    period: u32,
+    limit: Duration,
+) -> anyhow::Result<BattleOutcome> {
+    let deadline = Instant::now() + limit;
+    let (header, room_seats, start_in_ms) = client
+        .recv_until(limit, |m| match m {
+            ServerMessage::BattleStart {
+                header,
+                room_seats,
+                start_in_ms,
+                ..
+            } => Some((**header, room_seats.clone(), *start_in_ms)),
+            _ => None,
+        })
+        .await
+        .context("waiting for BattleStart")?;
+    let seat = room_seats
+        .iter()
+        .position(|&s| s == room_seat)
+        .and_then(Seat::new)
+        .context("our seat in BattleStart")?;
+    let frame0 = Instant::now() + Duration::from_millis(u64::from(start_in_ms));
+    let mut confirmed = 0u32;
+    let mut last = Input::NONE;
+    let mut rounds = Vec::new();
+    let mut errors = Vec::new();
+    while Instant::now() < deadline {
+        let elapsed = Instant::now().saturating_duration_since(frame0);
+        let now_frame = (elapsed.as_millis() * 60 / 1000) as u32;
+        let target = (now_frame + LEAD_FRAMES).min(MAX_FRAMES);
+        if target > confirmed {
+            let masks: Vec<Input> = (confirmed..target).map(|f| mask(period, f)).collect();
+            let changes = InputLog::diff(&masks, confirmed, last);
+            last = masks.last().copied().unwrap_or(last);
+            client
+                .send(&ClientMessage::BattleInputs {
+                    changes,
+                    targets: Vec::new(),
+                    confirmed: target,
+                })
+                .await?;
+            confirmed = target;
+        }
+        if let Some(event) = client.poll_event(Duration::from_millis(16)).await? {
+            match event {
+                Event::Message(ServerMessage::BattleRoundOver { winner, .. }) => {
+                    rounds.push(winner)
+                }
+                Event::Message(ServerMessage::BattleOver {
+                    winner,
+                    reason,
+                    replay,
+                    ..
+                }) => {
+                    return Ok(BattleOutcome {
+                        seat,
+                        header,
+                        rounds,
+                        winner: winner.and_then(|w| Seat::new(usize::from(w))),
+                        reason,
+                        replay,
+                        errors,
+                    });
+                }
+                Event::Message(ServerMessage::Error {
+                    code,
+                    message,
+                    fatal,
+                }) => {
+                    if fatal {
+                        bail!("cut by the server: {code:?}: {message}");
+                    }
+                    errors.push((code, message));
+                }
+                Event::Message(_) => {}
+                Event::Closed(frame) => bail!("connection closed mid-match: {frame:?}"),
+            }
+        }
+    }
+    bail!("no BattleOver within {limit:?}")
+}

@@ -156,7 +156,7 @@ impl Standings {
                 .push(crate::net::online::who::sent_text(&name, result).0),
             ServerMessage::Reported => self
                 .notices
-                .push("Report sent: an operator will look at it.".to_owned()),
+                .push(crate::net::online::who::REPORT_SENT.to_owned()),
             ServerMessage::Error { code, message, .. } => {
                 // Without a key the server does not know (a new machine), the leaderboard still
                 // shows; other refusals are said once.

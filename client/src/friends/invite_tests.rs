@@ -28,6 +28,22 @@ fn until(what: &str, mut step: impl FnMut() -> bool) {
     }
 }
 
+/// Ann's Create room form opened by Challenge on ben's row, as the lobby's Go makes it: a
+/// room of two seats with her rules, identified with `key`, inviting ben once it exists.
+fn challenge(
+    addr: &str,
+    rules: sevenbag_protocol::RoomOptions,
+    key: Option<[u8; 32]>,
+) -> BattleOnline {
+    let options = BattleRoomOptions {
+        room: rules,
+        ..BattleRoomOptions::ffa(2)
+    };
+    BattleOnline::create(addr, "ann", Handling::default(), options)
+        .with_key(key)
+        .inviting(Some("ben".into()))
+}
+
 /// Registers ann (key 1) and ben (key 2), makes them friends, and returns ben's social
 /// connection with nothing left to hear.
 fn friends_ann_and_ben(addr: &str) -> Social {
@@ -146,10 +162,7 @@ fn a_challenge_invites_the_friend_once_the_room_of_ones_rules_exists() {
         first_to: 3,
         ..Default::default()
     };
-    let config = crate::config::Config::default();
-    let mut room =
-        crate::versus::lobby::connection_as(&config, &addr, Request::Create(options), Some(key(1)))
-            .inviting(Some("ben".into()));
+    let mut room = challenge(&addr, options, Some(key(1)));
     let mut said = Vec::new();
     until("ann's challenge sent and answered", || {
         room.poll(Instant::now());
@@ -158,7 +171,10 @@ fn a_challenge_invites_the_friend_once_the_room_of_ones_rules_exists() {
     });
     let code = room.code().expect("the room's code").to_owned();
     assert_eq!(said, [format!("Invited ben to room {code}.")]);
-    assert_eq!(room.options().map(|o| o.first_to), Some(3));
+    assert_eq!(
+        room.options().map(|o| (o.seats, o.room.first_to)),
+        Some((2, 3))
+    );
     let mut arrived = Vec::new();
     until("the challenge pushed", || {
         ben.poll();
@@ -173,14 +189,7 @@ fn a_challenge_invites_the_friend_once_the_room_of_ones_rules_exists() {
 fn a_guest_challenge_says_invites_need_an_identity() {
     let server = LocalServer::start_with(|c, dir| c.db = Some(dir.join("s.db")));
     let addr = server.addr().to_string();
-    let config = crate::config::Config::default();
-    let mut room = crate::versus::lobby::connection_as(
-        &config,
-        &addr,
-        Request::Create(Default::default()),
-        None,
-    )
-    .inviting(Some("ben".into()));
+    let mut room = challenge(&addr, Default::default(), None);
     let mut said = Vec::new();
     until("the refusal", || {
         room.poll(Instant::now());

@@ -65,6 +65,11 @@ pub struct BattleJoin {
     pub who: Who,
     /// The seats' skins heard so far, and whether ours is published.
     pub skins: SkinBook,
+    /// The queue that seated us (`QuickMatch`, `RankedMatch`), asked again by Requeue.
+    pub queue: Option<ClientMessage>,
+    /// The identity's profile as the ranked queue last heard it: a rated match's change of
+    /// rating is told against it.
+    pub profile: Option<sevenbag_protocol::Profile>,
 }
 
 /// Where the connection stands.
@@ -100,6 +105,10 @@ pub struct BattleOnline {
     welcomed: bool,
     /// What to ask for once welcomed (create a room, or join one by code).
     request: Option<ClientMessage>,
+    /// A friend to invite once the room exists and the server knows us (a challenge).
+    invite_on_arrival: Option<String>,
+    /// Our identity's profile as last heard (`Identified`), to tell a rating change.
+    profile: Option<sevenbag_protocol::Profile>,
     /// What we asked, to ask again where a cluster's `Redirect` sends us, and the redirects
     /// followed in a row.
     asked: Option<ClientMessage>,
@@ -174,6 +183,8 @@ impl BattleOnline {
             welcomed: false,
             request: None,
             asked: None,
+            invite_on_arrival: None,
+            profile: None,
             redirects: sevenbag_netplay::Redirects::default(),
             stage,
             code: None,
@@ -232,16 +243,28 @@ impl BattleOnline {
         BattleOnline::connect(address, name, handling, request)
     }
 
-    /// Whether this connection came through the free-for-all queue (quick play), so its result
-    /// card offers Requeue.
+    /// Whether this connection came through a queue (quick play, quick match, ranked), so its
+    /// result card offers Requeue.
     pub fn came_from_queue(&self) -> bool {
-        matches!(self.asked, Some(ClientMessage::QuickBattle { on: true }))
+        matches!(
+            self.asked,
+            Some(
+                ClientMessage::QuickBattle { on: true }
+                    | ClientMessage::QuickMatch
+                    | ClientMessage::RankedMatch
+            )
+        )
     }
 
     /// A new connection to the same server as the same player (name, handling, key), back in
-    /// the free-for-all queue: Requeue after a quick-play match.
+    /// the queue it came through: Requeue after a match from a queue.
     pub fn requeue(&self) -> BattleOnline {
-        BattleOnline::quick(&self.url, &self.hello.name, self.hello.handling).with_key(self.key)
+        let request = self
+            .asked
+            .clone()
+            .unwrap_or(ClientMessage::QuickBattle { on: true });
+        BattleOnline::connect(&self.url, &self.hello.name, self.hello.handling, request)
+            .with_key(self.key)
     }
 
     /// Connects to `address` as `name` and joins room `code` (a room of several seats) as
@@ -296,6 +319,8 @@ impl BattleOnline {
         online.seat = join.seat;
         online.room = vec![None; usize::from(join.options.seats)];
         online.options = Some(join.options);
+        online.asked = join.queue;
+        online.profile = join.profile;
         online
     }
 

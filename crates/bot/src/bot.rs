@@ -177,6 +177,16 @@ impl Bot {
         }
     }
 
+    /// The keys to hold on the next frame for `seat` of a match of any seat count.
+    pub fn next_battle_input(&mut self, battle: &sevenbag_core::Battle, seat: Seat) -> Input {
+        let player = battle.player(seat);
+        let frame = battle.frame().0;
+        match self.drive_in(battle.phase(), player, frame) {
+            Drive::Input(input) => input,
+            Drive::Think => self.plan_now(player, &battle.header().rules, frame),
+        }
+    }
+
     /// Same, for a lone Player (solo games): `frame` is the frame about to be simulated.
     pub fn next_input_for(&mut self, player: &Player, rules: &Rules, frame: u32) -> Input {
         match self.drive_for(player, frame) {

@@ -300,26 +300,6 @@ impl HeadlessClient {
         Ok(self.seat())
     }
 
-    /// Queues for a quick match and waits up to `timeout` to be seated; the match then starts
-    /// without `Ready`.
-    pub async fn quick_match(&mut self, timeout: Duration) -> Result<Option<Seat>, HeadlessError> {
-        self.lobby_request(&[ClientMessage::QuickMatch], timeout)
-            .await?;
-        Ok(self.seat())
-    }
-
-    /// Identifies with `key` (registered before) and queues for a ranked match, waiting up to
-    /// `timeout` to be seated; a redirect repeats both on the other instance.
-    pub async fn ranked_match(
-        &mut self,
-        key: [u8; 32],
-        timeout: Duration,
-    ) -> Result<Option<Seat>, HeadlessError> {
-        let requests = [ClientMessage::Identify { key }, ClientMessage::RankedMatch];
-        self.lobby_request(&requests, timeout).await?;
-        Ok(self.seat())
-    }
-
     /// Sends requests that end in a room and waits for it, following a cluster's
     /// `Redirect`s: a new connection to the URL given (no resume token), the same request
     /// again. At most `timeout` in all.

@@ -6,7 +6,7 @@
 //! [`Idle`] holds nothing. A bot source lives outside this crate (netplay does not depend on the
 //! bot): anything with `next_input(&Match, Seat) -> Input` fits.
 
-use sevenbag_core::{Input, Match, Seat};
+use sevenbag_core::{Input, Match, Seat, SeatInput};
 
 /// Gives a player's keys for the next frame.
 pub trait InputSource {
@@ -165,6 +165,18 @@ const RUNS: [(Input, u32); 9] = [
 
 impl InputSource for RandomInputs {
     fn next_input(&mut self, _: &Match, _: Seat) -> Input {
+        self.next_keys()
+    }
+}
+
+impl RandomInputs {
+    /// Keys for a seat of a match of any seat count (no target: the room's targeting picks).
+    pub fn for_battle(mut self) -> impl FnMut(&sevenbag_core::Battle, usize) -> SeatInput + Send {
+        move |_, _| SeatInput::from(self.next_keys())
+    }
+
+    /// The next frame's keys (random play reads neither the match nor the seat).
+    pub fn next_keys(&mut self) -> Input {
         if self.release {
             self.release = false;
             self.run_left = 0;

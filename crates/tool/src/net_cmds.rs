@@ -35,7 +35,7 @@ use sevenbag_netplay::{
     udp_proxy::UdpProxy,
 };
 
-use players::{DONE, MEASURING, Resumed, SETUP_GRACE, WARMUP, failed, play, ranked_setup, setup};
+use players::{DONE, MEASURING, Resumed, SETUP_GRACE, WARMUP, failed, play, setup};
 use report::{KillReport, ProcStats, Report};
 use server::{Flavor, SpawnedServer};
 
@@ -71,8 +71,8 @@ pub struct LoadtestArgs {
     matches: usize,
     /// Players per room, 2 to 8: general rooms of this many players instead of two-seat
     /// rooms' matches (2: the general room playing a versus match; inputs on the path `--path`
-    /// picks, `--latency-ms`/`--jitter-ms`/`--loss` as in two-seat runs; not with --ranked,
-    /// --bot, --kill-at, or several --server).
+    /// picks, `--latency-ms`/`--jitter-ms`/`--loss` as in two-seat runs; not with --bot,
+    /// --kill-at, or several --server).
     #[arg(long, value_name = "N")]
     players_per_room: Option<usize>,
     /// Length of the measurement window, in seconds.
@@ -96,7 +96,9 @@ pub struct LoadtestArgs {
     #[arg(long, default_value_t = 2)]
     tick_frames: u32,
     /// Play ranked matches: every player registers a generated identity and joins the ranked
-    /// queue (so ratings move under load). The server needs a database; `--spawn-server` gives
+    /// queue (so ratings move under load), which seats pairs in rooms of two seats (as
+    /// `--players-per-room 2`, with one ranked match per pair, first to
+    /// `--ranked-first-to`). The server needs a database; `--spawn-server` gives
     /// it one in a temporary directory. Relay latency is not measured in this mode (the queue,
     /// not the tool, decides who plays whom). Load players declare themselves bots, which a
     /// server refuses in ranked play unless started with `--ranked-bots` (and, from one
@@ -319,7 +321,12 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    if let Some(n) = args.players_per_room {
+    // Ranked matches are rooms of the general kind: two seats each, seated by the queue.
+    let players_per_room = match (args.players_per_room, args.ranked) {
+        (None, true) => Some(2),
+        (n, _) => n,
+    };
+    if let Some(n) = players_per_room {
         let seats = sevenbag_protocol::MIN_ROOM_SEATS..=sevenbag_protocol::MAX_ROOM_SEATS;
         anyhow::ensure!(
             seats.contains(&n),
@@ -328,8 +335,12 @@ fn loadtest(args: LoadtestArgs) -> anyhow::Result<()> {
             seats.end()
         );
         anyhow::ensure!(
-            !args.ranked && args.bot.is_none() && args.kill_at.is_none() && urls.len() == 1,
-            "--players-per-room takes one server and random keys"
+            args.bot.is_none() && args.kill_at.is_none() && urls.len() == 1,
+            "--players-per-room and --ranked take one server and random keys"
+        );
+        anyhow::ensure!(
+            !args.ranked || n == 2,
+            "--ranked plays matches of two players"
         );
         let result = runtime.block_on(async {
             let proxy = impairment(&args, &url).await?;
@@ -444,7 +455,6 @@ async fn drive(
         };
         let tick_frames = args.tick_frames;
         let datagrams = args.path == InputPath::Datagrams;
-        let ranked = args.ranked;
         let reconnect = args.kill_at.is_some();
         let resumed = Arc::clone(&resumed);
         let phase = Arc::clone(&phase);
@@ -454,13 +464,9 @@ async fn drive(
         // One task sets the match up, then each player plays on its own task.
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep_until(start.into()).await;
-            let setup = if ranked {
-                ranked_setup(&pair, i, tick_frames, datagrams).await
-            } else {
-                setup(&pair, i, probe, tick_frames, reconnect, datagrams)
-                    .await
-                    .map_err(|e| e.to_string())
-            };
+            let setup = setup(&pair, i, probe, tick_frames, reconnect, datagrams)
+                .await
+                .map_err(|e| e.to_string());
             if setup.is_ok() {
                 set_up.fetch_add(2, Ordering::Relaxed);
             }

@@ -33,8 +33,8 @@ pub(crate) use directory::{room_for_token, verdict_for};
 pub(crate) use quick::{has_quick_waiter, quick_match, quick_waiter, take_quick_waiter};
 pub(crate) use ranked::{ranked_match, ranked_waiters, start_matchmaker, take_ranked_waiter};
 pub(crate) use rooms::{
-    create_battle_room, create_room, find_room, normalise_code, open_quick_battle,
-    restore_battle_room, restore_room, room_codes, unused_code,
+    create_battle_room, create_room, find_room, normalise_code, open_seated, restore_battle_room,
+    restore_room, room_codes, unused_code,
 };
 
 /// A quick-match player waiting for an opponent.

@@ -3,13 +3,13 @@
 use std::sync::Arc;
 
 use sevenbag_core::Seat;
-use sevenbag_protocol::RoomOptions;
 use tokio::sync::mpsc;
 
-use super::rooms::open_room;
+use super::rooms::open_seated_in;
 use super::{Control, Lobby, Membership, Refusal, Waiting, draining, lock};
 use crate::relay::ClientId;
-use crate::room::{Member, Start};
+use crate::room::Member;
+use crate::room::battle::{Opening, Ready};
 use crate::waiting::{self, Avoid};
 
 /// Queues `me` for quick match, or pairs it with the longest-waiting player it may play (block
@@ -47,13 +47,13 @@ pub(crate) fn quick_match(
     };
     let first_control = first.control.clone();
     let first_outbox = first.member.outbox.clone();
-    let membership = match open_room(
-        lobby,
-        &mut state,
-        RoomOptions::default(),
-        Start::Quick([first.member, me]),
-        None,
-    ) {
+    let opening = Opening {
+        options: two_seats(sevenbag_protocol::RoomOptions::default()),
+        policy: sevenbag_protocol::RoomPolicy::versus(false),
+        players: vec![first.member, me],
+        ready: Ready::Now,
+    };
+    let membership = match open_seated_in(lobby, &mut state, opening) {
         Ok(m) => m,
         Err((code, message)) => {
             // Both players hear it; the waiting one is no longer queued.
@@ -77,6 +77,16 @@ pub(crate) fn quick_match(
         seat: Some(Seat::Second),
         ..membership
     }))
+}
+
+/// A room of two seats with `room`'s rules: a versus match.
+pub(super) fn two_seats(
+    room: sevenbag_protocol::RoomOptions,
+) -> sevenbag_protocol::BattleRoomOptions {
+    sevenbag_protocol::BattleRoomOptions {
+        room,
+        ..sevenbag_protocol::BattleRoomOptions::ffa(2)
+    }
 }
 
 /// Whether a quick-match player waits here (then a newcomer is paired locally).

@@ -6,10 +6,12 @@ use sevenbag_core::Seat;
 use sevenbag_protocol::RoomOptions;
 use tokio::sync::mpsc;
 
-use super::rooms::open_room;
+use super::quick::two_seats;
+use super::rooms::open_seated_in;
 use super::{Control, Lobby, Membership, Refusal, draining, lock};
 use crate::relay::ClientId;
-use crate::room::{Member, Start};
+use crate::room::Member;
+use crate::room::battle::{Opening, Ready};
 use crate::waiting::{self, Avoid};
 
 /// Every ranked player waiting here: (client, rating, since).
@@ -62,13 +64,13 @@ fn pair_ranked(lobby: &Arc<Lobby>) {
         };
         let controls = [a.control.clone(), b.control.clone()];
         let outboxes = [a.member.outbox.clone(), b.member.outbox.clone()];
-        match open_room(
-            lobby,
-            &mut state,
-            options,
-            Start::Ranked([a.member, b.member]),
-            None,
-        ) {
+        let opening = Opening {
+            options: two_seats(options),
+            policy: sevenbag_protocol::RoomPolicy::versus(true),
+            players: vec![a.member, b.member],
+            ready: Ready::Now,
+        };
+        match open_seated_in(lobby, &mut state, opening) {
             Ok(membership) => {
                 for (seat, control) in Seat::BOTH.into_iter().zip(controls) {
                     let seated = Membership {

@@ -132,16 +132,24 @@ pub(crate) fn create_battle_room(
     )
 }
 
-/// Opens a room of several seats with `players` (the free-for-all queue's) in room seats 0,
-/// 1, ...; its code and handle (every player's seat is its place in `players`).
-pub(crate) fn open_quick_battle(
+/// Opens a room with a queue's players in room seats 0, 1, ...; its code and handle (every
+/// player's seat is its place in the opening's players).
+pub(crate) fn open_seated(
     lobby: &Arc<Lobby>,
-    options: sevenbag_protocol::BattleRoomOptions,
-    players: Vec<Member>,
+    opening: room::battle::Opening,
 ) -> Result<Membership, Refusal> {
     let mut state = lock(lobby);
-    open_with(lobby, &mut state, None, |services, directory, id, code| {
-        room::battle::spawn_quick(services, directory, id, code, options, players)
+    open_seated_in(lobby, &mut state, opening)
+}
+
+/// [`open_seated`] with the lobby's lock already held.
+pub(super) fn open_seated_in(
+    lobby: &Arc<Lobby>,
+    state: &mut LobbyState,
+    opening: room::battle::Opening,
+) -> Result<Membership, Refusal> {
+    open_with(lobby, state, None, |services, directory, id, code| {
+        room::battle::spawn_seated(services, directory, id, code, opening)
     })
 }
 

@@ -77,10 +77,6 @@ pub(crate) struct Member {
 pub(crate) enum Start {
     /// `CreateRoom`: the creator takes seat First.
     Created(Member),
-    /// Quick match: both seats taken and ready, so the match starts at once.
-    Quick([Member; 2]),
-    /// Ranked match: as quick match, and the result is rated.
-    Ranked([Member; 2]),
     /// A match read back from its room log after a restart: both seats wait for their players
     /// (with their old tokens) for the reconnect window.
     Restored(Box<Loaded>),
@@ -361,10 +357,11 @@ pub(crate) fn spawn(
         spectators: Spectators::default(),
         running: None,
         matches: 0,
+        // Quick and ranked matches are rooms of the general kind; a ranked match here is one
+        // restored from a room log an older server wrote.
         ranked: match &start {
-            Start::Ranked(_) => true,
             Start::Restored(loaded) => loaded.open.ranked,
-            Start::Created(_) | Start::Quick(_) => false,
+            Start::Created(_) => false,
         },
         seat_tags: [None, None],
         peers: dgram::Peers::default(),
@@ -455,17 +452,6 @@ impl Room {
                 let seat = self.seat(Seat::First, member);
                 self.send_joined(seat);
                 self.broadcast_state();
-            }
-            Start::Quick([a, b]) | Start::Ranked([a, b]) => {
-                self.seat(Seat::First, a);
-                self.seat(Seat::Second, b);
-                self.send_joined(Seat::First);
-                self.send_joined(Seat::Second);
-                for slot in self.seats.iter_mut().flatten() {
-                    slot.ready = true;
-                }
-                self.broadcast_state();
-                self.maybe_start();
             }
             Start::Restored(loaded) => self.restore(*loaded).await,
         }

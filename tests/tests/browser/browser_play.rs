@@ -13,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use sevenbag_netplay::{HeadlessClient, HeadlessConfig};
+use sevenbag_netplay::{BattleClient, HeadlessClient, HeadlessConfig};
 use sevenbag_protocol::{JoinRole, RoomOptions};
 use sevenbag_server::Config;
 use sevenbag_tests::browser::{self, Browser};
@@ -127,7 +127,7 @@ impl Page {
 
     /// From the menu: `ups` entries up and Enter open a form; then `form_ups` rows up from its
     /// first row (the server, filled in with the page's own) and Enter until the online screen
-    /// is up. Enter on a text field goes to the next field, or connects when the fields left
+    /// is up (the room screen, for a room created). Enter on a text field goes to the next field, or connects when the fields left
     /// are filled; on an option row it changes the option, so the create-room form is left
     /// from its "Create the room" row.
     fn open_online(&mut self, ups: usize, form_ups: usize, code: Option<&str>) -> Value {
@@ -145,7 +145,8 @@ impl Page {
         loop {
             self.keys(&["Enter"]);
             let s = block_in_place(|| self.browser.state()).expect("state");
-            if screen(&s) == "online" {
+            // A created room is a room of the general kind: its own screen.
+            if matches!(screen(&s), "online" | "party-online") {
                 return s;
             }
             assert!(
@@ -196,6 +197,46 @@ impl Page {
         );
     }
 
+    /// [`Page::play_out`] for a room of the general kind (quick and ranked matches): the
+    /// page's room controller reports `result`, the native client its outcome.
+    async fn play_out_room(&mut self, native: JoinHandle<PlayedRoom>) {
+        let start = Instant::now();
+        let mut most = [0u64; 2];
+        let state = loop {
+            self.keys(&["Space"]);
+            let s = block_in_place(|| self.browser.state()).expect("state");
+            for (seat, m) in most.iter_mut().enumerate() {
+                *m = (*m).max(pieces(&s, seat));
+            }
+            if s["result"].is_object() {
+                break s;
+            }
+            assert!(stage(&s) != "failed", "the page failed mid-match: {s}");
+            assert!(start.elapsed() < MATCH_LIMIT, "the match did not end: {s}");
+        };
+        assert!(
+            most[0] > 0 && most[1] > 0,
+            "both boards got pieces: {most:?} ({state})"
+        );
+        let (client, result) = native.await.expect("native player task");
+        result.expect("the native player's match ended");
+        let outcome = client
+            .outcome()
+            .expect("the native player heard the verdict");
+        let page_winner = state["result"]["winner"].as_u64();
+        assert_eq!(
+            page_winner,
+            outcome.winner.map(u64::from),
+            "the page and the native player agree on the winner ({state})"
+        );
+        assert_ne!(
+            state["seat"].as_u64(),
+            client.seat().map(u64::from),
+            "the page and the native player sat in different seats"
+        );
+        eprintln!("browser match over: seat {page_winner:?} won, pieces seen {most:?}");
+    }
+
     /// No errors in the page's console but those containing one of `expected`.
     fn assert_clean_console_but(&mut self, expected: &[&str]) {
         let log = block_in_place(|| self.browser.console()).expect("console");
@@ -223,6 +264,28 @@ impl Page {
     }
 }
 
+/// What a native player of a room of the general kind gives back.
+type PlayedRoom = (BattleClient, Result<(), sevenbag_netplay::HeadlessError>);
+
+/// The native player of a quick or ranked match: hard drops every frame or two (it tops out
+/// soon), on its own task.
+fn native_room_player(mut client: BattleClient, seed: u64) -> JoinHandle<PlayedRoom> {
+    tokio::spawn(async move {
+        let mut n = seed;
+        let mut keys = move |_: &sevenbag_core::Battle, _: usize| {
+            n = n.wrapping_add(1);
+            let keys = if n.is_multiple_of(2) {
+                sevenbag_core::Input::HARD_DROP
+            } else {
+                sevenbag_core::Input::NONE
+            };
+            sevenbag_core::SeatInput { keys, target: None }
+        };
+        let result = client.play(&mut keys, MATCH_LIMIT).await;
+        (client, result)
+    })
+}
+
 /// The native player: hard drops every 1–3 frames (it tops out soon), on its own task.
 fn native_player(client: HeadlessClient, seed: u64) -> JoinHandle<Played> {
     play(client, Some(seed), (1, 3), MATCH_LIMIT)
@@ -238,12 +301,14 @@ async fn the_page_plays_a_quick_match_against_a_native_player_to_an_agreed_resul
     page.wait(STEP_LIMIT, "waiting for an opponent", |s| {
         stage(s) == "waiting"
     });
-    let mut native = connect(&page.server.url(), "native").await;
+    let mut native = BattleClient::connect(&page.server.url(), "native")
+        .await
+        .expect("native connects");
     native
         .quick_match(STEP_LIMIT)
         .await
         .expect("the native player is matched with the page");
-    page.play_out(native_player(native, 31)).await;
+    page.play_out_room(native_room_player(native, 31)).await;
     page.assert_clean_console();
     page.stop().await;
 }
@@ -257,15 +322,17 @@ async fn the_page_creates_a_room_a_native_player_joins_by_code_and_they_play_it_
     page.open_online(UP_TO_CREATE_ROOM, FORM_UP_TO_CREATE, None);
     let s = page.wait(STEP_LIMIT, "the page's room", |s| stage(s) == "in_room");
     let code = s["code"].as_str().expect("a room code").to_owned();
-    let mut native = connect(&page.server.url(), "native").await;
+    let mut native = BattleClient::connect(&page.server.url(), "native")
+        .await
+        .expect("native connects");
     native
-        .join_room(&code, JoinRole::Player)
+        .join(&code, JoinRole::Player)
         .await
         .expect("the native player joins the page's room by its code");
     native.ready().expect("native ready");
     // The page's first row is Ready.
     page.keys(&["Enter"]);
-    page.play_out(native_player(native, 32)).await;
+    page.play_out_room(native_room_player(native, 32)).await;
     page.assert_clean_console();
     page.stop().await;
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, ensure};
 use sevenbag_core::Seat;
-use sevenbag_netplay::HeadlessError;
+use sevenbag_netplay::{BattleClient, HeadlessError};
 use sevenbag_protocol::{ClientMessage, JoinRole, Profile, RoomOptions, ServerMessage};
 use sevenbag_server::Config;
 use sevenbag_tests::players::{connect, finished, is_no_such_room, match_config, play};
@@ -50,7 +50,7 @@ async fn two_instances_pair_a_quick_match_and_share_room_codes_and_spectating() 
 
     // Quick match: one player on each instance. Ann waits on A (A advertises her in Redis);
     // Ben asks B, which sends him to A, where they are paired.
-    let mut ann = connect(&a.url(), "ann").await;
+    let mut ann = BattleClient::connect(&a.url(), "ann").await?;
     let waiting = tokio::spawn(async move {
         let seat = ann.quick_match(LIMIT).await;
         (ann, seat)
@@ -59,18 +59,16 @@ async fn two_instances_pair_a_quick_match_and_share_room_codes_and_spectating() 
         zcard(&redis, "sevenbag:quick") == 1
     })
     .await?;
-    let mut ben = connect(&b.url(), "ben").await;
+    let mut ben = BattleClient::connect(&b.url(), "ben").await?;
     let ben_seat = ben.quick_match(LIMIT).await.context("ben is paired")?;
     let (ann, ann_seat) = waiting.await?;
     let ann_seat = ann_seat.context("ann is paired")?;
     assert_eq!(ben.url(), a.url().as_str(), "ben was redirected to A");
     assert!(ann_seat.is_some() && ben_seat.is_some() && ann_seat != ben_seat);
-    assert_eq!(ann.room().map(|r| &r.code), ben.room().map(|r| &r.code));
+    assert_eq!(ann.room_code(), ben.room_code());
     let mut ann = ann;
     for c in [&mut ann, &mut ben] {
-        c.wait_for(LIMIT, |c| c.is_live())
-            .await
-            .context("the match starts")?;
+        c.wait_for_start(LIMIT).await.context("the match starts")?;
     }
     drop((ann, ben));
     eventually("the paired player's entry is withdrawn", || {
@@ -242,11 +240,11 @@ async fn player(
     Ok((c, p))
 }
 
-/// Sends `RankedMatch`; returns the seat, or the URL of a redirect.
-async fn ranked(c: &mut RawClient) -> anyhow::Result<Result<Seat, String>> {
+/// Sends `RankedMatch`; returns the room seat, or the URL of a redirect.
+async fn ranked(c: &mut RawClient) -> anyhow::Result<Result<u8, String>> {
     c.send(&ClientMessage::RankedMatch).await?;
     c.recv_until(LIMIT, |m| match m {
-        ServerMessage::Joined { seat: Some(s), .. } => Some(Ok(Ok(*s))),
+        ServerMessage::BattleJoined { seat: Some(s), .. } => Some(Ok(Ok(*s))),
         ServerMessage::Redirect { url } => Some(Ok(Err(url.clone()))),
         ServerMessage::Error { code, message, .. } => {
             Some(Err(anyhow::anyhow!("{code:?}: {message}")))
@@ -288,21 +286,20 @@ async fn ranked_players_on_two_instances_meet_and_postgres_keeps_ratings_across_
     let bob_seat = ranked(&mut bob).await?.ok().context("bob seated on A")?;
     let amy_seat = amy
         .recv_until(LIMIT, |m| match m {
-            ServerMessage::Joined { seat, .. } => Some(*seat),
+            ServerMessage::BattleJoined { seat, .. } => Some(*seat),
             _ => None,
         })
         .await?
         .context("amy seated")?;
     ensure!(amy_seat != bob_seat, "two seats");
-    let (first, second) = if amy_seat == Seat::First {
-        (&mut amy, &mut bob)
-    } else {
-        (&mut bob, &mut amy)
-    };
-    let x = scripted::play(first, Seat::First, 6, LIMIT);
-    let y = scripted::play(second, Seat::Second, 12, LIMIT);
+    let x = scripted::play_battle(&mut amy, amy_seat, 6, LIMIT);
+    let y = scripted::play_battle(&mut bob, bob_seat, 12, LIMIT);
     let (x, _) = tokio::try_join!(x, y)?;
-    let winner_name = if x.winner == amy_seat { "amy" } else { "bob" };
+    let winner_name = if x.winner == Some(x.seat) {
+        "amy"
+    } else {
+        "bob"
+    };
     drop((amy, bob));
 
     // Restart every instance (new ports, same Redis and database): the ratings are there.

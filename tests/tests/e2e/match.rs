@@ -1,15 +1,16 @@
 //! End-to-end: two headless players and a spectator play a first-to-2 match with random inputs
 //! against a real server over loopback WebSockets; everyone (and the server's replay) ends every
 //! round with the same state hash and the same winner. Also: quick match pairs two waiting
-//! players into one match.
+//! players into one room of two seats.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
+use sevenbag_netplay::BattleClient;
 use sevenbag_protocol::replay_file::open_two_seats;
 use sevenbag_protocol::{EndReason, RoomOptions};
 use sevenbag_server::Config;
-use sevenbag_tests::players::{connect, finished, match_config, play, room};
+use sevenbag_tests::players::{finished, match_config, play, room};
 
 /// Every wait in this test is bounded by this.
 const MATCH_TIMEOUT: Duration = Duration::from_secs(45);
@@ -93,34 +94,32 @@ async fn two_players_and_a_spectator_agree_on_every_round() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn quick_match_seats_two_waiting_players_and_starts_at_once() {
+async fn quick_match_seats_two_waiting_players_in_a_versus_room_and_starts_at_once() {
     let server = sevenbag_tests::start_server(config()).await;
     let url = server.url();
-    let mut first = connect(&url, "q1").await;
-    let mut second = connect(&url, "q2").await;
+    let limit = Duration::from_secs(10);
+    let mut first = BattleClient::connect(&url, "q1")
+        .await
+        .expect("q1 connects");
+    let mut second = BattleClient::connect(&url, "q2")
+        .await
+        .expect("q2 connects");
     first
         .send(sevenbag_protocol::ClientMessage::QuickMatch)
         .expect("queue");
-    let seat = second
-        .quick_match(Duration::from_secs(10))
-        .await
-        .expect("paired");
-    first
-        .wait_for(Duration::from_secs(10), |c| c.is_live())
-        .await
-        .expect("first starts");
-    second
-        .wait_for(Duration::from_secs(10), |c| c.is_live())
-        .await
-        .expect("second starts");
+    let seat = second.quick_match(limit).await.expect("paired");
+    first.wait_for_start(limit).await.expect("first starts");
+    second.wait_for_start(limit).await.expect("second starts");
     // Both seated, one each (which is first depends on which request the server saw first).
     assert!(seat.is_some() && first.seat().is_some());
     assert_ne!(first.seat(), seat);
+    assert_eq!(first.room_code(), second.room_code());
     assert_eq!(
-        first.room().map(|r| &r.code),
-        second.room().map(|r| &r.code)
+        first.room().len(),
+        2,
+        "a quick match is a room of two seats"
     );
-    let mut names = first.names().clone();
+    let mut names = first.names().to_vec();
     names.sort();
     assert_eq!(names, ["q1".to_string(), "q2".to_string()]);
     assert_eq!(

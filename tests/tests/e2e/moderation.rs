@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, ensure};
 use serde_json::{Value, json};
 use sevenbag_bot::{Bot, Level};
-use sevenbag_core::Seat;
-use sevenbag_netplay::{HeadlessClient, HeadlessConfig, RandomInputs, from_fn};
+use sevenbag_core::{Battle, Input, Seat, SeatInput};
+use sevenbag_netplay::BattleClient;
 use sevenbag_protocol::moderation::ReportCategory;
 use sevenbag_protocol::{ClientMessage, ErrorCode, JoinRole, RoomOptions, ServerMessage};
 use sevenbag_server::{Config, ModerationConfig, ScreenBounds};
@@ -195,13 +195,14 @@ async fn blocked_line_is_hidden(
     Ok(())
 }
 
-/// Whether `c` is told of a room within `within` (a `Joined`); other messages are skipped.
+/// Whether `c` is seated by a queue within `within` (a `BattleJoined`: quick and ranked
+/// matches are rooms of the general kind); other messages are skipped.
 async fn seated_within(c: &mut RawClient, within: Duration) -> anyhow::Result<bool> {
     let deadline = Instant::now() + within;
     while Instant::now() < deadline {
         let left = deadline.saturating_duration_since(Instant::now());
         match c.poll_event(left).await? {
-            Some(Event::Message(ServerMessage::Joined { .. })) => return Ok(true),
+            Some(Event::Message(ServerMessage::BattleJoined { .. })) => return Ok(true),
             Some(Event::Closed(_)) => anyhow::bail!("closed while waiting"),
             _ => {}
         }
@@ -670,13 +671,11 @@ async fn ranked_pairs_the_same_two_identities_at_most_n_times_a_day() -> anyhow:
     let mut a = registered(m.addr(), "alice", 1).await?;
     let mut b = registered(m.addr(), "bob", 2).await?;
     assert!(ranked_paired(&mut a, &mut b, LIMIT).await?);
-    let (sa, sb) = (Seat::First, Seat::Second);
+    // Seats depend on the queue; the script's seat only labels its outcome.
     let (x, y) = tokio::join!(
-        scripted::play(&mut a, sa, 6, LIMIT),
-        scripted::play(&mut b, sb, 12, LIMIT)
+        scripted::play_battle(&mut a, 0, 6, LIMIT),
+        scripted::play_battle(&mut b, 1, 12, LIMIT)
     );
-    // Seats depend on the queue; a script that waits for the wrong seat's moves still ends
-    // when the match does.
     let _ = (x, y);
     for c in [&mut a, &mut b] {
         c.send(&ClientMessage::LeaveRoom).await?;
@@ -790,7 +789,7 @@ async fn machine_timing_is_flagged_not_rated(backend: Backend) -> anyhow::Result
     let player = |name: &'static str, n: u8| {
         let url = url.clone();
         async move {
-            let mut c = HeadlessClient::connect(&url, HeadlessConfig::new(name)).await?;
+            let mut c = BattleClient::connect(&url, name).await?;
             c.send(ClientMessage::Register {
                 key: player_key(n),
                 name: name.into(),
@@ -802,12 +801,17 @@ async fn machine_timing_is_flagged_not_rated(backend: Backend) -> anyhow::Result
     let (bot, person) = tokio::join!(player("robot", 1), player("human", 2));
     let (mut bot, mut person) = (bot?, person?);
     let mut brain = Bot::new(Level::Hard);
-    let mut keys = from_fn(move |m, seat| brain.next_input(m, seat));
-    let mut random = RandomInputs::new(7).with_drop_every(20, 40);
+    let mut keys = move |battle: &Battle, me: usize| SeatInput {
+        keys: Seat::new(me).map_or(Input::NONE, |seat| brain.next_battle_input(battle, seat)),
+        target: None,
+    };
+    let mut random = sevenbag_netplay::RandomInputs::new(7)
+        .with_drop_every(20, 40)
+        .for_battle();
     let timeout = Duration::from_secs(60);
     let (a, b) = tokio::join!(
-        bot.play_match(&mut keys, timeout),
-        person.play_match(&mut random, timeout)
+        bot.play(&mut keys, timeout),
+        person.play(&mut random, timeout)
     );
     a?;
     b?;
@@ -1160,10 +1164,9 @@ async fn a_delisted_player_leaves_the_leaderboards_and_comes_back() -> anyhow::R
     let mut a = registered(m.addr(), "alice", 1).await?;
     let mut b = registered(m.addr(), "bob", 2).await?;
     assert!(ranked_paired(&mut a, &mut b, LIMIT).await?);
-    let seat_a = Seat::First;
     let _ = tokio::join!(
-        scripted::play(&mut a, seat_a, 6, LIMIT),
-        scripted::play(&mut b, seat_a.other(), 12, LIMIT)
+        scripted::play_battle(&mut a, 0, 6, LIMIT),
+        scripted::play_battle(&mut b, 1, 12, LIMIT)
     );
     let deadline = Instant::now() + LIMIT;
     let board = loop {

@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use anyhow::{Context, ensure};
 use serde_json::{Value, json};
-use sevenbag_core::Seat;
 use sevenbag_protocol::{ClientMessage, ErrorCode, MatchAverages, ServerMessage};
 use sevenbag_server::Config;
 use sevenbag_storage::fixtures::{battle, new_player, ranked, solo};
@@ -281,9 +280,10 @@ async fn registered(server: &TestServer, name: &str, n: u8) -> anyhow::Result<Ra
     Ok(c)
 }
 
-async fn seat_of(c: &mut RawClient) -> anyhow::Result<Option<Seat>> {
+/// The room seat a ranked match gave (`BattleJoined`).
+async fn seat_of(c: &mut RawClient) -> anyhow::Result<Option<u8>> {
     c.recv_until(LIMIT, |m| match m {
-        ServerMessage::Joined { seat, .. } => Some(*seat),
+        ServerMessage::BattleJoined { seat, .. } => Some(*seat),
         _ => None,
     })
     .await
@@ -303,26 +303,20 @@ async fn a_played_ranked_match_and_a_submitted_sprint_show_in_the_stats() -> any
     alice.send(&ClientMessage::RankedMatch).await?;
     bob.send(&ClientMessage::RankedMatch).await?;
     let (sa, sb) = (seat_of(&mut alice).await?, seat_of(&mut bob).await?);
-    ensure!(
-        sa.is_some() && sb.is_some() && sa != sb,
-        "two seats: {sa:?} {sb:?}"
-    );
-    let alice_first = sa == Some(Seat::First);
-    let [mut first, mut second] = if alice_first {
-        [alice, bob]
-    } else {
-        [bob, alice]
+    let (Some(sa), Some(sb)) = (sa, sb) else {
+        anyhow::bail!("two seats: {sa:?} {sb:?}");
     };
+    ensure!(sa != sb, "two seats: {sa} {sb}");
     // Hard drop every 6 frames against every 12: the boards decide a winner.
     let (a, b) = tokio::try_join!(
-        scripted::play(&mut first, Seat::First, 6, LIMIT),
-        scripted::play(&mut second, Seat::Second, 12, LIMIT),
+        scripted::play_battle(&mut alice, sa, 6, LIMIT),
+        scripted::play_battle(&mut bob, sb, 12, LIMIT),
     )?;
     ensure!(a.winner == b.winner, "both saw one winner");
-    let (mut winner, mut loser) = if a.winner == Seat::First {
-        (first, second)
+    let (mut winner, mut loser) = if a.winner == Some(a.seat) {
+        (alice, bob)
     } else {
-        (second, first)
+        (bob, alice)
     };
     let won = winner.profile_reply(LIMIT).await?;
     loser.profile_reply(LIMIT).await?;

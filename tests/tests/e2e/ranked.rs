@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use anyhow::{Context, ensure};
 use sevenbag_core::Seat;
-use sevenbag_protocol::{ClientMessage, ErrorCode, JoinRole, Profile, RoomOptions, ServerMessage};
+use sevenbag_protocol::{
+    BattleRoomOptions, ClientMessage, ErrorCode, JoinRole, Profile, RoomOptions, SeatStatus,
+    ServerMessage,
+};
 use sevenbag_server::Config;
 use sevenbag_tests::http::{get, get_json};
 use sevenbag_tests::{
@@ -53,15 +56,19 @@ async fn identified(server: &TestServer, n: u8) -> anyhow::Result<(RawClient, Pr
     Ok((c, p))
 }
 
-async fn joined_seat(c: &mut RawClient) -> anyhow::Result<Option<Seat>> {
+/// The room seat a ranked match gave (`BattleJoined`).
+async fn joined_seat(c: &mut RawClient) -> anyhow::Result<Option<u8>> {
     c.recv_until(LIMIT, |m| match m {
-        ServerMessage::Joined { seat, .. } => Some(*seat),
+        ServerMessage::BattleJoined { seat, options, .. } => {
+            Some(Some(*seat).filter(|_| options.seats == 2).flatten())
+        }
         _ => None,
     })
     .await
 }
 
-/// Both queue for ranked; returns them ordered by seat.
+/// Both queue for ranked and are seated in one room of two seats; returns them ordered by
+/// seat.
 async fn ranked_pair(mut a: RawClient, mut b: RawClient) -> anyhow::Result<[RawClient; 2]> {
     a.send(&ClientMessage::RankedMatch).await?;
     b.send(&ClientMessage::RankedMatch).await?;
@@ -71,19 +78,15 @@ async fn ranked_pair(mut a: RawClient, mut b: RawClient) -> anyhow::Result<[RawC
         sa.is_some() && sb.is_some() && sa != sb,
         "two seats: {sa:?} {sb:?}"
     );
-    Ok(if sa == Some(Seat::First) {
-        [a, b]
-    } else {
-        [b, a]
-    })
+    Ok(if sa == Some(0) { [a, b] } else { [b, a] })
 }
 
 async fn play_out(first: &mut RawClient, second: &mut RawClient) -> anyhow::Result<Seat> {
-    let a = scripted::play(first, Seat::First, PERIODS[0], LIMIT);
-    let b = scripted::play(second, Seat::Second, PERIODS[1], LIMIT);
+    let a = scripted::play_battle(first, 0, PERIODS[0], LIMIT);
+    let b = scripted::play_battle(second, 1, PERIODS[1], LIMIT);
     let (a, b) = tokio::try_join!(a, b)?;
     ensure!(a.winner == b.winner, "both saw one winner");
-    Ok(a.winner)
+    a.winner.context("a ranked match has a winner")
 }
 
 /// alice and bob (keys 1 and 2) register and play a ranked match out: the winning seat, and
@@ -298,17 +301,14 @@ async fn unranked_rooms_and_spectators_change_no_rating() -> anyhow::Result<()> 
     let (mut alice, _) = registered(&server, "alice", 1).await?;
     let (mut bob, _) = registered(&server, "bob", 2).await?;
     let (mut eve, _) = registered(&server, "eve", 3).await?;
+    let mut options = BattleRoomOptions::ffa(2);
+    options.room.first_to = 1;
     alice
-        .send(&ClientMessage::CreateRoom {
-            options: RoomOptions {
-                first_to: 1,
-                ..RoomOptions::default()
-            },
-        })
+        .send(&ClientMessage::CreateBattleRoom { options })
         .await?;
     let code = alice
         .recv_until(LIMIT, |m| match m {
-            ServerMessage::Joined { code, .. } => Some(code.clone()),
+            ServerMessage::BattleJoined { code, .. } => Some(code.clone()),
             _ => None,
         })
         .await?;
@@ -350,21 +350,18 @@ async fn leaving_while_the_opponent_is_inside_the_reconnect_window_rates_nobody(
     let [first, mut second] = ranked_pair(alice, bob).await?;
     second
         .recv_until(LIMIT, |m| {
-            matches!(m, ServerMessage::MatchStart { .. }).then_some(())
+            matches!(m, ServerMessage::BattleStart { .. }).then_some(())
         })
         .await?;
     // The first player drops (their reconnect window starts); the second leaves at once.
     first.close().await;
     second
-        .recv_until(LIMIT, |m| {
-            matches!(
-                m,
-                ServerMessage::SeatStatus {
-                    seat: Seat::First,
-                    ..
-                }
-            )
-            .then_some(())
+        .recv_until(LIMIT, |m| match m {
+            ServerMessage::BattleRoomState { seats, .. } => seats[0]
+                .as_ref()
+                .is_some_and(|s| matches!(s.status, SeatStatus::Reconnecting { .. }))
+                .then_some(()),
+            _ => None,
         })
         .await?;
     second.send(&ClientMessage::LeaveRoom).await?;
@@ -410,7 +407,10 @@ async fn chat_reaches_the_room_clean_and_floods_are_cut() -> anyhow::Result<()> 
         role: JoinRole::Spectator,
     })
     .await?;
-    joined_seat(&mut eve).await?;
+    eve.recv_until(LIMIT, |m| {
+        matches!(m, ServerMessage::Joined { .. }).then_some(())
+    })
+    .await?;
     eve.send(&ClientMessage::Chat {
         text: "gl\u{7} hf\u{1b}".into(),
     })

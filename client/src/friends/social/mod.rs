@@ -245,7 +245,7 @@ impl Social {
             }
             ServerMessage::Reported => self
                 .notices
-                .push(("Report sent: an operator will look at it.".to_owned(), true)),
+                .push((crate::net::online::who::REPORT_SENT.to_owned(), true)),
             ServerMessage::DirectMessageSent { to } => {
                 self.notices.push((format!("Message sent to {to}."), true));
                 self.delivered.push(to);

@@ -16,6 +16,7 @@ impl BattleOnline {
             self.on_event(event, at.min(now));
         }
         self.skins.pump();
+        self.send_invite_on_arrival();
         self.keep_reconnecting(now);
         if self.welcomed && now >= self.next_ping && !matches!(self.stage, BattleStage::Failed(_)) {
             let ping = self.clock.ping(now);

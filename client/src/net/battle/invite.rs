@@ -8,7 +8,7 @@
 use sevenbag_protocol::{ClientMessage, ServerMessage};
 
 use super::BattleOnline;
-use crate::net::online::who::{Who, invited_text, sent_text};
+use crate::net::online::who::{REPORT_SENT, Who, blocked_text, invited_text, sent_text};
 
 impl BattleOnline {
     /// Publishes the skin file `png` after identifying, instead of the skin in force (a
@@ -22,6 +22,23 @@ impl BattleOnline {
     pub fn with_key(mut self, key: Option<[u8; 32]>) -> BattleOnline {
         self.key = key;
         self
+    }
+
+    /// Invites friend `name` once the room exists and the identity is settled (a challenge
+    /// from the Friends screen); a guest's refusal becomes a notice.
+    pub fn inviting(mut self, name: Option<String>) -> BattleOnline {
+        self.invite_on_arrival = name;
+        self
+    }
+
+    /// Sends the invite [`BattleOnline::inviting`] asked for, when it is due.
+    pub(super) fn send_invite_on_arrival(&mut self) {
+        if self.invite_on_arrival.is_none() || self.code.is_none() || self.who == Who::Asking {
+            return;
+        }
+        if let Some(name) = self.invite_on_arrival.take() {
+            self.invite(&name);
+        }
     }
 
     /// Sends `Identify` when there is a key (a new connection is a guest until then), then
@@ -41,6 +58,14 @@ impl BattleOnline {
     /// Takes the answer to our `Identify`, to an invite, and what is about skins; true when
     /// `m` was one of them.
     pub(super) fn hear_social(&mut self, m: &ServerMessage) -> bool {
+        // The server tells an identity its new profile after a rated match.
+        if let ServerMessage::Identified { profile } = m
+            && let Some(old) = self.profile.replace(profile.clone())
+            && old.games != profile.games
+        {
+            self.notices
+                .push(crate::identity::rating_change(old.rating, profile));
+        }
         if self.who.hear(m) {
             return true;
         }
@@ -54,6 +79,8 @@ impl BattleOnline {
         }
         match m {
             ServerMessage::Invited { name, code } => self.notices.push(invited_text(name, code)),
+            ServerMessage::Reported => self.notices.push(REPORT_SENT.to_owned()),
+            ServerMessage::Blocked { names } => self.notices.push(blocked_text(names)),
             ServerMessage::FriendRequestSent { name, result } => {
                 self.notices.push(sent_text(name, *result).0)
             }

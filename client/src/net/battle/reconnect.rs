@@ -61,6 +61,7 @@ impl BattleOnline {
     /// The connection ended: a failed attempt waits for the next; a match we play or watch
     /// starts a reconnect; anything else is the end.
     pub(super) fn connection_lost(&mut self, reason: &str, at: Instant) {
+        let was_welcomed = self.welcomed;
         self.welcomed = false;
         self.net = None;
         if let Some(r) = &mut self.reconnect {
@@ -82,7 +83,12 @@ impl BattleOnline {
             return;
         }
         if !matches!(self.stage, BattleStage::Failed(_)) {
-            self.stage = BattleStage::Failed(format!("Connection lost: {reason}"));
+            // In the words the two-seat controller uses: one text for every room.
+            self.stage = BattleStage::Failed(if was_welcomed {
+                crate::net::online::texts::disconnected_text(reason)
+            } else {
+                crate::net::online::texts::reach_text(&self.url, reason)
+            });
         }
     }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use sevenbag_netplay::{Hello, NetEvent};
 use sevenbag_protocol::{ClientMessage, JoinRole};
 
-use super::texts::{plain_net_error, reach_text};
+use super::texts::{disconnected_text, reach_text};
 use super::transport::{RedirectError, open, redirect};
 use super::who::Who;
 use super::{Driver, Online, Request, Stage};
@@ -149,7 +149,7 @@ impl Online {
                     return;
                 }
                 let text = if was_welcomed {
-                    format!("Disconnected from the server: {}", plain_net_error(&reason))
+                    disconnected_text(&reason)
                 } else {
                     reach_text(&self.url, &reason)
                 };

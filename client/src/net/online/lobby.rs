@@ -9,8 +9,7 @@ use sevenbag_protocol::moderation::ReportCategory;
 use sevenbag_protocol::{ClientMessage, ErrorCode, ReplayListing, SeatStatus, ServerMessage};
 
 use super::texts::error_text;
-use super::who::Who;
-use super::{BOT_MARK, Driver, Online, Stage};
+use super::{BOT_MARK, Driver, Online, Stage, who};
 use crate::match_source::Peer;
 
 impl Online {
@@ -141,17 +140,6 @@ impl Online {
         match self.who.friend_request(name) {
             Ok(request) => self.send(request),
             Err(why) => self.notices.push(why),
-        }
-    }
-
-    /// Sends the invite [`Online::inviting`] asked for once the room has its code and the
-    /// identity is settled (a guest's refusal becomes a notice, as a picked invite's does).
-    pub(super) fn send_invite_on_arrival(&mut self) {
-        if self.invite_on_arrival.is_none() || self.code().is_none() || self.who == Who::Asking {
-            return;
-        }
-        if let Some(name) = self.invite_on_arrival.take() {
-            self.invite(&name);
         }
     }
 
@@ -305,16 +293,8 @@ impl Online {
             ServerMessage::SeatMarks { bots } => {
                 self.bots = [0, 1].map(|i| bots.get(i).copied().unwrap_or(false));
             }
-            ServerMessage::Reported => self
-                .notices
-                .push("Report sent: an operator will look at it.".to_owned()),
-            ServerMessage::Blocked { names } => {
-                self.notices.push(if names.is_empty() {
-                    "You block no one.".to_owned()
-                } else {
-                    format!("Blocked: {}.", names.join(", "))
-                });
-            }
+            ServerMessage::Reported => self.notices.push(who::REPORT_SENT.to_owned()),
+            ServerMessage::Blocked { names } => self.notices.push(who::blocked_text(&names)),
             ServerMessage::Invited { name, code } => self
                 .notices
                 .push(crate::net::online::who::invited_text(&name, &code)),

@@ -165,8 +165,6 @@ pub struct Online {
     /// How long a lost match is retried while the server cannot be reached, at least
     /// ([`reconnect::REACH_ALLOWANCE`]; the tests shorten it).
     reach_allowance: Duration,
-    /// A friend to invite once the room exists and the server knows us (a challenge).
-    invite_on_arrival: Option<String>,
     /// The skins the room's seats wear, and ours published.
     skins: crate::net::skins::SkinBook,
 }
@@ -259,16 +257,8 @@ impl Online {
             redirects: sevenbag_netplay::Redirects::default(),
             battle: None,
             reach_allowance: reconnect::REACH_ALLOWANCE,
-            invite_on_arrival: None,
             skins: crate::net::skins::SkinBook::default(),
         }
-    }
-
-    /// Invites friend `name` into the room this connection makes, as soon as the room exists
-    /// and the server has answered our identity: a challenge with the player's own rules.
-    pub fn inviting(mut self, name: Option<String>) -> Online {
-        self.invite_on_arrival = name;
-        self
     }
 
     /// Lets an automatic player press our keys instead of the keyboard (the online demo).
@@ -447,6 +437,12 @@ impl Online {
             key: self.key,
             who: self.who.clone(),
             skins: std::mem::take(&mut self.skins),
+            queue: match self.request {
+                Request::QuickMatch => Some(sevenbag_protocol::ClientMessage::QuickMatch),
+                Request::Ranked(_) => Some(sevenbag_protocol::ClientMessage::RankedMatch),
+                _ => None,
+            },
+            profile: self.ranked.as_ref().and_then(|f| f.profile().cloned()),
         })
     }
 

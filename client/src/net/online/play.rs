@@ -29,7 +29,6 @@ impl Online {
         {
             self.on_event(event, at.min(now));
         }
-        self.send_invite_on_arrival();
         self.skins.pump();
         self.keep_reconnecting(now);
         if self.welcomed

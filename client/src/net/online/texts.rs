@@ -82,6 +82,11 @@ pub fn reach_text(url: &str, reason: &str) -> String {
     }
 }
 
+/// A connection the server or the network closed, for people (every room's controller).
+pub fn disconnected_text(reason: &str) -> String {
+    format!("Disconnected from the server: {}", plain_net_error(reason))
+}
+
 /// A lost connection's reason, for people.
 pub(super) fn plain_net_error(reason: &str) -> String {
     let r = reason.to_ascii_lowercase();

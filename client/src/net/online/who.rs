@@ -41,6 +41,18 @@ pub fn sent_text(name: &str, result: RequestResult) -> (String, bool) {
 }
 
 /// Shown instead of sending a friend request as a guest (the Friends screen's own words).
+/// The server took a report.
+pub const REPORT_SENT: &str = "Report sent: an operator will look at it.";
+
+/// The block list the server answered `Block` or `Unblock` with.
+pub fn blocked_text(names: &[String]) -> String {
+    if names.is_empty() {
+        "You block no one.".to_owned()
+    } else {
+        format!("Blocked: {}.", names.join(", "))
+    }
+}
+
 pub const FRIENDS_NEED_IDENTITY: &str = "Friends need a player identity: a first Ranked match (menu, ONLINE) gives you one, or import yours in Settings › Account.";
 
 /// Said once the server took an invite: "Invited ann to room ABCDE."

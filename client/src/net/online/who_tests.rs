@@ -1,5 +1,5 @@
-//! Through a real server with a database: a registered player identifies in quick match, shows
-//! as their identity, and reports and blocks the opponent after the match; a guest is told how
+//! Through a real server with a database: a registered player identifies in quick match (a
+//! room of two seats of the general kind), shows as their identity, and reports and blocks the opponent after the match; a guest is told how
 //! to get an identity instead.
 
 use std::time::Duration;
@@ -8,6 +8,8 @@ use sevenbag_protocol::moderation::ReportCategory;
 
 use super::tests::{connect, run};
 use super::{Online, Request};
+use crate::net::battle::BattleOnline;
+use crate::net::battle_fixture::{idle, tick_both_until, tick_until};
 use crate::net::test_server::LocalServer;
 
 /// A server on 127.0.0.1:0 that keeps identities (SQLite in its directory).
@@ -44,6 +46,26 @@ fn notice(o: &mut Online, wanted: impl Fn(&str) -> bool) -> String {
     }
 }
 
+/// Ticks the room controller `o` idle until a notice satisfies `wanted`, returning it.
+fn room_notice(o: &mut BattleOnline, wanted: impl Fn(&str) -> bool) -> String {
+    let mut seen = Vec::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        o.tick(sevenbag_netplay::time::Instant::now(), &mut idle);
+        for n in o.take_notices() {
+            if wanted(&n) {
+                return n;
+            }
+            seen.push(n);
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no such notice: {seen:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 #[test]
 fn a_registered_player_reports_and_blocks_the_opponent_after_a_quick_match() {
     let server = server();
@@ -54,25 +76,29 @@ fn a_registered_player_reports_and_blocks_the_opponent_after_a_quick_match() {
     // Hello names differ from the identities': the identity's name is the one shown.
     let mut a = connect(&addr, "guestA", Request::QuickMatch).with_key(Some(ann));
     let mut b = connect(&addr, "guestB", Request::QuickMatch).with_key(Some(bo));
-    run(&mut [&mut a, &mut b], 20, |c| c.iter().all(|o| o.is_live()));
+    // A quick match is a room of two seats of the general kind: the room controller takes
+    // each connection over.
+    run(&mut [&mut a, &mut b], 20, |c| {
+        c.iter().all(|o| o.joined_battle())
+    });
     assert!(a.identified() && b.identified());
-    assert_eq!(b.plain_names(), a.plain_names());
-    let mut names = a.plain_names().to_vec();
+    let mut a = BattleOnline::joined(a.take_battle().expect("handed over"));
+    let mut b = BattleOnline::joined(b.take_battle().expect("handed over"));
+    assert!(b.came_from_queue(), "a quick match offers Requeue");
+    tick_both_until((&mut a, &mut idle), (&mut b, &mut idle), &|o| o.is_live());
+    let mut names = b.names().to_vec();
     names.sort();
     assert_eq!(names, ["annie", "bobby"]);
     // Ann leaves: Bo wins by forfeit, and the server keeps the replay (not a ranked one).
     a.leave();
-    run(&mut [&mut b], 20, |c| c[0].outcome().is_some());
-    let replay = b
-        .outcome()
-        .and_then(|o| o.replay.clone())
-        .expect("a replay");
+    tick_until(&mut b, &mut idle, |o| o.result().is_some());
+    let replay = b.result().and_then(|r| r.replay.clone()).expect("a replay");
     assert!(!replay.contains("ranked"), "{replay}");
     b.report("annie", ReportCategory::Abuse, "insults in chat");
-    notice(&mut b, |n| n.starts_with("Report sent"));
+    room_notice(&mut b, |n| n.starts_with("Report sent"));
     b.block("annie", true);
     assert_eq!(
-        notice(&mut b, |n| n.starts_with("Blocked")),
+        room_notice(&mut b, |n| n.starts_with("Blocked")),
         "Blocked: annie."
     );
     drop((a, b));

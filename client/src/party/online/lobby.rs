@@ -37,7 +37,16 @@ pub(super) fn rows(o: &BattleOnline) -> Vec<Row> {
 }
 
 /// The room's rules in a line: "5 seats · targeting even · 2 teams · badges · first to 2".
+/// A room of two seats is a versus match, where targeting and badges mean nothing: "versus ·
+/// first to 3".
 pub fn rules_line(o: &BattleRoomOptions) -> String {
+    if o.seats == 2 && o.battle.teams.is_none() {
+        let mut s = "versus".to_owned();
+        if o.room.first_to > 1 {
+            s.push_str(&format!("  ·  first to {}", o.room.first_to));
+        }
+        return s;
+    }
     let mut s = format!(
         "{} seats  ·  targeting {}",
         o.seats,

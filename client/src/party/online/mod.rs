@@ -635,4 +635,11 @@ mod tests {
         assert_eq!(o.seats, 2);
         o.validate().expect("valid");
     }
+
+    #[test]
+    fn a_room_of_two_seats_says_versus_and_no_targeting() {
+        let mut o = sevenbag_protocol::BattleRoomOptions::ffa(2);
+        o.room.first_to = 3;
+        assert_eq!(lobby::rules_line(&o), "versus  ·  first to 3");
+    }
 }

@@ -1,7 +1,11 @@
 //! What "Go" does for each form: the connection it opens (with the player's key), or the LAN
-//! server it starts first, and the [`OnlineScreen`] it pushes.
+//! server it starts first, and the [`OnlineScreen`] it pushes (a created room: the room screen
+//! of every seat count).
+
+use sevenbag_protocol::BattleRoomOptions;
 
 use crate::config::Config;
+use crate::net::battle::BattleOnline;
 use crate::net::lan::{BeaconSender, HostedServer};
 use crate::net::online::transport::DEFAULT_GAME_PORT;
 use crate::net::online::{Online, Request};
@@ -72,12 +76,18 @@ impl LobbyScreen {
                     ctx.notify(format!("These options are not valid: {e}"), theme::BAD);
                     return Transition::None;
                 }
-                (
-                    self.connect(ctx, &server, Request::Create(self.options))
-                        .inviting(self.challenge.clone()),
-                    "Room",
-                    None,
-                )
+                // A room of two seats of the general kind (a leaver forfeits, as in versus),
+                // shown by the room screen every seat count shares.
+                let options = BattleRoomOptions {
+                    room: self.options,
+                    ..BattleRoomOptions::ffa(2)
+                };
+                let c = &ctx.config;
+                let online = BattleOnline::create(&server, &c.player_name, c.handling, options)
+                    .with_key(crate::identity::existing_key())
+                    .inviting(self.challenge.clone());
+                ctx.play(Sfx::Select);
+                return Transition::Push((ctx.open_battle_room)(online));
             }
             LobbyKind::JoinRoom | LobbyKind::Spectate if code.is_empty() => {
                 ctx.notify("Type the room code first.", theme::GARBAGE_QUEUED);

@@ -1,6 +1,6 @@
-//! Quick play of several seats for [`BattleClient`]: wait in the server's free-for-all queue
-//! until it seats us in a room, then carry on as a joiner by code would; and the lobby
-//! requests a cluster may redirect to another instance (quick play gathers there).
+//! The queues for [`BattleClient`]: quick play of several seats, quick match and ranked (wait
+//! until the server seats us in a room, then carry on as a joiner by code would); and the
+//! lobby requests a cluster may redirect to another instance.
 
 use std::time::Duration;
 
@@ -30,6 +30,49 @@ impl BattleClient {
         self.lobby(ClientMessage::QuickBattle { on: true })?;
         self.wait(LOBBY_TIMEOUT, |c| c.queue.is_some() || c.code.is_some())
             .await
+    }
+
+    /// Queues for a quick match (two seats) and waits up to `timeout` to be seated; the match
+    /// then starts without `Ready`. Returns our room seat.
+    pub async fn quick_match(&mut self, timeout: Duration) -> Result<Option<u8>, HeadlessError> {
+        self.seated_by(&[ClientMessage::QuickMatch], timeout).await
+    }
+
+    /// Identifies with `key` (registered before) and queues for a ranked match, waiting up to
+    /// `timeout` to be seated; a redirect repeats both on the other instance.
+    pub async fn ranked_match(
+        &mut self,
+        key: [u8; 32],
+        timeout: Duration,
+    ) -> Result<Option<u8>, HeadlessError> {
+        let requests = [ClientMessage::Identify { key }, ClientMessage::RankedMatch];
+        self.seated_by(&requests, timeout).await
+    }
+
+    /// Sends `requests` (the last is the lobby request a redirect repeats) and waits up to
+    /// `timeout` for a seat; a refusal heard meanwhile is the error.
+    async fn seated_by(
+        &mut self,
+        requests: &[ClientMessage],
+        timeout: Duration,
+    ) -> Result<Option<u8>, HeadlessError> {
+        let heard = self.errors.len();
+        for (i, request) in requests.iter().enumerate() {
+            if i + 1 == requests.len() {
+                self.lobby(request.clone())?;
+            } else {
+                self.send(request.clone())?;
+            }
+        }
+        self.wait(timeout, |c| c.code.is_some() || c.errors.len() > heard)
+            .await?;
+        match self.errors.get(heard) {
+            Some(refusal) if self.code.is_none() => Err(HeadlessError::Server {
+                code: refusal.code,
+                message: refusal.message.clone(),
+            }),
+            _ => Ok(self.seat),
+        }
     }
 
     /// Leaves the free-for-all queue.

@@ -1,5 +1,4 @@
-//! The load players: setting a match up (a room, or the ranked queue with fresh identities)
-//! and playing it through the window, noting what each player measured.
+//! The load players of two-seat rooms: setting a match up (a room by code) and playing it through the window, noting what each player measured.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
@@ -9,7 +8,7 @@ use sevenbag_netplay::{
     HeadlessClient, HeadlessConfig, HeadlessError, NetStats, RelayProbe, SessionStats,
     TransportPath,
 };
-use sevenbag_protocol::{ClientMessage, JoinRole, RoomOptions};
+use sevenbag_protocol::{JoinRole, RoomOptions};
 
 use super::{Keys, MAX_SECONDS};
 
@@ -86,7 +85,7 @@ pub(super) async fn setup(
 /// Letters that no name folding touches, for generated names.
 const NAME_LETTERS: &[u8] = b"cdefghjkmpqtuxy";
 
-fn letters(mut n: u64, len: usize) -> String {
+pub(super) fn letters(mut n: u64, len: usize) -> String {
     let base = NAME_LETTERS.len() as u64;
     (0..len)
         .map(|_| {
@@ -104,49 +103,15 @@ fn splitmix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// Connects both players of ranked match `i` with fresh identities and queues them; returns
-/// once each is seated (the queue may pair them with players of other matches).
-pub(super) async fn ranked_setup(
-    urls: &[String; 2],
-    i: usize,
-    frames_per_tick: u32,
-    datagrams: bool,
-) -> Result<(HeadlessClient, HeadlessClient), String> {
-    let run = u64::from(std::process::id())
-        ^ std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-    let join = |side: u64| async move {
-        let name = format!("ld{}{}", letters(run, 4), letters(i as u64 * 2 + side, 4));
-        let config = HeadlessConfig {
-            frames_per_tick,
-            bot: true,
-            datagrams,
-            ..HeadlessConfig::new(name.clone())
-        };
-        let url = &urls[side as usize];
-        let mut c = HeadlessClient::connect(url, config)
-            .await
-            .map_err(|e| e.to_string())?;
-        let mut key = [0u8; 32];
-        let mut state = splitmix(run.rotate_left(17) ^ (i as u64 * 2 + side));
-        for chunk in key.chunks_mut(8) {
-            state = splitmix(state);
-            chunk.copy_from_slice(&state.to_le_bytes());
-        }
-        c.send(ClientMessage::Register { key, name })
-            .map_err(|e| e.to_string())?;
-        // Identifies again and queues; a cluster may send the player to another instance.
-        c.ranked_match(key, SETUP_GRACE)
-            .await
-            .map_err(|e| e.to_string())?;
-        if let Some(e) = c.errors().first() {
-            return Err(format!("{e:?}"));
-        }
-        Ok::<_, String>(c)
-    };
-    let (a, b) = tokio::join!(join(0), join(1));
-    Ok((a?, b?))
+/// A generated identity key for a load player, from `seed`.
+pub(super) fn generated_key(seed: u64) -> [u8; 32] {
+    let mut key = [0u8; 32];
+    let mut state = splitmix(seed);
+    for chunk in key.chunks_mut(8) {
+        state = splitmix(state);
+        chunk.copy_from_slice(&state.to_le_bytes());
+    }
+    key
 }
 
 /// Plays until the run is over, noting traffic and session counters over the window.

@@ -12,10 +12,8 @@
 
 use std::time::{Duration, Instant};
 
-use sevenbag_core::{Battle, Match, MatchHeader, Seat, SeatInput};
-use sevenbag_netplay::{
-    BattleClient, InputSource, MessageKind, NetStats, RandomInputs, TransportPath,
-};
+use sevenbag_core::{Battle, SeatInput};
+use sevenbag_netplay::{BattleClient, MessageKind, NetStats, RandomInputs, TransportPath};
 use sevenbag_protocol::{BattleRoomOptions, JoinRole};
 
 use super::report::ProcStats;
@@ -42,26 +40,37 @@ struct Schedule {
     datagrams: bool,
     /// Frames each client simulates per wake-up (`--tick-frames`, as the two-seat players).
     tick_frames: u32,
+    /// `--ranked`: the two players register fresh identities and the ranked queue seats
+    /// them (a room of two seats, rated, started at once) instead of a room by code.
+    ranked: bool,
 }
 
 /// The two-seat load players' random keys ([`RandomInputs`], a hard drop every `min..=max`
-/// frames), so both kinds of room are measured with the same play. `RandomInputs` reads
-/// neither the match nor the seat; it is handed an idle versus match to satisfy its trait.
+/// frames), so both kinds of room are measured with the same play.
 fn keys(seed: u64, min: u32, max: u32) -> impl FnMut(&Battle, usize) -> SeatInput + Send {
-    let mut random = RandomInputs::new(seed).with_drop_every(min, max);
-    let unused = Match::new(MatchHeader::versus(0));
-    move |_: &Battle, _: usize| SeatInput::from(random.next_input(&unused, Seat::First))
+    RandomInputs::new(seed)
+        .with_drop_every(min, max)
+        .for_battle()
 }
 
-/// Sets up and plays one room of `n` players for `play` (from `start`); one outcome each.
-async fn room(url: String, i: usize, n: usize, at: Schedule) -> Vec<Outcome> {
-    let failed = |e: String| Outcome {
+/// A player that failed before it could play.
+fn failed(e: String) -> Outcome {
+    Outcome {
         error: Some(e),
         desyncs: 0,
         rollbacks: 0,
         stalls: 0,
         traffic: NetStats::default(),
-    };
+    }
+}
+
+async fn room(url: String, i: usize, n: usize, at: Schedule) -> Vec<Outcome> {
+    if at.ranked {
+        return match ranked_pair(&url, i, at).await {
+            Ok(pair) => play_room(pair.into(), i, at).await,
+            Err(e) => (0..n).map(|_| failed(format!("setup: {e}"))).collect(),
+        };
+    }
     let mut players = Vec::with_capacity(n);
     let mut options = BattleRoomOptions::ffa(n as u8);
     options.room.first_to = 99;
@@ -89,6 +98,39 @@ async fn room(url: String, i: usize, n: usize, at: Schedule) -> Vec<Outcome> {
             return (0..n).map(|_| failed(format!("ready: {e}"))).collect();
         }
     }
+    play_room(players, i, at).await
+}
+
+/// Two load players of ranked match `i`, each with a fresh identity (registered, then queued
+/// together: the queue pairs them, or anyone else waiting).
+async fn ranked_pair(
+    url: &str,
+    i: usize,
+    at: Schedule,
+) -> Result<[BattleClient; 2], sevenbag_netplay::HeadlessError> {
+    let run = u64::from(std::process::id())
+        ^ std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+    let join = |side: u64| async move {
+        let seed = run.rotate_left(17) ^ (i as u64 * 2 + side);
+        let letters = super::players::letters;
+        let name = format!("ld{}{}", letters(run, 4), letters(i as u64 * 2 + side, 4));
+        let mut c = BattleClient::connect_with(url, &name, at.datagrams).await?;
+        c.set_frames_per_tick(at.tick_frames);
+        let key = super::players::generated_key(seed);
+        c.send(sevenbag_protocol::ClientMessage::DeclareBot)?;
+        c.send(sevenbag_protocol::ClientMessage::Register { key, name })?;
+        c.ranked_match(key, super::SETUP_GRACE).await?;
+        Ok::<_, sevenbag_netplay::HeadlessError>(c)
+    };
+    let (a, b) = tokio::join!(join(0), join(1));
+    Ok([a?, b?])
+}
+
+/// Plays the seated, readied `players` of room `i` through the schedule; one outcome each.
+async fn play_room(players: Vec<BattleClient>, i: usize, at: Schedule) -> Vec<Outcome> {
+    let n = players.len();
     let tasks: Vec<_> = players
         .into_iter()
         .enumerate()
@@ -167,6 +209,7 @@ pub(super) async fn run(
         drop,
         datagrams,
         tick_frames,
+        ranked: args.ranked,
     };
     let tasks: Vec<_> = (0..rooms)
         .map(|i| tokio::spawn(room(url.to_owned(), i, n, at)))

@@ -179,8 +179,19 @@ enum Begin {
     /// A match read back from its room log after a restart: every seat waits for its player
     /// (with the old token) for the reconnect window.
     Restored(Box<BattleLoaded>),
-    /// Quick play: the queue's players take room seats 0, 1, ... in their order.
-    Quick(Vec<Member>),
+    /// A queue's players take room seats 0, 1, ... in their order: quick play's (each
+    /// readies, within the ready timeout), or a paired quick or ranked match's (`Start::Now`:
+    /// ready at once, the match starts as they are seated).
+    Seated(Vec<Member>, Ready),
+}
+
+/// Whether a room opened with its players seated waits for them to ready.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ready {
+    /// Each readies, within `Config::quick_battle_ready_timeout` of the first.
+    Each,
+    /// Everyone is ready from the start: the match starts at once.
+    Now,
 }
 
 /// How a member reported its state hash, which decides how a mismatch is answered.
@@ -210,19 +221,35 @@ pub(crate) fn spawn(
     start(services, directory, id, code, options, policy, begin)
 }
 
-/// Starts a room of several seats with `players` (from the free-for-all queue) in room seats
-/// 0, 1, ...; each hears `BattleJoined` as a joiner does. `None` if the server is shutting down.
-pub(crate) fn spawn_quick(
+/// Starts a room with `players` (from a queue) in room seats 0, 1, ..., under `policy`; each
+/// hears `BattleJoined` as a joiner does. `None` if the server is shutting down.
+pub(crate) fn spawn_seated(
     services: Arc<Services>,
     directory: Arc<dyn Directory>,
     id: u64,
     code: String,
-    options: BattleRoomOptions,
-    players: Vec<Member>,
+    opening: Opening,
 ) -> Option<RoomHandle> {
-    let begin = Begin::Quick(players);
-    let policy = RoomPolicy::FREE_FOR_ALL;
+    let Opening {
+        options,
+        policy,
+        players,
+        ready,
+    } = opening;
+    let begin = Begin::Seated(players, ready);
     start(services, directory, id, code, options, policy, begin)
+}
+
+/// A room a queue opens with its players seated.
+pub(crate) struct Opening {
+    /// Seats, rules and battle options.
+    pub(crate) options: BattleRoomOptions,
+    /// What a leaver gets, and whether the matches are rated.
+    pub(crate) policy: RoomPolicy,
+    /// The players, in room-seat order.
+    pub(crate) players: Vec<Member>,
+    /// Whether they ready themselves or are ready at once.
+    pub(crate) ready: Ready,
 }
 
 /// Starts a room of several seats from its room log.
@@ -301,9 +328,11 @@ impl BattleRoom {
                 self.broadcast_state();
             }
             Begin::Restored(loaded) => self.restore(*loaded),
-            Begin::Quick(players) => {
-                let timeout = self.services.config.quick_battle_ready_timeout;
-                self.ready_timeout = Some(timeout).filter(|t| !t.is_zero());
+            Begin::Seated(players, ready) => {
+                if ready == Ready::Each {
+                    let timeout = self.services.config.quick_battle_ready_timeout;
+                    self.ready_timeout = Some(timeout).filter(|t| !t.is_zero());
+                }
                 let seated = players.len().min(self.seats.len());
                 for (seat, member) in players.into_iter().take(seated).enumerate() {
                     self.seat(seat, member);
@@ -311,7 +340,13 @@ impl BattleRoom {
                 for seat in 0..seated {
                     self.send_joined(seat);
                 }
+                if ready == Ready::Now {
+                    for slot in self.seats.iter_mut().flatten() {
+                        slot.ready = true;
+                    }
+                }
                 self.broadcast_state();
+                self.maybe_start();
             }
         }
         let mut tick = tokio::time::interval(Duration::from_millis(250));
