@@ -176,6 +176,9 @@ async fn run(args: Args) {
         backdrop: render::backdrop::Backdrop::new(),
         copying: None,
         open_battle_room: |online| Box::new(party::online::PartyOnlineScreen::new(online)),
+        open_lan_room: |online, lan| {
+            Box::new(party::online::PartyOnlineScreen::new(online).hosting(lan))
+        },
         open_friend_picker: friends::picker::open,
     };
     settings::show_display(&ctx.config);

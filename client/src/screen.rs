@@ -219,6 +219,9 @@ pub struct Ctx {
     /// Opens the screen of a room of several seats that a two-seat connection turned out to
     /// have joined (the party's room screen, which sits above the versus screens that find one).
     pub open_battle_room: BattleRoomOpener,
+    /// Opens the room screen over a room this machine hosts on the LAN (its server and beacon
+    /// live with the screen).
+    pub open_lan_room: LanRoomOpener,
     /// Opens the list of online friends a room screen offers to invite (the Friends screen's
     /// picker, which sits above the room screens that show it).
     pub open_friend_picker: FriendPickerOpener,
@@ -252,6 +255,9 @@ pub type FriendPickerOpener = fn(&Ctx, Option<&str>) -> Box<dyn FriendPicker>;
 
 /// Makes the screen that takes a free-for-all room's connection over.
 pub type BattleRoomOpener = fn(BattleOnline) -> Box<dyn Screen>;
+
+/// Makes the room screen of a room hosted here on the LAN.
+pub type LanRoomOpener = fn(BattleOnline, crate::net::lan::LanHosting) -> Box<dyn Screen>;
 
 impl Ctx {
     /// Shows `text` for a few seconds.

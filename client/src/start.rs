@@ -10,7 +10,7 @@ use crate::cli::{Args, StartScreen};
 use crate::match_stats::MatchStats;
 use crate::menu::MenuScreen;
 use crate::menu::welcome::WelcomeScreen;
-use crate::net::{lan, online};
+use crate::net::lan;
 use crate::opponent::Opponent;
 use crate::party::PartySetup;
 use crate::party::screen::PartyScreen;
@@ -26,7 +26,6 @@ use crate::settings::SettingsScreen;
 use crate::solo::SoloScreen;
 use crate::stats_screen::StatsScreen;
 use crate::versus::lobby::{LobbyKind, LobbyScreen};
-use crate::versus::online::{LanHosting, OnlineScreen};
 use crate::versus::play::PlayScreen;
 use crate::versus::setup::{SetupKind, SetupScreen};
 #[cfg(not(target_arch = "wasm32"))]
@@ -126,19 +125,18 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
             let dir = std::env::temp_dir().join(format!("sevenbag-room-{}", std::process::id()));
             match lan::HostedServer::start_on(std::net::Ipv4Addr::LOCALHOST, 0, dir) {
                 Ok(server) => {
-                    let online = online::Online::connect(
+                    let online = crate::net::battle::BattleOnline::create(
                         &format!("127.0.0.1:{}", server.port()),
                         &ctx.config.player_name,
                         ctx.config.handling,
-                        ctx.config.keys,
-                        online::Request::Create(sevenbag_protocol::RoomOptions::default()),
+                        sevenbag_protocol::BattleRoomOptions::ffa(2),
                     );
-                    let hosting = LanHosting {
+                    let hosting = lan::LanHosting {
                         address: format!("127.0.0.1:{}", server.port()),
                         beacon: None,
                         server,
                     };
-                    Box::new(OnlineScreen::new(online, "Room", Some(hosting)))
+                    Box::new(crate::party::online::PartyOnlineScreen::new(online).hosting(hosting))
                 }
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -280,3 +280,46 @@ fn requeue_after_quick_play_queues_the_same_player_again_and_a_created_room_offe
     room.leave();
     let _ = server.stop();
 }
+
+/// LAN hosting: a room of two seats on a server this machine runs is advertised with its code
+/// and port, and a player who hears the beacon joins it by that code.
+#[test]
+fn a_lan_hosted_room_is_advertised_and_a_player_who_hears_it_takes_the_second_seat() {
+    use super::lan::{BeaconListener, BeaconSender, HostedServer, LanHosting};
+    use std::net::{Ipv4Addr, SocketAddr};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let server = HostedServer::start_on(Ipv4Addr::LOCALHOST, 0, dir.path().to_path_buf())
+        .expect("a hosted server");
+    let port = server.port();
+    let mut listener =
+        BeaconListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).expect("listener");
+    let sender = BeaconSender::to(listener.local_addr().expect("addr")).expect("sender");
+    let mut hosting = LanHosting {
+        address: format!("127.0.0.1:{port}"),
+        beacon: Some(sender),
+        server,
+    };
+    let (mut host, code) = created(&hosting.address.clone(), BattleRoomOptions::ffa(2));
+    let deadline = std::time::Instant::now() + TIMEOUT;
+    let heard = loop {
+        hosting.advertise(&code, "Ann");
+        listener.poll(sevenbag_netplay::time::Instant::now());
+        if let Some(h) = listener.hosts().into_iter().next() {
+            break h;
+        }
+        assert!(std::time::Instant::now() < deadline, "no beacon heard");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    assert_eq!(heard.beacon.code, code);
+    assert_eq!(heard.addr, SocketAddr::from((Ipv4Addr::LOCALHOST, port)));
+    let mut guest = BattleOnline::join(
+        &heard.addr.to_string(),
+        "Gus",
+        Handling::default(),
+        &heard.beacon.code,
+        JoinRole::Player,
+    );
+    tick_until(&mut guest, &mut idle, |o| o.seat().is_some());
+    assert_eq!(guest.seat(), Some(1));
+    until_full(&mut host, 2);
+}

@@ -338,6 +338,34 @@ impl HostedServer {
 #[cfg(target_arch = "wasm32")]
 const NO_HOSTING: &str = "A browser page cannot host a game: use the desktop game for LAN play.";
 
+/// A LAN host's extras, kept alive by the room's screen: the server it runs, the address
+/// others type, and its beacon.
+pub struct LanHosting {
+    /// The in-process server (stops when dropped).
+    pub server: HostedServer,
+    /// The address others type, `ip:port`.
+    pub address: String,
+    /// The beacon sender, if the socket opened.
+    pub beacon: Option<BeaconSender>,
+}
+
+impl LanHosting {
+    /// Advertises room `code`, hosted by `name`, while it waits for players (call every frame:
+    /// the sender keeps its own pace).
+    pub fn advertise(&mut self, code: &str, name: &str) {
+        let port = self.server.port();
+        if let Some(beacon) = &mut self.beacon {
+            let b = Beacon {
+                protocol: sevenbag_protocol::PROTOCOL_VERSION,
+                port,
+                code: code.to_owned(),
+                name: name.to_owned(),
+            };
+            beacon.tick(Instant::now(), &b);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

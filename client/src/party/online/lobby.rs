@@ -24,13 +24,16 @@ pub(super) enum Row {
 }
 
 /// The rows shown for `o`.
-pub(super) fn rows(o: &BattleOnline) -> Vec<Row> {
+/// The rows shown for `o`; a room hosted on the LAN (`lan`) has no page link and no invites
+/// (its address is the host's own).
+pub(super) fn rows(o: &BattleOnline, lan: bool) -> Vec<Row> {
     let mut rows = match o.stage() {
+        BattleStage::InRoom if lan && o.seat().is_some() => vec![Row::Ready, Row::Leave],
         BattleStage::InRoom if o.seat().is_some() => vec![Row::Ready, Row::CopyLink, Row::Leave],
-        BattleStage::InRoom => vec![Row::CopyLink, Row::Leave],
+        BattleStage::InRoom if !lan => vec![Row::CopyLink, Row::Leave],
         _ => vec![Row::Leave],
     };
-    if o.may_invite() && matches!(o.stage(), BattleStage::InRoom) {
+    if !lan && o.may_invite() && matches!(o.stage(), BattleStage::InRoom) {
         rows.insert(rows.len() - 2, Row::Invite);
     }
     rows
@@ -112,7 +115,7 @@ impl PartyOnlineScreen {
             }
             return Transition::None;
         }
-        let rows = rows(self.online());
+        let rows = rows(self.online(), self.lan_address().is_some());
         let l = list_layout(io.width, io.height, rows.len());
         let mut nav = ListNav::at(self.lobby_row.min(rows.len() - 1));
         let before = nav.selected;
@@ -153,9 +156,12 @@ impl PartyOnlineScreen {
         background(io.width, io.height);
         ctx.backdrop.draw();
         let o = self.online();
-        let rows = rows(o);
+        let rows = rows(o, self.lan_address().is_some());
         let l = list_layout(io.width, io.height, rows.len());
+        let versus = o.options().is_some_and(|opts| opts.seats == 2);
         let title = match (o.code(), o.stage()) {
+            (Some(code), _) if self.lan_address().is_some() => format!("LAN room {code}"),
+            (Some(code), _) if versus => format!("Room {code}"),
             (Some(code), _) => format!("Free-for-all room {code}"),
             (None, BattleStage::Queued(_)) => "Quick play".to_owned(),
             (None, _) => "Free-for-all room".to_owned(),
@@ -212,6 +218,9 @@ impl PartyOnlineScreen {
                 let mut body = seats_text(o);
                 if let Some(options) = o.options() {
                     body = format!("{}\n\n{body}", rules_line(options));
+                }
+                if let Some(address) = self.lan_address() {
+                    body = format!("LAN address  {address}\n{body}");
                 }
                 if let Some(r) = o.result() {
                     let places: Vec<String> = r

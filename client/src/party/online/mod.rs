@@ -144,6 +144,8 @@ pub struct PartyOnlineScreen {
     outage: Option<outage::Outage>,
     /// The lobby's Invite a friend box, while it is open.
     picker: Option<Box<dyn crate::screen::FriendPicker>>,
+    /// The server and beacon of a room this machine hosts on the LAN.
+    lan: Option<crate::net::lan::LanHosting>,
     time: f32,
 }
 
@@ -168,7 +170,31 @@ impl PartyOnlineScreen {
             crowd: None,
             outage: None,
             picker: None,
+            lan: None,
             time: 0.0,
+        }
+    }
+
+    /// The screen of a room this machine hosts on the LAN: shows its address and advertises
+    /// it on the network while it waits for players; the server stops with the screen.
+    pub fn hosting(mut self, lan: crate::net::lan::LanHosting) -> PartyOnlineScreen {
+        self.lan = Some(lan);
+        self
+    }
+
+    /// The LAN address others type, when this machine hosts the room.
+    pub(super) fn lan_address(&self) -> Option<&str> {
+        self.lan.as_ref().map(|l| l.address.as_str())
+    }
+
+    /// Advertises a hosted room on the LAN while it waits for players.
+    fn advertise(&mut self) {
+        let o = &self.party.online;
+        if let (Some(lan), Some(code), BattleStage::InRoom) = (&mut self.lan, o.code(), o.stage())
+            && !o.is_live()
+        {
+            let host = o.room().first().and_then(Option::as_ref);
+            lan.advertise(code, host.map_or("", |s| s.name.as_str()));
         }
     }
 
@@ -466,6 +492,7 @@ impl Screen for PartyOnlineScreen {
             outage.drive(self.party.online.is_live());
         }
         self.online_mut().poll(Instant::now());
+        self.advertise();
         for n in self.online_mut().take_notices() {
             ctx.notify(n, theme::BAD);
         }
@@ -560,7 +587,10 @@ impl Screen for PartyOnlineScreen {
     }
 
     fn text_fields(&self, _ctx: &Ctx, io: &FrameIo) -> Vec<crate::screen::TextField> {
-        self.chat_fields(io, lobby::rows(self.online()).len())
+        self.chat_fields(
+            io,
+            lobby::rows(self.online(), self.lan_address().is_some()).len(),
+        )
     }
 
     fn field_keys(&self) -> &'static [KeyCode] {

@@ -6,13 +6,14 @@ use sevenbag_protocol::BattleRoomOptions;
 
 use crate::config::Config;
 use crate::net::battle::BattleOnline;
+use crate::net::lan::LanHosting;
 use crate::net::lan::{BeaconSender, HostedServer};
 use crate::net::online::transport::DEFAULT_GAME_PORT;
 use crate::net::online::{Online, Request};
 use crate::render::theme;
 use crate::screen::{Ctx, Transition};
 use crate::sound::sfx::Sfx;
-use crate::versus::online::{LanHosting, OnlineScreen};
+use crate::versus::online::OnlineScreen;
 
 use super::{LobbyKind, LobbyScreen};
 
@@ -46,6 +47,19 @@ impl LobbyScreen {
         player_connection(&ctx.config, address, request)
     }
 
+    /// The player's connection to `address` creating a room of two seats of the general kind
+    /// with the form's rules (a leaver forfeits, as in versus), which the room screen every
+    /// seat count shares shows.
+    fn created(&self, ctx: &Ctx, address: &str) -> BattleOnline {
+        let options = BattleRoomOptions {
+            room: self.options,
+            ..BattleRoomOptions::ffa(2)
+        };
+        let c = &ctx.config;
+        BattleOnline::create(address, &c.player_name, c.handling, options)
+            .with_key(crate::identity::existing_key())
+    }
+
     pub(super) fn go(&mut self, ctx: &mut Ctx, host: Option<usize>) -> Transition {
         let code = self.code.trim().to_owned();
         let server = self.server(ctx).to_owned();
@@ -76,16 +90,7 @@ impl LobbyScreen {
                     ctx.notify(format!("These options are not valid: {e}"), theme::BAD);
                     return Transition::None;
                 }
-                // A room of two seats of the general kind (a leaver forfeits, as in versus),
-                // shown by the room screen every seat count shares.
-                let options = BattleRoomOptions {
-                    room: self.options,
-                    ..BattleRoomOptions::ffa(2)
-                };
-                let c = &ctx.config;
-                let online = BattleOnline::create(&server, &c.player_name, c.handling, options)
-                    .with_key(crate::identity::existing_key())
-                    .inviting(self.challenge.clone());
+                let online = self.created(ctx, &server).inviting(self.challenge.clone());
                 ctx.play(Sfx::Select);
                 return Transition::Push((ctx.open_battle_room)(online));
             }
@@ -122,17 +127,14 @@ impl LobbyScreen {
                 }
                 let ip = crate::net::lan::lan_ip()
                     .map_or_else(|| "this computer's address".to_owned(), |ip| ip.to_string());
-                let online = self.connect(
-                    ctx,
-                    &format!("127.0.0.1:{port}"),
-                    Request::Create(self.options),
-                );
                 let hosting = LanHosting {
                     address: format!("{ip}:{port}"),
                     beacon: BeaconSender::broadcast().ok(),
                     server,
                 };
-                (online, "LAN host", Some(hosting))
+                let online = self.created(ctx, &format!("127.0.0.1:{port}"));
+                ctx.play(Sfx::Select);
+                return Transition::Push((ctx.open_lan_room)(online, hosting));
             }
             LobbyKind::LanJoin => {
                 let (address, code) = match host.and_then(|i| self.hosts.get(i)) {

@@ -11,8 +11,6 @@ pub(crate) mod view;
 
 use room_chat::{chat_keys, t_plays};
 
-use sevenbag_netplay::time::Instant;
-
 use macroquad::input::KeyCode;
 use sevenbag_core::Phase;
 
@@ -20,7 +18,7 @@ use crate::fetched_replay::{self, Wanted};
 use crate::input::Keyboard;
 use crate::layout::list_layout;
 use crate::match_source::MatchSource;
-use crate::net::lan::{Beacon, BeaconSender, HostedServer};
+use crate::net::lan::LanHosting;
 use crate::net::links::Link;
 use crate::net::online::{Online, Request, Stage};
 use crate::render::theme::{self};
@@ -37,16 +35,6 @@ pub(crate) fn battle_room_screen(
 ) -> Option<Box<dyn Screen>> {
     let join = online.take_battle()?;
     Some(open(crate::net::battle::BattleOnline::joined(join)))
-}
-
-/// A LAN host's extras: the server it runs and its beacon.
-pub struct LanHosting {
-    /// The in-process server (stops when dropped).
-    pub server: HostedServer,
-    /// The address others type, `ip:port`.
-    pub address: String,
-    /// The beacon sender, if the socket opened.
-    pub beacon: Option<BeaconSender>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -284,18 +272,10 @@ impl Screen for OnlineScreen {
         }
         if let Some(lan) = &mut self.lan {
             let o = self.play.session();
-            if let Some(beacon) = &mut lan.beacon
-                && let (Some(code), Stage::InRoom) = (o.code(), o.stage())
+            if let (Some(code), Stage::InRoom) = (o.code(), o.stage())
                 && !o.is_live()
             {
-                let port = lan.server.port();
-                let b = Beacon {
-                    protocol: sevenbag_protocol::PROTOCOL_VERSION,
-                    port,
-                    code: code.to_owned(),
-                    name: o.plain_names()[0].clone(),
-                };
-                beacon.tick(Instant::now(), &b);
+                lan.advertise(code, &o.plain_names()[0]);
             }
         }
         if self.in_match() {
