@@ -483,7 +483,7 @@ async fn run(args: Args) {
     if args.demo && args.online && args.seconds.is_some() {
         println!(
             "{}",
-            versus::demo_online::stats_line(started.elapsed().as_secs_f64())
+            party::online::crowd::stats_line(started.elapsed().as_secs_f64())
         );
     }
 }

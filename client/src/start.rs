@@ -28,8 +28,6 @@ use crate::stats_screen::StatsScreen;
 use crate::versus::lobby::{LobbyKind, LobbyScreen};
 use crate::versus::play::PlayScreen;
 use crate::versus::setup::{SetupKind, SetupScreen};
-#[cfg(not(target_arch = "wasm32"))]
-use crate::{match_source::MatchSource, versus::play::PlayMode};
 
 /// Who plays the demo (`--demo`): swapping the automatic players is this one line.
 const DEMO_PLAYERS: [Opponent; 2] = [
@@ -51,19 +49,15 @@ pub fn first_screens(args: &Args, ctx: &Ctx, first_start: bool) -> Vec<Box<dyn S
         }
         return screens;
     }
+    // The demo bots through an embedded server: a room of two seats, each a bot's connection.
     #[cfg(not(target_arch = "wasm32"))]
     if args.demo && args.online {
-        match crate::versus::demo_online::OnlineDemo::start(DEMO_PLAYERS) {
-            Ok(session) => {
-                let names = DEMO_PLAYERS.map(|o| o.label());
-                let demo = PlayScreen::<dyn MatchSource>::new(
-                    Box::new(session),
-                    PlayMode::Demo,
-                    names,
-                    "ONLINE DEMO".to_owned(),
-                );
-                return vec![menu(), Box::new(demo)];
-            }
+        let setup = PartySetup {
+            bots: 1,
+            ..PartySetup::default()
+        };
+        match crate::party::online::PartyOnlineScreen::crowd(&setup, args.seed) {
+            Ok(screen) => return vec![menu(), Box::new(screen)],
             Err(e) => eprintln!("error: the online demo could not start: {e}"),
         }
     }

@@ -9,10 +9,7 @@
 //! - [`match_view`] — drawing the match: both panels, the title, the middle strip, the banners.
 //! - [`lobby`] — the online and LAN forms (quick match, room options, codes, LAN hosts).
 //! - [`online`] — a live connection's screen: waiting, the room card, then the match.
-//! - `demo_online` — `--demo --online`: the demo bots through an embedded server (native only).
 
-#[cfg(not(target_arch = "wasm32"))]
-pub mod demo_online;
 pub mod lobby;
 pub mod local_session;
 pub mod match_view;

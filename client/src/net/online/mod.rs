@@ -80,7 +80,9 @@ pub const BOT_MARK: &str = "[BOT]";
 pub enum Request {
     /// Matchmaking.
     QuickMatch,
-    /// A new room with these options.
+    /// A new two-seat room with these options. The game makes general rooms
+    /// (`BattleOnline::create`); this controller's own tests still make two-seat ones.
+    #[cfg_attr(not(test), allow(dead_code))]
     Create(RoomOptions),
     /// Take a seat in room `code`.
     Join(String),
@@ -261,7 +263,9 @@ impl Online {
         }
     }
 
-    /// Lets an automatic player press our keys instead of the keyboard (the online demo).
+    /// Lets an automatic player press our keys instead of the keyboard (this controller's
+    /// tests; the online demo plays general rooms).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn with_auto(mut self, player: Box<dyn AutoPlayer>) -> Online {
         self.driver = Driver::Auto(player);
         self

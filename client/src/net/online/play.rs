@@ -43,11 +43,6 @@ impl Online {
         self.due = self.match_driver.frames_due(now);
     }
 
-    /// Frames due this rendered frame (set by [`Online::poll`]; each [`Online::advance`] takes one).
-    pub fn frames_due(&self) -> u32 {
-        self.due
-    }
-
     /// Simulates one due frame with `keys` chosen for our seat (asked only when the session
     /// uses them), then sends what the session produced. False when nothing was simulated (no
     /// frame due, or a stall at the prediction window).

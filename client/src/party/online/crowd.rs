@@ -1,9 +1,12 @@
 //! `--screen party-online`: a free-for-all room on an embedded server on 127.0.0.1, the shown
 //! seat and every other one played by bots through their own connections (each a
 //! [`BattleOnline`] joined by code), so a capture shows a real online room mid-match; the
-//! first bot says hello in the room's chat when the match starts.
+//! first bot says hello in the room's chat when the match starts. `--demo --online` is such
+//! a room of two seats, whose frames and forfeits are counted for its exit line
+//! ([`stats_line`]).
 
 use std::net::Ipv4Addr;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use sevenbag_bot::Level;
 use sevenbag_core::Handling;
@@ -15,6 +18,32 @@ use crate::net::lan::HostedServer;
 use crate::net::request::Arrival;
 use crate::opponent::{AutoPlayer, Opponent, Planning, SeatView};
 use crate::render::builtin_skins::BuiltIn;
+
+/// Match frames the shown seat of a crowd simulated, over every match of this process.
+static MATCH_FRAMES: AtomicU64 = AtomicU64::new(0);
+/// Matches of the shown seat of a crowd the server ended by forfeit.
+static FORFEITS: AtomicU64 = AtomicU64::new(0);
+
+/// The line `--demo --online --seconds S` prints at exit, so a claim of real time can be
+/// checked: 60 match frames a second means the match clock kept up however slowly the screen
+/// drew.
+pub fn stats_line(seconds: f64) -> String {
+    let frames = MATCH_FRAMES.load(Ordering::Relaxed);
+    let rate = if seconds > 0.0 {
+        frames as f64 / seconds
+    } else {
+        0.0
+    };
+    format!(
+        "match frames: {frames} in {seconds:.1} s ({rate:.1} per s), forfeits: {}",
+        FORFEITS.load(Ordering::Relaxed)
+    )
+}
+
+/// The shown seat simulated a match frame.
+pub(super) fn count_frame() {
+    MATCH_FRAMES.fetch_add(1, Ordering::Relaxed);
+}
 
 /// The other bots' names.
 const NAMES: [&str; 7] = ["Ada", "Bea", "Cid", "Dee", "Eve", "Fay", "Gus"];
@@ -30,6 +59,8 @@ pub struct Crowd {
     /// Each joining bot registers an identity and wears a built-in skin of its own
     /// (`--screen party-skins`).
     skins: bool,
+    /// The shown seat's matches whose result is counted in [`FORFEITS`] (by matches started).
+    counted: u32,
     _server: HostedServer,
 }
 
@@ -57,6 +88,7 @@ impl Crowd {
             addr: format!("127.0.0.1:{}", server.port()),
             greeted: false,
             skins,
+            counted: 0,
             _server: server,
         })
     }
@@ -103,6 +135,19 @@ impl Crowd {
 
     /// Joins the others once the room has a code, then plays their due frames and readies
     /// them whenever no match runs.
+    /// Counts the shown seat's finished match once if the server ended it by forfeit.
+    pub fn note_result(&mut self, shown: &BattleOnline) {
+        let started = shown.matches_started();
+        if started != self.counted
+            && let Some(result) = shown.result()
+        {
+            self.counted = started;
+            if result.reason == sevenbag_protocol::EndReason::Forfeit {
+                FORFEITS.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
     pub fn drive(&mut self, code: Option<&str>) {
         while self.players.len() < self.wanted
             && let Some(code) = code

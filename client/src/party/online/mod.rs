@@ -9,7 +9,7 @@
 //! under a banner, and a player back too late to keep the seat watches the rest.
 
 mod after;
-mod crowd;
+pub mod crowd;
 mod duel;
 #[cfg(test)]
 mod handoff_tests;
@@ -431,6 +431,7 @@ impl PartyOnlineScreen {
         let auto = &mut self.autopilot;
         let online = &mut self.party.online;
         let me = online.battle_seat();
+        let counting = self.crowd.is_some();
         let mut sounds = Vec::new();
         while online.frames_due() > 0 {
             let n = online.battle().seats();
@@ -444,6 +445,9 @@ impl PartyOnlineScreen {
             });
             if !stepped {
                 break;
+            }
+            if counting {
+                crowd::count_frame();
             }
             let b = online.battle();
             for seat in Seat::all(n) {
@@ -483,6 +487,7 @@ impl Screen for PartyOnlineScreen {
     fn update(&mut self, ctx: &mut Ctx, io: &FrameIo) -> Transition {
         self.time += io.dt;
         if let Some(crowd) = &mut self.crowd {
+            crowd.note_result(&self.party.online);
             crowd.drive(self.party.online.code());
             if !self.party.online.is_live() && crowd::full(&self.party.online) {
                 self.party.online.ready();
