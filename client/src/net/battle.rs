@@ -256,6 +256,16 @@ impl BattleOnline {
         )
     }
 
+    /// The two-seat queue that made this match, as a title names it ("QUICK MATCH",
+    /// "RANKED MATCH"); `None` for a room by code or quick play.
+    pub fn queue_title(&self) -> Option<&'static str> {
+        match self.asked {
+            Some(ClientMessage::QuickMatch) => Some("QUICK MATCH"),
+            Some(ClientMessage::RankedMatch) => Some("RANKED MATCH"),
+            _ => None,
+        }
+    }
+
     /// A new connection to the same server as the same player (name, handling, key), back in
     /// the queue it came through: Requeue after a match from a queue.
     pub fn requeue(&self) -> BattleOnline {

@@ -54,4 +54,13 @@ fn ranked_players_idle_on_the_result_card_stay_connected() {
     for o in [&a, &b] {
         assert!(!failed(o), "cut while idle: {:?}", o.stage());
     }
+    // Each heard its new rating after the rated match, in the two-seat controller's words.
+    for o in [&mut a, &mut b] {
+        assert_eq!(o.queue_title(), Some("RANKED MATCH"));
+        let notices = o.take_notices();
+        assert!(
+            notices.iter().any(|n| n.starts_with("Rating 1500 → ")),
+            "{notices:?}"
+        );
+    }
 }

@@ -26,10 +26,15 @@ use crate::versus::online::{CONFIRM_TITLE, confirm_options};
 use macroquad::input::KeyCode;
 
 /// The title line, in the versus screen's words: "ONLINE · ROOM CODE", a spectator's
-/// "WATCHING · ROOM CODE".
-pub fn duel_title(code: Option<&str>, spectator: bool) -> String {
-    let verb = if spectator { "WATCHING" } else { "ONLINE" };
-    format!("{verb}  ·  ROOM {}", code.unwrap_or("—"))
+/// "WATCHING · ROOM CODE", a match the queue `queue` made "ONLINE · RANKED MATCH".
+pub fn duel_title(code: Option<&str>, spectator: bool, queue: Option<&str>) -> String {
+    match queue {
+        Some(queue) if !spectator => format!("ONLINE  ·  {queue}"),
+        _ => {
+            let verb = if spectator { "WATCHING" } else { "ONLINE" };
+            format!("{verb}  ·  ROOM {}", code.unwrap_or("—"))
+        }
+    }
 }
 
 /// The result card's first line, its keys line and a touch screen's buttons for them: the
@@ -179,7 +184,7 @@ impl PartyOnlineScreen {
         let me = o.battle_seat();
         let local = [Seat::First, Seat::Second].map(|s| Some(s) == me);
         let net = net_status(o);
-        let title = duel_title(o.code(), o.is_spectator() || o.seat_lost());
+        let title = duel_title(o.code(), o.is_spectator() || o.seat_lost(), o.queue_title());
         let verdict = verdict(o);
         let scene = Scene {
             m: o.battle(),
@@ -231,11 +236,19 @@ mod tests {
     #[test]
     fn the_title_names_the_room_without_targeting_words() {
         for spectator in [false, true] {
-            let t = duel_title(Some("ABCDE"), spectator);
+            let t = duel_title(Some("ABCDE"), spectator, None);
             assert!(t.ends_with("ROOM ABCDE"), "{t}");
             assert!(!t.contains("TARGET") && !t.contains("FREE-FOR-ALL"), "{t}");
         }
-        assert_eq!(duel_title(Some("ABCDE"), true), "WATCHING  ·  ROOM ABCDE");
+        assert_eq!(
+            duel_title(Some("ABCDE"), true, None),
+            "WATCHING  ·  ROOM ABCDE"
+        );
+        assert_eq!(
+            duel_title(Some("ABCDE"), false, Some("RANKED MATCH")),
+            "ONLINE  ·  RANKED MATCH",
+            "a queue's match is named by its queue, as the versus screen did"
+        );
     }
 
     #[test]
