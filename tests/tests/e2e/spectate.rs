@@ -1,76 +1,95 @@
-//! End-to-end: a spectator who joins a match already in progress fast-forwards through the
-//! server's match log and then follows live inputs to the same state hashes as the players.
+//! End-to-end: a spectator who joins a match already in progress (a room of two seats)
+//! fast-forwards through the server's match log and then follows live inputs to the same state
+//! hashes as the players.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
-use sevenbag_netplay::Idle;
-use sevenbag_protocol::{JoinRole, RoomOptions};
-use sevenbag_tests::players::{connect, match_config, play, room};
+use sevenbag_netplay::{BattleClient, RandomInputs};
+use sevenbag_protocol::JoinRole;
+use sevenbag_tests::ffa::{all_started, connect, idle, options, seated};
+use sevenbag_tests::players::match_config;
 
 const MATCH_TIMEOUT: Duration = Duration::from_secs(45);
+
+/// The frame a client's confirmed match has reached.
+fn confirmed_frame(c: &BattleClient) -> u32 {
+    c.session().map_or(0, |s| s.confirmed().frame().0)
+}
+
+/// Every state hash a client's session computed, by frame.
+fn hashes(c: &BattleClient) -> HashMap<u32, u64> {
+    c.session()
+        .map(|s| s.hashes().iter().copied().collect())
+        .unwrap_or_default()
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_joining_mid_match_converges_to_the_same_hashes() {
     let server = sevenbag_tests::start_server(match_config(Duration::from_millis(300))).await;
     let url = server.url();
-    let options = RoomOptions {
-        first_to: 2,
-        ..RoomOptions::default()
-    };
-    let (mut alice, mut bob, _, code) = room(&url, options, false).await;
-    alice.ready().expect("ready");
-    bob.ready().expect("ready");
+    let mut room = options(2);
+    room.room.first_to = 2;
+    let (mut players, code) = seated(&url, room, 2).await;
+    all_started(&mut players).await;
 
-    // Slower drops than the match test, so the match is surely still on when the spectator
-    // arrives.
-    let a = play(alice, Some(11), (4, 12), MATCH_TIMEOUT);
-    let b = play(bob, Some(12), (4, 12), MATCH_TIMEOUT);
+    // Slow drops, so the match is surely still on when the spectator arrives.
+    let tasks: Vec<_> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut p)| {
+            tokio::spawn(async move {
+                let mut keys = RandomInputs::new(11 + i as u64)
+                    .with_drop_every(4, 12)
+                    .for_battle();
+                let result = p.play(&mut keys, MATCH_TIMEOUT).await;
+                (p, result)
+            })
+        })
+        .collect();
 
     // A first spectator follows the match until it is well under way (frame 120, 2 s of play):
     // then eve joins a match in progress.
     let mut scout = connect(&url, "scout").await;
+    scout.join(&code, JoinRole::Spectator).await.expect("watch");
     scout
-        .join_room(&code, JoinRole::Spectator)
-        .await
-        .expect("watch");
-    scout
-        .wait_for(MATCH_TIMEOUT, |c| {
-            c.confirmed().is_some_and(|m| m.frame().0 >= 120)
-        })
+        .wait_for(MATCH_TIMEOUT, |c| confirmed_frame(c) >= 120)
         .await
         .expect("the match gets under way");
     drop(scout);
     let mut eve = connect(&url, "eve").await;
-    eve.join_room(&code, JoinRole::Spectator)
-        .await
-        .expect("watch");
-    eve.wait_for(Duration::from_secs(5), |c| c.is_live())
+    eve.join(&code, JoinRole::Spectator).await.expect("watch");
+    eve.wait_for(Duration::from_secs(5), |c| c.session().is_some())
         .await
         .expect("the match log arrives while the match is running");
-    let joined_at = eve.confirmed().map(|m| m.frame().0).unwrap_or(0);
+    let joined_at = confirmed_frame(&eve);
     assert!(joined_at >= 60, "joined mid-match, at frame {joined_at}");
-    eve.play_match(&mut Idle, MATCH_TIMEOUT)
+    eve.play(&mut idle(), MATCH_TIMEOUT)
         .await
         .expect("eve sees the end");
 
-    let (alice, ra) = a.await.expect("task");
-    let (bob, rb) = b.await.expect("task");
-    let result = ra.expect("alice finished");
-    assert_eq!(rb.expect("bob finished"), result);
-    assert_eq!(eve.match_result(), Some(&result));
+    let mut done = Vec::new();
+    for t in tasks {
+        let (p, result) = t.await.expect("task");
+        result.expect("a player finished");
+        done.push(p);
+    }
+    let (alice, bob) = (&done[0], &done[1]);
+    let result = alice.outcome().expect("a verdict");
+    assert_eq!(bob.outcome(), Some(result));
+    assert_eq!(eve.outcome(), Some(result));
 
     // Every hash the spectator computed, from the fast-forward on, is the players'.
-    let players: HashMap<u32, u64> = alice.hashes().iter().copied().collect();
-    assert_eq!(players, bob.hashes().iter().copied().collect());
-    let theirs = eve.hashes();
+    let players = hashes(alice);
+    assert_eq!(players, hashes(bob));
+    let theirs = hashes(&eve);
     assert!(!theirs.is_empty());
-    for (frame, hash) in theirs {
+    for (frame, hash) in &theirs {
         assert_eq!(players.get(frame), Some(hash), "frame {frame}");
     }
     // Its confirmed match reached the end and saw every round, including those before it came.
     assert_eq!(eve.round_ends(), alice.round_ends());
-    // Announcements only reach it from the join on: a tail of the players' list.
-    assert!(alice.round_results().ends_with(eve.round_results()));
-    assert!(eve.desyncs().is_empty() && alice.desyncs().is_empty() && bob.desyncs().is_empty());
+    for c in [alice, bob, &eve] {
+        assert_eq!(c.session().map_or(0, |s| s.stats().desyncs), 0);
+    }
 }
