@@ -47,10 +47,13 @@ impl Moderated {
 }
 
 /// Writes the token file and returns the moderation settings around it (everything else as
-/// `base`).
+/// `base`). The file is replaced whole (written aside, then renamed): a server of the same
+/// directory still starting must never read it half written.
 fn with_tokens(dir: &Path, base: ModerationConfig) -> ModerationConfig {
     let file = dir.join("admin-tokens");
-    std::fs::write(&file, format!("# operators\nops:{TOKEN}\n")).expect("token file");
+    let aside = dir.join("admin-tokens.new");
+    std::fs::write(&aside, format!("# operators\nops:{TOKEN}\n")).expect("token file");
+    std::fs::rename(&aside, &file).expect("token file in place");
     ModerationConfig {
         admin_token_file: Some(file),
         sync_every: Duration::from_millis(200),
